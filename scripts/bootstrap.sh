@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Create (or refresh) the project's virtual environment in .venv with the given extras.
+# Sourced by start.sh and test.sh so that both quick-start commands work on a fresh
+# Debian / Raspberry Pi OS machine with only Python 3.11+ installed.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+extras="${1:-}"
+venv="$root/.venv"
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+        echo "Please run as root or install sudo: $*" >&2; return 1; fi
+}
+
+apt_install() {
+    # Install Debian packages that are missing; quiet when everything is already there.
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+            || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if ! command -v apt-get >/dev/null; then
+        echo "Missing system packages: ${missing[*]} (no apt-get here: install them by hand)" >&2
+        return 1
+    fi
+    echo "Installing system packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+}
+
+python="${PYTHON:-python3}"
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "Table Companion needs Python 3.11 or newer (found: $("$python" --version 2>&1))" >&2
+    exit 1
+fi
+# Debian splits venv and ensurepip out of the interpreter package.
+if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
+    ver="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+    apt_install "python${ver}-venv" || apt_install python3-venv
+fi
+
+if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv"
+fi
+stamp="$venv/.installed-$(cat "$root/pyproject.toml" | sha1sum | cut -c1-12)-${extras:-none}"
+if [ ! -f "$stamp" ]; then
+    "$venv/bin/python" -m pip install -q --upgrade pip
+    if [ -n "$extras" ]; then
+        "$venv/bin/python" -m pip install -q -e "$root[$extras]"
+    else
+        "$venv/bin/python" -m pip install -q -e "$root"
+    fi
+    touch "$stamp"
+fi
