@@ -23,7 +23,7 @@ def default_data_dir() -> Path:
 
 
 def default_config_file() -> Path:
-    """The configuration file: $COMPANION_CONFIG, else $XDG_CONFIG_HOME/table-companion/config.toml."""
+    """The configuration file: $COMPANION_CONFIG, else the XDG config dir's config.toml."""
     explicit = os.environ.get("COMPANION_CONFIG")
     if explicit:
         return Path(explicit)

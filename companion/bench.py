@@ -1,0 +1,114 @@
+"""`companion bench [--json]`: speed and memory benchmarks, one JSON object.
+
+Each part of the companion contributes a `run_bench()`; parts that are not installed or
+fail are reported under "errors" instead of stopping the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.bots import Bots
+from companion.game import apply_command
+from companion.rules import Accepted, GameState, apply
+
+#: a game still running after this many player turns is ended and counted as capped
+TURN_CAP = 1000
+
+
+def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
+                  turn_cap: int = TURN_CAP) -> tuple[GameState, int, int, bool]:
+    """One whole bot game: final state, player turns, commands applied, capped or not."""
+    names = [f"P{i + 1}" for i in range(players)]
+    result = apply_command(None, {"do": "new_game", "edition": edition, "players": names,
+                                  "seed": seed})
+    assert isinstance(result, Accepted)
+    g = result.state
+    bots = Bots()
+    turns = 0
+    commands = 0
+    while g.winner < 0:
+        if turns >= turn_cap:
+            return g, turns, commands, True
+        command = bots.choose(g)
+        r = apply(g, command)
+        if not isinstance(r, Accepted):
+            raise RuntimeError(f"bot command refused: {command} -> {r}")
+        commands += 1
+        for e in r.events:
+            if e["kind"] == "turn":
+                turns += 1
+        g = r.state
+    return g, turns + 1, commands, False
+
+
+def engine_bench(seconds: float = 3.0) -> dict[str, float]:
+    """Complete bot games for about `seconds`: player turns per second, games capped."""
+    start = time.perf_counter()
+    turns = commands = games = capped = 0
+    seed = 0
+    while time.perf_counter() - start < seconds or games == 0:
+        _g, t, c, cap = play_bot_game(seed)
+        turns += t
+        commands += c
+        games += 1
+        capped += cap
+        seed += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "engine.player_turns_per_s": round(turns / elapsed, 1),
+        "engine.commands_per_s": round(commands / elapsed, 1),
+        "engine.games": games,
+        "engine.games_capped": capped,
+        "engine.turn_cap": TURN_CAP,
+    }
+
+
+#: (name, module, function) of every benchmark part beyond the engine
+PARTS: list[tuple[str, str, str]] = [
+    ("journal", "companion.session_bench", "run_bench"),
+    ("screen", "companion.screen.bench", "run_bench"),
+    ("rfid", "hardware.bench", "run_bench"),
+    ("web", "web_remote.bench", "run_bench"),
+]
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of `companion bench`."""
+    parser = argparse.ArgumentParser(prog="companion bench", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--only", help="run only this part (engine, journal, screen, rfid, web)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="engine benchmark duration")
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    if args.only in (None, "engine"):
+        results.update(engine_bench(args.seconds))
+    for name, module_name, func in PARTS:
+        if args.only not in (None, name):
+            continue
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and module_name.startswith(exc.name):
+                errors[name] = "not available in this version yet"
+                continue
+            raise
+        run: Callable[[], dict[str, Any]] = getattr(module, func)
+        try:
+            results.update(run())
+        except Exception as exc:  # a failing part is reported, the others still run
+            errors[name] = f"{type(exc).__name__}: {exc}"
+    if errors:
+        results["errors"] = errors
+    if args.json:
+        print(json.dumps(results, indent=1))
+    else:
+        for key, value in results.items():
+            print(f"{key}: {value}")
+    return 0

@@ -1,0 +1,222 @@
+"""The board: moving tokens, salary at GO, what a square does, rents and cards."""
+
+from __future__ import annotations
+
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import DECK_OF_KIND, OWNABLE, Card, SquareKind
+from companion.rules.money import Events, charge, money_text, transfer
+from companion.rules.state import BANK, POT, GameState, Pending, PendingKind
+
+
+def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:
+    """The bank pays the salary for passing GO (twice for landing on it, as a house rule)."""
+    amount = g.options.salary
+    if landed and g.options.double_salary_on_go:
+        amount *= 2
+    ev.append({"kind": "pass_go", "player": g.players[player].name, "amount": amount})
+    transfer(g, ev, BANK, player, amount, "salary")
+
+
+def send_to_jail(g: GameState, ev: Events, player: int) -> None:
+    """Straight to jail: no salary, no re-roll; the turn's moving is over."""
+    p = g.players[player]
+    p.position = g.edition.jail_index
+    p.in_jail = True
+    p.jail_turns = 0
+    if player == g.current:
+        g.must_roll = False
+        g.doubles = 0
+    ev.append({"kind": "jailed", "player": p.name})
+
+
+def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
+    """Move forward by a number of squares, paying the salary when GO is passed or reached."""
+    p = g.players[player]
+    n = len(g.edition.squares)
+    target = (p.position + steps) % n
+    passed = p.position + steps >= n
+    ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
+    p.position = target
+    if passed:
+        pay_salary(g, ev, player, landed=target == 0)
+    land(g, ev, player)
+
+
+def move_to(
+    g: GameState, ev: Events, player: int, target: int, rent_multiplier: int = 1,
+    dice_multiplier: int = 0,
+) -> None:
+    """Advance (forward) to a square, paying the salary when GO is passed or reached."""
+    p = g.players[player]
+    passed = target <= p.position
+    ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
+    p.position = target
+    if passed:
+        pay_salary(g, ev, player, landed=target == 0)
+    land(g, ev, player, rent_multiplier, dice_multiplier)
+
+
+def group_count(g: GameState, square: int, owner: int) -> int:
+    """How many squares of the square's group the owner has."""
+    group = g.edition.groups[g.edition.squares[square].group]
+    return sum(1 for s in group if g.owner[s] == owner)
+
+
+def rent_for(g: GameState, square: int, dice_total: int = 0) -> int:
+    """The rent landing on an owned square costs (utilities: with the dice total)."""
+    owner = g.owner[square]
+    if owner < 0 or g.mortgaged[square]:
+        return 0
+    sq = g.edition.squares[square]
+    if sq.kind is SquareKind.LOT:
+        level = g.level[square]
+        if level:
+            return sq.rent[5] if g.has_hotel(square) else sq.rent[level]
+        group = g.edition.groups[sq.group]
+        if all(g.owner[s] == owner for s in group):
+            if g.options.double_rent_with_mortgaged_lot or not any(
+                g.mortgaged[s] for s in group
+            ):
+                return sq.rent[0] * 2
+        return sq.rent[0]
+    count = sum(1 for s in g.edition.groups[sq.group] if g.owner[s] == owner
+                and not g.mortgaged[s])
+    if sq.kind is SquareKind.STATION:
+        return sq.rent[max(count, 1) - 1]
+    return sq.multipliers[max(count, 1) - 1] * dice_total
+
+
+def land(
+    g: GameState, ev: Events, player: int, rent_multiplier: int = 1, dice_multiplier: int = 0
+) -> None:
+    """Whatever the square the player now stands on does."""
+    p = g.players[player]
+    sq = g.edition.squares[p.position]
+    kind = sq.kind
+    if kind in OWNABLE:
+        owner = g.owner[sq.index]
+        if owner == BANK:
+            g.pending.append(Pending(PendingKind.BUY, player, square=sq.index, amount=sq.price))
+            return
+        if owner == player or g.mortgaged[sq.index]:
+            return
+        if g.options.no_rent_in_jail and g.players[owner].in_jail:
+            return
+        if kind is SquareKind.UTILITY:
+            if dice_multiplier and not g.options.utility_card_rolls_again and g.dice:
+                charge(g, ev, player, owner, sum(g.dice[:2]) * dice_multiplier, "rent")
+                return
+            if dice_multiplier or g.dice is None or g.options.bank_only:
+                g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index,
+                                         multiplier=dice_multiplier))
+                return
+            charge(g, ev, player, owner, rent_for(g, sq.index, sum(g.dice[:2])), "rent")
+            return
+        charge(g, ev, player, owner, rent_for(g, sq.index) * rent_multiplier, "rent")
+    elif kind is SquareKind.TAX:
+        charge(g, ev, player, BANK, sq.amount, "tax")
+    elif kind in DECK_OF_KIND:
+        g.pending.append(Pending(PendingKind.DRAW, player, deck=DECK_OF_KIND[kind]))
+    elif kind is SquareKind.GO_TO_JAIL:
+        send_to_jail(g, ev, player)
+    elif kind is SquareKind.FREE_PARKING and g.options.free_parking_pot and g.pot > 0:
+        transfer(g, ev, POT, player, g.pot, "free_parking")
+
+
+def utility_rent(g: GameState, ev: Events, pending: Pending, dice: tuple[int, ...]) -> None:
+    """Charge a utility's rent from a fresh roll (card-sent, or bank-only play)."""
+    owner = g.owner[pending.square]
+    if owner < 0 or g.mortgaged[pending.square]:
+        return
+    total = sum(dice[:2])
+    amount = total * pending.multiplier if pending.multiplier else rent_for(
+        g, pending.square, total)
+    charge(g, ev, pending.player, owner, amount, "rent")
+
+
+def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> None:
+    """Draw (the device's deck) or take the named card, put it under its deck, apply it."""
+    deck = g.decks[pending.deck]
+    if card_id is None:
+        if not deck:
+            raise RulesError(Code.NOT_NOW, "the deck is empty: every card is held by players")
+        card_id = deck[0]
+    else:
+        card = g.edition.cards.get(card_id)
+        if card is None or card.deck != pending.deck:
+            raise RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is not a card of the "
+                             f"{g.edition.deck_names.get(pending.deck, pending.deck)} deck")
+        if card_id not in deck:
+            raise RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is held by a player, not in the deck")
+    card = g.edition.cards[card_id]
+    deck.remove(card_id)
+    g.pending.pop()
+    g.last_card = card_id
+    ev.append({"kind": "card", "player": g.players[pending.player].name, "deck": card.deck,
+               "card": card_id, "text": card.text})
+    if card.effect == "jail_free":
+        g.players[pending.player].jail_cards.append(card_id)
+    else:
+        deck.append(card_id)
+    apply_card(g, ev, pending.player, card)
+
+
+def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
+    """What a card does to the player who drew it."""
+    p = g.players[player]
+    prm = card.params
+    effect = card.effect
+    if effect == "advance":
+        move_to(g, ev, player, g.edition.square_ids[prm["to"]])
+    elif effect == "move_back":
+        n = len(g.edition.squares)
+        target = (p.position - int(prm["spaces"])) % n
+        ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
+        p.position = target
+        land(g, ev, player)
+    elif effect == "nearest":
+        kind = SquareKind(prm["kind"])
+        n = len(g.edition.squares)
+        target = next(
+            (p.position + k) % n for k in range(1, n + 1)
+            if g.edition.squares[(p.position + k) % n].kind is kind
+        )
+        move_to(g, ev, player, target, int(prm.get("rent_multiplier", 1)),
+                int(prm.get("dice_multiplier", 0)))
+    elif effect == "money":
+        amount = int(prm["amount"])
+        if amount > 0:
+            transfer(g, ev, BANK, player, amount, "card")
+        else:
+            charge(g, ev, player, BANK, -amount, "card")
+    elif effect == "each_player":
+        amount = int(prm["amount"])
+        others = [i for i, o in enumerate(g.players) if i != player and not o.bankrupt]
+        if amount < 0:
+            for i in reversed(others):
+                charge(g, ev, player, i, -amount, "card")
+        else:
+            parking = g.edition.squares
+            for i in reversed(others):
+                o = g.players[i]
+                if (g.options.free_parking_exempt_from_collect_cards
+                        and parking[o.position].kind is SquareKind.FREE_PARKING):
+                    continue
+                charge(g, ev, i, player, amount, "card")
+    elif effect == "repairs":
+        houses = sum(g.houses_on(s) for s in range(len(g.level)) if g.owner[s] == player)
+        hotels = sum(1 for s in range(len(g.level)) if g.owner[s] == player and g.has_hotel(s))
+        cost = houses * int(prm["house"]) + hotels * int(prm["hotel"])
+        charge(g, ev, player, BANK, cost, "card")
+    elif effect == "go_to_jail":
+        send_to_jail(g, ev, player)
+
+
+def cannot_afford(g: GameState, player: int, what: str, amount: int) -> RulesError:
+    """The refusal for a purchase the player's cash does not cover."""
+    p = g.players[player]
+    return RulesError(
+        Code.INSUFFICIENT_FUNDS,
+        f"{p.name} cannot afford {what}: {money_text(g, amount)} needed, "
+        f"{money_text(g, p.cash)} in hand",
+    )

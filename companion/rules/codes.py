@@ -1,0 +1,63 @@
+"""Rejection codes: why the engine refused a command, stable for scripts and phones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Code(StrEnum):
+    """A refusal's stable code; the member's docstring-like comment says when it is used."""
+
+    BAD_COMMAND = "bad_command"  #: the command is malformed (unknown verb, wrong field types)
+    UNKNOWN_PLAYER = "unknown_player"  #: a name that is not a player of this game
+    UNKNOWN_SQUARE = "unknown_square"  #: a square index or id not on this board
+    UNKNOWN_CARD = "unknown_card"  #: a card id not in the deck being drawn from
+    GAME_OVER = "game_over"  #: the game has a winner; nothing more can happen
+    NO_GAME = "no_game"  #: no game has been started yet
+    NOT_YOUR_TURN = "not_your_turn"  #: the player may not act now (another player's turn)
+    NOT_NOW = "not_now"  #: the command does not answer what the table is waiting for
+    DECISION_PENDING = "decision_pending"  #: a decision must be answered first
+    MUST_ROLL = "must_roll"  #: a roll (first or doubles re-roll) is still owed
+    ALREADY_ROLLED = "already_rolled"  #: the player has rolled and has no re-roll
+    BAD_DICE = "bad_dice"  #: dice values outside 1..6 or the wrong number of dice
+    INSUFFICIENT_FUNDS = "insufficient_funds"  #: not enough cash for this
+    NOT_OWNER = "not_owner"  #: the square is not the player's
+    NOT_OWNABLE = "not_ownable"  #: the square cannot be owned, built on or mortgaged
+    NO_MONOPOLY = "no_monopoly"  #: building needs the whole colour group
+    GROUP_MORTGAGED = "group_mortgaged"  #: a lot of the group is mortgaged
+    UNEVEN = "uneven"  #: building or selling would break even building
+    MAX_BUILDINGS = "max_buildings"  #: the lot already has a hotel / nothing to sell
+    HOUSING_SHORTAGE = "housing_shortage"  #: the bank lacks the houses or hotels
+    HAS_BUILDINGS = "has_buildings"  #: buildings in the group must be sold first
+    ALREADY_MORTGAGED = "already_mortgaged"  #: the property is mortgaged already
+    NOT_MORTGAGED = "not_mortgaged"  #: the property is not mortgaged
+    BAD_AMOUNT = "bad_amount"  #: an amount that is not a whole positive number in range
+    BID_TOO_LOW = "bid_too_low"  #: a bid must beat the highest bid
+    ALREADY_PASSED = "already_passed"  #: the bidder left this auction
+    NOT_IN_JAIL = "not_in_jail"  #: only a jailed player can do this
+    NO_JAIL_CARD = "no_jail_card"  #: the player holds no Get Out of Jail Free card
+    NOT_IN_DEBT = "not_in_debt"  #: bankruptcy is declared only on an unpayable debt
+    CAN_STILL_PAY = "can_still_pay"  #: selling buildings and mortgaging would cover the debt
+    SAME_PLAYER = "same_player"  #: a trade or payment with oneself
+    BANKRUPT_PLAYER = "bankrupt_player"  #: the player is out of the game
+    BAD_OPTION = "bad_option"  #: an unknown rule option or a bad value for one
+    BAD_EDITION = "bad_edition"  #: the edition is unknown
+    BAD_PLAYERS = "bad_players"  #: too few or too many players, or duplicate names
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """A refused command: nothing changed. `message` is for people, `code` for programs."""
+
+    code: Code
+    message: str
+
+
+class RulesError(ValueError):
+    """Raised inside the engine to refuse a command; turned into a Rejection by `apply`."""
+
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message

@@ -1,0 +1,224 @@
+"""The command vocabulary shared by the table script, the journal, phones and hardware.
+
+A command arrives as a JSON object (`{"do": "roll", "dice": [3, 4]}`); `parse_command`
+checks its shape and gives a typed Command. Whether it is allowed now is the engine's call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from companion.rules.codes import Code, RulesError
+
+
+class Verb(StrEnum):
+    """Every command the engine understands."""
+
+    NEW_GAME = "new_game"  #: start a game: edition, players, seed, options
+    ROLL = "roll"  #: roll (device dice) or enter the physical dice
+    BUY = "buy"  #: buy the property the player stands on
+    DECLINE = "decline"  #: decline to buy (auction follows), or keep mortgages
+    BID = "bid"  #: bid in the running auction
+    PASS = "pass"  #: leave the running auction
+    CLOSE_AUCTION = "close_auction"  #: the banker's gavel: the highest bid wins now
+    DRAW = "draw"  #: draw a card (named by the table, or by the device)
+    END_TURN = "end_turn"  #: hand the dice to the next player
+    LAND = "land"  #: bank-only play: the player landed on (or was moved to) a square
+    PASS_GO = "pass_go"  #: pay the salary for passing GO
+    PAY = "pay"  #: move money between players or the bank (corrections, side deals)
+    BUILD = "build"  #: buy houses / a hotel on a lot
+    SELL_BUILDING = "sell_building"  #: sell houses / a hotel back to the bank
+    MORTGAGE = "mortgage"  #: mortgage a property to the bank
+    UNMORTGAGE = "unmortgage"  #: lift a mortgage
+    PAY_FINE = "pay_fine"  #: pay the jail fine and leave jail
+    USE_CARD = "use_card"  #: use a Get Out of Jail Free card
+    TRADE = "trade"  #: an agreed exchange of cash, deeds and jail cards
+    BANKRUPT = "bankrupt"  #: declare bankruptcy on an unpayable debt
+    AUCTION_BUILDING = "auction_building"  #: housing shortage: auction one house or hotel
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """One side of a trade: cash, deeds (square refs) and Get Out of Jail Free cards."""
+
+    cash: int = 0
+    squares: tuple[int | str, ...] = ()
+    cards: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A parsed command; fields a verb does not use stay at their defaults."""
+
+    do: Verb
+    by: str | None = None
+    square: int | str | None = None
+    amount: int | None = None
+    count: int = 1
+    dice: tuple[int, ...] | None = None
+    card: str | None = None
+    payer: str | None = None
+    payee: str | None = None
+    via_go: bool = False
+    give: Offer = field(default_factory=Offer)
+    take: Offer = field(default_factory=Offer)
+    building: str = "house"
+    edition: str = ""
+    players: tuple[str, ...] = ()
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+_FIELDS: dict[Verb, set[str]] = {
+    Verb.NEW_GAME: {"edition", "players", "seed", "options"},
+    Verb.ROLL: {"by", "dice"},
+    Verb.BUY: {"by"},
+    Verb.DECLINE: {"by"},
+    Verb.BID: {"by", "amount"},
+    Verb.PASS: {"by"},
+    Verb.CLOSE_AUCTION: set(),
+    Verb.DRAW: {"by", "card"},
+    Verb.END_TURN: {"by"},
+    Verb.LAND: {"by", "square", "via_go", "dice"},
+    Verb.PASS_GO: {"by"},
+    Verb.PAY: {"from", "to", "amount"},
+    Verb.BUILD: {"by", "square", "count"},
+    Verb.SELL_BUILDING: {"by", "square", "count"},
+    Verb.MORTGAGE: {"by", "square"},
+    Verb.UNMORTGAGE: {"by", "square"},
+    Verb.PAY_FINE: {"by"},
+    Verb.USE_CARD: {"by"},
+    Verb.TRADE: {"from", "to", "give", "take"},
+    Verb.BANKRUPT: {"by"},
+    Verb.AUCTION_BUILDING: {"building"},
+}
+_REQUIRED: dict[Verb, set[str]] = {
+    Verb.NEW_GAME: {"edition", "players"},
+    Verb.BID: {"by", "amount"},
+    Verb.PASS: {"by"},
+    Verb.LAND: {"square"},
+    Verb.PAY: {"from", "to", "amount"},
+    Verb.BUILD: {"square"},
+    Verb.SELL_BUILDING: {"square"},
+    Verb.MORTGAGE: {"square"},
+    Verb.UNMORTGAGE: {"square"},
+    Verb.TRADE: {"from", "to"},
+}
+#: fields every command may carry without meaning to the engine (who sent it, versions)
+_IGNORED = {"do", "source", "expect_version", "note"}
+
+
+def _bad(message: str) -> RulesError:
+    return RulesError(Code.BAD_COMMAND, message)
+
+
+def _whole(value: Any, name: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(f"{name!r} must be a whole number")
+    if value < minimum:
+        raise _bad(f"{name!r} must be at least {minimum}")
+    return value
+
+
+def _square_ref(value: Any, name: str = "square") -> int | str:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise _bad(f"{name!r} must be a board index or a square id")
+    return value
+
+
+def _name(value: Any, name: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise _bad(f"{name!r} must be a player's name")
+    return value
+
+
+def _offer(value: Any, name: str) -> Offer:
+    if value is None:
+        return Offer()
+    if not isinstance(value, dict):
+        raise _bad(f"{name!r} must be an object with cash, squares and cards")
+    unknown = set(value) - {"cash", "squares", "cards"}
+    if unknown:
+        raise _bad(f"{name!r} has unknown fields: {', '.join(sorted(unknown))}")
+    squares = value.get("squares", [])
+    if not isinstance(squares, list):
+        raise _bad(f"{name}.squares must be a list")
+    return Offer(cash=_whole(value.get("cash", 0), f"{name}.cash"),
+                 squares=tuple(_square_ref(s, f"{name}.squares") for s in squares),
+                 cards=_whole(value.get("cards", 0), f"{name}.cards"))
+
+
+def parse_command(obj: Any) -> Command:
+    """Check a command object's shape; raises RulesError(BAD_COMMAND) saying what is wrong.
+
+    >>> parse_command({"do": "roll", "dice": [3, 4]}).dice
+    (3, 4)
+    >>> parse_command({"do": "fly"})
+    Traceback (most recent call last):
+    ...
+    companion.rules.codes.RulesError: unknown command 'fly'
+    """
+    if not isinstance(obj, dict):
+        raise _bad("a command must be a JSON object")
+    try:
+        verb = Verb(str(obj.get("do")))
+    except ValueError:
+        raise _bad(f"unknown command {obj.get('do')!r}") from None
+    allowed = _FIELDS[verb]
+    unknown = set(obj) - allowed - _IGNORED
+    if unknown:
+        raise _bad(f"{verb.value}: unknown fields: {', '.join(sorted(unknown))}")
+    missing = _REQUIRED.get(verb, set()) - set(obj)
+    if missing:
+        raise _bad(f"{verb.value}: missing {', '.join(sorted(missing))}")
+    kw: dict[str, Any] = {}
+    if "by" in obj and obj["by"] is not None:
+        kw["by"] = _name(obj["by"], "by")
+    if "square" in obj:
+        kw["square"] = _square_ref(obj["square"])
+    if "amount" in obj:
+        kw["amount"] = _whole(obj["amount"], "amount", 1 if verb is Verb.BID else 1)
+    if "count" in obj:
+        kw["count"] = _whole(obj["count"], "count", 1)
+    if obj.get("dice") is not None:
+        dice = obj["dice"]
+        if not isinstance(dice, list) or not all(
+            isinstance(d, int) and not isinstance(d, bool) for d in dice
+        ):
+            raise _bad("'dice' must be a list of whole numbers")
+        kw["dice"] = tuple(dice)
+    if obj.get("card") is not None:
+        if not isinstance(obj["card"], str):
+            raise _bad("'card' must be a card id")
+        kw["card"] = obj["card"]
+    if "from" in obj:
+        kw["payer"] = _name(obj["from"], "from")
+    if "to" in obj:
+        kw["payee"] = _name(obj["to"], "to")
+    if "via_go" in obj:
+        if not isinstance(obj["via_go"], bool):
+            raise _bad("'via_go' must be true or false")
+        kw["via_go"] = obj["via_go"]
+    if verb is Verb.TRADE:
+        kw["give"] = _offer(obj.get("give"), "give")
+        kw["take"] = _offer(obj.get("take"), "take")
+    if "building" in obj:
+        if obj["building"] not in {"house", "hotel"}:
+            raise _bad("'building' must be \"house\" or \"hotel\"")
+        kw["building"] = obj["building"]
+    if verb is Verb.NEW_GAME:
+        if not isinstance(obj["edition"], str):
+            raise _bad("'edition' must be an edition id")
+        players = obj["players"]
+        if not isinstance(players, list):
+            raise _bad("'players' must be a list of names")
+        kw["edition"] = obj["edition"]
+        kw["players"] = tuple(_name(p, "players") for p in players)
+        kw["seed"] = _whole(obj.get("seed", 0), "seed")
+        options = obj.get("options", {})
+        if not isinstance(options, dict):
+            raise _bad("'options' must be an object")
+        kw["options"] = dict(options)
+    return Command(do=verb, **kw)

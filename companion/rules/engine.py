@@ -1,0 +1,336 @@
+"""The rules engine's entry points: `new_game` and `apply`.
+
+Pure and deterministic: a state and a command give a new state and events, or a Rejection
+with a stable code and a human message. The old state is never changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules import estate, turns
+from companion.rules.board import draw_card
+from companion.rules.codes import Code, Rejection, RulesError
+from companion.rules.commands import Command, Verb, parse_command
+from companion.rules.dice import shuffled
+from companion.rules.edition import Edition
+from companion.rules.money import Events, declare_bankrupt, settle_debts, transfer
+from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """An accepted command: the new state and what happened, in order."""
+
+    state: GameState
+    events: list[dict[str, Any]]
+
+
+Result = Accepted | Rejection
+
+
+def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
+    """Start a game: deal the start cash, shuffle the decks with the seed.
+
+    >>> from companion.editions import load_edition
+    >>> r = new_game(load_edition("classic-eur"), {"do": "new_game", "edition": "classic-eur",
+    ...              "players": ["Ann", "Bo"], "seed": 1})
+    >>> [p.cash for p in r.state.players]
+    [1500, 1500]
+    """
+    try:
+        cmd = command if isinstance(command, Command) else parse_command(command)
+        if cmd.do is not Verb.NEW_GAME:
+            raise RulesError(Code.NO_GAME, "start a game with new_game first")
+        if cmd.edition != edition.id:
+            raise RulesError(Code.BAD_EDITION, f"edition {cmd.edition!r} was asked for, "
+                             f"{edition.id!r} given")
+        names = list(cmd.players)
+        if not edition.min_players <= len(names) <= edition.max_players:
+            raise RulesError(Code.BAD_PLAYERS, f"{edition.name} is for {edition.min_players} to "
+                             f"{edition.max_players} players")
+        if len({n.casefold() for n in names}) != len(names) or any(
+            n.casefold() in {"bank", "pot"} for n in names
+        ):
+            raise RulesError(Code.BAD_PLAYERS, "player names must differ and not be bank or pot")
+        options = edition.defaults.with_changes(cmd.options)
+    except RulesError as exc:
+        return Rejection(exc.code, exc.message)
+    rng = (cmd.seed * 0x2545F4914F6CDD1D + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    decks: dict[str, list[str]] = {}
+    for deck_id, cards in sorted(edition.decks.items()):
+        decks[deck_id], rng = shuffled([c.id for c in cards], rng)
+    n = len(edition.squares)
+    g = GameState(
+        edition=edition, options=options,
+        players=[Player(name, options.start_cash) for name in names],
+        owner=[BANK] * n, level=[0] * n, mortgaged=[False] * n,
+        bank_houses=edition.houses, bank_hotels=edition.hotels, rng=rng, decks=decks,
+        pot=options.free_parking_pot_start if options.free_parking_pot else 0,
+    )
+    g.version = 1
+    ev: Events = [{"kind": "game_started", "edition": edition.id, "players": names}]
+    for p in g.players:
+        ev.append({"kind": "transfer", "from": None, "to": p.name, "amount": options.start_cash,
+                   "reason": "start_cash"})
+    if g.pot:
+        ev.append({"kind": "transfer", "from": None, "to": "pot", "amount": g.pot,
+                   "reason": "start_pot"})
+    ev.append({"kind": "turn", "player": names[0], "number": 1})
+    return Accepted(g, ev)
+
+
+def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
+    """Apply one command to a game: the new state and events, or a Rejection.
+
+    The given state is left as it was.
+    """
+    try:
+        cmd = command if isinstance(command, Command) else parse_command(command)
+        if state.winner >= 0:
+            raise RulesError(Code.GAME_OVER,
+                             f"the game is over: {state.players[state.winner].name} won")
+        handler = _HANDLERS.get(cmd.do)
+        if handler is None:
+            raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
+        g = state.copy()
+        ev: Events = []
+        handler(g, ev, cmd)
+        settle_debts(g, ev)
+    except RulesError as exc:
+        return Rejection(exc.code, exc.message)
+    g.version = state.version + 1
+    return Accepted(g, ev)
+
+
+# --- who is acting -----------------------------------------------------------------------
+
+
+def player_index(g: GameState, name: str) -> int:
+    """The index of a named player still in the game."""
+    for i, p in enumerate(g.players):
+        if p.name == name:
+            if p.bankrupt:
+                raise RulesError(Code.BANKRUPT_PLAYER, f"{name} is out of the game")
+            return i
+    raise RulesError(Code.UNKNOWN_PLAYER, f"{name!r} is not playing")
+
+
+def party_index(g: GameState, name: str) -> int:
+    """A player's index, or BANK / POT for "bank" / "pot"."""
+    if name == "bank":
+        return BANK
+    if name == "pot" and g.options.free_parking_pot:
+        return POT
+    return player_index(g, name)
+
+
+def _actor(g: GameState, cmd: Command, default: int) -> int:
+    """The acting player: "by", which must match `default` when that is fixed."""
+    if cmd.by is None:
+        return default
+    who = player_index(g, cmd.by)
+    if who != default:
+        raise RulesError(Code.NOT_YOUR_TURN,
+                         f"{g.players[default].name} must do this, not {cmd.by}")
+    return who
+
+
+def _expect(g: GameState, *kinds: PendingKind) -> Pending:
+    top = g.top
+    if top is None or top.kind not in kinds:
+        wanted = " or ".join(k.value for k in kinds)
+        raise RulesError(Code.NOT_NOW, f"the table is not waiting for a {wanted} decision")
+    return top
+
+
+def square_of(g: GameState, ref: int | str | None) -> int:
+    """The board index of a square reference, or a refusal naming it."""
+    index = None if ref is None else g.edition.square_index(ref)
+    if index is None:
+        raise RulesError(Code.UNKNOWN_SQUARE, f"there is no square {ref!r} on this board")
+    return index
+
+
+def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
+    """For property commands "by" defaults to the square's owner."""
+    if cmd.by is not None:
+        return player_index(g, cmd.by)
+    owner = g.owner[square]
+    if owner < 0:
+        raise RulesError(Code.NOT_OWNER, f"{g.edition.squares[square].name} belongs to the bank")
+    return owner
+
+
+def _not_during_auction(g: GameState) -> None:
+    top = g.top
+    if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+        raise RulesError(Code.DECISION_PENDING, "wait until the auction is over")
+
+
+# --- handlers ----------------------------------------------------------------------------
+
+
+def _roll(g: GameState, ev: Events, cmd: Command) -> None:
+    top = g.top
+    default = top.player if top is not None and top.kind is PendingKind.ROLL_FOR_RENT \
+        else g.current
+    who = player_index(g, cmd.by) if cmd.by is not None else default
+    turns.roll(g, ev, who, cmd.dice)
+
+
+def _buy(g: GameState, ev: Events, cmd: Command) -> None:
+    top = _expect(g, PendingKind.BUY)
+    _actor(g, cmd, top.player)
+    estate.buy(g, ev, top)
+
+
+def _decline(g: GameState, ev: Events, cmd: Command) -> None:
+    top = _expect(g, PendingKind.BUY, PendingKind.LIFT_MORTGAGES)
+    _actor(g, cmd, top.player)
+    if top.kind is PendingKind.LIFT_MORTGAGES:
+        g.pending.pop()
+        ev.append({"kind": "kept_mortgages", "player": g.players[top.player].name,
+                   "squares": top.squares})
+        return
+    estate.decline(g, ev, top)
+
+
+def _bid(g: GameState, ev: Events, cmd: Command) -> None:
+    top = _expect(g, PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
+    assert cmd.by is not None and cmd.amount is not None
+    estate.bid(g, ev, top, player_index(g, cmd.by), cmd.amount)
+
+
+def _pass(g: GameState, ev: Events, cmd: Command) -> None:
+    top = _expect(g, PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
+    assert cmd.by is not None
+    estate.pass_auction(g, ev, top, player_index(g, cmd.by))
+
+
+def _close_auction(g: GameState, ev: Events, cmd: Command) -> None:
+    _expect(g, PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
+    estate.close_auction(g, ev)
+
+
+def _draw(g: GameState, ev: Events, cmd: Command) -> None:
+    top = _expect(g, PendingKind.DRAW)
+    _actor(g, cmd, top.player)
+    draw_card(g, ev, top, cmd.card)
+
+
+def _end_turn(g: GameState, ev: Events, cmd: Command) -> None:
+    turns.end_turn(g, ev, _actor(g, cmd, g.current))
+
+
+def _land(g: GameState, ev: Events, cmd: Command) -> None:
+    who = player_index(g, cmd.by) if cmd.by is not None else g.current
+    turns.land_on(g, ev, who, square_of(g, cmd.square), cmd.via_go, cmd.dice)
+
+
+def _pass_go(g: GameState, ev: Events, cmd: Command) -> None:
+    who = player_index(g, cmd.by) if cmd.by is not None else g.current
+    turns.pass_go(g, ev, who)
+
+
+def _pay(g: GameState, ev: Events, cmd: Command) -> None:
+    assert cmd.payer is not None and cmd.payee is not None and cmd.amount is not None
+    estate.pay(g, ev, party_index(g, cmd.payer), party_index(g, cmd.payee), cmd.amount)
+
+
+def _build(g: GameState, ev: Events, cmd: Command) -> None:
+    square = square_of(g, cmd.square)
+    who = _owner_actor(g, cmd, square)
+    top = g.top
+    free = top is not None and top.kind is PendingKind.PLACE_BUILDING and top.player == who
+    if top is not None and top.kind is PendingKind.PLACE_BUILDING and not free:
+        raise RulesError(Code.DECISION_PENDING,
+                         f"{g.players[top.player].name} places the auctioned building first")
+    _not_during_auction(g)
+    if free:
+        if cmd.count != 1:
+            raise RulesError(Code.BAD_COMMAND, "place exactly the one building won")
+        if (g.level[square] + 1 == g.hotel_level) != (top is not None and top.building == "hotel"):
+            raise RulesError(Code.NOT_NOW, f"place the {top.building if top else ''} won")
+    estate.build(g, ev, who, square, cmd.count, free)
+    if free:
+        g.pending.pop()
+
+
+def _sell_building(g: GameState, ev: Events, cmd: Command) -> None:
+    square = square_of(g, cmd.square)
+    estate.sell_building(g, ev, _owner_actor(g, cmd, square), square, cmd.count)
+
+
+def _mortgage(g: GameState, ev: Events, cmd: Command) -> None:
+    square = square_of(g, cmd.square)
+    estate.mortgage(g, ev, _owner_actor(g, cmd, square), square)
+
+
+def _unmortgage(g: GameState, ev: Events, cmd: Command) -> None:
+    square = square_of(g, cmd.square)
+    who = _owner_actor(g, cmd, square)
+    _not_during_auction(g)
+    estate.unmortgage(g, ev, who, square)
+
+
+def _pay_fine(g: GameState, ev: Events, cmd: Command) -> None:
+    who = player_index(g, cmd.by) if cmd.by is not None else g.current
+    turns.leave_jail(g, ev, who, by_card=False)
+
+
+def _use_card(g: GameState, ev: Events, cmd: Command) -> None:
+    who = player_index(g, cmd.by) if cmd.by is not None else g.current
+    turns.leave_jail(g, ev, who, by_card=True)
+
+
+def _trade(g: GameState, ev: Events, cmd: Command) -> None:
+    assert cmd.payer is not None and cmd.payee is not None
+    a, b = player_index(g, cmd.payer), player_index(g, cmd.payee)
+    top = g.top
+    if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+        raise RulesError(Code.DECISION_PENDING, "wait until the auction is over")
+    give = (cmd.give.cash, cmd.give.cards, [square_of(g, s) for s in cmd.give.squares])
+    take = (cmd.take.cash, cmd.take.cards, [square_of(g, s) for s in cmd.take.squares])
+    estate.trade(g, ev, a, b, give, take)
+
+
+def _bankrupt(g: GameState, ev: Events, cmd: Command) -> None:
+    top = g.top
+    default = top.player if top is not None and top.kind is PendingKind.DEBT else g.current
+    who = player_index(g, cmd.by) if cmd.by is not None else default
+    declare_bankrupt(g, ev, who)
+
+
+def _auction_building(g: GameState, ev: Events, cmd: Command) -> None:
+    if g.pending:
+        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    estate.start_building_auction(g, ev, cmd.building)
+
+
+_HANDLERS: dict[Verb, Callable[[GameState, Events, Command], None]] = {
+    Verb.ROLL: _roll,
+    Verb.BUY: _buy,
+    Verb.DECLINE: _decline,
+    Verb.BID: _bid,
+    Verb.PASS: _pass,
+    Verb.CLOSE_AUCTION: _close_auction,
+    Verb.DRAW: _draw,
+    Verb.END_TURN: _end_turn,
+    Verb.LAND: _land,
+    Verb.PASS_GO: _pass_go,
+    Verb.PAY: _pay,
+    Verb.BUILD: _build,
+    Verb.SELL_BUILDING: _sell_building,
+    Verb.MORTGAGE: _mortgage,
+    Verb.UNMORTGAGE: _unmortgage,
+    Verb.PAY_FINE: _pay_fine,
+    Verb.USE_CARD: _use_card,
+    Verb.TRADE: _trade,
+    Verb.BANKRUPT: _bankrupt,
+    Verb.AUCTION_BUILDING: _auction_building,
+}
+
+__all__ = ["Accepted", "Result", "new_game", "apply", "transfer"]

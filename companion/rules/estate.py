@@ -1,0 +1,323 @@
+"""Property: buying, auctions, houses and hotels, mortgages and trades."""
+
+from __future__ import annotations
+
+from companion.rules.board import cannot_afford
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import OWNABLE, SquareKind
+from companion.rules.money import (
+    Events,
+    charge,
+    interest,
+    lift_cost,
+    money_text,
+    mortgage_take_interest,
+    receive_mortgaged,
+    transfer,
+)
+from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
+
+
+def buy(g: GameState, ev: Events, pending: Pending) -> None:
+    """The player buys the property they stand on at the printed price."""
+    sq = g.edition.squares[pending.square]
+    if g.players[pending.player].cash < sq.price:
+        raise cannot_afford(g, pending.player, sq.name, sq.price)
+    g.pending.pop()
+    transfer(g, ev, pending.player, BANK, sq.price, "purchase")
+    g.owner[sq.index] = pending.player
+    ev.append({"kind": "bought", "player": g.players[pending.player].name, "square": sq.index,
+               "price": sq.price})
+
+
+def decline(g: GameState, ev: Events, pending: Pending) -> None:
+    """The player declines: the bank auctions the property at once (if auctions are on)."""
+    g.pending.pop()
+    ev.append({"kind": "declined", "player": g.players[pending.player].name,
+               "square": pending.square})
+    if g.options.auctions:
+        start_auction(g, ev, pending.square)
+
+
+def start_auction(g: GameState, ev: Events, square: int, queue: list[int] | None = None) -> None:
+    """Open the bank's auction of a property; every player still in the game may bid."""
+    g.pending.append(Pending(PendingKind.AUCTION, NOBODY, square=square, queue=list(queue or [])))
+    ev.append({"kind": "auction_started", "square": square})
+    _maybe_close(g, ev)
+
+
+def bidders(g: GameState) -> list[int]:
+    """Players who may take part in an auction."""
+    return [i for i, p in enumerate(g.players) if not p.bankrupt]
+
+
+def bid(g: GameState, ev: Events, pending: Pending, player: int, amount: int) -> None:
+    """A bid must beat the last one (and the opening minimum) and not exceed the cash."""
+    if player in pending.passed:
+        raise RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has left this auction")
+    floor = max(pending.highest + 1, pending.min_bid)
+    if amount < floor:
+        raise RulesError(Code.BID_TOO_LOW, f"a bid must be at least {money_text(g, floor)}")
+    if amount > g.players[player].cash:
+        cash = money_text(g, g.players[player].cash)
+        raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[player].name} has only {cash}")
+    pending.highest = amount
+    pending.bidder = player
+    ev.append({"kind": "bid", "player": g.players[player].name, "amount": amount})
+    _maybe_close(g, ev)
+
+
+def pass_auction(g: GameState, ev: Events, pending: Pending, player: int) -> None:
+    """The player leaves the auction; it ends when all but the highest bidder have passed."""
+    if player in pending.passed:
+        raise RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has already passed")
+    if player == pending.bidder:
+        raise RulesError(Code.NOT_NOW, f"{g.players[player].name} holds the highest bid")
+    pending.passed.append(player)
+    ev.append({"kind": "passed", "player": g.players[player].name})
+    _maybe_close(g, ev)
+
+
+def _maybe_close(g: GameState, ev: Events) -> None:
+    pending = g.top
+    if pending is None or pending.kind not in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+        return
+    still_in = [i for i in bidders(g) if i not in pending.passed]
+    if still_in == [pending.bidder] or not still_in:
+        close_auction(g, ev)
+
+
+def close_auction(g: GameState, ev: Events) -> None:
+    """End the auction: the highest bid wins; with no bid the bank keeps it."""
+    pending = g.pending.pop()
+    if pending.kind is PendingKind.BUILDING_AUCTION:
+        if pending.bidder != NOBODY:
+            transfer(g, ev, pending.bidder, BANK, pending.highest, "building_auction")
+            g.pending.append(Pending(PendingKind.PLACE_BUILDING, pending.bidder,
+                                     building=pending.building))
+        ev.append({"kind": "auction_closed", "building": pending.building,
+                   "winner": g.players[pending.bidder].name if pending.bidder >= 0 else None,
+                   "amount": pending.highest})
+        return
+    if pending.bidder != NOBODY:
+        transfer(g, ev, pending.bidder, BANK, pending.highest, "auction")
+        g.owner[pending.square] = pending.bidder
+    ev.append({"kind": "auction_closed", "square": pending.square,
+               "winner": g.players[pending.bidder].name if pending.bidder >= 0 else None,
+               "amount": pending.highest})
+    if pending.queue:
+        start_auction(g, ev, pending.queue[0], pending.queue[1:])
+
+
+def _own_lot(g: GameState, player: int, square: int) -> None:
+    sq = g.edition.squares[square]
+    if sq.kind not in OWNABLE:
+        raise RulesError(Code.NOT_OWNABLE, f"{sq.name} is not a property")
+    if g.owner[square] != player:
+        raise RulesError(Code.NOT_OWNER, f"{sq.name} does not belong to {g.players[player].name}")
+
+
+def build(g: GameState, ev: Events, player: int, square: int, count: int, free: bool) -> None:
+    """Buy houses (then a hotel) on a lot of a complete, unmortgaged group, evenly."""
+    _own_lot(g, player, square)
+    sq = g.edition.squares[square]
+    if sq.kind is not SquareKind.LOT:
+        raise RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}")
+    group = g.edition.groups[sq.group]
+    if any(g.owner[s] != player for s in group):
+        raise RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs the whole colour group")
+    if any(g.mortgaged[s] for s in group):
+        raise RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged")
+    hotel = g.hotel_level
+    cost = 0
+    houses_needed = 0
+    hotels_needed = 0
+    levels = {s: g.level[s] for s in group}
+    for _ in range(count):
+        if levels[square] >= hotel:
+            raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a hotel")
+        if g.options.even_building and levels[square] > min(levels.values()):
+            raise RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s group "
+                             "need a building first")
+        levels[square] += 1
+        if levels[square] == hotel:
+            hotels_needed += 1
+            houses_needed -= g.options.houses_before_hotel
+        else:
+            houses_needed += 1
+        cost += sq.house_cost
+    if hotels_needed > g.bank_hotels:
+        raise RulesError(Code.HOUSING_SHORTAGE, "the bank has no hotel left")
+    if houses_needed > g.bank_houses:
+        raise RulesError(Code.HOUSING_SHORTAGE,
+                         f"the bank has only {g.bank_houses} houses left")
+    if free:
+        cost = 0
+    if cost > g.players[player].cash:
+        raise cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost)
+    transfer(g, ev, player, BANK, cost, "building")
+    g.bank_houses -= houses_needed
+    g.bank_hotels -= hotels_needed
+    g.level[square] = levels[square]
+    ev.append({"kind": "built", "player": g.players[player].name, "square": square,
+               "level": g.level[square], "cost": cost})
+
+
+def sell_building(g: GameState, ev: Events, player: int, square: int, count: int) -> None:
+    """Sell buildings back to the bank at half price, evenly; a hotel first becomes houses."""
+    _own_lot(g, player, square)
+    sq = g.edition.squares[square]
+    lvl = g.level[square]
+    if count > lvl:
+        raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} has only {lvl} level(s) of buildings")
+    group = g.edition.groups[sq.group]
+    new = lvl - count
+    hotel = g.hotel_level
+    # A hotel the bank has no houses to break into is sold outright (the rulebooks let a
+    # group's hotels go together), so evenness cannot be asked of that sale.
+    shortage = lvl >= hotel and g.bank_houses < g.options.houses_before_hotel
+    if g.options.even_building and not shortage:
+        if any(g.level[s] > lvl for s in group if s != square):
+            raise RulesError(Code.UNEVEN, "sell evenly: sell from the most built lot of the group")
+        if any(g.level[s] > new + 1 for s in group if s != square):
+            raise RulesError(Code.UNEVEN, "sell evenly: that would leave the group uneven")
+    houses_back = 0
+    hotels_back = 0
+    if lvl >= hotel:
+        hotels_back = 1
+        houses_back = -new  # the lot keeps `new` houses, taken from the bank
+    else:
+        houses_back = count
+    if -houses_back > g.bank_houses:
+        raise RulesError(Code.HOUSING_SHORTAGE,
+                         f"the bank has only {g.bank_houses} houses to give for the hotel")
+    g.level[square] = new
+    g.bank_houses += houses_back
+    g.bank_hotels += hotels_back
+    refund = count * sq.house_cost // 2
+    transfer(g, ev, BANK, player, refund, "building_sold")
+    ev.append({"kind": "sold_building", "player": g.players[player].name, "square": square,
+               "level": new, "refund": refund})
+
+
+def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
+    """Mortgage a property with no buildings in its group; the bank pays its value."""
+    _own_lot(g, player, square)
+    sq = g.edition.squares[square]
+    if g.mortgaged[square]:
+        raise RulesError(Code.ALREADY_MORTGAGED, f"{sq.name} is already mortgaged")
+    if sq.kind is SquareKind.LOT and any(g.level[s] for s in g.edition.groups[sq.group]):
+        raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name}'s group first")
+    g.mortgaged[square] = True
+    transfer(g, ev, BANK, player, sq.mortgage, "mortgage")
+    fee = mortgage_take_interest(g, sq.mortgage)
+    if fee:
+        transfer(g, ev, player, BANK, fee, "mortgage_interest")
+    ev.append({"kind": "mortgaged", "player": g.players[player].name, "square": square})
+
+
+def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
+    """Lift a mortgage: the value plus interest, or just the value right after a transfer."""
+    _own_lot(g, player, square)
+    sq = g.edition.squares[square]
+    if not g.mortgaged[square]:
+        raise RulesError(Code.NOT_MORTGAGED, f"{sq.name} is not mortgaged")
+    top = g.top
+    offer = (top is not None and top.kind is PendingKind.LIFT_MORTGAGES
+             and top.player == player and square in top.squares)
+    cost = sq.mortgage if offer else lift_cost(g, square)
+    if cost > g.players[player].cash:
+        raise cannot_afford(g, player, f"lifting the mortgage on {sq.name}", cost)
+    transfer(g, ev, player, BANK, cost, "mortgage_lift")
+    g.mortgaged[square] = False
+    ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": square})
+    if offer and top is not None:
+        top.squares.remove(square)
+        if not top.squares:
+            g.pending.pop()
+
+
+def trade(
+    g: GameState, ev: Events, a: int, b: int, give: tuple[int, int, list[int]],
+    take: tuple[int, int, list[int]],
+) -> None:
+    """An agreed exchange: (cash, jail cards, squares) from a to b and from b to a."""
+    if a == b:
+        raise RulesError(Code.SAME_PLAYER, "a trade needs two different players")
+    for who, (cash, cards, squares) in ((a, give), (b, take)):
+        p = g.players[who]
+        if p.bankrupt:
+            raise RulesError(Code.BANKRUPT_PLAYER, f"{p.name} is out of the game")
+        if cash > p.cash:
+            raise RulesError(Code.INSUFFICIENT_FUNDS,
+                             f"{p.name} has only {money_text(g, p.cash)} to give")
+        if cards > len(p.jail_cards):
+            raise RulesError(Code.NO_JAIL_CARD, f"{p.name} holds only {len(p.jail_cards)} "
+                             "Get Out of Jail Free card(s)")
+        if len(set(squares)) != len(squares):
+            raise RulesError(Code.BAD_COMMAND, "a square is named twice in the trade")
+        for s in squares:
+            _own_lot(g, who, s)
+            sq = g.edition.squares[s]
+            if any(g.level[x] for x in g.edition.groups[sq.group]):
+                raise RulesError(Code.HAS_BUILDINGS,
+                                 f"sell the buildings of {sq.name}'s group before trading it")
+    # Interest on mortgaged deeds received must be payable from the cash after the trade.
+    for who, other, (_, _, got) in ((b, a, give), (a, b, take)):
+        cash_after = g.players[who].cash - (give[0] if who == a else take[0]) + (
+            take[0] if who == a else give[0])
+        due = sum(
+            (lift_cost(g, s) if g.options.mortgaged_transfer == "redeem_at_once"
+             else interest(g, g.edition.squares[s].mortgage))
+            for s in got if g.mortgaged[s]
+        )
+        if due > cash_after:
+            raise RulesError(Code.INSUFFICIENT_FUNDS,
+                             f"{g.players[who].name} could not pay the {money_text(g, due)} due on "
+                             "the mortgaged deeds received")
+        del other
+    pa, pb = g.players[a], g.players[b]
+    transfer(g, ev, a, b, give[0], "trade")
+    transfer(g, ev, b, a, take[0], "trade")
+    for _ in range(give[1]):
+        pb.jail_cards.append(pa.jail_cards.pop(0))
+    for _ in range(take[1]):
+        pa.jail_cards.append(pb.jail_cards.pop(0))
+    for s in give[2]:
+        g.owner[s] = b
+    for s in take[2]:
+        g.owner[s] = a
+    ev.append({"kind": "traded", "from": pa.name, "to": pb.name,
+               "give": {"cash": give[0], "cards": give[1], "squares": give[2]},
+               "take": {"cash": take[0], "cards": take[1], "squares": take[2]}})
+    receive_mortgaged(g, ev, b, [s for s in give[2] if g.mortgaged[s]])
+    receive_mortgaged(g, ev, a, [s for s in take[2] if g.mortgaged[s]])
+
+
+def start_building_auction(g: GameState, ev: Events, building: str) -> None:
+    """Housing shortage: the bank auctions one house or hotel, from the lowest house price."""
+    stock = g.bank_houses if building == "house" else g.bank_hotels
+    if stock < 1:
+        raise RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
+    costs = [
+        g.edition.squares[s].house_cost for s in range(len(g.level))
+        if g.edition.squares[s].kind is SquareKind.LOT and g.owner[s] >= 0
+    ]
+    g.pending.append(Pending(PendingKind.BUILDING_AUCTION, NOBODY, building=building,
+                             min_bid=min(costs) if costs else 1))
+    ev.append({"kind": "auction_started", "building": building})
+
+
+def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:
+    """A payment between parties (a correction or a side deal); players never lend."""
+    if payer == payee:
+        raise RulesError(Code.SAME_PLAYER, "a payment needs two different parties")
+    if payer >= 0 and g.players[payer].cash < amount:
+        raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[payer].name} has only "
+                         f"{money_text(g, g.players[payer].cash)}")
+    transfer(g, ev, payer, payee, amount, "payment")
+
+
+__all__ = ["buy", "decline", "bid", "pass_auction", "close_auction", "build", "sell_building",
+           "mortgage", "unmortgage", "trade", "start_auction", "start_building_auction", "pay",
+           "charge"]

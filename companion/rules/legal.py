@@ -1,0 +1,85 @@
+"""`legal_commands`: what would be accepted now, so screens and phones show only that.
+
+Each candidate is tried through `apply` itself, so this list can never disagree with the
+engine's own decisions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules.codes import Rejection
+from companion.rules.edition import OWNABLE
+from companion.rules.engine import apply
+from companion.rules.state import GameState, PendingKind
+
+JSON = dict[str, Any]
+
+
+def _ok(g: GameState, command: JSON) -> bool:
+    return not isinstance(apply(g, command), Rejection)
+
+
+def legal_commands(g: GameState) -> list[JSON]:
+    """Commands accepted now, with "by" filled in; per-square verbs list their "squares"."""
+    if g.winner >= 0:
+        return []
+    out: list[JSON] = []
+    active = [p.name for p in g.players if not p.bankrupt]
+    top = g.top
+    if top is not None:
+        who = g.players[top.player].name if top.player >= 0 else None
+        k = top.kind
+        if k is PendingKind.BUY:
+            for verb in ("buy", "decline"):
+                if _ok(g, {"do": verb, "by": who}):
+                    out.append({"do": verb, "by": who})
+        elif k in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+            floor = max(top.highest + 1, top.min_bid, 1)
+            for i, p in enumerate(g.players):
+                if p.bankrupt or i in top.passed:
+                    continue
+                if p.cash >= floor:
+                    out.append({"do": "bid", "by": p.name, "min": floor, "max": p.cash})
+                if i != top.bidder:
+                    out.append({"do": "pass", "by": p.name})
+            out.append({"do": "close_auction"})
+        elif k is PendingKind.DRAW:
+            out.append({"do": "draw", "by": who})
+        elif k is PendingKind.ROLL_FOR_RENT:
+            out.append({"do": "roll", "by": who})
+        elif k is PendingKind.LIFT_MORTGAGES:
+            squares = [s for s in top.squares if _ok(g, {"do": "unmortgage", "by": who,
+                                                          "square": s})]
+            if squares:
+                out.append({"do": "unmortgage", "by": who, "squares": squares})
+            out.append({"do": "decline", "by": who})
+        elif k is PendingKind.DEBT and _ok(g, {"do": "bankrupt", "by": who}):
+            out.append({"do": "bankrupt", "by": who})
+    else:
+        cur = g.players[g.current].name
+        for verb in ("roll", "pay_fine", "use_card", "end_turn"):
+            if _ok(g, {"do": verb, "by": cur}):
+                out.append({"do": verb, "by": cur})
+        for name in active:
+            if name != cur:
+                for verb in ("pay_fine", "use_card"):
+                    if _ok(g, {"do": verb, "by": name}):
+                        out.append({"do": verb, "by": name})
+        out.append({"do": "land", "by": cur, "squares": list(range(len(g.edition.squares)))})
+        out.append({"do": "pass_go", "by": cur})
+    for i, p in enumerate(g.players):
+        if p.bankrupt:
+            continue
+        owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == i]
+        for verb in ("build", "sell_building", "mortgage", "unmortgage"):
+            if top is not None and top.kind is PendingKind.LIFT_MORTGAGES and verb == "unmortgage" \
+                    and top.player == i:
+                continue
+            squares = [s for s in owned if _ok(g, {"do": verb, "by": p.name, "square": s})]
+            if squares:
+                out.append({"do": verb, "by": p.name, "squares": squares})
+    if len(active) >= 2 and (top is None or top.kind not in (PendingKind.AUCTION,
+                                                             PendingKind.BUILDING_AUCTION)):
+        out.append({"do": "trade", "players": active})
+    return out

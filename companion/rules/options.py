@@ -1,0 +1,92 @@
+"""Rule options: every place the rulebooks differ, and the house rules, as data."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from companion.rules.codes import Code, RulesError
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOptions:
+    """The rules in force for one game: the edition's defaults with the table's choices."""
+
+    start_cash: int = 1500
+    salary: int = 200
+    jail_fine: int = 50
+    #: salary paid twice when landing exactly on GO (house rule)
+    double_salary_on_go: bool = False
+    #: lots of a complete group still pay double while another lot of it is mortgaged
+    double_rent_with_mortgaged_lot: bool = True
+    #: "on_lift": value + interest to lift; "on_take": interest paid when mortgaging; "none"
+    mortgage_interest: str = "on_lift"
+    mortgage_interest_percent: int = 10
+    #: interest is rounded to a multiple of this (Swedish rules: 50)
+    mortgage_interest_rounding: int = 1
+    #: "fee_then_choice": new owner pays the interest at once, then may lift at the value;
+    #: "redeem_at_once": new owner must lift at once (value + interest)
+    mortgaged_transfer: str = "fee_then_choice"
+    #: houses on each lot before a hotel (short game: 3)
+    houses_before_hotel: int = 4
+    even_building: bool = True
+    #: the bank auctions a declined property
+    auctions: bool = True
+    #: the highest bidder must buy (refused bids above cash make this moot in the engine)
+    auction_winner_obliged: bool = False
+    #: owners in jail collect no rent (house rule; the rulebooks say they do)
+    no_rent_in_jail: bool = False
+    #: taxes and fines go to a pot on Free Parking that the lander takes (house rule)
+    free_parking_pot: bool = False
+    free_parking_pot_start: int = 0
+    #: a player on Free Parking is exempt from cards that collect money from players
+    free_parking_exempt_from_collect_cards: bool = False
+    #: a card that sends a player to a utility asks for a fresh roll for the rent
+    utility_card_rolls_again: bool = True
+    #: failed rolls in jail before the fine must be paid
+    max_jail_rolls: int = 3
+    #: the owner must claim rent before the next roll (off: the device collects at once)
+    rent_must_be_claimed: bool = False
+    #: bank-only play: tokens are not tracked, turns may end without a roll
+    bank_only: bool = False
+    #: a player who cannot pay the jail fine (or a tax) is bankrupt at once (Polish rules)
+    bankrupt_if_fine_unpayable: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as a JSON object."""
+        return asdict(self)
+
+    def with_changes(self, changes: dict[str, Any]) -> RuleOptions:
+        """A copy with the given options changed; unknown names or wrong types are refused.
+
+        >>> RuleOptions().with_changes({"salary": 400}).salary
+        400
+        >>> RuleOptions().with_changes({"salary": "x"})
+        Traceback (most recent call last):
+        ...
+        companion.rules.codes.RulesError: option 'salary' must be a whole number
+        """
+        known = {f.name: f for f in fields(self)}
+        for name, value in changes.items():
+            if name not in known:
+                raise RulesError(Code.BAD_OPTION, f"unknown rule option {name!r}")
+            current = getattr(self, name)
+            if isinstance(current, bool):
+                if not isinstance(value, bool):
+                    raise RulesError(Code.BAD_OPTION, f"option {name!r} must be true or false")
+            elif isinstance(current, int):
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise RulesError(Code.BAD_OPTION, f"option {name!r} must be a whole number")
+            elif isinstance(current, str):
+                allowed = _CHOICES.get(name)
+                if not isinstance(value, str) or (allowed and value not in allowed):
+                    raise RulesError(
+                        Code.BAD_OPTION, f"option {name!r} must be one of {sorted(allowed or [])}"
+                    )
+        return replace(self, **changes)
+
+
+_CHOICES: dict[str, set[str]] = {
+    "mortgage_interest": {"on_lift", "on_take", "none"},
+    "mortgaged_transfer": {"fee_then_choice", "redeem_at_once"},
+}

@@ -1,0 +1,136 @@
+"""The game state: plain mutable records that `apply` copies before changing.
+
+Only the engine changes a state, and only a fresh copy of it (see engine.apply), so every
+state handed out stays as it was: callers may keep old states for undo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from companion.rules.edition import Edition
+from companion.rules.options import RuleOptions
+
+BANK = -1
+POT = -2  #: the Free Parking pot (house rule), a party like the bank
+NOBODY = -1
+
+
+class PendingKind(StrEnum):
+    """What the table is waiting for."""
+
+    BUY = "buy"  #: the player landed on an unowned property: buy or decline
+    AUCTION = "auction"  #: the bank auctions a property; everyone may bid or pass
+    DRAW = "draw"  #: the player must draw a card from the deck
+    DEBT = "debt"  #: the player owes more than their cash: raise money or go bankrupt
+    ROLL_FOR_RENT = "roll_for_rent"  #: a fresh roll decides a utility's rent
+    LIFT_MORTGAGES = "lift_mortgages"  #: the new owner of mortgaged deeds may lift them now
+    BUILDING_AUCTION = "building_auction"  #: housing shortage: the bank auctions a building
+    PLACE_BUILDING = "place_building"  #: the winner of a building auction places it
+
+
+@dataclass(slots=True)
+class Player:
+    """A player's money, token and jail situation."""
+
+    name: str
+    cash: int
+    position: int = 0
+    in_jail: bool = False
+    jail_turns: int = 0
+    jail_cards: list[str] = field(default_factory=list)
+    bankrupt: bool = False
+
+    def copy(self) -> Player:
+        """An independent copy."""
+        return Player(self.name, self.cash, self.position, self.in_jail, self.jail_turns,
+                      list(self.jail_cards), self.bankrupt)
+
+
+@dataclass(slots=True)
+class Pending:
+    """A decision the table is waiting for; `player` must answer (NOBODY: anyone)."""
+
+    kind: PendingKind
+    player: int
+    square: int = -1
+    amount: int = 0
+    creditor: int = BANK
+    reason: str = ""
+    deck: str = ""
+    multiplier: int = 0
+    highest: int = 0
+    bidder: int = NOBODY
+    passed: list[int] = field(default_factory=list)
+    queue: list[int] = field(default_factory=list)
+    squares: list[int] = field(default_factory=list)
+    building: str = ""
+    min_bid: int = 0
+    then_move: int = 0
+
+    def copy(self) -> Pending:
+        """An independent copy."""
+        return Pending(self.kind, self.player, self.square, self.amount, self.creditor,
+                       self.reason, self.deck, self.multiplier, self.highest, self.bidder,
+                       list(self.passed), list(self.queue), list(self.squares), self.building,
+                       self.min_bid, self.then_move)
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything about one game at one moment."""
+
+    edition: Edition
+    options: RuleOptions
+    players: list[Player]
+    owner: list[int]
+    level: list[int]
+    mortgaged: list[bool]
+    bank_houses: int
+    bank_hotels: int
+    rng: int
+    decks: dict[str, list[str]]
+    version: int = 0
+    current: int = 0
+    turn_number: int = 1
+    rolled: bool = False
+    must_roll: bool = True
+    doubles: int = 0
+    dice: tuple[int, ...] | None = None
+    pending: list[Pending] = field(default_factory=list)
+    last_card: str = ""
+    pot: int = 0
+    winner: int = NOBODY
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> GameState:
+        """An independent copy sharing only the immutable edition and options."""
+        return GameState(
+            self.edition, self.options, [p.copy() for p in self.players], self.owner[:],
+            self.level[:], self.mortgaged[:], self.bank_houses, self.bank_hotels, self.rng,
+            {k: v[:] for k, v in self.decks.items()}, self.version, self.current,
+            self.turn_number, self.rolled, self.must_roll, self.doubles, self.dice,
+            [p.copy() for p in self.pending], self.last_card, self.pot, self.winner,
+            dict(self.extra),
+        )
+
+    @property
+    def hotel_level(self) -> int:
+        """The level that stands for a hotel (one more than the houses before a hotel)."""
+        return self.options.houses_before_hotel + 1
+
+    @property
+    def top(self) -> Pending | None:
+        """The decision being waited for now, if any."""
+        return self.pending[-1] if self.pending else None
+
+    def houses_on(self, square: int) -> int:
+        """Houses standing on a lot (0 when it has a hotel)."""
+        lvl = self.level[square]
+        return 0 if lvl >= self.hotel_level else lvl
+
+    def has_hotel(self, square: int) -> bool:
+        """Whether a hotel stands on the lot."""
+        return self.level[square] >= self.hotel_level

@@ -1,0 +1,173 @@
+"""Turns: rolling, doubles, jail, ending a turn, and a player leaving the game."""
+
+from __future__ import annotations
+
+from companion.rules.board import land, move_steps, pay_salary, send_to_jail, utility_rent
+from companion.rules.codes import Code, RulesError
+from companion.rules.dice import roll_die
+from companion.rules.money import Events, charge, transfer
+from companion.rules.state import BANK, NOBODY, GameState, PendingKind
+
+WHITE_DICE = 2
+
+
+def read_dice(g: GameState, dice: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The entered physical dice (checked), or the device's seeded roll."""
+    if dice is None:
+        values = []
+        for _ in range(WHITE_DICE):
+            value, g.rng = roll_die(g.rng)
+            values.append(value)
+        return tuple(values)
+    if len(dice) != WHITE_DICE or not all(1 <= d <= 6 for d in dice):
+        raise RulesError(Code.BAD_DICE, f"enter {WHITE_DICE} dice, each from 1 to 6")
+    return dice
+
+
+def roll(g: GameState, ev: Events, player: int, dice: tuple[int, ...] | None) -> None:
+    """Roll for the turn (or for a utility's rent when a fresh roll is owed)."""
+    top = g.top
+    if top is not None and top.kind is PendingKind.ROLL_FOR_RENT:
+        if player != top.player:
+            raise RulesError(Code.NOT_YOUR_TURN, f"{g.players[top.player].name} rolls for the rent")
+        values = read_dice(g, dice)
+        g.pending.pop()
+        ev.append({"kind": "rolled", "player": g.players[player].name, "dice": list(values),
+                   "for": "rent"})
+        utility_rent(g, ev, top, values)
+        return
+    if top is not None:
+        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    if player != g.current:
+        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn")
+    if not g.must_roll:
+        raise RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already")
+    values = read_dice(g, dice)
+    p = g.players[player]
+    g.dice = values
+    g.rolled = True
+    double = values[0] == values[1]
+    total = values[0] + values[1]
+    ev.append({"kind": "rolled", "player": p.name, "dice": list(values), "double": double})
+    if p.in_jail:
+        g.must_roll = False
+        if double:
+            p.in_jail = False
+            p.jail_turns = 0
+            ev.append({"kind": "left_jail", "player": p.name, "how": "doubles"})
+            move_steps(g, ev, player, total)
+            return
+        p.jail_turns += 1
+        if p.jail_turns >= g.options.max_jail_rolls:
+            p.in_jail = False
+            p.jail_turns = 0
+            ev.append({"kind": "left_jail", "player": p.name, "how": "fine"})
+            if charge(g, ev, player, BANK, g.options.jail_fine, "jail_fine", then_move=total):
+                move_steps(g, ev, player, total)
+        return
+    if double:
+        g.doubles += 1
+        if g.doubles >= 3:
+            ev.append({"kind": "three_doubles", "player": p.name})
+            send_to_jail(g, ev, player)
+            return
+        g.must_roll = True
+    else:
+        g.must_roll = False
+    move_steps(g, ev, player, total)
+
+
+def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
+    """Pay the fine or use a card before rolling; then the player rolls as usual."""
+    p = g.players[player]
+    if not p.in_jail:
+        raise RulesError(Code.NOT_IN_JAIL, f"{p.name} is not in jail")
+    if player == g.current and g.rolled:
+        raise RulesError(Code.NOT_NOW, "leave jail before rolling")
+    if by_card:
+        if not p.jail_cards:
+            raise RulesError(Code.NO_JAIL_CARD, f"{p.name} has no Get Out of Jail Free card")
+        card_id = p.jail_cards.pop(0)
+        g.decks[g.edition.cards[card_id].deck].append(card_id)
+        ev.append({"kind": "left_jail", "player": p.name, "how": "card", "card": card_id})
+    else:
+        if p.cash < g.options.jail_fine:
+            from companion.rules.board import cannot_afford
+
+            raise cannot_afford(g, player, "the jail fine", g.options.jail_fine)
+        transfer(g, ev, player, BANK, g.options.jail_fine, "jail_fine")
+        ev.append({"kind": "left_jail", "player": p.name, "how": "fine"})
+    p.in_jail = False
+    p.jail_turns = 0
+
+
+def end_turn(g: GameState, ev: Events, player: int) -> None:
+    """Hand the dice on; refused while a decision, a debt or a re-roll is owed."""
+    if player != g.current:
+        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn")
+    if g.pending:
+        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    if g.must_roll and not g.options.bank_only:
+        raise RulesError(Code.MUST_ROLL, f"{g.players[player].name} must roll"
+                         + (" again (doubles)" if g.rolled else " first"))
+    next_turn(g, ev)
+
+
+def next_turn(g: GameState, ev: Events) -> None:
+    """Make the next player still in the game the current player."""
+    n = len(g.players)
+    nxt = g.current
+    for _ in range(n):
+        nxt = (nxt + 1) % n
+        if not g.players[nxt].bankrupt:
+            break
+    g.current = nxt
+    g.turn_number += 1
+    g.rolled = False
+    g.must_roll = True
+    g.doubles = 0
+    g.dice = None
+    ev.append({"kind": "turn", "player": g.players[nxt].name, "number": g.turn_number})
+
+
+def after_player_left(g: GameState, ev: Events, player: int) -> None:
+    """After a bankruptcy: declare the winner, or pass the turn on if it was theirs."""
+    left = [i for i, p in enumerate(g.players) if not p.bankrupt]
+    if len(left) == 1:
+        g.winner = left[0]
+        g.pending = []
+        ev.append({"kind": "winner", "player": g.players[left[0]].name})
+        return
+    if player == g.current:
+        next_turn(g, ev)
+
+
+def land_on(g: GameState, ev: Events, player: int, square: int, via_go: bool,
+            dice: tuple[int, ...] | None) -> None:
+    """Bank-only play: the table moved the token; the square takes effect."""
+    if g.pending:
+        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    p = g.players[player]
+    ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": square})
+    if p.in_jail:
+        p.in_jail = False
+        p.jail_turns = 0
+    p.position = square
+    if dice is not None:
+        g.dice = read_dice(g, dice)
+    if via_go or square == 0:
+        pay_salary(g, ev, player, landed=square == 0)
+    saved = g.dice
+    if dice is None:
+        g.dice = None  # a utility then asks for the dice
+    land(g, ev, player)
+    g.dice = saved
+
+
+def pass_go(g: GameState, ev: Events, player: int) -> None:
+    """Pay the salary (bank-only tables, and corrections)."""
+    pay_salary(g, ev, player)
+
+
+__all__ = ["roll", "leave_jail", "end_turn", "next_turn", "after_player_left", "land_on",
+           "pass_go", "NOBODY"]

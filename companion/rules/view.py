@@ -1,0 +1,168 @@
+"""What the world sees of a game: the public state JSON, and full snapshots for the journal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules.board import rent_for
+from companion.rules.edition import OWNABLE, Edition, SquareKind
+from companion.rules.money import party_name
+from companion.rules.options import RuleOptions
+from companion.rules.state import NOBODY, GameState, Pending, PendingKind, Player
+
+JSON = dict[str, Any]
+
+
+def net_worth(g: GameState, player: int) -> int:
+    """Cash, deeds at price (mortgaged at price less the mortgage), buildings at cost."""
+    total = g.players[player].cash
+    for sq in g.edition.squares:
+        if sq.kind in OWNABLE and g.owner[sq.index] == player:
+            total += sq.price - (sq.mortgage if g.mortgaged[sq.index] else 0)
+            total += g.level[sq.index] * sq.house_cost
+    return total
+
+
+def _name(g: GameState, who: int) -> str | None:
+    return g.players[who].name if who >= 0 else None
+
+
+def pending_json(g: GameState, p: Pending) -> JSON:
+    """One pending decision as JSON (see docs/state-json.md)."""
+    out: JSON = {"kind": p.kind.value, "player": _name(g, p.player)}
+    k = p.kind
+    if k is PendingKind.BUY:
+        out.update(square=p.square, price=p.amount)
+    elif k in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+        out.update(highest=p.highest, bidder=_name(g, p.bidder),
+                   bidders=[q.name for q in g.players if not q.bankrupt],
+                   passed=[g.players[i].name for i in p.passed], min_bid=max(p.min_bid, 1))
+        if k is PendingKind.AUCTION:
+            out.update(square=p.square, queue=list(p.queue))
+        else:
+            out.update(building=p.building)
+    elif k is PendingKind.DRAW:
+        out.update(deck=p.deck)
+    elif k is PendingKind.DEBT:
+        out.update(creditor=party_name(g, p.creditor), amount=p.amount, reason=p.reason)
+    elif k is PendingKind.ROLL_FOR_RENT:
+        out.update(square=p.square, multiplier=p.multiplier)
+    elif k is PendingKind.LIFT_MORTGAGES:
+        out.update(squares=list(p.squares))
+    elif k is PendingKind.PLACE_BUILDING:
+        out.update(building=p.building)
+    return out
+
+
+def public_state(g: GameState, legal: list[JSON] | None = None) -> JSON:
+    """The state JSON every screen, phone and script sees (docs/state-json.md)."""
+    ed = g.edition
+    squares = []
+    for sq in ed.squares:
+        if sq.kind not in OWNABLE:
+            continue
+        i = sq.index
+        squares.append({
+            "index": i, "id": sq.id, "name": sq.name, "kind": sq.kind.value, "group": sq.group,
+            "price": sq.price, "owner": _name(g, g.owner[i]), "houses": g.houses_on(i),
+            "hotel": g.has_hotel(i), "mortgaged": g.mortgaged[i],
+            "rent": rent_for(g, i, 1) if g.owner[i] >= 0 else 0,
+        })
+    card = ed.cards.get(g.last_card)
+    out: JSON = {
+        "version": g.version,
+        "edition": ed.id,
+        "currency": dict(ed.currency),
+        "options": g.options.to_json(),
+        "players": [
+            {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
+             "jail_turns": p.jail_turns, "jail_cards": len(p.jail_cards),
+             "bankrupt": p.bankrupt, "net_worth": net_worth(g, i)}
+            for i, p in enumerate(g.players)
+        ],
+        "squares": squares,
+        "bank": {"houses": g.bank_houses, "hotels": g.bank_hotels},
+        "pot": g.pot,
+        "current": g.players[g.current].name,
+        "turn": {"number": g.turn_number, "rolled": g.rolled, "doubles": g.doubles,
+                 "must_roll": g.must_roll},
+        "dice": list(g.dice) if g.dice else None,
+        "pending": pending_json(g, g.pending[-1]) if g.pending else None,
+        "waiting": [pending_json(g, p) for p in reversed(g.pending[:-1])],
+        "last_card": ({"deck": card.deck, "id": card.id, "text": card.text} if card else None),
+        "winner": _name(g, g.winner),
+    }
+    if legal is not None:
+        out["legal"] = legal
+    return out
+
+
+# --- snapshots: everything, for the journal ----------------------------------------------
+
+_PENDING_FIELDS = ("square", "amount", "creditor", "reason", "deck", "multiplier", "highest",
+                   "bidder", "passed", "queue", "squares", "building", "min_bid", "then_move")
+
+
+def snapshot(g: GameState) -> JSON:
+    """The whole state as JSON (deck order and generator included: not for players' eyes)."""
+    return {
+        "edition": g.edition.id,
+        "options": g.options.to_json(),
+        "players": [
+            {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
+             "jail_turns": p.jail_turns, "jail_cards": list(p.jail_cards),
+             "bankrupt": p.bankrupt} for p in g.players
+        ],
+        "owner": list(g.owner), "level": list(g.level), "mortgaged": list(g.mortgaged),
+        "bank_houses": g.bank_houses, "bank_hotels": g.bank_hotels, "rng": g.rng,
+        "decks": {k: list(v) for k, v in g.decks.items()}, "version": g.version,
+        "current": g.current, "turn_number": g.turn_number, "rolled": g.rolled,
+        "must_roll": g.must_roll, "doubles": g.doubles,
+        "dice": list(g.dice) if g.dice is not None else None,
+        "pending": [
+            {"kind": p.kind.value, "player": p.player,
+             **{f: (list(getattr(p, f)) if isinstance(getattr(p, f), list) else getattr(p, f))
+                for f in _PENDING_FIELDS}}
+            for p in g.pending
+        ],
+        "last_card": g.last_card, "pot": g.pot, "winner": g.winner, "extra": dict(g.extra),
+    }
+
+
+def restore(data: JSON, edition: Edition) -> GameState:
+    """Rebuild a state from `snapshot` output; raises ValueError on a malformed snapshot."""
+    if data.get("edition") != edition.id:
+        raise ValueError(f"snapshot is of edition {data.get('edition')!r}, not {edition.id!r}")
+    try:
+        options = RuleOptions().with_changes(data["options"])
+        players = [Player(p["name"], int(p["cash"]), int(p["position"]), bool(p["in_jail"]),
+                          int(p["jail_turns"]), list(p["jail_cards"]), bool(p["bankrupt"]))
+                   for p in data["players"]]
+        pending = []
+        for raw in data["pending"]:
+            item = Pending(PendingKind(raw["kind"]), int(raw["player"]))
+            for f in _PENDING_FIELDS:
+                value = raw[f]
+                setattr(item, f, list(value) if isinstance(value, list) else value)
+            pending.append(item)
+        n = len(edition.squares)
+        g = GameState(
+            edition=edition, options=options, players=players, owner=list(data["owner"]),
+            level=list(data["level"]), mortgaged=list(data["mortgaged"]),
+            bank_houses=int(data["bank_houses"]), bank_hotels=int(data["bank_hotels"]),
+            rng=int(data["rng"]), decks={k: list(v) for k, v in data["decks"].items()},
+            version=int(data["version"]), current=int(data["current"]),
+            turn_number=int(data["turn_number"]), rolled=bool(data["rolled"]),
+            must_roll=bool(data["must_roll"]), doubles=int(data["doubles"]),
+            dice=tuple(data["dice"]) if data["dice"] is not None else None, pending=pending,
+            last_card=str(data["last_card"]), pot=int(data["pot"]), winner=int(data["winner"]),
+            extra=dict(data.get("extra", {})),
+        )
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"malformed snapshot: {exc}") from None
+    if not (len(g.owner) == len(g.level) == len(g.mortgaged) == n):
+        raise ValueError("malformed snapshot: the board does not match the edition")
+    return g
+
+
+__all__ = ["public_state", "snapshot", "restore", "net_worth", "NOBODY", "SquareKind"]
