@@ -1,0 +1,360 @@
+#!/usr/bin/env bash
+# Install Table Companion on Raspberry Pi OS Bookworm (64-bit) or Debian 12 as a service
+# that starts the table screen at boot, without a desktop. Run it from a checkout:
+#
+#     sudo deploy/install.sh [--enable-uart] [--user NAME] [--dry-run]
+#     sudo deploy/install.sh --uninstall        # removes everything but the saved games
+#
+# Safe to run again (that is how you update): every step checks what is already done.
+# With --dry-run it only prints the commands it would run, and needs no root.
+set -euo pipefail
+
+readonly APP=table-companion
+readonly GROUPS_NEEDED=(video render input gpio audio dialout)
+readonly APT_PACKAGES=(
+    python3 python3-venv rsync ca-certificates udev      # the app and its install
+    fonts-dejavu-core                                     # fonts beyond the bundled ones
+    libgbm1 libdrm2 libegl1 libgles2                      # SDL's KMS/DRM display (no desktop)
+    alsa-utils libasound2                                 # sound (ALSA, no desktop session)
+)
+
+# For the tests only: with --dry-run, TABLE_COMPANION_ROOT makes the checks for files
+# already installed look under another directory (so a test can fake an installed Pi).
+root="${TABLE_COMPANION_ROOT:-}"
+source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+prefix=/opt/$APP
+config_file=/etc/$APP/config.toml
+data_dir=/var/lib/$APP
+unit_file=/etc/systemd/system/$APP.service
+udev_rule=/etc/udev/rules.d/99-$APP-readers.rules
+command_file=/usr/local/bin/companion
+
+dry_run=0
+uninstall=0
+enable_uart=0
+service_user=companion
+reboot_needed=0
+
+usage() {
+    cat <<EOF
+usage: sudo $0 [options]
+
+Install Table Companion as a service that starts the table screen when the Pi boots.
+
+  --user NAME     the service user (default: companion)
+  --enable-uart   turn on the Pi's serial port for an RFID reader on GPIO 14/15
+                  (raspi-config's non-interactive mode; needs a reboot)
+  --dry-run       print every step without changing anything
+  --uninstall     remove the service, the app, its command, config and udev rule;
+                  the saved games in $data_dir stay
+  -h, --help      this help
+EOF
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) dry_run=1 ;;
+        --uninstall) uninstall=1 ;;
+        --enable-uart) enable_uart=1 ;;
+        --user)
+            [ $# -ge 2 ] || { echo "install.sh: --user needs a name" >&2; exit 2; }
+            service_user="$2"
+            shift
+            ;;
+        --user=*) service_user="${1#--user=}" ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+
+if ! [[ "$service_user" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]]; then
+    echo "install.sh: '$service_user' is not a valid user name" >&2
+    exit 2
+fi
+
+step() { printf '\n==> %s\n' "$*"; }
+note() { printf '    = %s\n' "$*"; }
+warn() { printf '    ! %s\n' "$*" >&2; }
+
+run() {
+    # Print a command, shell-quoted, and run it unless this is a dry run.
+    local quoted
+    printf -v quoted ' %q' "$@"
+    printf '    $%s\n' "$quoted"
+    [ "$dry_run" -eq 1 ] || "$@"
+}
+
+have() { command -v "$1" >/dev/null 2>&1; }
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+user_exists() { id -u "$1" >/dev/null 2>&1; }
+group_exists() { getent group "$1" >/dev/null 2>&1; }
+systemd_running() { [ -d "$root/run/systemd/system" ]; }
+
+owned_by() {
+    # Whether directory $1 and everything in it belong to user $2.
+    local other
+    [ -d "$1" ] && user_exists "$2" || return 1
+    other="$(find "$1" ! -user "$2" -print -quit 2>/dev/null)" || return 1
+    [ -z "$other" ]
+}
+
+same_file() {
+    # Whether installed file $2 already has the content of $1.
+    [ -f "$2" ] && cmp -s "$1" "$2"
+}
+
+install_file() {
+    # Copy $1 to $2 with mode $3 unless it is already there, unchanged.
+    if same_file "$1" "$root$2"; then
+        note "$2 is up to date"
+    else
+        run install -D -m "$3" "$1" "$root$2"
+    fi
+}
+
+preflight() {
+    if [ "$dry_run" -eq 1 ]; then
+        echo "Dry run: printing the steps, changing nothing."
+    elif [ -n "$root" ]; then
+        echo "install.sh: TABLE_COMPANION_ROOT is only for --dry-run (tests)" >&2
+        exit 2
+    elif [ "$(id -u)" -ne 0 ]; then
+        echo "install.sh: run me as root: sudo $0" >&2
+        exit 1
+    fi
+    for needed in pyproject.toml deploy/$APP.service deploy/config.toml deploy/companion.sh \
+        deploy/99-$APP-readers.rules; do
+        if [ ! -f "$source_dir/$needed" ]; then
+            echo "install.sh: $source_dir/$needed is missing: run me from a full checkout" >&2
+            exit 1
+        fi
+    done
+    local id="" version=""
+    if [ -r /etc/os-release ]; then
+        # shellcheck source=/dev/null # the running system's, not ours
+        read -r id version < <(. /etc/os-release && echo "${ID:-?} ${VERSION_CODENAME:-?}")
+    fi
+    if [ "$version" != bookworm ]; then
+        warn "made for Raspberry Pi OS / Debian 12 (bookworm); this is ${id:-?} ${version:-?}"
+    fi
+    local arch
+    arch="$(uname -m)"
+    case "$arch" in
+        aarch64 | x86_64) ;;
+        *) warn "made for 64-bit Raspberry Pi OS; on $arch the GPIO library (lgpio) may not install" ;;
+    esac
+}
+
+install_packages() {
+    step "System packages: Python, fonts, KMS/DRM display libraries, ALSA sound"
+    if ! have dpkg-query || ! have apt-get; then
+        warn "no apt here: install by hand: ${APT_PACKAGES[*]}"
+        return
+    fi
+    local missing=() pkg
+    for pkg in "${APT_PACKAGES[@]}"; do
+        installed "$pkg" || missing+=("$pkg")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        note "all installed: ${APT_PACKAGES[*]}"
+        return
+    fi
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+create_user() {
+    step "Service user '$service_user' in the groups for screen, input, GPIO, sound and serial"
+    local group
+    for group in "${GROUPS_NEEDED[@]}"; do
+        # systemd refuses to start a unit whose SupplementaryGroups= do not exist.
+        group_exists "$group" || run groupadd --system "$group"
+    done
+    if user_exists "$service_user"; then
+        note "user $service_user exists"
+    else
+        run useradd --system --user-group --home-dir "$data_dir" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Table Companion" "$service_user"
+    fi
+    local have_groups=" " missing=()
+    user_exists "$service_user" && have_groups=" $(id -nG "$service_user") "
+    for group in "${GROUPS_NEEDED[@]}"; do
+        [[ "$have_groups" == *" $group "* ]] || missing+=("$group")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        note "$service_user is in ${GROUPS_NEEDED[*]}"
+    else
+        local list
+        list="$(IFS=,; echo "${missing[*]}")"
+        run usermod --append --groups "$list" "$service_user"
+    fi
+    step "Data directory $data_dir (the saved games)"
+    if owned_by "$root$data_dir" "$service_user"; then
+        note "$data_dir exists and belongs to $service_user"
+    else
+        run install -d -m 0750 -o "$service_user" -g "$service_user" "$root$data_dir"
+        # Saved games from an earlier install may belong to an old user id.
+        run chown -R "$service_user:$service_user" "$root$data_dir"
+    fi
+}
+
+install_app() {
+    step "The app in $prefix: a copy of this checkout and a virtual environment with [pi]"
+    run install -d -m 0755 "$root$prefix"
+    run rsync -a --delete --exclude=.git/ --exclude=.venv/ --exclude=__pycache__/ \
+        --exclude='*.egg-info/' --exclude=build/ --exclude=.pytest_cache/ \
+        --exclude=.mypy_cache/ --exclude=.ruff_cache/ "$source_dir/" "$root$prefix/src/"
+    if [ -x "$root$prefix/venv/bin/python" ]; then
+        note "virtual environment $prefix/venv exists"
+    else
+        run python3 -m venv "$root$prefix/venv"
+    fi
+    # Editable, so the app finds its sounds and data beside the package in src/.
+    run "$root$prefix/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+        --no-cache-dir --editable "$root$prefix/src[pi]"
+    install_file "$source_dir/deploy/companion.sh" "$command_file" 0755
+}
+
+install_config() {
+    step "Configuration $config_file"
+    if [ -e "$root$config_file" ]; then
+        if same_file "$source_dir/deploy/config.toml" "$root$config_file"; then
+            note "$config_file is the example, unchanged"
+        else
+            note "keeping your edited $config_file (the example is $prefix/src/deploy/config.toml)"
+        fi
+    else
+        run install -D -m 0644 "$source_dir/deploy/config.toml" "$root$config_file"
+    fi
+}
+
+enable_serial_port() {
+    step "Serial port (UART) for a reader on GPIO 14/15"
+    if [ "$enable_uart" -eq 0 ]; then
+        note "not asked (pass --enable-uart for a reader on /dev/serial0)"
+        return
+    fi
+    if ! have raspi-config; then
+        warn "raspi-config not found (plain Debian?): add 'enable_uart=1' to"
+        warn "/boot/firmware/config.txt, remove 'console=serial0,115200' from"
+        warn "/boot/firmware/cmdline.txt, and reboot"
+        return
+    fi
+    # raspi-config's non-interactive mode: 0 means on, 1 means off (for get and do).
+    if [ "$(raspi-config nonint get_serial_hw)" = 0 ]; then
+        note "the serial port is on"
+    else
+        run raspi-config nonint do_serial_hw 0
+        reboot_needed=1
+    fi
+    if [ "$(raspi-config nonint get_serial_cons)" = 1 ]; then
+        note "no login console on the serial port"
+    else
+        run raspi-config nonint do_serial_cons 1
+        reboot_needed=1
+    fi
+}
+
+install_udev_rule() {
+    step "udev rule for USB RFID readers: $udev_rule"
+    install_file "$source_dir/deploy/99-$APP-readers.rules" "$udev_rule" 0644
+    if have udevadm && systemd_running; then
+        run udevadm control --reload-rules
+        run udevadm trigger --action=change --subsystem-match=tty --subsystem-match=gpio
+    else
+        note "udev is not running here: the rule applies from the next boot"
+    fi
+}
+
+install_service() {
+    step "systemd service $APP.service (starts the table screen at boot)"
+    local unit="$source_dir/deploy/$APP.service"
+    if [ "$service_user" != companion ]; then
+        local tmp
+        tmp="$(mktemp)"
+        # shellcheck disable=SC2064 # expand now: the file name is known now
+        trap "rm -f '$tmp'" EXIT
+        sed -e "s/^User=companion\$/User=$service_user/" \
+            -e "s/^Group=companion\$/Group=$service_user/" "$unit" >"$tmp"
+        unit="$tmp"
+    fi
+    install_file "$unit" "$unit_file" 0644
+    if ! systemd_running; then
+        run systemctl enable "$APP.service"
+        note "systemd is not running here: the service starts at the next boot"
+        return
+    fi
+    run systemctl daemon-reload
+    run systemctl enable "$APP.service"
+    if [ "$(systemctl get-default 2>/dev/null)" = graphical.target ]; then
+        warn "this Pi boots to a desktop, which holds the screen: the companion cannot draw."
+        warn "switch to console boot (sudo raspi-config nonint do_boot_behaviour B1) and reboot"
+    fi
+    if [ "$reboot_needed" -eq 1 ]; then
+        note "not starting now: reboot first (sudo reboot) for the serial port"
+    else
+        run systemctl restart "$APP.service"
+    fi
+}
+
+do_install() {
+    preflight
+    install_packages
+    create_user
+    install_app
+    install_config
+    enable_serial_port
+    install_udev_rule
+    install_service
+    step "Done"
+    if [ "$reboot_needed" -eq 1 ]; then
+        echo "    Reboot now (sudo reboot) to turn on the serial port; the companion starts by itself."
+    fi
+    echo "    Check the hardware:  sudo systemctl stop $APP && sudo -u $service_user companion doctor"
+    echo "    Follow the log:      journalctl -u $APP -f"
+    echo "    Settings:            sudo nano $config_file, then sudo systemctl restart $APP"
+}
+
+do_uninstall() {
+    preflight
+    step "Stop and remove the service"
+    if [ -e "$root$unit_file" ]; then
+        if systemd_running; then
+            run systemctl disable --now "$APP.service"
+        else
+            run systemctl disable "$APP.service"
+        fi
+        run rm -f "$root$unit_file"
+        if systemd_running; then
+            run systemctl daemon-reload
+        fi
+    else
+        note "no service installed"
+    fi
+    step "Remove the udev rule, the command, the app and the configuration"
+    local path
+    for path in "$udev_rule" "$command_file" "$prefix" "/etc/$APP"; do
+        if [ -e "$root$path" ]; then
+            run rm -rf "$root$path"
+        else
+            note "$path is already gone"
+        fi
+    done
+    step "Remove the service user"
+    if user_exists "$service_user"; then
+        # Without --remove: its home is the data directory, which keeps the saved games.
+        run userdel "$service_user"
+    else
+        note "no user $service_user"
+    fi
+    step "Done"
+    echo "    The saved games stay in $data_dir (delete it by hand if you want them gone)."
+    echo "    System packages, groups and the serial port setting are left as they are."
+}
+
+if [ "$uninstall" -eq 1 ]; then
+    do_uninstall
+else
+    do_install
+fi
