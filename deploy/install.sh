@@ -104,12 +104,15 @@ same_file() {
     [ -f "$2" ] && cmp -s "$1" "$2"
 }
 
+changed=0
 install_file() {
-    # Copy $1 to $2 with mode $3 unless it is already there, unchanged.
+    # Copy $1 to $2 with mode $3 unless it is already there, unchanged; sets $changed.
     if same_file "$1" "$root$2"; then
         note "$2 is up to date"
+        changed=0
     else
         run install -D -m "$3" "$1" "$root$2"
+        changed=1
     fi
 }
 
@@ -201,10 +204,14 @@ create_user() {
 
 install_app() {
     step "The app in $prefix: a copy of this checkout and a virtual environment with [pi]"
-    run install -d -m 0755 "$root$prefix"
-    run rsync -a --delete --exclude=.git/ --exclude=.venv/ --exclude=__pycache__/ \
-        --exclude='*.egg-info/' --exclude=build/ --exclude=.pytest_cache/ \
-        --exclude=.mypy_cache/ --exclude=.ruff_cache/ "$source_dir/" "$root$prefix/src/"
+    [ -d "$root$prefix" ] || run install -d -m 0755 "$root$prefix"
+    if [ "$source_dir" -ef "$root$prefix/src" ]; then
+        note "running from the installed copy: nothing to copy"
+    else
+        run rsync -a --delete --exclude=.git/ --exclude=.venv/ --exclude=__pycache__/ \
+            --exclude='*.egg-info/' --exclude=build/ --exclude=.pytest_cache/ \
+            --exclude=.mypy_cache/ --exclude=.ruff_cache/ "$source_dir/" "$root$prefix/src/"
+    fi
     if [ -x "$root$prefix/venv/bin/python" ]; then
         note "virtual environment $prefix/venv exists"
     else
@@ -259,7 +266,9 @@ enable_serial_port() {
 install_udev_rule() {
     step "udev rule for USB RFID readers: $udev_rule"
     install_file "$source_dir/deploy/99-$APP-readers.rules" "$udev_rule" 0644
-    if have udevadm && systemd_running; then
+    if [ "$changed" -eq 0 ]; then
+        return
+    elif have udevadm && systemd_running; then
         run udevadm control --reload-rules
         run udevadm trigger --action=change --subsystem-match=tty --subsystem-match=gpio
     else
