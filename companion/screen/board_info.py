@@ -1,0 +1,43 @@
+"""The board the map draws, read from the edition's data file (outside the renderer).
+
+The state JSON lists only ownable squares and no colours; the map also needs every
+square's kind and the colour groups' colours, which the edition data has.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from companion.screen.theme import GROUP_COLORS, parse_hex
+from companion.screen.ui_state import BoardInfo, SquareInfo
+
+
+def edition_names() -> list[tuple[str, str]]:
+    """(id, display name) of every shipped edition, sorted by id."""
+    folder = resources.files("companion") / "data" / "editions"
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            data = json.loads(entry.read_text(encoding="utf-8"))
+            out.append((str(data.get("id", entry.name[:-5])), str(data.get("name", ""))))
+    return out
+
+
+@cache
+def board_info(edition_id: str) -> BoardInfo:
+    """The board of an edition; an empty BoardInfo (40 plain squares) if it is unknown."""
+    path = resources.files("companion") / "data" / "editions" / f"{edition_id}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return BoardInfo()
+    squares = tuple(
+        SquareInfo(i, str(sq.get("name", "")), str(sq.get("kind", "")), sq.get("group"))
+        for i, sq in enumerate(data.get("squares") or [])
+    )
+    colors = {name: parse_hex(str(g.get("color", "")), GROUP_COLORS.get(name, (150, 150, 150)))
+              for name, g in (data.get("groups") or {}).items()}
+    decks = {name: str(d.get("name", name)) for name, d in (data.get("decks") or {}).items()}
+    return BoardInfo(squares, colors, decks)

@@ -1,0 +1,145 @@
+"""The compact board map: owners, houses, hotels, mortgages and every token, no square names.
+
+The ring is drawn as a grid of equal cells (GO at the bottom right, play runs clockwise
+like the cardboard board); the centre shows the last card, the bank's buildings and the pot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pygame
+
+from companion.screen import theme
+from companion.screen.money import money
+from companion.screen.painter import Painter
+from companion.screen.texts import text
+from companion.screen.ui_state import UiState
+
+
+def cell_position(index: int, size: int) -> tuple[int, int]:
+    """(column, row) of square `index` on a ring of `size` squares; GO bottom right.
+
+    >>> cell_position(0, 40), cell_position(10, 40), cell_position(20, 40), cell_position(30, 40)
+    ((10, 10), (0, 10), (0, 0), (10, 0))
+    """
+    side = max(1, size // 4)
+    edge, offset = divmod(index % size, side)
+    if edge == 0:
+        return side - offset, side
+    if edge == 1:
+        return 0, side - offset
+    if edge == 2:
+        return offset, 0
+    return side, offset
+
+
+def player_colors(state: Mapping[str, Any], ui: UiState) -> dict[str, theme.Color]:
+    """Each player's colour: the setup's choice, else the seat's default."""
+    out = {}
+    for seat, player in enumerate(state.get("players") or []):
+        name = str(player.get("name"))
+        style = ui.styles.get(name)
+        out[name] = theme.player_color(style.color if style else None, seat)
+    return out
+
+
+def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
+    """The map inside the square `rect`."""
+    size = ui.board.size
+    side = max(1, size // 4)
+    cell = rect.width / (side + 1)
+    colors = player_colors(state, ui)
+    by_index = {sq["index"]: sq for sq in state.get("squares") or []}
+
+    def cell_rect(index: int) -> pygame.Rect:
+        col, row = cell_position(index, size)
+        x, y = rect.x + col * cell, rect.y + row * cell
+        return pygame.Rect(round(x) + 1, round(y) + 1, round(x + cell) - round(x) - 2,
+                           round(y + cell) - round(y) - 2)
+
+    for index in range(size):
+        r = cell_rect(index)
+        corner = index % side == 0
+        info = ui.board.squares[index] if index < len(ui.board.squares) else None
+        sq = by_index.get(index)
+        p.fill(r, theme.BOARD_CORNER if corner else theme.BOARD_CELL)
+        group = (sq or {}).get("group") or (info.group if info else None)
+        if sq is not None and group:
+            color = ui.board.group_colors.get(group) or theme.GROUP_COLORS.get(group,
+                                                                               theme.TEXT_DIM)
+            p.fill(pygame.Rect(r.x, r.y, r.width, max(2, r.height // 4)), color)
+        if sq is None:
+            continue
+        if sq.get("mortgaged"):
+            inner = r.inflate(-2, -2)
+            p.fill(inner, theme.MORTGAGED)
+            pygame.draw.line(p.surface, theme.BAD, inner.topleft, inner.bottomright,
+                             max(1, p.px(1.5)))
+        owner = sq.get("owner")
+        if owner:
+            p.frame(r, colors.get(owner, theme.TEXT), width=2)
+        if sq.get("hotel"):
+            hotel = pygame.Rect(0, 0, r.width * 6 // 10, r.height // 4)
+            hotel.midbottom = (r.centerx, r.bottom - max(2, r.height // 10))
+            p.fill(hotel, theme.HOTEL)
+        houses = int(sq.get("houses") or 0)
+        if houses:
+            dot = max(2, r.width // 6)
+            gap = max(1, dot // 3)
+            total = houses * dot + (houses - 1) * gap
+            x0 = r.centerx - total // 2
+            for h in range(houses):
+                p.fill(pygame.Rect(x0 + h * (dot + gap), r.bottom - dot - max(2, r.height // 10),
+                                   dot, dot), theme.HOUSE)
+    _draw_tokens(p, state, colors, cell_rect)
+    _draw_centre(p, rect.inflate(-2 * round(cell) - p.px(8), -2 * round(cell) - p.px(8)),
+                 state, ui)
+
+
+def _draw_tokens(p: Painter, state: Mapping[str, Any], colors: dict[str, theme.Color],
+                 cell_rect: Any) -> None:
+    """A disc with the initial for each player still in the game, on their square."""
+    crowd: dict[int, int] = {}
+    for player in state.get("players") or []:
+        if player.get("bankrupt"):
+            continue
+        pos = int(player.get("position") or 0)
+        slot = crowd.get(pos, 0)
+        crowd[pos] = slot + 1
+        r = cell_rect(pos)
+        radius = max(3, r.width // 4)
+        cx = r.x + radius + (slot % 2) * (r.width - 2 * radius)
+        cy = r.y + r.height // 2 - radius // 2 + (slot // 2 % 2) * radius
+        color = colors.get(str(player.get("name")), theme.TEXT)
+        pygame.draw.circle(p.surface, (0, 0, 0), (cx, cy), radius + 1)
+        pygame.draw.circle(p.surface, color, (cx, cy), radius)
+        if player.get("in_jail"):
+            for dx in (-radius // 2, 0, radius // 2):
+                pygame.draw.line(p.surface, (20, 20, 20), (cx + dx, cy - radius),
+                                 (cx + dx, cy + radius), max(1, radius // 4))
+
+
+def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
+    """Last card drawn, the bank's houses and hotels, the Free Parking pot."""
+    p.fill(rect, theme.PANEL, radius=6)
+    inner = rect.inflate(-p.px(10), -p.px(10))
+    bank = state.get("bank") or {}
+    lines = [text("houses_left", houses=bank.get("houses", "?"), hotels=bank.get("hotels", "?"))]
+    if state.get("pot"):
+        lines.append(f"{text('bank')}: {money(int(state['pot']), state.get('currency'))}")
+    line_h = p.px(18)
+    bottom = pygame.Rect(inner.x, inner.bottom - line_h * len(lines), inner.width,
+                         line_h * len(lines))
+    for i, line in enumerate(lines):
+        p.text(line, pygame.Rect(bottom.x, bottom.y + i * line_h, bottom.width, line_h), 12,
+               theme.TEXT_DIM, align="center")
+    card = state.get("last_card") or {}
+    if card.get("text"):
+        deck = str(card.get("deck", ""))
+        title = ui.board.deck_names.get(deck) or deck
+        head = pygame.Rect(inner.x, inner.y, inner.width, p.px(20))
+        p.text(title, head, 14, theme.ACCENT, bold=True, align="center")
+        body = pygame.Rect(inner.x, head.bottom, inner.width, bottom.y - head.bottom)
+        p.paragraph(str(card["text"]), body, 13, theme.TEXT, align="center", max_lines=6)

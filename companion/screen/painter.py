@@ -1,0 +1,181 @@
+"""Drawing primitives that fit text into boxes and remember what they drew and where.
+
+Every text goes through `Painter.text`, which shrinks it to fit its box (down to a floor,
+then ellipsises) and records a `DrawnText`; tests assert on these records that nothing
+runs out of its box and that every glyph exists. Touch targets are recorded the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+import pygame.freetype  # noqa: E402
+
+from companion import fonts  # noqa: E402
+from companion.screen.theme import Color  # noqa: E402
+
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One text as drawn: what was asked, what was drawn, its ink rect and its box."""
+
+    text: str
+    drawn: str
+    rect: pygame.Rect
+    box: pygame.Rect
+    size: int
+
+    @property
+    def fits(self) -> bool:
+        """The ink stays inside the box and nothing was cut short."""
+        return self.drawn == self.text and self.box.contains(self.rect)
+
+
+@dataclass(frozen=True)
+class Hotspot:
+    """A touch target: tapping `rect` does `action` (a panel button or a UI action id)."""
+
+    rect: pygame.Rect
+    action: str
+    arg: Any = None
+
+
+@cache
+def font(bold: bool) -> pygame.freetype.Font:
+    """The shipped font; one face per weight, sized per call."""
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    face = pygame.freetype.Font(str(fonts.BOLD if bold else fonts.REGULAR), 16)
+    face.origin = True
+    face.pad = False
+    return face
+
+
+class Painter:
+    """Draws on one surface at one scale (design units are an 800x480 screen)."""
+
+    def __init__(self, surface: pygame.Surface, sx: float, sy: float) -> None:
+        self.surface = surface
+        self.sx = sx
+        self.sy = sy
+        self.scale = min(sx, sy)
+        self.texts: list[DrawnText] = []
+        self.hotspots: list[Hotspot] = []
+
+    def px(self, value: float) -> int:
+        """A length in design units as pixels (uniform scale)."""
+        return max(1, round(value * self.scale))
+
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        """A rectangle in design units as pixels (each axis scaled on its own)."""
+        left, top = round(x * self.sx), round(y * self.sy)
+        return pygame.Rect(left, top, round((x + w) * self.sx) - left,
+                           round((y + h) * self.sy) - top)
+
+    def fill(self, rect: pygame.Rect, color: Color, radius: float = 0) -> None:
+        """A filled, optionally rounded rectangle."""
+        pygame.draw.rect(self.surface, color, rect, border_radius=self.px(radius) if radius else 0)
+
+    def frame(self, rect: pygame.Rect, color: Color, width: float = 1, radius: float = 0) -> None:
+        """A rectangle outline."""
+        pygame.draw.rect(self.surface, color, rect, self.px(width),
+                         border_radius=self.px(radius) if radius else 0)
+
+    def hotspot(self, rect: pygame.Rect, action: str, arg: Any = None) -> None:
+        """Make `rect` a touch target."""
+        self.hotspots.append(Hotspot(pygame.Rect(rect), action, arg))
+
+    def measure(self, text: str, size_px: int, bold: bool = False) -> tuple[int, int]:
+        """Ink width and line height of `text` at a pixel size."""
+        face = font(bold)
+        return face.get_rect(text, size=size_px).width, face.get_sized_height(size_px)
+
+    def text(
+        self,
+        text: str,
+        box: pygame.Rect,
+        size: float,
+        color: Color,
+        bold: bool = False,
+        align: str = "left",
+        min_size: float | None = None,
+    ) -> pygame.Rect:
+        """Draw one line in `box`, vertically centred; shrink to fit, then ellipsise.
+
+        `size` and `min_size` are in design units; returns the ink rect.
+        """
+        if not text:
+            return pygame.Rect(box.x, box.y, 0, 0)
+        face = font(bold)
+        px = max(6, round(size * self.scale))
+        floor = max(6, round((min_size if min_size is not None else size * 0.6) * self.scale))
+        width, height = self.measure(text, px, bold)
+        while px > floor and (width > box.width or height > box.height):
+            px = max(floor, min(px - 1, int(px * box.width / max(width, 1))))
+            width, height = self.measure(text, px, bold)
+        drawn = text
+        if width > box.width:
+            drawn = self._ellipsise(text, box.width, px, bold)
+            width, height = self.measure(drawn, px, bold)
+        ink = face.get_rect(drawn, size=px)
+        if align == "center":
+            x = box.centerx - width // 2 - ink.x
+        elif align == "right":
+            x = box.right - width - ink.x
+        else:
+            x = box.x - ink.x
+        baseline = box.centery - height // 2 + face.get_sized_ascender(px)
+        rect = face.render_to(self.surface, (x, baseline), drawn, fgcolor=color, size=px)
+        self.texts.append(DrawnText(text, drawn, pygame.Rect(rect), pygame.Rect(box), px))
+        return pygame.Rect(rect)
+
+    def _ellipsise(self, text: str, max_width: int, px: int, bold: bool) -> str:
+        """The longest prefix of `text` plus an ellipsis that fits `max_width`."""
+        low, high = 0, len(text)
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self.measure(text[:mid].rstrip() + ELLIPSIS, px, bold)[0] <= max_width:
+                low = mid
+            else:
+                high = mid - 1
+        return text[:low].rstrip() + ELLIPSIS
+
+    def paragraph(
+        self, text: str, box: pygame.Rect, size: float, color: Color, bold: bool = False,
+        align: str = "left", max_lines: int = 4,
+    ) -> None:
+        """Word-wrap `text` into `box`, shrinking until the lines fit its height."""
+        px = max(6, round(size * self.scale))
+        while True:
+            lines = self._wrap(text, box.width, px, bold)
+            line_h = font(bold).get_sized_height(px)
+            if (len(lines) <= max_lines and len(lines) * line_h <= box.height) or px <= 8:
+                break
+            px -= 1
+        lines = lines[:max_lines]
+        top = box.centery - len(lines) * line_h // 2
+        for i, line in enumerate(lines):
+            slot = pygame.Rect(box.x, top + i * line_h, box.width, line_h)
+            self.text(line, slot, px / self.scale, color, bold, align, min_size=px / self.scale)
+
+    def _wrap(self, text: str, width: int, px: int, bold: bool) -> list[str]:
+        lines: list[str] = []
+        current = ""
+        for word in text.split(" "):
+            candidate = f"{current} {word}" if current else word
+            if current and self.measure(candidate, px, bold)[0] > width:
+                lines.append(current)
+                current = word
+            else:
+                current = candidate
+        if current:
+            lines.append(current)
+        return lines

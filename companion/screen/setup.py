@@ -1,0 +1,212 @@
+"""The setup screen: edition, players (names, colours, tokens), house rules, banker PIN.
+
+`SetupForm` is the form as data, changed by buttons (ROLL next line, YES change, NO change
+back, PASS GO deal), keys (typing edits a name or the PIN) or taps; `draw_setup` draws it.
+`new_game_command` is what the form submits when the table deals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from companion.screen import theme
+from companion.screen.layout import SetupLayout, rows
+from companion.screen.painter import Painter
+from companion.screen.texts import text
+from companion.screen.ui_state import PlayerStyle
+
+TOKENS = ("car", "hat", "dog", "ship", "boot", "iron", "thimble", "cat")
+COLORS = tuple(theme.PLAYER_COLORS)
+# house rules offered on the setup screen: (message id, option, value when on, when off)
+HOUSE_RULES: tuple[tuple[str, str, Any, Any], ...] = (
+    ("rule_free_parking_pot", "free_parking_pot", True, False),
+    ("rule_double_salary_on_go", "double_salary_on_go", True, False),
+    ("rule_auctions", "auctions", True, False),
+    ("rule_no_rent_in_jail", "no_rent_in_jail", True, False),
+    ("rule_short_game", "houses_before_hotel", 3, 4),
+    ("rule_bank_only", "bank_only", True, False),
+)
+MAX_NAME = 14
+
+
+@dataclass
+class SetupPlayer:
+    """One seat at the table."""
+
+    name: str
+    color: str
+    token: str
+
+
+@dataclass
+class SetupForm:
+    """The new-game form and which line has the focus."""
+
+    editions: list[tuple[str, str]] = field(default_factory=lambda: [("classic-eur", "")])
+    edition: int = 0
+    players: list[SetupPlayer] = field(default_factory=list)
+    rules: dict[str, bool] = field(default_factory=dict)
+    pin: str = ""
+    focus: int = 0
+    min_players: int = 2
+    max_players: int = 8
+
+    edited: set[int] = field(default_factory=set)  # seats whose name has been typed
+
+    def __post_init__(self) -> None:
+        while len(self.players) < self.min_players:
+            self.add_player()
+        for _msg, option, _on, _off in HOUSE_RULES:
+            self.rules.setdefault(option, option == "auctions")
+
+    def add_player(self) -> None:
+        """Seat one more player with the next free colour and token."""
+        if len(self.players) >= self.max_players:
+            return
+        used_c = {p.color for p in self.players}
+        used_t = {p.token for p in self.players}
+        seat = len(self.players) + 1
+        self.players.append(SetupPlayer(
+            text("setup_player", number=seat),
+            next(c for c in COLORS if c not in used_c),
+            next(t for t in TOKENS if t not in used_t)))
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(line id, shown value) for every line of the form, in order."""
+        out = [("edition", self.editions[self.edition][1] or self.editions[self.edition][0])]
+        for i, player in enumerate(self.players):
+            out.append((f"player:{i}", f"{player.name} · {text('token_' + player.token)}"))
+        out.append(("count", str(len(self.players))))
+        for _msg, option, _on, _off in HOUSE_RULES:
+            out.append((f"rule:{option}", text("setup_on" if self.rules[option] else "setup_off")))
+        out.append(("pin", "•" * len(self.pin) if self.pin else text("setup_pin_unset")))
+        out.append(("start", ""))
+        return out
+
+    def label(self, line_id: str) -> str:
+        """The words before a line's value."""
+        if line_id == "edition":
+            return text("setup_edition")
+        if line_id.startswith("player:"):
+            return text("setup_player", number=int(line_id.split(":")[1]) + 1)
+        if line_id == "count":
+            return text("setup_players")
+        if line_id.startswith("rule:"):
+            option = line_id.split(":", 1)[1]
+            return next(text(m) for m, o, _a, _b in HOUSE_RULES if o == option)
+        if line_id == "pin":
+            return text("setup_pin")
+        return text("act_start")
+
+    def focused(self) -> str:
+        """The focused line's id."""
+        lines = self.lines()
+        self.focus %= len(lines)
+        return lines[self.focus][0]
+
+    def move(self, steps: int) -> None:
+        """Move the focus by `steps` lines (wrapping)."""
+        self.focus = (self.focus + steps) % len(self.lines())
+
+    def change(self, step: int = 1) -> bool:
+        """Change the focused line's value; True when the line was "Deal & start"."""
+        line = self.focused()
+        if line == "edition":
+            self.edition = (self.edition + step) % len(self.editions)
+        elif line.startswith("player:"):
+            player = self.players[int(line.split(":")[1])]
+            used = {p.color for p in self.players if p is not player}
+            free = [c for c in COLORS if c not in used]
+            player.color = free[(free.index(player.color) + step) % len(free)] \
+                if player.color in free else free[0]
+            player.token = TOKENS[(TOKENS.index(player.token) + step) % len(TOKENS)]
+        elif line == "count":
+            if step > 0:
+                self.add_player()
+            elif len(self.players) > self.min_players:
+                self.players.pop()
+        elif line.startswith("rule:"):
+            option = line.split(":", 1)[1]
+            self.rules[option] = not self.rules[option]
+        elif line == "start":
+            return True
+        return False
+
+    def type(self, chars: str) -> None:
+        """Typed text: edits the focused player's name, or the PIN (digits only)."""
+        line = self.focused()
+        if line.startswith("player:"):
+            seat = int(line.split(":")[1])
+            player = self.players[seat]
+            if seat not in self.edited:  # the first key replaces the default name
+                self.edited.add(seat)
+                player.name = ""
+            player.name = (player.name + chars)[:MAX_NAME]
+        elif line == "pin":
+            self.pin = (self.pin + "".join(c for c in chars if c.isdigit()))[:6]
+
+    def backspace(self) -> None:
+        """Delete the last typed character of the focused name or PIN."""
+        line = self.focused()
+        if line.startswith("player:"):
+            player = self.players[int(line.split(":")[1])]
+            player.name = player.name[:-1]
+        elif line == "pin":
+            self.pin = self.pin[:-1]
+
+    def styles(self) -> dict[str, PlayerStyle]:
+        """Colour and token per player name, for the game screen."""
+        return {p.name: PlayerStyle(p.color, p.token) for p in self.players}
+
+    def problem(self) -> str | None:
+        """Why the form cannot start a game yet (empty or repeated names), or None."""
+        names = [p.name.strip() for p in self.players]
+        if any(not n for n in names) or len(set(names)) != len(names):
+            return text("setup_names_problem")
+        return None
+
+    def new_game_command(self, seed: int) -> dict[str, Any]:
+        """The new_game command for the session."""
+        options: dict[str, Any] = {}
+        for _msg, option, on, off in HOUSE_RULES:
+            value = on if self.rules[option] else off
+            options[option] = value
+        return {"do": "new_game", "edition": self.editions[self.edition][0],
+                "players": [p.name.strip() for p in self.players], "seed": seed,
+                "options": options}
+
+
+def draw_setup(p: Painter, form: SetupForm) -> SetupLayout:
+    """The form; every line is a touch target (tap: focus and change)."""
+    layout = SetupLayout.for_size(p.surface.get_size())
+    p.fill(layout.header, theme.PANEL)
+    p.text(text("setup_title"), layout.header.inflate(-p.px(20), -p.px(6)), 22, theme.ACCENT,
+           bold=True)
+    lines = form.lines()
+    slots = rows(layout.form, 14, p.px(2))
+    first = max(0, min(form.focus - len(slots) // 2, len(lines) - len(slots)))
+    for slot, index in zip(slots, range(first, len(lines)), strict=False):
+        line_id, value = lines[index]
+        focused = index == form.focus % len(lines)
+        p.fill(slot, theme.ACCENT if focused else theme.PANEL, radius=5)
+        ink = (20, 20, 25) if focused else theme.TEXT
+        inner = slot.inflate(-p.px(16), -p.px(2))
+        label_box = pygame.Rect(inner.x, inner.y, inner.width * 45 // 100, inner.height)
+        value_box = pygame.Rect(label_box.right + p.px(8), inner.y,
+                                inner.right - label_box.right - p.px(8), inner.height)
+        if line_id == "start":
+            p.text(form.label(line_id), inner, 15, ink, bold=True, align="center")
+        else:
+            p.text(form.label(line_id), label_box, 14, ink, bold=focused)
+            color = ink
+            if line_id.startswith("player:") and not focused:
+                color = theme.player_color(form.players[int(line_id.split(":")[1])].color, 0)
+            p.text(value, value_box, 14, color, bold=True)
+        p.hotspot(slot, "setup_line", index)
+    problem = form.problem()
+    p.text(problem or text("setup_hint"), layout.hint, 12, theme.BAD if problem else
+           theme.TEXT_DIM, align="center", min_size=8)
+    return layout

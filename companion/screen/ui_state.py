@@ -1,0 +1,139 @@
+"""What the screen shows beyond the game state: animations, messages, overlays, setup.
+
+The renderer reads a `UiState` and the public state JSON and nothing else; the controller
+owns and changes the UiState. `now` is set by whoever renders, so a frame is reproducible.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.screen.theme import Color
+
+BALANCE_ANIM_S = 0.8  # the shown balance counts to the new value in this time
+DELTA_SHOWN_S = 3.0  # "+200" stays beside the balance this long
+MESSAGE_S = 6.0  # a refusal or notice stays up this long
+LOG_LINES = 8
+
+
+@dataclass(frozen=True)
+class SquareInfo:
+    """A square of the board as the map draws it (every square, not only ownable ones)."""
+
+    index: int
+    name: str
+    kind: str
+    group: str | None = None
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    """The edition's board for the map: squares in order and group colours."""
+
+    squares: tuple[SquareInfo, ...] = ()
+    group_colors: dict[str, Color] = field(default_factory=dict)
+    deck_names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        """Number of squares on the board (40 on the classic board)."""
+        return len(self.squares) or 40
+
+
+@dataclass(frozen=True)
+class PlayerStyle:
+    """How a player looks: colour name (or #hex) and token."""
+
+    color: str | None = None
+    token: str | None = None
+
+
+@dataclass
+class BalanceAnim:
+    """A balance change being shown: counts from `old` to `new`, shows the delta."""
+
+    old: int
+    new: int
+    start: float
+
+
+@dataclass(frozen=True)
+class Message:
+    """A banner: a refusal (red) or a notice (blue), shown until `until`."""
+
+    text: str
+    kind: str  # "refused" or "info"
+    until: float
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a chooser overlay: a label and what choosing it does."""
+
+    label: str
+    command: dict[str, Any] | None = None
+    action: str | None = None  # a UI action instead of a command
+
+
+@dataclass
+class Chooser:
+    """A list overlay (menu, square picker): buttons move the focus, YES chooses."""
+
+    title: str
+    choices: list[Choice]
+    focus: int = 0
+
+
+@dataclass
+class LogLine:
+    """One line of the recent-moves list."""
+
+    text: str
+    color: Color | None = None
+
+
+@dataclass
+class UiState:
+    """Everything the renderer needs besides the game state."""
+
+    now: float = 0.0
+    board: BoardInfo = field(default_factory=BoardInfo)
+    styles: dict[str, PlayerStyle] = field(default_factory=dict)
+    anims: dict[str, BalanceAnim] = field(default_factory=dict)
+    message: Message | None = None
+    overlay: str | None = None  # "help", "chooser"
+    chooser: Chooser | None = None
+    log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    networth: list[dict[str, int]] = field(default_factory=list)
+    focus_bidder: str | None = None
+    auction_deadline: float | None = None
+    dice_entry: list[int] = field(default_factory=list)
+    remote_url: str | None = None
+    clock_deadline: float | None = None  # timed game: monotonic end time
+    trade: dict[str, Any] | None = None  # a proposal waiting for the receiver's YES / NO
+    volume: int = 80
+    muted: bool = False
+    setup: Any = None  # companion.screen.setup.SetupForm while no game is running
+
+    def animating(self) -> bool:
+        """Whether a frame drawn now would differ from one drawn a moment later."""
+        return any(self.now - a.start < BALANCE_ANIM_S for a in self.anims.values())
+
+    def next_change(self) -> float | None:
+        """The next moment the picture changes by itself (a delta fading, a message ending,
+        a clock ticking), or None: the screen may sleep until an input or an update."""
+        times: list[float] = []
+        for anim in self.anims.values():
+            end = anim.start + DELTA_SHOWN_S
+            if end > self.now:
+                times.append(end)
+        if self.message and self.message.until > self.now:
+            times.append(self.message.until)
+        for deadline in (self.auction_deadline, self.clock_deadline):
+            if deadline is not None and deadline > self.now:
+                # tick when the shown whole second changes
+                fraction = (deadline - self.now) % 1.0
+                times.append(self.now + (fraction if fraction > 0.001 else 1.0))
+        return min(times) if times else None
