@@ -1,0 +1,83 @@
+"""Helpers for rule tests: start games, apply commands, arrange boards by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.editions import load_edition
+from companion.game import apply_command
+from companion.rules import Accepted, GameState, Rejection, apply
+
+CLASSIC = "classic-eur"
+
+
+def start(players: tuple[str, ...] = ("Ann", "Bo", "Cy"), seed: int = 1,
+          edition: str = CLASSIC, **options: Any) -> GameState:
+    """A fresh game."""
+    r = apply_command(None, {"do": "new_game", "edition": edition, "players": list(players),
+                             "seed": seed, "options": options})
+    assert isinstance(r, Accepted), r
+    return r.state
+
+
+def ok(state: GameState, *commands: dict[str, Any]) -> tuple[GameState, list[dict[str, Any]]]:
+    """Apply commands that must be accepted; the final state and all events."""
+    events: list[dict[str, Any]] = []
+    for c in commands:
+        r = apply(state, c)
+        assert isinstance(r, Accepted), f"{c} refused: {r}"
+        assert r.state.version == state.version + 1
+        state = r.state
+        events.extend(r.events)
+    return state, events
+
+
+def refused(state: GameState, command: dict[str, Any], code: str) -> Rejection:
+    """Apply a command that must be refused with `code`."""
+    r = apply(state, command)
+    assert isinstance(r, Rejection), f"{command} was accepted"
+    assert r.code.value == code, f"{command}: {r.code.value} ({r.message}), expected {code}"
+    assert r.message
+    return r
+
+
+def arrange(state: GameState, **changes: Any) -> GameState:
+    """A copy of the state with owners/levels/cash set by hand (tests only).
+
+    owners={square: player index}, levels={square: level}, mortgaged=[squares],
+    cash={player: amount}, position={player: square}, jail=[players].
+    """
+    g = state.copy()
+    for sq, who in changes.get("owners", {}).items():
+        g.owner[sq] = who
+    for sq, level in changes.get("levels", {}).items():
+        g.level[sq] = level
+        if level >= g.hotel_level:
+            g.bank_hotels -= 1
+        else:
+            g.bank_houses -= level
+    for sq in changes.get("mortgaged", []):
+        g.mortgaged[sq] = True
+    for who, amount in changes.get("cash", {}).items():
+        g.players[who].cash = amount
+    for who, sq in changes.get("position", {}).items():
+        g.players[who].position = sq
+    for who in changes.get("jail", []):
+        g.players[who].in_jail = True
+        g.players[who].position = g.edition.jail_index
+    for who, cards in changes.get("jail_cards", {}).items():
+        g.players[who].jail_cards = list(cards)
+        for card in cards:
+            g.decks[g.edition.cards[card].deck].remove(card)
+    return g
+
+
+def transfers(events: list[dict[str, Any]]) -> list[tuple[Any, Any, int, str]]:
+    """(from, to, amount, reason) of every transfer event."""
+    return [(e["from"], e["to"], e["amount"], e["reason"]) for e in events
+            if e["kind"] == "transfer"]
+
+
+def edition(edition_id: str = CLASSIC) -> Any:
+    """The loaded edition."""
+    return load_edition(edition_id)
