@@ -54,9 +54,11 @@ class ReaderKind(Enum):
     PN532 = "pn532"
     """13.56 MHz NFC reader on serial (HSU), 115200 baud, polled for tags."""
     KEYBOARD = "keyboard"
-    """A USB reader that types the tag number like a keyboard, or a person typing it."""
+    """A USB reader that types the tag number like a keyboard (optionally its evdev device)."""
     FAKE = "fake"
     """Simulated taps (from `companion tap` or the phone): no hardware."""
+    NONE = "none"
+    """No reader at all (the same as an empty list)."""
 
     @property
     def serial(self) -> bool:
@@ -88,6 +90,9 @@ class ReaderSpec:
 def parse_reader_spec(text: str) -> ReaderSpec:
     """Parse "kind[:device]"; raise ValueError saying what a good spec looks like.
 
+    The grammar is hardware.readers.open_reader's: serial kinds need a device, "keyboard"
+    may name its /dev/input device, "fake" and "none" take none.
+
     >>> parse_reader_spec("rdm6300:/dev/serial0")
     ReaderSpec(kind=<ReaderKind.RDM6300: 'rdm6300'>, device='/dev/serial0')
     >>> str(parse_reader_spec("keyboard"))
@@ -100,15 +105,13 @@ def parse_reader_spec(text: str) -> ReaderSpec:
         kinds = ", ".join(k.value for k in ReaderKind)
         raise ValueError(f"unknown reader kind {kind_text!r} (use one of: {kinds})") from None
     device = device.strip()
-    if kind.serial:
-        if not device:
-            raise ValueError(f"{kind.value} needs a serial device, e.g. {kind.value}:/dev/serial0")
-        if not device.startswith("/dev/"):
-            raise ValueError(f"serial device {device!r} must be a path under /dev/")
-        return ReaderSpec(kind, device)
-    if sep and device:
+    if kind.serial and not device:
+        raise ValueError(f"{kind.value} needs a serial device, e.g. {kind.value}:/dev/serial0")
+    if kind in (ReaderKind.FAKE, ReaderKind.NONE) and device:
         raise ValueError(f"{kind.value} takes no device (write just {kind.value!r})")
-    return ReaderSpec(kind)
+    if device and not device.startswith("/dev/"):
+        raise ValueError(f"device {device!r} must be a path under /dev/")
+    return ReaderSpec(kind, device or None)
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,9 @@ BAD = [
     ("[readers]\nspecs = [\n  \"fake\",\n  \"nfc:/dev/x\",\n]\n", 2, "readers.specs", "nfc"),
     ("[readers]\nspecs = \"fake\"\n", 2, "readers.specs", "list of strings"),
     ("[readers]\nspecs = [\"pn532:ttyUSB0\"]\n", 2, "readers.specs", "under /dev/"),
-    ("[readers]\nspecs = [\"keyboard:/dev/x\"]\n", 2, "readers.specs", "takes no device"),
+    ("[readers]\nspecs = [\"keyboard:event3\"]\n", 2, "readers.specs", "under /dev/"),
+    ("[readers]\nspecs = [\"fake:/dev/x\"]\n", 2, "readers.specs", "takes no device"),
+    ("[readers]\nspecs = [\"\"]\n", 2, "readers.specs", "unknown reader kind"),
     ("[readers]\nspecs = [\"pn532:/dev/ttyUSB0\", \"rdm6300:/dev/ttyUSB0\"]\n", 2,
      "readers.specs", "twice"),
     ("[readers]\nspecs = [\"rdm6300:/dev/serial0\"]\n[buttons]\nroll = 15\n", 4,
@@ -237,13 +239,25 @@ def test_every_example_key_line_is_found() -> None:
         ("rdm6300:/dev/serial0", ReaderKind.RDM6300, "/dev/serial0"),
         (" PN532 : /dev/serial/by-id/usb-x ", ReaderKind.PN532, "/dev/serial/by-id/usb-x"),
         ("keyboard", ReaderKind.KEYBOARD, None),
+        ("keyboard:/dev/input/event3", ReaderKind.KEYBOARD, "/dev/input/event3"),
         ("fake:", ReaderKind.FAKE, None),
+        ("none", ReaderKind.NONE, None),
     ],
 )
 def test_reader_specs(text: str, kind: ReaderKind, device: str | None) -> None:
     spec = parse_reader_spec(text)
     assert (spec.kind, spec.device) == (kind, device)
     assert parse_reader_spec(str(spec)) == spec
+
+
+def test_reader_specs_agree_with_the_hardware_package() -> None:
+    """Every spec the config accepts is one hardware.readers.parse_spec accepts alike."""
+    from hardware.readers import parse_spec
+
+    for text in ["rdm6300:/dev/serial0", "pn532:/dev/ttyUSB0", "keyboard",
+                 "keyboard:/dev/input/event3", "fake", "none"]:
+        spec = parse_reader_spec(text)
+        assert parse_spec(str(spec)) == (spec.kind.value, spec.device)
 
 
 def test_uart_readers_are_known() -> None:
