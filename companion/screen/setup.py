@@ -30,6 +30,7 @@ HOUSE_RULES: tuple[tuple[str, str, Any, Any], ...] = (
     ("rule_bank_only", "bank_only", True, False),
 )
 MAX_NAME = 14
+TIMED_MINUTES = (0, 60, 90, 120)
 
 
 @dataclass
@@ -50,6 +51,7 @@ class SetupForm:
     players: list[SetupPlayer] = field(default_factory=list)
     rules: dict[str, bool] = field(default_factory=dict)
     pin: str = ""
+    timed: int = 0  # minutes of a timed game; 0: play to the end
     focus: int = 0
     min_players: int = 2
     max_players: int = 8
@@ -82,6 +84,8 @@ class SetupForm:
         out.append(("count", str(len(self.players))))
         for _msg, option, _on, _off in HOUSE_RULES:
             out.append((f"rule:{option}", text("setup_on" if self.rules[option] else "setup_off")))
+        out.append(("timed", text("setup_minutes", minutes=self.timed) if self.timed
+                     else text("setup_off")))
         out.append(("pin", "•" * len(self.pin) if self.pin else text("setup_pin_unset")))
         out.append(("start", ""))
         return out
@@ -99,6 +103,8 @@ class SetupForm:
             return next(text(m) for m, o, _a, _b in HOUSE_RULES if o == option)
         if line_id == "pin":
             return text("setup_pin")
+        if line_id == "timed":
+            return text("setup_timed")
         return text("act_start")
 
     def focused(self) -> str:
@@ -131,6 +137,9 @@ class SetupForm:
         elif line.startswith("rule:"):
             option = line.split(":", 1)[1]
             self.rules[option] = not self.rules[option]
+        elif line == "timed":
+            index = TIMED_MINUTES.index(self.timed) if self.timed in TIMED_MINUTES else 0
+            self.timed = TIMED_MINUTES[(index + step) % len(TIMED_MINUTES)]
         elif line == "start":
             return True
         return False

@@ -1,0 +1,506 @@
+"""Turns presses, taps and keys into session commands, and session updates into UI state.
+
+Other threads (the session's writer, hardware callbacks, the phone server) only call the
+thread-safe `post_*` / `on_update` methods, which queue and wake the screen loop; every
+change to the UI state happens on the loop's thread in `drain`.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.audio import SoundPlayer
+from companion.screen import settings as screen_settings
+from companion.screen.board_info import board_info, edition_names
+from companion.screen.log_lines import log_lines
+from companion.screen.prompt import (
+    Action,
+    acting_player,
+    build_prompt,
+    next_bidder,
+    square_choices,
+)
+from companion.screen.render import Frame, setup_prompt
+from companion.screen.setup import SetupForm
+from companion.screen.texts import text
+from companion.screen.ui_state import (
+    MESSAGE_S,
+    BalanceAnim,
+    Choice,
+    Chooser,
+    Message,
+    PlayerStyle,
+    UiState,
+)
+from companion.session_api import JSON, GameSessionProtocol, Outcome, Source, Update
+
+log = logging.getLogger(__name__)
+AUCTION_SECONDS = 30.0
+DICE_COUNT = 2
+
+
+def has_game(state: Mapping[str, Any] | None) -> bool:
+    """Whether `state` is a running (or finished) game rather than no game at all."""
+    return bool(state and state.get("players"))
+
+
+class Controller:
+    """The screen's brain: owns the UI state, talks to the session."""
+
+    def __init__(
+        self,
+        session: GameSessionProtocol | None,
+        ui: UiState | None = None,
+        sound: SoundPlayer | None = None,
+        data_dir: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        auction_seconds: float = AUCTION_SECONDS,
+    ) -> None:
+        self.session = session
+        self.ui = ui or UiState()
+        self.sound = sound
+        self.data_dir = data_dir
+        self.clock = clock
+        self.auction_seconds = auction_seconds
+        self.settings = screen_settings.load(data_dir)
+        self.updates: queue.Queue[Update] = queue.Queue()
+        self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.wake: Callable[[], None] = lambda: None
+        self.frame: Frame | None = None
+        self.ui.now = clock()
+        self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
+        self.ui.styles = {n: PlayerStyle(s.get("color"), s.get("token"))
+                          for n, s in self.settings.styles.items()}
+        self.state: JSON | None = session.state() if session else None
+        self._apply_clock()
+        if has_game(self.state):
+            assert self.state is not None
+            self.ui.board = board_info(str(self.state.get("edition")))
+            self._resume_history()
+        else:
+            self.open_setup()
+        self._remove_listener = session.add_listener(self.on_update) if session else None
+
+    # --- thread-safe entry points ---------------------------------------------------------
+
+    def on_update(self, update: Update) -> None:
+        """Session listener (writer thread): queue the update and wake the loop."""
+        self.updates.put(update)
+        self.wake()
+
+    def post_button(self, button: str, source: str = "button") -> None:
+        """A panel button pressed (hardware thread): handled on the loop's thread."""
+        self.inbox.put(("button", (button, source)))
+        self.wake()
+
+    def post_trade(self, proposal: JSON) -> None:
+        """A trade proposal (phone): shown for the receiver to accept with YES."""
+        self.inbox.put(("trade", dict(proposal)))
+        self.wake()
+
+    def post_message(self, message: str, kind: str = "info") -> None:
+        """A notice from another part (a reader warning, a refused tap)."""
+        self.inbox.put(("message", (message, kind)))
+        self.wake()
+
+    def close(self) -> None:
+        """Stop listening to the session."""
+        if self._remove_listener:
+            self._remove_listener()
+            self._remove_listener = None
+
+    # --- the loop's side ------------------------------------------------------------------
+
+    def drain(self) -> bool:
+        """Apply queued updates and inputs; True when something changed."""
+        self.ui.now = self.clock()
+        changed = False
+        while True:
+            try:
+                update = self.updates.get_nowait()
+            except queue.Empty:
+                break
+            self.apply_update(update)
+            changed = True
+        while True:
+            try:
+                kind, payload = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            changed = True
+            if kind == "button":
+                self.press(*payload)
+            elif kind == "trade":
+                self.ui.trade = payload
+            elif kind == "message":
+                self.notify(*payload)
+        return self.tick() or changed
+
+    def tick(self) -> bool:
+        """Time-driven changes: the auction gavel when its time runs out."""
+        deadline = self.ui.auction_deadline
+        if deadline is None or self.ui.now < deadline or not has_game(self.state):
+            return False
+        self.ui.auction_deadline = None
+        assert self.state is not None
+        pending = self.state.get("pending") or {}
+        close = next((e for e in self.state.get("legal") or []
+                      if e.get("do") == "close_auction"), None)
+        if pending.get("bidder") and close:
+            self.submit(dict(close), "screen")
+        return True
+
+    def apply_update(self, update: Update) -> None:
+        """A new state from the session: animate balances, log, sounds, auction clock."""
+        old = self.state if has_game(self.state) else None
+        state = update.state if "legal" in update.state or not self.session \
+            else self.session.state()
+        self.state = state
+        now = self.ui.now
+        if old is not None and old.get("edition") == state.get("edition"):
+            before = {p["name"]: int(p.get("cash", 0)) for p in old.get("players") or []}
+            for player in state.get("players") or []:
+                name, cash = player["name"], int(player.get("cash", 0))
+                if name in before and before[name] != cash:
+                    self.ui.anims[name] = BalanceAnim(before[name], cash, now)
+        else:
+            self.ui.anims.clear()
+            self.ui.board = board_info(str(state.get("edition")))
+            self.ui.log.clear()
+            self.ui.networth.clear()
+        if has_game(state):
+            self.ui.setup = None
+        self.ui.log.extend(log_lines(update.events, state, self.ui))
+        self.ui.networth.append({p["name"]: int(p.get("net_worth", 0))
+                                 for p in state.get("players") or []})
+        for event in update.events:
+            if event.get("kind") == "bankrupt":
+                self.notify(text("bankrupt_banner", player=event.get("player")))
+        if self.sound is not None:
+            self.sound.play_events(update.events)
+        self._auction_clock(old, state)
+        if self.ui.overlay == "chooser":
+            self.ui.overlay, self.ui.chooser = None, None
+        self.ui.dice_entry.clear()
+
+    def _auction_clock(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
+        """Restart the auction clock on a new auction or a new highest bid."""
+        pending = state.get("pending") or {}
+        if pending.get("kind") not in ("auction", "building_auction"):
+            self.ui.auction_deadline = None
+            return
+        before = (old or {}).get("pending") or {}
+        if (before.get("kind") != pending.get("kind") or before.get("square") !=
+                pending.get("square") or before.get("highest") != pending.get("highest")):
+            self.ui.auction_deadline = self.ui.now + self.auction_seconds
+
+    def notify(self, message: str, kind: str = "info") -> None:
+        """Show a banner for a while."""
+        self.ui.message = Message(message, kind, self.ui.now + MESSAGE_S)
+
+    def refuse(self, message: str) -> None:
+        """Show a refusal and play the refused sound."""
+        self.notify(text("refused", message=message), "refused")
+        if self.sound is not None:
+            self.sound.play("refused")
+
+    def submit(self, command: JSON, source: str) -> Outcome | None:
+        """Send a command to the session; a refusal becomes a red banner."""
+        if self.session is None:
+            self.refuse(text("no_session"))
+            return None
+        player = command.get("by") or command.get("from")
+        outcome = self.session.submit(command, Source(source, player))
+        if not outcome.accepted:
+            self.refuse(outcome.message or outcome.code or "?")
+        self.drain_updates()
+        return outcome
+
+    def drain_updates(self) -> None:
+        """Apply updates the session has already delivered (so a press shows at once)."""
+        while True:
+            try:
+                self.apply_update(self.updates.get_nowait())
+            except queue.Empty:
+                return
+
+    # --- inputs ---------------------------------------------------------------------------
+
+    def current_prompt(self) -> Any:
+        """The prompt the panel buttons answer now."""
+        if self.ui.setup is not None or not has_game(self.state):
+            return setup_prompt()
+        assert self.state is not None
+        return build_prompt(self.state, self.ui)
+
+    def press(self, button: str, source: str = "button") -> None:
+        """A panel button, a key or an on-screen button: do what the screen says it does."""
+        self.ui.now = self.clock()
+        if self.ui.overlay == "help":
+            self.ui.overlay = None
+            return
+        if self.ui.overlay == "chooser" and self.ui.chooser is not None:
+            self._chooser_press(button, source)
+            return
+        action = self.current_prompt().for_button(button)
+        if action is None:
+            self.refuse(text("nothing_for_button", button=text(f"btn_{button}")))
+            return
+        self.do(action, source)
+
+    def _chooser_press(self, button: str, source: str) -> None:
+        chooser = self.ui.chooser
+        assert chooser is not None
+        if button in ("roll", "pass_go"):
+            step = 1 if button == "roll" else -1
+            chooser.focus = (chooser.focus + step) % max(1, len(chooser.choices))
+        elif button == "yes":
+            self.choose(chooser.focus, source)
+        else:
+            self.ui.overlay, self.ui.chooser = None, None
+
+    def choose(self, index: int, source: str) -> None:
+        """Pick entry `index` of the open chooser."""
+        chooser = self.ui.chooser
+        if chooser is None or not 0 <= index < len(chooser.choices):
+            return
+        choice = chooser.choices[index]
+        self.ui.overlay, self.ui.chooser = None, None
+        if choice.command is not None:
+            self.submit(dict(choice.command), source)
+        elif choice.action:
+            self.do(Action(None, choice.label, ui=choice.action), source)
+
+    def do(self, action: Action, source: str) -> None:
+        """Carry out one prompt action."""
+        if action.command is not None:
+            self.submit(dict(action.command), source)
+            return
+        ui_action = action.ui or ""
+        if ui_action == "undo":
+            self._undo(source)
+        elif ui_action == "menu":
+            self.open_menu()
+        elif ui_action == "help":
+            self.ui.overlay = "help"
+        elif ui_action == "next_bidder" and self.state is not None:
+            self.ui.focus_bidder = next_bidder(self.state, self.ui)
+        elif ui_action.startswith("choose:") and self.state is not None:
+            self.open_squares(ui_action.split(":", 1)[1])
+        elif ui_action == "confirm_bankrupt" and self.state is not None:
+            who = acting_player(self.state)
+            command = {"do": "bankrupt", "by": who}
+            self.open_chooser(text("act_bankrupt"), [Choice(text("act_bankrupt"), command),
+                                                     Choice(text("act_back"))])
+        elif ui_action == "reject_trade":
+            self.ui.trade = None
+        elif ui_action.startswith("sound:"):
+            self._sound(ui_action.split(":", 1)[1])
+        elif ui_action == "new_game":
+            self.open_setup()
+        elif ui_action.startswith("setup_"):
+            self._setup_action(ui_action)
+
+    def _undo(self, source: str) -> None:
+        if self.session is None:
+            self.refuse(text("no_session"))
+            return
+        outcome = self.session.undo(Source(source))
+        if outcome.accepted:
+            self.notify(text("undone"))
+        else:
+            self.refuse(outcome.message or text("nothing_to_undo"))
+        self.drain_updates()
+
+    def open_chooser(self, title: str, choices: list[Choice]) -> None:
+        """Show a list to choose from."""
+        self.ui.chooser = Chooser(title, choices)
+        self.ui.overlay = "chooser"
+
+    def open_menu(self) -> None:
+        """The MENU button's list: building, mortgages, sound, help."""
+        state = self.state or {}
+        verbs = {e.get("do") for e in state.get("legal") or []}
+        choices = []
+        for verb, msg in (("build", "menu_build"), ("sell_building", "menu_sell"),
+                          ("mortgage", "menu_mortgage"), ("unmortgage", "menu_unmortgage")):
+            if verb in verbs:
+                choices.append(Choice(text(msg), action=f"choose:{verb}"))
+        volume = text("settings_volume", volume=self.ui.volume)
+        choices += [
+            Choice(f"{text('settings_louder')} · {volume}", action="sound:up"),
+            Choice(text("settings_quieter"), action="sound:down"),
+            Choice(text("settings_unmute" if self.ui.muted else "settings_mute"),
+                   action="sound:mute"),
+            Choice(text("menu_help"), action="help"),
+        ]
+        if state.get("winner"):
+            choices.append(Choice(text("menu_new_game"), action="new_game"))
+        choices.append(Choice(text("menu_close")))
+        self.open_chooser(text("menu_title"), choices)
+
+    def open_squares(self, verb: str) -> None:
+        """The square picker for a per-square verb (build, mortgage...)."""
+        assert self.state is not None
+        pending = self.state.get("pending") or {}
+        by = pending.get("player") if pending.get("kind") in ("debt", "lift_mortgages") else None
+        options = square_choices(self.state, self.ui, verb, by)
+        if not options:
+            self.refuse(text("choose_none"))
+            return
+        label = {"build": "act_build", "sell_building": "act_sell", "mortgage": "act_mortgage",
+                 "unmortgage": "act_unmortgage"}.get(verb, "act_choose")
+        self.open_chooser(text("choose_title", action=text(label)),
+                          [Choice(lbl, cmd) for lbl, cmd in options] + [Choice(text("act_back"))])
+
+    def _sound(self, what: str) -> None:
+        if what == "up":
+            self.ui.volume = min(100, self.ui.volume + 10)
+        elif what == "down":
+            self.ui.volume = max(0, self.ui.volume - 10)
+        elif what == "mute":
+            self.ui.muted = not self.ui.muted
+        if self.sound is not None:
+            self.sound.set_volume(self.ui.volume / 100)
+            self.sound.set_muted(self.ui.muted)
+            self.sound.play("cash_in")
+        self.settings.volume, self.settings.muted = self.ui.volume, self.ui.muted
+        screen_settings.save(self.data_dir, self.settings)
+        self.open_menu()
+
+    # --- setup ----------------------------------------------------------------------------
+
+    def open_setup(self) -> None:
+        """Show the new-game form."""
+        self.ui.setup = SetupForm(editions=edition_names() or [("classic-eur", "")])
+        self.ui.overlay, self.ui.chooser = None, None
+
+    def _setup_action(self, action: str) -> None:
+        form = self.ui.setup
+        if form is None:
+            return
+        if action == "setup_next":
+            form.move(1)
+        elif action == "setup_change":
+            if form.change(1):
+                self.start_game()
+        elif action == "setup_back":
+            form.change(-1)
+        elif action == "setup_start":
+            self.start_game()
+
+    def start_game(self) -> None:
+        """Deal: submit the form's new_game, remember colours, tokens, clock and PIN."""
+        form = self.ui.setup
+        if form is None:
+            return
+        problem = form.problem()
+        if problem:
+            self.refuse(problem)
+            return
+        self.ui.styles = form.styles()
+        self.settings.styles = {n: {"color": s.color or "", "token": s.token or ""}
+                                for n, s in self.ui.styles.items()}
+        self.settings.clock_end = time.time() + form.timed * 60 if form.timed else None
+        self.settings.set_pin(form.pin)
+        screen_settings.save(self.data_dir, self.settings)
+        self._apply_clock()
+        outcome = self.submit(form.new_game_command(random.SystemRandom().randrange(1 << 31)),
+                              "screen")
+        if outcome is not None and outcome.accepted:
+            self.ui.setup = None
+
+    def _apply_clock(self) -> None:
+        """The timed game's end as a deadline on the loop's clock."""
+        end = self.settings.clock_end
+        self.ui.clock_deadline = None if end is None else self.clock() + (end - time.time())
+
+    def type_text(self, chars: str) -> None:
+        """Typed characters: a name or PIN on the setup form."""
+        if self.ui.setup is not None:
+            self.ui.setup.type(chars)
+
+    def backspace(self) -> None:
+        """Backspace on the setup form."""
+        if self.ui.setup is not None:
+            self.ui.setup.backspace()
+
+    def dice_digit(self, value: int, source: str = "keyboard") -> None:
+        """One physical die typed (1-6); the roll is sent when all dice are in."""
+        if not has_game(self.state) or not 1 <= value <= 6:
+            return
+        assert self.state is not None
+        self.ui.dice_entry.append(value)
+        if len(self.ui.dice_entry) < DICE_COUNT:
+            return
+        dice, self.ui.dice_entry = list(self.ui.dice_entry), []
+        who = acting_player(self.state)
+        roll = next((e for e in self.state.get("legal") or []
+                     if e.get("do") == "roll" and e.get("by") == who), None)
+        if roll is None:
+            self.refuse(text("nothing_for_button", button=text("btn_roll")))
+            return
+        self.submit({"do": "roll", "by": who, "dice": dice}, source)
+
+    def tap(self, pos: tuple[int, int]) -> None:
+        """A touch or click at `pos` on the last frame drawn."""
+        spot = self.frame.hotspot_at(pos) if self.frame else None
+        if spot is None:
+            if self.ui.overlay == "help":
+                self.ui.overlay = None
+            return
+        if spot.action == "button":
+            self.press(str(spot.arg), "screen")
+        elif spot.action == "choose":
+            self.choose(int(spot.arg), "screen")
+        elif spot.action == "close":
+            self.ui.overlay, self.ui.chooser = None, None
+        elif spot.action == "setup_line" and self.ui.setup is not None:
+            self.ui.setup.focus = int(spot.arg)
+            if self.ui.setup.change(1):
+                self.start_game()
+        elif spot.action == "player":
+            self.ui.focus_bidder = str(spot.arg)
+
+    def _resume_history(self) -> None:
+        """On resume: refill the recent moves and the net-worth curve from the journal."""
+        if self.session is None or self.state is None:
+            return
+        try:
+            entries = self.session.history(limit=100_000)
+        except Exception as exc:  # a journal the screen cannot read must not stop the game
+            log.warning("history unavailable: %s", exc)
+            return
+        for entry in entries[-20:]:
+            self.ui.log.extend(log_lines(entry.get("events") or [], self.state, self.ui))
+        self.ui.networth = networth_series(entries)
+
+
+def networth_series(entries: list[JSON]) -> list[dict[str, int]]:
+    """Net worth of every player after each journaled command, by replaying the journal."""
+    try:
+        from companion.game import apply_command, state_json
+        from companion.rules import Accepted
+    except ImportError:
+        return []
+    series: list[dict[str, int]] = []
+    state = None
+    for entry in entries:
+        command = entry.get("command")
+        if not isinstance(command, dict):
+            continue
+        if command.get("do") in ("undo", "redo"):
+            return []  # a journal with undos cannot be replayed forward: chart from now on
+        result = apply_command(state, command)
+        if not isinstance(result, Accepted):
+            continue
+        state = result.state
+        public = state_json(state, with_legal=False)
+        series.append({p["name"]: int(p["net_worth"]) for p in public["players"]})
+    return series
