@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from rules_helpers import arrange, edition, ok, refused, start, transfers
 
 ED = edition()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from rules_helpers import arrange, ok, refused, start, transfers
 
 JAIL = 10

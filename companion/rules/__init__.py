@@ -9,7 +9,12 @@
 """
 
 from companion.rules.codes import Code, Rejection, RulesError
-from companion.rules.commands import Command, Verb, parse_command
+from companion.rules.commands import (
+    Command,
+    Verb,
+    command_to_json,
+    parse_command,
+)
 from companion.rules.edition import Edition, EditionError, SquareKind, parse_edition
 from companion.rules.engine import Accepted, Result, apply, new_game
 from companion.rules.legal import legal_commands
@@ -18,7 +23,7 @@ from companion.rules.state import GameState, PendingKind
 from companion.rules.view import net_worth, public_state, restore, snapshot
 
 __all__ = [
-    "Accepted", "Code", "Command", "Edition", "EditionError", "GameState", "PendingKind",
+    "Accepted", "Code", "Command", "command_to_json", "Edition", "EditionError", "GameState", "PendingKind",
     "Rejection", "Result", "RuleOptions", "RulesError", "SquareKind", "Verb", "apply",
     "legal_commands", "net_worth", "new_game", "parse_command", "parse_edition",
     "public_state", "restore", "snapshot",

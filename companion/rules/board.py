@@ -106,7 +106,7 @@ def land(
             if dice_multiplier and not g.options.utility_card_rolls_again and g.dice:
                 charge(g, ev, player, owner, sum(g.dice[:2]) * dice_multiplier, "rent")
                 return
-            if dice_multiplier or g.dice is None or g.options.bank_only:
+            if dice_multiplier or g.dice is None:
                 g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index,
                                          multiplier=dice_multiplier))
                 return

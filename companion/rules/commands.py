@@ -222,3 +222,40 @@ def parse_command(obj: Any) -> Command:
             raise _bad("'options' must be an object")
         kw["options"] = dict(options)
     return Command(do=verb, **kw)
+
+
+def command_to_json(cmd: Command) -> dict[str, Any]:
+    """The table-script form of a command (the inverse of parse_command).
+
+    >>> command_to_json(parse_command({"do": "bid", "by": "Bo", "amount": 120}))
+    {'do': 'bid', 'by': 'Bo', 'amount': 120}
+    """
+    out: dict[str, Any] = {"do": cmd.do.value}
+    allowed = _FIELDS[cmd.do]
+    if "by" in allowed and cmd.by is not None:
+        out["by"] = cmd.by
+    if "square" in allowed and cmd.square is not None:
+        out["square"] = cmd.square
+    if "amount" in allowed and cmd.amount is not None:
+        out["amount"] = cmd.amount
+    if "count" in allowed and cmd.count != 1:
+        out["count"] = cmd.count
+    if "dice" in allowed and cmd.dice is not None:
+        out["dice"] = list(cmd.dice)
+    if "card" in allowed and cmd.card is not None:
+        out["card"] = cmd.card
+    if "from" in allowed and cmd.payer is not None:
+        out["from"] = cmd.payer
+    if "to" in allowed and cmd.payee is not None:
+        out["to"] = cmd.payee
+    if "via_go" in allowed and cmd.via_go:
+        out["via_go"] = True
+    if cmd.do is Verb.TRADE:
+        for name, offer in (("give", cmd.give), ("take", cmd.take)):
+            out[name] = {"cash": offer.cash, "squares": list(offer.squares), "cards": offer.cards}
+    if "building" in allowed:
+        out["building"] = cmd.building
+    if cmd.do is Verb.NEW_GAME:
+        out.update(edition=cmd.edition, players=list(cmd.players), seed=cmd.seed,
+                   options=dict(cmd.options))
+    return out

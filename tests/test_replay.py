@@ -1,0 +1,100 @@
+"""`companion replay`: the table script contract, golden whole games, malformed input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.replay import ScriptError, read_script, replay_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "tests" / "data" / "games").glob("*.jsonl"))
+DEMO = ROOT / "companion" / "data" / "demo" / "short-game.jsonl"
+
+
+def run_replay(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "companion", "replay", *args],
+                          capture_output=True, text=True, input=stdin, timeout=120, cwd=ROOT)
+
+
+@pytest.mark.parametrize("script", GAMES, ids=lambda p: p.stem)
+def test_golden_whole_games_replay_to_their_recorded_final_state(script: Path) -> None:
+    expected = json.loads(script.with_suffix("").with_suffix(".expected.json").read_text("utf-8"))
+    state, rejected = replay_lines(read_script(script.read_text("utf-8")))
+    assert state is not None and rejected == []
+    from companion.game import state_json
+
+    got = state_json(state, with_legal=False)
+    got["rejected"] = rejected
+    assert got == expected
+    assert expected["winner"] is not None
+
+
+def test_golden_games_exist() -> None:
+    assert len(GAMES) >= 3
+
+
+def test_replay_json_has_the_documented_fields() -> None:
+    proc = run_replay(str(DEMO), "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    for key in ("edition", "players", "squares", "bank", "current", "pending", "rejected",
+                "winner"):
+        assert key in out
+    assert set(out["players"][0]) >= {"name", "cash", "position", "in_jail", "jail_cards",
+                                      "bankrupt"}
+    assert set(out["squares"][0]) >= {"index", "owner", "houses", "hotel", "mortgaged"}
+    assert set(out["bank"]) >= {"houses", "hotels"}
+    assert out["rejected"] == [{"line": 18, "code": "no_monopoly", "message": out["rejected"][0][
+        "message"]}]
+    assert "Avenue de la République" in out["rejected"][0]["message"]
+    ann = out["players"][0]
+    assert ann["cash"] == 1500 - 200 - 50 - 180 + 250
+
+
+def test_replay_prints_the_table_without_json() -> None:
+    proc = run_replay(str(DEMO))
+    assert proc.returncode == 0
+    assert "Ann" in proc.stdout and "refused line 18" in proc.stdout
+
+
+def test_refused_line_changes_nothing_and_replay_goes_on(tmp_path: Path) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"do":"new_game","edition":"classic-eur","players":["A","B"]}\n'
+                      '{"do":"buy"}\n{"do":"fly"}\n{"do":"roll","dice":[1,2]}\n')
+    out = json.loads(run_replay(str(script), "--json").stdout)
+    assert [r["line"] for r in out["rejected"]] == [2, 3]
+    assert [r["code"] for r in out["rejected"]] == ["not_now", "bad_command"]
+    assert out["players"][0]["position"] == 3 and out["pending"]["kind"] == "buy"
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ('{"do":"roll"}\n{not json\n', 2),
+    ('\n\n[1, 2]\n', 3),
+    ('{"dice": [1, 2]}\n', 1),
+])
+def test_malformed_line_stops_with_its_number_and_exit_code_2(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    script = tmp_path / "bad.jsonl"
+    script.write_text(text)
+    proc = run_replay(str(script), "--json")
+    assert proc.returncode == 2
+    assert f"line {line}" in proc.stderr and proc.stdout == ""
+    with pytest.raises(ScriptError) as err:
+        read_script(text)
+    assert err.value.line == line
+
+
+def test_missing_script_file_is_a_clear_error(tmp_path: Path) -> None:
+    proc = run_replay(str(tmp_path / "nope.jsonl"))
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+
+
+def test_replay_reads_standard_input() -> None:
+    proc = run_replay("-", "--json", stdin=DEMO.read_text("utf-8"))
+    assert proc.returncode == 0 and json.loads(proc.stdout)["edition"] == "classic-eur"
