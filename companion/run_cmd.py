@@ -1,0 +1,143 @@
+"""`companion run`: the game session, the screen, the inputs and the phone remote, one process.
+
+On a Pi console the screen is drawn fullscreen through KMS/DRM; on a desktop in a window;
+with no display (or --headless) the companion runs without a screen and prints where the
+phone remote is. It resumes the saved game of the data directory, or shows the setup.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.config import ConfigError, load_config
+
+log = logging.getLogger("companion.run")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="companion run", description=__doc__.splitlines()[0])
+    parser.add_argument("--headless", action="store_true", help="run without a screen")
+    parser.add_argument("--port", type=int, help="the phone remote's port (default: config)")
+    parser.add_argument("--data-dir", type=Path, help="where games are saved")
+    parser.add_argument("--config", type=Path, help="the configuration file")
+    parser.add_argument("--size", help="window size WIDTHxHEIGHT (default: config or 800x480)")
+    parser.add_argument("--fullscreen", action="store_true", help="fullscreen on a desktop too")
+    return parser.parse_args(argv)
+
+
+def parse_size(text: str | None) -> tuple[int, int] | None:
+    """'800x480' -> (800, 480).
+
+    >>> parse_size("1920x1080")
+    (1920, 1080)
+    """
+    if not text:
+        return None
+    width, _, height = text.lower().partition("x")
+    return int(width), int(height)
+
+
+def main(argv: list[str]) -> int:
+    """Start everything; returns when the window is closed or the process is told to stop."""
+    args = parse_args(argv)
+    logging.basicConfig(level=os.environ.get("COMPANION_LOG", "INFO"),
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from companion.audio import SoundPlayer
+    from companion.screen import settings as screen_settings
+    from companion.screen.app import DisplaySpec, ScreenLoop, open_display
+    from companion.screen.controller import Controller
+    from companion.screen.wiring import (
+        PartMissing,
+        WebRemote,
+        close_quietly,
+        open_session,
+        start_panel,
+    )
+
+    data_dir = args.data_dir or config.data_dir
+    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        session = open_session(data_dir)
+    except PartMissing as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
+    parts: list[Any] = [session]
+    remembered = (data_dir / screen_settings.FILE_NAME).exists()
+    sound = SoundPlayer(volume=config.sound.volume / 100, muted=config.sound.mute)
+    parts.append(sound)
+    controller = Controller(session, sound=sound, data_dir=data_dir)
+    if not remembered:
+        controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
+    sound.set_volume(controller.ui.volume / 100)
+    sound.set_muted(controller.ui.muted)
+    try:
+        if config.web.enabled:
+            try:
+                remote = WebRemote(session, config.web.host, args.port or config.web.port)
+                remote.start()
+                parts.append(remote)
+                controller.ui.remote_url = remote.url
+                extensions = getattr(remote.app, "extensions", None)
+                if isinstance(extensions, dict):  # lets the remote show trade proposals
+                    extensions["table_screen"] = controller
+            except (PartMissing, OSError) as exc:
+                log.warning("phone remote off: %s", exc)
+        panel = start_panel(controller.post_button, config.buttons.pins)
+        if panel is not None:
+            parts.append(panel)
+        surface = None if args.headless else open_display(DisplaySpec(
+            parse_size(args.size) or config.screen.size,
+            args.fullscreen or config.screen.fullscreen))
+        if surface is None:
+            return run_headless(controller)
+        loop = ScreenLoop(controller, surface)
+        install_stop_signals(loop.request_stop)
+        loop.run()
+        return 0
+    finally:
+        controller.close()
+        for part in reversed(parts):
+            close_quietly(part)
+
+
+def install_stop_signals(stop: Any) -> None:
+    """SIGTERM (systemd) and SIGINT (Ctrl-C) end the loop cleanly."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop())
+
+
+def run_headless(controller: Any) -> int:
+    """No screen: say where the phone remote is, keep the controller (sounds, auction clock)
+    running on session updates, until SIGTERM / SIGINT."""
+    url = controller.ui.remote_url
+    print(f"Table Companion running without a screen. Phone remote: {url or 'off'}", flush=True)
+    wake = threading.Event()
+    stop = threading.Event()
+    controller.wake = wake.set
+
+    def request_stop() -> None:
+        stop.set()
+        wake.set()
+
+    install_stop_signals(request_stop)
+    while not stop.is_set():
+        deadline = controller.ui.auction_deadline
+        timeout = 1.0 if deadline is None else min(1.0, max(0.05, deadline - controller.clock()))
+        wake.wait(timeout)
+        wake.clear()
+        controller.drain()
+    return 0

@@ -1,0 +1,202 @@
+"""The screen loop: open the display (KMS/DRM on a Pi, a window on a desktop), then sleep
+until an input, a session update or an animation frame is due, and redraw only then.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from dataclasses import dataclass
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+from companion.screen.controller import Controller
+from companion.screen.render import render
+
+log = logging.getLogger(__name__)
+
+KEY_BUTTONS = {"r": "roll", "y": "yes", "n": "no", "g": "pass_go", "u": "undo", "m": "menu"}
+FRAME_MS = 16  # animation frames at about 60 Hz
+IDLE_WAKE_MS = 1000  # even when idle, look at the stop flag once a second
+
+
+@dataclass(frozen=True)
+class DisplaySpec:
+    """How to open the screen: fullscreen or a window of `size` (None: native / 800x480)."""
+
+    size: tuple[int, int] | None = None
+    fullscreen: bool = False
+
+
+def choose_video_driver() -> str | None:
+    """KMS/DRM when no desktop runs (a Pi console), else SDL's choice; None if forced."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return None
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        if os.path.exists("/dev/dri/card0") or os.path.exists("/dev/dri/card1"):
+            return "kmsdrm"
+        return "offscreen-none"
+    return None
+
+
+def open_display(spec: DisplaySpec) -> pygame.Surface | None:
+    """The display surface, or None when this machine has no display to draw on."""
+    driver = choose_video_driver()
+    if driver == "offscreen-none":
+        return None
+    if driver:
+        os.environ["SDL_VIDEODRIVER"] = driver
+    try:
+        pygame.display.init()
+        kms = pygame.display.get_driver() in ("kmsdrm", "KMSDRM")
+        if kms or spec.fullscreen:
+            surface = pygame.display.set_mode(spec.size or (0, 0), pygame.FULLSCREEN)
+        else:
+            surface = pygame.display.set_mode(spec.size or (800, 480), pygame.RESIZABLE)
+        pygame.display.set_caption("Table Companion")
+        if kms:
+            pygame.mouse.set_visible(False)
+        return surface
+    except pygame.error as exc:
+        log.warning("no display (%s): running headless", exc)
+        pygame.display.quit()
+        return None
+
+
+class ScreenLoop:
+    """Draw frames for a controller on a display; redraw on change only."""
+
+    def __init__(self, controller: Controller, surface: pygame.Surface) -> None:
+        self.controller = controller
+        self.surface = surface
+        self.wake_event = pygame.event.custom_type()
+        self.stop = threading.Event()
+        self.frames = 0
+        controller.wake = self._post_wake
+
+    def _post_wake(self) -> None:
+        """Wake the loop from another thread (SDL's event queue is thread-safe)."""
+        try:
+            pygame.event.post(pygame.event.Event(self.wake_event))
+        except pygame.error:  # the display closed while a thread was posting
+            pass
+
+    def request_stop(self) -> None:
+        """Ask the loop to end (from any thread)."""
+        self.stop.set()
+        self._post_wake()
+
+    def draw(self) -> None:
+        """Render and flip one frame."""
+        controller = self.controller
+        controller.ui.now = controller.clock()
+        controller.frame = render(controller.state, controller.ui, self.surface)
+        pygame.display.flip()
+        self.frames += 1
+
+    def timeout_ms(self) -> int:
+        """How long the loop may sleep before the picture changes by itself."""
+        frame = self.controller.frame
+        if frame is None or frame.animating:
+            return FRAME_MS
+        deadline = self.controller.ui.next_change()
+        if deadline is None:
+            return IDLE_WAKE_MS
+        wait = (deadline - self.controller.clock()) * 1000
+        return max(1, min(IDLE_WAKE_MS, int(wait) + 1))
+
+    def run(self) -> None:
+        """Until stopped: wait for an event (with a timeout), handle it, redraw if needed."""
+        dirty = True
+        while not self.stop.is_set():
+            if dirty:
+                self.draw()
+            event = pygame.event.wait(self.timeout_ms())
+            events = [event] + pygame.event.get()
+            dirty = any(self.handle(e) for e in events)
+            dirty = self.controller.drain() or dirty
+            frame = self.controller.frame
+            due = frame is not None and frame.next_change is not None \
+                and frame.next_change <= self.controller.clock()
+            if frame is not None and (frame.animating or due):
+                dirty = True
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """One pygame event; True when it may change the picture."""
+        c = self.controller
+        if event.type == pygame.QUIT:
+            self.stop.set()
+            return False
+        if event.type == self.wake_event or event.type == pygame.NOEVENT:
+            return False
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.VIDEOEXPOSE):
+            self.surface = pygame.display.get_surface() or self.surface
+            return True
+        if event.type == pygame.FINGERDOWN:
+            w, h = self.surface.get_size()
+            c.tap((int(event.x * w), int(event.y * h)))
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(
+                event, "touch", False):
+            c.tap(event.pos)
+            return True
+        if event.type == pygame.TEXTINPUT and c.ui.setup is not None and self._typing():
+            c.type_text(event.text)
+            return True
+        if event.type == pygame.KEYDOWN:
+            return self.key(event)
+        return False
+
+    def _typing(self) -> bool:
+        """Whether keys type into the setup form (a name or the PIN has the focus)."""
+        setup = self.controller.ui.setup
+        if setup is None:
+            return False
+        line = setup.focused()
+        return bool(line.startswith("player:") or line == "pin")
+
+    def key(self, event: pygame.event.Event) -> bool:
+        """Keyboard: the panel's buttons, digits for dice, H help, arrows in lists."""
+        c = self.controller
+        name = pygame.key.name(event.key)
+        setup = c.ui.setup
+        if name == "escape":
+            c.ui.overlay, c.ui.chooser = None, None
+            return True
+        if setup is not None and c.ui.overlay is None:
+            if name in ("down", "tab"):
+                setup.move(1)
+            elif name == "up":
+                setup.move(-1)
+            elif name in ("right", "return"):
+                if setup.change(1):
+                    c.start_game()
+            elif name == "left":
+                setup.change(-1)
+            elif name == "backspace":
+                c.backspace()
+            elif self._typing():
+                return True  # the letter arrives as TEXTINPUT
+            elif name in KEY_BUTTONS:
+                c.press(KEY_BUTTONS[name], "keyboard")
+            elif name == "h":
+                c.ui.overlay = "help"
+            return True
+        if name in KEY_BUTTONS:
+            c.press(KEY_BUTTONS[name], "keyboard")
+        elif name == "h":
+            c.ui.overlay = None if c.ui.overlay == "help" else "help"
+        elif name in "123456" and len(name) == 1:
+            c.dice_digit(int(name), "keyboard")
+        elif name in ("down", "right") and c.ui.chooser is not None:
+            c.press("roll", "keyboard")
+        elif name in ("up", "left") and c.ui.chooser is not None:
+            c.press("pass_go", "keyboard")
+        elif name == "return" and c.ui.chooser is not None:
+            c.press("yes", "keyboard")
+        else:
+            return False
+        return True

@@ -1,0 +1,135 @@
+"""Connecting the screen to the other parts: the game session, the phone remote, the panel.
+
+Each part is imported only when used and may be missing (a build without it, or a machine
+without the hardware): the companion then runs without that part and says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.session_api import GameSessionProtocol
+
+log = logging.getLogger(__name__)
+
+
+class PartMissing(RuntimeError):
+    """A part the companion needs is not in this build."""
+
+
+def open_session(data_dir: Path) -> GameSessionProtocol:
+    """The durable game session of `data_dir` (resuming the saved game, if any)."""
+    try:
+        module: Any = importlib.import_module("companion.session")
+    except ModuleNotFoundError as exc:
+        if exc.name != "companion.session":
+            raise
+        raise PartMissing("the game session (companion.session) is not in this build") from None
+    for name in ("open_session", "GameSession"):
+        factory = getattr(module, name, None)
+        if factory is not None:
+            session: GameSessionProtocol = factory(data_dir)
+            return session
+    raise PartMissing("companion.session has neither open_session nor GameSession")
+
+
+def close_quietly(part: Any) -> None:
+    """Call `part.close()` if it has one; errors are logged, never raised."""
+    close = getattr(part, "close", None)
+    if close is None:
+        return
+    try:
+        close()
+    except Exception as exc:  # shutting down must finish
+        log.warning("closing %r: %s", part, exc)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
+        address = str(probe.getsockname()[0])
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        probe.close()
+    return address
+
+
+class WebRemote:
+    """The phone remote (web_remote.create_app) served by waitress on a thread."""
+
+    def __init__(self, session: GameSessionProtocol, host: str, port: int) -> None:
+        try:
+            web_remote: Any = importlib.import_module("web_remote")
+        except ModuleNotFoundError:
+            raise PartMissing("the phone remote (web_remote) is not in this build") from None
+        create_app = getattr(web_remote, "create_app", None)
+        if create_app is None:
+            raise PartMissing("web_remote has no create_app yet")
+        from waitress.server import create_server
+
+        self.app = create_app(session)
+        server: Any = create_server(self.app, host=host, port=port, threads=4)
+        self.server = server
+        self.port = int(server.effective_port)
+        self.url = f"http://{lan_address()}:{self.port}/"
+        self.thread = threading.Thread(target=self._serve, name="web-remote", daemon=True)
+
+    def _serve(self) -> None:
+        try:
+            self.server.run()
+        except OSError as exc:  # closed during shutdown
+            log.info("web remote stopped: %s", exc)
+
+    def start(self) -> None:
+        """Serve in the background."""
+        self.thread.start()
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.server.close()
+
+
+def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = None) -> Any:
+    """The GPIO button panel, its presses sent to `press`.
+
+    Returns the panel (close it on exit), or None without GPIO (the keyboard stands in for
+    the buttons then, so no simulated panel polls in the background) or without
+    hardware.panel.
+    """
+    try:
+        panel_mod: Any = importlib.import_module("hardware.panel")
+        events: Any = importlib.import_module("hardware.events")
+    except ModuleNotFoundError as exc:
+        log.info("no button panel: %s", exc)
+        return None
+
+    def emit(event: Any) -> None:
+        button = getattr(event, "button", None)
+        gesture = getattr(event, "gesture", None)
+        if button is None:
+            return
+        if gesture is events.Gesture.HOLD and button is not events.Button.MENU:
+            return
+        press(str(button.value))
+
+    try:
+        panel = panel_mod.ButtonPanel(emit=emit, pin_map=pin_map)
+    except Exception as exc:  # no GPIO, a pin conflict: play with the keyboard and screen
+        log.warning("button panel unavailable: %s", exc)
+        return None
+    if getattr(panel, "simulated", False):
+        close_quietly(panel)
+        return None
+    start = getattr(panel, "start", None)
+    if start is not None:
+        start()
+    return panel

@@ -1,0 +1,55 @@
+"""`companion screenshot --data-dir DIR --size 800x480 --out FILE.png`: the screen, as a PNG.
+
+Renders the saved game exactly as the table screen shows it (with its recent moves and
+net-worth history from the journal), without opening a window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from companion.paths import default_data_dir
+
+
+def main(argv: list[str]) -> int:
+    """Render the current game of the data directory to a PNG file."""
+    parser = argparse.ArgumentParser(prog="companion screenshot",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=Path, default=None, help="where games are saved")
+    parser.add_argument("--size", default="800x480", help="WIDTHxHEIGHT (default 800x480)")
+    parser.add_argument("--out", type=Path, required=True, help="the PNG file to write")
+    args = parser.parse_args(argv)
+    try:
+        width, _, height = args.size.lower().partition("x")
+        size = (int(width), int(height))
+    except ValueError:
+        print(f"companion screenshot: bad --size {args.size!r} (write e.g. 800x480)",
+              file=sys.stderr)
+        return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from companion.screen.controller import Controller
+    from companion.screen.render import render
+    from companion.screen.wiring import PartMissing, close_quietly, open_session
+
+    data_dir = args.data_dir or default_data_dir()
+    try:
+        session = open_session(data_dir)
+    except PartMissing as exc:
+        print(f"companion screenshot: {exc}", file=sys.stderr)
+        return 2
+    try:
+        controller = Controller(session, data_dir=data_dir)
+        surface = pygame.Surface(size)
+        render(controller.state, controller.ui, surface)
+        controller.close()
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(surface, str(args.out))
+    finally:
+        close_quietly(session)
+    print(args.out)
+    return 0
