@@ -90,6 +90,20 @@ def _open_reader(spec: str, emit: Callable[[Any], None]) -> Any:
     return open_reader(spec, emit)
 
 
+def _lgpio_factory() -> Any:
+    from gpiozero.pins.lgpio import LGPIOFactory  # deferred: needs the lgpio library
+
+    return LGPIOFactory()
+
+
+def _has_module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def _free_bytes(path: Path) -> int:
+    return shutil.disk_usage(path).free
+
+
 def _read_line(stream: TextIO, timeout: float) -> str | None:
     """A line typed on `stream` within `timeout` seconds, else None."""
     try:
@@ -110,6 +124,10 @@ class Host:
     access: Callable[[Path, int], bool] = os.access
     open_serial: Callable[[str, int, float], Any] = _open_serial
     open_reader: ReaderFactory = _open_reader
+    pin_factory: Callable[[], Any] = _lgpio_factory
+    has_module: Callable[[str], bool] = _has_module
+    free_bytes: Callable[[Path], int] = _free_bytes
+    serial_timeout: float = 1.0
     read_line: Callable[[float], str | None] = field(
         default=lambda timeout: _read_line(sys.stdin, timeout)
     )
@@ -280,7 +298,7 @@ def check_gpio(host: Host, config: Config) -> list[Finding]:
     chips = sorted(host.path("/dev").glob("gpiochip*"))
     if not chips:
         fix = ("update the system (sudo apt full-upgrade) and reboot" if host.on_pi else
-               "fine for trying it out: press the buttons on the screen or the phone")
+               "fine for trying it out without the button panel")
         return [Finding("gpio", host.missing(), "no GPIO chips (/dev/gpiochip*): the buttons "
                         f"will be simulated ({pins})", fix)]
     if not any(host.access(c, os.R_OK | os.W_OK) for c in chips):
@@ -289,7 +307,7 @@ def check_gpio(host: Host, config: Config) -> list[Finding]:
     if factory not in ("", "lgpio"):
         return [Finding("gpio", Status.WARN, f"GPIOZERO_PIN_FACTORY={factory}: Bookworm's "
                         "supported pin factory is lgpio", "unset GPIOZERO_PIN_FACTORY")]
-    if importlib.util.find_spec("lgpio") is None:
+    if not host.has_module("lgpio"):
         return [Finding("gpio", host.missing(), "the lgpio library is not installed: the "
                         "buttons will be simulated",
                         "sudo deploy/install.sh (installs the [pi] extras), or "
@@ -303,9 +321,8 @@ def _try_pin_factory(host: Host, config: Config, pins: str) -> Finding:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from gpiozero import Button
-            from gpiozero.pins.lgpio import LGPIOFactory
 
-            factory = LGPIOFactory()
+            factory = host.pin_factory()
     except Exception as exc:  # noqa: BLE001 - any backend failure is the finding
         return Finding("gpio", host.missing(), f"the lgpio pin factory does not start: {exc}",
                        f"stop {SERVICE} if it runs; check /dev/gpiochip* permissions")
@@ -388,7 +405,7 @@ def _probe_serial(host: Host, spec: ReaderSpec, name: str) -> Finding:
         if spec.kind is ReaderKind.RDM6300:
             return Finding(name, Status.OK, f"{spec.device} opens at 9600 baud (an RDM6300 "
                            "only talks when a card is near: try --wait-tap)")
-        version = _pn532_firmware(port)
+        version = _pn532_firmware(port, host.serial_timeout)
     finally:
         port.close()
     if version is None:
@@ -484,7 +501,7 @@ def check_data_dir(host: Host, config: Config, options: Options) -> list[Finding
                         f"{exc.strerror or exc}",
                         f"sudo chown -R {SERVICE_USER}: {data_dir}, and run the doctor as "
                         f"the service user: sudo -u {SERVICE_USER} companion doctor")]
-    free = shutil.disk_usage(existing).free
+    free = host.free_bytes(existing)
     shown = f"{free / 1024**3:.1f} GB" if free >= 1024**3 else f"{free // 1024**2} MB"
     created = "" if where.exists() else " (it will be created)"
     if free < MIN_FREE_FAIL:
