@@ -1,0 +1,140 @@
+"""The game session: one writer, journal before listeners, resume, versions, the lock."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.game import apply_command
+from companion.journal import JournalLocked
+from companion.rules import Accepted, snapshot
+from companion.session import GameSession
+from companion.session_api import Source, Update
+
+BANKER = Source("script", banker=True)
+NEW = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo", "Cy"], "seed": 11}
+
+
+def replay(commands: list[dict[str, Any]]) -> Any:
+    """The in-memory engine state after the commands (refusals skipped)."""
+    state = None
+    for c in commands:
+        r = apply_command(state, c)
+        if isinstance(r, Accepted):
+            state = r.state
+    return state
+
+
+def test_submit_applies_and_resume_gives_the_same_table(tmp_path: Path) -> None:
+    commands = [NEW, {"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "decline"},
+                {"do": "end_turn"}, {"do": "roll"}]
+    with GameSession.open(tmp_path) as s:
+        outcomes = [s.submit(c, BANKER) for c in commands]
+        live = s.game_state()
+        public = s.state()
+    assert outcomes[0].accepted and outcomes[0].version == 1
+    assert [o.accepted for o in outcomes] == [True, True, True, False, True, True]
+    expected = replay(commands)
+    assert live is not None and snapshot(live) == snapshot(expected)
+    with GameSession.open(tmp_path) as s2:
+        again = s2.game_state()
+        assert again is not None and snapshot(again) == snapshot(expected)
+        assert s2.state() == public
+
+
+def test_refusal_changes_nothing_and_is_not_journaled(tmp_path: Path) -> None:
+    with GameSession.open(tmp_path) as s:
+        s.submit(NEW, BANKER)
+        before = s.state()
+        out = s.submit({"do": "buy"}, BANKER)
+        assert not out.accepted and out.code == "not_now" and out.message
+        assert s.state() == before
+        assert len(s.history()) == 1
+
+
+def test_stale_version_is_refused(tmp_path: Path) -> None:
+    with GameSession.open(tmp_path) as s:
+        s.submit(NEW, BANKER)
+        out = s.submit({"do": "roll"}, BANKER, expect_version=0)
+        assert not out.accepted and out.code == "stale_version"
+        out = s.submit({"do": "roll"}, BANKER, expect_version=1)
+        assert out.accepted and out.version == 2
+
+
+def test_listeners_run_after_commit_and_can_be_removed(tmp_path: Path) -> None:
+    seen: list[Update] = []
+    with GameSession.open(tmp_path) as s:
+        path = s._journal.path
+
+        def listener(update: Update) -> None:
+            # the change is in the journal before anyone hears of it
+            from companion.journal import Journal
+            j = Journal.open(path, readonly=True)
+            try:
+                assert j.last_seq() >= 1
+            finally:
+                j.close()
+            seen.append(update)
+
+        remove = s.add_listener(listener)
+        s.submit(NEW, Source("phone", player="Ann"))
+        remove()
+        s.submit({"do": "roll"}, BANKER)
+    assert len(seen) == 1
+    assert seen[0].version == 1 and seen[0].source.player == "Ann"
+    assert seen[0].state["players"][0]["name"] == "Ann"
+    assert seen[0].events[0]["kind"] == "game_started"
+
+
+def test_many_threads_one_writer(tmp_path: Path) -> None:
+    with GameSession.open(tmp_path) as s:
+        s.submit(NEW, BANKER)
+        results: list[int] = []
+        lock = threading.Lock()
+
+        def pay() -> None:
+            for _ in range(5):
+                out = s.submit({"do": "pay", "from": "Ann", "to": "Bo", "amount": 1}, BANKER)
+                with lock:
+                    results.append(out.version)
+
+        threads = [threading.Thread(target=pay) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == list(range(2, 22))
+        assert s.state()["players"][1]["cash"] == 1500 + 20
+
+
+def test_a_listener_cannot_deadlock_the_writer(tmp_path: Path) -> None:
+    errors: list[BaseException] = []
+    with GameSession.open(tmp_path) as s:
+
+        def listener(update: Update) -> None:
+            try:
+                s.submit({"do": "roll"}, BANKER)
+            except RuntimeError as exc:
+                errors.append(exc)
+
+        s.add_listener(listener)
+        assert s.submit(NEW, BANKER).accepted
+    assert len(errors) == 1
+
+
+def test_second_opener_is_refused_clearly(tmp_path: Path) -> None:
+    with GameSession.open(tmp_path):
+        with pytest.raises(JournalLocked, match="in use by another companion"):
+            GameSession.open(tmp_path)
+    with GameSession.open(tmp_path):
+        pass  # released on close
+
+
+def test_closed_session_refuses(tmp_path: Path) -> None:
+    s = GameSession.open(tmp_path)
+    s.close()
+    out = s.submit(NEW, BANKER)
+    assert not out.accepted and out.code == "session_closed"
