@@ -5,6 +5,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$root/scripts/bootstrap.sh" "dev"
 cd "$root"
 for setup in scripts/test-setup.d/*.sh; do
+    # shellcheck source=/dev/null
     [ -e "$setup" ] && source "$setup"
 done
 .venv/bin/ruff check .

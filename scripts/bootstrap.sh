@@ -44,11 +44,11 @@ fi
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-stamp="$venv/.installed-$(cat "$root/pyproject.toml" | sha1sum | cut -c1-12)-${extras:-none}"
+stamp="$venv/.installed-$(sha1sum < "$root/pyproject.toml" | cut -c1-12)-${extras:-none}"
 if [ ! -f "$stamp" ]; then
     "$venv/bin/python" -m pip install -q --upgrade pip
     if [ -n "$extras" ]; then
-        "$venv/bin/python" -m pip install -q -e "$root[$extras]"
+        "$venv/bin/python" -m pip install -q -e "${root}[${extras}]"
     else
         "$venv/bin/python" -m pip install -q -e "$root"
     fi

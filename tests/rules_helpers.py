@@ -59,14 +59,14 @@ def arrange(state: GameState, **changes: Any) -> GameState:
     for sq in changes.get("mortgaged", []):
         g.mortgaged[sq] = True
     for who, amount in changes.get("cash", {}).items():
-        g.players[who].cash = amount
+        g.wp(who).cash = amount
     for who, sq in changes.get("position", {}).items():
-        g.players[who].position = sq
+        g.wp(who).position = sq
     for who in changes.get("jail", []):
-        g.players[who].in_jail = True
-        g.players[who].position = g.edition.jail_index
+        g.wp(who).in_jail = True
+        g.wp(who).position = g.edition.jail_index
     for who, cards in changes.get("jail_cards", {}).items():
-        g.players[who].jail_cards = list(cards)
+        g.wp(who).jail_cards = list(cards)
         for card in cards:
             g.decks[g.edition.cards[card].deck].remove(card)
     return g

@@ -84,7 +84,9 @@ def test_random_legal_sequences_keep_the_invariants(
             break
         template = data.draw(st.sampled_from(legal))
         cmd = concrete(template, data)
+        before = snapshot(g)
         r = apply(g, cmd)
+        assert snapshot(g) == before, f"apply changed the state it was given: {cmd}"
         if not isinstance(r, Accepted):
             assert template["do"] in {"trade"}, f"legal command refused: {cmd} -> {r}"
             continue

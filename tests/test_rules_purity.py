@@ -38,3 +38,19 @@ def test_apply_leaves_the_given_state_unchanged() -> None:
     g2, _ = ok(g, {"do": "roll", "dice": [3, 4]}, {"do": "draw"})
     assert snapshot(g) == before
     assert snapshot(g2) != before
+
+
+def test_state_copy_carries_every_field() -> None:
+    import dataclasses
+
+    g, _ = ok(start(), {"do": "roll", "dice": [1, 2]})
+    g.extra["x"] = 1
+    c = g.copy()
+    for f in dataclasses.fields(g):
+        if f.name == "owned":
+            continue
+        assert getattr(c, f.name) == getattr(g, f.name), f.name
+    mutable = [f.name for f in dataclasses.fields(g)
+               if isinstance(getattr(g, f.name), list | dict) and f.name != "owned"]
+    for name in mutable:
+        assert getattr(c, name) is not getattr(g, name) or name == "players", name

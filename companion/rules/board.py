@@ -19,7 +19,7 @@ def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> N
 
 def send_to_jail(g: GameState, ev: Events, player: int) -> None:
     """Straight to jail: no salary, no re-roll; the turn's moving is over."""
-    p = g.players[player]
+    p = g.wp(player)
     p.position = g.edition.jail_index
     p.in_jail = True
     p.jail_turns = 0
@@ -31,7 +31,7 @@ def send_to_jail(g: GameState, ev: Events, player: int) -> None:
 
 def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
     """Move forward by a number of squares, paying the salary when GO is passed or reached."""
-    p = g.players[player]
+    p = g.wp(player)
     n = len(g.edition.squares)
     target = (p.position + steps) % n
     passed = p.position + steps >= n
@@ -47,7 +47,7 @@ def move_to(
     dice_multiplier: int = 0,
 ) -> None:
     """Advance (forward) to a square, paying the salary when GO is passed or reached."""
-    p = g.players[player]
+    p = g.wp(player)
     passed = target <= p.position
     ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
     p.position = target
@@ -155,7 +155,7 @@ def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -
     ev.append({"kind": "card", "player": g.players[pending.player].name, "deck": card.deck,
                "card": card_id, "text": card.text})
     if card.effect == "jail_free":
-        g.players[pending.player].jail_cards.append(card_id)
+        g.wp(pending.player).jail_cards.append(card_id)
     else:
         deck.append(card_id)
     apply_card(g, ev, pending.player, card)
@@ -163,7 +163,7 @@ def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -
 
 def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
     """What a card does to the player who drew it."""
-    p = g.players[player]
+    p = g.wp(player)
     prm = card.params
     effect = card.effect
     if effect == "advance":

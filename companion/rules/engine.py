@@ -20,7 +20,7 @@ from companion.rules.money import Events, declare_bankrupt, settle_debts, transf
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Accepted:
     """An accepted command: the new state and what happened, in order."""
 
@@ -98,7 +98,8 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         g = state.copy()
         ev: Events = []
         handler(g, ev, cmd)
-        settle_debts(g, ev)
+        if g.pending:
+            settle_debts(g, ev)
     except RulesError as exc:
         return Rejection(exc.code, exc.message)
     g.version = state.version + 1

@@ -276,7 +276,7 @@ def trade(
                              f"{g.players[who].name} could not pay the {money_text(g, due)} due on "
                              "the mortgaged deeds received")
         del other
-    pa, pb = g.players[a], g.players[b]
+    pa, pb = g.wp(a), g.wp(b)
     transfer(g, ev, a, b, give[0], "trade")
     transfer(g, ev, b, a, take[0], "trade")
     for _ in range(give[1]):

@@ -38,11 +38,11 @@ def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reas
     if payee == BANK and g.options.free_parking_pot and reason in POT_REASONS:
         payee = POT
     if payer >= 0:
-        g.players[payer].cash -= amount
+        g.wp(payer).cash -= amount
     elif payer == POT:
         g.pot -= amount
     if payee >= 0:
-        g.players[payee].cash += amount
+        g.wp(payee).cash += amount
     elif payee == POT:
         g.pot += amount
     ev.append({"kind": "transfer", "from": party_name(g, payer), "to": party_name(g, payee),
@@ -107,8 +107,6 @@ def lift_cost(g: GameState, square: int) -> int:
 
 def settle_debts(g: GameState, ev: Events) -> None:
     """Pay every debt on top of the stack whose debtor now has the cash."""
-    from companion.rules.board import move_steps  # a paid jail fine may release a move
-
     while g.pending and g.pending[-1].kind is PendingKind.DEBT:
         debt = g.pending[-1]
         if g.players[debt.player].cash < debt.amount:
@@ -116,6 +114,8 @@ def settle_debts(g: GameState, ev: Events) -> None:
         g.pending.pop()
         transfer(g, ev, debt.player, debt.creditor, debt.amount, debt.reason)
         if debt.then_move:
+            from companion.rules.board import move_steps  # a paid jail fine releases a move
+
             move_steps(g, ev, debt.player, debt.then_move)
 
 
@@ -149,7 +149,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int) -> None:
             f" and mortgaging, enough for the {money_text(g, top.amount)} owed",
         )
     creditor = top.creditor
-    p = g.players[player]
+    p = g.wp(player)
     owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == player]
     ev.append({"kind": "bankrupt", "player": p.name, "creditor": party_name(g, creditor)})
     g.pending = [x for x in g.pending if x.player != player]
@@ -172,7 +172,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int) -> None:
                 mortgaged.append(s)
         ev.append({"kind": "deeds_transferred", "from": p.name, "to": g.players[creditor].name,
                    "squares": owned})
-        g.players[creditor].jail_cards.extend(p.jail_cards)
+        g.wp(creditor).jail_cards.extend(p.jail_cards)
         p.jail_cards = []
         receive_mortgaged(g, ev, creditor, mortgaged)
     else:

@@ -104,17 +104,50 @@ class GameState:
     pot: int = 0
     winner: int = NOBODY
     extra: dict[str, Any] = field(default_factory=dict)
+    #: which Player records this state owns (may change); the others are shared, read-only
+    owned: list[bool] = field(default_factory=list, repr=False, compare=False)
 
     def copy(self) -> GameState:
-        """An independent copy sharing only the immutable edition and options."""
-        return GameState(
-            self.edition, self.options, [p.copy() for p in self.players], self.owner[:],
-            self.level[:], self.mortgaged[:], self.bank_houses, self.bank_hotels, self.rng,
-            {k: v[:] for k, v in self.decks.items()}, self.version, self.current,
-            self.turn_number, self.rolled, self.must_roll, self.doubles, self.dice,
-            [p.copy() for p in self.pending], self.last_card, self.pot, self.winner,
-            dict(self.extra),
-        )
+        """A copy that may be changed without touching this one.
+
+        Player records are shared until the engine asks to change one (`wp`), which keeps
+        a copy cheap: most commands change one or two players.
+        """
+        new = object.__new__(GameState)
+        new.edition = self.edition
+        new.options = self.options
+        new.players = self.players[:]
+        new.owner = self.owner[:]
+        new.level = self.level[:]
+        new.mortgaged = self.mortgaged[:]
+        new.bank_houses = self.bank_houses
+        new.bank_hotels = self.bank_hotels
+        new.rng = self.rng
+        new.decks = {k: v[:] for k, v in self.decks.items()}
+        new.version = self.version
+        new.current = self.current
+        new.turn_number = self.turn_number
+        new.rolled = self.rolled
+        new.must_roll = self.must_roll
+        new.doubles = self.doubles
+        new.dice = self.dice
+        new.pending = [p.copy() for p in self.pending] if self.pending else []
+        new.last_card = self.last_card
+        new.pot = self.pot
+        new.winner = self.winner
+        new.extra = dict(self.extra) if self.extra else {}
+        new.owned = [False] * len(self.players)
+        return new
+
+    def wp(self, index: int) -> Player:
+        """The player record at `index`, made this state's own so that it may be changed."""
+        owned = self.owned
+        if not owned:
+            owned.extend([False] * len(self.players))
+        if not owned[index]:
+            self.players[index] = self.players[index].copy()
+            owned[index] = True
+        return self.players[index]
 
     @property
     def hotel_level(self) -> int:

@@ -44,6 +44,8 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int, ...] | None) ->
         raise RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already")
     values = read_dice(g, dice)
     p = g.players[player]
+    if p.in_jail:
+        p = g.wp(player)
     g.dice = values
     g.rolled = True
     double = values[0] == values[1]
@@ -79,7 +81,7 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int, ...] | None) ->
 
 def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
     """Pay the fine or use a card before rolling; then the player rolls as usual."""
-    p = g.players[player]
+    p = g.wp(player)
     if not p.in_jail:
         raise RulesError(Code.NOT_IN_JAIL, f"{p.name} is not in jail")
     if player == g.current and g.rolled:
@@ -147,7 +149,7 @@ def land_on(g: GameState, ev: Events, player: int, square: int, via_go: bool,
     """Bank-only play: the table moved the token; the square takes effect."""
     if g.pending:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
-    p = g.players[player]
+    p = g.wp(player)
     ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": square})
     if p.in_jail:
         p.in_jail = False
