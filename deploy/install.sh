@@ -220,6 +220,9 @@ install_app() {
     # Editable, so the app finds its sounds and data beside the package in src/.
     run "$root$prefix/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         --no-cache-dir --editable "$root$prefix/src[pi]"
+    # The service sees /opt read-only (ProtectSystem=full): compile the bytecode now.
+    run "$root$prefix/venv/bin/python" -m compileall -q "$root$prefix/src/companion" \
+        "$root$prefix/src/hardware" "$root$prefix/src/web_remote"
     install_file "$source_dir/deploy/companion.sh" "$command_file" 0755
 }
 
