@@ -156,7 +156,7 @@ class Painter:
         px = max(6, round(size * self.scale))
         while True:
             lines = self._wrap(text, box.width, px, bold)
-            line_h = font(bold).get_sized_height(px)
+            line_h = font(bold).get_sized_height(px) + 2  # room for accents and descenders
             if (len(lines) <= max_lines and len(lines) * line_h <= box.height) or px <= 8:
                 break
             px -= 1

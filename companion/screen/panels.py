@@ -125,7 +125,8 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         cash = int(player.get("cash", 0))
         p.text(money(shown_cash(name, cash, ui), currency), cash_row,
                30 if cols == 1 else 24, theme.TEXT_DIM if out else color, bold=True)
-        p.text(_status(player, currency), status_row, 12, theme.BAD if out else theme.TEXT_DIM)
+        p.text(_status(player, currency, compact=cols > 1), status_row, 12,
+               theme.BAD if out else theme.TEXT_DIM)
         p.hotspot(card, "player", name)
 
 
@@ -138,8 +139,9 @@ def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rec
             pygame.Rect(inner.x, inner.y + name_h + cash_h, inner.width, h - name_h - cash_h))
 
 
-def _status(player: Mapping[str, Any], currency: Any) -> str:
-    """Jail, jail cards and net worth, as one short line."""
+def _status(player: Mapping[str, Any], currency: Any, compact: bool = False) -> str:
+    """Jail, jail cards and net worth, as one short line (compact: worth only if nothing
+    else is to say, for the narrow cards of five players or more)."""
     if player.get("bankrupt"):
         return text("bankrupt")
     parts = []
@@ -147,7 +149,8 @@ def _status(player: Mapping[str, Any], currency: Any) -> str:
         parts.append(text("in_jail", turns=player.get("jail_turns", 0)))
     if player.get("jail_cards"):
         parts.append(text("jail_cards", count=player["jail_cards"]))
-    parts.append(text("net_worth", amount=money(int(player.get("net_worth", 0)), currency)))
+    if not (compact and parts):
+        parts.append(text("net_worth", amount=money(int(player.get("net_worth", 0)), currency)))
     return " · ".join(parts)
 
 
@@ -155,13 +158,14 @@ def draw_log(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     """The last few moves, newest first."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(12), -p.px(8))
-    lines = rows(inner, 8)
+    lines = rows(inner, 9)
     p.text(text("log_title"), lines[0], 13, theme.TEXT_DIM, bold=True)
-    entries = list(ui.log)[::-1][: len(lines) - 1]
+    entries = list(ui.log)[::-1][:4]
     if not entries:
         p.text(text("log_empty"), lines[1], 12, theme.TEXT_DIM)
-    for line, entry in zip(lines[1:], entries, strict=False):
-        p.text(entry.text, line, 12, entry.color or theme.TEXT, min_size=9)
+    for i, entry in enumerate(entries):  # two lines each: long street names wrap
+        slot = lines[1 + 2 * i].union(lines[2 + 2 * i])
+        p.paragraph(entry.text, slot, 12, entry.color or theme.TEXT, max_lines=2)
 
 
 @lru_cache(maxsize=4)

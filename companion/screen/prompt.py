@@ -97,7 +97,8 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
     """The decision panel for this state (the game must have started)."""
     if state.get("winner"):
         return Prompt(text("prompt_winner", player=state["winner"]), player=state["winner"],
-                      actions=[Action("undo", text("act_undo"), ui="undo")])
+                      actions=[Action("undo", text("act_undo"), ui="undo"),
+                               Action("menu", text("act_menu"), ui="menu")])
     if ui.trade is not None:
         return _trade(state, ui)
     pending = state.get("pending")

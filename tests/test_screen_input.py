@@ -1,0 +1,127 @@
+"""Inputs reach the session as commands: panel buttons, keys, taps, typed dice, choosers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pygame
+import pytest
+from web_fakes import FakeSession
+
+from companion.screen.app import ScreenLoop
+from companion.screen.controller import Controller
+from companion.screen.render import render
+
+
+@pytest.fixture(autouse=True)
+def headless_sdl() -> Iterator[None]:
+    """Dummy SDL video for a real (invisible) display; environment restored after."""
+    saved = os.environ.get("SDL_VIDEODRIVER")
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    pygame.display.init()
+    yield
+    pygame.display.quit()
+    if saved is None:
+        os.environ.pop("SDL_VIDEODRIVER", None)
+    else:
+        os.environ["SDL_VIDEODRIVER"] = saved
+
+
+def last_command(session: FakeSession) -> dict[str, object]:
+    return dict(session.history(limit=1)[-1]["command"])
+
+
+def make_loop(session: FakeSession) -> tuple[Controller, ScreenLoop]:
+    controller = Controller(session)
+    loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+    loop.draw()
+    return controller, loop
+
+
+def key(loop: ScreenLoop, name: str) -> None:
+    loop.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(name)))
+
+
+def test_keys_roll_buy_and_end_turn() -> None:
+    session = FakeSession()
+    controller, loop = make_loop(session)
+    key(loop, "2")
+    key(loop, "3")
+    assert last_command(session) == {"do": "roll", "by": "Ann", "dice": [2, 3]}
+    assert controller.state is not None and controller.state["pending"]["kind"] == "buy"
+    key(loop, "y")
+    assert last_command(session) == {"do": "buy", "by": "Ann"}
+    key(loop, "r")
+    assert last_command(session) == {"do": "end_turn", "by": "Ann"}
+    assert controller.state["current"] == "Bo"
+
+
+def test_touching_the_on_screen_button_sends_its_command() -> None:
+    session = FakeSession()
+    controller, loop = make_loop(session)
+    key(loop, "2")
+    key(loop, "3")
+    loop.draw()
+    assert controller.frame is not None
+    no = next(h for h in controller.frame.hotspots if h.action == "button" and h.arg == "no")
+    w, h = loop.surface.get_size()
+    loop.handle(pygame.event.Event(pygame.FINGERDOWN, x=no.rect.centerx / w,
+                                   y=no.rect.centery / h, touch_id=0, finger_id=0))
+    assert last_command(session) == {"do": "decline", "by": "Ann"}
+    assert controller.state is not None and controller.state["pending"]["kind"] == "auction"
+
+
+def test_refused_press_shows_a_red_banner_and_changes_nothing() -> None:
+    session = FakeSession()
+    controller, loop = make_loop(session)
+    before = session.version
+    controller.press("yes")
+    assert session.version == before
+    assert controller.ui.message is not None and controller.ui.message.kind == "refused"
+
+
+def test_panel_button_from_another_thread_is_handled_by_the_loop() -> None:
+    session = FakeSession()
+    controller, loop = make_loop(session)
+    controller.post_button("roll")
+    assert session.history(limit=1)[-1]["command"]["do"] == "new_game"
+    assert controller.drain()
+    assert last_command(session)["do"] == "roll"
+
+
+def test_menu_opens_and_sound_settings_change_volume() -> None:
+    session = FakeSession()
+    controller, loop = make_loop(session)
+    key(loop, "m")
+    assert controller.ui.overlay == "chooser" and controller.ui.chooser is not None
+    louder = next(i for i, c in enumerate(controller.ui.chooser.choices)
+                  if c.action == "sound:down")
+    before = controller.ui.volume
+    controller.choose(louder, "keyboard")
+    assert controller.ui.volume == before - 10
+    key(loop, "escape")
+    assert controller.ui.overlay is None
+
+
+def test_undo_button_undoes() -> None:
+    session = FakeSession()
+    controller, loop = make_loop(session)
+    key(loop, "r")
+    rolled = session.version
+    key(loop, "u")
+    assert session.version > rolled
+    assert last_command(session) == {"do": "undo"}
+    assert controller.state is not None and controller.state["turn"]["rolled"] is False
+
+
+def test_setup_form_starts_a_game() -> None:
+    session = FakeSession(players=())
+    controller, loop = make_loop(session)
+    assert controller.ui.setup is not None
+    frame = render(None, controller.ui, loop.surface)
+    assert frame.screen == "setup"
+    controller.press("pass_go")
+    command = last_command(session)
+    assert command["do"] == "new_game" and len(command["players"]) == 2  # type: ignore[arg-type]
+    assert controller.ui.setup is None and controller.state is not None
