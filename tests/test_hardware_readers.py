@@ -449,6 +449,8 @@ def test_keyboard_reader_from_evdev_stream(tmp_path: Path, events: queue.Queue[o
             codes = [11, 11, 2, 3, 4, 5, 6, 7, 8, 9, 28]  # "0012345678" Enter
             dev.write(b"".join(key_event(c) + key_event(c, 0) for c in codes))
             event = next_event(events)
+            reader.close()  # while the writer is open, so the thread is not reopening the fifo
+            assert reader._thread is None
         assert isinstance(event, TagEvent) and event.tag == "0012345678"
         assert event.reader == f"keyboard:{fifo}"
     finally:
