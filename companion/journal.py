@@ -99,7 +99,7 @@ def source_from_json(data: Any) -> Source:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _row_crc(seq: int, t: float, kind: str, target: int | None, source: str, command: str,
