@@ -28,6 +28,8 @@ data_dir=/var/lib/$APP
 unit_file=/etc/systemd/system/$APP.service
 udev_rule=/etc/udev/rules.d/99-$APP-readers.rules
 command_file=/usr/local/bin/companion
+# Debian's own Python: one from pyenv or /usr/local may sit in a home the service cannot read.
+system_python=/usr/bin/python3
 
 dry_run=0
 uninstall=0
@@ -212,10 +214,11 @@ install_app() {
             --exclude='*.egg-info/' --exclude=build/ --exclude=.pytest_cache/ \
             --exclude=.mypy_cache/ --exclude=.ruff_cache/ "$source_dir/" "$root$prefix/src/"
     fi
-    if [ -x "$root$prefix/venv/bin/python" ]; then
+    if [ -x "$root$prefix/venv/bin/python" ] &&
+        grep -qx "home = ${system_python%/*}" "$root$prefix/venv/pyvenv.cfg" 2>/dev/null; then
         note "virtual environment $prefix/venv exists"
     else
-        run python3 -m venv "$root$prefix/venv"
+        run "$system_python" -m venv --clear "$root$prefix/venv"
     fi
     # Editable, so the app finds its sounds and data beside the package in src/.
     run "$root$prefix/venv/bin/python" -m pip install --quiet --disable-pip-version-check \

@@ -166,7 +166,7 @@ def test_udev_rule_gives_readers_to_dialout() -> None:
 READ_ONLY_TOOLS = ["bash", "cat", "cmp", "dirname", "find", "grep", "mktemp", "rm", "sed", "uname"]
 MUTATING_STUBS = [
     "apt-get", "useradd", "usermod", "groupadd", "userdel", "install", "rsync", "chown",
-    "python3", "ln", "udevadm",
+    "python3", "ln", "udevadm", "apt", "pip",
 ]
 STUB = r"""#!/bin/bash
 # A fake system command for tests/test_deploy.py: answers questions, logs changes.
@@ -265,6 +265,7 @@ class FakeHost:
             "etc/table-companion/config.toml": (DEPLOY / "config.toml").read_text(),
             "usr/local/bin/companion": (DEPLOY / "companion.sh").read_text(),
             "opt/table-companion/venv/bin/python": "#!/bin/sh\n",
+            "opt/table-companion/venv/pyvenv.cfg": "home = /usr/bin\nversion = 3.11.2\n",
             "var/lib/table-companion/games/one.json": "{}",
         }
         for name, text in files.items():
@@ -341,7 +342,7 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
     rsync = run.find("rsync")
     assert rsync and rsync[0][-2:] == [f"{REPO}/", f"{root}/opt/table-companion/src/"]
     assert "--exclude=.git/" in rsync[0] and "--delete" in rsync[0]
-    assert run.find("python3", "-m", "venv", f"{root}/opt/table-companion/venv")
+    assert run.find("/usr/bin/python3", "-m", "venv", "--clear", f"{root}/opt/table-companion/venv")
     pip = run.find(f"{root}/opt/table-companion/venv/bin/python", "-m", "pip", "install")
     assert pip and pip[0][-1] == f"{root}/opt/table-companion/src[pi]"
     installs = {c[-1]: c[-2] for c in run.find("install", "-D")}
@@ -365,8 +366,8 @@ def test_steps_run_in_a_sensible_order(host: FakeHost) -> None:
     assert_dry(run)
     order = [c[0] if c[0] != "env" else c[2] for c in run.commands]
     first = {name: order.index(name) for name in reversed(order)}
-    assert first["apt-get"] < first["useradd"] < first["rsync"] < first["python3"]
-    assert first["python3"] < first["systemctl"]
+    assert first["apt-get"] < first["useradd"] < first["rsync"] < first["/usr/bin/python3"]
+    assert first["/usr/bin/python3"] < first["systemctl"]
     assert order[-1] == "systemctl"  # the service starts last, once everything is there
 
 
@@ -513,3 +514,14 @@ def test_dry_run_on_this_machine() -> None:
                  "Configuration", "Serial port", "udev rule", "systemd service", "Done"):
         assert f"==> {step}" in result.stdout, step
     assert "/opt/table-companion/src[pi]" in result.stdout.replace("\\", "")
+
+
+def test_venv_of_another_python_is_rebuilt(host: FakeHost) -> None:
+    """A venv made from pyenv's Python points into /root, which the service cannot read."""
+    host.install_everything()
+    (host.root / "opt/table-companion/venv/pyvenv.cfg").write_text(
+        "home = /root/.pyenv/versions/3.11.7/bin\n"
+    )
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert run.find("/usr/bin/python3", "-m", "venv", "--clear")
