@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from dataclasses import dataclass
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -21,6 +22,7 @@ log = logging.getLogger(__name__)
 KEY_BUTTONS = {"r": "roll", "y": "yes", "n": "no", "g": "pass_go", "u": "undo", "m": "menu"}
 FRAME_MS = 16  # animation frames at about 60 Hz
 IDLE_WAKE_MS = 1000  # even when idle, look at the stop flag once a second
+INPUT_POLL_MS = 25  # SDL's own waiting polls every millisecond; we pump input at 40 Hz
 
 
 @dataclass(frozen=True)
@@ -72,17 +74,14 @@ class ScreenLoop:
     def __init__(self, controller: Controller, surface: pygame.Surface) -> None:
         self.controller = controller
         self.surface = surface
-        self.wake_event = pygame.event.custom_type()
         self.stop = threading.Event()
+        self.woken = threading.Event()
         self.frames = 0
         controller.wake = self._post_wake
 
     def _post_wake(self) -> None:
-        """Wake the loop from another thread (SDL's event queue is thread-safe)."""
-        try:
-            pygame.event.post(pygame.event.Event(self.wake_event))
-        except pygame.error:  # the display closed while a thread was posting
-            pass
+        """Wake the loop from another thread."""
+        self.woken.set()
 
     def request_stop(self) -> None:
         """Ask the loop to end (from any thread)."""
@@ -114,8 +113,7 @@ class ScreenLoop:
         while not self.stop.is_set():
             if dirty:
                 self.draw()
-            event = pygame.event.wait(self.timeout_ms())
-            events = [event] + pygame.event.get()
+            events = self.wait_events(self.timeout_ms())
             dirty = any(self.handle(e) for e in events)
             dirty = self.controller.drain() or dirty
             frame = self.controller.frame
@@ -124,13 +122,29 @@ class ScreenLoop:
             if frame is not None and (frame.animating or due):
                 dirty = True
 
+    def wait_events(self, timeout_ms: int) -> list[pygame.event.Event]:
+        """Input events, waiting up to `timeout_ms` for one or for a wake from a thread.
+
+        pygame.event.wait would spin SDL's 1 ms poll on drivers without a blocking wait
+        (KMS/DRM, dummy); sleeping on a threading.Event and pumping input every
+        INPUT_POLL_MS keeps an idle screen near 0 % CPU.
+        """
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            events = pygame.event.get()
+            if events or self.woken.is_set() or self.stop.is_set():
+                self.woken.clear()
+                return events
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            self.woken.wait(min(left, INPUT_POLL_MS / 1000))
+
     def handle(self, event: pygame.event.Event) -> bool:
         """One pygame event; True when it may change the picture."""
         c = self.controller
         if event.type == pygame.QUIT:
             self.stop.set()
-            return False
-        if event.type == self.wake_event or event.type == pygame.NOEVENT:
             return False
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.VIDEOEXPOSE):
             self.surface = pygame.display.get_surface() or self.surface
