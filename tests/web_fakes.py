@@ -1,0 +1,183 @@
+"""A small in-memory game session implementing GameSessionProtocol, for the phone remote tests.
+
+It applies commands through companion.game.apply_command under one lock, keeps undo/redo
+stacks and a journal, and calls listeners after each change, like the real session.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.game import apply_command, state_json
+from companion.rules import Accepted, GameState
+from companion.session_api import JSON, Outcome, Source, Update
+
+
+def _mentions(entry: JSON, player: str) -> bool:
+    command = entry["command"]
+    if player in (command.get("by"), command.get("from"), command.get("to")):
+        return True
+    for event in entry["events"]:
+        if player in (event.get("player"), event.get("from"), event.get("to")):
+            return True
+    return False
+
+
+class FakeSession:
+    """One game in memory; thread-safe; versions only ever grow (undo bumps them too)."""
+
+    def __init__(self, players: tuple[str, ...] = ("Ann", "Bo", "Cy"), seed: int = 1,
+                 options: dict[str, Any] | None = None) -> None:
+        self._lock = threading.RLock()
+        self._state: GameState | None = None
+        self._undo: list[tuple[GameState | None, JSON]] = []
+        self._redo: list[tuple[GameState, JSON]] = []
+        self._journal: list[JSON] = []
+        self._listeners: list[Callable[[Update], None]] = []
+        self._top_version = 0
+        self.submitted = 0
+        if players:
+            out = self.submit({"do": "new_game", "edition": "classic-eur",
+                               "players": list(players), "seed": seed,
+                               "options": options or {}}, Source(kind="script", banker=True))
+            assert out.accepted, out
+
+    @property
+    def version(self) -> int:
+        """The current version (0 before any game)."""
+        return self._state.version if self._state is not None else 0
+
+    def _commit(self, state: GameState | None, command: JSON, events: list[JSON],
+                source: Source) -> Outcome:
+        if state is not None:
+            self._top_version = max(self._top_version + 1, state.version)
+            state.version = self._top_version
+        self._state = state
+        self._journal.append({"seq": len(self._journal) + 1, "time": time.time(),
+                              "source": {"kind": source.kind, "player": source.player,
+                                         "banker": source.banker},
+                              "command": command, "events": events})
+        version = self.version
+        if state is not None:
+            update = Update(version, state_json(state), events, source)
+            for listener in list(self._listeners):
+                listener(update)
+        return Outcome(True, version, events)
+
+    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+        """Apply a command now (this is the writer) and tell the listeners."""
+        with self._lock:
+            self.submitted += 1
+            if expect_version is not None and expect_version != self.version:
+                return Outcome(False, self.version, code="stale_version",
+                               message=f"the table is at version {self.version}")
+            result = apply_command(self._state, command)
+            if not isinstance(result, Accepted):
+                return Outcome(False, self.version, code=result.code.value,
+                               message=result.message)
+            self._undo.append((self._state, command))
+            self._redo.clear()
+            return self._commit(result.state.copy(), dict(command), result.events, source)
+
+    def state(self) -> JSON:
+        """The public state JSON with "legal"."""
+        with self._lock:
+            if self._state is None:
+                return {"version": 0, "players": [], "squares": [], "legal": []}
+            return state_json(self._state)
+
+    def undo(self, source: Source) -> Outcome:
+        """Go back one command."""
+        with self._lock:
+            if len(self._undo) <= 1:
+                return Outcome(False, self.version, code="nothing_to_undo",
+                               message="nothing to undo")
+            previous, command = self._undo.pop()
+            assert self._state is not None
+            self._redo.append((self._state, command))
+            restored = previous.copy() if previous is not None else None
+            return self._commit(restored, {"do": "undo"}, [{"kind": "undone"}], source)
+
+    def redo(self, source: Source) -> Outcome:
+        """Redo the last undone command."""
+        with self._lock:
+            if not self._redo:
+                return Outcome(False, self.version, code="nothing_to_redo",
+                               message="nothing to redo")
+            state, command = self._redo.pop()
+            self._undo.append((self._state, command))
+            return self._commit(state.copy(), {"do": "redo"}, [{"kind": "redone"}], source)
+
+    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
+        """Journal entries, newest last, optionally only those involving a player."""
+        with self._lock:
+            entries = [e for e in self._journal if player is None or _mentions(e, player)]
+            return [dict(e) for e in entries[-limit:]] if limit > 0 else []
+
+    def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        """Register a callback; returns its remover."""
+        with self._lock:
+            self._listeners.append(callback)
+
+        def remove() -> None:
+            with self._lock:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+
+        return remove
+
+
+# --- a phone, driving the Flask test client -----------------------------------------------
+
+ORIGIN = "http://localhost"
+
+
+class Phone:
+    """A Flask test client that joins like a phone and posts like the page's script."""
+
+    def __init__(self, app: Any) -> None:
+        from web_remote import join_url
+
+        self.app = app
+        self.client = app.test_client()
+        self.csrf = ""
+        self._join_url = join_url
+
+    def join(self, who: str, pin: str = "") -> Any:
+        """Scan a fresh code and pick `who` ("player:Ann", "spectator", "banker")."""
+        url = self._join_url(self.app, ORIGIN, fresh=True).removeprefix(ORIGIN)
+        page = self.client.get(url)
+        assert page.status_code == 200, page.data
+        self.csrf = _meta_csrf(page.get_data(as_text=True))
+        resp = self.client.post(url, data={"who": who, "pin": pin, "csrf_token": self.csrf},
+                                headers={"Origin": ORIGIN})
+        if resp.status_code == 302:
+            self.refresh_csrf()
+        return resp
+
+    def refresh_csrf(self) -> None:
+        """Read the CSRF token from a page, as the script does."""
+        self.csrf = _meta_csrf(self.client.get("/", follow_redirects=True).get_data(as_text=True))
+
+    def post(self, path: str, body: Any, csrf: str | None = None,
+             origin: str | None = ORIGIN) -> Any:
+        """POST JSON with the CSRF header and Origin (overridable to test refusals)."""
+        headers = {"X-CSRF-Token": self.csrf if csrf is None else csrf}
+        if origin is not None:
+            headers["Origin"] = origin
+        return self.client.post(path, json=body, headers=headers)
+
+    def command(self, command: Any, version: int | None = None) -> Any:
+        """Submit a command against the current (or a given) version."""
+        if version is None:
+            version = self.client.get("/api/state").get_json()["version"]
+        return self.post("/api/commands", {"command": command, "version": version})
+
+
+def _meta_csrf(html: str) -> str:
+    marker = 'name="csrf-token" content="'
+    start = html.index(marker) + len(marker)
+    return html[start:html.index('"', start)]

@@ -1,0 +1,153 @@
+"""Who may send which command, and is it well-formed: checked before the session sees it.
+
+A player acts only as themselves (their name is filled in when missing), the banker for
+anyone, spectators never. Amounts must be whole, positive and within reason, squares must
+exist. The engine still decides whether the command is allowed by the rules now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from web_remote.i18n import _
+
+JSON = dict[str, Any]
+
+#: verbs a player may send for themselves ("by" is theirs)
+SELF_VERBS = frozenset({
+    "roll", "buy", "decline", "bid", "pass", "draw", "end_turn", "land", "pass_go", "build",
+    "sell_building", "mortgage", "unmortgage", "pay_fine", "use_card", "bankrupt",
+})
+#: verbs only the banker may send from a phone (players trade through proposals)
+BANKER_VERBS = frozenset({"close_auction", "new_game", "auction_building", "trade"})
+#: every verb the phone API accepts; the engine's vocabulary
+VERBS = SELF_VERBS | BANKER_VERBS | {"pay"}
+#: the largest amount anybody may type: far above any real payment, far below nonsense
+MAX_AMOUNT = 100_000
+MAX_COUNT = 5
+MAX_CARDS = 4
+
+
+class Refusal(Exception):  # noqa: N818 - a refusal is a value returned to the phone
+    """A command the web layer refuses before the game sees it; nothing changed."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who holds this phone: role is player, banker or spectator."""
+
+    role: str
+    player: str | None = None
+    banker: bool = False
+    device: str = ""
+
+    @property
+    def can_act(self) -> bool:
+        """Players and the banker act; spectators only watch."""
+        return self.banker or (self.role == "player" and self.player is not None)
+
+
+def _whole(value: Any, name: str, low: int, high: int, code: str = "bad_amount") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refusal(code, _("%(field)s must be a whole number", field=name))
+    if not low <= value <= high:
+        raise Refusal(code, _("%(field)s must be between %(low)d and %(high)d",
+                              field=name, low=low, high=high))
+    return value
+
+
+def square_index(ref: Any, state: JSON, board_size: int) -> int:
+    """The board index of a square reference (index or id), or a refusal."""
+    if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < board_size:
+        return ref
+    if isinstance(ref, str):
+        for sq in state.get("squares", []):
+            if sq.get("id") == ref:
+                return int(sq["index"])
+    raise Refusal("unknown_square", _("There is no square %(square)s on this board.",
+                                      square=repr(ref)[:40]))
+
+
+def _players(state: JSON) -> set[str]:
+    return {p["name"] for p in state.get("players", [])}
+
+
+def _party(value: Any, state: JSON, field: str) -> str:
+    if isinstance(value, str) and (value in _players(state) or value in ("bank", "pot")):
+        return value
+    raise Refusal("unknown_player", _("%(field)s: %(name)s is not playing.", field=field,
+                                      name=repr(value)[:40]))
+
+
+def check_offer(offer: Any, owner: str, state: JSON, board_size: int, field: str) -> JSON:
+    """One side of a trade, normalized: cash, squares (indices owned by `owner`), cards."""
+    if offer is None:
+        offer = {}
+    if not isinstance(offer, dict) or set(offer) - {"cash", "squares", "cards"}:
+        raise Refusal("bad_command", _("%(field)s must list cash, squares and cards.",
+                                       field=field))
+    cash = _whole(offer.get("cash", 0), f"{field}.cash", 0, MAX_AMOUNT)
+    cards = _whole(offer.get("cards", 0), f"{field}.cards", 0, MAX_CARDS)
+    raw = offer.get("squares", [])
+    if not isinstance(raw, list) or len(raw) > board_size:
+        raise Refusal("bad_command", _("%(field)s must list cash, squares and cards.",
+                                       field=field))
+    squares = sorted({square_index(s, state, board_size) for s in raw})
+    owners = {sq["index"]: sq.get("owner") for sq in state.get("squares", [])}
+    for s in squares:
+        if owners.get(s) != owner:
+            raise Refusal("not_owner", _("%(name)s does not own square %(square)d.",
+                                         name=owner, square=s))
+    held = next((p["jail_cards"] for p in state.get("players", []) if p["name"] == owner), 0)
+    if cards > held:
+        raise Refusal("no_jail_card", _("%(name)s holds only %(count)d jail cards.",
+                                        name=owner, count=held))
+    return {"cash": cash, "squares": squares, "cards": cards}
+
+
+def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON:
+    """The command as it will be submitted, or a Refusal saying why not."""
+    if not who.can_act:
+        raise Refusal("spectator", _("Spectators can only watch."), 403)
+    if not isinstance(command, dict):
+        raise Refusal("bad_command", _("A command must be a JSON object."))
+    verb = command.get("do")
+    if not isinstance(verb, str) or verb not in VERBS:
+        raise Refusal("bad_command", _("Unknown command %(verb)s.", verb=repr(verb)[:40]))
+    out = dict(command)
+    if not who.banker:
+        me = who.player
+        if me not in _players(state):
+            raise Refusal("not_a_player", _("You are not a player of this game."), 403)
+        if verb in BANKER_VERBS:
+            raise Refusal("banker_only", _("Only the banker can do that."), 403)
+        field = "from" if verb == "pay" else "by"
+        if out.get(field, me) != me:
+            raise Refusal("not_yours", _("You can only act for yourself."), 403)
+        out[field] = me
+    for field in ("by",):
+        if field in out and out[field] is not None and out[field] not in _players(state):
+            raise Refusal("unknown_player", _("%(field)s: %(name)s is not playing.",
+                                              field=field, name=repr(out[field])[:40]))
+    if verb == "pay":
+        out["from"] = _party(out.get("from"), state, "from")
+        out["to"] = _party(out.get("to"), state, "to")
+    if "amount" in out or verb in ("bid", "pay"):
+        out["amount"] = _whole(out.get("amount"), "amount", 1, MAX_AMOUNT)
+    if "count" in out:
+        out["count"] = _whole(out["count"], "count", 1, MAX_COUNT, "bad_command")
+    if "square" in out:
+        out["square"] = square_index(out["square"], state, board_size)
+    if verb == "trade":
+        a = _party(out.get("from"), state, "from")
+        b = _party(out.get("to"), state, "to")
+        out["give"] = check_offer(out.get("give"), a, state, board_size, "give")
+        out["take"] = check_offer(out.get("take"), b, state, board_size, "take")
+    return out

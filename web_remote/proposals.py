@@ -1,0 +1,80 @@
+"""Trade proposals between phones: kept here (memory plus a JSON file) until the other
+player accepts; only then is the engine's `trade` command submitted, and re-validated.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from web_remote.store import Persister, read_json
+
+JSON = dict[str, Any]
+#: open proposals per player; a phone cannot fill the Pi's memory with them
+MAX_OPEN_PER_PLAYER = 10
+
+
+class Proposals:
+    """Open trade proposals by id; persisted so a restart keeps them."""
+
+    def __init__(self, path: Path, persister: Persister) -> None:
+        self._path = path
+        self._persister = persister
+        self._lock = threading.Lock()
+        raw = read_json(path, {})
+        self._items: dict[str, JSON] = raw if isinstance(raw, dict) else {}
+
+    def _save(self) -> None:
+        items = {k: dict(v) for k, v in self._items.items()}
+        self._persister.save(self._path, lambda: items)
+
+    def open(self, player: str | None = None) -> list[JSON]:
+        """Open proposals (involving `player` if given), oldest first."""
+        with self._lock:
+            items = [dict(p) for p in self._items.values()]
+        if player is not None:
+            items = [p for p in items if player in (p["from"], p["to"])]
+        return sorted(items, key=lambda p: (p["created"], p["id"]))
+
+    def get(self, pid: str) -> JSON | None:
+        """One proposal, or None."""
+        with self._lock:
+            item = self._items.get(pid)
+            return dict(item) if item is not None else None
+
+    def add(self, sender: str, receiver: str, give: JSON, take: JSON, version: int) -> JSON | None:
+        """A new proposal (None when the sender has too many open)."""
+        with self._lock:
+            if sum(p["from"] == sender for p in self._items.values()) >= MAX_OPEN_PER_PLAYER:
+                return None
+            pid = secrets.token_urlsafe(8)
+            item = {"id": pid, "from": sender, "to": receiver, "give": give, "take": take,
+                    "version": version, "created": time.time(), "error": None}
+            self._items[pid] = item
+            self._save()
+            return dict(item)
+
+    def note_error(self, pid: str, message: str) -> None:
+        """Remember why accepting failed (shown on both phones)."""
+        with self._lock:
+            if pid in self._items:
+                self._items[pid]["error"] = message
+                self._save()
+
+    def remove(self, pid: str) -> JSON | None:
+        """Drop a proposal (accepted, declined or withdrawn)."""
+        with self._lock:
+            item = self._items.pop(pid, None)
+            if item is not None:
+                self._save()
+            return item
+
+    def clear(self) -> None:
+        """Forget every proposal (a new game started)."""
+        with self._lock:
+            if self._items:
+                self._items.clear()
+                self._save()

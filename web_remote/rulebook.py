@@ -1,0 +1,124 @@
+"""The rules page's text: a concise rulebook of our own per edition and language (data
+files in templates/rules/), searchable, and the house rules in force from the options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from web_remote.i18n import _
+
+RULES_DIR = Path(__file__).parent / "templates" / "rules"
+
+
+@dataclass(frozen=True)
+class Section:
+    """One heading and its paragraphs."""
+
+    title: str
+    paragraphs: tuple[str, ...]
+
+    def matches(self, words: list[str]) -> bool:
+        """Whether every search word occurs in the section (case-insensitive)."""
+        text = " ".join((self.title, *self.paragraphs)).casefold()
+        return all(w in text for w in words)
+
+
+def parse(text: str) -> list[Section]:
+    """Sections from a small Markdown subset: "## Title" lines and blank-line paragraphs."""
+    sections: list[Section] = []
+    title: str | None = None
+    paras: list[str] = []
+    current: list[str] = []
+
+    def end_paragraph() -> None:
+        if current:
+            paras.append(" ".join(current))
+            current.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("## "):
+            end_paragraph()
+            if title is not None:
+                sections.append(Section(title, tuple(paras)))
+            title, paras = stripped[3:], []
+        elif not stripped:
+            end_paragraph()
+        elif title is not None:
+            current.append(stripped)
+    end_paragraph()
+    if title is not None:
+        sections.append(Section(title, tuple(paras)))
+    return sections
+
+
+def available(edition_id: str) -> list[str]:
+    """The languages a rulebook exists in for this edition."""
+    return sorted(p.name.split(".")[1] for p in RULES_DIR.glob(f"{edition_id}.*.md"))
+
+
+@cache
+def rulebook(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, list[Section]]:
+    """(language, sections): the phone's language when written, else the fallback's."""
+    langs = available(edition_id)
+    for choice in (lang, fallback, "en", *langs):
+        if choice in langs:
+            path = RULES_DIR / f"{edition_id}.{choice}.md"
+            return choice, parse(path.read_text(encoding="utf-8"))
+    return "", []
+
+
+def search(sections: list[Section], query: str) -> list[Section]:
+    """The sections containing every word of the query."""
+    words = [w.casefold() for w in query.split() if w]
+    return [s for s in sections if s.matches(words)] if words else list(sections)
+
+
+def option_texts() -> dict[str, str]:
+    """A phrase per rule option, for the house rules list."""
+    return {
+        "start_cash": _("Starting cash"),
+        "salary": _("Salary for passing GO"),
+        "jail_fine": _("Jail fine"),
+        "double_salary_on_go": _("Double salary when landing exactly on GO"),
+        "double_rent_with_mortgaged_lot": _("A complete group earns double rent even with a "
+                                            "mortgaged lot"),
+        "mortgage_interest": _("When mortgage interest is paid"),
+        "mortgage_interest_percent": _("Mortgage interest (percent)"),
+        "mortgage_interest_rounding": _("Interest rounded to a multiple of"),
+        "mortgaged_transfer": _("Mortgaged deeds changing hands"),
+        "houses_before_hotel": _("Houses before a hotel"),
+        "even_building": _("Build and sell evenly"),
+        "auctions": _("Declined properties are auctioned"),
+        "auction_winner_obliged": _("The highest bidder must buy"),
+        "no_rent_in_jail": _("No rent collected while in jail"),
+        "free_parking_pot": _("Taxes and fines go to a Free Parking pot"),
+        "free_parking_pot_start": _("The Free Parking pot starts with"),
+        "free_parking_exempt_from_collect_cards": _("Free Parking protects from collect cards"),
+        "utility_card_rolls_again": _("A card sending you to a utility means a fresh roll"),
+        "max_jail_rolls": _("Rolls in jail before the fine is due"),
+        "rent_must_be_claimed": _("Rent must be claimed before the next roll"),
+        "bank_only": _("Bank-only play (tokens not tracked)"),
+        "bankrupt_if_fine_unpayable": _("An unpayable fine or tax means bankruptcy"),
+    }
+
+
+def value_text(value: Any) -> str:
+    """An option's value for people."""
+    if value is True:
+        return _("yes")
+    if value is False:
+        return _("no")
+    return str(value)
+
+
+def house_rules(options: dict[str, Any], defaults: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every option: its phrase, value, and whether the table changed it from the edition."""
+    texts = option_texts()
+    return [{"name": k, "text": texts.get(k, k), "value": value_text(v),
+             "changed": k in defaults and defaults[k] != v}
+            for k, v in options.items()]

@@ -1,0 +1,155 @@
+// Table Companion phone remote: buttons become POSTs to the API, and every update pushed
+// by the server (Server-Sent Events) refreshes the page's live part from the server.
+"use strict";
+(() => {
+  const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
+  const live = document.getElementById("live");
+  const toast = document.getElementById("toast");
+  let timers = [];
+
+  const shownVersion = () => {
+    const part = live?.querySelector("[data-version]");
+    return part ? Number(part.dataset.version) : null;
+  };
+
+  function show(message, bad) {
+    if (!toast || !message) return;
+    toast.textContent = message;
+    toast.className = bad ? "bad on" : "on";
+    clearTimeout(show.timer);
+    show.timer = setTimeout(() => { toast.className = ""; }, 4000);
+  }
+
+  let inFlight = null;
+  let again = false;
+  function refresh() {
+    if (!live || !live.dataset.partial) return;
+    if (inFlight) { again = true; return; }
+    const url = new URL(live.dataset.partial, location.href);
+    url.searchParams.set("partial", "1");
+    inFlight = fetch(url, { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.text() : null))
+      .then((html) => {
+        if (html === null) return;
+        const open = [...live.querySelectorAll("details")].map((d) => d.open);
+        live.innerHTML = html;
+        live.querySelectorAll("details").forEach((d, i) => { if (open[i]) d.open = true; });
+        wire();
+        document.body.dataset.shown = String(shownVersion());
+      })
+      .catch(() => {})
+      .finally(() => {
+        inFlight = null;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  async function post(url, body) {
+    let data = {};
+    let status = 0;
+    try {
+      const r = await fetch(url, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify(body),
+      });
+      status = r.status;
+      data = await r.json().catch(() => ({}));
+    } catch (e) {
+      show(String(e), true);
+      return;
+    }
+    if (!data.ok) show(data.message || String(status), true);
+    refresh();
+  }
+
+  function serialize(form) {
+    const out = {};
+    for (const el of form.elements) {
+      if (!el.name || el.disabled || el.type === "submit") continue;
+      if (el.type === "checkbox" && !el.checked) continue;
+      let value = el.value;
+      if (el.type === "number" || el.dataset.int !== undefined ||
+          (el.type === "checkbox" && /^-?\d+$/.test(value))) {
+        if (value === "") continue;
+        value = Number(value);
+      }
+      const path = el.name.split(".");
+      let target = out;
+      for (const key of path.slice(0, -1)) target = target[key] = target[key] || {};
+      let last = path[path.length - 1];
+      if (last.endsWith("[]")) {
+        last = last.slice(0, -2);
+        (target[last] = target[last] || []).push(value);
+      } else {
+        target[last] = value;
+      }
+    }
+    return out;
+  }
+
+  document.addEventListener("click", (ev) => {
+    const el = ev.target.closest("button[data-cmd], button[data-api], [data-confirm]");
+    if (!el) return;
+    if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) {
+      ev.preventDefault();
+      return;
+    }
+    if (el.dataset.cmd) {
+      ev.preventDefault();
+      post("/api/commands", { command: JSON.parse(el.dataset.cmd), version: shownVersion() });
+    } else if (el.dataset.api) {
+      ev.preventDefault();
+      post(el.dataset.api, { version: shownVersion() });
+    }
+  });
+
+  document.addEventListener("submit", (ev) => {
+    const form = ev.target;
+    if (form.dataset.cmdForm) {
+      ev.preventDefault();
+      const command = { do: form.dataset.cmdForm, ...serialize(form) };
+      post("/api/commands", { command, version: shownVersion() });
+    } else if (form.dataset.apiForm) {
+      ev.preventDefault();
+      post(form.dataset.apiForm, { ...serialize(form), version: shownVersion() });
+    }
+  });
+
+  document.addEventListener("change", (ev) => {
+    if (ev.target.matches("select[data-autosubmit]")) ev.target.form.submit();
+  });
+
+  function wire() {
+    timers.forEach(clearInterval);
+    timers = [];
+    document.querySelectorAll("[data-countdown]").forEach((el) => {
+      let left = Number(el.dataset.countdown);
+      const tick = setInterval(() => {
+        left = Math.max(0, left - 1);
+        el.textContent = String(left);
+        if (left === 0) { el.classList.add("done"); clearInterval(tick); }
+      }, 1000);
+      timers.push(tick);
+    });
+  }
+
+  wire();
+  if (live && live.dataset.partial && window.EventSource) {
+    document.body.dataset.shown = String(shownVersion());
+    const events = new EventSource("/api/stream");
+    events.addEventListener("state", (e) => {
+      const data = JSON.parse(e.data);
+      document.body.dataset.seen = String(data.version);
+      if (data.version !== shownVersion()) refresh();
+    });
+    events.addEventListener("trades", () => refresh());
+    events.addEventListener("joined", () => {
+      document.querySelectorAll('img[data-refresh-on="joined"]').forEach((img) => {
+        img.src = img.src.split("?")[0] + "?t=" + Date.now();
+      });
+    });
+    events.addEventListener("open", () => { document.body.dataset.live = "1"; });
+  }
+})();

@@ -1,0 +1,1 @@
+"""The remote's blueprints: join, pages, api (JSON and live stream) and banker."""

@@ -1,0 +1,246 @@
+"""The JSON API: state, commands (the table-script vocabulary), the live stream, history,
+trade proposals, undo and redo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.session_api import Outcome, Source
+from web_remote.app import identity, refuse, remote
+from web_remote.guard import Identity, Refusal, authorize, check_offer
+from web_remote.hub import Message
+from web_remote.i18n import _
+from web_remote.present import board_size
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def joined(view: F) -> F:
+    """Only phones that joined may use the API."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if identity() is None:
+            return refuse("not_joined", _("Scan the code on the table to join."), 401)
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def engine_message(code: str | None, message: str | None) -> str:
+    """A refusal from the session in the phone's language when we know the code."""
+    known = {
+        "not_your_turn": _("It is not your turn to do that."),
+        "not_now": _("That is not possible right now."),
+        "insufficient_funds": _("Not enough cash."),
+        "bid_too_low": _("Your bid must beat the highest bid."),
+        "decision_pending": _("A decision must be answered first."),
+        "uneven": _("Build and sell evenly across the group."),
+        "no_monopoly": _("You need the whole colour group to build."),
+        "game_over": _("The game is over."),
+        "stale_version": _("The table has changed: look again."),
+    }
+    text = known.get(code or "")
+    return f"{text} ({message})" if text and message else (text or message or "")
+
+
+def outcome_response(out: Outcome) -> Response:
+    """An Outcome as the API's answer: 200, 409 (stale: refresh) or 422 (refused)."""
+    if out.accepted:
+        return jsonify({"ok": True, "version": out.version, "events": out.events})
+    stale = out.code == "stale_version"
+    resp = jsonify({"ok": False, "code": out.code, "version": out.version, "refresh": stale,
+                    "message": engine_message(out.code, out.message)})
+    resp.status_code = 409 if stale else 422
+    return resp
+
+
+def source_of(who: Identity) -> Source:
+    """The session Source of a phone."""
+    return Source(kind="phone", player=who.player, banker=who.banker)
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Refusal("bad_json", _("The request must be a JSON object."))
+    return data
+
+
+def _version(body: dict[str, Any]) -> int:
+    version = body.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise Refusal("bad_version", _("Say which version of the table you saw."))
+    return version
+
+
+@bp.errorhandler(Refusal)
+def _refusal(exc: Refusal) -> Response:
+    return refuse(exc.code, exc.message, exc.status)
+
+
+@bp.get("/state")
+@joined
+def state() -> Response:
+    """The public state JSON (docs/state-json.md)."""
+    return jsonify(remote().session.state())
+
+
+@bp.post("/commands")
+@joined
+def commands() -> Response:
+    """Submit one command: {"command": {...}, "version": N}."""
+    who = identity()
+    assert who is not None
+    body = _body()
+    version = _version(body)
+    r = remote()
+    current = r.session.state()
+    command = authorize(body.get("command"), who, current, board_size(current))
+    return outcome_response(r.session.submit(command, source_of(who), expect_version=version))
+
+
+@bp.get("/stream")
+@joined
+def stream() -> Response:
+    """Server-Sent Events: "state" after every change, "trades", "joined"; keep-alives."""
+    r = remote()
+    client = r.hub.subscribe()
+    current = r.session.state()
+    first = [Message("state", {"version": current.get("version"), "state": current,
+                               "events": []}, current.get("version"))]
+    body = r.hub.stream(client, first, float(r.config["keepalive_s"]))
+    return Response(body, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/history")
+@joined
+def history() -> Response:
+    """Journal entries, newest last; ?player= and ?limit= filter them."""
+    player = request.args.get("player") or None
+    limit = request.args.get("limit", "200")
+    if not limit.isdigit():
+        raise Refusal("bad_request", _("limit must be a whole number"))
+    return jsonify(remote().session.history(player, min(int(limit), 2000)))
+
+
+@bp.post("/undo")
+@joined
+def undo() -> Response:
+    """The banker undoes the last command."""
+    who = identity()
+    assert who is not None
+    if not who.banker:
+        raise Refusal("banker_only", _("Only the banker can do that."), 403)
+    r = remote()
+    if _version(_body()) != r.session.state().get("version"):
+        return refuse("stale_version", _("The table has changed: look again."), 409)
+    return outcome_response(r.session.undo(source_of(who)))
+
+
+@bp.post("/redo")
+@joined
+def redo() -> Response:
+    """The banker redoes the last undone command."""
+    who = identity()
+    assert who is not None
+    if not who.banker:
+        raise Refusal("banker_only", _("Only the banker can do that."), 403)
+    r = remote()
+    if _version(_body()) != r.session.state().get("version"):
+        return refuse("stale_version", _("The table has changed: look again."), 409)
+    return outcome_response(r.session.redo(source_of(who)))
+
+
+# --- trade proposals ----------------------------------------------------------------------
+
+
+@bp.get("/trades")
+@joined
+def trades() -> Response:
+    """Open proposals (a player sees those involving them; banker and spectators all)."""
+    who = identity()
+    assert who is not None
+    mine = None if who.banker or who.role == "spectator" else who.player
+    return jsonify(remote().proposals.open(mine))
+
+
+@bp.post("/trades")
+@joined
+def propose() -> Response:
+    """Propose a trade: {"to", "give", "take", "version"} (the banker may add "from")."""
+    who = identity()
+    assert who is not None
+    r = remote()
+    body = _body()
+    version = _version(body)
+    current = r.session.state()
+    if version != current.get("version"):
+        return refuse("stale_version", _("The table has changed: look again."), 409)
+    sender = body.get("from", who.player) if who.banker else who.player
+    names = {p["name"] for p in current.get("players", []) if not p["bankrupt"]}
+    if not who.can_act or sender is None or sender not in names:
+        raise Refusal("not_a_player", _("You are not a player of this game."), 403)
+    receiver = body.get("to")
+    if receiver not in names or receiver == sender:
+        raise Refusal("unknown_player", _("Choose another player to trade with."))
+    size = board_size(current)
+    give = check_offer(body.get("give"), sender, current, size, "give")
+    take = check_offer(body.get("take"), str(receiver), current, size, "take")
+    if not any(give.values()) and not any(take.values()):
+        raise Refusal("empty_trade", _("A trade must exchange something."))
+    item = r.proposals.add(sender, str(receiver), give, take, version)
+    if item is None:
+        raise Refusal("too_many", _("You have too many open proposals."), 429)
+    r.hub.publish("trades", {"id": item["id"]})
+    return jsonify({"ok": True, "proposal": item})
+
+
+@bp.post("/trades/<pid>/accept")
+@joined
+def accept(pid: str) -> Response:
+    """The other player (or the banker) accepts: the trade is submitted to the game now."""
+    who = identity()
+    assert who is not None
+    r = remote()
+    body = _body()
+    version = _version(body)
+    item = r.proposals.get(pid)
+    if item is None:
+        raise Refusal("no_proposal", _("That proposal is no longer open."), 404)
+    if not (who.banker or (who.role == "player" and who.player == item["to"])):
+        raise Refusal("not_yours", _("Only %(name)s can accept this.", name=item["to"]), 403)
+    command = {"do": "trade", "from": item["from"], "to": item["to"], "give": item["give"],
+               "take": item["take"]}
+    out = r.session.submit(command, source_of(who), expect_version=version)
+    if out.accepted:
+        r.proposals.remove(pid)
+    elif out.code != "stale_version":
+        r.proposals.note_error(pid, engine_message(out.code, out.message))
+    r.hub.publish("trades", {"id": pid})
+    return outcome_response(out)
+
+
+@bp.post("/trades/<pid>/decline")
+@joined
+def decline(pid: str) -> Response:
+    """Either player (or the banker) drops the proposal."""
+    who = identity()
+    assert who is not None
+    r = remote()
+    _body()
+    item = r.proposals.get(pid)
+    if item is None:
+        raise Refusal("no_proposal", _("That proposal is no longer open."), 404)
+    if not (who.banker or (who.role == "player" and who.player in (item["from"], item["to"]))):
+        raise Refusal("not_yours", _("You can only answer your own trades."), 403)
+    r.proposals.remove(pid)
+    r.hub.publish("trades", {"id": pid})
+    return jsonify({"ok": True})

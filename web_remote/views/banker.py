@@ -1,0 +1,155 @@
+"""The banker's page: undo / redo, corrections, settings, tags, new game, resume, export."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from companion.editions import edition_ids
+from companion.session_api import Source
+from web_remote.app import identity, refuse, remote
+from web_remote.i18n import _
+from web_remote.present import money
+from web_remote.security import valid_pin
+
+bp = Blueprint("banker", __name__, url_prefix="/banker")
+
+
+def _banker_only() -> Response | None:
+    who = identity()
+    if who is None:
+        return refuse("not_joined", _("Scan the code on the table to join."), 401)
+    if not who.banker:
+        return refuse("banker_only", _("Only the banker can do that."), 403)
+    return None
+
+
+@bp.get("")
+def page() -> BaseResponse:
+    """The banker's tools."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    r = remote()
+    state = r.session.state()
+    tags = r.config.get("tags")
+    games = r.config.get("games")
+    template = "parts/banker.html" if request.args.get("partial") else "banker.html"
+    return Response(render_template(
+        template, state=state, page_name="banker", partial_url=request.full_path,
+        players=[p["name"] for p in state.get("players", [])],
+        money=lambda a: money(a, state.get("currency")), editions=edition_ids(),
+        tags=tags.list() if tags is not None else None,
+        games=games.list() if games is not None else None,
+        options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
+    ), mimetype="text/html")
+
+
+@bp.post("/new-game")
+def new_game() -> BaseResponse:
+    """Start a new game with the given players (and set the banker PIN when given)."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    r = remote()
+    names = [n.strip() for n in request.form.get("players", "").replace("\n", ",").split(",")
+             if n.strip()]
+    pin = request.form.get("pin", "")
+    if pin and not valid_pin(pin):
+        return refuse("bad_pin", _("Choose a PIN of 4 to 12 digits."), 400)
+    seed_text = request.form.get("seed", "0") or "0"
+    if not seed_text.isdigit():
+        return refuse("bad_command", _("The seed must be a whole number."), 400)
+    options: dict[str, Any] = {}
+    for key in ("free_parking_pot", "double_salary_on_go", "no_rent_in_jail", "bank_only"):
+        if request.form.get(key):
+            options[key] = True
+    command = {"do": "new_game", "edition": request.form.get("edition", "classic-eur"),
+               "players": names, "seed": int(seed_text), "options": options}
+    who = identity()
+    assert who is not None
+    out = r.session.submit(command, Source(kind="phone", player=who.player, banker=True))
+    if not out.accepted:
+        return refuse(out.code or "refused", out.message or "", 422)
+    if pin:
+        r.pin.set(pin)
+    return redirect(url_for("banker.page"))
+
+
+@bp.post("/pin")
+def change_pin() -> BaseResponse:
+    """Change the banker PIN."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    pin = request.form.get("pin", "")
+    if not valid_pin(pin):
+        return refuse("bad_pin", _("Choose a PIN of 4 to 12 digits."), 400)
+    remote().pin.set(pin)
+    return redirect(url_for("banker.page"))
+
+
+@bp.post("/tags")
+def register_tag() -> BaseResponse:
+    """Register an RFID tag's meaning through the hardware's tag registry (when there)."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    tags = remote().config.get("tags")
+    if tags is None:
+        return refuse("no_tags", _("No RFID reader is connected to this companion."), 404)
+    tag, meaning = request.form.get("tag", "").strip(), request.form.get("meaning", "").strip()
+    if not tag or not meaning:
+        return refuse("bad_command", _("Give the tag and what it stands for."), 400)
+    tags.register(tag, meaning)
+    return redirect(url_for("banker.page"))
+
+
+@bp.post("/resume")
+def resume() -> BaseResponse:
+    """Resume a saved game through the companion's game list (when there)."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    games = remote().config.get("games")
+    if games is None:
+        return refuse("no_games", _("Saved games are not available here."), 404)
+    games.resume(request.form.get("game", ""))
+    return redirect(url_for("banker.page"))
+
+
+def effective_commands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The commands that made the game as it is: undone ones left out, redone ones kept."""
+    done: list[dict[str, Any]] = []
+    undone: list[dict[str, Any]] = []
+    for entry in entries:
+        command = entry.get("command") or {}
+        verb = command.get("do")
+        if verb == "undo":
+            if done:
+                undone.append(done.pop())
+        elif verb == "redo":
+            if undone:
+                done.append(undone.pop())
+        else:
+            if verb == "new_game":
+                done.clear()
+            done.append(command)
+            undone.clear()
+    return done
+
+
+@bp.get("/export")
+def export() -> BaseResponse:
+    """The game as a table script (JSON Lines) to download."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    entries = remote().session.history(None, 1_000_000)
+    lines = [json.dumps(c, ensure_ascii=False) for c in effective_commands(entries)]
+    resp = Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
+    resp.headers["Content-Disposition"] = "attachment; filename=game.jsonl"
+    return resp

@@ -1,0 +1,187 @@
+"""The pages: Me, Table, History, Net worth, Rules. Each renders whole, or only its live
+part (?partial=1) when the phone's script refreshes it after an update.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from web_remote import rulebook
+from web_remote.app import identity, refuse, remote
+from web_remote.i18n import _, current_language
+from web_remote.present import (
+    deeds,
+    edition,
+    find,
+    group_colour,
+    legal_for,
+    money,
+    square_names,
+    transactions,
+)
+from web_remote.worth import chart_svg
+
+bp = Blueprint("pages", __name__)
+QUICK_BIDS = (10, 50, 100)
+
+
+def verb_labels() -> dict[str, str]:
+    """A button label per command."""
+    return {
+        "roll": _("Roll the dice"), "buy": _("Buy"), "decline": _("Decline"),
+        "draw": _("Draw the card"), "end_turn": _("End my turn"),
+        "pay_fine": _("Pay the jail fine"), "use_card": _("Use a jail card"),
+        "bankrupt": _("Declare bankruptcy"), "pass": _("Pass"), "pass_go": _("Passed GO"),
+        "close_auction": _("Close the auction"), "land": _("Landed on"),
+        "build": _("Build"), "sell_building": _("Sell a building"), "mortgage": _("Mortgage"),
+        "unmortgage": _("Lift the mortgage"),
+    }
+
+
+def reason_labels() -> dict[str, str]:
+    """Why money moved, for the history page."""
+    return {
+        "start_cash": _("starting cash"), "salary": _("salary"), "rent": _("rent"),
+        "purchase": _("purchase"), "auction": _("auction"), "tax": _("tax"),
+        "jail_fine": _("jail fine"), "card": _("card"), "building": _("building"),
+        "building_sold": _("building sold"), "buildings_sold": _("buildings sold"),
+        "building_auction": _("building auction"), "mortgage": _("mortgage"),
+        "mortgage_interest": _("mortgage interest"), "mortgage_lift": _("mortgage lifted"),
+        "payment": _("payment"), "trade": _("trade"), "bankruptcy": _("bankruptcy"),
+        "free_parking": _("Free Parking"), "start_pot": _("Free Parking pot"),
+    }
+
+
+def page(name: str, **ctx: Any) -> BaseResponse:
+    """The page, or only its live part for ?partial=1."""
+    who = identity()
+    if who is None:
+        if request.args.get("partial"):
+            return refuse("not_joined", _("Scan the code on the table to join."), 401)
+        return redirect(url_for("join.home"))
+    state = ctx.setdefault("state", remote().session.state())
+    ctx.update(money=lambda a: money(a, state.get("currency")), labels=verb_labels(),
+               names=square_names(state), page_name=name,
+               colour=lambda grp: group_colour(state, grp), partial_url=request.full_path)
+    template = f"parts/{name}.html" if request.args.get("partial") else f"{name}.html"
+    return Response(render_template(template, **ctx), mimetype="text/html")
+
+
+def _acting_for(state: dict[str, Any]) -> str | None:
+    who = identity()
+    players = [p["name"] for p in state.get("players", [])]
+    if who is None:
+        return None
+    if who.banker:
+        wanted = request.args.get("as") or who.player or state.get("current")
+        return wanted if wanted in players else None
+    return who.player if who.player in players else None
+
+
+@bp.get("/me")
+def me() -> BaseResponse:
+    """My balance, deeds, jail cards, trades, and the buttons for what I can do now."""
+    state = remote().session.state()
+    player = _acting_for(state)
+    if identity() is not None and player is None and not request.args.get("partial"):
+        who = identity()
+        if who is not None and who.role == "spectator":
+            return redirect(url_for("pages.table"))
+    mine = legal_for(state, player)
+    me_json = next((p for p in state.get("players", []) if p["name"] == player), None)
+    pending = state.get("pending")
+    bid = find(mine, "bid")
+    quick = []
+    if bid is not None and pending:
+        floor = int(bid["min"])
+        for step in QUICK_BIDS:
+            amount = max(floor, int(pending.get("highest", 0)) + step)
+            if amount <= int(bid["max"]):
+                quick.append((step, amount))
+    trades = remote().proposals.open(player) if player else []
+    simple = [c for c in mine if c["do"] in ("roll", "buy", "decline", "draw", "pay_fine",
+                                               "use_card", "end_turn", "pass_go")
+              and "squares" not in c]
+    lift_offer = pending and pending.get("kind") == "lift_mortgages" \
+        and pending.get("player") == player
+    others = [p["name"] for p in state.get("players", [])
+              if p["name"] != player and not p["bankrupt"]]
+    return page("me", state=state, player=player, me_json=me_json, legal=mine,
+                deeds=deeds(state, player, mine), simple=simple, bid=bid, quick=quick,
+                can_pass=find(mine, "pass"), bankrupt=find(mine, "bankrupt"),
+                land=find(mine, "land"), trades=trades, others=others, lift_offer=lift_offer,
+                can_trade=find(mine, "trade") is not None,
+                all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
+                auction_seconds=remote().config["auction_seconds"],
+                players=[p["name"] for p in state.get("players", [])])
+
+
+@bp.get("/table")
+def table() -> BaseResponse:
+    """Everything the big screen shows, so a laptop can be the screen."""
+    state = remote().session.state()
+    recent = remote().session.history(None, 12)
+    recent.reverse()
+    return page("table", state=state, recent=recent,
+                owned={s["index"]: s for s in state.get("squares", [])})
+
+
+@bp.get("/history")
+def history() -> BaseResponse:
+    """Every transaction from the journal, filterable by player."""
+    state = remote().session.state()
+    player = request.args.get("player") or None
+    rows = transactions(remote().session.history(player, 2000), player)
+    return page("history", state=state, rows=rows, player=player, reasons=reason_labels(),
+                players=[p["name"] for p in state.get("players", [])])
+
+
+@bp.get("/worth")
+def worth() -> BaseResponse:
+    """Net worth over time for every player (SVG drawn here)."""
+    players, samples = remote().worth.series()
+    svg = chart_svg(players, samples, _("Net worth over time"))
+    return page("worth", svg=svg, players=players, samples=samples)
+
+
+@bp.get("/worth.svg")
+def worth_svg() -> BaseResponse:
+    """The chart alone, as an SVG image."""
+    if identity() is None:
+        return refuse("not_joined", _("Scan the code on the table to join."), 401)
+    players, samples = remote().worth.series()
+    return Response(chart_svg(players, samples, _("Net worth over time")),
+                    mimetype="image/svg+xml")
+
+
+@bp.get("/rules")
+def rules() -> BaseResponse:
+    """The edition's rulebook, searchable, with the house rules in force."""
+    state = remote().session.state()
+    ed_id = str(state.get("edition", "classic-eur"))
+    ed = edition(ed_id)
+    fallback = ed.language if ed is not None else "en"
+    lang, sections = rulebook.rulebook(ed_id, current_language(), fallback)
+    query = request.args.get("q", "")[:100]
+    defaults = ed.defaults.to_json() if ed is not None else {}
+    return page("rules", state=state, sections=rulebook.search(sections, query), query=query,
+                rules_lang=lang, total=len(sections),
+                house=rulebook.house_rules(state.get("options", {}), defaults))
+
+
+@bp.get("/qr.svg")
+def qr() -> BaseResponse:
+    """The join QR code for the table page (a laptop serving as the screen)."""
+    if identity() is None:
+        return refuse("not_joined", _("Scan the code on the table to join."), 401)
+    from web_remote.links import join_url
+
+    url = join_url(remote(), request.host_url)
+    svg = segno.make(url, error="m").svg_inline(scale=6, title=url)
+    resp = Response(svg, mimetype="image/svg+xml")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp

@@ -1,0 +1,111 @@
+"""Net worth over time: sampled from every update the session pushes, drawn as SVG here.
+
+The listener only appends to a list (it runs on the session's writer thread); the file is
+written by the Persister's thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from web_remote.store import Persister, read_json
+
+JSON = dict[str, Any]
+#: a line colour per player, distinguishable on a phone in daylight
+PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+           "#17becf")
+MAX_SAMPLES = 5000
+
+
+class WorthRecorder:
+    """The series of every player's net worth, one sample per state version."""
+
+    def __init__(self, path: Path, persister: Persister) -> None:
+        self._path = path
+        self._persister = persister
+        self._lock = threading.Lock()
+        raw = read_json(path, {})
+        ok = isinstance(raw, dict) and isinstance(raw.get("samples"), list)
+        self._players: list[str] = list(raw.get("players", [])) if ok else []
+        self._samples: list[JSON] = list(raw["samples"]) if ok else []
+
+    def record(self, state: JSON, new_game: bool = False) -> None:
+        """Add a sample of this state (a new game or other players start a new series)."""
+        players = state.get("players") or []
+        names = [p["name"] for p in players]
+        if not names:
+            return
+        with self._lock:
+            if new_game or names != self._players:
+                self._players, self._samples = names, []
+            elif self._samples and self._samples[-1]["v"] == state.get("version"):
+                return
+            self._samples.append({"v": state.get("version"), "t": round(time.time(), 1),
+                                  "w": [int(p["net_worth"]) for p in players]})
+            del self._samples[:-MAX_SAMPLES]
+            snapshot = {"players": list(self._players), "samples": list(self._samples)}
+        self._persister.save(self._path, lambda: snapshot)
+
+    def series(self) -> tuple[list[str], list[JSON]]:
+        """The players and their samples, oldest first."""
+        with self._lock:
+            return list(self._players), list(self._samples)
+
+
+def _nice_step(top: int) -> int:
+    for step in (50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000):
+        if top / step <= 6:
+            return step
+    return 100000
+
+
+def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 640,
+              height: int = 320) -> str:
+    """An SVG line chart of net worth per player against state version."""
+    left, right, top, bottom = 56, 12, 28, 28
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = max((w for s in samples for w in s["w"]), default=0)
+    step = _nice_step(max(peak, 1))
+    ymax = max(step, -(-peak // step) * step)
+    n = len(samples)
+
+    def x(i: int) -> float:
+        return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def y(v: int) -> float:
+        return top + plot_h - plot_h * max(v, 0) / ymax
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+           f'role="img" aria-label="{escape(title)}" class="chart">',
+           f"<title>{escape(title)}</title>",
+           f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fafafa" '
+           'stroke="#ccc"/>']
+    for tick in range(0, ymax + 1, step):
+        ty = y(tick)
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{ty:.1f}" y2="{ty:.1f}" '
+                   'stroke="#e3e3e3"/>')
+        out.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" text-anchor="end" '
+                   f'font-size="11">{tick}</text>')
+    if n:
+        out.append(f'<text x="{left}" y="{height - 8}" font-size="11">v{samples[0]["v"]}</text>')
+        out.append(f'<text x="{left + plot_w}" y="{height - 8}" font-size="11" '
+                   f'text-anchor="end">v{samples[-1]["v"]}</text>')
+    for k, name in enumerate(players):
+        colour = PALETTE[k % len(PALETTE)]
+        points = " ".join(f"{x(i):.1f},{y(s['w'][k]):.1f}" for i, s in enumerate(samples)
+                          if k < len(s["w"]))
+        if points:
+            out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
+                       f'stroke-linejoin="round" points="{points}" data-player="{escape(name)}"/>')
+        lx = left + 8 + (k % 4) * (plot_w // 4)
+        ly = 12 + (k // 4) * 14
+        out.append(f'<rect x="{lx}" y="{ly - 8}" width="10" height="10" fill="{colour}"/>')
+        last = samples[-1]["w"][k] if samples and k < len(samples[-1]["w"]) else 0
+        out.append(f'<text x="{lx + 14}" y="{ly + 1}" font-size="11">{escape(name)} '
+                   f"{last}</text>")
+    out.append("</svg>")
+    return "\n".join(out)
