@@ -87,14 +87,15 @@ def main(argv: list[str]) -> int:
     try:
         if config.web.enabled:
             try:
-                remote = WebRemote(session, config.web.host, args.port or config.web.port)
+                remote = WebRemote(session, config.web.host, args.port or config.web.port,
+                                   data_dir)
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.url
                 extensions = getattr(remote.app, "extensions", None)
                 if isinstance(extensions, dict):  # lets the remote show trade proposals
                     extensions["table_screen"] = controller
-            except (PartMissing, OSError) as exc:
+            except (PartMissing, OSError, TypeError) as exc:
                 log.warning("phone remote off: %s", exc)
         panel = start_panel(controller.post_button, config.buttons.pins)
         if panel is not None:

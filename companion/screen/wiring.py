@@ -66,7 +66,8 @@ def lan_address() -> str:
 class WebRemote:
     """The phone remote (web_remote.create_app) served by waitress on a thread."""
 
-    def __init__(self, session: GameSessionProtocol, host: str, port: int) -> None:
+    def __init__(self, session: GameSessionProtocol, host: str, port: int,
+                 data_dir: Path | None = None) -> None:
         try:
             web_remote: Any = importlib.import_module("web_remote")
         except ModuleNotFoundError:
@@ -76,7 +77,7 @@ class WebRemote:
             raise PartMissing("web_remote has no create_app yet")
         from waitress.server import create_server
 
-        self.app = create_app(session)
+        self.app = create_app(session, data_dir) if data_dir is not None else create_app(session)
         server: Any = create_server(self.app, host=host, port=port, threads=4)
         self.server = server
         self.port = int(server.effective_port)
