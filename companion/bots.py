@@ -1,11 +1,12 @@
 """Simple bots that play whole games through the engine, for benchmarks and property tests.
 
 The policy (documented in docs/bench.md): buy when affordable; in auctions bid up to the
-printed price in steps of a hundred-and-fiftieth of the start cash (10 of 1 500); build evenly on complete groups while keeping a reserve; use
-a jail card or pay the fine when rich, else roll; raise money to pay a debt by selling
-buildings, then mortgaging, and go bankrupt only when nothing is left; trade only to
-complete a colour group (the buyer offers twice the price, a seller agrees unless it
-breaks its own group). Bots read the state and answer with commands, like any other input.
+printed price in steps of 1/150 of the start cash (10 of 1 500); build evenly on complete
+groups while keeping a reserve of 1/10 of the start cash; use a jail card, or pay the fine
+when rich, else roll; raise money for a debt by selling buildings, then mortgaging, and go
+bankrupt only when nothing is left; trade only to complete a colour group (the buyer offers
+twice the price, a seller agrees unless it breaks its own group). Bots read the state and
+answer with commands, like any other input.
 """
 
 from __future__ import annotations

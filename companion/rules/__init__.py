@@ -23,7 +23,8 @@ from companion.rules.state import GameState, PendingKind
 from companion.rules.view import net_worth, public_state, restore, snapshot
 
 __all__ = [
-    "Accepted", "Code", "Command", "command_to_json", "Edition", "EditionError", "GameState", "PendingKind",
+    "Accepted", "Code", "Command", "command_to_json", "Edition", "EditionError", "GameState",
+    "PendingKind",
     "Rejection", "Result", "RuleOptions", "RulesError", "SquareKind", "Verb", "apply",
     "legal_commands", "net_worth", "new_game", "parse_command", "parse_edition",
     "public_state", "restore", "snapshot",

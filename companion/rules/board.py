@@ -103,6 +103,9 @@ def land(
         if g.options.no_rent_in_jail and g.players[owner].in_jail:
             return
         if kind is SquareKind.UTILITY:
+            if g.options.utility_rent_fresh_roll and not dice_multiplier:
+                g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index))
+                return
             if dice_multiplier and not g.options.utility_card_rolls_again and g.dice:
                 charge(g, ev, player, owner, sum(g.dice[:2]) * dice_multiplier, "rent")
                 return
@@ -112,7 +115,13 @@ def land(
                 return
             charge(g, ev, player, owner, rent_for(g, sq.index, sum(g.dice[:2])), "rent")
             return
-        charge(g, ev, player, owner, rent_for(g, sq.index) * rent_multiplier, "rent")
+        amount = rent_for(g, sq.index) * rent_multiplier
+        if g.options.rent_must_be_claimed:
+            g.claim = [player, owner, sq.index, amount]
+            ev.append({"kind": "rent_claimable", "player": g.players[owner].name,
+                       "payer": p.name, "square": sq.index, "amount": amount})
+            return
+        charge(g, ev, player, owner, amount, "rent")
     elif kind is SquareKind.TAX:
         charge(g, ev, player, BANK, sq.amount, "tax")
     elif kind in DECK_OF_KIND:

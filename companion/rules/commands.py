@@ -37,6 +37,8 @@ class Verb(StrEnum):
     TRADE = "trade"  #: an agreed exchange of cash, deeds and jail cards
     BANKRUPT = "bankrupt"  #: declare bankruptcy on an unpayable debt
     AUCTION_BUILDING = "auction_building"  #: housing shortage: auction one house or hotel
+    CLAIM_RENT = "claim_rent"  #: the owner claims rent in time (when rent must be claimed)
+    END_GAME = "end_game"  #: end now and count (by agreement, or the timed game's end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,7 @@ class Command:
     give: Offer = field(default_factory=Offer)
     take: Offer = field(default_factory=Offer)
     building: str = "house"
+    reason: str = "agreement"
     edition: str = ""
     players: tuple[str, ...] = ()
     seed: int = 0
@@ -93,6 +96,8 @@ _FIELDS: dict[Verb, set[str]] = {
     Verb.TRADE: {"from", "to", "give", "take"},
     Verb.BANKRUPT: {"by"},
     Verb.AUCTION_BUILDING: {"building"},
+    Verb.CLAIM_RENT: {"by"},
+    Verb.END_GAME: {"reason"},
 }
 _REQUIRED: dict[Verb, set[str]] = {
     Verb.NEW_GAME: {"edition", "players"},
@@ -204,6 +209,10 @@ def parse_command(obj: Any) -> Command:
     if verb is Verb.TRADE:
         kw["give"] = _offer(obj.get("give"), "give")
         kw["take"] = _offer(obj.get("take"), "take")
+    if "reason" in obj:
+        if obj["reason"] not in {"agreement", "time"}:
+            raise _bad("'reason' must be \"agreement\" or \"time\"")
+        kw["reason"] = obj["reason"]
     if "building" in obj:
         if obj["building"] not in {"house", "hotel"}:
             raise _bad("'building' must be \"house\" or \"hotel\"")
@@ -255,6 +264,8 @@ def command_to_json(cmd: Command) -> dict[str, Any]:
             out[name] = {"cash": offer.cash, "squares": list(offer.squares), "cards": offer.cards}
     if "building" in allowed:
         out["building"] = cmd.building
+    if "reason" in allowed:
+        out["reason"] = cmd.reason
     if cmd.do is Verb.NEW_GAME:
         out.update(edition=cmd.edition, players=list(cmd.players), seed=cmd.seed,
                    options=dict(cmd.options))

@@ -15,8 +15,10 @@ from companion.rules.board import draw_card
 from companion.rules.codes import Code, Rejection, RulesError
 from companion.rules.commands import Command, Verb, parse_command
 from companion.rules.dice import shuffled
-from companion.rules.edition import Edition
-from companion.rules.money import Events, declare_bankrupt, settle_debts, transfer
+from companion.rules.edition import OWNABLE, Edition
+from companion.rules.money import Events, charge, declare_bankrupt, settle_debts, transfer
+from companion.rules.options import VARIANTS
+from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
 
 
@@ -55,7 +57,7 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
             n.casefold() in {"bank", "pot"} for n in names
         ):
             raise RulesError(Code.BAD_PLAYERS, "player names must differ and not be bank or pot")
-        options = edition.defaults.with_changes(cmd.options)
+        options = edition.defaults.with_changes(_expand_variant(edition, cmd.options))
     except RulesError as exc:
         return Rejection(exc.code, exc.message)
     rng = (cmd.seed * 0x2545F4914F6CDD1D + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
@@ -78,8 +80,37 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
     if g.pot:
         ev.append({"kind": "transfer", "from": None, "to": "pot", "amount": g.pot,
                    "reason": "start_pot"})
+    variant = cmd.options.get("variant", "standard")
+    g.extra["variant"] = variant
+    if options.deal_deeds:
+        _deal_deeds(g, ev, options.deal_deeds)
     ev.append({"kind": "turn", "player": names[0], "number": 1})
     return Accepted(g, ev)
+
+
+def _expand_variant(edition: Edition, options: dict[str, Any]) -> dict[str, Any]:
+    """Options with a named variant (short, timed) replaced by its rules; explicit win."""
+    options = dict(options)
+    name = options.pop("variant", "standard")
+    presets = {**VARIANTS, **edition.raw.get("variants", {})}
+    if name not in presets:
+        raise RulesError(Code.BAD_OPTION, f"unknown variant {name!r} (known: "
+                         f"{', '.join(sorted(presets))})")
+    return {**presets[name], **options}
+
+
+def _deal_deeds(g: GameState, ev: Events, per_player: int) -> None:
+    """Short and timed game: each player is dealt deeds and pays their printed price."""
+    deeds = [str(s.index) for s in g.edition.squares if s.kind in OWNABLE]
+    order, g.rng = shuffled(deeds, g.rng)
+    for round_ in range(per_player):
+        for i in range(len(g.players)):
+            square = int(order[round_ * len(g.players) + i])
+            price = g.edition.squares[square].price
+            transfer(g, ev, i, BANK, price, "dealt_deed")
+            g.owner[square] = i
+            ev.append({"kind": "bought", "player": g.players[i].name, "square": square,
+                       "price": price})
 
 
 def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
@@ -311,6 +342,19 @@ def _auction_building(g: GameState, ev: Events, cmd: Command) -> None:
     estate.start_building_auction(g, ev, cmd.building)
 
 
+def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
+    if not g.claim:
+        raise RulesError(Code.NOT_NOW, "there is no rent to claim")
+    payer, owner, _square, amount = g.claim
+    _actor(g, cmd, owner)
+    g.claim = []
+    charge(g, ev, payer, owner, amount, "rent")
+
+
+def _end_game(g: GameState, ev: Events, cmd: Command) -> None:
+    end_and_count(g, ev, cmd.reason)
+
+
 _HANDLERS: dict[Verb, Callable[[GameState, Events, Command], None]] = {
     Verb.ROLL: _roll,
     Verb.BUY: _buy,
@@ -332,6 +376,8 @@ _HANDLERS: dict[Verb, Callable[[GameState, Events, Command], None]] = {
     Verb.TRADE: _trade,
     Verb.BANKRUPT: _bankrupt,
     Verb.AUCTION_BUILDING: _auction_building,
+    Verb.CLAIM_RENT: _claim_rent,
+    Verb.END_GAME: _end_game,
 }
 
 __all__ = ["Accepted", "Result", "new_game", "apply", "transfer"]

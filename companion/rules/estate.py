@@ -206,8 +206,14 @@ def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
     sq = g.edition.squares[square]
     if g.mortgaged[square]:
         raise RulesError(Code.ALREADY_MORTGAGED, f"{sq.name} is already mortgaged")
-    if sq.kind is SquareKind.LOT and any(g.level[s] for s in g.edition.groups[sq.group]):
-        raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name}'s group first")
+    if sq.kind is SquareKind.LOT:
+        group = g.edition.groups[sq.group]
+        if g.options.mortgage_strips_only_lot:
+            if g.level[square] or any(g.level[s] > 1 for s in group):
+                raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first; "
+                                 "the other lots of its group may keep one house each")
+        elif any(g.level[s] for s in group):
+            raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name}'s group first")
     g.mortgaged[square] = True
     transfer(g, ev, BANK, player, sq.mortgage, "mortgage")
     fee = mortgage_take_interest(g, sq.mortgage)

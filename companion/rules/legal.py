@@ -79,6 +79,9 @@ def legal_commands(g: GameState) -> list[JSON]:
             squares = [s for s in owned if _ok(g, {"do": verb, "by": p.name, "square": s})]
             if squares:
                 out.append({"do": verb, "by": p.name, "squares": squares})
+    if g.claim:
+        out.append({"do": "claim_rent", "by": g.players[g.claim[1]].name})
+    out.append({"do": "end_game"})
     if len(active) >= 2 and (top is None or top.kind not in (PendingKind.AUCTION,
                                                              PendingKind.BUILDING_AUCTION)):
         out.append({"do": "trade", "players": active})

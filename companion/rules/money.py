@@ -66,6 +66,8 @@ def charge(
                              reason=reason, then_move=then_move))
     ev.append({"kind": "debt", "player": g.players[payer].name,
                "creditor": party_name(g, payee), "amount": amount, "reason": reason})
+    if g.options.bankrupt_if_fine_unpayable and reason in ("jail_fine", "tax"):
+        declare_bankrupt(g, ev, payer, forced=True)  # no raising money for bail or tax
     return False
 
 
@@ -119,11 +121,13 @@ def settle_debts(g: GameState, ev: Events) -> None:
             move_steps(g, ev, debt.player, debt.then_move)
 
 
-def receive_mortgaged(g: GameState, ev: Events, player: int, squares: list[int]) -> None:
+def receive_mortgaged(
+    g: GameState, ev: Events, player: int, squares: list[int], how: str | None = None
+) -> None:
     """A player received mortgaged deeds: interest at once, then lift now or keep."""
     if not squares:
         return
-    if g.options.mortgaged_transfer == "redeem_at_once":
+    if (how or g.options.mortgaged_transfer) == "redeem_at_once":
         for s in squares:
             charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
             g.mortgaged[s] = False
@@ -134,7 +138,7 @@ def receive_mortgaged(g: GameState, ev: Events, player: int, squares: list[int])
     charge(g, ev, player, BANK, fee, "mortgage_interest")
 
 
-def declare_bankrupt(g: GameState, ev: Events, player: int) -> None:
+def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False) -> None:
     """The top debt cannot be paid: hand everything over and leave the game."""
     from companion.rules.turns import after_player_left
 
@@ -142,7 +146,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int) -> None:
     if top is None or top.kind is not PendingKind.DEBT or top.player != player:
         raise RulesError(Code.NOT_IN_DEBT, "bankruptcy is declared only on a debt that is due")
     can = raisable(g, player)
-    if can >= top.amount:
+    if can >= top.amount and not forced:
         raise RulesError(
             Code.CAN_STILL_PAY,
             f"{g.players[player].name} can still raise {money_text(g, can)} by selling buildings"
@@ -174,7 +178,8 @@ def declare_bankrupt(g: GameState, ev: Events, player: int) -> None:
                    "squares": owned})
         g.wp(creditor).jail_cards.extend(p.jail_cards)
         p.jail_cards = []
-        receive_mortgaged(g, ev, creditor, mortgaged)
+        receive_mortgaged(g, ev, creditor, mortgaged,
+                          g.options.mortgaged_bankruptcy_transfer)
     else:
         transfer(g, ev, player, BANK, p.cash, "bankruptcy")
         for s in owned:
@@ -183,7 +188,9 @@ def declare_bankrupt(g: GameState, ev: Events, player: int) -> None:
         for card_id in p.jail_cards:
             g.decks[g.edition.cards[card_id].deck].append(card_id)
         p.jail_cards = []
-        if owned and g.options.auctions:
+        last = g.options.end_after_bankruptcies
+        game_ends = last > 0 and sum(q.bankrupt for q in g.players) + 1 >= last
+        if owned and g.options.auctions and not game_ends:
             from companion.rules.estate import start_auction
 
             start_auction(g, ev, owned[0], queue=owned[1:])

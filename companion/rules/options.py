@@ -51,6 +51,20 @@ class RuleOptions:
     bank_only: bool = False
     #: a player who cannot pay the jail fine (or a tax) is bankrupt at once (Polish rules)
     bankrupt_if_fine_unpayable: bool = False
+    #: how a creditor takes mortgaged deeds from a bankrupt (see mortgaged_transfer)
+    mortgaged_bankruptcy_transfer: str = "fee_then_choice"
+    #: a lot may be mortgaged while the other lots of its group keep one house each
+    mortgage_strips_only_lot: bool = False
+    #: every utility rent is thrown for with a fresh roll (not the move's dice)
+    utility_rent_fresh_roll: bool = False
+    #: deeds dealt to each player at the start, paid at the printed price (short/timed game)
+    deal_deeds: int = 0
+    #: the game ends at this bankruptcy and the rest are ranked (short game: 2; 0: play on)
+    end_after_bankruptcies: int = 0
+    #: the table agreed on a time limit in minutes (timed game; the session keeps the clock)
+    time_limit_minutes: int = 0
+    #: how mortgaged deeds count in a ranking: "half" their price, or the full "price"
+    standings_mortgaged: str = "half"
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON object."""
@@ -89,4 +103,14 @@ class RuleOptions:
 _CHOICES: dict[str, set[str]] = {
     "mortgage_interest": {"on_lift", "on_take", "none"},
     "mortgaged_transfer": {"fee_then_choice", "redeem_at_once"},
+    "mortgaged_bankruptcy_transfer": {"fee_then_choice", "redeem_at_once"},
+    "standings_mortgaged": {"half", "price"},
+}
+
+#: rule presets a table can name with {"variant": ...} in new_game's options; an edition
+#: may override them with its own "variants" block
+VARIANTS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "short": {"deal_deeds": 2, "houses_before_hotel": 3, "end_after_bankruptcies": 2},
+    "timed": {"deal_deeds": 2, "time_limit_minutes": 90},
 }

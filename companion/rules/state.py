@@ -104,6 +104,10 @@ class GameState:
     pot: int = 0
     winner: int = NOBODY
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the ranking once the game was ended and counted (short/timed game, by agreement)
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    #: rent an owner may still claim: payer, owner, square, amount (when it must be claimed)
+    claim: list[int] = field(default_factory=list)
     #: which Player records this state owns (may change); the others are shared, read-only
     owned: list[bool] = field(default_factory=list, repr=False, compare=False)
 
@@ -136,6 +140,8 @@ class GameState:
         new.pot = self.pot
         new.winner = self.winner
         new.extra = dict(self.extra) if self.extra else {}
+        new.standings = list(self.standings)
+        new.claim = list(self.claim)
         new.owned = [False] * len(self.players)
         return new
 

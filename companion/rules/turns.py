@@ -43,6 +43,10 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int, ...] | None) ->
     if not g.must_roll:
         raise RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already")
     values = read_dice(g, dice)
+    if g.claim:
+        ev.append({"kind": "rent_forfeited", "player": g.players[g.claim[1]].name,
+                   "amount": g.claim[3]})
+        g.claim = []
     p = g.players[player]
     if p.in_jail:
         p = g.wp(player)
@@ -135,6 +139,12 @@ def next_turn(g: GameState, ev: Events) -> None:
 def after_player_left(g: GameState, ev: Events, player: int) -> None:
     """After a bankruptcy: declare the winner, or pass the turn on if it was theirs."""
     left = [i for i, p in enumerate(g.players) if not p.bankrupt]
+    last = g.options.end_after_bankruptcies
+    if last and len(g.players) - len(left) >= last:
+        from companion.rules.standings import end_and_count
+
+        end_and_count(g, ev, "bankruptcies")
+        return
     if len(left) == 1:
         g.winner = left[0]
         g.pending = []

@@ -91,6 +91,11 @@ def public_state(g: GameState, legal: list[JSON] | None = None) -> JSON:
         "waiting": [pending_json(g, p) for p in reversed(g.pending[:-1])],
         "last_card": ({"deck": card.deck, "id": card.id, "text": card.text} if card else None),
         "winner": _name(g, g.winner),
+        "variant": g.extra.get("variant", "standard"),
+        "standings": list(g.standings) or None,
+        "claimable_rent": ({"payer": g.players[g.claim[0]].name,
+                            "owner": g.players[g.claim[1]].name, "square": g.claim[2],
+                            "amount": g.claim[3]} if g.claim else None),
     }
     if legal is not None:
         out["legal"] = legal
@@ -126,6 +131,7 @@ def snapshot(g: GameState) -> JSON:
             for p in g.pending
         ],
         "last_card": g.last_card, "pot": g.pot, "winner": g.winner, "extra": dict(g.extra),
+        "standings": list(g.standings), "claim": list(g.claim),
     }
 
 
@@ -156,7 +162,8 @@ def restore(data: JSON, edition: Edition) -> GameState:
             must_roll=bool(data["must_roll"]), doubles=int(data["doubles"]),
             dice=tuple(data["dice"]) if data["dice"] is not None else None, pending=pending,
             last_card=str(data["last_card"]), pot=int(data["pot"]), winner=int(data["winner"]),
-            extra=dict(data.get("extra", {})),
+            extra=dict(data.get("extra", {})), standings=list(data.get("standings", [])),
+            claim=list(data.get("claim", [])),
         )
     except (KeyError, TypeError) as exc:
         raise ValueError(f"malformed snapshot: {exc}") from None
