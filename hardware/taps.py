@@ -103,8 +103,8 @@ class TapInterpreter:
         return [Show("enter_bid", msg, level="prompt", data={"player": player})], mode
 
     def _start_transfer(self, payer: str, payee: str, state: JSON, version: int) -> Result:
-        if legal_entry(state, "pay") is None:
-            return [Show("not_now", "Payments between players are not possible now.")], None
+        # `pay` (corrections, side deals) is accepted whenever nothing is pending, but the
+        # engine does not list it in `legal`; the session refuses it if it is not allowed.
         mode = AmountEntry(version, "transfer", payer, payee=payee, amount=0, minimum=1)
         msg = f"{payer} pays {payee}: turn the knob to the amount, YES to pay."
         data = {"from": payer, "to": payee}

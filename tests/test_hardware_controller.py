@@ -239,7 +239,7 @@ def test_jail_free_card_is_used_when_it_may_be(ctl: InputController) -> None:
 
 
 def test_bank_only_card_then_deed_lands_there(ctl: InputController) -> None:
-    state = make_state([{"do": "land", "by": "Bo"}, {"do": "pay"}], current="Bo")
+    state = make_state([{"do": "land", "by": "Bo"}], current="Bo")
     assert codes(tap(ctl, "B2", state)) == ["card_tapped"]
     actions = tap(ctl, "DEED13", state)
     assert actions == [
@@ -264,7 +264,7 @@ def test_deed_alone_shows_owner_and_rent(ctl: InputController) -> None:
 
 
 def test_two_bank_cards_and_the_knob_transfer_money(ctl: InputController) -> None:
-    state = make_state([{"do": "pay"}, {"do": "end_turn", "by": "Ann"}])
+    state = make_state([{"do": "end_turn", "by": "Ann"}])
     tap(ctl, "A1", state)
     assert codes(tap(ctl, "C3", state)) == ["enter_amount"]
     ctl.handle(EncoderEvent(5), state)
@@ -276,7 +276,7 @@ def test_two_bank_cards_and_the_knob_transfer_money(ctl: InputController) -> Non
 
 
 def test_transfer_amount_from_the_keypad_and_cancel(ctl: InputController) -> None:
-    state = make_state([{"do": "pay"}])
+    state = make_state([{"do": "end_turn", "by": "Ann"}])
     tap(ctl, "B2", state)
     tap(ctl, "A1", state)
     assert submitted(ctl.enter_amount(75, state)) == [
@@ -289,7 +289,7 @@ def test_transfer_amount_from_the_keypad_and_cancel(ctl: InputController) -> Non
 
 
 def test_zero_transfer_is_refused_and_entry_continues(ctl: InputController) -> None:
-    state = make_state([{"do": "pay"}])
+    state = make_state([{"do": "end_turn", "by": "Ann"}])
     tap(ctl, "A1", state)
     tap(ctl, "B2", state)
     assert "bad_amount" in codes(ctl.handle(press(Button.YES), state))
@@ -297,7 +297,7 @@ def test_zero_transfer_is_refused_and_entry_continues(ctl: InputController) -> N
 
 
 def test_same_card_twice_cancels(ctl: InputController) -> None:
-    state = make_state([{"do": "pay"}])
+    state = make_state([{"do": "end_turn", "by": "Ann"}])
     tap(ctl, "A1", state)
     assert codes(tap(ctl, "A1", state)) == ["tap_cancelled"]
     assert ctl.mode is None

@@ -82,7 +82,7 @@ def test_rdm6300_random_noise_never_crashes_and_never_makes_a_tag() -> None:
     parser = Rdm6300Parser()
     for _ in range(200):
         noise = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
-        assert parser.feed(noise) == [] or False  # pure noise: a valid frame is ~impossible
+        assert parser.feed(noise) == []  # a valid frame by chance: ~1 in 10^15
         assert parser.feed(encode_frame("A1B2C3D4E5")) == ["A1B2C3D4E5"]
 
 

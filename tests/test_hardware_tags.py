@@ -265,7 +265,7 @@ def test_pump_keypad_amount_runs_on_the_pump() -> None:
     state: JSON = {
         "version": 1,
         "players": [{"name": "Ann"}, {"name": "Bo"}],
-        "legal": [{"do": "pay"}],
+        "legal": [],
     }
     reg = TagRegistry()
     reg.register("A", TagRole(TagKind.BANK_CARD, number=1))
