@@ -33,8 +33,8 @@ class FakeSession:
                  options: dict[str, Any] | None = None) -> None:
         self._lock = threading.RLock()
         self._state: GameState | None = None
-        self._undo: list[tuple[GameState | None, JSON]] = []
-        self._redo: list[tuple[GameState, JSON]] = []
+        self._undo: list[tuple[GameState | None, int]] = []
+        self._redo: list[tuple[GameState, int]] = []
         self._journal: list[JSON] = []
         self._listeners: list[Callable[[Update], None]] = []
         self._top_version = 0
@@ -51,12 +51,13 @@ class FakeSession:
         return self._state.version if self._state is not None else 0
 
     def _commit(self, state: GameState | None, command: JSON, events: list[JSON],
-                source: Source) -> Outcome:
+                source: Source, kind: str = "command", target: int | None = None) -> Outcome:
         if state is not None:
             self._top_version = max(self._top_version + 1, state.version)
             state.version = self._top_version
         self._state = state
         self._journal.append({"seq": len(self._journal) + 1, "time": time.time(),
+                              "kind": kind, "target": target,
                               "source": {"kind": source.kind, "player": source.player,
                                          "banker": source.banker},
                               "command": command, "events": events})
@@ -78,7 +79,7 @@ class FakeSession:
             if not isinstance(result, Accepted):
                 return Outcome(False, self.version, code=result.code.value,
                                message=result.message)
-            self._undo.append((self._state, command))
+            self._undo.append((self._state, len(self._journal) + 1))
             self._redo.clear()
             return self._commit(result.state.copy(), dict(command), result.events, source)
 
@@ -95,11 +96,13 @@ class FakeSession:
             if len(self._undo) <= 1:
                 return Outcome(False, self.version, code="nothing_to_undo",
                                message="nothing to undo")
-            previous, command = self._undo.pop()
+            previous, seq = self._undo.pop()
             assert self._state is not None
-            self._redo.append((self._state, command))
+            self._redo.append((self._state, seq))
             restored = previous.copy() if previous is not None else None
-            return self._commit(restored, {"do": "undo"}, [{"kind": "undone"}], source)
+            command = self._journal[seq - 1]["command"]
+            return self._commit(restored, command, [{"kind": "undone", "seq": seq}], source,
+                                "undo", seq)
 
     def redo(self, source: Source) -> Outcome:
         """Redo the last undone command."""
@@ -107,15 +110,24 @@ class FakeSession:
             if not self._redo:
                 return Outcome(False, self.version, code="nothing_to_redo",
                                message="nothing to redo")
-            state, command = self._redo.pop()
-            self._undo.append((self._state, command))
-            return self._commit(state.copy(), {"do": "redo"}, [{"kind": "redone"}], source)
+            state, seq = self._redo.pop()
+            self._undo.append((self._state, seq))
+            command = self._journal[seq - 1]["command"]
+            return self._commit(state.copy(), command, [{"kind": "redone", "seq": seq}], source,
+                                "redo", seq)
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
-        """Journal entries, newest last, optionally only those involving a player."""
+        """Journal entries, newest last (with "undone"), optionally those involving a player."""
         with self._lock:
-            entries = [e for e in self._journal if player is None or _mentions(e, player)]
-            return [dict(e) for e in entries[-limit:]] if limit > 0 else []
+            undone: set[int] = set()
+            for e in self._journal:
+                if e["kind"] == "undo":
+                    undone.add(e["target"])
+                elif e["kind"] == "redo":
+                    undone.discard(e["target"])
+            entries = [{**e, "undone": e["kind"] == "command" and e["seq"] in undone}
+                       for e in self._journal if player is None or _mentions(e, player)]
+            return entries[-limit:] if limit > 0 else []
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Register a callback; returns its remover."""
@@ -181,3 +193,15 @@ def _meta_csrf(html: str) -> str:
     marker = 'name="csrf-token" content="'
     start = html.index(marker) + len(marker)
     return html[start:html.index('"', start)]
+
+
+def open_real_session(data_dir: Any, players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
+                      seed: int = 3) -> Any:
+    """The real journaled GameSession in `data_dir`, with a new game started."""
+    from companion.session import GameSession
+
+    session = GameSession.open(data_dir)
+    out = session.submit({"do": "new_game", "edition": "classic-eur", "players": list(players),
+                          "seed": seed}, Source(kind="script", banker=True))
+    assert out.accepted, out
+    return session

@@ -136,9 +136,12 @@ def _party(name: Any) -> str:
 
 
 def transactions(entries: list[JSON], player: str | None) -> list[JSON]:
-    """Every money transfer in the journal entries, newest first, optionally one player's."""
+    """Every money transfer in the journal entries, newest first, optionally one player's;
+    transfers of undone commands are kept and marked."""
     rows = []
     for entry in entries:
+        if entry.get("kind", "command") != "command":
+            continue  # undo rows move no money of their own; redo rows repeat their target
         command = entry.get("command") or {}
         source = entry.get("source") or {}
         for event in entry.get("events", []):
@@ -151,6 +154,7 @@ def transactions(entries: list[JSON], player: str | None) -> list[JSON]:
                          "to": payee, "amount": int(event.get("amount", 0)),
                          "reason": str(event.get("reason", "")),
                          "command": str(command.get("do", "")),
-                         "by": source.get("player") or source.get("kind", "")})
+                         "by": source.get("player") or source.get("kind", ""),
+                         "undone": bool(entry.get("undone"))})
     rows.reverse()
     return rows

@@ -72,6 +72,22 @@ class Proposals:
                 self._save()
             return item
 
+    def prune(self, state: JSON) -> list[str]:
+        """Drop proposals the table has overtaken (deeds changed hands, a player went out,
+        or the trade was done on the screen); returns their ids."""
+        owner = {sq["index"]: sq.get("owner") for sq in state.get("squares", [])}
+        active = {p["name"] for p in state.get("players", []) if not p.get("bankrupt")}
+        with self._lock:
+            gone = [pid for pid, p in self._items.items()
+                    if p["from"] not in active or p["to"] not in active
+                    or any(owner.get(s) != p["from"] for s in p["give"]["squares"])
+                    or any(owner.get(s) != p["to"] for s in p["take"]["squares"])]
+            for pid in gone:
+                del self._items[pid]
+            if gone:
+                self._save()
+        return gone
+
     def clear(self) -> None:
         """Forget every proposal (a new game started)."""
         with self._lock:

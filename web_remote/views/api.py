@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.session_api import Outcome, Source
 from web_remote.app import identity, refuse, remote
@@ -200,6 +200,9 @@ def propose() -> Response:
     if item is None:
         raise Refusal("too_many", _("You have too many open proposals."), 429)
     r.hub.publish("trades", {"id": item["id"]})
+    screen = current_app.extensions.get("table_screen")
+    if screen is not None and hasattr(screen, "post_trade"):
+        screen.post_trade(item)  # the big screen shows it too; the receiver may say YES there
     return jsonify({"ok": True, "proposal": item})
 
 

@@ -122,23 +122,17 @@ def resume() -> BaseResponse:
 
 
 def effective_commands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The commands that made the game as it is: undone ones left out, redone ones kept."""
+    """The commands that made the game as it is: from the last new game, undone ones left
+    out (an undo or redo row names its target; the target row says whether it stands undone).
+    """
     done: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
     for entry in entries:
+        if entry.get("kind", "command") != "command" or entry.get("undone"):
+            continue
         command = entry.get("command") or {}
-        verb = command.get("do")
-        if verb == "undo":
-            if done:
-                undone.append(done.pop())
-        elif verb == "redo":
-            if undone:
-                done.append(undone.pop())
-        else:
-            if verb == "new_game":
-                done.clear()
-            done.append(command)
-            undone.clear()
+        if command.get("do") == "new_game":
+            done.clear()
+        done.append(command)
     return done
 
 
