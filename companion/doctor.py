@@ -229,7 +229,9 @@ def check_display(host: Host) -> list[Finding]:
                                     _groups_fix(host, "video,render")))
         else:
             findings.append(Finding("display", Status.OK, f"KMS/DRM devices: {names}"))
-    findings.append(_check_pygame(host, probe=bool(cards) and driver in ("", "kmsdrm")))
+    desktop = bool(host.env.get("DISPLAY") or host.env.get("WAYLAND_DISPLAY"))
+    kms = bool(cards) and driver in ("", "kmsdrm")
+    findings.append(_check_pygame(host, probe=desktop or kms))
     return findings
 
 
@@ -246,7 +248,8 @@ def _check_pygame(host: Host, probe: bool) -> Finding:
     if not probe:
         return Finding("display", Status.OK, f"{label} loads")
     env = dict(host.env)
-    env.setdefault("SDL_VIDEODRIVER", "kmsdrm")
+    if not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+        env.setdefault("SDL_VIDEODRIVER", "kmsdrm")  # what the service uses
     env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
     try:
         result = host.run([sys.executable, "-c", DISPLAY_PROBE], 20.0, env)

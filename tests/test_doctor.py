@@ -164,6 +164,18 @@ def test_display_probe_runs_pygame_in_a_child_with_kmsdrm(pi: Host) -> None:
     assert [f.status for f in findings] == [Status.OK, Status.OK]
 
 
+def test_display_probe_on_a_desktop_uses_its_window_system(pi: Host) -> None:
+    (pi.root / "proc/device-tree/model").unlink()
+    pi.env = {"DISPLAY": ":0"}
+    for card in (pi.root / "dev/dri").iterdir():
+        card.unlink()
+    findings = doctor.check_display(pi)
+    assert isinstance(pi.run, Runner)
+    ((_argv, env),) = [c for c in pi.run.calls if c[0][0] == sys.executable]
+    assert env is not None and "SDL_VIDEODRIVER" not in env
+    assert findings[-1].status is Status.OK
+
+
 def test_display_busy_fails_with_the_reason(pi: Host) -> None:
     pi.run = Runner({sys.executable: (1, "", "Traceback...\npygame.error: kmsdrm not available")})
     (probe,) = [f for f in doctor.check_display(pi) if "pygame" in f.message]
