@@ -35,13 +35,13 @@ class ServerHandle:
         if self._stopped:
             return
         self._stopped = True
-        self.app.extensions["web_remote"].close()
+        self.app.extensions["web_remote"].close()  # ends the live streams first
         server = self._server
         from waitress import wasyncore
 
+        server.task_dispatcher.shutdown(timeout=timeout)  # running requests finish
         server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
         self._thread.join(timeout)
-        server.task_dispatcher.shutdown(timeout=timeout)
 
     def __enter__(self) -> ServerHandle:
         return self

@@ -1,0 +1,91 @@
+"""The remote served by waitress over real HTTP: live updates reach every phone, keep-alives
+flow, and stopping the server ends the streams."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_fakes import open_real_session
+
+from web_remote import create_app, join_url, serve
+from web_remote.probe import HttpPhone
+from web_remote.serving import ServerHandle
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[Any]:
+    session = open_real_session(tmp_path / "game")
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def server(game: Any, tmp_path: Path) -> Iterator[ServerHandle]:
+    app = create_app(game, tmp_path / "game", {"keepalive_s": 0.2, "banker_pin": "2468"})
+    handle = serve(app, "127.0.0.1", 0, threads=32)
+    yield handle
+    handle.stop()
+
+
+def phone(server: ServerHandle, who: str, pin: str = "") -> HttpPhone:
+    p = HttpPhone(server.url)
+    assert p.join(join_url(server.app, server.url), who, pin) == 302
+    return p
+
+
+def test_every_phone_sees_a_command_live(server: ServerHandle, game: Any) -> None:
+    phones = [phone(server, "player:Ann"), phone(server, "player:Bo"),
+              phone(server, "spectator")]
+    for p in phones:
+        p.open_stream()
+        assert p.wait_version(game.version, 5)
+    status, body = phones[0].command({"do": "roll", "dice": [1, 2]}, game.version)
+    assert status == 200, body
+    for p in phones:
+        assert p.wait_version(body["version"], 5)
+        p.close()
+
+
+def test_keepalives_flow(server: ServerHandle) -> None:
+    p = phone(server, "spectator")
+    p.open_stream()
+    seen = [p.next_event(5) for _ in range(3)]
+    assert ("comment", "keep-alive") in seen
+    p.close()
+
+
+def test_stop_ends_streams(game: Any, tmp_path: Path) -> None:
+    app = create_app(game, tmp_path / "game", {"keepalive_s": 30})
+    handle = serve(app, "127.0.0.1", 0)
+    p = phone(handle, "spectator")
+    p.open_stream()
+    assert p.next_event(5) is not None
+    handle.stop()
+    with pytest.raises((ConnectionError, OSError)):
+        while p.next_event(5) is not None:
+            pass
+        raise ConnectionError("no more events")
+    p.close()
+
+
+def test_page_and_static_over_http(server: ServerHandle) -> None:
+    p = phone(server, "player:Ann")
+    for path in ("/me", "/table", "/history", "/worth", "/rules", "/static/app.js",
+                 "/static/app.css", "/qr.svg"):
+        status, headers, body = p.request("GET", path)
+        assert status == 200, path
+        assert body
+    p.close()
+
+
+def test_bench_reports_fanout_and_flood() -> None:
+    from web_remote.bench import run_bench
+
+    result = run_bench()
+    assert result["web.fanout_phones"] == 12
+    assert 0 < result["web.fanout_ms_p99"] < 1000
+    assert result["web.flood_untouched"] == 1.0
+    assert result["web.flood_rate_limited"] > 0

@@ -1,0 +1,151 @@
+"""A phone over real HTTP, for the benchmark and the end-to-end tests: joins with a link,
+keeps its cookie, posts commands, and reads the live stream with timeouts (no sleeps).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import socket
+import time
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+_CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+
+
+class HttpPhone:
+    """One phone: its own connection for requests and one for the live stream."""
+
+    def __init__(self, base_url: str, timeout: float = 10.0) -> None:
+        parts = urlsplit(base_url)
+        self.base = base_url.rstrip("/")
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.timeout = timeout
+        self.cookie = ""
+        self.csrf = ""
+        self._conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        self._stream: http.client.HTTPResponse | None = None
+        self._stream_conn: http.client.HTTPConnection | None = None
+        self._buffer = b""
+        self._sock: socket.socket | None = None
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        """One request on the keep-alive connection: status, headers, body."""
+        h = {"Cookie": self.cookie} if self.cookie else {}
+        h.update(headers or {})
+        try:
+            self._conn.request(method, path, body=body, headers=h)
+            resp = self._conn.getresponse()
+        except (http.client.HTTPException, OSError):
+            self._conn.close()
+            self._conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            self._conn.request(method, path, body=body, headers=h)
+            resp = self._conn.getresponse()
+        data = resp.read()
+        for key, value in resp.getheaders():
+            if key.lower() == "set-cookie" and value.startswith("companion="):
+                self.cookie = value.split(";", 1)[0]
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+
+    def join(self, join_url: str, who: str, pin: str = "") -> int:
+        """Open the join link, pick `who`, keep the cookie; the final status."""
+        path = urlsplit(join_url).path
+        status, _h, page = self.request("GET", path)
+        if status != 200:
+            return status
+        self.csrf = _CSRF.search(page.decode()).group(1)  # type: ignore[union-attr]
+        form = urlencode({"who": who, "pin": pin, "csrf_token": self.csrf}).encode()
+        status, _h, _b = self.request("POST", path, form, {
+            "Content-Type": "application/x-www-form-urlencoded", "Origin": self.base})
+        if status == 302:  # joining gave a new cookie and with it a new CSRF token
+            page = self.request("GET", "/rules")[2]
+            self.csrf = _CSRF.search(page.decode()).group(1)  # type: ignore[union-attr]
+        return status
+
+    def post_json(self, path: str, body: Any) -> tuple[int, Any]:
+        """POST JSON as the page's script does."""
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+        status, _h, data = self.request("POST", path, raw, {
+            "Content-Type": "application/json", "X-CSRF-Token": self.csrf,
+            "Origin": self.base})
+        try:
+            return status, json.loads(data)
+        except ValueError:
+            return status, None
+
+    def command(self, command: Any, version: int) -> tuple[int, Any]:
+        """Submit a command against a version."""
+        return self.post_json("/api/commands", {"command": command, "version": version})
+
+    def state(self) -> Any:
+        """GET /api/state."""
+        return json.loads(self.request("GET", "/api/state")[2])
+
+    def open_stream(self) -> None:
+        """Connect the live stream (its first event is the current state)."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        conn.request("GET", "/api/stream", headers={"Cookie": self.cookie,
+                                                     "Accept": "text/event-stream"})
+        self._sock = conn.sock  # http.client lets go of it for a response without a length
+        resp = conn.getresponse()
+        if resp.status != 200:
+            raise ConnectionError(f"stream refused: {resp.status}")
+        self._stream_conn, self._stream = conn, resp
+
+    def next_event(self, timeout: float) -> tuple[str, Any] | None:
+        """The next event (name, data), ("comment", text) for keep-alives, None on timeout."""
+        assert self._stream is not None and self._stream_conn is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            if b"\n\n" in self._buffer:
+                block, self._buffer = self._buffer.split(b"\n\n", 1)
+                event, data = "message", None
+                comment = None
+                for line in block.decode().split("\n"):
+                    if line.startswith(":"):
+                        comment = line[1:].strip()
+                    elif line.startswith("event:"):
+                        event = line[6:].strip()
+                    elif line.startswith("data:"):
+                        data = json.loads(line[5:])
+                if data is None and comment is not None:
+                    return "comment", comment
+                if data is not None:
+                    return event, data
+                continue
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            assert self._sock is not None
+            self._sock.settimeout(left)
+            try:
+                chunk = self._stream.read1(65536)
+            except TimeoutError:
+                return None
+            if not chunk:
+                raise ConnectionError("stream closed")
+            self._buffer += chunk
+
+    def wait_version(self, version: int, timeout: float) -> bool:
+        """Read the stream until a state event of at least `version` arrives."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            item = self.next_event(left)
+            if item is None:
+                return False
+            name, data = item
+            if name == "state" and int(data["version"]) >= version:
+                return True
+        return False
+
+    def close(self) -> None:
+        """Close both connections."""
+        for conn in (self._conn, self._stream_conn):
+            if conn is not None:
+                conn.close()
+        if self._stream is not None:
+            self._stream.close()
