@@ -151,6 +151,16 @@ def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
     return conn
 
 
+def _connect_readonly_anyhow(path: Path) -> sqlite3.Connection:
+    """Read a WAL journal in a read-only directory (where -shm cannot be created)."""
+    try:
+        return _connect(path, readonly=True)
+    except sqlite3.Error:
+        conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True, isolation_level=None,
+                               check_same_thread=False)
+        return conn
+
+
 class Journal:
     """One game's journal file; thread-safe (one lock around the one connection)."""
 
@@ -159,6 +169,8 @@ class Journal:
         self.readonly = readonly
         self._conn = conn
         self._lock = threading.Lock()
+        #: why writing is impossible when the file could only be opened read-only
+        self.readonly_reason: str | None = None
         #: for tests and the bench: a hook run inside each write transaction before COMMIT
         self.before_commit: Any = None
 
@@ -208,13 +220,20 @@ class Journal:
             raise JournalError(f"{path}: no such saved game") from None
         if size == 0:
             raise JournalCorrupt(f"{path} is empty (truncated): the journal is damaged")
+        reason = None
         try:
             conn = _connect(path, readonly)
         except sqlite3.Error as exc:
             if _is_corruption(exc):
                 raise JournalCorrupt(f"{path} is damaged: {exc}") from exc
-            raise StorageError(f"cannot open {path}: {storage_message(exc)}") from exc
+            if readonly or os.access(path.parent, os.W_OK):
+                raise StorageError(f"cannot open {path}: {storage_message(exc)}") from exc
+            # a read-only directory: show the game, refuse every change
+            conn = _connect_readonly_anyhow(path)
+            reason = "the data directory is read-only"
+            readonly = True
         journal = cls(path, conn, readonly)
+        journal.readonly_reason = reason
         try:
             journal._check_schema()
         except BaseException:
@@ -264,6 +283,8 @@ class Journal:
         Raises StorageError when nothing was written; the caller then knows the entry is
         not in the journal.
         """
+        if self.readonly:
+            raise StorageError(f"not saved: {self.readonly_reason or 'opened read-only'}")
         source = _dumps(source_json(entry.source))
         command = _dumps(entry.command)
         events = _dumps(entry.events)

@@ -86,7 +86,7 @@ class GameSession:
         self._submit_lock = threading.Lock()
         self._closed = False
         #: the last storage failure shown to the table, None once a write succeeds again
-        self.fault: str | None = None
+        self.fault: str | None = journal.readonly_reason
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()

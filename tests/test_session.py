@@ -15,7 +15,7 @@ from companion.session import GameSession
 from companion.session_api import Source, Update
 
 BANKER = Source("script", banker=True)
-NEW = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo", "Cy"], "seed": 11}
+NEW: dict[str, Any] = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo", "Cy"], "seed": 11}
 
 
 def replay(commands: list[dict[str, Any]]) -> Any:
@@ -29,7 +29,7 @@ def replay(commands: list[dict[str, Any]]) -> Any:
 
 
 def test_submit_applies_and_resume_gives_the_same_table(tmp_path: Path) -> None:
-    commands = [NEW, {"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "decline"},
+    commands: list[dict[str, Any]] = [NEW, {"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "decline"},
                 {"do": "end_turn"}, {"do": "roll"}]
     with GameSession.open(tmp_path) as s:
         outcomes = [s.submit(c, BANKER) for c in commands]
