@@ -219,7 +219,8 @@ class InputController:
         if isinstance(mode, ConfirmUndo):
             self.mode = None
             if button in {Button.YES, Button.UNDO}:
-                return [Undo(_source(state))]
+                # confirmed at the table: the panel acts for the table, like the banker
+                return [Undo(Source("button", banker=True))]
             return [Show("undo_cancelled", "Nothing was undone.")]
         if isinstance(mode, DiceEntry):
             return self._dice_button(mode, button, state)

@@ -158,10 +158,11 @@ def test_menu_press_and_hold(ctl: InputController) -> None:
 def test_undo_asks_then_undoes(ctl: InputController) -> None:
     state = make_state([{"do": "end_turn", "by": "Ann"}])
     assert codes(ctl.handle(press(Button.UNDO), state)) == ["confirm_undo"]
-    assert ctl.handle(press(Button.YES), state) == [Undo(Source("button", "Ann"))]
+    table = Undo(Source("button", banker=True))  # the panel acts for the whole table
+    assert ctl.handle(press(Button.YES), state) == [table]
     assert ctl.mode is None
     ctl.handle(press(Button.UNDO), state)
-    assert ctl.handle(press(Button.UNDO), state) == [Undo(Source("button", "Ann"))]
+    assert ctl.handle(press(Button.UNDO), state) == [table]
 
 
 def test_undo_cancelled_by_no_or_by_the_game_moving_on(ctl: InputController) -> None:

@@ -111,7 +111,9 @@ def test_undo_button_undoes() -> None:
     rolled = session.version
     key(loop, "u")
     assert session.version > rolled
-    assert last_command(session) == {"do": "undo"}
+    entry = session.history(limit=1)[-1]
+    assert entry["kind"] == "undo" and entry["command"]["do"] == "roll"
+    assert entry["source"]["banker"] is True  # the table's UNDO acts for the table
     assert controller.state is not None and controller.state["turn"]["rolled"] is False
 
 

@@ -311,7 +311,9 @@ class Controller:
         if self.session is None:
             self.refuse(text("no_session"))
             return
-        outcome = self.session.undo(Source(source))
+        # The table's own UNDO (panel button, touchscreen, keyboard) acts for the whole table,
+        # like the banker sitting beside the board; phones undo only as their player.
+        outcome = self.session.undo(Source(source, banker=True))
         if outcome.accepted:
             self.notify(text("undone"))
         else:
