@@ -81,6 +81,9 @@ def legal_commands(g: GameState) -> list[JSON]:
                 out.append({"do": verb, "by": p.name, "squares": squares})
     if g.claim:
         out.append({"do": "claim_rent", "by": g.players[g.claim[1]].name})
+    payers = [p.name for p in g.players if not p.bankrupt and p.cash > 0]
+    if payers:
+        out.append({"do": "pay", "from": payers + ["bank"], "to": active + ["bank"]})
     out.append({"do": "end_game"})
     if len(active) >= 2 and (top is None or top.kind not in (PendingKind.AUCTION,
                                                              PendingKind.BUILDING_AUCTION)):
