@@ -74,7 +74,10 @@ def main(argv: list[str]) -> int:
     group.add_argument("--new", action="store_true", help="start a new, empty saved game")
     group.add_argument("--import", dest="script", metavar="SCRIPT",
                        help="a new saved game from a table script")
-    parser.add_argument("--id", help="the id for --new or --import (default: a fresh one)")
+    group.add_argument("--rescue", metavar="ID",
+                       help="copy what can be read of a damaged game into a new game")
+    parser.add_argument("--id", help="the id for --new, --import or --rescue "
+                        "(default: a fresh one)")
     args = parser.parse_args(argv)
     data_dir = data_dir_of(args)
     try:
@@ -88,6 +91,16 @@ def main(argv: list[str]) -> int:
                 else:
                     delete_game(data_dir, gid)
             print(f"{'current game' if args.resume else 'deleted'}: {gid}")
+            return 0
+        if args.rescue:
+            from companion.journal_rescue import rescue
+
+            done = rescue(data_dir, check_game_id(args.rescue),
+                          check_game_id(args.id) if args.id else new_game_id())
+            print(f"rescued {done.kept} entries (version {done.version}) into game "
+                  f"{done.game_id}; stopped at: {done.stopped}")
+            print(f"the damaged file is unchanged; resume the rescued game with "
+                  f"`companion games --resume {done.game_id}`")
             return 0
         if args.new or args.script:
             gid = check_game_id(args.id) if args.id else new_game_id()

@@ -230,3 +230,26 @@ def test_a_second_process_is_refused_clearly(tmp_path: Path) -> None:
             holder.stdout.close()
     with GameSession.open(tmp_path):
         pass
+
+
+def test_rescue_keeps_the_last_good_state(tmp_path: Path) -> None:
+    from companion.journal_rescue import rescue
+
+    with GameSession.open(tmp_path, "g1") as s:
+        states = []
+        for c in bot_script(seed=4, count=300):
+            assert s.submit(c, BANKER).accepted
+            states.append(snapshot(s.game_state()))  # type: ignore[arg-type]
+        s.undo(BANKER)
+    path = journal_path(tmp_path, "g1")
+    data = bytearray(path.read_bytes())
+    at = data.find(b'"do":"end_turn"', len(data) // 2)
+    data[at + 6:at + 9] = b"buy"
+    path.write_bytes(bytes(data))
+    before = digest(path)
+    done = rescue(tmp_path, "g1", "g1-rescued")
+    assert digest(path) == before
+    assert 0 < done.kept < 300 and "checksum" in done.stopped
+    with GameSession.open(tmp_path, "g1-rescued") as s:
+        assert snapshot(s.game_state()) == states[done.kept - 1]  # type: ignore[arg-type]
+        assert s.version == done.version

@@ -1,0 +1,43 @@
+"""The journal benchmark's keys, and resume cost bounded by snapshots (not by game length)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import companion.journal_state as journal_state
+from companion.journal import Entry
+from companion.journal_state import SNAPSHOT_EVERY
+from companion.rules import GameState
+from companion.session import GameSession
+from companion.session_api import Source
+from companion.session_bench import bot_script, run_bench
+
+
+def test_bench_reports_commit_and_resume_times() -> None:
+    result = run_bench(commands=300, timed_commits=100)
+    assert result["journal.commands"] == 300
+    assert 0 < result["journal.commit_ms_p50"] <= result["journal.commit_ms_p99"]
+    assert result["journal.resume_ms"] > 0
+
+
+def test_resume_replays_fewer_than_a_snapshot_interval(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    count = SNAPSHOT_EVERY * 5 + 37
+    with GameSession.open(tmp_path) as s:
+        for c in bot_script(seed=2, count=count):
+            assert s.submit(c, Source("script", banker=True)).accepted
+        version = s.version
+    steps: list[int] = []
+    real_step = journal_state.step
+
+    def counting(state: GameState | None, entry: Entry) -> GameState:
+        steps.append(entry.seq)
+        return real_step(state, entry)
+
+    monkeypatch.setattr(journal_state, "step", counting)
+    with GameSession.open(tmp_path) as s:
+        assert s.version == version
+    assert 0 < len(steps) < SNAPSHOT_EVERY
+    assert steps[-1] == count
