@@ -1,0 +1,260 @@
+"""The remote's pages through Flask's test client: every route, roles, partial updates,
+history, the chart, the rules, the banker's tools, languages."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from web_fakes import ORIGIN, Phone, open_real_session
+
+from companion.game import apply_command, state_json
+from companion.rules import Accepted
+from web_remote import create_app
+
+PAGES = ["/me", "/table", "/history", "/worth", "/rules"]
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[Any]:
+    session = open_real_session(tmp_path / "game")
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
+    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
+    yield app
+    app.extensions["web_remote"].close()
+
+
+@pytest.fixture
+def ann(app: Flask) -> Phone:
+    phone = Phone(app)
+    phone.join("player:Ann")
+    return phone
+
+
+@pytest.fixture
+def banker(app: Flask) -> Phone:
+    phone = Phone(app)
+    phone.join("banker", pin="2468")
+    return phone
+
+
+def text(resp: Any) -> str:
+    assert resp.status_code == 200, resp.status_code
+    return str(resp.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("path", PAGES + ["/banker", "/worth.svg", "/qr.svg"])
+def test_pages_need_a_cookie(app: Flask, path: str) -> None:
+    resp = app.test_client().get(path)
+    assert resp.status_code in (302, 401)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_renders_whole_and_partial(ann: Phone, path: str) -> None:
+    whole = text(ann.client.get(path))
+    part = text(ann.client.get(path + "?partial=1"))
+    assert "<html" in whole and "<html" not in part
+    assert 'data-version="1"' in part
+
+
+def test_me_shows_balance_and_actions(ann: Phone, game: Any) -> None:
+    page = text(ann.client.get("/me"))
+    assert "€ 1.500" in page
+    assert '"do": "roll"' in page  # from legal_commands: Ann may roll now
+    ann.command({"do": "roll", "dice": [1, 2]})
+    page = text(ann.client.get("/me?partial=1"))
+    assert '"do": "buy"' in page and "Rue Lecourbe" in page
+    ann.command({"do": "buy"})
+    page = text(ann.client.get("/me?partial=1"))
+    assert 'data-square="3"' in page and "€ 1.440" in page
+    assert "€ 180" in page  # the rent ladder: 3 houses on Rue Lecourbe
+
+
+def test_not_my_turn_shows_no_roll(app: Flask) -> None:
+    bo = Phone(app)
+    bo.join("player:Bo")
+    page = text(bo.client.get("/me"))
+    assert '"do": "roll"' not in page
+
+
+def test_auction_shows_quick_bids(ann: Phone, app: Flask, game: Any) -> None:
+    ann.command({"do": "roll", "dice": [1, 2]})
+    ann.command({"do": "decline"})
+    bo = Phone(app)
+    bo.join("player:Bo")
+    page = text(bo.client.get("/me"))
+    assert "data-countdown" in page
+    assert '"amount": 10' in page and '"amount": 50' in page and '"amount": 100' in page
+    assert bo.command({"do": "bid", "amount": 50}).status_code == 200
+    page = text(ann.client.get("/me?partial=1"))
+    assert '"amount": 60' in page and "Bo" in page
+
+
+def test_build_preview_and_cost(banker: Phone, game: Any) -> None:
+    banker.command({"do": "roll", "by": "Ann", "dice": [1, 2]})
+    banker.command({"do": "buy", "by": "Ann"})
+    assert banker.command({"do": "land", "by": "Ann", "square": 1}).status_code == 200
+    assert banker.command({"do": "buy", "by": "Ann"}).status_code == 200
+    owners = {s["index"]: s["owner"] for s in game.state()["squares"]}
+    assert owners[1] == owners[3] == "Ann"
+    page = text(banker.client.get("/me?as=Ann"))
+    assert '"by": "Ann", "do": "build", "square": 1' in page
+    assert "(€ 50)" in page  # a house on the brown lots costs € 50
+    assert '<span class="lv">1</span><span class="lv">0</span>' in page  # even-building preview
+
+
+def test_history_lists_transfers_filtered(ann: Phone, app: Flask) -> None:
+    ann.command({"do": "pay", "to": "Bo", "amount": 25})
+    page = text(ann.client.get("/history"))
+    assert "€ 25" in page and "payment" in page
+    only_cy = text(ann.client.get("/history?player=Cy"))
+    assert "€ 25" not in only_cy and "starting cash" in only_cy
+
+
+def test_history_marks_undone(ann: Phone, banker: Phone, game: Any) -> None:
+    ann.command({"do": "pay", "to": "Bo", "amount": 25})
+    assert banker.post("/api/undo", {"version": game.version}).status_code == 200
+    page = text(ann.client.get("/history"))
+    assert 'class="undone"' in page
+
+
+def test_worth_chart_has_a_line_per_player(ann: Phone, game: Any) -> None:
+    ann.command({"do": "pay", "to": "Bo", "amount": 25})
+    svg = text(ann.client.get("/worth.svg"))
+    assert svg.count("<polyline") == 3
+    assert 'data-player="Ann"' in svg and "1475" in svg
+    page = text(ann.client.get("/worth"))
+    assert "<svg" in page
+
+
+def test_rules_search_and_house_rules(ann: Phone) -> None:
+    page = text(ann.client.get("/rules"))
+    assert "Free Parking" in page
+    found = text(ann.client.get("/rules?q=mortgage"))
+    assert "mortgage" in found.lower()
+    nothing = text(ann.client.get("/rules?q=zzyzx"))
+    assert "0 of" in nothing
+
+
+def test_rules_in_french(ann: Phone) -> None:
+    ann.client.get("/lang/fr?next=/rules")
+    page = text(ann.client.get("/rules"))
+    assert 'lang="fr"' in page and "hypoth" in page.lower()
+
+
+@pytest.mark.parametrize("lang,word", [("fr", "Règles"), ("de", "Regeln"), ("sv", "Regler"),
+                                       ("nl", "Regels"), ("pl", "Zasady"), ("ru", "Правила"),
+                                       ("en", "Rules")])
+def test_each_phone_picks_its_language(ann: Phone, app: Flask, lang: str, word: str) -> None:
+    resp = ann.client.get(f"/lang/{lang}?next=/me")
+    assert resp.status_code == 302 and resp.headers["Location"] == "/me"
+    page = text(ann.client.get("/me"))
+    assert f'<html lang="{lang}">' in page and word in page
+    other = Phone(app)
+    other.join("player:Bo")
+    assert '<html lang="en">' in text(other.client.get("/me"))
+
+
+def test_language_redirect_stays_on_site(ann: Phone) -> None:
+    resp = ann.client.get("/lang/fr?next=//evil.example/")
+    assert resp.headers["Location"] == "/"
+
+
+def test_banker_page_is_for_the_banker(ann: Phone, banker: Phone) -> None:
+    assert ann.client.get("/banker").status_code == 403
+    page = text(banker.client.get("/banker"))
+    assert "Undo" in page and "New game" in page
+
+
+def test_banker_new_game_sets_pin(banker: Phone, app: Flask, game: Any) -> None:
+    resp = banker.client.post("/banker/new-game", data={
+        "players": "Dee, Eve", "edition": "classic-eur", "seed": "5", "pin": "1357",
+        "free_parking_pot": "1", "csrf_token": banker.csrf}, headers={"Origin": ORIGIN})
+    assert resp.status_code == 302
+    state = game.state()
+    assert [p["name"] for p in state["players"]] == ["Dee", "Eve"]
+    assert state["options"]["free_parking_pot"] is True
+    assert Phone(app).join("banker", pin="1357").status_code == 302
+    assert Phone(app).join("banker", pin="2468").status_code == 403
+
+
+def test_banker_export_replays_to_the_same_table(banker: Phone, ann: Phone, game: Any) -> None:
+    ann.command({"do": "roll", "dice": [1, 2]})
+    ann.command({"do": "buy"})
+    ann.command({"do": "pay", "to": "Cy", "amount": 7})
+    banker.post("/api/undo", {"version": game.version})
+    resp = banker.client.get("/banker/export")
+    assert resp.status_code == 200
+    lines = [json.loads(x) for x in resp.get_data(as_text=True).splitlines()]
+    assert [c["do"] for c in lines] == ["new_game", "roll", "buy"]
+    state = None
+    for command in lines:
+        result = apply_command(state, command)
+        assert isinstance(result, Accepted)
+        state = result.state
+    assert state is not None
+    mine = state_json(state)
+    theirs = game.state()
+    assert mine["players"] == theirs["players"] and mine["squares"] == theirs["squares"]
+
+
+def test_banker_hooks_absent_are_explained(banker: Phone) -> None:
+    page = text(banker.client.get("/banker"))
+    assert "No RFID reader" in page
+    resp = banker.client.post("/banker/tags", data={"tag": "x", "meaning": "y",
+                                                    "csrf_token": banker.csrf},
+                              headers={"Origin": ORIGIN})
+    assert resp.status_code == 404
+
+
+def test_banker_tags_and_resume_hooks(game: Any, tmp_path: Path) -> None:
+    class Tags:
+        def __init__(self) -> None:
+            self.items: list[dict[str, str]] = []
+
+        def list(self) -> list[dict[str, str]]:
+            return self.items
+
+        def register(self, tag: str, meaning: str) -> None:
+            self.items.append({"tag": tag, "meaning": meaning})
+
+    tags = Tags()
+    app = create_app(game, tmp_path / "game", {"banker_pin": "2468", "tags": tags})
+    banker = Phone(app)
+    banker.join("banker", pin="2468")
+    resp = banker.client.post("/banker/tags", data={"tag": "04AB", "meaning": "player:Ann",
+                                                    "csrf_token": banker.csrf},
+                              headers={"Origin": ORIGIN})
+    assert resp.status_code == 302
+    assert tags.items == [{"tag": "04AB", "meaning": "player:Ann"}]
+    assert "04AB" in text(banker.client.get("/banker"))
+    app.extensions["web_remote"].close()
+
+
+def test_spectator_goes_to_the_table(app: Flask) -> None:
+    phone = Phone(app)
+    resp = phone.join("spectator")
+    assert resp.headers["Location"].endswith("/table")
+    assert phone.client.get("/me").status_code == 302
+
+
+def test_qr_code_holds_a_join_link(ann: Phone) -> None:
+    svg = text(ann.client.get("/qr.svg"))
+    assert "<svg" in svg and "/join/" in svg
+
+
+def test_security_headers(ann: Phone) -> None:
+    resp = ann.client.get("/me")
+    assert "script-src 'self'" in resp.headers["Content-Security-Policy"]
+    assert resp.headers["X-Frame-Options"] == "DENY"
+    cookie = ann.client.get_cookie("companion")
+    assert cookie is not None and cookie.http_only
