@@ -15,7 +15,8 @@ from companion.session import GameSession
 from companion.session_api import Source, Update
 
 BANKER = Source("script", banker=True)
-NEW: dict[str, Any] = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo", "Cy"], "seed": 11}
+NEW: dict[str, Any] = {"do": "new_game", "edition": "classic-eur",
+                       "players": ["Ann", "Bo", "Cy"], "seed": 11}
 
 
 def replay(commands: list[dict[str, Any]]) -> Any:
@@ -29,8 +30,8 @@ def replay(commands: list[dict[str, Any]]) -> Any:
 
 
 def test_submit_applies_and_resume_gives_the_same_table(tmp_path: Path) -> None:
-    commands: list[dict[str, Any]] = [NEW, {"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "decline"},
-                {"do": "end_turn"}, {"do": "roll"}]
+    commands: list[dict[str, Any]] = [NEW, {"do": "roll", "dice": [1, 2]}, {"do": "buy"},
+                                      {"do": "decline"}, {"do": "end_turn"}, {"do": "roll"}]
     with GameSession.open(tmp_path) as s:
         outcomes = [s.submit(c, BANKER) for c in commands]
         live = s.game_state()

@@ -207,7 +207,7 @@ def _child(data_dir: Path, ops: list[Op], start: int, wfd: int, kill_seq: int | 
 
 
 def run_forked_kills(data_dir: Path, seed: int, kills_wanted: int) -> int:
-    ops, expected = model_ops(seed, count=kills_wanted * 9)
+    ops, expected = model_ops(seed, count=kills_wanted * 14)
     rnd = random.Random(seed)
     done = 0
     kills = 0
