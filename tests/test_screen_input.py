@@ -127,3 +127,27 @@ def test_setup_form_starts_a_game() -> None:
     command = last_command(session)
     assert command["do"] == "new_game" and len(command["players"]) == 2  # type: ignore[arg-type]
     assert controller.ui.setup is None and controller.state is not None
+
+
+def test_timed_game_ends_and_counts_when_the_clock_runs_out() -> None:
+    session = FakeSession()
+    controller, loop = make_loop(session)
+    controller.ui.clock_deadline = controller.ui.now + 60
+    assert controller.tick() is False and controller.state["winner"] is None
+    controller.ui.now += 61
+    assert controller.tick() is True
+    controller.drain_updates()
+    assert last_command(session) == {"do": "end_game", "reason": "time"}
+    assert controller.state["winner"] is not None and controller.state["standings"]
+    assert controller.ui.clock_deadline is None
+    assert controller.tick() is False  # asked once only
+
+
+def test_timed_setup_asks_the_engine_for_the_timed_variant() -> None:
+    session = FakeSession(players=())
+    controller, _loop = make_loop(session)
+    assert controller.ui.setup is not None
+    controller.ui.setup.timed = 45
+    command = controller.ui.setup.new_game_command(7)
+    assert command["options"]["variant"] == "timed"
+    assert command["options"]["time_limit_minutes"] == 45

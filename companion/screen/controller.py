@@ -143,10 +143,11 @@ class Controller:
         return self.tick() or changed
 
     def tick(self) -> bool:
-        """Time-driven changes: the auction gavel when its time runs out."""
+        """Time-driven changes: the timed game's end, the auction gavel when time runs out."""
+        changed = self._timed_game_over()
         deadline = self.ui.auction_deadline
         if deadline is None or self.ui.now < deadline or not has_game(self.state):
-            return False
+            return changed
         self.ui.auction_deadline = None
         assert self.state is not None
         pending = self.state.get("pending") or {}
@@ -154,6 +155,19 @@ class Controller:
                       if e.get("do") == "close_auction"), None)
         if pending.get("bidder") and close:
             self.submit(dict(close), "screen")
+        return True
+
+    def _timed_game_over(self) -> bool:
+        """At the timed game's end, ask the session to end the game and count."""
+        deadline = self.ui.clock_deadline
+        if deadline is None or self.ui.now < deadline or not has_game(self.state):
+            return False
+        assert self.state is not None
+        self.ui.clock_deadline = None
+        self.settings.clock_end = None
+        screen_settings.save(self.data_dir, self.settings)
+        if self.state.get("winner") is None:
+            self.submit({"do": "end_game", "reason": "time"}, "screen")
         return True
 
     def apply_update(self, update: Update) -> None:

@@ -183,6 +183,8 @@ class SetupForm:
         for _msg, option, on, off in HOUSE_RULES:
             value = on if self.rules[option] else off
             options[option] = value
+        if self.timed:
+            options.update(variant="timed", time_limit_minutes=self.timed)
         return {"do": "new_game", "edition": self.editions[self.edition][0],
                 "players": [p.name.strip() for p in self.players], "seed": seed,
                 "options": options}
