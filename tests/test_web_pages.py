@@ -250,6 +250,7 @@ def test_spectator_goes_to_the_table(app: Flask) -> None:
 def test_qr_code_holds_a_join_link(ann: Phone) -> None:
     svg = text(ann.client.get("/qr.svg"))
     assert "<svg" in svg and "/join/" in svg
+    assert 'xmlns="http://www.w3.org/2000/svg"' in svg  # a standalone image needs it
 
 
 def test_security_headers(ann: Phone) -> None:

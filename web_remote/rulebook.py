@@ -61,13 +61,20 @@ def available(edition_id: str) -> list[str]:
     return sorted(p.name.split(".")[1] for p in RULES_DIR.glob(f"{edition_id}.*.md"))
 
 
+#: the rulebook shown for an edition that has none of its own yet
+GENERAL = "classic-eur"
+
+
 @cache
 def rulebook(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, list[Section]]:
-    """(language, sections): the phone's language when written, else the fallback's."""
-    langs = available(edition_id)
+    """(language, sections): the phone's language when written, else the fallback's; an
+    edition without a rulebook of its own shows the classic one (its options are listed
+    under the house rules)."""
+    book = edition_id if available(edition_id) else GENERAL
+    langs = available(book)
     for choice in (lang, fallback, "en", *langs):
         if choice in langs:
-            path = RULES_DIR / f"{edition_id}.{choice}.md"
+            path = RULES_DIR / f"{book}.{choice}.md"
             return choice, parse(path.read_text(encoding="utf-8"))
     return "", []
 

@@ -12,7 +12,7 @@ from companion.editions import edition_ids
 from companion.session_api import Source
 from web_remote.app import identity, refuse, remote
 from web_remote.i18n import _
-from web_remote.present import money
+from web_remote.present import edition, money
 from web_remote.security import valid_pin
 
 bp = Blueprint("banker", __name__, url_prefix="/banker")
@@ -41,7 +41,8 @@ def page() -> BaseResponse:
     return Response(render_template(
         template, state=state, page_name="banker", partial_url=request.full_path,
         players=[p["name"] for p in state.get("players", [])],
-        money=lambda a: money(a, state.get("currency")), editions=edition_ids(),
+        money=lambda a: money(a, state.get("currency")),
+        editions=[(e, edition(e)) for e in edition_ids()],
         tags=tags.list() if tags is not None else None,
         games=games.list() if games is not None else None,
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),

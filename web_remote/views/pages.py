@@ -4,6 +4,7 @@ part (?partial=1) when the phone's script refreshes it after an update.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import segno
@@ -104,8 +105,7 @@ def me() -> BaseResponse:
                 quick.append((step, amount))
     trades = remote().proposals.open(player) if player else []
     simple = [c for c in mine if c["do"] in ("roll", "buy", "decline", "draw", "pay_fine",
-                                               "use_card", "end_turn", "pass_go")
-              and "squares" not in c]
+                                               "use_card", "end_turn") and "squares" not in c]
     lift_offer = pending and pending.get("kind") == "lift_mortgages" \
         and pending.get("player") == player
     others = [p["name"] for p in state.get("players", [])
@@ -113,7 +113,8 @@ def me() -> BaseResponse:
     return page("me", state=state, player=player, me_json=me_json, legal=mine,
                 deeds=deeds(state, player, mine), simple=simple, bid=bid, quick=quick,
                 can_pass=find(mine, "pass"), bankrupt=find(mine, "bankrupt"),
-                land=find(mine, "land"), trades=trades, others=others, lift_offer=lift_offer,
+                land=find(mine, "land"), pass_go=find(mine, "pass_go"), trades=trades,
+                others=others, lift_offer=lift_offer,
                 can_trade=find(mine, "trade") is not None,
                 all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
                 auction_seconds=remote().config["auction_seconds"],
@@ -181,7 +182,8 @@ def qr() -> BaseResponse:
     from web_remote.links import join_url
 
     url = join_url(remote(), request.host_url)
-    svg = segno.make(url, error="m").svg_inline(scale=6, title=url)
-    resp = Response(svg, mimetype="image/svg+xml")
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(buf, kind="svg", scale=6, xmldecl=False, title=url)
+    resp = Response(buf.getvalue(), mimetype="image/svg+xml")
     resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -1,0 +1,152 @@
+"""The phone remote in a real browser (Debian's chromium through Playwright): phones join by
+their links, see each other's moves live, hold an auction, trade, and the banker undoes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_fakes import open_real_session
+
+from companion.session_api import Source
+from web_remote import create_app, join_url, serve
+from web_remote.serving import ServerHandle
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason="Debian's chromium is not installed (test.sh does it)")
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+TABLE = Source(kind="script", banker=True)  # the physical dice, entered at the table
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[Any]:
+    session = open_real_session(tmp_path / "game", ("Ann", "Bo"))
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def server(game: Any, tmp_path: Path) -> Iterator[ServerHandle]:
+    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
+    handle = serve(app, "127.0.0.1", 0, threads=32)
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: $COMPANION_SCREENSHOTS if set (to look at them), else tmp."""
+    folder = Path(os.environ.get("COMPANION_SCREENSHOTS", tmp_path / "shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def phone(browser: Any, server: ServerHandle, who: str, pin: str = "") -> Any:
+    """A new phone (its own cookies) that opens a fresh join link and picks `who`."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(join_url(server.app, server.url, fresh=True))
+    if pin:
+        page.fill("input[name=pin]", pin)
+    page.click(f"button[name=who][value='{who}']")
+    page.wait_for_selector("body[data-live='1']")  # the live stream is connected
+    return page
+
+
+def test_buy_seen_live_then_auction_trade_and_undo(browser: Any, server: ServerHandle,
+                                                    game: Any, shots: Path) -> None:
+    ann = phone(browser, server, "player:Ann")
+    bo = phone(browser, server, "player:Bo")
+    bo.goto(server.url + "/table")
+    bo.wait_for_selector("body[data-live='1']")
+    expect(ann.locator(".cash")).to_have_text("€ 1.500")
+
+    # Ann rolls (dice entered at the table) and buys Rue Lecourbe; Bo's table shows it live
+    assert game.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted
+    ann.get_by_role("button", name="Buy", exact=True).click()
+    expect(ann.locator(".cash")).to_have_text("€ 1.440")
+    expect(bo.locator("ul.deedlist li", has_text="Rue Lecourbe")).to_contain_text("Ann")
+    ann.screenshot(path=str(shots / "me-after-buy.png"), full_page=True)
+    bo.screenshot(path=str(shots / "table-after-buy.png"), full_page=True)
+
+    # an auction between the two phones
+    assert game.submit({"do": "end_turn"}, TABLE).accepted
+    assert game.submit({"do": "roll", "dice": [2, 3]}, TABLE).accepted  # Bo: Gare Montparnasse
+    bo.goto(server.url + "/me")
+    bo.get_by_role("button", name="Decline").click()
+    expect(ann.locator(".pending")).to_contain_text("Auction")
+    ann.locator("button.bid").first.click()  # +10
+    expect(bo.locator(".highest")).to_contain_text("Ann")
+    bo.locator("button.bid").nth(1).click()  # +50 over Ann's 10
+    expect(ann.locator(".highest")).to_contain_text("€ 60 by Bo")
+    ann.screenshot(path=str(shots / "me-auction.png"), full_page=True)
+    ann.get_by_role("button", name="Pass", exact=True).click()
+    expect(bo.locator("article.deed", has_text="Gare Montparnasse")).to_be_visible()
+    owner = {s["index"]: s["owner"] for s in game.state()["squares"]}
+    assert owner[5] == "Bo"
+
+    # a trade proposed on Ann's phone and accepted on Bo's
+    ann.locator("details.propose summary").click()
+    ann.select_option("form[data-api-form] select[name=to]", "Bo")
+    ann.check("input[name='give.squares[]'][value='3']")
+    ann.fill("input[name='take.cash']", "100")
+    ann.screenshot(path=str(shots / "me-propose.png"), full_page=True)
+    ann.get_by_role("button", name="Propose", exact=True).click()
+    expect(bo.locator("article.proposal")).to_contain_text("Rue Lecourbe")
+    bo.screenshot(path=str(shots / "me-proposal.png"), full_page=True)
+    bo.get_by_role("button", name="Accept").click()
+    expect(ann.locator("section.deeds")).not_to_contain_text("Rue Lecourbe")
+    expect(ann.locator(".cash")).to_have_text("€ 1.540")
+    owner = {s["index"]: s["owner"] for s in game.state()["squares"]}
+    assert owner[3] == "Bo"
+
+    # the banker undoes the trade; both phones see it
+    banker = phone(browser, server, "banker", pin="2468")
+    banker.goto(server.url + "/banker")
+    banker.screenshot(path=str(shots / "banker.png"), full_page=True)
+    banker.get_by_role("button", name="Undo").click()
+    expect(ann.locator("article.deed", has_text="Rue Lecourbe")).to_be_visible()
+    expect(ann.locator(".cash")).to_have_text("€ 1.440")
+    owner = {s["index"]: s["owner"] for s in game.state()["squares"]}
+    assert owner[3] == "Ann"
+
+    for name in ("history", "worth", "rules", "table"):
+        ann.goto(f"{server.url}/{name}")
+        ann.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+    expect(ann.locator("table.history")).to_have_count(0)  # on /table now
+    ann.goto(server.url + "/lang/fr?next=/me")
+    expect(ann.locator("nav")).to_contain_text("Règles")
+    ann.screenshot(path=str(shots / "me-fr.png"), full_page=True)
+
+
+def test_stale_page_refreshes_instead_of_acting(browser: Any, server: ServerHandle,
+                                                game: Any) -> None:
+    ann = phone(browser, server, "player:Ann")
+    assert game.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted
+    expect(ann.get_by_role("button", name="Buy", exact=True)).to_be_visible()
+    # the table moves on behind the page's back (a physical button), then Ann presses Buy:
+    # her page still shows the old version, so the command is refused and the page refreshes
+    ann.evaluate("document.querySelector('#live [data-version]').dataset.version = '1'")
+    ann.get_by_role("button", name="Buy", exact=True).click()
+    expect(ann.locator("#toast")).to_contain_text("changed")
+    expect(ann.get_by_role("button", name="Buy", exact=True)).to_be_visible()
+    owner = {s["index"]: s["owner"] for s in game.state()["squares"]}
+    assert owner[3] is None
