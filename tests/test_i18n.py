@@ -1,0 +1,216 @@
+"""Languages: catalogs complete and compiled, plurals right, money as each edition writes it,
+the editions' localized names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+
+from companion import i18n
+from companion.screen import texts
+
+ROOT = Path(__file__).resolve().parent.parent
+EDITIONS = ROOT / "companion" / "data" / "editions"
+TRANSLATED = tuple(lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE)
+
+
+def read_catalog(lang: str) -> Catalog:
+    with i18n.po_path(lang).open("rb") as handle:
+        return read_po(handle, locale=lang, domain=i18n.DOMAIN)
+
+
+def currency(edition: str) -> dict[str, object]:
+    data = json.loads((EDITIONS / f"{edition}.json").read_text(encoding="utf-8"))
+    block: dict[str, object] = data["currency"]
+    return block
+
+
+# --- money ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("edition", "amount", "written"), [
+    ("sv", 30000, "Kr 30 000"),
+    ("ch", 30000, "Fr. 30'000.–"),
+    ("classic-eur", 1500, "€ 1.500"),
+    ("classic-en", 1500, "€1,500"),
+    ("pl", 1500, "1 500 zł"),
+    ("ru-monopolist", 1500, "М1500"),
+    ("ru-monopolist", 15000, "М15 000"),
+    ("ru-monopolist", 200, "М200"),
+    ("classic-eur", 1234567, "€ 1.234.567"),
+    ("ch", -4000, "−Fr. 4'000.–"),
+    ("sv", 0, "Kr 0"),
+])
+def test_money_is_written_as_the_edition_writes_it(edition: str, amount: int,
+                                                   written: str) -> None:
+    for lang in i18n.LANGUAGES:  # the edition's form wins whatever the screen speaks
+        shown = i18n.format_money(amount, currency(edition), lang)
+        assert shown.replace("\u00a0", " ") == written
+        assert " " not in shown, "no breakable space inside an amount"
+
+
+def test_money_without_a_pattern_falls_back_to_babel() -> None:
+    assert i18n.format_money(1500, {"code": "EUR"}, "de").replace("\u00a0", " ") == "1.500 €"
+    assert i18n.format_money(-1500, {"code": "SEK"}, "sv").startswith(i18n.MINUS)
+    assert i18n.format_money(1500, None, "en") == "1,500"
+
+
+def test_signed_amount_groups_like_the_edition() -> None:
+    assert i18n.signed_amount(-1400, currency("sv")) == "\u22121\u00a0400"
+    assert i18n.signed_amount(1400, currency("ru-monopolist")) == "+1400"
+    assert i18n.signed_amount(12000, currency("ch")) == "+12'000"
+
+
+def test_numbers_that_are_not_money_follow_the_language() -> None:
+    assert i18n.format_number(1500000, "en") == "1,500,000"
+    assert i18n.format_number(1500000, "de") == "1.500.000"
+    assert i18n.format_number(1500000, "ru").replace("\u00a0", " ") == "1 500 000"
+
+
+# --- editions ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("edition", "language"), [
+    ("sv", "sv"), ("ch", "fr"), ("classic-eur", "fr"), ("classic-en", "en"), ("pl", "pl"),
+    ("ru-monopolist", "ru"), ("no-such-edition", "en"),
+])
+def test_each_edition_defaults_to_its_own_language(edition: str, language: str) -> None:
+    assert i18n.default_language(edition) == language
+
+
+def test_an_edition_in_a_language_without_catalog_defaults_to_english() -> None:
+    assert i18n.default_language({"language": "fi"}) == "en"
+    assert i18n.default_language({}) == "en"
+
+
+def test_localized_names_come_from_the_edition() -> None:
+    assert i18n.localized_name("ch", "gare-de-zurich", "de") == "Hauptbahnhof Zürich"
+    assert i18n.localized_name("ch", "gare-de-zurich", "fr") == "Gare de Zurich"
+    assert i18n.localized_name("classic-eur", "boulevard-de-belleville", "nl") == \
+        "Dorpsstraat, Ons Dorp"
+    assert i18n.localized_name("classic-eur", "boulevard-de-belleville", "sv") == \
+        "Boulevard de Belleville"
+    assert i18n.localized_name("classic-eur", "chance-go", "nl").startswith("Ga naar START")
+    assert i18n.localized_name("classic-eur", "community_chest", "nl") == "Algemeen Fonds"
+    assert i18n.localized_name("ch", "ch", "de") == "Monopoly — Schweizer Ausgabe"
+    with pytest.raises(KeyError):
+        i18n.localized_name("ch", "no-such-square", "de")
+
+
+@pytest.mark.parametrize("path", sorted(EDITIONS.glob("*.json")), ids=lambda p: p.stem)
+def test_every_localized_name_belongs_to_the_edition(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for lang, block in (data.get("localized") or {}).items():
+        assert lang in i18n.LANGUAGES
+        for section in ("squares", "cards", "decks", "groups"):
+            for key, name in (block.get(section) or {}).items():
+                assert i18n.localized_name(data, key, lang) == name
+
+
+# --- catalogs ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_committed_mo_files_match_the_po_files(lang: str, tmp_path: Path) -> None:
+    fresh = tmp_path / "companion.mo"
+    i18n.compile_catalog(i18n.po_path(lang), fresh)
+    assert i18n.mo_path(lang).read_bytes() == fresh.read_bytes(), \
+        "run: python -m companion.i18n compile"
+
+
+def test_template_is_up_to_date_with_the_screen_sources() -> None:
+    with i18n.TEMPLATE.open("rb") as handle:
+        committed = read_po(handle)
+    extracted = i18n.extract_template()
+    keys = {(m.context, m.id) for m in committed if m.id}
+    assert keys == {(m.context, m.id) for m in extracted if m.id}, \
+        "run: python -m companion.i18n update"
+    assert {m.context for m in extracted if m.id} == set(texts.MESSAGES)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_message_is_translated_with_its_placeholders(lang: str) -> None:
+    with i18n.TEMPLATE.open("rb") as handle:
+        template = read_po(handle)
+    catalog = read_catalog(lang)
+    expected_forms = get_plural(lang).num_plurals
+    assert catalog.num_plurals == expected_forms
+    problems = []
+    for source in template:
+        if not source.id:
+            continue
+        message = catalog.get(source.id, context=source.context)
+        if message is None or message.fuzzy:
+            problems.append((source.context, "missing or fuzzy"))
+            continue
+        ids = source.id if isinstance(source.id, tuple) else (source.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if isinstance(source.id, tuple) and len(strings) != expected_forms:
+            problems.append((source.context, f"{len(strings)} plural forms"))
+        wanted = set().union(*(i18n.placeholders(i) for i in ids))
+        for string in strings:
+            if not string:
+                problems.append((source.context, "empty"))
+            elif i18n.placeholders(string) != wanted:
+                problems.append((source.context, string))
+    assert problems == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_are_not_english_copies(lang: str) -> None:
+    english = read_catalog("en")
+    catalog = read_catalog(lang)
+    same = [m.context for m in catalog if m.id and m.string == english.get(
+        m.id, context=m.context).string]
+    # a few words are the same in many languages ("Menu", "Hotel", "{place}.")
+    assert len(same) < len(texts.MESSAGES) // 8, same
+
+
+@pytest.mark.parametrize(("lang", "counts", "forms"), [
+    ("ru", (1, 21, 2, 4, 22, 5, 11, 12, 14, 25, 100), "00111222222"),
+    ("pl", (1, 2, 4, 22, 5, 12, 21, 25, 0), "011122222"),
+    ("fr", (0, 1, 2), "001"),
+    ("sv", (0, 1, 2), "101"),
+])
+def test_counted_messages_take_the_languages_plural_forms(lang: str, counts: tuple[int, ...],
+                                                          forms: str) -> None:
+    message = texts.MESSAGES["jail_cards"]
+    assert message.plural is not None
+    catalog = read_catalog(lang)
+    strings = catalog.get(message.text, context=message.id).string
+    for n, form in zip(counts, forms, strict=True):
+        got = i18n.ngettext(message.text, message.plural, n, lang, context=message.id)
+        assert got == strings[int(form)], (lang, n)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_screen_message_formats_in_every_language(lang: str) -> None:
+    texts.use_language(lang)
+    try:
+        for msg_id, message in texts.MESSAGES.items():
+            fields: dict[str, object] = {p.strip("{}"): 7 for p in
+                                         i18n.placeholders(message.text)}
+            shown = texts.text(msg_id, **fields)
+            assert shown and "{" not in shown, (msg_id, shown)
+    finally:
+        texts.use_language(i18n.SOURCE_LANGUAGE)
+
+
+def test_the_screen_speaks_the_chosen_language() -> None:
+    try:
+        assert texts.use_language("sv_SE") == "sv"
+        assert texts.text("act_buy") == read_catalog("sv").get("Buy", context="act_buy").string
+        assert texts.use_language("xx") == "en"
+        assert texts.text("act_buy") == "Buy"
+    finally:
+        texts.use_language(i18n.SOURCE_LANGUAGE)
+
+
+def test_translators_are_loaded_once() -> None:
+    assert i18n.translator("pl") is i18n.translator("pl")
+    assert i18n.translator("zz") is i18n.translator("en")
