@@ -259,3 +259,20 @@ def test_security_headers(ann: Phone) -> None:
     assert resp.headers["X-Frame-Options"] == "DENY"
     cookie = ann.client.get_cookie("companion")
     assert cookie is not None and cookie.http_only
+
+
+def test_before_the_first_game(tmp_path: Path) -> None:
+    from companion.session import GameSession
+
+    with GameSession.open(tmp_path / "empty") as empty:
+        app = create_app(empty, tmp_path / "empty", {"banker_pin": "2468"})
+        banker = Phone(app)
+        assert banker.join("banker", pin="2468").status_code == 302
+        for path in PAGES + ["/banker"]:
+            assert banker.client.get(path).status_code == 200, path
+        resp = banker.client.post("/banker/new-game", data={
+            "players": "Ann, Bo", "edition": "classic-eur", "csrf_token": banker.csrf},
+            headers={"Origin": ORIGIN})
+        assert resp.status_code == 302
+        assert [p["name"] for p in empty.state()["players"]] == ["Ann", "Bo"]
+        app.extensions["web_remote"].close()
