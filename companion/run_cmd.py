@@ -62,9 +62,11 @@ def main(argv: list[str]) -> int:
     from companion.screen.controller import Controller
     from companion.screen.wiring import (
         PartMissing,
+        Readers,
         WebRemote,
         close_quietly,
         open_session,
+        reader_specs,
         start_panel,
     )
 
@@ -100,6 +102,9 @@ def main(argv: list[str]) -> int:
         panel = start_panel(controller.post_button, config.buttons.pins)
         if panel is not None:
             parts.append(panel)
+        specs = reader_specs([str(s) for s in config.readers.specs], on_a_pi=panel is not None)
+        if specs:
+            parts.append(Readers(session, data_dir, specs, controller.post_message))
         surface = None if args.headless else open_display(DisplaySpec(
             parse_size(args.size) or config.screen.size,
             args.fullscreen or config.screen.fullscreen))

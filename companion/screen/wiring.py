@@ -134,3 +134,63 @@ def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = N
     if start is not None:
         start()
     return panel
+
+
+class Readers:
+    """The RFID readers feeding an input pump: taps become commands by game context.
+
+    Reader threads only queue events; the pump asks hardware.controller what a tap means in
+    the current state and submits it to the session. Its notices go to `message`.
+    """
+
+    def __init__(self, session: GameSessionProtocol, data_dir: Path, specs: list[str],
+                 message: Callable[[str, str], None]) -> None:
+        from hardware.actions import OpenMenu, Show
+        from hardware.controller import InputController
+        from hardware.pump import InputPump
+        from hardware.readers import open_reader
+        from hardware.registry import TagRegistry
+
+        def ui(action: Any) -> None:
+            if isinstance(action, Show):
+                kind = {"warning": "warning", "prompt": "info"}.get(action.level, "info")
+                message(action.message, kind)
+            elif isinstance(action, OpenMenu):
+                message("Banker menu: use the MENU button or a phone's Banker page", "info")
+
+        self.registry = TagRegistry.in_data_dir(data_dir)
+        self.pump = InputPump(session, InputController(self.registry), ui)
+        self.readers: list[Any] = []
+        self.pump.start()
+        for spec in specs:
+            try:
+                reader = open_reader(spec, self.pump.emit, data_dir=data_dir)
+                reader.start()
+            except (OSError, ValueError) as exc:  # a bad port never stops the companion
+                log.warning("reader %s unavailable: %s", spec, exc)
+                message(f"RFID reader {spec} unavailable: {exc}", "warning")
+                continue
+            self.readers.append(reader)
+            log.info("RFID reader %s started", spec)
+
+    def close(self) -> None:
+        """Stop the readers, then the pump."""
+        for reader in self.readers:
+            close_quietly(reader)
+        self.pump.stop()
+
+
+def reader_specs(configured: list[str], on_a_pi: bool) -> list[str]:
+    """The readers to open: the configured ones; off a Pi also the simulated one, so that
+    `companion tap TAG` works (a keyboard-wedge reader without a device is fed by the
+    screen's keys, which the table screen uses itself, so it is left out here).
+
+    >>> reader_specs(["keyboard"], on_a_pi=False)
+    ['fake']
+    >>> reader_specs(["rdm6300:/dev/serial0"], on_a_pi=True)
+    ['rdm6300:/dev/serial0']
+    """
+    specs = [s for s in configured if s not in ("keyboard", "none")]
+    if not on_a_pi and "fake" not in specs:
+        specs.append("fake")
+    return specs

@@ -1,0 +1,63 @@
+"""`companion run` wiring: RFID taps reach the game session as commands by context."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from companion.screen.wiring import Readers, reader_specs
+from companion.session import GameSession
+from companion.session_api import Source, Update
+from hardware.tap_cmd import send_tap
+
+ANN_CARD = "0A1B2C3D4E"
+
+
+def test_reader_specs_add_the_simulated_reader_off_a_pi() -> None:
+    assert reader_specs(["keyboard"], on_a_pi=False) == ["fake"]
+    assert reader_specs(["rdm6300:/dev/serial0"], on_a_pi=True) == ["rdm6300:/dev/serial0"]
+    assert reader_specs(["pn532:/dev/ttyUSB0", "fake"], on_a_pi=False) == [
+        "pn532:/dev/ttyUSB0", "fake"]
+
+
+def test_tapping_a_bank_card_on_a_buy_prompt_buys(tmp_path: Path) -> None:
+    (tmp_path / "tags.json").write_text(json.dumps(
+        {"version": 1, "tags": {ANN_CARD: {"kind": "bank_card", "number": 1, "player": "Ann"}}}))
+    messages: list[tuple[str, str]] = []
+    with GameSession.open(tmp_path) as session:
+        script = Source("script", banker=True)
+        session.submit({"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"],
+                        "seed": 1}, script)
+        session.submit({"do": "roll", "dice": [1, 2]}, script)
+        assert session.state()["pending"]["kind"] == "buy"
+        bought = threading.Event()
+
+        def seen(update: Update) -> None:
+            if any(e.get("kind") == "bought" for e in update.events):
+                bought.set()
+
+        session.add_listener(seen)
+        readers = Readers(session, tmp_path, ["fake"], lambda m, k: messages.append((m, k)))
+        try:
+            assert send_tap(tmp_path, ANN_CARD) == "ok"
+            assert bought.wait(10), f"the tap bought nothing; screen messages: {messages}"
+        finally:
+            readers.close()
+        lecourbe = next(s for s in session.state()["squares"] if s["index"] == 3)
+        assert lecourbe["owner"] == "Ann"
+        entry = session.history(limit=1)[-1]
+        assert entry["command"]["do"] == "buy", entry
+        assert (entry["source"]["kind"], entry["source"]["player"]) == ("rfid", "Ann"), entry
+
+
+def test_a_reader_that_cannot_open_warns_and_the_rest_runs(tmp_path: Path) -> None:
+    messages: list[tuple[str, str]] = []
+    with GameSession.open(tmp_path) as session:
+        readers = Readers(session, tmp_path, ["nosuchkind:/dev/x", "fake"],
+                          lambda m, k: messages.append((m, k)))
+        try:
+            assert len(readers.readers) == 1
+            assert any(k == "warning" and "nosuchkind" in m for m, k in messages)
+        finally:
+            readers.close()
