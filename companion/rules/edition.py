@@ -26,13 +26,20 @@ class SquareKind(StrEnum):
     JAIL = "jail"  #: jail, or just visiting
     FREE_PARKING = "free_parking"  #: nothing happens (or the pot, as a house rule)
     GO_TO_JAIL = "go_to_jail"  #: straight to jail
+    AUCTION = "auction"  #: the lander picks an unowned property for the bank to auction
+    BIRTHDAY_GIFT = "birthday_gift"  #: the lander takes 100 from the bank or a bus ticket
+    BUS_TICKET = "bus_ticket"  #: the lander takes a bus ticket, if any is left
 
 
 OWNABLE = frozenset({SquareKind.LOT, SquareKind.STATION, SquareKind.UTILITY})
 DECK_OF_KIND = {SquareKind.CHANCE: "chance", SquareKind.COMMUNITY_CHEST: "community_chest"}
+#: the pile of bus tickets, kept as a deck of cards (some tickets say more than others)
+BUS_DECK = "bus_tickets"
+#: squares that hand out bus tickets, so need the bus ticket pile
+_BUS_SQUARES = frozenset({SquareKind.BIRTHDAY_GIFT, SquareKind.BUS_TICKET})
 CARD_EFFECTS = frozenset(
     {"advance", "move_back", "nearest", "money", "each_player", "repairs", "jail_free",
-     "go_to_jail"}
+     "go_to_jail", "take_bus_ticket", "bus_ticket"}
 )
 
 
@@ -91,6 +98,13 @@ class Edition:
     square_ids: dict[str, int]
     cards: dict[str, Card]
     raw: dict[str, Any]
+    #: skyscrapers in the box (0: a hotel is the last building)
+    skyscrapers: int = 0
+    #: train depots in the box, and what one costs (sold back at half)
+    depots: int = 0
+    depot_cost: int = 0
+    #: bus tickets in the pile at the start (the BUS_DECK's cards)
+    bus_tickets: int = 0
 
     def square_index(self, ref: int | str) -> int | None:
         """The board index named by an index or a square id, or None."""
@@ -127,6 +141,8 @@ def parse_edition(data: dict[str, Any]) -> Edition:
     raw_squares = data.get("squares")
     if not isinstance(raw_squares, list) or len(raw_squares) < 8:
         raise EditionError(f"{ed_id}: 'squares' must list the board")
+    skyscrapers = _int(data, "skyscrapers", ed_id, 0)
+    rent_steps = 7 if skyscrapers else 6  # bare lot, 1-4 houses, hotel (, skyscraper)
     squares: list[Square] = []
     ids: dict[str, int] = {}
     for index, sq in enumerate(raw_squares):
@@ -146,7 +162,8 @@ def parse_edition(data: dict[str, Any]) -> Edition:
             if not isinstance(sq.get("group"), str):
                 raise EditionError(f"{where}: a lot needs a 'group'")
             square = Square(index, sq_id, kind, name, group=sq["group"],
-                            price=_int(sq, "price", where), rent=_ints(sq, "rent", where, 6),
+                            price=_int(sq, "price", where),
+                            rent=_ints(sq, "rent", where, rent_steps),
                             house_cost=_int(sq, "house_cost", where),
                             mortgage=_int(sq, "mortgage", where))
         elif kind is SquareKind.STATION:
@@ -202,6 +219,7 @@ def parse_edition(data: dict[str, Any]) -> Edition:
         deck_id = DECK_OF_KIND.get(s.kind)
         if deck_id is not None and not decks.get(deck_id):
             raise EditionError(f"{ed_id}: square {s.id} draws from empty deck {deck_id!r}")
+    speed_die = _check_mega_parts(ed_id, data, squares, decks)
     banknotes_raw = data.get("banknotes", {})
     banknotes = {int(k): int(v) for k, v in banknotes_raw.items()}
     start_cash = _int(data, "start_cash", ed_id)
@@ -209,7 +227,7 @@ def parse_edition(data: dict[str, Any]) -> Edition:
         raise EditionError(f"{ed_id}: the banknotes dealt do not add up to the start cash")
     players = data.get("players", {"min": 2, "max": 8})
     defaults = RuleOptions(start_cash=start_cash, salary=_int(data, "salary", ed_id),
-                           jail_fine=_int(data, "jail_fine", ed_id))
+                           jail_fine=_int(data, "jail_fine", ed_id), speed_die=speed_die)
     try:
         defaults = defaults.with_changes(data.get("options", {}))
     except ValueError as exc:
@@ -222,8 +240,49 @@ def parse_edition(data: dict[str, Any]) -> Edition:
         houses=_int(data, "houses", ed_id, 32), hotels=_int(data, "hotels", ed_id, 12),
         min_players=int(players.get("min", 2)), max_players=int(players.get("max", 8)),
         defaults=defaults, jail_index=kinds.index(SquareKind.JAIL), square_ids=ids,
-        cards=cards, raw=data,
+        cards=cards, raw=data, skyscrapers=skyscrapers, depots=_int(data, "depots", ed_id, 0),
+        depot_cost=_int(data, "depot_cost", ed_id, 0), bus_tickets=len(decks.get(BUS_DECK, ())),
     )
+
+
+def _check_mega_parts(
+    ed_id: str, data: dict[str, Any], squares: list[Square], decks: dict[str, tuple[Card, ...]]
+) -> bool:
+    """Check the speed die, depots and bus tickets; whether the edition rolls the speed die.
+
+    Bus tickets need the pile and a board of four equal sides (a ticket moves along one side);
+    the speed die's bus face needs the pile and, once it is empty, a Chance or Community Chest
+    square to go to.
+    """
+    dice = data.get("dice", {"white": 2})
+    if not isinstance(dice, dict) or dice.get("white", 2) != 2:
+        raise EditionError(f"{ed_id}: 'dice' must be two white dice, optionally with the "
+                           "speed die: {\"white\": 2, \"speed\": true}")
+    speed = dice.get("speed", False)
+    if not isinstance(speed, bool):
+        raise EditionError(f"{ed_id}: dice 'speed' must be true or false")
+    kinds = {s.kind for s in squares}
+    if _int(data, "depots", ed_id, 0):
+        if not _int(data, "depot_cost", ed_id, 0):
+            raise EditionError(f"{ed_id}: train depots need a 'depot_cost'")
+        if SquareKind.STATION not in kinds:
+            raise EditionError(f"{ed_id}: train depots need stations on the board")
+    for deck_id, cards in decks.items():
+        for card in cards:
+            if (card.effect == "bus_ticket") != (deck_id == BUS_DECK):
+                raise EditionError(f"{ed_id} card {card.id}: bus tickets, and only they, go in "
+                                   f"the {BUS_DECK!r} deck")
+    uses_tickets = speed or bool(kinds & _BUS_SQUARES) or any(
+        c.effect == "take_bus_ticket" for cards in decks.values() for c in cards)
+    if uses_tickets and not decks.get(BUS_DECK):
+        raise EditionError(f"{ed_id}: the speed die, bus ticket squares and cards need a "
+                           f"{BUS_DECK!r} deck of tickets")
+    if BUS_DECK in decks and len(squares) % 4:
+        raise EditionError(f"{ed_id}: bus tickets move along a side: the board needs 4 equal "
+                           f"sides, not {len(squares)} squares")
+    if speed and not kinds & set(DECK_OF_KIND):
+        raise EditionError(f"{ed_id}: the speed die's bus needs a Chance or Community Chest square")
+    return speed
 
 
 def _parse_card(
@@ -249,5 +308,8 @@ def _parse_card(
     if effect == "repairs":
         _int(params, "house", where)
         _int(params, "hotel", where)
+        _int(params, "skyscraper", where, 0)
+    if effect == "bus_ticket" and not isinstance(params.get("expire_others", False), bool):
+        raise EditionError(f"{where}: 'expire_others' must be true or false")
     return Card(id=raw["id"], deck=deck_id, text=str(raw.get("text", "")), effect=effect,
                 params=params)

@@ -65,10 +65,29 @@ class RuleOptions:
     time_limit_minutes: int = 0
     #: how mortgaged deeds count in a ranking: "half" their price, or the full "price"
     standings_mortgaged: str = "half"
+    #: a third die, the speed die (1, 2, 3, bus, Mr. Monopoly twice): Mr. Monopoly and bus
+    #: moves, triples; doubles count on the white dice only (Mega edition)
+    speed_die: bool = False
+    #: houses and hotels may be built when the owner has all lots of a group of 3 or more
+    #: but one (Mega edition)
+    build_with_all_but_one: bool = False
+    #: an unbuilt lot's rent times this when its owner has all lots of its group of 3 or
+    #: more but one (Mega: 2)
+    unbuilt_rent_all_but_one: int = 1
+    #: an unbuilt lot's rent times this when its owner has the whole group (classic: double)
+    unbuilt_rent_full_group: int = 2
 
     def to_json(self) -> dict[str, Any]:
-        """The options as a JSON object."""
-        return asdict(self)
+        """The options as a JSON object.
+
+        Options of features only some editions have are listed only when they differ from
+        their neutral default, so an edition without them shows the same options as before.
+        """
+        out = asdict(self)
+        for name, neutral in _LISTED_WHEN_SET.items():
+            if out[name] == neutral:
+                del out[name]
+        return out
 
     def with_changes(self, changes: dict[str, Any]) -> RuleOptions:
         """A copy with the given options changed; unknown names or wrong types are refused.
@@ -99,6 +118,15 @@ class RuleOptions:
                     )
         return replace(self, **changes)
 
+
+#: options listed in to_json only when set (name -> neutral value): added with the Mega
+#: edition, they would otherwise change the state JSON of every other edition
+_LISTED_WHEN_SET: dict[str, object] = {
+    "speed_die": False,
+    "build_with_all_but_one": False,
+    "unbuilt_rent_all_but_one": 1,
+    "unbuilt_rent_full_group": 2,
+}
 
 _CHOICES: dict[str, set[str]] = {
     "mortgage_interest": {"on_lift", "on_take", "none"},
