@@ -89,11 +89,15 @@ def main(argv: list[str]) -> int:
     try:
         if config.web.enabled:
             try:
+                def next_link() -> None:  # a phone joined: the QR code shows a fresh link
+                    controller.ui.remote_url = remote.join_link()
+                    controller.post_message("A phone joined", "info")
+
                 remote = WebRemote(session, config.web.host, args.port or config.web.port,
-                                   data_dir)
+                                   data_dir, on_join=next_link)
                 remote.start()
                 parts.append(remote)
-                controller.ui.remote_url = remote.url
+                controller.ui.remote_url = remote.join_link()
                 extensions = getattr(remote.app, "extensions", None)
                 if isinstance(extensions, dict):  # lets the remote show trade proposals
                     extensions["table_screen"] = controller
@@ -130,7 +134,8 @@ def run_headless(controller: Any) -> int:
     """No screen: say where the phone remote is, keep the controller (sounds, auction clock)
     running on session updates, until SIGTERM / SIGINT."""
     url = controller.ui.remote_url
-    print(f"Table Companion running without a screen. Phone remote: {url or 'off'}", flush=True)
+    print(f"Table Companion running without a screen. Phones join at: {url or 'off'}",
+          flush=True)
     wake = threading.Event()
     stop = threading.Event()
     controller.wake = wake.set

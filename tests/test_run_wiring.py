@@ -61,3 +61,26 @@ def test_a_reader_that_cannot_open_warns_and_the_rest_runs(tmp_path: Path) -> No
             assert any(k == "warning" and "nosuchkind" in m for m, k in messages)
         finally:
             readers.close()
+
+
+def test_web_remote_serves_and_shows_a_fresh_join_link_after_each_join(tmp_path: Path) -> None:
+    import urllib.request
+
+    from companion.screen.wiring import WebRemote
+
+    joined = threading.Event()
+    with GameSession.open(tmp_path) as session:
+        remote = WebRemote(session, "127.0.0.1", 0, tmp_path, on_join=joined.set)
+        remote.start()
+        try:
+            link = remote.join_link()
+            assert "/join/" in link and remote.join_link() == link  # same until spent
+            local = link.replace(link.split("/")[2].split(":")[0], "127.0.0.1", 1)
+            with urllib.request.urlopen(local, timeout=10) as page:
+                assert page.status == 200
+            code = link.rsplit("/", 1)[1]
+            assert remote.app.extensions["web_remote"].joins.spend(code)
+            assert joined.wait(5)
+            assert remote.join_link() != link
+        finally:
+            remote.close()

@@ -40,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "default_language": "en",
     "banker_pin": None,  # set the banker PIN at start (else on the first banker join)
     "join_ttl_s": 15 * 60.0,
+    "on_join": None,  # called (on a request thread) after a phone spent its join link
 }
 
 
@@ -174,10 +175,17 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.config.update({k: v for k, v in cfg.items() if k.isupper()})
     hub = Hub()
     persister = Persister()
+    on_join = cfg["on_join"]
+
+    def joined() -> None:
+        hub.publish("joined", {})
+        if on_join is not None:
+            on_join()  # the table screen shows the next one-time link
+
     r = Remote(
         session=session_, data_dir=Path(data_dir), config=cfg, hub=hub,
         joins=JoinCodes(ttl=float(cfg["join_ttl_s"]),
-                        on_spent=lambda: hub.publish("joined", {})),
+                        on_spent=joined),
         pin=PinStore(web_dir / "banker.json"),
         proposals=Proposals(web_dir / "proposals.json", persister),
         worth=WorthRecorder(web_dir / "networth.json", persister),

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import logging
 import socket
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -64,39 +63,38 @@ def lan_address() -> str:
 
 
 class WebRemote:
-    """The phone remote (web_remote.create_app) served by waitress on a thread."""
+    """The phone remote (web_remote.create_app) served by web_remote.serve on threads: one
+    per phone's live stream, so at least 32."""
+
+    THREADS = 32
 
     def __init__(self, session: GameSessionProtocol, host: str, port: int,
-                 data_dir: Path | None = None) -> None:
+                 data_dir: Path, on_join: Callable[[], None] | None = None) -> None:
         try:
             web_remote: Any = importlib.import_module("web_remote")
         except ModuleNotFoundError:
             raise PartMissing("the phone remote (web_remote) is not in this build") from None
-        create_app = getattr(web_remote, "create_app", None)
-        if create_app is None:
-            raise PartMissing("web_remote has no create_app yet")
-        from waitress.server import create_server
-
-        self.app = create_app(session, data_dir) if data_dir is not None else create_app(session)
-        server: Any = create_server(self.app, host=host, port=port, threads=4)
-        self.server = server
-        self.port = int(server.effective_port)
-        self.url = f"http://{lan_address()}:{self.port}/"
-        self.thread = threading.Thread(target=self._serve, name="web-remote", daemon=True)
-
-    def _serve(self) -> None:
-        try:
-            self.server.run()
-        except OSError as exc:  # closed during shutdown
-            log.info("web remote stopped: %s", exc)
+        self._web_remote = web_remote
+        self.app = web_remote.create_app(session, data_dir, {"on_join": on_join})
+        self._host, self._port = host, port
+        self.handle: Any = None
+        self.url = ""
 
     def start(self) -> None:
         """Serve in the background."""
-        self.thread.start()
+        self.handle = self._web_remote.serve(self.app, self._host, self._port,
+                                             threads=self.THREADS)
+        self.url = f"http://{lan_address()}:{self.handle.port}/"
+
+    def join_link(self) -> str:
+        """The one-time link phones join by (the same until a phone spends it)."""
+        link: str = self._web_remote.join_url(self.app, self.url)
+        return link
 
     def close(self) -> None:
-        """Stop serving."""
-        self.server.close()
+        """End the live streams and stop serving."""
+        if self.handle is not None:
+            self.handle.stop()
 
 
 def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = None) -> Any:
