@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, SIZES, catalog, scenario
+from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, SIZES, scenario
 
 from companion.fonts import missing_glyphs
 from companion.screen import texts
@@ -19,12 +19,15 @@ from companion.screen.render import render
 
 @pytest.fixture(autouse=True)
 def headless_sdl() -> Iterator[None]:
-    """Dummy video and audio drivers for the test; the environment and catalog restored."""
+    """Dummy video and audio drivers and English for the test; the environment and the
+    screen's language restored."""
     saved = {k: os.environ.get(k) for k in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER")}
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
+    language = texts.language()
+    texts.use_language("en")
     yield
-    texts.use_catalog({})
+    texts.use_language(language)
     for key, value in saved.items():
         if value is None:
             os.environ.pop(key, None)
@@ -36,7 +39,7 @@ def headless_sdl() -> Iterator[None]:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_screen_state_renders_cleanly(name: str, size: tuple[int, int], language: str) -> None:
-    texts.use_catalog(catalog(language))
+    texts.use_language(language)
     state, ui = scenario(name, language)
     surface = pygame.Surface(size)
     frame = render(state, ui, surface)
@@ -64,9 +67,9 @@ def test_refusal_names_price_and_cash() -> None:
     state, ui = scenario("rich", "en")
     frame = render(state, ui, pygame.Surface((800, 480)))
     drawn = [t.drawn for t in frame.texts]
-    assert "Bo: buy Götgatan for Kr 2\u00a0400?" in drawn
-    assert any("Bo cannot afford Götgatan: Kr 2\u00a0400 needed, Kr 1\u00a0850 in hand" in d
-               for d in drawn)
+    assert "Bo: buy Götgatan for Kr\u00a02\u00a0400?" in drawn
+    assert any("Bo cannot afford Götgatan: Kr\u00a02\u00a0400 needed, Kr\u00a01\u00a0850 in hand"
+               in d for d in drawn)
     assert frame.prompt is not None and frame.prompt.for_button("yes") is None
 
 
@@ -77,14 +80,14 @@ def test_balance_animates_then_settles() -> None:
     surface = pygame.Surface((800, 480))
     first = render(state, ui, surface)
     assert first.animating
-    assert "Kr 20\u00a0200" in [t.drawn for t in first.texts]
+    assert "Kr\u00a020\u00a0200" in [t.drawn for t in first.texts]
     assert "−1\u00a0400" in [t.drawn for t in first.texts]
     ui.now += 5
     ui.message = None
     ui.clock_deadline = None
     settled = render(state, ui, surface)
     assert not settled.animating and settled.next_change is None
-    assert "Kr 18\u00a0800" in [t.drawn for t in settled.texts]
+    assert "Kr\u00a018\u00a0800" in [t.drawn for t in settled.texts]
 
 
 def test_game_over_shows_standings_and_chart() -> None:

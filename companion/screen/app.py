@@ -92,6 +92,7 @@ class ScreenLoop:
         """Render and flip one frame."""
         controller = self.controller
         controller.ui.now = controller.clock()
+        controller.sync_language()
         controller.frame = render(controller.state, controller.ui, self.surface)
         pygame.display.flip()
         self.frames += 1

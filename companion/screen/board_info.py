@@ -26,18 +26,25 @@ def edition_names() -> list[tuple[str, str]]:
 
 
 @cache
-def board_info(edition_id: str) -> BoardInfo:
-    """The board of an edition; an empty BoardInfo (40 plain squares) if it is unknown."""
+def board_info(edition_id: str, lang: str | None = None) -> BoardInfo:
+    """The board of an edition, named in `lang` when the edition's "localized" block has it
+    (else as the edition prints it); an empty BoardInfo (40 plain squares) if unknown."""
     path = resources.files("companion") / "data" / "editions" / f"{edition_id}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return BoardInfo()
+    local = (data.get("localized") or {}).get(lang or "") or {}
+    names = local.get("squares") or {}
     squares = tuple(
-        SquareInfo(i, str(sq.get("name", "")), str(sq.get("kind", "")), sq.get("group"))
+        SquareInfo(i, str(names.get(sq.get("id")) or sq.get("name", "")), str(sq.get("kind", "")),
+                   sq.get("group"))
         for i, sq in enumerate(data.get("squares") or [])
     )
     colors = {name: parse_hex(str(g.get("color", "")), GROUP_COLORS.get(name, (150, 150, 150)))
               for name, g in (data.get("groups") or {}).items()}
-    decks = {name: str(d.get("name", name)) for name, d in (data.get("decks") or {}).items()}
-    return BoardInfo(squares, colors, decks)
+    deck_names = local.get("decks") or {}
+    decks = {name: str(deck_names.get(name) or d.get("name", name))
+             for name, d in (data.get("decks") or {}).items()}
+    cards = {str(k): str(v) for k, v in (local.get("cards") or {}).items()}
+    return BoardInfo(squares, colors, decks, cards, localized=bool(local))

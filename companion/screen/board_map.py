@@ -12,8 +12,10 @@ from typing import Any
 import pygame
 
 from companion.screen import theme
+from companion.screen.house_rules import house_rules_line
 from companion.screen.money import money
 from companion.screen.painter import Painter
+from companion.screen.prompt import card_text
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
 
@@ -122,24 +124,31 @@ def _draw_tokens(p: Painter, state: Mapping[str, Any], colors: dict[str, theme.C
 
 
 def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
-    """Last card drawn, the bank's houses and hotels, the Free Parking pot."""
+    """Last card drawn, the house rules in force, the bank's houses and hotels, the Free
+    Parking pot."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(10), -p.px(10))
     bank = state.get("bank") or {}
     lines = [text("houses_left", houses=bank.get("houses", "?"), hotels=bank.get("hotels", "?"))]
     if state.get("pot"):
-        lines.append(f"{text('bank')}: {money(int(state['pot']), state.get('currency'))}")
+        lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
     line_h = p.px(18)
     bottom = pygame.Rect(inner.x, inner.bottom - line_h * len(lines), inner.width,
                          line_h * len(lines))
     for i, line in enumerate(lines):
         p.text(line, pygame.Rect(bottom.x, bottom.y + i * line_h, bottom.width, line_h), 12,
                theme.TEXT_DIM, align="center")
+    rules = house_rules_line(state.get("options"))
+    if rules:
+        box = pygame.Rect(inner.x, bottom.y - 2 * line_h, inner.width, 2 * line_h)
+        p.paragraph(rules, box, 11, theme.ACCENT, align="center", max_lines=2)
+        bottom = box
     card = state.get("last_card") or {}
-    if card.get("text"):
+    shown = card_text(state, ui)
+    if shown:
         deck = str(card.get("deck", ""))
         title = ui.board.deck_names.get(deck) or deck
         head = pygame.Rect(inner.x, inner.y, inner.width, p.px(20))
         p.text(title, head, 14, theme.ACCENT, bold=True, align="center")
         body = pygame.Rect(inner.x, head.bottom, inner.width, bottom.y - head.bottom)
-        p.paragraph(str(card["text"]), body, 13, theme.TEXT, align="center", max_lines=6)
+        p.paragraph(shown, body, 13, theme.TEXT, align="center", max_lines=6)

@@ -15,9 +15,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from companion import i18n
 from companion.audio import SoundPlayer
 from companion.screen import settings as screen_settings
+from companion.screen import texts
 from companion.screen.board_info import board_info, edition_names
+from companion.screen.house_rules import house_rule_states
 from companion.screen.log_lines import log_lines
 from companion.screen.prompt import (
     Action,
@@ -61,8 +64,13 @@ class Controller:
         data_dir: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         auction_seconds: float = AUCTION_SECONDS,
+        language: str | None = None,
     ) -> None:
+        """`language`: the configured screen language; None or "" lets each edition speak
+        its own (a language chosen on the setup screen wins over both)."""
         self.session = session
+        self.language = language or ""
+        self._board_key: tuple[str, str] | None = None
         self.ui = ui or UiState()
         self.sound = sound
         self.data_dir = data_dir
@@ -80,8 +88,7 @@ class Controller:
         self.state: JSON | None = session.state() if session else None
         self._apply_clock()
         if has_game(self.state):
-            assert self.state is not None
-            self.ui.board = board_info(str(self.state.get("edition")))
+            self.sync_language()
             self._resume_history()
         else:
             self.open_setup()
@@ -185,11 +192,11 @@ class Controller:
                     self.ui.anims[name] = BalanceAnim(before[name], cash, now)
         else:
             self.ui.anims.clear()
-            self.ui.board = board_info(str(state.get("edition")))
             self.ui.log.clear()
             self.ui.networth.clear()
         if has_game(state):
             self.ui.setup = None
+        self.sync_language()
         self.ui.log.extend(log_lines(update.events, state, self.ui))
         self.ui.networth.append({p["name"]: int(p.get("net_worth", 0))
                                  for p in state.get("players") or []})
@@ -303,6 +310,11 @@ class Controller:
             self.open_menu()
         elif ui_action == "help":
             self.ui.overlay = "help"
+        elif ui_action == "house_rules":
+            options = (self.state or {}).get("options")
+            self.open_chooser(text("rules_title"), [Choice(line) for line in
+                                                    house_rule_states(options)]
+                              + [Choice(text("act_back"))])
         elif ui_action == "next_bidder" and self.state is not None:
             self.ui.focus_bidder = next_bidder(self.state, self.ui)
         elif ui_action.startswith("choose:") and self.state is not None:
@@ -354,6 +366,7 @@ class Controller:
             Choice(text("settings_quieter"), action="sound:down"),
             Choice(text("settings_unmute" if self.ui.muted else "settings_mute"),
                    action="sound:mute"),
+            Choice(text("menu_rules"), action="house_rules"),
             Choice(text("menu_help"), action="help"),
         ]
         if state.get("winner"):
@@ -393,9 +406,44 @@ class Controller:
     # --- setup ----------------------------------------------------------------------------
 
     def open_setup(self) -> None:
-        """Show the new-game form."""
-        self.ui.setup = SetupForm(editions=edition_names() or [("classic-eur", "")])
+        """Show the new-game form (in the language chosen last time, if any)."""
+        chosen = self.settings.language if isinstance(self.settings.language, str) else ""
+        self.ui.setup = SetupForm(editions=edition_names() or [("classic-eur", "")],
+                                  language=chosen)
         self.ui.overlay, self.ui.chooser = None, None
+        self.sync_language()
+
+    # --- language -------------------------------------------------------------------------
+
+    def ui_language(self) -> str:
+        """The screen's language: the setup's choice, else the configured language, else the
+        edition's own (the one on the setup form, or the game's)."""
+        form = self.ui.setup
+        if form is not None:
+            chosen, edition = form.language, form.edition_id()
+        else:
+            saved = self.settings.language
+            chosen = saved if isinstance(saved, str) else ""
+            edition = str((self.state or {}).get("edition") or "")
+        return i18n.normalize_language(chosen or self.language or
+                                       i18n.default_language(edition or None))
+
+    def sync_language(self) -> bool:
+        """Switch the screen to `ui_language()` (and the board's names with it); True when
+        the language changed. Cheap when nothing changed: the loop calls it every frame."""
+        lang = self.ui_language()
+        changed = lang != texts.language()
+        if changed:
+            texts.use_language(lang)
+            if self.ui.setup is not None:
+                self.ui.setup.rename_defaults()
+        if has_game(self.state):
+            assert self.state is not None
+            key = (str(self.state.get("edition")), lang)
+            if key != self._board_key:
+                self._board_key = key
+                self.ui.board = board_info(*key)
+        return changed
 
     def _setup_action(self, action: str) -> None:
         form = self.ui.setup
@@ -425,6 +473,7 @@ class Controller:
                                 for n, s in self.ui.styles.items()}
         self.settings.clock_end = time.time() + form.timed * 60 if form.timed else None
         self.settings.set_pin(form.pin)
+        self.settings.language = form.language
         screen_settings.save(self.data_dir, self.settings)
         self._apply_clock()
         outcome = self.submit(form.new_game_command(random.SystemRandom().randrange(1 << 31)),

@@ -16,11 +16,14 @@ def log_lines(events: Iterable[Mapping[str, Any]], state: Mapping[str, Any],
               ui: UiState) -> list[LogLine]:
     """One line per event worth showing (money moves, purchases, jail, bankruptcy).
 
+    >>> from companion.screen.texts import use_language
     >>> from companion.screen.ui_state import UiState
+    >>> use_language("en")
+    'en'
     >>> state = {"players": [{"name": "Ann"}], "currency": {"pattern": "€ {amount}"}}
     >>> [l.text for l in log_lines([{"kind": "transfer", "from": "Ann", "to": None,
     ...                              "amount": 200, "reason": "tax"}], state, UiState())]
-    ['Ann → Bank € 200']
+    ['Ann → Bank €\xa0200']
     """
     colors = player_colors(state, ui)
     currency = state.get("currency")

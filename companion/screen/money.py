@@ -1,43 +1,35 @@
-"""Amounts as the table reads them, from the edition's currency block in the state JSON."""
+"""Amounts as the table reads them, from the edition's currency block in the state JSON.
+
+The edition's own written form decides (`companion.i18n.format_money`); the screen's
+language matters only for a currency block without a pattern.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-MINUS = "\u2212"  # a real minus sign, as wide as the plus
+from companion import i18n
+from companion.screen import texts
 
-
-def group(amount: int, separator: str) -> str:
-    """Digits in groups of three.
-
-    >>> group(1234567, "\u202f")
-    '1\u202f234\u202f567'
-    >>> group(-1400, ".")
-    '-1.400'
-    """
-    return f"{amount:,}".replace(",", separator)
+MINUS = i18n.MINUS
 
 
 def money(amount: int, currency: Mapping[str, Any] | None) -> str:
-    """An amount in the edition's pattern: "€ 1.500", "2 400 kr", "1 500 ₽".
+    """An amount in the edition's written form: "€ 1.500", "Kr 2 400", "М1500".
 
-    >>> money(2400, {"pattern": "Kr {amount}", "group_separator": " "})
+    >>> money(2400, {"pattern": "Kr {amount}", "group_separator": " "}).replace("\xa0", " ")
     'Kr 2 400'
-    >>> money(-50, {"pattern": "€ {amount}", "group_separator": "."})
+    >>> money(-50, {"pattern": "€ {amount}", "group_separator": "."}).replace("\xa0", " ")
     '−€ 50'
     """
-    cur = currency or {}
-    digits = group(abs(amount), str(cur.get("group_separator", " ")))
-    shown = str(cur.get("pattern", "{amount}")).replace("{amount}", digits)
-    return MINUS + shown if amount < 0 else shown
+    return i18n.format_money(amount, currency, texts.language())
 
 
 def delta(amount: int, currency: Mapping[str, Any] | None) -> str:
     """A signed change without the symbol, for the balance animation: "+200", "−1 400".
 
-    >>> delta(-1400, {"group_separator": " "})
+    >>> delta(-1400, {"group_separator": " "}).replace("\xa0", " ")
     '−1 400'
     """
-    digits = group(abs(amount), str((currency or {}).get("group_separator", " ")))
-    return ("+" if amount >= 0 else MINUS) + digits
+    return i18n.signed_amount(amount, currency)

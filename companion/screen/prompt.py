@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.screen.money import money
-from companion.screen.texts import CATALOG, text
+from companion.screen.texts import MESSAGES, text
 from companion.screen.ui_state import UiState
 
 JSON = dict[str, Any]
@@ -68,9 +68,12 @@ def legal_entry(state: Mapping[str, Any], do: str, by: str | None = None) -> JSO
 
 
 def square_name(state: Mapping[str, Any], ui: UiState, index: int | None) -> str:
-    """A square's name from the state, else from the edition's board, else its number."""
+    """A square's name: the board's when it is in the screen's language, else the state's,
+    else the board's, else its number."""
     if index is None:
         return "?"
+    if ui.board.localized and 0 <= index < len(ui.board.squares):
+        return ui.board.squares[index].name
     for sq in state.get("squares") or []:
         if sq.get("index") == index:
             return str(sq.get("name"))
@@ -148,9 +151,9 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     go = legal_entry(state, "pass_go", cur)
     if go:
         actions.append(Action("pass_go", text("act_pass_go"), command_from(go)))
-    card_text = (state.get("last_card") or {}).get("text")
-    if card_text and state.get("turn", {}).get("rolled"):
-        details.append(str(card_text))
+    shown_card = card_text(state, ui)
+    if shown_card and state.get("turn", {}).get("rolled"):
+        details.append(shown_card)
     return Prompt(title, details, actions, player=cur)
 
 
@@ -208,7 +211,13 @@ def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
 
 def _deck_text(deck: str) -> str:
     key = f"deck_{deck}"
-    return text(key) if key in CATALOG else deck
+    return text(key) if key in MESSAGES else deck
+
+
+def card_text(state: Mapping[str, Any], ui: UiState) -> str:
+    """The last card's text, in the screen's language when the edition prints it in it."""
+    card = state.get("last_card") or {}
+    return ui.board.card_texts.get(str(card.get("id"))) or str(card.get("text") or "")
 
 
 def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
@@ -291,13 +300,13 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
 
 
 def offer_text(state: Mapping[str, Any], ui: UiState, offer: Mapping[str, Any]) -> str:
-    """"€ 200 + Rue Lecourbe + 1× jail card" for one side of a trade."""
+    """"€ 200 + Rue Lecourbe + 1 jail card" for one side of a trade."""
     parts = []
     if offer.get("cash"):
         parts.append(money(int(offer["cash"]), state.get("currency")))
     parts += [square_name(state, ui, s) for s in offer.get("squares") or []]
     if offer.get("cards"):
-        parts.append(f"{offer['cards']}× {text('jail_card')}")
+        parts.append(text("jail_cards", count=int(offer["cards"])))
     return " + ".join(parts) or text("prompt_nothing")
 
 

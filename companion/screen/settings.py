@@ -1,7 +1,8 @@
 """What the screen remembers between runs, in `screen.json` of the data directory.
 
-Player colours and tokens, the sound volume and mute, the timed game's end and the banker
-PIN (as a salted hash) are table matters the rules engine does not know about.
+Player colours and tokens, the sound volume and mute, the screen's language, the timed
+game's end and the banker PIN (as a salted hash) are table matters the rules engine does not
+know about.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class ScreenSettings:
 
     volume: int = 80
     muted: bool = False
+    language: str = ""  # the screen's language chosen at setup; "" follows the edition
     styles: dict[str, dict[str, str]] = field(default_factory=dict)
     clock_end: float | None = None  # wall-clock (time.time) end of a timed game
     pin_salt: str = ""

@@ -1,4 +1,5 @@
-"""The setup screen: edition, players (names, colours, tokens), house rules, banker PIN.
+"""The setup screen: edition, language, players (names, colours, tokens), house rules,
+banker PIN.
 
 `SetupForm` is the form as data, changed by buttons (ROLL next line, YES change, NO change
 back, PASS GO deal), keys (typing edits a name or the PIN) or taps; `draw_setup` draws it.
@@ -12,7 +13,8 @@ from typing import Any
 
 import pygame
 
-from companion.screen import theme
+from companion import i18n
+from companion.screen import texts, theme
 from companion.screen.layout import SetupLayout, rows
 from companion.screen.painter import Painter
 from companion.screen.texts import text
@@ -30,6 +32,8 @@ HOUSE_RULES: tuple[tuple[str, str, Any, Any], ...] = (
     ("rule_bank_only", "bank_only", True, False),
 )
 MAX_NAME = 14
+#: the language line's choices: "" is the edition's own language
+LANGUAGE_CHOICES = ("", *i18n.LANGUAGES)
 TIMED_MINUTES = (0, 60, 90, 120)
 
 
@@ -48,6 +52,7 @@ class SetupForm:
 
     editions: list[tuple[str, str]] = field(default_factory=lambda: [("classic-eur", "")])
     edition: int = 0
+    language: str = ""  # the screen's language; "" follows the edition
     players: list[SetupPlayer] = field(default_factory=list)
     rules: dict[str, bool] = field(default_factory=dict)
     pin: str = ""
@@ -76,9 +81,37 @@ class SetupForm:
             next(c for c in COLORS if c not in used_c),
             next(t for t in TOKENS if t not in used_t)))
 
+    def edition_id(self) -> str:
+        """The chosen edition's id."""
+        return self.editions[self.edition % len(self.editions)][0]
+
+    def ui_language(self) -> str:
+        """The language the form asks for: the chosen one, else the edition's."""
+        return self.language or i18n.default_language(self.edition_id())
+
+    def edition_name(self) -> str:
+        """The chosen edition's name, in the screen's language when the edition has it."""
+        ed_id, name = self.editions[self.edition % len(self.editions)]
+        try:
+            local = i18n.localized_name(ed_id, ed_id, texts.language())
+        except KeyError:
+            local = ""
+        return local if local and local != ed_id else (name or ed_id)
+
+    def rename_defaults(self) -> None:
+        """Give the seats nobody typed a name for the default name in the screen's language."""
+        for seat, player in enumerate(self.players):
+            if seat not in self.edited:
+                player.name = text("setup_player", number=seat + 1)
+
     def lines(self) -> list[tuple[str, str]]:
         """(line id, shown value) for every line of the form, in order."""
-        out = [("edition", self.editions[self.edition][1] or self.editions[self.edition][0])]
+        out = [("edition", self.edition_name())]
+        if self.language:
+            out.append(("language", i18n.language_name(self.language)))
+        else:
+            own = i18n.language_name(i18n.default_language(self.edition_id()))
+            out.append(("language", text("setup_language_auto", language=own)))
         for i, player in enumerate(self.players):
             out.append((f"player:{i}", f"{player.name} · {text('token_' + player.token)}"))
         out.append(("count", str(len(self.players))))
@@ -94,6 +127,8 @@ class SetupForm:
         """The words before a line's value."""
         if line_id == "edition":
             return text("setup_edition")
+        if line_id == "language":
+            return text("setup_language")
         if line_id.startswith("player:"):
             return text("setup_player", number=int(line_id.split(":")[1]) + 1)
         if line_id == "count":
@@ -122,6 +157,10 @@ class SetupForm:
         line = self.focused()
         if line == "edition":
             self.edition = (self.edition + step) % len(self.editions)
+        elif line == "language":
+            index = LANGUAGE_CHOICES.index(self.language) if self.language in \
+                LANGUAGE_CHOICES else 0
+            self.language = LANGUAGE_CHOICES[(index + step) % len(LANGUAGE_CHOICES)]
         elif line.startswith("player:"):
             player = self.players[int(line.split(":")[1])]
             used = {p.color for p in self.players if p is not player}

@@ -1,192 +1,261 @@
-"""Every word the table screen shows, by message id, so a catalog can replace them later.
+"""Every word the table screen shows, by message id, in the table's language.
 
-The screen never writes English inline: it asks `text(msg_id, **fields)`. A later i18n
-change swaps `CATALOG` for a gettext catalog of the configured language.
+The screen never writes words inline: it asks `text(msg_id, **fields)`, which looks the
+message up in the gettext catalog of the screen's language (`use_language`; the controller
+picks the setup's choice, else the edition's language). The messages below are the English
+source texts; `python -m companion.i18n update` extracts them (the markers `_t` and `_n`,
+with the id as the message context) into companion/locale/companion.pot.
 """
 
 from __future__ import annotations
 
-ENGLISH: dict[str, str] = {
-    # header and panels
-    "turn": "Turn {number}",
-    "whose_turn": "{player} to play",
-    "dice": "Dice",
-    "clock": "{time} left",
-    "clock_over": "Time is up",
-    "bank": "Bank",
-    "houses_left": "Houses {houses} · Hotels {hotels}",
-    "log_title": "Last moves",
-    "log_empty": "Nothing yet",
-    "remote_title": "Phones",
-    "remote_off": "Phone remote off",
-    "in_jail": "in jail ({turns}/3)",
-    "jail_cards": "{count}× jail card",
-    "bankrupt": "bankrupt",
-    "net_worth": "worth {amount}",
-    "bidding": "bidding",
-    "passed": "passed",
-    # buttons (the panel's and the screen's)
-    "btn_roll": "ROLL",
-    "btn_yes": "YES",
-    "btn_no": "NO",
-    "btn_pass_go": "PASS GO",
-    "btn_undo": "UNDO",
-    "btn_menu": "MENU",
-    "act_roll": "Roll",
-    "act_buy": "Buy",
-    "act_decline": "No",
-    "act_end_turn": "End turn",
-    "act_draw": "Draw",
-    "act_bid": "Bid {amount}",
-    "act_pass": "Pass",
-    "act_sold": "Sold!",
-    "act_next_bidder": "Next bidder",
-    "act_pay_fine": "Pay {amount}",
-    "act_use_card": "Use card",
-    "act_mortgage": "Mortgage",
-    "act_unmortgage": "Lift mortgage",
-    "act_sell": "Sell building",
-    "act_build": "Build",
-    "act_bankrupt": "Bankrupt",
-    "act_pass_go": "Pass GO",
-    "act_keep": "Keep",
-    "act_accept": "Accept",
-    "act_reject": "Reject",
-    "act_undo": "Undo",
-    "act_menu": "Menu",
-    "act_close": "Close",
-    "act_choose": "Choose",
-    "act_next": "Next",
-    "act_back": "Back",
-    "act_start": "Deal & start",
-    "act_change": "Change",
-    "act_help": "Help",
-    # prompts: the decision the device waits for
-    "prompt_roll": "{player}: roll the dice",
-    "prompt_roll_again": "{player}: doubles, roll again",
-    "prompt_end_turn": "{player}: end your turn when ready",
-    "prompt_buy": "{player}: buy {square} for {price}?",
-    "prompt_auction": "Auction: {square}",
-    "prompt_auction_bid": "Highest {amount} by {bidder}",
-    "prompt_auction_none": "No bid yet",
-    "prompt_auction_focus": "{player} bids next",
-    "prompt_auction_time": "{seconds} s left",
-    "prompt_auction_queue": "{count} more to auction",
-    "prompt_draw": "{player}: draw a {deck} card",
-    "prompt_debt": "{player} owes {amount} to {creditor}",
-    "prompt_debt_help": "Mortgage or sell to raise the money, or go bankrupt",
-    "prompt_roll_for_rent": "{player}: roll for the rent of {square} ({multiplier}× the dice)",
-    "prompt_lift": "{player}: lift the mortgages now?",
-    "prompt_building_auction": "Auction of one {building}",
-    "prompt_place_building": "{player}: place the {building}",
-    "prompt_jail": "{player} is in jail: pay {fine}, use a card or roll doubles",
-    "prompt_trade": "{sender} offers {receiver} a trade",
-    "prompt_trade_gives": "{player} gives {items}",
-    "prompt_nothing": "Nothing",
-    "prompt_game_over": "Game over",
-    "prompt_winner": "{player} wins!",
-    "prompt_dice_entry": "Dice entered: {dice}",
-    "deck_chance": "Chance",
-    "deck_community_chest": "Community Chest",
-    "building_house": "house",
-    "building_hotel": "hotel",
-    "creditor_bank": "the bank",
-    "jail_card": "jail card",
-    # refusals and notices
-    "refused": "Refused: {message}",
-    "cannot_afford": "{player} cannot afford {square}: {price} needed, {cash} in hand",
-    "no_session": "No game session",
-    "nothing_for_button": "{button} does nothing now",
-    "choose_none": "Nothing to choose",
-    "undone": "Undone",
-    "nothing_to_undo": "Nothing to undo",
-    "bankrupt_banner": "{player} is bankrupt",
-    "remote_joined": "Phone remote: {url}",
-    # game over
-    "standings": "Standings",
-    "place": "{place}.",
-    "chart_title": "Net worth over the game",
-    # menu, settings and help
-    "menu_title": "Menu",
-    "menu_build": "Build houses",
-    "menu_sell": "Sell buildings",
-    "menu_mortgage": "Mortgage",
-    "menu_unmortgage": "Lift a mortgage",
-    "menu_settings": "Sound",
-    "menu_help": "Keys and buttons",
-    "menu_close": "Close menu",
-    "menu_new_game": "New game",
-    "settings_volume": "Volume {volume} %",
-    "settings_mute": "Mute",
-    "settings_unmute": "Sound on",
-    "settings_louder": "Louder",
-    "settings_quieter": "Quieter",
-    "choose_title": "{action}: choose a square",
-    "help_title": "Keys and buttons",
-    "help_roll": "R  ROLL: roll the dice / next player",
-    "help_yes": "Y  YES: answer yes (buy, bid, draw)",
-    "help_no": "N  NO: answer no (decline, pass)",
-    "help_pass_go": "G  PASS GO: pay the salary",
-    "help_undo": "U  UNDO: undo the last move",
-    "help_menu": "M  MENU: build, mortgage, sound",
-    "help_digits": "1–6  enter the physical dice",
-    "help_help": "H  this help · Esc close",
-    "help_touch": "On the touchscreen, tap the buttons at the bottom.",
-    # setup
-    "setup_title": "New game",
-    "setup_resume": "Resume the saved game",
-    "setup_edition": "Edition",
-    "setup_players": "Players",
-    "setup_player": "Player {number}",
-    "setup_add_player": "Add a player",
-    "setup_remove_player": "Remove the last player",
-    "setup_rules": "House rules",
-    "setup_pin": "Banker PIN",
-    "setup_timed": "Timed game",
-    "setup_minutes": "{minutes} min",
-    "setup_pin_unset": "none",
-    "setup_on": "on",
-    "setup_off": "off",
-    "setup_names_problem": "Every player needs a name of their own",
-    "token_car": "car",
-    "token_hat": "hat",
-    "token_dog": "dog",
-    "token_ship": "ship",
-    "token_boot": "boot",
-    "token_iron": "iron",
-    "token_thimble": "thimble",
-    "token_cat": "cat",
-    "setup_hint": "ROLL next line · YES change · NO back · type names on a keyboard",
-    "rule_free_parking_pot": "Free Parking pot",
-    "rule_double_salary_on_go": "Double salary on GO",
-    "rule_auctions": "Auctions",
-    "rule_no_rent_in_jail": "No rent while in jail",
-    "rule_short_game": "Short game (hotel after 3 houses)",
-    "rule_bank_only": "Bank only (no token tracking)",
-    # log lines
-    "log_transfer": "{payer} → {payee} {amount}",
-    "log_bought": "{player} bought {square}",
-    "log_rolled": "{player} rolled {dice}",
-    "log_jailed": "{player} went to jail",
-    "log_bankrupt": "{player} went bankrupt",
-    "log_auction_won": "{player} won {square} for {amount}",
-}
+from dataclasses import dataclass
 
-CATALOG: dict[str, str] = dict(ENGLISH)
+from companion import i18n
+
+
+@dataclass(frozen=True)
+class Message:
+    """One screen message: its id, English text, and for a counted message the plural and
+    the name of the field that holds the count."""
+
+    id: str
+    text: str
+    plural: str | None = None
+    count: str | None = None
+
+
+def _t(msg_id: str, text: str) -> Message:
+    """A message (marker for extraction: keyword `_t:1c,2`)."""
+    return Message(msg_id, text)
+
+
+def _n(msg_id: str, singular: str, plural: str, count: str) -> Message:
+    """A counted message whose form depends on the field `count` (keyword `_n:1c,2,3`)."""
+    return Message(msg_id, singular, plural, count)
+
+
+_MESSAGES: tuple[Message, ...] = (
+    # header and panels
+    _t("turn", "Turn {number}"),
+    _t("whose_turn", "{player} to play"),
+    _t("dice", "Dice"),
+    _t("clock", "{time} left"),
+    _t("clock_over", "Time is up"),
+    _t("bank", "Bank"),
+    _t("houses_left", "Houses {houses} · Hotels {hotels}"),
+    _t("log_title", "Last moves"),
+    _t("log_empty", "Nothing yet"),
+    _t("remote_title", "Phones"),
+    _t("remote_off", "Phone remote off"),
+    _t("in_jail", "in jail ({turns}/3)"),
+    _n("jail_cards", "{count} jail card", "{count} jail cards", "count"),
+    _t("bankrupt", "bankrupt"),
+    _t("net_worth", "worth {amount}"),
+    _t("bidding", "bidding"),
+    _t("passed", "passed"),
+    # buttons (the panel's and the screen's)
+    _t("btn_roll", "ROLL"),
+    _t("btn_yes", "YES"),
+    _t("btn_no", "NO"),
+    _t("btn_pass_go", "PASS GO"),
+    _t("btn_undo", "UNDO"),
+    _t("btn_menu", "MENU"),
+    _t("act_roll", "Roll"),
+    _t("act_buy", "Buy"),
+    _t("act_decline", "No"),
+    _t("act_end_turn", "End turn"),
+    _t("act_draw", "Draw"),
+    _t("act_bid", "Bid {amount}"),
+    _t("act_pass", "Pass"),
+    _t("act_sold", "Sold!"),
+    _t("act_next_bidder", "Next bidder"),
+    _t("act_pay_fine", "Pay {amount}"),
+    _t("act_use_card", "Use card"),
+    _t("act_mortgage", "Mortgage"),
+    _t("act_unmortgage", "Lift mortgage"),
+    _t("act_sell", "Sell building"),
+    _t("act_build", "Build"),
+    _t("act_bankrupt", "Bankrupt"),
+    _t("act_pass_go", "Pass GO"),
+    _t("act_keep", "Keep"),
+    _t("act_accept", "Accept"),
+    _t("act_reject", "Reject"),
+    _t("act_undo", "Undo"),
+    _t("act_menu", "Menu"),
+    _t("act_close", "Close"),
+    _t("act_choose", "Choose"),
+    _t("act_next", "Next"),
+    _t("act_back", "Back"),
+    _t("act_start", "Deal & start"),
+    _t("act_change", "Change"),
+    _t("act_help", "Help"),
+    # prompts: the decision the device waits for
+    _t("prompt_roll", "{player}: roll the dice"),
+    _t("prompt_roll_again", "{player}: doubles, roll again"),
+    _t("prompt_end_turn", "{player}: end your turn when ready"),
+    _t("prompt_buy", "{player}: buy {square} for {price}?"),
+    _t("prompt_auction", "Auction: {square}"),
+    _t("prompt_auction_bid", "Highest {amount} by {bidder}"),
+    _t("prompt_auction_none", "No bid yet"),
+    _t("prompt_auction_focus", "{player} bids next"),
+    _n("prompt_auction_time", "{seconds} second left", "{seconds} seconds left", "seconds"),
+    _n("prompt_auction_queue", "{count} more square to auction",
+       "{count} more squares to auction", "count"),
+    _t("prompt_draw", "{player}: draw a {deck} card"),
+    _t("prompt_debt", "{player} owes {amount} to {creditor}"),
+    _t("prompt_debt_help", "Mortgage or sell to raise the money, or go bankrupt"),
+    _t("prompt_roll_for_rent", "{player}: roll for the rent of {square} ({multiplier}× the dice)"),
+    _t("prompt_lift", "{player}: lift the mortgages now?"),
+    _t("prompt_building_auction", "Auction of one {building}"),
+    _t("prompt_place_building", "{player}: place the {building}"),
+    _t("prompt_jail", "{player} is in jail: pay {fine}, use a card or roll doubles"),
+    _t("prompt_trade", "{sender} offers {receiver} a trade"),
+    _t("prompt_trade_gives", "{player} gives {items}"),
+    _t("prompt_nothing", "Nothing"),
+    _t("prompt_game_over", "Game over"),
+    _t("prompt_winner", "{player} wins!"),
+    _t("prompt_dice_entry", "Dice entered: {dice}"),
+    _t("deck_chance", "Chance"),
+    _t("deck_community_chest", "Community Chest"),
+    _t("building_house", "house"),
+    _t("building_hotel", "hotel"),
+    _t("creditor_bank", "the bank"),
+    # refusals and notices
+    _t("refused", "Refused: {message}"),
+    _t("cannot_afford", "{player} cannot afford {square}: {price} needed, {cash} in hand"),
+    _t("no_session", "No game session"),
+    _t("nothing_for_button", "{button} does nothing now"),
+    _t("choose_none", "Nothing to choose"),
+    _t("undone", "Undone"),
+    _t("nothing_to_undo", "Nothing to undo"),
+    _t("bankrupt_banner", "{player} is bankrupt"),
+    _t("remote_joined", "Phone remote: {url}"),
+    # game over
+    _t("standings", "Standings"),
+    _t("place", "{place}."),
+    _t("chart_title", "Net worth over the game"),
+    # menu, settings and help
+    _t("menu_title", "Menu"),
+    _t("menu_build", "Build houses"),
+    _t("menu_sell", "Sell buildings"),
+    _t("menu_mortgage", "Mortgage"),
+    _t("menu_unmortgage", "Lift a mortgage"),
+    _t("menu_settings", "Sound"),
+    _t("menu_help", "Keys and buttons"),
+    _t("menu_rules", "House rules"),
+    _t("menu_close", "Close menu"),
+    _t("menu_new_game", "New game"),
+    _t("settings_volume", "Volume {volume} %"),
+    _t("pot", "Free Parking: {amount}"),
+    _t("settings_mute", "Mute"),
+    _t("settings_unmute", "Sound on"),
+    _t("settings_louder", "Louder"),
+    _t("settings_quieter", "Quieter"),
+    _t("choose_title", "{action}: choose a square"),
+    _t("help_title", "Keys and buttons"),
+    _t("help_roll", "R  ROLL: roll the dice / next player"),
+    _t("help_yes", "Y  YES: answer yes (buy, bid, draw)"),
+    _t("help_no", "N  NO: answer no (decline, pass)"),
+    _t("help_pass_go", "G  PASS GO: pay the salary"),
+    _t("help_undo", "U  UNDO: undo the last move"),
+    _t("help_menu", "M  MENU: build, mortgage, sound"),
+    _t("help_digits", "1–6  enter the physical dice"),
+    _t("help_help", "H  this help · Esc close"),
+    _t("help_touch", "On the touchscreen, tap the buttons at the bottom."),
+    # setup
+    _t("setup_title", "New game"),
+    _t("setup_resume", "Resume the saved game"),
+    _t("setup_edition", "Edition"),
+    _t("setup_language", "Language"),
+    # TRANSLATORS: the language line's value when the edition decides; {language} is the
+    # edition's language in itself ("Svenska").
+    _t("setup_language_auto", "{language} (edition)"),
+    _t("setup_players", "Players"),
+    _t("setup_player", "Player {number}"),
+    _t("setup_add_player", "Add a player"),
+    _t("setup_remove_player", "Remove the last player"),
+    _t("setup_rules", "House rules"),
+    _t("setup_pin", "Banker PIN"),
+    _t("setup_timed", "Timed game"),
+    _n("setup_minutes", "{minutes} minute", "{minutes} minutes", "minutes"),
+    _t("setup_pin_unset", "none"),
+    _t("setup_on", "on"),
+    _t("setup_off", "off"),
+    _t("setup_names_problem", "Every player needs a name of their own"),
+    _t("token_car", "car"),
+    _t("token_hat", "hat"),
+    _t("token_dog", "dog"),
+    _t("token_ship", "ship"),
+    _t("token_boot", "boot"),
+    _t("token_iron", "iron"),
+    _t("token_thimble", "thimble"),
+    _t("token_cat", "cat"),
+    _t("setup_hint", "ROLL next line · YES change · NO back · type names on a keyboard"),
+    _t("rule_free_parking_pot", "Free Parking pot"),
+    _t("rule_double_salary_on_go", "Double salary on GO"),
+    _t("rule_auctions", "Auctions"),
+    _t("rule_no_rent_in_jail", "No rent while in jail"),
+    _t("rule_short_game", "Short game (hotel after 3 houses)"),
+    _t("rule_bank_only", "Bank only (no token tracking)"),
+    # log lines
+    _t("log_transfer", "{payer} → {payee} {amount}"),
+    _t("log_bought", "{player} bought {square}"),
+    _t("log_rolled", "{player} rolled {dice}"),
+    _t("log_jailed", "{player} went to jail"),
+    _t("log_bankrupt", "{player} went bankrupt"),
+    _t("log_auction_won", "{player} won {square} for {amount}"),
+
+    # house rules in force, shown on the board and in the menu
+    # TRANSLATORS: {rules} is a list of the house rules below, joined by " · ".
+    _t("house_rules", "House rules: {rules}"),
+    _t("house_rules_none", "No house rules: the rulebook's rules"),
+    _t("rules_title", "House rules in force"),
+    _t("rule_state", "{rule}: {state}"),
+    _t("hr_free_parking_pot", "Free Parking pot"),
+    _t("hr_double_salary_on_go", "double salary on GO"),
+    _t("hr_no_auctions", "no auctions"),
+    _t("hr_no_rent_in_jail", "no rent from jail"),
+    _n("hr_houses_before_hotel", "hotel after {houses} house", "hotel after {houses} houses",
+       "houses"),
+    _t("hr_bank_only", "bank only"),
+    _n("hr_time_limit", "{minutes}-minute game", "{minutes}-minute game", "minutes"),
+)
+MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES}
+#: the English source texts by id (the singular of counted messages)
+ENGLISH: dict[str, str] = {m.id: m.text for m in _MESSAGES}
+
+_language = i18n.SOURCE_LANGUAGE
 
 
 def text(msg_id: str, **fields: object) -> str:
-    """The current catalog's message `msg_id` with `fields` filled in.
+    """Message `msg_id` in the screen's language with `fields` filled in.
 
+    >>> use_language("en")
+    'en'
     >>> text("prompt_buy", player="Bo", square="Götgatan", price="Kr 2 400")
     'Bo: buy Götgatan for Kr 2 400?'
+    >>> text("jail_cards", count=2)
+    '2 jail cards'
     """
-    template = CATALOG.get(msg_id) or ENGLISH[msg_id]
+    message = MESSAGES[msg_id]
+    catalog = i18n.translator(_language)
+    if message.plural is not None and message.count is not None:
+        count = fields.get(message.count, 1)
+        n = count if isinstance(count, int) else 1
+        template = catalog.npgettext(message.id, message.text, message.plural, n)
+    else:
+        template = catalog.pgettext(message.id, message.text)
     return template.format(**fields) if fields else template
 
 
-def use_catalog(catalog: dict[str, str]) -> None:
-    """Switch language: ids missing from `catalog` fall back to English."""
-    CATALOG.clear()
-    CATALOG.update(ENGLISH)
-    CATALOG.update(catalog)
+def use_language(lang: str) -> str:
+    """Speak `lang` from now on (unknown codes give English); returns the code in use."""
+    global _language
+    _language = i18n.normalize_language(lang)
+    return _language
+
+
+def language() -> str:
+    """The screen's language now."""
+    return _language

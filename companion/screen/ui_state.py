@@ -30,11 +30,14 @@ class SquareInfo:
 
 @dataclass(frozen=True)
 class BoardInfo:
-    """The edition's board for the map: squares in order and group colours."""
+    """The edition's board for the map: squares in order and group colours, with names in
+    the screen's language when the edition prints them in it (`localized`)."""
 
     squares: tuple[SquareInfo, ...] = ()
     group_colors: dict[str, Color] = field(default_factory=dict)
     deck_names: dict[str, str] = field(default_factory=dict)
+    card_texts: dict[str, str] = field(default_factory=dict)  # by card id, when localized
+    localized: bool = False  # names differ from the state JSON's (another language's)
 
     @property
     def size(self) -> int:
