@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by test.sh once .venv exists: Debian's chromium for the phone remote's browser
 # tests (tests/test_web_browser.py drives it with Playwright; never `playwright install`).
 if [ ! -x /usr/bin/chromium ]; then
