@@ -4,6 +4,7 @@ the editions' localized names."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -214,3 +215,91 @@ def test_the_screen_speaks_the_chosen_language() -> None:
 def test_translators_are_loaded_once() -> None:
     assert i18n.translator("pl") is i18n.translator("pl")
     assert i18n.translator("zz") is i18n.translator("en")
+
+
+# --- the screen's language and house rules ------------------------------------------------------
+
+
+@pytest.fixture
+def screen_env(tmp_path: Path) -> Iterator[Path]:
+    """Dummy SDL, and the screen's language restored after the test; a data directory."""
+    import os
+
+    saved = os.environ.get("SDL_VIDEODRIVER")
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    language = texts.language()
+    yield tmp_path
+    texts.use_language(language)
+    if saved is None:
+        os.environ.pop("SDL_VIDEODRIVER", None)
+    else:
+        os.environ["SDL_VIDEODRIVER"] = saved
+
+
+def sv_catalog(msg_id: str) -> str:
+    message = texts.MESSAGES[msg_id]
+    return str(read_catalog("sv").get(message.text, context=msg_id).string)
+
+
+def test_a_game_speaks_its_editions_language(screen_env: Path) -> None:
+    from web_fakes import FakeSession
+
+    from companion.screen.controller import Controller
+
+    controller = Controller(FakeSession(), data_dir=screen_env)  # a classic-eur game
+    assert texts.language() == i18n.default_language("classic-eur")
+    Controller(FakeSession(), data_dir=screen_env, language="nl")
+    assert texts.language() == "nl"
+    assert controller.ui_language() == "fr"  # the first controller still asks for its own
+
+
+def test_the_setup_follows_the_edition_until_a_language_is_chosen(screen_env: Path) -> None:
+    from web_fakes import FakeSession
+
+    from companion.screen import settings
+    from companion.screen.controller import Controller
+
+    controller = Controller(FakeSession(players=()), data_dir=screen_env)
+    form = controller.ui.setup
+    assert form is not None
+    form.edition = next(i for i, (ed, _n) in enumerate(form.editions) if ed == "sv")
+    controller.sync_language()
+    assert texts.language() == "sv"
+    assert form.players[0].name == texts.text("setup_player", number=1)
+    assert form.label("edition") == sv_catalog("setup_edition")
+    form.focus = [line for line, _v in form.lines()].index("language")
+    while form.language != "ru":
+        form.change(1)
+    controller.sync_language()
+    assert texts.language() == "ru" and form.players[0].name.startswith("Игрок")
+    controller.start_game()
+    assert settings.load(screen_env).language == "ru"
+    assert controller.state is not None and controller.state["edition"] == "sv"
+    assert texts.language() == "ru"
+
+
+def test_house_rules_in_force_are_on_the_board_and_in_the_menu(screen_env: Path) -> None:
+    import pygame
+    from web_fakes import FakeSession
+
+    from companion.screen.controller import Controller
+    from companion.screen.render import render
+
+    session = FakeSession(players=())
+    controller = Controller(session, data_dir=screen_env, language="en")
+    form = controller.ui.setup
+    assert form is not None
+    form.rules.update(free_parking_pot=True, auctions=False)
+    controller.start_game()
+    frame = render(controller.state, controller.ui, pygame.Surface((800, 480)))
+    drawn = " ".join(t.drawn for t in frame.texts)
+    assert "House rules: Free Parking pot · no auctions" in drawn
+    controller.press("menu")
+    chooser = controller.ui.chooser
+    assert chooser is not None
+    rules = next(i for i, c in enumerate(chooser.choices) if c.action == "house_rules")
+    controller.choose(rules, "keyboard")
+    assert controller.ui.chooser is not None
+    labels = [c.label for c in controller.ui.chooser.choices]
+    assert "Free Parking pot: on" in labels and "Auctions: off" in labels
+    assert "Double salary on GO: off" in labels
