@@ -312,6 +312,11 @@ def compile_catalog(po_file: Path, mo_file: Path) -> None:
     mo_file.write_bytes(buffer.getvalue())
 
 
+def _keys(catalog: Any) -> set[tuple[str | None, str | tuple[str, ...]]]:
+    """(context, id) of every message of a Babel catalog."""
+    return {(m.context, m.id) for m in catalog if m.id}
+
+
 def update_catalogs(locale_dir: Path = LOCALE_DIR) -> None:
     """Re-extract the template, merge it into every language's .po, compile every .mo.
 
@@ -323,9 +328,15 @@ def update_catalogs(locale_dir: Path = LOCALE_DIR) -> None:
     from babel.messages.pofile import read_po, write_po
 
     template = extract_template()
+    pot = locale_dir / TEMPLATE.name
+    if pot.exists():  # unchanged messages keep their date: no churn in the catalogs
+        with pot.open("rb") as handle:
+            before = read_po(handle)
+        if _keys(before) == _keys(template):
+            template.creation_date = before.creation_date
     header = "# Table Companion: the table screen's words.\n# Distributed under the same " \
         "license as the Table Companion project."
-    with (locale_dir / TEMPLATE.name).open("wb") as handle:
+    with pot.open("wb") as handle:
         write_po(handle, template, width=100, omit_header=False)
     for lang in LANGUAGES:
         path = po_path(lang, locale_dir)
