@@ -6,7 +6,9 @@ groups while keeping a reserve of 1/10 of the start cash; use a jail card, or pa
 when rich, else roll; raise money for a debt by selling buildings, then mortgaging, and go
 bankrupt only when nothing is left; trade only to complete a colour group (the buyer offers
 twice the price, a seller agrees unless it breaks its own group). Bots read the state and
-answer with commands, like any other input.
+answer with commands, like any other input. Mega edition: a triple goes to the next square,
+the Auction square auctions the first unowned property, a birthday gift is taken as money,
+and bus tickets are never used.
 """
 
 from __future__ import annotations
@@ -33,11 +35,11 @@ class Bots:
         self.step = 10
 
     def _cmd(self, verb: Verb, by: str | None = None, square: int | None = None,
-             amount: int | None = None, count: int = 1) -> Command:
-        key = (verb, by, square, amount, count)
+             amount: int | None = None, count: int = 1, gift: str = "") -> Command:
+        key = (verb, by, square, amount, count, gift)
         cmd = self._commands.get(key)
         if cmd is None:
-            cmd = Command(do=verb, by=by, square=square, amount=amount, count=count)
+            cmd = Command(do=verb, by=by, square=square, amount=amount, count=count, gift=gift)
             self._commands[key] = cmd
         return cmd
 
@@ -105,7 +107,18 @@ class Bots:
             return self._cmd(Verb.DECLINE, name)
         if kind is PendingKind.PLACE_BUILDING:
             return self._build(g, who) or self._cmd(Verb.CLOSE_AUCTION)
+        if kind is PendingKind.CHOOSE_SQUARE:
+            return self._cmd(Verb.CHOOSE_SQUARE, name, square=self._choose_square(g, who))
+        if kind is PendingKind.BIRTHDAY_GIFT:
+            return self._cmd(Verb.CHOOSE_GIFT, name, gift="money")
         return self._raise(g, who) or self._cmd(Verb.BANKRUPT, name)
+
+    def _choose_square(self, g: GameState, player: int) -> int:
+        """A triple: the next square; the Auction square: the first property nobody owns."""
+        top = g.pending[-1]
+        if top.reason == "triple":
+            return (g.players[player].position + 1) % len(g.edition.squares)
+        return next(s for s in self._ownable if g.owner[s] < 0)
 
     def _build(self, g: GameState, player: int) -> Command | None:
         """The next even build on a complete, unmortgaged group, keeping a reserve."""
@@ -148,7 +161,7 @@ class Bots:
 
     def _completing_trade(self, g: GameState, player: int) -> Command | None:
         """Offer to buy the one lot missing from a colour group, at twice its price."""
-        if self.trade_turn == g.turn_number:
+        if self.trade_turn == g.turn_number or g.mr_monopoly:
             return None
         owner, level = g.owner, g.level
         cash = g.players[player].cash

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from companion.rules.codes import Code, RulesError
+from companion.rules.dice import moved_total
 from companion.rules.edition import DECK_OF_KIND, OWNABLE, Card, SquareKind
 from companion.rules.money import Events, charge, money_text, transfer
-from companion.rules.state import BANK, POT, GameState, Pending, PendingKind
+from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
+
+#: the Mega edition's squares, handled in tickets.py
+_EXTRA_SQUARES = frozenset({SquareKind.AUCTION, SquareKind.BIRTHDAY_GIFT, SquareKind.BUS_TICKET})
 
 
 def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:
@@ -18,7 +22,12 @@ def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> N
 
 
 def send_to_jail(g: GameState, ev: Events, player: int) -> None:
-    """Straight to jail: no salary, no re-roll; the turn's moving is over."""
+    """Straight to jail: no salary, no re-roll; the turn's moving is over.
+
+    A move still to come (Mr. Monopoly, the bus) is dropped with it.
+    """
+    if g.pending:
+        g.pending = [x for x in g.pending if x.player != player or x.kind not in FOLLOW_UPS]
     p = g.wp(player)
     p.position = g.edition.jail_index
     p.in_jail = True
@@ -71,18 +80,31 @@ def rent_for(g: GameState, square: int, dice_total: int = 0) -> int:
     if sq.kind is SquareKind.LOT:
         level = g.level[square]
         if level:
-            return sq.rent[5] if g.has_hotel(square) else sq.rent[level]
+            hotel = g.hotel_level
+            if level < hotel:
+                return sq.rent[level]
+            return sq.rent[5] if level == hotel else sq.rent[6]  # hotel, skyscraper
         group = g.edition.groups[sq.group]
-        if all(g.owner[s] == owner for s in group):
-            if g.options.double_rent_with_mortgaged_lot or not any(
-                g.mortgaged[s] for s in group
-            ):
-                return sq.rent[0] * 2
+        owned = 0
+        for s in group:
+            if g.owner[s] == owner:
+                owned += 1
+        opts = g.options
+        if owned == len(group):
+            times = opts.unbuilt_rent_full_group
+        elif owned == len(group) - 1 and len(group) > 2:
+            times = opts.unbuilt_rent_all_but_one
+        else:
+            return sq.rent[0]
+        if times != 1 and (opts.double_rent_with_mortgaged_lot or not any(
+                g.mortgaged[s] for s in group if g.owner[s] == owner)):
+            return sq.rent[0] * times
         return sq.rent[0]
     count = sum(1 for s in g.edition.groups[sq.group] if g.owner[s] == owner
                 and not g.mortgaged[s])
     if sq.kind is SquareKind.STATION:
-        return sq.rent[max(count, 1) - 1]
+        rent = sq.rent[max(count, 1) - 1]
+        return rent * 2 if g.depots and square in g.depots else rent  # a depot doubles it
     return sq.multipliers[max(count, 1) - 1] * dice_total
 
 
@@ -107,13 +129,13 @@ def land(
                 g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index))
                 return
             if dice_multiplier and not g.options.utility_card_rolls_again and g.dice:
-                charge(g, ev, player, owner, sum(g.dice[:2]) * dice_multiplier, "rent")
+                charge(g, ev, player, owner, moved_total(g.dice) * dice_multiplier, "rent")
                 return
             if dice_multiplier or g.dice is None:
                 g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index,
                                          multiplier=dice_multiplier))
                 return
-            charge(g, ev, player, owner, rent_for(g, sq.index, sum(g.dice[:2])), "rent")
+            charge(g, ev, player, owner, rent_for(g, sq.index, moved_total(g.dice)), "rent")
             return
         amount = rent_for(g, sq.index) * rent_multiplier
         if g.options.rent_must_be_claimed:
@@ -130,6 +152,10 @@ def land(
         send_to_jail(g, ev, player)
     elif kind is SquareKind.FREE_PARKING and g.options.free_parking_pot and g.pot > 0:
         transfer(g, ev, POT, player, g.pot, "free_parking")
+    elif kind in _EXTRA_SQUARES:
+        from companion.rules.tickets import land_on_extra_square
+
+        land_on_extra_square(g, ev, player, sq)
 
 
 def utility_rent(g: GameState, ev: Events, pending: Pending, dice: tuple[int, ...]) -> None:
@@ -165,7 +191,7 @@ def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -
                "card": card_id, "text": card.text})
     if card.effect == "jail_free":
         g.wp(pending.player).jail_cards.append(card_id)
-    else:
+    elif card.effect != "bus_ticket":  # a bus ticket is kept, then goes to the bank for good
         deck.append(card_id)
     apply_card(g, ev, pending.player, card)
 
@@ -216,9 +242,20 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
         houses = sum(g.houses_on(s) for s in range(len(g.level)) if g.owner[s] == player)
         hotels = sum(1 for s in range(len(g.level)) if g.owner[s] == player and g.has_hotel(s))
         cost = houses * int(prm["house"]) + hotels * int(prm["hotel"])
+        if g.edition.skyscrapers:
+            towers = sum(1 for s in range(len(g.level))
+                         if g.owner[s] == player and g.has_skyscraper(s))
+            cost += towers * int(prm.get("skyscraper", prm["hotel"]))
         charge(g, ev, player, BANK, cost, "card")
     elif effect == "go_to_jail":
         send_to_jail(g, ev, player)
+    elif effect in ("take_bus_ticket", "bus_ticket"):
+        from companion.rules.tickets import keep_ticket, take_ticket
+
+        if effect == "take_bus_ticket":
+            take_ticket(g, ev, player)
+        else:
+            keep_ticket(g, ev, player, card)
 
 
 def cannot_afford(g: GameState, player: int, what: str, amount: int) -> RulesError:

@@ -39,6 +39,9 @@ class Verb(StrEnum):
     AUCTION_BUILDING = "auction_building"  #: housing shortage: auction one house or hotel
     CLAIM_RENT = "claim_rent"  #: the owner claims rent in time (when rent must be claimed)
     END_GAME = "end_game"  #: end now and count (by agreement, or the timed game's end)
+    USE_BUS_TICKET = "use_bus_ticket"  #: instead of rolling: ride to a square on this side
+    CHOOSE_SQUARE = "choose_square"  #: where a triple goes, or which property is auctioned
+    CHOOSE_GIFT = "choose_gift"  #: Birthday gift: "money" from the bank or a "bus_ticket"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +62,28 @@ class Command:
     square: int | str | None = None
     amount: int | None = None
     count: int = 1
-    dice: tuple[int, ...] | None = None
+    dice: tuple[int | str, ...] | None = None
     card: str | None = None
     payer: str | None = None
     payee: str | None = None
     via_go: bool = False
     give: Offer = field(default_factory=Offer)
     take: Offer = field(default_factory=Offer)
+    #: auction_building: "house" or "hotel"; build: "house" (the default) builds whatever
+    #: comes next, "hotel", "skyscraper" or "depot" also check that this is what it is
     building: str = "house"
     reason: str = "agreement"
     edition: str = ""
     players: tuple[str, ...] = ()
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+    gift: str = ""
 
+
+#: what `build` may name: houses and a hotel come by count, a skyscraper on a hotel, a depot
+#: on a station; `auction_building` auctions only houses and hotels
+BUILDINGS = ("house", "hotel", "skyscraper", "depot")
+GIFTS = ("money", "bus_ticket")
 
 _FIELDS: dict[Verb, set[str]] = {
     Verb.NEW_GAME: {"edition", "players", "seed", "options"},
@@ -87,7 +98,7 @@ _FIELDS: dict[Verb, set[str]] = {
     Verb.LAND: {"by", "square", "via_go", "dice"},
     Verb.PASS_GO: {"by"},
     Verb.PAY: {"from", "to", "amount"},
-    Verb.BUILD: {"by", "square", "count"},
+    Verb.BUILD: {"by", "square", "count", "building"},
     Verb.SELL_BUILDING: {"by", "square", "count"},
     Verb.MORTGAGE: {"by", "square"},
     Verb.UNMORTGAGE: {"by", "square"},
@@ -98,6 +109,9 @@ _FIELDS: dict[Verb, set[str]] = {
     Verb.AUCTION_BUILDING: {"building"},
     Verb.CLAIM_RENT: {"by"},
     Verb.END_GAME: {"reason"},
+    Verb.USE_BUS_TICKET: {"by", "square"},
+    Verb.CHOOSE_SQUARE: {"by", "square"},
+    Verb.CHOOSE_GIFT: {"by", "gift"},
 }
 _REQUIRED: dict[Verb, set[str]] = {
     Verb.NEW_GAME: {"edition", "players"},
@@ -110,9 +124,16 @@ _REQUIRED: dict[Verb, set[str]] = {
     Verb.MORTGAGE: {"square"},
     Verb.UNMORTGAGE: {"square"},
     Verb.TRADE: {"from", "to"},
+    Verb.USE_BUS_TICKET: {"square"},
+    Verb.CHOOSE_SQUARE: {"square"},
+    Verb.CHOOSE_GIFT: {"gift"},
 }
 #: fields every command may carry without meaning to the engine (who sent it, versions)
 _IGNORED = {"do", "source", "expect_version", "note"}
+
+
+#: the speed die's symbols as a table script names them (dice.SPEED_NAMES)
+_SPEED_SYMBOLS = ("bus", "mr_monopoly")
 
 
 def _bad(message: str) -> RulesError:
@@ -190,9 +211,10 @@ def parse_command(obj: Any) -> Command:
     if obj.get("dice") is not None:
         dice = obj["dice"]
         if not isinstance(dice, list) or not all(
-            isinstance(d, int) and not isinstance(d, bool) for d in dice
+            (isinstance(d, int) and not isinstance(d, bool)) or d in _SPEED_SYMBOLS for d in dice
         ):
-            raise _bad("'dice' must be a list of whole numbers")
+            raise _bad("'dice' must be a list of whole numbers (the speed die may show "
+                       "\"bus\" or \"mr_monopoly\")")
         kw["dice"] = tuple(dice)
     if obj.get("card") is not None:
         if not isinstance(obj["card"], str):
@@ -214,9 +236,14 @@ def parse_command(obj: Any) -> Command:
             raise _bad("'reason' must be \"agreement\" or \"time\"")
         kw["reason"] = obj["reason"]
     if "building" in obj:
-        if obj["building"] not in {"house", "hotel"}:
-            raise _bad("'building' must be \"house\" or \"hotel\"")
+        allowed_buildings = BUILDINGS if verb is Verb.BUILD else BUILDINGS[:2]
+        if obj["building"] not in allowed_buildings:
+            raise _bad(f"'building' must be one of {', '.join(allowed_buildings)}")
         kw["building"] = obj["building"]
+    if "gift" in obj:
+        if obj["gift"] not in GIFTS:
+            raise _bad("'gift' must be \"money\" or \"bus_ticket\"")
+        kw["gift"] = obj["gift"]
     if verb is Verb.NEW_GAME:
         if not isinstance(obj["edition"], str):
             raise _bad("'edition' must be an edition id")
@@ -262,8 +289,10 @@ def command_to_json(cmd: Command) -> dict[str, Any]:
     if cmd.do is Verb.TRADE:
         for name, offer in (("give", cmd.give), ("take", cmd.take)):
             out[name] = {"cash": offer.cash, "squares": list(offer.squares), "cards": offer.cards}
-    if "building" in allowed:
+    if "building" in allowed and (cmd.do is not Verb.BUILD or cmd.building != "house"):
         out["building"] = cmd.building
+    if "gift" in allowed:
+        out["gift"] = cmd.gift
     if "reason" in allowed:
         out["reason"] = cmd.reason
     if cmd.do is Verb.NEW_GAME:

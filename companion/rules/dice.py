@@ -22,6 +22,42 @@ def next_u64(state: int) -> tuple[int, int]:
     return z ^ (z >> 31), state
 
 
+#: the speed die's faces as the engine stores them: 1-3 as numbers, then the two symbols
+SPEED_BUS = 4
+SPEED_MR_MONOPOLY = 5
+#: the speed die's six faces, in the order a device roll of 1-6 picks them
+SPEED_FACES = (1, 2, 3, SPEED_BUS, SPEED_MR_MONOPOLY, SPEED_MR_MONOPOLY)
+#: the names a table script uses for the symbols
+SPEED_NAMES = {SPEED_BUS: "bus", SPEED_MR_MONOPOLY: "mr_monopoly"}
+SPEED_CODES = {name: code for code, name in SPEED_NAMES.items()}
+
+
+def dice_json(dice: tuple[int, ...]) -> list[int | str]:
+    """Dice as the table script writes them: the speed die's symbols by name.
+
+    >>> dice_json((3, 4, SPEED_BUS))
+    [3, 4, 'bus']
+    >>> dice_json((3, 4))
+    [3, 4]
+    """
+    out: list[int | str] = list(dice)
+    if len(dice) == 3:
+        out[2] = SPEED_NAMES.get(dice[2], dice[2])
+    return out
+
+
+def moved_total(dice: tuple[int, ...]) -> int:
+    """What the dice move: the white dice, plus the speed die when it shows a number.
+
+    >>> moved_total((3, 4, 2)), moved_total((3, 4, SPEED_BUS)), moved_total((3, 4))
+    (9, 7, 7)
+    """
+    total = dice[0] + dice[1]
+    if len(dice) > 2 and dice[2] <= 3:
+        total += dice[2]
+    return total
+
+
 def roll_die(state: int, sides: int = 6) -> tuple[int, int]:
     """One die from 1 to `sides`, and the new state."""
     value, state = next_u64(state)

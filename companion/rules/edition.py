@@ -175,7 +175,7 @@ def parse_edition(data: dict[str, Any]) -> Edition:
                             price=_int(sq, "price", where),
                             multipliers=_ints(sq, "multipliers", where),
                             mortgage=_int(sq, "mortgage", where))
-        elif kind is SquareKind.TAX:
+        elif kind in (SquareKind.TAX, SquareKind.BIRTHDAY_GIFT):
             square = Square(index, sq_id, kind, name, amount=_int(sq, "amount", where))
         else:
             square = Square(index, sq_id, kind, name)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules import estate, turns
+from companion.rules import buildings, estate, tickets, turns
 from companion.rules.board import draw_card
 from companion.rules.codes import Code, Rejection, RulesError
 from companion.rules.commands import Command, Verb, parse_command
@@ -71,6 +71,7 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
         owner=[BANK] * n, level=[0] * n, mortgaged=[False] * n,
         bank_houses=edition.houses, bank_hotels=edition.hotels, rng=rng, decks=decks,
         pot=options.free_parking_pot_start if options.free_parking_pot else 0,
+        bank_skyscrapers=edition.skyscrapers,
     )
     g.version = 1
     ev: Events = [{"kind": "game_started", "edition": edition.id, "players": names}]
@@ -196,6 +197,13 @@ def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
     return owner
 
 
+def _not_in_mr_monopoly_turn(g: GameState, who: int, what: str) -> None:
+    """Nobody but the player whose Mr. Monopoly turn it is may build, lift or trade."""
+    if g.mr_monopoly and who != g.current:
+        raise RulesError(Code.MR_MONOPOLY_TURN, f"no {what} until {g.players[g.current].name}'s "
+                         "Mr. Monopoly turn is over")
+
+
 def _not_during_auction(g: GameState) -> None:
     top = g.top
     if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
@@ -281,19 +289,20 @@ def _build(g: GameState, ev: Events, cmd: Command) -> None:
         raise RulesError(Code.DECISION_PENDING,
                          f"{g.players[top.player].name} places the auctioned building first")
     _not_during_auction(g)
+    _not_in_mr_monopoly_turn(g, who, "building")
     if free:
         if cmd.count != 1:
             raise RulesError(Code.BAD_COMMAND, "place exactly the one building won")
         if (g.level[square] + 1 == g.hotel_level) != (top is not None and top.building == "hotel"):
             raise RulesError(Code.NOT_NOW, f"place the {top.building if top else ''} won")
-    estate.build(g, ev, who, square, cmd.count, free)
+    buildings.build(g, ev, who, square, cmd.count, free, cmd.building)
     if free:
         g.pending.pop()
 
 
 def _sell_building(g: GameState, ev: Events, cmd: Command) -> None:
     square = square_of(g, cmd.square)
-    estate.sell_building(g, ev, _owner_actor(g, cmd, square), square, cmd.count)
+    buildings.sell_building(g, ev, _owner_actor(g, cmd, square), square, cmd.count)
 
 
 def _mortgage(g: GameState, ev: Events, cmd: Command) -> None:
@@ -305,6 +314,7 @@ def _unmortgage(g: GameState, ev: Events, cmd: Command) -> None:
     square = square_of(g, cmd.square)
     who = _owner_actor(g, cmd, square)
     _not_during_auction(g)
+    _not_in_mr_monopoly_turn(g, who, "lifting of mortgages")
     estate.unmortgage(g, ev, who, square)
 
 
@@ -324,6 +334,7 @@ def _trade(g: GameState, ev: Events, cmd: Command) -> None:
     top = g.top
     if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
         raise RulesError(Code.DECISION_PENDING, "wait until the auction is over")
+    _not_in_mr_monopoly_turn(g, a if a != g.current else b, "trading")
     give = (cmd.give.cash, cmd.give.cards, [square_of(g, s) for s in cmd.give.squares])
     take = (cmd.take.cash, cmd.take.cards, [square_of(g, s) for s in cmd.take.squares])
     estate.trade(g, ev, a, b, give, take)
@@ -339,7 +350,7 @@ def _bankrupt(g: GameState, ev: Events, cmd: Command) -> None:
 def _auction_building(g: GameState, ev: Events, cmd: Command) -> None:
     if g.pending:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
-    estate.start_building_auction(g, ev, cmd.building)
+    buildings.start_building_auction(g, ev, cmd.building)
 
 
 def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
@@ -353,6 +364,23 @@ def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
 
 def _end_game(g: GameState, ev: Events, cmd: Command) -> None:
     end_and_count(g, ev, cmd.reason)
+
+
+def _use_bus_ticket(g: GameState, ev: Events, cmd: Command) -> None:
+    who = player_index(g, cmd.by) if cmd.by is not None else g.current
+    tickets.use_ticket(g, ev, who, square_of(g, cmd.square))
+
+
+def _choose_square(g: GameState, ev: Events, cmd: Command) -> None:
+    top = _expect(g, PendingKind.CHOOSE_SQUARE)
+    _actor(g, cmd, top.player)
+    tickets.choose_square(g, ev, top, square_of(g, cmd.square))
+
+
+def _choose_gift(g: GameState, ev: Events, cmd: Command) -> None:
+    top = _expect(g, PendingKind.BIRTHDAY_GIFT)
+    _actor(g, cmd, top.player)
+    tickets.choose_gift(g, ev, top, cmd.gift)
 
 
 _HANDLERS: dict[Verb, Callable[[GameState, Events, Command], None]] = {
@@ -378,6 +406,9 @@ _HANDLERS: dict[Verb, Callable[[GameState, Events, Command], None]] = {
     Verb.AUCTION_BUILDING: _auction_building,
     Verb.CLAIM_RENT: _claim_rent,
     Verb.END_GAME: _end_game,
+    Verb.USE_BUS_TICKET: _use_bus_ticket,
+    Verb.CHOOSE_SQUARE: _choose_square,
+    Verb.CHOOSE_GIFT: _choose_gift,
 }
 
 __all__ = ["Accepted", "Result", "new_game", "apply", "transfer"]

@@ -1,10 +1,18 @@
-"""Property: buying, auctions, houses and hotels, mortgages and trades."""
+"""Property: buying, auctions, mortgages and trades (buildings: see buildings.py)."""
 
 from __future__ import annotations
 
 from companion.rules.board import cannot_afford
+from companion.rules.buildings import (
+    after_acquiring,
+    build,
+    completes_built_group,
+    sell_building,
+    start_building_auction,
+)
+from companion.rules.buildings import own_property as _own_lot
 from companion.rules.codes import Code, RulesError
-from companion.rules.edition import OWNABLE, SquareKind
+from companion.rules.edition import SquareKind
 from companion.rules.money import (
     Events,
     charge,
@@ -28,6 +36,7 @@ def buy(g: GameState, ev: Events, pending: Pending) -> None:
     g.owner[sq.index] = pending.player
     ev.append({"kind": "bought", "player": g.players[pending.player].name, "square": sq.index,
                "price": sq.price})
+    after_acquiring(g, ev, pending.player, [sq.index])
 
 
 def decline(g: GameState, ev: Events, pending: Pending) -> None:
@@ -105,99 +114,10 @@ def close_auction(g: GameState, ev: Events) -> None:
     ev.append({"kind": "auction_closed", "square": pending.square,
                "winner": g.players[pending.bidder].name if pending.bidder >= 0 else None,
                "amount": pending.highest})
+    if pending.bidder != NOBODY:
+        after_acquiring(g, ev, pending.bidder, [pending.square])
     if pending.queue:
         start_auction(g, ev, pending.queue[0], pending.queue[1:])
-
-
-def _own_lot(g: GameState, player: int, square: int) -> None:
-    sq = g.edition.squares[square]
-    if sq.kind not in OWNABLE:
-        raise RulesError(Code.NOT_OWNABLE, f"{sq.name} is not a property")
-    if g.owner[square] != player:
-        raise RulesError(Code.NOT_OWNER, f"{sq.name} does not belong to {g.players[player].name}")
-
-
-def build(g: GameState, ev: Events, player: int, square: int, count: int, free: bool) -> None:
-    """Buy houses (then a hotel) on a lot of a complete, unmortgaged group, evenly."""
-    _own_lot(g, player, square)
-    sq = g.edition.squares[square]
-    if sq.kind is not SquareKind.LOT:
-        raise RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}")
-    group = g.edition.groups[sq.group]
-    if any(g.owner[s] != player for s in group):
-        raise RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs the whole colour group")
-    if any(g.mortgaged[s] for s in group):
-        raise RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged")
-    hotel = g.hotel_level
-    cost = 0
-    houses_needed = 0
-    hotels_needed = 0
-    levels = {s: g.level[s] for s in group}
-    for _ in range(count):
-        if levels[square] >= hotel:
-            raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a hotel")
-        if g.options.even_building and levels[square] > min(levels.values()):
-            raise RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s group "
-                             "need a building first")
-        levels[square] += 1
-        if levels[square] == hotel:
-            hotels_needed += 1
-            houses_needed -= g.options.houses_before_hotel
-        else:
-            houses_needed += 1
-        cost += sq.house_cost
-    if hotels_needed > g.bank_hotels:
-        raise RulesError(Code.HOUSING_SHORTAGE, "the bank has no hotel left")
-    if houses_needed > g.bank_houses:
-        raise RulesError(Code.HOUSING_SHORTAGE,
-                         f"the bank has only {g.bank_houses} houses left")
-    if free:
-        cost = 0
-    if cost > g.players[player].cash:
-        raise cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost)
-    transfer(g, ev, player, BANK, cost, "building")
-    g.bank_houses -= houses_needed
-    g.bank_hotels -= hotels_needed
-    g.level[square] = levels[square]
-    ev.append({"kind": "built", "player": g.players[player].name, "square": square,
-               "level": g.level[square], "cost": cost})
-
-
-def sell_building(g: GameState, ev: Events, player: int, square: int, count: int) -> None:
-    """Sell buildings back to the bank at half price, evenly; a hotel first becomes houses."""
-    _own_lot(g, player, square)
-    sq = g.edition.squares[square]
-    lvl = g.level[square]
-    if count > lvl:
-        raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} has only {lvl} level(s) of buildings")
-    group = g.edition.groups[sq.group]
-    new = lvl - count
-    hotel = g.hotel_level
-    # A hotel the bank has no houses to break into is sold outright (the rulebooks let a
-    # group's hotels go together), so evenness cannot be asked of that sale.
-    shortage = lvl >= hotel and g.bank_houses < g.options.houses_before_hotel
-    if g.options.even_building and not shortage:
-        if any(g.level[s] > lvl for s in group if s != square):
-            raise RulesError(Code.UNEVEN, "sell evenly: sell from the most built lot of the group")
-        if any(g.level[s] > new + 1 for s in group if s != square):
-            raise RulesError(Code.UNEVEN, "sell evenly: that would leave the group uneven")
-    houses_back = 0
-    hotels_back = 0
-    if lvl >= hotel:
-        hotels_back = 1
-        houses_back = -new  # the lot keeps `new` houses, taken from the bank
-    else:
-        houses_back = count
-    if -houses_back > g.bank_houses:
-        raise RulesError(Code.HOUSING_SHORTAGE,
-                         f"the bank has only {g.bank_houses} houses to give for the hotel")
-    g.level[square] = new
-    g.bank_houses += houses_back
-    g.bank_hotels += hotels_back
-    refund = count * sq.house_cost // 2
-    transfer(g, ev, BANK, player, refund, "building_sold")
-    ev.append({"kind": "sold_building", "player": g.players[player].name, "square": square,
-               "level": new, "refund": refund})
 
 
 def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
@@ -207,13 +127,17 @@ def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
     if g.mortgaged[square]:
         raise RulesError(Code.ALREADY_MORTGAGED, f"{sq.name} is already mortgaged")
     if sq.kind is SquareKind.LOT:
-        group = g.edition.groups[sq.group]
+        # the player's lots of the group: the one lot of another player (building with all
+        # lots but one) carries nothing of theirs
+        group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
         if g.options.mortgage_strips_only_lot:
             if g.level[square] or any(g.level[s] > 1 for s in group):
                 raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first; "
                                  "the other lots of its group may keep one house each")
         elif any(g.level[s] for s in group):
             raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name}'s group first")
+    elif square in g.depots:
+        raise RulesError(Code.HAS_BUILDINGS, f"sell the train depot of {sq.name} first")
     g.mortgaged[square] = True
     transfer(g, ev, BANK, player, sq.mortgage, "mortgage")
     fee = mortgage_take_interest(g, sq.mortgage)
@@ -265,15 +189,21 @@ def trade(
         for s in squares:
             _own_lot(g, who, s)
             sq = g.edition.squares[s]
-            if any(g.level[x] for x in g.edition.groups[sq.group]):
+            if any(g.level[x] for x in g.edition.groups[sq.group] if g.owner[x] == who):
                 raise RulesError(Code.HAS_BUILDINGS,
                                  f"sell the buildings of {sq.name}'s group before trading it")
-    # Interest on mortgaged deeds received must be payable from the cash after the trade.
+            if s in g.depots:
+                raise RulesError(Code.HAS_BUILDINGS,
+                                 f"sell the train depot of {sq.name} before trading it")
+    # Interest on mortgaged deeds received must be payable from the cash after the trade;
+    # a mortgaged last lot of a group the receiver built on is lifted at once.
     for who, other, (_, _, got) in ((b, a, give), (a, b, take)):
         cash_after = g.players[who].cash - (give[0] if who == a else take[0]) + (
             take[0] if who == a else give[0])
+        receiving = frozenset(got)
         due = sum(
             (lift_cost(g, s) if g.options.mortgaged_transfer == "redeem_at_once"
+             or completes_built_group(g, who, s, receiving)
              else interest(g, g.edition.squares[s].mortgage))
             for s in got if g.mortgaged[s]
         )
@@ -296,22 +226,10 @@ def trade(
     ev.append({"kind": "traded", "from": pa.name, "to": pb.name,
                "give": {"cash": give[0], "cards": give[1], "squares": give[2]},
                "take": {"cash": take[0], "cards": take[1], "squares": take[2]}})
+    after_acquiring(g, ev, b, give[2])
+    after_acquiring(g, ev, a, take[2])
     receive_mortgaged(g, ev, b, [s for s in give[2] if g.mortgaged[s]])
     receive_mortgaged(g, ev, a, [s for s in take[2] if g.mortgaged[s]])
-
-
-def start_building_auction(g: GameState, ev: Events, building: str) -> None:
-    """Housing shortage: the bank auctions one house or hotel, from the lowest house price."""
-    stock = g.bank_houses if building == "house" else g.bank_hotels
-    if stock < 1:
-        raise RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
-    costs = [
-        g.edition.squares[s].house_cost for s in range(len(g.level))
-        if g.edition.squares[s].kind is SquareKind.LOT and g.owner[s] >= 0
-    ]
-    g.pending.append(Pending(PendingKind.BUILDING_AUCTION, NOBODY, building=building,
-                             min_bid=min(costs) if costs else 1))
-    ev.append({"kind": "auction_started", "building": building})
 
 
 def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:

@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.codes import Rejection
+from companion.rules.commands import GIFTS
 from companion.rules.edition import OWNABLE
 from companion.rules.engine import apply
 from companion.rules.state import GameState, PendingKind
+from companion.rules.tickets import bus_targets, usable_tickets
+from companion.rules.view import pending_json
 
 JSON = dict[str, Any]
 
@@ -56,11 +59,22 @@ def legal_commands(g: GameState) -> list[JSON]:
             out.append({"do": "decline", "by": who})
         elif k is PendingKind.DEBT and _ok(g, {"do": "bankrupt", "by": who}):
             out.append({"do": "bankrupt", "by": who})
+        elif k is PendingKind.CHOOSE_SQUARE:
+            out.append({"do": "choose_square", "by": who,
+                        "squares": pending_json(g, top)["squares"]})
+        elif k is PendingKind.BIRTHDAY_GIFT:
+            for gift in GIFTS:
+                if _ok(g, {"do": "choose_gift", "by": who, "gift": gift}):
+                    out.append({"do": "choose_gift", "by": who, "gift": gift})
     else:
         cur = g.players[g.current].name
         for verb in ("roll", "pay_fine", "use_card", "end_turn"):
             if _ok(g, {"do": verb, "by": cur}):
                 out.append({"do": verb, "by": cur})
+        if usable_tickets(g, g.current) > 0:
+            rides = bus_targets(g, g.players[g.current].position)
+            if _ok(g, {"do": "use_bus_ticket", "by": cur, "square": rides[0]}):
+                out.append({"do": "use_bus_ticket", "by": cur, "squares": rides})
         for name in active:
             if name != cur:
                 for verb in ("pay_fine", "use_card"):

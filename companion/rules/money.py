@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import OWNABLE, SquareKind
-from companion.rules.state import BANK, POT, GameState, Pending, PendingKind
+from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
 
 Events = list[dict[str, Any]]
 
@@ -72,10 +72,13 @@ def charge(
 
 
 def building_value(g: GameState, square: int) -> int:
-    """What the bank pays for every building on a lot: half their price."""
+    """What the bank pays for every building on a property: half their price."""
     sq = g.edition.squares[square]
     levels = g.level[square]
-    return levels * sq.house_cost // 2
+    value = levels * sq.house_cost // 2
+    if g.depots and square in g.depots:
+        value += g.edition.depot_cost // 2
+    return value
 
 
 def raisable(g: GameState, player: int) -> int:
@@ -108,17 +111,26 @@ def lift_cost(g: GameState, square: int) -> int:
 
 
 def settle_debts(g: GameState, ev: Events) -> None:
-    """Pay every debt on top of the stack whose debtor now has the cash."""
-    while g.pending and g.pending[-1].kind is PendingKind.DEBT:
+    """Pay every debt on top of the stack whose debtor now has the cash, and run the
+    follow-up moves (speed die) that come to the top."""
+    while g.pending:
         debt = g.pending[-1]
-        if g.players[debt.player].cash < debt.amount:
-            return
-        g.pending.pop()
-        transfer(g, ev, debt.player, debt.creditor, debt.amount, debt.reason)
-        if debt.then_move:
-            from companion.rules.board import move_steps  # a paid jail fine releases a move
+        if debt.kind is PendingKind.DEBT:
+            if g.players[debt.player].cash < debt.amount:
+                return
+            g.pending.pop()
+            transfer(g, ev, debt.player, debt.creditor, debt.amount, debt.reason)
+            if debt.then_move:
+                from companion.rules.board import move_steps  # a paid jail fine releases a move
 
-            move_steps(g, ev, debt.player, debt.then_move)
+                move_steps(g, ev, debt.player, debt.then_move)
+        elif debt.kind in FOLLOW_UPS:
+            from companion.rules.speed import run_follow_up
+
+            g.pending.pop()
+            run_follow_up(g, ev, debt)
+        else:
+            return
 
 
 def receive_mortgaged(
@@ -162,11 +174,18 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
         if g.level[s]:
             if g.has_hotel(s):
                 g.bank_hotels += 1
+            elif g.has_skyscraper(s):
+                g.bank_skyscrapers += 1
             else:
                 g.bank_houses += g.level[s]
             g.level[s] = 0
             if creditor >= 0:
                 transfer(g, ev, BANK, player, value, "buildings_sold")
+        elif g.depots and s in g.depots and creditor >= 0:
+            transfer(g, ev, BANK, player, value, "buildings_sold")
+    if g.depots:
+        g.depots = tuple(s for s in g.depots if s not in owned)
+    p.bus_tickets = ()  # tickets of a bankrupt go to the bank for good
     if creditor >= 0:
         transfer(g, ev, player, creditor, p.cash, "bankruptcy")
         mortgaged = []
@@ -178,7 +197,11 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
                    "squares": owned})
         g.wp(creditor).jail_cards.extend(p.jail_cards)
         p.jail_cards = []
-        receive_mortgaged(g, ev, creditor, mortgaged,
+        if g.options.build_with_all_but_one:
+            from companion.rules.buildings import after_acquiring
+
+            after_acquiring(g, ev, creditor, owned)
+        receive_mortgaged(g, ev, creditor, [s for s in mortgaged if g.mortgaged[s]],
                           g.options.mortgaged_bankruptcy_transfer)
     else:
         transfer(g, ev, player, BANK, p.cash, "bankruptcy")

@@ -13,7 +13,8 @@ def capital(g: GameState, player: int) -> dict[str, Any]:
     """A player's wealth by the edition's counting rule, with the parts it was counted from.
 
     Cash; deeds at their printed price (mortgaged ones at half, or at the price, as the
-    edition says); houses at cost; hotels at cost including the houses given for them.
+    edition says); houses at cost; hotels (and skyscrapers) at cost including the buildings
+    given for them; train depots at cost.
     """
     deeds = mortgaged = buildings = 0
     half = g.options.standings_mortgaged == "half"
@@ -24,6 +25,8 @@ def capital(g: GameState, player: int) -> dict[str, Any]:
             else:
                 deeds += sq.price
             buildings += g.level[sq.index] * sq.house_cost
+            if g.depots and sq.index in g.depots:
+                buildings += g.edition.depot_cost
     cash = g.players[player].cash
     return {"name": g.players[player].name, "total": cash + deeds + mortgaged + buildings,
             "cash": cash, "deeds": deeds, "mortgaged": mortgaged, "buildings": buildings,

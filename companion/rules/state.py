@@ -29,6 +29,14 @@ class PendingKind(StrEnum):
     LIFT_MORTGAGES = "lift_mortgages"  #: the new owner of mortgaged deeds may lift them now
     BUILDING_AUCTION = "building_auction"  #: housing shortage: the bank auctions a building
     PLACE_BUILDING = "place_building"  #: the winner of a building auction places it
+    CHOOSE_SQUARE = "choose_square"  #: pick a square: where a triple goes, what is auctioned
+    BIRTHDAY_GIFT = "birthday_gift"  #: take 100 from the bank or a bus ticket
+    MR_MONOPOLY = "mr_monopoly"  #: then move on (speed die); runs by itself once on top
+    BUS = "bus"  #: then take a bus ticket (speed die); runs by itself once on top
+
+
+#: pending steps that need no answer: they run as soon as everything above them is settled
+FOLLOW_UPS = frozenset({PendingKind.MR_MONOPOLY, PendingKind.BUS})
 
 
 @dataclass(slots=True)
@@ -42,11 +50,13 @@ class Player:
     jail_turns: int = 0
     jail_cards: list[str] = field(default_factory=list)
     bankrupt: bool = False
+    #: bus tickets held (card ids), face up for everyone; a tuple, so copies share it
+    bus_tickets: tuple[str, ...] = ()
 
     def copy(self) -> Player:
         """An independent copy."""
         return Player(self.name, self.cash, self.position, self.in_jail, self.jail_turns,
-                      list(self.jail_cards), self.bankrupt)
+                      list(self.jail_cards), self.bankrupt, self.bus_tickets)
 
 
 @dataclass(slots=True)
@@ -108,6 +118,14 @@ class GameState:
     standings: list[dict[str, Any]] = field(default_factory=list)
     #: rent an owner may still claim: payer, owner, square, amount (when it must be claimed)
     claim: list[int] = field(default_factory=list)
+    #: skyscrapers the bank still has (editions with skyscrapers)
+    bank_skyscrapers: int = 0
+    #: stations with a train depot, in board order; a tuple, so copies share it
+    depots: tuple[int, ...] = ()
+    #: bus tickets the current player took this turn: usable only from a later turn
+    fresh_tickets: int = 0
+    #: the current player rolled Mr. Monopoly this turn: nobody else builds, lifts or trades
+    mr_monopoly: bool = False
     #: which Player records this state owns (may change); the others are shared, read-only
     owned: list[bool] = field(default_factory=list, repr=False, compare=False)
 
@@ -142,6 +160,10 @@ class GameState:
         new.extra = dict(self.extra) if self.extra else {}
         new.standings = list(self.standings)
         new.claim = list(self.claim)
+        new.bank_skyscrapers = self.bank_skyscrapers
+        new.depots = self.depots
+        new.fresh_tickets = self.fresh_tickets
+        new.mr_monopoly = self.mr_monopoly
         new.owned = [False] * len(self.players)
         return new
 
@@ -166,10 +188,21 @@ class GameState:
         return self.pending[-1] if self.pending else None
 
     def houses_on(self, square: int) -> int:
-        """Houses standing on a lot (0 when it has a hotel)."""
+        """Houses standing on a lot (0 when it has a hotel or a skyscraper)."""
         lvl = self.level[square]
         return 0 if lvl >= self.hotel_level else lvl
 
     def has_hotel(self, square: int) -> bool:
-        """Whether a hotel stands on the lot."""
-        return self.level[square] >= self.hotel_level
+        """Whether a hotel stands on the lot (a skyscraper replaced its hotel)."""
+        return self.level[square] == self.hotel_level
+
+    def has_skyscraper(self, square: int) -> bool:
+        """Whether a skyscraper stands on the lot: the level above the hotel."""
+        return self.level[square] > self.hotel_level
+
+    def buildings_at(self, level: int) -> tuple[int, int, int]:
+        """(houses, hotels, skyscrapers) that a lot at this level holds."""
+        hotel = self.hotel_level
+        if level < hotel:
+            return level, 0, 0
+        return (0, 1, 0) if level == hotel else (0, 0, 1)

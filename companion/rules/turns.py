@@ -4,33 +4,42 @@ from __future__ import annotations
 
 from companion.rules.board import land, move_steps, pay_salary, send_to_jail, utility_rent
 from companion.rules.codes import Code, RulesError
-from companion.rules.dice import roll_die
+from companion.rules.dice import dice_json, roll_die
 from companion.rules.money import Events, charge, transfer
+from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.state import BANK, NOBODY, GameState, PendingKind
 
 WHITE_DICE = 2
 
 
-def read_dice(g: GameState, dice: tuple[int, ...] | None) -> tuple[int, ...]:
-    """The entered physical dice (checked), or the device's seeded roll."""
+def read_dice(g: GameState, dice: tuple[int | str, ...] | None,
+              white_only: bool = False) -> tuple[int, ...]:
+    """The entered physical dice (checked), or the device's seeded roll.
+
+    With the speed die, a move rolls three dice; jail and a utility's rent roll the white
+    dice only (`white_only`).
+    """
+    if g.options.speed_die and not white_only:
+        return read_speed_dice(g, dice)
     if dice is None:
         values = []
         for _ in range(WHITE_DICE):
             value, g.rng = roll_die(g.rng)
             values.append(value)
         return tuple(values)
-    if len(dice) != WHITE_DICE or not all(1 <= d <= 6 for d in dice):
+    whites = tuple(d for d in dice if isinstance(d, int) and 1 <= d <= 6)
+    if len(dice) != WHITE_DICE or len(whites) != WHITE_DICE:
         raise RulesError(Code.BAD_DICE, f"enter {WHITE_DICE} dice, each from 1 to 6")
-    return dice
+    return whites
 
 
-def roll(g: GameState, ev: Events, player: int, dice: tuple[int, ...] | None) -> None:
+def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | None) -> None:
     """Roll for the turn (or for a utility's rent when a fresh roll is owed)."""
     top = g.top
     if top is not None and top.kind is PendingKind.ROLL_FOR_RENT:
         if player != top.player:
             raise RulesError(Code.NOT_YOUR_TURN, f"{g.players[top.player].name} rolls for the rent")
-        values = read_dice(g, dice)
+        values = read_dice(g, dice, white_only=True)
         g.pending.pop()
         ev.append({"kind": "rolled", "player": g.players[player].name, "dice": list(values),
                    "for": "rent"})
@@ -42,7 +51,7 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int, ...] | None) ->
         raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn")
     if not g.must_roll:
         raise RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already")
-    values = read_dice(g, dice)
+    values = read_dice(g, dice, white_only=g.players[player].in_jail)
     if g.claim:
         ev.append({"kind": "rent_forfeited", "player": g.players[g.claim[1]].name,
                    "amount": g.claim[3]})
@@ -54,7 +63,7 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int, ...] | None) ->
     g.rolled = True
     double = values[0] == values[1]
     total = values[0] + values[1]
-    ev.append({"kind": "rolled", "player": p.name, "dice": list(values), "double": double})
+    ev.append({"kind": "rolled", "player": p.name, "dice": dice_json(values), "double": double})
     if p.in_jail:
         g.must_roll = False
         if double:
@@ -70,6 +79,9 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int, ...] | None) ->
             ev.append({"kind": "left_jail", "player": p.name, "how": "fine"})
             if charge(g, ev, player, BANK, g.options.jail_fine, "jail_fine", then_move=total):
                 move_steps(g, ev, player, total)
+        return
+    if len(values) == 3:
+        speed_roll(g, ev, player, values)
         return
     if double:
         g.doubles += 1
@@ -133,6 +145,8 @@ def next_turn(g: GameState, ev: Events) -> None:
     g.must_roll = True
     g.doubles = 0
     g.dice = None
+    g.fresh_tickets = 0
+    g.mr_monopoly = False
     ev.append({"kind": "turn", "player": g.players[nxt].name, "number": g.turn_number})
 
 
@@ -155,7 +169,7 @@ def after_player_left(g: GameState, ev: Events, player: int) -> None:
 
 
 def land_on(g: GameState, ev: Events, player: int, square: int, via_go: bool,
-            dice: tuple[int, ...] | None) -> None:
+            dice: tuple[int | str, ...] | None) -> None:
     """Bank-only play: the table moved the token; the square takes effect."""
     if g.pending:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
@@ -166,7 +180,7 @@ def land_on(g: GameState, ev: Events, player: int, square: int, via_go: bool,
         p.jail_turns = 0
     p.position = square
     if dice is not None:
-        g.dice = read_dice(g, dice)
+        g.dice = read_dice(g, dice, white_only=True)
     if via_go or square == 0:
         pay_salary(g, ev, player, landed=square == 0)
     saved = g.dice

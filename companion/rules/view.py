@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.board import rent_for
-from companion.rules.edition import OWNABLE, Edition, SquareKind
+from companion.rules.dice import dice_json
+from companion.rules.edition import BUS_DECK, OWNABLE, Edition, SquareKind
 from companion.rules.money import party_name
 from companion.rules.options import RuleOptions
 from companion.rules.state import NOBODY, GameState, Pending, PendingKind, Player
@@ -20,6 +21,8 @@ def net_worth(g: GameState, player: int) -> int:
         if sq.kind in OWNABLE and g.owner[sq.index] == player:
             total += sq.price - (sq.mortgage if g.mortgaged[sq.index] else 0)
             total += g.level[sq.index] * sq.house_cost
+            if g.depots and sq.index in g.depots:
+                total += g.edition.depot_cost
     return total
 
 
@@ -51,6 +54,14 @@ def pending_json(g: GameState, p: Pending) -> JSON:
         out.update(squares=list(p.squares))
     elif k is PendingKind.PLACE_BUILDING:
         out.update(building=p.building)
+    elif k is PendingKind.CHOOSE_SQUARE:
+        from companion.rules.speed import triple_targets
+        from companion.rules.tickets import auction_choices
+
+        out.update({"for": p.reason, "squares": triple_targets(g, p.player)
+                    if p.reason == "triple" else auction_choices(g)})
+    elif k is PendingKind.BIRTHDAY_GIFT:
+        out.update(square=p.square, amount=p.amount)
     return out
 
 
@@ -62,13 +73,19 @@ def public_state(g: GameState, legal: list[JSON] | None = None) -> JSON:
         if sq.kind not in OWNABLE:
             continue
         i = sq.index
-        squares.append({
+        row = {
             "index": i, "id": sq.id, "name": sq.name, "kind": sq.kind.value, "group": sq.group,
             "price": sq.price, "owner": _name(g, g.owner[i]), "houses": g.houses_on(i),
             "hotel": g.has_hotel(i), "mortgaged": g.mortgaged[i],
             "rent": rent_for(g, i, 1) if g.owner[i] >= 0 else 0,
-        })
+        }
+        if ed.skyscrapers:
+            row["skyscraper"] = g.has_skyscraper(i)
+        if ed.depots:
+            row["depot"] = i in g.depots
+        squares.append(row)
     card = ed.cards.get(g.last_card)
+    tickets = BUS_DECK in ed.decks
     out: JSON = {
         "version": g.version,
         "edition": ed.id,
@@ -77,16 +94,21 @@ def public_state(g: GameState, legal: list[JSON] | None = None) -> JSON:
         "players": [
             {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
              "jail_turns": p.jail_turns, "jail_cards": len(p.jail_cards),
-             "bankrupt": p.bankrupt, "net_worth": net_worth(g, i)}
+             "bankrupt": p.bankrupt, "net_worth": net_worth(g, i),
+             **({"bus_tickets": len(p.bus_tickets)} if tickets else {})}
             for i, p in enumerate(g.players)
         ],
         "squares": squares,
-        "bank": {"houses": g.bank_houses, "hotels": g.bank_hotels},
+        "bank": {"houses": g.bank_houses, "hotels": g.bank_hotels,
+                 **({"skyscrapers": g.bank_skyscrapers} if ed.skyscrapers else {}),
+                 **({"depots": ed.depots - len(g.depots)} if ed.depots else {}),
+                 **({"bus_tickets": len(g.decks[BUS_DECK])} if tickets else {})},
         "pot": g.pot,
         "current": g.players[g.current].name,
         "turn": {"number": g.turn_number, "rolled": g.rolled, "doubles": g.doubles,
-                 "must_roll": g.must_roll},
-        "dice": list(g.dice) if g.dice else None,
+                 "must_roll": g.must_roll,
+                 **({"mr_monopoly": g.mr_monopoly} if g.options.speed_die else {})},
+        "dice": dice_json(g.dice) if g.dice else None,
         "pending": pending_json(g, g.pending[-1]) if g.pending else None,
         "waiting": [pending_json(g, p) for p in reversed(g.pending[:-1])],
         "last_card": ({"deck": card.deck, "id": card.id, "text": card.text} if card else None),
@@ -116,7 +138,7 @@ def snapshot(g: GameState) -> JSON:
         "players": [
             {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
              "jail_turns": p.jail_turns, "jail_cards": list(p.jail_cards),
-             "bankrupt": p.bankrupt} for p in g.players
+             "bankrupt": p.bankrupt, "bus_tickets": list(p.bus_tickets)} for p in g.players
         ],
         "owner": list(g.owner), "level": list(g.level), "mortgaged": list(g.mortgaged),
         "bank_houses": g.bank_houses, "bank_hotels": g.bank_hotels, "rng": g.rng,
@@ -132,6 +154,8 @@ def snapshot(g: GameState) -> JSON:
         ],
         "last_card": g.last_card, "pot": g.pot, "winner": g.winner, "extra": dict(g.extra),
         "standings": list(g.standings), "claim": list(g.claim),
+        "bank_skyscrapers": g.bank_skyscrapers, "depots": list(g.depots),
+        "fresh_tickets": g.fresh_tickets, "mr_monopoly": g.mr_monopoly,
     }
 
 
@@ -142,7 +166,8 @@ def restore(data: JSON, edition: Edition) -> GameState:
     try:
         options = RuleOptions().with_changes(data["options"])
         players = [Player(p["name"], int(p["cash"]), int(p["position"]), bool(p["in_jail"]),
-                          int(p["jail_turns"]), list(p["jail_cards"]), bool(p["bankrupt"]))
+                          int(p["jail_turns"]), list(p["jail_cards"]), bool(p["bankrupt"]),
+                          tuple(p.get("bus_tickets", ())))
                    for p in data["players"]]
         pending = []
         for raw in data["pending"]:
@@ -164,6 +189,9 @@ def restore(data: JSON, edition: Edition) -> GameState:
             last_card=str(data["last_card"]), pot=int(data["pot"]), winner=int(data["winner"]),
             extra=dict(data.get("extra", {})), standings=list(data.get("standings", [])),
             claim=list(data.get("claim", [])),
+            bank_skyscrapers=int(data.get("bank_skyscrapers", edition.skyscrapers)),
+            depots=tuple(data.get("depots", ())), fresh_tickets=int(data.get("fresh_tickets", 0)),
+            mr_monopoly=bool(data.get("mr_monopoly", False)),
         )
     except (KeyError, TypeError) as exc:
         raise ValueError(f"malformed snapshot: {exc}") from None

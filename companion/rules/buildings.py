@@ -1,0 +1,293 @@
+"""Buildings: houses, hotels and skyscrapers on lots, train depots on stations.
+
+A lot's buildings are one number, its level: 1 to 4 houses (3 in the short game), then the
+hotel, then, in editions with skyscrapers, the skyscraper (it replaces the hotel, one per
+lot, on a whole group with a hotel on every lot). Building and selling go evenly over the
+builder's lots of the group. Depots are kept apart (GameState.depots): one per station, on
+any station owned, doubling its rent.
+"""
+
+from __future__ import annotations
+
+from companion.rules.board import cannot_afford
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import OWNABLE, SquareKind
+from companion.rules.money import Events, charge, lift_cost, money_text, transfer
+from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
+
+
+def own_property(g: GameState, player: int, square: int) -> None:
+    """Refuse unless the square is a property of the player."""
+    sq = g.edition.squares[square]
+    if sq.kind not in OWNABLE:
+        raise RulesError(Code.NOT_OWNABLE, f"{sq.name} is not a property")
+    if g.owner[square] != player:
+        raise RulesError(Code.NOT_OWNER, f"{sq.name} does not belong to {g.players[player].name}")
+
+
+def all_but_one_counts(g: GameState, group: tuple[int, ...], owned: int) -> bool:
+    """Whether owning `owned` lots of the group is "all lots but one" under the rule options.
+
+    Only groups of three or more lots: all but one of two lots would be just one lot.
+    """
+    return owned == len(group) - 1 and len(group) > 2 and g.options.build_with_all_but_one
+
+
+def builder_lots(g: GameState, player: int, square: int) -> list[int]:
+    """The player's lots of the square's group, when they may build there; else a refusal."""
+    sq = g.edition.squares[square]
+    group = g.edition.groups[sq.group]
+    mine = [s for s in group if g.owner[s] == player]
+    if len(mine) < len(group) and not all_but_one_counts(g, group, len(mine)):
+        needs = ("all lots of the colour group but one" if g.options.build_with_all_but_one
+                 and len(group) > 2 else "the whole colour group")
+        raise RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs {needs}")
+    return mine
+
+
+def _stock_change(g: GameState, old: int, new: int) -> tuple[int, int, int]:
+    """(houses, hotels, skyscrapers) the bank hands out when a lot goes from old to new."""
+    h0, t0, s0 = g.buildings_at(old)
+    h1, t1, s1 = g.buildings_at(new)
+    return h1 - h0, t1 - t0, s1 - s0
+
+
+def _check_stock(g: GameState, need: tuple[int, int, int], why: str = "") -> None:
+    houses, hotels, skyscrapers = need
+    if skyscrapers > g.bank_skyscrapers:
+        raise RulesError(Code.HOUSING_SHORTAGE, "the bank has no skyscraper left")
+    if hotels > g.bank_hotels:
+        raise RulesError(Code.HOUSING_SHORTAGE,
+                         "the bank has no hotel " + (why or "left"))
+    if houses > g.bank_houses:
+        raise RulesError(Code.HOUSING_SHORTAGE,
+                         f"the bank has only {g.bank_houses} houses " + (why or "left"))
+
+
+def _take_stock(g: GameState, need: tuple[int, int, int]) -> None:
+    g.bank_houses -= need[0]
+    g.bank_hotels -= need[1]
+    g.bank_skyscrapers -= need[2]
+
+
+def build(g: GameState, ev: Events, player: int, square: int, count: int, free: bool,
+          building: str = "house") -> None:
+    """Buy houses, then a hotel, then a skyscraper on a lot, evenly; or a depot on a station."""
+    own_property(g, player, square)
+    sq = g.edition.squares[square]
+    if sq.kind is SquareKind.STATION and g.edition.depots:
+        build_depot(g, ev, player, square, count, building)
+        return
+    if sq.kind is not SquareKind.LOT or building == "depot":
+        raise RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}"
+                         if building != "depot" else f"a train depot goes on a station, not on "
+                         f"{sq.name}")
+    mine = builder_lots(g, player, square)
+    if any(g.mortgaged[s] for s in mine):
+        raise RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged")
+    hotel = g.hotel_level
+    top = hotel + 1 if g.edition.skyscrapers else hotel
+    levels = {s: g.level[s] for s in mine}
+    start = levels[square]
+    if building == "skyscraper" and (start != hotel or count != 1):
+        raise RulesError(Code.NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
+                         f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
+    if building == "hotel" and start + count != hotel:
+        raise RulesError(Code.NOT_NOW, f"{count} building(s) on {sq.name} would not end in a "
+                         "hotel")
+    cost = 0
+    for _ in range(count):
+        if levels[square] >= top:
+            raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a "
+                             f"{'skyscraper' if top > hotel else 'hotel'}")
+        if levels[square] == hotel:
+            if len(mine) < len(g.edition.groups[sq.group]):
+                raise RulesError(Code.NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
+                                 "whole colour group")
+            if any(lvl < hotel for lvl in levels.values()):
+                raise RulesError(Code.UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
+                                 "every lot of its group")
+        if g.options.even_building and levels[square] > min(levels.values()):
+            raise RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s group "
+                             "need a building first")
+        levels[square] += 1
+        cost += sq.house_cost
+    need = _stock_change(g, start, levels[square])
+    _check_stock(g, need)
+    if free:
+        cost = 0
+    if cost > g.players[player].cash:
+        raise cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost)
+    transfer(g, ev, player, BANK, cost, "building")
+    _take_stock(g, need)
+    g.level[square] = levels[square]
+    ev.append({"kind": "built", "player": g.players[player].name, "square": square,
+               "level": g.level[square], "cost": cost})
+
+
+def build_depot(g: GameState, ev: Events, player: int, square: int, count: int,
+                building: str) -> None:
+    """A train depot on a station: one per station, one station is enough."""
+    sq = g.edition.squares[square]
+    if building not in ("house", "depot"):
+        raise RulesError(Code.NOT_OWNABLE, f"only a train depot can be built on {sq.name}")
+    if count != 1 or square in g.depots:
+        raise RulesError(Code.MAX_BUILDINGS, f"one train depot per station ({sq.name})")
+    if g.mortgaged[square]:
+        raise RulesError(Code.GROUP_MORTGAGED, f"{sq.name} is mortgaged")
+    if len(g.depots) >= g.edition.depots:
+        raise RulesError(Code.HOUSING_SHORTAGE, "the bank has no train depot left")
+    cost = g.edition.depot_cost
+    if cost > g.players[player].cash:
+        raise cannot_afford(g, player, f"a train depot on {sq.name}", cost)
+    transfer(g, ev, player, BANK, cost, "building")
+    g.depots = tuple(sorted((*g.depots, square)))
+    ev.append({"kind": "built", "player": g.players[player].name, "square": square,
+               "building": "depot", "cost": cost})
+
+
+def sell_building(g: GameState, ev: Events, player: int, square: int, count: int) -> None:
+    """Sell buildings back to the bank at half price, evenly.
+
+    A hotel first becomes houses and a skyscraper a hotel; when the bank has none to give,
+    the building is sold outright, with `count` down to what the bank can give.
+    """
+    own_property(g, player, square)
+    sq = g.edition.squares[square]
+    if square in g.depots:
+        if count != 1:
+            raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} has one train depot")
+        refund = g.edition.depot_cost // 2
+        g.depots = tuple(s for s in g.depots if s != square)
+        transfer(g, ev, BANK, player, refund, "building_sold")
+        ev.append({"kind": "sold_building", "player": g.players[player].name, "square": square,
+                   "building": "depot", "refund": refund})
+        return
+    lvl = g.level[square]
+    if count > lvl:
+        raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} has only {lvl} level(s) of buildings")
+    group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
+    new = lvl - count
+    hotel = g.hotel_level
+    # A hotel (skyscraper) the bank has no houses (hotel) to break it into is sold outright
+    # (the rulebooks let a group's hotels go together), so evenness cannot be asked of that.
+    shortage = (lvl == hotel and g.bank_houses < g.options.houses_before_hotel) or (
+        lvl > hotel and g.bank_hotels < 1)
+    if g.options.even_building and not shortage:
+        if any(g.level[s] > lvl for s in group if s != square):
+            raise RulesError(Code.UNEVEN, "sell evenly: sell from the most built lot of the group")
+        if any(g.level[s] > new + 1 for s in group if s != square):
+            raise RulesError(Code.UNEVEN, "sell evenly: that would leave the group uneven")
+    need = _stock_change(g, lvl, new)
+    _check_stock(g, need, "to give for the " + ("skyscraper" if lvl > hotel else "hotel"))
+    g.level[square] = new
+    _take_stock(g, need)
+    refund = count * sq.house_cost // 2
+    transfer(g, ev, BANK, player, refund, "building_sold")
+    ev.append({"kind": "sold_building", "player": g.players[player].name, "square": square,
+               "level": new, "refund": refund})
+
+
+def start_building_auction(g: GameState, ev: Events, building: str) -> None:
+    """Housing shortage: the bank auctions one house or hotel, from the lowest house price."""
+    stock = g.bank_houses if building == "house" else g.bank_hotels
+    if stock < 1:
+        raise RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
+    costs = [
+        g.edition.squares[s].house_cost for s in range(len(g.level))
+        if g.edition.squares[s].kind is SquareKind.LOT and g.owner[s] >= 0
+    ]
+    g.pending.append(Pending(PendingKind.BUILDING_AUCTION, NOBODY, building=building,
+                             min_bid=min(costs) if costs else 1))
+    ev.append({"kind": "auction_started", "building": building})
+
+
+# --- the last lot of a built group (Mega) -------------------------------------------------
+
+
+def completes_built_group(g: GameState, player: int, square: int,
+                          receiving: frozenset[int] = frozenset()) -> bool:
+    """Whether getting this lot gives the player a whole group they have built on.
+
+    `receiving`: lots the player gets at the same time (a trade), counted as theirs.
+    """
+    sq = g.edition.squares[square]
+    if sq.kind is not SquareKind.LOT or not g.options.build_with_all_but_one:
+        return False
+    group = g.edition.groups[sq.group]
+    return all(g.owner[s] == player or s in receiving or s == square for s in group) and any(
+        g.level[s] for s in group if s != square)
+
+
+def after_acquiring(g: GameState, ev: Events, player: int, squares: list[int]) -> None:
+    """The player got lots: one completing a group they built on is lifted and rebalanced.
+
+    The rulebook: buying the last lot of a group whose other lots carry buildings, while it
+    is mortgaged, the mortgage is lifted at once (value + interest) and the group is built
+    up evenly; short of money, the buildings are spread over the group instead.
+    """
+    if not g.options.build_with_all_but_one:
+        return
+    for s in squares:
+        if not completes_built_group(g, player, s):
+            continue
+        if g.mortgaged[s]:
+            g.mortgaged[s] = False
+            ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": s,
+                       "forced": True})
+            charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
+        rebalance(g, ev, player, g.edition.groups[g.edition.squares[s].group])
+
+
+def _even_levels(total: int, order: list[int]) -> dict[int, int]:
+    """`total` levels spread evenly, the extra ones on the first lots of `order`."""
+    base, extra = divmod(total, len(order))
+    return {s: base + (1 if i < extra else 0) for i, s in enumerate(order)}
+
+
+def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> None:
+    """Make a whole group even again after its last lot arrived with nothing on it.
+
+    The owner builds the new lot up to one level below the others (house price each). What
+    the cash (less debts owed) cannot pay is found by moving levels from the most built
+    lots (a hotel going back into houses), and levels that find no place are sold back at
+    half price: the highest even spread that the cash and the bank's stock allow.
+    """
+    levels = {s: g.level[s] for s in group}
+    if max(levels.values()) - min(levels.values()) <= 1:
+        return
+    budget = g.players[player].cash - sum(
+        p.amount for p in g.pending if p.kind is PendingKind.DEBT and p.player == player)
+    price = min(g.edition.squares[s].house_cost for s in group)
+    top = max(levels.values())
+    order = sorted(group, key=lambda s: (-levels[s], s))
+    total = sum(max(lvl, top - 1) for lvl in levels.values())
+    stock = (g.bank_houses, g.bank_hotels, g.bank_skyscrapers)
+    for target in range(total, -1, -1):
+        spread = _even_levels(target, order)
+        up = sum(max(0, spread[s] - levels[s]) for s in group)
+        down = sum(max(0, levels[s] - spread[s]) for s in group)
+        moved = min(up, down)
+        cost = (up - moved) * price - (down - moved) * (price // 2)
+        need = [0, 0, 0]
+        for s in group:
+            for i, n in enumerate(_stock_change(g, levels[s], spread[s])):
+                need[i] += n
+        if cost > max(budget, 0) or any(n > have for n, have in zip(need, stock, strict=True)):
+            continue
+        for s in group:
+            g.level[s] = spread[s]
+        _take_stock(g, (need[0], need[1], need[2]))
+        ev.append({"kind": "rebalanced", "player": g.players[player].name,
+                   "levels": {str(s): spread[s] for s in group}, "cost": cost})
+        if cost > 0:
+            transfer(g, ev, player, BANK, cost, "building")
+        elif cost < 0:
+            transfer(g, ev, BANK, player, -cost, "building_sold")
+        return
+    raise AssertionError("an empty group is always even")  # pragma: no cover
+
+
+__all__ = ["build", "build_depot", "sell_building", "start_building_auction", "own_property",
+           "after_acquiring", "rebalance", "completes_built_group", "builder_lots",
+           "money_text"]
