@@ -153,7 +153,7 @@ class ReadersConfig:
 class ScreenConfig:
     """What the table screen shows and how: language, fullscreen, window size."""
 
-    language: str = "en"
+    language: str = ""  # "": each edition speaks its own language
     fullscreen: bool = False
     size: tuple[int, int] | None = None
     """Width and height in pixels; None means the display's own resolution."""
@@ -317,7 +317,7 @@ class _Loader:
     def screen(self, s: _Section) -> ScreenConfig:
         d = ScreenConfig()
         language = s.string("language", d.language)
-        if not _LANGUAGE.match(language):
+        if language and not _LANGUAGE.match(language):
             raise s.error("language", f"{language!r} is not a language code such as \"en\"")
         fullscreen = s.boolean("fullscreen", d.fullscreen)
         size_text = s.string("size", "auto")

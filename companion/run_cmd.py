@@ -81,7 +81,8 @@ def main(argv: list[str]) -> int:
     remembered = (data_dir / screen_settings.FILE_NAME).exists()
     sound = SoundPlayer(volume=config.sound.volume / 100, muted=config.sound.mute)
     parts.append(sound)
-    controller = Controller(session, sound=sound, data_dir=data_dir)
+    controller = Controller(session, sound=sound, data_dir=data_dir,
+                            language=config.screen.language)
     if not remembered:
         controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
     sound.set_volume(controller.ui.volume / 100)

@@ -269,3 +269,9 @@ def test_uart_readers_are_known() -> None:
 def test_button_names_are_the_panel() -> None:
     assert BUTTON_NAMES == ("roll", "yes", "no", "pass_go", "undo", "menu")
     assert list(Config().buttons.pins) == list(BUTTON_NAMES)
+
+
+def test_screen_language_defaults_to_the_editions_own() -> None:
+    assert parse_config("", "test").screen.language == ""
+    assert parse_config('[screen]\nlanguage = ""\n', "test").screen.language == ""
+    assert parse_config('[screen]\nlanguage = "sv"\n', "test").screen.language == "sv"
