@@ -9,6 +9,7 @@ from companion.game import apply_command
 from companion.rules import Accepted, GameState, Rejection, apply
 
 CLASSIC = "classic-eur"
+MEGA = "mega"
 
 
 def start(players: tuple[str, ...] = ("Ann", "Bo", "Cy"), seed: int = 1,
@@ -45,17 +46,19 @@ def arrange(state: GameState, **changes: Any) -> GameState:
     """A copy of the state with owners/levels/cash set by hand (tests only).
 
     owners={square: player index}, levels={square: level}, mortgaged=[squares],
-    cash={player: amount}, position={player: square}, jail=[players].
+    cash={player: amount}, position={player: square}, jail=[players],
+    jail_cards={player: [card ids]}, bus_tickets={player: [ticket ids]} (taken from the pile),
+    depots=[stations].
     """
     g = state.copy()
     for sq, who in changes.get("owners", {}).items():
         g.owner[sq] = who
     for sq, level in changes.get("levels", {}).items():
         g.level[sq] = level
-        if level >= g.hotel_level:
-            g.bank_hotels -= 1
-        else:
-            g.bank_houses -= level
+        houses, hotels, skyscrapers = g.buildings_at(level)
+        g.bank_houses -= houses
+        g.bank_hotels -= hotels
+        g.bank_skyscrapers -= skyscrapers
     for sq in changes.get("mortgaged", []):
         g.mortgaged[sq] = True
     for who, amount in changes.get("cash", {}).items():
@@ -69,6 +72,12 @@ def arrange(state: GameState, **changes: Any) -> GameState:
         g.wp(who).jail_cards = list(cards)
         for card in cards:
             g.decks[g.edition.cards[card].deck].remove(card)
+    for who, tickets in changes.get("bus_tickets", {}).items():
+        g.wp(who).bus_tickets = tuple(tickets)
+        for ticket in tickets:
+            g.decks["bus_tickets"].remove(ticket)
+    if "depots" in changes:
+        g.depots = tuple(sorted(changes["depots"]))
     return g
 
 

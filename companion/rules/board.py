@@ -8,9 +8,6 @@ from companion.rules.edition import DECK_OF_KIND, OWNABLE, Card, SquareKind
 from companion.rules.money import Events, charge, money_text, transfer
 from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
 
-#: the Mega edition's squares, handled in tickets.py
-_EXTRA_SQUARES = frozenset({SquareKind.AUCTION, SquareKind.BIRTHDAY_GIFT, SquareKind.BUS_TICKET})
-
 
 def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:
     """The bank pays the salary for passing GO (twice for landing on it, as a house rule)."""
@@ -152,7 +149,8 @@ def land(
         send_to_jail(g, ev, player)
     elif kind is SquareKind.FREE_PARKING and g.options.free_parking_pot and g.pot > 0:
         transfer(g, ev, POT, player, g.pot, "free_parking")
-    elif kind in _EXTRA_SQUARES:
+    elif kind is SquareKind.AUCTION or kind is SquareKind.BIRTHDAY_GIFT \
+            or kind is SquareKind.BUS_TICKET:
         from companion.rules.tickets import land_on_extra_square
 
         land_on_extra_square(g, ev, player, sq)

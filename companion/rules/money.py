@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import OWNABLE, SquareKind
-from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
+from companion.rules.state import BANK, POT, GameState, Pending, PendingKind
 
 Events = list[dict[str, Any]]
 
@@ -124,7 +124,7 @@ def settle_debts(g: GameState, ev: Events) -> None:
                 from companion.rules.board import move_steps  # a paid jail fine releases a move
 
                 move_steps(g, ev, debt.player, debt.then_move)
-        elif debt.kind in FOLLOW_UPS:
+        elif debt.kind is PendingKind.MR_MONOPOLY or debt.kind is PendingKind.BUS:
             from companion.rules.speed import run_follow_up
 
             g.pending.pop()

@@ -63,7 +63,8 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
     g.rolled = True
     double = values[0] == values[1]
     total = values[0] + values[1]
-    ev.append({"kind": "rolled", "player": p.name, "dice": dice_json(values), "double": double})
+    ev.append({"kind": "rolled", "player": p.name,
+               "dice": list(values) if len(values) == 2 else dice_json(values), "double": double})
     if p.in_jail:
         g.must_roll = False
         if double:
