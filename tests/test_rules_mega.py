@@ -253,6 +253,7 @@ def test_nobody_else_builds_lifts_or_trades_in_a_mr_monopoly_turn() -> None:
     refused(g, {"do": "unmortgage", "by": "Bo", "square": 15}, "mr_monopoly_turn")
     trade = {"do": "trade", "from": "Ann", "to": "Bo", "give": {"cash": 10}, "take": {}}
     refused(g, trade, "mr_monopoly_turn")
+    assert not [c for c in legal_commands(g) if c["do"] == "trade"]
     ok(g, {"do": "build", "by": "Ann", "square": 1})  # the player of the turn may
     g, _ = ok(g, {"do": "end_turn"})
     ok(g, {"do": "build", "by": "Bo", "square": 7}, {"do": "unmortgage", "by": "Bo", "square": 15})

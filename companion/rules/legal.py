@@ -99,7 +99,7 @@ def legal_commands(g: GameState) -> list[JSON]:
     if payers:
         out.append({"do": "pay", "from": payers + ["bank"], "to": active + ["bank"]})
     out.append({"do": "end_game"})
-    if len(active) >= 2 and (top is None or top.kind not in (PendingKind.AUCTION,
-                                                             PendingKind.BUILDING_AUCTION)):
+    if len(active) >= 2 and not g.mr_monopoly and (
+            top is None or top.kind not in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)):
         out.append({"do": "trade", "players": active})
     return out
