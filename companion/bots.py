@@ -6,9 +6,11 @@ groups while keeping a reserve of 1/10 of the start cash; use a jail card, or pa
 when rich, else roll; raise money for a debt by selling buildings, then mortgaging, and go
 bankrupt only when nothing is left; trade only to complete a colour group (the buyer offers
 twice the price, a seller agrees unless it breaks its own group). Bots read the state and
-answer with commands, like any other input. Mega edition: a triple goes to the next square,
-the Auction square auctions the first unowned property, a birthday gift is taken as money,
-and bus tickets are never used.
+answer with commands, like any other input. Mega edition: build with all lots of a group
+but one when the rules allow it, skyscrapers on whole groups, a train depot on a station
+when rich; a bus ticket rides to the first affordable unowned property on the side, else
+the bot rolls; a triple goes to the next square, the Auction square auctions the first
+unowned property, a birthday gift is taken as money.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from companion.rules import Command, Edition, GameState, PendingKind, Verb
 from companion.rules.commands import Offer
 from companion.rules.edition import SquareKind
+from companion.rules.tickets import bus_targets, usable_tickets
 
 #: the cash a bot keeps back, as a share of the edition's start cash (150 of 1 500)
 RESERVE_SHARE = 10
@@ -31,6 +34,7 @@ class Bots:
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
         self._ownable: tuple[int, ...] = ()
+        self._stations: tuple[int, ...] = ()
         self.reserve = 150
         self.step = 10
 
@@ -50,6 +54,7 @@ class Bots:
             if edition.squares[members[0]].kind is SquareKind.LOT
         ]
         self._ownable = tuple(s for members in edition.groups.values() for s in members)
+        self._stations = tuple(s.index for s in edition.squares if s.kind is SquareKind.STATION)
         self.reserve = edition.defaults.start_cash // RESERVE_SHARE
         self.step = max(1, self.reserve // 15)
 
@@ -69,6 +74,10 @@ class Bots:
             if p.cash > g.options.jail_fine + 3 * self.reserve:
                 return self._cmd(Verb.PAY_FINE, p.name)
         if g.must_roll:
+            if p.bus_tickets and not p.in_jail:
+                ride = self._ride(g, cur)
+                if ride is not None:
+                    return ride
             return self._cmd(Verb.ROLL, p.name)
         if p.cash > self.reserve * 2:
             build = self._build(g, cur)
@@ -120,26 +129,54 @@ class Bots:
             return (g.players[player].position + 1) % len(g.edition.squares)
         return next(s for s in self._ownable if g.owner[s] < 0)
 
+    def _ride(self, g: GameState, player: int) -> Command | None:
+        """A bus ticket to the first unowned property on this side the bot can afford."""
+        if usable_tickets(g, player) < 1:
+            return None
+        p = g.players[player]
+        squares = g.edition.squares
+        for s in bus_targets(g, p.position):
+            if g.owner[s] < 0 and s in self._ownable and squares[s].price <= p.cash - self.reserve:
+                return self._cmd(Verb.USE_BUS_TICKET, p.name, square=s)
+        return None
+
     def _build(self, g: GameState, player: int) -> Command | None:
-        """The next even build on a complete, unmortgaged group, keeping a reserve."""
+        """The next even build on a complete (or all-but-one), unmortgaged group, keeping a
+        reserve; then a skyscraper on a whole group, or a depot when rich."""
         owner, level, mortgaged = g.owner, g.level, g.mortgaged
         cash = g.players[player].cash
         hotel = g.hotel_level
         squares = g.edition.squares
+        all_but_one = g.options.build_with_all_but_one
+        towers = g.bank_skyscrapers > 0
         for group in self._lot_groups:
-            if any(owner[s] != player or mortgaged[s] for s in group):
+            mine = group
+            if all_but_one and len(group) > 2:
+                mine = tuple(s for s in group if owner[s] == player)
+                if len(mine) < len(group) - 1 or any(mortgaged[s] for s in mine):
+                    continue
+            elif any(owner[s] != player or mortgaged[s] for s in group):
                 continue
-            low = min(level[s] for s in group)
-            if low >= hotel:
+            low = min(level[s] for s in mine)
+            top = hotel + 1 if towers and len(mine) == len(group) else hotel
+            if low >= top:
                 continue
-            for s in group:
+            for s in mine:
                 if level[s] != low:
                     continue
                 if cash - squares[s].house_cost < self.reserve:
                     break
-                if (g.bank_hotels if low + 1 == hotel else g.bank_houses) < 1:
+                if low == hotel:
+                    stock = g.bank_skyscrapers
+                else:
+                    stock = g.bank_hotels if low + 1 == hotel else g.bank_houses
+                if stock < 1:
                     break
                 return self._cmd(Verb.BUILD, g.players[player].name, square=s)
+        if g.edition.depots and cash - g.edition.depot_cost > 3 * self.reserve:
+            for s in self._stations:
+                if owner[s] == player and not mortgaged[s] and s not in g.depots:
+                    return self._cmd(Verb.BUILD, g.players[player].name, square=s)
         return None
 
     def _raise(self, g: GameState, player: int) -> Command | None:
@@ -151,35 +188,45 @@ class Bots:
         if built:
             s = max(built, key=lambda x: level[x])
             count = 1
-            if level[s] >= g.hotel_level and g.bank_houses < g.options.houses_before_hotel:
-                count = level[s] - g.bank_houses  # the bank cannot break the hotel into houses
+            lvl, hotel = level[s], g.hotel_level
+            if (lvl == hotel and g.bank_houses < g.options.houses_before_hotel) or (
+                    lvl > hotel and g.bank_hotels < 1):
+                # the bank cannot break the hotel (skyscraper) down: sell down to the houses
+                # it can give
+                count = lvl - min(hotel - 1, g.bank_houses)
             return self._cmd(Verb.SELL_BUILDING, name, square=s, count=count)
+        for s in g.depots:
+            if owner[s] == player:
+                return self._cmd(Verb.SELL_BUILDING, name, square=s)
         for s in owned:
             if not g.mortgaged[s]:
                 return self._cmd(Verb.MORTGAGE, name, square=s)
         return None
 
     def _completing_trade(self, g: GameState, player: int) -> Command | None:
-        """Offer to buy the one lot missing from a colour group, at twice its price."""
+        """Offer to buy the one lot missing from a colour group (or, when building needs all
+        lots but one, one of the two missing), at twice its price."""
         if self.trade_turn == g.turn_number or g.mr_monopoly:
             return None
         owner, level = g.owner, g.level
         cash = g.players[player].cash
+        all_but_one = g.options.build_with_all_but_one
         for group in self._lot_groups:
             missing = [s for s in group if owner[s] != player]
-            if len(missing) != 1:
+            if len(missing) != 1 and not (all_but_one and len(group) > 2 and len(missing) == 2):
                 continue
-            target = missing[0]
-            seller = owner[target]
-            if seller < 0 or g.players[seller].bankrupt:
-                continue
-            price = 2 * g.edition.squares[target].price
-            if price > cash - self.reserve:
-                continue
-            if sum(1 for s in group if owner[s] == seller) > 1 or any(level[s] for s in group):
-                continue
-            self.trade_turn = g.turn_number
-            return Command(do=Verb.TRADE, payer=g.players[player].name,
-                           payee=g.players[seller].name, give=Offer(cash=price),
-                           take=Offer(squares=(target,)))
+            for target in missing:
+                seller = owner[target]
+                if seller < 0 or g.players[seller].bankrupt:
+                    continue
+                price = 2 * g.edition.squares[target].price
+                if price > cash - self.reserve:
+                    continue
+                if sum(1 for s in group if owner[s] == seller) > 1 or any(
+                        level[s] for s in group if owner[s] == seller):
+                    continue
+                self.trade_turn = g.turn_number
+                return Command(do=Verb.TRADE, payer=g.players[player].name,
+                               payee=g.players[seller].name, give=Offer(cash=price),
+                               take=Offer(squares=(target,)))
         return None

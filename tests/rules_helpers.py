@@ -71,11 +71,11 @@ def arrange(state: GameState, **changes: Any) -> GameState:
     for who, cards in changes.get("jail_cards", {}).items():
         g.wp(who).jail_cards = list(cards)
         for card in cards:
-            g.decks[g.edition.cards[card].deck].remove(card)
+            g.wdeck(g.edition.cards[card].deck).remove(card)
     for who, tickets in changes.get("bus_tickets", {}).items():
         g.wp(who).bus_tickets = tuple(tickets)
         for ticket in tickets:
-            g.decks["bus_tickets"].remove(ticket)
+            g.wdeck("bus_tickets").remove(ticket)
     if "depots" in changes:
         g.depots = tuple(sorted(changes["depots"]))
     return g

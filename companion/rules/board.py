@@ -169,7 +169,7 @@ def utility_rent(g: GameState, ev: Events, pending: Pending, dice: tuple[int, ..
 
 def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> None:
     """Draw (the device's deck) or take the named card, put it under its deck, apply it."""
-    deck = g.decks[pending.deck]
+    deck = g.wdeck(pending.deck)
     if card_id is None:
         if not deck:
             raise RulesError(Code.NOT_NOW, "the deck is empty: every card is held by players")

@@ -209,7 +209,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
             g.owner[s] = BANK
             g.mortgaged[s] = False
         for card_id in p.jail_cards:
-            g.decks[g.edition.cards[card_id].deck].append(card_id)
+            g.wdeck(g.edition.cards[card_id].deck).append(card_id)
         p.jail_cards = []
         last = g.options.end_after_bankruptcies
         game_ends = last > 0 and sum(q.bankrupt for q in g.players) + 1 >= last

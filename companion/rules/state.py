@@ -132,8 +132,9 @@ class GameState:
     def copy(self) -> GameState:
         """A copy that may be changed without touching this one.
 
-        Player records are shared until the engine asks to change one (`wp`), which keeps
-        a copy cheap: most commands change one or two players.
+        Player records are shared until the engine asks to change one (`wp`), and so are
+        the decks' card lists (`wdeck`), which keeps a copy cheap: most commands change one
+        or two players and draw no card.
         """
         new = object.__new__(GameState)
         new.edition = self.edition
@@ -145,7 +146,7 @@ class GameState:
         new.bank_houses = self.bank_houses
         new.bank_hotels = self.bank_hotels
         new.rng = self.rng
-        new.decks = {k: v[:] for k, v in self.decks.items()}
+        new.decks = self.decks.copy()  # the card lists are shared until changed (wdeck)
         new.version = self.version
         new.current = self.current
         new.turn_number = self.turn_number
@@ -157,9 +158,9 @@ class GameState:
         new.last_card = self.last_card
         new.pot = self.pot
         new.winner = self.winner
-        new.extra = dict(self.extra) if self.extra else {}
-        new.standings = list(self.standings)
-        new.claim = list(self.claim)
+        new.extra = self.extra.copy()
+        new.standings = self.standings[:]
+        new.claim = self.claim[:]
         new.bank_skyscrapers = self.bank_skyscrapers
         new.depots = self.depots
         new.fresh_tickets = self.fresh_tickets
@@ -176,6 +177,12 @@ class GameState:
             self.players[index] = self.players[index].copy()
             owned[index] = True
         return self.players[index]
+
+    def wdeck(self, deck_id: str) -> list[str]:
+        """A deck's card list, made this state's own so that it may be changed."""
+        deck = self.decks[deck_id][:]
+        self.decks[deck_id] = deck
+        return deck
 
     @property
     def hotel_level(self) -> int:

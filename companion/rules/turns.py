@@ -107,7 +107,7 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
         if not p.jail_cards:
             raise RulesError(Code.NO_JAIL_CARD, f"{p.name} has no Get Out of Jail Free card")
         card_id = p.jail_cards.pop(0)
-        g.decks[g.edition.cards[card_id].deck].append(card_id)
+        g.wdeck(g.edition.cards[card_id].deck).append(card_id)
         ev.append({"kind": "left_jail", "player": p.name, "how": "card", "card": card_id})
     else:
         if p.cash < g.options.jail_fine:
