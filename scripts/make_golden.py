@@ -30,6 +30,9 @@ GAMES: list[tuple[str, str, list[str], int, dict[str, object], int]] = [
     ("ch-4p", "ch", ["Anne", "Beat", "Chloé", "Dario"], 10, {}, 0),
     ("pl-3p-capital", "pl", ["Ania", "Bartek", "Celina"], 12, {}, 300),
     ("ru-monopolist-4p", "ru-monopolist", ["Аня", "Борис", "Вера", "Глеб"], 13, {}, 0),
+    # speed die (triples, Mr. Monopoly, bus), bus tickets ridden and expired, skyscrapers,
+    # depots, rebalanced groups, Birthday gift and Auction squares
+    ("mega-4p", "mega", ["Ann", "Bo", "Cy", "Dee"], 15, {}, 0),
 ]
 
 
