@@ -643,3 +643,15 @@ def test_legal_commands_are_accepted() -> None:
         if cmd["do"] == "use_bus_ticket":
             for square in cmd["squares"]:
                 assert isinstance(apply(g, {"do": "use_bus_ticket", "square": square}), Accepted)
+
+
+def test_the_documented_mega_opening_replays_without_a_refusal() -> None:
+    from pathlib import Path
+
+    from companion.replay import read_script, replay_lines
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "table-script.md").read_text("utf-8")
+    block = doc.split("A valid opening", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    state, rejected = replay_lines(read_script(block))
+    assert rejected == [] and state is not None
+    assert state.owner[12] == 2 and state.players[2].bus_tickets == ()
