@@ -259,6 +259,16 @@ def test_nobody_else_builds_lifts_or_trades_in_a_mr_monopoly_turn() -> None:
     ok(g, {"do": "build", "by": "Bo", "square": 7}, {"do": "unmortgage", "by": "Bo", "square": 15})
 
 
+def test_a_building_won_at_auction_is_placed_even_in_a_mr_monopoly_turn() -> None:
+    from companion.rules.state import Pending, PendingKind
+
+    g = arrange(mega(), owners={7: 1, 8: 1, 11: 1, 1: 0, 3: 0})
+    g, _ = ok(g, {"do": "roll", "dice": [1, 2, "mr_monopoly"]}, {"do": "buy"})
+    g.pending.append(Pending(PendingKind.PLACE_BUILDING, 1, building="house"))
+    g, _ = ok(g, {"do": "build", "by": "Bo", "square": 7})
+    assert g.level[7] == 1 and g.top is None
+
+
 def test_bus_face_moves_by_the_white_dice_then_takes_a_ticket() -> None:
     g = arrange(mega(), owners={3: 0})
     g, _ = ok(g, {"do": "roll", "dice": [1, 2, "bus"]})

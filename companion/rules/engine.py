@@ -289,7 +289,8 @@ def _build(g: GameState, ev: Events, cmd: Command) -> None:
         raise RulesError(Code.DECISION_PENDING,
                          f"{g.players[top.player].name} places the auctioned building first")
     _not_during_auction(g)
-    _not_in_mr_monopoly_turn(g, who, "building")
+    if not free:  # placing a building won at auction answers a decision: always allowed
+        _not_in_mr_monopoly_turn(g, who, "building")
     if free:
         if cmd.count != 1:
             raise RulesError(Code.BAD_COMMAND, "place exactly the one building won")
