@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.game import apply_command, restore_snapshot
 from companion.journal import Entry, Journal, JournalCorrupt
-from companion.rules import Accepted, Command, GameState, Rejection, snapshot
+from companion.rules import Accepted, Command, GameState, Rejection, command_to_json, snapshot
 
 JSON = dict[str, Any]
 
@@ -145,34 +145,4 @@ def snapshot_of(state: GameState) -> JSON:
 
 def command_dict(cmd: Command) -> JSON:
     """A typed engine Command back as a table-script dict (bots, benchmarks, tests)."""
-    out: JSON = {"do": cmd.do.value}
-    if cmd.do.value == "new_game":
-        out.update(edition=cmd.edition, players=list(cmd.players), seed=cmd.seed)
-        if cmd.options:
-            out["options"] = dict(cmd.options)
-        return out
-    if cmd.by is not None:
-        out["by"] = cmd.by
-    if cmd.square is not None:
-        out["square"] = cmd.square
-    if cmd.amount is not None:
-        out["amount"] = cmd.amount
-    if cmd.count != 1:
-        out["count"] = cmd.count
-    if cmd.dice is not None:
-        out["dice"] = list(cmd.dice)
-    if cmd.card is not None:
-        out["card"] = cmd.card
-    if cmd.payer is not None:
-        out["from"] = cmd.payer
-    if cmd.payee is not None:
-        out["to"] = cmd.payee
-    if cmd.via_go:
-        out["via_go"] = True
-    if cmd.do.value == "trade":
-        for key, offer in (("give", cmd.give), ("take", cmd.take)):
-            out[key] = {"cash": offer.cash, "squares": list(offer.squares),
-                        "cards": offer.cards}
-    if cmd.do.value == "auction_building":
-        out["building"] = cmd.building
-    return out
+    return command_to_json(cmd)
