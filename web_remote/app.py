@@ -62,7 +62,8 @@ class Remote:
 
     def on_update(self, update: Update) -> None:
         """The session's listener (writer thread): hand the update over, never block."""
-        new_game = any(e.get("kind") == "game_started" for e in update.events)
+        new_game = any(e.get("kind") in ("game_started", "game_switched")
+                       for e in update.events)
         if new_game:
             self.proposals.clear()
             self.hub.publish("trades", {"version": update.version})

@@ -118,7 +118,14 @@ def resume() -> BaseResponse:
     games = remote().config.get("games")
     if games is None:
         return refuse("no_games", _("Saved games are not available here."), 404)
-    games.resume(request.form.get("game", ""))
+    try:
+        games.resume(request.form.get("game", ""))
+    except (LookupError, RuntimeError, ValueError) as exc:  # the old game stays in use
+        code = str(getattr(exc, "code", "cannot_resume"))
+        missing = code in ("no_such_game", "bad_game")
+        return refuse(code, _("There is no such saved game.") if missing else
+                      _("That saved game cannot be opened: %(why)s", why=str(exc)),
+                      404 if missing else 422)
     return redirect(url_for("banker.page"))
 
 

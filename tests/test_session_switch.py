@@ -1,0 +1,188 @@
+"""The session holder: one protocol object whose saved game can be switched while screens,
+readers and phones keep listening; and the phone remote's banker page resuming a game."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_fakes import ORIGIN, Phone
+
+from companion.session import GameSession
+from companion.session_api import Source, Update
+from companion.session_switch import SessionHolder, SwitchError
+from web_remote import create_app
+
+TABLE = Source(kind="script", banker=True)
+
+
+def start(session: Any, edition: str, players: list[str]) -> None:
+    out = session.submit({"do": "new_game", "edition": edition, "players": players,
+                          "seed": 2}, TABLE)
+    assert out.accepted, out
+
+
+@pytest.fixture
+def two_games(tmp_path: Path) -> tuple[Path, str, str]:
+    """A data directory with two saved games: a classic one, then a Mega one (current)."""
+    data = tmp_path / "data"
+    with GameSession.open(data, "g-classic") as first:
+        start(first, "classic-eur", ["Ann", "Bo"])
+        assert first.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted
+    with GameSession.open(data, "g-mega") as second:
+        start(second, "mega", ["Cy", "Dee", "Eve"])
+    return data, "g-classic", "g-mega"
+
+
+@pytest.fixture
+def holder(two_games: tuple[Path, str, str]) -> Iterator[SessionHolder]:
+    h = SessionHolder.open(two_games[0])
+    yield h
+    h.close()
+
+
+class Recorder:
+    """A listener that keeps every Update and lets a test wait for one."""
+
+    def __init__(self) -> None:
+        self.updates: list[Update] = []
+        self.arrived = threading.Event()
+
+    def __call__(self, update: Update) -> None:
+        self.updates.append(update)
+        self.arrived.set()
+
+    def next(self) -> Update:
+        assert self.arrived.wait(5), "no update arrived"
+        self.arrived.clear()
+        return self.updates[-1]
+
+
+def names(state: dict[str, Any]) -> list[str]:
+    return [p["name"] for p in state.get("players", [])]
+
+
+def test_resumes_the_current_game(holder: SessionHolder) -> None:
+    assert holder.game_id == "g-mega"
+    assert holder.state()["edition"] == "mega"
+    assert names(holder.state()) == ["Cy", "Dee", "Eve"]
+
+
+def test_games_lists_id_players_edition_and_last_played(holder: SessionHolder) -> None:
+    games = holder.games()
+    assert [g["id"] for g in games] == ["g-mega", "g-classic"]  # the current one first
+    mega, classic = games
+    assert mega["current"] and not classic["current"]
+    assert classic["players"] == ["Ann", "Bo"] and classic["edition"] == "classic-eur"
+    assert mega["edition"] == "mega" and mega["turn"] == 1
+    assert all(g["last_played"] and g["status"] == "ok" for g in games)
+    assert "Ann, Bo" in classic["name"] and "classic-eur" in classic["name"]
+    assert holder.list() == games
+
+
+def test_switch_moves_listeners_and_tells_them(holder: SessionHolder,
+                                               two_games: tuple[Path, str, str]) -> None:
+    heard = Recorder()
+    holder.add_listener(heard)
+    state = holder.switch("g-classic")
+    update = heard.next()
+    assert update.state["edition"] == "classic-eur" == state["edition"]
+    assert update.events[0] == {"kind": "game_switched", "game": "g-classic",
+                                "from": "g-mega"}
+    assert update.version == state["version"]
+    # the listener now hears the classic game's commands
+    assert holder.submit({"do": "buy"}, TABLE).accepted
+    assert heard.next().state["squares"][1]["owner"] == "Ann"  # Rue Lecourbe
+    # and the data directory resumes the classic game next time
+    assert (two_games[0] / "current").read_text().strip() == "g-classic"
+    # switching back: the Mega game is as it was
+    holder.switch("g-mega")
+    assert heard.next().state["edition"] == "mega"
+    assert holder.submit({"do": "roll", "dice": [3, 4, 1]}, TABLE).accepted
+    assert heard.next().state["players"][0]["position"] == 8
+
+
+def test_removed_listener_stays_removed_across_switches(holder: SessionHolder) -> None:
+    heard, gone = Recorder(), Recorder()
+    holder.add_listener(heard)
+    remove = holder.add_listener(gone)
+    holder.switch("g-classic")
+    assert gone.next().state["edition"] == "classic-eur"
+    remove()
+    holder.switch("g-mega")
+    heard.next()
+    assert holder.submit({"do": "end_game"}, TABLE).accepted
+    heard.next()
+    assert len(gone.updates) == 1
+
+
+def test_unknown_or_bad_ids_change_nothing(holder: SessionHolder) -> None:
+    with pytest.raises(SwitchError) as missing:
+        holder.switch("no-such-game")
+    assert missing.value.code == "no_such_game"
+    with pytest.raises(SwitchError) as bad:
+        holder.resume("../etc")
+    assert bad.value.code == "bad_game"
+    assert holder.game_id == "g-mega"
+    assert holder.submit({"do": "roll", "dice": [1, 2, 1]}, TABLE).accepted
+
+
+def test_a_damaged_game_keeps_the_old_one(holder: SessionHolder,
+                                          two_games: tuple[Path, str, str]) -> None:
+    heard = Recorder()
+    holder.add_listener(heard)
+    (two_games[0] / "games" / "g-broken.journal").write_bytes(b"not a journal at all" * 50)
+    with pytest.raises(SwitchError) as failed:
+        holder.switch("g-broken")
+    assert failed.value.code == "cannot_open"
+    assert holder.game_id == "g-mega"
+    assert holder.submit({"do": "roll", "dice": [1, 2, 1]}, TABLE).accepted
+    assert heard.next().state["edition"] == "mega"  # still listening, to the old game
+    listed = {g["id"]: g for g in holder.games()}
+    assert listed["g-broken"]["status"] == "damaged"
+
+
+def test_new_game_file_starts_empty(holder: SessionHolder) -> None:
+    heard = Recorder()
+    holder.add_listener(heard)
+    gid = holder.new_game_file()
+    assert holder.game_id == gid and holder.version == 0
+    assert heard.next().state["version"] == 0
+    start(holder, "sv", ["Ann", "Bo"])
+    assert heard.next().state["edition"] == "sv"
+    assert {g["id"] for g in holder.games()} == {"g-mega", "g-classic", gid}
+
+
+def test_banker_page_lists_and_resumes_games(holder: SessionHolder,
+                                             two_games: tuple[Path, str, str]) -> None:
+    data = two_games[0]
+    app = create_app(holder, data, {"banker_pin": "2468", "games": holder})
+    try:
+        banker, cy = Phone(app), Phone(app)
+        banker.join("banker", pin="2468")
+        cy.join("player:Cy")
+        page = banker.client.get("/banker").get_data(as_text=True)
+        assert 'value="g-classic"' in page and "Ann, Bo" in page
+        heard = Recorder()
+        app.extensions["web_remote"].hub.subscribe()  # the stream still works after a switch
+        holder.add_listener(heard)
+        resp = banker.client.post("/banker/resume", data={"game": "g-classic",
+                                                          "csrf_token": banker.csrf},
+                                  headers={"Origin": ORIGIN})
+        assert resp.status_code == 302
+        assert heard.next().state["edition"] == "classic-eur"
+        state = banker.client.get("/api/state").get_json()
+        assert names(state) == ["Ann", "Bo"]
+        # Cy is not in this game: his page says so instead of failing
+        assert "not a player" in cy.client.get("/me").get_data(as_text=True)
+        assert banker.command({"do": "buy", "by": "Ann"}).status_code == 200
+        bad = banker.client.post("/banker/resume", data={"game": "nope",
+                                                         "csrf_token": banker.csrf},
+                                 headers={"Origin": ORIGIN})
+        assert bad.status_code == 404
+        assert holder.game_id == "g-classic"
+    finally:
+        app.extensions["web_remote"].close()
