@@ -69,11 +69,15 @@ def main(argv: list[str]) -> int:
         reader_specs,
         start_panel,
     )
+    from companion.session import GameSession
+    from companion.session_switch import SessionHolder
 
     data_dir = args.data_dir or config.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
     try:
         session = open_session(data_dir)
+        if isinstance(session, GameSession):  # the banker may switch saved games
+            session = SessionHolder(data_dir, session)
     except PartMissing as exc:
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
@@ -95,7 +99,8 @@ def main(argv: list[str]) -> int:
                     controller.post_message("A phone joined", "info")
 
                 remote = WebRemote(session, config.web.host, args.port or config.web.port,
-                                   data_dir, on_join=next_link)
+                                   data_dir, on_join=next_link,
+                                   games=session if isinstance(session, SessionHolder) else None)
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()

@@ -69,13 +69,15 @@ class WebRemote:
     THREADS = 32
 
     def __init__(self, session: GameSessionProtocol, host: str, port: int,
-                 data_dir: Path, on_join: Callable[[], None] | None = None) -> None:
+                 data_dir: Path, on_join: Callable[[], None] | None = None,
+                 games: Any = None) -> None:
         try:
             web_remote: Any = importlib.import_module("web_remote")
         except ModuleNotFoundError:
             raise PartMissing("the phone remote (web_remote) is not in this build") from None
         self._web_remote = web_remote
-        self.app = web_remote.create_app(session, data_dir, {"on_join": on_join})
+        # games: the banker page's saved-game list (list(), resume(id)), when switchable
+        self.app = web_remote.create_app(session, data_dir, {"on_join": on_join, "games": games})
         self._host, self._port = host, port
         self.handle: Any = None
         self.url = ""
