@@ -71,7 +71,8 @@ class Bots:
         if p.in_jail and not g.rolled:
             if p.jail_cards:
                 return self._cmd(Verb.USE_CARD, p.name)
-            if p.cash > g.options.jail_fine + 3 * self.reserve:
+            if (p.cash > g.options.jail_fine + 3 * self.reserve
+                    and p.jail_turns < g.options.jail_fine_before_rolls):
                 return self._cmd(Verb.PAY_FINE, p.name)
         if g.must_roll:
             if p.bus_tickets and not p.in_jail:
@@ -189,6 +190,12 @@ class Bots:
             s = max(built, key=lambda x: level[x])
             count = 1
             lvl, hotel = level[s], g.hotel_level
+            if lvl == hotel and g.options.sell_group_hotels_together:
+                # the group's hotels go back together: down to the houses the bank can give
+                group = g.edition.groups[g.edition.squares[s].group]
+                hotels = sum(1 for x in group if owner[x] == player and level[x] == hotel)
+                keep = min(hotel - 1, g.bank_houses // hotels)
+                return self._cmd(Verb.SELL_BUILDING, name, square=s, count=lvl - keep)
             if (lvl == hotel and g.bank_houses < g.options.houses_before_hotel) or (
                     lvl > hotel and g.bank_hotels < 1):
                 # the bank cannot break the hotel (skyscraper) down: sell down to the houses

@@ -24,15 +24,17 @@ SCALE = {"classic-eur": 1, "classic-en": 1, "sv": 20, "ch": 20, "pl": 1, "ru-mon
 EDITIONS = sorted(SCALE)
 #: rule options that differ from the defaults, as RULES.md and the rulebooks state them
 RULEBOOK_OPTIONS: dict[str, dict[str, Any]] = {
-    "classic-eur": {},
+    "classic-eur": {"rent_claim_turns": 2},
     "classic-en": {},
-    "sv": {"mortgage_interest": "on_take", "mortgage_interest_rounding": 50},
-    "ch": {"double_rent_with_mortgaged_lot": False},
+    "sv": {"mortgage_interest": "on_take", "mortgage_interest_rounding": 50,
+           "jail_fine_before_rolls": 2},
+    "ch": {"double_rent_with_mortgaged_lot": False, "sell_group_hotels_together": True},
     "pl": {"bankrupt_if_fine_unpayable": True},
     "ru-monopolist": {"double_rent_with_mortgaged_lot": False,
                       "mortgaged_transfer": "redeem_at_once",
                       "free_parking_exempt_from_collect_cards": True,
-                      "auction_winner_obliged": True},
+                      "auction_winner_obliged": True, "utility_rent_fresh_roll": True,
+                      "mortgage_strips_only_lot": True},
 }
 #: players (min, max) per RULES.md; the classic 2-8 where a rulebook is silent
 PLAYERS = {"sv": (2, 6), "ru-monopolist": (2, 6)}

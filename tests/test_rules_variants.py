@@ -103,13 +103,57 @@ def test_utility_rent_fresh_roll_option() -> None:
     assert ("Ann", "Bo", 44, "rent") in transfers(ev)
 
 
-def test_rent_must_be_claimed_before_the_next_roll() -> None:
-    g = arrange(start(rent_must_be_claimed=True), owners={6: 1, 8: 1}, position={0: 3, 2: 5})
+def test_rent_must_be_claimed_before_the_next_player_rolls() -> None:
+    g = arrange(start(rent_must_be_claimed=True, rent_claim_turns=1), owners={6: 1, 8: 1},
+                position={0: 3, 2: 5})
     g, ev = ok(g, {"do": "roll", "dice": [1, 2]})
-    assert not transfers(ev) and g.claim
+    assert not transfers(ev) and len(g.claims) == 1
     refused(g, {"do": "claim_rent", "by": "Cy"}, "not_your_turn")
     g2, ev = ok(g, {"do": "claim_rent", "by": "Bo"})
-    assert ("Ann", "Bo", 6, "rent") in transfers(ev) and not g2.claim
+    assert ("Ann", "Bo", 6, "rent") in transfers(ev) and not g2.claims
     g3, ev = ok(g, {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})  # Bo rolls: forfeited
-    assert any(e["kind"] == "rent_forfeited" for e in ev) and not g3.claim
+    assert any(e["kind"] == "rent_forfeited" for e in ev) and not g3.claims
     refused(g3, {"do": "claim_rent", "by": "Bo"}, "not_now")
+
+
+def test_classic_claim_window_lasts_until_the_second_player_after_rolls() -> None:
+    g = arrange(start(rent_must_be_claimed=True, rent_claim_turns=2), owners={6: 2, 23: 0},
+                position={0: 3, 1: 27, 2: 20})
+    g, _ = ok(g, {"do": "roll", "dice": [1, 2]}, {"do": "end_turn"})
+    g, ev = ok(g, {"do": "roll", "dice": [1, 2]})  # Bo, the next player: to jail, still owed
+    assert len(g.claims) == 1 and not any(e["kind"] == "rent_forfeited" for e in ev)
+    g2, ev = ok(g, {"do": "claim_rent", "by": "Cy"})
+    assert ("Ann", "Cy", 6, "rent") in transfers(ev)
+    g3, ev = ok(g, {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})  # Cy herself rolls
+    assert [e["square"] for e in ev if e["kind"] == "rent_forfeited"] == [6]
+    assert [c[2] for c in g3.claims] == [23]  # her own landing on Ann's lot is a new claim
+
+
+def test_jail_fine_only_before_the_first_or_second_roll_when_the_edition_says_so() -> None:
+    g = arrange(start(jail_fine_before_rolls=2), jail=[0])
+    g.players[0].jail_turns = 1
+    ok(g, {"do": "pay_fine"})
+    g.players[0].jail_turns = 2
+    refused(g, {"do": "pay_fine"}, "not_now")
+    ok(g, {"do": "use_card"} if g.players[0].jail_cards else {"do": "roll", "dice": [1, 2]})
+
+
+def test_swiss_french_hotels_of_a_group_go_back_together() -> None:
+    g = arrange(start(sell_group_hotels_together=True), owners={6: 0, 8: 0, 9: 0},
+                levels={6: 5, 8: 5, 9: 5})
+    g, ev = ok(g, {"do": "sell_building", "square": 8})
+    assert [g.level[s] for s in (6, 8, 9)] == [4, 4, 4] and g.bank_hotels == 12
+    assert (None, "Ann", 3 * 25, "building_sold") in transfers(ev)
+    assert g.bank_houses == 32 - 12
+    g = arrange(start(), owners={6: 0, 8: 0, 9: 0}, levels={6: 5, 8: 5, 9: 5})
+    g, _ = ok(g, {"do": "sell_building", "square": 8})  # elsewhere one at a time
+    assert [g.level[s] for s in (6, 8, 9)] == [5, 4, 5]
+
+
+def test_engine_messages_write_money_as_the_edition_does() -> None:
+    from companion.rules.money import money_text
+
+    assert money_text(start(edition="ch"), 4000) == "Fr. 4'000.–"
+    ru = start(edition="ru-monopolist")
+    assert money_text(ru, 1500) == "М1500" and money_text(ru, 15000) == "М15 000"
+    assert money_text(start(), 1500) == "€ 1.500"

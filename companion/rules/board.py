@@ -136,7 +136,7 @@ def land(
             return
         amount = rent_for(g, sq.index) * rent_multiplier
         if g.options.rent_must_be_claimed:
-            g.claim = [player, owner, sq.index, amount]
+            g.claims.append((player, owner, sq.index, amount, g.options.rent_claim_turns))
             ev.append({"kind": "rent_claimable", "player": g.players[owner].name,
                        "payer": p.name, "square": sq.index, "amount": amount})
             return
@@ -264,3 +264,20 @@ def cannot_afford(g: GameState, player: int, what: str, amount: int) -> RulesErr
         f"{p.name} cannot afford {what}: {money_text(g, amount)} needed, "
         f"{money_text(g, p.cash)} in hand",
     )
+
+
+def turn_starts_moving(g: GameState, ev: Events, player: int) -> None:
+    """A player's first roll (or bus ride) of a turn: unclaimed rents age, and are lost when
+    enough other players have started their turns."""
+    if not g.claims or g.rolled:
+        return
+    kept = []
+    for payer, owner, square, amount, left in g.claims:
+        if payer != player:
+            left -= 1
+        if left <= 0:
+            ev.append({"kind": "rent_forfeited", "player": g.players[owner].name,
+                       "payer": g.players[payer].name, "square": square, "amount": amount})
+        else:
+            kept.append((payer, owner, square, amount, left))
+    g.claims = kept

@@ -169,6 +169,9 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
     group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
     new = lvl - count
     hotel = g.hotel_level
+    if lvl == hotel and g.options.sell_group_hotels_together:
+        _sell_group_hotels(g, ev, player, [s for s in group if g.level[s] == hotel], new)
+        return
     # A hotel (skyscraper) the bank has no houses (hotel) to break it into is sold outright
     # (the rulebooks let a group's hotels go together), so evenness cannot be asked of that.
     shortage = (lvl == hotel and g.bank_houses < g.options.houses_before_hotel) or (
@@ -186,6 +189,24 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
     transfer(g, ev, BANK, player, refund, "building_sold")
     ev.append({"kind": "sold_building", "player": g.players[player].name, "square": square,
                "level": new, "refund": refund})
+
+
+def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
+                       new: int) -> None:
+    """Every hotel of the group goes back together, each lot down to the same level."""
+    hotel = g.hotel_level
+    need = _stock_change(g, hotel, new)
+    total = (need[0] * len(lots), need[1] * len(lots), need[2] * len(lots))
+    _check_stock(g, total, f"to give for the group's {len(lots)} hotels")
+    _take_stock(g, total)
+    house_cost = g.edition.squares[lots[0]].house_cost
+    refund = (hotel - new) * house_cost // 2 * len(lots)
+    for s in lots:
+        g.level[s] = new
+    transfer(g, ev, BANK, player, refund, "building_sold")
+    for s in lots:
+        ev.append({"kind": "sold_building", "player": g.players[player].name, "square": s,
+                   "level": new, "refund": refund // len(lots)})
 
 
 def start_building_auction(g: GameState, ev: Events, building: str) -> None:

@@ -355,11 +355,13 @@ def _auction_building(g: GameState, ev: Events, cmd: Command) -> None:
 
 
 def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
-    if not g.claim:
+    if not g.claims:
         raise RulesError(Code.NOT_NOW, "there is no rent to claim")
-    payer, owner, _square, amount = g.claim
-    _actor(g, cmd, owner)
-    g.claim = []
+    mine = [c for c in g.claims if cmd.by is None or g.players[c[1]].name == cmd.by]
+    if not mine:
+        raise RulesError(Code.NOT_YOUR_TURN, f"{cmd.by} has no rent to claim")
+    payer, owner, _square, amount, _left = mine[0]
+    g.claims.remove(mine[0])
     charge(g, ev, payer, owner, amount, "rent")
 
 

@@ -93,8 +93,8 @@ def legal_commands(g: GameState) -> list[JSON]:
             squares = [s for s in owned if _ok(g, {"do": verb, "by": p.name, "square": s})]
             if squares:
                 out.append({"do": verb, "by": p.name, "squares": squares})
-    if g.claim:
-        out.append({"do": "claim_rent", "by": g.players[g.claim[1]].name})
+    for owner in dict.fromkeys(c[1] for c in g.claims):
+        out.append({"do": "claim_rent", "by": g.players[owner].name})
     payers = [p.name for p in g.players if not p.bankrupt and p.cash > 0]
     if payers:
         out.append({"do": "pay", "from": payers + ["bank"], "to": active + ["bank"]})

@@ -27,8 +27,10 @@ def money_text(g: GameState, amount: int) -> str:
     """An amount as the edition writes it, e.g. "€ 1.500"."""
     cur = g.edition.currency
     sep = cur.get("group_separator", " ")
-    digits = f"{amount:,}".replace(",", sep)
-    return cur.get("pattern", "{amount}").replace("{amount}", digits)
+    grouping = int(cur.get("minimum_grouping_digits", 1))
+    digits = f"{amount:,}".replace(",", sep) if amount >= 10 ** (2 + grouping) else str(amount)
+    pattern = cur.get("display_pattern") or cur.get("pattern", "{amount}")
+    return str(pattern).replace("{amount}", digits)
 
 
 def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reason: str) -> None:

@@ -45,8 +45,16 @@ class RuleOptions:
     utility_card_rolls_again: bool = True
     #: failed rolls in jail before the fine must be paid
     max_jail_rolls: int = 3
-    #: the owner must claim rent before the next roll (off: the device collects at once)
+    #: the owner must claim rent in time (off: the device collects at once)
     rent_must_be_claimed: bool = False
+    #: a claim is lost when this many other players have started their turn (Swedish and
+    #: Swiss rules: 1, before the next player rolls; classic euro: 2, before the second)
+    rent_claim_turns: int = 1
+    #: a jailed player may pay the fine before this many failed rolls (Swedish rules: before
+    #: the first or second roll, 2; elsewhere before any, up to the last)
+    jail_fine_before_rolls: int = 3
+    #: all hotels of a group are sold back together (Swiss French rules)
+    sell_group_hotels_together: bool = False
     #: bank-only play: tokens are not tracked, turns may end without a roll
     bank_only: bool = False
     #: a player who cannot pay the jail fine (or a tax) is bankrupt at once (Polish rules)

@@ -116,8 +116,8 @@ class GameState:
     extra: dict[str, Any] = field(default_factory=dict)
     #: the ranking once the game was ended and counted (short/timed game, by agreement)
     standings: list[dict[str, Any]] = field(default_factory=list)
-    #: rent an owner may still claim: payer, owner, square, amount (when it must be claimed)
-    claim: list[int] = field(default_factory=list)
+    #: rents owners may still claim: (payer, owner, square, amount, turns left)
+    claims: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     #: skyscrapers the bank still has (editions with skyscrapers)
     bank_skyscrapers: int = 0
     #: stations with a train depot, in board order; a tuple, so copies share it
@@ -160,7 +160,7 @@ class GameState:
         new.winner = self.winner
         new.extra = self.extra.copy()
         new.standings = self.standings[:]
-        new.claim = self.claim[:]
+        new.claims = self.claims[:]
         new.bank_skyscrapers = self.bank_skyscrapers
         new.depots = self.depots
         new.fresh_tickets = self.fresh_tickets

@@ -10,7 +10,7 @@ it stands on (a corner belongs to both sides).
 
 from __future__ import annotations
 
-from companion.rules.board import move_to, rent_for
+from companion.rules.board import move_to, rent_for, turn_starts_moving
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import moved_total
 from companion.rules.edition import BUS_DECK, OWNABLE, Card, Square, SquareKind
@@ -78,10 +78,7 @@ def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
     if square not in bus_targets(g, p.position):
         raise RulesError(Code.UNREACHABLE, f"the bus goes forward to a square on this side of "
                          f"the board, up to the corner: not to {g.edition.squares[square].name}")
-    if g.claim:
-        ev.append({"kind": "rent_forfeited", "player": g.players[g.claim[1]].name,
-                   "amount": g.claim[3]})
-        g.claim = []
+    turn_starts_moving(g, ev, player)
     p = g.wp(player)
     ticket = p.bus_tickets[0]
     p.bus_tickets = p.bus_tickets[1:]

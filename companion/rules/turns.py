@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from companion.rules.board import land, move_steps, pay_salary, send_to_jail, utility_rent
+from companion.rules.board import (
+    land,
+    move_steps,
+    pay_salary,
+    send_to_jail,
+    turn_starts_moving,
+    utility_rent,
+)
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import dice_json, roll_die
 from companion.rules.money import Events, charge, transfer
@@ -52,10 +59,7 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
     if not g.must_roll:
         raise RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already")
     values = read_dice(g, dice, white_only=g.players[player].in_jail)
-    if g.claim:
-        ev.append({"kind": "rent_forfeited", "player": g.players[g.claim[1]].name,
-                   "amount": g.claim[3]})
-        g.claim = []
+    turn_starts_moving(g, ev, player)
     p = g.players[player]
     if p.in_jail:
         p = g.wp(player)
@@ -110,6 +114,9 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
         g.wdeck(g.edition.cards[card_id].deck).append(card_id)
         ev.append({"kind": "left_jail", "player": p.name, "how": "card", "card": card_id})
     else:
+        if p.jail_turns >= g.options.jail_fine_before_rolls:
+            raise RulesError(Code.NOT_NOW, f"{p.name} may pay the fine only before the first "
+                             f"{g.options.jail_fine_before_rolls} rolls in jail")
         if p.cash < g.options.jail_fine:
             from companion.rules.board import cannot_afford
 

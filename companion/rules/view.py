@@ -115,9 +115,11 @@ def public_state(g: GameState, legal: list[JSON] | None = None) -> JSON:
         "winner": _name(g, g.winner),
         "variant": g.extra.get("variant", "standard"),
         "standings": list(g.standings) or None,
-        "claimable_rent": ({"payer": g.players[g.claim[0]].name,
-                            "owner": g.players[g.claim[1]].name, "square": g.claim[2],
-                            "amount": g.claim[3]} if g.claim else None),
+        "claimable_rents": [
+            {"payer": g.players[payer].name, "owner": g.players[owner].name, "square": square,
+             "amount": amount, "turns_left": left}
+            for payer, owner, square, amount, left in g.claims
+        ],
     }
     if legal is not None:
         out["legal"] = legal
@@ -153,7 +155,7 @@ def snapshot(g: GameState) -> JSON:
             for p in g.pending
         ],
         "last_card": g.last_card, "pot": g.pot, "winner": g.winner, "extra": dict(g.extra),
-        "standings": list(g.standings), "claim": list(g.claim),
+        "standings": list(g.standings), "claims": [list(c) for c in g.claims],
         "bank_skyscrapers": g.bank_skyscrapers, "depots": list(g.depots),
         "fresh_tickets": g.fresh_tickets, "mr_monopoly": g.mr_monopoly,
     }
@@ -188,7 +190,8 @@ def restore(data: JSON, edition: Edition) -> GameState:
             dice=tuple(data["dice"]) if data["dice"] is not None else None, pending=pending,
             last_card=str(data["last_card"]), pot=int(data["pot"]), winner=int(data["winner"]),
             extra=dict(data.get("extra", {})), standings=list(data.get("standings", [])),
-            claim=list(data.get("claim", [])),
+            claims=[(int(c[0]), int(c[1]), int(c[2]), int(c[3]), int(c[4]))
+                    for c in data.get("claims", [])],
             bank_skyscrapers=int(data.get("bank_skyscrapers", edition.skyscrapers)),
             depots=tuple(data.get("depots", ())), fresh_tickets=int(data.get("fresh_tickets", 0)),
             mr_monopoly=bool(data.get("mr_monopoly", False)),
