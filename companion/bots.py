@@ -30,6 +30,8 @@ class Bots:
 
     def __init__(self) -> None:
         self.trade_turn = -1
+        self._owner_seen: list[int] = []
+        self._held: dict[int, list[int]] = {}
         self._commands: dict[tuple[object, ...], Command] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
@@ -141,6 +143,19 @@ class Bots:
                 return self._cmd(Verb.USE_BUS_TICKET, p.name, square=s)
         return None
 
+    def _holdings(self, g: GameState, player: int) -> list[int]:
+        """How many lots of each colour group the player owns (cached while no deed moves:
+        the owner list is compared, which is far cheaper than walking every group)."""
+        if g.owner != self._owner_seen:
+            self._owner_seen = list(g.owner)
+            self._held = {}
+        held = self._held.get(player)
+        if held is None:
+            owner = g.owner
+            held = [sum(1 for s in group if owner[s] == player) for group in self._lot_groups]
+            self._held[player] = held
+        return held
+
     def _build(self, g: GameState, player: int) -> Command | None:
         """The next even build on a complete (or all-but-one), unmortgaged group, keeping a
         reserve; then a skyscraper on a whole group, or a depot when rich."""
@@ -150,7 +165,10 @@ class Bots:
         squares = g.edition.squares
         all_but_one = g.options.build_with_all_but_one
         towers = g.bank_skyscrapers > 0
-        for group in self._lot_groups:
+        held = self._holdings(g, player)
+        for index, group in enumerate(self._lot_groups):
+            if held[index] < len(group) - (1 if all_but_one and len(group) > 2 else 0):
+                continue
             mine = group
             if all_but_one and len(group) > 2:
                 mine = tuple(s for s in group if owner[s] == player)
@@ -218,7 +236,11 @@ class Bots:
         owner, level = g.owner, g.level
         cash = g.players[player].cash
         all_but_one = g.options.build_with_all_but_one
-        for group in self._lot_groups:
+        held = self._holdings(g, player)
+        for index, group in enumerate(self._lot_groups):
+            short = len(group) - held[index]
+            if short != 1 and not (all_but_one and len(group) > 2 and short == 2):
+                continue
             missing = [s for s in group if owner[s] != player]
             if len(missing) != 1 and not (all_but_one and len(group) > 2 and len(missing) == 2):
                 continue
