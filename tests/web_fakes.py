@@ -196,12 +196,12 @@ def _meta_csrf(html: str) -> str:
 
 
 def open_real_session(data_dir: Any, players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
-                      seed: int = 3) -> Any:
+                      seed: int = 3, edition: str = "classic-eur") -> Any:
     """The real journaled GameSession in `data_dir`, with a new game started."""
     from companion.session import GameSession
 
     session = GameSession.open(data_dir)
-    out = session.submit({"do": "new_game", "edition": "classic-eur", "players": list(players),
+    out = session.submit({"do": "new_game", "edition": edition, "players": list(players),
                           "seed": seed}, Source(kind="script", banker=True))
     assert out.accepted, out
     return session

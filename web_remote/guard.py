@@ -18,6 +18,7 @@ JSON = dict[str, Any]
 SELF_VERBS = frozenset({
     "roll", "buy", "decline", "bid", "pass", "draw", "end_turn", "land", "pass_go", "build",
     "sell_building", "mortgage", "unmortgage", "pay_fine", "use_card", "bankrupt",
+    "claim_rent", "use_bus_ticket", "choose_square", "choose_gift",  # the last three: Mega
 })
 #: verbs only the banker may send from a phone (players trade through proposals)
 BANKER_VERBS = frozenset({"close_auction", "new_game", "auction_building", "trade"})
@@ -145,6 +146,11 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
         out["count"] = _whole(out["count"], "count", 1, MAX_COUNT, "bad_command")
     if "square" in out:
         out["square"] = square_index(out["square"], state, board_size)
+    if "dice" in out and not (isinstance(out["dice"], list) and len(out["dice"]) <= 3 and all(
+            isinstance(d, int | str) and not isinstance(d, bool) and len(str(d)) <= 12
+            for d in out["dice"])):
+        raise Refusal("bad_command", _("Enter the dice as they show: two white dice and, "
+                                       "in Mega, the speed die."))
     if verb == "trade":
         a = _party(out.get("from"), state, "from")
         b = _party(out.get("to"), state, "to")

@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.editions import load_edition
 from companion.rules import Edition, EditionError, SquareKind
+from web_remote.worth import PALETTE  # a player's colour: the same as on the chart
 
 JSON = dict[str, Any]
 
@@ -81,47 +82,93 @@ def squares_for(legal: list[JSON], verb: str) -> set[int]:
     return {s for c in legal if c["do"] == verb for s in c.get("squares", [])}
 
 
+def level_label(square: JSON) -> str:
+    """A lot's buildings in one mark: "S" skyscraper, "H" hotel, else the houses."""
+    if square.get("skyscraper"):
+        return "S"
+    if square.get("hotel"):
+        return "H"
+    return str(square.get("houses", 0))
+
+
+def next_building(square: JSON, options: JSON) -> str:
+    """What `build` puts on this square next: house, hotel, skyscraper or depot."""
+    if square.get("kind") == "station":
+        return "depot"
+    if square.get("hotel"):
+        return "skyscraper"
+    if int(square.get("houses", 0)) >= int(options.get("houses_before_hotel", 4)):
+        return "hotel"
+    return "house"
+
+
+def _after_build(square: JSON, options: JSON) -> JSON:
+    """The square as it stands after one more building."""
+    kind = next_building(square, options)
+    if kind == "skyscraper":
+        return {**square, "hotel": False, "skyscraper": True}
+    if kind == "hotel":
+        return {**square, "houses": 0, "hotel": True}
+    return {**square, "houses": int(square.get("houses", 0)) + 1}
+
+
+def _ladder(sq: Any, cur: JSON | None) -> list[tuple[str, str]]:
+    """The deed's printed rents: (label key, amount) from the bare lot up."""
+    if sq.kind is SquareKind.LOT:
+        labels = ["rent", "1", "2", "3", "4", "hotel", "skyscraper"]
+        return [(labels[k] if k < len(labels) else str(k), money(r, cur))
+                for k, r in enumerate(sq.rent)]
+    if sq.kind is SquareKind.STATION:
+        return [(str(k + 1), money(r, cur)) for k, r in enumerate(sq.rent)]
+    return [(str(k + 1), f"× {m}") for k, m in enumerate(sq.multipliers)]
+
+
 def deeds(state: JSON, player: str | None, legal: list[JSON]) -> list[JSON]:
-    """The player's deeds as cards: rent ladder, costs, state, and what can be done now."""
+    """The player's deeds as cards: rent ladder, costs, buildings (houses, hotel, Mega's
+    skyscraper and train depot), and what can be done now (from `legal` only)."""
     ed = edition(str(state.get("edition", "")))
     options = state.get("options", {})
     cur = state.get("currency")
     verbs = {v: squares_for(legal, v) for v in ("build", "sell_building", "mortgage",
                                                   "unmortgage")}
-    levels = {s["index"]: (5 if s["hotel"] else s["houses"]) for s in state.get("squares", [])}
+    by_index = {int(s["index"]): s for s in state.get("squares", [])}
+    depot_cost = ed.depot_cost if ed is not None else 0
     cards = []
     for s in state.get("squares", []):
         if s.get("owner") != player or player is None:
             continue
         i = int(s["index"])
         sq = ed.squares[i] if ed is not None else None
-        ladder: list[tuple[str, str]] = []
-        house_cost = mortgage = 0
-        if sq is not None:
-            house_cost, mortgage = sq.house_cost, sq.mortgage
-            if sq.kind is SquareKind.LOT:
-                labels = ["rent", "1", "2", "3", "4", "hotel"]
-                ladder = [(labels[k] if k < len(labels) else str(k), money(r, cur))
-                          for k, r in enumerate(sq.rent)]
-            elif sq.kind is SquareKind.STATION:
-                ladder = [(str(k + 1), money(r, cur)) for k, r in enumerate(sq.rent)]
-            else:
-                ladder = [(str(k + 1), f"× {m}") for k, m in enumerate(sq.multipliers)]
-        group = [x for x in (ed.groups.get(s.get("group") or "", ()) if ed else ())]
+        house_cost = sq.house_cost if sq is not None else 0
+        mortgage = sq.mortgage if sq is not None else 0
+        ladder = _ladder(sq, cur) if sq is not None else []
+        # the builder's own lots of the group (Mega: all lots but one may be enough)
+        group = [g for g in (ed.groups.get(s.get("group") or "", ()) if ed else ())
+                 if by_index.get(g, {}).get("owner") == player]
+        building = next_building(s, options)
+        cost = depot_cost if building == "depot" else house_cost
         preview = None
-        if i in verbs["build"] and group:
-            after = {g: levels.get(g, 0) + (1 if g == i else 0) for g in group}
-            preview = {"after": [after[g] for g in group], "cost": money(house_cost, cur)}
+        if i in verbs["build"]:
+            after = [level_label(_after_build(by_index[g], options) if g == i else by_index[g])
+                     for g in group] if s["kind"] == "lot" else []
+            preview = {"after": after, "cost": money(cost, cur), "building": building}
+        if s.get("depot"):
+            sell = depot_cost // 2
+        else:
+            sell = house_cost // 2
         cards.append({
             "index": i, "name": s["name"], "colour": group_colour(state, s.get("group")),
             "kind": s["kind"], "price": money(s["price"], cur), "ladder": ladder,
             "house_cost": money(house_cost, cur) if house_cost else "",
-            "sell_value": money(house_cost // 2, cur) if house_cost else "",
+            "depot_cost": money(depot_cost, cur) if depot_cost and s["kind"] == "station"
+            else "",
+            "sell_value": money(sell, cur) if sell else "",
             "mortgage": money(mortgage, cur), "lift": money(lift_cost(mortgage, options), cur),
             "houses": s["houses"], "hotel": s["hotel"], "mortgaged": s["mortgaged"],
+            "skyscraper": bool(s.get("skyscraper")), "depot": bool(s.get("depot")),
             "rent": money(s["rent"], cur) if s["kind"] != "utility" else f"× {s['rent']}",
             "can": {v: i in sq_set for v, sq_set in verbs.items()},
-            "group_levels": [levels.get(g, 0) for g in group], "preview": preview,
+            "group_levels": [level_label(by_index[g]) for g in group], "preview": preview,
         })
     return cards
 
@@ -158,3 +205,79 @@ def transactions(entries: list[JSON], player: str | None) -> list[JSON]:
                          "undone": bool(entry.get("undone"))})
     rows.reverse()
     return rows
+
+
+#: the journal events the History page lists besides money: moves and buildings that a
+#: table wants to look back on (Mega's speed die, bus tickets and rebalancing included)
+EVENT_KINDS = frozenset({
+    "triple", "chose_square", "mr_monopoly", "mr_monopoly_stays", "bus_ticket",
+    "bus_ticket_used", "bus_tickets_expired", "no_bus_ticket", "auction_square_stays",
+    "rebalanced", "built", "sold_building", "three_doubles", "jailed", "bankrupt",
+})
+
+
+def events(entries: list[JSON], player: str | None) -> list[JSON]:
+    """The notable events of the journal entries (EVENT_KINDS), newest first, optionally
+    one player's; events of undone commands are kept and marked."""
+    rows = []
+    for entry in entries:
+        if entry.get("kind", "command") != "command":
+            continue
+        for event in entry.get("events", []):
+            if event.get("kind") not in EVENT_KINDS:
+                continue
+            if player is not None and event.get("player") not in (player, None):
+                continue
+            rows.append({**event, "seq": entry.get("seq"), "undone": bool(entry.get("undone"))})
+    rows.reverse()
+    return rows
+
+
+def board_cell(index: int, size: int) -> tuple[int, int]:
+    """(row, column), from 1, of a square on a square board of `size` squares drawn as the
+    box shows it: GO at the bottom right, play going left along the bottom, up, right along
+    the top and down; 40 squares make an 11 × 11 grid, Mega's 52 a 14 × 14 one.
+
+    >>> [board_cell(i, 40) for i in (0, 10, 20, 30, 39)]
+    [(11, 11), (11, 1), (1, 1), (1, 11), (10, 11)]
+    >>> board_cell(13, 52), board_cell(26, 52)
+    ((14, 1), (1, 1))
+    """
+    side = size // 4
+    edge, step = divmod(index, side)
+    if edge == 0:
+        return side + 1, side + 1 - step
+    if edge == 1:
+        return side + 1 - step, 1
+    if edge == 2:
+        return 1, 1 + step
+    return 1 + step, side + 1
+
+
+def board(state: JSON) -> JSON:
+    """The Table page's board: every square with its place in the grid, colour, owner,
+    buildings and the tokens on it."""
+    ed = edition(str(state.get("edition", "")))
+    if ed is None:
+        return {"side": 0, "cells": []}
+    size = len(ed.squares)
+    owned = {int(s["index"]): s for s in state.get("squares", [])}
+    players = state.get("players", [])
+    colours = {p["name"]: PALETTE[k % len(PALETTE)] for k, p in enumerate(players)}
+    cells = []
+    for sq in ed.squares:
+        row, col = board_cell(sq.index, size)
+        info = owned.get(sq.index, {})
+        tokens = [{"name": p["name"], "colour": colours[p["name"]], "jail": p["in_jail"]}
+                  for p in players if p["position"] == sq.index and not p["bankrupt"]]
+        mark = level_label(info) if info.get("kind") == "lot" else ""
+        cells.append({
+            "index": sq.index, "row": row, "col": col, "name": sq.name, "kind": sq.kind.value,
+            "colour": group_colour(state, sq.group) if sq.group else "",
+            "owner": info.get("owner"), "owner_colour": colours.get(info.get("owner") or ""),
+            "mark": "" if mark == "0" else mark, "depot": bool(info.get("depot")),
+            "mortgaged": bool(info.get("mortgaged")), "tokens": tokens,
+            "corner": sq.index % (size // 4) == 0,
+        })
+    return {"side": size // 4 + 1, "cells": cells, "colours": colours}
+

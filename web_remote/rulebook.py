@@ -111,6 +111,20 @@ def option_texts() -> dict[str, str]:
         "rent_must_be_claimed": _("Rent must be claimed before the next roll"),
         "bank_only": _("Bank-only play (tokens not tracked)"),
         "bankrupt_if_fine_unpayable": _("An unpayable fine or tax means bankruptcy"),
+        "mortgaged_bankruptcy_transfer": _("Mortgaged deeds of a bankrupt player"),
+        "mortgage_strips_only_lot": _("Mortgaging strips only the lot mortgaged"),
+        "utility_rent_fresh_roll": _("Utility rent is rolled afresh"),
+        "deal_deeds": _("Deeds dealt at the start"),
+        "end_after_bankruptcies": _("The game ends after this many bankruptcies"),
+        "time_limit_minutes": _("Time limit (minutes)"),
+        "standings_mortgaged": _("Mortgaged deeds count at the end as"),
+        "rent_claim_turns": _("Turns of others before an unclaimed rent is lost"),
+        "jail_fine_before_rolls": _("The jail fine may be paid before this many rolls"),
+        "sell_group_hotels_together": _("All hotels of a group are sold together"),
+        "speed_die": _("Speed die (Mega): three dice"),
+        "build_with_all_but_one": _("Build with all lots of a group but one"),
+        "unbuilt_rent_all_but_one": _("Unbuilt rent with all lots but one (times)"),
+        "unbuilt_rent_full_group": _("Unbuilt rent with the whole group (times)"),
     }
 
 

@@ -13,10 +13,12 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from web_remote import rulebook
 from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _, current_language
+from web_remote.i18n import _, current_language, ngettext
 from web_remote.present import (
+    board,
     deeds,
     edition,
+    events,
     find,
     group_colour,
     legal_for,
@@ -40,7 +42,72 @@ def verb_labels() -> dict[str, str]:
         "close_auction": _("Close the auction"), "land": _("Landed on"),
         "build": _("Build"), "sell_building": _("Sell a building"), "mortgage": _("Mortgage"),
         "unmortgage": _("Lift the mortgage"),
+        "use_bus_ticket": _("Ride the bus"), "choose_square": _("Go there"),
+        "claim_rent": _("Claim the rent"),
     }
+
+
+def building_labels() -> dict[str, str]:
+    """What a build puts up, for the build buttons and deeds."""
+    return {"house": _("a house"), "hotel": _("a hotel"), "skyscraper": _("a skyscraper"),
+            "depot": _("a train depot")}
+
+
+def gift_labels() -> dict[str, str]:
+    """The Birthday gift's choices (Mega)."""
+    return {"money": _("Take the money"), "bus_ticket": _("Take a bus ticket")}
+
+
+def built_kind(event: dict[str, Any], hotel_level: int) -> str:
+    """What a "built" event put up: depots say so, lots give their new level."""
+    if "building" in event:
+        return str(event["building"])
+    level = int(event.get("level", 0))
+    return "house" if level < hotel_level else ("hotel" if level == hotel_level
+                                                  else "skyscraper")
+
+
+def event_text(event: dict[str, Any], names: dict[int, str],
+               money_of: Any, hotel_level: int = 5) -> str:
+    """One journal event of the History's "moves" list, in the phone's language."""
+    kind = event.get("kind")
+    who = str(event.get("player") or "")
+    square = names.get(int(event.get("square", -1)), "") if "square" in event else ""
+    if kind == "triple":
+        return _("%(name)s rolled a triple", name=who)
+    if kind == "chose_square":
+        if event.get("for") == "auction":
+            return _("%(name)s put %(square)s up for auction", name=who, square=square)
+        return _("%(name)s went to %(square)s (triple)", name=who, square=square)
+    if kind == "mr_monopoly":
+        return _("Mr. Monopoly: %(name)s moves on to the next property", name=who)
+    if kind in ("mr_monopoly_stays", "auction_square_stays"):
+        return _("%(name)s stays put", name=who)
+    if kind == "bus_ticket":
+        return _("%(name)s took a bus ticket", name=who)
+    if kind == "bus_ticket_used":
+        return _("%(name)s rode the bus to %(square)s", name=who, square=square)
+    if kind == "bus_tickets_expired":
+        return ngettext("%(num)d bus ticket expired", "%(num)d bus tickets expired",
+                        int(event.get("count", 0)))
+    if kind == "no_bus_ticket":
+        return _("No bus ticket left for %(name)s", name=who)
+    if kind == "rebalanced":
+        return _("%(name)s evened out the buildings of a group", name=who)
+    if kind == "built":
+        what = building_labels().get(built_kind(event, hotel_level), "")
+        return _("%(name)s built %(what)s on %(square)s (%(cost)s)", name=who, what=what,
+                 square=square, cost=money_of(event.get("cost")))
+    if kind == "sold_building":
+        return _("%(name)s sold a building on %(square)s (+%(refund)s)", name=who,
+                 square=square, refund=money_of(event.get("refund")))
+    if kind == "three_doubles":
+        return _("%(name)s rolled three doubles", name=who)
+    if kind == "jailed":
+        return _("%(name)s went to jail", name=who)
+    if kind == "bankrupt":
+        return _("%(name)s went bankrupt", name=who)
+    return str(kind)
 
 
 def reason_labels() -> dict[str, str]:
@@ -54,6 +121,7 @@ def reason_labels() -> dict[str, str]:
         "mortgage_interest": _("mortgage interest"), "mortgage_lift": _("mortgage lifted"),
         "payment": _("payment"), "trade": _("trade"), "bankruptcy": _("bankruptcy"),
         "free_parking": _("Free Parking"), "start_pot": _("Free Parking pot"),
+        "birthday_gift": _("birthday gift"), "dealt_deed": _("deed dealt"),
     }
 
 
@@ -110,7 +178,15 @@ def me() -> BaseResponse:
         and pending.get("player") == player
     others = [p["name"] for p in state.get("players", [])
               if p["name"] != player and not p["bankrupt"]]
+    roll = find(mine, "roll")
+    in_jail = bool(me_json and me_json.get("in_jail"))
+    speed = bool(state.get("options", {}).get("speed_die"))
     return page("me", state=state, player=player, me_json=me_json, legal=mine,
+                roll=roll, speed_die=speed and not in_jail and not pending,
+                choose=find(mine, "choose_square"), bus=find(mine, "use_bus_ticket"),
+                gifts=[c for c in mine if c["do"] == "choose_gift"],
+                gift_labels=gift_labels(), buildings=building_labels(),
+                mr_monopoly=bool(state.get("turn", {}).get("mr_monopoly")),
                 deeds=deeds(state, player, mine), simple=simple, bid=bid, quick=quick,
                 can_pass=find(mine, "pass"), bankrupt=find(mine, "bankrupt"),
                 land=find(mine, "land"), pass_go=find(mine, "pass_go"), trades=trades,
@@ -127,8 +203,9 @@ def table() -> BaseResponse:
     state = remote().session.state()
     recent = remote().session.history(None, 12)
     recent.reverse()
-    return page("table", state=state, recent=recent,
-                owned={s["index"]: s for s in state.get("squares", [])})
+    return page("table", state=state, recent=recent, board=board(state),
+                owned={s["index"]: s for s in state.get("squares", [])},
+                tickets="bus_tickets" in (state.get("bank") or {}))
 
 
 @bp.get("/history")
@@ -136,8 +213,15 @@ def history() -> BaseResponse:
     """Every transaction from the journal, filterable by player."""
     state = remote().session.state()
     player = request.args.get("player") or None
-    rows = transactions(remote().session.history(player, 2000), player)
+    entries = remote().session.history(player, 2000)
+    rows = transactions(entries, player)
+    cur = state.get("currency")
+    names = square_names(state)
+    hotel_level = int(state.get("options", {}).get("houses_before_hotel", 4)) + 1
+    moves = [{**e, "text": event_text(e, names, lambda a: money(a, cur), hotel_level)}
+             for e in events(entries, player)]
     return page("history", state=state, rows=rows, player=player, reasons=reason_labels(),
+                moves=moves,
                 players=[p["name"] for p in state.get("players", [])])
 
 
