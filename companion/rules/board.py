@@ -35,6 +35,20 @@ def send_to_jail(g: GameState, ev: Events, player: int) -> None:
     ev.append({"kind": "jailed", "player": p.name})
 
 
+def count_doubles(g: GameState, ev: Events, player: int, double: bool) -> bool:
+    """Doubles roll again, the third in a row goes straight to jail; True when jailed."""
+    if not double:
+        g.must_roll = False
+        return False
+    g.doubles += 1
+    if g.doubles >= 3:
+        ev.append({"kind": "three_doubles", "player": g.players[player].name})
+        send_to_jail(g, ev, player)
+        return True
+    g.must_roll = True
+    return False
+
+
 def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
     """Move forward by a number of squares, paying the salary when GO is passed or reached."""
     p = g.wp(player)

@@ -9,7 +9,7 @@ and runs by itself once the square landed on is dealt with.
 
 from __future__ import annotations
 
-from companion.rules.board import move_steps, move_to, send_to_jail
+from companion.rules.board import count_doubles, move_steps, move_to
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import SPEED_BUS, SPEED_CODES, SPEED_FACES, roll_die
 from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE
@@ -49,15 +49,8 @@ def speed_roll(g: GameState, ev: Events, player: int, values: tuple[int, ...]) -
         ev.append({"kind": "triple", "player": p.name})
         g.pending.append(Pending(PendingKind.CHOOSE_SQUARE, player, reason="triple"))
         return
-    if white1 == white2:
-        g.doubles += 1
-        if g.doubles >= 3:
-            ev.append({"kind": "three_doubles", "player": p.name})
-            send_to_jail(g, ev, player)
-            return
-        g.must_roll = True
-    else:
-        g.must_roll = False
+    if count_doubles(g, ev, player, white1 == white2):
+        return
     if speed <= 3:
         move_steps(g, ev, player, white1 + white2 + speed)
         return

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from companion.rules.board import (
+    count_doubles,
     land,
     move_steps,
     pay_salary,
-    send_to_jail,
     turn_starts_moving,
     utility_rent,
 )
@@ -88,15 +88,8 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
     if len(values) == 3:
         speed_roll(g, ev, player, values)
         return
-    if double:
-        g.doubles += 1
-        if g.doubles >= 3:
-            ev.append({"kind": "three_doubles", "player": p.name})
-            send_to_jail(g, ev, player)
-            return
-        g.must_roll = True
-    else:
-        g.must_roll = False
+    if count_doubles(g, ev, player, double):
+        return
     move_steps(g, ev, player, total)
 
 
