@@ -2,7 +2,7 @@
 
 The controller is pure: it turns (input event, public state) into a list of these actions.
 The screen program (or hardware.pump.InputPump) carries them out: Submit goes to
-`session.submit`, Undo to `session.undo`, OpenMenu and Show to the screen and phones.
+`session.submit`, Undo to `session.undo`, OpenMenu, Show and PassOn to the screen.
 """
 
 from __future__ import annotations
@@ -58,7 +58,16 @@ class Show:
     active: bool = True
 
 
-Action = Submit | Undo | OpenMenu | Show
+@dataclass(frozen=True)
+class PassOn:
+    """A panel button nothing in hardware/ is waiting for: the table screen's mapping
+    (companion.screen.prompt) decides what it does, so every button has one meaning."""
+
+    button: str
+    held: bool = False
+
+
+Action = Submit | Undo | OpenMenu | Show | PassOn
 
 
 def legal_entry(state: JSON, do: str, by: str | None = None) -> JSON | None:

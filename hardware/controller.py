@@ -1,22 +1,31 @@
 """The input controller: input events + the public state -> actions for the screen program.
 
-Buttons do what the game is waiting for (from `pending` and `legal`): ROLL rolls (or starts
-entering physical dice, or ends a finished turn); YES / NO answer the prompt; PASS GO pays
-the salary; UNDO asks first; MENU opens the menu, held the banker menu. Taps go through
-hardware.taps. The controller keeps a small mode (hardware.modes) between events and is
-otherwise pure: it never calls the session, it returns actions for someone else to carry
-out (hardware.pump.InputPump, or the screen program itself).
+The table screen maps the panel's buttons to the game (companion.screen.prompt: one
+mapping for the panel, the keyboard and the touchscreen). This controller handles only
+what the hardware starts itself, and the buttons while one of those is under way:
+
+- taps (hardware.taps): a card when asked to buy, a drawn card, bank card then deed or
+  bank card, the banker card; while a registration run is active (hardware.registrar),
+  every tap and button goes to the run instead;
+- the knob: an amount after two bank cards or a bid, physical dice (turning it when a roll
+  is due starts entering them, the speed die too), a square (a bus ticket ride, a triple);
+- the buttons during those: YES confirms, NO goes back or cancels, PASS GO after a bank
+  card pays that player's salary.
+
+Any other button comes back as PassOn for the screen's mapping. The controller keeps a
+small mode (hardware.modes) between events and is otherwise pure: it never calls the
+session, it returns actions for someone else to carry out (hardware.pump.InputPump).
 """
 
 from __future__ import annotations
 
+from companion import i18n
 from companion.session_api import JSON, Source
 from hardware.actions import (
     Action,
-    OpenMenu,
+    PassOn,
     Show,
     Submit,
-    Undo,
     command_from,
     legal_entry,
     money,
@@ -31,21 +40,12 @@ from hardware.events import (
     InputEvent,
     TagEvent,
 )
-from hardware.modes import AmountEntry, CardTapped, ConfirmUndo, DiceEntry, Mode, describe_mode
-from hardware.registration import RegistrationFlow
+from hardware.modes import AmountEntry, CardTapped, DiceEntry, Mode, SquarePick, describe_mode
+from hardware.registrar import Registrar
 from hardware.registry import TagRegistry
 from hardware.taps import TapInterpreter
 
-Result = tuple[list[Action], Mode | None]
-
-
-def _source(state: JSON, command: JSON | None = None) -> Source:
-    by = (command or {}).get("by") or state.get("current")
-    return Source("button", player=by)
-
-
-def _submit(state: JSON, command: JSON) -> Submit:
-    return Submit(command, _source(state, command))
+SQUARE_VERBS = ("choose_square", "use_bus_ticket")
 
 
 def _not_now(state: JSON, what: str) -> Show:
@@ -54,10 +54,24 @@ def _not_now(state: JSON, what: str) -> Show:
     return Show("not_now", f"{what} is not possible now{hint}.")
 
 
+def dice_count(state: JSON) -> int:
+    """How many dice the roll due now takes: 3 with the speed die, except in jail and for
+    a roll for the rent (the white dice only)."""
+    if not (state.get("options") or {}).get("speed_die"):
+        return 2
+    if pending(state).get("kind") == "roll_for_rent":
+        return 2
+    roller = pending(state).get("player") or state.get("current")
+    jailed = any(p.get("name") == roller and p.get("in_jail") for p in state.get("players") or [])
+    return 2 if jailed else 3
+
+
 def dice_prompt(mode: DiceEntry) -> Show:
     """The prompt while physical dice are entered."""
-    which = "first" if not mode.values else "second"
-    msg = f"Enter the {which} die: {mode.current} (knob or ROLL to change, YES to confirm)"
+    which = len(mode.values) + 1
+    name = "the speed die" if which == 3 else f"die {which} of {mode.count}"
+    face = str(mode.current).replace("_", " ")
+    msg = f"Enter {name}: {face} (knob or ROLL to change, YES to confirm, NO back)"
     return Show("enter_dice", msg, "prompt", describe_mode(mode) or {})
 
 
@@ -71,92 +85,56 @@ def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
     return Show("enter_amount", msg, "prompt", describe_mode(mode) or {})
 
 
-def button_actions(
-    button: Button, gesture: Gesture, state: JSON, *, physical_dice: bool = False
-) -> Result:
-    """What a button does when nothing is being entered: actions and the next mode.
-
-    Pure: the same button in the same state always does the same thing.
-    """
-    ask = pending(state)
-    kind = ask.get("kind")
-    version = int(state.get("version", 0))
-    if button is Button.MENU:
-        if gesture is Gesture.HOLD:
-            return [OpenMenu("banker", Source("button"), authorized=False)], None
-        return [OpenMenu("main", _source(state))], None
-    if button is Button.UNDO:
-        show = Show("confirm_undo", "Undo the last action? YES to undo, NO to keep.", "prompt")
-        return [show], ConfirmUndo(version)
-    if button is Button.PASS_GO:
-        entry = legal_entry(state, "pass_go", state.get("current"))
-        if entry is None:
-            return [_not_now(state, "Paying the salary")], None
-        return [_submit(state, command_from(entry))], None
-    if button is Button.ROLL or (button is Button.YES and kind == "roll_for_rent"):
-        roll = legal_entry(state, "roll")
-        if roll is not None:
-            if physical_dice:
-                mode = DiceEntry(version, command_from(roll))
-                return [dice_prompt(mode)], mode
-            return [_submit(state, command_from(roll))], None
-        end = legal_entry(state, "end_turn")
-        if end is not None and not kind:
-            return [_submit(state, command_from(end))], None
-        return [_not_now(state, "Rolling")], None
-    if button is Button.YES:
-        return _yes(state, kind), None
-    return _no(state, kind), None
+def square_label(state: JSON, index: int) -> str:
+    """A square's name: from the state (ownable squares), else from the edition's board."""
+    for square in state.get("squares") or []:
+        if square.get("index") == index:
+            return str(square.get("name"))
+    board = i18n.edition_data(str(state.get("edition") or "")).get("squares") or []
+    if 0 <= index < len(board):
+        return str(board[index].get("name", index))
+    return f"#{index}"
 
 
-def _yes(state: JSON, kind: str | None) -> list[Action]:
-    if kind in {"buy", "draw"}:
-        entry = legal_entry(state, kind)
-        return [_submit(state, command_from(entry))] if entry else [_not_now(state, "That")]
-    if kind == "lift_mortgages":
-        entry = legal_entry(state, "unmortgage")
-        squares = (entry or {}).get("squares") or pending(state).get("squares") or []
-        if entry is None or not squares:
-            return [_not_now(state, "Lifting the mortgages")]
-        return [_submit(state, command_from(entry, square=sq)) for sq in squares]
-    if kind in {"auction", "building_auction"}:
-        close = legal_entry(state, "close_auction")
-        if close is not None:
-            return [_submit(state, command_from(close))]
-        return [Show("tap_to_bid", "Tap your bank card to bid.")]
-    if kind:
-        return [_not_now(state, "YES")]
-    end = legal_entry(state, "end_turn")
-    if end is not None:
-        return [_submit(state, command_from(end))]
-    return [_not_now(state, "Ending the turn")]
+def square_prompt(state: JSON, mode: SquarePick) -> Show:
+    """The prompt while a square is picked with the knob."""
+    what = "Ride to" if mode.entry.get("do") == "use_bus_ticket" else "Go to"
+    msg = (f"{what} {square_label(state, mode.square)}? Knob to change, YES to choose, "
+           f"NO to cancel; or tap the deed.")
+    return Show("pick_square", msg, "prompt", describe_mode(mode) or {})
 
 
-def _no(state: JSON, kind: str | None) -> list[Action]:
-    if kind in {"buy", "lift_mortgages"}:
-        entry = legal_entry(state, "decline")
-        return [_submit(state, command_from(entry))] if entry else [_not_now(state, "NO")]
-    if kind == "auction":
-        return [Show("tap_to_pass", "Tap your bank card, then NO, to pass.")]
-    return [_not_now(state, "NO")]
+def start_square_pick(state: JSON, verb: str, by: str | None = None) -> SquarePick | None:
+    """A square pick for a legal `verb` (choose_square, use_bus_ticket), if it is legal."""
+    entry = legal_entry(state, verb, by)
+    squares = [int(s) for s in (entry or {}).get("squares") or []]
+    if entry is None or not squares:
+        return None
+    return SquarePick(int(state.get("version", 0)), command_from(entry), squares)
 
 
 class InputController:
     """Routes input events through the current mode; returns actions to carry out.
 
-    registry: the tag registry; physical_dice: ROLL starts entering the table's dice
-    instead of rolling the device's; amount_step: how much one knob detent changes an
+    registry: the tag registry; registrar: the registration hook (one is made around the
+    registry when not given); physical_dice: ROLL also starts entering the table's dice
+    (without it, turning the knob does); amount_step: how much one knob detent changes an
     amount. Not thread-safe: feed it from one thread (InputPump does).
     """
 
     def __init__(
-        self, registry: TagRegistry, *, physical_dice: bool = False, amount_step: int = 10
+        self,
+        registry: TagRegistry,
+        *,
+        registrar: Registrar | None = None,
+        physical_dice: bool = False,
+        amount_step: int = 10,
     ) -> None:
+        self.registrar = registrar or Registrar(registry)
         self.taps = TapInterpreter(registry)
         self.physical_dice = physical_dice
         self.amount_step = amount_step
         self.mode: Mode | None = None
-        self.registration: RegistrationFlow | None = None
 
     def describe(self) -> JSON | None:
         """The current mode for the screen and phones (None when idle)."""
@@ -170,62 +148,59 @@ class InputController:
             data = {"source": event.source}
             return [Show(event.code, event.message, "warning", data, event.active)]
         if isinstance(event, TagEvent):
-            if self.registration is not None:
-                return self._register(event.tag)
-            actions, self.mode = self.taps.interpret(event.tag, state, self.mode)
-            return actions
+            return self._tap(event.tag, state)
         if isinstance(event, EncoderEvent):
             return self._turn(event.steps, state)
         return self._button(event, state)
 
-    # -- registration -------------------------------------------------------------------
+    # -- taps ---------------------------------------------------------------------------
 
-    def start_registration(self, flow: RegistrationFlow) -> list[Action]:
-        """Send taps to `flow` until it is done or stopped."""
-        self.registration, self.mode = flow, None
-        return [Show("registration", flow.prompt(), "prompt", {"title": flow.title})]
-
-    def stop_registration(self) -> list[Action]:
-        """Leave registration; taps mean game actions again."""
-        self.registration = None
-        return [Show("registration_done", "Card registration finished.")]
-
-    def _register(self, tag: str) -> list[Action]:
-        flow = self.registration
-        assert flow is not None
-        result = flow.on_tag(tag)
-        actions: list[Action] = [Show("registration", result.message, "prompt", {"tag": tag})]
-        if result.done:
-            actions += self.stop_registration()
+    def _tap(self, tag: str, state: JSON) -> list[Action]:
+        result = self.registrar.tap(tag)
+        if result is not None:  # registering: the tap is the run's, not the game's
+            self.mode = None
+            data = {"tag": tag, "outcome": result.outcome}
+            actions: list[Action] = [Show("registration", result.message, "prompt", data)]
+            if result.done:
+                actions.append(Show("registration_done", "Card registration finished."))
+            return actions
+        mode = self.mode
+        if isinstance(mode, SquarePick):
+            return self._square_tap(mode, tag, state)
+        actions, self.mode = self.taps.interpret(tag, state, mode)
+        if isinstance(self.mode, SquarePick):
+            actions.append(square_prompt(state, self.mode))
         return actions
 
-    def _registration_button(self, event: ButtonEvent) -> list[Action]:
-        flow = self.registration
-        assert flow is not None
-        if event.button is Button.NO:
-            return [Show("registration", flow.skip(), "prompt")]
-        if event.button is Button.UNDO:
-            return [Show("registration", flow.back(), "prompt")]
-        if event.button is Button.MENU:
-            return self.stop_registration()
-        return [Show("registration", flow.prompt(), "prompt")]
+    def _square_tap(self, mode: SquarePick, tag: str, state: JSON) -> list[Action]:
+        role = self.taps.registry.lookup(tag)
+        square = next((s for s in state.get("squares") or []
+                       if role is not None and s.get("id") == role.square), None)
+        if square is None or int(square["index"]) not in mode.squares:
+            return [Show("not_reachable", "Tap the deed of a square on offer, or use the knob."),
+                    square_prompt(state, mode)]
+        self.mode = None
+        return [self._submit_square(mode, int(square["index"]))]
+
+    def _submit_square(self, mode: SquarePick, square: int) -> Submit:
+        command = {**mode.entry, "square": square}
+        return Submit(command, Source("rfid", player=command.get("by")))
 
     # -- buttons and knob ---------------------------------------------------------------
 
     def _button(self, event: ButtonEvent, state: JSON) -> list[Action]:
-        if self.registration is not None:
-            return self._registration_button(event)
         button, mode = event.button, self.mode
-        if isinstance(mode, ConfirmUndo):
+        result = self.registrar.press(button.value)
+        if result is not None:
             self.mode = None
-            if button in {Button.YES, Button.UNDO}:
-                # confirmed at the table: the panel acts for the table, like the banker
-                return [Undo(Source("button", banker=True))]
-            return [Show("undo_cancelled", "Nothing was undone.")]
+            code = "registration_done" if result.done else "registration"
+            return [Show(code, result.message, "prompt" if not result.done else "notice")]
         if isinstance(mode, DiceEntry):
             return self._dice_button(mode, button, state)
         if isinstance(mode, AmountEntry):
             return self._amount_button(mode, button, state)
+        if isinstance(mode, SquarePick):
+            return self._square_button(mode, button, state)
         if isinstance(mode, CardTapped):
             self.mode = None
             if button is Button.NO:
@@ -236,20 +211,30 @@ class InputController:
                     return [_not_now(state, "Paying the salary")]
                 command = command_from(entry, by=mode.player)
                 return [Submit(command, Source("rfid", player=mode.player))]
-        actions, self.mode = button_actions(
-            button, event.gesture, state, physical_dice=self.physical_dice
-        )
-        return actions
+        if button is Button.ROLL and self.physical_dice:
+            started = self._start_dice(state)
+            if started:
+                return started
+        return [PassOn(button.value, event.gesture is Gesture.HOLD)]
+
+    def _start_dice(self, state: JSON) -> list[Action]:
+        roll = legal_entry(state, "roll", pending(state).get("player") or None)
+        if roll is None:
+            return []
+        self.mode = DiceEntry(int(state.get("version", 0)), command_from(roll),
+                              count=dice_count(state))
+        return [dice_prompt(self.mode)]
 
     def _dice_button(self, mode: DiceEntry, button: Button, state: JSON) -> list[Action]:
         if button is Button.ROLL:
-            mode.current = mode.current % 6 + 1
+            mode.turn(1)
             return [dice_prompt(mode)]
         if button is Button.YES:
             mode.values.append(mode.current)
-            if len(mode.values) == 2:
+            if len(mode.values) == mode.count:
                 self.mode = None
-                return [_submit(state, {**mode.entry, "dice": list(mode.values)})]
+                command = {**mode.entry, "dice": list(mode.values)}
+                return [Submit(command, Source("button", player=command.get("by")))]
             mode.current = 1
             return [dice_prompt(mode)]
         if button is Button.NO and mode.values:
@@ -272,11 +257,35 @@ class InputController:
             return [Show("amount_cancelled", "Cancelled.")]
         return [amount_prompt(state, mode)]
 
+    def _square_button(self, mode: SquarePick, button: Button, state: JSON) -> list[Action]:
+        if button is Button.YES:
+            self.mode = None
+            return [self._submit_square(mode, mode.square)]
+        if button is Button.ROLL:
+            mode.at = (mode.at + 1) % len(mode.squares)
+            return [square_prompt(state, mode)]
+        self.mode = None
+        return [Show("pick_cancelled", "Cancelled.")]
+
     def _turn(self, steps: int, state: JSON) -> list[Action]:
         mode = self.mode
+        if mode is None and self.registrar.active:
+            return []
+        if mode is None:  # the knob starts what it can do now: a square, else the dice
+            pick = start_square_pick(state, "choose_square")
+            if pick is not None:
+                self.mode = pick
+                return [square_prompt(state, pick)]
+            if not self._start_dice(state):
+                return []
+            mode = self.mode
+            steps -= 1 if steps > 0 else 0  # the first detent shows die 1 at face 1
         if isinstance(mode, DiceEntry):
-            mode.current = (mode.current - 1 + steps) % 6 + 1
+            mode.turn(steps)
             return [dice_prompt(mode)]
+        if isinstance(mode, SquarePick):
+            mode.at = (mode.at + steps) % len(mode.squares)
+            return [square_prompt(state, mode)]
         if isinstance(mode, AmountEntry):
             amount = max(mode.minimum, mode.amount + steps * self.amount_step)
             if mode.maximum is not None:

@@ -3,7 +3,9 @@ they mean in the current state, and carries the actions out on the game session.
 
 Hardware threads only `put` on `pump.events` (pass `pump.emit` to the panel and readers);
 everything that reads the state or changes the game happens here, one event at a time.
-Actions for the screen (Show, OpenMenu, refusals) go to the `ui` callable.
+Actions for the screen (Show, OpenMenu, refusals, and PassOn: a panel button for the
+screen's own mapping) go to the `ui` callable. While a registration run is active
+(hardware.registrar), taps and buttons go to it instead of the game.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.session_api import JSON, GameSessionProtocol, Source
-from hardware.actions import Action, OpenMenu, Show, Submit, Undo
+from hardware.actions import Action, OpenMenu, PassOn, Show, Submit, Undo
 from hardware.controller import InputController
 from hardware.events import InputEvent
 
@@ -26,7 +28,7 @@ UI = Callable[[Action], None]
 
 @dataclass(frozen=True)
 class _Call:
-    """Run a controller method on the pump thread (keypad amounts, registration)."""
+    """Run a controller method on the pump thread (keypad amounts)."""
 
     fn: Callable[[JSON], list[Action]]
 
@@ -106,7 +108,7 @@ class InputPump:
             outcome = self.session.undo(action.source)
             if not outcome.accepted:
                 self.ui(Show("refused", outcome.message or "Nothing to undo.", "notice"))
-        elif isinstance(action, OpenMenu | Show):
+        elif isinstance(action, OpenMenu | Show | PassOn):
             self.ui(action)
 
 

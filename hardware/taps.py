@@ -5,6 +5,9 @@
 - bank-only play: your card then a deed: `land` there (the engine charges the rent the
   rules say, or offers the purchase); two bank cards then an amount: the first pays the
   second;
+- Mega: a bus ticket when the player may ride starts picking the square (knob, or tap
+  the deed); a deed tapped while a square is to be chosen (triple, Auction square)
+  chooses it; a bus ticket drawn from the pile is taken like a Chance card;
 - the banker card: the banker menu; an unknown tag: says so.
 Pure: no I/O, no clock; the registry is only read.
 """
@@ -23,10 +26,11 @@ from hardware.actions import (
     pending,
     square_by_id,
 )
-from hardware.modes import AmountEntry, CardTapped, Mode
+from hardware.modes import AmountEntry, CardTapped, Mode, SquarePick
 from hardware.registry import TagKind, TagRegistry, TagRole, card_holder
 
 Result = tuple[list[Action], Mode | None]
+BUS_TICKETS = "bus_tickets"
 
 
 def _all_players(state: JSON) -> list[str]:
@@ -117,6 +121,10 @@ class TapInterpreter:
         if square is None:
             return [Show("unknown_square", f"{role.square} is not on this board.")], mode
         version = int(state.get("version", 0))
+        choose = legal_entry(state, "choose_square")
+        if choose is not None and square["index"] in (choose.get("squares") or []):
+            command = command_from(choose, square=square["index"])
+            return [Submit(command, Source("rfid", player=choose.get("by")))], None
         if isinstance(mode, CardTapped) and mode.version == version:
             entry = legal_entry(state, "land", mode.player)
             if entry is None:
@@ -146,6 +154,13 @@ class TapInterpreter:
                 msg = f"That card is from the other deck; draw from {ask.get('deck')}."
                 return [Show("wrong_deck", msg)], mode
         current = state.get("current")
+        ride = legal_entry(state, "use_bus_ticket", current)
+        if ride is not None and role.deck == BUS_TICKETS and ride.get("squares"):
+            squares = [int(sq) for sq in ride["squares"]]
+            pick = SquarePick(int(state.get("version", 0)), command_from(ride), squares)
+            return [], pick
+        if role.deck == BUS_TICKETS:
+            return [Show("card_not_now", "No bus ticket can be used now.")], mode
         use = legal_entry(state, "use_card", current)
         if use is not None and (role.card or "").endswith("jail-free"):
             return [Submit(command_from(use), Source("rfid", player=current))], None
@@ -160,5 +175,7 @@ def _waiting_for(ask: JSON) -> str:
         "debt": f"{who} must raise money first (sell, mortgage) or go bankrupt.",
         "roll_for_rent": f"{who} rolls for the rent first.",
         "lift_mortgages": f"{who} decides about the mortgages first (YES lifts, NO keeps).",
+        "choose_square": f"{who} chooses a square first: tap its deed or turn the knob.",
+        "birthday_gift": f"{who} chooses the Birthday gift first (money or a bus ticket).",
     }
     return texts.get(str(kind), f"Waiting for {who} ({kind}).")

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from companion.session_api import Source
-from hardware.actions import OpenMenu, Show, Submit, Undo, money
-from hardware.controller import InputController, button_actions
+from hardware.actions import OpenMenu, PassOn, Show, Submit, money
+from hardware.controller import InputController
 from hardware.events import (
     Button,
     ButtonEvent,
@@ -94,84 +94,48 @@ def codes(actions: list[Any]) -> list[str]:
     return [a.code for a in actions if isinstance(a, Show)]
 
 
-# -- buttons --------------------------------------------------------------------------
+# -- buttons: the screen maps them, hardware/ only while its own gestures run ----------
 
 BUY = {"kind": "buy", "player": "Ann", "square": 5, "price": 200}
 DRAW = {"kind": "draw", "player": "Ann", "deck": "chance"}
-LIFT = {"kind": "lift_mortgages", "player": "Bo", "squares": [6, 8]}
 AUCTION = {"kind": "auction", "player": None, "square": 5, "highest": 120, "bidder": "Bo"}
 RENT_ROLL = {"kind": "roll_for_rent", "player": "Ann", "square": 12, "multiplier": 10}
 
 
-@pytest.mark.parametrize(
-    "button, pending, legal, expected",
-    [
-        (Button.ROLL, None, [{"do": "roll", "by": "Ann"}], [{"do": "roll", "by": "Ann"}]),
-        (Button.ROLL, None, [{"do": "end_turn", "by": "Ann"}], [{"do": "end_turn", "by": "Ann"}]),
-        (Button.ROLL, BUY, [{"do": "buy", "by": "Ann"}], []),
-        (Button.YES, BUY, [{"do": "buy", "by": "Ann"}, {"do": "decline", "by": "Ann"}],
-         [{"do": "buy", "by": "Ann"}]),
-        (Button.NO, BUY, [{"do": "buy", "by": "Ann"}, {"do": "decline", "by": "Ann"}],
-         [{"do": "decline", "by": "Ann"}]),
-        (Button.YES, DRAW, [{"do": "draw", "by": "Ann"}], [{"do": "draw", "by": "Ann"}]),
-        (Button.NO, DRAW, [{"do": "draw", "by": "Ann"}], []),
-        (Button.YES, LIFT, [{"do": "unmortgage", "by": "Bo", "squares": [6, 8]},
-                            {"do": "decline", "by": "Bo"}],
-         [{"do": "unmortgage", "by": "Bo", "square": 6},
-          {"do": "unmortgage", "by": "Bo", "square": 8}]),
-        (Button.NO, LIFT, [{"do": "decline", "by": "Bo"}], [{"do": "decline", "by": "Bo"}]),
-        (Button.YES, AUCTION, [{"do": "close_auction"}], [{"do": "close_auction"}]),
-        (Button.YES, AUCTION, [{"do": "bid", "by": "Ann", "min": 121, "max": 1500}], []),
-        (Button.YES, RENT_ROLL, [{"do": "roll", "by": "Ann"}], [{"do": "roll", "by": "Ann"}]),
-        (Button.YES, None, [{"do": "end_turn", "by": "Ann"}], [{"do": "end_turn", "by": "Ann"}]),
-        (Button.YES, None, [{"do": "roll", "by": "Ann"}], []),
-        (Button.PASS_GO, None, [{"do": "pass_go", "by": "Ann"}], [{"do": "pass_go", "by": "Ann"}]),
-        (Button.PASS_GO, None, [{"do": "roll", "by": "Ann"}], []),
-    ],
-)  # fmt: skip
-def test_button_does_what_the_game_waits_for(
-    button: Button,
-    pending: dict[str, Any] | None,
-    legal: list[dict[str, Any]],
-    expected: list[dict[str, Any]],
+@pytest.mark.parametrize("button", list(Button))
+@pytest.mark.parametrize("pending", [None, BUY, DRAW, AUCTION])
+def test_idle_buttons_go_to_the_screens_mapping(
+    ctl: InputController, button: Button, pending: dict[str, Any] | None
 ) -> None:
-    actions, mode = button_actions(button, Gesture.PRESS, make_state(legal, pending))
-    assert submitted(actions) == expected
-    assert mode is None
-    if not expected:
-        assert codes(actions), "a refused button always says why"
-
-
-def test_button_commands_carry_the_acting_player() -> None:
-    state = make_state([{"do": "decline", "by": "Bo"}], LIFT, current="Ann")
-    actions, _ = button_actions(Button.NO, Gesture.PRESS, state)
-    assert actions == [Submit({"do": "decline", "by": "Bo"}, Source("button", player="Bo"))]
-
-
-def test_menu_press_and_hold(ctl: InputController) -> None:
-    state = make_state()
-    assert ctl.handle(press(Button.MENU), state) == [OpenMenu("main", Source("button", "Ann"))]
-    [held] = ctl.handle(press(Button.MENU, Gesture.HOLD), state)
-    assert isinstance(held, OpenMenu) and held.menu == "banker" and not held.authorized
-
-
-def test_undo_asks_then_undoes(ctl: InputController) -> None:
-    state = make_state([{"do": "end_turn", "by": "Ann"}])
-    assert codes(ctl.handle(press(Button.UNDO), state)) == ["confirm_undo"]
-    table = Undo(Source("button", banker=True))  # the panel acts for the whole table
-    assert ctl.handle(press(Button.YES), state) == [table]
+    state = make_state([{"do": "roll", "by": "Ann"}, {"do": "buy", "by": "Ann"}], pending)
+    assert ctl.handle(press(button), state) == [PassOn(button.value)]
+    held = ctl.handle(press(button, Gesture.HOLD), state)
+    assert held == [PassOn(button.value, held=True)]
     assert ctl.mode is None
-    ctl.handle(press(Button.UNDO), state)
-    assert ctl.handle(press(Button.UNDO), state) == [table]
 
 
-def test_undo_cancelled_by_no_or_by_the_game_moving_on(ctl: InputController) -> None:
+def test_the_screen_gives_each_passed_on_button_its_meaning(ctl: InputController) -> None:
+    """PassOn reaches the screen's one mapping: the same state, the screen's command."""
+    from companion.screen.prompt import build_prompt
+    from companion.screen.ui_state import UiState
+
+    state = make_state([{"do": "buy", "by": "Ann"}, {"do": "decline", "by": "Ann"}], BUY)
+    prompt = build_prompt(state, UiState())
+    for button, expected in [(Button.YES, "buy"), (Button.NO, "decline")]:
+        [passed] = ctl.handle(press(button), state)
+        assert isinstance(passed, PassOn)
+        action = prompt.for_button(passed.button)
+        assert action is not None and action.command is not None
+        assert action.command["do"] == expected
+
+
+def test_a_tap_gesture_keeps_the_buttons_it_needs(ctl: InputController) -> None:
     state = make_state([{"do": "end_turn", "by": "Ann"}])
-    ctl.handle(press(Button.UNDO), state)
-    assert codes(ctl.handle(press(Button.NO), state)) == ["undo_cancelled"]
-    ctl.handle(press(Button.UNDO), state)
-    moved_on = make_state([{"do": "end_turn", "by": "Ann"}], version=8)
-    assert submitted(ctl.handle(press(Button.YES), moved_on)) == [{"do": "end_turn", "by": "Ann"}]
+    tap(ctl, "A1", state)  # a bank card: NO cancels it, not the screen's NO
+    assert codes(ctl.handle(press(Button.NO), state)) == ["tap_cancelled"]
+    tap(ctl, "A1", state)  # any other button ends the gesture and goes on to the screen
+    assert ctl.handle(press(Button.ROLL), state) == [PassOn("roll")]
+    assert ctl.mode is None
 
 
 def test_physical_dice_entered_with_knob_and_roll(registry: TagRegistry) -> None:
@@ -188,6 +152,18 @@ def test_physical_dice_entered_with_knob_and_roll(registry: TagRegistry) -> None
     assert ctl.mode is None
 
 
+def test_turning_the_knob_when_a_roll_is_due_enters_the_dice(ctl: InputController) -> None:
+    state = make_state([{"do": "roll", "by": "Ann"}])
+    assert codes(ctl.handle(EncoderEvent(1), state)) == ["enter_dice"]  # die 1 at 1
+    ctl.handle(EncoderEvent(5), state)  # 1 -> 6
+    ctl.handle(press(Button.YES), state)
+    ctl.handle(EncoderEvent(1), state)  # 1 -> 2
+    assert submitted(ctl.handle(press(Button.YES), state)) == [
+        {"do": "roll", "by": "Ann", "dice": [6, 2]}
+    ]
+    assert ctl.handle(EncoderEvent(1), make_state([{"do": "end_turn", "by": "Ann"}])) == []
+
+
 def test_dice_entry_no_goes_back_then_cancels(registry: TagRegistry) -> None:
     ctl = InputController(registry, physical_dice=True)
     state = make_state([{"do": "roll", "by": "Ann"}])
@@ -195,7 +171,7 @@ def test_dice_entry_no_goes_back_then_cancels(registry: TagRegistry) -> None:
     ctl.handle(EncoderEvent(3), state)
     ctl.handle(press(Button.YES), state)
     ctl.handle(press(Button.NO), state)  # back to the first die, which was 4
-    assert ctl.describe() == {"kind": "dice", "values": [], "current": 4}
+    assert ctl.describe() == {"kind": "dice", "values": [], "current": 4, "count": 2}
     assert codes(ctl.handle(press(Button.NO), state)) == ["dice_cancelled"]
     assert ctl.mode is None
 

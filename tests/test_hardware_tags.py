@@ -17,7 +17,7 @@ import hardware.registration as registration_mod
 import hardware.registry as registry_mod
 from companion.session_api import JSON, Outcome, Source, Update
 from hardware import tap_cmd
-from hardware.actions import Show
+from hardware.actions import PassOn, Show
 from hardware.bench import run_bench
 from hardware.controller import InputController
 from hardware.events import Button, ButtonEvent, TagEvent
@@ -110,12 +110,28 @@ def test_register_all_deeds_in_board_order(tmp_path: Path) -> None:
     assert len(TagRegistry.in_data_dir(tmp_path).all()) == 27
 
 
-def test_back_reregisters_and_mentions_the_old_role() -> None:
+def test_a_card_registered_to_something_else_is_asked_about_first() -> None:
     reg = TagRegistry()
     reg.register("X", TagRole(TagKind.BANKER))
     flow = RegistrationFlow(reg, bank_card_steps(2))
-    assert "it was the banker card" in flow.on_tag("X").message
+    asked = flow.on_tag("X")
+    assert asked.outcome == "asking" and not asked.registered
+    assert "the banker card" in asked.message and reg.lookup("X") == TagRole(TagKind.BANKER)
+    kept = flow.confirm(False)  # NO keeps it: still the banker card, still card 1 to tap
+    assert kept.outcome == "kept" and reg.lookup("X") == TagRole(TagKind.BANKER)
+    flow.on_tag("X")
+    moved = flow.confirm(True)
+    assert moved.registered and "it was the banker card" in moved.message
+    assert reg.lookup("X") == TagRole(TagKind.BANK_CARD, number=1)
+
+
+def test_back_reregisters_the_card_before() -> None:
+    reg = TagRegistry()
+    flow = RegistrationFlow(reg, bank_card_steps(2))
+    flow.on_tag("X")
     assert flow.back().startswith("Tap the card for bank card 1")
+    assert flow.on_tag("X").registered  # the same card again: no question, same role
+    flow.back()
     flow.on_tag("Y")
     assert reg.lookup("Y") == TagRole(TagKind.BANK_CARD, number=1) and reg.lookup("X") is None
 
@@ -134,17 +150,18 @@ def test_controller_routes_taps_and_buttons_to_registration() -> None:
     reg = TagRegistry()
     ctl = InputController(reg)
     state: JSON = {"version": 1, "players": [], "legal": []}
-    ctl.start_registration(RegistrationFlow(reg, bank_card_steps(3)))
+    ctl.registrar.start("bank_cards")  # no game: the edition's most players (8)
     [show] = ctl.handle(TagEvent("C1"), state)
     assert isinstance(show, Show) and "bank card 2" in show.message
     ctl.handle(ButtonEvent(Button.NO), state)  # skip card 2
-    actions = ctl.handle(TagEvent("C3"), state)
-    assert [a.code for a in actions if isinstance(a, Show)] == [
-        "registration",
-        "registration_done",
-    ]
-    assert ctl.registration is None
+    ctl.handle(TagEvent("C3"), state)
     assert reg.lookup("C3") == TagRole(TagKind.BANK_CARD, number=3)
+    actions = ctl.handle(ButtonEvent(Button.MENU), state)  # MENU stops
+    assert [a.code for a in actions if isinstance(a, Show)] == ["registration_done"]
+    assert not ctl.registrar.active
+    assert [a.code for a in ctl.handle(TagEvent("C9"), state) if isinstance(a, Show)] == [
+        "unknown_tag"
+    ]
 
 
 # -- companion tap --------------------------------------------------------------------
@@ -236,29 +253,40 @@ class FakeSession:
         return lambda: None
 
 
-def test_pump_carries_button_commands_to_the_session_on_its_thread() -> None:
-    state: JSON = {"version": 1, "current": "Ann", "legal": [{"do": "roll", "by": "Ann"}]}
-    session = FakeSession(state)
-    pump = InputPump(session, InputController(TagRegistry()))
+BUY_STATE: JSON = {
+    "version": 1, "current": "Ann", "players": [{"name": "Ann"}, {"name": "Bo"}],
+    "pending": {"kind": "buy", "player": "Ann", "square": 3, "price": 60},
+    "legal": [{"do": "buy", "by": "Ann"}, {"do": "decline", "by": "Ann"}],
+}
+
+
+def card_registry() -> TagRegistry:
+    reg = TagRegistry()
+    reg.register("A", TagRole(TagKind.BANK_CARD, number=1))
+    return reg
+
+
+def test_pump_carries_tap_commands_to_the_session_on_its_thread() -> None:
+    session = FakeSession(BUY_STATE)
+    pump = InputPump(session, InputController(card_registry()))
     pump.start()
     try:
-        pump.emit(ButtonEvent(Button.ROLL))
+        pump.emit(TagEvent("A"))
         assert session.done.wait(5)
     finally:
         pump.stop()
-    assert session.calls == [("submit", {"do": "roll", "by": "Ann"}, Source("button", "Ann"))]
+    assert session.calls == [("submit", {"do": "buy", "by": "Ann"}, Source("rfid", "Ann"))]
 
 
-def test_pump_reports_refusals_and_prompts_to_the_ui() -> None:
-    state: JSON = {"version": 1, "current": "Ann", "legal": [{"do": "end_turn", "by": "Ann"}]}
-    session = FakeSession(state, refuse={"end_turn"})
+def test_pump_reports_refusals_and_passes_buttons_on_to_the_ui() -> None:
+    session = FakeSession(BUY_STATE, refuse={"buy"})
     shown: list[object] = []
-    pump = InputPump(session, InputController(TagRegistry()), ui=shown.append)
+    pump = InputPump(session, InputController(card_registry()), ui=shown.append)
+    pump.process(TagEvent("A"))
     pump.process(ButtonEvent(Button.YES))
-    pump.process(ButtonEvent(Button.UNDO))
-    pump.process(ButtonEvent(Button.YES))
-    assert [c[0] for c in session.calls] == ["submit", "undo"]
-    assert [s.code for s in shown if isinstance(s, Show)] == ["refused", "confirm_undo"]
+    assert [c[0] for c in session.calls] == ["submit"]
+    assert [s.code for s in shown if isinstance(s, Show)] == ["refused"]
+    assert shown[-1] == PassOn("yes")
 
 
 def test_pump_keypad_amount_runs_on_the_pump() -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from hardware.actions import Submit
+from hardware.actions import PassOn, Submit
 from hardware.controller import InputController
 from hardware.events import Button, ButtonEvent, EncoderEvent, InputEvent, TagEvent
 from hardware.registry import TagKind, TagRegistry, TagRole
@@ -87,23 +87,23 @@ def test_two_cards_and_an_amount_move_money(registry: TagRegistry) -> None:
     assert (table.cash("Ann"), table.cash("Bo")) == (ann + 40, bo - 40)
 
 
-def test_pass_go_then_roll_then_roll_ends_the_turn(registry: TagRegistry) -> None:
-    table = Table(registry, physical_dice=True)
+def test_card_then_pass_go_then_knob_dice(registry: TagRegistry) -> None:
+    table = Table(registry)
     before = table.cash("Ann")
+    table.send(TagEvent("ANN"))
     assert table.send(ButtonEvent(Button.PASS_GO)) == [{"do": "pass_go", "by": "Ann"}]
     assert table.cash("Ann") == before + table.state()["options"].get("salary", 200)
-    for event in [ButtonEvent(Button.ROLL), EncoderEvent(3), ButtonEvent(Button.YES)]:
-        table.send(event)  # first die 4
+    for event in [EncoderEvent(1), EncoderEvent(3), ButtonEvent(Button.YES)]:
+        table.send(event)  # the knob starts the dice: first die 4
     table.send(EncoderEvent(5))  # second die 6: square 10, just visiting
     assert table.send(ButtonEvent(Button.YES)) == [{"do": "roll", "by": "Ann", "dice": [4, 6]}]
     assert table.state()["pending"] is None
-    assert table.send(ButtonEvent(Button.ROLL)) == [{"do": "end_turn", "by": "Ann"}]
-    assert table.state()["current"] == "Bo"
 
 
-def test_undo_needs_confirmation_before_anything_happens(registry: TagRegistry) -> None:
+def test_idle_buttons_are_left_to_the_screen(registry: TagRegistry) -> None:
     table = Table(registry)
     version = table.state()["version"]
-    assert table.send(ButtonEvent(Button.UNDO)) == []
-    assert table.send(ButtonEvent(Button.NO)) == []
+    for button in Button:
+        actions = table.controller.handle(ButtonEvent(button), table.state())
+        assert actions == [PassOn(button.value)]
     assert table.state()["version"] == version
