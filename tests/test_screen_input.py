@@ -104,12 +104,18 @@ def test_menu_opens_and_sound_settings_change_volume() -> None:
     assert controller.ui.overlay is None
 
 
-def test_undo_button_undoes() -> None:
+def test_undo_button_asks_then_undoes() -> None:
     session = FakeSession()
     controller, loop = make_loop(session)
     key(loop, "r")
     rolled = session.version
     key(loop, "u")
+    assert session.version == rolled, "UNDO asks first"
+    assert controller.ui.confirm_undo
+    key(loop, "n")
+    assert session.version == rolled and not controller.ui.confirm_undo, "NO keeps the move"
+    key(loop, "u")
+    key(loop, "y")
     assert session.version > rolled
     entry = session.history(limit=1)[-1]
     assert entry["kind"] == "undo" and entry["command"]["do"] == "roll"

@@ -1,7 +1,12 @@
-"""The compact board map: owners, houses, hotels, mortgages and every token, no square names.
+"""The compact board map: owners, houses, hotels, skyscrapers, train depots, mortgages and
+every token, no square names.
 
-The ring is drawn as a grid of equal cells (GO at the bottom right, play runs clockwise
-like the cardboard board); the centre shows the last card, the bank's buildings and the pot.
+The ring is drawn as a grid of equal cells for any board size (40 squares, 10 a side; the
+Mega board's 52, 13 a side), GO at the bottom right, play running clockwise like the
+cardboard board. The Mega squares (Auction, Birthday gift, Bus ticket) carry a small
+picture. While a square is being chosen (a triple, the Auction square, a bus ride) the
+candidates are marked, the focused one framed, and each candidate is a touch target. The
+centre shows the last card while it is news, the bank's buildings and tickets, and the pot.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from companion.screen import theme
 from companion.screen.house_rules import house_rules_line
 from companion.screen.money import money
 from companion.screen.painter import Painter
+from companion.screen.picking import current_pick
 from companion.screen.prompt import card_text
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
@@ -47,6 +53,13 @@ def player_colors(state: Mapping[str, Any], ui: UiState) -> dict[str, theme.Colo
     return out
 
 
+SKYSCRAPER = (120, 190, 255)
+DEPOT = (235, 235, 235)
+TICKET = (250, 205, 60)
+GIFT = (235, 110, 190)
+GAVEL = (190, 140, 90)
+
+
 def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
     """The map inside the square `rect`."""
     size = ui.board.size
@@ -55,11 +68,14 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
     colors = player_colors(state, ui)
     by_index = {sq["index"]: sq for sq in state.get("squares") or []}
 
-    def cell_rect(index: int) -> pygame.Rect:
+    def cell_box(index: int) -> pygame.Rect:
         col, row = cell_position(index, size)
         x, y = rect.x + col * cell, rect.y + row * cell
-        return pygame.Rect(round(x) + 1, round(y) + 1, round(x + cell) - round(x) - 2,
-                           round(y + cell) - round(y) - 2)
+        return pygame.Rect(round(x), round(y), round(x + cell) - round(x),
+                           round(y + cell) - round(y))
+
+    def cell_rect(index: int) -> pygame.Rect:
+        return cell_box(index).inflate(-2, -2)
 
     for index in range(size):
         r = cell_rect(index)
@@ -73,31 +89,83 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
                                                                                theme.TEXT_DIM)
             p.fill(pygame.Rect(r.x, r.y, r.width, max(2, r.height // 4)), color)
         if sq is None:
+            _draw_square_picture(p, r, info.kind if info else "")
             continue
-        if sq.get("mortgaged"):
-            inner = r.inflate(-2, -2)
-            p.fill(inner, theme.MORTGAGED)
-            pygame.draw.line(p.surface, theme.BAD, inner.topleft, inner.bottomright,
-                             max(1, p.px(1.5)))
-        owner = sq.get("owner")
-        if owner:
-            p.frame(r, colors.get(owner, theme.TEXT), width=2)
-        if sq.get("hotel"):
-            hotel = pygame.Rect(0, 0, r.width * 6 // 10, r.height // 4)
-            hotel.midbottom = (r.centerx, r.bottom - max(2, r.height // 10))
-            p.fill(hotel, theme.HOTEL)
-        houses = int(sq.get("houses") or 0)
-        if houses:
-            dot = max(2, r.width // 6)
-            gap = max(1, dot // 3)
-            total = houses * dot + (houses - 1) * gap
-            x0 = r.centerx - total // 2
-            for h in range(houses):
-                p.fill(pygame.Rect(x0 + h * (dot + gap), r.bottom - dot - max(2, r.height // 10),
-                                   dot, dot), theme.HOUSE)
+        _draw_property(p, r, sq, colors)
+    pick = current_pick(state, ui)
+    if pick is not None:
+        for index in pick.squares:
+            box = cell_box(index)
+            dot = max(2, box.width // 8)
+            pygame.draw.circle(p.surface, theme.ACCENT, (box.right - dot - 1, box.y + dot + 1),
+                               dot)
+            p.hotspot(box, "square", index)
+        p.frame(cell_box(pick.focus), theme.ACCENT, width=2.5)
     _draw_tokens(p, state, colors, cell_rect)
     _draw_centre(p, rect.inflate(-2 * round(cell) - p.px(8), -2 * round(cell) - p.px(8)),
                  state, ui)
+
+
+def _draw_property(p: Painter, r: pygame.Rect, sq: Mapping[str, Any],
+                   colors: dict[str, theme.Color]) -> None:
+    """A property's mortgage, owner frame and buildings (houses, hotel, skyscraper, depot)."""
+    if sq.get("mortgaged"):
+        inner = r.inflate(-2, -2)
+        p.fill(inner, theme.MORTGAGED)
+        pygame.draw.line(p.surface, theme.BAD, inner.topleft, inner.bottomright,
+                         max(1, p.px(1.5)))
+    owner = sq.get("owner")
+    if owner:
+        p.frame(r, colors.get(owner, theme.TEXT), width=2)
+    foot = r.bottom - max(2, r.height // 10)
+    if sq.get("skyscraper"):  # a tall tower where the hotel stood
+        tower = pygame.Rect(0, 0, max(3, r.width * 3 // 10), r.height * 11 // 20)
+        tower.midbottom = (r.centerx, foot)
+        p.fill(tower, SKYSCRAPER)
+    elif sq.get("hotel"):
+        hotel = pygame.Rect(0, 0, r.width * 6 // 10, r.height // 4)
+        hotel.midbottom = (r.centerx, foot)
+        p.fill(hotel, theme.HOTEL)
+    if sq.get("depot"):  # a shed with a pitched roof
+        shed = pygame.Rect(0, 0, r.width // 2, r.height // 5)
+        shed.midbottom = (r.centerx, foot)
+        p.fill(shed, DEPOT)
+        pygame.draw.polygon(p.surface, DEPOT, [(shed.x, shed.y), (shed.right, shed.y),
+                                               (shed.centerx, shed.y - shed.height)])
+    houses = int(sq.get("houses") or 0)
+    if houses:
+        dot = max(2, r.width // 6)
+        gap = max(1, dot // 3)
+        total = houses * dot + (houses - 1) * gap
+        x0 = r.centerx - total // 2
+        for h in range(houses):
+            p.fill(pygame.Rect(x0 + h * (dot + gap), foot - dot, dot, dot), theme.HOUSE)
+
+
+def _draw_square_picture(p: Painter, r: pygame.Rect, kind: str) -> None:
+    """The Mega squares' pictures: a bus ticket, a wrapped gift, an auctioneer's gavel."""
+    unit = max(2, r.width // 6)
+    c = r.center
+    if kind == "bus_ticket":
+        ticket = pygame.Rect(0, 0, unit * 4, unit * 2 + 1)
+        ticket.center = c
+        p.fill(ticket, TICKET, radius=1)
+        pygame.draw.line(p.surface, theme.BOARD_CELL, (ticket.x + unit, ticket.y),
+                         (ticket.x + unit, ticket.bottom - 1), 1)
+    elif kind == "birthday_gift":
+        box = pygame.Rect(0, 0, unit * 3, unit * 3)
+        box.center = c
+        p.fill(box, GIFT)
+        pygame.draw.line(p.surface, theme.ACCENT, (box.centerx, box.y), (box.centerx,
+                                                                          box.bottom - 1), 2)
+        pygame.draw.line(p.surface, theme.ACCENT, (box.x, box.centery), (box.right - 1,
+                                                                          box.centery), 2)
+    elif kind == "auction":
+        head = pygame.Rect(0, 0, unit * 3, unit + 1)
+        head.center = (c[0] - unit // 2, c[1] - unit)
+        p.fill(head, GAVEL, radius=1)
+        pygame.draw.line(p.surface, GAVEL, head.center, (c[0] + unit * 2, c[1] + unit * 2),
+                         max(2, unit // 2))
 
 
 def _draw_tokens(p: Painter, state: Mapping[str, Any], colors: dict[str, theme.Color],
@@ -130,6 +198,11 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     inner = rect.inflate(-p.px(10), -p.px(10))
     bank = state.get("bank") or {}
     lines = [text("houses_left", houses=bank.get("houses", "?"), hotels=bank.get("hotels", "?"))]
+    if "skyscrapers" in bank or "depots" in bank:
+        lines.append(text("bank_mega", skyscrapers=bank.get("skyscrapers", 0),
+                          depots=bank.get("depots", 0)))
+    if "bus_tickets" in bank:
+        lines.append(text("bank_tickets", count=bank["bus_tickets"]))
     if state.get("pot"):
         lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
     line_h = p.px(18)

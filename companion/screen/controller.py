@@ -20,8 +20,11 @@ from companion.audio import SoundPlayer
 from companion.screen import settings as screen_settings
 from companion.screen import texts
 from companion.screen.board_info import board_info, edition_names
+from companion.screen.entry import EntryMixin
+from companion.screen.history import networth_series
 from companion.screen.house_rules import house_rule_states
 from companion.screen.log_lines import log_lines
+from companion.screen.news import card_news
 from companion.screen.prompt import (
     Action,
     acting_player,
@@ -30,6 +33,7 @@ from companion.screen.prompt import (
     square_choices,
 )
 from companion.screen.render import Frame, setup_prompt
+from companion.screen.screen_sounds import extra_sounds
 from companion.screen.setup import SetupForm
 from companion.screen.texts import text
 from companion.screen.ui_state import (
@@ -45,7 +49,6 @@ from companion.session_api import JSON, GameSessionProtocol, Outcome, Source, Up
 
 log = logging.getLogger(__name__)
 AUCTION_SECONDS = 30.0
-DICE_COUNT = 2
 
 
 def has_game(state: Mapping[str, Any] | None) -> bool:
@@ -53,8 +56,9 @@ def has_game(state: Mapping[str, Any] | None) -> bool:
     return bool(state and state.get("players"))
 
 
-class Controller:
-    """The screen's brain: owns the UI state, talks to the session."""
+class Controller(EntryMixin):
+    """The screen's brain: owns the UI state, talks to the session (dice entry, the
+    encoder, square choices and hardware warnings: companion.screen.entry)."""
 
     def __init__(
         self,
@@ -147,6 +151,10 @@ class Controller:
                 self.ui.trade = payload
             elif kind == "message":
                 self.notify(*payload)
+            elif kind == "encoder":
+                self.turn(payload)
+            elif kind == "warning":
+                self.warn(*payload)
         return self.tick() or changed
 
     def tick(self) -> bool:
@@ -198,17 +206,43 @@ class Controller:
             self.ui.setup = None
         self.sync_language()
         self.ui.log.extend(log_lines(update.events, state, self.ui))
-        self.ui.networth.append({p["name"]: int(p.get("net_worth", 0))
-                                 for p in state.get("players") or []})
+        self.ui.card_news = card_news(self.ui.card_news, old, update.events, state)
+        self._networth_sample(update.events, state)
+        self._reset_entry(old, state)
         for event in update.events:
             if event.get("kind") == "bankrupt":
                 self.notify(text("bankrupt_banner", player=event.get("player")))
-        if self.sound is not None:
-            self.sound.play_events(update.events)
+        if self.sound is not None and not self.sound.play_events(update.events):
+            for name in extra_sounds(update.events)[:1]:  # Mega events the mixer misses
+                self.sound.play(name)
         self._auction_clock(old, state)
         if self.ui.overlay == "chooser":
             self.ui.overlay, self.ui.chooser = None, None
-        self.ui.dice_entry.clear()
+        self.clear_dice()
+
+    def _networth_sample(self, events: list[JSON], state: JSON) -> None:
+        """One net-worth sample per command: an undo takes its command's sample back."""
+        first = str((events or [{}])[0].get("kind"))
+        if first == "undone":
+            if len(self.ui.networth) > 1:
+                self.ui.networth.pop()
+            return
+        self.ui.networth.append({p["name"]: int(p.get("net_worth", 0))
+                                 for p in state.get("players") or []})
+
+    def _reset_entry(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
+        """A new decision on the table ends the old one's choices: the square focused, the
+        bus ride, the dialled bid, the UNDO confirmation."""
+        self.ui.confirm_undo = False
+        before = (old or {}).get("pending") or {}
+        pending = state.get("pending") or {}
+        if (before.get("kind"), before.get("square"), before.get("highest")) != (
+                pending.get("kind"), pending.get("square"), pending.get("highest")):
+            self.ui.bid_steps = 0
+            self.ui.square_focus = None
+        if pending or (state.get("turn") or {}).get("number") != \
+                ((old or {}).get("turn") or {}).get("number"):
+            self.ui.bus_ride = False
 
     def _auction_clock(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
         """Restart the auction clock on a new auction or a new highest bid."""
@@ -304,8 +338,20 @@ class Controller:
             self.submit(dict(action.command), source)
             return
         ui_action = action.ui or ""
-        if ui_action == "undo":
-            self._undo(source)
+        if ui_action == "undo":  # the table's UNDO asks first, like the panel
+            self.ui.confirm_undo = True
+        elif ui_action in ("undo_now", "undo_keep"):
+            self.ui.confirm_undo = False
+            if ui_action == "undo_now":
+                self._undo(source)
+        elif ui_action in ("bus_ride", "bus_back"):
+            self.ui.bus_ride, self.ui.square_focus = ui_action == "bus_ride", None
+        elif ui_action.startswith("pick:"):
+            self.pick_step(int(ui_action.split(":", 1)[1]))
+        elif ui_action == "dial_take":
+            self.dial_take(source)
+        elif ui_action == "dial_cancel":
+            self.clear_dice()
         elif ui_action == "menu":
             self.open_menu()
         elif ui_action == "help":
@@ -496,23 +542,6 @@ class Controller:
         if self.ui.setup is not None:
             self.ui.setup.backspace()
 
-    def dice_digit(self, value: int, source: str = "keyboard") -> None:
-        """One physical die typed (1-6); the roll is sent when all dice are in."""
-        if not has_game(self.state) or not 1 <= value <= 6:
-            return
-        assert self.state is not None
-        self.ui.dice_entry.append(value)
-        if len(self.ui.dice_entry) < DICE_COUNT:
-            return
-        dice, self.ui.dice_entry = list(self.ui.dice_entry), []
-        who = acting_player(self.state)
-        roll = next((e for e in self.state.get("legal") or []
-                     if e.get("do") == "roll" and e.get("by") == who), None)
-        if roll is None:
-            self.refuse(text("nothing_for_button", button=text("btn_roll")))
-            return
-        self.submit({"do": "roll", "by": who, "dice": dice}, source)
-
     def tap(self, pos: tuple[int, int]) -> None:
         """A touch or click at `pos` on the last frame drawn."""
         spot = self.frame.hotspot_at(pos) if self.frame else None
@@ -532,6 +561,8 @@ class Controller:
                 self.start_game()
         elif spot.action == "player":
             self.ui.focus_bidder = str(spot.arg)
+        elif spot.action == "square":
+            self.tap_square(int(spot.arg), "screen")
 
     def _resume_history(self) -> None:
         """On resume: refill the recent moves and the net-worth curve from the journal."""
@@ -547,25 +578,4 @@ class Controller:
         self.ui.networth = networth_series(entries)
 
 
-def networth_series(entries: list[JSON]) -> list[dict[str, int]]:
-    """Net worth of every player after each journaled command, by replaying the journal."""
-    try:
-        from companion.game import apply_command, state_json
-        from companion.rules import Accepted
-    except ImportError:
-        return []
-    series: list[dict[str, int]] = []
-    state = None
-    for entry in entries:
-        command = entry.get("command")
-        if not isinstance(command, dict):
-            continue
-        if command.get("do") in ("undo", "redo"):
-            return []  # a journal with undos cannot be replayed forward: chart from now on
-        result = apply_command(state, command)
-        if not isinstance(result, Accepted):
-            continue
-        state = result.state
-        public = state_json(state, with_legal=False)
-        series.append({p["name"]: int(p["net_worth"]) for p in public["players"]})
-    return series
+__all__ = ["Controller", "has_game", "networth_series"]

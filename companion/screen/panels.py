@@ -9,28 +9,13 @@ from typing import Any
 import pygame
 
 from companion.screen import theme
+from companion.screen.dice import draw_die
 from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
 from companion.screen.painter import Painter
 from companion.screen.prompt import PANEL_BUTTONS, Prompt
 from companion.screen.texts import text
 from companion.screen.ui_state import BALANCE_ANIM_S, DELTA_SHOWN_S, UiState
-
-PIPS = {
-    1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
-    4: [(0, 0), (2, 0), (0, 2), (2, 2)], 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
-    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
-}
-
-
-def draw_die(p: Painter, rect: pygame.Rect, value: int) -> None:
-    """One die face with its pips."""
-    p.fill(rect, (245, 245, 245), radius=4)
-    pip = max(2, rect.width // 10)
-    for col, row in PIPS.get(value, []):
-        center = (rect.x + rect.width * (1 + 2 * col) // 6,
-                  rect.y + rect.height * (1 + 2 * row) // 6)
-        pygame.draw.circle(p.surface, (20, 20, 25), center, pip)
 
 
 def format_clock(seconds: float) -> str:
@@ -61,8 +46,8 @@ def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
     dice = state.get("dice") or []
     size = inner.height
     x = inner.centerx + p.px(20)
-    for i, value in enumerate(dice):
-        draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), int(value))
+    for i, value in enumerate(dice):  # the third die is the speed die
+        draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), value, speed=i == 2)
     right = pygame.Rect(inner.right - inner.width // 4, inner.y, inner.width // 4, inner.height)
     if ui.clock_deadline is not None:
         remaining = ui.clock_deadline - ui.now
@@ -149,6 +134,8 @@ def _status(player: Mapping[str, Any], currency: Any, compact: bool = False) -> 
         parts.append(text("in_jail", turns=player.get("jail_turns", 0)))
     if player.get("jail_cards"):
         parts.append(text("jail_cards", count=player["jail_cards"]))
+    if player.get("bus_tickets"):
+        parts.append(text("bus_tickets", count=player["bus_tickets"]))
     if not (compact and parts):
         parts.append(text("net_worth", amount=money(int(player.get("net_worth", 0)), currency)))
     return " · ".join(parts)

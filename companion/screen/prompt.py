@@ -10,7 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.screen.dice import dial_faces, dice_needed, entry_text, face_word
 from companion.screen.money import money
+from companion.screen.news import shown_card_id
+from companion.screen.picking import Pick, current_pick
 from companion.screen.texts import MESSAGES, text
 from companion.screen.ui_state import UiState
 
@@ -25,7 +28,9 @@ class Action:
     """One answer to the prompt: the panel button that gives it, and what it does.
 
     `command` is submitted to the session; otherwise `ui` names a screen action
-    ("menu", "undo", "next_bidder", "choose:<verb>", "confirm_bankrupt", "reject_trade").
+    ("menu", "undo", "next_bidder", "choose:<verb>", "confirm_bankrupt", "reject_trade",
+    "undo_now", "undo_keep", "bus_ride", "bus_back", "pick:<steps>", "dial_take",
+    "dial_cancel").
     """
 
     button: str | None
@@ -98,6 +103,10 @@ def bid_step(state: Mapping[str, Any]) -> int:
 
 def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
     """The decision panel for this state (the game must have started)."""
+    if ui.confirm_undo:
+        return Prompt(text("prompt_undo_confirm"), [text("prompt_undo_help")],
+                      [Action("yes", text("act_undo"), ui="undo_now"),
+                       Action("no", text("act_keep"), ui="undo_keep")])
     if state.get("winner"):
         return Prompt(text("prompt_winner", player=state["winner"]), player=state["winner"],
                       actions=[Action("undo", text("act_undo"), ui="undo"),
@@ -105,7 +114,12 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
     if ui.trade is not None:
         return _trade(state, ui)
     pending = state.get("pending")
-    if pending:
+    pick = current_pick(state, ui)
+    if ui.dial is not None and rolling(state):
+        prompt = _dial(state, ui)
+    elif pick is not None:
+        prompt = _pick(state, ui, pick)
+    elif pending:
         prompt = _pending(state, ui, pending)
     else:
         prompt = _turn(state, ui)
@@ -115,10 +129,69 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         actions.append(Action("undo", text("act_undo"), ui="undo"))
     if "menu" not in taken:
         actions.append(Action("menu", text("act_menu"), ui="menu"))
-    details = list(prompt.details)
-    if ui.dice_entry:
-        details.append(text("prompt_dice_entry", dice=" ".join(map(str, ui.dice_entry))))
+    details = list(prompt.details) + _follow_ups(state)
+    if (ui.dice_entry or ui.speed_entry is not None) and ui.dial is None:
+        needed = dice_needed(state, acting_player(state))
+        details.append(text("prompt_dice_entry",
+                            dice=entry_text(ui.dice_entry, ui.speed_entry, needed)))
+        if needed > 2 and ui.speed_entry is None and len(ui.dice_entry) >= 2:
+            details.append(text("prompt_speed_next"))
     return Prompt(prompt.title, details, actions, prompt.player, prompt.refusal)
+
+
+def rolling(state: Mapping[str, Any]) -> bool:
+    """Whether a roll (a turn's or a utility rent's) is what the table may do now."""
+    return legal_entry(state, "roll", acting_player(state)) is not None
+
+
+def _follow_ups(state: Mapping[str, Any]) -> list[str]:
+    """What happens by itself once the decisions on top are settled (the speed die's
+    Mr. Monopoly move and bus ticket), and the Mr. Monopoly turn's restriction."""
+    out = []
+    for step in state.get("waiting") or []:
+        if step.get("kind") == "mr_monopoly":
+            out.append(text("then_mr_monopoly"))
+        elif step.get("kind") == "bus":
+            out.append(text("then_bus"))
+    if (state.get("turn") or {}).get("mr_monopoly") and not state.get("pending"):
+        out.append(text("mr_monopoly_turn"))
+    return out
+
+
+def _dial(state: Mapping[str, Any], ui: UiState) -> Prompt:
+    """Entering the physical dice with the encoder: turn to the face, YES takes it."""
+    who = acting_player(state)
+    needed = dice_needed(state, who)
+    slot = len(ui.dice_entry) if len(ui.dice_entry) < 2 else 2
+    faces = dial_faces(slot)
+    face = faces[(ui.dial or 0) % len(faces)]
+    title = text("prompt_dial", player=who)
+    details = [text("prompt_dice_entry", dice=entry_text(ui.dice_entry, ui.speed_entry, needed))]
+    return Prompt(title, details, [Action("yes", text("act_take_face", face=face_word(face)),
+                                          ui="dial_take"),
+                                   Action("no", text("act_cancel"), ui="dial_cancel")], who)
+
+
+def _pick(state: Mapping[str, Any], ui: UiState, pick: Pick) -> Prompt:
+    """Choosing a square: NO / PASS GO (or the dial, or a tap on the board) move the focus,
+    YES takes it; a bus ride may be called off with ROLL."""
+    name = square_name(state, ui, pick.focus)
+    if pick.purpose == "bus":
+        title = text("prompt_bus_ride", player=pick.by, square=name)
+        yes = text("act_ride")
+    elif pick.purpose == "auction":
+        title = text("prompt_auction_square", player=pick.by, square=name)
+        yes = text("act_auction_it")
+    else:
+        title = text("prompt_triple", player=pick.by, square=name)
+        yes = text("act_go_there")
+    actions = [Action("yes", yes, pick.command())]
+    if len(pick.squares) > 1:
+        actions += [Action("no", text("act_next"), ui="pick:1"),
+                    Action("pass_go", text("act_previous"), ui="pick:-1")]
+    if pick.purpose == "bus":
+        actions.append(Action("roll", text("act_back"), ui="bus_back"))
+    return Prompt(title, [text("prompt_pick_help")], actions, pick.by)
 
 
 def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
@@ -146,13 +219,17 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     elif roll:
         turn = state.get("turn") or {}
         title = text("prompt_roll_again" if turn.get("rolled") else "prompt_roll", player=cur)
+        if dice_needed(state, cur) > 2 and not (ui.dice_entry or ui.speed_entry is not None):
+            details.append(text("prompt_speed_dice"))
     else:
         title = text("prompt_end_turn", player=cur)
+    if legal_entry(state, "use_bus_ticket", cur) and "yes" not in {a.button for a in actions}:
+        actions.append(Action("yes", text("act_bus_ticket"), ui="bus_ride"))
     go = legal_entry(state, "pass_go", cur)
     if go:
         actions.append(Action("pass_go", text("act_pass_go"), command_from(go)))
     shown_card = card_text(state, ui)
-    if shown_card and state.get("turn", {}).get("rolled"):
+    if shown_card:
         details.append(shown_card)
     return Prompt(title, details, actions, player=cur)
 
@@ -165,6 +242,12 @@ def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
         return _buy(state, ui, pending)
     if kind in ("auction", "building_auction"):
         return _auction(state, ui, pending)
+    if kind == "birthday_gift":
+        return _birthday(state, pending)
+    if kind == "draw" and pending.get("deck") == "bus_tickets":
+        draw = legal_entry(state, "draw", who)
+        return Prompt(text("prompt_take_ticket", player=who), [],
+                      [Action("yes", text("act_take"), command_from(draw))] if draw else [], who)
     if kind == "draw":
         deck = str(pending.get("deck", ""))
         deck_name = ui.board.deck_names.get(deck) or _deck_text(deck)
@@ -209,15 +292,34 @@ def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     return Prompt(str(kind), [], [], who)
 
 
+def _birthday(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Prompt:
+    """The Birthday gift square: YES takes the money, NO a bus ticket."""
+    who = pending.get("player")
+    amount = money(int(pending.get("amount", 0)), state.get("currency"))
+    actions = []
+    for entry in state.get("legal") or []:
+        if entry.get("do") != "choose_gift" or entry.get("by") != who:
+            continue
+        if entry.get("gift") == "money":
+            actions.append(Action("yes", text("act_take_money", amount=amount), dict(entry)))
+        elif entry.get("gift") == "bus_ticket":
+            actions.append(Action("no", text("act_bus_ticket"), dict(entry)))
+    return Prompt(text("prompt_birthday", player=who, amount=amount), [], actions, who)
+
+
 def _deck_text(deck: str) -> str:
     key = f"deck_{deck}"
     return text(key) if key in MESSAGES else deck
 
 
 def card_text(state: Mapping[str, Any], ui: UiState) -> str:
-    """The last card's text, in the screen's language when the edition prints it in it."""
+    """The last card's text while it is news (ui.card_news), in the screen's language when
+    the edition prints it in it; "" once its effect is over."""
+    card_id = shown_card_id(state, ui.card_news)
+    if card_id is None:
+        return ""
     card = state.get("last_card") or {}
-    return ui.board.card_texts.get(str(card.get("id"))) or str(card.get("text") or "")
+    return ui.board.card_texts.get(card_id) or str(card.get("text") or "")
 
 
 def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
@@ -280,7 +382,8 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
         details.append(text("prompt_auction_focus", player=focus))
         bid = legal_entry(state, "bid", focus)
         if bid:
-            amount = min(int(bid["max"]), max(int(bid["min"]), highest + bid_step(state)))
+            wanted = highest + bid_step(state) * (1 + ui.bid_steps)  # the dial adds steps
+            amount = min(int(bid["max"]), max(int(bid["min"]), wanted))
             actions.append(Action("yes", text("act_bid", amount=money(amount, cur_money)),
                                   command_from(bid, amount=amount)))
         leave = legal_entry(state, "pass", focus)
@@ -336,8 +439,40 @@ def square_choices(state: Mapping[str, Any], ui: UiState, verb: str,
             continue
         for square in entry.get("squares") or []:
             label = f"{entry.get('by')}: {square_name(state, ui, square)}"
+            building = building_for(state, verb, square)
+            if building:
+                label += f" · {text('building_' + building)}"
             out.append((label, command_from(entry, square=square)))
     return out
+
+
+def building_for(state: Mapping[str, Any], verb: str, square: int) -> str | None:
+    """The building `build` would put on `square` (or `sell_building` take off it): house,
+    hotel, skyscraper or a station's train depot; None for other verbs.
+
+    >>> building_for({"squares": [{"index": 6, "kind": "station", "depot": False}]}, "build", 6)
+    'depot'
+    >>> building_for({"squares": [{"index": 9, "kind": "lot", "hotel": True,
+    ...                            "skyscraper": False}]}, "build", 9)
+    'skyscraper'
+    >>> building_for({"squares": [{"index": 9, "kind": "lot", "hotel": True}]}, "sell_building", 9)
+    'hotel'
+    """
+    if verb not in ("build", "sell_building"):
+        return None
+    sq: Mapping[str, Any] = next((s for s in state.get("squares") or []
+                                  if s.get("index") == square), {})
+    if sq.get("kind") == "station":
+        return "depot"
+    houses = int(sq.get("houses") or 0)
+    if verb == "sell_building":
+        if sq.get("skyscraper"):
+            return "skyscraper"
+        return "hotel" if sq.get("hotel") else "house"
+    if sq.get("hotel"):
+        return "skyscraper"
+    before_hotel = int((state.get("options") or {}).get("houses_before_hotel", 4))
+    return "hotel" if houses >= before_hotel else "house"
 
 
 def acting_player(state: Mapping[str, Any]) -> str | None:

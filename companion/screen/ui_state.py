@@ -112,7 +112,16 @@ class UiState:
     networth: list[dict[str, int]] = field(default_factory=list)
     focus_bidder: str | None = None
     auction_deadline: float | None = None
-    dice_entry: list[int] = field(default_factory=list)
+    dice_entry: list[int] = field(default_factory=list)  # white dice typed so far
+    speed_entry: int | str | None = None  # the speed die typed: 1-3, "bus", "mr_monopoly"
+    dial: int | None = None  # the encoder's dice dial: index of the face shown, None: off
+    bid_steps: int = 0  # encoder detents added to (or taken from) the next bid
+    bus_ride: bool = False  # choosing where a bus ticket rides to
+    square_focus: int | None = None  # the square focused on the board when choosing one
+    confirm_undo: bool = False  # UNDO pressed: YES undoes, NO keeps
+    card_news: str | None = None  # the id of the card whose effect is playing out
+    warnings: dict[str, str] = field(default_factory=dict)  # hardware warnings, by source
+    remote_placeholder: str | None = None  # a join address to show when no server runs
     remote_url: str | None = None
     clock_deadline: float | None = None  # timed game: monotonic end time
     trade: dict[str, Any] | None = None  # a proposal waiting for the receiver's YES / NO

@@ -1,0 +1,90 @@
+"""Choosing a square on the board: where a triple goes, which property the Auction square
+puts up, where a bus ticket rides to (the Mega edition).
+
+Pure: from the state JSON's `legal` list and the UI state to the `Pick` on offer, its
+candidates in board order from the token onwards, and the focused one. The panel's NO and
+PASS GO (or the encoder) move the focus, YES or a second tap on the board chooses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.screen.ui_state import UiState
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A square to choose: the verb that takes it, who chooses, what for ("triple",
+    "auction" or "bus"), the candidates from the token onwards and the focused one."""
+
+    verb: str
+    by: str
+    purpose: str
+    squares: tuple[int, ...]
+    focus: int
+
+    def command(self, square: int | None = None) -> dict[str, Any]:
+        """The command choosing `square` (default: the focused one)."""
+        return {"do": self.verb, "by": self.by,
+                "square": self.focus if square is None else square}
+
+    def step(self, steps: int) -> int:
+        """The candidate `steps` places after the focused one (negative: before), wrapping.
+
+        >>> Pick("choose_square", "A", "triple", (5, 9, 2), 9).step(1)
+        2
+        >>> Pick("choose_square", "A", "triple", (5, 9, 2), 9).step(-2)
+        2
+        """
+        if not self.squares:
+            return self.focus
+        here = self.squares.index(self.focus) if self.focus in self.squares else 0
+        return self.squares[(here + steps) % len(self.squares)]
+
+
+def _entry(state: Mapping[str, Any], verb: str, by: str | None) -> Mapping[str, Any] | None:
+    for entry in state.get("legal") or []:
+        if entry.get("do") == verb and entry.get("by") == by:
+            return dict(entry)
+    return None
+
+
+def _position(state: Mapping[str, Any], name: str | None) -> int:
+    for player in state.get("players") or []:
+        if player.get("name") == name:
+            return int(player.get("position") or 0)
+    return 0
+
+
+def ahead_order(squares: list[int], position: int, size: int) -> tuple[int, ...]:
+    """`squares` in the order the token meets them going forward from `position`.
+
+    >>> ahead_order([1, 3, 30, 39], 29, 40)
+    (30, 39, 1, 3)
+    """
+    return tuple(sorted(squares, key=lambda s: (s - position - 1) % max(size, 1)))
+
+
+def current_pick(state: Mapping[str, Any], ui: UiState) -> Pick | None:
+    """The square choice the table is making now, if any: a pending `choose_square`, or a
+    bus ride the player asked for (ui.bus_ride) while `use_bus_ticket` is legal."""
+    pending = state.get("pending") or {}
+    if pending.get("kind") == "choose_square":
+        by = pending.get("player")
+        entry = _entry(state, "choose_square", by)
+        verb, purpose = "choose_square", str(pending.get("for") or "triple")
+    elif ui.bus_ride and not pending:
+        by = state.get("current")
+        entry = _entry(state, "use_bus_ticket", by)
+        verb, purpose = "use_bus_ticket", "bus"
+    else:
+        return None
+    if entry is None or not entry.get("squares") or by is None:
+        return None
+    size = ui.board.size
+    squares = ahead_order([int(s) for s in entry["squares"]], _position(state, by), size)
+    focus = ui.square_focus if ui.square_focus in squares else squares[0]
+    return Pick(verb, str(by), purpose, squares, int(focus))
