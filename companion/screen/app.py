@@ -15,6 +15,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from companion.screen.controller import Controller
+from companion.screen.dice import SPEED_KEYS
 from companion.screen.render import render
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,9 @@ class ScreenLoop:
         self.woken = threading.Event()
         self.frames = 0
         controller.wake = self._post_wake
+        # a running screen shows the phone remote as it is (its address, or "off"): the
+        # placeholder is for screenshots taken without a running companion
+        controller.ui.remote_placeholder = None
 
     def _post_wake(self) -> None:
         """Wake the loop from another thread."""
@@ -174,7 +178,8 @@ class ScreenLoop:
         return bool(line.startswith("player:") or line == "pin")
 
     def key(self, event: pygame.event.Event) -> bool:
-        """Keyboard: the panel's buttons, digits for dice, H help, arrows in lists."""
+        """Keyboard: the panel's buttons, digits for dice (B and M for the speed die's bus
+        and Mr. Monopoly while a roll takes it), H help, arrows in lists."""
         c = self.controller
         name = pygame.key.name(event.key)
         setup = c.ui.setup
@@ -199,6 +204,8 @@ class ScreenLoop:
                 c.press(KEY_BUTTONS[name], "keyboard")
             elif name == "h":
                 c.ui.overlay = "help"
+            return True
+        if name in SPEED_KEYS and c.ui.overlay is None and c.speed_key(SPEED_KEYS[name]):
             return True
         if name in KEY_BUTTONS:
             c.press(KEY_BUTTONS[name], "keyboard")

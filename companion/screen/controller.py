@@ -45,6 +45,7 @@ from companion.screen.ui_state import (
     PlayerStyle,
     UiState,
 )
+from companion.screen.wiring import placeholder_url
 from companion.session_api import JSON, GameSessionProtocol, Outcome, Source, Update
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,9 @@ class Controller(EntryMixin):
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
         self.ui.styles = {n: PlayerStyle(s.get("color"), s.get("token"))
                           for n, s in self.settings.styles.items()}
+        # until a running screen or the phone remote says otherwise (a screenshot): where
+        # phones would join, shown greyed out with "start companion run"
+        self.ui.remote_placeholder = placeholder_url()
         self.state: JSON | None = session.state() if session else None
         self._apply_clock()
         if has_game(self.state):

@@ -142,17 +142,23 @@ def _status(player: Mapping[str, Any], currency: Any, compact: bool = False) -> 
 
 
 def draw_log(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
-    """The last few moves, newest first."""
+    """The last few moves, newest first; hardware warnings (a stuck button, a silent
+    reader) take the lower slots in red until the hardware clears them."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(12), -p.px(8))
     lines = rows(inner, 9)
     p.text(text("log_title"), lines[0], 13, theme.TEXT_DIM, bold=True)
-    entries = list(ui.log)[::-1][:4]
+    warnings = list(ui.warnings.values())[-2:]
+    entries = list(ui.log)[::-1][:4 - len(warnings)]
     if not entries:
         p.text(text("log_empty"), lines[1], 12, theme.TEXT_DIM)
     for i, entry in enumerate(entries):  # two lines each: long street names wrap
         slot = lines[1 + 2 * i].union(lines[2 + 2 * i])
         p.paragraph(entry.text, slot, 12, entry.color or theme.TEXT, max_lines=2)
+    for i, warning in enumerate(warnings):
+        slot = lines[9 - 2 * (len(warnings) - i)].union(lines[10 - 2 * (len(warnings) - i)])
+        p.fill(slot.inflate(p.px(6), 0), theme.REFUSED_BG, radius=4)
+        p.paragraph(warning, slot, 12, theme.TEXT, bold=True, max_lines=2)
 
 
 @lru_cache(maxsize=4)
@@ -178,16 +184,28 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     """The QR code and address phones join at."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(8), -p.px(6))
-    if not ui.remote_url:
+    url = ui.remote_url or ui.remote_placeholder
+    if not url:
         p.text(text("remote_off"), inner, 12, theme.TEXT_DIM, align="center")
         return
+    placeholder = not ui.remote_url
     label_h = p.px(16)
-    code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - label_h)
-    qr = qr_surface(ui.remote_url, min(code_box.width, code_box.height))
-    p.surface.blit(qr, qr.get_rect(center=code_box.center))
-    url = ui.remote_url.removeprefix("http://").rstrip("/")
-    p.text(url, pygame.Rect(inner.x, inner.bottom - label_h, inner.width, label_h), 12,
-           theme.TEXT, align="center", min_size=8)
+    labels = 2 if placeholder else 1
+    code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - labels * label_h)
+    qr = qr_surface(url, min(code_box.width, code_box.height))
+    where = qr.get_rect(center=code_box.center)
+    p.surface.blit(qr, where)
+    if placeholder:  # no server answers at this address: say so, and grey the code out
+        veil = pygame.Surface(where.size, pygame.SRCALPHA)
+        veil.fill((*theme.PANEL, 150))
+        p.surface.blit(veil, where)
+    shown = url.removeprefix("http://").rstrip("/")
+    p.text(shown, pygame.Rect(inner.x, inner.bottom - labels * label_h, inner.width, label_h),
+           12, theme.TEXT_DIM if placeholder else theme.TEXT, align="center", min_size=8)
+    if placeholder:
+        p.text(text("remote_not_running"), pygame.Rect(inner.x, inner.bottom - label_h,
+                                                       inner.width, label_h),
+               12, theme.ACCENT, bold=True, align="center", min_size=8)
 
 
 def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:

@@ -62,6 +62,12 @@ def lan_address() -> str:
     return address
 
 
+def placeholder_url(port: int = 8080) -> str:
+    """Where phones would join this machine's phone remote on the default port: shown,
+    marked as not running, when no server runs (a screenshot)."""
+    return f"http://{lan_address()}:{port}/"
+
+
 class WebRemote:
     """The phone remote (web_remote.create_app) served by web_remote.serve on threads: one
     per phone's live stream, so at least 32."""
@@ -99,12 +105,17 @@ class WebRemote:
             self.handle.stop()
 
 
-def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = None) -> Any:
-    """The GPIO button panel, its presses sent to `press`.
+def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = None, *,
+                turn: Callable[[int], None] | None = None,
+                warn: Callable[[str, str, str, bool], None] | None = None) -> Any:
+    """The GPIO button panel: presses go to `press`, encoder detents to `turn`, hardware
+    warnings (a stuck or chattering button; active=False clears one) to `warn`.
 
-    Returns the panel (close it on exit), or None without GPIO (the keyboard stands in for
-    the buttons then, so no simulated panel polls in the background) or without
-    hardware.panel.
+    `turn` and `warn` default to the `post_encoder` / `post_warning` of the object `press`
+    is a method of (the screen's Controller, whose `post_button` is passed as `press`), so
+    no event of the panel is dropped. Returns the panel (close it on exit), or None without
+    GPIO (the keyboard stands in for the buttons then, so no simulated panel polls in the
+    background) or without hardware.panel.
     """
     try:
         panel_mod: Any = importlib.import_module("hardware.panel")
@@ -112,16 +123,10 @@ def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = N
     except ModuleNotFoundError as exc:
         log.info("no button panel: %s", exc)
         return None
-
-    def emit(event: Any) -> None:
-        button = getattr(event, "button", None)
-        gesture = getattr(event, "gesture", None)
-        if button is None:
-            return
-        if gesture is events.Gesture.HOLD and button is not events.Button.MENU:
-            return
-        press(str(button.value))
-
+    owner = getattr(press, "__self__", None)
+    turn = turn or getattr(owner, "post_encoder", None)
+    warn = warn or getattr(owner, "post_warning", None)
+    emit = panel_emitter(events, press, turn, warn)
     try:
         panel = panel_mod.ButtonPanel(emit=emit, pin_map=pin_map)
     except Exception as exc:  # no GPIO, a pin conflict: play with the keyboard and screen
@@ -134,6 +139,37 @@ def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = N
     if start is not None:
         start()
     return panel
+
+
+def panel_emitter(events: Any, press: Callable[[str], None],
+                  turn: Callable[[int], None] | None,
+                  warn: Callable[[str, str, str, bool], None] | None) -> Callable[[Any], None]:
+    """The panel's `emit`: each hardware.events event to the screen's matching entry point.
+
+    Buttons are pressed (a hold only for MENU), encoder detents turned, warnings shown and
+    cleared; without a `turn` or `warn` those are logged, never silently lost.
+    """
+
+    def emit(event: Any) -> None:
+        if isinstance(event, events.HardwareWarning):
+            if warn is not None:
+                warn(str(event.code), str(event.source), str(event.message), bool(event.active))
+            else:
+                log.warning("hardware: %s (%s)", event.message, "on" if event.active else "off")
+            return
+        if isinstance(event, events.EncoderEvent):
+            if turn is not None:
+                turn(int(event.steps))
+            return
+        button = getattr(event, "button", None)
+        gesture = getattr(event, "gesture", None)
+        if button is None:
+            return
+        if gesture is events.Gesture.HOLD and button is not events.Button.MENU:
+            return
+        press(str(button.value))
+
+    return emit
 
 
 class Readers:
