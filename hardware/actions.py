@@ -60,11 +60,13 @@ class Show:
 
 @dataclass(frozen=True)
 class PassOn:
-    """A panel button nothing in hardware/ is waiting for: the table screen's mapping
-    (companion.screen.prompt) decides what it does, so every button has one meaning."""
+    """A panel button (or the knob: button "knob", `steps` detents) nothing in hardware/
+    is waiting for: the table screen's mapping (companion.screen.prompt and its dial)
+    decides what it does, so every button has one meaning."""
 
     button: str
     held: bool = False
+    steps: int = 0
 
 
 Action = Submit | Undo | OpenMenu | Show | PassOn

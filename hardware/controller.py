@@ -7,12 +7,15 @@ what the hardware starts itself, and the buttons while one of those is under way
 - taps (hardware.taps): a card when asked to buy, a drawn card, bank card then deed or
   bank card, the banker card; while a registration run is active (hardware.registrar),
   every tap and button goes to the run instead;
-- the knob: an amount after two bank cards or a bid, physical dice (turning it when a roll
-  is due starts entering them, the speed die too), a square (a bus ticket ride, a triple);
+- the knob during those: the amount after two bank cards or a bank card in an auction,
+  the square of a bus ticket ride (a bus ticket tapped);
 - the buttons during those: YES confirms, NO goes back or cancels, PASS GO after a bank
-  card pays that player's salary.
+  card pays that player's salary;
+- with `physical_dice` (a table without the screen's dial), ROLL starts entering the dice
+  one at a time, the speed die's faces too (1, 2, 3, bus, Mr. Monopoly).
 
-Any other button comes back as PassOn for the screen's mapping. The controller keeps a
+Any other button, and the knob otherwise, comes back as PassOn for the screen's mapping
+(the screen's own dial enters dice, chooses squares and sets bids). The controller keeps a
 small mode (hardware.modes) between events and is otherwise pure: it never calls the
 session, it returns actions for someone else to carry out (hardware.pump.InputPump).
 """
@@ -45,7 +48,7 @@ from hardware.registrar import Registrar
 from hardware.registry import TagRegistry
 from hardware.taps import TapInterpreter
 
-SQUARE_VERBS = ("choose_square", "use_bus_ticket")
+KNOB = "knob"
 
 
 def _not_now(state: JSON, what: str) -> Show:
@@ -104,21 +107,12 @@ def square_prompt(state: JSON, mode: SquarePick) -> Show:
     return Show("pick_square", msg, "prompt", describe_mode(mode) or {})
 
 
-def start_square_pick(state: JSON, verb: str, by: str | None = None) -> SquarePick | None:
-    """A square pick for a legal `verb` (choose_square, use_bus_ticket), if it is legal."""
-    entry = legal_entry(state, verb, by)
-    squares = [int(s) for s in (entry or {}).get("squares") or []]
-    if entry is None or not squares:
-        return None
-    return SquarePick(int(state.get("version", 0)), command_from(entry), squares)
-
-
 class InputController:
     """Routes input events through the current mode; returns actions to carry out.
 
     registry: the tag registry; registrar: the registration hook (one is made around the
-    registry when not given); physical_dice: ROLL also starts entering the table's dice
-    (without it, turning the knob does); amount_step: how much one knob detent changes an
+    registry when not given); physical_dice: ROLL starts entering the table's dice here
+    instead of going to the screen; amount_step: how much one knob detent changes an
     amount. Not thread-safe: feed it from one thread (InputPump does).
     """
 
@@ -269,17 +263,6 @@ class InputController:
 
     def _turn(self, steps: int, state: JSON) -> list[Action]:
         mode = self.mode
-        if mode is None and self.registrar.active:
-            return []
-        if mode is None:  # the knob starts what it can do now: a square, else the dice
-            pick = start_square_pick(state, "choose_square")
-            if pick is not None:
-                self.mode = pick
-                return [square_prompt(state, pick)]
-            if not self._start_dice(state):
-                return []
-            mode = self.mode
-            steps -= 1 if steps > 0 else 0  # the first detent shows die 1 at face 1
         if isinstance(mode, DiceEntry):
             mode.turn(steps)
             return [dice_prompt(mode)]
@@ -292,7 +275,10 @@ class InputController:
                 amount = min(amount, int(mode.maximum))
             mode.amount = amount
             return [amount_prompt(state, mode)]
-        return []
+        if self.registrar.active:
+            return []
+        # the screen's dial: physical dice, the square to choose, the next bid, lists
+        return [PassOn(KNOB, steps=steps)]
 
     def enter_amount(self, amount: int, state: JSON) -> list[Action]:
         """An amount typed on the screen or phone keypad finishes the amount being entered."""

@@ -152,16 +152,15 @@ def test_physical_dice_entered_with_knob_and_roll(registry: TagRegistry) -> None
     assert ctl.mode is None
 
 
-def test_turning_the_knob_when_a_roll_is_due_enters_the_dice(ctl: InputController) -> None:
+def test_the_knob_goes_to_the_screens_dial_unless_an_amount_is_entered(
+    ctl: InputController,
+) -> None:
     state = make_state([{"do": "roll", "by": "Ann"}])
-    assert codes(ctl.handle(EncoderEvent(1), state)) == ["enter_dice"]  # die 1 at 1
-    ctl.handle(EncoderEvent(5), state)  # 1 -> 6
-    ctl.handle(press(Button.YES), state)
-    ctl.handle(EncoderEvent(1), state)  # 1 -> 2
-    assert submitted(ctl.handle(press(Button.YES), state)) == [
-        {"do": "roll", "by": "Ann", "dice": [6, 2]}
-    ]
-    assert ctl.handle(EncoderEvent(1), make_state([{"do": "end_turn", "by": "Ann"}])) == []
+    assert ctl.handle(EncoderEvent(2), state) == [PassOn("knob", steps=2)]
+    tap(ctl, "A1", state)
+    tap(ctl, "B2", state)  # Ann pays Bo: now the knob is the amount's
+    assert codes(ctl.handle(EncoderEvent(2), state)) == ["enter_amount"]
+    assert ctl.describe()["amount"] == 20  # type: ignore[index]
 
 
 def test_dice_entry_no_goes_back_then_cancels(registry: TagRegistry) -> None:

@@ -87,14 +87,14 @@ def test_two_cards_and_an_amount_move_money(registry: TagRegistry) -> None:
     assert (table.cash("Ann"), table.cash("Bo")) == (ann + 40, bo - 40)
 
 
-def test_card_then_pass_go_then_knob_dice(registry: TagRegistry) -> None:
-    table = Table(registry)
+def test_card_then_pass_go_then_entered_dice(registry: TagRegistry) -> None:
+    table = Table(registry, physical_dice=True)
     before = table.cash("Ann")
     table.send(TagEvent("ANN"))
     assert table.send(ButtonEvent(Button.PASS_GO)) == [{"do": "pass_go", "by": "Ann"}]
     assert table.cash("Ann") == before + table.state()["options"].get("salary", 200)
-    for event in [EncoderEvent(1), EncoderEvent(3), ButtonEvent(Button.YES)]:
-        table.send(event)  # the knob starts the dice: first die 4
+    for event in [ButtonEvent(Button.ROLL), EncoderEvent(3), ButtonEvent(Button.YES)]:
+        table.send(event)  # first die 4
     table.send(EncoderEvent(5))  # second die 6: square 10, just visiting
     assert table.send(ButtonEvent(Button.YES)) == [{"do": "roll", "by": "Ann", "dice": [4, 6]}]
     assert table.state()["pending"] is None
