@@ -30,11 +30,23 @@ HOUSE_RULES: tuple[tuple[str, str, Any, Any], ...] = (
     ("rule_no_rent_in_jail", "no_rent_in_jail", True, False),
     ("rule_short_game", "houses_before_hotel", 3, 4),
     ("rule_bank_only", "bank_only", True, False),
+    ("rule_speed_die", "speed_die", True, False),
 )
 MAX_NAME = 14
 #: the language line's choices: "" is the edition's own language
 LANGUAGE_CHOICES = ("", *i18n.LANGUAGES)
 TIMED_MINUTES = (0, 60, 90, 120)
+
+
+def edition_rolls_speed_die(edition_id: str) -> bool:
+    """Whether the edition's data rolls the speed die (the Mega edition); any table may
+    switch it on or off on the setup form.
+
+    >>> edition_rolls_speed_die("mega"), edition_rolls_speed_die("classic-eur")
+    (True, False)
+    """
+    dice = i18n.edition_data(edition_id).get("dice") or {}
+    return bool(dice.get("speed")) if isinstance(dice, dict) else False
 
 
 @dataclass
@@ -68,6 +80,7 @@ class SetupForm:
             self.add_player()
         for _msg, option, _on, _off in HOUSE_RULES:
             self.rules.setdefault(option, option == "auctions")
+        self.rules["speed_die"] = edition_rolls_speed_die(self.edition_id())
 
     def add_player(self) -> None:
         """Seat one more player with the next free colour and token."""
@@ -155,8 +168,9 @@ class SetupForm:
     def change(self, step: int = 1) -> bool:
         """Change the focused line's value; True when the line was "Deal & start"."""
         line = self.focused()
-        if line == "edition":
+        if line == "edition":  # the speed die line follows the edition's dice
             self.edition = (self.edition + step) % len(self.editions)
+            self.rules["speed_die"] = edition_rolls_speed_die(self.edition_id())
         elif line == "language":
             index = LANGUAGE_CHOICES.index(self.language) if self.language in \
                 LANGUAGE_CHOICES else 0
