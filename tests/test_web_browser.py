@@ -150,3 +150,67 @@ def test_stale_page_refreshes_instead_of_acting(browser: Any, server: ServerHand
     expect(ann.get_by_role("button", name="Buy", exact=True)).to_be_visible()
     owner = {s["index"]: s["owner"] for s in game.state()["squares"]}
     assert owner[3] is None
+
+
+@pytest.fixture
+def mega_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
+    session = open_real_session(tmp_path / "mega", ("Ann", "Bo", "Cy"), edition="mega")
+    app = create_app(session, tmp_path / "mega", {"banker_pin": "2468"})
+    handle = serve(app, "127.0.0.1", 0, threads=32)
+    yield handle, session
+    handle.stop()
+    session.close()
+
+
+def test_mega_triple_entered_on_the_phone_then_a_bus_ride(
+        browser: Any, mega_server: tuple[ServerHandle, Any], shots: Path) -> None:
+    server, game = mega_server
+    ann = phone(browser, server, "player:Ann")
+    table = phone(browser, server, "spectator")
+    expect(table.locator(".board .sq")).to_have_count(52)
+
+    # Ann enters the table's dice, speed die included: a triple
+    ann.locator("details.dice-entry summary").click()
+    selects = ann.locator("form[data-cmd-form=roll] select")
+    expect(selects).to_have_count(3)
+    selects.nth(0).select_option("2")
+    selects.nth(1).select_option("2")
+    selects.nth(2).select_option("2")
+    ann.screenshot(path=str(shots / "mega-dice-entry.png"), full_page=True)
+    ann.locator("form[data-cmd-form=roll] button").click()
+    expect(ann.locator(".pending")).to_contain_text("Triple")
+    picker = ann.locator("form[data-cmd-form=choose_square] select option")
+    expect(picker).to_have_count(51)  # every other square, straight from legal
+    expect(table.locator(".pending-line")).to_contain_text("Triple! Ann")
+    ann.screenshot(path=str(shots / "mega-triple.png"), full_page=True)
+    ann.select_option("form[data-cmd-form=choose_square] select", "24")
+    ann.get_by_role("button", name="Go there").click()
+    expect(ann.get_by_role("button", name="Buy", exact=True)).to_be_visible()
+    assert game.state()["players"][0]["position"] == 24
+    expect(table.locator(".board .sq[data-index='24'] .tok")).to_have_count(1)
+
+    # the rest of the documented opening, at the table, up to Cy's bus ticket ride
+    for command in ({"do": "buy"}, {"do": "end_turn"},
+                    {"do": "roll", "by": "Bo", "dice": [3, 4, "mr_monopoly"]}, {"do": "buy"},
+                    {"do": "decline"}, {"do": "close_auction"}, {"do": "end_turn"},
+                    {"do": "roll", "by": "Cy", "dice": [1, 3, "bus"]}, {"do": "decline"},
+                    {"do": "close_auction"}, {"do": "draw", "card": "bus-ticket-7"},
+                    {"do": "end_turn"}, {"do": "roll", "dice": [1, 2, 3]}, {"do": "decline"},
+                    {"do": "close_auction"}, {"do": "end_turn"},
+                    {"do": "roll", "by": "Bo", "dice": [1, 2, 2]}, {"do": "end_turn"}):
+        assert game.submit(command, TABLE).accepted, command
+    cy = phone(browser, server, "player:Cy")
+    expect(table.locator("td.tickets[data-tickets='1']")).to_have_count(1)
+    table.screenshot(path=str(shots / "mega-table.png"), full_page=True)
+    legal = next(c for c in game.state()["legal"] if c["do"] == "use_bus_ticket")
+    stops = cy.locator("form[data-cmd-form=use_bus_ticket] select option")
+    expect(stops).to_have_count(len(legal["squares"]))
+    cy.select_option("form[data-cmd-form=use_bus_ticket] select", "12")
+    cy.screenshot(path=str(shots / "mega-bus.png"), full_page=True)
+    cy.locator("form[data-cmd-form=use_bus_ticket] button").click()
+    expect(cy.get_by_role("button", name="Buy", exact=True)).to_be_visible()
+    assert game.state()["players"][2]["position"] == 12
+    expect(table.locator("td.tickets[data-tickets='0']")).to_have_count(3)
+    cy.goto(server.url + "/history")
+    expect(cy.locator("ol.moves")).to_contain_text("Cy rode the bus to")
+    cy.screenshot(path=str(shots / "mega-history.png"), full_page=True)

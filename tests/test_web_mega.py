@@ -114,7 +114,8 @@ def test_mr_monopoly_turn_is_announced(app: Flask, game: Any) -> None:
     assert bo.command({"do": "roll", "dice": [3, 4, "mr_monopoly"]}).status_code == 200
     page = text(bo.client.get("/me"))
     assert "Mr. Monopoly turn" in page and "Mr. Monopoly moves on" in page
-    assert "🎩" in text(bo.client.get("/table"))
+    table = text(bo.client.get("/table"))
+    assert "Mr. Monopoly turn" in table and ">Mr. M.</span>" in table  # the speed die
 
 
 def test_bus_ticket_taken_shown_and_ridden(app: Flask, game: Any) -> None:

@@ -203,7 +203,9 @@ def table() -> BaseResponse:
     state = remote().session.state()
     recent = remote().session.history(None, 12)
     recent.reverse()
+    faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
     return page("table", state=state, recent=recent, board=board(state),
+                speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
                 owned={s["index"]: s for s in state.get("squares", [])},
                 tickets="bus_tickets" in (state.get("bank") or {}))
 
