@@ -86,6 +86,8 @@ class Controller(EntryMixin):
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
         self.frame: Frame | None = None
+        #: companion.screen.registration.CardRegistration when RFID readers are wired in
+        self.cards: Any = None
         self.ui.now = clock()
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
         self.ui.styles = {n: PlayerStyle(s.get("color"), s.get("token"))
@@ -301,6 +303,8 @@ class Controller(EntryMixin):
     def press(self, button: str, source: str = "button") -> None:
         """A panel button, a key or an on-screen button: do what the screen says it does."""
         self.ui.now = self.clock()
+        if self.cards is not None and self.cards.press(button, source):
+            return  # a card registration run has the buttons, or the banker menu opened
         if self.ui.overlay == "help":
             self.ui.overlay = None
             return
@@ -342,7 +346,9 @@ class Controller(EntryMixin):
             self.submit(dict(action.command), source)
             return
         ui_action = action.ui or ""
-        if ui_action == "undo":  # the table's UNDO asks first, like the panel
+        if ui_action.startswith("cards:") and self.cards is not None:
+            self.cards.do(ui_action)  # "Register cards" in the banker menu
+        elif ui_action == "undo":  # the table's UNDO asks first, like the panel
             self.ui.confirm_undo = True
         elif ui_action in ("undo_now", "undo_keep"):
             self.ui.confirm_undo = False

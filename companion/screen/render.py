@@ -28,6 +28,7 @@ from companion.screen.panels import (
     draw_remote,
 )
 from companion.screen.prompt import Action, Prompt, build_prompt
+from companion.screen.registration import draw_registration
 from companion.screen.setup import draw_setup
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
@@ -96,6 +97,8 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
         draw_help(p)
     elif ui.overlay == "chooser" and ui.chooser is not None:
         draw_chooser(p, ui.chooser)
+    elif ui.overlay == "registration" and ui.chooser is not None:
+        draw_registration(p, ui.chooser)  # card registration (companion.screen.registration)
     if frame.screen != "game":
         draw_banner(p, p.rect(6, 380, 788, 36), ui)
     frame.texts = p.texts
