@@ -256,8 +256,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("log_chose_square", "{player} went to {square}"),
     _t("log_chose_auction", "{player} put {square} up for auction"),
     _t("log_auction_square_stays", "{player} stays: no rent to pay"),
-    _t("log_built", "{player} built a {building} on {square}"),
-    _t("log_sold_building", "{player} sold a {building} on {square}"),
+    _t("log_built", "{player} built on {square}: {building}"),
+    _t("log_sold_building", "{player} sold on {square}: {building}"),
     _t("log_rebalanced", "{player} evened out a group"),
 
     # house rules in force, shown on the board and in the menu
