@@ -276,3 +276,29 @@ def test_before_the_first_game(tmp_path: Path) -> None:
         assert resp.status_code == 302
         assert [p["name"] for p in empty.state()["players"]] == ["Ann", "Bo"]
         app.extensions["web_remote"].close()
+
+
+@pytest.mark.parametrize("edition_id", ["classic-eur", "classic-en", "sv", "ch", "pl",
+                                        "ru-monopolist", "mega"])
+def test_every_edition_has_its_own_rulebook(edition_id: str) -> None:
+    from companion.editions import edition_ids, load_edition
+    from web_remote import rulebook
+
+    assert edition_id in edition_ids()
+    ed = load_edition(edition_id)
+    langs = rulebook.available(edition_id)
+    assert {"en", ed.language} <= set(langs)
+    for lang in langs:
+        chosen, sections = rulebook.rulebook(edition_id, lang)
+        assert chosen == lang and len(sections) >= 8, (lang, len(sections))
+        assert all(s.paragraphs for s in sections)
+    money = ed.currency["symbol"]
+    _lang, own = rulebook.rulebook(edition_id, ed.language)
+    assert any(money in p for s in own for p in s.paragraphs)  # the edition's own amounts
+
+
+def test_every_edition_is_in_the_tests_above() -> None:
+    from companion.editions import edition_ids
+
+    assert set(edition_ids()) == {"classic-eur", "classic-en", "sv", "ch", "pl",
+                                  "ru-monopolist", "mega"}
