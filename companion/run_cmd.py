@@ -60,6 +60,7 @@ def main(argv: list[str]) -> int:
     from companion.screen import settings as screen_settings
     from companion.screen.app import DisplaySpec, ScreenLoop, open_display
     from companion.screen.controller import Controller
+    from companion.screen.registration import CardRegistration
     from companion.screen.wiring import (
         PartMissing,
         Readers,
@@ -92,6 +93,14 @@ def main(argv: list[str]) -> int:
     sound.set_volume(controller.ui.volume / 100)
     sound.set_muted(controller.ui.muted)
     try:
+        # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
+        # screen's card registration all go through it
+        readers = Readers(session, data_dir, [], controller.post_message)
+        parts.append(readers)
+        cards = CardRegistration(controller, readers.registrar)
+        controller.cards = cards
+        readers.set_ui(cards.ui)
+        parts.append(cards)
         if config.web.enabled:
             try:
                 def next_link() -> None:  # a phone joined: the QR code shows a fresh link
@@ -100,7 +109,8 @@ def main(argv: list[str]) -> int:
 
                 remote = WebRemote(session, config.web.host, args.port or config.web.port,
                                    data_dir, on_join=next_link,
-                                   games=session if isinstance(session, SessionHolder) else None)
+                                   games=session if isinstance(session, SessionHolder) else None,
+                                   tags=readers.registrar)
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()
@@ -109,12 +119,12 @@ def main(argv: list[str]) -> int:
                     extensions["table_screen"] = controller
             except (PartMissing, OSError, TypeError) as exc:
                 log.warning("phone remote off: %s", exc)
-        panel = start_panel(controller.post_button, config.buttons.pins)
+        panel = start_panel(controller.post_button, config.buttons.pins,
+                            events_to=readers.pump.emit)
         if panel is not None:
             parts.append(panel)
-        specs = reader_specs([str(s) for s in config.readers.specs], on_a_pi=panel is not None)
-        if specs:
-            parts.append(Readers(session, data_dir, specs, controller.post_message))
+        readers.open(reader_specs([str(s) for s in config.readers.specs],
+                                  on_a_pi=panel is not None))
         surface = None if args.headless else open_display(DisplaySpec(
             parse_size(args.size) or config.screen.size,
             args.fullscreen or config.screen.fullscreen))

@@ -76,14 +76,16 @@ class WebRemote:
 
     def __init__(self, session: GameSessionProtocol, host: str, port: int,
                  data_dir: Path, on_join: Callable[[], None] | None = None,
-                 games: Any = None) -> None:
+                 games: Any = None, tags: Any = None) -> None:
         try:
             web_remote: Any = importlib.import_module("web_remote")
         except ModuleNotFoundError:
             raise PartMissing("the phone remote (web_remote) is not in this build") from None
         self._web_remote = web_remote
-        # games: the banker page's saved-game list (list(), resume(id)), when switchable
-        self.app = web_remote.create_app(session, data_dir, {"on_join": on_join, "games": games})
+        # games: the banker page's saved-game list (list(), resume(id)), when switchable;
+        # tags: the card registry and registration run (hardware.registrar.Registrar)
+        self.app = web_remote.create_app(session, data_dir, {"on_join": on_join, "games": games,
+                                                             "tags": tags})
         self._host, self._port = host, port
         self.handle: Any = None
         self.url = ""
@@ -107,15 +109,18 @@ class WebRemote:
 
 def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = None, *,
                 turn: Callable[[int], None] | None = None,
-                warn: Callable[[str, str, str, bool], None] | None = None) -> Any:
+                warn: Callable[[str, str, str, bool], None] | None = None,
+                events_to: Callable[[Any], None] | None = None) -> Any:
     """The GPIO button panel: presses go to `press`, encoder detents to `turn`, hardware
     warnings (a stuck or chattering button; active=False clears one) to `warn`.
 
     `turn` and `warn` default to the `post_encoder` / `post_warning` of the object `press`
     is a method of (the screen's Controller, whose `post_button` is passed as `press`), so
-    no event of the panel is dropped. Returns the panel (close it on exit), or None without
-    GPIO (the keyboard stands in for the buttons then, so no simulated panel polls in the
-    background) or without hardware.panel.
+    no event of the panel is dropped. With `events_to` (the readers' pump's `emit`) every
+    event goes there instead: the pump keeps what a tap gesture or a card registration is
+    waiting for and passes the rest on to the screen. Returns the panel (close it on exit),
+    or None without GPIO (the keyboard stands in for the buttons then, so no simulated panel
+    polls in the background) or without hardware.panel.
     """
     try:
         panel_mod: Any = importlib.import_module("hardware.panel")
@@ -126,7 +131,7 @@ def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = N
     owner = getattr(press, "__self__", None)
     turn = turn or getattr(owner, "post_encoder", None)
     warn = warn or getattr(owner, "post_warning", None)
-    emit = panel_emitter(events, press, turn, warn)
+    emit = events_to or panel_emitter(events, press, turn, warn)
     try:
         panel = panel_mod.ButtonPanel(emit=emit, pin_map=pin_map)
     except Exception as exc:  # no GPIO, a pin conflict: play with the keyboard and screen
@@ -176,7 +181,11 @@ class Readers:
     """The RFID readers feeding an input pump: taps become commands by game context.
 
     Reader threads only queue events; the pump asks hardware.controller what a tap means in
-    the current state and submits it to the session. Its notices go to `message`.
+    the current state and submits it to the session. Its notices go to `message` until
+    `set_ui` hands its actions to the screen (companion.screen.registration, which also
+    takes the panel's buttons the pump passes on). `registrar` is the card registration
+    run shared by the pump, the screen and the phones (their "tags" hook). `open(specs)`
+    starts more readers later.
     """
 
     def __init__(self, session: GameSessionProtocol, data_dir: Path, specs: list[str],
@@ -184,7 +193,7 @@ class Readers:
         from hardware.actions import OpenMenu, Show
         from hardware.controller import InputController
         from hardware.pump import InputPump
-        from hardware.readers import open_reader
+        from hardware.registrar import Registrar
         from hardware.registry import TagRegistry
 
         def ui(action: Any) -> None:
@@ -195,16 +204,29 @@ class Readers:
                 message("Banker menu: use the MENU button or a phone's Banker page", "info")
 
         self.registry = TagRegistry.in_data_dir(data_dir)
-        self.pump = InputPump(session, InputController(self.registry), ui)
+        self.registrar = Registrar(self.registry, session.state)
+        controller = InputController(self.registry, registrar=self.registrar)
+        self.pump = InputPump(session, controller, ui)
         self.readers: list[Any] = []
+        self._data_dir, self._message = data_dir, message
         self.pump.start()
+        self.open(specs)
+
+    def set_ui(self, ui: Callable[[Any], None]) -> None:
+        """Where the pump's actions go from now on (Show, OpenMenu, PassOn)."""
+        self.pump.ui = ui
+
+    def open(self, specs: list[str]) -> None:
+        """Start the readers named by `specs`; one that cannot open is reported, not fatal."""
+        from hardware.readers import open_reader
+
         for spec in specs:
             try:
-                reader = open_reader(spec, self.pump.emit, data_dir=data_dir)
+                reader = open_reader(spec, self.pump.emit, data_dir=self._data_dir)
                 reader.start()
             except (OSError, ValueError) as exc:  # a bad port never stops the companion
                 log.warning("reader %s unavailable: %s", spec, exc)
-                message(f"RFID reader {spec} unavailable: {exc}", "warning")
+                self._message(f"RFID reader {spec} unavailable: {exc}", "warning")
                 continue
             self.readers.append(reader)
             log.info("RFID reader %s started", spec)
