@@ -70,10 +70,14 @@ def face_word(value: int | str) -> str:
 
 
 def entry_text(whites: list[int], speed: int | str | None, needed: int) -> str:
-    """The dice typed so far, with a dot for each one still missing: "3 4 · bus"."""
-    shown = [str(w) for w in whites] + ["·"] * max(0, 2 - len(whites))
+    """The dice typed so far, with a question mark for each one still missing: "3 ? bus".
+
+    >>> entry_text([3, 4], None, 3), entry_text([5], None, 2)
+    ('3 4 ?', '5 ?')
+    """
+    shown = [str(w) for w in whites] + ["?"] * max(0, 2 - len(whites))
     if needed > 2:
-        shown.append(face_word(speed) if speed is not None else "·")
+        shown.append(face_word(speed) if speed is not None else "?")
     return " ".join(shown)
 
 
