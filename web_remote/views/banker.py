@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion.editions import edition_ids
 from companion.session_api import Source
 from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _
+from web_remote.i18n import _, current_language
 from web_remote.present import edition, money
 from web_remote.security import valid_pin
 
@@ -44,6 +44,7 @@ def page() -> BaseResponse:
         money=lambda a: money(a, state.get("currency")),
         editions=[(e, edition(e)) for e in edition_ids()],
         tags=tags.list() if tags is not None else None,
+        registration=_registration_status(tags),
         games=games.list() if games is not None else None,
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
     ), mimetype="text/html")
@@ -105,8 +106,65 @@ def register_tag() -> BaseResponse:
     tag, meaning = request.form.get("tag", "").strip(), request.form.get("meaning", "").strip()
     if not tag or not meaning:
         return refuse("bad_command", _("Give the tag and what it stands for."), 400)
-    tags.register(tag, meaning)
+    try:
+        tags.register(tag, meaning)
+    except ValueError as exc:
+        return refuse("bad_command", str(exc), 400)
     return redirect(url_for("banker.page"))
+
+
+# -- guided card registration: the "tags" hook's start(kind) / status() / cancel() --------
+
+REGISTRATION_STEPS = {"skip": "skip", "back": "back", "cancel": "cancel"}
+
+
+def _registration_status(tags: Any) -> dict[str, Any] | None:
+    """The registration run as the hook tells it, names in the phone's language (None:
+    the hook has no guided registration)."""
+    status = getattr(tags, "status", None)
+    if status is None:
+        return None
+    try:
+        found: dict[str, Any] = status(current_language())
+    except TypeError:  # a hook whose status() takes no language
+        found = status()
+    return found
+
+
+@bp.post("/registration")
+def registration() -> BaseResponse:
+    """Start a registration run ("do": "start" with "kind"), or skip, go back, stop it,
+    or answer whether to move a card ("move" / "keep"). The taps happen on the reader."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    tags = remote().config.get("tags")
+    if tags is None or not hasattr(tags, "start"):
+        return refuse("no_tags", _("No RFID reader is connected to this companion."), 404)
+    do = request.form.get("do", "")
+    try:
+        if do == "start":
+            tags.start(request.form.get("kind", ""))
+        elif do in ("move", "keep"):
+            tags.confirm(do == "move")
+        elif do in REGISTRATION_STEPS:
+            getattr(tags, REGISTRATION_STEPS[do])()
+        else:
+            return refuse("bad_command", _("Unknown registration step."), 400)
+    except ValueError as exc:
+        return refuse("bad_command", str(exc), 400)
+    return redirect(url_for("banker.page"))
+
+
+@bp.record_once
+def _live_registration(setup: Any) -> None:
+    """Phones on the banker page refresh whenever the registration run moves on (a tap on
+    the reader, a button at the table): the hook's listener publishes a refresh."""
+    r = setup.app.extensions.get("web_remote")
+    listen = getattr(getattr(r, "config", {}).get("tags"), "add_listener", None)
+    if r is None or listen is None:
+        return
+    r.cleanup.append(listen(lambda: r.hub.publish("trades", {"registration": True})))
 
 
 @bp.post("/resume")
