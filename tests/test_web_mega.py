@@ -173,12 +173,14 @@ def test_deeds_show_skyscraper_depot_and_costs(app: Flask, game: Any) -> None:
     assert ann.command({"do": "build", "square": 6, "building": "depot"}).status_code == 200
     page = text(ann.client.get("/me"))
     deed = page[page.index('data-square="4"'):]
-    assert "🏙 Skyscraper" in deed[:deed.index("</article>")]
+    assert '<p class="state">Skyscraper' in deed[:deed.index("</article>")]
     station = page[page.index('data-square="6"'):]
     station = station[:station.index("</article>")]
-    assert "🚉 Train depot" in station and "(+€ 50)" in station  # a depot sells for half
+    assert '<span class="depot">Train depot</span>' in station
+    assert "(+€ 50)" in station  # a depot sells for half
     table = text(ann.client.get("/table"))
-    assert "🏙" in table and "🚉" in table and "7 skyscrapers" in table
+    assert "Ann · Skyscraper" in table and "Ann · Train depot" in table
+    assert "7 skyscrapers" in table
     assert "3 train depots" in table
     history = text(ann.client.get("/history"))
     assert "Ann built a skyscraper on" in history and "Ann built a train depot on" in history
