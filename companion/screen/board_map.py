@@ -21,7 +21,7 @@ from companion.screen.house_rules import house_rules_line
 from companion.screen.money import money
 from companion.screen.painter import Painter
 from companion.screen.picking import current_pick
-from companion.screen.prompt import card_text
+from companion.screen.prompt import card_text, square_name
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
 
@@ -100,7 +100,9 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
             pygame.draw.circle(p.surface, theme.ACCENT, (box.right - dot - 1, box.y + dot + 1),
                                dot)
             p.hotspot(box, "square", index)
-        p.frame(cell_box(pick.focus), theme.ACCENT, width=2.5)
+        focus = cell_box(pick.focus)  # white outside, accent inside: unlike any owner
+        p.frame(focus.inflate(2, 2), theme.TEXT, width=2)
+        p.frame(focus.inflate(-p.px(2), -p.px(2)), theme.ACCENT, width=2)
     _draw_tokens(p, state, colors, cell_rect)
     _draw_centre(p, rect.inflate(-2 * round(cell) - p.px(8), -2 * round(cell) - p.px(8)),
                  state, ui)
@@ -216,6 +218,12 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         box = pygame.Rect(inner.x, bottom.y - 2 * line_h, inner.width, 2 * line_h)
         p.paragraph(rules, box, 11, theme.ACCENT, align="center", max_lines=2)
         bottom = box
+    pick = current_pick(state, ui)
+    if pick is not None:  # the square being chosen, big enough to read across the table
+        body = pygame.Rect(inner.x, inner.y, inner.width, bottom.y - inner.y)
+        p.paragraph(square_name(state, ui, pick.focus), body, 20, theme.ACCENT, bold=True,
+                    align="center", max_lines=3)
+        return
     card = state.get("last_card") or {}
     shown = card_text(state, ui)
     if shown:
