@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import hardware.registrar as registrar_mod
 import hardware.registration as registration_mod
 import hardware.registry as registry_mod
 from companion.session_api import JSON, Outcome, Source, Update
@@ -41,7 +42,7 @@ EDITION = json.loads(
 def test_doctests() -> None:
     import doctest
 
-    for module in (registry_mod, registration_mod):
+    for module in (registry_mod, registration_mod, registrar_mod):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
 
