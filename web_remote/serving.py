@@ -40,7 +40,10 @@ class ServerHandle:
         from waitress import wasyncore
 
         server.task_dispatcher.shutdown(timeout=timeout)  # running requests finish
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        try:
+            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        except OSError:  # the serving loop already closed its wake-up pipe: close here
+            wasyncore.close_all(server._map)
         self._thread.join(timeout)
 
     def __enter__(self) -> ServerHandle:
