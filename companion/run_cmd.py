@@ -141,9 +141,18 @@ def main(argv: list[str]) -> int:
 
 
 def install_stop_signals(stop: Any) -> None:
-    """SIGTERM (systemd) and SIGINT (Ctrl-C) end the loop cleanly."""
+    """SIGTERM (systemd) and SIGINT (Ctrl-C) end the loop cleanly.
+
+    A signal handler runs on the main thread between two bytecodes, possibly while that
+    thread is inside a lock (waiting on the very Event `stop` sets): taking the lock again
+    there would deadlock, so the handler only starts a thread that calls `stop`.
+    """
+
+    def handler(*_args: object) -> None:
+        threading.Thread(target=stop, name="stop-signal", daemon=True).start()
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop())
+        signal.signal(sig, handler)
 
 
 def run_headless(controller: Any) -> int:
@@ -167,4 +176,7 @@ def run_headless(controller: Any) -> int:
         wake.wait(timeout)
         wake.clear()
         controller.drain()
+        if controller.ui.remote_url != url:  # a phone joined: print the next one-time link
+            url = controller.ui.remote_url
+            print(f"Next phone joins at: {url}", flush=True)
     return 0

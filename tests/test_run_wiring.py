@@ -84,3 +84,35 @@ def test_web_remote_serves_and_shows_a_fresh_join_link_after_each_join(tmp_path:
             assert remote.join_link() != link
         finally:
             remote.close()
+
+
+def test_sigterm_stops_a_headless_companion_promptly(tmp_path: Path) -> None:
+    """systemd stops the companion with SIGTERM: it must exit, not hang in a lock, also when
+    a second signal comes while the first is being handled (seen hung: py-spy showed the
+    handler re-entering the Event lock it already held)."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "SDL_AUDIODRIVER": "dummy", "COMPANION_CONFIG": str(tmp_path / "none")}
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
+         "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()  # printed once everything is up
+            assert "without a screen" in line, line
+            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=20) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
