@@ -24,7 +24,7 @@ SCALE = {"classic-eur": 1, "classic-en": 1, "sv": 20, "ch": 20, "pl": 1, "ru-mon
 EDITIONS = sorted(SCALE)
 #: rule options that differ from the defaults, as RULES.md and the rulebooks state them
 RULEBOOK_OPTIONS: dict[str, dict[str, Any]] = {
-    "classic-eur": {"rent_claim_turns": 2},
+    "classic-eur": {"rent_claim_turns": 2, "standings_mortgaged": "price"},
     "classic-en": {},
     "sv": {"mortgage_interest": "on_take", "mortgage_interest_rounding": 50,
            "jail_fine_before_rolls": 2},

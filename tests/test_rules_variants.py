@@ -29,7 +29,8 @@ def test_unknown_variant_is_refused() -> None:
 
 
 def test_short_game_ends_at_second_bankruptcy_with_standings() -> None:
-    g = arrange(start(("Ann", "Bo", "Cy"), variant="short", deal_deeds=0),
+    g = arrange(start(("Ann", "Bo", "Cy"), variant="short", deal_deeds=0,
+                      standings_mortgaged="half"),
                 owners={37: 1, 39: 1, 6: 0, 8: 0}, levels={37: 4, 39: 4}, mortgaged=[8],
                 position={0: 36, 2: 36}, cash={0: 100, 2: 50})
     g, _ = ok(g, {"do": "roll", "dice": [1, 2]}, {"do": "bankrupt"})
