@@ -54,7 +54,7 @@ def replay_lines(
         result = apply_command(state, command)
         if isinstance(result, Rejection):
             rejected.append({"line": number, "code": result.code.value,
-                             "message": result.message})
+                             "message": result.message, "params": result.params})
         else:
             assert isinstance(result, Accepted)
             state = result.state

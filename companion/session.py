@@ -58,8 +58,9 @@ class _Job:
     outcome: Outcome | None = None
 
 
-def _refused(version: int, code: str, message: str) -> Outcome:
-    return Outcome(accepted=False, version=version, code=code, message=message)
+def _refused(version: int, code: str, message: str, params: JSON | None = None) -> Outcome:
+    return Outcome(accepted=False, version=version, code=code, message=message,
+                   params=dict(params or {}))
 
 
 class GameSession:
@@ -251,7 +252,7 @@ class GameSession:
         before = self._state
         result = apply_command(before, command)
         if isinstance(result, Rejection):
-            return _refused(self.version, result.code.value, result.message), None
+            return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
         resolved, rng = resolve(command, before, result)
         entry = Entry(self._seq + 1, time.time(), "command", None, job.source, resolved,
@@ -304,7 +305,7 @@ class GameSession:
         original = self._entry(target)
         result = apply_command(self._state, original.command)
         if isinstance(result, Rejection):
-            return _refused(self.version, result.code.value, result.message), None
+            return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
         after = with_rng(result.state, original.rng)
         events = [{"kind": "redone", "seq": target, "command": original.command},

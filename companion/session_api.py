@@ -37,6 +37,8 @@ class Outcome:
     events: list[JSON] = field(default_factory=list)
     code: str | None = None
     message: str | None = None
+    #: the facts of a refusal (player, square, amounts...) for saying it in any language
+    params: JSON = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,10 @@ def test_replay_json_has_the_documented_fields() -> None:
                                       "bankrupt"}
     assert set(out["squares"][0]) >= {"index", "owner", "houses", "hotel", "mortgaged"}
     assert set(out["bank"]) >= {"houses", "hotels"}
-    assert out["rejected"] == [{"line": 18, "code": "no_monopoly", "message": out["rejected"][0][
-        "message"]}]
-    assert "Avenue de la République" in out["rejected"][0]["message"]
+    [refusal] = out["rejected"]
+    assert (refusal["line"], refusal["code"]) == (18, "no_monopoly")
+    assert "Avenue de la République" in refusal["message"]
+    assert refusal["params"]["square"] == 9 and refusal["params"]["current"] == "Cy"
     ann = out["players"][0]
     assert ann["cash"] == 1500 - 200 - 50 - 180 + 250
 

@@ -169,3 +169,12 @@ def test_other_players_cannot_roll_or_end_the_turn() -> None:
     refused(g, {"do": "roll", "by": "Bo", "dice": [1, 2]}, "not_your_turn")
     g, _ = ok(g, {"do": "roll", "dice": [1, 2]})
     refused(g, {"do": "end_turn", "by": "Bo"}, "not_your_turn")
+
+
+def test_refusals_carry_their_facts_for_translation() -> None:
+    g, _ = ok(arrange(start(), position={0: 36}, cash={0: 100}), {"do": "roll", "dice": [1, 2]})
+    r = refused(g, {"do": "buy"}, "insufficient_funds")
+    assert r.params == {"current": "Ann", "pending": "buy", "player": "Ann", "purpose": "buy",
+                        "square": 39, "needed": 400, "cash": 100}
+    r = refused(start(), {"do": "end_turn"}, "must_roll")
+    assert r.params["player"] == "Ann" and r.params["again"] is False

@@ -270,13 +270,19 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
             keep_ticket(g, ev, player, card)
 
 
-def cannot_afford(g: GameState, player: int, what: str, amount: int) -> RulesError:
-    """The refusal for a purchase the player's cash does not cover."""
+def cannot_afford(g: GameState, player: int, what: str, amount: int, *, purpose: str,
+                  square: int | None = None) -> RulesError:
+    """The refusal for a purchase the player's cash does not cover.
+
+    `purpose` names what was to be paid for (buy, build, depot, unmortgage, jail_fine) and
+    goes with the amounts into the refusal's params, for screens that translate it.
+    """
     p = g.players[player]
     return RulesError(
         Code.INSUFFICIENT_FUNDS,
         f"{p.name} cannot afford {what}: {money_text(g, amount)} needed, "
         f"{money_text(g, p.cash)} in hand",
+        player=p.name, purpose=purpose, square=square, needed=amount, cash=p.cash,
     )
 
 

@@ -41,7 +41,8 @@ def builder_lots(g: GameState, player: int, square: int) -> list[int]:
     if len(mine) < len(group) and not all_but_one_counts(g, group, len(mine)):
         needs = ("all lots of the colour group but one" if g.options.build_with_all_but_one
                  and len(group) > 2 else "the whole colour group")
-        raise RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs {needs}")
+        raise RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs {needs}",
+                         square=sq.index)
     return mine
 
 
@@ -84,7 +85,8 @@ def build(g: GameState, ev: Events, player: int, square: int, count: int, free: 
                          f"{sq.name}")
     mine = builder_lots(g, player, square)
     if any(g.mortgaged[s] for s in mine):
-        raise RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged")
+        raise RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
+                         square=sq.index)
     hotel = g.hotel_level
     top = hotel + 1 if g.edition.skyscrapers else hotel
     levels = {s: g.level[s] for s in mine}
@@ -109,7 +111,7 @@ def build(g: GameState, ev: Events, player: int, square: int, count: int, free: 
                                  "every lot of its group")
         if g.options.even_building and levels[square] > min(levels.values()):
             raise RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s group "
-                             "need a building first")
+                             "need a building first", square=sq.index)
         levels[square] += 1
         cost += sq.house_cost
     need = _stock_change(g, start, levels[square])
@@ -117,7 +119,8 @@ def build(g: GameState, ev: Events, player: int, square: int, count: int, free: 
     if free:
         cost = 0
     if cost > g.players[player].cash:
-        raise cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost)
+        raise cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost,
+                            purpose="build", square=square)
     transfer(g, ev, player, BANK, cost, "building")
     _take_stock(g, need)
     g.level[square] = levels[square]
@@ -139,7 +142,8 @@ def build_depot(g: GameState, ev: Events, player: int, square: int, count: int,
         raise RulesError(Code.HOUSING_SHORTAGE, "the bank has no train depot left")
     cost = g.edition.depot_cost
     if cost > g.players[player].cash:
-        raise cannot_afford(g, player, f"a train depot on {sq.name}", cost)
+        raise cannot_afford(g, player, f"a train depot on {sq.name}", cost, purpose="depot",
+                            square=square)
     transfer(g, ev, player, BANK, cost, "building")
     g.depots = tuple(sorted((*g.depots, square)))
     ev.append({"kind": "built", "player": g.players[player].name, "square": square,

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class Code(StrEnum):
@@ -51,16 +52,20 @@ class Code(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Rejection:
-    """A refused command: nothing changed. `message` is for people, `code` for programs."""
+    """A refused command: nothing changed. `message` is for people (in English), `code` for
+    programs; `params` hold the facts of the message (player, square, amounts) so that a
+    screen or phone can say it in the table's language."""
 
     code: Code
     message: str
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 class RulesError(ValueError):
     """Raised inside the engine to refuse a command; turned into a Rejection by `apply`."""
 
-    def __init__(self, code: Code, message: str) -> None:
+    def __init__(self, code: Code, message: str, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params

@@ -59,7 +59,7 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
             raise RulesError(Code.BAD_PLAYERS, "player names must differ and not be bank or pot")
         options = edition.defaults.with_changes(_expand_variant(edition, cmd.options))
     except RulesError as exc:
-        return Rejection(exc.code, exc.message)
+        return Rejection(exc.code, exc.message, exc.params)
     rng = (cmd.seed * 0x2545F4914F6CDD1D + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
     decks: dict[str, list[str]] = {}
     for deck_id, cards in sorted(edition.decks.items()):
@@ -123,7 +123,8 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         cmd = command if isinstance(command, Command) else parse_command(command)
         if state.winner >= 0:
             raise RulesError(Code.GAME_OVER,
-                             f"the game is over: {state.players[state.winner].name} won")
+                             f"the game is over: {state.players[state.winner].name} won",
+                             player=state.players[state.winner].name)
         handler = _HANDLERS.get(cmd.do)
         if handler is None:
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
@@ -133,7 +134,10 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         if g.pending:
             settle_debts(g, ev)
     except RulesError as exc:
-        return Rejection(exc.code, exc.message)
+        top = state.top
+        context = {"current": state.players[state.current].name,
+                   "pending": top.kind.value if top is not None else None}
+        return Rejection(exc.code, exc.message, {**context, **exc.params})
     g.version = state.version + 1
     return Accepted(g, ev)
 
@@ -167,7 +171,8 @@ def _actor(g: GameState, cmd: Command, default: int) -> int:
     who = player_index(g, cmd.by)
     if who != default:
         raise RulesError(Code.NOT_YOUR_TURN,
-                         f"{g.players[default].name} must do this, not {cmd.by}")
+                         f"{g.players[default].name} must do this, not {cmd.by}",
+                         player=g.players[default].name)
     return who
 
 

@@ -30,7 +30,8 @@ def buy(g: GameState, ev: Events, pending: Pending) -> None:
     """The player buys the property they stand on at the printed price."""
     sq = g.edition.squares[pending.square]
     if g.players[pending.player].cash < sq.price:
-        raise cannot_afford(g, pending.player, sq.name, sq.price)
+        raise cannot_afford(g, pending.player, sq.name, sq.price, purpose="buy",
+                            square=sq.index)
     g.pending.pop()
     transfer(g, ev, pending.player, BANK, sq.price, "purchase")
     g.owner[sq.index] = pending.player
@@ -66,10 +67,13 @@ def bid(g: GameState, ev: Events, pending: Pending, player: int, amount: int) ->
         raise RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has left this auction")
     floor = max(pending.highest + 1, pending.min_bid)
     if amount < floor:
-        raise RulesError(Code.BID_TOO_LOW, f"a bid must be at least {money_text(g, floor)}")
+        raise RulesError(Code.BID_TOO_LOW, f"a bid must be at least {money_text(g, floor)}",
+                         minimum=floor)
     if amount > g.players[player].cash:
         cash = money_text(g, g.players[player].cash)
-        raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[player].name} has only {cash}")
+        raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[player].name} has only {cash}",
+                         player=g.players[player].name, purpose="bid", needed=amount,
+                         cash=g.players[player].cash)
     pending.highest = amount
     pending.bidder = player
     ev.append({"kind": "bid", "player": g.players[player].name, "amount": amount})
@@ -157,7 +161,8 @@ def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
              and top.player == player and square in top.squares)
     cost = sq.mortgage if offer else lift_cost(g, square)
     if cost > g.players[player].cash:
-        raise cannot_afford(g, player, f"lifting the mortgage on {sq.name}", cost)
+        raise cannot_afford(g, player, f"lifting the mortgage on {sq.name}", cost,
+                            purpose="unmortgage", square=square)
     transfer(g, ev, player, BANK, cost, "mortgage_lift")
     g.mortgaged[square] = False
     ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": square})

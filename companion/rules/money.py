@@ -165,6 +165,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
             Code.CAN_STILL_PAY,
             f"{g.players[player].name} can still raise {money_text(g, can)} by selling buildings"
             f" and mortgaging, enough for the {money_text(g, top.amount)} owed",
+            player=g.players[player].name, can=can, owed=top.amount,
         )
     creditor = top.creditor
     p = g.wp(player)

@@ -64,7 +64,8 @@ def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
     if g.pending:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if player != g.current:
-        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn")
+        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
+                         player=g.players[g.current].name)
     p = g.players[player]
     if p.in_jail:
         raise RulesError(Code.NOT_NOW, f"{p.name} must leave jail before taking the bus")

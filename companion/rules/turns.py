@@ -45,7 +45,8 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
     top = g.top
     if top is not None and top.kind is PendingKind.ROLL_FOR_RENT:
         if player != top.player:
-            raise RulesError(Code.NOT_YOUR_TURN, f"{g.players[top.player].name} rolls for the rent")
+            raise RulesError(Code.NOT_YOUR_TURN, f"{g.players[top.player].name} rolls for the rent",
+                             player=g.players[top.player].name)
         values = read_dice(g, dice, white_only=True)
         g.pending.pop()
         ev.append({"kind": "rolled", "player": g.players[player].name, "dice": list(values),
@@ -55,9 +56,11 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
     if top is not None:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if player != g.current:
-        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn")
+        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
+                         player=g.players[g.current].name)
     if not g.must_roll:
-        raise RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already")
+        raise RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already",
+                         player=g.players[player].name)
     values = read_dice(g, dice, white_only=g.players[player].in_jail)
     turn_starts_moving(g, ev, player)
     p = g.players[player]
@@ -113,7 +116,8 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
         if p.cash < g.options.jail_fine:
             from companion.rules.board import cannot_afford
 
-            raise cannot_afford(g, player, "the jail fine", g.options.jail_fine)
+            raise cannot_afford(g, player, "the jail fine", g.options.jail_fine,
+                                purpose="jail_fine")
         transfer(g, ev, player, BANK, g.options.jail_fine, "jail_fine")
         ev.append({"kind": "left_jail", "player": p.name, "how": "fine"})
     p.in_jail = False
@@ -123,12 +127,14 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
 def end_turn(g: GameState, ev: Events, player: int) -> None:
     """Hand the dice on; refused while a decision, a debt or a re-roll is owed."""
     if player != g.current:
-        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn")
+        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
+                         player=g.players[g.current].name)
     if g.pending:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if g.must_roll and not g.options.bank_only:
         raise RulesError(Code.MUST_ROLL, f"{g.players[player].name} must roll"
-                         + (" again (doubles)" if g.rolled else " first"))
+                         + (" again (doubles)" if g.rolled else " first"),
+                         player=g.players[player].name, again=g.rolled)
     next_turn(g, ev)
 
 
