@@ -8,6 +8,9 @@ from importlib import resources
 
 from companion.rules.edition import Edition, EditionError, parse_edition
 
+#: the edition a new game starts from unless the table picks another (listed first)
+DEFAULT_EDITION = "classic-eur"
+
 
 def edition_ids() -> list[str]:
     """Every edition shipped with the companion."""

@@ -15,10 +15,13 @@ from companion.screen.ui_state import BoardInfo, SquareInfo
 
 
 def edition_names() -> list[tuple[str, str]]:
-    """(id, display name) of every shipped edition, sorted by id."""
+    """(id, display name) of every shipped edition: the default edition first, then by id."""
+    from companion.editions import DEFAULT_EDITION
+
     folder = resources.files("companion") / "data" / "editions"
     out = []
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+    first = DEFAULT_EDITION + ".json"
+    for entry in sorted(folder.iterdir(), key=lambda e: (e.name != first, e.name)):
         if entry.name.endswith(".json"):
             data = json.loads(entry.read_text(encoding="utf-8"))
             out.append((str(data.get("id", entry.name[:-5])), str(data.get("name", ""))))
