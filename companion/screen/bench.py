@@ -38,7 +38,8 @@ class MemorySession:
 
         result = self._apply(self._state, command)
         if not isinstance(result, Accepted):
-            return Outcome(False, 0, code=result.code.value, message=result.message)
+            return Outcome(False, 0, code=result.code.value, message=result.message,
+                           params=dict(result.params))
         self._state = result.state
         update = Update(result.state.version, state_json(result.state), result.events, source)
         for listener in list(self._listeners):

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion import i18n
 from companion.audio import SoundPlayer
+from companion.refusals import describe_refusal
 from companion.screen import settings as screen_settings
 from companion.screen import texts
 from companion.screen.board_info import board_info, edition_names
@@ -55,6 +56,14 @@ AUCTION_SECONDS = 30.0
 def has_game(state: Mapping[str, Any] | None) -> bool:
     """Whether `state` is a running (or finished) game rather than no game at all."""
     return bool(state and state.get("players"))
+
+
+def refusal_text(outcome: Outcome, state: Mapping[str, Any] | None) -> str:
+    """A refused Outcome said in the screen's language (its code and params, square names
+    and money from `state`'s edition); the English message when the facts are missing."""
+    lang = texts.language()
+    return describe_refusal(outcome.code, outcome.params, outcome.message, state, lang,
+                            i18n.translator(lang).pgettext)
 
 
 class Controller(EntryMixin):
@@ -126,6 +135,11 @@ class Controller(EntryMixin):
         self.inbox.put(("message", (message, kind)))
         self.wake()
 
+    def post_refusal(self, outcome: Outcome) -> None:
+        """A command refused elsewhere (an RFID tap): said in the screen's language."""
+        self.inbox.put(("refusal", outcome))
+        self.wake()
+
     def close(self) -> None:
         """Stop listening to the session."""
         if self._remove_listener:
@@ -157,6 +171,8 @@ class Controller(EntryMixin):
                 self.ui.trade = payload
             elif kind == "message":
                 self.notify(*payload)
+            elif kind == "refusal":
+                self.refuse(payload)
             elif kind == "encoder":
                 self.turn(payload)
             elif kind == "warning":
@@ -265,8 +281,10 @@ class Controller(EntryMixin):
         """Show a banner for a while."""
         self.ui.message = Message(message, kind, self.ui.now + MESSAGE_S)
 
-    def refuse(self, message: str) -> None:
-        """Show a refusal and play the refused sound."""
+    def refuse(self, refusal: str | Outcome) -> None:
+        """Show a refusal and play the refused sound: a screen text as it is, a refused
+        Outcome in the screen's language (companion.refusals)."""
+        message = refusal if isinstance(refusal, str) else refusal_text(refusal, self.state)
         self.notify(text("refused", message=message), "refused")
         if self.sound is not None:
             self.sound.play("refused")
@@ -279,7 +297,7 @@ class Controller(EntryMixin):
         player = command.get("by") or command.get("from")
         outcome = self.session.submit(command, Source(source, player))
         if not outcome.accepted:
-            self.refuse(outcome.message or outcome.code or "?")
+            self.refuse(outcome)
         self.drain_updates()
         return outcome
 
@@ -399,7 +417,7 @@ class Controller(EntryMixin):
         if outcome.accepted:
             self.notify(text("undone"))
         else:
-            self.refuse(outcome.message or text("nothing_to_undo"))
+            self.refuse(outcome)
         self.drain_updates()
 
     def open_chooser(self, title: str, choices: list[Choice]) -> None:

@@ -22,6 +22,7 @@ from companion.screen.layout import rows
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import Choice, Chooser
+from companion.session_api import Outcome
 
 if TYPE_CHECKING:
     from companion.screen.controller import Controller
@@ -125,6 +126,10 @@ class CardRegistration:
             if action.level == "warning":
                 source = str(action.data.get("source", ""))
                 post.post_warning(action.code, source, action.message, action.active)
+            elif action.code == "refused":  # a tapped command the session refused
+                post.post_refusal(Outcome(False, 0, code=action.data.get("code"),
+                                          message=action.message,
+                                          params=dict(action.data.get("params") or {})))
             elif action.code == "unknown_tag":
                 post.post_message(text("reg_unknown_tag", tag=action.data.get("tag", "?")),
                                   "refused")
