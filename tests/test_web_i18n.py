@@ -1,6 +1,7 @@
-"""The remote's translations: the template catalog is up to date with the code, each of the
-seven languages parses, keeps every placeholder, and translates every string (pages, banker
-page, error messages, plurals in every form), none of them left fuzzy."""
+"""The remote's translations: the template catalog is up to date with the code (and with the
+refusal sentences of companion/screen/refusal_texts.py), each of the seven languages parses,
+keeps every placeholder, and translates every string (pages, banker page, error messages,
+refusals, plurals in every form), none of them left fuzzy."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
+import companion.screen.refusal_texts
 import web_remote
 from web_remote.i18n import LANGUAGES, TRANSLATIONS, catalog
 
@@ -18,31 +20,46 @@ ROOT = Path(web_remote.__file__).parent
 KEYWORDS = {"_": None, "ngettext": (1, 2)}
 METHOD_MAP = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
 OPTIONS = {"**/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
-PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
+#: the refusal sentences shared with the table screen (message context: their id)
+REFUSALS = Path(companion.screen.refusal_texts.__file__)
+REFUSAL_KEYWORDS = {"_t": ((1, "c"), 2)}
+COMMAND = ("pybabel extract -F web_remote/babel.cfg -k _ -k ngettext:1,2 -k _t:1c,2 "
+           "--no-location --omit-header --sort-output -o web_remote/translations/messages.pot "
+           "web_remote companion/screen/refusal_texts.py")
 
 
 def _msgid(message: object) -> str:
     return message if isinstance(message, str) else message[0]  # type: ignore[index]
 
 
-def extracted(only: list[str] | None = None) -> set[str]:
+def extracted(only: list[str] | None = None) -> set[tuple[str | None, str]]:
+    """(context, msgid) of every string of the remote's sources and of the refusals."""
     found = set()
-    for filename, _line, message, _comments, _ctx in extract_from_dir(
+    for filename, _line, message, _comments, ctx in extract_from_dir(
             ROOT, METHOD_MAP, OPTIONS, KEYWORDS):
         if only is None or any(filename == f"templates/{name}" for name in only):
-            found.add(_msgid(message))
+            found.add((ctx, _msgid(message)))
+    if only is None:
+        for _line, message, _comments, ctx in extract_from_file(
+                "python", REFUSALS, REFUSAL_KEYWORDS):
+            found.add((ctx, _msgid(message)))
     return found
 
 
-def pot_ids() -> set[str]:
+def pot_ids() -> set[tuple[str | None, str]]:
     with (TRANSLATIONS / "messages.pot").open("rb") as fh:
-        return {_msgid(m.id) for m in read_po(fh) if m.id}
+        return {(m.context, _msgid(m.id)) for m in read_po(fh) if m.id}
 
 
 def test_template_catalog_is_up_to_date() -> None:
-    assert extracted() == pot_ids(), (
-        "run: pybabel extract -F web_remote/babel.cfg -k _ -k ngettext:1,2 --no-location "
-        "--omit-header --sort-output -o web_remote/translations/messages.pot web_remote")
+    assert extracted() == pot_ids(), f"run: {COMMAND}"
+
+
+def test_every_refusal_sentence_is_in_the_template() -> None:
+    from companion.screen.refusal_texts import SENTENCES
+
+    assert {(m.id, m.text) for m in SENTENCES.values()} <= pot_ids()
 
 
 @pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
@@ -63,7 +80,7 @@ def test_catalog_keeps_placeholders_and_translates_everything(lang: str) -> None
         for s in strings:
             assert s, (lang, m.id)
             assert set(PLACEHOLDER.findall(s)) == set(PLACEHOLDER.findall(ids[-1])), (lang, s)
-        translated[_msgid(m.id)] = strings[0]
+        translated[(m.context, _msgid(m.id))] = strings[0]
     missing = extracted() - set(translated)
     assert not missing, f"{lang}: untranslated: {sorted(missing)}"
 

@@ -113,12 +113,16 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def refuse(code: str, message: str, status: int) -> Response:
-    """A refusal as JSON (API) or a small page."""
+def refuse(code: str, message: str, status: int, english: str | None = None) -> Response:
+    """A refusal as JSON (API) or a small page. `message` is in the phone's language; the
+    JSON keeps the English one as `message_en` for logs (`english`, else the source text a
+    translated message remembers, else the message itself)."""
     from flask import render_template
 
     if wants_json():
-        resp = jsonify({"ok": False, "code": code, "message": message})
+        message_en = english or getattr(message, "english", None) or str(message)
+        resp = jsonify({"ok": False, "code": code, "message": str(message),
+                        "message_en": message_en})
     else:
         resp = Response(render_template("error.html", code=code, message=message),
                         mimetype="text/html")

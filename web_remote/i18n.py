@@ -2,6 +2,10 @@
 
 Catalogs are Babel .po files in web_remote/translations/<lang>/LC_MESSAGES/messages.po,
 compiled in memory on first use (no stale .mo files). English is the source language.
+A translated text remembers its English source (`Said.english`), so that a refusal can be
+logged in English while the phone reads it in its own language. Refusals of the game
+(engine and session codes with their params) are said by `say_refusal`, with the
+sentences of companion.refusals (their msgids are in these catalogs too).
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
+
+from companion.refusals import describe_refusal
 
 TRANSLATIONS = Path(__file__).parent / "translations"
 LANGUAGES: dict[str, str] = {
@@ -57,13 +63,42 @@ def current_language() -> str:
     return DEFAULT
 
 
-def _(text: str, **values: Any) -> str:
+class Said(str):
+    """A text in the phone's language that remembers its English source (`english`)."""
+
+    english: str
+
+    def __new__(cls, text: str, english: str) -> Said:
+        said = super().__new__(cls, text)
+        said.english = english
+        return said
+
+
+def _(text: str, **values: Any) -> Said:
     """Translate `text` for the current phone; `%(name)s` placeholders take `values`."""
     out = catalog(current_language()).gettext(text)
-    return out % values if values else out
+    if values:
+        return Said(out % values, text % values)
+    return Said(out, text)
+
+
+def say_refusal(code: str | None, params: dict[str, Any] | None, message: str | None,
+                state: dict[str, Any] | None) -> str:
+    """A refusal of the game (code, params, the engine's English message) in the current
+    phone's language, square names and money as the state's edition writes them."""
+    lang = current_language()
+    return describe_refusal(code, params, message, state, lang, catalog(lang).pgettext)
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
     """Plural-aware `_`; `n` is available as `%(num)d`."""
     out = catalog(current_language()).ngettext(singular, plural, n)
     return out % {"num": n, **values}
+
+
+def trades_said(items: list[dict[str, Any]], state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Trade proposals with the reason a failed accept was refused (`error`) in the current
+    phone's language (web_remote.proposals keeps its code, params and English message)."""
+    return [dict(item, error=say_refusal(item.get("error_code"), item.get("error_params"),
+                                         item.get("error"), state))
+            if item.get("error") else item for item in items]

@@ -57,11 +57,14 @@ class Proposals:
             self._save()
             return dict(item)
 
-    def note_error(self, pid: str, message: str) -> None:
-        """Remember why accepting failed (shown on both phones)."""
+    def note_error(self, pid: str, message: str, code: str | None = None,
+                   params: JSON | None = None) -> None:
+        """Remember why accepting failed (shown on both phones): the English `message`, and
+        the refusal's `code` and `params` to say it in each phone's language."""
         with self._lock:
             if pid in self._items:
-                self._items[pid]["error"] = message
+                self._items[pid].update(error=message, error_code=code,
+                                        error_params=dict(params or {}))
                 self._save()
 
     def remove(self, pid: str) -> JSON | None:

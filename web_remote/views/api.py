@@ -10,11 +10,12 @@ from typing import Any, TypeVar, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion import refusals
 from companion.session_api import Outcome, Source
 from web_remote.app import identity, refuse, remote
 from web_remote.guard import Identity, Refusal, authorize, check_offer
 from web_remote.hub import Message
-from web_remote.i18n import _
+from web_remote.i18n import _, say_refusal, trades_said
 from web_remote.present import board_size
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -33,30 +34,20 @@ def joined(view: F) -> F:
     return cast(F, wrapper)
 
 
-def engine_message(code: str | None, message: str | None) -> str:
-    """A refusal from the session in the phone's language when we know the code."""
-    known = {
-        "not_your_turn": _("It is not your turn to do that."),
-        "not_now": _("That is not possible right now."),
-        "insufficient_funds": _("Not enough cash."),
-        "bid_too_low": _("Your bid must beat the highest bid."),
-        "decision_pending": _("A decision must be answered first."),
-        "uneven": _("Build and sell evenly across the group."),
-        "no_monopoly": _("You need the whole colour group to build."),
-        "game_over": _("The game is over."),
-        "stale_version": _("The table has changed: look again."),
-    }
-    text = known.get(code or "")
-    return f"{text} ({message})" if text and message else (text or message or "")
+def outcome_response(out: Outcome, state: dict[str, Any] | None = None) -> Response:
+    """An Outcome as the API's answer: 200, 409 (stale: refresh) or 422 (refused).
 
-
-def outcome_response(out: Outcome) -> Response:
-    """An Outcome as the API's answer: 200, 409 (stale: refresh) or 422 (refused)."""
+    A refusal keeps its code and params; `message` says it in the phone's language (square
+    names and money from `state`, the table now), `message_en` in English for logs."""
     if out.accepted:
         return jsonify({"ok": True, "version": out.version, "events": out.events})
     stale = out.code == "stale_version"
+    if state is None:
+        state = remote().session.state()
     resp = jsonify({"ok": False, "code": out.code, "version": out.version, "refresh": stale,
-                    "message": engine_message(out.code, out.message)})
+                    "message": say_refusal(out.code, out.params, out.message, state),
+                    "message_en": refusals.english(out.code, out.params, out.message, state),
+                    "params": out.params})
     resp.status_code = 409 if stale else 422
     return resp
 
@@ -169,7 +160,8 @@ def trades() -> Response:
     who = identity()
     assert who is not None
     mine = None if who.banker or who.role == "spectator" else who.player
-    return jsonify(remote().proposals.open(mine))
+    r = remote()
+    return jsonify(trades_said(r.proposals.open(mine), r.session.state()))
 
 
 @bp.post("/trades")
@@ -226,7 +218,9 @@ def accept(pid: str) -> Response:
     if out.accepted:
         r.proposals.remove(pid)
     elif out.code != "stale_version":
-        r.proposals.note_error(pid, engine_message(out.code, out.message))
+        state = r.session.state()
+        r.proposals.note_error(pid, refusals.english(out.code, out.params, out.message, state),
+                               out.code, out.params)
     r.hub.publish("trades", {"id": pid})
     return outcome_response(out)
 

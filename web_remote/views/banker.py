@@ -8,10 +8,11 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion import refusals
 from companion.editions import edition_ids
 from companion.session_api import Source
 from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _, current_language
+from web_remote.i18n import _, current_language, say_refusal
 from web_remote.present import edition, money
 from web_remote.security import valid_pin
 
@@ -75,7 +76,9 @@ def new_game() -> BaseResponse:
     assert who is not None
     out = r.session.submit(command, Source(kind="phone", player=who.player, banker=True))
     if not out.accepted:
-        return refuse(out.code or "refused", out.message or "", 422)
+        state = r.session.state()
+        return refuse(out.code or "refused", say_refusal(out.code, out.params, out.message, state),
+                      422, english=refusals.english(out.code, out.params, out.message, state))
     if pin:
         r.pin.set(pin)
     return redirect(url_for("banker.page"))

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from web_remote import rulebook
 from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _, current_language, ngettext
+from web_remote.i18n import _, current_language, ngettext, trades_said
 from web_remote.present import (
     board,
     deeds,
@@ -171,7 +171,7 @@ def me() -> BaseResponse:
             amount = max(floor, int(pending.get("highest", 0)) + step)
             if amount <= int(bid["max"]):
                 quick.append((step, amount))
-    trades = remote().proposals.open(player) if player else []
+    trades = trades_said(remote().proposals.open(player), state) if player else []
     simple = [c for c in mine if c["do"] in ("roll", "buy", "decline", "draw", "pay_fine",
                                                "use_card", "end_turn") and "squares" not in c]
     lift_offer = pending and pending.get("kind") == "lift_mortgages" \
