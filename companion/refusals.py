@@ -131,8 +131,8 @@ def _sentence(code: str, params: dict[str, Any], state: Mapping[str, Any],
             fields["square"] = square()
         return f"refusal_insufficient_funds_{purpose}", fields
     if code == "not_your_turn":
-        who = player()
-        turn = params.get("pending") is None and who == params.get("current")
+        who = player()  # the current player's turn, or another player's decision
+        turn = who == params.get("current")
         return f"refusal_not_your_turn_{'turn' if turn else 'must'}", {"player": who}
     if code == "must_roll":
         again = "again" if params.get("again") else "first"
