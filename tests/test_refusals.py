@@ -206,3 +206,9 @@ def test_a_real_engine_refusal_is_said_in_the_tables_language(edition: str, lang
     said = describe_refusal(refused.code, refused.params, refused.message,
                             state_json(state), lang, i18n.translator(lang).pgettext)
     assert said.replace(i18n.NBSP, " ") == expected
+
+
+def test_the_modules_examples_hold() -> None:
+    import doctest
+
+    assert doctest.testmod(refusals).failed == 0
