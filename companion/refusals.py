@@ -57,7 +57,7 @@ WEB_CODES: tuple[str, ...] = (
 #: every code with a sentence of its own
 CODES: tuple[str, ...] = tuple(dict.fromkeys(ENGINE_CODES + SESSION_CODES + WEB_CODES))
 #: what an insufficient_funds refusal was for, each with its sentence ("bid" names no square)
-PURPOSES: tuple[str, ...] = ("buy", "build", "depot", "unmortgage", "jail_fine", "bid")
+PURPOSES: tuple[str, ...] = ("buy", "build", "depot", "unmortgage", "jail_fine", "bid", "pay")
 _WITH_SQUARE = frozenset({"buy", "build", "depot", "unmortgage"})
 
 

@@ -102,7 +102,8 @@ class InputPump:
         if isinstance(action, Submit):
             outcome = self.session.submit(action.command, action.source)
             if not outcome.accepted:
-                data = {"code": outcome.code, "command": action.command}
+                data = {"code": outcome.code, "command": action.command,
+                        "params": outcome.params}
                 self.ui(Show("refused", outcome.message or "Refused.", "notice", data))
         elif isinstance(action, Undo):
             outcome = self.session.undo(action.source)

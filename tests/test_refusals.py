@@ -212,3 +212,16 @@ def test_the_modules_examples_hold() -> None:
     import doctest
 
     assert doctest.testmod(refusals).failed == 0
+
+
+def test_a_refused_trade_or_payment_is_said_in_swedish_with_swedish_money() -> None:
+    """Trades and payments refuse with the "pay" purpose, so no English leaks through."""
+    game = apply_command(None, {"do": "new_game", "edition": "sv", "players": ["Anna", "Bo"]})
+    assert not isinstance(game, Rejection)
+    for command in ({"do": "trade", "from": "Anna", "to": "Bo", "give": {"cash": 40000}},
+                    {"do": "pay", "from": "Anna", "to": "Bo", "amount": 40000}):
+        result = apply_command(game.state, command)
+        assert isinstance(result, Rejection) and result.params["purpose"] == "pay"
+        said = describe_refusal(result.code.value, result.params, result.message,
+                                state_json(game.state), "sv", i18n.translator("sv").pgettext)
+        assert said == "Anna har bara Kr\u00a030\u00a0000: Kr\u00a040\u00a0000 behövs", said

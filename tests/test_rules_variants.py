@@ -109,7 +109,7 @@ def test_rent_must_be_claimed_before_the_next_player_rolls() -> None:
                 position={0: 3, 2: 5})
     g, ev = ok(g, {"do": "roll", "dice": [1, 2]})
     assert not transfers(ev) and len(g.claims) == 1
-    refused(g, {"do": "claim_rent", "by": "Cy"}, "not_your_turn")
+    refused(g, {"do": "claim_rent", "by": "Cy"}, "not_now")
     g2, ev = ok(g, {"do": "claim_rent", "by": "Bo"})
     assert ("Ann", "Bo", 6, "rent") in transfers(ev) and not g2.claims
     g3, ev = ok(g, {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})  # Bo rolls: forfeited

@@ -364,7 +364,7 @@ def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
         raise RulesError(Code.NOT_NOW, "there is no rent to claim")
     mine = [c for c in g.claims if cmd.by is None or g.players[c[1]].name == cmd.by]
     if not mine:
-        raise RulesError(Code.NOT_YOUR_TURN, f"{cmd.by} has no rent to claim")
+        raise RulesError(Code.NOT_NOW, f"{cmd.by} has no rent to claim")
     payer, owner, _square, amount, _left = mine[0]
     g.claims.remove(mine[0])
     charge(g, ev, payer, owner, amount, "rent")

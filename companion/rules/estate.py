@@ -185,7 +185,8 @@ def trade(
             raise RulesError(Code.BANKRUPT_PLAYER, f"{p.name} is out of the game")
         if cash > p.cash:
             raise RulesError(Code.INSUFFICIENT_FUNDS,
-                             f"{p.name} has only {money_text(g, p.cash)} to give")
+                             f"{p.name} has only {money_text(g, p.cash)} to give",
+                             player=p.name, purpose="pay", needed=cash, cash=p.cash)
         if cards > len(p.jail_cards):
             raise RulesError(Code.NO_JAIL_CARD, f"{p.name} holds only {len(p.jail_cards)} "
                              "Get Out of Jail Free card(s)")
@@ -243,7 +244,9 @@ def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:
         raise RulesError(Code.SAME_PLAYER, "a payment needs two different parties")
     if payer >= 0 and g.players[payer].cash < amount:
         raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[payer].name} has only "
-                         f"{money_text(g, g.players[payer].cash)}")
+                         f"{money_text(g, g.players[payer].cash)}",
+                         player=g.players[payer].name, purpose="pay", needed=amount,
+                         cash=g.players[payer].cash)
     transfer(g, ev, payer, payee, amount, "payment")
 
 

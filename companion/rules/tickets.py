@@ -70,8 +70,9 @@ def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
     if p.in_jail:
         raise RulesError(Code.NOT_NOW, f"{p.name} must leave jail before taking the bus")
     if not g.must_roll:
-        raise RulesError(Code.ALREADY_ROLLED, f"{p.name} has moved already: a bus ticket "
-                         "replaces a roll")
+        raise RulesError(Code.ALREADY_ROLLED,
+                         f"{p.name} has moved already: a bus ticket replaces a roll",
+                         player=p.name)
     if usable_tickets(g, player) < 1:
         raise RulesError(Code.NO_BUS_TICKET, f"{p.name} has no bus ticket to use now"
                          + (" (one taken this turn is used from the next)" if p.bus_tickets

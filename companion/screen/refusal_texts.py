@@ -68,6 +68,7 @@ _SENTENCES: tuple[Message, ...] = (
     _t("refusal_insufficient_funds_jail_fine",
        "{player} cannot afford the jail fine: {needed} needed, {cash} in hand"),
     _t("refusal_insufficient_funds_bid", "{player} cannot bid {needed}: only {cash} in hand"),
+    _t("refusal_insufficient_funds_pay", "{player} has only {cash}: {needed} needed"),
     _t("refusal_not_owner", "That property belongs to someone else"),
     _t("refusal_not_ownable", "That square cannot be owned, built on or mortgaged"),
     _t("refusal_no_monopoly", "Building needs the whole colour group"),
