@@ -126,20 +126,18 @@ def history() -> Response:
 @joined
 def undo() -> Response:
     """The banker undoes the last command."""
-    who = identity()
-    assert who is not None
-    if not who.banker:
-        raise Refusal("banker_only", _("Only the banker can do that."), 403)
-    r = remote()
-    if _version(_body()) != r.session.state().get("version"):
-        return refuse("stale_version", _("The table has changed: look again."), 409)
-    return outcome_response(r.session.undo(source_of(who)))
+    return _banker_journal_step("undo")
 
 
 @bp.post("/redo")
 @joined
 def redo() -> Response:
     """The banker redoes the last undone command."""
+    return _banker_journal_step("redo")
+
+
+def _banker_journal_step(step: str) -> Response:
+    """Undo or redo for the banker, against the version the phone saw."""
     who = identity()
     assert who is not None
     if not who.banker:
@@ -147,7 +145,8 @@ def redo() -> Response:
     r = remote()
     if _version(_body()) != r.session.state().get("version"):
         return refuse("stale_version", _("The table has changed: look again."), 409)
-    return outcome_response(r.session.redo(source_of(who)))
+    act = r.session.undo if step == "undo" else r.session.redo
+    return outcome_response(act(source_of(who)))
 
 
 # --- trade proposals ----------------------------------------------------------------------
