@@ -434,6 +434,23 @@ class Journal:
                 raise self._read_error(exc) from exc
         return int(row[0] or 0)
 
+    def game_started(self) -> float | None:
+        """When the newest new_game entry was written (the timed game's clock starts then)."""
+        with self._lock:
+            try:
+                rows = self._conn.execute(
+                    "SELECT time, command FROM entries WHERE kind='command' AND command LIKE ?"
+                    " ORDER BY seq DESC LIMIT 20", ('%new_game%',)).fetchall()
+            except sqlite3.Error as exc:
+                raise self._read_error(exc) from exc
+        for when, command in rows:
+            try:
+                if json.loads(command).get("do") == "new_game":
+                    return float(when)
+            except (ValueError, AttributeError):
+                continue
+        return None
+
     def last_time(self) -> float | None:
         """When the newest entry was written."""
         with self._lock:

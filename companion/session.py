@@ -71,9 +71,11 @@ class GameSession:
     """
 
     def __init__(self, data_dir: Path, game_id: str, journal: Journal, lock: DataDirLock,
-                 state: GameState | None, stacks: Stacks, seq: int) -> None:
+                 state: GameState | None, stacks: Stacks, seq: int,
+                 clock: Callable[[], float] = time.time) -> None:
         self.data_dir = data_dir
         self.game_id = game_id
+        self._clock = clock  # wall-clock seconds: journal times, the timed game's clock
         self._journal = journal
         self._lock = lock
         self._state = state
@@ -88,6 +90,8 @@ class GameSession:
         self._closed = False
         #: the last storage failure shown to the table, None once a write succeeds again
         self.fault: str | None = journal.readonly_reason
+        #: when the game was dealt (journal time), for the timed game's clock
+        self._started = journal.game_started() if state is not None else None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -95,7 +99,8 @@ class GameSession:
     # --- opening and closing -------------------------------------------------------------
 
     @classmethod
-    def open(cls, data_dir: Path, game_id: str | None = None) -> GameSession:
+    def open(cls, data_dir: Path, game_id: str | None = None,
+             clock: Callable[[], float] = time.time) -> GameSession:
         """Resume a saved game (the current one when no id is given), or create it.
 
         Raises JournalLocked when another process has the data directory, JournalCorrupt
@@ -116,7 +121,7 @@ class GameSession:
                 set_current(data_dir, gid)
             except StorageError as exc:  # a read-only directory still shows the game
                 log.warning("%s", exc)
-            return cls(data_dir, gid, journal, lock, state, stacks, seq)
+            return cls(data_dir, gid, journal, lock, state, stacks, seq, clock)
         except BaseException:
             if journal is not None:
                 journal.close()
@@ -170,10 +175,24 @@ class GameSession:
             return {"version": 0, "game": None, "legal": [{"do": "new_game"}]}
         cached = self._public
         if cached is not None and cached[0] == g.version:
-            return cached[1]
-        out = state_json(g)
-        self._public = (g.version, out)
-        return out
+            out = cached[1]
+        else:
+            out = state_json(g)
+            self._public = (g.version, out)
+        ends = self._ends_at()
+        if ends is None:
+            return out
+        left = max(0, int(ends - self._clock() + 0.999))
+        return {**out, "clock": {"limit_minutes": g.options.time_limit_minutes,
+                                 "ends_at": ends, "seconds_left": left}}
+
+    def _ends_at(self) -> float | None:
+        """The timed game's end (epoch seconds), or None when no clock runs."""
+        g = self._state
+        if g is None or self._started is None or g.winner >= 0:
+            return None
+        minutes = g.options.time_limit_minutes
+        return self._started + minutes * 60 if minutes > 0 else None
 
     def game_state(self) -> GameState | None:
         """The engine state itself, for tools (replay checks, screenshots); do not change it."""
@@ -214,7 +233,16 @@ class GameSession:
 
     def _run(self) -> None:
         while True:
-            job = self._queue.get()
+            ends = self._ends_at()
+            try:
+                job = self._queue.get(timeout=None if ends is None
+                                      else min(60.0, max(0.0, ends - self._clock())))
+            except queue.Empty:  # the timed game's time is up: end it and count
+                ends = self._ends_at()
+                if ends is None or self._clock() < ends:
+                    continue
+                job = _Job("command", Source("session", banker=True),
+                           {"do": "end_game", "reason": "time"})
             if job is None:
                 return
             update: Update | None = None
@@ -255,9 +283,15 @@ class GameSession:
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
         resolved, rng = resolve(command, before, result)
-        entry = Entry(self._seq + 1, time.time(), "command", None, job.source, resolved,
+        entry = Entry(self._seq + 1, self._clock(), "command", None, job.source, resolved,
                       result.events, result.state.version, rng)
-        return self._commit(entry, result.state)
+        outcome, update = self._commit(entry, result.state)
+        if outcome.accepted and command.get("do") == "new_game":
+            self._started = entry.time
+            self._public = None
+            if update is not None:  # the clock appears with the dealt game
+                update = Update(update.version, self.state(), update.events, update.source)
+        return outcome, update
 
     def _permitted(self, source: Source, target: int, what: str) -> Outcome | None:
         if source.banker:
@@ -291,7 +325,7 @@ class GameSession:
         after = with_version(before, self.version + 1)
         undone = self._entry(target)
         events = [{"kind": "undone", "seq": target, "command": undone.command}]
-        entry = Entry(self._seq + 1, time.time(), "undo", target, job.source, undone.command,
+        entry = Entry(self._seq + 1, self._clock(), "undo", target, job.source, undone.command,
                       events, after.version, None)
         return self._commit(entry, after)
 
@@ -310,7 +344,7 @@ class GameSession:
         after = with_rng(result.state, original.rng)
         events = [{"kind": "redone", "seq": target, "command": original.command},
                   *result.events]
-        entry = Entry(self._seq + 1, time.time(), "redo", target, job.source, original.command,
+        entry = Entry(self._seq + 1, self._clock(), "redo", target, job.source, original.command,
                       events, after.version, original.rng)
         return self._commit(entry, after)
 
