@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.config import ConfigError, load_config
+from companion.config import ConfigError, load_config, parse_reader_spec
 
 log = logging.getLogger("companion.run")
 
@@ -30,6 +30,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--config", type=Path, help="the configuration file")
     parser.add_argument("--size", help="window size WIDTHxHEIGHT (default: config or 800x480)")
     parser.add_argument("--fullscreen", action="store_true", help="fullscreen on a desktop too")
+    parser.add_argument("--reader", action="append", metavar="SPEC",
+                        help="an RFID reader, e.g. rdm6300:/dev/serial0, pn532:/dev/ttyUSB0, "
+                        "keyboard, fake (repeat for several; replaces the configured ones)")
     return parser.parse_args(argv)
 
 
@@ -52,8 +55,13 @@ def main(argv: list[str]) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     try:
         config = load_config(args.config)
+        readers_wanted = [str(parse_reader_spec(s)) for s in args.reader] if args.reader \
+            else [str(s) for s in config.readers.specs]
     except ConfigError as exc:
         print(f"companion run: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"companion run: --reader: {exc}", file=sys.stderr)
         return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.audio import SoundPlayer
@@ -123,8 +131,7 @@ def main(argv: list[str]) -> int:
                             events_to=readers.pump.emit)
         if panel is not None:
             parts.append(panel)
-        readers.open(reader_specs([str(s) for s in config.readers.specs],
-                                  on_a_pi=panel is not None))
+        readers.open(reader_specs(readers_wanted, on_a_pi=panel is not None))
         surface = None if args.headless else open_display(DisplaySpec(
             parse_size(args.size) or config.screen.size,
             args.fullscreen or config.screen.fullscreen))

@@ -102,13 +102,14 @@ def test_sigterm_stops_a_headless_companion_promptly(tmp_path: Path) -> None:
     env = {**os.environ, "SDL_AUDIODRIVER": "dummy", "COMPANION_CONFIG": str(tmp_path / "none")}
     with subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
-         "--data-dir", str(tmp_path / "data")],
+         "--data-dir", str(tmp_path / "data"), "--reader", "fake"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
     ) as proc:
         try:
             assert proc.stdout is not None
             line = proc.stdout.readline()  # printed once everything is up
             assert "without a screen" in line, line
+            assert (tmp_path / "data" / "tap.sock").exists()  # --reader fake is listening
             proc.send_signal(signal.SIGTERM)
             proc.send_signal(signal.SIGINT)
             assert proc.wait(timeout=20) == 0
@@ -116,3 +117,14 @@ def test_sigterm_stops_a_headless_companion_promptly(tmp_path: Path) -> None:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_a_bad_reader_option_is_refused_clearly(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--headless", "--reader", "bogus:/dev/x",
+         "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "--reader" in proc.stderr and "rdm6300" in proc.stderr
