@@ -450,7 +450,7 @@ def test_keyboard_reader_from_evdev_stream(tmp_path: Path, events: queue.Queue[o
             dev.write(b"".join(key_event(c) + key_event(c, 0) for c in codes))
             event = next_event(events)
             reader.close()  # while the writer is open, so the thread is not reopening the fifo
-            assert reader._thread is None
+            assert not reader._worker.running
         assert isinstance(event, TagEvent) and event.tag == "0012345678"
         assert event.reader == f"keyboard:{fifo}"
     finally:

@@ -63,6 +63,33 @@ class TapDeduper:
 SerialFactory = Callable[..., Any]
 
 
+class ReaderThread:
+    """A reader's background thread and its stop event, shared by every reader kind."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the thread was started and not closed yet."""
+        return self._thread is not None
+
+    def start(self, target: Callable[[], None], name: str) -> None:
+        """Start `target` on a daemon thread (idempotent)."""
+        if self._thread is None:
+            self.stop.clear()
+            self._thread = threading.Thread(target=target, name=name, daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        """Ask the thread to stop and wait for it (not when called from the thread itself)."""
+        self.stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+        self._thread = None
+
+
 class SerialReader:
     """A reader on a serial port, run by a thread that opens, reads and reopens the port.
 
@@ -93,8 +120,8 @@ class SerialReader:
         self.retry_interval = retry_interval
         self.read_timeout = read_timeout
         self._serial_factory = serial_factory
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._worker = ReaderThread()
+        self._stop = self._worker.stop
         self.connected = threading.Event()
         self._warning: str | None = None
         self._progress = threading.Condition()
@@ -108,17 +135,11 @@ class SerialReader:
 
     def start(self) -> None:
         """Start the reader thread (idempotent)."""
-        if self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
-            self._thread.start()
+        self._worker.start(self._run, self.name)
 
     def close(self) -> None:
         """Stop the thread; the port closes when its read times out."""
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=2)
-        self._thread = None
+        self._worker.close()
 
     def wait_for_bytes(self, count: int, timeout: float) -> bool:
         """Wait until `count` bytes were read in all (for tests and diagnostics)."""

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from hardware.debounce import Clock
 from hardware.events import Emit, HardwareWarning, TagEvent
-from hardware.readers.base import TapDeduper
+from hardware.readers.base import ReaderThread, TapDeduper
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +96,8 @@ class KeyboardReader:
         self._deduper = TapDeduper(clock, repeat_gap)
         self.decoder = KeyboardWedgeDecoder(self._tag, clock=clock, max_gap=max_gap)
         self.retry_interval = retry_interval
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._worker = ReaderThread()
+        self._stop = self._worker.stop
         self._warning = False
         self.connected = threading.Event()
 
@@ -111,17 +111,12 @@ class KeyboardReader:
 
     def start(self) -> None:
         """Start reading the evdev device, if one was given."""
-        if self.device and self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
-            self._thread.start()
+        if self.device:
+            self._worker.start(self._run, self.name)
 
     def close(self) -> None:
         """Stop the thread (it notices within 0.2 s)."""
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=2)
-        self._thread = None
+        self._worker.close()
 
     def _run(self) -> None:
         assert self.device is not None
