@@ -13,38 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.bots import Bots
-from companion.game import apply_command
-from companion.rules import Accepted, GameState, apply
-
-#: a game still running after this many player turns is ended and counted as capped
-TURN_CAP = 1000
-
-
-def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
-                  turn_cap: int = TURN_CAP) -> tuple[GameState, int, int, bool]:
-    """One whole bot game: final state, player turns, commands applied, capped or not."""
-    names = [f"P{i + 1}" for i in range(players)]
-    result = apply_command(None, {"do": "new_game", "edition": edition, "players": names,
-                                  "seed": seed})
-    assert isinstance(result, Accepted)
-    g = result.state
-    bots = Bots()
-    turns = 0
-    commands = 0
-    while g.winner < 0:
-        if turns >= turn_cap:
-            return g, turns, commands, True
-        command = bots.choose(g)
-        r = apply(g, command)
-        if not isinstance(r, Accepted):
-            raise RuntimeError(f"bot command refused: {command} -> {r}")
-        commands += 1
-        for e in r.events:
-            if e["kind"] == "turn":
-                turns += 1
-        g = r.state
-    return g, turns + 1, commands, False
+from companion.bots import TURN_CAP, play_bot_game
 
 
 def engine_bench(seconds: float = 3.0) -> dict[str, float]:

@@ -15,10 +15,13 @@ unowned property, a birthday gift is taken as money.
 
 from __future__ import annotations
 
-from companion.rules import Command, Edition, GameState, PendingKind, Verb
+from companion.rules import Accepted, Command, Edition, GameState, PendingKind, Verb, apply
 from companion.rules.commands import Offer
 from companion.rules.edition import SquareKind
 from companion.rules.tickets import bus_targets, usable_tickets
+
+#: a game still running after this many player turns is ended and counted as capped
+TURN_CAP = 1000
 
 #: the cash a bot keeps back, as a share of the edition's start cash (150 of 1 500)
 RESERVE_SHARE = 10
@@ -259,3 +262,31 @@ class Bots:
                                payee=g.players[seller].name, give=Offer(cash=price),
                                take=Offer(squares=(target,)))
         return None
+
+
+def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
+                  turn_cap: int = TURN_CAP) -> tuple[GameState, int, int, bool]:
+    """One whole bot game: final state, player turns, commands applied, capped or not."""
+    from companion.game import apply_command  # loads the edition's data (I/O)
+
+    names = [f"P{i + 1}" for i in range(players)]
+    result = apply_command(None, {"do": "new_game", "edition": edition, "players": names,
+                                  "seed": seed})
+    assert isinstance(result, Accepted)
+    g = result.state
+    bots = Bots()
+    turns = 0
+    commands = 0
+    while g.winner < 0:
+        if turns >= turn_cap:
+            return g, turns, commands, True
+        command = bots.choose(g)
+        r = apply(g, command)
+        if not isinstance(r, Accepted):
+            raise RuntimeError(f"bot command refused: {command} -> {r}")
+        commands += 1
+        for e in r.events:
+            if e["kind"] == "turn":
+                turns += 1
+        g = r.state
+    return g, turns + 1, commands, False

@@ -640,7 +640,7 @@ def test_snapshot_restores_tickets_depots_skyscrapers_and_the_turn() -> None:
 
 
 def test_whole_bot_games_end_with_a_winner() -> None:
-    from companion.bench import play_bot_game
+    from companion.bots import play_bot_game
 
     for seed in range(3):
         g, turns, _commands, capped = play_bot_game(seed, edition=MEGA)

@@ -22,12 +22,16 @@ from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Accepted:
     """An accepted command: the new state and what happened, in order."""
 
     state: GameState
     events: list[dict[str, Any]]
+
+    def __init__(self, state: GameState, events: list[dict[str, Any]]) -> None:
+        self.state = state
+        self.events = events
 
 
 Result = Accepted | Rejection

@@ -2,6 +2,10 @@
 
 Only the engine changes a state, and only a fresh copy of it (see engine.apply), so every
 state handed out stays as it was: callers may keep old states for undo.
+
+The records write their `__init__` by hand (`init=False`): mypyc compiles a hand-written
+constructor but leaves the one `dataclass` generates interpreted, and a state is built
+for every command (see docs/bench.md).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ class PendingKind(StrEnum):
 FOLLOW_UPS = frozenset({PendingKind.MR_MONOPOLY, PendingKind.BUS})
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Player:
     """A player's money, token and jail situation."""
 
@@ -53,13 +57,25 @@ class Player:
     #: bus tickets held (card ids), face up for everyone; a tuple, so copies share it
     bus_tickets: tuple[str, ...] = ()
 
+    def __init__(self, name: str, cash: int, position: int = 0, in_jail: bool = False,
+                 jail_turns: int = 0, jail_cards: list[str] | None = None,
+                 bankrupt: bool = False, bus_tickets: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.cash = cash
+        self.position = position
+        self.in_jail = in_jail
+        self.jail_turns = jail_turns
+        self.jail_cards = [] if jail_cards is None else jail_cards
+        self.bankrupt = bankrupt
+        self.bus_tickets = bus_tickets
+
     def copy(self) -> Player:
         """An independent copy."""
         return Player(self.name, self.cash, self.position, self.in_jail, self.jail_turns,
                       list(self.jail_cards), self.bankrupt, self.bus_tickets)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Pending:
     """A decision the table is waiting for; `player` must answer (NOBODY: anyone)."""
 
@@ -80,6 +96,28 @@ class Pending:
     min_bid: int = 0
     then_move: int = 0
 
+    def __init__(self, kind: PendingKind, player: int, square: int = -1, amount: int = 0,
+                 creditor: int = BANK, reason: str = "", deck: str = "", multiplier: int = 0,
+                 highest: int = 0, bidder: int = NOBODY, passed: list[int] | None = None,
+                 queue: list[int] | None = None, squares: list[int] | None = None,
+                 building: str = "", min_bid: int = 0, then_move: int = 0) -> None:
+        self.kind = kind
+        self.player = player
+        self.square = square
+        self.amount = amount
+        self.creditor = creditor
+        self.reason = reason
+        self.deck = deck
+        self.multiplier = multiplier
+        self.highest = highest
+        self.bidder = bidder
+        self.passed = [] if passed is None else passed
+        self.queue = [] if queue is None else queue
+        self.squares = [] if squares is None else squares
+        self.building = building
+        self.min_bid = min_bid
+        self.then_move = then_move
+
     def copy(self) -> Pending:
         """An independent copy."""
         return Pending(self.kind, self.player, self.square, self.amount, self.creditor,
@@ -88,7 +126,7 @@ class Pending:
                        self.min_bid, self.then_move)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class GameState:
     """Everything about one game at one moment."""
 
@@ -129,6 +167,48 @@ class GameState:
     #: which Player records this state owns (may change); the others are shared, read-only
     owned: list[bool] = field(default_factory=list, repr=False, compare=False)
 
+    def __init__(self, edition: Edition, options: RuleOptions, players: list[Player],
+                 owner: list[int], level: list[int], mortgaged: list[bool], bank_houses: int,
+                 bank_hotels: int, rng: int, decks: dict[str, list[str]], version: int = 0,
+                 current: int = 0, turn_number: int = 1, rolled: bool = False,
+                 must_roll: bool = True, doubles: int = 0, dice: tuple[int, ...] | None = None,
+                 pending: list[Pending] | None = None, last_card: str = "", pot: int = 0,
+                 winner: int = NOBODY, extra: dict[str, Any] | None = None,
+                 standings: list[dict[str, Any]] | None = None,
+                 claims: list[tuple[int, int, int, int, int]] | None = None,
+                 bank_skyscrapers: int = 0, depots: tuple[int, ...] = (),
+                 fresh_tickets: int = 0, mr_monopoly: bool = False,
+                 owned: list[bool] | None = None) -> None:
+        self.edition = edition
+        self.options = options
+        self.players = players
+        self.owner = owner
+        self.level = level
+        self.mortgaged = mortgaged
+        self.bank_houses = bank_houses
+        self.bank_hotels = bank_hotels
+        self.rng = rng
+        self.decks = decks
+        self.version = version
+        self.current = current
+        self.turn_number = turn_number
+        self.rolled = rolled
+        self.must_roll = must_roll
+        self.doubles = doubles
+        self.dice = dice
+        self.pending = [] if pending is None else pending
+        self.last_card = last_card
+        self.pot = pot
+        self.winner = winner
+        self.extra = {} if extra is None else extra
+        self.standings = [] if standings is None else standings
+        self.claims = [] if claims is None else claims
+        self.bank_skyscrapers = bank_skyscrapers
+        self.depots = depots
+        self.fresh_tickets = fresh_tickets
+        self.mr_monopoly = mr_monopoly
+        self.owned = [] if owned is None else owned
+
     def copy(self) -> GameState:
         """A copy that may be changed without touching this one.
 
@@ -136,37 +216,16 @@ class GameState:
         the decks' card lists (`wdeck`), which keeps a copy cheap: most commands change one
         or two players and draw no card.
         """
-        new = object.__new__(GameState)
-        new.edition = self.edition
-        new.options = self.options
-        new.players = self.players[:]
-        new.owner = self.owner[:]
-        new.level = self.level[:]
-        new.mortgaged = self.mortgaged[:]
-        new.bank_houses = self.bank_houses
-        new.bank_hotels = self.bank_hotels
-        new.rng = self.rng
-        new.decks = self.decks.copy()  # the card lists are shared until changed (wdeck)
-        new.version = self.version
-        new.current = self.current
-        new.turn_number = self.turn_number
-        new.rolled = self.rolled
-        new.must_roll = self.must_roll
-        new.doubles = self.doubles
-        new.dice = self.dice
-        new.pending = [p.copy() for p in self.pending] if self.pending else []
-        new.last_card = self.last_card
-        new.pot = self.pot
-        new.winner = self.winner
-        new.extra = self.extra.copy()
-        new.standings = self.standings[:]
-        new.claims = self.claims[:]
-        new.bank_skyscrapers = self.bank_skyscrapers
-        new.depots = self.depots
-        new.fresh_tickets = self.fresh_tickets
-        new.mr_monopoly = self.mr_monopoly
-        new.owned = [False] * len(self.players)
-        return new
+        return GameState(
+            self.edition, self.options, self.players[:], self.owner[:], self.level[:],
+            self.mortgaged[:], self.bank_houses, self.bank_hotels, self.rng,
+            self.decks.copy(),  # the card lists are shared until changed (wdeck)
+            self.version, self.current, self.turn_number, self.rolled, self.must_roll,
+            self.doubles, self.dice,
+            [p.copy() for p in self.pending] if self.pending else [],
+            self.last_card, self.pot, self.winner, self.extra.copy(), self.standings[:],
+            self.claims[:], self.bank_skyscrapers, self.depots, self.fresh_tickets,
+            self.mr_monopoly, [False] * len(self.players))
 
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
