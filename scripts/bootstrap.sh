@@ -41,16 +41,34 @@ if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
     apt_install "python${ver}-venv" || apt_install python3-venv
 fi
 
+# setup.py compiles the rules engine with mypyc (the speed target in docs/bench.md needs
+# it): that takes a C compiler and Python's headers. Without them it installs plain Python.
+if [ "${COMPANION_COMPILE:-1}" != 0 ]; then
+    command -v cc >/dev/null || apt_install gcc libc6-dev \
+        || echo "No C compiler: the engine stays plain Python (slower)" >&2
+    if ! "$python" -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+        ver="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+        apt_install "python${ver}-dev" || apt_install python3-dev \
+            || echo "No Python headers: the engine stays plain Python (slower)" >&2
+    fi
+fi
+
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-stamp="$venv/.installed-$(sha1sum < "$root/pyproject.toml" | cut -c1-12)-${extras:-none}"
+# Reinstall when the packaging or a compiled engine source changed (rebuilding the engine).
+stamp_of() { cat "$root/pyproject.toml" "$root/setup.py" "$root"/companion/rules/*.py \
+    "$root/companion/bots.py" | sha1sum | cut -c1-12; }
+stamp="$venv/.installed-$(stamp_of)-${extras:-none}-compile${COMPANION_COMPILE:-1}"
 if [ ! -f "$stamp" ]; then
+    echo "Setting up .venv (compiling the rules engine takes a minute or two)..."
     "$venv/bin/python" -m pip install -q --upgrade pip
     if [ -n "$extras" ]; then
         "$venv/bin/python" -m pip install -q -e "${root}[${extras}]"
     else
         "$venv/bin/python" -m pip install -q -e "$root"
     fi
+    rm -f "$venv"/.installed-*-"${extras:-none}"-compile*
     touch "$stamp"
 fi
