@@ -28,6 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion import engine_build
 from companion.config import Config, ConfigError, ReaderKind, ReaderSpec, load_config
 from companion.paths import default_config_file
 
@@ -133,6 +134,8 @@ class Host:
     )
     now: Callable[[], float] = time.time
     say: Callable[[str], None] = field(default=lambda text: print(text, flush=True))
+    #: which rules engine runs: "compiled" or "source: <why>" (companion.engine_build)
+    engine: str = field(default_factory=lambda: engine_build.status)
 
     def path(self, absolute: str) -> Path:
         """An absolute path of the machine, under `root`."""
@@ -538,6 +541,17 @@ def check_clock(host: Host) -> list[Finding]:
                     "may be off", "connect to the network; timedatectl shows the state")]
 
 
+def check_engine(host: Host) -> list[Finding]:
+    """Whether the rules engine runs compiled (setup.py, mypyc): plain Python works, slower."""
+    status = host.engine
+    if status == "compiled":
+        return [Finding("engine", Status.OK, "compiled (mypyc)")]
+    return [Finding("engine", Status.WARN, f"plain Python, {status.removeprefix('source: ')}; "
+                    "games work, bots and replays are slower",
+                    "install gcc and python3-dev, then reinstall (sudo deploy/install.sh, or "
+                    "./start.sh in a checkout)")]
+
+
 def _groups_fix(host: Host, groups: str) -> str:
     if host.user == SERVICE_USER:
         return f"sudo usermod -aG {groups} {SERVICE_USER}, then restart the service"
@@ -571,6 +585,7 @@ def run_checks(host: Host, options: Options) -> list[Finding]:
     findings += check_readers(host, config, options)
     findings += check_data_dir(host, config, options)
     findings += check_clock(host)
+    findings += check_engine(host)
     return findings
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from companion import cli, doctor
+from companion import cli, doctor, engine_build
 from companion.config import Config, ReaderKind, ReadersConfig, ReaderSpec, SoundConfig
 from companion.doctor import Finding, Host, Options, Status
 from hardware.readers.pn532 import ACK, GET_FIRMWARE_VERSION, PN532_TO_HOST, build_frame
@@ -116,6 +116,7 @@ def pi(tmp_path: Path) -> Iterator[Host]:
         read_line=lambda timeout: None,
         now=lambda: NOW,
         say=lambda text: None,
+        engine="compiled",
         pin_factory=lambda: factory,
         has_module=lambda name: True,
         free_bytes=lambda path: 10 * 1024**3,
@@ -522,3 +523,15 @@ def test_timeout_must_be_positive() -> None:
     assert doctor.parse_args(["--wait-tap", "--timeout", "3"]) == Options(
         wait_tap=True, timeout=3.0
     )
+
+
+def test_engine_says_whether_it_runs_compiled(pi: Host) -> None:
+    pi.engine = "compiled"
+    (compiled,) = doctor.check_engine(pi)
+    assert compiled.status is Status.OK
+    pi.engine = "source: companion.rules.engine changed since it was compiled"
+    (source,) = doctor.check_engine(pi)
+    assert source.status is Status.WARN
+    assert "companion.rules.engine changed since it was compiled" in source.message
+    assert "python3-dev" in source.fix
+    assert Host().engine == engine_build.status
