@@ -16,6 +16,7 @@ readonly APT_PACKAGES=(
     fonts-dejavu-core                                     # fonts beyond the bundled ones
     libgbm1 libdrm2 libegl1 libgles2                      # SDL's KMS/DRM display (no desktop)
     alsa-utils libasound2                                 # sound (ALSA, no desktop session)
+    gcc libc6-dev python3-dev                             # compiling the rules engine (mypyc)
 )
 
 # For the tests only: with --dry-run, TABLE_COMPANION_ROOT makes the checks for files
@@ -212,7 +213,8 @@ install_app() {
     else
         run rsync -a --delete --exclude=.git/ --exclude=.venv/ --exclude=__pycache__/ \
             --exclude='*.egg-info/' --exclude=build/ --exclude=.pytest_cache/ \
-            --exclude=.mypy_cache/ --exclude=.ruff_cache/ "$source_dir/" "$root$prefix/src/"
+            --exclude=.mypy_cache/ --exclude=.ruff_cache/ --exclude='*.so' \
+            --exclude=engine_build.json "$source_dir/" "$root$prefix/src/"
     fi
     if [ -x "$root$prefix/venv/bin/python" ] &&
         grep -qx "home = ${system_python%/*}" "$root$prefix/venv/pyvenv.cfg" 2>/dev/null; then
