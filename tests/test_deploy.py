@@ -26,7 +26,8 @@ UNIT = DEPLOY / "table-companion.service"
 GROUPS = ["video", "render", "input", "gpio", "audio", "dialout"]
 PACKAGES = [
     "python3", "python3-venv", "rsync", "ca-certificates", "udev", "fonts-dejavu-core",
-    "libgbm1", "libdrm2", "libegl1", "libgles2", "alsa-utils", "libasound2",
+    "libgbm1", "libdrm2", "libegl1", "libgles2", "alsa-utils", "libasound2", "gcc", "libc6-dev",
+    "python3-dev",
 ]
 SKIP_DIRS = {".git", ".venv", "node_modules", "build", "__pycache__"}
 
