@@ -517,6 +517,42 @@ def test_skyscraper_needs_the_whole_group_and_a_hotel_on_every_lot() -> None:
     assert "hotel" in r.message
 
 
+def test_the_last_skyscraper_goes_to_auction_and_its_winner_places_it() -> None:
+    g = skyscraper_ready(owners={s: 1 for s in LIGHT_BLUE}, levels={s: 5 for s in LIGHT_BLUE})
+    g.bank_skyscrapers = 1
+    cash = g.players[0].cash
+    g, ev = ok(g, {"do": "auction_building", "building": "skyscraper"})
+    assert g.top.kind == "building_auction" and g.top.building == "skyscraper"
+    assert {"kind": "auction_started", "building": "skyscraper"} in ev
+    g, _ = ok(g, {"do": "bid", "by": "Bo", "amount": 120}, {"do": "bid", "by": "Ann",
+              "amount": 130}, {"do": "pass", "by": "Bo"}, {"do": "pass", "by": "Cy"})
+    assert g.top.kind == "place_building" and g.top.player == 0 and g.top.building == "skyscraper"
+    assert g.players[0].cash == cash - 130
+    refused(g, {"do": "build", "by": "Bo", "square": 7}, "decision_pending")
+    hotels = g.bank_hotels
+    g, ev = ok(g, {"do": "build", "square": 4})
+    assert g.has_skyscraper(4) and g.bank_skyscrapers == 0 and g.bank_hotels == hotels + 1
+    assert g.top is None and not [t for t in transfers(ev) if t[3] == "building"]
+
+
+def test_a_skyscraper_won_goes_only_where_a_skyscraper_may_stand() -> None:
+    g = skyscraper_ready(owners={s: 1 for s in LIGHT_BLUE}, levels={s: 4 for s in LIGHT_BLUE})
+    g, _ = ok(g, {"do": "auction_building", "building": "skyscraper"},
+              {"do": "bid", "by": "Bo", "amount": 100}, {"do": "pass", "by": "Ann"},
+              {"do": "pass", "by": "Cy"})
+    r = refused(g, {"do": "build", "by": "Bo", "square": 7}, "not_now")  # 4 houses: a hotel next
+    assert "skyscraper" in r.message
+    assert g.top.kind == "place_building"
+
+
+def test_no_skyscraper_auction_without_skyscrapers() -> None:
+    refused(start(), {"do": "auction_building", "building": "skyscraper"}, "not_now")
+    g = skyscraper_ready()
+    g.bank_skyscrapers = 0
+    refused(g, {"do": "auction_building", "building": "skyscraper"}, "housing_shortage")
+    refused(g, {"do": "auction_building", "building": "depot"}, "bad_command")
+
+
 def test_selling_a_skyscraper_gives_half_its_price_and_a_hotel_back() -> None:
     g = skyscraper_ready(levels={1: 6, 3: 6, 4: 6})
     assert g.bank_hotels == 12 and g.bank_skyscrapers == 5

@@ -214,8 +214,11 @@ def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
 
 
 def start_building_auction(g: GameState, ev: Events, building: str) -> None:
-    """Housing shortage: the bank auctions one house or hotel, from the lowest house price."""
-    stock = g.bank_houses if building == "house" else g.bank_hotels
+    """Shortage: the bank auctions one house, hotel or skyscraper, from the lowest house price."""
+    if building == "skyscraper" and not g.edition.skyscrapers:
+        raise RulesError(Code.NOT_NOW, f"{g.edition.name} has no skyscrapers")
+    stock = {"house": g.bank_houses, "hotel": g.bank_hotels,
+             "skyscraper": g.bank_skyscrapers}[building]
     if stock < 1:
         raise RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
     costs = [
@@ -313,6 +316,14 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
     raise AssertionError("an empty group is always even")  # pragma: no cover
 
 
-__all__ = ["build", "build_depot", "sell_building", "start_building_auction", "own_property",
-           "after_acquiring", "rebalance", "completes_built_group", "builder_lots",
+def places(g: GameState, building: str, square: int) -> bool:
+    """Whether one more level on the lot is the building named (one won at auction)."""
+    new = g.level[square] + 1
+    hotel = g.hotel_level
+    return {"house": new < hotel, "hotel": new == hotel, "skyscraper": new == hotel + 1}.get(
+        building, False)
+
+
+__all__ = ["build", "places", "build_depot", "sell_building", "start_building_auction",
+           "own_property", "after_acquiring", "rebalance", "completes_built_group", "builder_lots",
            "money_text"]

@@ -36,7 +36,7 @@ class Verb(StrEnum):
     USE_CARD = "use_card"  #: use a Get Out of Jail Free card
     TRADE = "trade"  #: an agreed exchange of cash, deeds and jail cards
     BANKRUPT = "bankrupt"  #: declare bankruptcy on an unpayable debt
-    AUCTION_BUILDING = "auction_building"  #: housing shortage: auction one house or hotel
+    AUCTION_BUILDING = "auction_building"  #: shortage: auction a house, hotel or skyscraper
     CLAIM_RENT = "claim_rent"  #: the owner claims rent in time (when rent must be claimed)
     END_GAME = "end_game"  #: end now and count (by agreement, or the timed game's end)
     USE_BUS_TICKET = "use_bus_ticket"  #: instead of rolling: ride to a square on this side
@@ -69,8 +69,8 @@ class Command:
     via_go: bool = False
     give: Offer = field(default_factory=Offer)
     take: Offer = field(default_factory=Offer)
-    #: auction_building: "house" or "hotel"; build: "house" (the default) builds whatever
-    #: comes next, "hotel", "skyscraper" or "depot" also check that this is what it is
+    #: auction_building: "house", "hotel" or "skyscraper"; build: "house" (the default)
+    #: builds whatever comes next, "hotel", "skyscraper" or "depot" also check that it is that
     building: str = "house"
     reason: str = "agreement"
     edition: str = ""
@@ -81,7 +81,7 @@ class Command:
 
 
 #: what `build` may name: houses and a hotel come by count, a skyscraper on a hotel, a depot
-#: on a station; `auction_building` auctions only houses and hotels
+#: on a station; `auction_building` auctions houses, hotels and skyscrapers (not depots)
 BUILDINGS = ("house", "hotel", "skyscraper", "depot")
 GIFTS = ("money", "bus_ticket")
 
@@ -236,7 +236,7 @@ def parse_command(obj: Any) -> Command:
             raise _bad("'reason' must be \"agreement\" or \"time\"")
         kw["reason"] = obj["reason"]
     if "building" in obj:
-        allowed_buildings = BUILDINGS if verb is Verb.BUILD else BUILDINGS[:2]
+        allowed_buildings = BUILDINGS if verb is Verb.BUILD else BUILDINGS[:3]
         if obj["building"] not in allowed_buildings:
             raise _bad(f"'building' must be one of {', '.join(allowed_buildings)}")
         kw["building"] = obj["building"]

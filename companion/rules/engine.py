@@ -303,8 +303,10 @@ def _build(g: GameState, ev: Events, cmd: Command) -> None:
     if free:
         if cmd.count != 1:
             raise RulesError(Code.BAD_COMMAND, "place exactly the one building won")
-        if (g.level[square] + 1 == g.hotel_level) != (top is not None and top.building == "hotel"):
-            raise RulesError(Code.NOT_NOW, f"place the {top.building if top else ''} won")
+        assert top is not None
+        if not buildings.places(g, top.building, square):
+            raise RulesError(Code.NOT_NOW, f"place the {top.building} won: one more level on "
+                             f"{g.edition.squares[square].name} is not a {top.building}")
     buildings.build(g, ev, who, square, cmd.count, free, cmd.building)
     if free:
         g.pending.pop()
