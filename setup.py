@@ -38,7 +38,7 @@ def _say(message: str) -> None:
     print(f"table-companion: {message}", file=sys.stderr)
 
 
-class BuildEngine(build_ext):
+class BuildEngine(build_ext):  # type: ignore[misc]  # setuptools without type hints here
     """build_ext that falls back to plain Python and records what it compiled."""
 
     def run(self) -> None:
