@@ -93,10 +93,25 @@ def test_building_auction_in_a_shortage() -> None:
     g.bank_houses = 1
     g, _ = ok(g, {"do": "auction_building", "building": "house"})
     refused(g, {"do": "bid", "by": "Bo", "amount": 10}, "bid_too_low")  # from 50, the lowest
-    g, _ = ok(g, {"do": "bid", "by": "Bo", "amount": 80}, {"do": "pass", "by": "Ann"},
-              {"do": "pass", "by": "Cy"})
+    assert g.top.passed == [2]  # Cy has no group to build on: out from the start
+    g, _ = ok(g, {"do": "bid", "by": "Bo", "amount": 80}, {"do": "pass", "by": "Ann"})
     assert g.top.kind == "place_building" and g.players[1].cash == 1420
     refused(g, {"do": "build", "square": 1}, "decision_pending")
     g, ev = ok(g, {"do": "build", "square": 8})
     assert g.level[8] == 1 and g.bank_houses == 0 and g.top is None
     assert not [t for t in transfers(ev) if t[3] == "building"]
+
+
+def test_legal_commands_offer_a_building_auction_only_when_someone_could_place_it() -> None:
+    from companion.rules import legal_commands
+
+    def offered(g: object) -> list[str]:
+        return next((c["buildings"] for c in legal_commands(g)  # type: ignore[arg-type]
+                     if c["do"] == "auction_building"), [])
+
+    assert offered(start()) == []
+    assert offered(owning(*BROWN)) == ["house"]
+    assert offered(owning(*BROWN, levels={1: 4, 3: 4})) == ["hotel"]
+    g = owning(*BROWN, levels={1: 4, 3: 4})
+    g.bank_hotels = 0
+    assert offered(g) == []

@@ -524,8 +524,11 @@ def test_the_last_skyscraper_goes_to_auction_and_its_winner_places_it() -> None:
     g, ev = ok(g, {"do": "auction_building", "building": "skyscraper"})
     assert g.top.kind == "building_auction" and g.top.building == "skyscraper"
     assert {"kind": "auction_started", "building": "skyscraper"} in ev
+    assert g.top.passed == [2]  # Cy has nowhere to put it: out of the auction from the start
+    r = refused(g, {"do": "bid", "by": "Cy", "amount": 500}, "not_now")
+    assert r.message == "Cy has nowhere to place a skyscraper"
     g, _ = ok(g, {"do": "bid", "by": "Bo", "amount": 120}, {"do": "bid", "by": "Ann",
-              "amount": 130}, {"do": "pass", "by": "Bo"}, {"do": "pass", "by": "Cy"})
+              "amount": 130}, {"do": "pass", "by": "Bo"})
     assert g.top.kind == "place_building" and g.top.player == 0 and g.top.building == "skyscraper"
     assert g.players[0].cash == cash - 130
     refused(g, {"do": "build", "by": "Bo", "square": 7}, "decision_pending")
@@ -537,12 +540,25 @@ def test_the_last_skyscraper_goes_to_auction_and_its_winner_places_it() -> None:
 
 def test_a_skyscraper_won_goes_only_where_a_skyscraper_may_stand() -> None:
     g = skyscraper_ready(owners={s: 1 for s in LIGHT_BLUE}, levels={s: 4 for s in LIGHT_BLUE})
+    g, _ = ok(g, {"do": "auction_building", "building": "skyscraper"})
+    refused(g, {"do": "bid", "by": "Bo", "amount": 100}, "not_now")  # 4 houses: a hotel next
+    g, _ = ok(g, {"do": "bid", "by": "Ann", "amount": 100})  # the only one who can: won at once
+    assert g.top.kind == "place_building" and g.top.player == 0
+    g = skyscraper_ready(owners={s: 0 for s in LIGHT_BLUE}, levels={s: 4 for s in LIGHT_BLUE})
     g, _ = ok(g, {"do": "auction_building", "building": "skyscraper"},
-              {"do": "bid", "by": "Bo", "amount": 100}, {"do": "pass", "by": "Ann"},
-              {"do": "pass", "by": "Cy"})
-    r = refused(g, {"do": "build", "by": "Bo", "square": 7}, "not_now")  # 4 houses: a hotel next
-    assert "skyscraper" in r.message
+              {"do": "bid", "by": "Ann", "amount": 100})
+    r = refused(g, {"do": "build", "by": "Ann", "square": 7}, "not_now")  # 4 houses: a hotel next
+    assert "place the skyscraper won" in r.message
     assert g.top.kind == "place_building"
+    g, _ = ok(g, {"do": "build", "by": "Ann", "square": 1})
+    assert g.has_skyscraper(1)
+
+
+def test_no_building_auction_nobody_could_place() -> None:
+    r = refused(start(), {"do": "auction_building", "building": "house"}, "not_now")
+    assert r.message == "nobody could place a house now"
+    refused(skyscraper_ready(levels={1: 4}), {"do": "auction_building",
+                                              "building": "skyscraper"}, "not_now")
 
 
 def test_no_skyscraper_auction_without_skyscrapers() -> None:

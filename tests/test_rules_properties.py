@@ -27,7 +27,10 @@ SPEED_FACES = [1, 2, 3, "bus", "mr_monopoly"]
 
 def concrete(template: dict[str, Any], data: st.DataObject, g: GameState) -> dict[str, Any]:
     """A concrete command from a legal_commands template."""
-    cmd = {k: v for k, v in template.items() if k not in {"squares", "min", "max", "players"}}
+    cmd = {k: v for k, v in template.items()
+           if k not in {"squares", "min", "max", "players", "buildings"}}
+    if "buildings" in template:
+        cmd["building"] = data.draw(st.sampled_from(template["buildings"]))
     if "squares" in template:
         cmd["square"] = data.draw(st.sampled_from(template["squares"]))
     if template["do"] == "bid":

@@ -221,12 +221,17 @@ def start_building_auction(g: GameState, ev: Events, building: str) -> None:
              "skyscraper": g.bank_skyscrapers}[building]
     if stock < 1:
         raise RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
+    placers = [i for i, p in enumerate(g.players) if not p.bankrupt and can_place(g, i, building)]
+    if not placers:
+        raise RulesError(Code.NOT_NOW, f"nobody could place a {building} now")
     costs = [
         g.edition.squares[s].house_cost for s in range(len(g.level))
         if g.edition.squares[s].kind is SquareKind.LOT and g.owner[s] >= 0
     ]
+    # only players who could place it take part: the others are out from the start
     g.pending.append(Pending(PendingKind.BUILDING_AUCTION, NOBODY, building=building,
-                             min_bid=min(costs) if costs else 1))
+                             min_bid=min(costs) if costs else 1,
+                             passed=[i for i in range(len(g.players)) if i not in placers]))
     ev.append({"kind": "auction_started", "building": building})
 
 
@@ -316,6 +321,19 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
     raise AssertionError("an empty group is always even")  # pragma: no cover
 
 
+def can_place(g: GameState, player: int, building: str) -> bool:
+    """Whether the player has a lot where the rules let one won building go now."""
+    for s, sq in enumerate(g.edition.squares):
+        if sq.kind is not SquareKind.LOT or g.owner[s] != player or not places(g, building, s):
+            continue
+        try:
+            build(g.copy(), [], player, s, 1, True)
+        except RulesError:
+            continue
+        return True
+    return False
+
+
 def places(g: GameState, building: str, square: int) -> bool:
     """Whether one more level on the lot is the building named (one won at auction)."""
     new = g.level[square] + 1
@@ -324,6 +342,6 @@ def places(g: GameState, building: str, square: int) -> bool:
         building, False)
 
 
-__all__ = ["build", "places", "build_depot", "sell_building", "start_building_auction",
+__all__ = ["build", "can_place", "places", "build_depot", "sell_building", "start_building_auction",
            "own_property", "after_acquiring", "rebalance", "completes_built_group", "builder_lots",
            "money_text"]

@@ -6,6 +6,7 @@ from companion.rules.board import cannot_afford
 from companion.rules.buildings import (
     after_acquiring,
     build,
+    can_place,
     completes_built_group,
     sell_building,
     start_building_auction,
@@ -63,6 +64,9 @@ def bidders(g: GameState) -> list[int]:
 
 def bid(g: GameState, ev: Events, pending: Pending, player: int, amount: int) -> None:
     """A bid must beat the last one (and the opening minimum) and not exceed the cash."""
+    if pending.kind is PendingKind.BUILDING_AUCTION and not can_place(g, player, pending.building):
+        raise RulesError(Code.NOT_NOW, f"{g.players[player].name} has nowhere to place a "
+                         f"{pending.building}", player=g.players[player].name)
     if player in pending.passed:
         raise RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has left this auction")
     floor = max(pending.highest + 1, pending.min_bid)

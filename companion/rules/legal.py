@@ -40,7 +40,7 @@ def legal_commands(g: GameState) -> list[JSON]:
         elif k in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
             floor = max(top.highest + 1, top.min_bid, 1)
             for i, p in enumerate(g.players):
-                if p.bankrupt or i in top.passed:
+                if p.bankrupt or i in top.passed:  # a building auction: only who can place it
                     continue
                 if p.cash >= floor:
                     out.append({"do": "bid", "by": p.name, "min": floor, "max": p.cash})
@@ -82,6 +82,11 @@ def legal_commands(g: GameState) -> list[JSON]:
                         out.append({"do": verb, "by": name})
         out.append({"do": "land", "by": cur, "squares": list(range(len(g.edition.squares)))})
         out.append({"do": "pass_go", "by": cur})
+        # the banker's call in a shortage: what the bank still has to auction one by one
+        kinds = [b for b in ("house", "hotel", "skyscraper")
+                 if _ok(g, {"do": "auction_building", "building": b})]
+        if kinds:
+            out.append({"do": "auction_building", "buildings": kinds})
     for i, p in enumerate(g.players):
         if p.bankrupt:
             continue
