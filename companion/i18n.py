@@ -353,6 +353,7 @@ def update_catalogs(locale_dir: Path = LOCALE_DIR) -> None:
             for message in catalog:
                 if message.id:
                     message.string = message.id
+                    message.flags.discard("fuzzy")  # a guess from a similar message
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as handle:
             write_po(handle, catalog, width=100, ignore_obsolete=True, include_previous=False)

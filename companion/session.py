@@ -168,6 +168,23 @@ class GameSession:
         """Redo the last undone command."""
         return self._enqueue(_Job("redo", source))
 
+    def undo_target(self) -> JSON | None:
+        """What an undo would take back now: the journal entry of that command (as in
+        `history`), or None when there is nothing to undo (the first game of a journal
+        cannot be undone). Read-only; safe from any thread."""
+        try:
+            applied, target = self._stacks.undo[-1]
+        except IndexError:
+            return None
+        if applied <= 1:  # undoing the journal's first entry would leave no game at all
+            return None
+        try:
+            entry = self._entry(target).to_json()
+        except (JournalError, StopIteration):
+            return None
+        entry["undone"] = False  # in force, or undo would not reach it
+        return entry
+
     def state(self) -> JSON:
         """The public state JSON (docs/state-json.md), including "legal"."""
         g = self._state

@@ -73,6 +73,12 @@ class GameSessionProtocol(Protocol):
         """Redo the last undone command."""
         ...
 
+    def undo_target(self) -> JSON | None:
+        """What an undo would take back now: the journal entry of that command (seq, time,
+        kind, source, command, events, version, as `history` gives it), or None when there
+        is nothing to undo. Read-only: for asking "Undo: Ann bought ...?" first."""
+        ...
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """Journal entries, newest last: seq, time, source, command, events."""
         ...

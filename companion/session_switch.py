@@ -155,6 +155,10 @@ class SessionHolder:
         """Redo in the current game."""
         return self.session.redo(source)
 
+    def undo_target(self) -> JSON | None:
+        """What an undo would take back in the current game (None: nothing)."""
+        return self.session.undo_target()
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """The current game's journal entries, newest last."""
         return self.session.history(player, limit)

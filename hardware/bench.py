@@ -48,6 +48,9 @@ class _TimingSession:
     def redo(self, source: Source) -> Outcome:
         return Outcome(False, 1)
 
+    def undo_target(self) -> JSON | None:
+        return None
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         return []
 

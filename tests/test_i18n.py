@@ -15,6 +15,7 @@ from babel.messages.pofile import read_po
 from companion import i18n
 from companion.screen import texts
 from companion.screen.refusal_texts import SENTENCES
+from companion.screen.undo_texts import QUESTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ROOT / "companion" / "data" / "editions"
@@ -132,7 +133,8 @@ def test_template_is_up_to_date_with_the_screen_sources() -> None:
     keys = {(m.context, m.id) for m in committed if m.id}
     assert keys == {(m.context, m.id) for m in extracted if m.id}, \
         "run: python -m companion.i18n update"
-    assert {m.context for m in extracted if m.id} == set(texts.MESSAGES) | set(SENTENCES)
+    assert {m.context for m in extracted if m.id} == set(texts.MESSAGES) | set(SENTENCES) | \
+        set(QUESTIONS)
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)

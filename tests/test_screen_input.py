@@ -12,6 +12,7 @@ from web_fakes import FakeSession
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
 from companion.screen.render import render
+from companion.session_api import Source
 
 
 @pytest.fixture(autouse=True)
@@ -107,11 +108,18 @@ def test_menu_opens_and_sound_settings_change_volume() -> None:
 def test_undo_button_asks_then_undoes() -> None:
     session = FakeSession()
     controller, loop = make_loop(session)
+    controller.language = "en"  # the configured language, over the edition's French
+    controller.sync_language()
     key(loop, "r")
     rolled = session.version
     key(loop, "u")
     assert session.version == rolled, "UNDO asks first"
     assert controller.ui.confirm_undo
+    dice = session.history(limit=1)[-1]["events"][0]["dice"]
+    asked = f"Undo Ann's roll ({dice[0]} + {dice[1]})?"  # the move, named
+    assert controller.current_prompt().title == asked
+    loop.draw()
+    assert controller.frame is not None and asked in [t.text for t in controller.frame.texts]
     key(loop, "n")
     assert session.version == rolled and not controller.ui.confirm_undo, "NO keeps the move"
     key(loop, "u")
@@ -121,6 +129,42 @@ def test_undo_button_asks_then_undoes() -> None:
     assert entry["kind"] == "undo" and entry["command"]["do"] == "roll"
     assert entry["source"]["banker"] is True  # the table's UNDO acts for the table
     assert controller.state is not None and controller.state["turn"]["rolled"] is False
+    assert controller.ui.undo_target is None
+
+
+def test_undo_question_is_in_the_tables_language() -> None:
+    from companion.screen import texts
+
+    session = FakeSession()  # a classic-eur game: the screen speaks French
+    controller, loop = make_loop(session)
+    try:
+        key(loop, "1")
+        key(loop, "2")
+        key(loop, "y")  # Ann buys Rue Lecourbe
+        key(loop, "u")
+        assert controller.current_prompt().title == "Annuler : Ann a acheté Rue Lecourbe ?"
+        key(loop, "n")
+        controller.session = None  # no session to ask: the plain question
+        controller.do(controller.current_prompt().for_button("undo"), "keyboard")
+        assert controller.current_prompt().title == "Annuler le dernier coup ?"
+    finally:
+        texts.use_language("en")
+
+
+def test_a_new_move_drops_the_undo_question() -> None:
+    session = FakeSession()
+    controller, loop = make_loop(session)
+    controller.language = "en"
+    controller.sync_language()
+    key(loop, "3")
+    key(loop, "1")  # the income tax: nothing to decide
+    key(loop, "u")
+    assert controller.ui.undo_target is not None
+    assert session.submit({"do": "end_turn", "by": "Ann"}, Source("phone", "Ann")).accepted
+    controller.drain()
+    assert not controller.ui.confirm_undo and controller.ui.undo_target is None
+    key(loop, "u")  # asked again: about the new last move
+    assert controller.current_prompt().title == "Undo passing the dice to Bo?"
 
 
 def test_setup_form_starts_a_game() -> None:

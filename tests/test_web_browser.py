@@ -122,11 +122,19 @@ def test_buy_seen_live_then_auction_trade_and_undo(browser: Any, server: ServerH
     banker = phone(browser, server, "banker", pin="2468")
     banker.goto(server.url + "/banker")
     banker.screenshot(path=str(shots / "banker.png"), full_page=True)
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:  # the Undo button names the move before it acts
+        asked.append(dialog.message)
+        dialog.accept()
+
+    banker.once("dialog", answer)
     banker.get_by_role("button", name="Undo").click()
     expect(ann.locator("article.deed", has_text="Rue Lecourbe")).to_be_visible()
     expect(ann.locator(".cash")).to_have_text("€ 1.440")
     owner = {s["index"]: s["owner"] for s in game.state()["squares"]}
     assert owner[3] == "Ann"
+    assert asked == ["Undo the trade between Ann and Bo?"]
 
     for name in ("history", "worth", "rules", "table"):
         ann.goto(f"{server.url}/{name}")

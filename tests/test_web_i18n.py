@@ -1,5 +1,6 @@
 """The remote's translations: the template catalog is up to date with the code (and with the
-refusal sentences of companion/screen/refusal_texts.py), each of the seven languages parses,
+refusal sentences of companion/screen/refusal_texts.py and the undo questions of
+companion/screen/undo_texts.py), each of the seven languages parses,
 keeps every placeholder, and translates every string (pages, banker page, error messages,
 refusals, plurals in every form), none of them left fuzzy."""
 
@@ -13,6 +14,7 @@ from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 import companion.screen.refusal_texts
+import companion.screen.undo_texts
 import web_remote
 from web_remote.i18n import LANGUAGES, TRANSLATIONS, catalog
 
@@ -23,10 +25,12 @@ OPTIONS = {"**/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 #: the refusal sentences shared with the table screen (message context: their id)
 REFUSALS = Path(companion.screen.refusal_texts.__file__)
+#: the undo questions shared with the table screen (message context: their id)
+UNDO_QUESTIONS = Path(companion.screen.undo_texts.__file__)
 REFUSAL_KEYWORDS = {"_t": ((1, "c"), 2)}
 COMMAND = ("pybabel extract -F web_remote/babel.cfg -k _ -k ngettext:1,2 -k _t:1c,2 "
            "--no-location --omit-header --sort-output -o web_remote/translations/messages.pot "
-           "web_remote companion/screen/refusal_texts.py")
+           "web_remote companion/screen/refusal_texts.py companion/screen/undo_texts.py")
 
 
 def _msgid(message: object) -> str:
@@ -41,9 +45,10 @@ def extracted(only: list[str] | None = None) -> set[tuple[str | None, str]]:
         if only is None or any(filename == f"templates/{name}" for name in only):
             found.add((ctx, _msgid(message)))
     if only is None:
-        for _line, message, _comments, ctx in extract_from_file(
-                "python", REFUSALS, REFUSAL_KEYWORDS):
-            found.add((ctx, _msgid(message)))
+        for shared in (REFUSALS, UNDO_QUESTIONS):
+            for _line, message, _comments, ctx in extract_from_file(
+                    "python", shared, REFUSAL_KEYWORDS):
+                found.add((ctx, _msgid(message)))
     return found
 
 
@@ -60,6 +65,12 @@ def test_every_refusal_sentence_is_in_the_template() -> None:
     from companion.screen.refusal_texts import SENTENCES
 
     assert {(m.id, m.text) for m in SENTENCES.values()} <= pot_ids()
+
+
+def test_every_undo_question_is_in_the_template() -> None:
+    from companion.screen.undo_texts import QUESTIONS
+
+    assert {(m.id, m.text) for m in QUESTIONS.values()} <= pot_ids()
 
 
 @pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))

@@ -175,6 +175,28 @@ def test_banker_page_is_for_the_banker(ann: Phone, banker: Phone) -> None:
     assert "Undo" in page and "New game" in page
 
 
+def test_banker_undo_asks_about_the_move_it_takes_back(banker: Phone, ann: Phone,
+                                                      game: Any) -> None:
+    page = text(banker.client.get("/banker?partial=1"))
+    assert "data-confirm" not in page.split("Redo")[0], "nothing to undo: nothing to ask"
+    ann.command({"do": "roll", "dice": [1, 2]})
+    ann.command({"do": "buy"})
+    page = text(banker.client.get("/banker?partial=1"))
+    assert 'data-confirm="Undo: Ann bought Rue Lecourbe?"' in page
+    asked = banker.client.get("/api/undo").get_json()
+    assert asked["question"] == "Undo: Ann bought Rue Lecourbe?"
+    assert asked["target"]["command"] == {"do": "buy", "by": "Ann"}
+    banker.client.get("/lang/fr?next=/banker")
+    page = text(banker.client.get("/banker?partial=1"))
+    assert 'data-confirm="Annuler : Ann a acheté Rue Lecourbe ?"' in page
+    assert banker.post("/api/undo", {"version": game.version}).status_code == 200
+    page = text(banker.client.get("/banker?partial=1"))
+    assert 'data-confirm="Annuler le lancer (Ann : 1 + 2) ?"' in page  # the next one back
+    ann.client.get("/lang/ru?next=/me")
+    assert ann.client.get("/api/undo").get_json()["question"] == \
+        "Отменить бросок (Ann: 1 + 2)?"
+
+
 def test_banker_new_game_sets_pin(banker: Phone, app: Flask, game: Any) -> None:
     resp = banker.client.post("/banker/new-game", data={
         "players": "Dee, Eve", "edition": "classic-eur", "seed": "5", "pin": "1357",

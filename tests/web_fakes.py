@@ -104,6 +104,13 @@ class FakeSession:
             return self._commit(restored, command, [{"kind": "undone", "seq": seq}], source,
                                 "undo", seq)
 
+    def undo_target(self) -> JSON | None:
+        """The journal entry an undo would take back (None: nothing to undo)."""
+        with self._lock:
+            if len(self._undo) <= 1:
+                return None
+            return {**self._journal[self._undo[-1][1] - 1], "undone": False}
+
     def redo(self, source: Source) -> Outcome:
         """Redo the last undone command."""
         with self._lock:

@@ -5,7 +5,8 @@ compiled in memory on first use (no stale .mo files). English is the source lang
 A translated text remembers its English source (`Said.english`), so that a refusal can be
 logged in English while the phone reads it in its own language. Refusals of the game
 (engine and session codes with their params) are said by `say_refusal`, with the
-sentences of companion.refusals (their msgids are in these catalogs too).
+sentences of companion.refusals, and the undo question by `say_undo`, with those of
+companion.undo_questions (their msgids are in these catalogs too).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 
 from companion.refusals import describe_refusal
+from companion.undo_questions import describe_undo
 
 TRANSLATIONS = Path(__file__).parent / "translations"
 LANGUAGES: dict[str, str] = {
@@ -88,6 +90,16 @@ def say_refusal(code: str | None, params: dict[str, Any] | None, message: str | 
     phone's language, square names and money as the state's edition writes them."""
     lang = current_language()
     return describe_refusal(code, params, message, state, lang, catalog(lang).pgettext)
+
+
+def say_undo(entry: dict[str, Any] | None, state: dict[str, Any] | None) -> str | None:
+    """The question asked before the banker's Undo acts, naming the move it takes back
+    (`entry`: the session's `undo_target()`), in the current phone's language; None when
+    there is nothing to undo."""
+    if entry is None:
+        return None
+    lang = current_language()
+    return describe_undo(entry, state, lang, catalog(lang).pgettext)
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:

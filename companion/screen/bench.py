@@ -58,6 +58,10 @@ class MemorySession:
 
     redo = undo
 
+    def undo_target(self) -> JSON | None:
+        """Nothing to undo here."""
+        return None
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """No journal."""
         return []

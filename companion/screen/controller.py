@@ -255,7 +255,7 @@ class Controller(EntryMixin):
     def _reset_entry(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
         """A new decision on the table ends the old one's choices: the square focused, the
         bus ride, the dialled bid, the UNDO confirmation."""
-        self.ui.confirm_undo = False
+        self.ui.confirm_undo, self.ui.undo_target = False, None
         before = (old or {}).get("pending") or {}
         pending = state.get("pending") or {}
         if (before.get("kind"), before.get("square"), before.get("highest")) != (
@@ -366,10 +366,11 @@ class Controller(EntryMixin):
         ui_action = action.ui or ""
         if ui_action.startswith("cards:") and self.cards is not None:
             self.cards.do(ui_action)  # "Register cards" in the banker menu
-        elif ui_action == "undo":  # the table's UNDO asks first, like the panel
+        elif ui_action == "undo":  # the table's UNDO asks first, naming the move
             self.ui.confirm_undo = True
+            self.ui.undo_target = self._undo_target()
         elif ui_action in ("undo_now", "undo_keep"):
-            self.ui.confirm_undo = False
+            self.ui.confirm_undo, self.ui.undo_target = False, None
             if ui_action == "undo_now":
                 self._undo(source)
         elif ui_action in ("bus_ride", "bus_back"):
@@ -406,6 +407,16 @@ class Controller(EntryMixin):
             self.open_setup()
         elif ui_action.startswith("setup_"):
             self._setup_action(ui_action)
+
+    def _undo_target(self) -> JSON | None:
+        """The entry UNDO would take back, for its question (None: not known)."""
+        if self.session is None:
+            return None
+        try:
+            return self.session.undo_target()
+        except Exception as exc:  # the question falls back to "Undo the last move?"
+            log.warning("cannot tell what undo would take back: %s", exc)
+            return None
 
     def _undo(self, source: str) -> None:
         if self.session is None:

@@ -10,12 +10,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion import i18n
+from companion.screen import texts
 from companion.screen.dice import dial_faces, dice_needed, entry_text, face_word
 from companion.screen.money import money
 from companion.screen.news import shown_card_id
 from companion.screen.picking import Pick, current_pick
 from companion.screen.texts import MESSAGES, text
 from companion.screen.ui_state import UiState
+from companion.undo_questions import describe_undo
 
 JSON = dict[str, Any]
 PANEL_BUTTONS = ("roll", "yes", "no", "pass_go", "undo", "menu")
@@ -101,10 +104,17 @@ def bid_step(state: Mapping[str, Any]) -> int:
     return max(1, salary // 20)
 
 
+def undo_question(state: Mapping[str, Any], ui: UiState) -> str:
+    """The UNDO confirmation naming the move it takes back ("Undo: Ann bought Rue de la
+    Paix?"), in the screen's language; "Undo the last move?" when that is not known."""
+    lang = texts.language()
+    return describe_undo(ui.undo_target, state, lang, i18n.translator(lang).pgettext)
+
+
 def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
     """The decision panel for this state (the game must have started)."""
     if ui.confirm_undo:
-        return Prompt(text("prompt_undo_confirm"), [text("prompt_undo_help")],
+        return Prompt(undo_question(state, ui), [text("prompt_undo_help")],
                       [Action("yes", text("act_undo"), ui="undo_now"),
                        Action("no", text("act_keep"), ui="undo_keep")])
     if state.get("winner"):

@@ -135,7 +135,6 @@ _MESSAGES: tuple[Message, ...] = (
     _t("prompt_speed_dice", "Three dice: two white ones and the speed die"),
     _t("prompt_speed_next", "speed die: 1–3, B bus, M Mr. Monopoly"),
     _t("prompt_dial", "{player}: turn the dial to each die"),
-    _t("prompt_undo_confirm", "Undo the last move?"),
     _t("prompt_undo_help", "YES undoes it, NO keeps it"),
     _t("prompt_triple", "{player}: triple! Go to {square}?"),
     _t("prompt_auction_square", "{player}: the bank auctions {square}?"),

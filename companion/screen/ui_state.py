@@ -119,6 +119,9 @@ class UiState:
     bus_ride: bool = False  # choosing where a bus ticket rides to
     square_focus: int | None = None  # the square focused on the board when choosing one
     confirm_undo: bool = False  # UNDO pressed: YES undoes, NO keeps
+    #: while confirm_undo: the journal entry an undo would take back (the session's
+    #: undo_target), named in the question; None: not known, "Undo the last move?"
+    undo_target: dict[str, Any] | None = None
     card_news: str | None = None  # the id of the card whose effect is playing out
     warnings: dict[str, str] = field(default_factory=dict)  # hardware warnings, by source
     remote_placeholder: str | None = None  # a join address to show when no server runs

@@ -15,7 +15,7 @@ from companion.session_api import Outcome, Source
 from web_remote.app import identity, refuse, remote
 from web_remote.guard import Identity, Refusal, authorize, check_offer
 from web_remote.hub import Message
-from web_remote.i18n import _, say_refusal, trades_said
+from web_remote.i18n import _, say_refusal, say_undo, trades_said
 from web_remote.present import board_size
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -120,6 +120,17 @@ def history() -> Response:
     if not limit.isdigit():
         raise Refusal("bad_request", _("limit must be a whole number"))
     return jsonify(remote().session.history(player, min(int(limit), 2000)))
+
+
+@bp.get("/undo")
+@joined
+def undo_target() -> Response:
+    """What an undo would take back now: {"target": journal entry or null, "question":
+    "Undo: Ann bought Rue de la Paix?" in the phone's language (null: nothing to undo)}."""
+    r = remote()
+    target = r.session.undo_target()
+    return jsonify({"ok": True, "target": target,
+                    "question": say_undo(target, r.session.state())})
 
 
 @bp.post("/undo")

@@ -12,7 +12,7 @@ from companion import refusals
 from companion.editions import edition_ids
 from companion.session_api import Source
 from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _, current_language, say_refusal
+from web_remote.i18n import _, current_language, say_refusal, say_undo
 from web_remote.present import edition, money
 from web_remote.security import valid_pin
 
@@ -48,6 +48,7 @@ def page() -> BaseResponse:
         registration=_registration_status(tags),
         games=games.list() if games is not None else None,
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
+        undo_question=say_undo(r.session.undo_target(), state),
     ), mimetype="text/html")
 
 
