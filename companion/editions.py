@@ -19,6 +19,20 @@ def edition_ids() -> list[str]:
                   if p.name.endswith(".json"))
 
 
+def player_limits(edition_id: str) -> tuple[int, int]:
+    """(fewest, most) players the edition allows, as its data says (the engine refuses a
+    new_game outside them); the classic (2, 8) for an edition that is not shipped.
+
+    >>> player_limits("sv"), player_limits("classic-eur"), player_limits("no-such")
+    ((2, 6), (2, 8), (2, 8))
+    """
+    try:
+        edition = load_edition(edition_id)
+    except EditionError:
+        return 2, 8
+    return edition.min_players, edition.max_players
+
+
 @cache
 def load_edition(edition_id: str) -> Edition:
     """The named edition, validated; raises EditionError for an unknown or broken one."""

@@ -179,6 +179,55 @@ def test_setup_form_starts_a_game() -> None:
     assert controller.ui.setup is None and controller.state is not None
 
 
+def test_setup_seats_as_many_players_as_the_edition_allows() -> None:
+    from companion.screen import texts
+    from companion.screen.setup import SetupForm
+
+    def change(form: SetupForm, line: str, step: int = 1) -> None:
+        form.focus = next(i for i, (ident, _v) in enumerate(form.lines()) if ident == line)
+        form.change(step)
+
+    texts.use_language("en")
+    form = SetupForm(editions=[("classic-eur", ""), ("sv", ""), ("ru-monopolist", "")])
+    assert (form.min_players, form.max_players, len(form.players)) == (2, 8, 2)
+    for _ in range(10):
+        change(form, "count")
+    assert len(form.players) == 8  # the classic rules: 2 to 8
+    assert dict(form.lines())["count"] == "8  (2–8)"
+    change(form, "edition")  # the Swedish rules: 2 to 6, the last seats leave
+    assert form.edition_id() == "sv" and len(form.players) == 6
+    assert dict(form.lines())["count"] == "6  (2–6)"
+    change(form, "count")
+    assert len(form.players) == 6
+    assert form.new_game_command(1)["players"] == [f"Player {n}" for n in range(1, 7)]
+    change(form, "edition", -1)  # back to the classic board: the seats stay, more may come
+    assert form.edition_id() == "classic-eur" and len(form.players) == 6
+    change(form, "count")
+    assert len(form.players) == 7
+    for _ in range(10):
+        change(form, "count", -1)
+    assert len(form.players) == 2  # never fewer than the edition's fewest
+
+
+def test_setup_refuses_too_many_players_with_the_editions_limits() -> None:
+    session = FakeSession(players=())
+    controller, _loop = make_loop(session)
+    controller.language = "en"
+    controller.sync_language()
+    form = controller.ui.setup
+    assert form is not None
+    form.edition = next(i for i, (ed, _name) in enumerate(form.editions) if ed == "sv")
+    while len(form.players) < 7:  # more than the form lets the table seat
+        form.players.append(form.players[0].__class__(f"P{len(form.players)}", "red", "car"))
+    before = session.submitted
+    controller.press("pass_go")
+    assert session.submitted == before, "refused on the form, not by the engine"
+    assert controller.ui.message is not None and controller.ui.message.kind == "refused"
+    assert controller.ui.message.text == \
+        f"Refused: {form.edition_name()} is for 2 to 6 players"
+    assert controller.ui.setup is form
+
+
 def test_timed_game_ends_and_counts_when_the_clock_runs_out() -> None:
     session = FakeSession()
     controller, loop = make_loop(session)

@@ -160,6 +160,36 @@ def test_stale_page_refreshes_instead_of_acting(browser: Any, server: ServerHand
     assert owner[3] is None
 
 
+def test_banker_new_game_checks_the_editions_player_count(browser: Any, server: ServerHandle,
+                                                          game: Any, shots: Path) -> None:
+    banker = phone(browser, server, "banker", pin="2468")
+    banker.goto(server.url + "/banker")
+    form = banker.locator("form[data-players-form]")
+    allowed = form.locator("[data-players-allowed]")
+    expect(allowed).to_contain_text("is for 2 to 8 players.")  # the euro board on the table
+    form.locator("select[name=edition]").select_option("sv")
+    expect(allowed).to_contain_text("is for 2 to 6 players.")  # the edition decides
+    names = form.locator("input[name=players]")
+    names.fill("Ann, Bo, Cy, Dee, Eve, Fay, Gus")
+    expect(allowed).to_have_class("sub bad")
+    assert "2 to 6 players" in names.evaluate("el => el.validationMessage")
+    asked: list[str] = []
+    banker.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    form.get_by_role("button", name="Start the new game").click()
+    banker.screenshot(path=str(shots / "banker-too-many.png"), full_page=True)
+    assert asked == [] and game.state()["edition"] == "classic-eur", "not sent"
+    names.fill("Ann, Bo, Cy")
+    expect(allowed).to_have_class("sub")
+    form.get_by_role("button", name="Start the new game").click()
+    banker.wait_for_url(server.url + "/banker")
+    expect(banker.locator("form[data-players-form] [data-players-allowed]")).to_contain_text(
+        "2 to 6 players")
+    assert asked == ["Start a new game? The current one ends."]
+    state = game.state()
+    assert state["edition"] == "sv" and [p["name"] for p in state["players"]] == \
+        ["Ann", "Bo", "Cy"]
+
+
 @pytest.fixture
 def mega_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
     session = open_real_session(tmp_path / "mega", ("Ann", "Bo", "Cy"), edition="mega")

@@ -209,6 +209,38 @@ def test_banker_new_game_sets_pin(banker: Phone, app: Flask, game: Any) -> None:
     assert Phone(app).join("banker", pin="2468").status_code == 403
 
 
+def test_banker_new_game_follows_the_editions_player_count(banker: Phone, game: Any) -> None:
+    from companion.editions import load_edition
+
+    page = text(banker.client.get("/banker"))
+    sweden = load_edition("sv").name
+    assert f'value="sv" data-min="2" data-max="6" data-allowed="{sweden} is for 2 to 6 ' \
+        'players."' in page
+    assert 'value="classic-eur" data-min="2" data-max="8"' in page
+    assert '<p class="sub" data-players-allowed>' in page  # said for the current edition
+
+    def new_game(edition: str, players: str) -> Any:
+        return banker.client.post("/banker/new-game", data={
+            "players": players, "edition": edition, "csrf_token": banker.csrf},
+            headers={"Origin": ORIGIN})
+
+    before = game.version
+    seven = ", ".join(f"P{n}" for n in range(7))
+    refused = new_game("sv", seven)
+    assert refused.status_code == 400
+    said = refused.get_data(as_text=True)
+    assert "bad_players" in said and f"{sweden} is for 2 to 6 players." in said
+    assert game.version == before, "refused before the engine saw it"
+    assert new_game("sv", "Solo").status_code == 400
+    assert new_game("no-such-edition", "Ann, Bo").status_code == 400
+    banker.client.get("/lang/de?next=/banker")
+    german = new_game("ru-monopolist", seven).get_data(as_text=True)
+    assert "ist für 2 bis 6 Spieler." in german
+    assert game.version == before
+    assert new_game("classic-eur", seven).status_code == 302  # 7 are fine on this board
+    assert len(game.state()["players"]) == 7
+
+
 def test_banker_export_replays_to_the_same_table(banker: Phone, ann: Phone, game: Any) -> None:
     ann.command({"do": "roll", "dice": [1, 2]})
     ann.command({"do": "buy"})

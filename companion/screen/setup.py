@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from companion import i18n
+from companion.editions import player_limits
 from companion.screen import texts, theme
 from companion.screen.layout import SetupLayout, rows
 from companion.screen.painter import Painter
@@ -70,17 +71,34 @@ class SetupForm:
     pin: str = ""
     timed: int = 0  # minutes of a timed game; 0: play to the end
     focus: int = 0
-    min_players: int = 2
-    max_players: int = 8
 
     edited: set[int] = field(default_factory=set)  # seats whose name has been typed
 
     def __post_init__(self) -> None:
-        while len(self.players) < self.min_players:
-            self.add_player()
+        self.fit_players()
         for _msg, option, _on, _off in HOUSE_RULES:
             self.rules.setdefault(option, option == "auctions")
         self.rules["speed_die"] = edition_rolls_speed_die(self.edition_id())
+
+    @property
+    def min_players(self) -> int:
+        """The fewest players the chosen edition allows."""
+        return player_limits(self.edition_id())[0]
+
+    @property
+    def max_players(self) -> int:
+        """The most players the chosen edition allows (6 for the Swedish and Russian rules,
+        else 8)."""
+        return player_limits(self.edition_id())[1]
+
+    def fit_players(self) -> None:
+        """Seat as many players as the chosen edition allows: the last seats leave when
+        there are too many, default seats come when there are too few."""
+        while len(self.players) > self.max_players:
+            self.players.pop()
+            self.edited.discard(len(self.players))
+        while len(self.players) < self.min_players:
+            self.add_player()
 
     def add_player(self) -> None:
         """Seat one more player with the next free colour and token."""
@@ -127,7 +145,7 @@ class SetupForm:
             out.append(("language", text("setup_language_auto", language=own)))
         for i, player in enumerate(self.players):
             out.append((f"player:{i}", f"{player.name} · {text('token_' + player.token)}"))
-        out.append(("count", str(len(self.players))))
+        out.append(("count", f"{len(self.players)}  ({self.min_players}–{self.max_players})"))
         for _msg, option, _on, _off in HOUSE_RULES:
             out.append((f"rule:{option}", text("setup_on" if self.rules[option] else "setup_off")))
         out.append(("timed", text("setup_minutes", minutes=self.timed) if self.timed
@@ -168,9 +186,10 @@ class SetupForm:
     def change(self, step: int = 1) -> bool:
         """Change the focused line's value; True when the line was "Deal & start"."""
         line = self.focused()
-        if line == "edition":  # the speed die line follows the edition's dice
+        if line == "edition":  # the speed die and the seats follow the edition
             self.edition = (self.edition + step) % len(self.editions)
             self.rules["speed_die"] = edition_rolls_speed_die(self.edition_id())
+            self.fit_players()
         elif line == "language":
             index = LANGUAGE_CHOICES.index(self.language) if self.language in \
                 LANGUAGE_CHOICES else 0
@@ -224,7 +243,11 @@ class SetupForm:
         return {p.name: PlayerStyle(p.color, p.token) for p in self.players}
 
     def problem(self) -> str | None:
-        """Why the form cannot start a game yet (empty or repeated names), or None."""
+        """Why the form cannot start a game yet (too many or too few players for the
+        edition, empty or repeated names), or None."""
+        if not self.min_players <= len(self.players) <= self.max_players:
+            return text("setup_players_problem", edition=self.edition_name(),
+                        min=self.min_players, max=self.max_players)
         names = [p.name.strip() for p in self.players]
         if any(not n for n in names) or len(set(names)) != len(names):
             return text("setup_names_problem")

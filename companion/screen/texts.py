@@ -222,6 +222,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("setup_on", "on"),
     _t("setup_off", "off"),
     _t("setup_names_problem", "Every player needs a name of their own"),
+    # TRANSLATORS: {edition} is the edition's name; {min} and {max} are numbers of players
+    _n("setup_players_problem", "{edition} is for {min} to {max} player",
+       "{edition} is for {min} to {max} players", "max"),
     _t("token_car", "car"),
     _t("token_hat", "hat"),
     _t("token_dog", "dog"),

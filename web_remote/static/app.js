@@ -90,9 +90,37 @@
     return out;
   }
 
+  // the new-game form follows the chosen edition: how many players it allows, said under the
+  // names and checked before the form may be sent
+  function checkPlayers(form) {
+    const option = form.querySelector("select[name=edition]")?.selectedOptions[0];
+    const input = form.querySelector("input[name=players]");
+    const said = form.querySelector("[data-players-allowed]");
+    if (!option || !input) return;
+    const count = input.value.split(/[,\n]/).filter((name) => name.trim()).length;
+    const wrong = count > 0 && (count < Number(option.dataset.min) ||
+                                count > Number(option.dataset.max));
+    input.setCustomValidity(wrong ? option.dataset.allowed : "");
+    if (said) {
+      said.textContent = option.dataset.allowed;
+      said.classList.toggle("bad", wrong);
+    }
+  }
+  for (const kind of ["input", "change"]) {
+    document.addEventListener(kind, (ev) => {
+      const form = ev.target.closest?.("form[data-players-form]");
+      if (form) checkPlayers(form);
+    });
+  }
+
   document.addEventListener("click", (ev) => {
     const el = ev.target.closest("button[data-cmd], button[data-api], [data-confirm]");
     if (!el) return;
+    if (el.dataset.confirm && el.form && el.type === "submit" && !el.form.checkValidity()) {
+      ev.preventDefault();  // say what is wrong before asking to confirm
+      el.form.reportValidity();
+      return;
+    }
     if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) {
       ev.preventDefault();
       return;
@@ -125,6 +153,7 @@
   function wire() {
     timers.forEach(clearInterval);
     timers = [];
+    document.querySelectorAll("form[data-players-form]").forEach(checkPlayers);
     document.querySelectorAll("[data-countdown]").forEach((el) => {
       let left = Number(el.dataset.countdown);
       const tick = setInterval(() => {

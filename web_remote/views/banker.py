@@ -9,10 +9,10 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import refusals
-from companion.editions import edition_ids
+from companion.editions import edition_ids, player_limits
 from companion.session_api import Source
 from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _, current_language, say_refusal, say_undo
+from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
 from web_remote.present import edition, money
 from web_remote.security import valid_pin
 
@@ -43,13 +43,22 @@ def page() -> BaseResponse:
         template, state=state, page_name="banker", partial_url=request.full_path,
         players=[p["name"] for p in state.get("players", [])],
         money=lambda a: money(a, state.get("currency")),
-        editions=[(e, edition(e)) for e in edition_ids()],
+        editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
         tags=tags.list() if tags is not None else None,
         registration=_registration_status(tags),
         games=games.list() if games is not None else None,
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
         undo_question=say_undo(r.session.undo_target(), state),
     ), mimetype="text/html")
+
+
+def players_allowed(edition_id: str) -> str:
+    """"Monopoly Sverige is for 2 to 6 players.", in the phone's language."""
+    ed = edition(edition_id)
+    fewest, most = player_limits(edition_id)
+    return ngettext("%(edition)s is for %(min)d to %(num)d player.",
+                    "%(edition)s is for %(min)d to %(num)d players.", most,
+                    edition=ed.name if ed is not None else edition_id, min=fewest)
 
 
 @bp.post("/new-game")
@@ -61,6 +70,12 @@ def new_game() -> BaseResponse:
     r = remote()
     names = [n.strip() for n in request.form.get("players", "").replace("\n", ",").split(",")
              if n.strip()]
+    edition_id = request.form.get("edition", "classic-eur")
+    if edition_id not in edition_ids():
+        return refuse("bad_edition", _("Unknown edition."), 400)
+    fewest, most = player_limits(edition_id)
+    if not fewest <= len(names) <= most:  # said here, before the engine refuses it
+        return refuse("bad_players", players_allowed(edition_id), 400)
     pin = request.form.get("pin", "")
     if pin and not valid_pin(pin):
         return refuse("bad_pin", _("Choose a PIN of 4 to 12 digits."), 400)
@@ -71,8 +86,8 @@ def new_game() -> BaseResponse:
     for key in ("free_parking_pot", "double_salary_on_go", "no_rent_in_jail", "bank_only"):
         if request.form.get(key):
             options[key] = True
-    command = {"do": "new_game", "edition": request.form.get("edition", "classic-eur"),
-               "players": names, "seed": int(seed_text), "options": options}
+    command = {"do": "new_game", "edition": edition_id, "players": names,
+               "seed": int(seed_text), "options": options}
     who = identity()
     assert who is not None
     out = r.session.submit(command, Source(kind="phone", player=who.player, banker=True))
