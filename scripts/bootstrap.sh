@@ -27,7 +27,16 @@ apt_install() {
     fi
     echo "Installing system packages: ${missing[*]}"
     as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+    # dpkg's unpacking chatter only matters when something goes wrong
+    local log
+    log="$(mktemp)"
+    if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" \
+            >"$log" 2>&1; then
+        cat "$log" >&2
+        rm -f "$log"
+        return 1
+    fi
+    rm -f "$log"
 }
 
 python="${PYTHON:-python3}"
