@@ -186,3 +186,111 @@ def test_banker_page_lists_and_resumes_games(holder: SessionHolder,
         assert holder.game_id == "g-classic"
     finally:
         app.extensions["web_remote"].close()
+
+
+def new_game_form(phone: Phone, players: str, edition: str = "classic-eur",
+                  new_file: bool = True, **extra: str) -> Any:
+    data = {"players": players, "edition": edition, "seed": "4", "csrf_token": phone.csrf,
+            **extra}
+    if new_file:
+        data["file"] = "new"
+    return phone.client.post("/banker/new-game", data=data, headers={"Origin": ORIGIN})
+
+
+def test_banker_starts_a_new_game_in_a_new_file_and_resumes_the_old(
+        holder: SessionHolder, two_games: tuple[Path, str, str]) -> None:
+    data = two_games[0]
+    app = create_app(holder, data, {"banker_pin": "2468", "games": holder})
+    try:
+        banker = Phone(app)
+        banker.join("banker", pin="2468")
+        page = banker.client.get("/banker").get_data(as_text=True)
+        assert 'name="file" value="new"' in page and "Start it in a new saved file" in page
+        heard = Recorder()
+        holder.add_listener(heard)
+        resp = new_game_form(banker, "Zoë, Yann", "sv", pin="1357")
+        assert resp.status_code == 302
+        new_id = holder.game_id
+        assert new_id not in ("g-classic", "g-mega")
+        assert heard.next().state["edition"] == "sv"  # the phones and the screen redraw
+        assert names(holder.state()) == ["Zoë", "Yann"]
+        assert Phone(app).join("banker", pin="1357").status_code == 302  # the PIN set too
+        listed = {g["id"]: g for g in holder.games()}
+        assert listed["g-mega"]["players"] == ["Cy", "Dee", "Eve"]  # still saved, as it was
+        assert not listed["g-mega"]["current"] and listed[new_id]["current"]
+        page = banker.client.get("/banker").get_data(as_text=True)
+        assert 'value="g-mega"' in page and "Cy, Dee, Eve" in page  # offered for resuming
+        assert holder.undo_target() is None, "the new file's first game: nothing to undo"
+        resp = banker.client.post("/banker/resume", data={"game": "g-mega",
+                                                          "csrf_token": banker.csrf},
+                                  headers={"Origin": ORIGIN})
+        assert resp.status_code == 302 and holder.game_id == "g-mega"
+        assert names(holder.state()) == ["Cy", "Dee", "Eve"]
+        assert holder.state()["edition"] == "mega"
+        # the same form without the second button: the new game in the file being played
+        assert new_game_form(banker, "Ann, Bo", new_file=False).status_code == 302
+        assert holder.game_id == "g-mega" and names(holder.state()) == ["Ann", "Bo"]
+    finally:
+        app.extensions["web_remote"].close()
+
+
+def test_a_new_file_is_made_only_for_the_banker_and_a_game_that_starts(
+        holder: SessionHolder, two_games: tuple[Path, str, str]) -> None:
+    data = two_games[0]
+    app = create_app(holder, data, {"banker_pin": "2468", "games": holder})
+    try:
+        banker, cy = Phone(app), Phone(app)
+        banker.join("banker", pin="2468")
+        cy.join("player:Cy")
+        before = sorted(g["id"] for g in holder.games())
+
+        def unchanged() -> bool:
+            return holder.game_id == "g-mega" and \
+                sorted(g["id"] for g in holder.games()) == before
+
+        assert new_game_form(cy, "Ann, Bo").status_code == 403  # players may not
+        assert new_game_form(banker, "Ann, Bo", csrf_token="forged").status_code == 403
+        forged = banker.client.post("/banker/new-game", data={
+            "players": "Ann, Bo", "edition": "classic-eur", "file": "new",
+            "csrf_token": banker.csrf}, headers={"Origin": "http://evil.example"})
+        assert forged.status_code == 403 and "bad_origin" in forged.get_data(as_text=True)
+        too_many = new_game_form(banker, "A, B, C, D, E, F, G", "ru-monopolist")
+        assert too_many.status_code == 400 and "bad_players" in too_many.get_data(as_text=True)
+        same = new_game_form(banker, "Ann, Ann")  # the engine's refusal, before any file
+        assert same.status_code == 422 and "bad_players" in same.get_data(as_text=True)
+        assert unchanged()
+        assert names(holder.state()) == ["Cy", "Dee", "Eve"]
+    finally:
+        app.extensions["web_remote"].close()
+
+
+def test_without_saved_games_there_is_no_new_file(holder: SessionHolder,
+                                                  two_games: tuple[Path, str, str]) -> None:
+    app = create_app(holder, two_games[0], {"banker_pin": "2468"})  # no "games" hook
+    try:
+        banker = Phone(app)
+        banker.join("banker", pin="2468")
+        assert 'value="new"' not in banker.client.get("/banker").get_data(as_text=True)
+        resp = new_game_form(banker, "Ann, Bo")
+        assert resp.status_code == 404 and "no_games" in resp.get_data(as_text=True)
+        assert holder.game_id == "g-mega" and names(holder.state()) == ["Cy", "Dee", "Eve"]
+    finally:
+        app.extensions["web_remote"].close()
+
+
+def test_a_new_file_whose_game_cannot_be_saved_goes_back_to_the_game_played(
+        holder: SessionHolder, two_games: tuple[Path, str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.session_api import Outcome
+
+    app = create_app(holder, two_games[0], {"banker_pin": "2468", "games": holder})
+    try:
+        banker = Phone(app)
+        banker.join("banker", pin="2468")
+        monkeypatch.setattr(holder, "submit", lambda *_a, **_k: Outcome(
+            False, 0, code="storage_error", message="the data directory is full"))
+        resp = new_game_form(banker, "Ann, Bo")
+        assert resp.status_code == 422 and "storage_error" in resp.get_data(as_text=True)
+        assert holder.game_id == "g-mega" and names(holder.state()) == ["Cy", "Dee", "Eve"]
+    finally:
+        app.extensions["web_remote"].close()

@@ -191,6 +191,53 @@ def test_banker_new_game_checks_the_editions_player_count(browser: Any, server: 
 
 
 @pytest.fixture
+def holder_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
+    """The remote as `companion run` serves it: a switchable session, the games hook."""
+    from companion.session_switch import SessionHolder
+
+    open_real_session(tmp_path / "saved", ("Ann", "Bo")).close()
+    holder = SessionHolder.open(tmp_path / "saved")
+    app = create_app(holder, tmp_path / "saved", {"banker_pin": "2468", "games": holder})
+    handle = serve(app, "127.0.0.1", 0, threads=32)
+    yield handle, holder
+    handle.stop()
+    holder.close()
+
+
+def test_banker_starts_a_new_game_in_a_new_file_then_resumes_the_old(
+        browser: Any, holder_server: tuple[ServerHandle, Any], shots: Path) -> None:
+    server, holder = holder_server
+    first = holder.game_id
+    assert holder.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted
+    banker = phone(browser, server, "banker", pin="2468")
+    banker.goto(server.url + "/banker")
+    banker.wait_for_selector("body[data-live='1']")
+    asked: list[str] = []
+    banker.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    form = banker.locator("form[data-players-form]")
+    form.locator("input[name=players]").fill("Cy, Dee, Eve")
+    form.get_by_role("button", name="Start it in a new saved file").click()
+    banker.wait_for_url(server.url + "/banker")
+    expect(banker.locator("select[name=to]")).to_contain_text("Eve")
+    assert asked == ["Start the new game in a new saved file? The current game stays saved: "
+                     "resume it below."]
+    assert holder.game_id != first
+    assert [p["name"] for p in holder.state()["players"]] == ["Cy", "Dee", "Eve"]
+    saved = banker.locator(f"select[name=game] option[value='{first}']")
+    expect(saved).to_contain_text("Ann, Bo")
+    banker.screenshot(path=str(shots / "banker-new-file.png"), full_page=True)
+
+    banker.locator("select[name=game]").select_option(first)
+    banker.get_by_role("button", name="Resume").click()
+    banker.wait_for_url(server.url + "/banker")
+    expect(banker.locator("select[name=to]")).not_to_contain_text("Eve")
+    assert holder.game_id == first
+    state = holder.state()
+    assert [p["name"] for p in state["players"]] == ["Ann", "Bo"]
+    assert state["pending"]["kind"] == "buy", "the old game, just where it was left"
+
+
+@pytest.fixture
 def mega_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
     session = open_real_session(tmp_path / "mega", ("Ann", "Bo", "Cy"), edition="mega")
     app = create_app(session, tmp_path / "mega", {"banker_pin": "2468"})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
@@ -10,6 +11,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion import refusals
 from companion.editions import edition_ids, player_limits
+from companion.game import apply_command
+from companion.rules import Rejection
 from companion.session_api import Source
 from web_remote.app import identity, refuse, remote
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
@@ -17,6 +20,7 @@ from web_remote.present import edition, money
 from web_remote.security import valid_pin
 
 bp = Blueprint("banker", __name__, url_prefix="/banker")
+log = logging.getLogger(__name__)
 
 
 def _banker_only() -> Response | None:
@@ -47,6 +51,7 @@ def page() -> BaseResponse:
         tags=tags.list() if tags is not None else None,
         registration=_registration_status(tags),
         games=games.list() if games is not None else None,
+        new_file=callable(getattr(games, "new_game_file", None)),
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
         undo_question=say_undo(r.session.undo_target(), state),
     ), mimetype="text/html")
@@ -63,7 +68,12 @@ def players_allowed(edition_id: str) -> str:
 
 @bp.post("/new-game")
 def new_game() -> BaseResponse:
-    """Start a new game with the given players (and set the banker PIN when given)."""
+    """Start a new game with the given players (and set the banker PIN when given).
+
+    With `file=new` (the second button) the game starts in a new saved file through the
+    `games` hook's `new_game_file(source)`: the game being played stays saved, to be resumed
+    from the saved-games list; otherwise it starts in the current file (where undo brings
+    the previous game back)."""
     denied = _banker_only()
     if denied is not None:
         return denied
@@ -90,14 +100,39 @@ def new_game() -> BaseResponse:
                "seed": int(seed_text), "options": options}
     who = identity()
     assert who is not None
-    out = r.session.submit(command, Source(kind="phone", player=who.player, banker=True))
+    source = Source(kind="phone", player=who.player, banker=True)
+    previous: str | None = None
+    if request.form.get("file") == "new":
+        games: Any = r.config.get("games")
+        if not callable(getattr(games, "new_game_file", None)):
+            return refuse("no_games", _("Saved games are not available here."), 404)
+        checked = apply_command(None, command)  # refused now, not after a new file is made
+        if isinstance(checked, Rejection):
+            return _refused(checked.code.value, checked.params, checked.message)
+        previous = getattr(games, "game_id", None)
+        try:
+            games.new_game_file(source)
+        except (LookupError, RuntimeError, ValueError, OSError) as exc:  # the old one stays
+            return refuse(str(getattr(exc, "code", "cannot_resume")),
+                          _("That saved game cannot be opened: %(why)s", why=str(exc)), 422)
+    out = r.session.submit(command, source)
     if not out.accepted:
-        state = r.session.state()
-        return refuse(out.code or "refused", say_refusal(out.code, out.params, out.message, state),
-                      422, english=refusals.english(out.code, out.params, out.message, state))
+        if previous is not None:  # not left on an empty file: back to the game played
+            try:
+                r.config["games"].resume(previous)
+            except (LookupError, RuntimeError, ValueError, OSError) as exc:
+                log.warning("cannot go back to saved game %s: %s", previous, exc)
+        return _refused(out.code, out.params, out.message)
     if pin:
         r.pin.set(pin)
     return redirect(url_for("banker.page"))
+
+
+def _refused(code: str | None, params: dict[str, Any], message: str | None) -> Response:
+    """A refused new game, said in the phone's language (422)."""
+    state = remote().session.state()
+    return refuse(code or "refused", say_refusal(code, params, message, state), 422,
+                  english=refusals.english(code, params, message, state))
 
 
 @bp.post("/pin")
