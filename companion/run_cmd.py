@@ -94,8 +94,10 @@ def main(argv: list[str]) -> int:
     remembered = (data_dir / screen_settings.FILE_NAME).exists()
     sound = SoundPlayer(volume=config.sound.volume / 100, muted=config.sound.mute)
     parts.append(sound)
+    port = args.port or config.web.port
     controller = Controller(session, sound=sound, data_dir=data_dir,
-                            language=config.screen.language)
+                            language=config.screen.language,
+                            remote_port=port if config.web.enabled else None)
     if not remembered:
         controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
     sound.set_volume(controller.ui.volume / 100)
@@ -115,8 +117,7 @@ def main(argv: list[str]) -> int:
                     controller.ui.remote_url = remote.join_link()
                     controller.post_message("A phone joined", "info")
 
-                remote = WebRemote(session, config.web.host, args.port or config.web.port,
-                                   data_dir, on_join=next_link,
+                remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,
                                    tags=readers.registrar)
                 remote.start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
+from typing import Any
 
 from companion.screen.wiring import Readers, reader_specs
 from companion.session import GameSession
@@ -128,3 +129,76 @@ def test_a_bad_reader_option_is_refused_clearly(tmp_path: Path) -> None:
          "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "--reader" in proc.stderr and "rdm6300" in proc.stderr
+
+
+# --- where phones would join, on a screenshot -------------------------------------------------
+
+
+def test_the_join_placeholder_names_the_port_it_is_given(monkeypatch: Any) -> None:
+    from companion.screen import wiring
+
+    monkeypatch.setattr(wiring, "lan_address", lambda: "192.0.2.7")
+    assert wiring.placeholder_url(9090) == "http://192.0.2.7:9090/"
+
+
+def test_the_controller_shows_the_remotes_configured_port(monkeypatch: Any) -> None:
+    from web_fakes import FakeSession
+
+    from companion.screen import wiring
+    from companion.screen.controller import Controller
+
+    monkeypatch.setattr(wiring, "lan_address", lambda: "192.0.2.7")
+    assert Controller(FakeSession(), remote_port=9123).ui.remote_placeholder == \
+        "http://192.0.2.7:9123/"
+    assert Controller(FakeSession()).ui.remote_placeholder == "http://192.0.2.7:8080/"
+    assert Controller(FakeSession(), remote_port=None).ui.remote_placeholder is None
+
+
+def screenshot_texts(monkeypatch: Any, tmp_path: Path, *args: str) -> tuple[int, list[str]]:
+    """Run `companion screenshot` on a saved game; its exit code and the texts drawn."""
+    from companion import screenshot_cmd
+    from companion.screen import render as render_mod
+    from companion.screen import wiring
+
+    data = tmp_path / "data"
+    if not data.exists():
+        with GameSession.open(data) as session:
+            session.submit({"do": "new_game", "edition": "classic-eur",
+                            "players": ["Ann", "Bo"], "seed": 1}, Source("script", banker=True))
+    monkeypatch.setattr(wiring, "lan_address", lambda: "192.0.2.7")
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "no-such-config.toml"))
+    drawn: list[str] = []
+    real_render = render_mod.render
+
+    def render(*render_args: Any) -> Any:
+        frame = real_render(*render_args)
+        drawn.extend(t.text for t in frame.texts)
+        return frame
+
+    monkeypatch.setattr(render_mod, "render", render)
+    code = screenshot_cmd.main(["--data-dir", str(data), "--out", str(tmp_path / "shot.png"),
+                                *args])
+    return code, drawn
+
+
+def test_a_screenshot_shows_the_port_phones_would_join_on(monkeypatch: Any,
+                                                          tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[web]\nport = 9123\n", encoding="utf-8")
+    code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config))
+    assert code == 0 and (tmp_path / "shot.png").stat().st_size > 0
+    assert "192.0.2.7:9123" in drawn and "192.0.2.7:8080" not in drawn
+    code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config),
+                                   "--port", "7000")
+    assert code == 0 and "192.0.2.7:7000" in drawn
+    code, drawn = screenshot_texts(monkeypatch, tmp_path)  # no configuration: the default
+    assert code == 0 and "192.0.2.7:8080" in drawn
+    config.write_text("[web]\nenabled = false\n", encoding="utf-8")
+    code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config))
+    from companion.screen.texts import text
+
+    assert code == 0 and not any("192.0.2.7" in t for t in drawn)
+    assert text("remote_off") in drawn  # as companion run shows it with the remote off
+    config.write_text("[web]\nport = 99999\n", encoding="utf-8")
+    code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config))
+    assert code == 2 and drawn == []

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion import i18n
 from companion.audio import SoundPlayer
+from companion.config import WebConfig
 from companion.refusals import describe_refusal
 from companion.screen import settings as screen_settings
 from companion.screen import texts
@@ -79,9 +80,12 @@ class Controller(EntryMixin):
         clock: Callable[[], float] = time.monotonic,
         auction_seconds: float = AUCTION_SECONDS,
         language: str | None = None,
+        remote_port: int | None = WebConfig.port,
     ) -> None:
         """`language`: the configured screen language; None or "" lets each edition speak
-        its own (a language chosen on the setup screen wins over both)."""
+        its own (a language chosen on the setup screen wins over both). `remote_port`: the
+        phone remote's configured port, for the join address shown while no remote runs (a
+        screenshot); None: the remote is off."""
         self.session = session
         self.language = language or ""
         self._board_key: tuple[str, str] | None = None
@@ -103,7 +107,8 @@ class Controller(EntryMixin):
                           for n, s in self.settings.styles.items()}
         # until a running screen or the phone remote says otherwise (a screenshot): where
         # phones would join, shown greyed out with "start companion run"
-        self.ui.remote_placeholder = placeholder_url()
+        self.ui.remote_placeholder = None if remote_port is None else \
+            placeholder_url(remote_port)
         self.state: JSON | None = session.state() if session else None
         self._apply_clock()
         if has_game(self.state):

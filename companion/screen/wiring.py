@@ -62,9 +62,9 @@ def lan_address() -> str:
     return address
 
 
-def placeholder_url(port: int = 8080) -> str:
-    """Where phones would join this machine's phone remote on the default port: shown,
-    marked as not running, when no server runs (a screenshot)."""
+def placeholder_url(port: int) -> str:
+    """Where phones would join this machine's phone remote on `port` (the configured one):
+    shown, marked as not running, when no server runs (a screenshot)."""
     return f"http://{lan_address()}:{port}/"
 
 
