@@ -101,9 +101,10 @@ def choose() -> str:
     """Decide once, before any engine module is imported, which engine this process uses."""
     global status
     status = check()
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _SourceFinder)]
     if status != "compiled":
         modules = _compiled_modules()
-        if modules and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        if modules:
             sys.meta_path.insert(0, _SourceFinder(modules))
     return status
 
