@@ -33,7 +33,7 @@ class Bots:
 
     def __init__(self) -> None:
         self.trade_turn = -1
-        self._owner_seen: list[int] = []
+        self._owner_seen: tuple[int, ...] = ()
         self._held: dict[int, list[int]] = {}
         self._commands: dict[tuple[object, ...], Command] = {}
         self._edition: Edition | None = None
@@ -147,10 +147,10 @@ class Bots:
         return None
 
     def _holdings(self, g: GameState, player: int) -> list[int]:
-        """How many lots of each colour group the player owns (cached while no deed moves:
-        the owner list is compared, which is far cheaper than walking every group)."""
-        if g.owner != self._owner_seen:
-            self._owner_seen = list(g.owner)
+        """How many lots of each colour group the player owns (cached while no deed moves: a
+        state's owner tuple is only replaced when one does)."""
+        if g.owner is not self._owner_seen:
+            self._owner_seen = g.owner
             self._held = {}
         held = self._held.get(player)
         if held is None:

@@ -52,15 +52,15 @@ def arrange(state: GameState, **changes: Any) -> GameState:
     """
     g = state.copy()
     for sq, who in changes.get("owners", {}).items():
-        g.owner[sq] = who
+        g.set_owner(sq, who)
     for sq, level in changes.get("levels", {}).items():
-        g.level[sq] = level
+        g.set_level(sq, level)
         houses, hotels, skyscrapers = g.buildings_at(level)
         g.bank_houses -= houses
         g.bank_hotels -= hotels
         g.bank_skyscrapers -= skyscrapers
     for sq in changes.get("mortgaged", []):
-        g.mortgaged[sq] = True
+        g.set_mortgaged(sq, True)
     for who, amount in changes.get("cash", {}).items():
         g.wp(who).cash = amount
     for who, sq in changes.get("position", {}).items():

@@ -58,6 +58,17 @@ def test_banker_closes_an_auction() -> None:
     assert g.owner[6] == 2 and g.players[2].cash == 1460
 
 
+def test_a_standing_bid_stays_covered_until_the_auction_ends() -> None:
+    """Found by the property test: a bidder paid money away and won with a negative cash."""
+    g, _ = landed_on(6)
+    g, _ = ok(g, {"do": "decline"}, {"do": "bid", "by": "Cy", "amount": 1450})
+    r = refused(g, {"do": "pay", "from": "Cy", "to": "Ann", "amount": 51}, "insufficient_funds")
+    assert "bid" in r.message and r.params["cash"] == 50
+    g, _ = ok(g, {"do": "pay", "from": "Cy", "to": "Ann", "amount": 50},
+              {"do": "pay", "from": "Bo", "to": "Ann", "amount": 500}, {"do": "close_auction"})
+    assert g.owner[6] == 2 and g.players[2].cash == 0
+
+
 def test_auctions_off_house_rule_keeps_declined_property_with_bank() -> None:
     g = arrange(start(auctions=False), position={0: 3})
     g, _ = ok(g, {"do": "roll", "dice": [1, 2]}, {"do": "decline"})

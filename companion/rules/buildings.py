@@ -123,7 +123,7 @@ def build(g: GameState, ev: Events, player: int, square: int, count: int, free: 
                             purpose="build", square=square)
     transfer(g, ev, player, BANK, cost, "building")
     _take_stock(g, need)
-    g.level[square] = levels[square]
+    g.set_level(square, levels[square])
     ev.append({"kind": "built", "player": g.players[player].name, "square": square,
                "level": g.level[square], "cost": cost})
 
@@ -187,7 +187,7 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
             raise RulesError(Code.UNEVEN, "sell evenly: that would leave the group uneven")
     need = _stock_change(g, lvl, new)
     _check_stock(g, need, "to give for the " + ("skyscraper" if lvl > hotel else "hotel"))
-    g.level[square] = new
+    g.set_level(square, new)
     _take_stock(g, need)
     refund = count * sq.house_cost // 2
     transfer(g, ev, BANK, player, refund, "building_sold")
@@ -206,7 +206,7 @@ def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
     house_cost = g.edition.squares[lots[0]].house_cost
     refund = (hotel - new) * house_cost // 2 * len(lots)
     for s in lots:
-        g.level[s] = new
+        g.set_level(s, new)
     transfer(g, ev, BANK, player, refund, "building_sold")
     for s in lots:
         ev.append({"kind": "sold_building", "player": g.players[player].name, "square": s,
@@ -265,7 +265,7 @@ def after_acquiring(g: GameState, ev: Events, player: int, squares: list[int]) -
         if not completes_built_group(g, player, s):
             continue
         if g.mortgaged[s]:
-            g.mortgaged[s] = False
+            g.set_mortgaged(s, False)
             ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": s,
                        "forced": True})
             charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
@@ -309,7 +309,7 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
         if cost > max(budget, 0) or any(n > have for n, have in zip(need, stock, strict=True)):
             continue
         for s in group:
-            g.level[s] = spread[s]
+            g.set_level(s, spread[s])
         _take_stock(g, (need[0], need[1], need[2]))
         ev.append({"kind": "rebalanced", "player": g.players[player].name,
                    "levels": {str(s): spread[s] for s in group}, "cost": cost})

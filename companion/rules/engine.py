@@ -72,7 +72,7 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
     g = GameState(
         edition=edition, options=options,
         players=[Player(name, options.start_cash) for name in names],
-        owner=[BANK] * n, level=[0] * n, mortgaged=[False] * n,
+        owner=(BANK,) * n, level=(0,) * n, mortgaged=(False,) * n,
         bank_houses=edition.houses, bank_hotels=edition.hotels, rng=rng, decks=decks,
         pot=options.free_parking_pot_start if options.free_parking_pot else 0,
         bank_skyscrapers=edition.skyscrapers,
@@ -113,7 +113,7 @@ def _deal_deeds(g: GameState, ev: Events, per_player: int) -> None:
             square = int(order[round_ * len(g.players) + i])
             price = g.edition.squares[square].price
             transfer(g, ev, i, BANK, price, "dealt_deed")
-            g.owner[square] = i
+            g.set_owner(square, i)
             ev.append({"kind": "bought", "player": g.players[i].name, "square": square,
                        "price": price})
 

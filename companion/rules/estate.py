@@ -35,7 +35,7 @@ def buy(g: GameState, ev: Events, pending: Pending) -> None:
                             square=sq.index)
     g.pending.pop()
     transfer(g, ev, pending.player, BANK, sq.price, "purchase")
-    g.owner[sq.index] = pending.player
+    g.set_owner(sq.index, pending.player)
     ev.append({"kind": "bought", "player": g.players[pending.player].name, "square": sq.index,
                "price": sq.price})
     after_acquiring(g, ev, pending.player, [sq.index])
@@ -109,7 +109,8 @@ def close_auction(g: GameState, ev: Events) -> None:
     pending = g.pending.pop()
     if pending.kind is PendingKind.BUILDING_AUCTION:
         if pending.bidder != NOBODY:
-            transfer(g, ev, pending.bidder, BANK, pending.highest, "building_auction")
+            # a bid is covered when made and stays so (see pay); should it not be, a debt
+            charge(g, ev, pending.bidder, BANK, pending.highest, "building_auction")
             g.pending.append(Pending(PendingKind.PLACE_BUILDING, pending.bidder,
                                      building=pending.building))
         ev.append({"kind": "auction_closed", "building": pending.building,
@@ -117,8 +118,8 @@ def close_auction(g: GameState, ev: Events) -> None:
                    "amount": pending.highest})
         return
     if pending.bidder != NOBODY:
-        transfer(g, ev, pending.bidder, BANK, pending.highest, "auction")
-        g.owner[pending.square] = pending.bidder
+        charge(g, ev, pending.bidder, BANK, pending.highest, "auction")
+        g.set_owner(pending.square, pending.bidder)
     ev.append({"kind": "auction_closed", "square": pending.square,
                "winner": g.players[pending.bidder].name if pending.bidder >= 0 else None,
                "amount": pending.highest})
@@ -146,7 +147,7 @@ def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
             raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name}'s group first")
     elif square in g.depots:
         raise RulesError(Code.HAS_BUILDINGS, f"sell the train depot of {sq.name} first")
-    g.mortgaged[square] = True
+    g.set_mortgaged(square, True)
     transfer(g, ev, BANK, player, sq.mortgage, "mortgage")
     fee = mortgage_take_interest(g, sq.mortgage)
     if fee:
@@ -168,7 +169,7 @@ def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
         raise cannot_afford(g, player, f"lifting the mortgage on {sq.name}", cost,
                             purpose="unmortgage", square=square)
     transfer(g, ev, player, BANK, cost, "mortgage_lift")
-    g.mortgaged[square] = False
+    g.set_mortgaged(square, False)
     ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": square})
     if offer and top is not None:
         top.squares.remove(square)
@@ -230,9 +231,9 @@ def trade(
     for _ in range(take[1]):
         pa.jail_cards.append(pb.jail_cards.pop(0))
     for s in give[2]:
-        g.owner[s] = b
+        g.set_owner(s, b)
     for s in take[2]:
-        g.owner[s] = a
+        g.set_owner(s, a)
     ev.append({"kind": "traded", "from": pa.name, "to": pb.name,
                "give": {"cash": give[0], "cards": give[1], "squares": give[2]},
                "take": {"cash": take[0], "cards": take[1], "squares": take[2]}})
@@ -251,6 +252,14 @@ def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:
                          f"{money_text(g, g.players[payer].cash)}",
                          player=g.players[payer].name, purpose="pay", needed=amount,
                          cash=g.players[payer].cash)
+    top = g.top
+    if (top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
+            and top.bidder == payer and g.players[payer].cash - amount < top.highest):
+        bid_text = money_text(g, top.highest)
+        raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[payer].name}'s highest bid of "
+                         f"{bid_text} must stay covered until the auction ends",
+                         player=g.players[payer].name, purpose="pay", needed=amount,
+                         cash=g.players[payer].cash - top.highest)
     transfer(g, ev, payer, payee, amount, "payment")
 
 

@@ -144,7 +144,7 @@ def receive_mortgaged(
     if (how or g.options.mortgaged_transfer) == "redeem_at_once":
         for s in squares:
             charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
-            g.mortgaged[s] = False
+            g.set_mortgaged(s, False)
             ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": s})
         return
     fee = sum(interest(g, g.edition.squares[s].mortgage) for s in squares)
@@ -181,7 +181,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
                 g.bank_skyscrapers += 1
             else:
                 g.bank_houses += g.level[s]
-            g.level[s] = 0
+            g.set_level(s, 0)
             if creditor >= 0:
                 transfer(g, ev, BANK, player, value, "buildings_sold")
         elif g.depots and s in g.depots and creditor >= 0:
@@ -193,7 +193,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
         transfer(g, ev, player, creditor, p.cash, "bankruptcy")
         mortgaged = []
         for s in owned:
-            g.owner[s] = creditor
+            g.set_owner(s, creditor)
             if g.mortgaged[s]:
                 mortgaged.append(s)
         ev.append({"kind": "deeds_transferred", "from": p.name, "to": g.players[creditor].name,
@@ -209,8 +209,8 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
     else:
         transfer(g, ev, player, BANK, p.cash, "bankruptcy")
         for s in owned:
-            g.owner[s] = BANK
-            g.mortgaged[s] = False
+            g.set_owner(s, BANK)
+            g.set_mortgaged(s, False)
         for card_id in p.jail_cards:
             g.wdeck(g.edition.cards[card_id].deck).append(card_id)
         p.jail_cards = []

@@ -133,9 +133,10 @@ class GameState:
     edition: Edition
     options: RuleOptions
     players: list[Player]
-    owner: list[int]
-    level: list[int]
-    mortgaged: list[bool]
+    #: per square, read-only tuples shared by copies: change them with set_owner/level/mortgaged
+    owner: tuple[int, ...]
+    level: tuple[int, ...]
+    mortgaged: tuple[bool, ...]
     bank_houses: int
     bank_hotels: int
     rng: int
@@ -168,7 +169,8 @@ class GameState:
     owned: list[bool] = field(default_factory=list, repr=False, compare=False)
 
     def __init__(self, edition: Edition, options: RuleOptions, players: list[Player],
-                 owner: list[int], level: list[int], mortgaged: list[bool], bank_houses: int,
+                 owner: tuple[int, ...], level: tuple[int, ...], mortgaged: tuple[bool, ...],
+                 bank_houses: int,
                  bank_hotels: int, rng: int, decks: dict[str, list[str]], version: int = 0,
                  current: int = 0, turn_number: int = 1, rolled: bool = False,
                  must_roll: bool = True, doubles: int = 0, dice: tuple[int, ...] | None = None,
@@ -213,12 +215,13 @@ class GameState:
         """A copy that may be changed without touching this one.
 
         Player records are shared until the engine asks to change one (`wp`), and so are
-        the decks' card lists (`wdeck`), which keeps a copy cheap: most commands change one
-        or two players and draw no card.
+        the decks' card lists (`wdeck`) and the squares' tuples (`set_owner` and the like
+        replace them), which keeps a copy cheap: most commands change one or two players,
+        draw no card and change no square.
         """
         return GameState(
-            self.edition, self.options, self.players[:], self.owner[:], self.level[:],
-            self.mortgaged[:], self.bank_houses, self.bank_hotels, self.rng,
+            self.edition, self.options, self.players[:], self.owner, self.level,
+            self.mortgaged, self.bank_houses, self.bank_hotels, self.rng,
             self.decks.copy(),  # the card lists are shared until changed (wdeck)
             self.version, self.current, self.turn_number, self.rolled, self.must_roll,
             self.doubles, self.dice,
@@ -236,6 +239,21 @@ class GameState:
             self.players[index] = self.players[index].copy()
             owned[index] = True
         return self.players[index]
+
+    def set_owner(self, square: int, player: int) -> None:
+        """Give a square to a player (BANK: back to the bank)."""
+        old = self.owner
+        self.owner = old[:square] + (player,) + old[square + 1:]
+
+    def set_level(self, square: int, level: int) -> None:
+        """Set a lot's buildings (see hotel_level)."""
+        old = self.level
+        self.level = old[:square] + (level,) + old[square + 1:]
+
+    def set_mortgaged(self, square: int, mortgaged: bool) -> None:
+        """Mortgage or lift a property."""
+        old = self.mortgaged
+        self.mortgaged = old[:square] + (mortgaged,) + old[square + 1:]
 
     def wdeck(self, deck_id: str) -> list[str]:
         """A deck's card list, made this state's own so that it may be changed."""

@@ -180,8 +180,8 @@ def restore(data: JSON, edition: Edition) -> GameState:
             pending.append(item)
         n = len(edition.squares)
         g = GameState(
-            edition=edition, options=options, players=players, owner=list(data["owner"]),
-            level=list(data["level"]), mortgaged=list(data["mortgaged"]),
+            edition=edition, options=options, players=players, owner=tuple(data["owner"]),
+            level=tuple(data["level"]), mortgaged=tuple(data["mortgaged"]),
             bank_houses=int(data["bank_houses"]), bank_hotels=int(data["bank_hotels"]),
             rng=int(data["rng"]), decks={k: list(v) for k, v in data["decks"].items()},
             version=int(data["version"]), current=int(data["current"]),
