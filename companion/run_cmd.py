@@ -167,8 +167,6 @@ def run_headless(controller: Any) -> int:
     """No screen: say where the phone remote is, keep the controller (sounds, auction clock)
     running on session updates, until SIGTERM / SIGINT."""
     url = controller.ui.remote_url
-    print(f"Table Companion running without a screen. Phones join at: {url or 'off'}",
-          flush=True)
     wake = threading.Event()
     stop = threading.Event()
     controller.wake = wake.set
@@ -177,7 +175,10 @@ def run_headless(controller: Any) -> int:
         stop.set()
         wake.set()
 
+    # before saying it runs: a stop asked for from then on must find the handlers in place
     install_stop_signals(request_stop)
+    print(f"Table Companion running without a screen. Phones join at: {url or 'off'}",
+          flush=True)
     while not stop.is_set():
         deadline = controller.ui.auction_deadline
         timeout = 1.0 if deadline is None else min(1.0, max(0.05, deadline - controller.clock()))
