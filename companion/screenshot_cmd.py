@@ -44,6 +44,7 @@ def main(argv: list[str]) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
+    from companion.journal import JournalError, JournalLocked
     from companion.screen.controller import Controller
     from companion.screen.render import render
     from companion.screen.wiring import PartMissing, close_quietly, open_session
@@ -52,6 +53,13 @@ def main(argv: list[str]) -> int:
     try:
         session = open_session(data_dir)
     except PartMissing as exc:
+        print(f"companion screenshot: {exc}", file=sys.stderr)
+        return 2
+    except JournalLocked as exc:
+        print(f"companion screenshot: {exc}; the table screen shows it already (stop the "
+              "companion, or copy the data directory, to render it here)", file=sys.stderr)
+        return 2
+    except JournalError as exc:
         print(f"companion screenshot: {exc}", file=sys.stderr)
         return 2
     try:

@@ -202,3 +202,19 @@ def test_a_screenshot_shows_the_port_phones_would_join_on(monkeypatch: Any,
     config.write_text("[web]\nport = 99999\n", encoding="utf-8")
     code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config))
     assert code == 2 and drawn == []
+
+
+def test_a_screenshot_of_a_game_in_use_says_so(monkeypatch: Any, tmp_path: Path,
+                                               capsys: Any) -> None:
+    from companion import screenshot_cmd
+    from companion.session import open_session
+
+    data = tmp_path / "data"
+    running = open_session(data)  # as companion run holds it
+    try:
+        code = screenshot_cmd.main(["--data-dir", str(data), "--out", str(tmp_path / "s.png")])
+    finally:
+        running.close()
+    assert code == 2 and not (tmp_path / "s.png").exists()
+    err = capsys.readouterr().err
+    assert "in use by another companion" in err and "Traceback" not in err
