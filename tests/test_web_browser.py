@@ -299,3 +299,54 @@ def test_mega_triple_entered_on_the_phone_then_a_bus_ride(
     cy.goto(server.url + "/history")
     expect(cy.locator("ol.moves")).to_contain_text("Cy rode the bus to")
     cy.screenshot(path=str(shots / "mega-history.png"), full_page=True)
+
+
+#: Ann owns the brown lots, Bo the light blue ones: either could place a house
+TWO_GROUPS = [
+    {"do": "land", "square": 1}, {"do": "buy"}, {"do": "land", "square": 3}, {"do": "buy"},
+    {"do": "land", "square": 6}, {"do": "buy"}, {"do": "land", "square": 8}, {"do": "buy"},
+    {"do": "land", "square": 9}, {"do": "buy"},
+    {"do": "trade", "from": "Ann", "to": "Bo", "give": {"squares": [6, 8, 9]},
+     "take": {"cash": 300}},
+]
+
+
+def test_banker_starts_a_building_auction_and_the_winner_places_it(
+        browser: Any, server: ServerHandle, game: Any, shots: Path) -> None:
+    banker = phone(browser, server, "banker", pin="2468")
+    bo = phone(browser, server, "player:Bo")
+    ann = phone(browser, server, "player:Ann")
+    banker.goto(server.url + "/banker")
+    banker.wait_for_selector("body[data-live='1']")
+    shortage = banker.locator("form[data-cmd-form=auction_building]")
+    expect(shortage).to_have_count(0)  # nobody could place a building yet
+    for command in TWO_GROUPS:
+        assert game.submit(command, TABLE).accepted, command
+    expect(shortage).to_be_visible()  # live: the table changed, legal offers it now
+    choice = shortage.get_by_label("Auction one building from the bank")
+    expect(choice.locator("option")).to_have_text(["House"])
+    banker.screenshot(path=str(shots / "banker-shortage.png"), full_page=True)
+    shortage.get_by_role("button", name="Start the auction").click()
+
+    expect(bo.locator(".pending h2")).to_have_text("Auction: one house from the bank")
+    expect(banker.locator(".auction-line")).to_contain_text("No bid yet")
+    expect(shortage).to_have_count(0)
+    bo.locator("button.bid").first.click()  # the opening bid: the lowest house price
+    expect(ann.locator(".highest")).to_contain_text("€ 50 by Bo")
+    ann.screenshot(path=str(shots / "me-building-auction.png"), full_page=True)
+    ann.get_by_role("button", name="Pass", exact=True).click()
+
+    expect(bo.locator(".pending h2")).to_have_text("Place the house you won at auction")
+    expect(ann.locator(".pending h2")).to_have_text("Bo places the house won at auction")
+    picker = bo.locator("form[data-cmd-form=build] select[name=square] option")
+    expect(picker).to_have_text(["Rue de Vaugirard", "Rue de Courcelles",
+                                 "Avenue de la République"])
+    bo.screenshot(path=str(shots / "me-place-building.png"), full_page=True)
+    cash = game.state()["players"][1]["cash"]
+    bo.select_option("form[data-cmd-form=build] select[name=square]", "8")
+    bo.locator("form[data-cmd-form=build] button").click()
+    expect(bo.locator("article.deed[data-square='8'] .state")).to_contain_text("1 house")
+    state = game.state()
+    assert state["pending"] is None and state["players"][1]["cash"] == cash
+    assert {s["index"]: s["houses"] for s in state["squares"]}[8] == 1
+    expect(shortage).to_be_visible()  # the bank may auction the next one

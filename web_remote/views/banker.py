@@ -16,8 +16,9 @@ from companion.rules import Rejection
 from companion.session_api import Source
 from web_remote.app import identity, refuse, remote
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
-from web_remote.present import edition, money
+from web_remote.present import edition, money, square_names
 from web_remote.security import valid_pin
+from web_remote.views.pages import building_names, building_said
 
 bp = Blueprint("banker", __name__, url_prefix="/banker")
 log = logging.getLogger(__name__)
@@ -54,7 +55,16 @@ def page() -> BaseResponse:
         new_file=callable(getattr(games, "new_game_file", None)),
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
         undo_question=say_undo(r.session.undo_target(), state),
+        auction_building=shortage_auction(state), building_names=building_names(),
+        said=building_said(state.get("pending")), names=square_names(state),
     ), mimetype="text/html")
+
+
+def shortage_auction(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The banker's call in a housing shortage, when `legal` offers it: the bank auctions
+    one of `buildings` (docs/state-json.md)."""
+    return next((c for c in state.get("legal", []) if c.get("do") == "auction_building"
+                 and "by" not in c and c.get("buildings")), None)
 
 
 def players_allowed(edition_id: str) -> str:

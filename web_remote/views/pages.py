@@ -53,6 +53,35 @@ def building_labels() -> dict[str, str]:
             "depot": _("a train depot")}
 
 
+def building_names() -> dict[str, str]:
+    """A building's name alone, for the banker's choice of what the bank auctions."""
+    return {"house": _("House"), "hotel": _("Hotel"), "skyscraper": _("Skyscraper")}
+
+
+def building_said(pending: dict[str, Any] | None) -> dict[str, str]:
+    """What a building auction (housing shortage) and the placing of the building won say,
+    naming the building: "auction" (its title), "mine" (the winner's own phone) and "theirs"
+    (everybody else). Empty when no building is pending."""
+    if not pending or pending.get("kind") not in ("building_auction", "place_building"):
+        return {}
+    building = str(pending.get("building") or "")
+    if pending["kind"] == "building_auction":
+        return {"auction": {
+            "house": _("Auction: one house from the bank"),
+            "hotel": _("Auction: one hotel from the bank"),
+            "skyscraper": _("Auction: one skyscraper from the bank"),
+        }.get(building, _("Auction of a building"))}
+    name = str(pending.get("player") or "")
+    mine = {"house": _("Place the house you won at auction"),
+            "hotel": _("Place the hotel you won at auction"),
+            "skyscraper": _("Place the skyscraper you won at auction")}
+    theirs = {"house": _("%(name)s places the house won at auction", name=name),
+              "hotel": _("%(name)s places the hotel won at auction", name=name),
+              "skyscraper": _("%(name)s places the skyscraper won at auction", name=name)}
+    return {"mine": mine.get(building, mine["house"]),
+            "theirs": theirs.get(building, theirs["house"])}
+
+
 def gift_labels() -> dict[str, str]:
     """The Birthday gift's choices (Mega)."""
     return {"money": _("Take the money"), "bus_ticket": _("Take a bus ticket")}
@@ -164,12 +193,14 @@ def me() -> BaseResponse:
     me_json = next((p for p in state.get("players", []) if p["name"] == player), None)
     pending = state.get("pending")
     bid = find(mine, "bid")
-    quick = []
+    quick: list[tuple[int, int]] = []
     if bid is not None and pending:
         floor = int(bid["min"])
         for step in QUICK_BIDS:
             amount = max(floor, int(pending.get("highest", 0)) + step)
-            if amount <= int(bid["max"]):
+            # from a high opening bid (a building auction starts at the lowest house price)
+            # two steps may come to the same amount: one button for it
+            if amount <= int(bid["max"]) and amount not in (a for _s, a in quick):
                 quick.append((step, amount))
     trades = trades_said(remote().proposals.open(player), state) if player else []
     simple = [c for c in mine if c["do"] in ("roll", "buy", "decline", "draw", "pay_fine",
@@ -181,7 +212,11 @@ def me() -> BaseResponse:
     roll = find(mine, "roll")
     in_jail = bool(me_json and me_json.get("in_jail"))
     speed = bool(state.get("options", {}).get("speed_die"))
+    placing = bool(pending and pending.get("kind") == "place_building"
+                   and pending.get("player") == player)
     return page("me", state=state, player=player, me_json=me_json, legal=mine,
+                said=building_said(pending), placing=placing,
+                place=find(mine, "build") if placing else None,
                 roll=roll, speed_die=speed and not in_jail and not pending,
                 choose=find(mine, "choose_square"), bus=find(mine, "use_bus_ticket"),
                 gifts=[c for c in mine if c["do"] == "choose_gift"],
@@ -205,6 +240,7 @@ def table() -> BaseResponse:
     recent.reverse()
     faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
     return page("table", state=state, recent=recent, board=board(state),
+                said=building_said(state.get("pending")),
                 speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
                 owned={s["index"]: s for s in state.get("squares", [])},
                 tickets="bus_tickets" in (state.get("bank") or {}))
