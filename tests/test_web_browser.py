@@ -350,3 +350,49 @@ def test_banker_starts_a_building_auction_and_the_winner_places_it(
     assert state["pending"] is None and state["players"][1]["cash"] == cash
     assert {s["index"]: s["houses"] for s in state["squares"]}[8] == 1
     expect(shortage).to_be_visible()  # the bank may auction the next one
+
+
+def test_what_the_banker_types_survives_live_updates(browser: Any, server: ServerHandle,
+                                                     game: Any, shots: Path) -> None:
+    banker = phone(browser, server, "banker", pin="2468")
+    ann = phone(browser, server, "player:Ann")
+    banker.goto(server.url + "/banker")
+    banker.wait_for_selector("body[data-live='1']")
+    version = banker.locator("p.sub", has_text="journal entries")
+    expect(version).to_contain_text(f"Version {game.version} ")
+    pay = banker.locator("form[data-cmd-form=pay]")
+    pay.locator("input[name=amount]").fill("75")
+    pay.locator("select[name=to]").select_option("Bo")
+    names = banker.locator("form[data-players-form] input[name=players]")
+    names.click()
+    names.press("End")
+    names.type(", Cy, Dee")  # the banker is typing the next game's players...
+    banker.locator("form[data-players-form] select[name=edition]").select_option("sv")
+
+    names.click()
+    names.press("End")
+    names.type(", Eve")
+    before = game.version
+    ann.get_by_role("button", name="Roll the dice").click()  # ...when the table moves on
+    expect(banker.locator("body")).to_have_attribute("data-shown", str(before + 1))
+    expect(version).to_contain_text(f"Version {before + 1} ")  # re-rendered live
+    assert game.version == before + 1
+    expect(names).to_have_value("Ann, Bo, Cy, Dee, Eve")
+    expect(names).to_be_focused()
+    assert names.evaluate("el => [el.selectionStart, el.selectionEnd]") == [21, 21]
+    expect(banker.locator("form[data-players-form] select[name=edition]")).to_have_value("sv")
+    expect(banker.locator("form[data-players-form] [data-players-allowed]")).to_contain_text(
+        "2 to 6 players")
+    expect(pay.locator("input[name=amount]")).to_have_value("75")
+    expect(pay.locator("select[name=to]")).to_have_value("Bo")
+    names.type("!")  # still typing where the caret was
+    expect(names).to_have_value("Ann, Bo, Cy, Dee, Eve!")
+    banker.screenshot(path=str(shots / "banker-typing-kept.png"), full_page=True)
+
+    # a form that was sent starts afresh; the other keeps what was typed
+    cash = game.state()["players"][1]["cash"]
+    pay.get_by_role("button", name="Pay").click()
+    expect(pay.locator("input[name=amount]")).to_have_value("")
+    expect(pay.locator("select[name=to]")).to_have_value("Ann")
+    assert game.state()["players"][1]["cash"] == cash + 75
+    expect(names).to_have_value("Ann, Bo, Cy, Dee, Eve!")

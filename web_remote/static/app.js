@@ -20,6 +20,82 @@
     show.timer = setTimeout(() => { toast.className = ""; }, 4000);
   }
 
+  // What the phone's user is typing survives the live re-renders: the fields whose value
+  // differs from what the server wrote, and the focused field with its caret, are found again
+  // in the new HTML by their form (its kind and position) and name, and set back. A form
+  // sent successfully is reset instead, as a re-render used to do.
+  const formKeys = (root) => {
+    const keys = new Map();
+    const count = {};
+    for (const form of root.querySelectorAll("form")) {
+      const kind = form.dataset.cmdForm || form.dataset.apiForm ||
+        form.getAttribute("action") || "";
+      count[kind] = (count[kind] || 0) + 1;
+      keys.set(form, `${kind}#${count[kind]}`);
+    }
+    return keys;
+  };
+  const ticks = (el) => el.type === "checkbox" || el.type === "radio";
+  function fields(root) {
+    const forms = formKeys(root);
+    const out = new Map();
+    const count = {};
+    for (const el of root.querySelectorAll("input, select, textarea")) {
+      if (!el.name || el.type === "hidden" || el.type === "submit") continue;
+      let key = `${(el.form && forms.get(el.form)) || ""}|${el.name}`;
+      if (ticks(el)) key += `=${el.value}`;
+      count[key] = (count[key] || 0) + 1;
+      out.set(`${key}#${count[key]}`, el);
+    }
+    return out;
+  }
+  function edited(el) {
+    if (ticks(el)) return el.checked !== el.defaultChecked;
+    if (el.tagName === "SELECT") {
+      const first = [...el.options].find((o) => o.defaultSelected) || el.options[0];
+      return Boolean(first) && el.value !== first.value;
+    }
+    return el.value !== el.defaultValue;
+  }
+  function typed() {
+    const kept = [];
+    let focus = null;
+    const active = document.activeElement;
+    for (const [key, el] of fields(live)) {
+      if (edited(el)) kept.push([key, ticks(el) ? el.checked : el.value]);
+      if (el === active) {
+        focus = { key, start: el.selectionStart, end: el.selectionEnd,
+                  direction: el.selectionDirection };
+      }
+    }
+    return { kept, focus };
+  }
+  function retype({ kept, focus }) {
+    const now = fields(live);
+    for (const [key, value] of kept) {
+      const el = now.get(key);
+      if (!el) continue;
+      if (ticks(el)) el.checked = value;
+      else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === value)) {
+        el.value = value;
+      }
+    }
+    const el = focus && now.get(focus.key);
+    if (!el) return;
+    el.focus({ preventScroll: true });
+    if (typeof focus.start === "number") {
+      try { el.setSelectionRange(focus.start, focus.end, focus.direction || "none"); }
+      catch (e) { /* a field without a caret (number, select) */ }
+    }
+  }
+  function sent(form) {
+    const key = formKeys(live).get(form);
+    return () => {
+      if (form.isConnected) { form.reset(); return; }
+      for (const [now, k] of formKeys(live)) if (k === key) now.reset();
+    };
+  }
+
   let inFlight = null;
   let again = false;
   function refresh() {
@@ -32,8 +108,10 @@
       .then((html) => {
         if (html === null) return;
         const open = [...live.querySelectorAll("details")].map((d) => d.open);
+        const typing = typed();
         live.innerHTML = html;
         live.querySelectorAll("details").forEach((d, i) => { if (open[i]) d.open = true; });
+        retype(typing);
         wire();
         document.body.dataset.shown = String(shownVersion());
       })
@@ -58,10 +136,11 @@
       data = await r.json().catch(() => ({}));
     } catch (e) {
       show(String(e), true);
-      return;
+      return false;
     }
     if (!data.ok) show(data.message || String(status), true);
     refresh();
+    return Boolean(data.ok);
   }
 
   function serialize(form) {
@@ -139,10 +218,13 @@
     if (form.dataset.cmdForm) {
       ev.preventDefault();
       const command = { do: form.dataset.cmdForm, ...serialize(form) };
-      post("/api/commands", { command, version: shownVersion() });
+      const done = sent(form);
+      post("/api/commands", { command, version: shownVersion() }).then((ok) => ok && done());
     } else if (form.dataset.apiForm) {
       ev.preventDefault();
-      post(form.dataset.apiForm, { ...serialize(form), version: shownVersion() });
+      const done = sent(form);
+      post(form.dataset.apiForm, { ...serialize(form), version: shownVersion() })
+        .then((ok) => ok && done());
     }
   });
 
