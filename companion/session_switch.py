@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.journal import JournalError
-from companion.journal_games import check_game_id, game_ids, new_game_id
+from companion.journal_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.session import GameSession
 from companion.session_api import JSON, Outcome, Source, Update
 
@@ -99,7 +99,8 @@ class SessionHolder:
     """The game session of a data directory, switchable between its saved games.
 
     Implements companion.session_api.GameSessionProtocol by forwarding to the current
-    GameSession; also the phone remote's `games` hook (`list()`, `resume(id)`).
+    GameSession; also the phone remote's `games` hook (`list()`, `resume(id)`,
+    `start_new_game_file(command, source)`).
     """
 
     def __init__(self, data_dir: Path, session: GameSession | None = None,
@@ -246,6 +247,39 @@ class SessionHolder:
             gid = new_game_id()
         self._switch_to(gid, source)
         return gid
+
+    def start_new_game_file(self, command: JSON, source: Source = SWITCHER) -> Outcome:
+        """Start a game in a fresh saved file, the game in use staying saved as it is: make
+        the file, switch to it and submit `command` (the table's `new_game`) there.
+
+        Accepted: the new file is the game in use. Refused (a full disk, or the engine): the
+        holder goes back to the game it had and removes the new file, which never held a
+        game, so the saved games keep no "(no game started)" entry; the Outcome says why.
+        Raises SwitchError, nothing changed, when the new file cannot be made.
+        """
+        with self._switch_lock:  # nothing reaches the new file before its first game
+            previous = self._session.game_id
+            game_id = self.new_game_file(source)
+            outcome = self._session.submit(command, source)
+            if not outcome.accepted:
+                self._forget_new_file(game_id, previous, source)
+            return outcome
+
+    def _forget_new_file(self, game_id: str, back_to: str, source: Source) -> None:
+        """Back to the game `back_to`, then remove the new file `game_id` if it holds no
+        entry (an empty journal is all it is: see docs/session.md)."""
+        empty = not self._session.history(None, 1)
+        try:
+            self._switch_to(back_to, source)
+        except SwitchError as exc:  # still on the new file: it stays, being in use
+            log.warning("cannot go back to saved game %s: %s", back_to, exc)
+            return
+        if not empty:
+            return
+        try:
+            delete_game(self.data_dir, game_id)
+        except JournalError as exc:
+            log.warning("cannot remove the new saved game %s: %s", game_id, exc)
 
     def _switch_to(self, game_id: str, source: Source) -> JSON:
         with self._switch_lock:

@@ -3,6 +3,8 @@ readers and phones keep listening; and the phone remote's banker page resuming a
 
 from __future__ import annotations
 
+import errno
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -278,19 +280,89 @@ def test_without_saved_games_there_is_no_new_file(holder: SessionHolder,
         app.extensions["web_remote"].close()
 
 
-def test_a_new_file_whose_game_cannot_be_saved_goes_back_to_the_game_played(
-        holder: SessionHolder, two_games: tuple[Path, str, str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.session_api import Outcome
+def full_disk_in_new_files(data_dir: Path) -> Any:
+    """An opener whose new saved games cannot write a single entry (ENOSPC at the commit):
+    the disk fills up just after the new file was made. Saved games already there work."""
+    from companion.journal_games import game_ids
 
-    app = create_app(holder, two_games[0], {"banker_pin": "2468", "games": holder})
+    known = set(game_ids(data_dir))
+
+    def full(_entry: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def open_game(data: Path, game_id: str | None) -> GameSession:
+        session = GameSession.open(data, game_id)
+        if session.game_id not in known:
+            session._journal.before_commit = full
+        return session
+
+    return open_game
+
+
+def journal_files(data_dir: Path) -> list[str]:
+    return sorted(p.name for p in (data_dir / "games").iterdir())
+
+
+def test_a_game_started_in_a_new_file(holder: SessionHolder) -> None:
+    out = holder.start_new_game_file({"do": "new_game", "edition": "sv",
+                                      "players": ["Ann", "Bo"], "seed": 2}, TABLE)
+    assert out.accepted
+    assert holder.game_id not in ("g-classic", "g-mega") and holder.state()["edition"] == "sv"
+    listed = {g["id"]: g for g in holder.games()}
+    assert set(listed) == {"g-classic", "g-mega", holder.game_id}
+    assert listed["g-mega"]["players"] == ["Cy", "Dee", "Eve"]
+
+
+@pytest.mark.parametrize("why", ["full_disk", "engine"])
+def test_a_new_file_whose_game_is_not_saved_leaves_no_empty_game(
+        two_games: tuple[Path, str, str], why: str) -> None:
+    data = two_games[0]
+    holder = SessionHolder(data, opener=full_disk_in_new_files(data))
+    try:
+        before = journal_files(data)
+        heard = Recorder()
+        holder.add_listener(heard)
+        players = ["Ann", "Ann"] if why == "engine" else ["Ann", "Bo"]
+        out = holder.start_new_game_file({"do": "new_game", "edition": "classic-eur",
+                                          "players": players, "seed": 2}, TABLE)
+        assert not out.accepted
+        if why == "full_disk":
+            assert out.code == "storage_error" and "full" in (out.message or "")
+        else:
+            assert out.code == "bad_players"
+        back = heard.updates[-1]
+        assert back.events[0]["kind"] == "game_switched" and back.events[0]["game"] == "g-mega"
+        made = back.events[0]["from"]
+        assert made not in ("g-classic", "g-mega"), "a new file was made, then given up"
+        assert holder.game_id == "g-mega" and names(holder.state()) == ["Cy", "Dee", "Eve"]
+        assert journal_files(data) == before, "the new file and its WAL files are gone"
+        assert [g["id"] for g in holder.games()] == ["g-mega", "g-classic"]
+        assert "(no game started)" not in str(holder.games())
+        assert (data / "current").read_text().strip() == "g-mega"
+        assert holder.submit({"do": "roll", "dice": [1, 2, 1]}, TABLE).accepted
+    finally:
+        holder.close()
+
+
+def test_a_new_file_whose_game_cannot_be_saved_goes_back_to_the_game_played(
+        two_games: tuple[Path, str, str]) -> None:
+    data = two_games[0]
+    holder = SessionHolder(data, opener=full_disk_in_new_files(data))
+    app = create_app(holder, data, {"banker_pin": "2468", "games": holder})
     try:
         banker = Phone(app)
         banker.join("banker", pin="2468")
-        monkeypatch.setattr(holder, "submit", lambda *_a, **_k: Outcome(
-            False, 0, code="storage_error", message="the data directory is full"))
+        before = journal_files(data)
         resp = new_game_form(banker, "Ann, Bo")
-        assert resp.status_code == 422 and "storage_error" in resp.get_data(as_text=True)
+        said = resp.get_data(as_text=True)
+        assert resp.status_code == 422 and 'data-code="storage_error"' in said
+        assert "The game could not be saved" in said
         assert holder.game_id == "g-mega" and names(holder.state()) == ["Cy", "Dee", "Eve"]
+        assert journal_files(data) == before
+        page = banker.client.get("/banker").get_data(as_text=True)
+        assert "no game started" not in page
+        assert re.findall(r'<option value="([\w-]+)"', page.split('name="game"')[1]
+                          .split("</select>")[0]) == ["g-mega", "g-classic"]
     finally:
         app.extensions["web_remote"].close()
+        holder.close()

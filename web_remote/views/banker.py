@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
@@ -21,7 +20,6 @@ from web_remote.security import valid_pin
 from web_remote.views.pages import building_names, building_said
 
 bp = Blueprint("banker", __name__, url_prefix="/banker")
-log = logging.getLogger(__name__)
 
 
 def _banker_only() -> Response | None:
@@ -52,7 +50,7 @@ def page() -> BaseResponse:
         tags=tags.list() if tags is not None else None,
         registration=_registration_status(tags),
         games=games.list() if games is not None else None,
-        new_file=callable(getattr(games, "new_game_file", None)),
+        new_file=callable(getattr(games, "start_new_game_file", None)),
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
         undo_question=say_undo(r.session.undo_target(), state),
         auction_building=shortage_auction(state), building_names=building_names(),
@@ -81,9 +79,10 @@ def new_game() -> BaseResponse:
     """Start a new game with the given players (and set the banker PIN when given).
 
     With `file=new` (the second button) the game starts in a new saved file through the
-    `games` hook's `new_game_file(source)`: the game being played stays saved, to be resumed
-    from the saved-games list; otherwise it starts in the current file (where undo brings
-    the previous game back)."""
+    `games` hook's `start_new_game_file(command, source)`: the game being played stays
+    saved, to be resumed from the saved-games list, and a game that cannot be saved leaves
+    no new file behind; otherwise it starts in the current file (where undo brings the
+    previous game back)."""
     denied = _banker_only()
     if denied is not None:
         return denied
@@ -111,27 +110,21 @@ def new_game() -> BaseResponse:
     who = identity()
     assert who is not None
     source = Source(kind="phone", player=who.player, banker=True)
-    previous: str | None = None
     if request.form.get("file") == "new":
-        games: Any = r.config.get("games")
-        if not callable(getattr(games, "new_game_file", None)):
+        start_new = getattr(r.config.get("games"), "start_new_game_file", None)
+        if not callable(start_new):
             return refuse("no_games", _("Saved games are not available here."), 404)
         checked = apply_command(None, command)  # refused now, not after a new file is made
         if isinstance(checked, Rejection):
             return _refused(checked.code.value, checked.params, checked.message)
-        previous = getattr(games, "game_id", None)
-        try:
-            games.new_game_file(source)
+        try:  # refused there (a full disk): back to the game played, the new file removed
+            out = start_new(command, source)
         except (LookupError, RuntimeError, ValueError, OSError) as exc:  # the old one stays
             return refuse(str(getattr(exc, "code", "cannot_resume")),
                           _("That saved game cannot be opened: %(why)s", why=str(exc)), 422)
-    out = r.session.submit(command, source)
+    else:
+        out = r.session.submit(command, source)
     if not out.accepted:
-        if previous is not None:  # not left on an empty file: back to the game played
-            try:
-                r.config["games"].resume(previous)
-            except (LookupError, RuntimeError, ValueError, OSError) as exc:
-                log.warning("cannot go back to saved game %s: %s", previous, exc)
         return _refused(out.code, out.params, out.message)
     if pin:
         r.pin.set(pin)
