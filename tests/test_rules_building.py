@@ -115,3 +115,15 @@ def test_legal_commands_offer_a_building_auction_only_when_someone_could_place_i
     g = owning(*BROWN, levels={1: 4, 3: 4})
     g.bank_hotels = 0
     assert offered(g) == []
+
+
+def test_a_bidder_who_can_no_longer_place_the_building_is_offered_no_bid() -> None:
+    """Found by the property test: legal offered a bid the engine then refused."""
+    from companion.rules import legal_commands
+
+    g, _ = ok(owning(*BROWN), {"do": "auction_building", "building": "house"},
+              {"do": "mortgage", "square": 1})  # mortgaging during the auction is allowed
+    legal = legal_commands(g)
+    assert {"do": "pass", "by": "Ann"} in legal
+    assert not [c for c in legal if c["do"] == "bid"]
+    refused(g, {"do": "bid", "by": "Ann", "amount": 50}, "not_now")

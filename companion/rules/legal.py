@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.rules.buildings import can_place
 from companion.rules.codes import Rejection
 from companion.rules.commands import GIFTS
 from companion.rules.edition import OWNABLE
@@ -42,7 +43,9 @@ def legal_commands(g: GameState) -> list[JSON]:
             for i, p in enumerate(g.players):
                 if p.bankrupt or i in top.passed:  # a building auction: only who can place it
                     continue
-                if p.cash >= floor:
+                # who could place the building when it started may have mortgaged since
+                placer = k is PendingKind.AUCTION or can_place(g, i, top.building)
+                if p.cash >= floor and placer:
                     out.append({"do": "bid", "by": p.name, "min": floor, "max": p.cash})
                 if i != top.bidder:
                     out.append({"do": "pass", "by": p.name})
