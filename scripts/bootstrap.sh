@@ -73,10 +73,11 @@ stamp="$venv/.installed-$(stamp_of)-${extras:-none}-compile${COMPANION_COMPILE:-
 if [ ! -f "$stamp" ]; then
     echo "Setting up .venv (compiling the rules engine takes a minute or two)..."
     "$venv/bin/python" -m pip install -q --upgrade pip
+    # PYTHONWARNINGS: setuptools warns at length about every editable install
     if [ -n "$extras" ]; then
-        "$venv/bin/python" -m pip install -q -e "${root}[${extras}]"
+        PYTHONWARNINGS=ignore "$venv/bin/python" -m pip install -q -e "${root}[${extras}]"
     else
-        "$venv/bin/python" -m pip install -q -e "$root"
+        PYTHONWARNINGS=ignore "$venv/bin/python" -m pip install -q -e "$root"
     fi
     rm -f "$venv"/.installed-*-"${extras:-none}"-compile*
     touch "$stamp"
