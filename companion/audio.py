@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,14 @@ def default_sounds_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "sounds"
 
 
+def no_sound_device(dev: Path = Path("/dev/snd")) -> bool:
+    """Linux without any sound device (a server, a container): SDL would only fill the log
+    with ALSA errors. A driver named in SDL_AUDIODRIVER is always tried."""
+    if os.environ.get("SDL_AUDIODRIVER") or not sys.platform.startswith("linux"):
+        return False
+    return not dev.exists()
+
+
 class SoundPlayer:
     """Plays the named sounds at a volume; silent when muted or when there is no audio."""
 
@@ -101,6 +110,9 @@ class SoundPlayer:
     def _open(self, sounds_dir: Path) -> None:
         """Start the mixer and load every sound; on any failure stay silent."""
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        if no_sound_device():
+            log.info("sound off: no sound device (/dev/snd)")
+            return
         try:
             import pygame.mixer
 

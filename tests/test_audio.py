@@ -153,3 +153,20 @@ def test_player_is_silent_without_sound_files(dummy_audio: None, tmp_path: Path)
     assert not player.available
     assert not player.play("dice")
     player.close()
+
+
+def test_no_sound_device_means_silence_without_trying(monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    """A machine without /dev/snd (a server, a container) stays silent without SDL filling
+    the log with ALSA errors; a driver named in SDL_AUDIODRIVER is always tried."""
+    monkeypatch.delenv("SDL_AUDIODRIVER", raising=False)
+    monkeypatch.setattr(audio.sys, "platform", "linux")
+    assert audio.no_sound_device(tmp_path / "snd")
+    (tmp_path / "snd").mkdir()
+    assert not audio.no_sound_device(tmp_path / "snd")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    assert not audio.no_sound_device(tmp_path / "none")
+    monkeypatch.delenv("SDL_AUDIODRIVER")
+    monkeypatch.setattr(audio, "no_sound_device", lambda: True)
+    player = audio.SoundPlayer()
+    assert not player.available and player.play("roll") is False
