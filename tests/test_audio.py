@@ -5,6 +5,7 @@ from __future__ import annotations
 import array
 import importlib.util
 import os
+import sys
 import wave
 from collections.abc import Iterator
 from pathlib import Path
@@ -160,7 +161,7 @@ def test_no_sound_device_means_silence_without_trying(monkeypatch: pytest.Monkey
     """A machine without /dev/snd (a server, a container) stays silent without SDL filling
     the log with ALSA errors; a driver named in SDL_AUDIODRIVER is always tried."""
     monkeypatch.delenv("SDL_AUDIODRIVER", raising=False)
-    monkeypatch.setattr(audio.sys, "platform", "linux")
+    monkeypatch.setattr(sys, "platform", "linux")
     assert audio.no_sound_device(tmp_path / "snd")
     (tmp_path / "snd").mkdir()
     assert not audio.no_sound_device(tmp_path / "snd")
