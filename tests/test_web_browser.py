@@ -396,3 +396,39 @@ def test_what_the_banker_types_survives_live_updates(browser: Any, server: Serve
     expect(pay.locator("select[name=to]")).to_have_value("Ann")
     assert game.state()["players"][1]["cash"] == cash + 75
     expect(names).to_have_value("Ann, Bo, Cy, Dee, Eve!")
+
+
+def test_table_page_says_the_latest_moves_in_words(browser: Any, server: ServerHandle,
+                                                   game: Any, shots: Path) -> None:
+    ann = phone(browser, server, "player:Ann")
+    bo = phone(browser, server, "player:Bo")
+    bo.goto(server.url + "/lang/fr?next=/table")
+    bo.wait_for_selector("body[data-live='1']")
+    recent = bo.locator("ol.recent li")
+    expect(recent.first).to_contain_text("Nouvelle partie")
+
+    assert game.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted
+    ann.get_by_role("button", name="Buy", exact=True).click()
+    expect(recent.first).to_have_text("Ann a acheté Rue Lecourbe pour € 60")  # live
+    assert game.submit({"do": "end_turn"}, TABLE).accepted
+    assert game.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted  # Bo pays the rent
+    expect(recent.first).to_contain_text("Bo a lancé 1 + 2 et avancé jusqu’à Rue Lecourbe")
+    expect(recent.first.locator(".then")).to_have_text("Bo → Ann € 4")
+
+    banker = phone(browser, server, "banker", pin="2468")
+    banker.goto(server.url + "/banker")
+    pay = banker.locator("form[data-cmd-form=pay]")
+    pay.locator("select[name=from]").select_option("Ann")
+    pay.locator("select[name=to]").select_option("bank")
+    pay.locator("input[name=amount]").fill("15")
+    pay.get_by_role("button", name="Pay").click()
+    expect(recent.first).to_have_text("Ann a payé € 15 à la banque (par le banquier)")
+    banker.once("dialog", lambda dialog: dialog.accept())
+    banker.get_by_role("button", name="Undo").click()
+    expect(recent.first).to_have_text("Annulé : Ann a payé € 15 à la banque (par le banquier)")
+    expect(recent.nth(1)).to_have_class("command undone")
+    bo.screenshot(path=str(shots / "table-latest-fr.png"), full_page=True)
+    ann.goto(server.url + "/table")
+    expect(ann.locator("ol.recent li").nth(4)).to_have_text(
+        "Ann bought Rue Lecourbe for € 60")
+    ann.locator("ol.recent").screenshot(path=str(shots / "table-latest-en.png"))

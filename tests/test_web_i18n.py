@@ -1,6 +1,7 @@
 """The remote's translations: the template catalog is up to date with the code (and with the
-refusal sentences of companion/screen/refusal_texts.py and the undo questions of
-companion/screen/undo_texts.py), each of the seven languages parses,
+refusal sentences of companion/screen/refusal_texts.py, the undo questions of
+companion/screen/undo_texts.py, the recent-moves lines of companion/screen/log_texts.py and
+the move sentences of companion/move_texts.py), each of the seven languages parses,
 keeps every placeholder, and translates every string (pages, banker page, error messages,
 refusals, plurals in every form), none of them left fuzzy."""
 
@@ -13,6 +14,8 @@ import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
+import companion.move_texts
+import companion.screen.log_texts
 import companion.screen.refusal_texts
 import companion.screen.undo_texts
 import web_remote
@@ -27,10 +30,16 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 REFUSALS = Path(companion.screen.refusal_texts.__file__)
 #: the undo questions shared with the table screen (message context: their id)
 UNDO_QUESTIONS = Path(companion.screen.undo_texts.__file__)
-REFUSAL_KEYWORDS = {"_t": ((1, "c"), 2)}
+#: the recent-moves lines shared with the table screen, and the phone's move sentences
+LOG_LINES = Path(companion.screen.log_texts.__file__)
+MOVES = Path(companion.move_texts.__file__)
+SHARED = (REFUSALS, UNDO_QUESTIONS, LOG_LINES, MOVES)
+REFUSAL_KEYWORDS = {"_t": ((1, "c"), 2), "_n": ((1, "c"), 2, 3)}
 COMMAND = ("pybabel extract -F web_remote/babel.cfg -k _ -k ngettext:1,2 -k _t:1c,2 "
-           "--no-location --omit-header --sort-output -o web_remote/translations/messages.pot "
-           "web_remote companion/screen/refusal_texts.py companion/screen/undo_texts.py")
+           "-k _n:1c,2,3 --no-location --omit-header --sort-output "
+           "-o web_remote/translations/messages.pot web_remote "
+           "companion/screen/refusal_texts.py companion/screen/undo_texts.py "
+           "companion/screen/log_texts.py companion/move_texts.py")
 
 
 def _msgid(message: object) -> str:
@@ -45,7 +54,7 @@ def extracted(only: list[str] | None = None) -> set[tuple[str | None, str]]:
         if only is None or any(filename == f"templates/{name}" for name in only):
             found.add((ctx, _msgid(message)))
     if only is None:
-        for shared in (REFUSALS, UNDO_QUESTIONS):
+        for shared in SHARED:
             for _line, message, _comments, ctx in extract_from_file(
                     "python", shared, REFUSAL_KEYWORDS):
                 found.add((ctx, _msgid(message)))
@@ -71,6 +80,12 @@ def test_every_undo_question_is_in_the_template() -> None:
     from companion.screen.undo_texts import QUESTIONS
 
     assert {(m.id, m.text) for m in QUESTIONS.values()} <= pot_ids()
+
+
+def test_every_move_sentence_and_line_is_in_the_template() -> None:
+    from companion.move_words import WORDS
+
+    assert {(m.id, m.text) for m in WORDS.values()} <= pot_ids()
 
 
 @pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))

@@ -5,8 +5,9 @@ compiled in memory on first use (no stale .mo files). English is the source lang
 A translated text remembers its English source (`Said.english`), so that a refusal can be
 logged in English while the phone reads it in its own language. Refusals of the game
 (engine and session codes with their params) are said by `say_refusal`, with the
-sentences of companion.refusals, and the undo question by `say_undo`, with those of
-companion.undo_questions (their msgids are in these catalogs too).
+sentences of companion.refusals, the undo question by `say_undo`, with those of
+companion.undo_questions, and the moves of the Table page's "Latest" list by `say_moves`,
+with those of companion.move_words (their msgids are in these catalogs too).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 
+from companion.move_words import MoveSaid, describe_move
 from companion.refusals import describe_refusal
 from companion.undo_questions import describe_undo
 
@@ -100,6 +102,16 @@ def say_undo(entry: dict[str, Any] | None, state: dict[str, Any] | None) -> str 
         return None
     lang = current_language()
     return describe_undo(entry, state, lang, catalog(lang).pgettext)
+
+
+def say_moves(entries: list[dict[str, Any]], state: dict[str, Any] | None,
+              targets: list[dict[str, Any]] | None = None) -> list[MoveSaid]:
+    """Journal entries as sentences in the current phone's language, each with the lines of
+    what else happened and whether it stands undone (`targets`: more of the journal, where
+    an undo finds the move it took back)."""
+    lang = current_language()
+    known = {int(e["seq"]): e for e in [*(targets or []), *entries] if "seq" in e}
+    return [describe_move(e, state, lang, catalog(lang), known) for e in entries]
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:

@@ -12,7 +12,7 @@ the table's language, {needed} {cash} {minimum} {can} {owed} amounts in the edit
 
 from __future__ import annotations
 
-from companion.screen.texts import Message
+from companion.screen.message import Message
 
 
 def _t(msg_id: str, text: str) -> Message:

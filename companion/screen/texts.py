@@ -9,31 +9,9 @@ with the id as the message context) into companion/locale/companion.pot.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from companion import i18n
-
-
-@dataclass(frozen=True)
-class Message:
-    """One screen message: its id, English text, and for a counted message the plural and
-    the name of the field that holds the count."""
-
-    id: str
-    text: str
-    plural: str | None = None
-    count: str | None = None
-
-
-def _t(msg_id: str, text: str) -> Message:
-    """A message (marker for extraction: keyword `_t:1c,2`)."""
-    return Message(msg_id, text)
-
-
-def _n(msg_id: str, singular: str, plural: str, count: str) -> Message:
-    """A counted message whose form depends on the field `count` (keyword `_n:1c,2,3`)."""
-    return Message(msg_id, singular, plural, count)
-
+from companion.screen.log_texts import LINES
+from companion.screen.message import Message, _n, _t
 
 _MESSAGES: tuple[Message, ...] = (
     # header and panels
@@ -147,10 +125,6 @@ _MESSAGES: tuple[Message, ...] = (
     _t("mr_monopoly_turn", "Mr. Monopoly turn: nobody else builds or trades"),
     _t("deck_chance", "Chance"),
     _t("deck_community_chest", "Community Chest"),
-    _t("building_house", "house"),
-    _t("building_hotel", "hotel"),
-    _t("building_skyscraper", "skyscraper"),
-    _t("building_depot", "train depot"),
     _t("creditor_bank", "the bank"),
     # refusals and notices
     _t("refused", "Refused: {message}"),
@@ -241,26 +215,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("rule_short_game", "Short game (hotel after 3 houses)"),
     _t("rule_bank_only", "Bank only (no token tracking)"),
     _t("rule_speed_die", "Speed die"),
-    # log lines
-    _t("log_transfer", "{payer} → {payee} {amount}"),
-    _t("log_bought", "{player} bought {square}"),
+    # log lines (the rest, shared with the phone remote, are in log_texts.py)
     _t("log_rolled", "{player} rolled {dice}"),
-    _t("log_jailed", "{player} went to jail"),
-    _t("log_bankrupt", "{player} went bankrupt"),
-    _t("log_auction_won", "{player} won {square} for {amount}"),
-    _t("log_triple", "{player} rolled a triple"),
-    _t("log_mr_monopoly", "{player}: Mr. Monopoly"),
-    _t("log_mr_monopoly_stays", "Mr. Monopoly stays: {player}"),
-    _t("log_bus_ticket", "{player} took a bus ticket"),
-    _t("log_no_bus_ticket", "No bus ticket left for {player}"),
-    _t("log_bus_ticket_used", "{player} rode the bus to {square}"),
-    _t("log_tickets_expired", "All other bus tickets expired"),
-    _t("log_chose_square", "{player} went to {square}"),
-    _t("log_chose_auction", "{player} put {square} up for auction"),
-    _t("log_auction_square_stays", "{player} stays: no rent to pay"),
-    _t("log_built", "{player} built on {square}: {building}"),
-    _t("log_sold_building", "{player} sold on {square}: {building}"),
-    _t("log_rebalanced", "{player} evened out a group"),
 
     # house rules in force, shown on the board and in the menu
     # TRANSLATORS: {rules} is a list of the house rules below, joined by " · ".
@@ -309,9 +265,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("reg_act_keep", "Keep it"),
     _t("reg_unknown_tag", "Unknown card (tag {tag}): register it in the banker menu (hold MENU)"),
 )
-MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES}
+MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES} | LINES
 #: the English source texts by id (the singular of counted messages)
-ENGLISH: dict[str, str] = {m.id: m.text for m in _MESSAGES}
+ENGLISH: dict[str, str] = {m.id: m.text for m in MESSAGES.values()}
 
 _language = i18n.SOURCE_LANGUAGE
 

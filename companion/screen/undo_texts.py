@@ -14,7 +14,7 @@ where the words differ. Fields in braces are filled by companion.undo_questions:
 
 from __future__ import annotations
 
-from companion.screen.texts import Message
+from companion.screen.message import Message
 
 
 def _t(msg_id: str, text: str) -> Message:

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from web_remote import rulebook
 from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _, current_language, ngettext, trades_said
+from web_remote.i18n import _, current_language, ngettext, say_moves, trades_said
 from web_remote.present import (
     board,
     deeds,
@@ -30,6 +30,10 @@ from web_remote.worth import chart_svg
 
 bp = Blueprint("pages", __name__)
 QUICK_BIDS = (10, 50, 100)
+#: the Table page's "Latest" list: how many moves, and how far back an undo there may find
+#: the move it took back
+LATEST = 12
+LOOK_BACK = 200
 
 
 def verb_labels() -> dict[str, str]:
@@ -232,14 +236,33 @@ def me() -> BaseResponse:
                 players=[p["name"] for p in state.get("players", [])])
 
 
+def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The Table page's "Latest" list, newest first: each journal entry of this game said in
+    the phone's language ("said": its sentence, the lines of what else happened, whether it
+    stands undone), with its "seq" and "kind" (command, undo, redo)."""
+    session = remote().session
+    latest = session.history(None, LATEST)
+    for i in range(len(latest) - 1, -1, -1):  # before the game in play began: another game
+        entry = latest[i]
+        if (entry.get("command") or {}).get("do") == "new_game" and not entry.get("undone") \
+                and entry.get("kind", "command") in ("command", "redo"):
+            latest = latest[i:]
+            break
+    seqs = {e.get("seq") for e in latest}
+    lost = any(e.get("kind") == "undo" and e.get("target") not in seqs for e in latest)
+    targets = session.history(None, LOOK_BACK) if lost else latest
+    moves = [{"seq": e.get("seq"), "kind": e.get("kind", "command"), "said": said}
+             for e, said in zip(latest, say_moves(latest, state, targets), strict=True)]
+    moves.reverse()
+    return moves
+
+
 @bp.get("/table")
 def table() -> BaseResponse:
     """Everything the big screen shows, so a laptop can be the screen."""
     state = remote().session.state()
-    recent = remote().session.history(None, 12)
-    recent.reverse()
     faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
-    return page("table", state=state, recent=recent, board=board(state),
+    return page("table", state=state, moves=latest_moves(state), board=board(state),
                 said=building_said(state.get("pending")),
                 speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
                 owned={s["index"]: s for s in state.get("squares", [])},
