@@ -352,11 +352,14 @@ def test_a_new_file_whose_game_cannot_be_saved_goes_back_to_the_game_played(
     try:
         banker = Phone(app)
         banker.join("banker", pin="2468")
+        banker.client.get("/banker")  # the page the form is on (its list reads every game)
         before = journal_files(data)
         resp = new_game_form(banker, "Ann, Bo")
         said = resp.get_data(as_text=True)
         assert resp.status_code == 422 and 'data-code="storage_error"' in said
         assert "The game could not be saved" in said
+        assert 'data-players-form' in said and 'value="Ann, Bo"' in said, \
+            "said on the banker page, beside the form, as it was typed"
         assert holder.game_id == "g-mega" and names(holder.state()) == ["Cy", "Dee", "Eve"]
         assert journal_files(data) == before
         page = banker.client.get("/banker").get_data(as_text=True)

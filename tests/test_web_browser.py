@@ -181,7 +181,7 @@ def test_banker_new_game_checks_the_editions_player_count(browser: Any, server: 
     names.fill("Ann, Bo, Cy")
     expect(allowed).to_have_class("sub")
     form.get_by_role("button", name="Start the new game").click()
-    banker.wait_for_url(server.url + "/banker")
+    expect(banker.locator("form[data-cmd-form=pay] select[name=to]")).to_contain_text("Cy")
     expect(banker.locator("form[data-players-form] [data-players-allowed]")).to_contain_text(
         "2 to 6 players")
     assert asked == ["Start a new game? The current one ends."]
@@ -235,6 +235,56 @@ def test_banker_starts_a_new_game_in_a_new_file_then_resumes_the_old(
     state = holder.state()
     assert [p["name"] for p in state["players"]] == ["Ann", "Bo"]
     assert state["pending"]["kind"] == "buy", "the old game, just where it was left"
+
+
+def test_a_refused_new_game_is_said_beside_the_form_keeping_what_was_typed(
+        browser: Any, holder_server: tuple[ServerHandle, Any], shots: Path) -> None:
+    server, holder = holder_server
+    first, saved = holder.game_id, len(holder.games())
+    banker = phone(browser, server, "banker", pin="2468")
+    banker.goto(server.url + "/banker")
+    banker.wait_for_selector("body[data-live='1']")
+    banker.evaluate("window.stayed = true")  # gone if the page were left
+    banker.on("dialog", lambda dialog: dialog.accept())
+    form = banker.locator("form[data-players-form]")
+    error = form.locator("[data-form-error]")
+    expect(error).to_be_hidden()
+    form.locator("select[name=edition]").select_option("classic-en")
+    form.locator("input[name=players]").fill("Cy, Cy")
+    form.locator("input[name=seed]").fill("42")
+    form.locator("input[name=free_parking_pot]").check()
+
+    form.get_by_role("button", name="Start it in a new saved file").click()
+    expect(error).to_be_visible()
+    expect(error).to_have_text("Too few or too many players, or two with the same name")
+    assert banker.evaluate("window.stayed") is True and banker.url == server.url + "/banker"
+    assert holder.game_id == first and len(holder.games()) == saved, "no new file"
+    expect(form.locator("input[name=players]")).to_have_value("Cy, Cy")
+    banker.screenshot(path=str(shots / "banker-new-game-refused.png"), full_page=True)
+
+    # the table moves on: the page is re-rendered live, the refusal and the values stay
+    before = holder.version
+    assert holder.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted
+    expect(banker.locator("body")).to_have_attribute("data-shown", str(before + 1))
+    expect(error).to_have_text("Too few or too many players, or two with the same name")
+    expect(form.locator("input[name=players]")).to_have_value("Cy, Cy")
+    expect(form.locator("select[name=edition]")).to_have_value("classic-en")
+    expect(form.locator("input[name=seed]")).to_have_value("42")
+    expect(form.locator("input[name=free_parking_pot]")).to_be_checked()
+
+    form.get_by_role("button", name="Start the new game").click()  # the current file: the same
+    expect(error).to_have_text("Too few or too many players, or two with the same name")
+    assert holder.game_id == first and holder.version == before + 1
+
+    form.locator("input[name=players]").fill("Cy, Dee")
+    form.get_by_role("button", name="Start it in a new saved file").click()
+    expect(banker.locator("form[data-cmd-form=pay] select[name=to]")).to_contain_text("Dee")
+    expect(error).to_be_hidden()
+    expect(form.locator("input[name=players]")).to_have_value("Cy, Dee")  # the new game's
+    assert banker.evaluate("window.stayed") is True
+    state = holder.state()
+    assert holder.game_id != first and state["edition"] == "classic-en"
+    assert state["options"]["free_parking_pot"] is True and len(holder.games()) == saved + 1
 
 
 @pytest.fixture

@@ -109,8 +109,12 @@ def csrf_token() -> str:
 
 
 def wants_json() -> bool:
-    """API routes answer in JSON, pages in HTML."""
-    return request.path.startswith("/api/")
+    """API routes answer in JSON, pages in HTML; a page's script sending a form asks for
+    JSON (`Accept: application/json`) to say a refusal beside the form."""
+    if request.path.startswith("/api/"):
+        return True
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == \
+        "application/json"
 
 
 def refuse(code: str, message: str, status: int, english: str | None = None) -> Response:

@@ -68,9 +68,18 @@
                   direction: el.selectionDirection };
       }
     }
-    return { kept, focus };
+    const errors = [];  // a refusal said beside a form stays beside it
+    for (const [form, key] of formKeys(live)) {
+      const slot = form.querySelector("[data-form-error]");
+      if (slot && !slot.hidden && slot.textContent) errors.push([key, slot.textContent]);
+    }
+    return { kept, focus, errors };
   }
-  function retype({ kept, focus }) {
+  function retype({ kept, focus, errors }) {
+    for (const [form, key] of formKeys(live)) {
+      const said = errors.find(([k]) => k === key);
+      if (said) formError(form, said[1]);
+    }
     const now = fields(live);
     for (const [key, value] of kept) {
       const el = now.get(key);
@@ -141,6 +150,46 @@
     if (!data.ok) show(data.message || String(status), true);
     refresh();
     return Boolean(data.ok);
+  }
+
+  // The banker's forms (data-inline: new game, PIN, tags, card registration, resume) are
+  // sent from here, asking for JSON: a refusal is said beside the form, which keeps what was
+  // typed; once done, the page's live part is refreshed and the form starts afresh. Without
+  // this script they are plain POSTs and the server says the refusal on the banker page.
+  function formError(form, message) {
+    let slot = form.querySelector("[data-form-error]");
+    if (!slot) {
+      slot = document.createElement("p");
+      slot.className = "error form-error";
+      slot.dataset.formError = "";
+      slot.setAttribute("role", "alert");
+      form.append(slot);
+    }
+    slot.textContent = message || "";
+    slot.hidden = !message;
+  }
+  async function sendForm(form, submitter) {
+    const body = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+    formError(form, "");
+    let data = {};
+    let status = 0;
+    try {
+      const r = await fetch(form.action, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRF-Token": csrf },
+        body,
+      });
+      status = r.status;
+      data = await r.json().catch(() => ({}));
+    } catch (e) {
+      formError(form, String(e));
+      return;
+    }
+    if (data.ok) sent(form)();
+    else formError(form, data.message || String(status));
+    refresh();
   }
 
   function serialize(form) {
@@ -225,6 +274,9 @@
       const done = sent(form);
       post(form.dataset.apiForm, { ...serialize(form), version: shownVersion() })
         .then((ok) => ok && done());
+    } else if (form.dataset.inline !== undefined) {
+      ev.preventDefault();
+      sendForm(form, ev.submitter);
     }
   });
 
