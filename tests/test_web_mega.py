@@ -164,11 +164,11 @@ def test_deeds_show_skyscraper_depot_and_costs(app: Flask, game: Any) -> None:
     deed = page[page.index('data-square="4"'):]
     deed = deed[:deed.index("</article>")]
     assert "Hotel" in deed and "Skyscraper" in deed  # the ladder's last rung
-    assert '"building": "skyscraper"' in deed and "a skyscraper (€ 50)" in deed
+    assert '"building": "skyscraper"' in deed and "a skyscraper (€\u00a050)" in deed
     station = page[page.index('data-square="6"'):]
     station = station[:station.index("</article>")]
-    assert '"building": "depot"' in station and "a train depot (€ 100)" in station
-    assert "Train depot € 100: doubles this station" in station
+    assert '"building": "depot"' in station and "a train depot (€\u00a0100)" in station
+    assert "Train depot €\u00a0100: doubles this station" in station
     assert ann.command({"do": "build", "square": 4, "building": "skyscraper"}).status_code == 200
     assert ann.command({"do": "build", "square": 6, "building": "depot"}).status_code == 200
     page = text(ann.client.get("/me"))
@@ -177,7 +177,7 @@ def test_deeds_show_skyscraper_depot_and_costs(app: Flask, game: Any) -> None:
     station = page[page.index('data-square="6"'):]
     station = station[:station.index("</article>")]
     assert '<span class="depot">Train depot</span>' in station
-    assert "(+€ 50)" in station  # a depot sells for half
+    assert "(+€\u00a050)" in station  # a depot sells for half
     table = text(ann.client.get("/table"))
     assert "Ann · Skyscraper" in table and "Ann · Train depot" in table
     assert "7 skyscrapers" in table

@@ -68,15 +68,15 @@ def test_every_page_renders_whole_and_partial(ann: Phone, path: str) -> None:
 
 def test_me_shows_balance_and_actions(ann: Phone, game: Any) -> None:
     page = text(ann.client.get("/me"))
-    assert "€ 1.500" in page
+    assert "€\u00a01.500" in page
     assert '"do": "roll"' in page  # from legal_commands: Ann may roll now
     ann.command({"do": "roll", "dice": [1, 2]})
     page = text(ann.client.get("/me?partial=1"))
     assert '"do": "buy"' in page and "Rue Lecourbe" in page
     ann.command({"do": "buy"})
     page = text(ann.client.get("/me?partial=1"))
-    assert 'data-square="3"' in page and "€ 1.440" in page
-    assert "€ 180" in page  # the rent ladder: 3 houses on Rue Lecourbe
+    assert 'data-square="3"' in page and "€\u00a01.440" in page
+    assert "€\u00a0180" in page  # the rent ladder: 3 houses on Rue Lecourbe
 
 
 def test_not_my_turn_shows_no_roll(app: Flask) -> None:
@@ -108,16 +108,16 @@ def test_build_preview_and_cost(banker: Phone, game: Any) -> None:
     assert owners[1] == owners[3] == "Ann"
     page = text(banker.client.get("/me?as=Ann"))
     assert '"by": "Ann", "do": "build", "square": 1' in page
-    assert "(€ 50)" in page  # a house on the brown lots costs € 50
+    assert "(€\u00a050)" in page  # a house on the brown lots costs € 50
     assert '<span class="lv">1</span><span class="lv">0</span>' in page  # even-building preview
 
 
 def test_history_lists_transfers_filtered(ann: Phone, app: Flask) -> None:
     ann.command({"do": "pay", "to": "Bo", "amount": 25})
     page = text(ann.client.get("/history"))
-    assert "€ 25" in page and "payment" in page
+    assert "€\u00a025" in page and "payment" in page
     only_cy = text(ann.client.get("/history?player=Cy"))
-    assert "€ 25" not in only_cy and "starting cash" in only_cy
+    assert "€\u00a025" not in only_cy and "starting cash" in only_cy
 
 
 def test_history_marks_undone(ann: Phone, banker: Phone, game: Any) -> None:
@@ -131,7 +131,7 @@ def test_worth_chart_has_a_line_per_player(ann: Phone, game: Any) -> None:
     ann.command({"do": "pay", "to": "Bo", "amount": 25})
     svg = text(ann.client.get("/worth.svg"))
     assert svg.count("<polyline") == 3
-    assert 'data-player="Ann"' in svg and "1475" in svg
+    assert 'data-player="Ann"' in svg and "Ann €\u00a01.475" in svg
     page = text(ann.client.get("/worth"))
     assert "<svg" in page
 

@@ -1,5 +1,10 @@
 """From the state JSON and the edition to what a page shows: deeds as cards, the actions a
 phone may take now (from "legal" only), building previews, and the transaction list.
+
+Money and square names are said as the Table page's "Latest" list says them
+(companion.move_words), so no page shows the same thing two ways: money by
+companion.i18n.format_money (the edition's display form: "Fr. 30'000.–"), squares by
+companion.refusals.square_name (as the edition names them in the phone's language).
 """
 
 from __future__ import annotations
@@ -7,7 +12,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from companion import i18n as edition_words
 from companion.editions import load_edition
+from companion.refusals import square_name
 from companion.rules import Edition, EditionError, SquareKind
 from web_remote.worth import PALETTE  # a player's colour: the same as on the chart
 
@@ -29,22 +36,35 @@ def board_size(state: JSON) -> int:
     return len(ed.squares) if ed is not None else 40
 
 
-def money(amount: int | None, currency: JSON | None) -> str:
-    """An amount as the edition prints it: "€ 1.500"."""
+def money(amount: int | None, currency: JSON | None, lang: str) -> str:
+    """An amount as the edition writes it ("€ 1.500", "Fr. 30'000.–", "М1500"), the same
+    as the moves say it: companion.i18n.format_money ("" for none)."""
     if amount is None:
         return ""
-    cur = currency or {}
-    digits = f"{abs(amount):,}".replace(",", str(cur.get("group_separator", " ")))
-    text = str(cur.get("pattern", "{amount}")).replace("{amount}", digits)
-    return f"−{text}" if amount < 0 else text
+    return edition_words.format_money(int(amount), currency, lang)
 
 
-def square_names(state: JSON) -> dict[int, str]:
-    """Every square's name by index."""
+def square_names(state: JSON, lang: str) -> dict[int, str]:
+    """Every square's name by index, as the edition names it in `lang` (the lookup the
+    moves use: companion.refusals.square_name); a square it cannot name keeps the state's
+    name."""
     ed = edition(str(state.get("edition", "")))
     if ed is None:
         return {int(s["index"]): str(s["name"]) for s in state.get("squares", [])}
-    return {s.index: s.name for s in ed.squares}
+    return dict(_edition_square_names(ed.id, lang))
+
+
+@cache
+def _edition_square_names(edition_id: str, lang: str) -> tuple[tuple[int, str], ...]:
+    """(index, name in `lang`) of every square of the edition's board."""
+    ed = edition(edition_id)
+    names = []
+    for sq in ed.squares if ed is not None else ():
+        try:
+            names.append((sq.index, square_name(sq.index, {"edition": edition_id}, lang)))
+        except LookupError:
+            names.append((sq.index, sq.name))
+    return tuple(names)
 
 
 def group_colour(state: JSON, group: str | None) -> str:
@@ -112,23 +132,29 @@ def _after_build(square: JSON, options: JSON) -> JSON:
     return {**square, "houses": int(square.get("houses", 0)) + 1}
 
 
-def _ladder(sq: Any, cur: JSON | None) -> list[tuple[str, str]]:
+def _ladder(sq: Any, cur: JSON | None, lang: str) -> list[tuple[str, str]]:
     """The deed's printed rents: (label key, amount) from the bare lot up."""
     if sq.kind is SquareKind.LOT:
         labels = ["rent", "1", "2", "3", "4", "hotel", "skyscraper"]
-        return [(labels[k] if k < len(labels) else str(k), money(r, cur))
+        return [(labels[k] if k < len(labels) else str(k), money(r, cur, lang))
                 for k, r in enumerate(sq.rent)]
     if sq.kind is SquareKind.STATION:
-        return [(str(k + 1), money(r, cur)) for k, r in enumerate(sq.rent)]
+        return [(str(k + 1), money(r, cur, lang)) for k, r in enumerate(sq.rent)]
     return [(str(k + 1), f"× {m}") for k, m in enumerate(sq.multipliers)]
 
 
-def deeds(state: JSON, player: str | None, legal: list[JSON]) -> list[JSON]:
+def deeds(state: JSON, player: str | None, legal: list[JSON], lang: str) -> list[JSON]:
     """The player's deeds as cards: rent ladder, costs, buildings (houses, hotel, Mega's
-    skyscraper and train depot), and what can be done now (from `legal` only)."""
+    skyscraper and train depot), and what can be done now (from `legal` only); names and
+    money as the phone's language `lang` says them."""
     ed = edition(str(state.get("edition", "")))
     options = state.get("options", {})
     cur = state.get("currency")
+    names = square_names(state, lang)
+
+    def said(amount: int) -> str:
+        return money(amount, cur, lang)
+
     verbs = {v: squares_for(legal, v) for v in ("build", "sell_building", "mortgage",
                                                   "unmortgage")}
     by_index = {int(s["index"]): s for s in state.get("squares", [])}
@@ -141,7 +167,7 @@ def deeds(state: JSON, player: str | None, legal: list[JSON]) -> list[JSON]:
         sq = ed.squares[i] if ed is not None else None
         house_cost = sq.house_cost if sq is not None else 0
         mortgage = sq.mortgage if sq is not None else 0
-        ladder = _ladder(sq, cur) if sq is not None else []
+        ladder = _ladder(sq, cur, lang) if sq is not None else []
         # the builder's own lots of the group (Mega: all lots but one may be enough)
         group = [g for g in (ed.groups.get(s.get("group") or "", ()) if ed else ())
                  if by_index.get(g, {}).get("owner") == player]
@@ -151,22 +177,22 @@ def deeds(state: JSON, player: str | None, legal: list[JSON]) -> list[JSON]:
         if i in verbs["build"]:
             after = [level_label(_after_build(by_index[g], options) if g == i else by_index[g])
                      for g in group] if s["kind"] == "lot" else []
-            preview = {"after": after, "cost": money(cost, cur), "building": building}
+            preview = {"after": after, "cost": said(cost), "building": building}
         if s.get("depot"):
             sell = depot_cost // 2
         else:
             sell = house_cost // 2
         cards.append({
-            "index": i, "name": s["name"], "colour": group_colour(state, s.get("group")),
-            "kind": s["kind"], "price": money(s["price"], cur), "ladder": ladder,
-            "house_cost": money(house_cost, cur) if house_cost else "",
-            "depot_cost": money(depot_cost, cur) if depot_cost and s["kind"] == "station"
-            else "",
-            "sell_value": money(sell, cur) if sell else "",
-            "mortgage": money(mortgage, cur), "lift": money(lift_cost(mortgage, options), cur),
+            "index": i, "name": names.get(i, s["name"]),
+            "colour": group_colour(state, s.get("group")),
+            "kind": s["kind"], "price": said(s["price"]), "ladder": ladder,
+            "house_cost": said(house_cost) if house_cost else "",
+            "depot_cost": said(depot_cost) if depot_cost and s["kind"] == "station" else "",
+            "sell_value": said(sell) if sell else "",
+            "mortgage": said(mortgage), "lift": said(lift_cost(mortgage, options)),
             "houses": s["houses"], "hotel": s["hotel"], "mortgaged": s["mortgaged"],
             "skyscraper": bool(s.get("skyscraper")), "depot": bool(s.get("depot")),
-            "rent": money(s["rent"], cur) if s["kind"] != "utility" else f"× {s['rent']}",
+            "rent": said(s["rent"]) if s["kind"] != "utility" else f"× {s['rent']}",
             "can": {v: i in sq_set for v, sq_set in verbs.items()},
             "group_levels": [level_label(by_index[g]) for g in group], "preview": preview,
         })
@@ -254,12 +280,13 @@ def board_cell(index: int, size: int) -> tuple[int, int]:
     return 1 + step, side + 1
 
 
-def board(state: JSON) -> JSON:
-    """The Table page's board: every square with its place in the grid, colour, owner,
-    buildings and the tokens on it."""
+def board(state: JSON, lang: str) -> JSON:
+    """The Table page's board: every square with its place in the grid, its name in the
+    phone's language `lang`, colour, owner, buildings and the tokens on it."""
     ed = edition(str(state.get("edition", "")))
     if ed is None:
         return {"side": 0, "cells": []}
+    names = square_names(state, lang)
     size = len(ed.squares)
     owned = {int(s["index"]): s for s in state.get("squares", [])}
     players = state.get("players", [])
@@ -272,7 +299,8 @@ def board(state: JSON) -> JSON:
                   for p in players if p["position"] == sq.index and not p["bankrupt"]]
         mark = level_label(info) if info.get("kind") == "lot" else ""
         cells.append({
-            "index": sq.index, "row": row, "col": col, "name": sq.name, "kind": sq.kind.value,
+            "index": sq.index, "row": row, "col": col, "name": names[sq.index],
+            "kind": sq.kind.value,
             "colour": group_colour(state, sq.group) if sq.group else "",
             "owner": info.get("owner"), "owner_colour": colours.get(info.get("owner") or ""),
             "mark": "" if mark == "0" else mark, "depot": bool(info.get("depot")),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -64,8 +65,11 @@ def _nice_step(top: int) -> int:
 
 
 def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 640,
-              height: int = 320) -> str:
-    """An SVG line chart of net worth per player against state version."""
+              height: int = 320, money: Callable[[int], str] = str,
+              digits: Callable[[int], str] = str) -> str:
+    """An SVG line chart of net worth per player against state version: each player's
+    latest worth written by `money` (as the edition writes money), the scale's steps by
+    `digits` (grouped as the edition groups them)."""
     left, right, top, bottom = 56, 12, 28, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max((w for s in samples for w in s["w"]), default=0)
@@ -89,7 +93,7 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
         out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{ty:.1f}" y2="{ty:.1f}" '
                    'stroke="#e3e3e3"/>')
         out.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" text-anchor="end" '
-                   f'font-size="11">{tick}</text>')
+                   f'font-size="11">{escape(digits(tick))}</text>')
     if n:
         out.append(f'<text x="{left}" y="{height - 8}" font-size="11">v{samples[0]["v"]}</text>')
         out.append(f'<text x="{left + plot_w}" y="{height - 8}" font-size="11" '
@@ -106,6 +110,6 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
         out.append(f'<rect x="{lx}" y="{ly - 8}" width="10" height="10" fill="{colour}"/>')
         last = samples[-1]["w"][k] if samples and k < len(samples[-1]["w"]) else 0
         out.append(f'<text x="{lx + 14}" y="{ly + 1}" font-size="11">{escape(name)} '
-                   f"{last}</text>")
+                   f"{escape(money(last))}</text>")
     out.append("</svg>")
     return "\n".join(out)

@@ -69,17 +69,18 @@ def _render(refused: dict[str, str] | None = None,
     if refused is not None and not shown.get(refused["form"]):
         refused = {**refused, "form": "page"}  # a form this page does not have: said on top
     players = [p["name"] for p in state.get("players", [])]
+    lang = current_language()
     template = "parts/banker.html" if request.args.get("partial") else "banker.html"
     return Response(render_template(
         template, state=state, page_name="banker", partial_url=url_for("banker.page"),
-        players=players, money=lambda a: money(a, state.get("currency")),
+        players=players, money=lambda a: money(a, state.get("currency"), lang),
         editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
         tags=tags.list() if tags is not None else None, registration=registration,
         games=game_list, new_file=callable(getattr(games, "start_new_game_file", None)),
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
         undo_question=say_undo(r.session.undo_target(), state),
         auction_building=shortage_auction(state), building_names=building_names(),
-        said=building_said(state.get("pending")), names=square_names(state),
+        said=building_said(state.get("pending")), names=square_names(state, lang),
         refused=refused, typed=_typed(refused, sent, state, players),
     ), mimetype="text/html")
 

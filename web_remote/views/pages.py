@@ -11,6 +11,7 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.i18n import group_digits
 from web_remote import rulebook
 from web_remote.app import identity, refuse, remote
 from web_remote.i18n import _, current_language, ngettext, say_moves, trades_said
@@ -166,8 +167,9 @@ def page(name: str, **ctx: Any) -> BaseResponse:
             return refuse("not_joined", _("Scan the code on the table to join."), 401)
         return redirect(url_for("join.home"))
     state = ctx.setdefault("state", remote().session.state())
-    ctx.update(money=lambda a: money(a, state.get("currency")), labels=verb_labels(),
-               names=square_names(state), page_name=name,
+    lang = current_language()
+    ctx.update(money=lambda a: money(a, state.get("currency"), lang), labels=verb_labels(),
+               names=square_names(state, lang), page_name=name,
                colour=lambda grp: group_colour(state, grp), partial_url=request.full_path)
     template = f"parts/{name}.html" if request.args.get("partial") else f"{name}.html"
     return Response(render_template(template, **ctx), mimetype="text/html")
@@ -226,7 +228,8 @@ def me() -> BaseResponse:
                 gifts=[c for c in mine if c["do"] == "choose_gift"],
                 gift_labels=gift_labels(), buildings=building_labels(),
                 mr_monopoly=bool(state.get("turn", {}).get("mr_monopoly")),
-                deeds=deeds(state, player, mine), simple=simple, bid=bid, quick=quick,
+                deeds=deeds(state, player, mine, current_language()), simple=simple, bid=bid,
+                quick=quick,
                 can_pass=find(mine, "pass"), bankrupt=find(mine, "bankrupt"),
                 land=find(mine, "land"), pass_go=find(mine, "pass_go"), trades=trades,
                 others=others, lift_offer=lift_offer,
@@ -262,7 +265,8 @@ def table() -> BaseResponse:
     """Everything the big screen shows, so a laptop can be the screen."""
     state = remote().session.state()
     faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
-    return page("table", state=state, moves=latest_moves(state), board=board(state),
+    return page("table", state=state, moves=latest_moves(state),
+                board=board(state, current_language()),
                 said=building_said(state.get("pending")),
                 speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
                 owned={s["index"]: s for s in state.get("squares", [])},
@@ -277,21 +281,33 @@ def history() -> BaseResponse:
     entries = remote().session.history(player, 2000)
     rows = transactions(entries, player)
     cur = state.get("currency")
-    names = square_names(state)
+    lang = current_language()
+    names = square_names(state, lang)
     hotel_level = int(state.get("options", {}).get("houses_before_hotel", 4)) + 1
-    moves = [{**e, "text": event_text(e, names, lambda a: money(a, cur), hotel_level)}
+    moves = [{**e, "text": event_text(e, names, lambda a: money(a, cur, lang), hotel_level)}
              for e in events(entries, player)]
     return page("history", state=state, rows=rows, player=player, reasons=reason_labels(),
                 moves=moves,
                 players=[p["name"] for p in state.get("players", [])])
 
 
+def worth_chart(state: dict[str, Any]) -> str:
+    """The net worth chart, amounts written as the state's edition writes money."""
+    players, samples = remote().worth.series()
+    cur = state.get("currency")
+    lang = current_language()
+    return chart_svg(players, samples, _("Net worth over time"),
+                     money=lambda a: money(a, cur, lang),
+                     digits=lambda a: group_digits(a, cur))
+
+
 @bp.get("/worth")
 def worth() -> BaseResponse:
     """Net worth over time for every player (SVG drawn here)."""
+    state = remote().session.state()
     players, samples = remote().worth.series()
-    svg = chart_svg(players, samples, _("Net worth over time"))
-    return page("worth", svg=svg, players=players, samples=samples)
+    return page("worth", state=state, svg=worth_chart(state), players=players,
+                samples=samples)
 
 
 @bp.get("/worth.svg")
@@ -299,9 +315,7 @@ def worth_svg() -> BaseResponse:
     """The chart alone, as an SVG image."""
     if identity() is None:
         return refuse("not_joined", _("Scan the code on the table to join."), 401)
-    players, samples = remote().worth.series()
-    return Response(chart_svg(players, samples, _("Net worth over time")),
-                    mimetype="image/svg+xml")
+    return Response(worth_chart(remote().session.state()), mimetype="image/svg+xml")
 
 
 @bp.get("/rules")
