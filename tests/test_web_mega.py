@@ -183,7 +183,8 @@ def test_deeds_show_skyscraper_depot_and_costs(app: Flask, game: Any) -> None:
     assert "7 skyscrapers" in table
     assert "3 train depots" in table
     history = text(ann.client.get("/history"))
-    assert "Ann built a skyscraper on" in history and "Ann built a train depot on" in history
+    assert "Ann built on Rue de Ménilmontant: skyscraper" in history  # the screen's words
+    assert "Ann built on Gare Montparnasse: train depot" in history
 
 
 def test_table_board_has_52_squares(app: Flask, game: Any) -> None:

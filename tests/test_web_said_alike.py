@@ -2,7 +2,9 @@
 (companion.move_words): money as the edition writes it (the Swiss display form "Fr.
 26'000.–", with its dash, never the printed "Fr. 26'000.-"), squares as the edition names
 them in the phone's language (a German phone at a Swiss table reads "Bahnhof Lausanne"
-everywhere, a French one "Gare de Lausanne"). Flask test client, real journaled session."""
+everywhere, a French one "Gare de Lausanne"); the History page's moves in the lines of
+companion.move_words.event_line, the table screen's. Flask test client, real journaled
+session."""
 
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ from flask import Flask
 from web_fakes import Phone, open_real_session
 
 from companion import i18n
+from companion.move_words import Words, event_line
 from companion.session_api import Source
 from web_remote import create_app
+from web_remote.i18n import catalog
 
 TABLE = Source(kind="script", banker=True)
 
@@ -124,3 +128,51 @@ def test_a_swedish_game_says_kronor_alike(swedish: tuple[Any, Flask]) -> None:
         worth = i18n.format_money(session.state()["players"][0]["net_worth"], currency, lang)
         assert f"Ann {worth}<" in page(ann, "/worth.svg", lang)
         assert "Kr 26 000" not in "".join(words(page(ann, p, lang)) for p in ("/table", "/me"))
+
+
+#: a Mega opening: Ann's triple and choice of square, Bo's Mr. Monopoly, Cy's bus ticket
+MEGA_OPENING = [
+    {"do": "roll", "dice": [2, 2, 2]}, {"do": "choose_square", "square": 24},
+    {"do": "buy"}, {"do": "end_turn"},
+    {"do": "roll", "by": "Bo", "dice": [3, 4, "mr_monopoly"]}, {"do": "buy"},
+    {"do": "decline"}, {"do": "close_auction"}, {"do": "end_turn"},
+    {"do": "roll", "by": "Cy", "dice": [1, 3, "bus"]}, {"do": "decline"},
+    {"do": "close_auction"}, {"do": "draw", "card": "bus-ticket-7"}, {"do": "end_turn"},
+]
+
+
+def history_moves(html: str) -> list[str]:
+    """The History page's moves and buildings, newest first, each "#seq text"."""
+    listed = html[html.index('<ol class="moves"'):]
+    listed = listed[:listed.index("</ol>")]
+    return [unescape(re.sub(r"<[^>]+>", "", item)).strip()
+            for item in re.findall(r"<li[^>]*>(.*?)</li>", listed, re.S)]
+
+
+def test_history_says_the_moves_in_the_shared_lines(tmp_path: Path) -> None:
+    session = open_real_session(tmp_path / "game", edition="mega")
+    app = create_app(session, tmp_path / "game", {"banker_pin": "2468"})
+    try:
+        for command in MEGA_OPENING:
+            assert session.submit(command, TABLE).accepted, command
+        cy = Phone(app)
+        cy.join("player:Cy")
+        assert history_moves(page(cy, "/history?partial=1", "en")) == [
+            "#14 Cy took a bus ticket", "#6 Bo: Mr. Monopoly",
+            "#3 Ann went to Place Pigalle", "#2 Ann rolled a triple"]
+        state = session.state()
+        told = [(int(entry["seq"]), event) for entry in session.history(None, 100)
+                for event in entry.get("events") or []
+                if event.get("kind") in ("triple", "chose_square", "mr_monopoly", "bus_ticket")]
+        for lang in ("fr", "de", "sv"):
+            words = Words(state, lang, catalog(lang))
+            shown = history_moves(page(cy, "/history?partial=1", lang))
+            assert shown == [f"#{seq} {event_line(event, words)}" for seq, event in told[::-1]]
+            bus = shown[0].split(" ", 1)[1]  # the same words as the Table page's list
+            assert bus in recent(page(cy, "/table?partial=1", lang)), lang
+        assert history_moves(page(cy, "/history?partial=1", "fr"))[-1] == "#2 Ann a fait un triple"
+        only_bo = history_moves(page(cy, "/history?partial=1&player=Bo", "de"))
+        assert only_bo == ["#6 Bo: Mr. Monopoly"]  # one player's
+    finally:
+        app.extensions["web_remote"].close()
+        session.close()

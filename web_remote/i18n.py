@@ -6,8 +6,9 @@ A translated text remembers its English source (`Said.english`), so that a refus
 logged in English while the phone reads it in its own language. Refusals of the game
 (engine and session codes with their params) are said by `say_refusal`, with the
 sentences of companion.refusals, the undo question by `say_undo`, with those of
-companion.undo_questions, and the moves of the Table page's "Latest" list by `say_moves`,
-with those of companion.move_words (their msgids are in these catalogs too).
+companion.undo_questions, the moves of the Table page's "Latest" list by `say_moves` and
+the History page's events by `say_events`, with those of companion.move_words (their msgids
+are in these catalogs too).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 
-from companion.move_words import MoveSaid, describe_move
+from companion.move_words import MoveSaid, Words, describe_move, event_line
 from companion.refusals import describe_refusal
 from companion.undo_questions import describe_undo
 
@@ -112,6 +113,17 @@ def say_moves(entries: list[dict[str, Any]], state: dict[str, Any] | None,
     lang = current_language()
     known = {int(e["seq"]): e for e in [*(targets or []), *entries] if "seq" in e}
     return [describe_move(e, state, lang, catalog(lang), known) for e in entries]
+
+
+def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> list[str | None]:
+    """Engine events as the lines the table screen's "Last moves" panel and the moves'
+    lists say them (companion.move_words.event_line), in the current phone's language:
+    the History page's moves and buildings. None for an event that is not told (a bus
+    ticket expiry that took none)."""
+    lang = current_language()
+    words = Words(state or {}, lang, catalog(lang))
+    return [None if e.get("kind") == "bus_tickets_expired" and not e.get("count")
+            else event_line(e, words) for e in events]
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:

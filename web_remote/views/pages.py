@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion.i18n import group_digits
 from web_remote import rulebook
 from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _, current_language, ngettext, say_moves, trades_said
+from web_remote.i18n import _, current_language, say_events, say_moves, trades_said
 from web_remote.present import (
     board,
     deeds,
@@ -90,58 +90,6 @@ def building_said(pending: dict[str, Any] | None) -> dict[str, str]:
 def gift_labels() -> dict[str, str]:
     """The Birthday gift's choices (Mega)."""
     return {"money": _("Take the money"), "bus_ticket": _("Take a bus ticket")}
-
-
-def built_kind(event: dict[str, Any], hotel_level: int) -> str:
-    """What a "built" event put up: depots say so, lots give their new level."""
-    if "building" in event:
-        return str(event["building"])
-    level = int(event.get("level", 0))
-    return "house" if level < hotel_level else ("hotel" if level == hotel_level
-                                                  else "skyscraper")
-
-
-def event_text(event: dict[str, Any], names: dict[int, str],
-               money_of: Any, hotel_level: int = 5) -> str:
-    """One journal event of the History's "moves" list, in the phone's language."""
-    kind = event.get("kind")
-    who = str(event.get("player") or "")
-    square = names.get(int(event.get("square", -1)), "") if "square" in event else ""
-    if kind == "triple":
-        return _("%(name)s rolled a triple", name=who)
-    if kind == "chose_square":
-        if event.get("for") == "auction":
-            return _("%(name)s put %(square)s up for auction", name=who, square=square)
-        return _("%(name)s went to %(square)s (triple)", name=who, square=square)
-    if kind == "mr_monopoly":
-        return _("Mr. Monopoly: %(name)s moves on to the next property", name=who)
-    if kind in ("mr_monopoly_stays", "auction_square_stays"):
-        return _("%(name)s stays put", name=who)
-    if kind == "bus_ticket":
-        return _("%(name)s took a bus ticket", name=who)
-    if kind == "bus_ticket_used":
-        return _("%(name)s rode the bus to %(square)s", name=who, square=square)
-    if kind == "bus_tickets_expired":
-        return ngettext("%(num)d bus ticket expired", "%(num)d bus tickets expired",
-                        int(event.get("count", 0)))
-    if kind == "no_bus_ticket":
-        return _("No bus ticket left for %(name)s", name=who)
-    if kind == "rebalanced":
-        return _("%(name)s evened out the buildings of a group", name=who)
-    if kind == "built":
-        what = building_labels().get(built_kind(event, hotel_level), "")
-        return _("%(name)s built %(what)s on %(square)s (%(cost)s)", name=who, what=what,
-                 square=square, cost=money_of(event.get("cost")))
-    if kind == "sold_building":
-        return _("%(name)s sold a building on %(square)s (+%(refund)s)", name=who,
-                 square=square, refund=money_of(event.get("refund")))
-    if kind == "three_doubles":
-        return _("%(name)s rolled three doubles", name=who)
-    if kind == "jailed":
-        return _("%(name)s went to jail", name=who)
-    if kind == "bankrupt":
-        return _("%(name)s went bankrupt", name=who)
-    return str(kind)
 
 
 def reason_labels() -> dict[str, str]:
@@ -280,12 +228,9 @@ def history() -> BaseResponse:
     player = request.args.get("player") or None
     entries = remote().session.history(player, 2000)
     rows = transactions(entries, player)
-    cur = state.get("currency")
-    lang = current_language()
-    names = square_names(state, lang)
-    hotel_level = int(state.get("options", {}).get("houses_before_hotel", 4)) + 1
-    moves = [{**e, "text": event_text(e, names, lambda a: money(a, cur, lang), hotel_level)}
-             for e in events(entries, player)]
+    listed = events(entries, player)
+    moves = [{**e, "text": said} for e, said in zip(listed, say_events(listed, state),
+                                                    strict=True) if said]
     return page("history", state=state, rows=rows, player=player, reasons=reason_labels(),
                 moves=moves,
                 players=[p["name"] for p in state.get("players", [])])
