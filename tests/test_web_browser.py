@@ -482,3 +482,16 @@ def test_table_page_says_the_latest_moves_in_words(browser: Any, server: ServerH
     expect(ann.locator("ol.recent li").nth(4)).to_have_text(
         "Ann bought Rue Lecourbe for € 60")
     ann.locator("ol.recent").screenshot(path=str(shots / "table-latest-en.png"))
+
+
+@pytest.mark.parametrize("lang", ["sv", "de", "ru"])
+def test_the_table_page_fits_a_phone_in_any_language(browser: Any, server: ServerHandle,
+                                                     lang: str, shots: Path) -> None:
+    """Long headings ("Nettoförmögenhet") wrap inside the players' table instead of making the
+    whole page wider than a 390 px phone (seen in Swedish: 445 px, the deeds' owners cut)."""
+    ann = phone(browser, server, "player:Ann")
+    ann.goto(server.url + f"/lang/{lang}?next=/table")
+    ann.wait_for_selector("table.players")
+    width = ann.evaluate("document.documentElement.scrollWidth")
+    ann.screenshot(path=str(shots / f"table-{lang}.png"), full_page=True)
+    assert width <= PHONE["viewport"]["width"], width  # type: ignore[index]
