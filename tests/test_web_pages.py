@@ -120,6 +120,21 @@ def test_history_lists_transfers_filtered(ann: Phone, app: Flask) -> None:
     assert "€\u00a025" not in only_cy and "starting cash" in only_cy
 
 
+def test_history_says_who_sent_a_payment_in_words(ann: Phone, banker: Phone) -> None:
+    """The 'Sent by' column names the player, else where the command came from, translated;
+    never a raw source kind such as "script"."""
+    import re
+
+    ann.command({"do": "pay", "to": "Bo", "amount": 25})
+    banker.command({"do": "pay", "from": "bank", "to": "Cy", "amount": 40})
+    page = text(ann.client.get("/history"))
+    cells = re.findall(r"<td>([^<]*)</td></tr>", page)
+    assert cells[:2] == ["the banker", "Ann"]  # newest first
+    assert "script" not in cells and "phone" not in cells
+    sv = text(ann.client.get("/lang/sv?next=/history", follow_redirects=True))
+    assert re.findall(r"<td>([^<]*)</td></tr>", sv)[0] == "bankiren"
+
+
 def test_history_marks_undone(ann: Phone, banker: Phone, game: Any) -> None:
     ann.command({"do": "pay", "to": "Bo", "amount": 25})
     assert banker.post("/api/undo", {"version": game.version}).status_code == 200
@@ -356,3 +371,14 @@ def test_every_edition_is_in_the_tests_above() -> None:
 
     assert set(edition_ids()) == {"classic-eur", "classic-en", "sv", "ch", "pl",
                                   "ru-monopolist", "mega"}
+
+
+def test_a_command_without_a_player_says_where_it_came_from() -> None:
+    from web_remote.present import transactions
+
+    entry = {"seq": 3, "kind": "command", "command": {"do": "roll"},
+             "source": {"kind": "rfid", "player": None, "banker": False},
+             "events": [{"kind": "transfer", "from": "bank", "to": "Ann", "amount": 200,
+                         "reason": "salary"}]}
+    (row,) = transactions([entry], None)
+    assert row["by"] == "" and row["by_kind"] == "rfid"

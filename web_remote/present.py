@@ -227,7 +227,9 @@ def transactions(entries: list[JSON], player: str | None) -> list[JSON]:
                          "to": payee, "amount": int(event.get("amount", 0)),
                          "reason": str(event.get("reason", "")),
                          "command": str(command.get("do", "")),
-                         "by": source.get("player") or source.get("kind", ""),
+                         "by": source.get("player") or "",
+                         "by_kind": "banker" if source.get("banker") and not source.get(
+                             "player") else str(source.get("kind", "")),
                          "undone": bool(entry.get("undone"))})
     rows.reverse()
     return rows

@@ -107,6 +107,15 @@ def reason_labels() -> dict[str, str]:
     }
 
 
+def source_labels() -> dict[str, str]:
+    """Where a command came from, when no player sent it, for the history page."""
+    return {
+        "banker": _("the banker"), "button": _("the buttons"), "rfid": _("a card tap"),
+        "phone": _("a phone"), "script": _("a table script"), "keyboard": _("the keyboard"),
+        "screen": _("the screen"), "session": _("the companion"),
+    }
+
+
 def page(name: str, **ctx: Any) -> BaseResponse:
     """The page, or only its live part for ?partial=1."""
     who = identity()
@@ -232,6 +241,7 @@ def history() -> BaseResponse:
     moves = [{**e, "text": said} for e, said in zip(listed, say_events(listed, state),
                                                     strict=True) if said]
     return page("history", state=state, rows=rows, player=player, reasons=reason_labels(),
+                sources=source_labels(),
                 moves=moves,
                 players=[p["name"] for p in state.get("players", [])])
 
