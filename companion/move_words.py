@@ -136,7 +136,8 @@ def event_line(event: Mapping[str, Any], words: Words) -> str | None:
     kind = str(event.get("kind"))
     who = event.get("player")
     if kind == "transfer":
-        return words.say("log_transfer", payer=_party(event.get("from"), words),
+        line = "log_rent" if event.get("reason") == "rent" else "log_transfer"
+        return words.say(line, payer=_party(event.get("from"), words),
                          payee=_party(event.get("to"), words),
                          amount=words.money(event.get("amount", 0)))
     if kind in _PLAYER_LINES:

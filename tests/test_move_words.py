@@ -114,7 +114,7 @@ def say(entry: dict[str, Any], state: dict[str, Any] = EUR, lang: str = "en",
         {"kind": "moved", "player": "Bo", "from": 3, "to": 10},
         {"kind": "moved", "player": "Bo", "from": 10, "to": 39},
         {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": 50, "reason": "rent"}]},
-     "Bo rolled 3 + 4 and moved to Rue de la Paix", ("Bo → Ann € 50",)),
+     "Bo rolled 3 + 4 and moved to Rue de la Paix", ("Bo → Ann € 50 rent",)),
     ({"command": {"do": "roll", "dice": [1, 2]}, "events": [
         {"kind": "rolled", "player": "Cy", "dice": [1, 2]}]}, "Cy rolled 1 + 2", ()),
     ({"command": {"do": "roll", "dice": [2, 2, "mr_monopoly"]}, "events": [
@@ -336,3 +336,17 @@ def test_the_screen_panel_uses_the_shared_lines() -> None:
     assert lines == [event_line(e, words) for e in entry["events"]]
     pot = {"kind": "transfer", "from": "Ann", "to": "pot", "amount": 50, "reason": "tax"}
     assert event_line(pot, words) == f"Ann → Topf {words.money(50)}"
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "rent"), ("sv", "hyra"), ("fr", "loyer"),
+                                            ("de", "Miete"), ("nl", "huur"), ("pl", "czynsz"),
+                                            ("ru", "рент")])
+def test_a_rent_payment_says_it_is_rent(lang: str, word: str) -> None:
+    state = {"currency": {"pattern": "€ {amount}"}}
+    rent = {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": 24, "reason": "rent"}
+    other = {**rent, "reason": "payment"}
+    for catalog in (i18n.translator(lang), web_catalog(lang)):  # the screen's, the phones'
+        words = Words(state, lang, catalog)
+        said = event_line(rent, words)
+        assert said is not None and word in said and "Bo" in said and "24" in said
+        assert word not in (event_line(other, words) or "")

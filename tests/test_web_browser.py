@@ -463,7 +463,7 @@ def test_table_page_says_the_latest_moves_in_words(browser: Any, server: ServerH
     assert game.submit({"do": "end_turn"}, TABLE).accepted
     assert game.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted  # Bo pays the rent
     expect(recent.first).to_contain_text("Bo a lancé 1 + 2 et avancé jusqu’à Rue Lecourbe")
-    expect(recent.first.locator(".then")).to_have_text("Bo → Ann € 4")
+    expect(recent.first.locator(".then")).to_have_text("Bo → Ann € 4 de loyer")
 
     banker = phone(browser, server, "banker", pin="2468")
     banker.goto(server.url + "/banker")

@@ -60,14 +60,14 @@ def test_latest_moves_are_sentences_newest_first(app: Flask, game: Any) -> None:
     assert ann.command({"do": "buy"}).get_json()["ok"]
     play(game, {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})  # Bo pays Ann's rent
     assert [text for _css, text in latest(ann)] == [
-        "Bo rolled 1 + 2 and moved to Rue Lecourbe | Bo → Ann € 4",
+        "Bo rolled 1 + 2 and moved to Rue Lecourbe | Bo → Ann € 4 rent",
         "Bo's turn",
         "Ann bought Rue Lecourbe for € 60",
         "Ann rolled 1 + 2 and moved to Rue Lecourbe",
         "New game of Monopoly — édition classique (euro): Ann, Bo",
     ]
     assert [text for _css, text in latest(ann, "sv")][:3] == [
-        "Bo slog 1 + 2 och flyttade till Rue Lecourbe | Bo → Ann € 4",
+        "Bo slog 1 + 2 och flyttade till Rue Lecourbe | Bo → Ann € 4 i hyra",
         "Tärningarna går till Bo",
         "Ann köpte Rue Lecourbe för € 60",
     ]

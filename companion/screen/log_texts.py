@@ -21,6 +21,8 @@ _LINES: tuple[Message, ...] = (
     # TRANSLATORS: the Free Parking pot as a payer or payee (a house rule)
     _t("log_pot", "Pot"),
     _t("log_transfer", "{payer} → {payee} {amount}"),
+    # TRANSLATORS: a payment of rent, as "{payer} → {payee} {amount}" says any payment
+    _t("log_rent", "{payer} → {payee} {amount} rent"),
     _t("log_bought", "{player} bought {square}"),
     _t("log_jailed", "{player} went to jail"),
     _t("log_bankrupt", "{player} went bankrupt"),
