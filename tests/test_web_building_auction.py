@@ -12,12 +12,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import Phone, open_real_session
+from web_fakes import joined, open_real_session, play, text
 
-from companion.session_api import Source
-from web_remote import create_app
-
-TABLE = Source(kind="script", banker=True)
 #: Ann owns the brown lots, Bo the light blue ones (bought from Ann): both could build
 GROUPS = [
     {"do": "land", "square": 1}, {"do": "buy"}, {"do": "land", "square": 3}, {"do": "buy"},
@@ -33,33 +29,6 @@ def game(tmp_path: Path) -> Iterator[Any]:
     session = open_real_session(tmp_path / "game", ("Ann", "Bo", "Cy"))
     yield session
     session.close()
-
-
-@pytest.fixture
-def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
-    yield app
-    app.extensions["web_remote"].close()
-
-
-def joined(app: Flask, who: str) -> Phone:
-    phone = Phone(app)
-    if who == "banker":
-        phone.join("banker", pin="2468")
-    else:
-        phone.join(f"player:{who}")
-    return phone
-
-
-def text(resp: Any) -> str:
-    assert resp.status_code == 200, resp.status_code
-    return str(resp.get_data(as_text=True))
-
-
-def play(game: Any, commands: list[dict[str, Any]]) -> None:
-    for command in commands:
-        out = game.submit(command, TABLE)
-        assert out.accepted, (command, out)
 
 
 def offered(game: Any) -> list[str] | None:
@@ -79,13 +48,13 @@ def test_the_control_appears_only_when_legal_offers_the_auction(app: Flask, game
     banker = joined(app, "banker")
     assert offered(game) is None  # nobody owns a whole group: nothing to auction
     assert choice(text(banker.client.get("/banker"))) is None
-    play(game, GROUPS)
+    play(game, *GROUPS)
     assert offered(game) == ["house"]
     page = text(banker.client.get("/banker?partial=1"))
     assert choice(page) == [("house", "House")]
     assert "Auction one building from the bank" in page
     # Ann builds her browns up to four houses each: a hotel could go there now
-    play(game, [{"do": "build", "by": "Ann", "square": square} for _ in range(4)
+    play(game, *[{"do": "build", "by": "Ann", "square": square} for _ in range(4)
                 for square in (1, 3)])
     assert offered(game) == ["house", "hotel"]
     assert choice(text(banker.client.get("/banker?partial=1"))) == [("house", "House"),
@@ -95,13 +64,13 @@ def test_the_control_appears_only_when_legal_offers_the_auction(app: Flask, game
     assert choice(page) == [("house", "Maison"), ("hotel", "Hôtel")]
     assert "Mettre aux enchères une construction de la banque" in page
     # while a decision is pending the bank auctions nothing: the control goes
-    play(game, [{"do": "roll", "by": "Ann", "dice": [2, 3]}])  # Ann: Gare Montparnasse
+    play(game, {"do": "roll", "by": "Ann", "dice": [2, 3]})  # Ann: Gare Montparnasse
     assert game.state()["pending"]["kind"] == "buy" and offered(game) is None
     assert choice(text(banker.client.get("/banker?partial=1"))) is None
 
 
 def test_only_the_banker_starts_it_and_with_every_check(app: Flask, game: Any) -> None:
-    play(game, GROUPS)
+    play(game, *GROUPS)
     banker, ann = joined(app, "banker"), joined(app, "Ann")
     start = {"do": "auction_building", "building": "house"}
     version = game.version
@@ -124,7 +93,7 @@ def test_only_the_banker_starts_it_and_with_every_check(app: Flask, game: Any) -
 
 
 def test_players_bid_on_the_building_then_the_winner_places_it(app: Flask, game: Any) -> None:
-    play(game, GROUPS)
+    play(game, *GROUPS)
     banker, ann, bo, cy = (joined(app, who) for who in ("banker", "Ann", "Bo", "Cy"))
     assert banker.command({"do": "auction_building", "building": "house"}).status_code == 200
 
@@ -178,11 +147,11 @@ def test_players_bid_on_the_building_then_the_winner_places_it(app: Flask, game:
 
 
 def test_the_building_is_named_in_the_phones_language(app: Flask, game: Any) -> None:
-    play(game, GROUPS + [{"do": "auction_building", "building": "house"}])
+    play(game, *GROUPS, {"do": "auction_building", "building": "house"})
     bo = joined(app, "Bo")
     bo.client.get("/lang/sv?next=/me")
     assert "Auktion: ett hus från banken" in text(bo.client.get("/me?partial=1"))
-    play(game, [{"do": "bid", "by": "Bo", "amount": 50}, {"do": "pass", "by": "Ann"}])
+    play(game, {"do": "bid", "by": "Bo", "amount": 50}, {"do": "pass", "by": "Ann"})
     page = text(bo.client.get("/me?partial=1"))
     assert "Placera huset du vann på auktion" in page and "Placera här" in page
     bo.client.get("/lang/ru?next=/table")

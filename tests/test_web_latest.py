@@ -13,12 +13,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import Phone, open_real_session
-
-from companion.session_api import Source
-from web_remote import create_app
-
-TABLE = Source(kind="script", banker=True)
+from web_fakes import TABLE, Phone, open_real_session, play
 
 
 @pytest.fixture
@@ -26,13 +21,6 @@ def game(tmp_path: Path) -> Iterator[Any]:
     session = open_real_session(tmp_path / "game", ("Ann", "Bo"))
     yield session
     session.close()
-
-
-@pytest.fixture
-def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
-    yield app
-    app.extensions["web_remote"].close()
 
 
 def latest(phone: Phone, lang: str = "en") -> list[tuple[str, str]]:
@@ -46,11 +34,6 @@ def latest(phone: Phone, lang: str = "en") -> list[tuple[str, str]]:
         said = re.sub(r'<span class="then">', " | ", body)
         out.append((css, unescape(re.sub(r"<[^>]+>", "", said)).replace("\u00a0", " ")))
     return out
-
-
-def play(game: Any, *commands: dict[str, Any]) -> None:
-    for command in commands:
-        assert game.submit(command, TABLE).accepted, command
 
 
 def test_latest_moves_are_sentences_newest_first(app: Flask, game: Any) -> None:

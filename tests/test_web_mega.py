@@ -12,12 +12,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import Phone, open_real_session
+from web_fakes import joined, open_real_session, play, text
 
-from companion.session_api import Source
 from web_remote import create_app
 
-TABLE = Source(kind="script", banker=True)
 #: the documented Mega opening (docs/table-script.md) up to Cy's bus ticket ride
 OPENING = [
     {"do": "roll", "dice": [2, 2, 2]}, {"do": "choose_square", "square": 24},
@@ -36,33 +34,6 @@ def game(tmp_path: Path) -> Iterator[Any]:
     session = open_real_session(tmp_path / "game", edition="mega")
     yield session
     session.close()
-
-
-@pytest.fixture
-def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
-    yield app
-    app.extensions["web_remote"].close()
-
-
-def joined(app: Flask, who: str) -> Phone:
-    phone = Phone(app)
-    if who == "banker":
-        phone.join("banker", pin="2468")
-    else:
-        phone.join(f"player:{who}")
-    return phone
-
-
-def text(resp: Any) -> str:
-    assert resp.status_code == 200, resp.status_code
-    return str(resp.get_data(as_text=True))
-
-
-def play(game: Any, commands: list[dict[str, Any]]) -> None:
-    for command in commands:
-        out = game.submit(command, TABLE)
-        assert out.accepted, (command, out)
 
 
 def options_of(page: str, form: str) -> list[int]:
@@ -109,7 +80,7 @@ def test_triple_offers_every_other_square(app: Flask, game: Any) -> None:
 
 
 def test_mr_monopoly_turn_is_announced(app: Flask, game: Any) -> None:
-    play(game, OPENING[:4])
+    play(game, *OPENING[:4])
     bo = joined(app, "Bo")
     assert bo.command({"do": "roll", "dice": [3, 4, "mr_monopoly"]}).status_code == 200
     page = text(bo.client.get("/me"))
@@ -119,14 +90,14 @@ def test_mr_monopoly_turn_is_announced(app: Flask, game: Any) -> None:
 
 
 def test_bus_ticket_taken_shown_and_ridden(app: Flask, game: Any) -> None:
-    play(game, OPENING[:12])
+    play(game, *OPENING[:12])
     cy = joined(app, "Cy")
     page = text(cy.client.get("/me"))
     assert "Cy takes a bus ticket" in page and "Take a bus ticket" in page
     assert cy.command({"do": "draw", "card": "bus-ticket-7"}).status_code == 200
     table = text(cy.client.get("/table"))
     assert 'data-tickets="1"' in table and "15 bus tickets in the pile" in table
-    play(game, OPENING[13:])
+    play(game, *OPENING[13:])
     page = text(cy.client.get("/me"))
     legal = next(c for c in game.state()["legal"] if c["do"] == "use_bus_ticket")
     assert options_of(page, "use_bus_ticket") == legal["squares"]
@@ -158,7 +129,7 @@ def test_deeds_show_skyscraper_depot_and_costs(app: Flask, game: Any) -> None:
     for square in (1, 3, 4, 6):
         commands += [{"do": "land", "by": "Ann", "square": square}, {"do": "buy"}]
     commands += [{"do": "build", "by": "Ann", "square": s} for _ in range(5) for s in (1, 3, 4)]
-    play(game, commands)
+    play(game, *commands)
     ann = joined(app, "Ann")
     page = text(ann.client.get("/me"))
     deed = page[page.index('data-square="4"'):]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import ORIGIN, Phone, open_real_session
+from web_fakes import ORIGIN, Phone, open_real_session, text
 
 from companion.game import apply_command, state_json
 from companion.rules import Accepted
@@ -27,13 +27,6 @@ def game(tmp_path: Path) -> Iterator[Any]:
 
 
 @pytest.fixture
-def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
-    yield app
-    app.extensions["web_remote"].close()
-
-
-@pytest.fixture
 def ann(app: Flask) -> Phone:
     phone = Phone(app)
     phone.join("player:Ann")
@@ -45,11 +38,6 @@ def banker(app: Flask) -> Phone:
     phone = Phone(app)
     phone.join("banker", pin="2468")
     return phone
-
-
-def text(resp: Any) -> str:
-    assert resp.status_code == 200, resp.status_code
-    return str(resp.get_data(as_text=True))
 
 
 @pytest.mark.parametrize("path", PAGES + ["/banker", "/worth.svg", "/qr.svg"])

@@ -21,13 +21,6 @@ def game(tmp_path: Path) -> Iterator[Any]:
     session.close()
 
 
-@pytest.fixture
-def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
-    yield app
-    app.extensions["web_remote"].close()
-
-
 def joined(app: Flask, who: str, pin: str = "") -> Phone:
     phone = Phone(app)
     assert phone.join(who, pin).status_code == 302

@@ -212,3 +212,30 @@ def open_real_session(data_dir: Any, players: tuple[str, ...] = ("Ann", "Bo", "C
                           "seed": seed}, Source(kind="script", banker=True))
     assert out.accepted, out
     return session
+
+
+#: the table's own commands (physical dice, the banker's script), with the banker's authority
+TABLE = Source(kind="script", banker=True)
+
+
+def play(game: Any, *commands: JSON) -> None:
+    """Submit commands from the table; each must be accepted."""
+    for command in commands:
+        out = game.submit(command, TABLE)
+        assert out.accepted, (command, out)
+
+
+def joined(app: Any, who: str) -> Phone:
+    """A phone that joined as the banker ("banker", PIN 2468) or as the named player."""
+    phone = Phone(app)
+    if who == "banker":
+        phone.join("banker", pin="2468")
+    else:
+        phone.join(f"player:{who}")
+    return phone
+
+
+def text(resp: Any) -> str:
+    """A page's HTML, which must have come with 200."""
+    assert resp.status_code == 200, resp.status_code
+    return str(resp.get_data(as_text=True))

@@ -1,0 +1,19 @@
+"""Fixtures shared by the phone remote's tests; a test file's own `game` (or `app`) wins."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def app(game: Any, tmp_path: Path) -> Iterator[Any]:
+    """The phone remote on the file's `game`, banker PIN 2468."""
+    from web_remote import create_app
+
+    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
+    yield app
+    app.extensions["web_remote"].close()
