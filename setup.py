@@ -60,7 +60,9 @@ class BuildEngine(build_ext):  # type: ignore[misc]  # setuptools without type h
 
     def _remove_outputs(self, also_inplace: bool) -> None:
         """Leave no half build behind (compiled modules need each other), nor an older one."""
-        for self.inplace in (False, True) if also_inplace else (False,):
+        places = [False, True] if also_inplace else [False]
+        for inplace in places:  # get_ext_fullpath answers for the build dir or the checkout
+            self.inplace = inplace
             for ext in self.extensions:
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
             manifest = Path(self.get_ext_fullpath("companion.bots")).with_name(MANIFEST)

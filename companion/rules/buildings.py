@@ -322,12 +322,19 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
 
 
 def can_place(g: GameState, player: int, building: str) -> bool:
-    """Whether the player has a lot where the rules let one won building go now."""
+    """Whether the player has a lot where the rules let one won building go now.
+
+    Each lot is tried by building on one scratch copy: a refused build changes nothing, and
+    the first accepted one answers.
+    """
+    scratch: GameState | None = None
     for s, sq in enumerate(g.edition.squares):
         if sq.kind is not SquareKind.LOT or g.owner[s] != player or not places(g, building, s):
             continue
+        if scratch is None:
+            scratch = g.copy()
         try:
-            build(g.copy(), [], player, s, 1, True)
+            build(scratch, [], player, s, 1, True)
         except RulesError:
             continue
         return True
