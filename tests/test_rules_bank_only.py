@@ -15,16 +15,20 @@ def test_land_on_an_owned_lot_pays_rent_and_turn_ends_without_a_roll() -> None:
 
 def test_land_via_go_pays_salary_and_offers_the_purchase() -> None:
     g = start(bank_only=True)
-    g, ev = ok(g, {"do": "land", "by": "Bo", "square": 3, "via_go": True})
-    assert (None, "Bo", 200, "salary") in transfers(ev)
-    assert g.top.kind == "buy" and g.top.player == 1
-    g, _ = ok(g, {"do": "buy", "by": "Bo"})
-    assert g.owner[3] == 1
+    refused(g, {"do": "land", "by": "Bo", "square": 3, "via_go": True}, "not_your_turn")
+    g, ev = ok(g, {"do": "land", "by": "Ann", "square": 3, "via_go": True})
+    assert (None, "Ann", 200, "salary") in transfers(ev)
+    assert g.top.kind == "buy" and g.top.player == 0
+    refused(g, {"do": "land", "by": "Ann", "square": 5, "via_go": True}, "decision_pending")
+    g, _ = ok(g, {"do": "buy", "by": "Ann"})
+    assert g.owner[3] == 0
 
 
 def test_pass_go_pays_salary() -> None:
-    g, ev = ok(start(bank_only=True), {"do": "pass_go", "by": "Cy"})
-    assert transfers(ev) == [(None, "Cy", 200, "salary")]
+    g = start(bank_only=True)
+    refused(g, {"do": "pass_go", "by": "Cy"}, "not_your_turn")  # a player crediting himself
+    g, ev = ok(g, {"do": "pass_go", "by": "Ann"})
+    assert transfers(ev) == [(None, "Ann", 200, "salary")]
 
 
 def test_utility_in_bank_only_play_asks_for_the_dice_unless_given() -> None:

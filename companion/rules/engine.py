@@ -274,14 +274,21 @@ def _end_turn(g: GameState, ev: Events, cmd: Command) -> None:
     turns.end_turn(g, ev, _actor(g, cmd, g.current))
 
 
+def _bank_only_move(g: GameState, cmd: Command) -> int:
+    """Bank-only moves (land, pass GO) pay out money: only the current player, in their
+    turn, with nothing pending; corrections outside the rules are the banker's `pay`."""
+    if g.pending:
+        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    return _actor(g, cmd, g.current)
+
+
 def _land(g: GameState, ev: Events, cmd: Command) -> None:
-    who = player_index(g, cmd.by) if cmd.by is not None else g.current
+    who = _bank_only_move(g, cmd)
     turns.land_on(g, ev, who, square_of(g, cmd.square), cmd.via_go, cmd.dice)
 
 
 def _pass_go(g: GameState, ev: Events, cmd: Command) -> None:
-    who = player_index(g, cmd.by) if cmd.by is not None else g.current
-    turns.pass_go(g, ev, who)
+    turns.pass_go(g, ev, _bank_only_move(g, cmd))
 
 
 def _pay(g: GameState, ev: Events, cmd: Command) -> None:
@@ -330,14 +337,21 @@ def _unmortgage(g: GameState, ev: Events, cmd: Command) -> None:
     estate.unmortgage(g, ev, who, square)
 
 
-def _pay_fine(g: GameState, ev: Events, cmd: Command) -> None:
+def _leave_jail(g: GameState, ev: Events, cmd: Command, by_card: bool) -> None:
+    """Any jailed player may pay or use a card before their roll, but not while the table
+    waits for a decision."""
+    if g.pending:
+        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     who = player_index(g, cmd.by) if cmd.by is not None else g.current
-    turns.leave_jail(g, ev, who, by_card=False)
+    turns.leave_jail(g, ev, who, by_card=by_card)
+
+
+def _pay_fine(g: GameState, ev: Events, cmd: Command) -> None:
+    _leave_jail(g, ev, cmd, by_card=False)
 
 
 def _use_card(g: GameState, ev: Events, cmd: Command) -> None:
-    who = player_index(g, cmd.by) if cmd.by is not None else g.current
-    turns.leave_jail(g, ev, who, by_card=True)
+    _leave_jail(g, ev, cmd, by_card=True)
 
 
 def _trade(g: GameState, ev: Events, cmd: Command) -> None:

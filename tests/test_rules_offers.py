@@ -1,0 +1,171 @@
+"""`apply` accepts exactly what `legal_commands` offers, to the actor it names.
+
+Random states (random walks through legal commands and bot moves, bank-only play included)
+on every edition; at each state random commands of every verb from random actors with
+random parameters. A command the engine accepts must match an offer (same verb and actor,
+square / amount / building / gift within the offered choices), and a concrete command
+drawn from an offer must be accepted. This is what makes `legal_commands` the table's one
+source of truth for who may do what: a phone or a button that sends anything else is
+refused by the engine itself.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from rules_helpers import start
+
+from companion.bots import Bots
+from companion.rules import Accepted, GameState, apply, legal_commands
+from companion.rules.commands import BUILDINGS, GIFTS, Verb
+
+EDITIONS = ["classic-eur", "classic-en", "sv", "ch", "pl", "ru-monopolist", "mega"]
+#: verbs whose offers are exact: every concrete command drawn from the offer is accepted
+#: (pay and trade offers name the parties, the amounts and deeds are the table's to agree)
+EXACT = {v.value for v in Verb} - {"new_game", "pay", "trade"}
+SPEED = [1, 2, 3, "bus", "mr_monopoly"]
+
+
+def matches(cmd: dict[str, Any], offer: dict[str, Any]) -> bool:
+    """Whether a concrete command is within one offer's actor, choices and ranges."""
+    if cmd["do"] != offer["do"]:
+        return False
+    if "by" in offer and cmd.get("by") != offer["by"]:
+        return False
+    if "by" not in offer and cmd.get("by") is not None:
+        return False
+    if "squares" in offer and cmd.get("square") not in offer["squares"]:
+        return False
+    if "buildings" in offer and cmd.get("building", "house") not in offer["buildings"]:
+        return False
+    if "gift" in offer and cmd.get("gift") != offer["gift"]:
+        return False
+    if "min" in offer and not offer["min"] <= cmd.get("amount", 0) <= offer["max"]:
+        return False
+    if cmd["do"] == "pay":
+        return cmd["from"] in offer["from"] and cmd["to"] in offer["to"]
+    if cmd["do"] == "trade":
+        return cmd["from"] in offer["players"] and cmd["to"] in offer["players"]
+    return True
+
+
+def random_command(rng: random.Random, g: GameState) -> dict[str, Any]:
+    """Any verb, from any actor (bankrupt ones and strangers too), with any parameters."""
+    names = [p.name for p in g.players] + ["Stranger"]
+    verb = rng.choice(sorted(EXACT | {"pay", "trade"}))
+    cmd: dict[str, Any] = {"do": verb}
+    if verb not in {"close_auction", "auction_building", "end_game", "pay", "trade"}:
+        cmd["by"] = rng.choice(names)
+    size = len(g.edition.squares)
+    if verb in {"land", "build", "sell_building", "mortgage", "unmortgage", "use_bus_ticket",
+                "choose_square"}:
+        cmd["square"] = rng.randrange(size)
+    if verb == "bid":
+        cmd["amount"] = rng.choice([1, rng.randint(1, 400), rng.randint(1, 5000)])
+    if verb in {"build", "auction_building"}:
+        cmd["building"] = rng.choice(BUILDINGS if verb == "build" else BUILDINGS[:3])
+    if verb == "choose_gift":
+        cmd["gift"] = rng.choice(GIFTS)
+    if verb in {"roll", "land"} and rng.random() < 0.7:
+        cmd["dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
+        if verb == "roll" and g.options.speed_die:
+            cmd["dice"].append(rng.choice(SPEED))
+    if verb == "land" and rng.random() < 0.3:
+        cmd["via_go"] = True
+    if verb == "pay":
+        cmd.update({"from": rng.choice(names + ["bank"]), "to": rng.choice(names + ["bank"]),
+                    "amount": rng.randint(1, 300)})
+    if verb == "trade":
+        a, b = rng.sample(names, 2)
+        cmd.update({"from": a, "to": b, "give": {"cash": rng.randint(0, 50)},
+                    "take": {"cash": 0}})
+    return cmd
+
+
+def concrete(rng: random.Random, offer: dict[str, Any], g: GameState) -> dict[str, Any]:
+    """One concrete command within an offer."""
+    cmd = {k: v for k, v in offer.items()
+           if k not in {"squares", "min", "max", "players", "buildings", "from", "to"}}
+    if "squares" in offer:
+        cmd["square"] = rng.choice(offer["squares"])
+    if "buildings" in offer:
+        cmd["building"] = rng.choice(offer["buildings"])
+    if "min" in offer:
+        cmd["amount"] = rng.randint(offer["min"], offer["max"])
+    if offer["do"] == "pay":
+        payer = rng.choice(offer["from"])
+        cmd.update({"from": payer, "to": rng.choice([t for t in offer["to"] if t != payer]),
+                    "amount": rng.randint(1, 80)})
+    if offer["do"] == "trade":
+        a, b = rng.sample(offer["players"], 2)
+        cmd.update({"from": a, "to": b, "give": {"cash": rng.randint(0, 30)},
+                    "take": {"cash": 0}})
+    if offer["do"] == "roll" and rng.random() < 0.5:
+        cmd["dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
+        top = g.top
+        if g.options.speed_die and top is None and not g.players[g.current].in_jail:
+            cmd["dice"].append(rng.choice(SPEED))
+    return cmd
+
+
+def walk(edition: str, seed: int, steps: int) -> list[GameState]:
+    """States met on a random walk: bot moves mixed with random legal offers."""
+    rng = random.Random(seed)
+    g = start(tuple(f"P{i}" for i in range(rng.randint(2, 5))), seed=seed, edition=edition)
+    bots = Bots()
+    seen = [g]
+    for _ in range(steps):
+        if g.winner >= 0:
+            break
+        if rng.random() < 0.6:
+            command: Any = bots.choose(g)
+        else:
+            offers = [o for o in legal_commands(g) if o["do"] != "end_game"]
+            command = concrete(rng, rng.choice(offers), g)
+        r = apply(g, command)
+        if isinstance(r, Accepted):
+            g = r.state
+            seen.append(g)
+    return seen
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_apply_accepts_exactly_what_legal_commands_offers(edition: str) -> None:
+    rng = random.Random(edition)
+    checked = accepted = 0
+    for seed in range(3):
+        states = walk(edition, seed, 400)
+        for g in rng.sample(states, min(60, len(states))):
+            offers = legal_commands(g)
+            for _ in range(40):
+                cmd = random_command(rng, g)
+                r = apply(g, cmd)
+                checked += 1
+                if isinstance(r, Accepted):
+                    accepted += 1
+                    assert any(matches(cmd, o) for o in offers), \
+                        f"accepted but not offered: {cmd}\noffers: {offers}"
+            for offer in offers:
+                if offer["do"] in EXACT:
+                    cmd = concrete(rng, offer, g)
+                    r = apply(g, cmd)
+                    assert isinstance(r, Accepted), f"offered but refused: {cmd} -> {r}"
+    assert checked > 5000 and accepted > 50  # the walk reached states where commands count
+
+
+@pytest.mark.parametrize("verb", ["pass_go", "land"])
+def test_bank_only_moves_belong_to_the_current_player_with_nothing_pending(verb: str) -> None:
+    g = start(("Ann", "Bo", "Cy"))
+    extra: dict[str, Any] = {"square": 5} if verb == "land" else {}
+    for who in ("Bo", "Cy"):
+        r = apply(g, {"do": verb, "by": who, **extra})
+        assert not isinstance(r, Accepted) and r.code.value == "not_your_turn"
+    r = apply(g, {"do": "roll", "dice": [1, 2]})  # Ann lands on a lot: buy? is pending
+    assert isinstance(r, Accepted) and r.state.top is not None
+    r = apply(r.state, {"do": verb, "by": "Ann", **extra})
+    assert not isinstance(r, Accepted) and r.code.value == "decision_pending"
+    r = apply(g, {"do": verb, "by": "Ann", **extra})
+    assert isinstance(r, Accepted)
+    assert r.state.players[0].cash > g.players[0].cash or verb == "land"
