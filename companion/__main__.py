@@ -1,5 +1,5 @@
 """Allow `python -m companion`."""
 
-from companion.cli import main
+from companion.app.cli import main
 
 raise SystemExit(main())

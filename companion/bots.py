@@ -267,7 +267,7 @@ class Bots:
 def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
                   turn_cap: int = TURN_CAP) -> tuple[GameState, int, int, bool]:
     """One whole bot game: final state, player turns, commands applied, capped or not."""
-    from companion.game import apply_command  # loads the edition's data (I/O)
+    from companion.game.applying import apply_command  # loads the edition's data (I/O)
 
     names = [f"P{i + 1}" for i in range(players)]
     result = apply_command(None, {"do": "new_game", "edition": edition, "players": names,

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hardware.events import (
+from companion.inputs.events import (
     Button,
     ButtonEvent,
     Emit,

@@ -19,8 +19,8 @@ from typing import Any
 from gpiozero import Device, DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
+from companion.inputs.events import Button, Emit
 from hardware.debounce import ButtonDebouncer, Clock, DebounceTiming, QuadratureDecoder
-from hardware.events import Button, Emit
 
 # BCM pin numbers (header pins in docs/hardware.md). The UART (14, 15), I2C (2, 3) and
 # SPI (7-11) pins stay free. Buttons connect the pin to ground (internal pull-ups).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.editions import load_edition
-from companion.game import apply_command
+from companion.game.applying import apply_command
 from companion.rules import Accepted, GameState, Rejection, apply
 
 CLASSIC = "classic-eur"

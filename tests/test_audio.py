@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from companion import audio
+from companion.screen import audio
 
 SOUNDS_DIR = Path(__file__).resolve().parent.parent / "sounds"
 
@@ -35,8 +35,9 @@ def dummy_audio() -> Iterator[None]:
 
 
 def load_generator() -> ModuleType:
-    """sounds/generate.py is a script, not a package module: load it by path."""
-    spec = importlib.util.spec_from_file_location("sounds_generate", SOUNDS_DIR / "generate.py")
+    """tools/make_sounds.py is a script, not a package module: load it by path."""
+    generator = SOUNDS_DIR.parent / "tools" / "make_sounds.py"
+    spec = importlib.util.spec_from_file_location("sounds_generate", generator)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from companion import export_cmd, games_cmd, replay, state_cmd, undo_cmd
+from companion.app import export_cmd, games_cmd, replay, state_cmd, undo_cmd
 from companion.paths import default_data_dir
-from companion.session_bench import bot_script
+from tools.bench.journal import bot_script
 
 ROOT = Path(__file__).resolve().parent.parent
 

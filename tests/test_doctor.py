@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from companion import cli, doctor, engine_build
+from companion import engine_build
+from companion.app import cli, doctor
+from companion.app.doctor import Finding, Host, Options, Status
 from companion.config import Config, ReaderKind, ReadersConfig, ReaderSpec, SoundConfig
-from companion.doctor import Finding, Host, Options, Status
 from hardware.readers.pn532 import ACK, GET_FIRMWARE_VERSION, PN532_TO_HOST, build_frame
 from hardware.readers.rdm6300 import Rdm6300Reader, encode_frame
 

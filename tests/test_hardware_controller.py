@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from companion.session_api import Source
-from hardware.actions import OpenMenu, PassOn, Show, Submit, money
-from hardware.controller import InputController
-from hardware.events import (
+from companion.game.api import Source
+from companion.inputs.actions import OpenMenu, PassOn, Show, Submit, money
+from companion.inputs.controller import InputController
+from companion.inputs.events import (
     Button,
     ButtonEvent,
     EncoderEvent,
@@ -19,7 +19,7 @@ from hardware.events import (
     HardwareWarning,
     TagEvent,
 )
-from hardware.registry import TagKind, TagRegistry, TagRole
+from companion.inputs.registry import TagKind, TagRegistry, TagRole
 
 EDITION = json.loads(
     (Path(__file__).parent.parent / "companion/data/editions/classic-eur.json").read_text()
@@ -116,8 +116,8 @@ def test_idle_buttons_go_to_the_screens_mapping(
 
 def test_the_screen_gives_each_passed_on_button_its_meaning(ctl: InputController) -> None:
     """PassOn reaches the screen's one mapping: the same state, the screen's command."""
-    from companion.screen.prompt import build_prompt
     from companion.screen.ui_state import UiState
+    from companion.screen.views.prompt import build_prompt
 
     state = make_state([{"do": "buy", "by": "Ann"}, {"do": "decline", "by": "Ann"}], BUY)
     prompt = build_prompt(state, UiState())

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from hardware.actions import Show, Submit
-from hardware.controller import InputController, dice_count
-from hardware.events import Button, ButtonEvent, EncoderEvent, InputEvent, TagEvent
-from hardware.registry import TagKind, TagRegistry, TagRole
+from companion.inputs.actions import Show, Submit
+from companion.inputs.controller import InputController, dice_count
+from companion.inputs.events import Button, ButtonEvent, EncoderEvent, InputEvent, TagEvent
+from companion.inputs.registry import TagKind, TagRegistry, TagRole
 
 rules = pytest.importorskip("companion.rules")
 editions = pytest.importorskip("companion.editions")

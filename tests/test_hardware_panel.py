@@ -9,8 +9,8 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from companion.inputs.events import Button, ButtonEvent, EncoderEvent, Gesture, HardwareWarning
 from hardware.debounce import DebounceTiming
-from hardware.events import Button, ButtonEvent, EncoderEvent, Gesture, HardwareWarning
 from hardware.panel import DEFAULT_PIN_MAP, ButtonPanel, PanelConfigError, validate_pin_map
 
 

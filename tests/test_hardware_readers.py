@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import hardware.readers as readers_pkg
-from hardware.events import HardwareWarning, TagEvent
+from companion.inputs.events import HardwareWarning, TagEvent
 from hardware.readers import (
     FakeReader,
     KeyboardReader,

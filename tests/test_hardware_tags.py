@@ -13,26 +13,26 @@ from typing import Any
 
 import pytest
 
-import hardware.registrar as registrar_mod
-import hardware.registration as registration_mod
-import hardware.registry as registry_mod
-from companion.session_api import JSON, Outcome, Source, Update
-from hardware import tap_cmd
-from hardware.actions import PassOn, Show
-from hardware.bench import run_bench
-from hardware.controller import InputController
-from hardware.events import Button, ButtonEvent, TagEvent
-from hardware.pump import InputPump
-from hardware.readers import FakeReader
-from hardware.readers.rdm6300 import Rdm6300Parser
-from hardware.registration import (
+import companion.inputs.registrar as registrar_mod
+import companion.inputs.registration as registration_mod
+import companion.inputs.registry as registry_mod
+from companion.app import tap_cmd
+from companion.game.api import JSON, Outcome, Source, Update
+from companion.inputs.actions import PassOn, Show
+from companion.inputs.controller import InputController
+from companion.inputs.events import Button, ButtonEvent, TagEvent
+from companion.inputs.pump import InputPump
+from companion.inputs.registration import (
     RegistrationFlow,
     bank_card_steps,
     banker_step,
     deck_steps,
     deed_steps,
 )
-from hardware.registry import TagKind, TagRegistry, TagRole
+from companion.inputs.registry import TagKind, TagRegistry, TagRole
+from hardware.readers import FakeReader
+from hardware.readers.rdm6300 import Rdm6300Parser
+from tools.bench.rfid import run_bench
 
 EDITION = json.loads(
     (Path(__file__).parent.parent / "companion/data/editions/classic-eur.json").read_text()

@@ -12,10 +12,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from companion import i18n
 from companion.screen import texts
-from companion.screen.refusal_texts import SENTENCES
-from companion.screen.undo_texts import QUESTIONS
+from companion.words import catalog as i18n
+from companion.words.refusal_texts import SENTENCES
+from companion.words.undo_texts import QUESTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ROOT / "companion" / "data" / "editions"
@@ -123,7 +123,7 @@ def test_committed_mo_files_match_the_po_files(lang: str, tmp_path: Path) -> Non
     fresh = tmp_path / "companion.mo"
     i18n.compile_catalog(i18n.po_path(lang), fresh)
     assert i18n.mo_path(lang).read_bytes() == fresh.read_bytes(), \
-        "run: python -m companion.i18n compile"
+        "run: python -m companion.words.catalog compile"
 
 
 def test_template_is_up_to_date_with_the_screen_sources() -> None:
@@ -132,7 +132,7 @@ def test_template_is_up_to_date_with_the_screen_sources() -> None:
     extracted = i18n.extract_template()
     keys = {(m.context, m.id) for m in committed if m.id}
     assert keys == {(m.context, m.id) for m in extracted if m.id}, \
-        "run: python -m companion.i18n update"
+        "run: python -m companion.words.catalog update"
     assert {m.context for m in extracted if m.id} == set(texts.MESSAGES) | set(SENTENCES) | \
         set(QUESTIONS)
 
@@ -259,8 +259,8 @@ def test_a_game_speaks_its_editions_language(screen_env: Path) -> None:
 def test_the_setup_follows_the_edition_until_a_language_is_chosen(screen_env: Path) -> None:
     from web_fakes import FakeSession
 
-    from companion.screen import settings
     from companion.screen.controller import Controller
+    from companion.screen.views import settings
 
     controller = Controller(FakeSession(players=()), data_dir=screen_env)
     form = controller.ui.setup

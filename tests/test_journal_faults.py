@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from companion.journal import JournalCorrupt, JournalLocked
-from companion.journal_games import current_game, game_ids, journal_path
+from companion.game.api import Source
+from companion.game.journal import JournalCorrupt, JournalLocked
+from companion.game.saved_games import current_game, game_ids, journal_path
+from companion.game.session import GameSession
 from companion.rules import snapshot
-from companion.session import GameSession
-from companion.session_api import Source
-from companion.session_bench import bot_script
+from tools.bench.journal import bot_script
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKER = Source("script", banker=True)
@@ -207,7 +207,7 @@ def test_a_really_read_only_directory(tmp_path: Path) -> None:
 def test_a_second_process_is_refused_clearly(tmp_path: Path) -> None:
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys; from pathlib import Path; from companion.session import GameSession\n"
+         "import sys; from pathlib import Path; from companion.game.session import GameSession\n"
          "s = GameSession.open(Path(sys.argv[1]))\nprint('ready', flush=True)\n"
          "sys.stdin.read()\ns.close()", str(tmp_path)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -233,7 +233,7 @@ def test_a_second_process_is_refused_clearly(tmp_path: Path) -> None:
 
 
 def test_rescue_keeps_the_last_good_state(tmp_path: Path) -> None:
-    from companion.journal_rescue import rescue
+    from companion.game.rescue import rescue
 
     with GameSession.open(tmp_path, "g1") as s:
         states = []

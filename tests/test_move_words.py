@@ -1,4 +1,4 @@
-"""Every move in words: companion.move_words says each journal entry as one sentence (every
+"""Every move in words: companion.words.move_words says each journal entry as one sentence (every
 verb of the engine has its own), in every language of the phone remote's catalogs, with the
 players, squares and money of the edition, the lines of what else happened under it, who
 sent it when that is worth saying, undos and redos; the table screen's recent-moves lines
@@ -13,18 +13,18 @@ from typing import Any
 
 import pytest
 
-from companion import i18n
-from companion.game import apply_command, state_json
-from companion.move_texts import MOVES
-from companion.move_words import (
+from companion.game.applying import apply_command, state_json
+from companion.rules import Accepted
+from companion.rules.commands import Verb
+from companion.words import catalog as i18n
+from companion.words.log_texts import LINES
+from companion.words.move_texts import MOVES
+from companion.words.move_words import (
     Words,
     describe_move,
     event_line,
     message_id,
 )
-from companion.rules import Accepted
-from companion.rules.commands import Verb
-from companion.screen.log_texts import LINES
 from web_remote.i18n import catalog as web_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -320,9 +320,9 @@ def test_the_screens_lines_read_the_same_on_the_phones(lang: str) -> None:
 
 def test_the_screen_panel_uses_the_shared_lines() -> None:
     from companion.screen.log_lines import log_lines
-    from companion.screen.prompt import square_name
     from companion.screen.texts import use_language
     from companion.screen.ui_state import UiState
+    from companion.screen.views.prompt import square_name
 
     entry, state = SAMPLES["buy"][0]
     ui = UiState()

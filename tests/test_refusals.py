@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from companion import i18n, refusals
-from companion.game import apply_command, state_json
-from companion.refusals import CODES, describe_refusal
+from companion.game.applying import apply_command, state_json
 from companion.rules import Rejection
-from companion.screen.refusal_texts import SENTENCES
+from companion.words import catalog as i18n
+from companion.words import refusals
+from companion.words.refusal_texts import SENTENCES
+from companion.words.refusals import CODES, describe_refusal
 from web_remote.i18n import catalog as web_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,7 +178,8 @@ def _codes_in(paths: list[Path], pattern: str) -> set[str]:
 
 
 def test_the_session_and_the_remote_refuse_only_with_known_codes() -> None:
-    session = _codes_in([ROOT / "companion" / "session.py"], r'_refused\([^,]+, "(\w+)"')
+    session = _codes_in([ROOT / "companion" / "game" / "session.py"],
+                        r'_refused\([^,]+, "(\w+)"')
     assert set(refusals.SESSION_CODES) <= session <= set(CODES)
     web = _codes_in(sorted((ROOT / "web_remote").rglob("*.py")),
                     r'(?:refuse|Refusal)\(\s*"(\w+)"')

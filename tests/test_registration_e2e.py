@@ -11,11 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.screen.wiring import Readers
-from companion.session import GameSession
-from companion.session_api import Source, Update
-from hardware.registry import TagKind, TagRegistry, TagRole
-from hardware.tap_cmd import send_tap
+from companion.app.tap_cmd import send_tap
+from companion.app.wiring import Readers
+from companion.game.api import Source, Update
+from companion.game.session import GameSession
+from companion.inputs.registry import TagKind, TagRegistry, TagRole
 
 ANN_CARD = "0A1B2C3D4E"
 BELLEVILLE, LECOURBE = "1111111111", "3333333333"

@@ -14,16 +14,16 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from companion import i18n  # noqa: E402
+from companion.game.api import Source  # noqa: E402
+from companion.game.session import GameSession  # noqa: E402
+from companion.inputs.actions import OpenMenu, PassOn, Show  # noqa: E402
+from companion.inputs.registrar import Registrar  # noqa: E402
+from companion.inputs.registry import TagKind, TagRegistry, TagRole  # noqa: E402
 from companion.screen import texts  # noqa: E402
 from companion.screen.controller import Controller  # noqa: E402
-from companion.screen.registration import BANKER_MENU, OVERLAY, CardRegistration  # noqa: E402
 from companion.screen.render import render  # noqa: E402
-from companion.session import GameSession  # noqa: E402
-from companion.session_api import Source  # noqa: E402
-from hardware.actions import OpenMenu, PassOn, Show  # noqa: E402
-from hardware.registrar import Registrar  # noqa: E402
-from hardware.registry import TagKind, TagRegistry, TagRole  # noqa: E402
+from companion.screen.views.registration import BANKER_MENU, OVERLAY, CardRegistration  # noqa: E402
+from companion.words import catalog as i18n  # noqa: E402
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The banker's phone runs the guided card registration through the "tags" hook (a real
-hardware.registrar.Registrar): start a run, see the prompt follow the reader's taps live,
+companion.inputs.registrar.Registrar): start a run, see the prompt follow the reader's taps live,
 skip, answer "move this card?", stop; a typed registration too."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from web_fakes import ORIGIN, Phone, open_real_session
 
-from hardware.registrar import Registrar
-from hardware.registry import TagKind, TagRegistry, TagRole
+from companion.inputs.registrar import Registrar
+from companion.inputs.registry import TagKind, TagRegistry, TagRole
 from web_remote import create_app
 
 

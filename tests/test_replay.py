@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.replay import ScriptError, read_script, replay_lines
+from companion.app.replay import ScriptError, read_script, replay_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "tests" / "data" / "games").glob("*.jsonl"))
@@ -26,7 +26,7 @@ def test_golden_whole_games_replay_to_their_recorded_final_state(script: Path) -
     expected = json.loads(script.with_suffix("").with_suffix(".expected.json").read_text("utf-8"))
     state, rejected = replay_lines(read_script(script.read_text("utf-8")))
     assert state is not None and rejected == []
-    from companion.game import state_json
+    from companion.game.applying import state_json
 
     got = state_json(state, with_legal=False)
     got["rejected"] = rejected

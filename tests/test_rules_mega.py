@@ -682,7 +682,7 @@ def test_the_lone_lot_of_another_player_may_be_traded_and_mortgaged() -> None:
 
 
 def test_snapshot_restores_tickets_depots_skyscrapers_and_the_turn() -> None:
-    from companion.game import restore_snapshot
+    from companion.game.applying import restore_snapshot
 
     g = skyscraper_ready(levels={1: 6, 3: 6, 4: 6}, owners={6: 0}, depots=[6],
                          bus_tickets={1: ["bus-ticket-5"]})
@@ -710,7 +710,7 @@ def test_legal_commands_are_accepted() -> None:
 def test_the_documented_mega_opening_replays_without_a_refusal() -> None:
     from pathlib import Path
 
-    from companion.replay import read_script, replay_lines
+    from companion.app.replay import read_script, replay_lines
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "table-script.md").read_text("utf-8")
     block = doc.split("A valid opening", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]

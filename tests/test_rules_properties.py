@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_helpers import CLASSIC, MEGA, start
 
-from companion.game import restore_snapshot
+from companion.game.applying import restore_snapshot
 from companion.rules import Accepted, GameState, apply, legal_commands, snapshot
 from companion.rules.edition import BUS_DECK, SquareKind
 from companion.rules.state import FOLLOW_UPS

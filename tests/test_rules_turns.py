@@ -20,7 +20,7 @@ def test_new_game_deals_start_cash_and_first_player_starts() -> None:
      ([f"P{i}" for i in range(9)], "bad_players")],
 )
 def test_new_game_refuses_bad_player_lists(players: list[str], code: str) -> None:
-    from companion.game import apply_command
+    from companion.game.applying import apply_command
 
     r = apply_command(None, {"do": "new_game", "edition": "classic-eur", "players": players})
     assert getattr(r, "code", None) is not None and r.code.value == code  # type: ignore[union-attr]

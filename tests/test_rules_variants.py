@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_helpers import arrange, ok, refused, start, transfers
 
-from companion.game import apply_command
+from companion.game.applying import apply_command
 
 
 def test_short_game_deals_two_deeds_paid_at_price_and_hotel_after_three() -> None:

@@ -7,10 +7,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.screen.wiring import Readers, reader_specs
-from companion.session import GameSession
-from companion.session_api import Source, Update
-from hardware.tap_cmd import send_tap
+from companion.app.tap_cmd import send_tap
+from companion.app.wiring import Readers, reader_specs
+from companion.game.api import Source, Update
+from companion.game.session import GameSession
 
 ANN_CARD = "0A1B2C3D4E"
 
@@ -67,7 +67,7 @@ def test_a_reader_that_cannot_open_warns_and_the_rest_runs(tmp_path: Path) -> No
 def test_web_remote_serves_and_shows_a_fresh_join_link_after_each_join(tmp_path: Path) -> None:
     import urllib.request
 
-    from companion.screen.wiring import WebRemote
+    from companion.app.wiring import WebRemote
 
     joined = threading.Event()
     with GameSession.open(tmp_path) as session:
@@ -135,7 +135,7 @@ def test_a_bad_reader_option_is_refused_clearly(tmp_path: Path) -> None:
 
 
 def test_the_join_placeholder_names_the_port_it_is_given(monkeypatch: Any) -> None:
-    from companion.screen import wiring
+    from companion.app import wiring
 
     monkeypatch.setattr(wiring, "lan_address", lambda: "192.0.2.7")
     assert wiring.placeholder_url(9090) == "http://192.0.2.7:9090/"
@@ -144,7 +144,7 @@ def test_the_join_placeholder_names_the_port_it_is_given(monkeypatch: Any) -> No
 def test_the_controller_shows_the_remotes_configured_port(monkeypatch: Any) -> None:
     from web_fakes import FakeSession
 
-    from companion.screen import wiring
+    from companion.app import wiring
     from companion.screen.controller import Controller
 
     monkeypatch.setattr(wiring, "lan_address", lambda: "192.0.2.7")
@@ -156,9 +156,8 @@ def test_the_controller_shows_the_remotes_configured_port(monkeypatch: Any) -> N
 
 def screenshot_texts(monkeypatch: Any, tmp_path: Path, *args: str) -> tuple[int, list[str]]:
     """Run `companion screenshot` on a saved game; its exit code and the texts drawn."""
-    from companion import screenshot_cmd
+    from companion.app import screenshot_cmd, wiring
     from companion.screen import render as render_mod
-    from companion.screen import wiring
 
     data = tmp_path / "data"
     if not data.exists():
@@ -206,8 +205,8 @@ def test_a_screenshot_shows_the_port_phones_would_join_on(monkeypatch: Any,
 
 def test_a_screenshot_of_a_game_in_use_says_so(monkeypatch: Any, tmp_path: Path,
                                                capsys: Any) -> None:
-    from companion import screenshot_cmd
-    from companion.session import open_session
+    from companion.app import screenshot_cmd
+    from companion.game.session import open_session
 
     data = tmp_path / "data"
     running = open_session(data)  # as companion run holds it

@@ -11,7 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 from fixtures.screen.scenarios import LANGUAGES, catalog
 
-from companion.fonts import missing_glyphs
+from companion.screen.fonts import missing_glyphs
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG_FILES = sorted(p for p in ROOT.glob("**/*.po") if ".venv" not in p.parts)

@@ -9,10 +9,10 @@ import pygame
 import pytest
 from web_fakes import FakeSession
 
+from companion.game.api import Source
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
 from companion.screen.render import render
-from companion.session_api import Source
 
 
 @pytest.fixture(autouse=True)
@@ -181,7 +181,7 @@ def test_setup_form_starts_a_game() -> None:
 
 def test_setup_seats_as_many_players_as_the_edition_allows() -> None:
     from companion.screen import texts
-    from companion.screen.setup import SetupForm
+    from companion.screen.views.setup import SetupForm
 
     def change(form: SetupForm, line: str, step: int = 1) -> None:
         form.focus = next(i for i, (ident, _v) in enumerate(form.lines()) if ident == line)

@@ -15,14 +15,14 @@ import pygame
 import pytest
 from web_fakes import FakeSession
 
+from companion.app.wiring import panel_emitter
+from companion.game.api import Source
 from companion.screen import texts
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
-from companion.screen.history import networth_series
 from companion.screen.render import render
-from companion.screen.setup import SetupForm
-from companion.screen.wiring import panel_emitter
-from companion.session_api import Source
+from companion.screen.views.history import networth_series
+from companion.screen.views.setup import SetupForm
 
 FIXTURES = Path(__file__).parent / "fixtures" / "screen"
 GOLDEN = Path(__file__).parent / "data" / "games" / "mega-4p.jsonl"
@@ -213,7 +213,7 @@ def test_hardware_warning_shows_until_cleared() -> None:
 
 
 def test_the_panel_emitter_forwards_every_event() -> None:
-    events = pytest.importorskip("hardware.events")
+    events = pytest.importorskip("companion.inputs.events")
     got: list[tuple[str, Any]] = []
     emit = panel_emitter(events, lambda b: got.append(("press", b)),
                          lambda s: got.append(("turn", s)),

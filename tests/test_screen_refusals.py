@@ -1,5 +1,5 @@
 """The table screen says a refused command in its own language: the refusal's code and
-params through companion.refusals, square names and money as the edition writes them."""
+params through companion.words.refusals, square names and money as the edition writes them."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from web_fakes import open_real_session
 
-from companion import i18n
+from companion.game.api import Outcome, Source
 from companion.screen import texts
 from companion.screen.controller import Controller
-from companion.session_api import Outcome, Source
+from companion.words import catalog as i18n
 
 BANKER = Source(kind="script", banker=True)
 

@@ -12,8 +12,8 @@ import pygame
 import pytest
 from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, SIZES, scenario
 
-from companion.fonts import missing_glyphs
 from companion.screen import texts
+from companion.screen.fonts import missing_glyphs
 from companion.screen.render import render
 
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from companion.game import apply_command
-from companion.journal import JournalLocked
+from companion.game.api import Source, Update
+from companion.game.applying import apply_command
+from companion.game.journal import JournalLocked
+from companion.game.session import GameSession
 from companion.rules import Accepted, snapshot
-from companion.session import GameSession
-from companion.session_api import Source, Update
 
 BANKER = Source("script", banker=True)
 NEW: dict[str, Any] = {"do": "new_game", "edition": "classic-eur",
@@ -72,7 +72,7 @@ def test_listeners_run_after_commit_and_can_be_removed(tmp_path: Path) -> None:
 
         def listener(update: Update) -> None:
             # the change is in the journal before anyone hears of it
-            from companion.journal import Journal
+            from companion.game.journal import Journal
             j = Journal.open(path, readonly=True)
             try:
                 assert j.last_seq() >= 1

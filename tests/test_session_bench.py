@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-import companion.journal_state as journal_state
-from companion.journal import Entry
-from companion.journal_state import SNAPSHOT_EVERY
+import companion.game.replaying as journal_state
+from companion.game.api import Source
+from companion.game.journal import Entry
+from companion.game.replaying import SNAPSHOT_EVERY
+from companion.game.session import GameSession
 from companion.rules import GameState
-from companion.session import GameSession
-from companion.session_api import Source
-from companion.session_bench import bot_script, run_bench
+from tools.bench.journal import bot_script, run_bench
 
 
 def test_bench_reports_commit_and_resume_times() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from companion.session import GameSession
-from companion.session_api import Source, Update
+from companion.game.api import Source, Update
+from companion.game.session import GameSession
 
 TABLE = Source("script", banker=True)
 

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.bots import Bots
-from companion.game import apply_command
-from companion.journal_state import command_dict
+from companion.game.api import Source
+from companion.game.applying import apply_command
+from companion.game.replaying import command_dict
+from companion.game.session import GameSession
 from companion.rules import Accepted, GameState, snapshot
-from companion.session import GameSession
-from companion.session_api import Source
-from companion.session_bench import bot_script, new_game_command
+from tools.bench.journal import bot_script, new_game_command
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKER = Source("script", banker=True)

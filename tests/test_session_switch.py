@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from web_fakes import ORIGIN, Phone
 
-from companion.session import GameSession
-from companion.session_api import Source, Update
-from companion.session_switch import SessionHolder, SwitchError
+from companion.game.api import Source, Update
+from companion.game.session import GameSession
+from companion.game.switch import SessionHolder, SwitchError
 from web_remote import create_app
 
 TABLE = Source(kind="script", banker=True)
@@ -283,7 +283,7 @@ def test_without_saved_games_there_is_no_new_file(holder: SessionHolder,
 def full_disk_in_new_files(data_dir: Path) -> Any:
     """An opener whose new saved games cannot write a single entry (ENOSPC at the commit):
     the disk fills up just after the new file was made. Saved games already there work."""
-    from companion.journal_games import game_ids
+    from companion.game.saved_games import game_ids
 
     known = set(game_ids(data_dir))
 

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from companion.bots import Bots
-from companion.game import apply_command
-from companion.journal_state import command_dict
+from companion.game.api import Source
+from companion.game.applying import apply_command
+from companion.game.replaying import command_dict
+from companion.game.session import STATE_CACHE, GameSession
 from companion.rules import Accepted, GameState, snapshot
-from companion.session import STATE_CACHE, GameSession
-from companion.session_api import Source
-from companion.session_bench import bot_script
+from tools.bench.journal import bot_script
 
 BANKER = Source("keyboard", banker=True)
 NEW = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"], "seed": 5}

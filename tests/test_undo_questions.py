@@ -1,5 +1,5 @@
 """UNDO names the move it takes back: the session says which journal entry an undo would
-revert (`undo_target`), and companion.undo_questions asks about it in every language, on the
+revert (`undo_target`), and companion.words.undo_questions asks about it in every language, on the
 screen's catalogs and the phone remote's, with names, squares and money of the edition."""
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from companion import i18n
-from companion.game import apply_command, state_json
+from companion.game.api import Source
+from companion.game.applying import apply_command, state_json
+from companion.game.session import GameSession
+from companion.game.switch import SessionHolder
 from companion.rules import Accepted
 from companion.rules.commands import Verb
-from companion.screen.undo_texts import QUESTIONS
-from companion.session import GameSession
-from companion.session_api import Source
-from companion.session_switch import SessionHolder
-from companion.undo_questions import describe_undo, question
+from companion.words import catalog as i18n
+from companion.words.undo_questions import describe_undo, question
+from companion.words.undo_texts import QUESTIONS
 from web_remote.i18n import catalog as web_catalog
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -208,7 +208,7 @@ def test_not_the_banker_still_gets_the_error_page(app: Flask) -> None:
 
 
 def test_start_it_in_a_new_saved_file_is_refused_beside_the_form(tmp_path: Path) -> None:
-    from companion.session_switch import SessionHolder
+    from companion.game.switch import SessionHolder
 
     open_real_session(tmp_path / "saved", ("Ann", "Bo")).close()
     holder = SessionHolder.open(tmp_path / "saved")

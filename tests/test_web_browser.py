@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from web_fakes import open_real_session
 
-from companion.session_api import Source
+from companion.game.api import Source
 from web_remote import create_app, join_url, serve
 from web_remote.serving import ServerHandle
 
@@ -193,7 +193,7 @@ def test_banker_new_game_checks_the_editions_player_count(browser: Any, server: 
 @pytest.fixture
 def holder_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
     """The remote as `companion run` serves it: a switchable session, the games hook."""
-    from companion.session_switch import SessionHolder
+    from companion.game.switch import SessionHolder
 
     open_real_session(tmp_path / "saved", ("Ann", "Bo")).close()
     holder = SessionHolder.open(tmp_path / "saved")

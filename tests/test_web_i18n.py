@@ -1,7 +1,7 @@
 """The remote's translations: the template catalog is up to date with the code (and with the
-refusal sentences of companion/screen/refusal_texts.py, the undo questions of
-companion/screen/undo_texts.py, the recent-moves lines of companion/screen/log_texts.py and
-the move sentences of companion/move_texts.py), each of the seven languages parses,
+refusal sentences of companion/words/refusal_texts.py, the undo questions of
+companion/words/undo_texts.py, the recent-moves lines of companion/words/log_texts.py and
+the move sentences of companion/words/move_texts.py), each of the seven languages parses,
 keeps every placeholder, and translates every string (pages, banker page, error messages,
 refusals, plurals in every form), none of them left fuzzy."""
 
@@ -14,10 +14,10 @@ import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
-import companion.move_texts
-import companion.screen.log_texts
-import companion.screen.refusal_texts
-import companion.screen.undo_texts
+import companion.words.log_texts
+import companion.words.move_texts
+import companion.words.refusal_texts
+import companion.words.undo_texts
 import web_remote
 from web_remote.i18n import LANGUAGES, TRANSLATIONS, catalog
 
@@ -27,19 +27,19 @@ METHOD_MAP = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
 OPTIONS = {"**/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 #: the refusal sentences shared with the table screen (message context: their id)
-REFUSALS = Path(companion.screen.refusal_texts.__file__)
+REFUSALS = Path(companion.words.refusal_texts.__file__)
 #: the undo questions shared with the table screen (message context: their id)
-UNDO_QUESTIONS = Path(companion.screen.undo_texts.__file__)
+UNDO_QUESTIONS = Path(companion.words.undo_texts.__file__)
 #: the recent-moves lines shared with the table screen, and the phone's move sentences
-LOG_LINES = Path(companion.screen.log_texts.__file__)
-MOVES = Path(companion.move_texts.__file__)
+LOG_LINES = Path(companion.words.log_texts.__file__)
+MOVES = Path(companion.words.move_texts.__file__)
 SHARED = (REFUSALS, UNDO_QUESTIONS, LOG_LINES, MOVES)
 REFUSAL_KEYWORDS = {"_t": ((1, "c"), 2), "_n": ((1, "c"), 2, 3)}
 COMMAND = ("pybabel extract -F web_remote/babel.cfg -k _ -k ngettext:1,2 -k _t:1c,2 "
            "-k _n:1c,2,3 --no-location --omit-header --sort-output "
            "-o web_remote/translations/messages.pot web_remote "
-           "companion/screen/refusal_texts.py companion/screen/undo_texts.py "
-           "companion/screen/log_texts.py companion/move_texts.py")
+           "companion/words/refusal_texts.py companion/words/undo_texts.py "
+           "companion/words/log_texts.py companion/words/move_texts.py")
 
 
 def _msgid(message: object) -> str:
@@ -71,19 +71,19 @@ def test_template_catalog_is_up_to_date() -> None:
 
 
 def test_every_refusal_sentence_is_in_the_template() -> None:
-    from companion.screen.refusal_texts import SENTENCES
+    from companion.words.refusal_texts import SENTENCES
 
     assert {(m.id, m.text) for m in SENTENCES.values()} <= pot_ids()
 
 
 def test_every_undo_question_is_in_the_template() -> None:
-    from companion.screen.undo_texts import QUESTIONS
+    from companion.words.undo_texts import QUESTIONS
 
     assert {(m.id, m.text) for m in QUESTIONS.values()} <= pot_ids()
 
 
 def test_every_move_sentence_and_line_is_in_the_template() -> None:
-    from companion.move_words import WORDS
+    from companion.words.move_words import WORDS
 
     assert {(m.id, m.text) for m in WORDS.values()} <= pot_ids()
 

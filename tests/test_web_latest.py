@@ -1,5 +1,5 @@
 """The Table page's "Latest" list through Flask's test client: each move of this game as a
-sentence in the phone's language (companion.move_words), newest first, with what else
+sentence in the phone's language (companion.words.move_words), newest first, with what else
 happened under it, the banker named when the banker's phone acted for a player, moves
 taken back struck through and the undo saying what it took back."""
 

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from web_fakes import ORIGIN, Phone, open_real_session, text
 
-from companion.game import apply_command, state_json
+from companion.game.applying import apply_command, state_json
 from companion.rules import Accepted
 from web_remote import create_app
 
@@ -319,7 +319,7 @@ def test_security_headers(ann: Phone) -> None:
 
 
 def test_before_the_first_game(tmp_path: Path) -> None:
-    from companion.session import GameSession
+    from companion.game.session import GameSession
 
     with GameSession.open(tmp_path / "empty") as empty:
         app = create_app(empty, tmp_path / "empty", {"banker_pin": "2468"})

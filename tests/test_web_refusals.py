@@ -1,5 +1,5 @@
 """The phone remote says refusals in each phone's language: the game's (code and params
-through companion.refusals, the edition's square names and money) and its own; the English
+through companion.words.refusals, the edition's square names and money) and its own; the English
 stays in `message_en` for logs."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from flask import Flask
 from web_fakes import Phone, open_real_session
 
-from companion import i18n
-from companion.session_api import Source
+from companion.game.api import Source
+from companion.words import catalog as i18n
 from web_remote import create_app
 
 BANKER = Source(kind="script", banker=True)

@@ -1,9 +1,9 @@
 """Every phone page says money and squares as the Table page's "Latest" list says them
-(companion.move_words): money as the edition writes it (the Swiss display form "Fr.
+(companion.words.move_words): money as the edition writes it (the Swiss display form "Fr.
 26'000.–", with its dash, never the printed "Fr. 26'000.-"), squares as the edition names
 them in the phone's language (a German phone at a Swiss table reads "Bahnhof Lausanne"
 everywhere, a French one "Gare de Lausanne"); the History page's moves in the lines of
-companion.move_words.event_line, the table screen's. Flask test client, real journaled
+companion.words.move_words.event_line, the table screen's. Flask test client, real journaled
 session."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import pytest
 from flask import Flask
 from web_fakes import Phone, open_real_session
 
-from companion import i18n
-from companion.move_words import Words, event_line
-from companion.session_api import Source
+from companion.game.api import Source
+from companion.words import catalog as i18n
+from companion.words.move_words import Words, event_line
 from web_remote import create_app
 from web_remote.i18n import catalog
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from web_fakes import open_real_session
 
+from tools.bench.probe import HttpPhone
 from web_remote import create_app, join_url, serve
-from web_remote.probe import HttpPhone
 from web_remote.serving import ServerHandle
 
 
@@ -82,7 +82,7 @@ def test_page_and_static_over_http(server: ServerHandle) -> None:
 
 
 def test_bench_reports_fanout_and_flood() -> None:
-    from web_remote.bench import run_bench
+    from tools.bench.web import run_bench
 
     result = run_bench()
     assert result["web.fanout_phones"] == 12

@@ -1,6 +1,6 @@
 """A small in-memory game session implementing GameSessionProtocol, for the phone remote tests.
 
-It applies commands through companion.game.apply_command under one lock, keeps undo/redo
+It applies commands through companion.game.applying.apply_command under one lock, keeps undo/redo
 stacks and a journal, and calls listeners after each change, like the real session.
 """
 
@@ -11,9 +11,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.game import apply_command, state_json
+from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.applying import apply_command, state_json
 from companion.rules import Accepted, GameState
-from companion.session_api import JSON, Outcome, Source, Update
 
 
 def _mentions(entry: JSON, player: str) -> bool:
@@ -205,7 +205,7 @@ def _meta_csrf(html: str) -> str:
 def open_real_session(data_dir: Any, players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
                       seed: int = 3, edition: str = "classic-eur") -> Any:
     """The real journaled GameSession in `data_dir`, with a new game started."""
-    from companion.session import GameSession
+    from companion.game.session import GameSession
 
     session = GameSession.open(data_dir)
     out = session.submit({"do": "new_game", "edition": edition, "players": list(players),

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, jsonify, request, session
 
-from companion.session_api import GameSessionProtocol, Update
+from companion.game.api import GameSessionProtocol, Update
 from web_remote import i18n
 from web_remote.guard import Identity
 from web_remote.hub import Hub

@@ -5,9 +5,9 @@ compiled in memory on first use (no stale .mo files). English is the source lang
 A translated text remembers its English source (`Said.english`), so that a refusal can be
 logged in English while the phone reads it in its own language. Refusals of the game
 (engine and session codes with their params) are said by `say_refusal`, with the
-sentences of companion.refusals, the undo question by `say_undo`, with those of
-companion.undo_questions, the moves of the Table page's "Latest" list by `say_moves` and
-the History page's events by `say_events`, with those of companion.move_words (their msgids
+sentences of companion.words.refusals, the undo question by `say_undo`, with those of
+companion.words.undo_questions, the moves of the Table page's "Latest" list by `say_moves` and
+the History page's events by `say_events`, with those of companion.words.move_words (their msgids
 are in these catalogs too).
 """
 
@@ -23,9 +23,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 
-from companion.move_words import MoveSaid, Words, describe_move, event_line
-from companion.refusals import describe_refusal
-from companion.undo_questions import describe_undo
+from companion.words.move_words import MoveSaid, Words, describe_move, event_line
+from companion.words.refusals import describe_refusal
+from companion.words.undo_questions import describe_undo
 
 TRANSLATIONS = Path(__file__).parent / "translations"
 LANGUAGES: dict[str, str] = {
@@ -117,7 +117,7 @@ def say_moves(entries: list[dict[str, Any]], state: dict[str, Any] | None,
 
 def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> list[str | None]:
     """Engine events as the lines the table screen's "Last moves" panel and the moves'
-    lists say them (companion.move_words.event_line), in the current phone's language:
+    lists say them (companion.words.move_words.event_line), in the current phone's language:
     the History page's moves and buildings. None for an event that is not told (a bus
     ticket expiry that took none)."""
     lang = current_language()

@@ -2,9 +2,9 @@
 phone may take now (from "legal" only), building previews, and the transaction list.
 
 Money and square names are said as the Table page's "Latest" list says them
-(companion.move_words), so no page shows the same thing two ways: money by
-companion.i18n.format_money (the edition's display form: "Fr. 30'000.–"), squares by
-companion.refusals.square_name (as the edition names them in the phone's language).
+(companion.words.move_words), so no page shows the same thing two ways: money by
+companion.words.catalog.format_money (the edition's display form: "Fr. 30'000.–"), squares by
+companion.words.refusals.square_name (as the edition names them in the phone's language).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from companion import i18n as edition_words
 from companion.editions import load_edition
-from companion.refusals import square_name
 from companion.rules import Edition, EditionError, SquareKind
+from companion.words import catalog as edition_words
+from companion.words.refusals import square_name
 from web_remote.worth import PALETTE  # a player's colour: the same as on the chart
 
 JSON = dict[str, Any]
@@ -38,7 +38,7 @@ def board_size(state: JSON) -> int:
 
 def money(amount: int | None, currency: JSON | None, lang: str) -> str:
     """An amount as the edition writes it ("€ 1.500", "Fr. 30'000.–", "М1500"), the same
-    as the moves say it: companion.i18n.format_money ("" for none)."""
+    as the moves say it: companion.words.catalog.format_money ("" for none)."""
     if amount is None:
         return ""
     return edition_words.format_money(int(amount), currency, lang)
@@ -46,7 +46,7 @@ def money(amount: int | None, currency: JSON | None, lang: str) -> str:
 
 def square_names(state: JSON, lang: str) -> dict[int, str]:
     """Every square's name by index, as the edition names it in `lang` (the lookup the
-    moves use: companion.refusals.square_name); a square it cannot name keeps the state's
+    moves use: companion.words.refusals.square_name); a square it cannot name keeps the state's
     name."""
     ed = edition(str(state.get("edition", "")))
     if ed is None:

@@ -15,8 +15,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from companion.screen.controller import Controller
-from companion.screen.dice import SPEED_KEYS
 from companion.screen.render import render
+from companion.screen.views.dice import SPEED_KEYS
 
 log = logging.getLogger(__name__)
 

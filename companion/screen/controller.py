@@ -15,28 +15,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion import i18n
-from companion.audio import SoundPlayer
+from companion.app.wiring import placeholder_url
 from companion.config import WebConfig
-from companion.refusals import describe_refusal
-from companion.screen import settings as screen_settings
+from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.screen import texts
-from companion.screen.board_info import board_info, edition_names
+from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
-from companion.screen.history import networth_series
-from companion.screen.house_rules import house_rule_states
 from companion.screen.log_lines import log_lines
-from companion.screen.news import card_news
-from companion.screen.prompt import (
-    Action,
-    acting_player,
-    build_prompt,
-    next_bidder,
-    square_choices,
-)
 from companion.screen.render import Frame, setup_prompt
 from companion.screen.screen_sounds import extra_sounds
-from companion.screen.setup import SetupForm
 from companion.screen.texts import text
 from companion.screen.ui_state import (
     MESSAGE_S,
@@ -47,8 +34,21 @@ from companion.screen.ui_state import (
     PlayerStyle,
     UiState,
 )
-from companion.screen.wiring import placeholder_url
-from companion.session_api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.screen.views import settings as screen_settings
+from companion.screen.views.board_info import board_info, edition_names
+from companion.screen.views.history import networth_series
+from companion.screen.views.house_rules import house_rule_states
+from companion.screen.views.news import card_news
+from companion.screen.views.prompt import (
+    Action,
+    acting_player,
+    build_prompt,
+    next_bidder,
+    square_choices,
+)
+from companion.screen.views.setup import SetupForm
+from companion.words import catalog as i18n
+from companion.words.refusals import describe_refusal
 
 log = logging.getLogger(__name__)
 AUCTION_SECONDS = 30.0
@@ -99,7 +99,7 @@ class Controller(EntryMixin):
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
         self.frame: Frame | None = None
-        #: companion.screen.registration.CardRegistration when RFID readers are wired in
+        #: companion.screen.views.registration.CardRegistration when RFID readers are wired in
         self.cards: Any = None
         self.ui.now = clock()
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
@@ -288,7 +288,7 @@ class Controller(EntryMixin):
 
     def refuse(self, refusal: str | Outcome) -> None:
         """Show a refusal and play the refused sound: a screen text as it is, a refused
-        Outcome in the screen's language (companion.refusals)."""
+        Outcome in the screen's language (companion.words.refusals)."""
         message = refusal if isinstance(refusal, str) else refusal_text(refusal, self.state)
         self.notify(text("refused", message=message), "refused")
         if self.sound is not None:

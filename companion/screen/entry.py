@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.screen.dice import SPEED_FACES, dial_faces, dice_needed
 from companion.screen.picking import current_pick
-from companion.screen.prompt import acting_player, legal_entry
 from companion.screen.texts import MESSAGES, text
+from companion.screen.views.dice import SPEED_FACES, dial_faces, dice_needed
+from companion.screen.views.prompt import acting_player, legal_entry
 
 if TYPE_CHECKING:
+    from companion.game.api import JSON, Outcome
     from companion.screen.ui_state import UiState
-    from companion.session_api import JSON, Outcome
 
 
 def warning_text(code: str, source: str, message: str) -> str:

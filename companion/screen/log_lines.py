@@ -1,6 +1,6 @@
 """Engine events as short lines for the recent-moves panel.
 
-The words are companion.move_words' (`event_line`), shared with the phone remote's list of
+The words are companion.words.move_words' (`event_line`), shared with the phone remote's list of
 the latest moves; the screen says them in its own language, names squares as its board
 does and colours each line by the player it is about.
 """
@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion import i18n
-from companion.move_words import Words, event_line
 from companion.screen import texts
-from companion.screen.board_map import player_colors
-from companion.screen.prompt import square_name
 from companion.screen.ui_state import LogLine, UiState
+from companion.screen.views.board_map import player_colors
+from companion.screen.views.prompt import square_name
+from companion.words import catalog as i18n
+from companion.words.move_words import Words, event_line
 
 #: the events the panel shows (money moves, purchases, jail, bankruptcy, Mega's moves)
 SHOWN = frozenset({

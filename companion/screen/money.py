@@ -1,6 +1,6 @@
 """Amounts as the table reads them, from the edition's currency block in the state JSON.
 
-The edition's own written form decides (`companion.i18n.format_money`); the screen's
+The edition's own written form decides (`companion.words.catalog.format_money`); the screen's
 language matters only for a currency block without a pattern.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion import i18n
 from companion.screen import texts
+from companion.words import catalog as i18n
 
 MINUS = i18n.MINUS
 

@@ -17,7 +17,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 import pygame.freetype  # noqa: E402
 
-from companion import fonts  # noqa: E402
+from companion.screen import fonts  # noqa: E402
 from companion.screen.theme import Color  # noqa: E402
 
 ELLIPSIS = "…"

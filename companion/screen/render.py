@@ -13,12 +13,14 @@ from typing import Any
 import pygame
 
 from companion.screen import theme
-from companion.screen.board_map import draw_board, player_colors
-from companion.screen.gameover import draw_game_over
 from companion.screen.layout import GameLayout, scales
-from companion.screen.overlays import draw_chooser, draw_help
 from companion.screen.painter import DrawnText, Hotspot, Painter
-from companion.screen.panels import (
+from companion.screen.texts import text
+from companion.screen.ui_state import UiState
+from companion.screen.views.board_map import draw_board, player_colors
+from companion.screen.views.gameover import draw_game_over
+from companion.screen.views.overlays import draw_chooser, draw_help
+from companion.screen.views.panels import (
     draw_banner,
     draw_buttons,
     draw_header,
@@ -27,11 +29,9 @@ from companion.screen.panels import (
     draw_prompt,
     draw_remote,
 )
-from companion.screen.prompt import Action, Prompt, build_prompt
-from companion.screen.registration import draw_registration
-from companion.screen.setup import draw_setup
-from companion.screen.texts import text
-from companion.screen.ui_state import UiState
+from companion.screen.views.prompt import Action, Prompt, build_prompt
+from companion.screen.views.registration import draw_registration
+from companion.screen.views.setup import draw_setup
 
 
 @dataclass
@@ -98,7 +98,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
     elif ui.overlay == "chooser" and ui.chooser is not None:
         draw_chooser(p, ui.chooser)
     elif ui.overlay == "registration" and ui.chooser is not None:
-        draw_registration(p, ui.chooser)  # card registration (companion.screen.registration)
+        draw_registration(p, ui.chooser)  # card registration (companion.screen.views.registration)
     if frame.screen != "game":
         draw_banner(p, p.rect(6, 380, 788, 36), ui)
     frame.texts = p.texts

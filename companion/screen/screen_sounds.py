@@ -1,6 +1,6 @@
 """Sounds for the Mega edition's events, from the table's existing sounds.
 
-companion.audio chooses the sounds of the classic events (dice, money, jail, gavel); the
+companion.screen.audio chooses the sounds of the classic events (dice, money, jail, gavel); the
 speed die's triple and Mr. Monopoly, the bus tickets and the Auction square's choice have
 no sound there, so the screen plays one of the same sounds for them when the mixer chose
 none for the command.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-#: Mega event kind -> the sound it plays (names from companion.audio.SOUND_NAMES)
+#: Mega event kind -> the sound it plays (names from companion.screen.audio.SOUND_NAMES)
 MEGA_SOUNDS: dict[str, str] = {
     "triple": "pass_go",  # a fanfare moment: go anywhere
     "mr_monopoly": "dice",

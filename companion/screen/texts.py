@@ -3,15 +3,15 @@
 The screen never writes words inline: it asks `text(msg_id, **fields)`, which looks the
 message up in the gettext catalog of the screen's language (`use_language`; the controller
 picks the setup's choice, else the edition's language). The messages below are the English
-source texts; `python -m companion.i18n update` extracts them (the markers `_t` and `_n`,
+source texts; `python -m companion.words.catalog update` extracts them (the markers `_t` and `_n`,
 with the id as the message context) into companion/locale/companion.pot.
 """
 
 from __future__ import annotations
 
-from companion import i18n
-from companion.screen.log_texts import LINES
-from companion.screen.message import Message, _n, _t
+from companion.words import catalog as i18n
+from companion.words.log_texts import LINES
+from companion.words.message import Message, _n, _t
 
 _MESSAGES: tuple[Message, ...] = (
     # header and panels
@@ -232,7 +232,7 @@ _MESSAGES: tuple[Message, ...] = (
        "houses"),
     _t("hr_bank_only", "bank only"),
     _n("hr_time_limit", "{minutes}-minute game", "{minutes}-minute game", "minutes"),
-    # card registration (companion.screen.registration): the banker menu's "Register cards"
+    # card registration (companion.screen.views.registration): the banker menu's "Register cards"
     _t("reg_menu", "Register cards"),
     _t("reg_banker_menu", "Banker menu"),
     _t("reg_title", "Register cards"),

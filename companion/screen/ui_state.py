@@ -130,7 +130,7 @@ class UiState:
     trade: dict[str, Any] | None = None  # a proposal waiting for the receiver's YES / NO
     volume: int = 80
     muted: bool = False
-    setup: Any = None  # companion.screen.setup.SetupForm while no game is running
+    setup: Any = None  # companion.screen.views.setup.SetupForm while no game is running
 
     def animating(self) -> bool:
         """Whether a frame drawn now would differ from one drawn a moment later."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from companion.inputs.events import Emit
 from hardware.debounce import Clock
-from hardware.events import Emit
 from hardware.readers.base import Reader, SerialReader, TapDeduper
 from hardware.readers.fake import FakeReader, normalize_tag
 from hardware.readers.keyboard import KeyboardReader

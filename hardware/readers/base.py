@@ -12,8 +12,8 @@ from typing import Any, Protocol
 
 import serial
 
+from companion.inputs.events import Emit, HardwareWarning, TagEvent
 from hardware.debounce import Clock
-from hardware.events import Emit, HardwareWarning, TagEvent
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from hardware.events import Emit, HardwareWarning, TagEvent
+from companion.inputs.events import Emit, HardwareWarning, TagEvent
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from companion.inputs.events import Emit, HardwareWarning, TagEvent
 from hardware.debounce import Clock
-from hardware.events import Emit, HardwareWarning, TagEvent
 from hardware.readers.base import ReaderThread, TapDeduper
 
 log = logging.getLogger(__name__)

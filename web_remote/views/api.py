@@ -10,8 +10,8 @@ from typing import Any, TypeVar, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion import refusals
-from companion.session_api import Outcome, Source
+from companion.game.api import Outcome, Source
+from companion.words import refusals
 from web_remote.app import identity, refuse, remote
 from web_remote.guard import Identity, Refusal, authorize, check_offer
 from web_remote.hub import Message

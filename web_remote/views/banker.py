@@ -17,11 +17,11 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import refusals
 from companion.editions import edition_ids, player_limits
-from companion.game import apply_command
+from companion.game.api import Source
+from companion.game.applying import apply_command
 from companion.rules import Rejection
-from companion.session_api import Source
+from companion.words import refusals
 from web_remote.app import identity, refuse, remote, wants_json
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
 from web_remote.present import edition, money, square_names

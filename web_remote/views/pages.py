@@ -11,7 +11,7 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.i18n import group_digits
+from companion.words.catalog import group_digits
 from web_remote import rulebook
 from web_remote.app import identity, refuse, remote
 from web_remote.i18n import _, current_language, say_events, say_moves, trades_said

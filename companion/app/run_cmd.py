@@ -1,0 +1,191 @@
+"""`companion run`: the game session, the screen, the inputs and the phone remote, one process.
+
+On a Pi console the screen is drawn fullscreen through KMS/DRM; on a desktop in a window;
+with no display (or --headless) the companion runs without a screen and prints where the
+phone remote is. It resumes the saved game of the data directory, or shows the setup.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.config import ConfigError, load_config, parse_reader_spec
+
+log = logging.getLogger("companion.run")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="companion run", description=__doc__.splitlines()[0])
+    parser.add_argument("--headless", action="store_true", help="run without a screen")
+    parser.add_argument("--port", type=int, help="the phone remote's port (default: config)")
+    parser.add_argument("--data-dir", type=Path, help="where games are saved")
+    parser.add_argument("--config", type=Path, help="the configuration file")
+    parser.add_argument("--size", help="window size WIDTHxHEIGHT (default: config or 800x480)")
+    parser.add_argument("--fullscreen", action="store_true", help="fullscreen on a desktop too")
+    parser.add_argument("--reader", action="append", metavar="SPEC",
+                        help="an RFID reader, e.g. rdm6300:/dev/serial0, pn532:/dev/ttyUSB0, "
+                        "keyboard, fake (repeat for several; replaces the configured ones)")
+    return parser.parse_args(argv)
+
+
+def parse_size(text: str | None) -> tuple[int, int] | None:
+    """'800x480' -> (800, 480).
+
+    >>> parse_size("1920x1080")
+    (1920, 1080)
+    """
+    if not text:
+        return None
+    width, _, height = text.lower().partition("x")
+    return int(width), int(height)
+
+
+def main(argv: list[str]) -> int:
+    """Start everything; returns when the window is closed or the process is told to stop."""
+    args = parse_args(argv)
+    logging.basicConfig(level=os.environ.get("COMPANION_LOG", "INFO"),
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+        readers_wanted = [str(parse_reader_spec(s)) for s in args.reader] if args.reader \
+            else [str(s) for s in config.readers.specs]
+    except ConfigError as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"companion run: --reader: {exc}", file=sys.stderr)
+        return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from companion.app.wiring import (
+        PartMissing,
+        Readers,
+        WebRemote,
+        close_quietly,
+        open_session,
+        reader_specs,
+        start_panel,
+    )
+    from companion.game.session import GameSession
+    from companion.game.switch import SessionHolder
+    from companion.screen.app import DisplaySpec, ScreenLoop, open_display
+    from companion.screen.audio import SoundPlayer
+    from companion.screen.controller import Controller
+    from companion.screen.views import settings as screen_settings
+    from companion.screen.views.registration import CardRegistration
+
+    data_dir = args.data_dir or config.data_dir
+    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        session = open_session(data_dir)
+        if isinstance(session, GameSession):  # the banker may switch saved games
+            session = SessionHolder(data_dir, session)
+    except PartMissing as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
+    parts: list[Any] = [session]
+    remembered = (data_dir / screen_settings.FILE_NAME).exists()
+    sound = SoundPlayer(volume=config.sound.volume / 100, muted=config.sound.mute)
+    parts.append(sound)
+    port = args.port or config.web.port
+    controller = Controller(session, sound=sound, data_dir=data_dir,
+                            language=config.screen.language,
+                            remote_port=port if config.web.enabled else None)
+    if not remembered:
+        controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
+    sound.set_volume(controller.ui.volume / 100)
+    sound.set_muted(controller.ui.muted)
+    try:
+        # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
+        # screen's card registration all go through it
+        readers = Readers(session, data_dir, [], controller.post_message)
+        parts.append(readers)
+        cards = CardRegistration(controller, readers.registrar)
+        controller.cards = cards
+        readers.set_ui(cards.ui)
+        parts.append(cards)
+        if config.web.enabled:
+            try:
+                def next_link() -> None:  # a phone joined: the QR code shows a fresh link
+                    controller.ui.remote_url = remote.join_link()
+                    controller.post_message("A phone joined", "info")
+
+                remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
+                                   games=session if isinstance(session, SessionHolder) else None,
+                                   tags=readers.registrar)
+                remote.start()
+                parts.append(remote)
+                controller.ui.remote_url = remote.join_link()
+                extensions = getattr(remote.app, "extensions", None)
+                if isinstance(extensions, dict):  # lets the remote show trade proposals
+                    extensions["table_screen"] = controller
+            except (PartMissing, OSError, TypeError) as exc:
+                log.warning("phone remote off: %s", exc)
+        panel = start_panel(controller.post_button, config.buttons.pins,
+                            events_to=readers.pump.emit)
+        if panel is not None:
+            parts.append(panel)
+        readers.open(reader_specs(readers_wanted, on_a_pi=panel is not None))
+        surface = None if args.headless else open_display(DisplaySpec(
+            parse_size(args.size) or config.screen.size,
+            args.fullscreen or config.screen.fullscreen))
+        if surface is None:
+            return run_headless(controller)
+        loop = ScreenLoop(controller, surface)
+        install_stop_signals(loop.request_stop)
+        loop.run()
+        return 0
+    finally:
+        controller.close()
+        for part in reversed(parts):
+            close_quietly(part)
+
+
+def install_stop_signals(stop: Any) -> None:
+    """SIGTERM (systemd) and SIGINT (Ctrl-C) end the loop cleanly.
+
+    A signal handler runs on the main thread between two bytecodes, possibly while that
+    thread is inside a lock (waiting on the very Event `stop` sets): taking the lock again
+    there would deadlock, so the handler only starts a thread that calls `stop`.
+    """
+
+    def handler(*_args: object) -> None:
+        threading.Thread(target=stop, name="stop-signal", daemon=True).start()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, handler)
+
+
+def run_headless(controller: Any) -> int:
+    """No screen: say where the phone remote is, keep the controller (sounds, auction clock)
+    running on session updates, until SIGTERM / SIGINT."""
+    url = controller.ui.remote_url
+    wake = threading.Event()
+    stop = threading.Event()
+    controller.wake = wake.set
+
+    def request_stop() -> None:
+        stop.set()
+        wake.set()
+
+    # before saying it runs: a stop asked for from then on must find the handlers in place
+    install_stop_signals(request_stop)
+    print(f"Table Companion running without a screen. Phones join at: {url or 'off'}",
+          flush=True)
+    while not stop.is_set():
+        deadline = controller.ui.auction_deadline
+        timeout = 1.0 if deadline is None else min(1.0, max(0.05, deadline - controller.clock()))
+        wake.wait(timeout)
+        wake.clear()
+        controller.drain()
+        if controller.ui.remote_url != url:  # a phone joined: print the next one-time link
+            url = controller.ui.remote_url
+            print(f"Next phone joins at: {url}", flush=True)
+    return 0

@@ -1,0 +1,85 @@
+"""`companion screenshot --data-dir DIR --size 800x480 --out FILE.png`: the screen, as a PNG.
+
+Renders the saved game exactly as the table screen shows it (with its recent moves and
+net-worth history from the journal), without opening a window. No phone remote runs then:
+the corner shows where phones would join, this machine's address on the phone remote's port
+(`--port`, else `[web] port` of the configuration), or "Phone remote off" when the
+configuration turns the remote off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from companion.config import ConfigError, load_config
+from companion.paths import default_data_dir
+
+
+def main(argv: list[str]) -> int:
+    """Render the current game of the data directory to a PNG file."""
+    parser = argparse.ArgumentParser(prog="companion screenshot",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=Path, default=None, help="where games are saved")
+    parser.add_argument("--size", default="800x480", help="WIDTHxHEIGHT (default 800x480)")
+    parser.add_argument("--out", type=Path, required=True, help="the PNG file to write")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the phone remote's port to show (default: config)")
+    parser.add_argument("--config", type=Path, default=None, help="the configuration file")
+    args = parser.parse_args(argv)
+    try:
+        width, _, height = args.size.lower().partition("x")
+        size = (int(width), int(height))
+    except ValueError:
+        print(f"companion screenshot: bad --size {args.size!r} (write e.g. 800x480)",
+              file=sys.stderr)
+        return 2
+    try:
+        port = remote_port(args.port, args.config)
+    except ConfigError as exc:
+        print(f"companion screenshot: {exc}", file=sys.stderr)
+        return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from companion.app.wiring import PartMissing, close_quietly, open_session
+    from companion.game.journal import JournalError, JournalLocked
+    from companion.screen.controller import Controller
+    from companion.screen.render import render
+
+    data_dir = args.data_dir or default_data_dir()
+    try:
+        session = open_session(data_dir)
+    except PartMissing as exc:
+        print(f"companion screenshot: {exc}", file=sys.stderr)
+        return 2
+    except JournalLocked as exc:
+        print(f"companion screenshot: {exc}; the table screen shows it already (stop the "
+              "companion, or copy the data directory, to render it here)", file=sys.stderr)
+        return 2
+    except JournalError as exc:
+        print(f"companion screenshot: {exc}", file=sys.stderr)
+        return 2
+    try:
+        controller = Controller(session, data_dir=data_dir, remote_port=port)
+        surface = pygame.Surface(size)
+        render(controller.state, controller.ui, surface)
+        controller.close()
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(surface, str(args.out))
+    finally:
+        close_quietly(session)
+    print(args.out)
+    return 0
+
+
+def remote_port(port: int | None, config_file: Path | None) -> int | None:
+    """The phone remote's port to show: `--port`, else the configuration's `[web] port`
+    (the same as `companion run` serves on); None when the configuration turns it off.
+    Raises ConfigError for a configuration that cannot be used."""
+    if port is not None:
+        return port
+    web = load_config(config_file).web
+    return web.port if web.enabled else None

@@ -1,0 +1,1 @@
+"""The game: the session (the one writer), its journal, history and rescue."""

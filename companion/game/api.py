@@ -1,0 +1,88 @@
+"""What every input and output (screen, buttons, RFID, phones, scripts) may ask of a game.
+
+The game session (companion.game.session) implements this protocol; everything else codes
+against it, never against the engine's state objects. Commands are dicts in the table-script
+vocabulary (docs/table-script.md); states are dicts in the state JSON format
+(docs/state-json.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Who sent a command: kind is button, rfid, phone, script, keyboard or screen."""
+
+    kind: str
+    player: str | None = None  # the player acting (a phone's player, a tapped bank card)
+    banker: bool = False  # sent with the banker's authority (PIN, banker card, script)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The settled result of one submitted command.
+
+    accepted: committed to the journal and applied; events say what happened.
+    Otherwise code/message say why it was refused, and nothing changed.
+    """
+
+    accepted: bool
+    version: int
+    events: list[JSON] = field(default_factory=list)
+    code: str | None = None
+    message: str | None = None
+    #: the facts of a refusal (player, square, amounts...) for saying it in any language
+    params: JSON = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Update:
+    """Pushed to listeners after every accepted command, undo or redo."""
+
+    version: int
+    state: JSON
+    events: list[JSON]
+    source: Source
+
+
+class GameSessionProtocol(Protocol):
+    """One game, one serialized writer; thread-safe for any number of callers."""
+
+    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+        """Queue a command and wait until it is journaled (or refused).
+
+        expect_version: refuse with code "stale_version" unless it equals the current version.
+        """
+        ...
+
+    def state(self) -> JSON:
+        """The public state JSON (docs/state-json.md), including "legal"."""
+        ...
+
+    def undo(self, source: Source) -> Outcome:
+        """Undo the last command (journaled itself); device-rolled dice are never re-rolled."""
+        ...
+
+    def redo(self, source: Source) -> Outcome:
+        """Redo the last undone command."""
+        ...
+
+    def undo_target(self) -> JSON | None:
+        """What an undo would take back now: the journal entry of that command (seq, time,
+        kind, source, command, events, version, as `history` gives it), or None when there
+        is nothing to undo. Read-only: for asking "Undo: Ann bought ...?" first."""
+        ...
+
+    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
+        """Journal entries, newest last: seq, time, source, command, events."""
+        ...
+
+    def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        """Call back (on the writer thread, keep it short) after each change; returns remove()."""
+        ...

@@ -1,0 +1,58 @@
+"""The journal as history: who did what, when, and who paid whom, for phones and screens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.game.journal import Entry, Journal
+
+JSON = dict[str, Any]
+
+_NAME_FIELDS = ("player", "by", "from", "to", "bidder", "winner", "creditor")
+
+
+def mentions(entry: Entry, player: str) -> bool:
+    """Whether the entry concerns the player: sent by them, naming them, or paying them."""
+    if entry.source.player == player:
+        return True
+    if any(entry.command.get(f) == player for f in _NAME_FIELDS):
+        return True
+    for e in entry.events:
+        if any(e.get(f) == player for f in _NAME_FIELDS):
+            return True
+        if player in (e.get("players") or ()):
+            return True
+    return False
+
+
+def undone_commands(journal: Journal) -> set[int]:
+    """The command rows that stand undone now."""
+    undone: set[int] = set()
+    for _seq, kind, target in journal.scan():
+        if kind == "undo" and target is not None:
+            undone.add(target)
+        elif kind == "redo" and target is not None:
+            undone.discard(target)
+    return undone
+
+
+def history(journal: Journal, player: str | None = None, limit: int = 200) -> list[JSON]:
+    """Journal entries, newest last, each with "undone" (true for a command undone now)."""
+    undone = undone_commands(journal)
+    last = journal.last_seq()
+    out: list[JSON] = []
+    upto = last
+    chunk = max(limit, 50)
+    while upto > 0 and len(out) < limit:
+        start = max(0, upto - chunk)
+        batch = [e for e in journal.entries(after=start, upto=upto)
+                 if player is None or mentions(e, player)]
+        for e in reversed(batch):
+            item = e.to_json()
+            item["undone"] = e.kind == "command" and e.seq in undone
+            out.append(item)
+            if len(out) >= limit:
+                break
+        upto = start
+    out.reverse()
+    return out

@@ -1,0 +1,459 @@
+"""The SQLite journal of one saved game: every accepted command, undo and redo, in order.
+
+One file per game (`DATA_DIR/games/<id>.journal`), WAL mode with `synchronous=FULL` on every
+connection, so a row is on the storage before anyone is told about it. Every row carries a
+CRC so that a damaged file is reported instead of silently replayed. See docs/session.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.game.api import Source
+
+JSON = dict[str, Any]
+SCHEMA_VERSION = 1
+SUFFIX = ".journal"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE entries (
+    seq INTEGER PRIMARY KEY,
+    time REAL NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('command', 'undo', 'redo')),
+    target INTEGER,
+    source TEXT NOT NULL,
+    command TEXT NOT NULL,
+    events TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    rng TEXT,
+    crc INTEGER NOT NULL
+);
+CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state BLOB NOT NULL, crc INTEGER NOT NULL);
+"""
+
+
+class JournalError(Exception):
+    """Something is wrong with the saved games; the message is for people."""
+
+
+class JournalCorrupt(JournalError):
+    """A journal file is damaged or truncated: it is left untouched and not replayed."""
+
+
+class JournalLocked(JournalError):
+    """Another process has the data directory open."""
+
+
+class StorageError(JournalError):
+    """Writing failed (full disk, read-only directory, I/O error): nothing was saved."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One journal row: a command as resolved by the engine, or an undo / redo of one.
+
+    command: the command as applied (device dice and cards filled in); for undo and redo the
+    command undone or redone. target: the seq of that command row (undo / redo only).
+    rng: the engine's generator after the row when the row moved it (device dice).
+    """
+
+    seq: int
+    time: float
+    kind: str
+    target: int | None
+    source: Source
+    command: JSON
+    events: list[JSON] = field(default_factory=list)
+    version: int = 0
+    rng: int | None = None
+
+    def to_json(self) -> JSON:
+        """The entry as shown in the history (phones, export)."""
+        return {"seq": self.seq, "time": self.time, "kind": self.kind, "target": self.target,
+                "source": source_json(self.source), "command": self.command,
+                "events": self.events, "version": self.version}
+
+
+def source_json(source: Source) -> JSON:
+    """A Source as a JSON object."""
+    return {"kind": source.kind, "player": source.player, "banker": source.banker}
+
+
+def source_from_json(data: Any) -> Source:
+    """A Source back from `source_json`; raises ValueError when malformed."""
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise ValueError("malformed source")
+    player = data.get("player")
+    return Source(data["kind"], player if isinstance(player, str) else None,
+                  bool(data.get("banker", False)))
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _row_crc(seq: int, t: float, kind: str, target: int | None, source: str, command: str,
+             events: str, version: int, rng: str | None) -> int:
+    text = f"{seq}|{t!r}|{kind}|{target}|{source}|{command}|{events}|{version}|{rng}"
+    return zlib.crc32(text.encode("utf-8"))
+
+
+def storage_message(exc: BaseException) -> str:
+    """A short human reason for a failed write."""
+    text = str(exc).lower()
+    if "full" in text or getattr(exc, "errno", None) == 28:
+        return "the data directory is full"
+    if "readonly" in text or "read-only" in text or getattr(exc, "errno", None) in (13, 30):
+        return "the data directory is read-only"
+    if "i/o" in text:
+        return "the storage failed (I/O error)"
+    return f"the storage failed ({exc})"
+
+
+def _is_corruption(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text or "corrupt" in text
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
+    """A connection with the journal's pragmas (WAL, synchronous=FULL) set."""
+    uri = f"file:{path}?mode={'ro' if readonly else 'rw'}"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                           timeout=5.0)
+    try:
+        if not readonly:
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise JournalError(f"{path}: cannot use WAL mode ({mode})")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA cell_size_check=ON")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _connect_readonly_anyhow(path: Path) -> sqlite3.Connection:
+    """Read a WAL journal in a read-only directory (where -shm cannot be created)."""
+    try:
+        return _connect(path, readonly=True)
+    except sqlite3.Error:
+        conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True, isolation_level=None,
+                               check_same_thread=False)
+        return conn
+
+
+class Journal:
+    """One game's journal file; thread-safe (one lock around the one connection)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, readonly: bool) -> None:
+        self.path = path
+        self.readonly = readonly
+        self._conn = conn
+        self._lock = threading.Lock()
+        #: why writing is impossible when the file could only be opened read-only
+        self.readonly_reason: str | None = None
+        #: for tests and the bench: a hook run inside each write transaction before COMMIT
+        self.before_commit: Any = None
+
+    # --- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: Path, game_id: str) -> Journal:
+        """Create a new empty journal atomically (a temporary file renamed into place)."""
+        tmp = path.with_name(f".{path.name}.tmp")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            for stale in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+                stale.unlink(missing_ok=True)
+            conn = sqlite3.connect(str(tmp), isolation_level=None)
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=FULL")
+                conn.executescript(_SCHEMA)  # a temporary file: atomicity comes from rename
+                conn.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("schema_version", str(SCHEMA_VERSION)), ("game_id", game_id),
+                    ("created", repr(time.time())),
+                ])
+            finally:
+                conn.close()
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            if path.exists():
+                tmp.unlink()
+                raise JournalError(f"game {game_id!r} exists already")
+            os.rename(tmp, path)
+            _fsync_dir(path.parent)
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot create {path}: {storage_message(exc)}") from exc
+        except OSError as exc:
+            raise StorageError(f"cannot create {path}: {storage_message(exc)}") from exc
+        return cls.open(path)
+
+    @classmethod
+    def open(cls, path: Path, readonly: bool = False) -> Journal:
+        """Open an existing journal; JournalCorrupt when it is not a sound journal file."""
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            raise JournalError(f"{path}: no such saved game") from None
+        if size == 0:
+            raise JournalCorrupt(f"{path} is empty (truncated): the journal is damaged")
+        reason = None
+        try:
+            conn = _connect(path, readonly)
+        except sqlite3.Error as exc:
+            if _is_corruption(exc):
+                raise JournalCorrupt(f"{path} is damaged: {exc}") from exc
+            if readonly or os.access(path.parent, os.W_OK):
+                raise StorageError(f"cannot open {path}: {storage_message(exc)}") from exc
+            # a read-only directory: show the game, refuse every change
+            conn = _connect_readonly_anyhow(path)
+            reason = "the data directory is read-only"
+            readonly = True
+        journal = cls(path, conn, readonly)
+        journal.readonly_reason = reason
+        try:
+            journal._check_schema()
+        except BaseException:
+            conn.close()
+            raise
+        return journal
+
+    def _check_schema(self) -> None:
+        try:
+            rows = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+            tables = {r[0] for r in self._conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.Error as exc:
+            raise JournalCorrupt(f"{self.path} is damaged: {exc}") from exc
+        if not {"meta", "entries", "snapshots"} <= tables:
+            raise JournalCorrupt(f"{self.path} is damaged: tables are missing")
+        if rows.get("schema_version") != str(SCHEMA_VERSION):
+            raise JournalCorrupt(
+                f"{self.path}: unknown journal format {rows.get('schema_version')!r}")
+
+    def close(self) -> None:
+        """Close the connection (a clean close also checkpoints the WAL)."""
+        with self._lock:
+            self._conn.close()
+
+    def meta(self, key: str) -> str | None:
+        """A value from the meta table."""
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def check(self) -> None:
+        """SQLite's own structural check; JournalCorrupt when the file is damaged."""
+        with self._lock:
+            try:
+                result = [r[0] for r in self._conn.execute("PRAGMA quick_check")]
+            except sqlite3.Error as exc:
+                raise JournalCorrupt(f"{self.path} is damaged: {exc}") from exc
+        if result != ["ok"]:
+            raise JournalCorrupt(f"{self.path} is damaged: {'; '.join(result[:3])}")
+
+    # --- writing -------------------------------------------------------------------------
+
+    def append(self, entry: Entry, snapshot: JSON | None = None) -> None:
+        """Commit one entry (and a snapshot of the state after it) durably, or raise.
+
+        Raises StorageError when nothing was written; the caller then knows the entry is
+        not in the journal.
+        """
+        if self.readonly:
+            raise StorageError(f"not saved: {self.readonly_reason or 'opened read-only'}")
+        source = _dumps(source_json(entry.source))
+        command = _dumps(entry.command)
+        events = _dumps(entry.events)
+        rng = None if entry.rng is None else str(entry.rng)
+        crc = _row_crc(entry.seq, entry.time, entry.kind, entry.target, source, command,
+                       events, entry.version, rng)
+        blob = None
+        if snapshot is not None:
+            blob = zlib.compress(_dumps(snapshot).encode("utf-8"), 1)
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute(
+                        "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (entry.seq, entry.time, entry.kind, entry.target, source, command,
+                         events, entry.version, rng, crc))
+                    if blob is not None:
+                        conn.execute("INSERT INTO snapshots VALUES (?, ?, ?)",
+                                     (entry.seq, blob, zlib.crc32(blob)))
+                    if self.before_commit is not None:
+                        self.before_commit(entry)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StorageError(f"not saved: {storage_message(exc)}") from exc
+            except OSError as exc:
+                raise StorageError(f"not saved: {storage_message(exc)}") from exc
+
+    # --- reading -------------------------------------------------------------------------
+
+    def last_seq(self) -> int:
+        """The seq of the newest entry (0 when empty)."""
+        with self._lock:
+            try:
+                row = self._conn.execute("SELECT max(seq) FROM entries").fetchone()
+            except sqlite3.Error as exc:
+                raise self._read_error(exc) from exc
+        return int(row[0] or 0)
+
+    def _read_error(self, exc: sqlite3.Error) -> JournalError:
+        if _is_corruption(exc):
+            return JournalCorrupt(f"{self.path} is damaged: {exc}")
+        return StorageError(f"cannot read {self.path}: {storage_message(exc)}")
+
+    def entries(self, after: int = 0, upto: int | None = None) -> Iterator[Entry]:
+        """Entries with after < seq <= upto, oldest first, each checked against its CRC."""
+        sql = "SELECT * FROM entries WHERE seq > ?"
+        args: list[Any] = [after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            args.append(upto)
+        with self._lock:
+            try:
+                rows = self._conn.execute(sql + " ORDER BY seq", args).fetchall()
+            except sqlite3.Error as exc:
+                raise self._read_error(exc) from exc
+        expected = after + 1
+        for row in rows:
+            entry = self._parse(row)
+            if entry.seq != expected:
+                raise JournalCorrupt(f"{self.path} is damaged: entry {expected} is missing")
+            expected += 1
+            yield entry
+
+    def scan(self) -> list[tuple[int, str, int | None]]:
+        """(seq, kind, target) of every entry, each row checked against its CRC.
+
+        Cheap enough to run on every resume (no JSON parsing), so damage anywhere in the
+        journal is reported when the game is opened, not when someone scrolls the history.
+        """
+        with self._lock:
+            try:
+                rows = self._conn.execute("SELECT * FROM entries ORDER BY seq").fetchall()
+            except sqlite3.Error as exc:
+                raise self._read_error(exc) from exc
+        out: list[tuple[int, str, int | None]] = []
+        for expected, row in enumerate(rows, start=1):
+            seq, t, kind, target, source, command, events, version, rng, crc = row
+            if seq != expected:
+                raise JournalCorrupt(f"{self.path} is damaged: entry {expected} is missing")
+            try:
+                sound = _row_crc(seq, t, kind, target, source, command, events, version,
+                                 rng) == crc
+            except (TypeError, ValueError):
+                sound = False
+            if not sound:
+                raise JournalCorrupt(f"{self.path} is damaged at entry {seq}: "
+                                     "checksum mismatch")
+            out.append((int(seq), str(kind), None if target is None else int(target)))
+        return out
+
+    def sources(self, seqs: list[int]) -> dict[int, Source]:
+        """The sources of the given entries."""
+        out: dict[int, Source] = {}
+        with self._lock:
+            for seq in seqs:
+                row = self._conn.execute("SELECT source FROM entries WHERE seq=?",
+                                         (seq,)).fetchone()
+                if row is not None:
+                    out[seq] = source_from_json(json.loads(row[0]))
+        return out
+
+    def _parse(self, row: tuple[Any, ...]) -> Entry:
+        seq, t, kind, target, source, command, events, version, rng, crc = row
+        try:
+            if _row_crc(seq, t, kind, target, source, command, events, version, rng) != crc:
+                raise ValueError("checksum mismatch")
+            return Entry(int(seq), float(t), str(kind), None if target is None else int(target),
+                         source_from_json(json.loads(source)), json.loads(command),
+                         json.loads(events), int(version), None if rng is None else int(rng))
+        except (ValueError, TypeError) as exc:
+            raise JournalCorrupt(f"{self.path} is damaged at entry {seq}: {exc}") from None
+
+    def snapshot_at_or_before(self, seq: int) -> tuple[int, JSON] | None:
+        """The newest sound snapshot at or before seq; a damaged one is an error."""
+        with self._lock:
+            try:
+                row = self._conn.execute(
+                    "SELECT seq, state, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC "
+                    "LIMIT 1", (seq,)).fetchone()
+            except sqlite3.Error as exc:
+                raise self._read_error(exc) from exc
+        if row is None:
+            return None
+        at, blob, crc = row
+        try:
+            if zlib.crc32(blob) != crc:
+                raise ValueError("checksum mismatch")
+            data = json.loads(zlib.decompress(blob).decode("utf-8"))
+        except (ValueError, zlib.error, TypeError) as exc:
+            raise JournalCorrupt(f"{self.path} is damaged at snapshot {at}: {exc}") from None
+        if not isinstance(data, dict):
+            raise JournalCorrupt(f"{self.path} is damaged at snapshot {at}")
+        return int(at), data
+
+    def last_snapshot_seq(self) -> int:
+        """The seq of the newest snapshot (0 when none)."""
+        with self._lock:
+            try:
+                row = self._conn.execute("SELECT max(seq) FROM snapshots").fetchone()
+            except sqlite3.Error as exc:
+                raise self._read_error(exc) from exc
+        return int(row[0] or 0)
+
+    def game_started(self) -> float | None:
+        """When the newest new_game entry was written (the timed game's clock starts then)."""
+        with self._lock:
+            try:
+                rows = self._conn.execute(
+                    "SELECT time, command FROM entries WHERE kind='command' AND command LIKE ?"
+                    " ORDER BY seq DESC LIMIT 20", ('%new_game%',)).fetchall()
+            except sqlite3.Error as exc:
+                raise self._read_error(exc) from exc
+        for when, command in rows:
+            try:
+                if json.loads(command).get("do") == "new_game":
+                    return float(when)
+            except (ValueError, AttributeError):
+                continue
+        return None
+
+    def last_time(self) -> float | None:
+        """When the newest entry was written."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT time FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else float(row[0])

@@ -1,0 +1,148 @@
+"""From journal rows to game states: resolving device dice, stepping, resuming.
+
+The journal keeps commands as the engine resolved them (device dice and cards filled in) and
+the generator's state after a device roll, so a replay is exact and never rolls anew.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.game.applying import apply_command, restore_snapshot
+from companion.game.journal import Entry, Journal, JournalCorrupt
+from companion.rules import Accepted, Command, GameState, Rejection, command_to_json, snapshot
+
+JSON = dict[str, Any]
+
+#: a snapshot is written with every this many entries, so a resume replays fewer than this
+SNAPSHOT_EVERY = 100
+#: fields a caller may send that are not part of the game's record
+_TRANSPORT_FIELDS = ("source", "expect_version")
+
+
+def clean_command(command: JSON) -> JSON:
+    """The command without transport fields, as a fresh dict."""
+    return {k: v for k, v in command.items() if k not in _TRANSPORT_FIELDS}
+
+
+def resolve(command: JSON, before: GameState | None, result: Accepted) -> tuple[JSON, int | None]:
+    """The command as the engine resolved it, and the generator after it if it moved.
+
+    A device roll gets the dice rolled, a device draw the card drawn: replaying the resolved
+    command gives the same table without rolling again.
+    """
+    out = dict(command)
+    do = out.get("do")
+    if do in ("roll", "land") and out.get("dice") is None:
+        for e in result.events:
+            if e.get("kind") == "rolled":
+                out["dice"] = list(e["dice"])
+                break
+    elif do == "draw" and out.get("card") is None:
+        for e in result.events:
+            if e.get("kind") == "card":
+                out["card"] = e["card"]
+                break
+    rng = None
+    if before is not None and do != "new_game" and result.state.rng != before.rng:
+        rng = result.state.rng
+    return out, rng
+
+
+def with_rng(state: GameState, rng: int | None) -> GameState:
+    """The state with the journaled generator (a copy; the given state is not changed)."""
+    if rng is None or state.rng == rng:
+        return state
+    fixed = state.copy()
+    fixed.rng = rng
+    return fixed
+
+
+def with_version(state: GameState, version: int) -> GameState:
+    """A copy of the state with another version number (undo keeps versions increasing)."""
+    fixed = state.copy()
+    fixed.version = version
+    return fixed
+
+
+def step(state: GameState | None, entry: Entry) -> GameState:
+    """The state after a command or redo entry; JournalCorrupt if it no longer replays."""
+    result = apply_command(state, entry.command)
+    if isinstance(result, Rejection):
+        raise JournalCorrupt(f"entry {entry.seq} no longer applies: {result.code.value}: "
+                             f"{result.message}")
+    assert isinstance(result, Accepted)
+    g = with_rng(result.state, entry.rng)
+    if g.version != entry.version:
+        raise JournalCorrupt(f"entry {entry.seq} replays to version {g.version}, "
+                             f"journaled {entry.version}")
+    return g
+
+
+def needs_snapshot(entry: Entry, last_snapshot: int) -> bool:
+    """Undo rows always get one (their state is an older one); others every SNAPSHOT_EVERY."""
+    return entry.kind == "undo" or entry.seq - last_snapshot >= SNAPSHOT_EVERY
+
+
+def state_at(journal: Journal, seq: int) -> GameState | None:
+    """The state after entry `seq` (None before the first): nearest snapshot, then replay."""
+    if seq <= 0:
+        return None
+    found = journal.snapshot_at_or_before(seq)
+    state: GameState | None = None
+    start = 0
+    if found is not None:
+        start, data = found
+        try:
+            state = restore_snapshot(data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise JournalCorrupt(f"{journal.path}: snapshot {start} is damaged: {exc}") from None
+    for entry in journal.entries(after=start, upto=seq):
+        if entry.kind == "undo":
+            raise JournalCorrupt(f"{journal.path}: undo entry {entry.seq} has no snapshot")
+        state = step(state, entry)
+    return state
+
+
+@dataclass
+class Stacks:
+    """Undo and redo stacks: (seq of the row that applied it, seq of the command row)."""
+
+    undo: list[tuple[int, int]] = field(default_factory=list)
+    redo: list[int] = field(default_factory=list)
+    last_snapshot: int = 0
+
+    def record(self, seq: int, kind: str, target: int | None) -> None:
+        """Follow one journal row."""
+        if kind == "command":
+            self.undo.append((seq, seq))
+            self.redo.clear()
+        elif kind == "undo":
+            if not self.undo or self.undo[-1][1] != target:
+                raise JournalCorrupt(f"undo entry {seq} does not undo the last command")
+            self.undo.pop()
+            self.redo.append(int(target or 0))
+        elif kind == "redo":
+            if not self.redo or self.redo[-1] != target:
+                raise JournalCorrupt(f"redo entry {seq} does not redo the last undone command")
+            self.redo.pop()
+            self.undo.append((seq, int(target or 0)))
+
+
+def stacks_of(journal: Journal) -> Stacks:
+    """The undo and redo stacks after every journal row."""
+    stacks = Stacks()
+    for seq, kind, target in journal.scan():
+        stacks.record(seq, kind, target)
+    return stacks
+
+
+def snapshot_of(state: GameState) -> JSON:
+    """The journal snapshot of a state."""
+    return snapshot(state)
+
+
+def command_dict(cmd: Command) -> JSON:
+    """A typed engine Command back as a table-script dict (bots, benchmarks, tests)."""
+    return command_to_json(cmd)

@@ -1,0 +1,410 @@
+"""The game session: owns one saved game; one queue, one writer thread, a durable journal.
+
+Every input (buttons, RFID, phones, scripts, keyboard) calls `submit`, `undo` or `redo` from
+any thread; the writer thread applies each to the engine, commits it to the SQLite journal,
+and only then answers the caller and calls the listeners. See docs/session.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.applying import apply_command, state_json
+from companion.game.journal import Entry, Journal, JournalError, StorageError
+from companion.game.replaying import (
+    Stacks,
+    clean_command,
+    needs_snapshot,
+    resolve,
+    snapshot_of,
+    stacks_of,
+    state_at,
+    with_rng,
+    with_version,
+)
+from companion.game.saved_games import (
+    DataDirLock,
+    current_game,
+    journal_path,
+    new_game_id,
+    set_current,
+)
+from companion.rules import Accepted, GameState, Rejection
+
+log = logging.getLogger(__name__)
+
+#: how many recent states the session keeps in memory for quick undo
+STATE_CACHE = 64
+
+
+@dataclass
+class _Job:
+    """One request waiting for the writer."""
+
+    kind: str  # command, undo or redo
+    source: Source
+    command: JSON = field(default_factory=dict)
+    expect_version: int | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+    outcome: Outcome | None = None
+
+
+def _refused(version: int, code: str, message: str, params: JSON | None = None) -> Outcome:
+    return Outcome(accepted=False, version=version, code=code, message=message,
+                   params=dict(params or {}))
+
+
+class GameSession:
+    """One saved game, one serialized writer; thread-safe for any number of callers.
+
+    Open with `GameSession.open(data_dir, game_id)` (creates or resumes); close with
+    `close()` or use it as a context manager.
+    """
+
+    def __init__(self, data_dir: Path, game_id: str, journal: Journal, lock: DataDirLock,
+                 state: GameState | None, stacks: Stacks, seq: int,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.data_dir = data_dir
+        self.game_id = game_id
+        self._clock = clock  # wall-clock seconds: journal times, the timed game's clock
+        self._journal = journal
+        self._lock = lock
+        self._state = state
+        self._stacks = stacks
+        self._seq = seq
+        self._states: OrderedDict[int, GameState | None] = OrderedDict([(seq, state)])
+        self._listeners: list[Callable[[Update], None]] = []
+        self._listeners_lock = threading.Lock()
+        self._public: tuple[int, JSON] | None = None
+        self._queue: queue.Queue[_Job | None] = queue.Queue()
+        self._submit_lock = threading.Lock()
+        self._closed = False
+        #: the last storage failure shown to the table, None once a write succeeds again
+        self.fault: str | None = journal.readonly_reason
+        #: when the game was dealt (journal time), for the timed game's clock
+        self._started = journal.game_started() if state is not None else None
+        self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
+                                         daemon=True)
+        self._writer.start()
+
+    # --- opening and closing -------------------------------------------------------------
+
+    @classmethod
+    def open(cls, data_dir: Path, game_id: str | None = None,
+             clock: Callable[[], float] = time.time) -> GameSession:
+        """Resume a saved game (the current one when no id is given), or create it.
+
+        Raises JournalLocked when another process has the data directory, JournalCorrupt
+        when the game's journal is damaged (the file is left as it is), StorageError when
+        the directory cannot be used.
+        """
+        lock = DataDirLock(data_dir).acquire()
+        journal: Journal | None = None
+        try:
+            gid = game_id or current_game(data_dir) or new_game_id()
+            path = journal_path(data_dir, gid)
+            journal = Journal.open(path) if path.exists() else Journal.create(path, gid)
+            stacks = stacks_of(journal)
+            seq = journal.last_seq()
+            stacks.last_snapshot = journal.last_snapshot_seq()
+            state = state_at(journal, seq)
+            try:
+                set_current(data_dir, gid)
+            except StorageError as exc:  # a read-only directory still shows the game
+                log.warning("%s", exc)
+            return cls(data_dir, gid, journal, lock, state, stacks, seq, clock)
+        except BaseException:
+            if journal is not None:
+                journal.close()
+            lock.release()
+            raise
+
+    def close(self) -> None:
+        """Finish the queued requests, stop the writer, close the journal, unlock."""
+        with self._submit_lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._queue.put(None)
+        if threading.current_thread() is not self._writer:
+            self._writer.join()
+        self._journal.close()
+        self._lock.release()
+
+    def __enter__(self) -> GameSession:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # --- the protocol --------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """The current state version (0 before the first game)."""
+        return self._state.version if self._state is not None else 0
+
+    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+        """Queue a command and wait until it is journaled (or refused)."""
+        if not isinstance(command, dict):
+            return _refused(self.version, "bad_command", "a command must be a JSON object")
+        return self._enqueue(_Job("command", source, dict(command), expect_version))
+
+    def undo(self, source: Source) -> Outcome:
+        """Undo the last command (journaled itself); device-rolled dice are never re-rolled."""
+        return self._enqueue(_Job("undo", source))
+
+    def redo(self, source: Source) -> Outcome:
+        """Redo the last undone command."""
+        return self._enqueue(_Job("redo", source))
+
+    def undo_target(self) -> JSON | None:
+        """What an undo would take back now: the journal entry of that command (as in
+        `history`), or None when there is nothing to undo (the first game of a journal
+        cannot be undone). Read-only; safe from any thread."""
+        try:
+            applied, target = self._stacks.undo[-1]
+        except IndexError:
+            return None
+        if applied <= 1:  # undoing the journal's first entry would leave no game at all
+            return None
+        try:
+            entry = self._entry(target).to_json()
+        except (JournalError, StopIteration):
+            return None
+        entry["undone"] = False  # in force, or undo would not reach it
+        return entry
+
+    def state(self) -> JSON:
+        """The public state JSON (docs/state-json.md), including "legal"."""
+        g = self._state
+        if g is None:
+            return {"version": 0, "game": None, "legal": [{"do": "new_game"}]}
+        cached = self._public
+        if cached is not None and cached[0] == g.version:
+            out = cached[1]
+        else:
+            out = state_json(g)
+            self._public = (g.version, out)
+        ends = self._ends_at()
+        if ends is None:
+            return out
+        left = max(0, int(ends - self._clock() + 0.999))
+        return {**out, "clock": {"limit_minutes": g.options.time_limit_minutes,
+                                 "ends_at": ends, "seconds_left": left}}
+
+    def _ends_at(self) -> float | None:
+        """The timed game's end (epoch seconds), or None when no clock runs."""
+        g = self._state
+        if g is None or self._started is None or g.winner >= 0:
+            return None
+        minutes = g.options.time_limit_minutes
+        return self._started + minutes * 60 if minutes > 0 else None
+
+    def game_state(self) -> GameState | None:
+        """The engine state itself, for tools (replay checks, screenshots); do not change it."""
+        return self._state
+
+    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
+        """Journal entries, newest last: seq, time, source, command, events, undone."""
+        from companion.game.history import history
+
+        return history(self._journal, player, limit)
+
+    def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        """Call back (on the writer thread, keep it short) after each change; returns remove()."""
+        with self._listeners_lock:
+            self._listeners.append(callback)
+
+        def remove() -> None:
+            with self._listeners_lock:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+
+        return remove
+
+    # --- the writer ----------------------------------------------------------------------
+
+    def _enqueue(self, job: _Job) -> Outcome:
+        if threading.current_thread() is self._writer:
+            raise RuntimeError("a listener may not submit to the session it listens to")
+        with self._submit_lock:
+            if self._closed:
+                return _refused(self.version, "session_closed", "the game session is closed")
+            self._queue.put(job)
+        while not job.done.wait(1.0):
+            if not self._writer.is_alive():
+                return _refused(self.version, "session_closed", "the game session stopped")
+        assert job.outcome is not None
+        return job.outcome
+
+    def _run(self) -> None:
+        while True:
+            ends = self._ends_at()
+            try:
+                job = self._queue.get(timeout=None if ends is None
+                                      else min(60.0, max(0.0, ends - self._clock())))
+            except queue.Empty:  # the timed game's time is up: end it and count
+                ends = self._ends_at()
+                if ends is None or self._clock() < ends:
+                    continue
+                job = _Job("command", Source("session", banker=True),
+                           {"do": "end_game", "reason": "time"})
+            if job is None:
+                return
+            update: Update | None = None
+            try:
+                job.outcome, update = self._process(job)
+            except Exception as exc:  # a bug must not stop the table: refuse and go on
+                log.exception("session writer failed on %s", job)
+                job.outcome = _refused(self.version, "internal_error", f"internal error: {exc}")
+            job.done.set()
+            if update is not None:
+                self._notify(update)
+
+    def _notify(self, update: Update) -> None:
+        with self._listeners_lock:
+            listeners = list(self._listeners)
+        for callback in listeners:
+            try:
+                callback(update)
+            except Exception:
+                log.exception("session listener %r failed", callback)
+
+    def _process(self, job: _Job) -> tuple[Outcome, Update | None]:
+        if job.expect_version is not None and job.expect_version != self.version:
+            return _refused(self.version, "stale_version",
+                            f"the table is at version {self.version}, not "
+                            f"{job.expect_version}: refresh"), None
+        if job.kind == "command":
+            return self._command(job)
+        if job.kind == "undo":
+            return self._undo(job)
+        return self._redo(job)
+
+    def _command(self, job: _Job) -> tuple[Outcome, Update | None]:
+        command = clean_command(job.command)
+        before = self._state
+        result = apply_command(before, command)
+        if isinstance(result, Rejection):
+            return _refused(self.version, result.code.value, result.message, result.params), None
+        assert isinstance(result, Accepted)
+        resolved, rng = resolve(command, before, result)
+        entry = Entry(self._seq + 1, self._clock(), "command", None, job.source, resolved,
+                      result.events, result.state.version, rng)
+        outcome, update = self._commit(entry, result.state)
+        if outcome.accepted and command.get("do") == "new_game":
+            self._started = entry.time
+            self._public = None
+            if update is not None:  # the clock appears with the dealt game
+                update = Update(update.version, self.state(), update.events, update.source)
+        return outcome, update
+
+    def _permitted(self, source: Source, target: int, what: str) -> Outcome | None:
+        if source.banker:
+            return None
+        owner = self._journal.sources([target]).get(target)
+        if source.player is not None and owner is not None and owner.player == source.player:
+            return None
+        who = f"{owner.player}, who sent it," if owner is not None and owner.player else "nobody"
+        return _refused(self.version, "not_allowed",
+                        f"only the banker or {who} can {what} that command")
+
+    def _state_after(self, seq: int) -> GameState | None:
+        if seq in self._states:
+            return self._states[seq]
+        return state_at(self._journal, seq)
+
+    def _entry(self, seq: int) -> Entry:
+        return next(iter(self._journal.entries(after=seq - 1, upto=seq)))
+
+    def _undo(self, job: _Job) -> tuple[Outcome, Update | None]:
+        if not self._stacks.undo:
+            return _refused(self.version, "nothing_to_undo", "there is nothing to undo"), None
+        applied, target = self._stacks.undo[-1]
+        refusal = self._permitted(job.source, target, "undo")
+        if refusal is not None:
+            return refusal, None
+        before = self._state_after(applied - 1)
+        if before is None:
+            return _refused(self.version, "nothing_to_undo",
+                            "the first game cannot be undone: start a new one"), None
+        after = with_version(before, self.version + 1)
+        undone = self._entry(target)
+        events = [{"kind": "undone", "seq": target, "command": undone.command}]
+        entry = Entry(self._seq + 1, self._clock(), "undo", target, job.source, undone.command,
+                      events, after.version, None)
+        return self._commit(entry, after)
+
+    def _redo(self, job: _Job) -> tuple[Outcome, Update | None]:
+        if not self._stacks.redo:
+            return _refused(self.version, "nothing_to_redo", "there is nothing to redo"), None
+        target = self._stacks.redo[-1]
+        refusal = self._permitted(job.source, target, "redo")
+        if refusal is not None:
+            return refusal, None
+        original = self._entry(target)
+        result = apply_command(self._state, original.command)
+        if isinstance(result, Rejection):
+            return _refused(self.version, result.code.value, result.message, result.params), None
+        assert isinstance(result, Accepted)
+        after = with_rng(result.state, original.rng)
+        events = [{"kind": "redone", "seq": target, "command": original.command},
+                  *result.events]
+        entry = Entry(self._seq + 1, self._clock(), "redo", target, job.source, original.command,
+                      events, after.version, original.rng)
+        return self._commit(entry, after)
+
+    def _commit(self, entry: Entry, after: GameState) -> tuple[Outcome, Update | None]:
+        """Journal the entry; only when that succeeded does the table move on."""
+        snap = snapshot_of(after) if needs_snapshot(entry, self._stacks.last_snapshot) else None
+        try:
+            self._journal.append(entry, snap)
+        except StorageError as exc:
+            if not self._landed(entry.seq):
+                self.fault = str(exc)
+                log.error("%s", exc)
+                return _refused(self.version, "storage_error", str(exc)), None
+        except JournalError as exc:
+            self.fault = str(exc)
+            return _refused(self.version, "storage_error", str(exc)), None
+        self.fault = None
+        if snap is not None:
+            self._stacks.last_snapshot = entry.seq
+        self._stacks.record(entry.seq, entry.kind, entry.target)
+        self._seq = entry.seq
+        self._state = after
+        self._states[entry.seq] = after
+        while len(self._states) > STATE_CACHE:
+            self._states.popitem(last=False)
+        outcome = Outcome(True, after.version, entry.events)
+        with self._listeners_lock:
+            wanted = bool(self._listeners)
+        update = Update(after.version, self.state(), entry.events, entry.source) if wanted \
+            else None
+        return outcome, update
+
+    def _landed(self, seq: int) -> bool:
+        """After a failed commit: whether the row is in the journal after all."""
+        try:
+            return self._journal.last_seq() >= seq
+        except JournalError:
+            return False
+
+
+def open_session(data_dir: Path, game_id: str | None = None) -> GameSession:
+    """Shorthand for GameSession.open."""
+    return GameSession.open(data_dir, game_id)
+
+
+__all__ = ["GameSession", "open_session", "Source", "Outcome", "Update"]

@@ -1,0 +1,333 @@
+"""A session holder: one GameSessionProtocol for the whole run, whose saved game can change.
+
+`companion run` opens one game session for the data directory; the screen, the readers and
+the phone remote all hold on to it. To let the banker resume another saved game (or start a
+fresh game file) without restarting the companion, they hold a `SessionHolder` instead: it
+forwards every call to the current `companion.game.session.GameSession`, keeps the listeners it
+was given, and on a switch closes the old session (which releases the data directory's
+lock), opens the other game, re-registers every listener there and sends each one an Update
+of the new state, so screens and phones redraw at once.
+
+Only one game is open at a time: the data directory's lock is per open session, so the old
+one must be closed before the next one opens. When the other game cannot be opened
+(damaged journal, storage error) the holder reopens the game it had and says why.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.journal import JournalError
+from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
+from companion.game.session import GameSession
+
+log = logging.getLogger(__name__)
+
+#: who switched, when the caller does not say (the banker's authority: only they may switch)
+SWITCHER = Source(kind="script", banker=True)
+
+Opener = Callable[[Path, str | None], GameSession]
+
+
+class SwitchError(RuntimeError):
+    """A switch that did not happen; `code` says why (no_such_game, bad_game, cannot_open).
+
+    The holder still serves the game it had.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _nothing() -> None:
+    """The remover of a listener that is registered nowhere."""
+
+
+class _Listener:
+    """A listener given to the holder and how to detach it from the current session."""
+
+    __slots__ = ("callback", "detach")
+
+    def __init__(self, callback: Callable[[Update], None]) -> None:
+        self.callback = callback
+        self.detach: Callable[[], None] = _nothing
+
+
+def _open(data_dir: Path, game_id: str | None) -> GameSession:
+    return GameSession.open(data_dir, game_id)
+
+
+def _when(stamp: float | None) -> str | None:
+    return None if stamp is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+
+
+def describe(game_id: str, state: JSON | None, last: float | None,
+             current: bool) -> JSON:
+    """One saved game as the banker's list shows it.
+
+    >>> describe("g1", {"edition": "mega", "players": [{"name": "Ann"}], "turn":
+    ...     {"number": 3}, "winner": None}, None, True)["name"]
+    'Ann · mega · turn 3'
+    """
+    players = [str(p["name"]) for p in (state or {}).get("players") or []]
+    edition = (state or {}).get("edition")
+    turn = ((state or {}).get("turn") or {}).get("number")
+    winner = (state or {}).get("winner")
+    parts = [", ".join(players) or "(no game started)"]
+    if edition:
+        parts.append(str(edition))
+    if winner:
+        parts.append(f"won by {winner}")
+    elif turn:
+        parts.append(f"turn {turn}")
+    if last is not None:
+        parts.append(str(_when(last)))
+    return {"id": game_id, "players": players, "edition": edition, "turn": turn,
+            "winner": winner, "last_played": _when(last), "last_played_ts": last,
+            "current": current, "status": "ok", "name": " · ".join(parts)}
+
+
+class SessionHolder:
+    """The game session of a data directory, switchable between its saved games.
+
+    Implements companion.game.api.GameSessionProtocol by forwarding to the current
+    GameSession; also the phone remote's `games` hook (`list()`, `resume(id)`,
+    `start_new_game_file(command, source)`).
+    """
+
+    def __init__(self, data_dir: Path, session: GameSession | None = None,
+                 opener: Opener = _open) -> None:
+        self.data_dir = Path(data_dir)
+        self._opener = opener
+        self._session = session if session is not None else opener(self.data_dir, None)
+        self._switch_lock = threading.RLock()
+        #: each listener given to the holder, with its remover on the current session
+        self._listeners: list[_Listener] = []
+
+    @classmethod
+    def open(cls, data_dir: Path, game_id: str | None = None) -> SessionHolder:
+        """Open the data directory's current game (or `game_id`) in a holder."""
+        return cls(data_dir, GameSession.open(data_dir, game_id))
+
+    # --- the protocol, forwarded -----------------------------------------------------------
+
+    @property
+    def session(self) -> GameSession:
+        """The GameSession in use now (waits while a switch is under way)."""
+        with self._switch_lock:
+            return self._session
+
+    @property
+    def game_id(self) -> str:
+        """The id of the saved game in use."""
+        return self.session.game_id
+
+    @property
+    def version(self) -> int:
+        """The current game's version."""
+        return self.session.version
+
+    @property
+    def fault(self) -> str | None:
+        """The current session's last storage failure (None when writing works)."""
+        return self.session.fault
+
+    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+        """Submit to the current game (docs/session.md)."""
+        return self.session.submit(command, source, expect_version)
+
+    def state(self) -> JSON:
+        """The current game's public state JSON."""
+        return self.session.state()
+
+    def undo(self, source: Source) -> Outcome:
+        """Undo in the current game."""
+        return self.session.undo(source)
+
+    def redo(self, source: Source) -> Outcome:
+        """Redo in the current game."""
+        return self.session.redo(source)
+
+    def undo_target(self) -> JSON | None:
+        """What an undo would take back in the current game (None: nothing)."""
+        return self.session.undo_target()
+
+    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
+        """The current game's journal entries, newest last."""
+        return self.session.history(player, limit)
+
+    def game_state(self) -> Any:
+        """The current game's engine state (for tools; do not change it)."""
+        return self.session.game_state()
+
+    def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        """Listen to whichever game is current, now and after every switch."""
+        entry = _Listener(callback)
+        with self._switch_lock:
+            entry.detach = self._session.add_listener(callback)
+            self._listeners.append(entry)
+
+        def remove() -> None:
+            with self._switch_lock:
+                if entry in self._listeners:
+                    self._listeners.remove(entry)
+                entry.detach()
+                entry.detach = _nothing
+
+        return remove
+
+    def close(self) -> None:
+        """Close the current session (the listeners are dropped with it)."""
+        with self._switch_lock:
+            self._session.close()
+
+    # --- the saved games ---------------------------------------------------------------------
+
+    def games(self) -> list[JSON]:
+        """Every saved game, the most recently played first: id, players, edition, turn,
+        winner, last_played, current, status ("ok" or "damaged" with a message), name."""
+        from companion.app.script_cli import read_game
+
+        with self._switch_lock:
+            current = self._session
+        out = []
+        for gid in game_ids(self.data_dir):
+            if gid == current.game_id:
+                out.append(describe(gid, current.state(), _last_time(current), True))
+                continue
+            try:
+                saved = read_game(self.data_dir, gid)
+            except JournalError as exc:
+                out.append({"id": gid, "status": "damaged", "message": str(exc),
+                            "current": False, "players": [], "edition": None,
+                            "last_played": None, "last_played_ts": None,
+                            "name": f"{gid} (damaged)"})
+                continue
+            try:
+                g = saved.state
+                state = None if g is None else {
+                    "edition": g.edition.id, "players": [{"name": p.name} for p in g.players],
+                    "turn": {"number": g.turn_number},
+                    "winner": g.players[g.winner].name if g.winner >= 0 else None}
+                out.append(describe(gid, state, saved.journal.last_time(), False))
+            finally:
+                saved.close()
+        out.sort(key=lambda item: (item["current"], item.get("last_played_ts") or 0),
+                 reverse=True)
+        return out
+
+    def switch(self, game_id: str, source: Source = SWITCHER) -> JSON:
+        """Make another saved game the one in use; returns its state.
+
+        Every listener is moved to the new session and sent an Update of its state (event
+        `game_switched`). Raises SwitchError (the old game stays in use) when the id is not
+        a saved game or the game cannot be opened.
+        """
+        try:
+            check_game_id(game_id)
+        except JournalError as exc:
+            raise SwitchError("bad_game", str(exc)) from None
+        if game_id not in game_ids(self.data_dir):
+            raise SwitchError("no_such_game", f"there is no saved game {game_id!r}")
+        return self._switch_to(game_id, source)
+
+    def new_game_file(self, source: Source = SWITCHER) -> str:
+        """Start a fresh, empty saved game and switch to it (the old one stays saved);
+        returns its id. The table then starts the game with `new_game`."""
+        gid = new_game_id()
+        while gid in game_ids(self.data_dir):
+            gid = new_game_id()
+        self._switch_to(gid, source)
+        return gid
+
+    def start_new_game_file(self, command: JSON, source: Source = SWITCHER) -> Outcome:
+        """Start a game in a fresh saved file, the game in use staying saved as it is: make
+        the file, switch to it and submit `command` (the table's `new_game`) there.
+
+        Accepted: the new file is the game in use. Refused (a full disk, or the engine): the
+        holder goes back to the game it had and removes the new file, which never held a
+        game, so the saved games keep no "(no game started)" entry; the Outcome says why.
+        Raises SwitchError, nothing changed, when the new file cannot be made.
+        """
+        with self._switch_lock:  # nothing reaches the new file before its first game
+            previous = self._session.game_id
+            game_id = self.new_game_file(source)
+            outcome = self._session.submit(command, source)
+            if not outcome.accepted:
+                self._forget_new_file(game_id, previous, source)
+            return outcome
+
+    def _forget_new_file(self, game_id: str, back_to: str, source: Source) -> None:
+        """Back to the game `back_to`, then remove the new file `game_id` if it holds no
+        entry (an empty journal is all it is: see docs/session.md)."""
+        empty = not self._session.history(None, 1)
+        try:
+            self._switch_to(back_to, source)
+        except SwitchError as exc:  # still on the new file: it stays, being in use
+            log.warning("cannot go back to saved game %s: %s", back_to, exc)
+            return
+        if not empty:
+            return
+        try:
+            delete_game(self.data_dir, game_id)
+        except JournalError as exc:
+            log.warning("cannot remove the new saved game %s: %s", game_id, exc)
+
+    def _switch_to(self, game_id: str, source: Source) -> JSON:
+        with self._switch_lock:
+            old = self._session
+            if old.game_id == game_id:
+                return old.state()
+            for entry in self._listeners:
+                entry.detach()
+                entry.detach = _nothing
+            old.close()
+            try:
+                new = self._opener(self.data_dir, game_id)
+            except JournalError as exc:
+                log.warning("cannot switch to %s: %s", game_id, exc)
+                new = self._opener(self.data_dir, old.game_id)  # back to the game we had
+                self._session = new
+                self._attach_all()
+                raise SwitchError("cannot_open", str(exc)) from exc
+            self._session = new
+            self._attach_all()
+            listeners = [entry.callback for entry in self._listeners]
+            state = new.state()
+        update = Update(int(state.get("version") or 0), state,
+                        [{"kind": "game_switched", "game": game_id, "from": old.game_id}],
+                        source)
+        for callback in listeners:
+            try:
+                callback(update)
+            except Exception:  # one broken listener must not hide the switch from the rest
+                log.exception("listener %r failed on the switch", callback)
+        return state
+
+    def _attach_all(self) -> None:
+        for entry in self._listeners:
+            entry.detach = self._session.add_listener(entry.callback)
+
+    # --- the phone remote's `games` hook -----------------------------------------------------
+
+    def list(self) -> list[JSON]:
+        """The saved games for the banker page (see games())."""
+        return self.games()
+
+    def resume(self, game_id: str) -> JSON:
+        """The banker page's "resume": switch to that saved game."""
+        return self.switch(game_id)
+
+
+def _last_time(session: GameSession) -> float | None:
+    """When the session's game was last played (its journal's last entry)."""
+    entries = session.history(None, 1)
+    return float(entries[-1]["time"]) if entries and entries[-1].get("time") else None

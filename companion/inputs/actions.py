@@ -1,0 +1,121 @@
+"""What the input controller asks the screen program to do, and helpers over the state JSON.
+
+The controller is pure: it turns (input event, public state) into a list of these actions.
+The screen program (or companion.inputs.pump.InputPump) carries them out: Submit goes to
+`session.submit`, Undo to `session.undo`, OpenMenu, Show and PassOn to the screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.game.api import JSON, Source
+
+# Fields of a legal-command entry that list choices rather than being part of the command.
+_CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards"}
+
+
+@dataclass(frozen=True)
+class Submit:
+    """Submit `command` to the session with `source`."""
+
+    command: JSON
+    source: Source
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Undo the last command (after the table confirmed)."""
+
+    source: Source
+
+
+@dataclass(frozen=True)
+class OpenMenu:
+    """Open a menu on the screen: "main" or "banker".
+
+    authorized: the banker card opened it; a held MENU button still needs the banker's PIN.
+    """
+
+    menu: str
+    source: Source
+    authorized: bool = False
+
+
+@dataclass(frozen=True)
+class Show:
+    """A prompt, notice or warning for the screen (and phones).
+
+    code: stable identifier for translations and tests; level: prompt (waits for an
+    answer), notice (informative), warning (hardware trouble; active=False clears it).
+    """
+
+    code: str
+    message: str
+    level: str = "notice"
+    data: dict[str, Any] = field(default_factory=dict)
+    active: bool = True
+
+
+@dataclass(frozen=True)
+class PassOn:
+    """A panel button (or the knob: button "knob", `steps` detents) nothing in hardware/
+    is waiting for: the table screen's mapping (companion.screen.views.prompt and its dial)
+    decides what it does, so every button has one meaning."""
+
+    button: str
+    held: bool = False
+    steps: int = 0
+
+
+Action = Submit | Undo | OpenMenu | Show | PassOn
+
+
+def legal_entry(state: JSON, do: str, by: str | None = None) -> JSON | None:
+    """The first legal command named `do` (for player `by`, when given), or None."""
+    for entry in state.get("legal") or []:
+        if entry.get("do") != do:
+            continue
+        if by is not None and entry.get("by") not in (by, None):
+            continue
+        return dict(entry)
+    return None
+
+
+def command_from(entry: JSON, **extra: Any) -> JSON:
+    """A command built from a legal entry: its choice lists dropped, `extra` added."""
+    command = {k: v for k, v in entry.items() if k not in _CHOICE_FIELDS}
+    command.update(extra)
+    return command
+
+
+def pending(state: JSON) -> JSON:
+    """The pending decision, or an empty dict."""
+    return state.get("pending") or {}
+
+
+def money(state: JSON, amount: int) -> str:
+    """An amount in the table's currency, e.g. "€ 1.500".
+
+    >>> money({"currency": {"pattern": "€ {amount}", "group_separator": "."}}, 1500)
+    '€ 1.500'
+    """
+    currency = state.get("currency") or {}
+    sep = currency.get("group_separator", ",")
+    digits = f"{abs(amount):,}".replace(",", sep)
+    text = str(currency.get("pattern", "{amount}")).replace("{amount}", digits)
+    return f"-{text}" if amount < 0 else text
+
+
+def square_by_id(state: JSON, square_id: str) -> JSON | None:
+    """The ownable square with this id from the state's squares list."""
+    for square in state.get("squares") or []:
+        if square.get("id") == square_id:
+            return dict(square)
+    return None
+
+
+def player_names(state: JSON) -> list[str]:
+    """Players still in the game, in seat order."""
+    return [p["name"] for p in state.get("players") or [] if not p.get("bankrupt")]

@@ -1,0 +1,118 @@
+"""The input pump: one thread that takes input events off a queue, asks the controller what
+they mean in the current state, and carries the actions out on the game session.
+
+Hardware threads only `put` on `pump.events` (pass `pump.emit` to the panel and readers);
+everything that reads the state or changes the game happens here, one event at a time.
+Actions for the screen (Show, OpenMenu, refusals, and PassOn: a panel button for the
+screen's own mapping) go to the `ui` callable. While a registration run is active
+(companion.inputs.registrar), taps and buttons go to it instead of the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.game.api import JSON, GameSessionProtocol, Source
+from companion.inputs.actions import Action, OpenMenu, PassOn, Show, Submit, Undo
+from companion.inputs.controller import InputController
+from companion.inputs.events import InputEvent
+
+log = logging.getLogger(__name__)
+
+UI = Callable[[Action], None]
+
+
+@dataclass(frozen=True)
+class _Call:
+    """Run a controller method on the pump thread (keypad amounts)."""
+
+    fn: Callable[[JSON], list[Action]]
+
+
+_STOP = object()
+
+
+class InputPump:
+    """Feeds queued input events through `controller` into `session`; see the module doc."""
+
+    def __init__(
+        self,
+        session: GameSessionProtocol,
+        controller: InputController,
+        ui: UI | None = None,
+    ) -> None:
+        self.session = session
+        self.controller = controller
+        self.ui: UI = ui or (lambda action: None)
+        self.events: queue.Queue[object] = queue.Queue()
+        self._thread: threading.Thread | None = None
+
+    def emit(self, event: InputEvent) -> None:
+        """Queue an input event (safe from any thread; this is what hardware calls)."""
+        self.events.put(event)
+
+    def call(self, fn: Callable[[JSON], list[Action]]) -> None:
+        """Queue `fn(state)` to run on the pump thread; its actions are carried out."""
+        self.events.put(_Call(fn))
+
+    def enter_amount(self, amount: int) -> None:
+        """An amount typed on the screen or phone keypad."""
+        self.call(lambda state: self.controller.enter_amount(amount, state))
+
+    def start(self) -> None:
+        """Start the pump thread."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="input-pump", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Finish the queued events, then stop."""
+        self.events.put(_STOP)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            item = self.events.get()
+            if item is _STOP:
+                return
+            try:
+                self.process(item)
+            except Exception:  # noqa: BLE001 - one bad event never stops the inputs
+                log.exception("input event %r failed", item)
+                self.ui(Show("input_error", "That input could not be handled.", "warning"))
+
+    def process(self, item: object) -> None:
+        """Handle one queued item now (the pump thread's body; tests call it directly)."""
+        state = self.session.state()
+        if isinstance(item, _Call):
+            actions = item.fn(state)
+        else:
+            actions = self.controller.handle(item, state)  # type: ignore[arg-type]
+        for action in actions:
+            self.execute(action)
+
+    def execute(self, action: Action) -> None:
+        """Carry out one action."""
+        if isinstance(action, Submit):
+            outcome = self.session.submit(action.command, action.source)
+            if not outcome.accepted:
+                data = {"code": outcome.code, "command": action.command,
+                        "params": outcome.params}
+                self.ui(Show("refused", outcome.message or "Refused.", "notice", data))
+        elif isinstance(action, Undo):
+            outcome = self.session.undo(action.source)
+            if not outcome.accepted:
+                self.ui(Show("refused", outcome.message or "Nothing to undo.", "notice"))
+        elif isinstance(action, OpenMenu | Show | PassOn):
+            self.ui(action)
+
+
+def banker_source() -> Source:
+    """The source for commands sent with the banker's authority from the banker menu."""
+    return Source("rfid", banker=True)

@@ -1,0 +1,181 @@
+"""What a tap means, by context: tag + public state (+ the controller's mode) -> actions.
+
+- your bank card when you are asked to buy: buy it; during an auction: start your bid;
+- a drawn Chance / Community Chest card: apply it (`draw` with the card's id);
+- bank-only play: your card then a deed: `land` there (the engine charges the rent the
+  rules say, or offers the purchase); two bank cards then an amount: the first pays the
+  second;
+- Mega: a bus ticket when the player may ride starts picking the square (knob, or tap
+  the deed); a deed tapped while a square is to be chosen (triple, Auction square)
+  chooses it; a bus ticket drawn from the pile is taken like a Chance card;
+- the banker card: the banker menu; an unknown tag: says so.
+Pure: no I/O, no clock; the registry is only read.
+"""
+
+from __future__ import annotations
+
+from companion.game.api import JSON, Source
+from companion.inputs.actions import (
+    Action,
+    OpenMenu,
+    Show,
+    Submit,
+    command_from,
+    legal_entry,
+    money,
+    pending,
+    square_by_id,
+)
+from companion.inputs.modes import AmountEntry, CardTapped, Mode, SquarePick
+from companion.inputs.registry import TagKind, TagRegistry, TagRole, card_holder
+
+Result = tuple[list[Action], Mode | None]
+BUS_TICKETS = "bus_tickets"
+
+
+def _all_players(state: JSON) -> list[str]:
+    return [p["name"] for p in state.get("players") or []]
+
+
+def _bankrupt(state: JSON, name: str) -> bool:
+    return any(p["name"] == name and p.get("bankrupt") for p in state.get("players") or [])
+
+
+class TapInterpreter:
+    """Turns tapped tags into actions; the controller keeps the mode it returns."""
+
+    def __init__(self, registry: TagRegistry) -> None:
+        self.registry = registry
+
+    def interpret(self, tag: str, state: JSON, mode: Mode | None) -> Result:
+        """The actions for a tap of `tag`, and the controller's next mode."""
+        role = self.registry.lookup(tag)
+        if role is None:
+            show = Show(
+                "unknown_tag",
+                f"Unknown card (tag {tag}). Register it from the banker menu.",
+                data={"tag": tag},
+            )
+            return [show], mode
+        if role.kind is TagKind.BANKER:
+            source = Source("rfid", banker=True)
+            return [OpenMenu("banker", source, authorized=True)], None
+        if role.kind is TagKind.BANK_CARD:
+            return self._bank_card(role, state, mode)
+        if role.kind is TagKind.DEED:
+            return self._deed(role, state, mode)
+        return self._card(role, state, mode)
+
+    # -- bank cards ---------------------------------------------------------------------
+
+    def _bank_card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
+        player = card_holder(role, _all_players(state))
+        if player is None:
+            msg = f"Bank card {role.number} belongs to nobody in this game."
+            return [Show("card_unassigned", msg, data={"number": role.number})], mode
+        if _bankrupt(state, player):
+            return [Show("player_bankrupt", f"{player} is bankrupt.")], None
+        version = int(state.get("version", 0))
+        source = Source("rfid", player=player)
+        ask = pending(state)
+        kind = ask.get("kind")
+        if kind == "buy":
+            entry = legal_entry(state, "buy", player)
+            if entry is not None and ask.get("player") == player:
+                return [Submit(command_from(entry), source)], None
+            return [Show("not_your_turn", f"It is {ask.get('player')}'s decision.")], mode
+        if kind == "auction":
+            return self._start_bid(player, state, version)
+        if kind:
+            return [Show("answer_first", _waiting_for(ask))], mode
+        if isinstance(mode, CardTapped) and mode.version == version:
+            if mode.player == player:
+                return [Show("tap_cancelled", "Cancelled.")], None
+            return self._start_transfer(mode.player, player, state, version)
+        prompt = f"{player}: tap a deed to land on it, or another bank card to pay that player."
+        show = Show("card_tapped", prompt, level="prompt", data={"player": player})
+        return [show], CardTapped(version, player)
+
+    def _start_bid(self, player: str, state: JSON, version: int) -> Result:
+        entry = legal_entry(state, "bid", player)
+        if entry is None:
+            return [Show("cannot_bid", f"{player} cannot bid now.")], None
+        low = int(entry.get("min", (pending(state).get("highest") or 0) + 1))
+        high = entry.get("max")
+        mode = AmountEntry(version, "bid", player, amount=low, minimum=low, maximum=high)
+        msg = f"{player} bids {money(state, low)}: turn the knob, YES to bid, NO to pass."
+        return [Show("enter_bid", msg, level="prompt", data={"player": player})], mode
+
+    def _start_transfer(self, payer: str, payee: str, state: JSON, version: int) -> Result:
+        # `pay` (corrections, side deals) is accepted whenever nothing is pending, but the
+        # engine does not list it in `legal`; the session refuses it if it is not allowed.
+        mode = AmountEntry(version, "transfer", payer, payee=payee, amount=0, minimum=1)
+        msg = f"{payer} pays {payee}: turn the knob to the amount, YES to pay."
+        data = {"from": payer, "to": payee}
+        return [Show("enter_amount", msg, level="prompt", data=data)], mode
+
+    # -- deeds --------------------------------------------------------------------------
+
+    def _deed(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
+        square = square_by_id(state, role.square or "")
+        if square is None:
+            return [Show("unknown_square", f"{role.square} is not on this board.")], mode
+        version = int(state.get("version", 0))
+        choose = legal_entry(state, "choose_square")
+        if choose is not None and square["index"] in (choose.get("squares") or []):
+            command = command_from(choose, square=square["index"])
+            return [Submit(command, Source("rfid", player=choose.get("by")))], None
+        if isinstance(mode, CardTapped) and mode.version == version:
+            entry = legal_entry(state, "land", mode.player)
+            if entry is None:
+                msg = "Tapping a deed after your card lands there only in bank-only play."
+                return [Show("not_now", msg)], None
+            command = command_from(entry, by=mode.player, square=square["index"])
+            return [Submit(command, Source("rfid", player=mode.player))], None
+        owner = square.get("owner")
+        if owner is None:
+            text = f"{square['name']}: for sale, {money(state, int(square.get('price', 0)))}."
+        else:
+            rent = money(state, int(square.get("rent") or 0))
+            extra = ", mortgaged" if square.get("mortgaged") else ""
+            text = f"{square['name']}: owned by {owner}, rent {rent}{extra}."
+        return [Show("deed_info", text, data={"square": square["index"]})], mode
+
+    # -- Chance / Community Chest --------------------------------------------------------
+
+    def _card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
+        ask = pending(state)
+        if ask.get("kind") == "draw":
+            entry = legal_entry(state, "draw", ask.get("player"))
+            if entry is not None and ask.get("deck") == role.deck:
+                source = Source("rfid", player=ask.get("player"))
+                return [Submit(command_from(entry, card=role.card), source)], None
+            if entry is not None:
+                msg = f"That card is from the other deck; draw from {ask.get('deck')}."
+                return [Show("wrong_deck", msg)], mode
+        current = state.get("current")
+        ride = legal_entry(state, "use_bus_ticket", current)
+        if ride is not None and role.deck == BUS_TICKETS and ride.get("squares"):
+            squares = [int(sq) for sq in ride["squares"]]
+            pick = SquarePick(int(state.get("version", 0)), command_from(ride), squares)
+            return [], pick
+        if role.deck == BUS_TICKETS:
+            return [Show("card_not_now", "No bus ticket can be used now.")], mode
+        use = legal_entry(state, "use_card", current)
+        if use is not None and (role.card or "").endswith("jail-free"):
+            return [Submit(command_from(use), Source("rfid", player=current))], None
+        return [Show("card_not_now", "No card is to be drawn now.")], mode
+
+
+def _waiting_for(ask: JSON) -> str:
+    kind = ask.get("kind")
+    who = ask.get("player") or "the table"
+    texts = {
+        "draw": f"{who} draws a card first: tap the drawn card, or YES to let me draw.",
+        "debt": f"{who} must raise money first (sell, mortgage) or go bankrupt.",
+        "roll_for_rent": f"{who} rolls for the rent first.",
+        "lift_mortgages": f"{who} decides about the mortgages first (YES lifts, NO keeps).",
+        "choose_square": f"{who} chooses a square first: tap its deed or turn the knob.",
+        "birthday_gift": f"{who} chooses the Birthday gift first (money or a bus ticket).",
+    }
+    return texts.get(str(kind), f"Waiting for {who} ({kind}).")

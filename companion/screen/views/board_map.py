@@ -1,0 +1,235 @@
+"""The compact board map: owners, houses, hotels, skyscrapers, train depots, mortgages and
+every token, no square names.
+
+The ring is drawn as a grid of equal cells for any board size (40 squares, 10 a side; the
+Mega board's 52, 13 a side), GO at the bottom right, play running clockwise like the
+cardboard board. The Mega squares (Auction, Birthday gift, Bus ticket) carry a small
+picture. While a square is being chosen (a triple, the Auction square, a bus ride) the
+candidates are marked, the focused one framed, and each candidate is a touch target. The
+centre shows the last card while it is news, the bank's buildings and tickets, and the pot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pygame
+
+from companion.screen import theme
+from companion.screen.money import money
+from companion.screen.painter import Painter
+from companion.screen.picking import current_pick
+from companion.screen.texts import text
+from companion.screen.ui_state import UiState
+from companion.screen.views.house_rules import house_rules_line
+from companion.screen.views.prompt import card_text, square_name
+
+
+def cell_position(index: int, size: int) -> tuple[int, int]:
+    """(column, row) of square `index` on a ring of `size` squares; GO bottom right.
+
+    >>> cell_position(0, 40), cell_position(10, 40), cell_position(20, 40), cell_position(30, 40)
+    ((10, 10), (0, 10), (0, 0), (10, 0))
+    """
+    side = max(1, size // 4)
+    edge, offset = divmod(index % size, side)
+    if edge == 0:
+        return side - offset, side
+    if edge == 1:
+        return 0, side - offset
+    if edge == 2:
+        return offset, 0
+    return side, offset
+
+
+def player_colors(state: Mapping[str, Any], ui: UiState) -> dict[str, theme.Color]:
+    """Each player's colour: the setup's choice, else the seat's default."""
+    out = {}
+    for seat, player in enumerate(state.get("players") or []):
+        name = str(player.get("name"))
+        style = ui.styles.get(name)
+        out[name] = theme.player_color(style.color if style else None, seat)
+    return out
+
+
+SKYSCRAPER = (120, 190, 255)
+DEPOT = (235, 235, 235)
+TICKET = (250, 205, 60)
+GIFT = (235, 110, 190)
+GAVEL = (190, 140, 90)
+
+
+def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
+    """The map inside the square `rect`."""
+    size = ui.board.size
+    side = max(1, size // 4)
+    cell = rect.width / (side + 1)
+    colors = player_colors(state, ui)
+    by_index = {sq["index"]: sq for sq in state.get("squares") or []}
+
+    def cell_box(index: int) -> pygame.Rect:
+        col, row = cell_position(index, size)
+        x, y = rect.x + col * cell, rect.y + row * cell
+        return pygame.Rect(round(x), round(y), round(x + cell) - round(x),
+                           round(y + cell) - round(y))
+
+    def cell_rect(index: int) -> pygame.Rect:
+        return cell_box(index).inflate(-2, -2)
+
+    for index in range(size):
+        r = cell_rect(index)
+        corner = index % side == 0
+        info = ui.board.squares[index] if index < len(ui.board.squares) else None
+        sq = by_index.get(index)
+        p.fill(r, theme.BOARD_CORNER if corner else theme.BOARD_CELL)
+        group = (sq or {}).get("group") or (info.group if info else None)
+        if sq is not None and group:
+            color = ui.board.group_colors.get(group) or theme.GROUP_COLORS.get(group,
+                                                                               theme.TEXT_DIM)
+            p.fill(pygame.Rect(r.x, r.y, r.width, max(2, r.height // 4)), color)
+        if sq is None:
+            _draw_square_picture(p, r, info.kind if info else "")
+            continue
+        _draw_property(p, r, sq, colors)
+    pick = current_pick(state, ui)
+    if pick is not None:
+        for index in pick.squares:
+            box = cell_box(index)
+            dot = max(2, box.width // 8)
+            pygame.draw.circle(p.surface, theme.ACCENT, (box.right - dot - 1, box.y + dot + 1),
+                               dot)
+            p.hotspot(box, "square", index)
+        focus = cell_box(pick.focus)  # white outside, accent inside: unlike any owner
+        p.frame(focus.inflate(2, 2), theme.TEXT, width=2)
+        p.frame(focus.inflate(-p.px(2), -p.px(2)), theme.ACCENT, width=2)
+    _draw_tokens(p, state, colors, cell_rect)
+    _draw_centre(p, rect.inflate(-2 * round(cell) - p.px(8), -2 * round(cell) - p.px(8)),
+                 state, ui)
+
+
+def _draw_property(p: Painter, r: pygame.Rect, sq: Mapping[str, Any],
+                   colors: dict[str, theme.Color]) -> None:
+    """A property's mortgage, owner frame and buildings (houses, hotel, skyscraper, depot)."""
+    if sq.get("mortgaged"):
+        inner = r.inflate(-2, -2)
+        p.fill(inner, theme.MORTGAGED)
+        pygame.draw.line(p.surface, theme.BAD, inner.topleft, inner.bottomright,
+                         max(1, p.px(1.5)))
+    owner = sq.get("owner")
+    if owner:
+        p.frame(r, colors.get(owner, theme.TEXT), width=2)
+    foot = r.bottom - max(2, r.height // 10)
+    if sq.get("skyscraper"):  # a tall tower where the hotel stood
+        tower = pygame.Rect(0, 0, max(3, r.width * 3 // 10), r.height * 11 // 20)
+        tower.midbottom = (r.centerx, foot)
+        p.fill(tower, SKYSCRAPER)
+    elif sq.get("hotel"):
+        hotel = pygame.Rect(0, 0, r.width * 6 // 10, r.height // 4)
+        hotel.midbottom = (r.centerx, foot)
+        p.fill(hotel, theme.HOTEL)
+    if sq.get("depot"):  # a shed with a pitched roof
+        shed = pygame.Rect(0, 0, r.width // 2, r.height // 5)
+        shed.midbottom = (r.centerx, foot)
+        p.fill(shed, DEPOT)
+        pygame.draw.polygon(p.surface, DEPOT, [(shed.x, shed.y), (shed.right, shed.y),
+                                               (shed.centerx, shed.y - shed.height)])
+    houses = int(sq.get("houses") or 0)
+    if houses:
+        dot = max(2, r.width // 6)
+        gap = max(1, dot // 3)
+        total = houses * dot + (houses - 1) * gap
+        x0 = r.centerx - total // 2
+        for h in range(houses):
+            p.fill(pygame.Rect(x0 + h * (dot + gap), foot - dot, dot, dot), theme.HOUSE)
+
+
+def _draw_square_picture(p: Painter, r: pygame.Rect, kind: str) -> None:
+    """The Mega squares' pictures: a bus ticket, a wrapped gift, an auctioneer's gavel."""
+    unit = max(2, r.width // 6)
+    c = r.center
+    if kind == "bus_ticket":
+        ticket = pygame.Rect(0, 0, unit * 4, unit * 2 + 1)
+        ticket.center = c
+        p.fill(ticket, TICKET, radius=1)
+        pygame.draw.line(p.surface, theme.BOARD_CELL, (ticket.x + unit, ticket.y),
+                         (ticket.x + unit, ticket.bottom - 1), 1)
+    elif kind == "birthday_gift":
+        box = pygame.Rect(0, 0, unit * 3, unit * 3)
+        box.center = c
+        p.fill(box, GIFT)
+        pygame.draw.line(p.surface, theme.ACCENT, (box.centerx, box.y), (box.centerx,
+                                                                          box.bottom - 1), 2)
+        pygame.draw.line(p.surface, theme.ACCENT, (box.x, box.centery), (box.right - 1,
+                                                                          box.centery), 2)
+    elif kind == "auction":
+        head = pygame.Rect(0, 0, unit * 3, unit + 1)
+        head.center = (c[0] - unit // 2, c[1] - unit)
+        p.fill(head, GAVEL, radius=1)
+        pygame.draw.line(p.surface, GAVEL, head.center, (c[0] + unit * 2, c[1] + unit * 2),
+                         max(2, unit // 2))
+
+
+def _draw_tokens(p: Painter, state: Mapping[str, Any], colors: dict[str, theme.Color],
+                 cell_rect: Any) -> None:
+    """A disc with the initial for each player still in the game, on their square."""
+    crowd: dict[int, int] = {}
+    for player in state.get("players") or []:
+        if player.get("bankrupt"):
+            continue
+        pos = int(player.get("position") or 0)
+        slot = crowd.get(pos, 0)
+        crowd[pos] = slot + 1
+        r = cell_rect(pos)
+        radius = max(3, r.width // 4)
+        cx = r.x + radius + (slot % 2) * (r.width - 2 * radius)
+        cy = r.y + r.height // 2 - radius // 2 + (slot // 2 % 2) * radius
+        color = colors.get(str(player.get("name")), theme.TEXT)
+        pygame.draw.circle(p.surface, (0, 0, 0), (cx, cy), radius + 1)
+        pygame.draw.circle(p.surface, color, (cx, cy), radius)
+        if player.get("in_jail"):
+            for dx in (-radius // 2, 0, radius // 2):
+                pygame.draw.line(p.surface, (20, 20, 20), (cx + dx, cy - radius),
+                                 (cx + dx, cy + radius), max(1, radius // 4))
+
+
+def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
+    """Last card drawn, the house rules in force, the bank's houses and hotels, the Free
+    Parking pot."""
+    p.fill(rect, theme.PANEL, radius=6)
+    inner = rect.inflate(-p.px(10), -p.px(10))
+    bank = state.get("bank") or {}
+    lines = [text("houses_left", houses=bank.get("houses", "?"), hotels=bank.get("hotels", "?"))]
+    if "skyscrapers" in bank or "depots" in bank:
+        lines.append(text("bank_mega", skyscrapers=bank.get("skyscrapers", 0),
+                          depots=bank.get("depots", 0)))
+    if "bus_tickets" in bank:
+        lines.append(text("bank_tickets", count=bank["bus_tickets"]))
+    if state.get("pot"):
+        lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
+    line_h = p.px(18)
+    bottom = pygame.Rect(inner.x, inner.bottom - line_h * len(lines), inner.width,
+                         line_h * len(lines))
+    for i, line in enumerate(lines):
+        p.text(line, pygame.Rect(bottom.x, bottom.y + i * line_h, bottom.width, line_h), 12,
+               theme.TEXT_DIM, align="center")
+    rules = house_rules_line(state.get("options"))
+    if rules:
+        box = pygame.Rect(inner.x, bottom.y - 2 * line_h, inner.width, 2 * line_h)
+        p.paragraph(rules, box, 11, theme.ACCENT, align="center", max_lines=2)
+        bottom = box
+    pick = current_pick(state, ui)
+    if pick is not None:  # the square being chosen, big enough to read across the table
+        body = pygame.Rect(inner.x, inner.y, inner.width, bottom.y - inner.y)
+        p.paragraph(square_name(state, ui, pick.focus), body, 20, theme.ACCENT, bold=True,
+                    align="center", max_lines=3)
+        return
+    card = state.get("last_card") or {}
+    shown = card_text(state, ui)
+    if shown:
+        deck = str(card.get("deck", ""))
+        title = ui.board.deck_names.get(deck) or deck
+        head = pygame.Rect(inner.x, inner.y, inner.width, p.px(20))
+        p.text(title, head, 14, theme.ACCENT, bold=True, align="center")
+        body = pygame.Rect(inner.x, head.bottom, inner.width, bottom.y - head.bottom)
+        p.paragraph(shown, body, 13, theme.TEXT, align="center", max_lines=6)

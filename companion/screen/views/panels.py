@@ -1,0 +1,251 @@
+"""The game screen's panels: header, player cards, recent moves, phone QR, decision panel."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import pygame
+
+from companion.screen import theme
+from companion.screen.layout import columns, rows
+from companion.screen.money import delta, money
+from companion.screen.painter import Painter
+from companion.screen.texts import text
+from companion.screen.ui_state import BALANCE_ANIM_S, DELTA_SHOWN_S, UiState
+from companion.screen.views.dice import draw_die
+from companion.screen.views.prompt import PANEL_BUTTONS, Prompt
+
+
+def format_clock(seconds: float) -> str:
+    """H:MM:SS or M:SS.
+
+    >>> format_clock(3725), format_clock(58.2)
+    ('1:02:05', '0:59')
+    """
+    whole = max(0, int(seconds + 0.999))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
+                colors: dict[str, theme.Color]) -> None:
+    """Turn number and whose turn, the dice, the timed game's clock."""
+    p.fill(rect, theme.PANEL)
+    pad = p.px(8)
+    inner = rect.inflate(-2 * pad, -p.px(6))
+    turn = state.get("turn") or {}
+    turn_box = pygame.Rect(inner.x, inner.y, inner.width * 16 // 100, inner.height)
+    who_box = pygame.Rect(turn_box.right + pad, inner.y, inner.width * 32 // 100, inner.height)
+    p.text(text("turn", number=turn.get("number", 1)), turn_box, 18, theme.TEXT_DIM)
+    current = state.get("current")
+    p.text(text("whose_turn", player=current), who_box, 20, colors.get(str(current), theme.TEXT),
+           bold=True)
+    dice = state.get("dice") or []
+    size = inner.height
+    x = inner.centerx + p.px(20)
+    for i, value in enumerate(dice):  # the third die is the speed die
+        draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), value, speed=i == 2)
+    right = pygame.Rect(inner.right - inner.width // 4, inner.y, inner.width // 4, inner.height)
+    if ui.clock_deadline is not None:
+        remaining = ui.clock_deadline - ui.now
+        label = text("clock", time=format_clock(remaining)) if remaining > 0 else text("clock_over")
+        p.text(label, right, 18, theme.ACCENT if remaining > 300 else theme.BAD, bold=True,
+               align="right")
+
+
+def shown_cash(name: str, cash: int, ui: UiState) -> int:
+    """The balance to show now: counting from the old to the new value after a change."""
+    anim = ui.anims.get(name)
+    if anim is None or anim.new != cash:
+        return cash
+    t = (ui.now - anim.start) / BALANCE_ANIM_S
+    if t >= 1:
+        return cash
+    eased = 1 - (1 - max(0.0, t)) ** 3
+    return round(anim.old + (anim.new - anim.old) * eased)
+
+
+def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
+                 colors: dict[str, theme.Color]) -> None:
+    """One card per player: name, big balance in their colour, change, jail, worth."""
+    players = state.get("players") or []
+    if not players:
+        return
+    cols = 1 if len(players) <= 4 else 2
+    per_col = -(-len(players) // cols)
+    gap = p.px(5)
+    cards: list[pygame.Rect] = []
+    for column in columns(rect, cols, gap):
+        cards += rows(column, max(per_col, 3), gap)[:per_col]
+    pending = state.get("pending") or {}
+    deciding = pending.get("player")
+    currency = state.get("currency")
+    for card, player in zip(cards, players, strict=False):
+        name = str(player.get("name"))
+        color = colors.get(name, theme.TEXT)
+        out = bool(player.get("bankrupt"))
+        p.fill(card, theme.PANEL, radius=6)
+        if name == state.get("current") and not state.get("winner"):
+            p.frame(card, theme.ACCENT, width=2.5, radius=6)
+        elif name == deciding:
+            p.frame(card, color, width=2, radius=6)
+        strip = pygame.Rect(card.x, card.y, p.px(6), card.height)
+        p.fill(strip, color if not out else theme.MORTGAGED, radius=3)
+        inner = card.inflate(-p.px(16), -p.px(6))
+        inner.x += p.px(4)
+        name_row, cash_row, status_row = _card_rows(inner)
+        badge = pygame.Rect(name_row.right - name_row.width * 2 // 5, name_row.y,
+                            name_row.width * 2 // 5, name_row.height)
+        name_box = pygame.Rect(name_row.x, name_row.y, name_row.width - badge.width - p.px(4),
+                               name_row.height)
+        p.text(name, name_box, 15, theme.TEXT_DIM if out else color, bold=True)
+        anim = ui.anims.get(name)
+        if anim is not None and ui.now - anim.start < DELTA_SHOWN_S and anim.new != anim.old:
+            change = anim.new - anim.old
+            p.text(delta(change, currency), badge, 15, theme.GOOD if change > 0 else theme.BAD,
+                   bold=True, align="right")
+        cash = int(player.get("cash", 0))
+        p.text(money(shown_cash(name, cash, ui), currency), cash_row,
+               30 if cols == 1 else 24, theme.TEXT_DIM if out else color, bold=True)
+        p.text(_status(player, currency, compact=cols > 1), status_row, 12,
+               theme.BAD if out else theme.TEXT_DIM)
+        p.hotspot(card, "player", name)
+
+
+def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """Name, balance and status rows of a player card: 28 %, 46 %, 26 % of its height."""
+    h = inner.height
+    name_h, cash_h = h * 28 // 100, h * 46 // 100
+    return (pygame.Rect(inner.x, inner.y, inner.width, name_h),
+            pygame.Rect(inner.x, inner.y + name_h, inner.width, cash_h),
+            pygame.Rect(inner.x, inner.y + name_h + cash_h, inner.width, h - name_h - cash_h))
+
+
+def _status(player: Mapping[str, Any], currency: Any, compact: bool = False) -> str:
+    """Jail, jail cards and net worth, as one short line (compact: worth only if nothing
+    else is to say, for the narrow cards of five players or more)."""
+    if player.get("bankrupt"):
+        return text("bankrupt")
+    parts = []
+    if player.get("in_jail"):
+        parts.append(text("in_jail", turns=player.get("jail_turns", 0)))
+    if player.get("jail_cards"):
+        parts.append(text("jail_cards", count=player["jail_cards"]))
+    if player.get("bus_tickets"):
+        parts.append(text("bus_tickets", count=player["bus_tickets"]))
+    if not (compact and parts):
+        parts.append(text("net_worth", amount=money(int(player.get("net_worth", 0)), currency)))
+    return " · ".join(parts)
+
+
+def draw_log(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
+    """The last few moves, newest first; hardware warnings (a stuck button, a silent
+    reader) take the lower slots in red until the hardware clears them."""
+    p.fill(rect, theme.PANEL, radius=6)
+    inner = rect.inflate(-p.px(12), -p.px(8))
+    lines = rows(inner, 9)
+    p.text(text("log_title"), lines[0], 13, theme.TEXT_DIM, bold=True)
+    warnings = list(ui.warnings.values())[-2:]
+    entries = list(ui.log)[::-1][:4 - len(warnings)]
+    if not entries:
+        p.text(text("log_empty"), lines[1], 12, theme.TEXT_DIM)
+    for i, entry in enumerate(entries):  # two lines each: long street names wrap
+        slot = lines[1 + 2 * i].union(lines[2 + 2 * i])
+        p.paragraph(entry.text, slot, 12, entry.color or theme.TEXT, max_lines=2)
+    for i, warning in enumerate(warnings):
+        slot = lines[9 - 2 * (len(warnings) - i)].union(lines[10 - 2 * (len(warnings) - i)])
+        p.fill(slot.inflate(p.px(6), 0), theme.REFUSED_BG, radius=4)
+        p.paragraph(warning, slot, 12, theme.TEXT, bold=True, max_lines=2)
+
+
+@lru_cache(maxsize=4)
+def qr_surface(url: str, side: int) -> pygame.Surface:
+    """The QR code of `url` as a black-on-white square of about `side` pixels."""
+    import segno
+
+    code = segno.make(url, error="m")
+    matrix = [list(row) for row in code.matrix]
+    border = 2
+    modules = len(matrix) + 2 * border
+    unit = max(1, side // modules)
+    surface = pygame.Surface((unit * modules, unit * modules))
+    surface.fill((255, 255, 255))
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                surface.fill((0, 0, 0), ((x + border) * unit, (y + border) * unit, unit, unit))
+    return surface
+
+
+def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
+    """The QR code and address phones join at."""
+    p.fill(rect, theme.PANEL, radius=6)
+    inner = rect.inflate(-p.px(8), -p.px(6))
+    url = ui.remote_url or ui.remote_placeholder
+    if not url:
+        p.text(text("remote_off"), inner, 12, theme.TEXT_DIM, align="center")
+        return
+    placeholder = not ui.remote_url
+    label_h = p.px(16)
+    labels = 2 if placeholder else 1
+    code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - labels * label_h)
+    qr = qr_surface(url, min(code_box.width, code_box.height))
+    where = qr.get_rect(center=code_box.center)
+    p.surface.blit(qr, where)
+    if placeholder:  # no server answers at this address: say so, and grey the code out
+        veil = pygame.Surface(where.size, pygame.SRCALPHA)
+        veil.fill((*theme.PANEL, 150))
+        p.surface.blit(veil, where)
+    shown = url.removeprefix("http://").rstrip("/")
+    p.text(shown, pygame.Rect(inner.x, inner.bottom - labels * label_h, inner.width, label_h),
+           12, theme.TEXT_DIM if placeholder else theme.TEXT, align="center", min_size=8)
+    if placeholder:
+        p.text(text("remote_not_running"), pygame.Rect(inner.x, inner.bottom - label_h,
+                                                       inner.width, label_h),
+               12, theme.ACCENT, bold=True, align="center", min_size=8)
+
+
+def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
+    """The on-screen twins of the panel buttons that answer now, in panel order."""
+    actions = sorted((a for a in prompt.actions if a.button),
+                     key=lambda a: PANEL_BUTTONS.index(a.button or "menu"))
+    if not actions:
+        return
+    for box, action in zip(columns(rect, max(len(actions), 4), p.px(8)), actions, strict=False):
+        button = action.button or "menu"
+        cap = theme.BUTTON_COLORS[button]
+        ink = theme.BUTTON_TEXT.get(button, (250, 250, 250))
+        p.fill(box, cap, radius=8)
+        top, bottom = rows(box.inflate(-p.px(8), -p.px(4)), 2)
+        top.height = box.height * 2 // 5 - p.px(2)
+        bottom.y, bottom.height = top.bottom, box.bottom - top.bottom - p.px(3)
+        p.text(text(f"btn_{button}"), top, 11, ink, bold=True, align="center")
+        p.text(action.label, bottom, 17, ink, bold=True, align="center", min_size=9)
+        p.hotspot(box, "button", button)
+
+
+def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme.Color]) -> None:
+    """The decision panel: what the device waits for, details, the buttons that answer."""
+    color = colors.get(str(prompt.player), theme.ACCENT)
+    p.fill(layout.prompt, theme.PANEL_LIGHT, radius=8)
+    p.fill(pygame.Rect(layout.prompt.x, layout.prompt.y, p.px(6), layout.prompt.height), color,
+           radius=3)
+    p.text(prompt.title, layout.prompt_title, 22, theme.TEXT, bold=True, min_size=12)
+    if prompt.details:
+        detail_color = theme.BAD if prompt.refusal else theme.TEXT_DIM
+        p.text(" · ".join(prompt.details), layout.prompt_detail, 15, detail_color, min_size=9)
+    draw_buttons(p, layout.buttons, prompt)
+
+
+def draw_banner(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
+    """A refusal or notice across `rect` while it lasts."""
+    message = ui.message
+    if message is None or message.until <= ui.now:
+        return
+    p.fill(rect, theme.REFUSED_BG if message.kind == "refused" else theme.INFO_BG, radius=6)
+    p.frame(rect, theme.BAD if message.kind == "refused" else theme.TEXT, width=2, radius=6)
+    p.text(message.text, rect.inflate(-p.px(16), -p.px(4)), 17, theme.TEXT, bold=True,
+           align="center", min_size=9)

@@ -1,0 +1,491 @@
+"""The decision the table is waiting for, and what each panel button does about it.
+
+Pure: from the public state JSON (its "legal" list decides every button) and the UI state
+to a `Prompt`. The screen draws it; the controller turns a button press into its command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.screen import texts
+from companion.screen.money import money
+from companion.screen.picking import Pick, current_pick
+from companion.screen.texts import MESSAGES, text
+from companion.screen.ui_state import UiState
+from companion.screen.views.dice import dial_faces, dice_needed, entry_text, face_word
+from companion.screen.views.news import shown_card_id
+from companion.words import catalog as i18n
+from companion.words.undo_questions import describe_undo
+
+JSON = dict[str, Any]
+PANEL_BUTTONS = ("roll", "yes", "no", "pass_go", "undo", "menu")
+CHOICE_FIELDS = ("squares", "min", "max")
+CHOOSABLE = ("build", "sell_building", "mortgage", "unmortgage")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One answer to the prompt: the panel button that gives it, and what it does.
+
+    `command` is submitted to the session; otherwise `ui` names a screen action
+    ("menu", "undo", "next_bidder", "choose:<verb>", "confirm_bankrupt", "reject_trade",
+    "undo_now", "undo_keep", "bus_ride", "bus_back", "pick:<steps>", "dial_take",
+    "dial_cancel").
+    """
+
+    button: str | None
+    label: str
+    command: JSON | None = None
+    ui: str | None = None
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The decision panel: a title, detail lines and the answers on offer."""
+
+    title: str
+    details: list[str] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    player: str | None = None
+    refusal: str | None = None  # why the obvious answer is not on offer (can't afford)
+
+    def for_button(self, button: str) -> Action | None:
+        """The action a panel button triggers now, if any."""
+        for action in self.actions:
+            if action.button == button:
+                return action
+        return None
+
+
+def command_from(entry: Mapping[str, Any], **fields: Any) -> JSON:
+    """A submit-ready command from a `legal` entry: choice lists dropped, `fields` set."""
+    command = {k: v for k, v in entry.items() if k not in CHOICE_FIELDS}
+    command.update(fields)
+    return command
+
+
+def legal_entry(state: Mapping[str, Any], do: str, by: str | None = None) -> JSON | None:
+    """The first legal command with verb `do` (and player `by`, when given)."""
+    for entry in state.get("legal") or []:
+        if entry.get("do") == do and (by is None or entry.get("by") == by):
+            return dict(entry)
+    return None
+
+
+def square_name(state: Mapping[str, Any], ui: UiState, index: int | None) -> str:
+    """A square's name: the board's when it is in the screen's language, else the state's,
+    else the board's, else its number."""
+    if index is None:
+        return "?"
+    if ui.board.localized and 0 <= index < len(ui.board.squares):
+        return ui.board.squares[index].name
+    for sq in state.get("squares") or []:
+        if sq.get("index") == index:
+            return str(sq.get("name"))
+    if 0 <= index < len(ui.board.squares):
+        return ui.board.squares[index].name
+    return f"#{index}"
+
+
+def player_json(state: Mapping[str, Any], name: str | None) -> JSON:
+    """The named player's entry of the state (empty if unknown)."""
+    for player in state.get("players") or []:
+        if player.get("name") == name:
+            return dict(player)
+    return {}
+
+
+def bid_step(state: Mapping[str, Any]) -> int:
+    """How much one YES press raises a bid: a twentieth of the salary (10 on the € boards)."""
+    salary = int((state.get("options") or {}).get("salary", 200))
+    return max(1, salary // 20)
+
+
+def undo_question(state: Mapping[str, Any], ui: UiState) -> str:
+    """The UNDO confirmation naming the move it takes back ("Undo: Ann bought Rue de la
+    Paix?"), in the screen's language; "Undo the last move?" when that is not known."""
+    lang = texts.language()
+    return describe_undo(ui.undo_target, state, lang, i18n.translator(lang).pgettext)
+
+
+def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
+    """The decision panel for this state (the game must have started)."""
+    if ui.confirm_undo:
+        return Prompt(undo_question(state, ui), [text("prompt_undo_help")],
+                      [Action("yes", text("act_undo"), ui="undo_now"),
+                       Action("no", text("act_keep"), ui="undo_keep")])
+    if state.get("winner"):
+        return Prompt(text("prompt_winner", player=state["winner"]), player=state["winner"],
+                      actions=[Action("undo", text("act_undo"), ui="undo"),
+                               Action("menu", text("act_menu"), ui="menu")])
+    if ui.trade is not None:
+        return _trade(state, ui)
+    pending = state.get("pending")
+    pick = current_pick(state, ui)
+    if ui.dial is not None and rolling(state):
+        prompt = _dial(state, ui)
+    elif pick is not None:
+        prompt = _pick(state, ui, pick)
+    elif pending:
+        prompt = _pending(state, ui, pending)
+    else:
+        prompt = _turn(state, ui)
+    actions = list(prompt.actions)
+    taken = {a.button for a in actions}
+    if "undo" not in taken:
+        actions.append(Action("undo", text("act_undo"), ui="undo"))
+    if "menu" not in taken:
+        actions.append(Action("menu", text("act_menu"), ui="menu"))
+    details = list(prompt.details) + _follow_ups(state)
+    if (ui.dice_entry or ui.speed_entry is not None) and ui.dial is None:
+        needed = dice_needed(state, acting_player(state))
+        details.append(text("prompt_dice_entry",
+                            dice=entry_text(ui.dice_entry, ui.speed_entry, needed)))
+        if needed > 2 and ui.speed_entry is None and len(ui.dice_entry) >= 2:
+            details.append(text("prompt_speed_next"))
+    return Prompt(prompt.title, details, actions, prompt.player, prompt.refusal)
+
+
+def rolling(state: Mapping[str, Any]) -> bool:
+    """Whether a roll (a turn's or a utility rent's) is what the table may do now."""
+    return legal_entry(state, "roll", acting_player(state)) is not None
+
+
+def _follow_ups(state: Mapping[str, Any]) -> list[str]:
+    """What happens by itself once the decisions on top are settled (the speed die's
+    Mr. Monopoly move and bus ticket), and the Mr. Monopoly turn's restriction."""
+    out = []
+    for step in state.get("waiting") or []:
+        if step.get("kind") == "mr_monopoly":
+            out.append(text("then_mr_monopoly"))
+        elif step.get("kind") == "bus":
+            out.append(text("then_bus"))
+    if (state.get("turn") or {}).get("mr_monopoly") and not state.get("pending"):
+        out.append(text("mr_monopoly_turn"))
+    return out
+
+
+def _dial(state: Mapping[str, Any], ui: UiState) -> Prompt:
+    """Entering the physical dice with the encoder: turn to the face, YES takes it."""
+    who = acting_player(state)
+    needed = dice_needed(state, who)
+    slot = len(ui.dice_entry) if len(ui.dice_entry) < 2 else 2
+    faces = dial_faces(slot)
+    face = faces[(ui.dial or 0) % len(faces)]
+    title = text("prompt_dial", player=who)
+    details = [text("prompt_dice_entry", dice=entry_text(ui.dice_entry, ui.speed_entry, needed))]
+    return Prompt(title, details, [Action("yes", text("act_take_face", face=face_word(face)),
+                                          ui="dial_take"),
+                                   Action("no", text("act_cancel"), ui="dial_cancel")], who)
+
+
+def _pick(state: Mapping[str, Any], ui: UiState, pick: Pick) -> Prompt:
+    """Choosing a square: NO / PASS GO (or the dial, or a tap on the board) move the focus,
+    YES takes it; a bus ride may be called off with ROLL."""
+    name = square_name(state, ui, pick.focus)
+    if pick.purpose == "bus":
+        title = text("prompt_bus_ride", player=pick.by, square=name)
+        yes = text("act_ride")
+    elif pick.purpose == "auction":
+        title = text("prompt_auction_square", player=pick.by, square=name)
+        yes = text("act_auction_it")
+    else:
+        title = text("prompt_triple", player=pick.by, square=name)
+        yes = text("act_go_there")
+    actions = [Action("yes", yes, pick.command())]
+    if len(pick.squares) > 1:
+        actions += [Action("no", text("act_next"), ui="pick:1"),
+                    Action("pass_go", text("act_previous"), ui="pick:-1")]
+    if pick.purpose == "bus":
+        actions.append(Action("roll", text("act_back"), ui="bus_back"))
+    return Prompt(title, [text("prompt_pick_help")], actions, pick.by)
+
+
+def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
+    cur = state.get("current")
+    me = player_json(state, cur)
+    cur_money = state.get("currency")
+    actions: list[Action] = []
+    details: list[str] = []
+    roll = legal_entry(state, "roll", cur)
+    end = legal_entry(state, "end_turn", cur)
+    if roll:
+        actions.append(Action("roll", text("act_roll"), command_from(roll)))
+    elif end:
+        actions.append(Action("roll", text("act_end_turn"), command_from(end)))
+    if me.get("in_jail"):
+        fine = int((state.get("options") or {}).get("jail_fine", 50))
+        title = text("prompt_jail", player=cur, fine=money(fine, cur_money))
+        pay = legal_entry(state, "pay_fine", cur)
+        card = legal_entry(state, "use_card", cur)
+        if pay:
+            actions.append(Action("yes", text("act_pay_fine", amount=money(fine, cur_money)),
+                                  command_from(pay)))
+        if card:
+            actions.append(Action("no", text("act_use_card"), command_from(card)))
+    elif roll:
+        turn = state.get("turn") or {}
+        title = text("prompt_roll_again" if turn.get("rolled") else "prompt_roll", player=cur)
+        if dice_needed(state, cur) > 2 and not (ui.dice_entry or ui.speed_entry is not None):
+            details.append(text("prompt_speed_dice"))
+    else:
+        title = text("prompt_end_turn", player=cur)
+    if legal_entry(state, "use_bus_ticket", cur) and "yes" not in {a.button for a in actions}:
+        actions.append(Action("yes", text("act_bus_ticket"), ui="bus_ride"))
+    go = legal_entry(state, "pass_go", cur)
+    if go:
+        actions.append(Action("pass_go", text("act_pass_go"), command_from(go)))
+    shown_card = card_text(state, ui)
+    if shown_card:
+        details.append(shown_card)
+    return Prompt(title, details, actions, player=cur)
+
+
+def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
+    kind = pending.get("kind")
+    who = pending.get("player")
+    cur_money = state.get("currency")
+    if kind == "buy":
+        return _buy(state, ui, pending)
+    if kind in ("auction", "building_auction"):
+        return _auction(state, ui, pending)
+    if kind == "birthday_gift":
+        return _birthday(state, pending)
+    if kind == "draw" and pending.get("deck") == "bus_tickets":
+        draw = legal_entry(state, "draw", who)
+        return Prompt(text("prompt_take_ticket", player=who), [],
+                      [Action("yes", text("act_take"), command_from(draw))] if draw else [], who)
+    if kind == "draw":
+        deck = str(pending.get("deck", ""))
+        deck_name = ui.board.deck_names.get(deck) or _deck_text(deck)
+        draw = legal_entry(state, "draw", who)
+        actions = [Action("yes", text("act_draw"), command_from(draw))] if draw else []
+        return Prompt(text("prompt_draw", player=who, deck=deck_name), [], actions, who)
+    if kind == "debt":
+        creditor = pending.get("creditor") or text("creditor_bank")
+        title = text("prompt_debt", player=who, creditor=creditor,
+                     amount=money(int(pending.get("amount", 0)), cur_money))
+        actions = []
+        if legal_entry(state, "mortgage", who):
+            actions.append(Action("yes", text("act_mortgage"), ui="choose:mortgage"))
+        if legal_entry(state, "sell_building", who):
+            actions.append(Action("roll", text("act_sell"), ui="choose:sell_building"))
+        if legal_entry(state, "bankrupt", who):
+            actions.append(Action("no", text("act_bankrupt"), ui="confirm_bankrupt"))
+        return Prompt(title, [text("prompt_debt_help")], actions, who)
+    if kind == "roll_for_rent":
+        roll = legal_entry(state, "roll", who)
+        title = text("prompt_roll_for_rent", player=who,
+                     square=square_name(state, ui, pending.get("square")),
+                     multiplier=pending.get("multiplier", ""))
+        return Prompt(title, [], [Action("roll", text("act_roll"), command_from(roll))]
+                      if roll else [], who)
+    if kind == "lift_mortgages":
+        names = ", ".join(square_name(state, ui, s) for s in pending.get("squares") or [])
+        actions = []
+        if legal_entry(state, "unmortgage", who):
+            actions.append(Action("yes", text("act_unmortgage"), ui="choose:unmortgage"))
+        keep = legal_entry(state, "decline", who)
+        if keep:
+            actions.append(Action("no", text("act_keep"), command_from(keep)))
+        return Prompt(text("prompt_lift", player=who), [names], actions, who)
+    if kind == "place_building":
+        building = text(f"building_{pending.get('building', 'house')}")
+        actions = []
+        if legal_entry(state, "build", who):
+            actions.append(Action("yes", text("act_build"), ui="choose:build"))
+        return Prompt(text("prompt_place_building", player=who, building=building), [],
+                      actions, who)
+    return Prompt(str(kind), [], [], who)
+
+
+def _birthday(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Prompt:
+    """The Birthday gift square: YES takes the money, NO a bus ticket."""
+    who = pending.get("player")
+    amount = money(int(pending.get("amount", 0)), state.get("currency"))
+    actions = []
+    for entry in state.get("legal") or []:
+        if entry.get("do") != "choose_gift" or entry.get("by") != who:
+            continue
+        if entry.get("gift") == "money":
+            actions.append(Action("yes", text("act_take_money", amount=amount), dict(entry)))
+        elif entry.get("gift") == "bus_ticket":
+            actions.append(Action("no", text("act_bus_ticket"), dict(entry)))
+    return Prompt(text("prompt_birthday", player=who, amount=amount), [], actions, who)
+
+
+def _deck_text(deck: str) -> str:
+    key = f"deck_{deck}"
+    return text(key) if key in MESSAGES else deck
+
+
+def card_text(state: Mapping[str, Any], ui: UiState) -> str:
+    """The last card's text while it is news (ui.card_news), in the screen's language when
+    the edition prints it in it; "" once its effect is over."""
+    card_id = shown_card_id(state, ui.card_news)
+    if card_id is None:
+        return ""
+    card = state.get("last_card") or {}
+    return ui.board.card_texts.get(card_id) or str(card.get("text") or "")
+
+
+def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
+    who = pending.get("player")
+    cur_money = state.get("currency")
+    name = square_name(state, ui, pending.get("square"))
+    price = int(pending.get("price", 0))
+    title = text("prompt_buy", player=who, square=name, price=money(price, cur_money))
+    actions: list[Action] = []
+    refusal = None
+    buy = legal_entry(state, "buy", who)
+    if buy:
+        actions.append(Action("yes", text("act_buy"), command_from(buy)))
+    else:
+        cash = int(player_json(state, who).get("cash", 0))
+        refusal = text("cannot_afford", player=who, square=name, price=money(price, cur_money),
+                       cash=money(cash, cur_money))
+    decline = legal_entry(state, "decline", who)
+    if decline:
+        actions.append(Action("no", text("act_decline"), command_from(decline)))
+    details = [refusal] if refusal else []
+    return Prompt(title, details, actions, who, refusal)
+
+
+def auction_focus(state: Mapping[str, Any], ui: UiState) -> str | None:
+    """The bidder the panel's YES / NO act for: the chosen one while still bidding, else the
+    first one who may still bid (or pass)."""
+    bidders = [e.get("by") for e in state.get("legal") or [] if e.get("do") in ("bid", "pass")]
+    if ui.focus_bidder in bidders:
+        return ui.focus_bidder
+    return bidders[0] if bidders else None
+
+
+def next_bidder(state: Mapping[str, Any], ui: UiState) -> str | None:
+    """The bidder after the focused one, in seat order (wrapping)."""
+    names: list[str] = []
+    for entry in state.get("legal") or []:
+        if entry.get("do") in ("bid", "pass") and entry.get("by") not in names:
+            names.append(str(entry.get("by")))
+    if not names:
+        return None
+    focus = auction_focus(state, ui)
+    return names[(names.index(focus) + 1) % len(names)] if focus in names else names[0]
+
+
+def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
+    cur_money = state.get("currency")
+    if pending.get("kind") == "building_auction":
+        item = text(f"building_{pending.get('building', 'house')}")
+        title = text("prompt_building_auction", building=item)
+    else:
+        title = text("prompt_auction", square=square_name(state, ui, pending.get("square")))
+    highest = int(pending.get("highest", 0))
+    bidder = pending.get("bidder")
+    details = [text("prompt_auction_bid", amount=money(highest, cur_money), bidder=bidder)
+               if bidder else text("prompt_auction_none")]
+    focus = auction_focus(state, ui)
+    actions: list[Action] = []
+    if focus:
+        details.append(text("prompt_auction_focus", player=focus))
+        bid = legal_entry(state, "bid", focus)
+        if bid:
+            wanted = highest + bid_step(state) * (1 + ui.bid_steps)  # the dial adds steps
+            amount = min(int(bid["max"]), max(int(bid["min"]), wanted))
+            actions.append(Action("yes", text("act_bid", amount=money(amount, cur_money)),
+                                  command_from(bid, amount=amount)))
+        leave = legal_entry(state, "pass", focus)
+        if leave:
+            actions.append(Action("no", text("act_pass"), command_from(leave)))
+        actions.append(Action("roll", text("act_next_bidder"), ui="next_bidder"))
+    close = legal_entry(state, "close_auction")
+    if close and bidder:
+        actions.append(Action("pass_go", text("act_sold"), command_from(close)))
+    if ui.auction_deadline is not None and bidder:
+        left = max(0, int(ui.auction_deadline - ui.now + 0.999))
+        details.append(text("prompt_auction_time", seconds=left))
+    queue = pending.get("queue") or []
+    if queue:
+        details.append(text("prompt_auction_queue", count=len(queue)))
+    return Prompt(title, [" · ".join(details)], actions, focus)
+
+
+def offer_text(state: Mapping[str, Any], ui: UiState, offer: Mapping[str, Any]) -> str:
+    """"€ 200 + Rue Lecourbe + 1 jail card" for one side of a trade."""
+    parts = []
+    if offer.get("cash"):
+        parts.append(money(int(offer["cash"]), state.get("currency")))
+    parts += [square_name(state, ui, s) for s in offer.get("squares") or []]
+    if offer.get("cards"):
+        parts.append(text("jail_cards", count=int(offer["cards"])))
+    return " + ".join(parts) or text("prompt_nothing")
+
+
+def _trade(state: Mapping[str, Any], ui: UiState) -> Prompt:
+    trade = ui.trade or {}
+    sender, receiver = trade.get("from"), trade.get("to")
+    details = [
+        text("prompt_trade_gives", player=sender, items=offer_text(state, ui, trade.get("give")
+                                                                    or {})),
+        text("prompt_trade_gives", player=receiver, items=offer_text(state, ui, trade.get("take")
+                                                                      or {})),
+    ]
+    command = {"do": "trade", "from": sender, "to": receiver,
+               "give": trade.get("give") or {}, "take": trade.get("take") or {}}
+    actions = [Action("yes", text("act_accept"), command),
+               Action("no", text("act_reject"), ui="reject_trade")]
+    return Prompt(text("prompt_trade", sender=sender, receiver=receiver), [" · ".join(details)],
+                  actions, receiver)
+
+
+def square_choices(state: Mapping[str, Any], ui: UiState, verb: str,
+                   by: str | None = None) -> list[tuple[str, JSON]]:
+    """(label, command) for every square the legal `verb` lists (for the square picker)."""
+    out: list[tuple[str, JSON]] = []
+    for entry in state.get("legal") or []:
+        if entry.get("do") != verb or (by is not None and entry.get("by") != by):
+            continue
+        for square in entry.get("squares") or []:
+            label = f"{entry.get('by')}: {square_name(state, ui, square)}"
+            building = building_for(state, verb, square)
+            if building:
+                label += f" · {text('building_' + building)}"
+            out.append((label, command_from(entry, square=square)))
+    return out
+
+
+def building_for(state: Mapping[str, Any], verb: str, square: int) -> str | None:
+    """The building `build` would put on `square` (or `sell_building` take off it): house,
+    hotel, skyscraper or a station's train depot; None for other verbs.
+
+    >>> building_for({"squares": [{"index": 6, "kind": "station", "depot": False}]}, "build", 6)
+    'depot'
+    >>> building_for({"squares": [{"index": 9, "kind": "lot", "hotel": True,
+    ...                            "skyscraper": False}]}, "build", 9)
+    'skyscraper'
+    >>> building_for({"squares": [{"index": 9, "kind": "lot", "hotel": True}]}, "sell_building", 9)
+    'hotel'
+    """
+    if verb not in ("build", "sell_building"):
+        return None
+    sq: Mapping[str, Any] = next((s for s in state.get("squares") or []
+                                  if s.get("index") == square), {})
+    if sq.get("kind") == "station":
+        return "depot"
+    houses = int(sq.get("houses") or 0)
+    if verb == "sell_building":
+        if sq.get("skyscraper"):
+            return "skyscraper"
+        return "hotel" if sq.get("hotel") else "house"
+    if sq.get("hotel"):
+        return "skyscraper"
+    before_hotel = int((state.get("options") or {}).get("houses_before_hotel", 4))
+    return "hotel" if houses >= before_hotel else "house"
+
+
+def acting_player(state: Mapping[str, Any]) -> str | None:
+    """Who the menu acts for: the player the pending decision waits on, else the current."""
+    pending = state.get("pending") or {}
+    return pending.get("player") or state.get("current")

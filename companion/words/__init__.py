@@ -1,0 +1,1 @@
+"""Every sentence the table says: money, moves, refusals, undo questions."""

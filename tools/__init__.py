@@ -1,0 +1,1 @@
+"""Developer tools, not installed: benchmarks, probes, golden-game and sound generators."""

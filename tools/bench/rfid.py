@@ -1,0 +1,103 @@
+"""The RFID benchmark: last byte of an RDM6300 frame read from a real pty -> command queued.
+
+Runs the real pipeline (pyserial reader thread, TapDeduper, InputPump, InputController)
+against a stand-in session whose `submit` timestamps each command. Target: p99 <= 5 ms.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import time
+import tty
+from collections.abc import Callable
+
+from companion.game.api import JSON, Outcome, Source, Update
+from companion.inputs.controller import InputController
+from companion.inputs.events import InputEvent, TagEvent
+from companion.inputs.pump import InputPump
+from companion.inputs.registry import TagKind, TagRegistry, TagRole
+from hardware.readers.rdm6300 import Rdm6300Reader, encode_frame
+
+TAGS = {"0B00000001": "chance-dividend", "0B00000002": "chance-speeding"}
+
+
+class _TimingSession:
+    """Just enough of a game session: a drawn-card prompt that never goes away."""
+
+    def __init__(self) -> None:
+        self.submitted: queue.Queue[tuple[float, JSON]] = queue.Queue()
+        self._state: JSON = {
+            "version": 1,
+            "players": [{"name": "Ann"}, {"name": "Bo"}],
+            "current": "Ann",
+            "pending": {"kind": "draw", "player": "Ann", "deck": "chance"},
+            "legal": [{"do": "draw", "by": "Ann"}],
+        }
+
+    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+        self.submitted.put((time.perf_counter(), command))
+        return Outcome(True, 1)
+
+    def state(self) -> JSON:
+        return self._state
+
+    def undo(self, source: Source) -> Outcome:
+        return Outcome(False, 1)
+
+    def redo(self, source: Source) -> Outcome:
+        return Outcome(False, 1)
+
+    def undo_target(self) -> JSON | None:
+        return None
+
+    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
+        return []
+
+    def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        return lambda: None
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run_bench(taps: int = 400) -> dict[str, float]:
+    """Tap alternating cards through a pty `taps` times; the 99th percentile latency in ms."""
+    registry = TagRegistry()
+    for tag, card in TAGS.items():
+        registry.register(tag, TagRole(TagKind.CARD, deck="chance", card=card), save=False)
+    session = _TimingSession()
+    pump = InputPump(session, InputController(registry))
+    read_at: dict[int, float] = {}
+
+    def emit(event: InputEvent) -> None:
+        if isinstance(event, TagEvent):
+            read_at[len(read_at)] = event.read_at
+        pump.emit(event)
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    reader = Rdm6300Reader(os.ttyname(slave), emit, repeat_gap=0.0)
+    latencies: list[float] = []
+    try:
+        pump.start()
+        reader.start()
+        if not reader.connected.wait(5):
+            raise RuntimeError("the benchmark's pty reader did not start")
+        frames = [encode_frame(tag) for tag in TAGS]
+        for i in range(taps):
+            os.write(master, frames[i % len(frames)])
+            queued_at, _command = session.submitted.get(timeout=5)
+            latencies.append((queued_at - read_at[i]) * 1000.0)
+    finally:
+        reader.close()
+        pump.stop()
+        os.close(master)
+        os.close(slave)
+    return {"rfid.frame_to_command_ms_p99": round(_percentile(latencies, 0.99), 3)}
+
+
+if __name__ == "__main__":
+    print(run_bench())
