@@ -81,7 +81,7 @@ def test_listeners_run_after_commit_and_can_be_removed(tmp_path: Path) -> None:
             seen.append(update)
 
         remove = s.add_listener(listener)
-        s.submit(NEW, Source("phone", player="Ann"))
+        s.submit(NEW, Source("phone", player="Ann", banker=True))  # Ann holds the PIN
         remove()
         s.submit({"do": "roll"}, BANKER)
     assert len(seen) == 1

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from companion.game import authority
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
@@ -294,6 +295,10 @@ class GameSession:
 
     def _command(self, job: _Job) -> tuple[Outcome, Update | None]:
         command = clean_command(job.command)
+        allowed = authority.check(job.source, command, self._state)
+        if isinstance(allowed, authority.Refused):
+            return _refused(self.version, allowed.code, allowed.message, allowed.params), None
+        command = allowed
         before = self._state
         result = apply_command(before, command)
         if isinstance(result, Rejection):
