@@ -10,8 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.app.script_cli import add_common, data_dir_of, export_script, read_game
+from companion.app.script_cli import add_common, data_dir_of
 from companion.game.journal import JournalError
+from companion.game.reading import export_script, read_game
 
 
 def main(argv: list[str]) -> int:

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.replay import ScriptError, read_script
-from companion.app.script_cli import data_dir_of, import_script, read_game
+from companion.app.script_cli import data_dir_of, import_script
 from companion.game.journal import JournalError
+from companion.game.reading import read_game
 from companion.game.saved_games import (
     DataDirLock,
     check_game_id,

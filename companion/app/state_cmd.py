@@ -10,9 +10,10 @@ import argparse
 import json
 import sys
 
-from companion.app.script_cli import add_common, data_dir_of, read_game
+from companion.app.script_cli import add_common, data_dir_of
 from companion.game.applying import state_json
 from companion.game.journal import JournalError
+from companion.game.reading import read_game
 from companion.words.table_text import render_table
 
 

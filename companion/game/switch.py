@@ -194,7 +194,7 @@ class SessionHolder:
     def games(self) -> list[JSON]:
         """Every saved game, the most recently played first: id, players, edition, turn,
         winner, last_played, current, status ("ok" or "damaged" with a message), name."""
-        from companion.app.script_cli import read_game
+        from companion.game.reading import read_game
 
         with self._switch_lock:
             current = self._session
