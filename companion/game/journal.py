@@ -58,6 +58,47 @@ class StorageError(JournalError):
     """Writing failed (full disk, read-only directory, I/O error): nothing was saved."""
 
 
+class JournalIncomplete(JournalCorrupt):
+    """The journal ends before a move that was acknowledged (its acknowledgement mark says
+    so): acknowledged moves are missing. The file is left untouched; rescue what remains."""
+
+
+class JournalBroken(JournalError):
+    """The journal can no longer promise durability (its WAL file vanished, the
+    acknowledgement mark cannot be written): nothing more is acknowledged."""
+
+
+#: the acknowledgement mark beside each journal: the last acknowledged seq and its row's CRC,
+#: kept apart from SQLite's WAL so that a lost or damaged WAL cannot hide a lost move
+ACK_SUFFIX = ".ack"
+_ACK_SIZE = 64
+
+
+def ack_path(path: Path) -> Path:
+    """Where a journal's acknowledgement mark is kept."""
+    return path.with_name(path.name + ACK_SUFFIX)
+
+
+def _ack_line(seq: int, crc: int) -> bytes:
+    body = f"{seq} {crc}"
+    return f"{body} {zlib.crc32(body.encode())}\n".encode().ljust(_ACK_SIZE, b" ")
+
+
+def read_ack(path: Path) -> tuple[int, int] | None:
+    """The acknowledged (seq, crc) of a journal, or None without a readable mark."""
+    try:
+        raw = ack_path(path).read_bytes()
+    except OSError:
+        return None
+    parts = raw.decode("ascii", "replace").split()
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return None
+    seq, crc, check = (int(p) for p in parts)
+    if zlib.crc32(f"{seq} {crc}".encode()) != check:
+        return None  # a torn mark: the journal itself decides
+    return seq, crc
+
+
 @dataclass(frozen=True)
 class Entry:
     """One journal row: a command as resolved by the engine, or an undo / redo of one.
@@ -173,6 +214,10 @@ class Journal:
         self.readonly_reason: str | None = None
         #: for tests and the bench: a hook run inside each write transaction before COMMIT
         self.before_commit: Any = None
+        #: why nothing more can be acknowledged (JournalBroken), or None
+        self.broken: str | None = None
+        self._ack_fd: int | None = None
+        self._wal: tuple[int, int] | None = None
 
     # --- opening -------------------------------------------------------------------------
 
@@ -203,6 +248,7 @@ class Journal:
             if path.exists():
                 tmp.unlink()
                 raise JournalError(f"game {game_id!r} exists already")
+            ack_path(path).unlink(missing_ok=True)  # a deleted game's mark is not this one's
             os.rename(tmp, path)
             _fsync_dir(path.parent)
         except sqlite3.Error as exc:
@@ -221,6 +267,8 @@ class Journal:
         if size == 0:
             raise JournalCorrupt(f"{path} is empty (truncated): the journal is damaged")
         reason = None
+        if not readonly:
+            cls._probe(path)  # a damaged journal is found read-only, and never written to
         try:
             conn = _connect(path, readonly)
         except sqlite3.Error as exc:
@@ -236,10 +284,105 @@ class Journal:
         journal.readonly_reason = reason
         try:
             journal._check_schema()
+            journal._check_acknowledged()
+            if not readonly:
+                journal._open_ack()
         except BaseException:
             conn.close()
             raise
         return journal
+
+    @classmethod
+    def _probe(cls, path: Path) -> None:
+        """Check the schema and the acknowledgement mark over a read-only connection."""
+        try:
+            conn = _connect(path, readonly=True)
+        except sqlite3.Error:
+            return  # the read-write open says what is wrong
+        try:
+            probe = cls(path, conn, readonly=True)
+            probe._check_schema()
+            probe._check_acknowledged()
+        finally:
+            conn.close()
+
+    def _row_crc_at(self, seq: int) -> int | None:
+        row = self._conn.execute("SELECT crc FROM entries WHERE seq=?", (seq,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _check_acknowledged(self) -> None:
+        """JournalIncomplete when the journal ends before its last acknowledged move."""
+        mark = read_ack(self.path)
+        if mark is None or mark[0] == 0:
+            return
+        seq, crc = mark
+        try:
+            last = int(self._conn.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
+            found = self._row_crc_at(seq)
+        except sqlite3.Error as exc:
+            raise JournalCorrupt(f"{self.path} is damaged: {exc}") from exc
+        if last < seq or found != crc:
+            missing = max(seq - last, 1)
+            version = self._conn.execute(
+                "SELECT version FROM entries WHERE seq=?", (min(last, seq),)).fetchone()
+            good = f"version {version[0]}" if version else "no game"
+            raise JournalIncomplete(
+                f"{self.path}: {missing} acknowledged moves are missing (the last "
+                f"acknowledged was entry {seq}, the journal ends at entry {last}); the last "
+                f"good state is {good}. The file is left as it is: rescue what remains with "
+                f"'companion games --rescue {self.path.stem}'")
+
+    def _open_ack(self) -> None:
+        """Open (or start) the acknowledgement mark for writing."""
+        target = ack_path(self.path)
+        fresh = not target.exists()
+        try:
+            self._ack_fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o644)
+            if fresh or read_ack(self.path) is None:
+                last = int(self._conn.execute("SELECT max(seq) FROM entries").fetchone()[0]
+                           or 0)
+                self._write_ack(last, self._row_crc_at(last) or 0)
+                _fsync_dir(self.path.parent)
+        except OSError as exc:
+            raise StorageError(f"cannot write {target}: {storage_message(exc)}") from exc
+
+    def _write_ack(self, seq: int, crc: int) -> None:
+        assert self._ack_fd is not None
+        os.pwrite(self._ack_fd, _ack_line(seq, crc), 0)
+        os.fdatasync(self._ack_fd)
+
+    def _wal_identity(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(f"{self.path}-wal")
+        except FileNotFoundError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _check_wal(self) -> None:
+        """Before COMMIT: the WAL is still the file SQLite writes to. When it vanished,
+        what was acknowledged is checkpointed into the journal (SQLite still holds the
+        vanished file) and nothing more is acknowledged."""
+        wal = self._wal_identity()
+        if self._wal is None or wal == self._wal:
+            return
+        self.broken = (f"the journal's WAL file {self.path}-wal vanished while the game "
+                       "ran: nothing more is saved; restart the companion")
+        self._conn.execute("ROLLBACK")
+        try:
+            self._conn.execute("PRAGMA wal_checkpoint(FULL)")
+        except sqlite3.Error:
+            pass  # the acknowledgement mark still tells what is missing
+        raise JournalBroken(f"not saved: {self.broken}")
+
+    def _acknowledge(self, seq: int, crc: int) -> None:
+        """After COMMIT: the acknowledgement mark names this entry."""
+        if self._wal is None:
+            self._wal = self._wal_identity()
+        try:
+            self._write_ack(seq, crc)
+        except OSError as exc:
+            self.broken = f"cannot write {ack_path(self.path)}: {storage_message(exc)}"
+            raise JournalBroken(f"not saved: {self.broken}") from exc
 
     def _check_schema(self) -> None:
         try:
@@ -255,9 +398,12 @@ class Journal:
                 f"{self.path}: unknown journal format {rows.get('schema_version')!r}")
 
     def close(self) -> None:
-        """Close the connection (a clean close also checkpoints the WAL)."""
+        """Close the connection (a clean close also checkpoints the WAL) and the mark."""
         with self._lock:
             self._conn.close()
+            if self._ack_fd is not None:
+                os.close(self._ack_fd)
+                self._ack_fd = None
 
     def meta(self, key: str) -> str | None:
         """A value from the meta table."""
@@ -285,6 +431,8 @@ class Journal:
         """
         if self.readonly:
             raise StorageError(f"not saved: {self.readonly_reason or 'opened read-only'}")
+        if self.broken is not None:
+            raise JournalBroken(f"not saved: {self.broken}")
         source = _dumps(source_json(entry.source))
         command = _dumps(entry.command)
         events = _dumps(entry.events)
@@ -308,11 +456,13 @@ class Journal:
                                      (entry.seq, blob, zlib.crc32(blob)))
                     if self.before_commit is not None:
                         self.before_commit(entry)
+                    self._check_wal()
                     conn.execute("COMMIT")
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+                self._acknowledge(entry.seq, crc)
             except sqlite3.Error as exc:
                 raise StorageError(f"not saved: {storage_message(exc)}") from exc
             except OSError as exc:

@@ -20,6 +20,7 @@ from companion.game.journal import (
     JournalError,
     JournalLocked,
     StorageError,
+    ack_path,
     storage_message,
 )
 
@@ -99,12 +100,13 @@ def set_current(data_dir: Path, game_id: str) -> None:
 
 
 def delete_game(data_dir: Path, game_id: str) -> None:
-    """Remove a saved game's journal (and its WAL files). The caller holds the lock."""
+    """Remove a saved game's journal (its WAL files and its acknowledgement mark). The
+    caller holds the lock."""
     path = journal_path(data_dir, game_id)
     if not path.exists():
         raise JournalError(f"there is no saved game {game_id!r}")
     try:
-        for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), ack_path(path)):
             p.unlink(missing_ok=True)
         fd = os.open(path.parent, os.O_RDONLY)
         try:
