@@ -99,3 +99,16 @@ def test_missing_script_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_replay_reads_standard_input() -> None:
     proc = run_replay("-", "--json", stdin=DEMO.read_text("utf-8"))
     assert proc.returncode == 0 and json.loads(proc.stdout)["edition"] == "classic-eur"
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("[" * 20000 + "]" * 20000, "nested deeper"),
+    ('{"do": "bid", "by": "Ann", "amount": ' + "9" * 5000 + "}", "more than 18 digits"),
+    ('{"do": "pay", "amount": 1' + "0" * 40 + ".5}", "more than 18 digits"),
+])
+def test_a_monstrous_line_is_refused_with_its_line_number(line: str, why: str) -> None:
+    script = '{"do": "new_game", "edition": "classic-eur", "players": ["A", "B"]}\n' + line + "\n"
+    done = run_replay("-", stdin=script)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "line 2" in done.stderr and why in done.stderr

@@ -103,3 +103,14 @@ def test_the_tables_clocks_may_close_an_auction_but_no_person_without_the_pin(
 def test_an_input_that_names_nobody_and_is_not_shared_is_refused(game: GameSession) -> None:
     refused(game, {"do": "roll"}, Source("rfid"), "not_allowed")
     refused(game, {"do": "roll"}, Source("phone"), "not_allowed")
+
+
+@pytest.mark.parametrize(("note", "why"), [
+    ("x" * 201, "at most 200"), ("bad\nline", "control"), (12, "text"),
+])
+def test_a_note_is_short_plain_text(game: GameSession, note: Any, why: str) -> None:
+    before = game.state()
+    out = game.submit({"do": "roll", "dice": [1, 2], "note": note}, BANKER)
+    assert not out.accepted and out.code == "bad_command" and why in (out.message or "")
+    assert game.state() == before
+    assert game.submit({"do": "roll", "dice": [1, 2], "note": "x" * 200}, BANKER).accepted

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.game.applying import apply_command, state_json
+from companion.game.limits import InputTooComplex, loads_bounded
 from companion.rules import Accepted, GameState, Rejection
 from companion.words.table_text import render_table
 
@@ -36,9 +37,11 @@ def read_script(text: str) -> list[tuple[int, dict[str, Any]]]:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = loads_bounded(raw)
         except json.JSONDecodeError as exc:
             raise ScriptError(number, f"not valid JSON ({exc.msg})") from None
+        except (InputTooComplex, UnicodeError) as exc:
+            raise ScriptError(number, f"not a command: {exc}") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("do"), str):
             raise ScriptError(number, 'a command must be a JSON object with a "do" field')
         out.append((number, obj))

@@ -21,6 +21,7 @@ from companion.game import authority
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
+from companion.game.limits import note_problem
 from companion.game.replaying import (
     Stacks,
     clean_command,
@@ -294,6 +295,9 @@ class GameSession:
         return self._redo(job)
 
     def _command(self, job: _Job) -> tuple[Outcome, Update | None]:
+        problem = note_problem(job.command)
+        if problem is not None:
+            return _refused(self.version, "bad_command", problem), None
         command = clean_command(job.command)
         allowed = authority.check(job.source, command, self._state)
         if isinstance(allowed, authority.Refused):
