@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -21,7 +22,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion tap", description="Tap an RFID tag into a running companion."
     )
-    parser.add_argument("tag", help="the tag id, e.g. 0A1B2C3D4E")
+    parser.add_argument("tag", help="the tag id, ASCII letters and digits, e.g. 0A1B2C3D4E")
     parser.add_argument("--data-dir", type=Path, help="the companion's data directory")
     parser.add_argument(
         "--serial", metavar="PATH", help="write an RDM6300 frame to this serial device instead"
@@ -36,8 +37,8 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    tag = normalize_tag(args.tag)
-    if tag is None:
+    tag = normalize_tag(args.tag) if args.tag.isascii() else None
+    if tag is None or tag.startswith("-"):
         print(f"companion tap: {args.tag!r} is not a tag id", file=sys.stderr)
         return 2
     if args.serial:
@@ -70,6 +71,14 @@ def _tap_serial(path: str, tag: str) -> int:
         frame = encode_frame(tag)
     except ValueError:
         print("companion tap: an RDM6300 tag is 10 hex characters", file=sys.stderr)
+        return 2
+    try:
+        is_device = stat.S_ISCHR(os.stat(path).st_mode)
+    except OSError as exc:
+        print(f"companion tap: cannot open {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    if not is_device:  # a regular file would be overwritten and success reported
+        print(f"companion tap: {path} is not a serial device or pty", file=sys.stderr)
         return 2
     try:
         fd = os.open(path, os.O_WRONLY | os.O_NOCTTY)
