@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules import buildings, estate, tickets, turns
-from companion.rules.board import draw_card
+from companion.rules.cards import draw_card
 from companion.rules.codes import Code, Rejection, RulesError
 from companion.rules.commands import Command, Verb, parse_command
 from companion.rules.dice import shuffled
 from companion.rules.edition import OWNABLE, Edition
-from companion.rules.money import Events, charge, declare_bankrupt, settle_debts, transfer
+from companion.rules.flow import declare_bankrupt, settle_debts
+from companion.rules.money import Events, charge, transfer
 from companion.rules.options import VARIANTS
 from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player

@@ -21,7 +21,6 @@ from companion.rules.money import (
     lift_cost,
     money_text,
     mortgage_take_interest,
-    receive_mortgaged,
     transfer,
 )
 from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
@@ -241,6 +240,23 @@ def trade(
     after_acquiring(g, ev, a, take[2])
     receive_mortgaged(g, ev, b, [s for s in give[2] if g.mortgaged[s]])
     receive_mortgaged(g, ev, a, [s for s in take[2] if g.mortgaged[s]])
+
+
+def receive_mortgaged(
+    g: GameState, ev: Events, player: int, squares: list[int], how: str | None = None
+) -> None:
+    """A player received mortgaged deeds: interest at once, then lift now or keep."""
+    if not squares:
+        return
+    if (how or g.options.mortgaged_transfer) == "redeem_at_once":
+        for s in squares:
+            charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
+            g.set_mortgaged(s, False)
+            ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": s})
+        return
+    fee = sum(interest(g, g.edition.squares[s].mortgage) for s in squares)
+    g.pending.append(Pending(PendingKind.LIFT_MORTGAGES, player, squares=sorted(squares)))
+    charge(g, ev, player, BANK, fee, "mortgage_interest")
 
 
 def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:

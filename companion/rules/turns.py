@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.rules.board import (
+    cannot_afford,
     count_doubles,
     land,
     move_steps,
@@ -14,6 +15,7 @@ from companion.rules.codes import Code, RulesError
 from companion.rules.dice import dice_json, roll_die
 from companion.rules.money import Events, charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
+from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, NOBODY, GameState, PendingKind
 
 WHITE_DICE = 2
@@ -114,8 +116,6 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
             raise RulesError(Code.NOT_NOW, f"{p.name} may pay the fine only before the first "
                              f"{g.options.jail_fine_before_rolls} rolls in jail")
         if p.cash < g.options.jail_fine:
-            from companion.rules.board import cannot_afford
-
             raise cannot_afford(g, player, "the jail fine", g.options.jail_fine,
                                 purpose="jail_fine")
         transfer(g, ev, player, BANK, g.options.jail_fine, "jail_fine")
@@ -162,8 +162,6 @@ def after_player_left(g: GameState, ev: Events, player: int) -> None:
     left = [i for i, p in enumerate(g.players) if not p.bankrupt]
     last = g.options.end_after_bankruptcies
     if last and len(g.players) - len(left) >= last:
-        from companion.rules.standings import end_and_count
-
         end_and_count(g, ev, "bankruptcies")
         return
     if len(left) == 1:
