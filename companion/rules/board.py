@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import moved_total
 from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE, Square, SquareKind
-from companion.rules.money import Events, charge, money_text, transfer
+from companion.rules.money import Events, charge, transfer
 from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
 
 
@@ -183,8 +183,7 @@ def cannot_afford(g: GameState, player: int, what: str, amount: int, *, purpose:
     p = g.players[player]
     return RulesError(
         Code.INSUFFICIENT_FUNDS,
-        f"{p.name} cannot afford {what}: {money_text(g, amount)} needed, "
-        f"{money_text(g, p.cash)} in hand",
+        f"{p.name} cannot afford {what}: {amount} needed, {p.cash} in hand",
         player=p.name, purpose=purpose, square=square, needed=amount, cash=p.cash,
     )
 

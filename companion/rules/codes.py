@@ -53,7 +53,10 @@ class Code(StrEnum):
 class Rejection:
     """A refused command: nothing changed. `message` is for people (in English), `code` for
     programs; `params` hold the facts of the message (player, square, amounts) so that a
-    screen or phone can say it in the table's language."""
+    screen or phone can say it in the table's language.
+
+    The message writes amounts as plain numbers ("400 needed, 250 in hand"): money written
+    as the edition writes it is the words layer's (companion/words/catalog.format_money)."""
 
     code: Code
     message: str

@@ -12,7 +12,7 @@ from companion.rules.buildings import after_acquiring
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import OWNABLE
 from companion.rules.estate import receive_mortgaged, start_auction
-from companion.rules.money import Events, building_value, money_text, party_name, raisable, transfer
+from companion.rules.money import Events, building_value, party_name, raisable, transfer
 from companion.rules.speed import run_follow_up
 from companion.rules.state import BANK, GameState, Pending, PendingKind
 from companion.rules.turns import after_player_left
@@ -57,8 +57,8 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
     if can >= top.amount and not forced:
         raise RulesError(
             Code.CAN_STILL_PAY,
-            f"{g.players[player].name} can still raise {money_text(g, can)} by selling buildings"
-            f" and mortgaging, enough for the {money_text(g, top.amount)} owed",
+            f"{g.players[player].name} can still raise {can} by selling buildings"
+            f" and mortgaging, enough for the {top.amount} owed",
             player=g.players[player].name, can=can, owed=top.amount,
         )
     creditor = top.creditor

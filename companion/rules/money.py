@@ -26,16 +26,6 @@ def party_name(g: GameState, who: int) -> str | None:
     return g.players[who].name
 
 
-def money_text(g: GameState, amount: int) -> str:
-    """An amount as the edition writes it, e.g. "€ 1.500"."""
-    cur = g.edition.currency
-    sep = cur.get("group_separator", " ")
-    grouping = int(cur.get("minimum_grouping_digits", 1))
-    digits = f"{amount:,}".replace(",", sep) if amount >= 10 ** (2 + grouping) else str(amount)
-    pattern = cur.get("display_pattern") or cur.get("pattern", "{amount}")
-    return str(pattern).replace("{amount}", digits)
-
-
 def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reason: str) -> None:
     """Move money that is there: the payer's cash must cover it (checked by callers)."""
     if amount <= 0:
