@@ -12,8 +12,9 @@ from companion.rules.money import Events, charge, transfer
 from companion.rules.state import BANK, GameState, Pending
 
 
-def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> None:
-    """Draw (the device's deck) or take the named card, put it under its deck, apply it."""
+def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> str:
+    """Draw (the device's deck) or take the named card, put it under its deck, apply it;
+    the card's id."""
     deck = g.wdeck(pending.deck)
     if card_id is None:
         if not deck:
@@ -37,6 +38,7 @@ def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -
     elif card.effect != "bus_ticket":  # a bus ticket is kept, then goes to the bank for good
         deck.append(card_id)
     apply_card(g, ev, pending.player, card)
+    return card_id
 
 
 def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:

@@ -42,8 +42,9 @@ def read_dice(g: GameState, dice: tuple[int | str, ...] | None,
     return whites
 
 
-def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | None) -> None:
-    """Roll for the turn (or for a utility's rent when a fresh roll is owed)."""
+def roll(g: GameState, ev: Events, player: int,
+         dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
+    """Roll for the turn (or for a utility's rent when a fresh roll is owed); the dice."""
     top = g.top
     if top is not None and top.kind is PendingKind.ROLL_FOR_RENT:
         if player != top.player:
@@ -54,7 +55,7 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
         ev.append({"kind": "rolled", "player": g.players[player].name, "dice": list(values),
                    "for": "rent"})
         utility_rent(g, ev, top, values)
-        return
+        return values
     if top is not None:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if player != g.current:
@@ -81,7 +82,7 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
             p.jail_turns = 0
             ev.append({"kind": "left_jail", "player": p.name, "how": "doubles"})
             move_steps(g, ev, player, total)
-            return
+            return values
         p.jail_turns += 1
         if p.jail_turns >= g.options.max_jail_rolls:
             p.in_jail = False
@@ -89,13 +90,14 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
             ev.append({"kind": "left_jail", "player": p.name, "how": "fine"})
             if charge(g, ev, player, BANK, g.options.jail_fine, "jail_fine", then_move=total):
                 move_steps(g, ev, player, total)
-        return
+        return values
     if len(values) == 3:
         speed_roll(g, ev, player, values)
-        return
+        return values
     if count_doubles(g, ev, player, double):
-        return
+        return values
     move_steps(g, ev, player, total)
+    return values
 
 
 def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
