@@ -28,23 +28,30 @@ class Accepted:
     """An accepted command: the new state, what happened in order, and the command as it
     actually happened.
 
-    `resolved` is the command as table-script JSON (commands.command_to_json) with what the
-    device decided filled in: the dice of a device roll (speed die faces by name), the card
-    of a device draw. Applying the resolved commands in order to the state before the first
-    one gives the same table again without rolling or drawing anew (only the generator's
-    own state, GameState.rng, is not advanced by entered dice). Transport fields of the
-    command as sent (source, expect_version, note) are not part of it.
+    `command` is the command as it happened: what the device decided filled in, the dice
+    of a device roll and the card of a device draw; `resolved` is that command as
+    table-script JSON (commands.command_to_json), written only when asked for (most
+    callers, the bots among them, never need it). Applying the resolved commands in order
+    to the state before the first one gives the same table again without rolling or
+    drawing anew (only the generator's own state, GameState.rng, is not advanced by
+    entered dice). Transport fields of the command as sent (source, expect_version, note)
+    are not part of it.
     """
 
     state: GameState
     events: list[dict[str, Any]]
-    resolved: dict[str, Any]
+    command: Command
 
     def __init__(self, state: GameState, events: list[dict[str, Any]],
-                 resolved: dict[str, Any]) -> None:
+                 command: Command) -> None:
         self.state = state
         self.events = events
-        self.resolved = resolved
+        self.command = command
+
+    @property
+    def resolved(self) -> dict[str, Any]:
+        """The command as it happened, as table-script JSON (a fresh dict each time)."""
+        return command_to_json(self.command)
 
 
 Result = Accepted | Rejection
@@ -103,7 +110,7 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
     if options.deal_deeds:
         _deal_deeds(g, ev, options.deal_deeds)
     ev.append({"kind": "turn", "player": names[0], "number": 1})
-    return Accepted(g, ev, command_to_json(cmd))
+    return Accepted(g, ev, cmd)
 
 
 def _expand_variant(edition: Edition, options: dict[str, Any]) -> dict[str, Any]:
@@ -156,7 +163,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
                    "pending": top.kind.value if top is not None else None}
         return Rejection(exc.code, exc.message, {**context, **exc.params})
     g.version = state.version + 1
-    return Accepted(g, ev, command_to_json(resolved))
+    return Accepted(g, ev, resolved)
 
 
 # --- who is acting -----------------------------------------------------------------------
