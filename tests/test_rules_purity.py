@@ -54,3 +54,82 @@ def test_state_copy_carries_every_field() -> None:
                if isinstance(getattr(g, f.name), list | dict) and f.name != "owned"]
     for name in mutable:
         assert getattr(c, name) is not getattr(g, name) or name == "players", name
+
+
+def _rules_imports() -> dict[str, set[str]]:
+    """Each companion/rules module and the rules modules it imports, at any depth of its
+    code (a function-level import counts as much as one at the top)."""
+    folder = Path(companion.rules.__file__).parent
+    graph: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        here = path.stem
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            modules: list[str] = []
+            if isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                if node.level:  # a relative import: from . import x / from .x import y
+                    modules = [f"companion.rules.{node.module}"]
+                else:
+                    modules = [node.module]
+                    if node.module == "companion.rules":
+                        modules = [f"companion.rules.{a.name}" for a in node.names]
+            for name in modules:
+                if name.startswith("companion.rules."):
+                    found.add(name.split(".")[2])
+        graph[here] = found - {here}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of the graph (its modules, the first repeated at the end), or []."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, set())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for start_node in sorted(graph):
+        if start_node not in state:
+            found = visit(start_node)
+            if found:
+                return found
+    return []
+
+
+def test_cycle_finder_finds_a_function_level_circle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+def test_rules_modules_import_in_one_direction() -> None:
+    graph = _rules_imports()
+    graph.pop("__init__", None)  # the package's front door re-exports; nothing imports it
+    assert {"money", "flow", "engine", "board"} <= set(graph)
+    assert _cycle(graph) == [], "an import circle in companion/rules"
+    # the ledger is a leaf above the state: it drives no moves, turns or bankruptcies
+    assert graph["money"] <= {"codes", "edition", "options", "state"}
+    assert "__init__" not in {m for deps in graph.values() for m in deps}
+
+
+def test_rules_modules_import_at_the_top_only() -> None:
+    folder = Path(companion.rules.__file__).parent
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = set(tree.body)
+        inner = [node.lineno for node in ast.walk(tree)
+                 if isinstance(node, ast.Import | ast.ImportFrom) and node not in top]
+        assert inner == [], f"{path.name} imports inside functions at lines {inner}"

@@ -101,7 +101,6 @@ def option_texts() -> dict[str, str]:
         "houses_before_hotel": _("Houses before a hotel"),
         "even_building": _("Build and sell evenly"),
         "auctions": _("Declined properties are auctioned"),
-        "auction_winner_obliged": _("The highest bidder must buy"),
         "no_rent_in_jail": _("No rent collected while in jail"),
         "free_parking_pot": _("Taxes and fines go to a Free Parking pot"),
         "free_parking_pot_start": _("The Free Parking pot starts with"),

@@ -1,11 +1,11 @@
-"""The board: moving tokens, salary at GO, what a square does, rents and cards."""
+"""The board: moving tokens, salary at GO, what a square does (cards: cards.py) and rents."""
 
 from __future__ import annotations
 
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import moved_total
-from companion.rules.edition import DECK_OF_KIND, OWNABLE, Card, SquareKind
-from companion.rules.money import Events, charge, money_text, transfer
+from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE, Square, SquareKind
+from companion.rules.money import Events, charge, transfer
 from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
 
 
@@ -74,12 +74,6 @@ def move_to(
     if passed:
         pay_salary(g, ev, player, landed=target == 0)
     land(g, ev, player, rent_multiplier, dice_multiplier)
-
-
-def group_count(g: GameState, square: int, owner: int) -> int:
-    """How many squares of the square's group the owner has."""
-    group = g.edition.groups[g.edition.squares[square].group]
-    return sum(1 for s in group if g.owner[s] == owner)
 
 
 def rent_for(g: GameState, square: int, dice_total: int = 0) -> int:
@@ -165,8 +159,6 @@ def land(
         transfer(g, ev, POT, player, g.pot, "free_parking")
     elif kind is SquareKind.AUCTION or kind is SquareKind.BIRTHDAY_GIFT \
             or kind is SquareKind.BUS_TICKET:
-        from companion.rules.tickets import land_on_extra_square
-
         land_on_extra_square(g, ev, player, sq)
 
 
@@ -181,95 +173,6 @@ def utility_rent(g: GameState, ev: Events, pending: Pending, dice: tuple[int, ..
     charge(g, ev, pending.player, owner, amount, "rent")
 
 
-def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> None:
-    """Draw (the device's deck) or take the named card, put it under its deck, apply it."""
-    deck = g.wdeck(pending.deck)
-    if card_id is None:
-        if not deck:
-            raise RulesError(Code.NOT_NOW, "the deck is empty: every card is held by players")
-        card_id = deck[0]
-    else:
-        card = g.edition.cards.get(card_id)
-        if card is None or card.deck != pending.deck:
-            raise RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is not a card of the "
-                             f"{g.edition.deck_names.get(pending.deck, pending.deck)} deck")
-        if card_id not in deck:
-            raise RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is held by a player, not in the deck")
-    card = g.edition.cards[card_id]
-    deck.remove(card_id)
-    g.pending.pop()
-    g.last_card = card_id
-    ev.append({"kind": "card", "player": g.players[pending.player].name, "deck": card.deck,
-               "card": card_id, "text": card.text})
-    if card.effect == "jail_free":
-        g.wp(pending.player).jail_cards.append(card_id)
-    elif card.effect != "bus_ticket":  # a bus ticket is kept, then goes to the bank for good
-        deck.append(card_id)
-    apply_card(g, ev, pending.player, card)
-
-
-def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
-    """What a card does to the player who drew it."""
-    p = g.wp(player)
-    prm = card.params
-    effect = card.effect
-    if effect == "advance":
-        move_to(g, ev, player, g.edition.square_ids[prm["to"]])
-    elif effect == "move_back":
-        n = len(g.edition.squares)
-        target = (p.position - int(prm["spaces"])) % n
-        ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
-        p.position = target
-        land(g, ev, player)
-    elif effect == "nearest":
-        kind = SquareKind(prm["kind"])
-        n = len(g.edition.squares)
-        target = next(
-            (p.position + k) % n for k in range(1, n + 1)
-            if g.edition.squares[(p.position + k) % n].kind is kind
-        )
-        move_to(g, ev, player, target, int(prm.get("rent_multiplier", 1)),
-                int(prm.get("dice_multiplier", 0)))
-    elif effect == "money":
-        amount = int(prm["amount"])
-        if amount > 0:
-            transfer(g, ev, BANK, player, amount, "card")
-        else:
-            charge(g, ev, player, BANK, -amount, "card")
-    elif effect == "each_player":
-        amount = int(prm["amount"])
-        others = [i for i, o in enumerate(g.players) if i != player and not o.bankrupt]
-        if amount < 0:
-            for i in reversed(others):
-                charge(g, ev, player, i, -amount, "card")
-        else:
-            parking = g.edition.squares
-            for i in reversed(others):
-                o = g.players[i]
-                if (g.options.free_parking_exempt_from_collect_cards
-                        and parking[o.position].kind is SquareKind.FREE_PARKING):
-                    continue
-                charge(g, ev, i, player, amount, "card")
-    elif effect == "repairs":
-        houses = sum(g.houses_on(s) for s in range(len(g.level)) if g.owner[s] == player)
-        hotels = sum(1 for s in range(len(g.level)) if g.owner[s] == player and g.has_hotel(s))
-        cost = houses * int(prm["house"]) + hotels * int(prm["hotel"])
-        if g.edition.skyscrapers:
-            towers = sum(1 for s in range(len(g.level))
-                         if g.owner[s] == player and g.has_skyscraper(s))
-            cost += towers * int(prm.get("skyscraper", prm["hotel"]))
-        charge(g, ev, player, BANK, cost, "card")
-    elif effect == "go_to_jail":
-        send_to_jail(g, ev, player)
-    elif effect in ("take_bus_ticket", "bus_ticket"):
-        from companion.rules.tickets import keep_ticket, take_ticket
-
-        if effect == "take_bus_ticket":
-            take_ticket(g, ev, player)
-        else:
-            keep_ticket(g, ev, player, card)
-
-
 def cannot_afford(g: GameState, player: int, what: str, amount: int, *, purpose: str,
                   square: int | None = None) -> RulesError:
     """The refusal for a purchase the player's cash does not cover.
@@ -280,8 +183,7 @@ def cannot_afford(g: GameState, player: int, what: str, amount: int, *, purpose:
     p = g.players[player]
     return RulesError(
         Code.INSUFFICIENT_FUNDS,
-        f"{p.name} cannot afford {what}: {money_text(g, amount)} needed, "
-        f"{money_text(g, p.cash)} in hand",
+        f"{p.name} cannot afford {what}: {amount} needed, {p.cash} in hand",
         player=p.name, purpose=purpose, square=square, needed=amount, cash=p.cash,
     )
 
@@ -301,3 +203,57 @@ def turn_starts_moving(g: GameState, ev: Events, player: int) -> None:
         else:
             kept.append((payer, owner, square, amount, left))
     g.claims = kept
+
+
+# --- the Mega edition's squares: Auction, Birthday gift, Bus ticket ---------------------
+
+
+def take_ticket(g: GameState, ev: Events, player: int) -> None:
+    """The player takes the top ticket of the pile (a draw), if any is left."""
+    if g.decks.get(BUS_DECK):
+        g.pending.append(Pending(PendingKind.DRAW, player, deck=BUS_DECK))
+    else:
+        ev.append({"kind": "no_bus_ticket", "player": g.players[player].name})
+
+
+def auction_choices(g: GameState) -> list[int]:
+    """The properties nobody owns: what the Auction square may put up for auction."""
+    return [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == BANK]
+
+
+def land_on_extra_square(g: GameState, ev: Events, player: int, sq: Square) -> None:
+    """What the Auction, Birthday gift and Bus ticket squares do."""
+    if sq.kind is SquareKind.BUS_TICKET:
+        take_ticket(g, ev, player)
+    elif sq.kind is SquareKind.BIRTHDAY_GIFT:
+        if g.decks.get(BUS_DECK):
+            g.pending.append(Pending(PendingKind.BIRTHDAY_GIFT, player, square=sq.index,
+                                     amount=sq.amount))
+        else:
+            transfer(g, ev, BANK, player, sq.amount, "birthday_gift")
+    elif auction_choices(g):
+        if g.options.auctions:
+            g.pending.append(Pending(PendingKind.CHOOSE_SQUARE, player, square=sq.index,
+                                     reason="auction"))
+    else:
+        dearest_rent(g, ev, player)
+
+
+def dearest_rent(g: GameState, ev: Events, player: int) -> None:
+    """Every property is owned: on to the one of another player whose rent is highest now
+    (utilities by this move's dice), the nearest on ties; stay if none would cost anything."""
+    squares = g.edition.squares
+    n = len(squares)
+    here = g.players[player].position
+    dice = moved_total(g.dice) if g.dice else 0
+    best, best_rent = -1, 0
+    for k in range(1, n):
+        s = (here + k) % n
+        if squares[s].kind in OWNABLE and g.owner[s] not in (BANK, player):
+            rent = rent_for(g, s, dice)
+            if rent > best_rent:
+                best, best_rent = s, rent
+    if best < 0:
+        ev.append({"kind": "auction_square_stays", "player": g.players[player].name})
+        return
+    move_to(g, ev, player, best)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from companion.rules.board import cannot_afford
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import OWNABLE, SquareKind
-from companion.rules.money import Events, charge, lift_cost, money_text, transfer
+from companion.rules.money import Events, charge, lift_cost, transfer
 from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
 
 
@@ -350,5 +350,4 @@ def places(g: GameState, building: str, square: int) -> bool:
 
 
 __all__ = ["build", "can_place", "places", "build_depot", "sell_building", "start_building_auction",
-           "own_property", "after_acquiring", "rebalance", "completes_built_group", "builder_lots",
-           "money_text"]
+           "own_property", "after_acquiring", "rebalance", "completes_built_group", "builder_lots"]

@@ -33,7 +33,6 @@ class Code(StrEnum):
     HAS_BUILDINGS = "has_buildings"  #: buildings in the group must be sold first
     ALREADY_MORTGAGED = "already_mortgaged"  #: the property is mortgaged already
     NOT_MORTGAGED = "not_mortgaged"  #: the property is not mortgaged
-    BAD_AMOUNT = "bad_amount"  #: an amount that is not a whole positive number in range
     BID_TOO_LOW = "bid_too_low"  #: a bid must beat the highest bid
     ALREADY_PASSED = "already_passed"  #: the bidder left this auction
     NOT_IN_JAIL = "not_in_jail"  #: only a jailed player can do this
@@ -54,7 +53,10 @@ class Code(StrEnum):
 class Rejection:
     """A refused command: nothing changed. `message` is for people (in English), `code` for
     programs; `params` hold the facts of the message (player, square, amounts) so that a
-    screen or phone can say it in the table's language."""
+    screen or phone can say it in the table's language.
+
+    The message writes amounts as plain numbers ("400 needed, 250 in hand"): money written
+    as the edition writes it is the words layer's (companion/words/catalog.format_money)."""
 
     code: Code
     message: str

@@ -260,6 +260,22 @@ def parse_command(obj: Any) -> Command:
     return Command(do=verb, **kw)
 
 
+def resolved_as(cmd: Command, dice: tuple[int | str, ...] | None = None,
+                card: str | None = None) -> Command:
+    """The command with what the device decided filled in: the dice rolled, the card drawn.
+
+    >>> resolved_as(parse_command({"do": "draw"}), card="ch-go").card
+    'ch-go'
+    """
+    return Command(
+        do=cmd.do, by=cmd.by, square=cmd.square, amount=cmd.amount, count=cmd.count,
+        dice=cmd.dice if dice is None else dice, card=cmd.card if card is None else card,
+        payer=cmd.payer, payee=cmd.payee, via_go=cmd.via_go, give=cmd.give, take=cmd.take,
+        building=cmd.building, reason=cmd.reason, edition=cmd.edition, players=cmd.players,
+        seed=cmd.seed, options=cmd.options, gift=cmd.gift,
+    )
+
+
 def command_to_json(cmd: Command) -> dict[str, Any]:
     """The table-script form of a command (the inverse of parse_command).
 

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules import buildings, estate, tickets, turns
-from companion.rules.board import draw_card
+from companion.rules.cards import draw_card
 from companion.rules.codes import Code, Rejection, RulesError
-from companion.rules.commands import Command, Verb, parse_command
-from companion.rules.dice import shuffled
+from companion.rules.commands import Command, Verb, command_to_json, parse_command, resolved_as
+from companion.rules.dice import dice_json, shuffled
 from companion.rules.edition import OWNABLE, Edition
-from companion.rules.money import Events, charge, declare_bankrupt, settle_debts, transfer
+from companion.rules.flow import declare_bankrupt, settle_debts
+from companion.rules.money import Events, charge, transfer
 from companion.rules.options import VARIANTS
 from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
@@ -24,14 +25,33 @@ from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Pl
 
 @dataclass(slots=True, init=False)
 class Accepted:
-    """An accepted command: the new state and what happened, in order."""
+    """An accepted command: the new state, what happened in order, and the command as it
+    actually happened.
+
+    `command` is the command as it happened: what the device decided filled in, the dice
+    of a device roll and the card of a device draw; `resolved` is that command as
+    table-script JSON (commands.command_to_json), written only when asked for (most
+    callers, the bots among them, never need it). Applying the resolved commands in order
+    to the state before the first one gives the same table again without rolling or
+    drawing anew (only the generator's own state, GameState.rng, is not advanced by
+    entered dice). Transport fields of the command as sent (source, expect_version, note)
+    are not part of it.
+    """
 
     state: GameState
     events: list[dict[str, Any]]
+    command: Command
 
-    def __init__(self, state: GameState, events: list[dict[str, Any]]) -> None:
+    def __init__(self, state: GameState, events: list[dict[str, Any]],
+                 command: Command) -> None:
         self.state = state
         self.events = events
+        self.command = command
+
+    @property
+    def resolved(self) -> dict[str, Any]:
+        """The command as it happened, as table-script JSON (a fresh dict each time)."""
+        return command_to_json(self.command)
 
 
 Result = Accepted | Rejection
@@ -90,7 +110,7 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
     if options.deal_deeds:
         _deal_deeds(g, ev, options.deal_deeds)
     ev.append({"kind": "turn", "player": names[0], "number": 1})
-    return Accepted(g, ev)
+    return Accepted(g, ev, cmd)
 
 
 def _expand_variant(edition: Edition, options: dict[str, Any]) -> dict[str, Any]:
@@ -134,7 +154,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
         g = state.copy()
         ev: Events = []
-        handler(g, ev, cmd)
+        resolved = handler(g, ev, cmd) or cmd
         if g.pending:
             settle_debts(g, ev)
     except RulesError as exc:
@@ -143,7 +163,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
                    "pending": top.kind.value if top is not None else None}
         return Rejection(exc.code, exc.message, {**context, **exc.params})
     g.version = state.version + 1
-    return Accepted(g, ev)
+    return Accepted(g, ev, resolved)
 
 
 # --- who is acting -----------------------------------------------------------------------
@@ -222,12 +242,13 @@ def _not_during_auction(g: GameState) -> None:
 # --- handlers ----------------------------------------------------------------------------
 
 
-def _roll(g: GameState, ev: Events, cmd: Command) -> None:
+def _roll(g: GameState, ev: Events, cmd: Command) -> Command:
     top = g.top
     default = top.player if top is not None and top.kind is PendingKind.ROLL_FOR_RENT \
         else g.current
     who = player_index(g, cmd.by) if cmd.by is not None else default
-    turns.roll(g, ev, who, cmd.dice)
+    values = turns.roll(g, ev, who, cmd.dice)
+    return cmd if cmd.dice is not None else resolved_as(cmd, dice=tuple(dice_json(values)))
 
 
 def _buy(g: GameState, ev: Events, cmd: Command) -> None:
@@ -264,10 +285,11 @@ def _close_auction(g: GameState, ev: Events, cmd: Command) -> None:
     estate.close_auction(g, ev)
 
 
-def _draw(g: GameState, ev: Events, cmd: Command) -> None:
+def _draw(g: GameState, ev: Events, cmd: Command) -> Command:
     top = _expect(g, PendingKind.DRAW)
     _actor(g, cmd, top.player)
-    draw_card(g, ev, top, cmd.card)
+    card = draw_card(g, ev, top, cmd.card)
+    return cmd if cmd.card is not None else resolved_as(cmd, card=card)
 
 
 def _end_turn(g: GameState, ev: Events, cmd: Command) -> None:
@@ -411,7 +433,9 @@ def _choose_gift(g: GameState, ev: Events, cmd: Command) -> None:
     tickets.choose_gift(g, ev, top, cmd.gift)
 
 
-_HANDLERS: dict[Verb, Callable[[GameState, Events, Command], None]] = {
+#: each verb's handler: it changes the state and tells what happened; it returns the command
+#: as resolved when the device decided something (dice, a card), else None
+_HANDLERS: dict[Verb, Callable[[GameState, Events, Command], Command | None]] = {
     Verb.ROLL: _roll,
     Verb.BUY: _buy,
     Verb.DECLINE: _decline,

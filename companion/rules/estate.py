@@ -19,9 +19,7 @@ from companion.rules.money import (
     charge,
     interest,
     lift_cost,
-    money_text,
     mortgage_take_interest,
-    receive_mortgaged,
     transfer,
 )
 from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
@@ -71,10 +69,10 @@ def bid(g: GameState, ev: Events, pending: Pending, player: int, amount: int) ->
         raise RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has left this auction")
     floor = max(pending.highest + 1, pending.min_bid)
     if amount < floor:
-        raise RulesError(Code.BID_TOO_LOW, f"a bid must be at least {money_text(g, floor)}",
+        raise RulesError(Code.BID_TOO_LOW, f"a bid must be at least {floor}",
                          minimum=floor)
     if amount > g.players[player].cash:
-        cash = money_text(g, g.players[player].cash)
+        cash = g.players[player].cash
         raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[player].name} has only {cash}",
                          player=g.players[player].name, purpose="bid", needed=amount,
                          cash=g.players[player].cash)
@@ -190,7 +188,7 @@ def trade(
             raise RulesError(Code.BANKRUPT_PLAYER, f"{p.name} is out of the game")
         if cash > p.cash:
             raise RulesError(Code.INSUFFICIENT_FUNDS,
-                             f"{p.name} has only {money_text(g, p.cash)} to give",
+                             f"{p.name} has only {p.cash} to give",
                              player=p.name, purpose="pay", needed=cash, cash=p.cash)
         if cards > len(p.jail_cards):
             raise RulesError(Code.NO_JAIL_CARD, f"{p.name} holds only {len(p.jail_cards)} "
@@ -220,7 +218,7 @@ def trade(
         )
         if due > cash_after:
             raise RulesError(Code.INSUFFICIENT_FUNDS,
-                             f"{g.players[who].name} could not pay the {money_text(g, due)} due on "
+                             f"{g.players[who].name} could not pay the {due} due on "
                              "the mortgaged deeds received")
         del other
     pa, pb = g.wp(a), g.wp(b)
@@ -243,21 +241,37 @@ def trade(
     receive_mortgaged(g, ev, a, [s for s in take[2] if g.mortgaged[s]])
 
 
+def receive_mortgaged(
+    g: GameState, ev: Events, player: int, squares: list[int], how: str | None = None
+) -> None:
+    """A player received mortgaged deeds: interest at once, then lift now or keep."""
+    if not squares:
+        return
+    if (how or g.options.mortgaged_transfer) == "redeem_at_once":
+        for s in squares:
+            charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
+            g.set_mortgaged(s, False)
+            ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": s})
+        return
+    fee = sum(interest(g, g.edition.squares[s].mortgage) for s in squares)
+    g.pending.append(Pending(PendingKind.LIFT_MORTGAGES, player, squares=sorted(squares)))
+    charge(g, ev, player, BANK, fee, "mortgage_interest")
+
+
 def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:
     """A payment between parties (a correction or a side deal); players never lend."""
     if payer == payee:
         raise RulesError(Code.SAME_PLAYER, "a payment needs two different parties")
     if payer >= 0 and g.players[payer].cash < amount:
         raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[payer].name} has only "
-                         f"{money_text(g, g.players[payer].cash)}",
+                         f"{g.players[payer].cash}",
                          player=g.players[payer].name, purpose="pay", needed=amount,
                          cash=g.players[payer].cash)
     top = g.top
     if (top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
             and top.bidder == payer and g.players[payer].cash - amount < top.highest):
-        bid_text = money_text(g, top.highest)
         raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[payer].name}'s highest bid of "
-                         f"{bid_text} must stay covered until the auction ends",
+                         f"{top.highest} must stay covered until the auction ends",
                          player=g.players[payer].name, purpose="pay", needed=amount,
                          cash=g.players[payer].cash - top.highest)
     transfer(g, ev, payer, payee, amount, "payment")

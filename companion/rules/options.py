@@ -32,8 +32,6 @@ class RuleOptions:
     even_building: bool = True
     #: the bank auctions a declined property
     auctions: bool = True
-    #: the highest bidder must buy (refused bids above cash make this moot in the engine)
-    auction_winner_obliged: bool = False
     #: owners in jail collect no rent (house rule; the rulebooks say they do)
     no_rent_in_jail: bool = False
     #: taxes and fines go to a pot on Free Parking that the lander takes (house rule)

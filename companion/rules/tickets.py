@@ -1,4 +1,5 @@
-"""Bus tickets, and the squares the Mega edition adds: Auction, Birthday gift, Bus ticket.
+"""Bus tickets in use, and the answers the Mega edition's squares ask for (which property
+the Auction square puts up, the Birthday gift); landing on those squares is in board.py.
 
 The pile of bus tickets is a deck (edition.BUS_DECK): taking a ticket is drawing from it,
 so the table names the ticket it took (or lets the device draw) and a ticket that makes all
@@ -10,38 +11,12 @@ it stands on (a corner belongs to both sides).
 
 from __future__ import annotations
 
-from companion.rules.board import move_to, rent_for, turn_starts_moving
+from companion.rules.board import auction_choices, move_to, turn_starts_moving
 from companion.rules.codes import Code, RulesError
-from companion.rules.dice import moved_total
-from companion.rules.edition import BUS_DECK, OWNABLE, Card, Square, SquareKind
+from companion.rules.edition import BUS_DECK
 from companion.rules.estate import start_auction
 from companion.rules.money import Events, transfer
 from companion.rules.state import BANK, GameState, Pending, PendingKind
-
-
-def take_ticket(g: GameState, ev: Events, player: int) -> None:
-    """The player takes the top ticket of the pile (a draw), if any is left."""
-    if g.decks.get(BUS_DECK):
-        g.pending.append(Pending(PendingKind.DRAW, player, deck=BUS_DECK))
-    else:
-        ev.append({"kind": "no_bus_ticket", "player": g.players[player].name})
-
-
-def keep_ticket(g: GameState, ev: Events, player: int, card: Card) -> None:
-    """The drawn ticket is the player's; one that says so makes every other ticket expire."""
-    if card.params.get("expire_others"):
-        expired = 0
-        for i, q in enumerate(g.players):
-            if q.bus_tickets:
-                expired += len(q.bus_tickets)
-                g.wp(i).bus_tickets = ()
-        g.fresh_tickets = 0
-        ev.append({"kind": "bus_tickets_expired", "count": expired})
-    p = g.wp(player)
-    p.bus_tickets = (*p.bus_tickets, card.id)
-    if player == g.current:
-        g.fresh_tickets += 1
-    ev.append({"kind": "bus_ticket", "player": p.name, "card": card.id})
 
 
 def usable_tickets(g: GameState, player: int) -> int:
@@ -90,11 +65,6 @@ def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
     move_to(g, ev, player, square)
 
 
-def auction_choices(g: GameState) -> list[int]:
-    """The properties nobody owns: what the Auction square may put up for auction."""
-    return [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == BANK]
-
-
 def choose_square(g: GameState, ev: Events, pending: Pending, square: int) -> None:
     """Answer a CHOOSE_SQUARE: where the triple goes, or which property the bank auctions."""
     player = pending.player
@@ -127,41 +97,3 @@ def choose_gift(g: GameState, ev: Events, pending: Pending, gift: str) -> None:
         return
     g.pending.pop()
     transfer(g, ev, BANK, pending.player, pending.amount, "birthday_gift")
-
-
-def land_on_extra_square(g: GameState, ev: Events, player: int, sq: Square) -> None:
-    """What the Auction, Birthday gift and Bus ticket squares do."""
-    if sq.kind is SquareKind.BUS_TICKET:
-        take_ticket(g, ev, player)
-    elif sq.kind is SquareKind.BIRTHDAY_GIFT:
-        if g.decks.get(BUS_DECK):
-            g.pending.append(Pending(PendingKind.BIRTHDAY_GIFT, player, square=sq.index,
-                                     amount=sq.amount))
-        else:
-            transfer(g, ev, BANK, player, sq.amount, "birthday_gift")
-    elif auction_choices(g):
-        if g.options.auctions:
-            g.pending.append(Pending(PendingKind.CHOOSE_SQUARE, player, square=sq.index,
-                                     reason="auction"))
-    else:
-        dearest_rent(g, ev, player)
-
-
-def dearest_rent(g: GameState, ev: Events, player: int) -> None:
-    """Every property is owned: on to the one of another player whose rent is highest now
-    (utilities by this move's dice), the nearest on ties; stay if none would cost anything."""
-    squares = g.edition.squares
-    n = len(squares)
-    here = g.players[player].position
-    dice = moved_total(g.dice) if g.dice else 0
-    best, best_rent = -1, 0
-    for k in range(1, n):
-        s = (here + k) % n
-        if squares[s].kind in OWNABLE and g.owner[s] not in (BANK, player):
-            rent = rent_for(g, s, dice)
-            if rent > best_rent:
-                best, best_rent = s, rent
-    if best < 0:
-        ev.append({"kind": "auction_square_stays", "player": g.players[player].name})
-        return
-    move_to(g, ev, player, best)

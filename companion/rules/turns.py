@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.rules.board import (
+    cannot_afford,
     count_doubles,
     land,
     move_steps,
@@ -14,6 +15,7 @@ from companion.rules.codes import Code, RulesError
 from companion.rules.dice import dice_json, roll_die
 from companion.rules.money import Events, charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
+from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, NOBODY, GameState, PendingKind
 
 WHITE_DICE = 2
@@ -40,8 +42,9 @@ def read_dice(g: GameState, dice: tuple[int | str, ...] | None,
     return whites
 
 
-def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | None) -> None:
-    """Roll for the turn (or for a utility's rent when a fresh roll is owed)."""
+def roll(g: GameState, ev: Events, player: int,
+         dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
+    """Roll for the turn (or for a utility's rent when a fresh roll is owed); the dice."""
     top = g.top
     if top is not None and top.kind is PendingKind.ROLL_FOR_RENT:
         if player != top.player:
@@ -52,7 +55,7 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
         ev.append({"kind": "rolled", "player": g.players[player].name, "dice": list(values),
                    "for": "rent"})
         utility_rent(g, ev, top, values)
-        return
+        return values
     if top is not None:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if player != g.current:
@@ -79,7 +82,7 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
             p.jail_turns = 0
             ev.append({"kind": "left_jail", "player": p.name, "how": "doubles"})
             move_steps(g, ev, player, total)
-            return
+            return values
         p.jail_turns += 1
         if p.jail_turns >= g.options.max_jail_rolls:
             p.in_jail = False
@@ -87,13 +90,14 @@ def roll(g: GameState, ev: Events, player: int, dice: tuple[int | str, ...] | No
             ev.append({"kind": "left_jail", "player": p.name, "how": "fine"})
             if charge(g, ev, player, BANK, g.options.jail_fine, "jail_fine", then_move=total):
                 move_steps(g, ev, player, total)
-        return
+        return values
     if len(values) == 3:
         speed_roll(g, ev, player, values)
-        return
+        return values
     if count_doubles(g, ev, player, double):
-        return
+        return values
     move_steps(g, ev, player, total)
+    return values
 
 
 def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
@@ -114,8 +118,6 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
             raise RulesError(Code.NOT_NOW, f"{p.name} may pay the fine only before the first "
                              f"{g.options.jail_fine_before_rolls} rolls in jail")
         if p.cash < g.options.jail_fine:
-            from companion.rules.board import cannot_afford
-
             raise cannot_afford(g, player, "the jail fine", g.options.jail_fine,
                                 purpose="jail_fine")
         transfer(g, ev, player, BANK, g.options.jail_fine, "jail_fine")
@@ -162,8 +164,6 @@ def after_player_left(g: GameState, ev: Events, player: int) -> None:
     left = [i for i, p in enumerate(g.players) if not p.bankrupt]
     last = g.options.end_after_bankruptcies
     if last and len(g.players) - len(left) >= last:
-        from companion.rules.standings import end_and_count
-
         end_and_count(g, ev, "bankruptcies")
         return
     if len(left) == 1:

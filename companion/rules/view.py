@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.board import rent_for
+from companion.rules.board import auction_choices, rent_for
 from companion.rules.dice import dice_json
 from companion.rules.edition import BUS_DECK, OWNABLE, Edition, SquareKind
 from companion.rules.money import party_name
 from companion.rules.options import RuleOptions
+from companion.rules.speed import triple_targets
 from companion.rules.state import NOBODY, GameState, Pending, PendingKind, Player
 
 JSON = dict[str, Any]
@@ -55,9 +56,6 @@ def pending_json(g: GameState, p: Pending) -> JSON:
     elif k is PendingKind.PLACE_BUILDING:
         out.update(building=p.building)
     elif k is PendingKind.CHOOSE_SQUARE:
-        from companion.rules.speed import triple_targets
-        from companion.rules.tickets import auction_choices
-
         out.update({"for": p.reason, "squares": triple_targets(g, p.player)
                     if p.reason == "triple" else auction_choices(g)})
     elif k is PendingKind.BIRTHDAY_GIFT:

@@ -83,7 +83,6 @@ _SENTENCES: tuple[Message, ...] = (
     _t("refusal_has_buildings", "Sell the buildings of the group first"),
     _t("refusal_already_mortgaged", "That property is mortgaged already"),
     _t("refusal_not_mortgaged", "That property is not mortgaged"),
-    _t("refusal_bad_amount", "Enter a whole amount within range"),
     _t("refusal_bid_too_low", "A bid must beat the highest bid"),
     _t("refusal_bid_too_low_minimum", "A bid must be at least {minimum}"),
     _t("refusal_already_passed", "That bidder has left this auction"),
@@ -123,6 +122,8 @@ _SENTENCES: tuple[Message, ...] = (
     _t("refusal_bad_json", "The request must be a JSON object"),
     _t("refusal_bad_version", "Say which version of the table you saw"),
     _t("refusal_bad_request", "That request is not understood"),
+    # (bad_amount is also the table's own amount entry: companion/inputs)
+    _t("refusal_bad_amount", "Enter a whole amount within range"),
     _t("refusal_banker_only", "Only the banker can do that"),
     _t("refusal_spectator", "Spectators watch: they cannot play"),
     _t("refusal_not_a_player", "You are not a player of this game"),

@@ -47,10 +47,12 @@ SESSION_CODES: tuple[str, ...] = (
     "stale_version", "nothing_to_undo", "nothing_to_redo", "not_allowed", "storage_error",
     "session_closed", "internal_error",
 )
-#: the phone remote's own codes (web_remote: refuse() and Refusal)
+#: the phone remote's own codes (web_remote: refuse() and Refusal); bad_amount also the
+#: table's amount entry (companion/inputs)
 WEB_CODES: tuple[str, ...] = (
     "rate_limited", "bad_origin", "bad_csrf", "not_found", "bad_method", "too_large",
-    "not_joined", "bad_join", "bad_json", "bad_version", "bad_request", "banker_only",
+    "not_joined", "bad_join", "bad_json", "bad_version", "bad_request", "bad_amount",
+    "banker_only",
     "spectator", "not_a_player", "empty_trade", "too_many", "no_proposal", "not_yours",
     "bad_pin", "no_tags", "no_games", "no_such_game", "bad_game", "cannot_resume", "refused",
 )

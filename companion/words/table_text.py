@@ -10,8 +10,8 @@ from __future__ import annotations
 from companion.rules import GameState, net_worth
 from companion.rules.dice import SPEED_BUS, SPEED_MR_MONOPOLY
 from companion.rules.edition import BUS_DECK, OWNABLE
-from companion.rules.money import money_text
 from companion.rules.view import pending_json
+from companion.words.catalog import format_money
 
 
 def render_table(g: GameState) -> str:
@@ -31,9 +31,9 @@ def render_table(g: GameState) -> str:
         if p.bus_tickets:
             marks.append(f"{len(p.bus_tickets)} bus ticket(s)")
         where = ed.squares[p.position].name
-        lines.append(f"  {p.name:<12} {money_text(g, p.cash):>12}  on {where}"
+        lines.append(f"  {p.name:<12} {format_money(p.cash, g.edition.currency):>12}  on {where}"
                      + (f"  ({', '.join(marks)})" if marks else "")
-                     + f"  worth {money_text(g, net_worth(g, i))}")
+                     + f"  worth {format_money(net_worth(g, i), g.edition.currency)}")
         deeds = []
         for sq in ed.squares:
             if sq.kind in OWNABLE and g.owner[sq.index] == i:

@@ -1,0 +1,118 @@
+"""Cards: drawing from a deck (or taking the card the table names) and what a card does.
+
+A bus ticket is a card of the bus pile (edition.BUS_DECK): drawing one keeps it.
+"""
+
+from __future__ import annotations
+
+from companion.rules.board import land, move_to, send_to_jail, take_ticket
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import Card, SquareKind
+from companion.rules.money import Events, charge, transfer
+from companion.rules.state import BANK, GameState, Pending
+
+
+def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> str:
+    """Draw (the device's deck) or take the named card, put it under its deck, apply it;
+    the card's id."""
+    deck = g.wdeck(pending.deck)
+    if card_id is None:
+        if not deck:
+            raise RulesError(Code.NOT_NOW, "the deck is empty: every card is held by players")
+        card_id = deck[0]
+    else:
+        card = g.edition.cards.get(card_id)
+        if card is None or card.deck != pending.deck:
+            raise RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is not a card of the "
+                             f"{g.edition.deck_names.get(pending.deck, pending.deck)} deck")
+        if card_id not in deck:
+            raise RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is held by a player, not in the deck")
+    card = g.edition.cards[card_id]
+    deck.remove(card_id)
+    g.pending.pop()
+    g.last_card = card_id
+    ev.append({"kind": "card", "player": g.players[pending.player].name, "deck": card.deck,
+               "card": card_id, "text": card.text})
+    if card.effect == "jail_free":
+        g.wp(pending.player).jail_cards.append(card_id)
+    elif card.effect != "bus_ticket":  # a bus ticket is kept, then goes to the bank for good
+        deck.append(card_id)
+    apply_card(g, ev, pending.player, card)
+    return card_id
+
+
+def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
+    """What a card does to the player who drew it."""
+    p = g.wp(player)
+    prm = card.params
+    effect = card.effect
+    if effect == "advance":
+        move_to(g, ev, player, g.edition.square_ids[prm["to"]])
+    elif effect == "move_back":
+        n = len(g.edition.squares)
+        target = (p.position - int(prm["spaces"])) % n
+        ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
+        p.position = target
+        land(g, ev, player)
+    elif effect == "nearest":
+        kind = SquareKind(prm["kind"])
+        n = len(g.edition.squares)
+        target = next(
+            (p.position + k) % n for k in range(1, n + 1)
+            if g.edition.squares[(p.position + k) % n].kind is kind
+        )
+        move_to(g, ev, player, target, int(prm.get("rent_multiplier", 1)),
+                int(prm.get("dice_multiplier", 0)))
+    elif effect == "money":
+        amount = int(prm["amount"])
+        if amount > 0:
+            transfer(g, ev, BANK, player, amount, "card")
+        else:
+            charge(g, ev, player, BANK, -amount, "card")
+    elif effect == "each_player":
+        amount = int(prm["amount"])
+        others = [i for i, o in enumerate(g.players) if i != player and not o.bankrupt]
+        if amount < 0:
+            for i in reversed(others):
+                charge(g, ev, player, i, -amount, "card")
+        else:
+            parking = g.edition.squares
+            for i in reversed(others):
+                o = g.players[i]
+                if (g.options.free_parking_exempt_from_collect_cards
+                        and parking[o.position].kind is SquareKind.FREE_PARKING):
+                    continue
+                charge(g, ev, i, player, amount, "card")
+    elif effect == "repairs":
+        houses = sum(g.houses_on(s) for s in range(len(g.level)) if g.owner[s] == player)
+        hotels = sum(1 for s in range(len(g.level)) if g.owner[s] == player and g.has_hotel(s))
+        cost = houses * int(prm["house"]) + hotels * int(prm["hotel"])
+        if g.edition.skyscrapers:
+            towers = sum(1 for s in range(len(g.level))
+                         if g.owner[s] == player and g.has_skyscraper(s))
+            cost += towers * int(prm.get("skyscraper", prm["hotel"]))
+        charge(g, ev, player, BANK, cost, "card")
+    elif effect == "go_to_jail":
+        send_to_jail(g, ev, player)
+    elif effect in ("take_bus_ticket", "bus_ticket"):
+        if effect == "take_bus_ticket":
+            take_ticket(g, ev, player)
+        else:
+            keep_ticket(g, ev, player, card)
+
+
+def keep_ticket(g: GameState, ev: Events, player: int, card: Card) -> None:
+    """The drawn ticket is the player's; one that says so makes every other ticket expire."""
+    if card.params.get("expire_others"):
+        expired = 0
+        for i, q in enumerate(g.players):
+            if q.bus_tickets:
+                expired += len(q.bus_tickets)
+                g.wp(i).bus_tickets = ()
+        g.fresh_tickets = 0
+        ev.append({"kind": "bus_tickets_expired", "count": expired})
+    p = g.wp(player)
+    p.bus_tickets = (*p.bus_tickets, card.id)
+    if player == g.current:
+        g.fresh_tickets += 1
+    ev.append({"kind": "bus_ticket", "player": p.name, "card": card.id})

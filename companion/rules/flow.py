@@ -1,0 +1,122 @@
+"""The flow of money trouble: settling debts, bankruptcy, and the follow-up moves that wait
+under a debt (a jail fine's released move, the speed die's Mr. Monopoly and bus).
+
+Above the modules it drives (board, speed, turns, buildings, estate) so that money.py stays
+the ledger at the bottom; the engine calls settle_debts after every command.
+"""
+
+from __future__ import annotations
+
+from companion.rules.board import move_steps
+from companion.rules.buildings import after_acquiring
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import OWNABLE
+from companion.rules.estate import receive_mortgaged, start_auction
+from companion.rules.money import Events, building_value, party_name, raisable, transfer
+from companion.rules.speed import run_follow_up
+from companion.rules.state import BANK, GameState, Pending, PendingKind
+from companion.rules.turns import after_player_left
+
+#: debts that end the game for a player who cannot pay them in cash, where the edition says
+#: so (bankrupt_if_fine_unpayable): no raising money for bail or tax
+CASH_ONLY_REASONS = frozenset({"jail_fine", "tax"})
+
+
+def settle_debts(g: GameState, ev: Events) -> None:
+    """Pay every debt on top of the stack whose debtor now has the cash, and run the
+    follow-up moves (speed die) that come to the top.
+
+    A bail or tax the debtor's cash does not cover is a bankruptcy at once under
+    bankrupt_if_fine_unpayable.
+    """
+    while g.pending:
+        debt = g.pending[-1]
+        if debt.kind is PendingKind.DEBT:
+            if g.players[debt.player].cash < debt.amount:
+                if not _cash_only(g, debt):
+                    return
+                declare_bankrupt(g, ev, debt.player, forced=True)
+                continue
+            g.pending.pop()
+            transfer(g, ev, debt.player, debt.creditor, debt.amount, debt.reason)
+            if debt.then_move:  # a paid jail fine releases the move
+                move_steps(g, ev, debt.player, debt.then_move)
+        elif debt.kind is PendingKind.MR_MONOPOLY or debt.kind is PendingKind.BUS:
+            g.pending.pop()
+            run_follow_up(g, ev, debt)
+        else:
+            return
+
+
+def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False) -> None:
+    """The top debt cannot be paid: hand everything over and leave the game."""
+    top = g.top
+    if top is None or top.kind is not PendingKind.DEBT or top.player != player:
+        raise RulesError(Code.NOT_IN_DEBT, "bankruptcy is declared only on a debt that is due")
+    can = raisable(g, player)
+    if can >= top.amount and not forced:
+        raise RulesError(
+            Code.CAN_STILL_PAY,
+            f"{g.players[player].name} can still raise {can} by selling buildings"
+            f" and mortgaging, enough for the {top.amount} owed",
+            player=g.players[player].name, can=can, owed=top.amount,
+        )
+    creditor = top.creditor
+    p = g.wp(player)
+    owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == player]
+    ev.append({"kind": "bankrupt", "player": p.name, "creditor": party_name(g, creditor)})
+    g.pending = [x for x in g.pending if x.player != player]
+    for s in owned:
+        value = building_value(g, s)
+        if g.level[s]:
+            if g.has_hotel(s):
+                g.bank_hotels += 1
+            elif g.has_skyscraper(s):
+                g.bank_skyscrapers += 1
+            else:
+                g.bank_houses += g.level[s]
+            g.set_level(s, 0)
+            if creditor >= 0:
+                transfer(g, ev, BANK, player, value, "buildings_sold")
+        elif g.depots and s in g.depots and creditor >= 0:
+            transfer(g, ev, BANK, player, value, "buildings_sold")
+    if g.depots:
+        g.depots = tuple(s for s in g.depots if s not in owned)
+    p.bus_tickets = ()  # tickets of a bankrupt go to the bank for good
+    if creditor >= 0:
+        transfer(g, ev, player, creditor, p.cash, "bankruptcy")
+        mortgaged = []
+        for s in owned:
+            g.set_owner(s, creditor)
+            if g.mortgaged[s]:
+                mortgaged.append(s)
+        ev.append({"kind": "deeds_transferred", "from": p.name, "to": g.players[creditor].name,
+                   "squares": owned})
+        g.wp(creditor).jail_cards.extend(p.jail_cards)
+        p.jail_cards = []
+        if g.options.build_with_all_but_one:
+            after_acquiring(g, ev, creditor, owned)
+        receive_mortgaged(g, ev, creditor, [s for s in mortgaged if g.mortgaged[s]],
+                          g.options.mortgaged_bankruptcy_transfer)
+    else:
+        transfer(g, ev, player, BANK, p.cash, "bankruptcy")
+        for s in owned:
+            g.set_owner(s, BANK)
+            g.set_mortgaged(s, False)
+        for card_id in p.jail_cards:
+            g.wdeck(g.edition.cards[card_id].deck).append(card_id)
+        p.jail_cards = []
+        last = g.options.end_after_bankruptcies
+        game_ends = last > 0 and sum(q.bankrupt for q in g.players) + 1 >= last
+        if owned and g.options.auctions and not game_ends:
+            start_auction(g, ev, owned[0], queue=owned[1:])
+    p.bankrupt = True
+    p.in_jail = False
+    after_player_left(g, ev, player)
+
+
+
+
+def _cash_only(g: GameState, debt: Pending) -> bool:
+    """Whether the debt must be paid from cash, or bankrupts the player."""
+    return g.options.bankrupt_if_fine_unpayable and debt.reason in CASH_ONLY_REASONS
