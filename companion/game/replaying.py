@@ -34,16 +34,11 @@ def resolve(command: JSON, before: GameState | None, result: Accepted) -> tuple[
     """
     out = dict(command)
     do = out.get("do")
-    if do in ("roll", "land") and out.get("dice") is None:
-        for e in result.events:
-            if e.get("kind") == "rolled":
-                out["dice"] = list(e["dice"])
-                break
-    elif do == "draw" and out.get("card") is None:
-        for e in result.events:
-            if e.get("kind") == "card":
-                out["card"] = e["card"]
-                break
+    if do in ("roll", "land", "draw"):  # the engine names what the device rolled or drew
+        happened = result.resolved
+        for key in ("dice", "card"):
+            if out.get(key) is None and happened.get(key) is not None:
+                out[key] = happened[key]
     rng = None
     if before is not None and do != "new_game" and result.state.rng != before.rng:
         rng = result.state.rng
