@@ -12,7 +12,7 @@ import pytest
 from web_fakes import open_real_session
 
 from companion.game.api import Source
-from web_remote import create_app, join_url, serve
+from web_remote import TableHooks, create_app, join_url, serve
 from web_remote.serving import ServerHandle
 
 CHROMIUM = "/usr/bin/chromium"
@@ -197,7 +197,8 @@ def holder_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
 
     open_real_session(tmp_path / "saved", ("Ann", "Bo")).close()
     holder = SessionHolder.open(tmp_path / "saved")
-    app = create_app(holder, tmp_path / "saved", {"banker_pin": "2468", "games": holder})
+    app = create_app(holder, tmp_path / "saved", {"banker_pin": "2468"},
+                     TableHooks(games=holder, new_game_file=holder.start_new_game_file))
     handle = serve(app, "127.0.0.1", 0, threads=32)
     yield handle, holder
     handle.stop()

@@ -74,7 +74,7 @@ def test_stop_ends_streams(game: Any, tmp_path: Path) -> None:
 def test_page_and_static_over_http(server: ServerHandle) -> None:
     p = phone(server, "player:Ann")
     for path in ("/me", "/table", "/history", "/worth", "/rules", "/static/app.js",
-                 "/static/app.css", "/qr.svg"):
+                 "/static/app.css"):
         status, headers, body = p.request("GET", path)
         assert status == 200, path
         assert body

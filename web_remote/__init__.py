@@ -5,7 +5,8 @@ waitress, and `join_url(app, base_url)` gives the one-time link for the screen's
 """
 
 from web_remote.app import create_app
+from web_remote.context import TableHooks
 from web_remote.links import join_url, local_addresses
 from web_remote.serving import ServerHandle, serve
 
-__all__ = ["create_app", "join_url", "local_addresses", "serve", "ServerHandle"]
+__all__ = ["create_app", "join_url", "local_addresses", "serve", "ServerHandle", "TableHooks"]

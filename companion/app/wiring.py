@@ -85,8 +85,9 @@ class WebRemote:
         self._web_remote = web_remote
         # games: the banker page's saved-game list (list(), resume(id)), when switchable;
         # tags: the card registry and registration run (companion.inputs.registrar.Registrar)
-        self.app = web_remote.create_app(session, data_dir, {"on_join": on_join, "games": games,
-                                                             "tags": tags})
+        self.app = web_remote.create_app(session, data_dir, hooks=web_remote.TableHooks(
+            on_join=on_join, games=games, tags=tags, registration=tags,
+            new_game_file=games.start_new_game_file if games is not None else None))
         self._host, self._port = host, port
         self.handle: Any = None
         self.url = ""
