@@ -96,6 +96,10 @@ class FakeSession:
             if len(self._undo) <= 1:
                 return Outcome(False, self.version, code="nothing_to_undo",
                                message="nothing to undo")
+            owner = self._journal[self._undo[-1][1] - 1]["source"]
+            if not source.banker and (source.player is None or owner["player"] != source.player):
+                return Outcome(False, self.version, code="not_allowed",  # as the real session
+                               message="only the banker or whoever sent it can undo that")
             previous, seq = self._undo.pop()
             assert self._state is not None
             self._redo.append((self._state, seq))
