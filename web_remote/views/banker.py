@@ -100,9 +100,9 @@ def pin_warning_said(warning: PinWarning | None) -> str | None:
     """The banker's warning of wrong PINs, in the phone's language (None: none typed)."""
     if warning is None:
         return None
-    said = ngettext("%(num)d wrong banker PIN typed, the last at %(last)s.",
-                    "%(num)d wrong banker PINs typed, the last at %(last)s.",
-                    warning.wrong, last=_clock_time(warning.last))
+    said = str(ngettext("%(num)d wrong banker PIN typed, the last at %(last)s.",
+                        "%(num)d wrong banker PINs typed, the last at %(last)s.",
+                        warning.wrong, last=_clock_time(warning.last)))
     if warning.wait >= 1:
         said += " " + ngettext("The table checks no PIN for %(num)d second.",
                                "The table checks no PIN for %(num)d seconds.",
