@@ -259,6 +259,9 @@ def test_nobody_accepts_a_trade_for_the_player_it_is_offered_to(
 def test_the_banker_may_still_withdraw_a_trade(app: Flask, game: Any,
                                                offer: tuple[Phone, str]) -> None:
     banker = joined(app, "banker")
+    page = text(banker.client.get("/me?as=Bo"))
+    assert f'data-proposal="{offer[1]}"' in page and "/accept" not in page  # Bo's to accept
+    assert "/accept" in text(joined(app, "Bo").client.get("/me"))
     assert banker.post(f"/api/trades/{offer[1]}/decline", {}).get_json() == {"ok": True}
     assert app.extensions["web_remote"].proposals.open() == []
 
