@@ -2,8 +2,10 @@
 with a handle that stops it cleanly (live streams ended, sockets closed, the thread joined).
 
 Only waitress's public API: `waitress.server.create_server` with a socket map of our own
-(its `map` argument) and the `asyncore_loop_timeout` adjustment. Stopping empties that map, so the
-serving loop ends at its next turn, then closes what it held and the server itself.
+(its `map` argument), the `asyncore_loop_timeout` adjustment, the server's `task_dispatcher`
+(its worker threads) and `close()`. Stopping ends the worker threads (running requests
+finish), empties the socket map, so the serving loop ends at its next turn, then closes
+what the map held and the server itself.
 """
 
 from __future__ import annotations
@@ -39,11 +41,13 @@ class ServerHandle:
         return f"http://{host}:{self.port}"
 
     def stop(self, timeout: float = 5.0) -> None:
-        """End the live streams, stop the serving loop, close every connection."""
+        """End the live streams, join the worker threads and the serving loop, close every
+        connection."""
         if self._stopped:
             return
         self._stopped = True
         self.app.extensions["web_remote"].close()  # ends the live streams first
+        self._server.task_dispatcher.shutdown(timeout=timeout)  # running requests finish
         held = list(self._sockets.values())
         self._sockets.clear()  # the loop runs while its map holds sockets: it ends now
         self._thread.join(timeout)
