@@ -193,6 +193,8 @@ def test_a_fresh_link_cannot_take_a_held_seat(app: Flask) -> None:
     assert thief.client.get("/api/state").status_code == 401
     assert table(app)[:3] == before[:3] and table(app)[4:] == before[4:]
     assert ann.client.get("/api/state").status_code == 200  # Ann keeps her seat
+    page = text(thief.client.get(join_url(app, ORIGIN).removeprefix(ORIGIN)))
+    assert 'value="player:Ann" disabled' in page and 'value="player:Bo" disabled' not in page
 
 
 def test_the_banker_releases_a_seat_and_the_old_phone_is_signed_out(app: Flask,

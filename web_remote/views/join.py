@@ -37,8 +37,12 @@ def join_form(code: str) -> BaseResponse:
     if not remote().joins.valid(code):
         return refuse("bad_join", _("This join link was used or has expired: scan the code "
                                     "on the table again."), 403)
-    return Response(render_template("join.html", code=code, players=_players(),
-                                    pin_set=remote().pin.store.is_set), mimetype="text/html")
+    r = remote()
+    who = identity()
+    mine = who.player if who is not None else None  # this phone may take its own seat again
+    held = [name for name in r.seats.held() if name != mine]
+    return Response(render_template("join.html", code=code, players=_players(), held=held,
+                                    pin_set=r.pin.store.is_set), mimetype="text/html")
 
 
 def pin_refusal(verdict: PinVerdict) -> tuple[str, str, int]:
