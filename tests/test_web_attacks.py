@@ -115,9 +115,9 @@ def test_pin_guessing_over_16_devices_is_held_to_ten_a_minute(
         clock.now += 1.0
     assert len(checked) <= PIN_CHECKS_PER_MINUTE
     assert "2468" not in checked
-    assert answers.count("bad_pin") == len(checked) and "pin_wait" in answers
+    assert answers.count("bad_pin") == len(checked) and "rate_limited" in answers
     wait = fresh_join(devices[0], app, "banker", pin="2468")  # even the right one waits
-    message = refused(wait, 429, "pin_wait")
+    message = refused(wait, 429, "rate_limited")
     assert "attendez" in message and wait.get_json()["wait"] >= 1
     assert all(p.client.get("/api/state").status_code == 401 for p in devices)  # none joined
     assert warnings and warnings[-1].wrong == len(checked)
@@ -151,7 +151,7 @@ def test_a_banker_cookie_ends_when_another_banker_phone_locks(app: Flask) -> Non
     in_french(kept)
     refused(kept.client.get("/banker", headers={"Accept": "application/json"}), 403,
             "banker_only")
-    refused(kept.post("/api/undo", {"version": before[0]}), 403, "not_your_move")
+    refused(kept.post("/api/undo", {"version": before[0]}), 403, "not_allowed")
     refused(kept.command({"do": "pay", "from": "bank", "to": "Bo", "amount": 50}), 403,
             "spectator")
     assert table(app) == before
@@ -171,10 +171,10 @@ def test_a_banker_cookie_ends_when_the_pin_changes(app: Flask) -> None:
 
 def test_the_pin_cannot_change_without_the_old_one(app: Flask) -> None:
     banker = in_french(joined(app, "banker"))
-    refused(form(banker, "/banker/pin", pin="1111"), 403, "old_pin")
+    refused(form(banker, "/banker/pin", pin="1111"), 403, "bad_pin")
     refused(form(banker, "/banker/pin", old_pin="9999", pin="1111"), 403, "bad_pin")
     refused(form(banker, "/banker/new-game", players="Dee, Eve", edition="classic-eur",
-                 pin="1111"), 403, "old_pin")
+                 pin="1111"), 403, "bad_pin")
     assert Phone(app).join("banker", pin="1111").status_code == 403
     assert Phone(app).join("banker", pin="2468").status_code == 302
     assert [p["name"] for p in app.extensions["web_remote"].session.state()["players"]] == [
@@ -188,7 +188,7 @@ def test_a_fresh_link_cannot_take_a_held_seat(app: Flask) -> None:
     ann = joined(app, "Ann")
     thief = in_french(Phone(app))
     before = table(app)
-    message = refused(fresh_join(thief, app, "player:Ann"), 409, "seat_taken")
+    message = refused(fresh_join(thief, app, "player:Ann"), 409, "not_yours")
     assert "Ann" in message and "banquier" in message
     assert thief.client.get("/api/state").status_code == 401
     assert table(app)[:3] == before[:3] and table(app)[4:] == before[4:]
@@ -210,7 +210,7 @@ def test_the_banker_releases_a_seat_and_the_old_phone_is_signed_out(app: Flask,
     found = Phone(app)
     assert found.join("player:Ann").status_code == 302  # the new link gives the seat
     assert found.command({"do": "roll", "dice": [1, 2]}).status_code == 200
-    refused(form(in_french(banker), "/banker/seat", player="Nobody"), 404, "seat_free")
+    refused(form(in_french(banker), "/banker/seat", player="Nobody"), 404, "not_found")
 
 
 @pytest.mark.parametrize("who", ["Ann", "spectator"])
@@ -278,7 +278,7 @@ def test_a_player_takes_back_their_own_last_move(app: Flask, game: Any) -> None:
     assert "Undo my last move" in text(ann.client.get("/me"))
     assert "Undo my last move" not in text(bo.client.get("/me"))
     before = table(app)
-    refused(bo.post("/api/undo", {"version": game.version}), 403, "not_your_move")
+    refused(bo.post("/api/undo", {"version": game.version}), 403, "not_allowed")
     assert table(app) == before
     resp = ann.post("/api/undo", {"version": game.version})
     assert resp.status_code == 200, resp.get_json()
@@ -293,7 +293,7 @@ def test_no_take_back_once_somebody_acted_after(app: Flask, game: Any) -> None:
     play(game, {"do": "decline"})  # the table acted after Ann's roll
     assert "Undo my last move" not in text(ann.client.get("/me"))
     before = table(app)
-    refused(ann.post("/api/undo", {"version": game.version}), 403, "not_your_move")
+    refused(ann.post("/api/undo", {"version": game.version}), 403, "not_allowed")
     assert table(app) == before
 
 
@@ -306,7 +306,8 @@ def test_selling_and_mortgaging_ask_first(app: Flask, game: Any, verb: str) -> N
         assert ann.command({"do": "build", "square": 1}).status_code == 200
     before = table(app)
     body = ann.command({"do": verb, "square": 1}).get_json()
-    assert body["code"] == "confirm" and "Boulevard de Belleville" in body["question"]
+    assert body["confirm"] is True and "code" not in body  # a question, not a refusal
+    assert "Boulevard de Belleville" in body["question"]
     assert body["question"].startswith("Vendre" if verb == "sell_building" else "Hypothéquer")
     assert table(app) == before
     resp = ann.post("/api/commands", {"command": {"do": verb, "square": 1},
@@ -318,7 +319,7 @@ def test_a_large_correction_asks_first_a_small_one_does_not(app: Flask, game: An
     banker = in_french(joined(app, "banker"))
     before = table(app)
     body = banker.command({"do": "pay", "from": "bank", "to": "Bo", "amount": 500}).get_json()
-    assert body["code"] == "confirm" and "Bo" in body["question"]
+    assert body["confirm"] is True and "code" not in body and "Bo" in body["question"]
     assert table(app) == before
     assert banker.command({"do": "pay", "from": "bank", "to": "Bo",
                            "amount": 50}).status_code == 200

@@ -174,7 +174,7 @@
     }
     // a slip that is hard to take back (selling, a mortgage, a large correction): the
     // server asks first, in the phone's language; sent again only when confirmed
-    if (!data.ok && data.code === "confirm" && !body.confirmed) {
+    if (!data.ok && data.confirm && !body.confirmed) {
       if (window.confirm(data.question || data.message)) {
         return post(url, { ...body, confirmed: true });
       }

@@ -97,8 +97,18 @@ def commands() -> Response:
     command = authorize(body.get("command"), who, current, board_size(current))
     question = confirm_question(command, who, current)
     if question is not None and body.get("confirmed") is not True:
-        return refuse("confirm", question, 409, question=question)
+        return confirm_first(question)
     return outcome_response(r.session.submit(command, source_of(who), expect_version=version))
+
+
+def confirm_first(question: str) -> Response:
+    """Not a refusal but a question (409, nothing done): the page asks it and sends the
+    command again with `"confirmed": true`."""
+    resp = jsonify({"ok": False, "confirm": True, "question": str(question),
+                    "message": str(question),
+                    "message_en": getattr(question, "english", None) or str(question)})
+    resp.status_code = 409
+    return resp
 
 
 def confirm_threshold(state: dict[str, Any]) -> int:
@@ -186,7 +196,7 @@ def undo() -> Response:
         return _banker_journal_step("undo")
     r = remote()
     if not own_move(r.session.undo_target(), who):
-        raise Refusal("not_your_move", _("You can only take back your own last move, before "
+        raise Refusal("not_allowed", _("You can only take back your own last move, before "
                                          "anybody acts after it."), 403)
     if _version(_body()) != r.session.state().get("version"):
         return refuse("stale_version", _("The table has changed: look again."), 409)

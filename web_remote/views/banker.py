@@ -194,7 +194,7 @@ def new_game() -> BaseResponse:
     if pin and r.pin.store.is_set:  # a PIN is changed only with the old one
         old = request.form.get("old_pin", "")
         if not old:
-            return _form_refused("new_game", "old_pin", _("Type the old PIN to change it."),
+            return _form_refused("new_game", "bad_pin", _("Type the old PIN to change it."),
                                  403)
         verdict = r.pin.check(old)
         if not verdict.right:
@@ -256,7 +256,7 @@ def change_pin() -> BaseResponse:
         return _form_refused("pin", "bad_pin", _("Choose a PIN of 4 to 12 digits."), 400)
     old = request.form.get("old_pin", "")
     if not old:
-        return _form_refused("pin", "old_pin", _("Type the old PIN to change it."), 403)
+        return _form_refused("pin", "bad_pin", _("Type the old PIN to change it."), 403)
     verdict = r.pin.check(old)
     if not verdict.right:
         return _form_refused("pin", *pin_refusal(verdict))
@@ -273,7 +273,7 @@ def release_seat() -> BaseResponse:
         return denied
     name = request.form.get("player", "")
     if not remote().seats.release(name):
-        return _form_refused("seats", "seat_free", _("No phone holds that seat."), 404)
+        return _form_refused("seats", "not_found", _("No phone holds that seat."), 404)
     return _done()
 
 

@@ -50,7 +50,7 @@ def pin_refusal(verdict: PinVerdict) -> tuple[str, str, int]:
     before it checks another (429, saying how long)."""
     if verdict.result == "wait":
         seconds = max(1, math.ceil(verdict.wait))
-        return "pin_wait", ngettext(
+        return "rate_limited", ngettext(
             "Too many banker PIN attempts at this table: wait %(num)d second.",
             "Too many banker PIN attempts at this table: wait %(num)d seconds.", seconds), 429
     return "bad_pin", _("Wrong banker PIN."), 403
@@ -65,8 +65,8 @@ def pin_refused(verdict: PinVerdict) -> Response:
 
 def seat_taken(name: str) -> Response:
     """A fresh link for a seat another phone holds."""
-    return refuse("seat_taken", _("%(name)s's seat is held by another phone. Lost phone? "
-                                  "The banker gives the seat a new link.", name=name), 409)
+    return refuse("not_yours", _("%(name)s's seat is held by another phone. Lost phone? "
+                                 "The banker gives the seat a new link.", name=name), 409)
 
 
 @bp.post("/join/<code>")
