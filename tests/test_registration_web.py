@@ -14,14 +14,15 @@ from web_fakes import ORIGIN, Phone, open_real_session
 
 from companion.inputs.registrar import Registrar
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
-from web_remote import create_app
+from web_remote import TableHooks, create_app
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[tuple[Any, Registrar, Phone]]:
     session = open_real_session(tmp_path / "game")
     registrar = Registrar(TagRegistry.in_data_dir(tmp_path), session.state)
-    app = create_app(session, tmp_path / "game", {"banker_pin": "2468", "tags": registrar})
+    app = create_app(session, tmp_path / "game", {"banker_pin": "2468"},
+                     TableHooks(tags=registrar, registration=registrar))
     banker = Phone(app)
     banker.join("banker", pin="2468")
     yield app, registrar, banker

@@ -16,7 +16,7 @@ from web_fakes import ORIGIN, Phone
 from companion.game.api import Source, Update
 from companion.game.session import GameSession
 from companion.game.switch import SessionHolder, SwitchError
-from web_remote import create_app
+from web_remote import TableHooks, create_app
 
 TABLE = Source(kind="script", banker=True)
 
@@ -161,7 +161,8 @@ def test_new_game_file_starts_empty(holder: SessionHolder) -> None:
 def test_banker_page_lists_and_resumes_games(holder: SessionHolder,
                                              two_games: tuple[Path, str, str]) -> None:
     data = two_games[0]
-    app = create_app(holder, data, {"banker_pin": "2468", "games": holder})
+    app = create_app(holder, data, {"banker_pin": "2468"},
+                     TableHooks(games=holder, new_game_file=holder.start_new_game_file))
     try:
         banker, cy = Phone(app), Phone(app)
         banker.join("banker", pin="2468")
@@ -202,7 +203,8 @@ def new_game_form(phone: Phone, players: str, edition: str = "classic-eur",
 def test_banker_starts_a_new_game_in_a_new_file_and_resumes_the_old(
         holder: SessionHolder, two_games: tuple[Path, str, str]) -> None:
     data = two_games[0]
-    app = create_app(holder, data, {"banker_pin": "2468", "games": holder})
+    app = create_app(holder, data, {"banker_pin": "2468"},
+                     TableHooks(games=holder, new_game_file=holder.start_new_game_file))
     try:
         banker = Phone(app)
         banker.join("banker", pin="2468")
@@ -210,7 +212,7 @@ def test_banker_starts_a_new_game_in_a_new_file_and_resumes_the_old(
         assert 'name="file" value="new"' in page and "Start it in a new saved file" in page
         heard = Recorder()
         holder.add_listener(heard)
-        resp = new_game_form(banker, "Zoë, Yann", "sv", pin="1357")
+        resp = new_game_form(banker, "Zoë, Yann", "sv", pin="1357", old_pin="2468")
         assert resp.status_code == 302
         new_id = holder.game_id
         assert new_id not in ("g-classic", "g-mega")
@@ -239,7 +241,8 @@ def test_banker_starts_a_new_game_in_a_new_file_and_resumes_the_old(
 def test_a_new_file_is_made_only_for_the_banker_and_a_game_that_starts(
         holder: SessionHolder, two_games: tuple[Path, str, str]) -> None:
     data = two_games[0]
-    app = create_app(holder, data, {"banker_pin": "2468", "games": holder})
+    app = create_app(holder, data, {"banker_pin": "2468"},
+                     TableHooks(games=holder, new_game_file=holder.start_new_game_file))
     try:
         banker, cy = Phone(app), Phone(app)
         banker.join("banker", pin="2468")
@@ -348,7 +351,8 @@ def test_a_new_file_whose_game_cannot_be_saved_goes_back_to_the_game_played(
         two_games: tuple[Path, str, str]) -> None:
     data = two_games[0]
     holder = SessionHolder(data, opener=full_disk_in_new_files(data))
-    app = create_app(holder, data, {"banker_pin": "2468", "games": holder})
+    app = create_app(holder, data, {"banker_pin": "2468"},
+                     TableHooks(games=holder, new_game_file=holder.start_new_game_file))
     try:
         banker = Phone(app)
         banker.join("banker", pin="2468")

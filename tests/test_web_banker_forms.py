@@ -16,7 +16,7 @@ from flask import Flask
 from web_fakes import ORIGIN, Phone, open_real_session
 
 from companion.editions import load_edition
-from web_remote import create_app
+from web_remote import TableHooks, create_app
 
 JSON = {"Accept": "application/json"}
 
@@ -35,11 +35,26 @@ class Tags:
             raise ValueError(f"unknown meaning {meaning!r}")
         self.items.append({"tag": tag, "meaning": meaning})
 
-    def status(self) -> dict[str, Any]:
+    def status(self, lang: str) -> dict[str, Any]:
         return {"active": False, "finished": False, "kinds": ["deeds", "bank_cards"]}
 
     def start(self, kind: str) -> None:
         raise ValueError(f"cannot register {kind} on this board")
+
+    def confirm(self, yes: bool) -> None:
+        raise ValueError("nothing to confirm")
+
+    def skip(self) -> None:
+        raise ValueError("no run")
+
+    def back(self) -> None:
+        raise ValueError("no run")
+
+    def cancel(self) -> None:
+        raise ValueError("no run")
+
+    def add_listener(self, callback: Any) -> Any:
+        return lambda: None
 
 
 class Games:
@@ -67,8 +82,10 @@ def game(tmp_path: Path) -> Iterator[Any]:
 
 @pytest.fixture
 def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
+    tags = Tags()
     app = create_app(game, tmp_path / "game",
-                     {"banker_pin": "2468", "tags": Tags(), "games": Games()})
+                     {"banker_pin": "2468"},
+                     TableHooks(tags=tags, registration=tags, games=Games()))
     yield app
     app.extensions["web_remote"].close()
 
@@ -212,7 +229,8 @@ def test_start_it_in_a_new_saved_file_is_refused_beside_the_form(tmp_path: Path)
 
     open_real_session(tmp_path / "saved", ("Ann", "Bo")).close()
     holder = SessionHolder.open(tmp_path / "saved")
-    app = create_app(holder, tmp_path / "saved", {"banker_pin": "2468", "games": holder})
+    app = create_app(holder, tmp_path / "saved", {"banker_pin": "2468"},
+                     TableHooks(games=holder, new_game_file=holder.start_new_game_file))
     try:
         banker = Phone(app)
         banker.join("banker", pin="2468")

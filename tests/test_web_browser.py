@@ -4,6 +4,7 @@ their links, see each other's moves live, hold an auction, trade, and the banker
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from web_fakes import open_real_session
 
 from companion.game.api import Source
-from web_remote import create_app, join_url, serve
+from web_remote import TableHooks, create_app, join_url, serve
 from web_remote.serving import ServerHandle
 
 CHROMIUM = "/usr/bin/chromium"
@@ -197,7 +198,8 @@ def holder_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
 
     open_real_session(tmp_path / "saved", ("Ann", "Bo")).close()
     holder = SessionHolder.open(tmp_path / "saved")
-    app = create_app(holder, tmp_path / "saved", {"banker_pin": "2468", "games": holder})
+    app = create_app(holder, tmp_path / "saved", {"banker_pin": "2468"},
+                     TableHooks(games=holder, new_game_file=holder.start_new_game_file))
     handle = serve(app, "127.0.0.1", 0, threads=32)
     yield handle, holder
     handle.stop()
@@ -503,3 +505,50 @@ def test_every_page_fits_a_phone_in_any_language(browser: Any, server: ServerHan
             who.screenshot(path=str(shots / f"wide-{lang}{page.replace('/', '-')}.png"),
                            full_page=True)
     assert wide == {}
+
+
+def test_a_second_tap_waits_and_selling_asks_first(browser: Any, server: ServerHandle,
+                                                   game: Any) -> None:
+    """"Build" becomes "Sell" under the finger: a second tap right after the first does
+    nothing (every button of the page waits 600 ms after a tap and after a redraw; the
+    page's clock is held still here, so nothing depends on timing), and selling, once it
+    is tapped on purpose, asks first."""
+    for command in ({"do": "roll", "dice": [1, 2]}, {"do": "buy"},
+                    {"do": "land", "square": 1}):  # Ann buys the second brown lot below
+        assert game.submit(command, TABLE).accepted
+    context = browser.new_context(**PHONE)
+    ann = context.new_page()
+    ann.clock.install()
+    ann.goto(join_url(server.app, server.url, fresh=True))
+    ann.click("button[name=who][value='player:Ann']")
+    ann.wait_for_selector("body[data-live='1']")
+    asked: list[str] = []
+    ann.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    ann.get_by_role("button", name="Buy", exact=True).click()  # her own move: "Undo" shows
+    card = ann.locator("article.deed[data-square='1']")
+    build = card.get_by_role("button", name="Build")
+    expect(build).to_be_enabled()
+    box = build.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    ann.clock.pause_at(time.time() + 3600)  # the page's time stands still from here
+    before = game.version
+    ann.mouse.click(x, y)
+    ann.mouse.click(x, y)  # the double tap
+    expect(card.locator(".state")).to_contain_text("1 house")
+    under = "([x, y]) => document.elementFromPoint(x, y).closest('button')?.textContent"
+    assert str(ann.evaluate(under, [x, y])).startswith("Sell a building")  # the new meaning
+    ann.mouse.click(x, y)  # a late second tap, on the redrawn page
+    ann.clock.run_for(1)
+    assert ann.locator("#live button:not([disabled])").count() == 0  # all of them wait
+    assert game.version == before + 1 and asked == []  # one house built, nothing else
+    houses = {s["index"]: s.get("houses") for s in game.state()["squares"]}
+    assert houses[1] == 1
+    ann.clock.run_for(700)
+    sell = card.get_by_role("button", name="Sell a building")
+    expect(sell).to_be_enabled()
+    sell.click()
+    expect(card.locator(".state")).not_to_contain_text("house")
+    assert asked == ["Sell a building on Boulevard de Belleville?"]
+    assert {s["index"]: s.get("houses") for s in game.state()["squares"]}[1] == 0
+    context.close()

@@ -14,7 +14,7 @@ from web_fakes import ORIGIN, Phone, open_real_session, text
 
 from companion.game.applying import apply_command, state_json
 from companion.rules import Accepted
-from web_remote import create_app
+from web_remote import TableHooks, create_app
 
 PAGES = ["/me", "/table", "/history", "/worth", "/rules"]
 
@@ -201,9 +201,15 @@ def test_banker_undo_asks_about_the_move_it_takes_back(banker: Phone, ann: Phone
 
 
 def test_banker_new_game_sets_pin(banker: Phone, app: Flask, game: Any) -> None:
-    resp = banker.client.post("/banker/new-game", data={
-        "players": "Dee, Eve", "edition": "classic-eur", "seed": "5", "pin": "1357",
-        "free_parking_pot": "1", "csrf_token": banker.csrf}, headers={"Origin": ORIGIN})
+    form = {"players": "Dee, Eve", "edition": "classic-eur", "seed": "5", "pin": "1357",
+            "free_parking_pot": "1", "csrf_token": banker.csrf}
+    for old in ("", "1111"):  # a new PIN needs the old one: nothing starts without it
+        resp = banker.client.post("/banker/new-game", data={**form, "old_pin": old},
+                                  headers={"Origin": ORIGIN})
+        assert resp.status_code == 403
+        assert [p["name"] for p in game.state()["players"]] == ["Ann", "Bo", "Cy"]
+    resp = banker.client.post("/banker/new-game", data={**form, "old_pin": "2468"},
+                              headers={"Origin": ORIGIN})
     assert resp.status_code == 302
     state = game.state()
     assert [p["name"] for p in state["players"]] == ["Dee", "Eve"]
@@ -285,7 +291,7 @@ def test_banker_tags_and_resume_hooks(game: Any, tmp_path: Path) -> None:
             self.items.append({"tag": tag, "meaning": meaning})
 
     tags = Tags()
-    app = create_app(game, tmp_path / "game", {"banker_pin": "2468", "tags": tags})
+    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"}, TableHooks(tags=tags))
     banker = Phone(app)
     banker.join("banker", pin="2468")
     resp = banker.client.post("/banker/tags", data={"tag": "04AB", "meaning": "player:Ann",
@@ -304,8 +310,8 @@ def test_spectator_goes_to_the_table(app: Flask) -> None:
     assert phone.client.get("/me").status_code == 302
 
 
-def test_qr_code_holds_a_join_link(ann: Phone) -> None:
-    svg = text(ann.client.get("/qr.svg"))
+def test_qr_code_holds_a_join_link(banker: Phone) -> None:
+    svg = text(banker.client.get("/qr.svg"))
     assert "<svg" in svg and "/join/" in svg
     assert 'xmlns="http://www.w3.org/2000/svg"' in svg  # a standalone image needs it
 

@@ -76,9 +76,10 @@ def test_a_refused_command_is_said_in_the_phones_language(
 def test_each_phone_reads_the_same_refusal_in_its_own_language(tmp_path: Path,
                                                                remote: Any) -> None:
     app = remote(start(tmp_path, "sv", 2000))
-    sv, ru = phone(app, "player:Bo", "sv"), phone(app, "player:Bo", "ru")
-    assert sv.command({"do": "end_turn"}).get_json()["message"] == "Det är Ann som har turen"
-    said = ru.command({"do": "end_turn"}).get_json()
+    bo = phone(app, "player:Bo", "sv")
+    assert bo.command({"do": "end_turn"}).get_json()["message"] == "Det är Ann som har turen"
+    bo.client.get("/lang/ru")  # the same phone, now in Russian
+    said = bo.command({"do": "end_turn"}).get_json()
     assert said["message"] == "Сейчас ходит Ann"
     assert said["code"] == "not_your_turn" and said["message_en"] == "Ann must do this, not Bo"
 

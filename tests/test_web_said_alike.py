@@ -96,6 +96,8 @@ def test_squares_are_named_in_the_phone_language(swiss: tuple[Any, Flask]) -> No
     _session, app = swiss
     ann = Phone(app)
     ann.join("player:Ann")
+    bo = Phone(app)
+    bo.join("player:Bo")
     for lang, name, other in (("de", "Bahnhof Lausanne", "Gare de Lausanne"),
                               ("fr", "Gare de Lausanne", "Bahnhof Lausanne")):
         table = page(ann, "/table", lang)
@@ -106,8 +108,6 @@ def test_squares_are_named_in_the_phone_language(swiss: tuple[Any, Flask]) -> No
         me = page(ann, "/me", lang)
         assert f"<header style=\"--c: #888888\">{name}</header>" in me  # the deed card
         assert f"· {name}" in me and other not in me  # where Ann stands
-        bo = Phone(app)
-        bo.join("player:Bo")
         assert f"> {name} <small>(Ann)</small>" in page(bo, "/me", lang)  # a trade's deeds
 
 

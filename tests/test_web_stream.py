@@ -3,6 +3,8 @@ flow, and stopping the server ends the streams."""
 
 from __future__ import annotations
 
+import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,10 +73,29 @@ def test_stop_ends_streams(game: Any, tmp_path: Path) -> None:
     p.close()
 
 
+def test_stop_joins_every_thread_and_closes_the_port(game: Any, tmp_path: Path) -> None:
+    """waitress stopped through its public API only: its loop and worker threads end, the
+    port is closed, an idle kept-alive connection (a phone between requests) included."""
+    before = set(threading.enumerate())
+    app = create_app(game, tmp_path / "game", {"keepalive_s": 30})
+    handle = serve(app, "127.0.0.1", 0, threads=6)
+    idle = phone(handle, "player:Ann")  # its connection stays open after the join
+    streaming = phone(handle, "spectator")
+    streaming.open_stream()
+    assert streaming.next_event(5) is not None
+    assert len(set(threading.enumerate()) - before) >= 7  # the loop and six workers
+    handle.stop()
+    assert [t.name for t in set(threading.enumerate()) - before if t.is_alive()] == []
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", handle.port), timeout=2).close()
+    idle.close()
+    streaming.close()
+
+
 def test_page_and_static_over_http(server: ServerHandle) -> None:
     p = phone(server, "player:Ann")
     for path in ("/me", "/table", "/history", "/worth", "/rules", "/static/app.js",
-                 "/static/app.css", "/qr.svg"):
+                 "/static/app.css"):
         status, headers, body = p.request("GET", path)
         assert status == 200, path
         assert body

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from web_fakes import Phone, open_real_session
 
-from web_remote import create_app
+from web_remote import TableHooks, create_app
 
 
 @pytest.fixture
@@ -148,13 +148,9 @@ def test_new_game_clears_proposals(ann: Phone, app: Flask, game: Any) -> None:
     assert banker.client.get("/api/trades").get_json() == []
 
 
-def test_screen_is_told_of_proposals(ann: Phone, app: Flask, game: Any) -> None:
+def test_screen_is_told_of_proposals(game: Any, tmp_path: Path) -> None:
     shown: list[dict[str, Any]] = []
-
-    class Screen:
-        def post_trade(self, proposal: dict[str, Any]) -> None:
-            shown.append(proposal)
-
-    app.extensions["table_screen"] = Screen()
+    app = create_app(game, tmp_path / "told", hooks=TableHooks(on_trade=shown.append))
+    ann = joined(app, "player:Ann")
     propose(ann, game, to="Bo", give={"cash": 5})
     assert shown and shown[0]["from"] == "Ann" and shown[0]["to"] == "Bo"

@@ -96,6 +96,10 @@ class FakeSession:
             if len(self._undo) <= 1:
                 return Outcome(False, self.version, code="nothing_to_undo",
                                message="nothing to undo")
+            owner = self._journal[self._undo[-1][1] - 1]["source"]
+            if not source.banker and (source.player is None or owner["player"] != source.player):
+                return Outcome(False, self.version, code="not_allowed",  # as the real session
+                               message="only the banker or whoever sent it can undo that")
             previous, seq = self._undo.pop()
             assert self._state is not None
             self._redo.append((self._state, seq))
@@ -170,7 +174,7 @@ class Phone:
         url = self._join_url(self.app, ORIGIN, fresh=True).removeprefix(ORIGIN)
         page = self.client.get(url)
         assert page.status_code == 200, page.data
-        self.csrf = _meta_csrf(page.get_data(as_text=True))
+        self.csrf = page_csrf(page.get_data(as_text=True))
         resp = self.client.post(url, data={"who": who, "pin": pin, "csrf_token": self.csrf},
                                 headers={"Origin": ORIGIN})
         if resp.status_code == 302:
@@ -179,7 +183,7 @@ class Phone:
 
     def refresh_csrf(self) -> None:
         """Read the CSRF token from a page, as the script does."""
-        self.csrf = _meta_csrf(self.client.get("/", follow_redirects=True).get_data(as_text=True))
+        self.csrf = page_csrf(self.client.get("/", follow_redirects=True).get_data(as_text=True))
 
     def post(self, path: str, body: Any, csrf: str | None = None,
              origin: str | None = ORIGIN) -> Any:
@@ -196,7 +200,7 @@ class Phone:
         return self.post("/api/commands", {"command": command, "version": version})
 
 
-def _meta_csrf(html: str) -> str:
+def page_csrf(html: str) -> str:
     marker = 'name="csrf-token" content="'
     start = html.index(marker) + len(marker)
     return html[start:html.index('"', start)]

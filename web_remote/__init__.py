@@ -1,11 +1,13 @@
 """The phone remote: a Flask app every player opens on their phone, served by the Pi.
 
-`create_app(session, data_dir, config)` builds it, `serve(app, host, port)` runs it with
-waitress, and `join_url(app, base_url)` gives the one-time link for the screen's QR code.
+`create_app(session, data_dir, config, hooks)` builds it (`hooks`: a `TableHooks`),
+`serve(app, host, port)` runs it with waitress, and `join_url(app, base_url)` gives the
+one-time link for the screen's QR code.
 """
 
 from web_remote.app import create_app
+from web_remote.context import TableHooks
 from web_remote.links import join_url, local_addresses
 from web_remote.serving import ServerHandle, serve
 
-__all__ = ["create_app", "join_url", "local_addresses", "serve", "ServerHandle"]
+__all__ = ["create_app", "join_url", "local_addresses", "serve", "ServerHandle", "TableHooks"]

@@ -1,35 +1,37 @@
-"""`create_app(session, data_dir, config)`: the phone remote's Flask app factory.
+"""`create_app(session, data_dir, config, hooks)`: the phone remote's Flask app factory.
 
-The app is handed the game session; blueprints turn requests into commands and states into
-pages. Everything the remote keeps (cookie secret, banker PIN, trade proposals, net worth
-series) lives in `<data_dir>/web/`.
+The app is handed the game session and the companion's `TableHooks`; blueprints turn
+requests into commands and states into pages, sharing `web_remote.context`. Everything the
+remote keeps (cookie secret, banker PIN, seats, trade proposals, net worth series) lives in
+`<data_dir>/web/`.
 """
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, g, jsonify, request, session
+from flask import Flask, Response, g, request, session
 
-from companion.game.api import GameSessionProtocol, Update
+from companion.game.api import GameSessionProtocol
 from web_remote import i18n
-from web_remote.guard import Identity
+from web_remote.context import Remote, TableHooks, csrf_token, identity, refuse, remote
 from web_remote.hub import Hub
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
 from web_remote.security import (
     JoinCodes,
+    PinGuard,
     PinStore,
     RateLimiter,
+    Seats,
     load_secret,
-    new_token,
     same_origin,
 )
 from web_remote.store import Persister
+from web_remote.views import api, banker, join, pages
 from web_remote.worth import WorthRecorder
 
 DEFAULTS: dict[str, Any] = {
@@ -40,98 +42,9 @@ DEFAULTS: dict[str, Any] = {
     "default_language": "en",
     "banker_pin": None,  # set the banker PIN at start (else on the first banker join)
     "join_ttl_s": 15 * 60.0,
-    "on_join": None,  # called (on a request thread) after a phone spent its join link
 }
-
-
-@dataclass
-class Remote:
-    """Everything the views share: the session and the remote's own small stores."""
-
-    session: GameSessionProtocol
-    data_dir: Path
-    config: dict[str, Any]
-    hub: Hub
-    joins: JoinCodes
-    pin: PinStore
-    proposals: Proposals
-    worth: WorthRecorder
-    limiter: RateLimiter
-    persister: Persister
-    cleanup: list[Any] = field(default_factory=list)
-
-    def on_update(self, update: Update) -> None:
-        """The session's listener (writer thread): hand the update over, never block."""
-        new_game = any(e.get("kind") in ("game_started", "game_switched")
-                       for e in update.events)
-        if new_game:
-            self.proposals.clear()
-            self.hub.publish("trades", {"version": update.version})
-        elif self.proposals.prune(update.state):
-            self.hub.publish("trades", {"version": update.version})
-        self.worth.record(update.state, new_game)
-        self.hub.publish("state", {"version": update.version, "state": update.state,
-                                   "events": update.events}, ident=update.version)
-
-    def close(self) -> None:
-        """Stop listening and end every live stream."""
-        for remove in self.cleanup:
-            remove()
-        self.cleanup.clear()
-        self.hub.close()
-        self.persister.stop()
-
-
-def remote() -> Remote:
-    """The Remote of the app serving this request."""
-    r: Remote = current_app.extensions["web_remote"]
-    return r
-
-
-def identity() -> Identity | None:
-    """Who holds the phone making this request (None: not joined)."""
-    role = session.get("role")
-    if role not in ("player", "spectator", "banker"):
-        return None
-    player = session.get("player")
-    return Identity(role=role, player=player if isinstance(player, str) else None,
-                    banker=bool(session.get("banker")), device=str(session.get("dev", "")))
-
-
-def csrf_token() -> str:
-    """This phone's CSRF token (created with its cookie)."""
-    token = session.get("csrf")
-    if not isinstance(token, str):
-        token = new_token()
-        session["csrf"] = token
-        session.setdefault("dev", secrets.token_urlsafe(9))
-    return token
-
-
-def wants_json() -> bool:
-    """API routes answer in JSON, pages in HTML; a page's script sending a form asks for
-    JSON (`Accept: application/json`) to say a refusal beside the form."""
-    if request.path.startswith("/api/"):
-        return True
-    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == \
-        "application/json"
-
-
-def refuse(code: str, message: str, status: int, english: str | None = None) -> Response:
-    """A refusal as JSON (API) or a small page. `message` is in the phone's language; the
-    JSON keeps the English one as `message_en` for logs (`english`, else the source text a
-    translated message remembers, else the message itself)."""
-    from flask import render_template
-
-    if wants_json():
-        message_en = english or getattr(message, "english", None) or str(message)
-        resp = jsonify({"ok": False, "code": code, "message": str(message),
-                        "message_en": message_en})
-    else:
-        resp = Response(render_template("error.html", code=code, message=message),
-                        mimetype="text/html")
-    resp.status_code = status
-    return resp
+#: what used to be hooks in the config: now fields of TableHooks
+HOOK_KEYS = frozenset({"on_join", "games", "tags"})
 
 
 def _before() -> Response | None:
@@ -166,9 +79,14 @@ def _after(resp: Response) -> Response:
 
 
 def create_app(session_: GameSessionProtocol, data_dir: Path,
-               config: dict[str, Any] | None = None) -> Flask:
-    """The phone remote for this game session, keeping its files in `data_dir / "web"`."""
+               config: dict[str, Any] | None = None, hooks: TableHooks | None = None) -> Flask:
+    """The phone remote for this game session, keeping its files in `data_dir / "web"`;
+    `config` holds settings (DEFAULTS), `hooks` what the companion connects to it."""
+    misplaced = HOOK_KEYS & set(config or {})
+    if misplaced:
+        raise TypeError(f"pass {', '.join(sorted(misplaced))} as TableHooks, not config")
     cfg = {**DEFAULTS, **(config or {})}
+    hooks = hooks or TableHooks()
     web_dir = Path(data_dir) / "web"
     web_dir.mkdir(parents=True, exist_ok=True)
     app = Flask(__name__)
@@ -184,38 +102,41 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.config.update({k: v for k, v in cfg.items() if k.isupper()})
     hub = Hub()
     persister = Persister()
-    on_join = cfg["on_join"]
+    on_join = hooks.on_join
 
     def joined() -> None:
         hub.publish("joined", {})
         if on_join is not None:
             on_join()  # the table screen shows the next one-time link
 
+    pins = PinStore(web_dir / "banker.json")
     r = Remote(
-        session=session_, data_dir=Path(data_dir), config=cfg, hub=hub,
+        session=session_, data_dir=Path(data_dir), config=cfg, hooks=hooks, hub=hub,
         joins=JoinCodes(ttl=float(cfg["join_ttl_s"]),
                         on_spent=joined),
-        pin=PinStore(web_dir / "banker.json"),
+        pin=PinGuard(pins, on_warning=hooks.on_pin_warning),
+        seats=Seats(web_dir / "seats.json"),
         proposals=Proposals(web_dir / "proposals.json", persister),
         worth=WorthRecorder(web_dir / "networth.json", persister),
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),
         persister=persister,
     )
-    if cfg["banker_pin"]:
-        r.pin.set(str(cfg["banker_pin"]))
+    if cfg["banker_pin"] and not pins.check(str(cfg["banker_pin"])):
+        pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions
     app.extensions["web_remote"] = r
     state = session_.state()
     if state.get("players"):
         r.worth.record(state)
     r.cleanup.append(session_.add_listener(r.on_update))
+    if hooks.registration is not None:  # phones on the banker page follow the run live
+        r.cleanup.append(hooks.registration.add_listener(
+            lambda: hub.publish("trades", {"registration": True})))
 
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n._, i18n.ngettext, newstyle=True)
     app.before_request(_before)
     app.after_request(_after)
-
-    from web_remote.views import api, banker, join, pages
 
     app.register_blueprint(join.bp)
     app.register_blueprint(pages.bp)

@@ -157,3 +157,12 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
         out["give"] = check_offer(out.get("give"), a, state, board_size, "give")
         out["take"] = check_offer(out.get("take"), b, state, board_size, "take")
     return out
+
+
+def own_move(target: JSON | None, who: Identity) -> bool:
+    """Whether the move an undo would take back (`target`, a journal entry) was sent by this
+    player's own phone: a player may take that back, nothing else."""
+    if target is None or who.role != "player" or who.player is None:
+        return False
+    source = target.get("source") or {}
+    return bool(source.get("kind") == "phone" and source.get("player") == who.player)

@@ -126,10 +126,11 @@ def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> li
             else event_line(e, words) for e in events]
 
 
-def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
-    """Plural-aware `_`; `n` is available as `%(num)d`."""
+def ngettext(singular: str, plural: str, n: int, **values: Any) -> Said:
+    """Plural-aware `_`; `n` is available as `%(num)d`. Remembers its English like `_`."""
     out = catalog(current_language()).ngettext(singular, plural, n)
-    return out % {"num": n, **values}
+    values = {"num": n, **values}
+    return Said(out % values, (singular if n == 1 else plural) % values)
 
 
 def trades_said(items: list[dict[str, Any]], state: dict[str, Any]) -> list[dict[str, Any]]:

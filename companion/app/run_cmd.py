@@ -119,13 +119,10 @@ def main(argv: list[str]) -> int:
 
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,
-                                   tags=readers.registrar)
+                                   tags=readers.registrar, on_trade=controller.post_trade)
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()
-                extensions = getattr(remote.app, "extensions", None)
-                if isinstance(extensions, dict):  # lets the remote show trade proposals
-                    extensions["table_screen"] = controller
             except (PartMissing, OSError, TypeError) as exc:
                 log.warning("phone remote off: %s", exc)
         panel = start_panel(controller.post_button, config.buttons.pins,

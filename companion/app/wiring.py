@@ -77,16 +77,21 @@ class WebRemote:
 
     def __init__(self, session: GameSessionProtocol, host: str, port: int,
                  data_dir: Path, on_join: Callable[[], None] | None = None,
-                 games: Any = None, tags: Any = None) -> None:
+                 games: Any = None, tags: Any = None,
+                 on_trade: Callable[[Any], None] | None = None,
+                 on_pin_warning: Callable[[Any], None] | None = None) -> None:
         try:
             web_remote: Any = importlib.import_module("web_remote")
         except ModuleNotFoundError:
             raise PartMissing("the phone remote (web_remote) is not in this build") from None
         self._web_remote = web_remote
         # games: the banker page's saved-game list (list(), resume(id)), when switchable;
-        # tags: the card registry and registration run (companion.inputs.registrar.Registrar)
-        self.app = web_remote.create_app(session, data_dir, {"on_join": on_join, "games": games,
-                                                             "tags": tags})
+        # tags: the card registry and registration run (companion.inputs.registrar.Registrar);
+        # on_trade: a phone proposed a trade; on_pin_warning: wrong banker PINs were typed
+        self.app = web_remote.create_app(session, data_dir, hooks=web_remote.TableHooks(
+            on_join=on_join, games=games, tags=tags, registration=tags,
+            new_game_file=games.start_new_game_file if games is not None else None,
+            on_trade=on_trade, on_pin_warning=on_pin_warning))
         self._host, self._port = host, port
         self.handle: Any = None
         self.url = ""

@@ -6,6 +6,30 @@
   const live = document.getElementById("live");
   const toast = document.getElementById("toast");
   let timers = [];
+  // A button that changes meaning after a tap ("Build a house" becomes "Sell a building")
+  // must not take a second tap meant for the first: after a tap, and after the live part is
+  // redrawn, every button of the page ignores taps for a moment.
+  const QUIET_MS = 600;
+  let quietUntil = 0;
+  const quiet = () => performance.now() < quietUntil;
+  function hush() {
+    quietUntil = performance.now() + QUIET_MS;
+    document.body.dataset.quiet = "1";
+    setTimeout(() => {  // after the tap's own click is done: it still sends its form
+      for (const b of live ? live.querySelectorAll("button:not([disabled])") : []) {
+        b.disabled = true;
+        b.dataset.hushed = "";
+      }
+    }, 0);
+    clearTimeout(hush.timer);
+    hush.timer = setTimeout(() => {
+      delete document.body.dataset.quiet;
+      for (const b of document.querySelectorAll("button[data-hushed]")) {
+        b.disabled = false;
+        delete b.dataset.hushed;
+      }
+    }, QUIET_MS + 20);
+  }
 
   const shownVersion = () => {
     const part = live?.querySelector("[data-version]");
@@ -119,6 +143,7 @@
         const open = [...live.querySelectorAll("details")].map((d) => d.open);
         const typing = typed();
         live.innerHTML = html;
+        hush();
         live.querySelectorAll("details").forEach((d, i) => { if (open[i]) d.open = true; });
         retype(typing);
         wire();
@@ -145,6 +170,14 @@
       data = await r.json().catch(() => ({}));
     } catch (e) {
       show(String(e), true);
+      return false;
+    }
+    // a slip that is hard to take back (selling, a mortgage, a large correction): the
+    // server asks first, in the phone's language; sent again only when confirmed
+    if (!data.ok && data.confirm && !body.confirmed) {
+      if (window.confirm(data.question || data.message)) {
+        return post(url, { ...body, confirmed: true });
+      }
       return false;
     }
     if (!data.ok) show(data.message || String(status), true);
@@ -242,6 +275,15 @@
   }
 
   document.addEventListener("click", (ev) => {
+    const tapped = ev.target.closest?.("button, input[type=submit]");
+    if (tapped && live && live.contains(tapped)) {
+      if (quiet()) {  // a second tap landing where the first one's button was
+        ev.preventDefault();
+        ev.stopImmediatePropagation();
+        return;
+      }
+      hush();
+    }
     const el = ev.target.closest("button[data-cmd], button[data-api], [data-confirm]");
     if (!el) return;
     if (el.dataset.confirm && el.form && el.type === "submit" && !el.form.checkValidity()) {

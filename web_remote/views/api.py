@@ -8,15 +8,15 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from companion.game.api import Outcome, Source
 from companion.words import refusals
-from web_remote.app import identity, refuse, remote
-from web_remote.guard import Identity, Refusal, authorize, check_offer
+from web_remote.context import identity, refuse, remote
+from web_remote.guard import Identity, Refusal, authorize, check_offer, own_move
 from web_remote.hub import Message
-from web_remote.i18n import _, say_refusal, say_undo, trades_said
-from web_remote.present import board_size
+from web_remote.i18n import _, current_language, say_refusal, say_undo, trades_said
+from web_remote.present import board_size, money, square_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -86,7 +86,8 @@ def state() -> Response:
 @bp.post("/commands")
 @joined
 def commands() -> Response:
-    """Submit one command: {"command": {...}, "version": N}."""
+    """Submit one command: {"command": {...}, "version": N}; a slip that is hard to take back
+    (selling a building, a mortgage, a large correction) needs `"confirmed": true` too."""
     who = identity()
     assert who is not None
     body = _body()
@@ -94,7 +95,58 @@ def commands() -> Response:
     r = remote()
     current = r.session.state()
     command = authorize(body.get("command"), who, current, board_size(current))
+    question = confirm_question(command, who, current)
+    if question is not None and body.get("confirmed") is not True:
+        return confirm_first(question)
     return outcome_response(r.session.submit(command, source_of(who), expect_version=version))
+
+
+def confirm_first(question: str) -> Response:
+    """Not a refusal but a question (409, nothing done): the page asks it and sends the
+    command again with `"confirmed": true`."""
+    resp = jsonify({"ok": False, "confirm": True, "question": str(question),
+                    "message": str(question),
+                    "message_en": getattr(question, "english", None) or str(question)})
+    resp.status_code = 409
+    return resp
+
+
+def confirm_threshold(state: dict[str, Any]) -> int:
+    """Corrections above this amount ask first: the config's `confirm_above`, else the
+    edition's salary for passing GO."""
+    configured = remote().config.get("confirm_above")
+    if isinstance(configured, int) and not isinstance(configured, bool):
+        return configured
+    salary = (state.get("options") or {}).get("salary")
+    return int(salary) if isinstance(salary, int) and salary > 0 else 200
+
+
+def confirm_question(command: dict[str, Any], who: Identity,
+                     state: dict[str, Any]) -> str | None:
+    """What to ask before a command that is easy to send by a slip and costly to undo (None:
+    send it at once): selling a building, a mortgage, and a banker's payment (a correction)
+    above the threshold. In the phone's language."""
+    lang = current_language()
+    verb = command.get("do")
+    square = command.get("square")
+    owner = next((s.get("owner") for s in state.get("squares", []) if s.get("index") == square),
+                 None)
+    if verb in ("sell_building", "mortgage") and isinstance(square, int) \
+            and owner is not None and owner == command.get("by"):  # else the engine refuses
+        name = square_names(state, lang).get(square, str(square))
+        if verb == "sell_building":
+            return _("Sell a building on %(square)s?", square=name)
+        return _("Mortgage %(square)s?", square=name)
+    amount = command.get("amount")
+    if verb == "pay" and who.banker and isinstance(amount, int) \
+            and amount > confirm_threshold(state):
+        def party(name: Any) -> str:
+            return str(_("the bank")) if name == "bank" else str(name)
+
+        return _("Pay %(amount)s from %(from)s to %(to)s?",
+                 amount=money(amount, state.get("currency"), lang),
+                 **{"from": party(command.get("from")), "to": party(command.get("to"))})
+    return None
 
 
 @bp.get("/stream")
@@ -136,8 +188,19 @@ def undo_target() -> Response:
 @bp.post("/undo")
 @joined
 def undo() -> Response:
-    """The banker undoes the last command."""
-    return _banker_journal_step("undo")
+    """The banker undoes the last command; a player takes back their own last move, while
+    nobody has acted after it (the session checks it again)."""
+    who = identity()
+    assert who is not None
+    if who.banker:
+        return _banker_journal_step("undo")
+    r = remote()
+    if not own_move(r.session.undo_target(), who):
+        raise Refusal("not_allowed", _("You can only take back your own last move, before "
+                                         "anybody acts after it."), 403)
+    if _version(_body()) != r.session.state().get("version"):
+        return refuse("stale_version", _("The table has changed: look again."), 409)
+    return outcome_response(r.session.undo(source_of(who)))
 
 
 @bp.post("/redo")
@@ -202,16 +265,16 @@ def propose() -> Response:
     if item is None:
         raise Refusal("too_many", _("You have too many open proposals."), 429)
     r.hub.publish("trades", {"id": item["id"]})
-    screen = current_app.extensions.get("table_screen")
-    if screen is not None and hasattr(screen, "post_trade"):
-        screen.post_trade(item)  # the big screen shows it too; the receiver may say YES there
+    if r.hooks.on_trade is not None:
+        r.hooks.on_trade(item)  # the big screen shows it too
     return jsonify({"ok": True, "proposal": item})
 
 
 @bp.post("/trades/<pid>/accept")
 @joined
 def accept(pid: str) -> Response:
-    """The other player (or the banker) accepts: the trade is submitted to the game now."""
+    """The player it is offered to accepts, from their own phone: the trade is submitted
+    to the game now. Nobody accepts for them, not even the banker."""
     who = identity()
     assert who is not None
     r = remote()
@@ -220,11 +283,12 @@ def accept(pid: str) -> Response:
     item = r.proposals.get(pid)
     if item is None:
         raise Refusal("no_proposal", _("That proposal is no longer open."), 404)
-    if not (who.banker or (who.role == "player" and who.player == item["to"])):
+    if not (who.role == "player" and who.player == item["to"]):
         raise Refusal("not_yours", _("Only %(name)s can accept this.", name=item["to"]), 403)
     command = {"do": "trade", "from": item["from"], "to": item["to"], "give": item["give"],
                "take": item["take"]}
-    out = r.session.submit(command, source_of(who), expect_version=version)
+    out = r.session.submit(command, Source(kind="phone", player=who.player),
+                           expect_version=version)
     if out.accepted:
         r.proposals.remove(pid)
     elif out.code != "stale_version":

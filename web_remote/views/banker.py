@@ -11,6 +11,8 @@ form filled in as it was sent.
 from __future__ import annotations
 
 import json
+import math
+import time
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
@@ -22,10 +24,11 @@ from companion.game.api import Source
 from companion.game.applying import apply_command
 from companion.rules import Rejection
 from companion.words import refusals
-from web_remote.app import identity, refuse, remote, wants_json
+from web_remote.context import identity, make_banker, refuse, remote, wants_json
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
 from web_remote.present import edition, money, square_names
-from web_remote.security import valid_pin
+from web_remote.security import PinWarning, valid_pin
+from web_remote.views.join import pin_refusal
 from web_remote.views.pages import building_names, building_said
 
 bp = Blueprint("banker", __name__, url_prefix="/banker")
@@ -60,11 +63,12 @@ def _render(refused: dict[str, str] | None = None,
     form and the form filled in with what was `sent`."""
     r = remote()
     state = r.session.state()
-    tags = r.config.get("tags")
-    games = r.config.get("games")
-    registration = _registration_status(tags)
+    tags = r.hooks.tags
+    games = r.hooks.games
+    registration = (r.hooks.registration.status(current_language())
+                    if r.hooks.registration is not None else None)
     game_list = games.list() if games is not None else None
-    shown = {"new_game": True, "pin": True, "tags": tags is not None,
+    shown = {"new_game": True, "pin": True, "seats": True, "tags": tags is not None,
              "registration": registration is not None, "resume": game_list is not None}
     if refused is not None and not shown.get(refused["form"]):
         refused = {**refused, "form": "page"}  # a form this page does not have: said on top
@@ -76,13 +80,34 @@ def _render(refused: dict[str, str] | None = None,
         players=players, money=lambda a: money(a, state.get("currency"), lang),
         editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
         tags=tags.list() if tags is not None else None, registration=registration,
-        games=game_list, new_file=callable(getattr(games, "start_new_game_file", None)),
+        games=game_list, new_file=r.hooks.new_game_file is not None,
         options=state.get("options", {}), journal=len(r.session.history(None, 100000)),
         undo_question=say_undo(r.session.undo_target(), state),
         auction_building=shortage_auction(state), building_names=building_names(),
         said=building_said(state.get("pending")), names=square_names(state, lang),
         refused=refused, typed=_typed(refused, sent, state, players),
+        pin_set=r.pin.store.is_set, pin_warning=pin_warning_said(r.pin.warning()),
+        seats=r.seats.held(),
     ), mimetype="text/html")
+
+
+def _clock_time(stamp: float) -> str:
+    """A wall-clock time of today as the table reads it ("14:05")."""
+    return time.strftime("%H:%M", time.localtime(stamp))
+
+
+def pin_warning_said(warning: PinWarning | None) -> str | None:
+    """The banker's warning of wrong PINs, in the phone's language (None: none typed)."""
+    if warning is None:
+        return None
+    said = str(ngettext("%(num)d wrong banker PIN typed, the last at %(last)s.",
+                        "%(num)d wrong banker PINs typed, the last at %(last)s.",
+                        warning.wrong, last=_clock_time(warning.last)))
+    if warning.wait >= 1:
+        said += " " + ngettext("The table checks no PIN for %(num)d second.",
+                               "The table checks no PIN for %(num)d seconds.",
+                               math.ceil(warning.wait))
+    return said
 
 
 def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
@@ -166,6 +191,14 @@ def new_game() -> BaseResponse:
     pin = request.form.get("pin", "")
     if pin and not valid_pin(pin):
         return _form_refused("new_game", "bad_pin", _("Choose a PIN of 4 to 12 digits."), 400)
+    if pin and r.pin.store.is_set:  # a PIN is changed only with the old one
+        old = request.form.get("old_pin", "")
+        if not old:
+            return _form_refused("new_game", "bad_pin", _("Type the old PIN to change it."),
+                                 403)
+        verdict = r.pin.check(old)
+        if not verdict.right:
+            return _form_refused("new_game", *pin_refusal(verdict))
     seed_text = request.form.get("seed", "0") or "0"
     if not seed_text.isdigit():
         return _form_refused("new_game", "bad_command", _("The seed must be a whole number."),
@@ -180,8 +213,8 @@ def new_game() -> BaseResponse:
     assert who is not None
     source = Source(kind="phone", player=who.player, banker=True)
     if request.form.get("file") == "new":
-        start_new = getattr(r.config.get("games"), "start_new_game_file", None)
-        if not callable(start_new):
+        start_new = r.hooks.new_game_file
+        if start_new is None:
             return _form_refused("new_game", "no_games",
                                  _("Saved games are not available here."), 404)
         checked = apply_command(None, command)  # refused now, not after a new file is made
@@ -198,7 +231,7 @@ def new_game() -> BaseResponse:
     if not out.accepted:
         return _refused(out.code, out.params, out.message)
     if pin:
-        r.pin.set(pin)
+        make_banker(r.pin.store.set(pin))
     return _done()
 
 
@@ -212,14 +245,45 @@ def _refused(code: str | None, params: dict[str, Any], message: str | None) -> R
 
 @bp.post("/pin")
 def change_pin() -> BaseResponse:
-    """Change the banker PIN."""
+    """Change the banker PIN, given the old one: every other banker session ends, this phone
+    stays the banker."""
     denied = _banker_only()
     if denied is not None:
         return denied
+    r = remote()
     pin = request.form.get("pin", "")
     if not valid_pin(pin):
         return _form_refused("pin", "bad_pin", _("Choose a PIN of 4 to 12 digits."), 400)
-    remote().pin.set(pin)
+    old = request.form.get("old_pin", "")
+    if not old:
+        return _form_refused("pin", "bad_pin", _("Type the old PIN to change it."), 403)
+    verdict = r.pin.check(old)
+    if not verdict.right:
+        return _form_refused("pin", *pin_refusal(verdict))
+    make_banker(r.pin.store.set(pin))
+    return _done()
+
+
+@bp.post("/seat")
+def release_seat() -> BaseResponse:
+    """Release a player's seat (a lost phone): the phone holding it is signed out at once,
+    and the next join link gives the seat to a new phone."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    name = request.form.get("player", "")
+    if not remote().seats.release(name):
+        return _form_refused("seats", "not_found", _("No phone holds that seat."), 404)
+    return _done()
+
+
+@bp.post("/warning")
+def warning_seen() -> BaseResponse:
+    """The banker saw the wrong-PIN warning: it goes."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    remote().pin.seen()
     return _done()
 
 
@@ -229,7 +293,7 @@ def register_tag() -> BaseResponse:
     denied = _banker_only()
     if denied is not None:
         return denied
-    tags = remote().config.get("tags")
+    tags = remote().hooks.tags
     if tags is None:
         return _form_refused("tags", "no_tags",
                              _("No RFID reader is connected to this companion."), 404)
@@ -244,23 +308,7 @@ def register_tag() -> BaseResponse:
     return _done()
 
 
-# -- guided card registration: the "tags" hook's start(kind) / status() / cancel() --------
-
-REGISTRATION_STEPS = {"skip": "skip", "back": "back", "cancel": "cancel"}
-
-
-def _registration_status(tags: Any) -> dict[str, Any] | None:
-    """The registration run as the hook tells it, names in the phone's language (None:
-    the hook has no guided registration)."""
-    status = getattr(tags, "status", None)
-    if status is None:
-        return None
-    try:
-        found: dict[str, Any] = status(current_language())
-    except TypeError:  # a hook whose status() takes no language
-        found = status()
-    return found
-
+# -- guided card registration: the registration hook's start(kind) / status() / cancel() --
 
 @bp.post("/registration")
 def registration() -> BaseResponse:
@@ -269,18 +317,22 @@ def registration() -> BaseResponse:
     denied = _banker_only()
     if denied is not None:
         return denied
-    tags = remote().config.get("tags")
-    if tags is None or not hasattr(tags, "start"):
+    run = remote().hooks.registration
+    if run is None:
         return _form_refused("registration", "no_tags",
                              _("No RFID reader is connected to this companion."), 404)
     do = request.form.get("do", "")
     try:
         if do == "start":
-            tags.start(request.form.get("kind", ""))
+            run.start(request.form.get("kind", ""))
         elif do in ("move", "keep"):
-            tags.confirm(do == "move")
-        elif do in REGISTRATION_STEPS:
-            getattr(tags, REGISTRATION_STEPS[do])()
+            run.confirm(do == "move")
+        elif do == "skip":
+            run.skip()
+        elif do == "back":
+            run.back()
+        elif do == "cancel":
+            run.cancel()
         else:
             return _form_refused("registration", "bad_command",
                                  _("Unknown registration step."), 400)
@@ -289,24 +341,13 @@ def registration() -> BaseResponse:
     return _done()
 
 
-@bp.record_once
-def _live_registration(setup: Any) -> None:
-    """Phones on the banker page refresh whenever the registration run moves on (a tap on
-    the reader, a button at the table): the hook's listener publishes a refresh."""
-    r = setup.app.extensions.get("web_remote")
-    listen = getattr(getattr(r, "config", {}).get("tags"), "add_listener", None)
-    if r is None or listen is None:
-        return
-    r.cleanup.append(listen(lambda: r.hub.publish("trades", {"registration": True})))
-
-
 @bp.post("/resume")
 def resume() -> BaseResponse:
     """Resume a saved game through the companion's game list (when there)."""
     denied = _banker_only()
     if denied is not None:
         return denied
-    games = remote().config.get("games")
+    games = remote().hooks.games
     if games is None:
         return _form_refused("resume", "no_games", _("Saved games are not available here."),
                              404)

@@ -13,8 +13,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.words.catalog import group_digits
 from web_remote import rulebook
-from web_remote.app import identity, refuse, remote
-from web_remote.i18n import _, current_language, say_events, say_moves, trades_said
+from web_remote.context import identity, refuse, remote
+from web_remote.guard import own_move
+from web_remote.i18n import _, current_language, say_events, say_moves, say_undo, trades_said
+from web_remote.links import join_url
 from web_remote.present import (
     board,
     deeds,
@@ -177,7 +179,11 @@ def me() -> BaseResponse:
     speed = bool(state.get("options", {}).get("speed_die"))
     placing = bool(pending and pending.get("kind") == "place_building"
                    and pending.get("player") == player)
+    who = identity()
+    target = remote().session.undo_target()
+    mine_to_undo = who is not None and who.player == player and own_move(target, who)
     return page("me", state=state, player=player, me_json=me_json, legal=mine,
+                undo_mine=say_undo(target, state) if mine_to_undo else None,
                 said=building_said(pending), placing=placing,
                 place=find(mine, "build") if placing else None,
                 roll=roll, speed_die=speed and not in_jail and not pending,
@@ -290,11 +296,15 @@ def rules() -> BaseResponse:
 
 @bp.get("/qr.svg")
 def qr() -> BaseResponse:
-    """The join QR code for the table page (a laptop serving as the screen)."""
-    if identity() is None:
+    """The join QR code, for the banker's phone only (its page, and the table page of a
+    laptop serving as the screen with the banker's PIN): join codes are shown by the banker
+    and the table screen, never by a player's or a spectator's phone."""
+    who = identity()
+    if who is None:
         return refuse("not_joined", _("Scan the code on the table to join."), 401)
-    from web_remote.links import join_url
-
+    if not who.banker:
+        return refuse("banker_only", _("Only the banker's phone and the table screen show "
+                                       "join codes."), 403)
     url = join_url(remote(), request.host_url)
     buf = io.BytesIO()
     segno.make(url, error="m").save(buf, kind="svg", scale=6, xmldecl=False, title=url)

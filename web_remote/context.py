@@ -1,0 +1,195 @@
+"""What every view of the remote shares: the `Remote` of the app serving a request, who holds
+the phone asking (`identity`), its refusals, and the typed `TableHooks` the companion hands
+the remote. The app factory and the views both import it; it imports neither.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from flask import Response, current_app, jsonify, render_template, request, session
+
+from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from web_remote.guard import Identity
+from web_remote.hub import Hub
+from web_remote.proposals import Proposals
+from web_remote.security import JoinCodes, PinGuard, PinWarning, RateLimiter, Seats, new_token
+from web_remote.store import Persister
+from web_remote.worth import WorthRecorder
+
+
+class SavedGames(Protocol):
+    """The saved games the banker may resume (companion.game.switch.SessionHolder)."""
+
+    def list(self) -> list[JSON]:
+        """[{"id", "name", "players", "edition", "last_played", "current"}]."""
+
+    def resume(self, game_id: str) -> object:
+        """Switch to that game; raises an error with a `code` when it cannot."""
+
+
+class TagList(Protocol):
+    """The RFID tags the banker registers by hand."""
+
+    def list(self) -> list[JSON]:
+        """[{"tag", "meaning"}]."""
+
+    def register(self, tag: str, meaning: str) -> object:
+        """Give a tag its meaning; ValueError when the meaning is not understood."""
+
+
+class CardRegistration(Protocol):
+    """The guided card registration (companion.inputs.registrar.Registrar)."""
+
+    def status(self, lang: str) -> JSON:
+        """The run as it stands, names in `lang`."""
+
+    def start(self, kind: str) -> object:
+        """Start registering the cards of one kind."""
+
+    def confirm(self, yes: bool) -> object:
+        """Answer whether to move a card already registered."""
+
+    def skip(self) -> object:
+        """Skip this card."""
+
+    def back(self) -> object:
+        """Go back one card."""
+
+    def cancel(self) -> object:
+        """Stop the run."""
+
+    def add_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Be told whenever the run moves on; returns the remover."""
+
+
+@dataclass(frozen=True)
+class TableHooks:
+    """What the companion hands the remote besides the session; each part is optional.
+
+    on_join: a phone spent its join link (the screen shows the next one);
+    games / new_game_file: the banker's saved games, and starting a new game in a new file;
+    tags / registration: the card reader's tags and guided registration;
+    on_pin_warning: wrong banker PINs were typed (the screen may warn the banker);
+    on_trade: a new trade proposal (the screen may show it)."""
+
+    on_join: Callable[[], None] | None = None
+    games: SavedGames | None = None
+    new_game_file: Callable[[JSON, Source], Outcome] | None = None
+    tags: TagList | None = None
+    registration: CardRegistration | None = None
+    on_pin_warning: Callable[[PinWarning], None] | None = None
+    on_trade: Callable[[JSON], None] | None = None
+
+
+@dataclass
+class Remote:
+    """Everything the views share: the session, the hooks and the remote's own stores."""
+
+    session: GameSessionProtocol
+    data_dir: Path
+    config: dict[str, Any]
+    hooks: TableHooks
+    hub: Hub
+    joins: JoinCodes
+    pin: PinGuard
+    seats: Seats
+    proposals: Proposals
+    worth: WorthRecorder
+    limiter: RateLimiter
+    persister: Persister
+    cleanup: list[Callable[[], None]] = field(default_factory=list)
+
+    def on_update(self, update: Update) -> None:
+        """The session's listener (writer thread): hand the update over, never block."""
+        new_game = any(e.get("kind") in ("game_started", "game_switched")
+                       for e in update.events)
+        if new_game:
+            self.proposals.clear()
+            self.hub.publish("trades", {"version": update.version})
+        elif self.proposals.prune(update.state):
+            self.hub.publish("trades", {"version": update.version})
+        self.worth.record(update.state, new_game)
+        self.hub.publish("state", {"version": update.version, "state": update.state,
+                                   "events": update.events}, ident=update.version)
+
+    def close(self) -> None:
+        """Stop listening and end every live stream."""
+        for remove in self.cleanup:
+            remove()
+        self.cleanup.clear()
+        self.hub.close()
+        self.persister.stop()
+
+
+def remote() -> Remote:
+    """The Remote of the app serving this request."""
+    r: Remote = current_app.extensions["web_remote"]
+    return r
+
+
+def identity() -> Identity | None:
+    """Who holds the phone making this request (None: not joined, or signed out).
+
+    Checked on every request against what the server keeps: a player's phone must still
+    hold the seat (the banker may have released it), and a banker cookie must be of the
+    banker sessions' generation now (locking a banker phone or changing the PIN ends the
+    others)."""
+    role = session.get("role")
+    if role not in ("player", "spectator", "banker"):
+        return None
+    r = remote()
+    device = str(session.get("dev", ""))
+    player = session.get("player")
+    player = player if isinstance(player, str) else None
+    if player is not None and not r.seats.holds(player, device):
+        return None
+    banker = bool(session.get("banker")) and session.get("bgen") == r.pin.store.generation
+    if role == "banker" and not banker:
+        role = "spectator"
+    return Identity(role=role, player=player, banker=banker, device=device)
+
+
+def make_banker(generation: int | None = None) -> None:
+    """This phone is the banker, of the banker sessions' generation now (or `generation`)."""
+    session["banker"] = True
+    session["bgen"] = remote().pin.store.generation if generation is None else generation
+
+
+def csrf_token() -> str:
+    """This phone's CSRF token (created with its cookie)."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = new_token()
+        session["csrf"] = token
+        session.setdefault("dev", secrets.token_urlsafe(9))
+    return token
+
+
+def wants_json() -> bool:
+    """API routes answer in JSON, pages in HTML; a page's script sending a form asks for
+    JSON (`Accept: application/json`) to say a refusal beside the form."""
+    if request.path.startswith("/api/"):
+        return True
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == \
+        "application/json"
+
+
+def refuse(code: str, message: str, status: int, english: str | None = None,
+           **extra: Any) -> Response:
+    """A refusal as JSON (API) or a small page. `message` is in the phone's language; the
+    JSON keeps the English one as `message_en` for logs (`english`, else the source text a
+    translated message remembers, else the message itself), and any `extra` fields."""
+    if wants_json():
+        message_en = english or getattr(message, "english", None) or str(message)
+        resp = jsonify({"ok": False, "code": code, "message": str(message),
+                        "message_en": message_en, **extra})
+    else:
+        resp = Response(render_template("error.html", code=code, message=message),
+                        mimetype="text/html")
+    resp.status_code = status
+    return resp
