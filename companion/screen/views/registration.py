@@ -13,7 +13,7 @@ state is a `RegistrationView` kept in `ui.chooser` while `ui.overlay == "registr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pygame
 
@@ -22,10 +22,7 @@ from companion.screen import texts, theme
 from companion.screen.layout import rows
 from companion.screen.painter import Painter
 from companion.screen.texts import text
-from companion.screen.ui_state import Choice, Chooser
-
-if TYPE_CHECKING:
-    from companion.screen.controller import Controller
+from companion.screen.ui_state import Choice, Chooser, UiState
 
 OVERLAY = "registration"
 #: internal button names posted to the controller (never panel buttons)
@@ -39,6 +36,24 @@ KIND_TEXTS = {"deeds": "reg_kind_deeds", "chance": "reg_kind_chance",
               "banker": "reg_kind_banker"}
 RESULT_TEXTS = {"registered": "reg_registered", "moved": "reg_moved", "kept": "reg_kept",
                 "same_card": "reg_same_card", "skipped": "reg_skipped", "back": "reg_back"}
+
+
+class ScreenHost(Protocol):
+    """What registration needs of the screen's controller (companion.screen.controller
+    .Controller), named here so that this view does not import the controller back."""
+
+    ui: UiState
+
+    def post_button(self, button: str, source: str = "button") -> None: ...
+    def post_encoder(self, steps: int) -> None: ...
+    def post_warning(self, code: str, source: str, message: str,
+                     active: bool = True) -> None: ...
+    def post_refusal(self, outcome: Outcome) -> None: ...
+    def post_message(self, message: str, kind: str = "info") -> None: ...
+    def open_chooser(self, title: str, choices: list[Choice]) -> None: ...
+    def open_menu(self) -> None: ...
+    def refuse(self, refusal: str | Outcome) -> None: ...
+    def notify(self, message: str, kind: str = "info") -> None: ...
 
 
 @dataclass
@@ -94,7 +109,7 @@ class CardRegistration:
     controller: the screen's Controller; registrar: companion.inputs.registrar.Registrar.
     """
 
-    def __init__(self, controller: Controller, registrar: Any) -> None:
+    def __init__(self, controller: ScreenHost, registrar: Any) -> None:
         self.controller = controller
         self.registrar = registrar
         self._remove = registrar.add_listener(lambda: controller.post_button(REFRESH))
