@@ -57,6 +57,47 @@ def test_money_is_written_as_the_edition_writes_it(edition: str, amount: int,
         assert " " not in shown, "no breakable space inside an amount"
 
 
+#: every edition's 1 500 and its debt of 1 500, as the edition's own money reads
+EVERY_EDITION = {
+    "ch": ("Fr. 1'500.–", "−Fr. 1'500.–"),
+    "classic-en": ("€1,500", "−€1,500"),
+    "classic-eur": ("€ 1.500", "−€ 1.500"),
+    "mega": ("€ 1.500", "−€ 1.500"),
+    "pl": ("1 500 zł", "−1 500 zł"),
+    "ru-monopolist": ("М1500", "−М1500"),
+    "sv": ("Kr 1 500", "−Kr 1 500"),
+}
+
+
+@pytest.mark.parametrize("edition", sorted(p.stem for p in EDITIONS.glob("*.json")))
+def test_every_editions_money_and_debt_with_a_real_minus_sign(edition: str) -> None:
+    """One formatter for people (companion.words.catalog.format_money) for each edition's
+    currency; the screen's `money` is that formatter in the screen's language."""
+    from companion.screen.money import money
+
+    plus, minus = EVERY_EDITION[edition]  # a new edition must be added here
+    for lang in i18n.LANGUAGES:
+        assert i18n.format_money(1500, currency(edition), lang).replace("\u00a0", " ") == plus
+        debt = i18n.format_money(-1500, currency(edition), lang)
+        assert debt.replace("\u00a0", " ") == minus
+        assert debt.startswith("\u2212") and "-" not in debt
+    assert money(-1500, currency(edition)).replace("\u00a0", " ") == minus
+
+
+def test_the_terminal_table_writes_money_with_the_words_formatter() -> None:
+    from companion.game.applying import apply_command
+    from companion.rules import Accepted
+    from companion.words.table_text import render_table
+
+    result = apply_command(None, {"do": "new_game", "edition": "ch", "players": ["Ann", "Bo"],
+                                  "seed": 1})
+    assert isinstance(result, Accepted)
+    table = render_table(result.state)
+    cash = result.state.players[0].cash
+    assert i18n.format_money(cash, currency("ch")) in table
+    assert "Fr.\u00a0" in table and ".–" in table
+
+
 def test_money_without_a_pattern_falls_back_to_babel() -> None:
     assert i18n.format_money(1500, {"code": "EUR"}, "de").replace("\u00a0", " ") == "1.500 €"
     assert i18n.format_money(-1500, {"code": "SEK"}, "sv").startswith(i18n.MINUS)

@@ -12,8 +12,6 @@ from typing import Any
 from companion.screen import texts
 from companion.words import catalog as i18n
 
-MINUS = i18n.MINUS
-
 
 def money(amount: int, currency: Mapping[str, Any] | None) -> str:
     """An amount in the edition's written form: "€ 1.500", "Kr 2 400", "М1500".

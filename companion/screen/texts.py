@@ -215,8 +215,6 @@ _MESSAGES: tuple[Message, ...] = (
     _t("rule_short_game", "Short game (hotel after 3 houses)"),
     _t("rule_bank_only", "Bank only (no token tracking)"),
     _t("rule_speed_die", "Speed die"),
-    # log lines (the rest, shared with the phone remote, are in log_texts.py)
-    _t("log_rolled", "{player} rolled {dice}"),
 
     # house rules in force, shown on the board and in the menu
     # TRANSLATORS: {rules} is a list of the house rules below, joined by " · ".

@@ -85,8 +85,3 @@ def player_color(name: str | None, seat: int) -> Color:
     palette = list(PLAYER_COLORS.values())
     return palette[seat % len(palette)]
 
-
-def readable_on(color: Color) -> Color:
-    """Black or white, whichever reads better on `color`."""
-    r, g, b = color
-    return (15, 15, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (250, 250, 250)

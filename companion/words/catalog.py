@@ -189,14 +189,6 @@ def localized_name(edition: str | Mapping[str, Any], key: str, lang: str) -> str
     raise KeyError(f"{data.get('id', '?')} has no square, card, deck or group {key!r}")
 
 
-def localized_languages(edition: str | Mapping[str, Any]) -> tuple[str, ...]:
-    """The languages the edition prints its names in: its own and its "localized" ones."""
-    data = edition_data(edition)
-    own = default_language(data)
-    extra = [k for k in (data.get("localized") or {}) if k in LANGUAGES and k != own]
-    return (own, *extra)
-
-
 # --- money ------------------------------------------------------------------------------------
 
 
