@@ -43,10 +43,10 @@ from companion.screen.views.prompt import (
     Action,
     acting_player,
     build_prompt,
-    next_bidder,
     square_choices,
 )
 from companion.screen.views.setup import SetupForm
+from companion.screen.views.waiting import add_trade, keep_trades
 from companion.words import catalog as i18n
 from companion.words.refusals import describe_refusal
 
@@ -131,7 +131,8 @@ class Controller(EntryMixin):
         self.wake()
 
     def post_trade(self, proposal: JSON) -> None:
-        """A trade proposal (phone): shown for the receiver to accept with YES."""
+        """A trade offered on a phone: the screen says it waits for the receiver's phone or
+        bank card (companion.screen.views.waiting); the shared YES / NO never answer it."""
         self.inbox.put(("trade", dict(proposal)))
         self.wake()
 
@@ -173,7 +174,7 @@ class Controller(EntryMixin):
             if kind == "button":
                 self.press(*payload)
             elif kind == "trade":
-                self.ui.trade = payload
+                self.ui.trades = add_trade(self.ui.trades, payload)
             elif kind == "message":
                 self.notify(*payload)
             elif kind == "refusal":
@@ -234,6 +235,7 @@ class Controller(EntryMixin):
         self.sync_language()
         self.ui.log.extend(log_lines(update.events, state, self.ui))
         self.ui.card_news = card_news(self.ui.card_news, old, update.events, state)
+        self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
         self._networth_sample(update.events, state)
         self._reset_entry(old, state)
         for event in update.events:
@@ -395,8 +397,6 @@ class Controller(EntryMixin):
             self.open_chooser(text("rules_title"), [Choice(line) for line in
                                                     house_rule_states(options)]
                               + [Choice(text("act_back"))])
-        elif ui_action == "next_bidder" and self.state is not None:
-            self.ui.focus_bidder = next_bidder(self.state, self.ui)
         elif ui_action.startswith("choose:") and self.state is not None:
             self.open_squares(ui_action.split(":", 1)[1])
         elif ui_action == "confirm_bankrupt" and self.state is not None:
@@ -404,8 +404,6 @@ class Controller(EntryMixin):
             command = {"do": "bankrupt", "by": who}
             self.open_chooser(text("act_bankrupt"), [Choice(text("act_bankrupt"), command),
                                                      Choice(text("act_back"))])
-        elif ui_action == "reject_trade":
-            self.ui.trade = None
         elif ui_action.startswith("sound:"):
             self._sound(ui_action.split(":", 1)[1])
         elif ui_action == "new_game":
@@ -603,8 +601,6 @@ class Controller(EntryMixin):
             self.ui.setup.focus = int(spot.arg)
             if self.ui.setup.change(1):
                 self.start_game()
-        elif spot.action == "player":
-            self.ui.focus_bidder = str(spot.arg)
         elif spot.action == "square":
             self.tap_square(int(spot.arg), "screen")
 

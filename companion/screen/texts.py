@@ -53,7 +53,6 @@ _MESSAGES: tuple[Message, ...] = (
     _t("act_bid", "Bid {amount}"),
     _t("act_pass", "Pass"),
     _t("act_sold", "Sold!"),
-    _t("act_next_bidder", "Next bidder"),
     _t("act_pay_fine", "Pay {amount}"),
     _t("act_use_card", "Use card"),
     _t("act_mortgage", "Mortgage"),
@@ -63,8 +62,6 @@ _MESSAGES: tuple[Message, ...] = (
     _t("act_bankrupt", "Bankrupt"),
     _t("act_pass_go", "Pass GO"),
     _t("act_keep", "Keep"),
-    _t("act_accept", "Accept"),
-    _t("act_reject", "Reject"),
     _t("act_undo", "Undo"),
     _t("act_menu", "Menu"),
     _t("act_close", "Close"),
@@ -92,7 +89,6 @@ _MESSAGES: tuple[Message, ...] = (
     _t("prompt_auction", "Auction: {square}"),
     _t("prompt_auction_bid", "Highest {amount} by {bidder}"),
     _t("prompt_auction_none", "No bid yet"),
-    _t("prompt_auction_focus", "{player} bids next"),
     _n("prompt_auction_time", "{seconds} second left", "{seconds} seconds left", "seconds"),
     _n("prompt_auction_queue", "{count} more square to auction",
        "{count} more squares to auction", "count"),
@@ -106,6 +102,11 @@ _MESSAGES: tuple[Message, ...] = (
     _t("prompt_jail", "{player} is in jail: pay {fine}, use a card or roll doubles"),
     _t("prompt_trade", "{sender} offers {receiver} a trade"),
     _t("prompt_trade_gives", "{player} gives {items}"),
+    # decisions that belong to someone other than the current player: the shared buttons
+    # never take them (companion.screen.views.waiting); "tap your card": their bank card
+    _t("waiting_trade", "Waiting for {player}: accept on your phone or tap your card"),
+    # TRANSLATORS: {players} is one name or several joined by ", ".
+    _t("waiting_bid", "Waiting for {players}: bid or pass on your phone or tap your card"),
     _t("prompt_nothing", "Nothing"),
     _t("prompt_game_over", "Game over"),
     _t("prompt_winner", "{player} wins!"),

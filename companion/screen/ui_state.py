@@ -110,7 +110,6 @@ class UiState:
     chooser: Chooser | None = None
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     networth: list[dict[str, int]] = field(default_factory=list)
-    focus_bidder: str | None = None
     auction_deadline: float | None = None
     dice_entry: list[int] = field(default_factory=list)  # white dice typed so far
     speed_entry: int | str | None = None  # the speed die typed: 1-3, "bus", "mr_monopoly"
@@ -127,7 +126,9 @@ class UiState:
     remote_placeholder: str | None = None  # a join address to show when no server runs
     remote_url: str | None = None
     clock_deadline: float | None = None  # timed game: monotonic end time
-    trade: dict[str, Any] | None = None  # a proposal waiting for the receiver's YES / NO
+    #: trade offers from the phones waiting for their receiver's phone or bank card
+    #: (companion.screen.views.waiting); the shared YES / NO never answers them
+    trades: list[dict[str, Any]] = field(default_factory=list)
     volume: int = 80
     muted: bool = False
     setup: Any = None  # companion.screen.views.setup.SetupForm while no game is running

@@ -6,7 +6,9 @@ Mega board's 52, 13 a side), GO at the bottom right, play running clockwise like
 cardboard board. The Mega squares (Auction, Birthday gift, Bus ticket) carry a small
 picture. While a square is being chosen (a triple, the Auction square, a bus ride) the
 candidates are marked, the focused one framed, and each candidate is a touch target. The
-centre shows the last card while it is news, the bank's buildings and tickets, and the pot.
+centre shows whom the table waits for besides the current player (a trade offered to them,
+their bids: companion.screen.views.waiting), the last card while it is news, the bank's
+buildings and tickets, and the pot.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from companion.screen.texts import text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
 from companion.screen.views.prompt import card_text, square_name
+from companion.screen.views.waiting import draw_waiting, waiting_for
 
 
 def cell_position(index: int, size: int) -> tuple[int, int]:
@@ -194,8 +197,8 @@ def _draw_tokens(p: Painter, state: Mapping[str, Any], colors: dict[str, theme.C
 
 
 def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
-    """Last card drawn, the house rules in force, the bank's houses and hotels, the Free
-    Parking pot."""
+    """Whom the table waits for, the last card drawn (or the square being chosen), the house
+    rules in force, the bank's houses and hotels, the Free Parking pot."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(10), -p.px(10))
     bank = state.get("bank") or {}
@@ -219,17 +222,26 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         p.paragraph(rules, box, 11, theme.ACCENT, align="center", max_lines=2)
         bottom = box
     pick = current_pick(state, ui)
+    card = state.get("last_card") or {}
+    shown = card_text(state, ui)
+    waiting = waiting_for(state, ui)
+    top = inner.y
+    if waiting:  # above the card or the square, or the whole centre when neither is shown
+        share = 55 if pick is not None or shown else 100
+        gap = p.px(6) if share < 100 else p.px(2)
+        box = pygame.Rect(inner.x, inner.y, inner.width, (bottom.y - inner.y) * share // 100
+                          - gap)
+        draw_waiting(p, box, waiting, player_colors(state, ui))
+        top = box.bottom + gap
     if pick is not None:  # the square being chosen, big enough to read across the table
-        body = pygame.Rect(inner.x, inner.y, inner.width, bottom.y - inner.y)
+        body = pygame.Rect(inner.x, top, inner.width, bottom.y - top)
         p.paragraph(square_name(state, ui, pick.focus), body, 20, theme.ACCENT, bold=True,
                     align="center", max_lines=3)
         return
-    card = state.get("last_card") or {}
-    shown = card_text(state, ui)
     if shown:
         deck = str(card.get("deck", ""))
         title = ui.board.deck_names.get(deck) or deck
-        head = pygame.Rect(inner.x, inner.y, inner.width, p.px(20))
+        head = pygame.Rect(inner.x, top, inner.width, p.px(20))
         p.text(title, head, 14, theme.ACCENT, bold=True, align="center")
         body = pygame.Rect(inner.x, head.bottom, inner.width, bottom.y - head.bottom)
         p.paragraph(shown, body, 13, theme.TEXT, align="center", max_lines=6)

@@ -112,7 +112,6 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
                30 if cols == 1 else 24, theme.TEXT_DIM if out else color, bold=True)
         p.text(_status(player, currency, compact=cols > 1), status_row, 12,
                theme.BAD if out else theme.TEXT_DIM)
-        p.hotspot(card, "player", name)
 
 
 def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:

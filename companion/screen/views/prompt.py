@@ -31,7 +31,7 @@ class Action:
     """One answer to the prompt: the panel button that gives it, and what it does.
 
     `command` is submitted to the session; otherwise `ui` names a screen action
-    ("menu", "undo", "next_bidder", "choose:<verb>", "confirm_bankrupt", "reject_trade",
+    ("menu", "undo", "choose:<verb>", "confirm_bankrupt",
     "undo_now", "undo_keep", "bus_ride", "bus_back", "pick:<steps>", "dial_take",
     "dial_cancel").
     """
@@ -121,8 +121,6 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         return Prompt(text("prompt_winner", player=state["winner"]), player=state["winner"],
                       actions=[Action("undo", text("act_undo"), ui="undo"),
                                Action("menu", text("act_menu"), ui="menu")])
-    if ui.trade is not None:
-        return _trade(state, ui)
     pending = state.get("pending")
     pick = current_pick(state, ui)
     if ui.dial is not None and rolling(state):
@@ -354,25 +352,14 @@ def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> P
     return Prompt(title, details, actions, who, refusal)
 
 
-def auction_focus(state: Mapping[str, Any], ui: UiState) -> str | None:
-    """The bidder the panel's YES / NO act for: the chosen one while still bidding, else the
-    first one who may still bid (or pass)."""
-    bidders = [e.get("by") for e in state.get("legal") or [] if e.get("do") in ("bid", "pass")]
-    if ui.focus_bidder in bidders:
-        return ui.focus_bidder
-    return bidders[0] if bidders else None
-
-
-def next_bidder(state: Mapping[str, Any], ui: UiState) -> str | None:
-    """The bidder after the focused one, in seat order (wrapping)."""
-    names: list[str] = []
-    for entry in state.get("legal") or []:
-        if entry.get("do") in ("bid", "pass") and entry.get("by") not in names:
-            names.append(str(entry.get("by")))
-    if not names:
+def auction_player(state: Mapping[str, Any]) -> str | None:
+    """Whom the panel's YES / NO bid or pass for: the current player while they may still
+    bid or pass, else nobody. Every other bidder answers on their phone or with their bank
+    card (companion.screen.views.waiting): the shared buttons never decide for them."""
+    cur = state.get("current")
+    if not isinstance(cur, str):
         return None
-    focus = auction_focus(state, ui)
-    return names[(names.index(focus) + 1) % len(names)] if focus in names else names[0]
+    return cur if legal_entry(state, "bid", cur) or legal_entry(state, "pass", cur) else None
 
 
 def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
@@ -386,20 +373,17 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     bidder = pending.get("bidder")
     details = [text("prompt_auction_bid", amount=money(highest, cur_money), bidder=bidder)
                if bidder else text("prompt_auction_none")]
-    focus = auction_focus(state, ui)
+    focus = auction_player(state)
     actions: list[Action] = []
-    if focus:
-        details.append(text("prompt_auction_focus", player=focus))
-        bid = legal_entry(state, "bid", focus)
-        if bid:
-            wanted = highest + bid_step(state) * (1 + ui.bid_steps)  # the dial adds steps
-            amount = min(int(bid["max"]), max(int(bid["min"]), wanted))
-            actions.append(Action("yes", text("act_bid", amount=money(amount, cur_money)),
-                                  command_from(bid, amount=amount)))
-        leave = legal_entry(state, "pass", focus)
-        if leave:
-            actions.append(Action("no", text("act_pass"), command_from(leave)))
-        actions.append(Action("roll", text("act_next_bidder"), ui="next_bidder"))
+    bid = legal_entry(state, "bid", focus) if focus else None
+    if bid and focus != bidder:  # the highest bidder is not offered to outbid themselves
+        wanted = highest + bid_step(state) * (1 + ui.bid_steps)  # the dial adds steps
+        amount = min(int(bid["max"]), max(int(bid["min"]), wanted))
+        actions.append(Action("yes", text("act_bid", amount=money(amount, cur_money)),
+                              command_from(bid, amount=amount)))
+    leave = legal_entry(state, "pass", focus) if focus else None
+    if leave:
+        actions.append(Action("no", text("act_pass"), command_from(leave)))
     close = legal_entry(state, "close_auction")
     if close and bidder:
         actions.append(Action("pass_go", text("act_sold"), command_from(close)))
@@ -421,23 +405,6 @@ def offer_text(state: Mapping[str, Any], ui: UiState, offer: Mapping[str, Any]) 
     if offer.get("cards"):
         parts.append(text("jail_cards", count=int(offer["cards"])))
     return " + ".join(parts) or text("prompt_nothing")
-
-
-def _trade(state: Mapping[str, Any], ui: UiState) -> Prompt:
-    trade = ui.trade or {}
-    sender, receiver = trade.get("from"), trade.get("to")
-    details = [
-        text("prompt_trade_gives", player=sender, items=offer_text(state, ui, trade.get("give")
-                                                                    or {})),
-        text("prompt_trade_gives", player=receiver, items=offer_text(state, ui, trade.get("take")
-                                                                      or {})),
-    ]
-    command = {"do": "trade", "from": sender, "to": receiver,
-               "give": trade.get("give") or {}, "take": trade.get("take") or {}}
-    actions = [Action("yes", text("act_accept"), command),
-               Action("no", text("act_reject"), ui="reject_trade")]
-    return Prompt(text("prompt_trade", sender=sender, receiver=receiver), [" · ".join(details)],
-                  actions, receiver)
 
 
 def square_choices(state: Mapping[str, Any], ui: UiState, verb: str,
