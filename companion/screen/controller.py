@@ -21,7 +21,7 @@ from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Updat
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
-from companion.screen.log_lines import log_lines
+from companion.screen.log_lines import record_moves, resume_moves
 from companion.screen.render import Frame, setup_prompt
 from companion.screen.screen_sounds import extra_sounds
 from companion.screen.texts import text
@@ -233,7 +233,11 @@ class Controller(EntryMixin):
         if has_game(state):
             self.ui.setup = None
         self.sync_language()
-        self.ui.log.extend(log_lines(update.events, state, self.ui))
+        record_moves(self.ui, update.events, state)  # an undo strikes its move through
+        first = (update.events or [{}])[0].get("kind")
+        if self.ui.message is not None and self.ui.message.kind == "undone" and \
+                first != "undone":
+            self.ui.message = None  # the "Undone" banner goes when the next move comes
         self.ui.card_news = card_news(self.ui.card_news, old, update.events, state)
         self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
         self._networth_sample(update.events, state)
@@ -429,7 +433,7 @@ class Controller(EntryMixin):
         # like the banker sitting beside the board; phones undo only as their player.
         outcome = self.session.undo(Source(source, banker=True))
         if outcome.accepted:
-            self.notify(text("undone"))
+            self.notify(text("undone"), "undone")
         else:
             self.refuse(outcome)
         self.drain_updates()
@@ -613,8 +617,7 @@ class Controller(EntryMixin):
         except Exception as exc:  # a journal the screen cannot read must not stop the game
             log.warning("history unavailable: %s", exc)
             return
-        for entry in entries[-20:]:
-            self.ui.log.extend(log_lines(entry.get("events") or [], self.state, self.ui))
+        resume_moves(self.ui, entries[-20:], self.state)
         self.ui.networth = networth_series(entries)
 
 

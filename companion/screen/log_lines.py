@@ -1,13 +1,14 @@
-"""Engine events as short lines for the recent-moves panel.
+"""Engine events as short lines for the recent-moves panel, and what an undo does to them.
 
 The words are companion.words.move_words' (`event_line`), shared with the phone remote's list of
 the latest moves; the screen says them in its own language, names squares as its board
-does and colours each line by the player it is about.
+does and colours each line by the player it is about. An undo strikes through the lines of
+the move it took back, as the phones do; a redo of it restores them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.screen import texts
@@ -25,8 +26,67 @@ SHOWN = frozenset({
 })
 
 
+#: how many moves in force the screen remembers for undo (more than the panel shows)
+MOVES_KEPT = 200
+
+
+def record_moves(ui: UiState, events: Sequence[Mapping[str, Any]],
+                 state: Mapping[str, Any]) -> None:
+    """Take one update into the recent moves: a command adds its lines as a new move; an
+    undo strikes through the newest move in force (the session undoes its newest command);
+    a redo of a move still listed restores it, else adds its lines like a command."""
+    first = events[0] if events else {}
+    kind = first.get("kind")
+    if any(e.get("kind") == "game_started" for e in events):
+        ui.moves.clear()
+        ui.taken_back.clear()
+    if kind == "undone":
+        if ui.moves:
+            move = ui.moves.pop()
+            ui.taken_back[int(first.get("seq") or 0)] = move
+            _strike(ui, move, True)
+        return
+    if kind == "redone":
+        seq = int(first.get("seq") or 0)
+        if seq in ui.taken_back:
+            back = ui.taken_back.pop(seq)
+            ui.moves.append(back)
+            _strike(ui, back, False)
+            return
+    else:
+        ui.taken_back.clear()  # a new command: what was taken back cannot come back
+    ui.last_move += 1
+    move = ui.last_move
+    ui.moves = (ui.moves + [move])[-MOVES_KEPT:]
+    ui.log.extend(log_lines(events, state, ui, move))
+
+
+def resume_moves(ui: UiState, entries: Sequence[Mapping[str, Any]],
+                 state: Mapping[str, Any]) -> None:
+    """Refill the recent moves from the newest journal entries (a resumed game): each
+    command a move, struck through when it stands undone; an undo or a redo of a listed
+    command adds nothing (the command's own "undone" says where it stands)."""
+    listed = {e.get("seq") for e in entries if e.get("kind", "command") == "command"}
+    for entry in entries:
+        kind = entry.get("kind", "command")
+        if kind == "undo" or (kind == "redo" and entry.get("target") in listed):
+            continue
+        events = [e for e in entry.get("events") or [] if e.get("kind") != "redone"]
+        record_moves(ui, events, state)
+        if entry.get("undone") and ui.moves:
+            move = ui.moves.pop()
+            ui.taken_back[int(entry.get("seq") or 0)] = move
+            _strike(ui, move, True)
+
+
+def _strike(ui: UiState, move: int, undone: bool) -> None:
+    for line in ui.log:
+        if line.move == move:
+            line.undone = undone
+
+
 def log_lines(events: Iterable[Mapping[str, Any]], state: Mapping[str, Any],
-              ui: UiState) -> list[LogLine]:
+              ui: UiState, move: int | None = None) -> list[LogLine]:
     """One line per event worth showing (money moves, purchases, jail, bankruptcy).
 
     >>> from companion.screen.texts import use_language
@@ -55,5 +115,5 @@ def log_lines(events: Iterable[Mapping[str, Any]], state: Mapping[str, Any],
             who = event.get("from")
         elif kind == "auction_closed":
             who = event.get("winner")
-        out.append(LogLine(line, colors.get(str(who)) if who else None))
+        out.append(LogLine(line, colors.get(str(who)) if who else None, move))
     return out

@@ -32,6 +32,7 @@ class DrawnText:
     rect: pygame.Rect
     box: pygame.Rect
     size: int
+    struck: bool = False  # drawn struck through (a move taken back)
 
     @property
     def fits(self) -> bool:
@@ -107,8 +108,10 @@ class Painter:
         bold: bool = False,
         align: str = "left",
         min_size: float | None = None,
+        strike: bool = False,
     ) -> pygame.Rect:
-        """Draw one line in `box`, vertically centred; shrink to fit, then ellipsise.
+        """Draw one line in `box`, vertically centred; shrink to fit, then ellipsise;
+        `strike` draws a line through it.
 
         `size` and `min_size` are in design units; returns the ink rect.
         """
@@ -134,7 +137,12 @@ class Painter:
             x = box.x - ink.x
         baseline = box.centery - height // 2 + face.get_sized_ascender(px)
         rect = face.render_to(self.surface, (x, baseline), drawn, fgcolor=color, size=px)
-        self.texts.append(DrawnText(text, drawn, pygame.Rect(rect), pygame.Rect(box), px))
+        if strike:  # through the middle of the lower-case letters
+            y = baseline - face.get_sized_ascender(px) * 3 // 10
+            pygame.draw.line(self.surface, color, (rect.x, y), (rect.right, y),
+                             max(1, px // 12))
+        self.texts.append(DrawnText(text, drawn, pygame.Rect(rect), pygame.Rect(box), px,
+                                    strike))
         return pygame.Rect(rect)
 
     def _ellipsise(self, text: str, max_width: int, px: int, bold: bool) -> str:
@@ -150,9 +158,10 @@ class Painter:
 
     def paragraph(
         self, text: str, box: pygame.Rect, size: float, color: Color, bold: bool = False,
-        align: str = "left", max_lines: int = 4,
+        align: str = "left", max_lines: int = 4, strike: bool = False,
     ) -> None:
-        """Word-wrap `text` into `box`, shrinking until the lines fit its height."""
+        """Word-wrap `text` into `box`, shrinking until the lines fit its height (`strike`:
+        each line struck through)."""
         px = max(6, round(size * self.scale))
         while True:
             lines = self._wrap(text, box.width, px, bold)
@@ -164,7 +173,8 @@ class Painter:
         top = box.centery - len(lines) * line_h // 2
         for i, line in enumerate(lines):
             slot = pygame.Rect(box.x, top + i * line_h, box.width, line_h)
-            self.text(line, slot, px / self.scale, color, bold, align, min_size=px / self.scale)
+            self.text(line, slot, px / self.scale, color, bold, align, min_size=px / self.scale,
+                      strike=strike)
 
     def _wrap(self, text: str, width: int, px: int, bold: bool) -> list[str]:
         lines: list[str] = []

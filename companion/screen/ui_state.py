@@ -67,7 +67,7 @@ class Message:
     """A banner: a refusal (red) or a notice (blue), shown until `until`."""
 
     text: str
-    kind: str  # "refused" or "info"
+    kind: str  # "refused", "info" or "undone" (the UNDO notice, gone with the next move)
     until: float
 
 
@@ -91,10 +91,13 @@ class Chooser:
 
 @dataclass
 class LogLine:
-    """One line of the recent-moves list."""
+    """One line of the recent-moves list: `move` numbers the command it came from (one
+    number per accepted command the screen saw), `undone` strikes it through."""
 
     text: str
     color: Color | None = None
+    move: int | None = None
+    undone: bool = False
 
 
 @dataclass
@@ -110,6 +113,12 @@ class UiState:
     chooser: Chooser | None = None
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     networth: list[dict[str, int]] = field(default_factory=list)
+    #: the recent moves' commands still in force, oldest first (companion.screen.log_lines
+    #: .record_moves: an undo strikes through the newest), and those taken back by the
+    #: journal seq the undo named (a redo restores them)
+    moves: list[int] = field(default_factory=list)
+    taken_back: dict[int, int] = field(default_factory=dict)
+    last_move: int = 0  # the number of the newest move
     auction_deadline: float | None = None
     dice_entry: list[int] = field(default_factory=list)  # white dice typed so far
     speed_entry: int | str | None = None  # the speed die typed: 1-3, "bus", "mr_monopoly"

@@ -141,8 +141,9 @@ def _status(player: Mapping[str, Any], currency: Any, compact: bool = False) -> 
 
 
 def draw_log(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
-    """The last few moves, newest first; hardware warnings (a stuck button, a silent
-    reader) take the lower slots in red until the hardware clears them."""
+    """The last few moves, newest first (a move taken back struck through and greyed, as
+    on the phones); hardware warnings (a stuck button, a silent reader) take the lower
+    slots in red until the hardware clears them."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(12), -p.px(8))
     lines = rows(inner, 9)
@@ -153,7 +154,8 @@ def draw_log(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
         p.text(text("log_empty"), lines[1], 12, theme.TEXT_DIM)
     for i, entry in enumerate(entries):  # two lines each: long street names wrap
         slot = lines[1 + 2 * i].union(lines[2 + 2 * i])
-        p.paragraph(entry.text, slot, 12, entry.color or theme.TEXT, max_lines=2)
+        color = theme.TEXT_DIM if entry.undone else entry.color or theme.TEXT
+        p.paragraph(entry.text, slot, 12, color, max_lines=2, strike=entry.undone)
     for i, warning in enumerate(warnings):
         slot = lines[9 - 2 * (len(warnings) - i)].union(lines[10 - 2 * (len(warnings) - i)])
         p.fill(slot.inflate(p.px(6), 0), theme.REFUSED_BG, radius=4)
