@@ -1,0 +1,129 @@
+"""`companion bench` part "press": a key press -> the first flipped frame that shows it,
+through the real `companion run` in a real X window (Xvfb), and the windowed resume.
+
+The companion runs as a child process under tools.bench.flipwatch (every flip reported
+with its time and the state version it showed); the bench presses, through XTEST, the key
+of the button the screen's prompt offers, and waits for the first frame of a newer
+version: the whole real path (X event, SDL, the screen loop, the controller, the journaled
+session, its listener, the redraw and flip) in between.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tools.bench.journal import build_journal, percentile
+from tools.bench.proc import Companion, Xvfb, have_xvfb
+
+SAMPLES = 250
+WINDOW = "800x480"
+
+
+class Frames:
+    """The flip reports of tools.bench.flipwatch, read from a pipe with deadlines."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+        self.last: tuple[float, int, str] = (0.0, 0, "-")
+        self.count = 0
+
+    def next(self, timeout: float) -> tuple[float, int, str] | None:
+        """The next frame (time, version, key), or None when none came within `timeout`."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                return None
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                raise ConnectionError("the companion closed its frame reports")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        t, version, key = line.decode().split()
+        self.last = (float(t), int(version), key)
+        self.count += 1
+        return self.last
+
+    def settle(self, quiet_s: float = 0.04, limit_s: float = 5.0) -> tuple[float, int, str]:
+        """Read frames until none came for `quiet_s` (an animation ended); the last one."""
+        deadline = time.monotonic() + limit_s
+        while time.monotonic() < deadline and self.next(quiet_s) is not None:
+            pass
+        return self.last
+
+
+def windowed(data_dir: Path, display: str) -> tuple[Companion, Frames, int]:
+    """`companion run` in a window on `display`, under the flip reporter."""
+    import sys
+
+    read, write = os.pipe()
+    try:
+        child = Companion(data_dir, headless=False, env={"DISPLAY": display},
+                          extra_args=["--size", WINDOW], pass_fds=(write,),
+                          prefix=[sys.executable, "-m", "tools.bench.flipwatch", str(write)])
+    finally:
+        os.close(write)
+    return child, Frames(read), read
+
+
+def run_bench(samples: int = SAMPLES, time_limit_s: float = 60.0) -> dict[str, Any]:
+    """press.flip_ms_p50/p99 over `samples` presses; resume.first_frame_ms of a window."""
+    if not have_xvfb():
+        return {"press.skipped": "no Xvfb"}
+    from tools.bench.xkeys import XKeys
+
+    xvfb = Xvfb()
+    try:
+        with tempfile.TemporaryDirectory(prefix="companion-press-") as tmp:
+            data_dir = Path(tmp, "data")
+            build_journal(data_dir, 30, seed=3)
+            child, frames, fd = windowed(data_dir, xvfb.display)
+            keys = XKeys(xvfb.display)
+            try:
+                first = frames.next(60)
+                if first is None:
+                    raise RuntimeError("no first frame: " + " | ".join(child.errors[-5:]))
+                first_frame_ms = (first[0] - child.started) * 1000
+                keys.point(400, 240)
+                timings: list[float] = []
+                stuck = 0
+                end = time.monotonic() + time_limit_s
+                while len(timings) < samples and time.monotonic() < end:
+                    _t, version, key = frames.settle()
+                    if key == "-":
+                        stuck += 1
+                        if stuck > 3:
+                            break
+                        key = "u"  # no command on a button: an undo question, then yes
+                        keys.press(key)
+                        frames.settle()
+                        key = "y"
+                    sent = keys.press(key)
+                    while (frame := frames.next(5.0)) is not None and frame[1] <= version:
+                        pass
+                    if frame is None:
+                        raise RuntimeError(f"key {key!r} at version {version} showed nothing")
+                    timings.append((frame[0] - sent) * 1000)
+            finally:
+                keys.close()
+                child.stop()
+                os.close(fd)
+    finally:
+        xvfb.close()
+    if not timings:
+        raise RuntimeError("no press could be timed")
+    return {
+        "press.flip_ms_p50": round(statistics.median(timings), 2),
+        "press.flip_ms_p99": round(percentile(timings, 0.99), 2),
+        "press.flip_ms_max": round(max(timings), 2),
+        "press.samples": float(len(timings)),
+        "press.frames": float(frames.count),
+        "resume.window_first_frame_ms": round(first_frame_ms, 1),
+    }

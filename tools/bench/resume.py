@@ -1,0 +1,46 @@
+"""`companion bench` part "resume": process start of a real `companion run --headless` to
+its first HTTP answer, on a long saved game and on a one-command game, and the ratio.
+
+Both saved games are written through the session API (bot commands); the starts alternate
+long, short, long, ... after one untimed start, so that the machine's load falls alike on both.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+from pathlib import Path
+
+from tools.bench.journal import build_journal
+from tools.bench.proc import Companion
+
+LONG = 10_000
+STARTS = 3
+
+
+def first_answer_ms(data_dir: Path) -> float:
+    """One start of `companion run --headless` on `data_dir`: ms to its first HTTP answer."""
+    with Companion(data_dir) as child:
+        return child.first_answer_s() * 1000
+
+
+def run_bench(long: int = LONG, starts: int = STARTS) -> dict[str, float]:
+    """resume.first_answer_ms of a `long`-command game and of a one-command game."""
+    with tempfile.TemporaryDirectory(prefix="companion-resume-") as tmp:
+        long_dir, short_dir = Path(tmp, "long"), Path(tmp, "short")
+        build_journal(long_dir, long, seed=1)
+        build_journal(short_dir, 1, seed=1)
+        long_ms: list[float] = []
+        short_ms: list[float] = []
+        first_answer_ms(long_dir)  # untimed: the files and Python's modules into the page cache
+        for _ in range(starts):
+            long_ms.append(first_answer_ms(long_dir))
+            short_ms.append(first_answer_ms(short_dir))
+    long_p50, short_p50 = statistics.median(long_ms), statistics.median(short_ms)
+    return {
+        "resume.first_answer_ms": round(long_p50, 1),
+        "resume.first_answer_short_ms": round(short_p50, 1),
+        "resume.first_answer_ratio": round(long_p50 / short_p50, 3),
+        "resume.commands": float(long),
+        "resume.starts": float(starts),
+    }
