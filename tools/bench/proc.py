@@ -129,6 +129,9 @@ class Companion:
                 self.proc.wait()
         for t in self._threads:
             t.join(5)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
 
     def __enter__(self) -> Companion:
         return self
@@ -211,21 +214,23 @@ def measure_idle(pid: int, seconds: float) -> Idle:
 
 
 class Xvfb:
-    """A virtual X server on a free display number (-displayfd: ready when it says so)."""
+    """A virtual X server on a free display number (-displayfd: ready when it says so;
+    -noreset: a client's probe connection closing must not reset it under the next)."""
 
     def __init__(self, size: str = "1024x768x24") -> None:
         read, write = os.pipe()
         try:
             self.proc = subprocess.Popen(
-                ["Xvfb", "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp"],
+                ["Xvfb", "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp",
+                 "-noreset"],
                 pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         finally:
             os.close(write)
+        self._displayfd = read  # kept open while it runs: Xvfb dies if it cannot write there
         ready, _w, _x = select.select([read], [], [], 20)
         number = os.read(read, 64).decode().strip() if ready else ""
-        os.close(read)
         if not number:
-            self.proc.kill()
+            self.close()
             raise RuntimeError("Xvfb did not start")
         self.display = f":{number}"
 
@@ -237,6 +242,7 @@ class Xvfb:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        os.close(self._displayfd)
 
 
 def have_xvfb() -> bool:

@@ -20,8 +20,8 @@ IDLE_SECONDS = 5.0
 SETTLE_SECONDS = 2.0  # after the first answer: the window's first frames, the threads start
 
 
-def _figures(prefix: str, child: Companion, idle_s: float) -> dict[str, Any]:
-    select.select([], [], [], SETTLE_SECONDS)
+def _figures(prefix: str, child: Companion, idle_s: float, settle_s: float) -> dict[str, Any]:
+    select.select([], [], [], settle_s)
     idle: Idle = measure_idle(child.pid, idle_s)
     rss, hwm = memory_mb(child.pid)
     return {
@@ -35,7 +35,7 @@ def _figures(prefix: str, child: Companion, idle_s: float) -> dict[str, Any]:
     }
 
 
-def run_bench(idle_s: float = IDLE_SECONDS) -> dict[str, Any]:
+def run_bench(idle_s: float = IDLE_SECONDS, settle_s: float = SETTLE_SECONDS) -> dict[str, Any]:
     """run.headless.* always; run.window.* under Xvfb, else run.window.skipped."""
     out: dict[str, Any] = {"run.idle_seconds": idle_s}
     with tempfile.TemporaryDirectory(prefix="companion-run-") as tmp:
@@ -43,7 +43,7 @@ def run_bench(idle_s: float = IDLE_SECONDS) -> dict[str, Any]:
         build_journal(data_dir, 30, seed=3)
         with Companion(data_dir) as child:
             child.first_answer_s()
-            out.update(_figures("run.headless", child, idle_s))
+            out.update(_figures("run.headless", child, idle_s, settle_s))
         if not have_xvfb():
             out["run.window.skipped"] = "no Xvfb"
             return out
@@ -52,7 +52,7 @@ def run_bench(idle_s: float = IDLE_SECONDS) -> dict[str, Any]:
             with Companion(data_dir, headless=False, env={"DISPLAY": xvfb.display},
                            extra_args=["--size", "800x480"]) as child:
                 child.first_answer_s()
-                out.update(_figures("run.window", child, idle_s))
+                out.update(_figures("run.window", child, idle_s, settle_s))
         finally:
             xvfb.close()
     return out
