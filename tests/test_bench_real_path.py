@@ -90,6 +90,7 @@ def test_run_reports_memory_cpu_threads_and_wakeups() -> None:
         assert r[f"{kind}.threads"] >= 2  # the main thread and the web server's at least
         assert r[f"{kind}.idle_cpu_percent"] >= 0
         assert r[f"{kind}.wakeups_per_s"] >= r[f"{kind}.busiest_thread_wakeups_per_s"] >= 0
+        assert 0 <= r[f"{kind}.threads_over_10_wakeups_per_s"] <= r[f"{kind}.threads"]
     if not have_xvfb():
         assert r["run.window.skipped"] == "no Xvfb"
 

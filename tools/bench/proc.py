@@ -168,7 +168,8 @@ def threads(pid: int) -> dict[int, tuple[str, int, int]]:
                 ran_ns = int(f.read().split()[0])
         except OSError:
             continue
-        out[int(tid)] = (s["Name"], ran_ns, int(s["voluntary_ctxt_switches"])
+        name = s["Name"] + (" (main thread)" if int(tid) == pid else "")
+        out[int(tid)] = (name, ran_ns, int(s["voluntary_ctxt_switches"])
                          + int(s["nonvoluntary_ctxt_switches"]))
     return out
 
@@ -192,6 +193,7 @@ class Idle:
     wakeups_per_s: float
     busiest_thread: str
     busiest_wakeups_per_s: float
+    threads_over_10_per_s: int
 
 
 def measure_idle(pid: int, seconds: float) -> Idle:
@@ -210,7 +212,8 @@ def measure_idle(pid: int, seconds: float) -> Idle:
              for tid in th1 if tid in th0}
     busiest = max(rates.items(), key=lambda kv: kv[1][0], default=(0, (0.0, "")))
     return Idle(wall, ran_ns / 1e9 / wall * 100, len(th1),
-                sum(r for r, _n in rates.values()), busiest[1][1], busiest[1][0])
+                sum(r for r, _n in rates.values()), busiest[1][1], busiest[1][0],
+                sum(1 for r, _n in rates.values() if r > 10))
 
 
 class Xvfb:

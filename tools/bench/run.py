@@ -32,6 +32,7 @@ def _figures(prefix: str, child: Companion, idle_s: float, settle_s: float) -> d
         f"{prefix}.wakeups_per_s": round(idle.wakeups_per_s, 1),
         f"{prefix}.busiest_thread": idle.busiest_thread,
         f"{prefix}.busiest_thread_wakeups_per_s": round(idle.busiest_wakeups_per_s, 1),
+        f"{prefix}.threads_over_10_wakeups_per_s": float(idle.threads_over_10_per_s),
     }
 
 
