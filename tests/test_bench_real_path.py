@@ -56,9 +56,11 @@ def test_frames_reader_parses_reports_and_times_out() -> None:
     read, write = os.pipe()
     try:
         frames = Frames(read)
-        os.write(write, b"12.5 7 r\n13.0 8 -\n")
+        os.write(write, b"F 12.5 7 r 3.5\nK 12.7\nF 13.0 8 - 4.25\n")
         assert frames.next(1) == (12.5, 7, "r")
         assert frames.settle(quiet_s=0.01) == (13.0, 8, "-")
+        assert frames.key_taken == 12.7
+        assert frames.draw_ms == [3.5, 4.25]
         assert frames.next(0.01) is None
         assert frames.count == 2
     finally:
@@ -103,6 +105,8 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert r["press.samples"] == 5
     assert 0 < r["press.flip_ms_p50"] <= r["press.flip_ms_p99"] <= r["press.flip_ms_max"]
     assert r["press.frames"] >= 6  # the first frame and one per press at least
+    assert 0 < r["press.key_taken_ms_p50"] <= r["press.key_taken_ms_p99"]
+    assert 0 < r["press.draw_ms_p50"] <= r["press.draw_ms_p99"]
 
 
 def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:

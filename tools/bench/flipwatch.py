@@ -2,10 +2,12 @@
 flipped frame reported on file descriptor FD for the benchmarks.
 
 Nothing of the companion is replaced: `ScreenLoop.draw` is wrapped so that right after
-its `pygame.display.flip()` one line goes to FD: the time (time.monotonic(), the same
-clock in every process of this machine), the version of the state the frame showed, and
-the key whose button would send a command now (from the screen's own prompt; "-" if
-none). A benchmark presses that key through the X server and waits for the frame.
+its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS": the time
+(time.monotonic(), the same clock in every process of this machine), the version of the
+state the frame showed, the key whose button would send a command now (from the screen's
+own prompt; "-" if none) and how long the draw (render and flip) took. `ScreenLoop.handle`
+is wrapped too: "K TIME" when the loop has taken a key press from SDL, so that a benchmark
+can tell the wait for the loop to see a key from the work after it.
 """
 
 from __future__ import annotations
@@ -29,20 +31,31 @@ def _key_for(controller: Any, keys: dict[str, str]) -> str:
 
 
 def install(fd: int) -> None:
-    """Wrap ScreenLoop.draw to report each flipped frame on `fd`."""
+    """Wrap ScreenLoop.draw and .handle to report flipped frames and taken keys on `fd`."""
+    import pygame
+
     from companion.screen import app
 
     keys = {button: key for key, button in app.KEY_BUTTONS.items()}
     draw = app.ScreenLoop.draw
+    handle = app.ScreenLoop.handle
+
+    def reporting_handle(self: Any, event: Any) -> bool:
+        if event.type == pygame.KEYDOWN:
+            os.write(fd, f"K {time.monotonic():.6f}\n".encode())
+        return bool(handle(self, event))
 
     def reporting_draw(self: Any) -> None:
+        began = time.monotonic()
         draw(self)
         flipped = time.monotonic()
         state = self.controller.state or {}
         key = _key_for(self.controller, keys)
-        os.write(fd, f"{flipped:.6f} {int(state.get('version') or 0)} {key}\n".encode())
+        os.write(fd, f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "
+                     f"{(flipped - began) * 1000:.3f}\n".encode())
 
     app.ScreenLoop.draw = reporting_draw  # type: ignore[method-assign]
+    app.ScreenLoop.handle = reporting_handle  # type: ignore[method-assign]
 
 
 def main(argv: list[str]) -> int:

@@ -33,23 +33,31 @@ class Frames:
         self.buffer = b""
         self.last: tuple[float, int, str] = (0.0, 0, "-")
         self.count = 0
+        self.key_taken = 0.0  # when the loop last took a key press from SDL
+        self.draw_ms: list[float] = []  # every frame's render and flip
 
     def next(self, timeout: float) -> tuple[float, int, str] | None:
-        """The next frame (time, version, key), or None when none came within `timeout`."""
+        """The next frame (time, version, key), or None when none came within `timeout`;
+        key reports on the way are kept in `key_taken`."""
         deadline = time.monotonic() + timeout
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
-                return None
-            chunk = os.read(self.fd, 65536)
-            if not chunk:
-                raise ConnectionError("the companion closed its frame reports")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        t, version, key = line.decode().split()
-        self.last = (float(t), int(version), key)
-        self.count += 1
-        return self.last
+        while True:
+            while b"\n" not in self.buffer:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                    return None
+                chunk = os.read(self.fd, 65536)
+                if not chunk:
+                    raise ConnectionError("the companion closed its frame reports")
+                self.buffer += chunk
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            kind, *fields = line.decode().split()
+            if kind == "K":
+                self.key_taken = float(fields[0])
+                continue
+            self.last = (float(fields[0]), int(fields[1]), fields[2])
+            self.draw_ms.append(float(fields[3]))
+            self.count += 1
+            return self.last
 
     def settle(self, quiet_s: float = 0.04, limit_s: float = 5.0) -> tuple[float, int, str]:
         """Read frames until none came for `quiet_s` (an animation ended); the last one."""
@@ -93,6 +101,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                     raise RuntimeError("no first frame: " + " | ".join(child.errors[-5:]))
                 keys.point(400, 240)
                 timings: list[float] = []
+                taken: list[float] = []
                 stuck = 0
                 end = time.monotonic() + time_limit_s
                 while len(timings) < samples and time.monotonic() < end:
@@ -111,6 +120,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                     if frame is None:
                         raise RuntimeError(f"key {key!r} at version {version} showed nothing")
                     timings.append((frame[0] - sent) * 1000)
+                    if sent <= frames.key_taken <= frame[0]:
+                        taken.append((frames.key_taken - sent) * 1000)
             finally:
                 if keys is not None:
                     keys.close()
@@ -125,5 +136,9 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         "press.flip_ms_p99": round(percentile(timings, 0.99), 2),
         "press.flip_ms_max": round(max(timings), 2),
         "press.samples": float(len(timings)),
+        "press.key_taken_ms_p50": round(statistics.median(taken), 2) if taken else None,
+        "press.key_taken_ms_p99": round(percentile(taken, 0.99), 2) if taken else None,
         "press.frames": float(frames.count),
+        "press.draw_ms_p50": round(statistics.median(frames.draw_ms), 2),
+        "press.draw_ms_p99": round(percentile(frames.draw_ms, 0.99), 2),
     }
