@@ -89,10 +89,12 @@ def test_run_reports_memory_cpu_threads_and_wakeups() -> None:
     kinds = ["run.headless"] + (["run.window"] if have_xvfb() else [])
     for kind in kinds:
         assert 10 < r[f"{kind}.rss_mb"] <= r[f"{kind}.hwm_mb"]
+        assert isinstance(r[f"{kind}.gl_loaded"], bool)
         assert r[f"{kind}.threads"] >= 2  # the main thread and the web server's at least
         assert r[f"{kind}.idle_cpu_percent"] >= 0
         assert r[f"{kind}.wakeups_per_s"] >= r[f"{kind}.busiest_thread_wakeups_per_s"] >= 0
         assert 0 <= r[f"{kind}.threads_over_10_wakeups_per_s"] <= r[f"{kind}.threads"]
+    assert r["run.headless.gl_loaded"] is False  # no screen, no GL
     if not have_xvfb():
         assert r["run.window.skipped"] == "no Xvfb"
 

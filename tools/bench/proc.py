@@ -141,6 +141,15 @@ class Companion:
         self.stop()
 
 
+GL_LIBRARIES = ("libGL", "libEGL", "libLLVM", "_dri.so", "libgallium")
+
+
+def gl_loaded(pid: int) -> bool:
+    """Whether the process has mapped an OpenGL stack (Mesa's GL, its drivers, LLVM)."""
+    with open(f"/proc/{pid}/maps", encoding="ascii", errors="replace") as f:
+        return any(name in line for line in f for name in GL_LIBRARIES)
+
+
 def status(pid: int) -> dict[str, str]:
     """/proc/PID/status as a dict."""
     out: dict[str, str] = {}

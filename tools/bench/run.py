@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from tools.bench.journal import build_journal
-from tools.bench.proc import Companion, Idle, Xvfb, have_xvfb, measure_idle, memory_mb
+from tools.bench.proc import (
+    Companion,
+    Idle,
+    Xvfb,
+    gl_loaded,
+    have_xvfb,
+    measure_idle,
+    memory_mb,
+)
 
 IDLE_SECONDS = 5.0
 SETTLE_SECONDS = 2.0  # after the first answer: the window's first frames, the threads start
@@ -27,6 +35,7 @@ def _figures(prefix: str, child: Companion, idle_s: float, settle_s: float) -> d
     return {
         f"{prefix}.rss_mb": round(rss, 1),
         f"{prefix}.hwm_mb": round(hwm, 1),
+        f"{prefix}.gl_loaded": gl_loaded(child.pid),
         f"{prefix}.idle_cpu_percent": round(idle.cpu_percent, 2),
         f"{prefix}.threads": float(idle.threads),
         f"{prefix}.wakeups_per_s": round(idle.wakeups_per_s, 1),
