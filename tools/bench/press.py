@@ -102,16 +102,16 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                 keys.point(400, 240)
                 timings: list[float] = []
                 taken: list[float] = []
-                stuck = 0
+                undos = in_a_row = 0
                 end = time.monotonic() + time_limit_s
                 while len(timings) < samples and time.monotonic() < end:
                     _t, version, key = frames.settle()
-                    if key == "-":  # never yet in a bench game; an undo keeps it going
-                        stuck += 1
-                        if stuck > 3:
-                            break
-                        key = "u"  # no command on a button: an undo question, then yes
-                        keys.press(key)
+                    in_a_row = in_a_row + 1 if key == "-" else 0
+                    if in_a_row > 3:
+                        break
+                    if key == "-":  # no button sends a command: an undo question, then yes
+                        undos += 1
+                        keys.press("u")
                         frames.settle()
                         key = "y"
                     sent = keys.press(key)
@@ -139,6 +139,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         "press.key_taken_ms_p50": round(statistics.median(taken), 2) if taken else None,
         "press.key_taken_ms_p99": round(percentile(taken, 0.99), 2) if taken else None,
         "press.frames": float(frames.count),
+        "press.undo_answers": float(undos),
         "press.draw_ms_p50": round(statistics.median(frames.draw_ms), 2),
         "press.draw_ms_p99": round(percentile(frames.draw_ms, 0.99), 2),
     }
