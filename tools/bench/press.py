@@ -83,8 +83,12 @@ def windowed(data_dir: Path, display: str) -> tuple[Companion, Frames, int]:
 
 def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, Any]:
     """press.flip_ms_p50/p99 over `samples` presses (fewer if `time_limit_s` runs out)."""
+    import ctypes.util
+
     if not have_xvfb():
         return {"press.skipped": "no Xvfb"}
+    if ctypes.util.find_library("Xtst") is None:
+        return {"press.skipped": "no libXtst (apt-get install libxtst6)"}
     from tools.bench.xkeys import XKeys
 
     xvfb = Xvfb()
