@@ -17,7 +17,15 @@ from companion.game.session import GameSession
 from tools.bench import engines_bench, main
 from tools.bench.journal import build_journal, percentile
 from tools.bench.press import Frames
-from tools.bench.proc import Companion, have_xvfb, measure_idle, memory_mb, threads
+from tools.bench.proc import (
+    CHECKOUT,
+    Companion,
+    child_env,
+    have_xvfb,
+    measure_idle,
+    memory_mb,
+    threads,
+)
 
 needs_xvfb = pytest.mark.skipif(not have_xvfb(), reason="no Xvfb on this machine")
 
@@ -42,6 +50,14 @@ def test_proc_figures_of_this_process() -> None:
     idle = measure_idle(os.getpid(), 0.05)
     assert idle.threads == len(threads(os.getpid())) >= 1
     assert idle.cpu_percent >= 0 and idle.wakeups_per_s >= 0
+
+
+def test_children_choose_their_own_sdl_drivers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # as a screen test module does
+    env = child_env({"DISPLAY": ":7"})
+    assert "SDL_VIDEODRIVER" not in env and env["DISPLAY"] == ":7"
+    assert env["PYTHONPATH"].split(os.pathsep)[0] == str(CHECKOUT)
+    assert child_env({"SDL_VIDEODRIVER": "x11"})["SDL_VIDEODRIVER"] == "x11"
 
 
 def test_companion_child_answers_http_and_stops_on_sigterm(tmp_path: Path) -> None:

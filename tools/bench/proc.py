@@ -29,8 +29,11 @@ def free_port() -> int:
 
 
 def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """This environment with the checkout first on the path and quiet logging."""
-    env = dict(os.environ)
+    """This environment with the checkout first on the path and quiet logging, without
+    SDL driver choices (a test module may have set the dummy ones): the child picks its
+    drivers as `companion run` does, unless `extra` names them."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER")}
     env["PYTHONPATH"] = os.pathsep.join([str(CHECKOUT)] + [
         p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     env.setdefault("COMPANION_LOG", "WARNING")
