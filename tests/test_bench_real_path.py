@@ -169,3 +169,16 @@ def test_main_refuses_an_unknown_part(capsys: pytest.CaptureFixture[str]) -> Non
         main(["--only", "journal,gpu"])
     assert exc.value.code == 2
     assert "unknown part gpu" in capsys.readouterr().err
+
+
+def test_the_old_screen_part_name_runs_press_and_run(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import tools.bench.press
+    import tools.bench.run
+
+    monkeypatch.setattr(tools.bench.press, "run_bench", lambda: {"press.samples": 1.0})
+    monkeypatch.setattr(tools.bench.run, "run_bench", lambda: {"run.idle_seconds": 1.0})
+    assert main(["--json", "--only", "screen"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["press.samples"] == 1 and out["run.idle_seconds"] == 1
+    assert not any(key.startswith(("journal.", "engine.", "fanout.")) for key in out)
