@@ -15,11 +15,13 @@ from companion.rules import GameState
 from tools.bench.journal import bot_script, run_bench
 
 
-def test_bench_reports_commit_and_resume_times() -> None:
-    result = run_bench(commands=300, timed_commits=100)
-    assert result["journal.commands"] == 300
+def test_bench_reports_commit_times_with_and_without_listeners() -> None:
+    result = run_bench(commands=120)
+    assert result["journal.commit_samples"] == 119  # every commit after the new_game
     assert 0 < result["journal.commit_ms_p50"] <= result["journal.commit_ms_p99"]
-    assert result["journal.resume_ms"] > 0
+    assert 0 < result["journal.commit_bare_ms_p50"] <= result["journal.commit_bare_ms_p99"]
+    assert result["journal.commit_listening_ratio_p50"] == pytest.approx(
+        result["journal.commit_ms_p50"] / result["journal.commit_bare_ms_p50"], rel=0.01)
 
 
 def test_resume_replays_fewer_than_a_snapshot_interval(tmp_path: Path,

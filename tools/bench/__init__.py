@@ -1,7 +1,8 @@
-"""`companion bench [--json]`: speed and memory benchmarks, one JSON object.
+"""`companion bench [--json]`: speed and memory benchmarks of the real path, one JSON object.
 
-Each part of the companion contributes a `run_bench()`; parts that are not installed or
-fail are reported under "errors" instead of stopping the others.
+Each part contributes a `run_bench()`; the parts that time `companion run` start it as a
+child process (docs/bench.md says what each figure measures). Parts that are not
+installed or fail are reported under "errors" instead of stopping the others.
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -50,28 +54,73 @@ def engine_bench(seconds: float = 3.0) -> dict[str, Any]:
     }
 
 
+def engines_bench(seconds: float = 3.0) -> dict[str, Any]:
+    """engine_bench in two fresh processes, one after the other: the engine this checkout
+    loads (compiled when built) and the plain-Python one (COMPANION_PURE=1), with the ratio
+    of their CPU-time rates."""
+    from tools.bench.proc import CHECKOUT, child_env
+
+    def one(env: dict[str, str]) -> dict[str, Any]:
+        code = "import json, sys; from tools.bench import engine_bench; " \
+               "print(json.dumps(engine_bench(float(sys.argv[1]))))"
+        done = subprocess.run([sys.executable, "-c", code, str(seconds)], cwd=CHECKOUT,
+                              env=child_env(env), capture_output=True, text=True, check=True,
+                              timeout=seconds * 10 + 60)
+        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        return result
+
+    default = one({"COMPANION_PURE": ""})
+    plain = one({"COMPANION_PURE": "1"})
+    out = dict(default)
+    out["engine.plain_player_turns_per_s"] = plain["engine.player_turns_per_s"]
+    out["engine.plain_cpu_share"] = plain["engine.cpu_share"]
+    out["engine.compiled_to_plain_ratio"] = round(
+        default["engine.player_turns_per_s"] / plain["engine.player_turns_per_s"], 2) \
+        if default["engine.compiled"] else None
+    return out
+
+
 #: (name, module, function) of every benchmark part beyond the engine
 PARTS: list[tuple[str, str, str]] = [
     ("journal", "tools.bench.journal", "run_bench"),
-    ("screen", "tools.bench.screen", "run_bench"),
+    ("resume", "tools.bench.resume", "run_bench"),
+    ("run", "tools.bench.run", "run_bench"),
+    ("press", "tools.bench.press", "run_bench"),
+    ("fanout", "tools.bench.fanout", "run_bench"),
     ("rfid", "tools.bench.rfid", "run_bench"),
     ("web", "tools.bench.web", "run_bench"),
 ]
+#: keys of a part that time a stand-in and are left out (the real path has its own part)
+STAND_INS = ("web.fanout_",)
+NAMES = ["engine"] + [name for name, _m, _f in PARTS]
+#: old part names: the screen's stand-in gave way to the real window's parts
+ALIASES = {"screen": ("press", "run")}
 
 
 def main(argv: list[str]) -> int:
     """Entry point of `companion bench`."""
     parser = argparse.ArgumentParser(prog="companion bench", description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--only", help="run only this part (engine, journal, screen, rfid, web)")
+    parser.add_argument("--only", metavar="PART[,PART]",
+                        help="run only these parts: " + ", ".join(NAMES))
     parser.add_argument("--seconds", type=float, default=3.0, help="engine benchmark duration")
     args = parser.parse_args(argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is the JSON alone
+    only = {part for name in args.only.split(",") for part in ALIASES.get(name, (name,))} \
+        if args.only else set(NAMES)
+    if only - set(NAMES):
+        parser.error(f"--only: unknown part {', '.join(sorted(only - set(NAMES)))}; "
+                     f"the parts are {', '.join(NAMES)}")
     results: dict[str, Any] = {}
     errors: dict[str, str] = {}
-    if args.only in (None, "engine"):
-        results.update(engine_bench(args.seconds))
+    started = time.perf_counter()
+    if "engine" in only:
+        try:
+            results.update(engines_bench(args.seconds))
+        except (subprocess.SubprocessError, ValueError, KeyError) as exc:
+            errors["engine"] = f"{type(exc).__name__}: {exc}"
     for name, module_name, func in PARTS:
-        if args.only not in (None, name):
+        if name not in only:
             continue
         try:
             module = importlib.import_module(module_name)
@@ -82,9 +131,10 @@ def main(argv: list[str]) -> int:
             raise
         run: Callable[[], dict[str, Any]] = getattr(module, func)
         try:
-            results.update(run())
+            results.update({k: v for k, v in run().items() if not k.startswith(STAND_INS)})
         except Exception as exc:  # a failing part is reported, the others still run
             errors[name] = f"{type(exc).__name__}: {exc}"
+    results["bench.seconds"] = round(time.perf_counter() - started, 1)
     if errors:
         results["errors"] = errors
     if args.json:

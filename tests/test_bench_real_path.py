@@ -1,0 +1,184 @@
+"""The real-path benchmark parts run briefly and report sane figures (never timing thresholds:
+the machines the tests run on are shared)."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tools.bench
+import tools.bench.journal
+from companion.game.session import GameSession
+from tools.bench import engines_bench, main
+from tools.bench.journal import build_journal, percentile
+from tools.bench.press import Frames
+from tools.bench.proc import (
+    CHECKOUT,
+    Companion,
+    child_env,
+    have_xvfb,
+    measure_idle,
+    memory_mb,
+    threads,
+)
+
+needs_xvfb = pytest.mark.skipif(not have_xvfb(), reason="no Xvfb on this machine")
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 0.5) == 51
+    assert percentile(values, 0.99) == 100
+    assert percentile([3.0], 0.99) == 3
+
+
+def test_build_journal_writes_a_saved_game_through_the_session(tmp_path: Path) -> None:
+    version = build_journal(tmp_path, 25, seed=4, players=3)
+    with GameSession.open(tmp_path) as session:
+        assert session.version == version > 1
+        assert len(session.state()["players"]) == 3
+
+
+def test_proc_figures_of_this_process() -> None:
+    rss, hwm = memory_mb(os.getpid())
+    assert 0 < rss <= hwm
+    idle = measure_idle(os.getpid(), 0.05)
+    assert idle.threads == len(threads(os.getpid())) >= 1
+    assert idle.cpu_percent >= 0 and idle.wakeups_per_s >= 0
+
+
+def test_children_choose_their_own_sdl_drivers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # as a screen test module does
+    env = child_env({"DISPLAY": ":7"})
+    assert "SDL_VIDEODRIVER" not in env and env["DISPLAY"] == ":7"
+    assert env["PYTHONPATH"].split(os.pathsep)[0] == str(CHECKOUT)
+    assert child_env({"SDL_VIDEODRIVER": "x11"})["SDL_VIDEODRIVER"] == "x11"
+
+
+def test_companion_child_answers_http_and_stops_on_sigterm(tmp_path: Path) -> None:
+    build_journal(tmp_path / "data", 3)
+    with Companion(tmp_path / "data") as child:
+        assert child.first_answer_s() > 0
+        assert f":{child.port}/" in child.next_line("Table Companion running")
+    assert child.proc.returncode == 0  # SIGTERM ended it cleanly
+
+
+def test_frames_reader_parses_reports_and_times_out() -> None:
+    read, write = os.pipe()
+    try:
+        frames = Frames(read)
+        os.write(write, b"F 12.5 7 r 3.5\nK 12.7\nF 13.0 8 - 4.25\n")
+        assert frames.next(1) == (12.5, 7, "r")
+        assert frames.settle(quiet_s=0.01) == (13.0, 8, "-")
+        assert frames.key_taken == 12.7
+        assert frames.draw_ms == [3.5, 4.25]
+        assert frames.next(0.01) is None
+        assert frames.count == 2
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def test_resume_reports_both_games_and_their_ratio() -> None:
+    from tools.bench.resume import run_bench
+
+    r = run_bench(long=40, starts=1)
+    assert r["resume.first_answer_ms"] > 0 and r["resume.first_answer_short_ms"] > 0
+    assert r["resume.first_answer_ratio"] == pytest.approx(
+        r["resume.first_answer_ms"] / r["resume.first_answer_short_ms"], rel=0.01)
+    assert r["resume.commands"] == 40
+    if have_xvfb():
+        assert r["resume.first_frame_ms"] > 0 and r["resume.first_frame_short_ms"] > 0
+    else:
+        assert r["resume.first_frame.skipped"] == "no Xvfb"
+
+
+def test_run_reports_memory_cpu_threads_and_wakeups() -> None:
+    from tools.bench.run import run_bench
+
+    r = run_bench(idle_s=0.3, settle_s=0)
+    kinds = ["run.headless"] + (["run.window"] if have_xvfb() else [])
+    for kind in kinds:
+        assert 10 < r[f"{kind}.rss_mb"] <= r[f"{kind}.hwm_mb"]
+        assert isinstance(r[f"{kind}.gl_loaded"], bool)
+        assert r[f"{kind}.threads"] >= 2  # the main thread and the web server's at least
+        assert r[f"{kind}.idle_cpu_percent"] >= 0
+        assert r[f"{kind}.wakeups_per_s"] >= r[f"{kind}.busiest_thread_wakeups_per_s"] >= 0
+        assert 0 <= r[f"{kind}.threads_over_10_wakeups_per_s"] <= r[f"{kind}.threads"]
+    assert r["run.headless.gl_loaded"] is False  # no screen, no GL
+    if not have_xvfb():
+        assert r["run.window.skipped"] == "no Xvfb"
+
+
+@needs_xvfb
+def test_press_times_keys_through_the_real_window() -> None:
+    from tools.bench.press import run_bench
+
+    r = run_bench(samples=5)
+    assert r["press.samples"] == 5
+    assert 0 < r["press.flip_ms_p50"] <= r["press.flip_ms_p99"] <= r["press.flip_ms_max"]
+    assert r["press.frames"] >= 6  # the first frame and one per press at least
+    assert 0 < r["press.key_taken_ms_p50"] <= r["press.key_taken_ms_p99"]
+    assert 0 < r["press.draw_ms_p50"] <= r["press.draw_ms_p99"]
+
+
+def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:
+    from tools.bench.fanout import run_bench
+
+    r = run_bench(samples=4, mid_game=30)
+    assert r["fanout.phones"] == 12 and r["fanout.samples"] == 4
+    assert 0 < r["fanout.ms_p50"] <= r["fanout.ms_p99"]
+    assert 0 < r["fanout.fresh_ms_p50"] <= r["fanout.fresh_ms_p99"]
+    assert r["fanout.mid_game_ratio_p50"] > 0
+
+
+def test_engines_run_both_engines_in_child_processes() -> None:
+    r = engines_bench(0.2)
+    assert r["engine.player_turns_per_s"] > 0 and r["engine.plain_player_turns_per_s"] > 0
+    if r["engine.compiled"]:
+        assert r["engine.compiled_to_plain_ratio"] > 0
+    else:
+        assert r["engine.compiled_to_plain_ratio"] is None
+
+
+def test_main_prints_one_json_object_for_the_parts_asked(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    real = tools.bench.journal.run_bench
+    calls: list[int] = []
+
+    def short() -> dict[str, Any]:
+        calls.append(threading.get_ident())
+        return real(commands=20)
+
+    monkeypatch.setattr(tools.bench.journal, "run_bench", short)
+    assert main(["--json", "--only", "journal"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(calls) == 1
+    assert out["journal.commit_samples"] == 19
+    assert "engine.player_turns_per_s" not in out and "errors" not in out
+    assert out["bench.seconds"] >= 0
+
+
+def test_main_refuses_an_unknown_part(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--only", "journal,gpu"])
+    assert exc.value.code == 2
+    assert "unknown part gpu" in capsys.readouterr().err
+
+
+def test_the_old_screen_part_name_runs_press_and_run(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import tools.bench.press
+    import tools.bench.run
+
+    monkeypatch.setattr(tools.bench.press, "run_bench", lambda: {"press.samples": 1.0})
+    monkeypatch.setattr(tools.bench.run, "run_bench", lambda: {"run.idle_seconds": 1.0})
+    assert main(["--json", "--only", "screen"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["press.samples"] == 1 and out["run.idle_seconds"] == 1
+    assert not any(key.startswith(("journal.", "engine.", "fanout.")) for key in out)

@@ -1,0 +1,70 @@
+"""`python -m tools.bench.flipwatch FD run ARGS...`: the real `companion run`, with every
+flipped frame reported on file descriptor FD for the benchmarks.
+
+Nothing of the companion is replaced: `ScreenLoop.draw` is wrapped so that right after
+its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS": the time
+(time.monotonic(), the same clock in every process of this machine), the version of the
+state the frame showed, the key whose button would send a command now (from the screen's
+own prompt; "-" if none) and how long the draw (render and flip) took. `ScreenLoop.handle`
+is wrapped too: "K TIME" when the loop has taken a key press from SDL, so that a benchmark
+can tell the wait for the loop to see a key from the work after it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+
+def _key_for(controller: Any, keys: dict[str, str]) -> str:
+    """The key of the first prompt action that sends a command, else "-"."""
+    try:
+        prompt = controller.current_prompt()
+    except Exception:  # the prompt is the screen's business; the bench just waits
+        return "-"
+    for action in prompt.actions:
+        if action.command is not None and action.button in keys:
+            return keys[action.button]
+    return "-"
+
+
+def install(fd: int) -> None:
+    """Wrap ScreenLoop.draw and .handle to report flipped frames and taken keys on `fd`."""
+    import pygame
+
+    from companion.screen import app
+
+    keys = {button: key for key, button in app.KEY_BUTTONS.items()}
+    draw = app.ScreenLoop.draw
+    handle = app.ScreenLoop.handle
+
+    def reporting_handle(self: Any, event: Any) -> bool:
+        if event.type == pygame.KEYDOWN:
+            os.write(fd, f"K {time.monotonic():.6f}\n".encode())
+        return bool(handle(self, event))
+
+    def reporting_draw(self: Any) -> None:
+        began = time.monotonic()
+        draw(self)
+        flipped = time.monotonic()
+        state = self.controller.state or {}
+        key = _key_for(self.controller, keys)
+        os.write(fd, f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "
+                     f"{(flipped - began) * 1000:.3f}\n".encode())
+
+    app.ScreenLoop.draw = reporting_draw  # type: ignore[method-assign]
+    app.ScreenLoop.handle = reporting_handle  # type: ignore[method-assign]
+
+
+def main(argv: list[str]) -> int:
+    """Install the report on FD, then run the companion's own command line."""
+    from companion.app.cli import main as companion_main
+
+    install(int(argv[0]))
+    return companion_main(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

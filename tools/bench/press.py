@@ -1,0 +1,156 @@
+"""`companion bench` part "press": a key press -> the first flipped frame that shows it,
+through the real `companion run` in a real X window (Xvfb).
+
+The companion runs as a child process under tools.bench.flipwatch (every flip reported
+with its time and the state version it showed); the bench presses, through XTEST, the key
+of the button the screen's prompt offers, and waits for the first frame of a newer
+version: the whole real path (X event, SDL, the screen loop, the controller, the journaled
+session, its listener, the redraw and flip) in between.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tools.bench.journal import build_journal, percentile
+from tools.bench.proc import Companion, Xvfb, have_xvfb
+
+SAMPLES = 250
+WINDOW = "800x480"
+
+
+class Frames:
+    """The flip reports of tools.bench.flipwatch, read from a pipe with deadlines."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+        self.last: tuple[float, int, str] = (0.0, 0, "-")
+        self.count = 0
+        self.key_taken = 0.0  # when the loop last took a key press from SDL
+        self.draw_ms: list[float] = []  # every frame's render and flip
+
+    def next(self, timeout: float) -> tuple[float, int, str] | None:
+        """The next frame (time, version, key), or None when none came within `timeout`;
+        key reports on the way are kept in `key_taken`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\n" not in self.buffer:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                    return None
+                chunk = os.read(self.fd, 65536)
+                if not chunk:
+                    raise ConnectionError("the companion closed its frame reports")
+                self.buffer += chunk
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            kind, *fields = line.decode().split()
+            if kind == "K":
+                self.key_taken = float(fields[0])
+                continue
+            self.last = (float(fields[0]), int(fields[1]), fields[2])
+            self.draw_ms.append(float(fields[3]))
+            self.count += 1
+            return self.last
+
+    def settle(self, quiet_s: float = 0.04, limit_s: float = 5.0) -> tuple[float, int, str]:
+        """Read frames until none came for `quiet_s` (an animation ended); the last one."""
+        deadline = time.monotonic() + limit_s
+        while time.monotonic() < deadline and self.next(quiet_s) is not None:
+            pass
+        return self.last
+
+
+def windowed(data_dir: Path, display: str) -> tuple[Companion, Frames, int]:
+    """`companion run` in a window on `display`, under the flip reporter."""
+    import sys
+
+    read, write = os.pipe()
+    try:
+        child = Companion(data_dir, headless=False, env={"DISPLAY": display},
+                          extra_args=["--size", WINDOW], pass_fds=(write,),
+                          prefix=[sys.executable, "-m", "tools.bench.flipwatch", str(write)])
+    finally:
+        os.close(write)
+    return child, Frames(read), read
+
+
+def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, Any]:
+    """press.flip_ms_p50/p99 over `samples` presses (fewer if `time_limit_s` runs out)."""
+    import ctypes.util
+
+    if not have_xvfb():
+        return {"press.skipped": "no Xvfb"}
+    if ctypes.util.find_library("Xtst") is None:
+        return {"press.skipped": "no libXtst (apt-get install libxtst6)"}
+    from tools.bench.xkeys import XKeys
+
+    xvfb = Xvfb()
+    try:
+        with tempfile.TemporaryDirectory(prefix="companion-press-") as tmp:
+            data_dir = Path(tmp, "data")
+            build_journal(data_dir, 30, seed=3)
+            child, frames, fd = windowed(data_dir, xvfb.display)
+            keys: XKeys | None = None
+            try:
+                keys = XKeys(xvfb.display)
+                first = frames.next(60)
+                if first is None:
+                    raise RuntimeError("no first frame: " + " | ".join(child.errors[-5:]))
+                keys.point(400, 240)
+                timings: list[float] = []
+                taken: list[float] = []
+                undos = in_a_row = 0
+                unanswered: list[str] = []
+                end = time.monotonic() + time_limit_s
+                while len(timings) < samples and time.monotonic() < end:
+                    _t, version, key = frames.settle()
+                    in_a_row = in_a_row + 1 if key == "-" else 0
+                    if in_a_row > 3:
+                        break
+                    if key == "-":  # no button sends a command: an undo question, then yes
+                        undos += 1
+                        keys.press("u")
+                        frames.settle()
+                        key = "y"
+                    sent = keys.press(key)
+                    while (frame := frames.next(5.0)) is not None and frame[1] <= version:
+                        pass
+                    if frame is None:  # refused, or lost on the way: said, not timed
+                        taken_at = "taken" if frames.key_taken >= sent else "never taken"
+                        unanswered.append(f"{key} at version {version} ({taken_at})")
+                        if len(unanswered) > 3:
+                            raise RuntimeError("presses showed nothing: "
+                                               + "; ".join(unanswered + child.errors[-3:]))
+                        continue
+                    timings.append((frame[0] - sent) * 1000)
+                    if sent <= frames.key_taken <= frame[0]:
+                        taken.append((frames.key_taken - sent) * 1000)
+            finally:
+                if keys is not None:
+                    keys.close()
+                child.stop()
+                os.close(fd)
+    finally:
+        xvfb.close()
+    if not timings:
+        raise RuntimeError("no press could be timed")
+    return {
+        "press.flip_ms_p50": round(statistics.median(timings), 2),
+        "press.flip_ms_p99": round(percentile(timings, 0.99), 2),
+        "press.flip_ms_max": round(max(timings), 2),
+        "press.samples": float(len(timings)),
+        "press.key_taken_ms_p50": round(statistics.median(taken), 2) if taken else None,
+        "press.key_taken_ms_p99": round(percentile(taken, 0.99), 2) if taken else None,
+        "press.frames": float(frames.count),
+        "press.undo_answers": float(undos),
+        "press.unanswered": "; ".join(unanswered),
+        "press.draw_ms_p50": round(statistics.median(frames.draw_ms), 2),
+        "press.draw_ms_p99": round(percentile(frames.draw_ms, 0.99), 2),
+    }
