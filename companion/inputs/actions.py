@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.api import JSON, Source
+from companion.words.catalog import format_money
 
 # Fields of a legal-command entry that list choices rather than being part of the command.
 _CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards"}
@@ -96,16 +97,12 @@ def pending(state: JSON) -> JSON:
 
 
 def money(state: JSON, amount: int) -> str:
-    """An amount in the table's currency, e.g. "€ 1.500".
+    """An amount as the table's edition writes it (the words layer's one formatter).
 
     >>> money({"currency": {"pattern": "€ {amount}", "group_separator": "."}}, 1500)
-    '€ 1.500'
+    '€\\xa01.500'
     """
-    currency = state.get("currency") or {}
-    sep = currency.get("group_separator", ",")
-    digits = f"{abs(amount):,}".replace(",", sep)
-    text = str(currency.get("pattern", "{amount}")).replace("{amount}", digits)
-    return f"-{text}" if amount < 0 else text
+    return format_money(amount, state.get("currency"))
 
 
 def square_by_id(state: JSON, square_id: str) -> JSON | None:
@@ -114,8 +111,3 @@ def square_by_id(state: JSON, square_id: str) -> JSON | None:
         if square.get("id") == square_id:
             return dict(square)
     return None
-
-
-def player_names(state: JSON) -> list[str]:
-    """Players still in the game, in seat order."""
-    return [p["name"] for p in state.get("players") or [] if not p.get("bankrupt")]

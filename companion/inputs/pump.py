@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.game.api import JSON, GameSessionProtocol, Source
+from companion.game.api import JSON, GameSessionProtocol
 from companion.inputs.actions import Action, OpenMenu, PassOn, Show, Submit, Undo
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent
@@ -111,8 +111,3 @@ class InputPump:
                 self.ui(Show("refused", outcome.message or "Nothing to undo.", "notice"))
         elif isinstance(action, OpenMenu | Show | PassOn):
             self.ui(action)
-
-
-def banker_source() -> Source:
-    """The source for commands sent with the banker's authority from the banker menu."""
-    return Source("rfid", banker=True)
