@@ -18,6 +18,7 @@ from typing import Any
 from companion.app.wiring import placeholder_url
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.inputs.entry import acting_player
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
@@ -41,7 +42,6 @@ from companion.screen.views.house_rules import house_rule_states
 from companion.screen.views.news import card_news
 from companion.screen.views.prompt import (
     Action,
-    acting_player,
     build_prompt,
     next_bidder,
     square_choices,
