@@ -297,14 +297,14 @@ def test_auction_bid_with_card_knob_and_yes(ctl: InputController) -> None:
     assert codes(tap(ctl, "B2", state)) == ["enter_bid"]
     ctl.handle(EncoderEvent(3), state)
     assert submitted(ctl.handle(press(Button.YES), state)) == [
-        {"do": "bid", "by": "Bo", "amount": 151}
+        {"do": "bid", "by": "Bo", "amount": 160}  # highest 120 + one step of 10, + 3
     ]
     tap(ctl, "B2", state)
     assert submitted(ctl.handle(press(Button.NO), state)) == [{"do": "pass", "by": "Bo"}]
     tap(ctl, "C3", state)
-    ctl.handle(EncoderEvent(-4), state)  # never below the minimum
+    ctl.handle(EncoderEvent(-4), state)  # never below the next step
     assert submitted(ctl.handle(press(Button.YES), state)) == [
-        {"do": "bid", "by": "Cy", "amount": 121}
+        {"do": "bid", "by": "Cy", "amount": 130}
     ]
 
 

@@ -179,6 +179,22 @@ def dial_face(e: EntryFields) -> int | str:
     return faces[(e.dial or 0) % len(faces)]
 
 
+def back_dial(e: EntryFields) -> bool:
+    """NO on the dial: the last die entered goes back on the dial (the speed die first);
+    with none entered the dice entry ends. False when it ended."""
+    if e.speed_entry is not None:
+        face: int | str = e.speed_entry
+        e.speed_entry = None
+        e.dial = SPEED_FACES.index(face) if face in SPEED_FACES else 0
+        return True
+    if e.dice_entry:
+        face = e.dice_entry.pop()
+        e.dial = WHITE_FACES.index(face) if face in WHITE_FACES else 0
+        return True
+    clear_dice(e)
+    return False
+
+
 def take_dial(state: Mapping[str, Any], e: EntryFields) -> Step:
     """YES on the dial: its face is the next die; the roll once all dice are in."""
     who, roll = roller(state)
@@ -224,13 +240,18 @@ def turn_bid(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:
     lowest bid); False when no auction runs."""
     if (state.get("pending") or {}).get("kind") not in ("auction", "building_auction"):
         return False
-    e.bid_steps = max(0, e.bid_steps + steps)
+    turn_amount(e, steps)
     return True
 
 
 def transfer_amount(state: Mapping[str, Any], steps: int) -> int:
-    """A payment set with the knob: `steps` steps (at least one)."""
-    return bid_step(state) * max(1, steps)
+    """A payment set with the knob: `steps` steps of bid_step (0 until it is turned)."""
+    return bid_step(state) * max(0, steps)
+
+
+def turn_amount(e: EntryFields, steps: int) -> None:
+    """The knob on an amount being entered (a bid or a payment): never below none."""
+    e.bid_steps = max(0, e.bid_steps + steps)
 
 
 # --- squares ----------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from companion.inputs.actions import (
     pending,
     square_by_id,
 )
-from companion.inputs.modes import AmountEntry, CardTapped, Mode, SquarePick
+from companion.inputs.entry import bid_amount
+from companion.inputs.modes import AmountEntry, CardTapped, Mode, RidePick
 from companion.inputs.registry import TagKind, TagRegistry, TagRole, card_holder
 
 Result = tuple[list[Action], Mode | None]
@@ -97,19 +98,17 @@ class TapInterpreter:
         return [show], CardTapped(version, player)
 
     def _start_bid(self, player: str, state: JSON, version: int) -> Result:
-        entry = legal_entry(state, "bid", player)
-        if entry is None:
+        amount = bid_amount(state, player, 0)
+        if amount is None:
             return [Show("cannot_bid", f"{player} cannot bid now.")], None
-        low = int(entry.get("min", (pending(state).get("highest") or 0) + 1))
-        high = entry.get("max")
-        mode = AmountEntry(version, "bid", player, amount=low, minimum=low, maximum=high)
-        msg = f"{player} bids {money(state, low)}: turn the knob, YES to bid, NO to pass."
+        mode = AmountEntry(version, "bid", player, amount=amount)
+        msg = f"{player} bids {money(state, amount)}: turn the knob, YES to bid, NO to pass."
         return [Show("enter_bid", msg, level="prompt", data={"player": player})], mode
 
     def _start_transfer(self, payer: str, payee: str, state: JSON, version: int) -> Result:
         # `pay` (corrections, side deals) is accepted whenever nothing is pending, but the
         # engine does not list it in `legal`; the session refuses it if it is not allowed.
-        mode = AmountEntry(version, "transfer", payer, payee=payee, amount=0, minimum=1)
+        mode = AmountEntry(version, "transfer", payer, payee=payee)
         msg = f"{payer} pays {payee}: turn the knob to the amount, YES to pay."
         data = {"from": payer, "to": payee}
         return [Show("enter_amount", msg, level="prompt", data=data)], mode
@@ -156,9 +155,7 @@ class TapInterpreter:
         current = state.get("current")
         ride = legal_entry(state, "use_bus_ticket", current)
         if ride is not None and role.deck == BUS_TICKETS and ride.get("squares"):
-            squares = [int(sq) for sq in ride["squares"]]
-            pick = SquarePick(int(state.get("version", 0)), command_from(ride), squares)
-            return [], pick
+            return [], RidePick(int(state.get("version", 0)))
         if role.deck == BUS_TICKETS:
             return [Show("card_not_now", "No bus ticket can be used now.")], mode
         use = legal_entry(state, "use_card", current)

@@ -384,8 +384,8 @@ class Controller(EntryMixin):
             self.pick_step(int(ui_action.split(":", 1)[1]))
         elif ui_action == "dial_take":
             self.dial_take(source)
-        elif ui_action == "dial_cancel":
-            self.clear_dice()
+        elif ui_action == "dial_back":  # the last die back on the dial, else no dial
+            self.dial_back()
         elif ui_action == "menu":
             self.open_menu()
         elif ui_action == "help":

@@ -125,6 +125,10 @@ class EntryMixin:
         if self.state is not None:
             self._step(entry.take_dial(self.state, self.ui), source)
 
+    def dial_back(self) -> None:
+        """NO in dial mode: the last die entered goes back on the dial; none: the dial ends."""
+        entry.back_dial(self.ui)
+
     def pick_step(self, steps: int) -> None:
         """NO / PASS GO while choosing a square: the next (previous) candidate."""
         if self.state is not None:

@@ -35,7 +35,7 @@ class Action:
     `command` is submitted to the session; otherwise `ui` names a screen action
     ("menu", "undo", "next_bidder", "choose:<verb>", "confirm_bankrupt", "reject_trade",
     "undo_now", "undo_keep", "bus_ride", "bus_back", "pick:<steps>", "dial_take",
-    "dial_cancel").
+    "dial_back").
     """
 
     button: str | None
@@ -175,7 +175,9 @@ def _dial(state: Mapping[str, Any], ui: UiState) -> Prompt:
     details = [text("prompt_dice_entry", dice=entry_text(ui.dice_entry, ui.speed_entry, needed))]
     return Prompt(title, details, [Action("yes", text("act_take_face", face=face_word(face)),
                                           ui="dial_take"),
-                                   Action("no", text("act_cancel"), ui="dial_cancel")], who)
+                                   Action("no", text("act_back" if ui.dice_entry or
+                                                     ui.speed_entry is not None else
+                                                     "act_cancel"), ui="dial_back")], who)
 
 
 def _pick(state: Mapping[str, Any], ui: UiState, pick: Pick) -> Prompt:
