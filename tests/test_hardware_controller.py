@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion.game.api import Source
-from companion.inputs.actions import OpenMenu, PassOn, Show, Submit, money
+from companion.inputs.actions import Consent, OpenMenu, PassOn, Show, Submit, money
 from companion.inputs.controller import InputController
 from companion.inputs.events import (
     Button,
@@ -320,8 +320,9 @@ def test_card_of_an_empty_seat_belongs_to_nobody(ctl: InputController) -> None:
 
 def test_waiting_decisions_are_explained_on_tap(ctl: InputController) -> None:
     debt = {"kind": "debt", "player": "Ann", "creditor": "Bo", "amount": 250}
-    [show] = tap(ctl, "A1", make_state([{"do": "bankrupt", "by": "Ann"}], debt))
+    [show, consent] = tap(ctl, "A1", make_state([{"do": "bankrupt", "by": "Ann"}], debt))
     assert isinstance(show, Show) and "Ann" in show.message
+    assert consent == Consent("Ann")  # a trade offered to Ann on the screen would be hers
     assert ctl.mode is None
 
 

@@ -2,7 +2,7 @@
 
 The controller is pure: it turns (input event, public state) into a list of these actions.
 The screen program (or companion.inputs.pump.InputPump) carries them out: Submit goes to
-`session.submit`, Undo to `session.undo`, OpenMenu, Show and PassOn to the screen.
+`session.submit`, Undo to `session.undo`, OpenMenu, Show, PassOn and Consent to the screen.
 """
 
 from __future__ import annotations
@@ -70,7 +70,16 @@ class PassOn:
     steps: int = 0
 
 
-Action = Submit | Undo | OpenMenu | Show | PassOn
+@dataclass(frozen=True)
+class Consent:
+    """A player's own bank card was tapped: their answer to an offer the rules engine does
+    not hold (a trade proposed on a phone, which the table screen shows), for whoever holds
+    it to accept as that player's (companion.inputs.authority: a tap acts for its owner)."""
+
+    player: str
+
+
+Action = Submit | Undo | OpenMenu | Show | PassOn | Consent
 
 
 def legal_entry(state: JSON, do: str, by: str | None = None) -> JSON | None:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.game.api import JSON, GameSessionProtocol
-from companion.inputs.actions import Action, OpenMenu, PassOn, Show, Submit, Undo
+from companion.inputs.actions import Action, Consent, OpenMenu, PassOn, Show, Submit, Undo
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent
 
@@ -109,5 +109,5 @@ class InputPump:
             outcome = self.session.undo(action.source)
             if not outcome.accepted:
                 self.ui(Show("refused", outcome.message or "Nothing to undo.", "notice"))
-        elif isinstance(action, OpenMenu | Show | PassOn):
+        elif isinstance(action, OpenMenu | Show | PassOn | Consent):
             self.ui(action)

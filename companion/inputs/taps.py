@@ -8,7 +8,9 @@
 - Mega: a bus ticket when the player may ride starts picking the square (knob, or tap
   the deed); a deed tapped while a square is to be chosen (triple, Auction square)
   chooses it; a bus ticket drawn from the pile is taken like a Chance card;
-- the banker card: the banker menu; an unknown tag: says so.
+- the banker card: the banker menu; an unknown tag: says so;
+- a bank card that answered nothing in the game also says its owner is at the reader
+  (Consent): a trade offered to them on the screen is accepted as theirs.
 Pure: no I/O, no clock; the registry is only read.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 from companion.game.api import JSON, Source
 from companion.inputs.actions import (
     Action,
+    Consent,
     OpenMenu,
     Show,
     Submit,
@@ -76,6 +79,13 @@ class TapInterpreter:
             return [Show("card_unassigned", msg, data={"number": role.number})], mode
         if _bankrupt(state, player):
             return [Show("player_bankrupt", f"{player} is bankrupt.")], None
+        actions, next_mode = self._card_owner(player, state, mode)
+        if any(isinstance(a, Submit) for a in actions) or isinstance(next_mode, AmountEntry):
+            return actions, next_mode  # the tap answered the game: nothing else
+        return [*actions, Consent(player)], next_mode  # last: a trade it accepts wins
+
+    def _card_owner(self, player: str, state: JSON, mode: Mode | None) -> Result:
+        """What the bank card of `player` does now (it acts for them, and only them)."""
         version = int(state.get("version", 0))
         source = Source("rfid", player=player)
         ask = pending(state)

@@ -117,7 +117,7 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         return Prompt(text("prompt_winner", player=state["winner"]), player=state["winner"],
                       actions=[Action("undo", text("act_undo"), ui="undo"),
                                Action("menu", text("act_menu"), ui="menu")])
-    if ui.trade is not None:
+    if ui.trade is not None and ui.trade.get("to") == state.get("current"):
         return _trade(state, ui)
     pending = state.get("pending")
     pick = flow.pick(state, ui, ui.board.size)
@@ -136,6 +136,9 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
     if "menu" not in taken:
         actions.append(Action("menu", text("act_menu"), ui="menu"))
     details = list(prompt.details) + _follow_ups(state)
+    if ui.trade is not None and ui.trade.get("to") != state.get("current"):
+        # a trade offered to another player is theirs: the game goes on meanwhile
+        details.append(text("own_input", player=ui.trade.get("to")))
     if (ui.dice_entry or ui.speed_entry is not None) and ui.dial is None:
         needed = dice_needed(state, acting_player(state))
         details.append(text("prompt_dice_entry",
@@ -353,11 +356,14 @@ def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> P
 
 
 def auction_focus(state: Mapping[str, Any], ui: UiState) -> str | None:
-    """The bidder the panel's YES / NO act for: the chosen one while still bidding, else the
-    first one who may still bid (or pass)."""
+    """The bidder the prompt shows: the chosen one while still bidding, else the current
+    player, else the first one who may still bid (or pass). The panel's YES / NO bid only
+    for the current player; the others bid on their phones or with their bank cards."""
     bidders = [e.get("by") for e in state.get("legal") or [] if e.get("do") in ("bid", "pass")]
     if ui.focus_bidder in bidders:
         return ui.focus_bidder
+    if state.get("current") in bidders:  # the table's buttons act for the current player
+        return state.get("current")
     return bidders[0] if bidders else None
 
 

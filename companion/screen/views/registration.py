@@ -109,10 +109,12 @@ class CardRegistration:
         """The readers' pump's actions for the screen (any thread): panel buttons and the
         knob to the screen's mapping, the banker card to the banker menu, notices as
         banners in the screen's language."""
-        from companion.inputs.actions import OpenMenu, PassOn, Show
+        from companion.inputs.actions import Consent, OpenMenu, PassOn, Show
 
         post = self.controller
-        if isinstance(action, PassOn):
+        if isinstance(action, Consent):  # a bank card: its owner's answer to a trade
+            post.post_consent(action.player)
+        elif isinstance(action, PassOn):
             if action.button == "knob":
                 post.post_encoder(action.steps)
             else:
