@@ -158,7 +158,7 @@ def test_glitch_shorter_than_settle_time_is_ignored(
     assert events == []
 
 
-def test_debounce_without_ticker_settles_on_next_edge(
+def test_an_edge_settles_the_old_level_before_any_timer_fires(
     panel: ButtonPanel, clock: FakeClock, events: list[object]
 ) -> None:
     panel.drive("roll", True)
