@@ -199,8 +199,8 @@ def take_dial(state: Mapping[str, Any], e: EntryFields) -> Step:
     """YES on the dial: its face is the next die; the roll once all dice are in."""
     who, roll = roller(state)
     if who is None or roll is None or e.dial is None:
-        e.dial = None
-        return Refusal("no_roll")
+        e.dial = None  # the roll went meanwhile: the dial ends quietly
+        return Refusal("not_mine")
     slot = min(2, len(e.dice_entry))
     face = dial_face(e)
     if slot < 2 and isinstance(face, int):
