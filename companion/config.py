@@ -116,7 +116,9 @@ def parse_reader_spec(text: str) -> ReaderSpec:
 
 @dataclass(frozen=True)
 class ButtonsConfig:
-    """The button panel: a BCM GPIO number per button, and how long a press is a hold."""
+    """The button panel: a BCM GPIO number per button, and how long a press is a hold (the
+    MENU button's long press: the banker menu). The defaults leave the UART (GPIO 14, 15),
+    I2C (2, 3) and SPI (7-11) pins free; buttons connect their pin to ground."""
 
     roll: int = 17
     yes: int = 27
@@ -134,12 +136,44 @@ class ButtonsConfig:
 
 @dataclass(frozen=True)
 class EncoderConfig:
-    """The optional rotary encoder (menu scrolling): its two signal pins and push button."""
+    """The optional rotary encoder (menu scrolling): its two signal pins and push button
+    (which acts as YES). A knob that turns the wrong way: swap `a` and `b`."""
 
     enabled: bool = False
     a: int = 5
     b: int = 6
     button: int = 13
+
+    @property
+    def pins(self) -> dict[str, int]:
+        """Key -> BCM pin while the encoder is enabled; none when it is not."""
+        return {"a": self.a, "b": self.b, "button": self.button} if self.enabled else {}
+
+
+def pin_conflict(buttons: ButtonsConfig, encoder: EncoderConfig,
+                 uart: bool = False) -> tuple[tuple[str, str], str] | None:
+    """The first input wired where it cannot be, as ((section, key), problem), or None:
+    two inputs on one pin, or an input on the UART's pins while a reader uses the UART
+    (`uart`). The one pin check: the config loader and the button panel both use it.
+
+    >>> pin_conflict(ButtonsConfig(yes=17), EncoderConfig())
+    (('buttons', 'yes'), 'GPIO 17 is already used by buttons.roll')
+    >>> pin_conflict(ButtonsConfig(), EncoderConfig(enabled=True, button=25))
+    (('encoder', 'button'), 'GPIO 25 is already used by buttons.menu')
+    >>> pin_conflict(ButtonsConfig(), EncoderConfig(button=25)) is None  # not wired
+    True
+    """
+    used: dict[int, tuple[str, str]] = {}
+    wanted = [("buttons", name, pin) for name, pin in buttons.pins.items()]
+    wanted += [("encoder", key, pin) for key, pin in encoder.pins.items()]
+    for section, key, pin in wanted:
+        if pin in used:
+            return (section, key), f"GPIO {pin} is already used by {'.'.join(used[pin])}"
+        if uart and pin in UART_PINS:
+            return (section, key), (f"GPIO {pin} is the UART's pin, used by the reader on "
+                                    "the serial port")
+        used[pin] = (section, key)
+    return None
 
 
 @dataclass(frozen=True)
@@ -363,23 +397,10 @@ class _Loader:
 
     def check_pins(self, config: Config) -> None:
         """No two inputs on one pin, and nothing on the UART's pins if a reader uses it."""
-        used: dict[int, tuple[str, str]] = {}
-        wanted = [("buttons", name, pin) for name, pin in config.buttons.pins.items()]
-        if config.encoder.enabled:
-            e = config.encoder
-            wanted += [("encoder", "a", e.a), ("encoder", "b", e.b)]
-            wanted += [("encoder", "button", e.button)]
         uart = any(spec.uses_uart for spec in config.readers.specs)
-        for section, key, pin in wanted:
-            if pin in used:
-                other = ".".join(used[pin])
-                raise self.error((section, key), f"GPIO {pin} is already used by {other}")
-            if uart and pin in UART_PINS:
-                raise self.error(
-                    (section, key),
-                    f"GPIO {pin} is the UART's pin, used by the reader on the serial port",
-                )
-            used[pin] = (section, key)
+        conflict = pin_conflict(config.buttons, config.encoder, uart)
+        if conflict is not None:
+            raise self.error(*conflict)
 
 
 class _Section:

@@ -1,9 +1,12 @@
 """Our own button debouncing, hold gestures and fault detection, driven by an injected clock.
 
-gpiozero's mock pins ignore `bounce_time` and the real backends debounce differently, so the
-panel turns off gpiozero's debouncing and feeds every raw edge here. The debouncer is plain
-Python with a clock passed in: tests drive it with a fake clock, the panel with
-time.monotonic and a ticker thread calling `poll()` for the time-based gestures.
+Kept rather than gpiozero's `Button(bounce_time=, hold_time=)` because it does what that
+cannot: it warns about a stuck or chattering button and ignores it until it recovers; it
+debounces the same on every backend (gpiozero's mock pins ignore `bounce_time`); and it
+needs no thread while the buttons rest (gpiozero's hold thread wakes ten times a second for
+each button, forever). The debouncer is plain Python with a clock passed in: `next_due()`
+says when its time-based gestures need it next, so the panel arms a timer only then (a
+button down, a level settling), and tests drive it with a fake clock.
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.config import ButtonsConfig
 from companion.inputs.events import (
     Button,
     ButtonEvent,
     Emit,
-    EncoderEvent,
     Gesture,
     HardwareWarning,
     InputEvent,
@@ -42,7 +45,7 @@ class DebounceTiming:
     """
 
     settle: float = 0.02
-    hold: float = 1.5
+    hold: float = ButtonsConfig.hold_seconds
     stuck: float = 10.0
     chatter: float = 0.5
     max_presses: int = 12
@@ -113,6 +116,25 @@ class ButtonDebouncer:
             self._evaluate(self._clock(), out)
         self._send(out)
 
+    def next_due(self) -> float | None:
+        """The clock time `poll()` next has something to do (a level to settle, a hold or a
+        stuck button to notice, a chattering one to listen to again), or None: nothing
+        until the next edge."""
+        t = self.timing
+        with self._lock:
+            due: list[float] = []
+            if self._unsettled_since is not None or self._raw != self._stable:
+                due.append(self._raw_since + t.settle)
+                if self._unsettled_since is not None and self.ignored is None:
+                    due.append(self._unsettled_since + t.chatter)
+            if self.ignored == "chatter":
+                due.append(max(self._last_edge + t.quiet, self._raw_since + t.settle))
+            if self._stable and self.ignored is None:
+                if self.has_hold and not self._hold_fired:
+                    due.append(self._stable_since + t.hold)
+                due.append(self._stable_since + t.stuck)
+            return min(due) if due else None
+
     def _send(self, out: list[InputEvent]) -> None:
         for event in out:
             self._emit(event)
@@ -182,46 +204,3 @@ class ButtonDebouncer:
                 else f"The {self.label} button works again."
             )
         return HardwareWarning(code, self.button.value, text, active)
-
-
-# Quadrature transitions: (previous state, new state) -> +1 / -1; anything else is a skip.
-_QUADRATURE: dict[tuple[int, int], int] = {
-    (0b00, 0b01): 1, (0b01, 0b11): 1, (0b11, 0b10): 1, (0b10, 0b00): 1,
-    (0b00, 0b10): -1, (0b10, 0b11): -1, (0b11, 0b01): -1, (0b01, 0b00): -1,
-}  # fmt: skip
-
-
-class QuadratureDecoder:
-    """Turns the two contacts of a rotary encoder into detent steps.
-
-    Quadrature is self-debouncing: a bouncing contact adds and removes the same step.
-    Steps are counted while moving and reported when the encoder comes to rest (both
-    contacts open), so a missed transition does not shift every later detent.
-    """
-
-    def __init__(self, emit: Emit, *, steps_per_detent: int = 4, reverse: bool = False) -> None:
-        self._emit = emit
-        self._lock = threading.Lock()
-        self._state = 0b00
-        self._count = 0
-        self._per_detent = max(1, steps_per_detent)
-        self._sign = -1 if reverse else 1
-        self._rest = {0b00} if steps_per_detent >= 4 else {0b00, 0b11}
-
-    def update(self, a: bool, b: bool) -> None:
-        """Feed the current contact levels (True: closed) after an edge on either."""
-        out: EncoderEvent | None = None
-        with self._lock:
-            new = (int(a) << 1) | int(b)
-            if new == self._state:
-                return
-            self._count += _QUADRATURE.get((self._state, new), 0)
-            self._state = new
-            if new in self._rest:
-                detents = self._count / self._per_detent
-                steps = int(detents + (0.5 if detents > 0 else -0.5))
-                self._count = 0
-                if steps:
-                    out = EncoderEvent(steps * self._sign)
-        if out is not None:
-            self._emit(out)

@@ -1,8 +1,13 @@
 """The GPIO button panel: six big buttons and an optional rotary encoder, through gpiozero.
 
-Every pin is a plain `DigitalInputDevice` with gpiozero's own debouncing off; raw edges go
-to our debouncer (hardware.debounce) and the resulting events to the `emit` callable handed
-in. Nothing here reads or changes the game: the callbacks only emit events.
+The pins and the hold time come from the configuration (companion.config: `[buttons]` and
+`[encoder]`, with their defaults and the one pin check). Every button is a plain
+`DigitalInputDevice` with gpiozero's own debouncing off; its raw edges go to our debouncer
+(hardware.debounce: stuck and chattering buttons, holds), which a one-shot timer wakes only
+while it has something coming (a button down, a level settling): a panel at rest runs no
+thread. The encoder is gpiozero's `RotaryEncoder` (its quadrature state machine rejects
+contact bounce); its push switch acts as YES. The callbacks only emit events to the
+`emit` callable handed in; nothing here reads or changes the game.
 
 On a machine without GPIO the same code runs on gpiozero's MockFactory, and the screen
 program drives the mock pins from the keyboard with `key_down` / `key_up` (KEYBOARD_MAP).
@@ -13,31 +18,18 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
-from gpiozero import Device, DigitalInputDevice
+from gpiozero import Device, DigitalInputDevice, RotaryEncoder
 from gpiozero.pins.mock import MockFactory
 
-from companion.inputs.events import Button, Emit
-from hardware.debounce import ButtonDebouncer, Clock, DebounceTiming, QuadratureDecoder
+from companion.config import ButtonsConfig, EncoderConfig, pin_conflict
+from companion.inputs.events import Button, Emit, EncoderEvent
+from hardware.debounce import ButtonDebouncer, Clock, DebounceTiming
 
-# BCM pin numbers (header pins in docs/hardware.md). The UART (14, 15), I2C (2, 3) and
-# SPI (7-11) pins stay free. Buttons connect the pin to ground (internal pull-ups).
-DEFAULT_PIN_MAP: dict[str, int | None] = {
-    "roll": 17,  # header pin 11
-    "yes": 27,  # header pin 13
-    "no": 22,  # header pin 15
-    "pass_go": 23,  # header pin 16
-    "undo": 24,  # header pin 18
-    "menu": 25,  # header pin 22
-    "encoder_a": 5,  # header pin 29 (CLK); None: no encoder
-    "encoder_b": 6,  # header pin 31 (DT)
-    "encoder_push": None,  # header pin 33 (GPIO 13) if wired: acts as YES
-}
-
-# Buttons with a hold gesture and its duration in seconds (hold MENU: the banker menu).
-DEFAULT_HOLD_TIMES: dict[Button, float] = {Button.MENU: 1.5}
+#: buttons with a hold gesture (hold MENU: the banker menu); its time is [buttons] hold_seconds
+HOLD_BUTTONS: frozenset[Button] = frozenset({Button.MENU})
 
 # Keys (pygame key names) that press the simulated buttons or turn the simulated encoder.
 KEYBOARD_MAP: dict[str, Button] = {
@@ -49,12 +41,25 @@ KEYBOARD_MAP: dict[str, Button] = {
     "m": Button.MENU,
 }
 ENCODER_KEYS: dict[str, int] = {"up": 1, "right": 1, "down": -1, "left": -1}
+KNOB = "encoder_button"
+"""The name `drive` knows the encoder's push switch by."""
 
-_ENCODER_KEYS = {"encoder_a", "encoder_b", "encoder_push"}
+Cancel = Callable[[], None]
+Schedule = Callable[[float, Callable[[], None]], Cancel]
+"""Run a callable once after a delay in seconds; returns what cancels it."""
 
 
 class PanelConfigError(ValueError):
-    """The pin map names an unknown button or uses a pin twice."""
+    """The configured pins cannot be wired (two inputs on one pin)."""
+
+
+def thread_timer(delay: float, fn: Callable[[], None]) -> Cancel:
+    """The default Schedule: a daemon `threading.Timer` (one short-lived thread)."""
+    timer = threading.Timer(max(0.0, delay), fn)
+    timer.name = "button-timer"
+    timer.daemon = True
+    timer.start()
+    return timer.cancel
 
 
 def choose_pin_factory(simulate: bool = False) -> tuple[Any, bool]:
@@ -74,141 +79,155 @@ def choose_pin_factory(simulate: bool = False) -> tuple[Any, bool]:
     return MockFactory(), True
 
 
-def validate_pin_map(pin_map: Mapping[str, int | None]) -> dict[str, int | None]:
-    """DEFAULT_PIN_MAP overridden by `pin_map`; refuses unknown names and shared pins."""
-    merged = dict(DEFAULT_PIN_MAP)
-    known = {b.value for b in Button} | _ENCODER_KEYS
-    for name, pin in pin_map.items():
-        if name not in known:
-            raise PanelConfigError(f"unknown button {name!r} in the pin map")
-        merged[name] = pin
-    used: dict[int, str] = {}
-    for name, pin in merged.items():
-        if pin is None:
-            continue
-        if pin in used:
-            raise PanelConfigError(f"GPIO {pin} is used by both {used[pin]} and {name}")
-        used[pin] = name
-    if (merged["encoder_a"] is None) != (merged["encoder_b"] is None):
-        raise PanelConfigError("the encoder needs both encoder_a and encoder_b (or neither)")
-    return merged
+class _Alarm:
+    """Wakes one debouncer when it next has something to do, and only then (a millisecond
+    after its deadline, so that the deadline has surely passed on its clock)."""
+
+    SLACK = 0.001
+
+    def __init__(self, debouncer: ButtonDebouncer, schedule: Schedule, clock: Clock) -> None:
+        self.debouncer = debouncer
+        self._schedule, self._clock = schedule, clock
+        self._lock = threading.Lock()
+        self._due: float | None = None
+        self._cancel: Cancel | None = None
+        self._generation = 0
+        self.closed = False
+
+    @property
+    def armed(self) -> bool:
+        """Whether a timer is waiting to wake the debouncer."""
+        return self._due is not None
+
+    def rearm(self) -> None:
+        """Arm for the debouncer's next deadline: cancelled when there is none, kept when
+        it fires earlier (it re-arms then), so a bouncing contact starts no new threads."""
+        due = self.debouncer.next_due()
+        with self._lock:
+            if self.closed:
+                return
+            if due is None:
+                self._disarm()
+                return
+            if self._due is not None and self._due <= due:
+                return
+            self._disarm()
+            self._generation += 1
+            generation = self._generation
+            self._due = due
+            delay = due - self._clock() + self.SLACK
+            self._cancel = self._schedule(delay, lambda: self._fire(generation))
+
+    def _disarm(self) -> None:
+        if self._cancel is not None:
+            self._cancel()
+        self._cancel, self._due = None, None
+
+    def _fire(self, generation: int) -> None:
+        with self._lock:
+            if generation != self._generation or self.closed:
+                return
+            self._cancel, self._due = None, None
+        self.debouncer.poll()
+        self.rearm()
+
+    def close(self) -> None:
+        """Cancel the timer for good."""
+        with self._lock:
+            self.closed = True
+            self._disarm()
 
 
 class ButtonPanel:
-    """The panel's devices, debouncers and ticker thread; emits ButtonEvent / EncoderEvent.
+    """The panel's devices and debouncers; emits ButtonEvent / EncoderEvent / warnings.
 
-    emit: where events go (e.g. queue.Queue.put); called from gpiozero's or the ticker's
-    thread, so it must be thread-safe and quick. pin_map: overrides of DEFAULT_PIN_MAP.
-    pin_factory: a gpiozero pin factory (None: choose_pin_factory()). clock: for tests.
+    emit: where events go (e.g. queue.Queue.put); called from gpiozero's or a timer's
+    thread, so it must be thread-safe and quick. buttons / encoder: the configuration's
+    sections (defaults: ButtonsConfig(), EncoderConfig(): no encoder). pin_factory: a gpiozero
+    pin factory (None: choose_pin_factory()). clock, schedule: for tests (a fake clock
+    and timers it runs by hand).
     """
 
     def __init__(
         self,
         emit: Emit,
-        pin_map: Mapping[str, int | None] | None = None,
+        buttons: ButtonsConfig | None = None,
+        encoder: EncoderConfig | None = None,
         *,
         pin_factory: Any = None,
         clock: Clock = time.monotonic,
         timing: DebounceTiming | None = None,
-        hold_times: Mapping[Button, float] | None = None,
-        steps_per_detent: int = 4,
-        reverse_encoder: bool = False,
-        poll_interval: float = 0.005,
+        schedule: Schedule = thread_timer,
     ) -> None:
-        self.pin_map = validate_pin_map(pin_map or {})
+        self.buttons = buttons or ButtonsConfig()
+        self.encoder_config = encoder or EncoderConfig()
+        conflict = pin_conflict(self.buttons, self.encoder_config)
+        if conflict is not None:
+            (section, key), problem = conflict
+            raise PanelConfigError(f"{section}.{key}: {problem}")
         if pin_factory is None:
             pin_factory, _ = choose_pin_factory()
         self.pin_factory = pin_factory
         self.simulated = isinstance(pin_factory, MockFactory)
-        self.poll_interval = poll_interval
-        holds = DEFAULT_HOLD_TIMES if hold_times is None else dict(hold_times)
-        base = timing or DebounceTiming()
+        base = timing or DebounceTiming(hold=self.buttons.hold_seconds)
+        held = _with_hold(base, self.buttons.hold_seconds)
         self.debouncers: dict[Button, ButtonDebouncer] = {}
+        self.alarms: list[_Alarm] = []
         self._devices: dict[str, DigitalInputDevice] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._extra: list[ButtonDebouncer] = []
-        self._steps_per_detent = steps_per_detent
-        self._sim_position = 0
+        self.encoder: RotaryEncoder | None = None
+        self._emit, self._clock, self._schedule = emit, clock, schedule
         try:
-            for button in Button:
-                pin = self.pin_map[button.value]
-                if pin is None:
-                    continue
-                hold = holds.get(button)
-                btiming = base if hold is None else _with_hold(base, hold)
-                deb = ButtonDebouncer(
-                    button, emit, clock=clock, timing=btiming, has_hold=hold is not None
-                )
+            for button, pin in ((Button(n), p) for n, p in self.buttons.pins.items()):
+                hold = button in HOLD_BUTTONS
+                deb = ButtonDebouncer(button, emit, clock=clock, timing=held if hold else base,
+                                      has_hold=hold)
                 self.debouncers[button] = deb
                 self._wire_button(button.value, pin, deb)
-            push = self.pin_map["encoder_push"]
-            if push is not None:
-                deb = ButtonDebouncer(Button.YES, emit, clock=clock, timing=base, label="knob")
-                self._extra.append(deb)
-                self._wire_button("encoder_push", push, deb)
-            self.encoder: QuadratureDecoder | None = None
-            a, b = self.pin_map["encoder_a"], self.pin_map["encoder_b"]
-            if a is not None and b is not None:
-                self.encoder = QuadratureDecoder(
-                    emit, steps_per_detent=steps_per_detent, reverse=reverse_encoder
-                )
-                self._wire_encoder(a, b)
+            if self.encoder_config.enabled:
+                knob = ButtonDebouncer(Button.YES, emit, clock=clock, timing=base, label="knob")
+                self._wire_button(KNOB, self.encoder_config.button, knob)
+                self._wire_encoder(self.encoder_config.a, self.encoder_config.b)
         except Exception:
             self.close()
             raise
 
-    def _device(self, name: str, pin: int) -> DigitalInputDevice:
+    def _wire_button(self, name: str, pin: int, deb: ButtonDebouncer) -> None:
         device = DigitalInputDevice(
             pin, pull_up=True, bounce_time=None, pin_factory=self.pin_factory
         )
         self._devices[name] = device
-        return device
+        alarm = _Alarm(deb, self._schedule, self._clock)
+        self.alarms.append(alarm)
 
-    def _wire_button(self, name: str, pin: int, deb: ButtonDebouncer) -> None:
-        device = self._device(name, pin)
-        device.when_activated = lambda: deb.edge(True)
-        device.when_deactivated = lambda: deb.edge(False)
+        def edge(level: bool) -> None:
+            deb.edge(level)
+            alarm.rearm()
+
+        device.when_activated = lambda: edge(True)
+        device.when_deactivated = lambda: edge(False)
 
     def _wire_encoder(self, pin_a: int, pin_b: int) -> None:
-        dev_a = self._device("encoder_a", pin_a)
-        dev_b = self._device("encoder_b", pin_b)
-        encoder = self.encoder
-        assert encoder is not None
+        encoder = RotaryEncoder(pin_a, pin_b, max_steps=0, pin_factory=self.pin_factory)
+        self.encoder = encoder
+        emit = self._emit
+        encoder.when_rotated_clockwise = lambda: emit(EncoderEvent(1))
+        encoder.when_rotated_counter_clockwise = lambda: emit(EncoderEvent(-1))
 
-        def changed() -> None:
-            encoder.update(bool(dev_a.value), bool(dev_b.value))
-
-        for dev in (dev_a, dev_b):
-            dev.when_activated = changed
-            dev.when_deactivated = changed
-
-    def poll(self) -> None:
-        """Advance every debouncer to the clock's time (the ticker does this every 5 ms)."""
-        for deb in [*self.debouncers.values(), *self._extra]:
-            deb.poll()
-
-    def start(self) -> None:
-        """Start the ticker thread that polls the debouncers (holds, releases, faults)."""
-        if self._thread is not None:
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._tick, name="button-panel", daemon=True)
-        self._thread.start()
-
-    def _tick(self) -> None:
-        while not self._stop.wait(self.poll_interval):
-            self.poll()
+    @property
+    def waiting(self) -> int:
+        """How many timers are armed now (0 while every button rests)."""
+        return sum(alarm.armed for alarm in self.alarms)
 
     def close(self) -> None:
-        """Stop the ticker and release the pins."""
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=1)
-        self._thread = None
+        """Cancel the timers and release the pins."""
+        for alarm in self.alarms:
+            alarm.close()
         for device in self._devices.values():
             device.close()
         self._devices.clear()
+        if self.encoder is not None:
+            self.encoder.close()
+            self.encoder = None
 
     def __enter__(self) -> ButtonPanel:
         return self
@@ -219,27 +238,34 @@ class ButtonPanel:
     # -- simulation: drive the mock pins ------------------------------------------------
 
     def drive(self, name: str, closed: bool) -> None:
-        """Close or open a contact on a mock pin (simulation and tests only)."""
-        device = self._devices.get(name)
-        if device is None:
-            raise KeyError(f"no pin wired for {name!r}")
+        """Close or open a contact on a mock pin (simulation and tests only): a button by
+        its name, the encoder's push switch as KNOB, its signals as encoder_a / encoder_b."""
+        if name in ("encoder_a", "encoder_b"):
+            if self.encoder is None:
+                raise KeyError(f"no pin wired for {name!r}")
+            device: Any = self.encoder.a if name == "encoder_a" else self.encoder.b
+        else:
+            device = self._devices.get(name)
+            if device is None:
+                raise KeyError(f"no pin wired for {name!r}")
         pin = device.pin
         if not hasattr(pin, "drive_low"):
             raise RuntimeError("only mock pins can be driven")
         if closed:
-            pin.drive_low()  # buttons pull the pin to ground
+            pin.drive_low()  # buttons and encoder contacts pull the pin to ground
         else:
             pin.drive_high()
 
     def turn(self, detents: int) -> None:
-        """Turn the simulated encoder by `detents` (negative: counter-clockwise)."""
-        gray = [(False, False), (False, True), (True, True), (True, False)]
-        step = 1 if detents > 0 else -1
-        for _ in range(abs(detents) * self._steps_per_detent):
-            self._sim_position = (self._sim_position + step) % 4
-            a, b = gray[self._sim_position]
-            self.drive("encoder_a", a)
-            self.drive("encoder_b", b)
+        """Turn the simulated encoder by `detents` (negative: counter-clockwise): each
+        detent is one full quadrature cycle, A closing before B clockwise."""
+        cycle = [(True, False), (True, True), (False, True), (False, False)]
+        if detents < 0:
+            cycle = [(False, True), (True, True), (True, False), (False, False)]
+        for _ in range(abs(detents)):
+            for a, b in cycle:
+                self.drive("encoder_a", a)
+                self.drive("encoder_b", b)
 
     def key_down(self, key: str) -> bool:
         """A key went down in the simulator; True if it belongs to the panel."""

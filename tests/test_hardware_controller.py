@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion.game.api import Source
-from companion.inputs.actions import OpenMenu, PassOn, Show, Submit, money
+from companion.inputs.actions import Consent, OpenMenu, PassOn, Show, Submit, money
 from companion.inputs.controller import InputController
 from companion.inputs.events import (
     Button,
@@ -297,14 +297,14 @@ def test_auction_bid_with_card_knob_and_yes(ctl: InputController) -> None:
     assert codes(tap(ctl, "B2", state)) == ["enter_bid"]
     ctl.handle(EncoderEvent(3), state)
     assert submitted(ctl.handle(press(Button.YES), state)) == [
-        {"do": "bid", "by": "Bo", "amount": 151}
+        {"do": "bid", "by": "Bo", "amount": 160}  # highest 120 + one step of 10, + 3
     ]
     tap(ctl, "B2", state)
     assert submitted(ctl.handle(press(Button.NO), state)) == [{"do": "pass", "by": "Bo"}]
     tap(ctl, "C3", state)
-    ctl.handle(EncoderEvent(-4), state)  # never below the minimum
+    ctl.handle(EncoderEvent(-4), state)  # never below the next step
     assert submitted(ctl.handle(press(Button.YES), state)) == [
-        {"do": "bid", "by": "Cy", "amount": 121}
+        {"do": "bid", "by": "Cy", "amount": 130}
     ]
 
 
@@ -320,8 +320,9 @@ def test_card_of_an_empty_seat_belongs_to_nobody(ctl: InputController) -> None:
 
 def test_waiting_decisions_are_explained_on_tap(ctl: InputController) -> None:
     debt = {"kind": "debt", "player": "Ann", "creditor": "Bo", "amount": 250}
-    [show] = tap(ctl, "A1", make_state([{"do": "bankrupt", "by": "Ann"}], debt))
+    [show, consent] = tap(ctl, "A1", make_state([{"do": "bankrupt", "by": "Ann"}], debt))
     assert isinstance(show, Show) and "Ann" in show.message
+    assert consent == Consent("Ann")  # a trade offered to Ann on the screen would be hers
     assert ctl.mode is None
 
 

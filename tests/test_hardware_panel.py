@@ -1,17 +1,21 @@
-"""The button panel on gpiozero's mock pins: presses, holds, bounce, faults, the encoder."""
+"""The button panel on gpiozero's mock pins: presses, holds, bounce, faults, the encoder;
+the configured pins and hold time; timers only while a button has something coming."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from companion.config import ButtonsConfig, EncoderConfig
 from companion.inputs.events import Button, ButtonEvent, EncoderEvent, Gesture, HardwareWarning
 from hardware.debounce import DebounceTiming
-from hardware.panel import DEFAULT_PIN_MAP, ButtonPanel, PanelConfigError, validate_pin_map
+from hardware.panel import KNOB, ButtonPanel, PanelConfigError
+
+ENCODER = EncoderConfig(enabled=True)
 
 
 class FakeClock:
@@ -34,9 +38,44 @@ def factory() -> Iterator[MockFactory]:
     Device.pin_factory = old
 
 
+class FakeTimers:
+    """gpiozero-free timers run by hand on the fake clock: what the panel armed, when."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.armed: list[tuple[float, int, Callable[[], None]]] = []
+        self.started = 0
+        self.fired = 0
+
+    def __call__(self, delay: float, fn: Callable[[], None]) -> Callable[[], None]:
+        self.started += 1
+        entry = (self.clock.now + max(0.0, delay), self.started, fn)
+        self.armed.append(entry)
+        return lambda: self.armed.remove(entry) if entry in self.armed else None
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` pass, firing every timer due on the way, in time order."""
+        end = self.clock.now + seconds
+        while True:
+            due = [e for e in self.armed if e[0] <= end]
+            if not due:
+                break
+            entry = min(due)
+            self.armed.remove(entry)
+            self.clock.now = max(self.clock.now, entry[0])
+            self.fired += 1
+            entry[2]()
+        self.clock.now = end
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def timers(clock: FakeClock) -> FakeTimers:
+    return FakeTimers(clock)
 
 
 @pytest.fixture
@@ -45,17 +84,18 @@ def events() -> list[object]:
 
 
 @pytest.fixture
-def panel(factory: MockFactory, clock: FakeClock, events: list[object]) -> Iterator[ButtonPanel]:
-    with ButtonPanel(events.append, pin_factory=factory, clock=clock) as p:
+def panel(factory: MockFactory, clock: FakeClock, timers: FakeTimers,
+          events: list[object]) -> Iterator[ButtonPanel]:
+    with ButtonPanel(events.append, ButtonsConfig(hold_seconds=1.5), ENCODER,
+                     pin_factory=factory, clock=clock, schedule=timers) as p:
+        p.timers = timers  # type: ignore[attr-defined]
         yield p
 
 
-def step(panel: ButtonPanel, clock: FakeClock, seconds: float, tick: float = 0.005) -> None:
-    """Let `seconds` pass with the ticker polling every `tick`."""
-    end = clock.now + seconds
-    while clock.now < end:
-        clock.now = min(end, clock.now + tick)
-        panel.poll()
+def step(panel: ButtonPanel, clock: FakeClock, seconds: float, tick: float = 0.0) -> None:
+    """Let `seconds` pass: the panel's timers fire when due (no polling)."""
+    timers: FakeTimers = panel.timers  # type: ignore[attr-defined]
+    timers.advance(seconds)
 
 
 def press(panel: ButtonPanel, clock: FakeClock, name: str, held: float = 0.1) -> None:
@@ -77,7 +117,7 @@ def test_press_reported_once_after_it_settles(
     panel: ButtonPanel, clock: FakeClock, events: list[object]
 ) -> None:
     panel.drive("roll", True)
-    panel.poll()
+    step(panel, clock, 0.0)
     assert events == []
     step(panel, clock, 0.03)
     assert events == [ButtonEvent(Button.ROLL, Gesture.PRESS)]
@@ -118,7 +158,7 @@ def test_glitch_shorter_than_settle_time_is_ignored(
     assert events == []
 
 
-def test_debounce_without_ticker_settles_on_next_edge(
+def test_an_edge_settles_the_old_level_before_any_timer_fires(
     panel: ButtonPanel, clock: FakeClock, events: list[object]
 ) -> None:
     panel.drive("roll", True)
@@ -220,42 +260,108 @@ def test_keyboard_drives_the_mock_buttons(
     assert events == [ButtonEvent(Button.YES), EncoderEvent(1)]
 
 
-def test_encoder_push_acts_as_yes(factory: MockFactory, clock: FakeClock) -> None:
-    events: list[object] = []
-    with ButtonPanel(events.append, {"encoder_push": 13}, pin_factory=factory, clock=clock) as p:
-        press(p, clock, "encoder_push")
+def test_encoder_push_acts_as_yes(panel: ButtonPanel, clock: FakeClock,
+                                  events: list[object]) -> None:
+    press(panel, clock, KNOB)
     assert events == [ButtonEvent(Button.YES)]
 
 
-def test_missing_buttons_and_encoder_can_be_left_out(factory: MockFactory) -> None:
+def test_the_encoder_is_wired_only_when_enabled(factory: MockFactory) -> None:
     events: list[object] = []
-    pins = {"pass_go": None, "encoder_a": None, "encoder_b": None}
-    with ButtonPanel(events.append, pins, pin_factory=factory) as p:
-        assert Button.PASS_GO not in p.debouncers
+    with ButtonPanel(events.append, pin_factory=factory) as p:
         assert p.encoder is None
-        assert not p.key_down("g")
+        assert not p.key_down("up")
+        with pytest.raises(KeyError):
+            p.drive(KNOB, True)
 
 
-@pytest.mark.parametrize(
-    "pins, message",
-    [
-        ({"jump": 4}, "unknown button"),
-        ({"roll": 27}, "used by both"),
-        ({"encoder_b": None}, "both encoder_a and encoder_b"),
-    ],
-)
-def test_bad_pin_maps_are_refused(pins: dict[str, int | None], message: str) -> None:
-    with pytest.raises(PanelConfigError, match=message):
-        validate_pin_map(pins)
+def test_configured_pins_are_the_ones_wired(factory: MockFactory, clock: FakeClock) -> None:
+    events: list[object] = []
+    timers = FakeTimers(clock)
+    buttons = ButtonsConfig(roll=4, yes=12, no=16, pass_go=20, undo=21, menu=26)
+    encoder = EncoderConfig(enabled=True, a=19, b=18, button=13)
+    with ButtonPanel(events.append, buttons, encoder, pin_factory=factory, clock=clock,
+                     schedule=timers):
+        factory.pin(12).drive_low()  # YES, by its configured pin
+        timers.advance(0.05)
+        factory.pin(12).drive_high()
+        timers.advance(0.05)
+        a, b = factory.pin(19), factory.pin(18)
+        for pin in (a, b):  # one clockwise detent: A closes first
+            pin.drive_low()
+        for pin in (a, b):
+            pin.drive_high()
+        factory.pin(27).drive_low()  # the default YES pin is not wired any more
+        timers.advance(0.05)
+    assert events == [ButtonEvent(Button.YES), EncoderEvent(1)]
 
 
-def test_default_pin_map_avoids_uart_i2c_spi() -> None:
-    used = {pin for pin in DEFAULT_PIN_MAP.values() if pin is not None}
-    assert used.isdisjoint({2, 3, 7, 8, 9, 10, 11, 14, 15})
-    assert len(used) == len([p for p in DEFAULT_PIN_MAP.values() if p is not None])
+@pytest.mark.parametrize("hold", [0.3, 4.0])
+def test_the_configured_hold_time_is_the_menu_hold(factory: MockFactory, clock: FakeClock,
+                                                   hold: float) -> None:
+    events: list[object] = []
+    timers = FakeTimers(clock)
+    with ButtonPanel(events.append, ButtonsConfig(hold_seconds=hold), pin_factory=factory,
+                     clock=clock, schedule=timers) as p:
+        p.drive("menu", True)
+        timers.advance(hold - 0.05)
+        assert events == []
+        timers.advance(0.1)
+        assert events == [ButtonEvent(Button.MENU, Gesture.HOLD)]
+        p.drive("menu", False)
+        timers.advance(0.1)
+    assert events == [ButtonEvent(Button.MENU, Gesture.HOLD)]
 
 
-def test_ticker_thread_reports_presses_with_the_real_clock(factory: MockFactory) -> None:
+def test_no_timer_is_armed_while_every_button_rests(
+    panel: ButtonPanel, clock: FakeClock, events: list[object]
+) -> None:
+    timers: FakeTimers = panel.timers  # type: ignore[attr-defined]
+    assert (panel.waiting, timers.started) == (0, 0)
+    step(panel, clock, 60.0)
+    assert timers.fired == 0
+    panel.drive("menu", True)
+    assert panel.waiting == 1  # settling, then the hold and the stuck check
+    step(panel, clock, 0.1)
+    assert panel.waiting == 1
+    panel.drive("menu", False)
+    step(panel, clock, 0.1)
+    assert events == [ButtonEvent(Button.MENU, Gesture.PRESS)]
+    assert panel.waiting == 0 and timers.armed == []
+    fired = timers.fired
+    step(panel, clock, 60.0)
+    assert timers.fired == fired
+    panel.turn(2)  # the encoder needs no timer at all
+    assert panel.waiting == 0
+
+
+def test_a_bouncing_contact_keeps_one_timer(
+    panel: ButtonPanel, clock: FakeClock, events: list[object]
+) -> None:
+    timers: FakeTimers = panel.timers  # type: ignore[attr-defined]
+    for i in range(9):
+        panel.drive("yes", i % 2 == 0)
+        clock.now += 0.001
+    assert timers.started == 1 and len(timers.armed) == 1
+    step(panel, clock, 0.1)
+    assert events == [ButtonEvent(Button.YES)]
+
+
+def test_pins_used_twice_are_refused(factory: MockFactory) -> None:
+    with pytest.raises(PanelConfigError, match="buttons.no: GPIO 17 is already used"):
+        ButtonPanel(lambda e: None, ButtonsConfig(no=17), pin_factory=factory)
+    with pytest.raises(PanelConfigError, match="encoder.b: GPIO 25 is already used"):
+        ButtonPanel(lambda e: None, encoder=EncoderConfig(enabled=True, b=25),
+                    pin_factory=factory)
+
+
+def test_default_pins_avoid_uart_i2c_spi() -> None:
+    used = [*ButtonsConfig().pins.values(), *EncoderConfig(enabled=True).pins.values()]
+    assert set(used).isdisjoint({2, 3, 7, 8, 9, 10, 11, 14, 15})
+    assert len(set(used)) == len(used)
+
+
+def test_real_timers_report_a_hold_and_then_no_thread_waits(factory: MockFactory) -> None:
     got = threading.Event()
     seen: list[object] = []
 
@@ -263,9 +369,20 @@ def test_ticker_thread_reports_presses_with_the_real_clock(factory: MockFactory)
         seen.append(event)
         got.set()
 
+    def panel_threads() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name == "button-timer" and t.is_alive()]
+
     timing = DebounceTiming(settle=0.005)
-    with ButtonPanel(emit, pin_factory=factory, timing=timing, poll_interval=0.001) as p:
-        p.start()
-        p.drive("roll", True)
-        assert got.wait(2)
-    assert seen == [ButtonEvent(Button.ROLL)]
+    buttons = ButtonsConfig(hold_seconds=0.1)
+    with ButtonPanel(emit, buttons, pin_factory=factory, timing=timing) as p:
+        assert panel_threads() == [] and p.waiting == 0
+        p.drive("menu", True)
+        assert got.wait(5)
+        assert seen == [ButtonEvent(Button.MENU, Gesture.HOLD)]
+        p.drive("menu", False)
+        for _ in range(10):  # the release settles on its timer, which then arms no other
+            for thread in panel_threads():
+                thread.join(5)
+        assert p.waiting == 0
+        assert panel_threads() == []
+    assert seen == [ButtonEvent(Button.MENU, Gesture.HOLD)]

@@ -15,7 +15,6 @@ import pygame
 import pytest
 from web_fakes import FakeSession
 
-from companion.app.wiring import panel_emitter
 from companion.game.api import Source
 from companion.screen import texts
 from companion.screen.app import ScreenLoop
@@ -210,20 +209,6 @@ def test_hardware_warning_shows_until_cleared() -> None:
     controller.drain()
     assert controller.ui.warnings == {}
     assert "ROLL button stuck" not in " ".join(drawn(controller, loop))
-
-
-def test_the_panel_emitter_forwards_every_event() -> None:
-    events = pytest.importorskip("companion.inputs.events")
-    got: list[tuple[str, Any]] = []
-    emit = panel_emitter(events, lambda b: got.append(("press", b)),
-                         lambda s: got.append(("turn", s)),
-                         lambda *w: got.append(("warn", w)))
-    emit(events.ButtonEvent(events.Button.ROLL))
-    emit(events.ButtonEvent(events.Button.YES, events.Gesture.HOLD))  # only MENU is held
-    emit(events.EncoderEvent(-2))
-    emit(events.HardwareWarning("button_chatter", "yes", "YES chatters", False))
-    assert got == [("press", "roll"), ("turn", -2),
-                   ("warn", ("button_chatter", "yes", "YES chatters", False))]
 
 
 def test_card_text_shown_while_news_only() -> None:

@@ -65,15 +65,14 @@ def main(argv: list[str]) -> int:
         return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.app.wiring import (
-        PartMissing,
         Readers,
         WebRemote,
         close_quietly,
-        open_session,
         reader_specs,
         start_panel,
     )
-    from companion.game.session import GameSession
+    from companion.game.journal import JournalError
+    from companion.game.session import open_session
     from companion.game.switch import SessionHolder
     from companion.screen.app import DisplaySpec, ScreenLoop, open_display
     from companion.screen.audio import SoundPlayer
@@ -83,11 +82,9 @@ def main(argv: list[str]) -> int:
 
     data_dir = args.data_dir or config.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        session = open_session(data_dir)
-        if isinstance(session, GameSession):  # the banker may switch saved games
-            session = SessionHolder(data_dir, session)
-    except PartMissing as exc:
+    try:  # the banker may switch saved games
+        session = SessionHolder(data_dir, open_session(data_dir))
+    except JournalError as exc:  # locked by another companion, or unreadable
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
     parts: list[Any] = [session]
@@ -123,10 +120,9 @@ def main(argv: list[str]) -> int:
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()
-            except (PartMissing, OSError, TypeError) as exc:
+            except (OSError, TypeError) as exc:
                 log.warning("phone remote off: %s", exc)
-        panel = start_panel(controller.post_button, config.buttons.pins,
-                            events_to=readers.pump.emit)
+        panel = start_panel(readers.pump.emit, config.buttons, config.encoder)
         if panel is not None:
             parts.append(panel)
         readers.open(reader_specs(readers_wanted, on_a_pi=panel is not None))

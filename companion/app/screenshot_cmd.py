@@ -44,17 +44,15 @@ def main(argv: list[str]) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    from companion.app.wiring import PartMissing, close_quietly, open_session
+    from companion.app.wiring import close_quietly
     from companion.game.journal import JournalError, JournalLocked
+    from companion.game.session import open_session
     from companion.screen.controller import Controller
     from companion.screen.render import render
 
     data_dir = args.data_dir or default_data_dir()
     try:
         session = open_session(data_dir)
-    except PartMissing as exc:
-        print(f"companion screenshot: {exc}", file=sys.stderr)
-        return 2
     except JournalLocked as exc:
         print(f"companion screenshot: {exc}; the table screen shows it already (stop the "
               "companion, or copy the data directory, to render it here)", file=sys.stderr)

@@ -1,42 +1,33 @@
-"""Connecting the screen to the other parts: the game session, the phone remote, the panel.
+"""Connecting the screen to the other parts: the phone remote, the panel, the readers.
 
-Each part is imported only when used and may be missing (a build without it, or a machine
-without the hardware): the companion then runs without that part and says so.
+Every part is a plain import: none is optional in a build. What a machine may lack is
+hardware: without GPIO the panel is not started (the keyboard stands in), and a reader
+that cannot open is reported and left out; the companion runs on without them.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gpiozero import GPIOZeroError
+
+import web_remote
+from companion.config import ButtonsConfig, EncoderConfig
 from companion.game.api import GameSessionProtocol
+from companion.inputs.actions import Action, OpenMenu, Show
+from companion.inputs.controller import InputController
+from companion.inputs.events import Emit
+from companion.inputs.pump import InputPump
+from companion.inputs.registrar import Registrar
+from companion.inputs.registry import TagRegistry
+from hardware.panel import ButtonPanel, PanelConfigError
+from hardware.readers import Reader, open_reader
 
 log = logging.getLogger(__name__)
-
-
-class PartMissing(RuntimeError):
-    """A part the companion needs is not in this build."""
-
-
-def open_session(data_dir: Path) -> GameSessionProtocol:
-    """The durable game session of `data_dir` (resuming the saved game, if any)."""
-    try:
-        module: Any = importlib.import_module("companion.game.session")
-    except ModuleNotFoundError as exc:
-        if exc.name != "companion.game.session":
-            raise
-        raise PartMissing("the game session (companion.game.session) is not in this build") \
-            from None
-    for name in ("open_session", "GameSession"):
-        factory = getattr(module, name, None)
-        if factory is not None:
-            session: GameSessionProtocol = factory(data_dir)
-            return session
-    raise PartMissing("companion.game.session has neither open_session nor GameSession")
 
 
 def close_quietly(part: Any) -> None:
@@ -80,10 +71,6 @@ class WebRemote:
                  games: Any = None, tags: Any = None,
                  on_trade: Callable[[Any], None] | None = None,
                  on_pin_warning: Callable[[Any], None] | None = None) -> None:
-        try:
-            web_remote: Any = importlib.import_module("web_remote")
-        except ModuleNotFoundError:
-            raise PartMissing("the phone remote (web_remote) is not in this build") from None
         self._web_remote = web_remote
         # games: the banker page's saved-game list (list(), resume(id)), when switchable;
         # tags: the card registry and registration run (companion.inputs.registrar.Registrar);
@@ -113,74 +100,22 @@ class WebRemote:
             self.handle.stop()
 
 
-def start_panel(press: Callable[[str], None], pin_map: dict[str, int] | None = None, *,
-                turn: Callable[[int], None] | None = None,
-                warn: Callable[[str, str, str, bool], None] | None = None,
-                events_to: Callable[[Any], None] | None = None) -> Any:
-    """The GPIO button panel: presses go to `press`, encoder detents to `turn`, hardware
-    warnings (a stuck or chattering button; active=False clears one) to `warn`.
-
-    `turn` and `warn` default to the `post_encoder` / `post_warning` of the object `press`
-    is a method of (the screen's Controller, whose `post_button` is passed as `press`), so
-    no event of the panel is dropped. With `events_to` (the readers' pump's `emit`) every
-    event goes there instead: the pump keeps what a tap gesture or a card registration is
-    waiting for and passes the rest on to the screen. Returns the panel (close it on exit),
-    or None without GPIO (the keyboard stands in for the buttons then, so no simulated panel
-    polls in the background) or without hardware.panel.
+def start_panel(emit: Emit, buttons: ButtonsConfig, encoder: EncoderConfig) -> ButtonPanel | None:
+    """The GPIO button panel wired as configured, its events to `emit` (the readers' pump's
+    `emit`: the pump keeps what a tap gesture or a card registration is waiting for and
+    passes the rest on to the screen). Returns the panel (close it on exit), or None
+    without GPIO (the keyboard stands in for the buttons then) or when its pins cannot be
+    used; the companion runs on without it.
     """
     try:
-        panel_mod: Any = importlib.import_module("hardware.panel")
-        events: Any = importlib.import_module("companion.inputs.events")
-    except ModuleNotFoundError as exc:
-        log.info("no button panel: %s", exc)
-        return None
-    owner = getattr(press, "__self__", None)
-    turn = turn or getattr(owner, "post_encoder", None)
-    warn = warn or getattr(owner, "post_warning", None)
-    emit = events_to or panel_emitter(events, press, turn, warn)
-    try:
-        panel = panel_mod.ButtonPanel(emit=emit, pin_map=pin_map)
-    except Exception as exc:  # no GPIO, a pin conflict: play with the keyboard and screen
+        panel = ButtonPanel(emit, buttons, encoder)
+    except (PanelConfigError, GPIOZeroError, OSError) as exc:  # a pin in use, no GPIO
         log.warning("button panel unavailable: %s", exc)
         return None
-    if getattr(panel, "simulated", False):
-        close_quietly(panel)
+    if panel.simulated:
+        panel.close()
         return None
-    start = getattr(panel, "start", None)
-    if start is not None:
-        start()
     return panel
-
-
-def panel_emitter(events: Any, press: Callable[[str], None],
-                  turn: Callable[[int], None] | None,
-                  warn: Callable[[str, str, str, bool], None] | None) -> Callable[[Any], None]:
-    """The panel's `emit`: each companion.inputs.events event to the screen's matching entry point.
-
-    Buttons are pressed (a hold only for MENU), encoder detents turned, warnings shown and
-    cleared; without a `turn` or `warn` those are logged, never silently lost.
-    """
-
-    def emit(event: Any) -> None:
-        if isinstance(event, events.HardwareWarning):
-            if warn is not None:
-                warn(str(event.code), str(event.source), str(event.message), bool(event.active))
-            else:
-                log.warning("hardware: %s (%s)", event.message, "on" if event.active else "off")
-            return
-        if isinstance(event, events.EncoderEvent):
-            if turn is not None:
-                turn(int(event.steps))
-            return
-        button = getattr(event, "button", None)
-        gesture = getattr(event, "gesture", None)
-        if button is None:
-            return
-        if gesture is events.Gesture.HOLD and button is not events.Button.MENU:
-            return
-        press(str(button.value))
-
-    return emit
 
 
 class Readers:
@@ -196,13 +131,7 @@ class Readers:
 
     def __init__(self, session: GameSessionProtocol, data_dir: Path, specs: list[str],
                  message: Callable[[str, str], None]) -> None:
-        from companion.inputs.actions import OpenMenu, Show
-        from companion.inputs.controller import InputController
-        from companion.inputs.pump import InputPump
-        from companion.inputs.registrar import Registrar
-        from companion.inputs.registry import TagRegistry
-
-        def ui(action: Any) -> None:
+        def ui(action: Action) -> None:
             if isinstance(action, Show):
                 kind = {"warning": "warning", "prompt": "info"}.get(action.level, "info")
                 message(action.message, kind)
@@ -213,19 +142,17 @@ class Readers:
         self.registrar = Registrar(self.registry, session.state)
         controller = InputController(self.registry, registrar=self.registrar)
         self.pump = InputPump(session, controller, ui)
-        self.readers: list[Any] = []
+        self.readers: list[Reader] = []
         self._data_dir, self._message = data_dir, message
         self.pump.start()
         self.open(specs)
 
-    def set_ui(self, ui: Callable[[Any], None]) -> None:
+    def set_ui(self, ui: Callable[[Action], None]) -> None:
         """Where the pump's actions go from now on (Show, OpenMenu, PassOn)."""
         self.pump.ui = ui
 
     def open(self, specs: list[str]) -> None:
         """Start the readers named by `specs`; one that cannot open is reported, not fatal."""
-        from hardware.readers import open_reader
-
         for spec in specs:
             try:
                 reader = open_reader(spec, self.pump.emit, data_dir=self._data_dir)

@@ -2,7 +2,7 @@
 
 The controller is pure: it turns (input event, public state) into a list of these actions.
 The screen program (or companion.inputs.pump.InputPump) carries them out: Submit goes to
-`session.submit`, Undo to `session.undo`, OpenMenu, Show and PassOn to the screen.
+`session.submit`, Undo to `session.undo`, OpenMenu, Show, PassOn and Consent to the screen.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.api import JSON, Source
+from companion.words.catalog import format_money
 
 # Fields of a legal-command entry that list choices rather than being part of the command.
 _CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards"}
@@ -69,7 +70,16 @@ class PassOn:
     steps: int = 0
 
 
-Action = Submit | Undo | OpenMenu | Show | PassOn
+@dataclass(frozen=True)
+class Consent:
+    """A player's own bank card was tapped: their answer to an offer the rules engine does
+    not hold (a trade proposed on a phone, which the table screen shows), for whoever holds
+    it to accept as that player's (companion.inputs.authority: a tap acts for its owner)."""
+
+    player: str
+
+
+Action = Submit | Undo | OpenMenu | Show | PassOn | Consent
 
 
 def legal_entry(state: JSON, do: str, by: str | None = None) -> JSON | None:
@@ -96,16 +106,12 @@ def pending(state: JSON) -> JSON:
 
 
 def money(state: JSON, amount: int) -> str:
-    """An amount in the table's currency, e.g. "€ 1.500".
+    """An amount as the table's edition writes it (the words layer's one formatter).
 
     >>> money({"currency": {"pattern": "€ {amount}", "group_separator": "."}}, 1500)
-    '€ 1.500'
+    '€\\xa01.500'
     """
-    currency = state.get("currency") or {}
-    sep = currency.get("group_separator", ",")
-    digits = f"{abs(amount):,}".replace(",", sep)
-    text = str(currency.get("pattern", "{amount}")).replace("{amount}", digits)
-    return f"-{text}" if amount < 0 else text
+    return format_money(amount, state.get("currency"))
 
 
 def square_by_id(state: JSON, square_id: str) -> JSON | None:
@@ -114,8 +120,3 @@ def square_by_id(state: JSON, square_id: str) -> JSON | None:
         if square.get("id") == square_id:
             return dict(square)
     return None
-
-
-def player_names(state: JSON) -> list[str]:
-    """Players still in the game, in seat order."""
-    return [p["name"] for p in state.get("players") or [] if not p.get("bankrupt")]

@@ -15,14 +15,17 @@ what the hardware starts itself, and the buttons while one of those is under way
   one at a time, the speed die's faces too (1, 2, 3, bus, Mr. Monopoly).
 
 Any other button, and the knob otherwise, comes back as PassOn for the screen's mapping
-(the screen's own dial enters dice, chooses squares and sets bids). The controller keeps a
-small mode (companion.inputs.modes) between events and is otherwise pure: it never calls the
-session, it returns actions for someone else to carry out (companion.inputs.pump.InputPump).
+(the screen's own dial enters dice, chooses squares and sets bids). Dice, amounts and
+squares are entered by the one flow (companion.inputs.entry), on the controller's own
+`Entry`; between events it keeps that and a small mode (companion.inputs.modes) and is
+otherwise pure: it never calls the session, it returns actions for someone else to carry
+out (companion.inputs.pump.InputPump).
 """
 
 from __future__ import annotations
 
 from companion.game.api import JSON, Source
+from companion.inputs import entry as flow
 from companion.inputs.actions import (
     Action,
     PassOn,
@@ -33,6 +36,7 @@ from companion.inputs.actions import (
     money,
     pending,
 )
+from companion.inputs.entry import Entry, dial_face, dice_needed
 from companion.inputs.events import (
     Button,
     ButtonEvent,
@@ -42,14 +46,8 @@ from companion.inputs.events import (
     InputEvent,
     TagEvent,
 )
-from companion.inputs.modes import (
-    AmountEntry,
-    CardTapped,
-    DiceEntry,
-    Mode,
-    SquarePick,
-    describe_mode,
-)
+from companion.inputs.modes import AmountEntry, CardTapped, Mode, RidePick
+from companion.inputs.picking import Pick
 from companion.inputs.registrar import Registrar
 from companion.inputs.registry import TagRegistry
 from companion.inputs.taps import TapInterpreter
@@ -65,24 +63,39 @@ def _not_now(state: JSON, what: str) -> Show:
 
 
 def dice_count(state: JSON) -> int:
-    """How many dice the roll due now takes: 3 with the speed die, except in jail and for
-    a roll for the rent (the white dice only)."""
-    if not (state.get("options") or {}).get("speed_die"):
-        return 2
-    if pending(state).get("kind") == "roll_for_rent":
-        return 2
-    roller = pending(state).get("player") or state.get("current")
-    jailed = any(p.get("name") == roller and p.get("in_jail") for p in state.get("players") or [])
-    return 2 if jailed else 3
+    """How many dice the roll due now takes (companion.inputs.entry.dice_needed)."""
+    return dice_needed(state, flow.acting_player(state))
 
 
-def dice_prompt(mode: DiceEntry) -> Show:
+def describe_dice(state: JSON, e: Entry) -> JSON:
+    """The dice being entered, for the screen and phones."""
+    values: list[int | str] = list(e.dice_entry)
+    if e.speed_entry is not None:
+        values.append(e.speed_entry)
+    return {"kind": "dice", "values": values, "current": dial_face(e),
+            "count": dice_count(state)}
+
+
+def describe_amount(mode: AmountEntry) -> JSON:
+    """The amount being entered, for the screen and phones."""
+    return {"kind": "amount", "purpose": mode.purpose, "player": mode.player,
+            "payee": mode.payee, "amount": mode.amount}
+
+
+def describe_pick(pick: Pick) -> JSON:
+    """The square being picked, for the screen and phones."""
+    return {"kind": "square", "do": pick.verb, "square": pick.focus,
+            "squares": list(pick.squares)}
+
+
+def dice_prompt(state: JSON, e: Entry) -> Show:
     """The prompt while physical dice are entered."""
-    which = len(mode.values) + 1
-    name = "the speed die" if which == 3 else f"die {which} of {mode.count}"
-    face = str(mode.current).replace("_", " ")
+    info = describe_dice(state, e)
+    which = len(info["values"]) + 1
+    name = "the speed die" if which == 3 else f"die {which} of {info['count']}"
+    face = str(info["current"]).replace("_", " ")
     msg = f"Enter {name}: {face} (knob or ROLL to change, YES to confirm, NO back)"
-    return Show("enter_dice", msg, "prompt", describe_mode(mode) or {})
+    return Show("enter_dice", msg, "prompt", info)
 
 
 def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
@@ -92,7 +105,7 @@ def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
         msg = f"{mode.player} bids {amount}: knob to change, YES to bid, NO to pass."
     else:
         msg = f"{mode.player} pays {mode.payee} {amount}: knob to change, YES to pay, NO to cancel."
-    return Show("enter_amount", msg, "prompt", describe_mode(mode) or {})
+    return Show("enter_amount", msg, "prompt", describe_amount(mode))
 
 
 def square_label(state: JSON, index: int) -> str:
@@ -106,12 +119,12 @@ def square_label(state: JSON, index: int) -> str:
     return f"#{index}"
 
 
-def square_prompt(state: JSON, mode: SquarePick) -> Show:
+def square_prompt(state: JSON, pick: Pick) -> Show:
     """The prompt while a square is picked with the knob."""
-    what = "Ride to" if mode.entry.get("do") == "use_bus_ticket" else "Go to"
-    msg = (f"{what} {square_label(state, mode.square)}? Knob to change, YES to choose, "
+    what = "Ride to" if pick.verb == "use_bus_ticket" else "Go to"
+    msg = (f"{what} {square_label(state, pick.focus)}? Knob to change, YES to choose, "
            f"NO to cancel; or tap the deed.")
-    return Show("pick_square", msg, "prompt", describe_mode(mode) or {})
+    return Show("pick_square", msg, "prompt", describe_pick(pick))
 
 
 class InputController:
@@ -119,8 +132,8 @@ class InputController:
 
     registry: the tag registry; registrar: the registration hook (one is made around the
     registry when not given); physical_dice: ROLL starts entering the table's dice here
-    instead of going to the screen; amount_step: how much one knob detent changes an
-    amount. Not thread-safe: feed it from one thread (InputPump does).
+    instead of going to the screen. Not thread-safe: feed it from one thread (InputPump
+    does).
     """
 
     def __init__(
@@ -129,22 +142,50 @@ class InputController:
         *,
         registrar: Registrar | None = None,
         physical_dice: bool = False,
-        amount_step: int = 10,
     ) -> None:
         self.registrar = registrar or Registrar(registry)
         self.taps = TapInterpreter(registry)
         self.physical_dice = physical_dice
-        self.amount_step = amount_step
         self.mode: Mode | None = None
+        self.entry = Entry()  # the one flow's state: dice dialled, amount steps, ride square
+        self._version: int | None = None
+        self._state: JSON = {}
 
     def describe(self) -> JSON | None:
-        """The current mode for the screen and phones (None when idle)."""
-        return describe_mode(self.mode)
+        """What is being entered now, for the screen and phones (None when idle)."""
+        state, mode = self._state, self.mode
+        if self.entry.dial is not None:
+            return describe_dice(state, self.entry)
+        if isinstance(mode, AmountEntry):
+            return describe_amount(mode)
+        pick = self._pick(state)
+        if pick is not None:
+            return describe_pick(pick)
+        if isinstance(mode, CardTapped):
+            return {"kind": "card_tapped", "player": mode.player}
+        return None
+
+    def _pick(self, state: JSON) -> Pick | None:
+        """The ride being picked, when a tapped bus ticket started one."""
+        if not isinstance(self.mode, RidePick):
+            return None
+        return flow.pick(state, self.entry)
+
+    def _reset(self) -> None:
+        self.mode = None
+        self.entry = Entry()
+
+    def _sync(self, state: JSON) -> None:
+        """Drop what was under way when the game moved on meanwhile."""
+        version = int(state.get("version", 0))
+        if version != self._version:
+            self._reset()
+            self._version = version
+        self._state = state
 
     def handle(self, event: InputEvent, state: JSON) -> list[Action]:
         """The actions for one input event given the current public state."""
-        if self.mode is not None and self.mode.version != int(state.get("version", 0)):
-            self.mode = None  # the game moved on meanwhile
+        self._sync(state)
         if isinstance(event, HardwareWarning):
             data = {"source": event.source}
             return [Show(event.code, event.message, "warning", data, event.active)]
@@ -159,33 +200,43 @@ class InputController:
     def _tap(self, tag: str, state: JSON) -> list[Action]:
         result = self.registrar.tap(tag)
         if result is not None:  # registering: the tap is the run's, not the game's
-            self.mode = None
+            self._reset()
             data = {"tag": tag, "outcome": result.outcome}
             actions: list[Action] = [Show("registration", result.message, "prompt", data)]
             if result.done:
                 actions.append(Show("registration_done", "Card registration finished."))
             return actions
-        mode = self.mode
-        if isinstance(mode, SquarePick):
-            return self._square_tap(mode, tag, state)
-        actions, self.mode = self.taps.interpret(tag, state, mode)
-        if isinstance(self.mode, SquarePick):
-            actions.append(square_prompt(state, self.mode))
+        pick = self._pick(state)
+        if pick is not None:
+            return self._square_tap(pick, tag, state)
+        actions, self.mode = self.taps.interpret(tag, state, self.mode)
+        if isinstance(self.mode, AmountEntry):
+            self.entry.bid_steps = 0
+            self._set_amount(self.mode, state)
+        if isinstance(self.mode, RidePick):
+            self.entry.bus_ride, self.entry.square_focus = True, None
+            pick = self._pick(state)
+            if pick is None:
+                self._reset()
+            else:
+                actions.append(square_prompt(state, pick))
         return actions
 
-    def _square_tap(self, mode: SquarePick, tag: str, state: JSON) -> list[Action]:
+    def _square_tap(self, pick: Pick, tag: str, state: JSON) -> list[Action]:
         role = self.taps.registry.lookup(tag)
         square = next((s for s in state.get("squares") or []
                        if role is not None and s.get("id") == role.square), None)
-        if square is None or int(square["index"]) not in mode.squares:
+        if square is None or int(square["index"]) not in pick.squares:
             return [Show("not_reachable", "Tap the deed of a square on offer, or use the knob."),
-                    square_prompt(state, mode)]
-        self.mode = None
-        return [self._submit_square(mode, int(square["index"]))]
+                    square_prompt(state, pick)]
+        return self._choose(state, int(square["index"]))
 
-    def _submit_square(self, mode: SquarePick, square: int) -> Submit:
-        command = {**mode.entry, "square": square}
-        return Submit(command, Source("rfid", player=command.get("by")))
+    def _choose(self, state: JSON, square: int | None = None) -> list[Action]:
+        step = flow.choose_square(state, self.entry, square)
+        self._reset()
+        if not isinstance(step, dict):
+            return [Show("pick_cancelled", "Cancelled.")]
+        return [Submit(step, Source("rfid", player=step.get("by")))]
 
     # -- buttons and knob ---------------------------------------------------------------
 
@@ -193,17 +244,18 @@ class InputController:
         button, mode = event.button, self.mode
         result = self.registrar.press(button.value)
         if result is not None:
-            self.mode = None
+            self._reset()
             code = "registration_done" if result.done else "registration"
             return [Show(code, result.message, "prompt" if not result.done else "notice")]
-        if isinstance(mode, DiceEntry):
-            return self._dice_button(mode, button, state)
+        if self.entry.dial is not None:
+            return self._dice_button(button, state)
         if isinstance(mode, AmountEntry):
             return self._amount_button(mode, button, state)
-        if isinstance(mode, SquarePick):
-            return self._square_button(mode, button, state)
+        pick = self._pick(state)
+        if pick is not None:
+            return self._square_button(pick, button, state)
         if isinstance(mode, CardTapped):
-            self.mode = None
+            self._reset()
             if button is Button.NO:
                 return [Show("tap_cancelled", "Cancelled.")]
             if button is Button.PASS_GO:  # your card then PASS GO: your salary
@@ -212,105 +264,102 @@ class InputController:
                     return [_not_now(state, "Paying the salary")]
                 command = command_from(entry, by=mode.player)
                 return [Submit(command, Source("rfid", player=mode.player))]
-        if button is Button.ROLL and self.physical_dice:
-            started = self._start_dice(state)
-            if started:
-                return started
+        if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None:
+            self.entry.dial = 0  # the dial shows 1
+            return [dice_prompt(state, self.entry)]
         return [PassOn(button.value, event.gesture is Gesture.HOLD)]
 
-    def _start_dice(self, state: JSON) -> list[Action]:
-        roll = legal_entry(state, "roll", pending(state).get("player") or None)
-        if roll is None:
-            return []
-        self.mode = DiceEntry(int(state.get("version", 0)), command_from(roll),
-                              count=dice_count(state))
-        return [dice_prompt(self.mode)]
-
-    def _dice_button(self, mode: DiceEntry, button: Button, state: JSON) -> list[Action]:
+    def _dice_button(self, button: Button, state: JSON) -> list[Action]:
+        e = self.entry
         if button is Button.ROLL:
-            mode.turn(1)
-            return [dice_prompt(mode)]
+            flow.turn_dial(state, e, 1)
+            return [dice_prompt(state, e)]
         if button is Button.YES:
-            mode.values.append(mode.current)
-            if len(mode.values) == mode.count:
-                self.mode = None
-                command = {**mode.entry, "dice": list(mode.values)}
-                return [Submit(command, Source("button", player=command.get("by")))]
-            mode.current = 1
-            return [dice_prompt(mode)]
-        if button is Button.NO and mode.values:
-            mode.current = mode.values.pop()
-            return [dice_prompt(mode)]
-        self.mode = None
+            step = flow.take_dial(state, e)
+            if isinstance(step, dict):
+                self._reset()
+                return [Submit(step, Source("button", player=step.get("by")))]
+            if step is None:
+                return [dice_prompt(state, e)]
+        elif button is Button.NO and flow.back_dial(e):
+            return [dice_prompt(state, e)]
+        self._reset()
         return [Show("dice_cancelled", "Dice entry cancelled.")]
 
     def _amount_button(self, mode: AmountEntry, button: Button, state: JSON) -> list[Action]:
         if button is Button.YES:
             return self._finish_amount(mode, state)
         if button is Button.NO and mode.purpose == "bid":
-            self.mode = None
+            self._reset()
             entry = legal_entry(state, "pass", mode.player)
             if entry is None:
                 return [_not_now(state, "Passing")]
             return [Submit(command_from(entry, by=mode.player), Source("rfid", mode.player))]
         if button in {Button.NO, Button.UNDO, Button.MENU}:
-            self.mode = None
+            self._reset()
             return [Show("amount_cancelled", "Cancelled.")]
         return [amount_prompt(state, mode)]
 
-    def _square_button(self, mode: SquarePick, button: Button, state: JSON) -> list[Action]:
+    def _square_button(self, pick: Pick, button: Button, state: JSON) -> list[Action]:
         if button is Button.YES:
-            self.mode = None
-            return [self._submit_square(mode, mode.square)]
+            return self._choose(state)
         if button is Button.ROLL:
-            mode.at = (mode.at + 1) % len(mode.squares)
-            return [square_prompt(state, mode)]
-        self.mode = None
+            flow.step_pick(state, self.entry, 1)
+            return [square_prompt(state, flow.pick(state, self.entry) or pick)]
+        self._reset()
         return [Show("pick_cancelled", "Cancelled.")]
 
     def _turn(self, steps: int, state: JSON) -> list[Action]:
-        mode = self.mode
-        if isinstance(mode, DiceEntry):
-            mode.turn(steps)
-            return [dice_prompt(mode)]
-        if isinstance(mode, SquarePick):
-            mode.at = (mode.at + steps) % len(mode.squares)
-            return [square_prompt(state, mode)]
+        mode, e = self.mode, self.entry
+        if e.dial is not None:
+            flow.turn_dial(state, e, steps)
+            return [dice_prompt(state, e)]
+        pick = self._pick(state)
+        if pick is not None:
+            flow.step_pick(state, e, steps)
+            return [square_prompt(state, flow.pick(state, e) or pick)]
         if isinstance(mode, AmountEntry):
-            amount = max(mode.minimum, mode.amount + steps * self.amount_step)
-            if mode.maximum is not None:
-                amount = min(amount, int(mode.maximum))
-            mode.amount = amount
+            flow.turn_amount(e, steps)
+            self._set_amount(mode, state)
             return [amount_prompt(state, mode)]
         if self.registrar.active:
             return []
         # the screen's dial: physical dice, the square to choose, the next bid, lists
         return [PassOn(KNOB, steps=steps)]
 
+    def _set_amount(self, mode: AmountEntry, state: JSON) -> None:
+        """The amount the knob's steps make (the one flow's bid or payment)."""
+        if mode.purpose == "bid":
+            mode.amount = flow.bid_amount(state, mode.player, self.entry.bid_steps) or 0
+        else:
+            mode.amount = flow.transfer_amount(state, self.entry.bid_steps)
+
     def enter_amount(self, amount: int, state: JSON) -> list[Action]:
         """An amount typed on the screen or phone keypad finishes the amount being entered."""
+        self._sync(state)
         mode = self.mode
-        if mode is not None and mode.version != int(state.get("version", 0)):
-            self.mode = mode = None
         if not isinstance(mode, AmountEntry):
             return [Show("not_now", "No amount is being entered.")]
         mode.amount = amount
         return self._finish_amount(mode, state)
 
     def _finish_amount(self, mode: AmountEntry, state: JSON) -> list[Action]:
-        if mode.amount < mode.minimum or (
-            mode.maximum is not None and mode.amount > int(mode.maximum)
-        ):
-            return [
-                Show("bad_amount", f"{money(state, mode.amount)} is not possible."),
-                amount_prompt(state, mode),
-            ]
-        self.mode = None
         source = Source("rfid", player=mode.player)
         if mode.purpose == "bid":
             entry = legal_entry(state, "bid", mode.player)
             if entry is None:
+                self._reset()
                 return [_not_now(state, "Bidding")]
+            low, high = int(entry.get("min", 1)), entry.get("max")
+        else:
+            entry, low, high = None, 1, None
+        if mode.amount < low or (high is not None and mode.amount > int(high)):
+            return [
+                Show("bad_amount", f"{money(state, mode.amount)} is not possible."),
+                amount_prompt(state, mode),
+            ]
+        self._reset()
+        if entry is not None:
             return [Submit(command_from(entry, by=mode.player, amount=mode.amount), source)]
         command = {"do": "pay", "from": mode.player, "to": mode.payee, "amount": mode.amount}
         return [Submit(command, source)]

@@ -16,8 +16,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.game.api import JSON, GameSessionProtocol, Source
-from companion.inputs.actions import Action, OpenMenu, PassOn, Show, Submit, Undo
+from companion.game.api import JSON, GameSessionProtocol
+from companion.inputs.actions import Action, Consent, OpenMenu, PassOn, Show, Submit, Undo
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent
 
@@ -109,10 +109,5 @@ class InputPump:
             outcome = self.session.undo(action.source)
             if not outcome.accepted:
                 self.ui(Show("refused", outcome.message or "Nothing to undo.", "notice"))
-        elif isinstance(action, OpenMenu | Show | PassOn):
+        elif isinstance(action, OpenMenu | Show | PassOn | Consent):
             self.ui(action)
-
-
-def banker_source() -> Source:
-    """The source for commands sent with the banker's authority from the banker menu."""
-    return Source("rfid", banker=True)

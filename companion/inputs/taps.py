@@ -8,7 +8,9 @@
 - Mega: a bus ticket when the player may ride starts picking the square (knob, or tap
   the deed); a deed tapped while a square is to be chosen (triple, Auction square)
   chooses it; a bus ticket drawn from the pile is taken like a Chance card;
-- the banker card: the banker menu; an unknown tag: says so.
+- the banker card: the banker menu; an unknown tag: says so;
+- a bank card that answered nothing in the game also says its owner is at the reader
+  (Consent): a trade offered to them on the screen is accepted as theirs.
 Pure: no I/O, no clock; the registry is only read.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 from companion.game.api import JSON, Source
 from companion.inputs.actions import (
     Action,
+    Consent,
     OpenMenu,
     Show,
     Submit,
@@ -26,7 +29,8 @@ from companion.inputs.actions import (
     pending,
     square_by_id,
 )
-from companion.inputs.modes import AmountEntry, CardTapped, Mode, SquarePick
+from companion.inputs.entry import bid_amount
+from companion.inputs.modes import AmountEntry, CardTapped, Mode, RidePick
 from companion.inputs.registry import TagKind, TagRegistry, TagRole, card_holder
 
 Result = tuple[list[Action], Mode | None]
@@ -75,6 +79,13 @@ class TapInterpreter:
             return [Show("card_unassigned", msg, data={"number": role.number})], mode
         if _bankrupt(state, player):
             return [Show("player_bankrupt", f"{player} is bankrupt.")], None
+        actions, next_mode = self._card_owner(player, state, mode)
+        if any(isinstance(a, Submit) for a in actions) or isinstance(next_mode, AmountEntry):
+            return actions, next_mode  # the tap answered the game: nothing else
+        return [*actions, Consent(player)], next_mode  # last: a trade it accepts wins
+
+    def _card_owner(self, player: str, state: JSON, mode: Mode | None) -> Result:
+        """What the bank card of `player` does now (it acts for them, and only them)."""
         version = int(state.get("version", 0))
         source = Source("rfid", player=player)
         ask = pending(state)
@@ -97,19 +108,17 @@ class TapInterpreter:
         return [show], CardTapped(version, player)
 
     def _start_bid(self, player: str, state: JSON, version: int) -> Result:
-        entry = legal_entry(state, "bid", player)
-        if entry is None:
+        amount = bid_amount(state, player, 0)
+        if amount is None:
             return [Show("cannot_bid", f"{player} cannot bid now.")], None
-        low = int(entry.get("min", (pending(state).get("highest") or 0) + 1))
-        high = entry.get("max")
-        mode = AmountEntry(version, "bid", player, amount=low, minimum=low, maximum=high)
-        msg = f"{player} bids {money(state, low)}: turn the knob, YES to bid, NO to pass."
+        mode = AmountEntry(version, "bid", player, amount=amount)
+        msg = f"{player} bids {money(state, amount)}: turn the knob, YES to bid, NO to pass."
         return [Show("enter_bid", msg, level="prompt", data={"player": player})], mode
 
     def _start_transfer(self, payer: str, payee: str, state: JSON, version: int) -> Result:
         # `pay` (corrections, side deals) is accepted whenever nothing is pending, but the
         # engine does not list it in `legal`; the session refuses it if it is not allowed.
-        mode = AmountEntry(version, "transfer", payer, payee=payee, amount=0, minimum=1)
+        mode = AmountEntry(version, "transfer", payer, payee=payee)
         msg = f"{payer} pays {payee}: turn the knob to the amount, YES to pay."
         data = {"from": payer, "to": payee}
         return [Show("enter_amount", msg, level="prompt", data=data)], mode
@@ -156,9 +165,7 @@ class TapInterpreter:
         current = state.get("current")
         ride = legal_entry(state, "use_bus_ticket", current)
         if ride is not None and role.deck == BUS_TICKETS and ride.get("squares"):
-            squares = [int(sq) for sq in ride["squares"]]
-            pick = SquarePick(int(state.get("version", 0)), command_from(ride), squares)
-            return [], pick
+            return [], RidePick(int(state.get("version", 0)))
         if role.deck == BUS_TICKETS:
             return [Show("card_not_now", "No bus ticket can be used now.")], mode
         use = legal_entry(state, "use_card", current)

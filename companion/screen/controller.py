@@ -18,6 +18,8 @@ from typing import Any
 from companion.app.wiring import placeholder_url
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.inputs.authority import decision_owner, shared_source, someone_else
+from companion.inputs.entry import acting_player
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
@@ -41,7 +43,6 @@ from companion.screen.views.house_rules import house_rule_states
 from companion.screen.views.news import card_news
 from companion.screen.views.prompt import (
     Action,
-    acting_player,
     build_prompt,
     square_choices,
 )
@@ -136,6 +137,11 @@ class Controller(EntryMixin):
         self.inbox.put(("trade", dict(proposal)))
         self.wake()
 
+    def post_consent(self, player: str) -> None:
+        """A player's bank card was tapped (reader thread): their answer to a trade."""
+        self.inbox.put(("consent", player))
+        self.wake()
+
     def post_message(self, message: str, kind: str = "info") -> None:
         """A notice from another part (a reader warning, a refused tap)."""
         self.inbox.put(("message", (message, kind)))
@@ -183,6 +189,8 @@ class Controller(EntryMixin):
                 self.turn(payload)
             elif kind == "warning":
                 self.warn(*payload)
+            elif kind == "consent":
+                self.consent(payload)
         return self.tick() or changed
 
     def tick(self) -> bool:
@@ -301,12 +309,33 @@ class Controller(EntryMixin):
             self.sound.play("refused")
 
     def submit(self, command: JSON, source: str) -> Outcome | None:
-        """Send a command to the session; a refusal becomes a red banner."""
+        """Send a command from the table's shared inputs (panel, keys, touch) to the session,
+        for the current player; another named player's decision is theirs to answer (their
+        phone or bank card: companion.inputs.authority). A refusal becomes a red banner."""
         if self.session is None:
             self.refuse(text("no_session"))
             return None
-        player = command.get("by") or command.get("from")
-        outcome = self.session.submit(command, Source(source, player))
+        other = someone_else(self.state or {}, command)
+        if other is not None:
+            self.refuse(text("own_input", player=other))
+            return None
+        return self._send(command, shared_source(source, command))
+
+    def consent(self, player: str) -> None:
+        """A player's own bank card was tapped: the trade offered to them, if one waits on
+        the screen, is accepted as theirs."""
+        trade = next((t for t in reversed(self.ui.trades) if t.get("to") == player), None)
+        if trade is None or self.session is None:
+            return
+        command = {"do": "trade", "from": trade.get("from"), "to": player,
+                   "give": trade.get("give") or {}, "take": trade.get("take") or {}}
+        self.ui.trades = [t for t in self.ui.trades if t is not trade]
+        self.ui.message = None  # not the card's "tap a deed..." hint: the trade is the answer
+        self._send(command, Source("rfid", player=decision_owner(command)))
+
+    def _send(self, command: JSON, source: Source) -> Outcome | None:
+        assert self.session is not None
+        outcome = self.session.submit(command, source)
         if not outcome.accepted:
             self.refuse(outcome)
         self.drain_updates()
@@ -390,8 +419,8 @@ class Controller(EntryMixin):
             self.pick_step(int(ui_action.split(":", 1)[1]))
         elif ui_action == "dial_take":
             self.dial_take(source)
-        elif ui_action == "dial_cancel":
-            self.clear_dice()
+        elif ui_action == "dial_back":  # the last die back on the dial, else no dial
+            self.dial_back()
         elif ui_action == "menu":
             self.open_menu()
         elif ui_action == "help":

@@ -18,10 +18,10 @@ from typing import Any
 
 import pygame
 
+from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
 from companion.screen.painter import Painter
-from companion.screen.picking import current_pick
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
@@ -95,7 +95,7 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
             _draw_square_picture(p, r, info.kind if info else "")
             continue
         _draw_property(p, r, sq, colors)
-    pick = current_pick(state, ui)
+    pick = entry.pick(state, ui, ui.board.size)
     if pick is not None:
         for index in pick.squares:
             box = cell_box(index)
@@ -221,7 +221,7 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         box = pygame.Rect(inner.x, bottom.y - 2 * line_h, inner.width, 2 * line_h)
         p.paragraph(rules, box, 11, theme.ACCENT, align="center", max_lines=2)
         bottom = box
-    pick = current_pick(state, ui)
+    pick = entry.pick(state, ui, ui.board.size)
     card = state.get("last_card") or {}
     shown = card_text(state, ui)
     waiting = waiting_for(state, ui)

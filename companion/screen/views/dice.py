@@ -9,19 +9,13 @@ speed die apart, so the speed die may be typed before, between or after the whit
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pygame
 
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 
-#: the speed die's faces as the table script writes them, in dial order
-SPEED_FACES: tuple[int | str, ...] = (1, 2, 3, "bus", "mr_monopoly")
 #: typed keys for the speed die's picture faces
 SPEED_KEYS: dict[str, str] = {"b": "bus", "m": "mr_monopoly"}
-WHITE_FACES = (1, 2, 3, 4, 5, 6)
 
 PIPS = {
     1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
@@ -31,33 +25,6 @@ PIPS = {
 WHITE = (245, 245, 245)
 SPEED = (214, 40, 40)  # the speed die is red, its pips and pictures white
 INK = (20, 20, 25)
-
-
-def speed_die_on(state: Mapping[str, Any]) -> bool:
-    """Whether the table plays with the speed die (the state's `speed_die` option)."""
-    return bool((state.get("options") or {}).get("speed_die"))
-
-
-def dice_needed(state: Mapping[str, Any], who: str | None) -> int:
-    """How many dice the roll of `who` takes now: 3 with the speed die, except in jail and
-    for a utility's rent (the white dice only); else 2.
-
-    >>> dice_needed({"options": {"speed_die": True}, "players": [{"name": "A"}]}, "A")
-    3
-    >>> dice_needed({"options": {"speed_die": True}, "pending": {"kind": "roll_for_rent"},
-    ...              "players": [{"name": "A"}]}, "A")
-    2
-    >>> dice_needed({"options": {}, "players": [{"name": "A"}]}, "A")
-    2
-    """
-    if not speed_die_on(state):
-        return 2
-    if (state.get("pending") or {}).get("kind") == "roll_for_rent":
-        return 2
-    for player in state.get("players") or []:
-        if player.get("name") == who and player.get("in_jail"):
-            return 2
-    return 3
 
 
 def face_word(value: int | str) -> str:
@@ -79,11 +46,6 @@ def entry_text(whites: list[int], speed: int | str | None, needed: int) -> str:
     if needed > 2:
         shown.append(face_word(speed) if speed is not None else "?")
     return " ".join(shown)
-
-
-def dial_faces(slot: int) -> tuple[int | str, ...]:
-    """The faces the encoder dial runs through for entry slot `slot` (2: the speed die)."""
-    return SPEED_FACES if slot >= 2 else WHITE_FACES
 
 
 def draw_die(p: Painter, rect: pygame.Rect, value: int | str, speed: bool = False) -> None:

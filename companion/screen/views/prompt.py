@@ -10,12 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.inputs import entry as flow
+from companion.inputs.entry import acting_player, dial_faces, dice_needed
+from companion.inputs.picking import Pick
 from companion.screen import texts
 from companion.screen.money import money
-from companion.screen.picking import Pick, current_pick
 from companion.screen.texts import MESSAGES, text
 from companion.screen.ui_state import UiState
-from companion.screen.views.dice import dial_faces, dice_needed, entry_text, face_word
+from companion.screen.views.dice import entry_text, face_word
 from companion.screen.views.news import shown_card_id
 from companion.words import catalog as i18n
 from companion.words.undo_questions import describe_undo
@@ -33,7 +35,7 @@ class Action:
     `command` is submitted to the session; otherwise `ui` names a screen action
     ("menu", "undo", "choose:<verb>", "confirm_bankrupt",
     "undo_now", "undo_keep", "bus_ride", "bus_back", "pick:<steps>", "dial_take",
-    "dial_cancel").
+    "dial_back").
     """
 
     button: str | None
@@ -98,12 +100,6 @@ def player_json(state: Mapping[str, Any], name: str | None) -> JSON:
     return {}
 
 
-def bid_step(state: Mapping[str, Any]) -> int:
-    """How much one YES press raises a bid: a twentieth of the salary (10 on the € boards)."""
-    salary = int((state.get("options") or {}).get("salary", 200))
-    return max(1, salary // 20)
-
-
 def undo_question(state: Mapping[str, Any], ui: UiState) -> str:
     """The UNDO confirmation naming the move it takes back ("Undo: Ann bought Rue de la
     Paix?"), in the screen's language; "Undo the last move?" when that is not known."""
@@ -122,7 +118,7 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
                       actions=[Action("undo", text("act_undo"), ui="undo"),
                                Action("menu", text("act_menu"), ui="menu")])
     pending = state.get("pending")
-    pick = current_pick(state, ui)
+    pick = flow.pick(state, ui, ui.board.size)
     if ui.dial is not None and rolling(state):
         prompt = _dial(state, ui)
     elif pick is not None:
@@ -177,7 +173,9 @@ def _dial(state: Mapping[str, Any], ui: UiState) -> Prompt:
     details = [text("prompt_dice_entry", dice=entry_text(ui.dice_entry, ui.speed_entry, needed))]
     return Prompt(title, details, [Action("yes", text("act_take_face", face=face_word(face)),
                                           ui="dial_take"),
-                                   Action("no", text("act_cancel"), ui="dial_cancel")], who)
+                                   Action("no", text("act_back" if ui.dice_entry or
+                                                     ui.speed_entry is not None else
+                                                     "act_cancel"), ui="dial_back")], who)
 
 
 def _pick(state: Mapping[str, Any], ui: UiState, pick: Pick) -> Prompt:
@@ -377,8 +375,7 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     actions: list[Action] = []
     bid = legal_entry(state, "bid", focus) if focus else None
     if bid and focus != bidder:  # the highest bidder is not offered to outbid themselves
-        wanted = highest + bid_step(state) * (1 + ui.bid_steps)  # the dial adds steps
-        amount = min(int(bid["max"]), max(int(bid["min"]), wanted))
+        amount = flow.bid_amount(state, focus, ui.bid_steps) or int(bid["min"])  # + the dial
         actions.append(Action("yes", text("act_bid", amount=money(amount, cur_money)),
                               command_from(bid, amount=amount)))
     leave = legal_entry(state, "pass", focus) if focus else None
@@ -450,9 +447,3 @@ def building_for(state: Mapping[str, Any], verb: str, square: int) -> str | None
         return "skyscraper"
     before_hotel = int((state.get("options") or {}).get("houses_before_hotel", 4))
     return "hotel" if houses >= before_hotel else "house"
-
-
-def acting_player(state: Mapping[str, Any]) -> str | None:
-    """Who the menu acts for: the player the pending decision waits on, else the current."""
-    pending = state.get("pending") or {}
-    return pending.get("player") or state.get("current")

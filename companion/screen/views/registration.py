@@ -49,6 +49,7 @@ class ScreenHost(Protocol):
     def post_warning(self, code: str, source: str, message: str,
                      active: bool = True) -> None: ...
     def post_refusal(self, outcome: Outcome) -> None: ...
+    def post_consent(self, player: str) -> None: ...
     def post_message(self, message: str, kind: str = "info") -> None: ...
     def open_chooser(self, title: str, choices: list[Choice]) -> None: ...
     def open_menu(self) -> None: ...
@@ -124,10 +125,12 @@ class CardRegistration:
         """The readers' pump's actions for the screen (any thread): panel buttons and the
         knob to the screen's mapping, the banker card to the banker menu, notices as
         banners in the screen's language."""
-        from companion.inputs.actions import OpenMenu, PassOn, Show
+        from companion.inputs.actions import Consent, OpenMenu, PassOn, Show
 
         post = self.controller
-        if isinstance(action, PassOn):
+        if isinstance(action, Consent):  # a bank card: its owner's answer to a trade
+            post.post_consent(action.player)
+        elif isinstance(action, PassOn):
             if action.button == "knob":
                 post.post_encoder(action.steps)
             else:

@@ -1,9 +1,10 @@
 """Choosing a square on the board: where a triple goes, which property the Auction square
 puts up, where a bus ticket rides to (the Mega edition).
 
-Pure: from the state JSON's `legal` list and the UI state to the `Pick` on offer, its
-candidates in board order from the token onwards, and the focused one. The panel's NO and
-PASS GO (or the encoder) move the focus, YES or a second tap on the board chooses.
+Pure: from the state JSON's `legal` list (and whether a bus ride was asked for, and the
+square in focus) to the `Pick` on offer, its candidates in board order from the token
+onwards, and the focused one. How the inputs move the focus and choose is
+companion.inputs.entry's: the screen and the hardware use the same.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.screen.ui_state import UiState
+from companion.words import catalog
 
 
 @dataclass(frozen=True)
@@ -68,15 +69,24 @@ def ahead_order(squares: list[int], position: int, size: int) -> tuple[int, ...]
     return tuple(sorted(squares, key=lambda s: (s - position - 1) % max(size, 1)))
 
 
-def current_pick(state: Mapping[str, Any], ui: UiState) -> Pick | None:
+def board_size(state: Mapping[str, Any]) -> int:
+    """How many squares the edition's board has (40 on the classic board)."""
+    squares = catalog.edition_data(str(state.get("edition") or "")).get("squares") or []
+    return len(squares) or 40
+
+
+def current_pick(state: Mapping[str, Any], bus_ride: bool = False, focus: int | None = None,
+                 size: int | None = None) -> Pick | None:
     """The square choice the table is making now, if any: a pending `choose_square`, or a
-    bus ride the player asked for (ui.bus_ride) while `use_bus_ticket` is legal."""
+    bus ride the player asked for (`bus_ride`) while `use_bus_ticket` is legal. `focus`:
+    the square in focus (the first candidate when it is not one); `size`: the board's
+    (default: the edition's)."""
     pending = state.get("pending") or {}
     if pending.get("kind") == "choose_square":
         by = pending.get("player")
         entry = _entry(state, "choose_square", by)
         verb, purpose = "choose_square", str(pending.get("for") or "triple")
-    elif ui.bus_ride and not pending:
+    elif bus_ride and not pending:
         by = state.get("current")
         entry = _entry(state, "use_bus_ticket", by)
         verb, purpose = "use_bus_ticket", "bus"
@@ -84,7 +94,7 @@ def current_pick(state: Mapping[str, Any], ui: UiState) -> Pick | None:
         return None
     if entry is None or not entry.get("squares") or by is None:
         return None
-    size = ui.board.size
-    squares = ahead_order([int(s) for s in entry["squares"]], _position(state, by), size)
-    focus = ui.square_focus if ui.square_focus in squares else squares[0]
-    return Pick(verb, str(by), purpose, squares, int(focus))
+    squares = ahead_order([int(s) for s in entry["squares"]], _position(state, by),
+                          size or board_size(state))
+    chosen = focus if focus in squares else squares[0]
+    return Pick(verb, str(by), purpose, squares, int(chosen))

@@ -1,0 +1,302 @@
+"""The one input flow for the dice, the amounts and the squares, for the screen and the hardware.
+
+Entering the physical dice (typed one at a time, or dialled with the knob: two white dice
+and, with the speed die, its 1, 2, 3, bus or Mr. Monopoly), setting the next bid or an
+amount with the knob, and picking a square (a triple's, the Auction square's, a bus
+ticket's ride) all happen here, once. Where the entry stands is kept in an `EntryFields`
+object: the screen's UiState (companion.screen.ui_state) or the hardware controller's own
+`Entry`. Each step reads the public state JSON and returns what to do: a command to
+submit, a `Refusal` saying why not, or None (nothing to send yet). Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.game.api import JSON
+from companion.inputs.picking import Pick, current_pick
+
+WHITE_FACES: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6)
+#: the speed die's faces as the table script writes them, in dial order; Mr. Monopoly is on
+#: two faces of the real die but one choice is enough to enter it
+SPEED_FACES: tuple[int | str, ...] = (1, 2, 3, "bus", "mr_monopoly")
+
+
+class EntryFields(Protocol):
+    """Where an entry stands: the white dice so far, the speed die, the dial's face, the
+    knob's steps on the next bid or amount, a bus ride being chosen, the square in focus."""
+
+    dice_entry: list[int]
+    speed_entry: int | str | None
+    dial: int | None
+    bid_steps: int
+    bus_ride: bool
+    square_focus: int | None
+
+
+@dataclass
+class Entry:
+    """The hardware controller's EntryFields (the screen keeps its own in its UiState)."""
+
+    dice_entry: list[int] = field(default_factory=list)
+    speed_entry: int | str | None = None
+    dial: int | None = None
+    bid_steps: int = 0
+    bus_ride: bool = False
+    square_focus: int | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an input did nothing: no_roll (no roll is asked for), speed_next (the white dice
+    are in; the speed die's face comes next), not_mine (the input means something else)."""
+
+    code: str
+
+
+Step = JSON | Refusal | None
+"""A command to submit, why the input did nothing, or None: taken, nothing to send yet."""
+
+
+def acting_player(state: Mapping[str, Any]) -> str | None:
+    """Who acts now: the player the pending decision waits on, else the current player."""
+    pending = state.get("pending") or {}
+    return pending.get("player") or state.get("current")
+
+
+def _legal(state: Mapping[str, Any], do: str, by: str | None) -> JSON | None:
+    for entry in state.get("legal") or []:
+        if entry.get("do") == do and entry.get("by") == by:
+            return dict(entry)
+    return None
+
+
+def dice_needed(state: Mapping[str, Any], who: str | None) -> int:
+    """How many dice the roll of `who` takes now: 3 with the speed die, except in jail and
+    for a utility's rent (the white dice only); else 2.
+
+    >>> dice_needed({"options": {"speed_die": True}, "players": [{"name": "A"}]}, "A")
+    3
+    >>> dice_needed({"options": {"speed_die": True}, "pending": {"kind": "roll_for_rent"},
+    ...              "players": [{"name": "A"}]}, "A")
+    2
+    >>> dice_needed({"options": {}, "players": [{"name": "A"}]}, "A")
+    2
+    """
+    if not (state.get("options") or {}).get("speed_die"):
+        return 2
+    if (state.get("pending") or {}).get("kind") == "roll_for_rent":
+        return 2
+    for player in state.get("players") or []:
+        if player.get("name") == who and player.get("in_jail"):
+            return 2
+    return 3
+
+
+def dial_faces(slot: int) -> tuple[int | str, ...]:
+    """The faces the dial runs through for entry slot `slot` (2: the speed die)."""
+    return SPEED_FACES if slot >= 2 else WHITE_FACES
+
+
+def roller(state: Mapping[str, Any]) -> tuple[str | None, JSON | None]:
+    """Who rolls now and the legal roll (None: no roll is asked for)."""
+    if not state.get("players"):
+        return None, None
+    who = acting_player(state)
+    return who, _legal(state, "roll", who)
+
+
+# --- the dice ---------------------------------------------------------------------------
+
+
+def clear_dice(e: EntryFields) -> None:
+    """Forget the dice typed or dialled so far, and the dial."""
+    e.dice_entry = []
+    e.speed_entry = None
+    e.dial = None
+
+
+def _complete(state: Mapping[str, Any], e: EntryFields, who: str) -> JSON | None:
+    """The roll command once every die is in (the entry is cleared then), else None."""
+    needed = dice_needed(state, who)
+    whites, speed = e.dice_entry, e.speed_entry
+    if len(whites) < 2 or (needed > 2 and speed is None):
+        return None
+    dice: list[int | str] = list(whites[:2])
+    if needed > 2 and speed is not None:
+        dice.append(speed)
+    clear_dice(e)
+    return {"do": "roll", "by": who, "dice": dice}
+
+
+def type_die(state: Mapping[str, Any], e: EntryFields, value: int) -> Step:
+    """One physical die typed (1-6): a white die until both are in, then, with the speed
+    die, its number (1-3); the roll once all dice are in."""
+    who, roll = roller(state)
+    if who is None or not 1 <= value <= 6:
+        return Refusal("not_mine")
+    if roll is None:
+        return Refusal("no_roll")
+    if len(e.dice_entry) < 2:
+        e.dice_entry.append(value)
+    elif dice_needed(state, who) > 2 and e.speed_entry is None and value <= 3:
+        e.speed_entry = value
+    else:
+        return Refusal("speed_next")
+    return _complete(state, e, who)
+
+
+def type_speed(state: Mapping[str, Any], e: EntryFields, face: str) -> Step:
+    """The speed die's bus or Mr. Monopoly typed, when the roll takes the speed die and it
+    is not in yet; Refusal("not_mine") when the key means something else (M alone is
+    MENU: after a white die it is Mr. Monopoly)."""
+    who, roll = roller(state)
+    if who is None or roll is None or e.speed_entry is not None:
+        return Refusal("not_mine")
+    if dice_needed(state, who) < 3 or (face == "mr_monopoly" and not e.dice_entry):
+        return Refusal("not_mine")
+    e.speed_entry = face
+    return _complete(state, e, who)
+
+
+def turn_dial(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:
+    """The knob on the dice: the dial's face moves (the first clockwise detent shows 1);
+    False when no roll is asked for."""
+    _who, roll = roller(state)
+    if roll is None:
+        return False
+    faces = dial_faces(min(2, len(e.dice_entry)))
+    start = 0 if e.dial is None else e.dial
+    e.dial = (start + steps - (1 if e.dial is None and steps > 0 else 0)) % len(faces)
+    return True
+
+
+def dial_face(e: EntryFields) -> int | str:
+    """The face the dial shows now."""
+    faces = dial_faces(min(2, len(e.dice_entry)))
+    return faces[(e.dial or 0) % len(faces)]
+
+
+def back_dial(e: EntryFields) -> bool:
+    """NO on the dial: the last die entered goes back on the dial (the speed die first);
+    with none entered the dice entry ends. False when it ended."""
+    if e.speed_entry is not None:
+        face: int | str = e.speed_entry
+        e.speed_entry = None
+        e.dial = SPEED_FACES.index(face) if face in SPEED_FACES else 0
+        return True
+    if e.dice_entry:
+        face = e.dice_entry.pop()
+        e.dial = WHITE_FACES.index(face) if face in WHITE_FACES else 0
+        return True
+    clear_dice(e)
+    return False
+
+
+def take_dial(state: Mapping[str, Any], e: EntryFields) -> Step:
+    """YES on the dial: its face is the next die; the roll once all dice are in."""
+    who, roll = roller(state)
+    if who is None or roll is None or e.dial is None:
+        e.dial = None  # the roll went meanwhile: the dial ends quietly
+        return Refusal("not_mine")
+    slot = min(2, len(e.dice_entry))
+    face = dial_face(e)
+    if slot < 2 and isinstance(face, int):
+        e.dice_entry.append(face)
+    elif face in SPEED_FACES:
+        e.speed_entry = face
+    e.dial = 0
+    return _complete(state, e, who)
+
+
+# --- amounts ----------------------------------------------------------------------------
+
+
+def bid_step(state: Mapping[str, Any]) -> int:
+    """How much one step (a YES press, a knob detent) changes an amount: a twentieth of the
+    salary (10 on the € boards)."""
+    salary = int((state.get("options") or {}).get("salary", 200))
+    return max(1, salary // 20)
+
+
+def bid_amount(state: Mapping[str, Any], by: str | None, steps: int) -> int | None:
+    """The bid `by` makes now: the highest bid plus one step, plus `steps` more (the knob),
+    within what the legal bid allows; None when `by` cannot bid."""
+    bid = _legal(state, "bid", by)
+    if bid is None:
+        return None
+    highest = int((state.get("pending") or {}).get("highest", 0))
+    wanted = highest + bid_step(state) * (1 + steps)
+    low = int(bid.get("min", highest + 1))
+    high = bid.get("max")
+    amount = max(low, wanted)
+    return amount if high is None else min(int(high), amount)
+
+
+def turn_bid(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:
+    """The knob during an auction: the next bid goes up or down by steps (never below the
+    lowest bid); False when no auction runs."""
+    if (state.get("pending") or {}).get("kind") not in ("auction", "building_auction"):
+        return False
+    turn_amount(e, steps)
+    return True
+
+
+def transfer_amount(state: Mapping[str, Any], steps: int) -> int:
+    """A payment set with the knob: `steps` steps of bid_step (0 until it is turned)."""
+    return bid_step(state) * max(0, steps)
+
+
+def turn_amount(e: EntryFields, steps: int) -> None:
+    """The knob on an amount being entered (a bid or a payment): never below none."""
+    e.bid_steps = max(0, e.bid_steps + steps)
+
+
+# --- squares ----------------------------------------------------------------------------
+
+
+def pick(state: Mapping[str, Any], e: EntryFields, size: int | None = None) -> Pick | None:
+    """The square choice on offer now (companion.inputs.picking.current_pick)."""
+    return current_pick(state, e.bus_ride, e.square_focus, size)
+
+
+def step_pick(state: Mapping[str, Any], e: EntryFields, steps: int,
+              size: int | None = None) -> bool:
+    """Move the square in focus `steps` candidates on (negative: back); False when no
+    square is being chosen."""
+    choice = pick(state, e, size)
+    if choice is None:
+        return False
+    e.square_focus = choice.step(steps)
+    return True
+
+
+def choose_square(state: Mapping[str, Any], e: EntryFields, square: int | None = None,
+                  size: int | None = None) -> Step:
+    """Choose `square` (default: the one in focus) when it is on offer."""
+    choice = pick(state, e, size)
+    if choice is None or (square is not None and square not in choice.squares):
+        return Refusal("not_on_offer")
+    e.square_focus = None
+    return choice.command(square)
+
+
+def tap_square(state: Mapping[str, Any], e: EntryFields, square: int,
+               size: int | None = None) -> Step:
+    """A candidate touched on the board: the first touch focuses it, the second chooses."""
+    choice = pick(state, e, size)
+    if choice is None or square not in choice.squares:
+        return Refusal("not_on_offer")
+    if choice.focus == square and e.square_focus == square:
+        return choose_square(state, e, square, size)
+    e.square_focus = square
+    return None
+
+
+def turn(state: Mapping[str, Any], e: EntryFields, steps: int, size: int | None = None) -> bool:
+    """The knob: the square in focus, else the next bid, else the dice dial; True when
+    something changed."""
+    return step_pick(state, e, steps, size) or turn_bid(state, e, steps) \
+        or turn_dial(state, e, steps)
