@@ -58,7 +58,7 @@ def play(commands: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str,
         result = apply_command(state, command)
         assert isinstance(result, Accepted), command
         state = result.state
-        out.append(({"kind": "command", "command": command, "events": result.events},
+        out.append(({"kind": "command", "command": command, "events": result.events_json()},
                     state_json(state)))
     return out
 

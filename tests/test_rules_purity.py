@@ -121,7 +121,9 @@ def test_rules_modules_import_in_one_direction() -> None:
     assert {"money", "flow", "engine", "board"} <= set(graph)
     assert _cycle(graph) == [], "an import circle in companion/rules"
     # the ledger is a leaf above the state: it drives no moves, turns or bankruptcies
-    assert graph["money"] <= {"codes", "edition", "options", "state"}
+    assert graph["money"] <= {"codes", "edition", "events", "options", "state"}
+    # the events are the vocabulary every module speaks: they import no other rules module
+    assert graph["events"] == set()
     assert "__init__" not in {m for deps in graph.values() for m in deps}
 
 

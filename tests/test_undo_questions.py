@@ -47,7 +47,7 @@ def entries_of(script: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         result = apply_command(state, command)
         assert isinstance(result, Accepted), (script.name, line)
         state = result.state
-        out.append(({"command": command, "events": result.events}, state_json(state)))
+        out.append(({"command": command, "events": result.events_json()}, state_json(state)))
     return out
 
 
