@@ -3,6 +3,7 @@ form unchanged, and anything else is refused with a message saying what is wrong
 
 from __future__ import annotations
 
+import ast
 import json
 import typing
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from companion.rules import events as ev
 from companion.rules.events import Event, EventError, event_from_json
 
 GAMES = sorted((Path(__file__).parent / "data" / "games").glob("*.jsonl"))
+RULES = Path(__file__).resolve().parent.parent / "companion" / "rules"
 
 #: kinds no bot game or golden game happens to write, each as the engine or session writes it
 RARE: list[Event] = [
@@ -106,14 +108,24 @@ def test_the_union_names_every_kind_once() -> None:
     classes = typing.get_args(Event)
     assert len({c.kind for c in classes}) == len(classes) == len(ev.KINDS) == 42
     assert {c.kind for c in classes} == ev.KINDS
-    assert all((c.__doc__ or "").strip() for c in classes)
+    source = ast.parse((RULES / "events.py").read_text(encoding="utf-8"))
+    documented = {node.name for node in source.body
+                  if isinstance(node, ast.ClassDef) and ast.get_docstring(node)}
+    assert {c.__name__ for c in classes} <= documented  # what happened, one line each
     assert set(ev.PLAYER_EVENTS) <= set(classes)
 
 
-def test_events_are_read_only_for_the_type_checker() -> None:
+def test_events_are_read_only_and_compare_by_value() -> None:
     moved = ev.Moved("Ann", 3, 10)
-    assert typing.get_type_hints(ev.Moved)["to"] == typing.Final[int]
     assert moved == ev.Moved("Ann", 3, 10) and moved != ev.Moved("Ann", 3, 11)
+    assert not hasattr(moved, "__dict__")  # slots: no stray attributes
+    source = ast.parse((RULES / "events.py").read_text(encoding="utf-8"))
+    for node in source.body:  # every field Final: mypy (and the compiled engine) refuse writes
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.AnnAssign):
+                    assert ast.unparse(item.annotation).startswith(("Final[", "ClassVar[")), \
+                        (node.name, ast.unparse(item))
 
 
 def test_accepted_gives_the_json_at_the_boundary() -> None:
