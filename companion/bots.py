@@ -18,6 +18,7 @@ from __future__ import annotations
 from companion.rules import Accepted, Command, Edition, GameState, PendingKind, Verb, apply
 from companion.rules.commands import Offer
 from companion.rules.edition import SquareKind
+from companion.rules.events import Turn
 from companion.rules.tickets import bus_targets, usable_tickets
 
 #: a game still running after this many player turns is ended and counted as capped
@@ -286,7 +287,7 @@ def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
             raise RuntimeError(f"bot command refused: {command} -> {r}")
         commands += 1
         for e in r.events:
-            if e["kind"] == "turn":
+            if isinstance(e, Turn):
                 turns += 1
         g = r.state
     return g, turns + 1, commands, False

@@ -29,7 +29,7 @@ def ok(state: GameState, *commands: dict[str, Any]) -> tuple[GameState, list[dic
         assert isinstance(r, Accepted), f"{c} refused: {r}"
         assert r.state.version == state.version + 1
         state = r.state
-        events.extend(r.events)
+        events.extend(r.events_json())
     return state, events
 
 

@@ -58,7 +58,7 @@ def play(commands: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str,
         result = apply_command(state, command)
         assert isinstance(result, Accepted), command
         state = result.state
-        out.append(({"kind": "command", "command": command, "events": result.events},
+        out.append(({"kind": "command", "command": command, "events": result.events_json()},
                     state_json(state)))
     return out
 
@@ -110,15 +110,16 @@ def say(entry: dict[str, Any], state: dict[str, Any] = EUR, lang: str = "en",
 
 @pytest.mark.parametrize(("entry", "text", "lines"), [
     ({"command": {"do": "roll", "dice": [3, 4]}, "events": [
-        {"kind": "rolled", "player": "Bo", "dice": [3, 4]},
+        {"kind": "rolled", "player": "Bo", "dice": [3, 4], "double": False},
         {"kind": "moved", "player": "Bo", "from": 3, "to": 10},
         {"kind": "moved", "player": "Bo", "from": 10, "to": 39},
         {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": 50, "reason": "rent"}]},
      "Bo rolled 3 + 4 and moved to Rue de la Paix", ("Bo → Ann € 50 rent",)),
     ({"command": {"do": "roll", "dice": [1, 2]}, "events": [
-        {"kind": "rolled", "player": "Cy", "dice": [1, 2]}]}, "Cy rolled 1 + 2", ()),
+        {"kind": "rolled", "player": "Cy", "dice": [1, 2], "double": False}]},
+     "Cy rolled 1 + 2", ()),
     ({"command": {"do": "roll", "dice": [2, 2, "mr_monopoly"]}, "events": [
-        {"kind": "rolled", "player": "Cy", "dice": [2, 2, "mr_monopoly"]},
+        {"kind": "rolled", "player": "Cy", "dice": [2, 2, "mr_monopoly"], "double": True},
         {"kind": "moved", "player": "Cy", "from": 0, "to": 4},
         {"kind": "transfer", "from": "Cy", "to": None, "amount": 200, "reason": "tax"},
         {"kind": "mr_monopoly", "player": "Cy"}, {"kind": "jailed", "player": "Cy"}]},
@@ -200,7 +201,7 @@ def say(entry: dict[str, Any], state: dict[str, Any] = EUR, lang: str = "en",
      "Cy declared bankruptcy",
      ("Cy → Ann € 12", "Cy's deeds went to Ann", "Ann wins the game")),
     ({"command": {"do": "new_game", "edition": "sv", "players": ["Åsa", "Bo"]}, "events": [
-        {"kind": "game_started"},
+        {"kind": "game_started", "edition": "sv", "players": ["Åsa", "Bo"]},
         {"kind": "transfer", "from": None, "to": "Åsa", "amount": 30000,
          "reason": "start_cash"}]},
      f"New game of {i18n.localized_name('sv', 'sv', 'en')}: Åsa, Bo", ()),

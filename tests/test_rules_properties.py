@@ -23,6 +23,7 @@ from rules_helpers import CLASSIC, MEGA, arrange, start
 from companion.game.applying import restore_snapshot
 from companion.rules import Accepted, GameState, apply, legal_commands, snapshot
 from companion.rules.edition import BUS_DECK, SquareKind
+from companion.rules.events import Bankrupt, Debt, Events, Transfer
 from companion.rules.state import FOLLOW_UPS
 
 EDITIONS = [CLASSIC, MEGA]
@@ -111,8 +112,7 @@ def concrete(template: dict[str, Any], draw: Draw, g: GameState) -> dict[str, An
     return cmd
 
 
-def check_trade(g: GameState, before: GameState, cmd: dict[str, Any],
-                events: list[dict[str, Any]]) -> None:
+def check_trade(g: GameState, before: GameState, cmd: dict[str, Any], events: Events) -> None:
     """An accepted trade moved what it said, and mortgaged deeds received cost their due."""
     index = {p.name: i for i, p in enumerate(g.players)}
     a, b = index[cmd["from"]], index[cmd["to"]]
@@ -122,10 +122,10 @@ def check_trade(g: GameState, before: GameState, cmd: dict[str, Any],
         mortgaged = [s for s in got if before.mortgaged[s]]
         if mortgaged:  # interest or the lift is charged (or owed), or lifting is offered
             name = g.players[receiver].name
-            charged = any(e["kind"] == "transfer" and e["from"] == name and e["reason"] in
+            charged = any(isinstance(e, Transfer) and e.from_ == name and e.reason in
                           ("mortgage_interest", "mortgage_lift") for e in events) or any(
-                e["kind"] == "debt" and e["player"] == name for e in events)
-            assert charged or any(e["kind"] == "bankrupt" for e in events), \
+                isinstance(e, Debt) and e.player == name for e in events)
+            assert charged or any(isinstance(e, Bankrupt) for e in events), \
                 f"mortgaged deeds {mortgaged} received free"
     for who, gave, took in ((a, "give", "take"), (b, "take", "give")):
         moved = cmd[took]["cards"] - cmd[gave]["cards"]
@@ -194,7 +194,7 @@ def kinds_of(cmd: dict[str, Any], g: GameState) -> list[str]:
     return out
 
 
-def check_invariants(g: GameState, before: GameState, events: list[dict[str, Any]]) -> None:
+def check_invariants(g: GameState, before: GameState, events: Events) -> None:
     ed = g.edition
     houses = sum(g.houses_on(i) for i in range(len(g.level)))
     hotels = sum(1 for i in range(len(g.level)) if g.has_hotel(i))
@@ -209,9 +209,9 @@ def check_invariants(g: GameState, before: GameState, events: list[dict[str, Any
     assert not (g.pending and g.pending[-1].kind in FOLLOW_UPS), "a follow-up left on top"
     delta: dict[Any, int] = {}
     for e in events:
-        if e["kind"] == "transfer":
-            delta[e["from"]] = delta.get(e["from"], 0) - e["amount"]
-            delta[e["to"]] = delta.get(e["to"], 0) + e["amount"]
+        if isinstance(e, Transfer):
+            delta[e.from_] = delta.get(e.from_, 0) - e.amount
+            delta[e.to] = delta.get(e.to, 0) + e.amount
     for i, p in enumerate(g.players):
         assert p.cash == before.players[i].cash + delta.get(p.name, 0), "money moved unrecorded"
         assert p.cash >= 0

@@ -12,6 +12,7 @@ from rules_helpers import MEGA, ok, start
 from companion.bots import Bots
 from companion.game.applying import apply_command
 from companion.rules import Accepted, GameState, apply, command_to_json, snapshot
+from companion.rules.events import Rolled
 
 
 def bot_game(edition: str, seed: int) -> tuple[GameState, list[dict[str, Any]],
@@ -92,7 +93,7 @@ def test_a_device_roll_of_the_speed_die_names_its_symbols() -> None:
         assert isinstance(r, Accepted)
         dice = r.resolved["dice"]
         assert len(dice) == 3 and dice == next(
-            e["dice"] for e in r.events if e["kind"] == "rolled")
+            list(e.dice) for e in r.events if isinstance(e, Rolled))
         if isinstance(dice[2], str):
             assert dice[2] in ("bus", "mr_monopoly")
             replayed, _ = ok(g, r.resolved)

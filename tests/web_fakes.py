@@ -81,7 +81,7 @@ class FakeSession:
                                message=result.message)
             self._undo.append((self._state, len(self._journal) + 1))
             self._redo.clear()
-            return self._commit(result.state.copy(), dict(command), result.events, source)
+            return self._commit(result.state.copy(), dict(command), result.events_json(), source)
 
     def state(self) -> JSON:
         """The public state JSON with "legal"."""

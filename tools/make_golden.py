@@ -58,7 +58,7 @@ def record(edition: str, players: list[str], seed: int, options: dict[str, objec
             cmd = command_to_json(bots.choose(g))
         r = apply_command(g, cmd)
         assert isinstance(r, Accepted), (cmd, r)
-        for e in r.events:  # record what the device rolled and drew, as a table would
+        for e in r.events_json():  # record what the device rolled and drew, as a table would
             if e["kind"] == "rolled" and cmd["do"] == "roll" and "dice" not in cmd:
                 cmd["dice"] = e["dice"]
             if e["kind"] == "card" and cmd["do"] == "draw" and "card" not in cmd:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.game.journal import Entry, Journal
+from companion.rules.events import parties
 
 JSON = dict[str, Any]
 
+#: the command fields that may name a player
 _NAME_FIELDS = ("player", "by", "from", "to", "bidder", "winner", "creditor")
 
 
@@ -17,12 +19,7 @@ def mentions(entry: Entry, player: str) -> bool:
         return True
     if any(entry.command.get(f) == player for f in _NAME_FIELDS):
         return True
-    for e in entry.events:
-        if any(e.get(f) == player for f in _NAME_FIELDS):
-            return True
-        if player in (e.get("players") or ()):
-            return True
-    return False
+    return any(player in parties(e) for e in entry.events)
 
 
 def undone_commands(journal: Journal) -> set[int]:

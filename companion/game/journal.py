@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.game.api import Source
+from companion.rules.events import Events, events_from_json, events_json
 
 JSON = dict[str, Any]
 SCHEMA_VERSION = 1
@@ -105,6 +106,7 @@ class Entry:
 
     command: the command as applied (device dice and cards filled in); for undo and redo the
     command undone or redone. target: the seq of that command row (undo / redo only).
+    events: what happened, typed (companion.rules.events); the row keeps their JSON form.
     rng: the engine's generator after the row when the row moved it (device dice).
     """
 
@@ -114,15 +116,19 @@ class Entry:
     target: int | None
     source: Source
     command: JSON
-    events: list[JSON] = field(default_factory=list)
+    events: Events = field(default_factory=list)
     version: int = 0
     rng: int | None = None
+
+    def events_json(self) -> list[JSON]:
+        """The events in their JSON form, as the journal keeps them and listeners get them."""
+        return events_json(self.events)
 
     def to_json(self) -> JSON:
         """The entry as shown in the history (phones, export)."""
         return {"seq": self.seq, "time": self.time, "kind": self.kind, "target": self.target,
                 "source": source_json(self.source), "command": self.command,
-                "events": self.events, "version": self.version}
+                "events": self.events_json(), "version": self.version}
 
 
 def source_json(source: Source) -> JSON:
@@ -435,7 +441,7 @@ class Journal:
             raise JournalBroken(f"not saved: {self.broken}")
         source = _dumps(source_json(entry.source))
         command = _dumps(entry.command)
-        events = _dumps(entry.events)
+        events = _dumps(entry.events_json())
         rng = None if entry.rng is None else str(entry.rng)
         crc = _row_crc(entry.seq, entry.time, entry.kind, entry.target, source, command,
                        events, entry.version, rng)
@@ -549,7 +555,8 @@ class Journal:
                 raise ValueError("checksum mismatch")
             return Entry(int(seq), float(t), str(kind), None if target is None else int(target),
                          source_from_json(json.loads(source)), json.loads(command),
-                         json.loads(events), int(version), None if rng is None else int(rng))
+                         events_from_json(json.loads(events)), int(version),
+                         None if rng is None else int(rng))
         except (ValueError, TypeError) as exc:
             raise JournalCorrupt(f"{self.path} is damaged at entry {seq}: {exc}") from None
 

@@ -41,6 +41,7 @@ from companion.game.saved_games import (
     set_current,
 )
 from companion.rules import Accepted, GameState, Rejection
+from companion.rules.events import Redone, Undone
 
 log = logging.getLogger(__name__)
 
@@ -350,9 +351,8 @@ class GameSession:
                             "the first game cannot be undone: start a new one"), None
         after = with_version(before, self.version + 1)
         undone = self._entry(target)
-        events = [{"kind": "undone", "seq": target, "command": undone.command}]
         entry = Entry(self._seq + 1, self._clock(), "undo", target, job.source, undone.command,
-                      events, after.version, None)
+                      [Undone(target, undone.command)], after.version, None)
         return self._commit(entry, after)
 
     def _redo(self, job: _Job) -> tuple[Outcome, Update | None]:
@@ -368,10 +368,9 @@ class GameSession:
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
         after = with_rng(result.state, original.rng)
-        events = [{"kind": "redone", "seq": target, "command": original.command},
-                  *result.events]
         entry = Entry(self._seq + 1, self._clock(), "redo", target, job.source, original.command,
-                      events, after.version, original.rng)
+                      [Redone(target, original.command), *result.events], after.version,
+                      original.rng)
         return self._commit(entry, after)
 
     def _commit(self, entry: Entry, after: GameState) -> tuple[Outcome, Update | None]:
@@ -396,11 +395,11 @@ class GameSession:
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
-        outcome = Outcome(True, after.version, entry.events)
+        events = entry.events_json()  # the transports' form: phones, screen, CLI
+        outcome = Outcome(True, after.version, events)
         with self._listeners_lock:
             wanted = bool(self._listeners)
-        update = Update(after.version, self.state(), entry.events, entry.source) if wanted \
-            else None
+        update = Update(after.version, self.state(), events, entry.source) if wanted else None
         return outcome, update
 
     def _landed(self, seq: int) -> bool:

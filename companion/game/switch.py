@@ -26,6 +26,7 @@ from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.journal import JournalError
 from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.game.session import GameSession
+from companion.rules.events import GameSwitched
 
 log = logging.getLogger(__name__)
 
@@ -303,7 +304,7 @@ class SessionHolder:
             listeners = [entry.callback for entry in self._listeners]
             state = new.state()
         update = Update(int(state.get("version") or 0), state,
-                        [{"kind": "game_switched", "game": game_id, "from": old.game_id}],
+                        [GameSwitched(game_id, old.game_id).to_json()],
                         source)
         for callback in listeners:
             try:

@@ -5,7 +5,18 @@ from __future__ import annotations
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import moved_total
 from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE, Square, SquareKind
-from companion.rules.money import Events, charge, transfer
+from companion.rules.events import (
+    AuctionSquareStays,
+    Events,
+    Jailed,
+    Moved,
+    NoBusTicket,
+    PassGo,
+    RentClaimable,
+    RentForfeited,
+    ThreeDoubles,
+)
+from companion.rules.money import charge, transfer
 from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
 
 
@@ -14,7 +25,7 @@ def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> N
     amount = g.options.salary
     if landed and g.options.double_salary_on_go:
         amount *= 2
-    ev.append({"kind": "pass_go", "player": g.players[player].name, "amount": amount})
+    ev.append(PassGo(g.players[player].name, amount))
     transfer(g, ev, BANK, player, amount, "salary")
 
 
@@ -32,7 +43,7 @@ def send_to_jail(g: GameState, ev: Events, player: int) -> None:
     if player == g.current:
         g.must_roll = False
         g.doubles = 0
-    ev.append({"kind": "jailed", "player": p.name})
+    ev.append(Jailed(p.name))
 
 
 def count_doubles(g: GameState, ev: Events, player: int, double: bool) -> bool:
@@ -42,7 +53,7 @@ def count_doubles(g: GameState, ev: Events, player: int, double: bool) -> bool:
         return False
     g.doubles += 1
     if g.doubles >= 3:
-        ev.append({"kind": "three_doubles", "player": g.players[player].name})
+        ev.append(ThreeDoubles(g.players[player].name))
         send_to_jail(g, ev, player)
         return True
     g.must_roll = True
@@ -55,7 +66,7 @@ def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
     n = len(g.edition.squares)
     target = (p.position + steps) % n
     passed = p.position + steps >= n
-    ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
+    ev.append(Moved(p.name, p.position, target))
     p.position = target
     if passed:
         pay_salary(g, ev, player, landed=target == 0)
@@ -69,7 +80,7 @@ def move_to(
     """Advance (forward) to a square, paying the salary when GO is passed or reached."""
     p = g.wp(player)
     passed = target <= p.position
-    ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
+    ev.append(Moved(p.name, p.position, target))
     p.position = target
     if passed:
         pay_salary(g, ev, player, landed=target == 0)
@@ -145,8 +156,7 @@ def land(
         amount = rent_for(g, sq.index) * rent_multiplier
         if g.options.rent_must_be_claimed:
             g.claims.append((player, owner, sq.index, amount, g.options.rent_claim_turns))
-            ev.append({"kind": "rent_claimable", "player": g.players[owner].name,
-                       "payer": p.name, "square": sq.index, "amount": amount})
+            ev.append(RentClaimable(g.players[owner].name, p.name, sq.index, amount))
             return
         charge(g, ev, player, owner, amount, "rent")
     elif kind is SquareKind.TAX:
@@ -198,8 +208,8 @@ def turn_starts_moving(g: GameState, ev: Events, player: int) -> None:
         if payer != player:
             left -= 1
         if left <= 0:
-            ev.append({"kind": "rent_forfeited", "player": g.players[owner].name,
-                       "payer": g.players[payer].name, "square": square, "amount": amount})
+            ev.append(RentForfeited(g.players[owner].name, g.players[payer].name, square,
+                                    amount))
         else:
             kept.append((payer, owner, square, amount, left))
     g.claims = kept
@@ -213,7 +223,7 @@ def take_ticket(g: GameState, ev: Events, player: int) -> None:
     if g.decks.get(BUS_DECK):
         g.pending.append(Pending(PendingKind.DRAW, player, deck=BUS_DECK))
     else:
-        ev.append({"kind": "no_bus_ticket", "player": g.players[player].name})
+        ev.append(NoBusTicket(g.players[player].name))
 
 
 def auction_choices(g: GameState) -> list[int]:
@@ -254,6 +264,6 @@ def dearest_rent(g: GameState, ev: Events, player: int) -> None:
             if rent > best_rent:
                 best, best_rent = s, rent
     if best < 0:
-        ev.append({"kind": "auction_square_stays", "player": g.players[player].name})
+        ev.append(AuctionSquareStays(g.players[player].name))
         return
     move_to(g, ev, player, best)

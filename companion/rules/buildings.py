@@ -12,7 +12,15 @@ from __future__ import annotations
 from companion.rules.board import cannot_afford
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import OWNABLE, SquareKind
-from companion.rules.money import Events, charge, lift_cost, transfer
+from companion.rules.events import (
+    AuctionStarted,
+    Built,
+    Events,
+    Rebalanced,
+    SoldBuilding,
+    Unmortgaged,
+)
+from companion.rules.money import charge, lift_cost, transfer
 from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
 
 
@@ -124,8 +132,7 @@ def build(g: GameState, ev: Events, player: int, square: int, count: int, free: 
     transfer(g, ev, player, BANK, cost, "building")
     _take_stock(g, need)
     g.set_level(square, levels[square])
-    ev.append({"kind": "built", "player": g.players[player].name, "square": square,
-               "level": g.level[square], "cost": cost})
+    ev.append(Built(g.players[player].name, square, g.level[square], None, cost))
 
 
 def build_depot(g: GameState, ev: Events, player: int, square: int, count: int,
@@ -146,8 +153,7 @@ def build_depot(g: GameState, ev: Events, player: int, square: int, count: int,
                             square=square)
     transfer(g, ev, player, BANK, cost, "building")
     g.depots = tuple(sorted((*g.depots, square)))
-    ev.append({"kind": "built", "player": g.players[player].name, "square": square,
-               "building": "depot", "cost": cost})
+    ev.append(Built(g.players[player].name, square, None, "depot", cost))
 
 
 def sell_building(g: GameState, ev: Events, player: int, square: int, count: int) -> None:
@@ -164,8 +170,7 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
         refund = g.edition.depot_cost // 2
         g.depots = tuple(s for s in g.depots if s != square)
         transfer(g, ev, BANK, player, refund, "building_sold")
-        ev.append({"kind": "sold_building", "player": g.players[player].name, "square": square,
-                   "building": "depot", "refund": refund})
+        ev.append(SoldBuilding(g.players[player].name, square, None, "depot", refund))
         return
     lvl = g.level[square]
     if count > lvl:
@@ -191,8 +196,7 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
     _take_stock(g, need)
     refund = count * sq.house_cost // 2
     transfer(g, ev, BANK, player, refund, "building_sold")
-    ev.append({"kind": "sold_building", "player": g.players[player].name, "square": square,
-               "level": new, "refund": refund})
+    ev.append(SoldBuilding(g.players[player].name, square, new, None, refund))
 
 
 def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
@@ -209,8 +213,7 @@ def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
         g.set_level(s, new)
     transfer(g, ev, BANK, player, refund, "building_sold")
     for s in lots:
-        ev.append({"kind": "sold_building", "player": g.players[player].name, "square": s,
-                   "level": new, "refund": refund // len(lots)})
+        ev.append(SoldBuilding(g.players[player].name, s, new, None, refund // len(lots)))
 
 
 def start_building_auction(g: GameState, ev: Events, building: str) -> None:
@@ -232,7 +235,7 @@ def start_building_auction(g: GameState, ev: Events, building: str) -> None:
     g.pending.append(Pending(PendingKind.BUILDING_AUCTION, NOBODY, building=building,
                              min_bid=min(costs) if costs else 1,
                              passed=[i for i in range(len(g.players)) if i not in placers]))
-    ev.append({"kind": "auction_started", "building": building})
+    ev.append(AuctionStarted(building=building))
 
 
 # --- the last lot of a built group (Mega) -------------------------------------------------
@@ -266,8 +269,7 @@ def after_acquiring(g: GameState, ev: Events, player: int, squares: list[int]) -
             continue
         if g.mortgaged[s]:
             g.set_mortgaged(s, False)
-            ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": s,
-                       "forced": True})
+            ev.append(Unmortgaged(g.players[player].name, s, forced=True))
             charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
         rebalance(g, ev, player, g.edition.groups[g.edition.squares[s].group])
 
@@ -311,8 +313,8 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
         for s in group:
             g.set_level(s, spread[s])
         _take_stock(g, (need[0], need[1], need[2]))
-        ev.append({"kind": "rebalanced", "player": g.players[player].name,
-                   "levels": {str(s): spread[s] for s in group}, "cost": cost})
+        ev.append(Rebalanced(g.players[player].name, tuple((s, spread[s]) for s in group),
+                             cost))
         if cost > 0:
             transfer(g, ev, player, BANK, cost, "building")
         elif cost < 0:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from companion.rules.board import land, move_to, send_to_jail, take_ticket
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import Card, SquareKind
-from companion.rules.money import Events, charge, transfer
+from companion.rules.events import BusTicket, BusTicketsExpired, CardDrawn, Events, Moved
+from companion.rules.money import charge, transfer
 from companion.rules.state import BANK, GameState, Pending
 
 
@@ -31,8 +32,7 @@ def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -
     deck.remove(card_id)
     g.pending.pop()
     g.last_card = card_id
-    ev.append({"kind": "card", "player": g.players[pending.player].name, "deck": card.deck,
-               "card": card_id, "text": card.text})
+    ev.append(CardDrawn(g.players[pending.player].name, card.deck, card_id, card.text))
     if card.effect == "jail_free":
         g.wp(pending.player).jail_cards.append(card_id)
     elif card.effect != "bus_ticket":  # a bus ticket is kept, then goes to the bank for good
@@ -51,7 +51,7 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
     elif effect == "move_back":
         n = len(g.edition.squares)
         target = (p.position - int(prm["spaces"])) % n
-        ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": target})
+        ev.append(Moved(p.name, p.position, target))
         p.position = target
         land(g, ev, player)
     elif effect == "nearest":
@@ -110,9 +110,9 @@ def keep_ticket(g: GameState, ev: Events, player: int, card: Card) -> None:
                 expired += len(q.bus_tickets)
                 g.wp(i).bus_tickets = ()
         g.fresh_tickets = 0
-        ev.append({"kind": "bus_tickets_expired", "count": expired})
+        ev.append(BusTicketsExpired(expired))
     p = g.wp(player)
     p.bus_tickets = (*p.bus_tickets, card.id)
     if player == g.current:
         g.fresh_tickets += 1
-    ev.append({"kind": "bus_ticket", "player": p.name, "card": card.id})
+    ev.append(BusTicket(p.name, card.id))

@@ -16,8 +16,17 @@ from companion.rules.codes import Code, Rejection, RulesError
 from companion.rules.commands import Command, Verb, command_to_json, parse_command, resolved_as
 from companion.rules.dice import dice_json, shuffled
 from companion.rules.edition import OWNABLE, Edition
+from companion.rules.events import (
+    Bought,
+    Events,
+    GameStarted,
+    KeptMortgages,
+    Transfer,
+    Turn,
+    events_json,
+)
 from companion.rules.flow import declare_bankrupt, settle_debts
-from companion.rules.money import Events, charge, transfer
+from companion.rules.money import charge, transfer
 from companion.rules.options import VARIANTS
 from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
@@ -25,8 +34,8 @@ from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Pl
 
 @dataclass(slots=True, init=False)
 class Accepted:
-    """An accepted command: the new state, what happened in order, and the command as it
-    actually happened.
+    """An accepted command: the new state, what happened in order (typed events,
+    companion.rules.events), and the command as it actually happened.
 
     `command` is the command as it happened: what the device decided filled in, the dice
     of a device roll and the card of a device draw; `resolved` is that command as
@@ -39,11 +48,10 @@ class Accepted:
     """
 
     state: GameState
-    events: list[dict[str, Any]]
+    events: Events
     command: Command
 
-    def __init__(self, state: GameState, events: list[dict[str, Any]],
-                 command: Command) -> None:
+    def __init__(self, state: GameState, events: Events, command: Command) -> None:
         self.state = state
         self.events = events
         self.command = command
@@ -52,6 +60,11 @@ class Accepted:
     def resolved(self) -> dict[str, Any]:
         """The command as it happened, as table-script JSON (a fresh dict each time)."""
         return command_to_json(self.command)
+
+    def events_json(self) -> list[dict[str, Any]]:
+        """The events in their JSON form (docs/state-json.md), a fresh list each time: for
+        the journal, the phones and the screen, which read JSON."""
+        return events_json(self.events)
 
 
 Result = Accepted | Rejection
@@ -98,18 +111,16 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
         bank_skyscrapers=edition.skyscrapers,
     )
     g.version = 1
-    ev: Events = [{"kind": "game_started", "edition": edition.id, "players": names}]
+    ev: Events = [GameStarted(edition.id, tuple(names))]
     for p in g.players:
-        ev.append({"kind": "transfer", "from": None, "to": p.name, "amount": options.start_cash,
-                   "reason": "start_cash"})
+        ev.append(Transfer(None, p.name, options.start_cash, "start_cash"))
     if g.pot:
-        ev.append({"kind": "transfer", "from": None, "to": "pot", "amount": g.pot,
-                   "reason": "start_pot"})
+        ev.append(Transfer(None, "pot", g.pot, "start_pot"))
     variant = cmd.options.get("variant", "standard")
     g.extra["variant"] = variant
     if options.deal_deeds:
         _deal_deeds(g, ev, options.deal_deeds)
-    ev.append({"kind": "turn", "player": names[0], "number": 1})
+    ev.append(Turn(names[0], 1))
     return Accepted(g, ev, cmd)
 
 
@@ -134,8 +145,7 @@ def _deal_deeds(g: GameState, ev: Events, per_player: int) -> None:
             price = g.edition.squares[square].price
             transfer(g, ev, i, BANK, price, "dealt_deed")
             g.set_owner(square, i)
-            ev.append({"kind": "bought", "player": g.players[i].name, "square": square,
-                       "price": price})
+            ev.append(Bought(g.players[i].name, square, price))
 
 
 def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
@@ -262,8 +272,7 @@ def _decline(g: GameState, ev: Events, cmd: Command) -> None:
     _actor(g, cmd, top.player)
     if top.kind is PendingKind.LIFT_MORTGAGES:
         g.pending.pop()
-        ev.append({"kind": "kept_mortgages", "player": g.players[top.player].name,
-                   "squares": top.squares})
+        ev.append(KeptMortgages(g.players[top.player].name, tuple(top.squares)))
         return
     estate.decline(g, ev, top)
 

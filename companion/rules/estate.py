@@ -14,8 +14,20 @@ from companion.rules.buildings import (
 from companion.rules.buildings import own_property as _own_lot
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import SquareKind
-from companion.rules.money import (
+from companion.rules.events import (
+    AuctionClosed,
+    AuctionStarted,
+    Bid,
+    Bought,
+    Declined,
     Events,
+    Goods,
+    Mortgaged,
+    Passed,
+    Traded,
+    Unmortgaged,
+)
+from companion.rules.money import (
     charge,
     interest,
     lift_cost,
@@ -34,16 +46,14 @@ def buy(g: GameState, ev: Events, pending: Pending) -> None:
     g.pending.pop()
     transfer(g, ev, pending.player, BANK, sq.price, "purchase")
     g.set_owner(sq.index, pending.player)
-    ev.append({"kind": "bought", "player": g.players[pending.player].name, "square": sq.index,
-               "price": sq.price})
+    ev.append(Bought(g.players[pending.player].name, sq.index, sq.price))
     after_acquiring(g, ev, pending.player, [sq.index])
 
 
 def decline(g: GameState, ev: Events, pending: Pending) -> None:
     """The player declines: the bank auctions the property at once (if auctions are on)."""
     g.pending.pop()
-    ev.append({"kind": "declined", "player": g.players[pending.player].name,
-               "square": pending.square})
+    ev.append(Declined(g.players[pending.player].name, pending.square))
     if g.options.auctions:
         start_auction(g, ev, pending.square)
 
@@ -51,7 +61,7 @@ def decline(g: GameState, ev: Events, pending: Pending) -> None:
 def start_auction(g: GameState, ev: Events, square: int, queue: list[int] | None = None) -> None:
     """Open the bank's auction of a property; every player still in the game may bid."""
     g.pending.append(Pending(PendingKind.AUCTION, NOBODY, square=square, queue=list(queue or [])))
-    ev.append({"kind": "auction_started", "square": square})
+    ev.append(AuctionStarted(square))
     _maybe_close(g, ev)
 
 
@@ -78,7 +88,7 @@ def bid(g: GameState, ev: Events, pending: Pending, player: int, amount: int) ->
                          cash=g.players[player].cash)
     pending.highest = amount
     pending.bidder = player
-    ev.append({"kind": "bid", "player": g.players[player].name, "amount": amount})
+    ev.append(Bid(g.players[player].name, amount))
     _maybe_close(g, ev)
 
 
@@ -89,7 +99,7 @@ def pass_auction(g: GameState, ev: Events, pending: Pending, player: int) -> Non
     if player == pending.bidder:
         raise RulesError(Code.NOT_NOW, f"{g.players[player].name} holds the highest bid")
     pending.passed.append(player)
-    ev.append({"kind": "passed", "player": g.players[player].name})
+    ev.append(Passed(g.players[player].name))
     _maybe_close(g, ev)
 
 
@@ -111,16 +121,16 @@ def close_auction(g: GameState, ev: Events) -> None:
             charge(g, ev, pending.bidder, BANK, pending.highest, "building_auction")
             g.pending.append(Pending(PendingKind.PLACE_BUILDING, pending.bidder,
                                      building=pending.building))
-        ev.append({"kind": "auction_closed", "building": pending.building,
-                   "winner": g.players[pending.bidder].name if pending.bidder >= 0 else None,
-                   "amount": pending.highest})
+        ev.append(AuctionClosed(None, pending.building,
+                                g.players[pending.bidder].name if pending.bidder >= 0 else None,
+                                pending.highest))
         return
     if pending.bidder != NOBODY:
         charge(g, ev, pending.bidder, BANK, pending.highest, "auction")
         g.set_owner(pending.square, pending.bidder)
-    ev.append({"kind": "auction_closed", "square": pending.square,
-               "winner": g.players[pending.bidder].name if pending.bidder >= 0 else None,
-               "amount": pending.highest})
+    ev.append(AuctionClosed(pending.square, None,
+                            g.players[pending.bidder].name if pending.bidder >= 0 else None,
+                            pending.highest))
     if pending.bidder != NOBODY:
         after_acquiring(g, ev, pending.bidder, [pending.square])
     if pending.queue:
@@ -150,7 +160,7 @@ def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
     fee = mortgage_take_interest(g, sq.mortgage)
     if fee:
         transfer(g, ev, player, BANK, fee, "mortgage_interest")
-    ev.append({"kind": "mortgaged", "player": g.players[player].name, "square": square})
+    ev.append(Mortgaged(g.players[player].name, square))
 
 
 def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
@@ -168,7 +178,7 @@ def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
                             purpose="unmortgage", square=square)
     transfer(g, ev, player, BANK, cost, "mortgage_lift")
     g.set_mortgaged(square, False)
-    ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": square})
+    ev.append(Unmortgaged(g.players[player].name, square))
     if offer and top is not None:
         top.squares.remove(square)
         if not top.squares:
@@ -232,9 +242,8 @@ def trade(
         g.set_owner(s, b)
     for s in take[2]:
         g.set_owner(s, a)
-    ev.append({"kind": "traded", "from": pa.name, "to": pb.name,
-               "give": {"cash": give[0], "cards": give[1], "squares": give[2]},
-               "take": {"cash": take[0], "cards": take[1], "squares": take[2]}})
+    ev.append(Traded(pa.name, pb.name, Goods(give[0], give[1], tuple(give[2])),
+                     Goods(take[0], take[1], tuple(take[2]))))
     after_acquiring(g, ev, b, give[2])
     after_acquiring(g, ev, a, take[2])
     receive_mortgaged(g, ev, b, [s for s in give[2] if g.mortgaged[s]])
@@ -251,7 +260,7 @@ def receive_mortgaged(
         for s in squares:
             charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
             g.set_mortgaged(s, False)
-            ev.append({"kind": "unmortgaged", "player": g.players[player].name, "square": s})
+            ev.append(Unmortgaged(g.players[player].name, s))
         return
     fee = sum(interest(g, g.edition.squares[s].mortgage) for s in squares)
     g.pending.append(Pending(PendingKind.LIFT_MORTGAGES, player, squares=sorted(squares)))

@@ -12,7 +12,8 @@ from companion.rules.buildings import after_acquiring
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import OWNABLE
 from companion.rules.estate import receive_mortgaged, start_auction
-from companion.rules.money import Events, building_value, party_name, raisable, transfer
+from companion.rules.events import Bankrupt, DeedsTransferred, Events
+from companion.rules.money import building_value, party_name, raisable, transfer
 from companion.rules.speed import run_follow_up
 from companion.rules.state import BANK, GameState, Pending, PendingKind
 from companion.rules.turns import after_player_left
@@ -64,7 +65,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
     creditor = top.creditor
     p = g.wp(player)
     owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == player]
-    ev.append({"kind": "bankrupt", "player": p.name, "creditor": party_name(g, creditor)})
+    ev.append(Bankrupt(p.name, party_name(g, creditor)))
     g.pending = [x for x in g.pending if x.player != player]
     for s in owned:
         value = building_value(g, s)
@@ -90,8 +91,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
             g.set_owner(s, creditor)
             if g.mortgaged[s]:
                 mortgaged.append(s)
-        ev.append({"kind": "deeds_transferred", "from": p.name, "to": g.players[creditor].name,
-                   "squares": owned})
+        ev.append(DeedsTransferred(p.name, g.players[creditor].name, tuple(owned)))
         g.wp(creditor).jail_cards.extend(p.jail_cards)
         p.jail_cards = []
         if g.options.build_with_all_but_one:

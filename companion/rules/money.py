@@ -6,12 +6,9 @@ tokens or runs turns. Settling debts and bankruptcy are in flow.py."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.rules.edition import OWNABLE
+from companion.rules.events import Debt, Events, Transfer
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind
-
-Events = list[dict[str, Any]]
 
 #: reasons whose money goes into the Free Parking pot when that house rule is on
 POT_REASONS = frozenset({"tax", "jail_fine", "card"})
@@ -40,8 +37,7 @@ def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reas
         g.wp(payee).cash += amount
     elif payee == POT:
         g.pot += amount
-    ev.append({"kind": "transfer", "from": party_name(g, payer), "to": party_name(g, payee),
-               "amount": amount, "reason": reason})
+    ev.append(Transfer(party_name(g, payer), party_name(g, payee), amount, reason))
 
 
 def charge(
@@ -60,8 +56,7 @@ def charge(
         return True
     g.pending.append(Pending(PendingKind.DEBT, payer, amount=amount, creditor=payee,
                              reason=reason, then_move=then_move))
-    ev.append({"kind": "debt", "player": g.players[payer].name,
-               "creditor": party_name(g, payee), "amount": amount, "reason": reason})
+    ev.append(Debt(g.players[payer].name, party_name(g, payee), amount, reason))
     return False
 
 

@@ -13,7 +13,7 @@ from companion.rules.board import count_doubles, move_steps, move_to
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import SPEED_BUS, SPEED_CODES, SPEED_FACES, roll_die
 from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE
-from companion.rules.money import Events
+from companion.rules.events import Events, MrMonopoly, MrMonopolyStays, NoBusTicket, Triple
 from companion.rules.state import BANK, GameState, Pending, PendingKind
 
 
@@ -46,7 +46,7 @@ def speed_roll(g: GameState, ev: Events, player: int, values: tuple[int, ...]) -
     p = g.players[player]
     if speed <= 3 and white1 == white2 == speed:
         g.must_roll = False
-        ev.append({"kind": "triple", "player": p.name})
+        ev.append(Triple(p.name))
         g.pending.append(Pending(PendingKind.CHOOSE_SQUARE, player, reason="triple"))
         return
     if count_doubles(g, ev, player, white1 == white2):
@@ -58,7 +58,7 @@ def speed_roll(g: GameState, ev: Events, player: int, values: tuple[int, ...]) -
         g.pending.append(Pending(PendingKind.BUS, player))
     else:
         g.mr_monopoly = True
-        ev.append({"kind": "mr_monopoly", "player": p.name})
+        ev.append(MrMonopoly(p.name))
         g.pending.append(Pending(PendingKind.MR_MONOPOLY, player))
     move_steps(g, ev, player, white1 + white2)
 
@@ -91,7 +91,7 @@ def mr_monopoly_move(g: GameState, ev: Events, player: int) -> None:
         if target >= 0 and g.mortgaged[target]:
             target = -1
     if target < 0:
-        ev.append({"kind": "mr_monopoly_stays", "player": g.players[player].name})
+        ev.append(MrMonopolyStays(g.players[player].name))
         return
     move_to(g, ev, player, target)
 
@@ -106,5 +106,5 @@ def bus_face(g: GameState, ev: Events, player: int) -> None:
     here = g.players[player].position
     target = next((here + k) % n for k in range(1, n + 1)
                   if squares[(here + k) % n].kind in DECK_OF_KIND)
-    ev.append({"kind": "no_bus_ticket", "player": g.players[player].name})
+    ev.append(NoBusTicket(g.players[player].name))
     move_to(g, ev, player, target)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.edition import OWNABLE
-from companion.rules.money import Events
+from companion.rules.events import Events, GameEnded, Standing, Winner
 from companion.rules.state import GameState
 
 
@@ -41,5 +41,5 @@ def end_and_count(g: GameState, ev: Events, reason: str) -> None:
     g.standings = [rows[i] for i in order]
     g.winner = order[0]
     g.pending = []
-    ev.append({"kind": "game_ended", "reason": reason, "standings": g.standings})
-    ev.append({"kind": "winner", "player": g.players[order[0]].name})
+    ev.append(GameEnded(reason, tuple(Standing(**row) for row in g.standings)))
+    ev.append(Winner(g.players[order[0]].name))

@@ -15,7 +15,8 @@ from companion.rules.board import auction_choices, move_to, turn_starts_moving
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import BUS_DECK
 from companion.rules.estate import start_auction
-from companion.rules.money import Events, transfer
+from companion.rules.events import BusTicketUsed, ChoseSquare, Events
+from companion.rules.money import transfer
 from companion.rules.state import BANK, GameState, Pending, PendingKind
 
 
@@ -59,7 +60,7 @@ def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
     p = g.wp(player)
     ticket = p.bus_tickets[0]
     p.bus_tickets = p.bus_tickets[1:]
-    ev.append({"kind": "bus_ticket_used", "player": p.name, "card": ticket, "square": square})
+    ev.append(BusTicketUsed(p.name, ticket, square))
     g.rolled = True
     g.must_roll = False
     move_to(g, ev, player, square)
@@ -74,16 +75,14 @@ def choose_square(g: GameState, ev: Events, pending: Pending, square: int) -> No
             raise RulesError(Code.UNREACHABLE, f"a triple moves on: pick a square other than "
                              f"{name}")
         g.pending.pop()
-        ev.append({"kind": "chose_square", "player": g.players[player].name, "square": square,
-                   "for": "triple"})
+        ev.append(ChoseSquare(g.players[player].name, square, "triple"))
         move_to(g, ev, player, square)
         return
     if square not in auction_choices(g):
         raise RulesError(Code.NOT_OWNABLE, f"the bank auctions a property nobody owns, not "
                          f"{name}")
     g.pending.pop()
-    ev.append({"kind": "chose_square", "player": g.players[player].name, "square": square,
-               "for": "auction"})
+    ev.append(ChoseSquare(g.players[player].name, square, "auction"))
     start_auction(g, ev, square)
 
 

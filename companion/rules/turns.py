@@ -13,7 +13,8 @@ from companion.rules.board import (
 )
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import dice_json, roll_die
-from companion.rules.money import Events, charge, transfer
+from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Winner
+from companion.rules.money import charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, NOBODY, GameState, PendingKind
@@ -52,8 +53,7 @@ def roll(g: GameState, ev: Events, player: int,
                              player=g.players[top.player].name)
         values = read_dice(g, dice, white_only=True)
         g.pending.pop()
-        ev.append({"kind": "rolled", "player": g.players[player].name, "dice": list(values),
-                   "for": "rent"})
+        ev.append(Rolled(g.players[player].name, values, for_rent=True))
         utility_rent(g, ev, top, values)
         return values
     if top is not None:
@@ -73,21 +73,20 @@ def roll(g: GameState, ev: Events, player: int,
     g.rolled = True
     double = values[0] == values[1]
     total = values[0] + values[1]
-    ev.append({"kind": "rolled", "player": p.name,
-               "dice": list(values) if len(values) == 2 else dice_json(values), "double": double})
+    ev.append(Rolled(p.name, values if len(values) == 2 else tuple(dice_json(values)), double))
     if p.in_jail:
         g.must_roll = False
         if double:
             p.in_jail = False
             p.jail_turns = 0
-            ev.append({"kind": "left_jail", "player": p.name, "how": "doubles"})
+            ev.append(LeftJail(p.name, "doubles"))
             move_steps(g, ev, player, total)
             return values
         p.jail_turns += 1
         if p.jail_turns >= g.options.max_jail_rolls:
             p.in_jail = False
             p.jail_turns = 0
-            ev.append({"kind": "left_jail", "player": p.name, "how": "fine"})
+            ev.append(LeftJail(p.name, "fine"))
             if charge(g, ev, player, BANK, g.options.jail_fine, "jail_fine", then_move=total):
                 move_steps(g, ev, player, total)
         return values
@@ -112,7 +111,7 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
             raise RulesError(Code.NO_JAIL_CARD, f"{p.name} has no Get Out of Jail Free card")
         card_id = p.jail_cards.pop(0)
         g.wdeck(g.edition.cards[card_id].deck).append(card_id)
-        ev.append({"kind": "left_jail", "player": p.name, "how": "card", "card": card_id})
+        ev.append(LeftJail(p.name, "card", card_id))
     else:
         if p.jail_turns >= g.options.jail_fine_before_rolls:
             raise RulesError(Code.NOT_NOW, f"{p.name} may pay the fine only before the first "
@@ -121,7 +120,7 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
             raise cannot_afford(g, player, "the jail fine", g.options.jail_fine,
                                 purpose="jail_fine")
         transfer(g, ev, player, BANK, g.options.jail_fine, "jail_fine")
-        ev.append({"kind": "left_jail", "player": p.name, "how": "fine"})
+        ev.append(LeftJail(p.name, "fine"))
     p.in_jail = False
     p.jail_turns = 0
 
@@ -156,7 +155,7 @@ def next_turn(g: GameState, ev: Events) -> None:
     g.dice = None
     g.fresh_tickets = 0
     g.mr_monopoly = False
-    ev.append({"kind": "turn", "player": g.players[nxt].name, "number": g.turn_number})
+    ev.append(Turn(g.players[nxt].name, g.turn_number))
 
 
 def after_player_left(g: GameState, ev: Events, player: int) -> None:
@@ -169,7 +168,7 @@ def after_player_left(g: GameState, ev: Events, player: int) -> None:
     if len(left) == 1:
         g.winner = left[0]
         g.pending = []
-        ev.append({"kind": "winner", "player": g.players[left[0]].name})
+        ev.append(Winner(g.players[left[0]].name))
         return
     if player == g.current:
         next_turn(g, ev)
@@ -181,7 +180,7 @@ def land_on(g: GameState, ev: Events, player: int, square: int, via_go: bool,
     if g.pending:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     p = g.wp(player)
-    ev.append({"kind": "moved", "player": p.name, "from": p.position, "to": square})
+    ev.append(Moved(p.name, p.position, square))
     if p.in_jail:
         p.in_jail = False
         p.jail_turns = 0

@@ -2,7 +2,9 @@
 said in any language.
 
 A journal entry (the session's history, docs/session.md) holds a command and the events the
-engine answered it with. `facts` reads them into a variant of the command ("buy",
+engine answered it with, in their JSON form. `facts` reads those back as typed events
+(companion.rules.events; any the engine never writes are left out as missing facts) and,
+with one small reader per verb (`_SAYINGS`), into a variant of the command ("buy",
 "decline_kept_mortgages", "pay_bank", "draw_chance"...) and the fields a sentence about it
 needs, already written in the asked language: player names, squares as the edition names
 them in that language, money as the edition writes it, the dice. Two sayings share it:
@@ -24,18 +26,62 @@ them and left out otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from companion.rules.events import (
+    PLAYER_EVENTS,
+    AuctionClosed,
+    Bankrupt,
+    Bid,
+    Bought,
+    Built,
+    BusTicketUsed,
+    CardDrawn,
+    ChoseSquare,
+    Declined,
+    Event,
+    EventError,
+    KeptMortgages,
+    Mortgaged,
+    Moved,
+    Passed,
+    PassGo,
+    Redone,
+    Rolled,
+    SoldBuilding,
+    Traded,
+    Transfer,
+    Turn,
+    Undone,
+    Unmortgaged,
+    event_from_json,
+)
 from companion.words import catalog as i18n
 from companion.words.refusals import square_name
 from companion.words.undo_texts import QUESTIONS
 
 #: a catalog's pgettext: (message context, English text) -> the text in its language
 Gettext = Callable[[str, str], str]
+#: a command's variant and the fields of its sentence (None: a command it does not know)
+Facts = tuple[str | None, dict[str, str]]
+E = TypeVar("E", bound=Event)
 
 
 class Missing(LookupError):
     """A fact the sentence needs is not in the entry."""
+
+
+def typed_events(entry: Mapping[str, Any]) -> list[Event]:
+    """The entry's events, typed (companion.rules.events); ones that are not events the
+    engine writes are left out, as facts the entry lacks."""
+    out: list[Event] = []
+    for data in entry.get("events") or []:
+        try:
+            out.append(event_from_json(data))
+        except EventError:
+            continue
+    return out
 
 
 def actor(entry: Mapping[str, Any]) -> str | None:
@@ -45,181 +91,259 @@ def actor(entry: Mapping[str, Any]) -> str | None:
     for key in ("by", "from"):
         if isinstance(command.get(key), str) and command[key] not in ("bank", "pot"):
             return str(command[key])
-    for event in entry.get("events") or []:
-        if isinstance(event.get("player"), str):
-            return str(event["player"])
+    for event in typed_events(entry):
+        if isinstance(event, PLAYER_EVENTS):
+            return event.player
     source = entry.get("source") or {}
     player = source.get("player") if isinstance(source, Mapping) else None
     return str(player) if isinstance(player, str) and player else None
 
 
+@dataclass
+class _Move:
+    """One journal entry being read: its command, what the engine did, how to say it."""
+
+    entry: Mapping[str, Any]
+    command: Mapping[str, Any]
+    events: list[Event]
+    state: Mapping[str, Any]
+    lang: str
+    gettext: Gettext
+
+    def first(self, kind: type[E]) -> E:
+        """The first event of a kind; Missing when the entry has none."""
+        for e in self.events:
+            if isinstance(e, kind):
+                return e
+        raise Missing(kind.kind)
+
+    def every(self, kind: type[E]) -> list[E]:
+        """Every event of a kind, in order."""
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def who(self, name: str | None = None) -> str:
+        """A player named by an event, else the entry's actor."""
+        name = name or actor(self.entry)
+        if not name:
+            raise Missing("player")
+        return name
+
+    def money(self, amount: int | None) -> str:
+        """An amount as the edition writes money."""
+        if amount is None:
+            raise Missing("amount")
+        return i18n.format_money(int(amount), self.state.get("currency"), self.lang)
+
+    def square(self, value: Any) -> str:
+        """A square as the edition names it in the asked language."""
+        if value is None:
+            raise Missing("square")
+        return square_name(value, self.state, self.lang)
+
+    def paid(self, *reasons: str) -> str:
+        """The money the entry's transfers moved for these reasons."""
+        moved = [e.amount for e in self.every(Transfer) if e.reason in reasons]
+        if not moved:
+            raise Missing("transfer")
+        return self.money(sum(moved))
+
+
+def _extra(fields: dict[str, str], key: str, make: Callable[[], str]) -> dict[str, str]:
+    """`fields` with `key` when the entry has the fact (only one saying needs it)."""
+    try:
+        fields[key] = make()
+    except (LookupError, TypeError, ValueError):
+        pass
+    return fields
+
+
 def facts(entry: Mapping[str, Any], state: Mapping[str, Any], lang: str,
-          gettext: Gettext) -> tuple[str | None, dict[str, str]]:
+          gettext: Gettext) -> Facts:
     """(variant, fields) of the entry's command: None for a command it does not know.
 
     Raises Missing (a LookupError) when the command's sentence needs facts the entry
     lacks; `gettext` (the asking catalog's pgettext) says the speed die's faces."""
     command: Mapping[str, Any] = entry.get("command") or {}
-    events: list[Mapping[str, Any]] = [e for e in entry.get("events") or []
-                                       if e.get("kind") not in ("undone", "redone")]
-    do = str(command.get("do") or "")
-
-    def event(kind: str) -> Mapping[str, Any]:
-        for e in events:
-            if e.get("kind") == kind:
-                return e
-        raise Missing(kind)
-
-    def who(found: Mapping[str, Any] | None = None, key: str = "player") -> str:
-        name = (found or {}).get(key) or actor(entry)
-        if not name:
-            raise Missing("player")
-        return str(name)
-
-    def money(amount: Any) -> str:
-        if amount is None:
-            raise Missing("amount")
-        return i18n.format_money(int(amount), state.get("currency"), lang)
-
-    def square(value: Any) -> str:
-        if value is None:
-            raise Missing("square")
-        return square_name(value, state, lang)
-
-    def paid(*reasons: str) -> str:
-        """The money the entry's transfers moved for these reasons."""
-        moved = [e for e in events if e.get("kind") == "transfer" and e.get("reason") in reasons]
-        if not moved:
-            raise Missing("transfer")
-        return money(sum(int(e.get("amount") or 0) for e in moved))
-
-    def extra(fields: dict[str, str], key: str, make: Callable[[], str]) -> dict[str, str]:
-        """`fields` with `key` when the entry has the fact (only one saying needs it)."""
-        try:
-            fields[key] = make()
-        except (LookupError, TypeError, ValueError):
-            pass
-        return fields
-
-    simple = {"pay_fine": "pay_fine", "use_card": "use_card", "claim_rent": "claim_rent"}
-    if do in simple:
-        fields = {"player": who()}
-        if do == "pay_fine":
-            extra(fields, "amount", lambda: paid("jail_fine"))
-        return simple[do], fields
-    if do == "end_game":
-        return "end_game", {}
-    if do == "new_game":
-        fields = {}
-        players = command.get("players")
-        if isinstance(players, list) and players:
-            fields["players"] = ", ".join(str(p) for p in players)
-        edition = str(command.get("edition") or state.get("edition") or "")
-        return "new_game", extra(fields, "edition",
-                                 lambda: i18n.localized_name(edition, edition, lang))
-    if do == "roll":
-        rolled = event("rolled")
-        dice = rolled.get("dice") or command.get("dice")
-        player = who(rolled)
-        fields = {"player": player, "dice": dice_text(dice, gettext)}
-        moves = [e for e in events if e.get("kind") == "moved" and e.get("player") == player]
-        if moves:
-            extra(fields, "square", lambda: square(moves[-1].get("to")))
-        return "roll", fields
-    if do == "buy":
-        bought = event("bought")
-        fields = {"player": who(bought), "square": square(bought.get("square"))}
-        return "buy", extra(fields, "amount", lambda: money(bought.get("price")))
-    if do == "decline":
-        if any(e.get("kind") == "kept_mortgages" for e in events):
-            return "decline_kept_mortgages", {"player": who(event("kept_mortgages"))}
-        declined = event("declined")
-        return "decline", {"player": who(declined), "square": square(declined.get("square"))}
-    if do == "bid":
-        bid = event("bid")
-        return "bid", {"player": who(bid), "amount": money(bid.get("amount"))}
-    if do == "pass":
-        return "pass", {"player": who(event("passed"))}
-    if do == "close_auction":
-        closed = event("auction_closed")
-        if closed.get("winner") and closed.get("square") is not None:
-            return "close_auction_won", {
-                "player": str(closed["winner"]), "square": square(closed["square"]),
-                "amount": money(closed.get("amount"))}
-        return "close_auction", {}
-    if do == "draw":
-        card = event("card")
-        variant = f"draw_{card.get('deck')}"
-        return (variant if f"undo_{variant}" in QUESTIONS else None), {"player": who(card)}
-    if do == "end_turn":
-        return "end_turn", {"player": who(event("turn"))}
-    if do == "land":
-        return "land", {"player": who(), "square": square(command.get("square"))}
-    if do == "pass_go":
-        salary = event("pass_go")
-        return "pass_go", {"player": who(salary), "amount": money(salary.get("amount"))}
-    if do == "pay":
-        return _payment(event("transfer"), money)
-    if do == "build":
-        built = event("built")
-        return "build", {"player": who(built), "square": square(built.get("square")),
-                         "amount": money(built.get("cost"))}
-    if do == "sell_building":
-        sold = [e for e in events if e.get("kind") == "sold_building"]
-        if not sold:
-            raise Missing("sold_building")
-        where = command.get("square", sold[0].get("square"))
-        return "sell_building", {
-            "player": who(sold[0]), "square": square(where),
-            "amount": money(sum(int(e.get("refund") or 0) for e in sold))}
-    if do in ("mortgage", "unmortgage"):
-        done = event(f"{do}d")
-        fields = {"player": who(done),
-                  "square": square(done.get("square", command.get("square")))}
-        reasons = ("mortgage",) if do == "mortgage" else ("mortgage_lift", "mortgage_interest")
-        return do, extra(fields, "amount", lambda: paid(*reasons))
-    if do == "trade":
-        traded = event("traded")
-        return "trade", {"giver": who(traded, "from"), "receiver": who(traded, "to")}
-    if do == "bankrupt":
-        return "bankrupt", {"player": who(event("bankrupt"))}
-    if do == "auction_building":
-        variant = f"auction_building_{command.get('building')}"
-        return (variant if f"undo_{variant}" in QUESTIONS else None), {}
-    if do == "use_bus_ticket":
-        ride = event("bus_ticket_used")
-        return "use_bus_ticket", {"player": who(ride), "square": square(ride.get("square"))}
-    if do == "choose_square":
-        chose = event("chose_square")
-        variant = "choose_square_auction" if chose.get("for") == "auction" else "choose_square"
-        return variant, {"player": who(chose), "square": square(chose.get("square"))}
-    if do == "choose_gift":
-        player = who()
-        if command.get("gift") == "bus_ticket":
-            return "choose_gift_bus_ticket", {"player": player}
-        gift = next((e for e in events if e.get("kind") == "transfer" and e.get("to") == player),
-                    None)
-        if gift is None:
-            raise Missing("transfer")
-        return "choose_gift_money", {"player": player, "amount": money(gift.get("amount"))}
-    return None, {}
+    events: list[Event] = [e for e in typed_events(entry)
+                           if not isinstance(e, (Undone, Redone))]
+    say = _SAYINGS.get(str(command.get("do") or ""))
+    if say is None:
+        return None, {}
+    return say(_Move(entry, command, events, state, lang, gettext))
 
 
-def _payment(transfer: Mapping[str, Any],
-             money: Callable[[Any], str]) -> tuple[str | None, dict[str, str]]:
-    """The variant of a `pay` from its transfer: between players, to the bank or the pot,
-    from the bank."""
-    payer, payee = transfer.get("from"), transfer.get("to")
-    amount = money(transfer.get("amount"))
-    if payer is None and isinstance(payee, str) and payee != "pot":
+def _simple(variant: str) -> Callable[[_Move], Facts]:
+    """A move whose sentence names only its player."""
+    return lambda m: (variant, {"player": m.who()})
+
+
+def _pay_fine(m: _Move) -> Facts:
+    return "pay_fine", _extra({"player": m.who()}, "amount", lambda: m.paid("jail_fine"))
+
+
+def _new_game(m: _Move) -> Facts:
+    fields = {}
+    players = m.command.get("players")
+    if isinstance(players, list) and players:
+        fields["players"] = ", ".join(str(p) for p in players)
+    edition = str(m.command.get("edition") or m.state.get("edition") or "")
+    return "new_game", _extra(fields, "edition",
+                              lambda: i18n.localized_name(edition, edition, m.lang))
+
+
+def _roll(m: _Move) -> Facts:
+    rolled = m.first(Rolled)
+    player = m.who(rolled.player)
+    fields = {"player": player, "dice": dice_text(list(rolled.dice), m.gettext)}
+    moves = [e for e in m.every(Moved) if e.player == player]
+    if moves:
+        _extra(fields, "square", lambda: m.square(moves[-1].to))
+    return "roll", fields
+
+
+def _buy(m: _Move) -> Facts:
+    bought = m.first(Bought)
+    fields = {"player": m.who(bought.player), "square": m.square(bought.square)}
+    return "buy", _extra(fields, "amount", lambda: m.money(bought.price))
+
+
+def _decline(m: _Move) -> Facts:
+    kept = m.every(KeptMortgages)
+    if kept:
+        return "decline_kept_mortgages", {"player": m.who(kept[0].player)}
+    declined = m.first(Declined)
+    return "decline", {"player": m.who(declined.player), "square": m.square(declined.square)}
+
+
+def _bid(m: _Move) -> Facts:
+    bid = m.first(Bid)
+    return "bid", {"player": m.who(bid.player), "amount": m.money(bid.amount)}
+
+
+def _close_auction(m: _Move) -> Facts:
+    closed = m.first(AuctionClosed)
+    if closed.winner and closed.square is not None:
+        return "close_auction_won", {"player": closed.winner, "square": m.square(closed.square),
+                                     "amount": m.money(closed.amount)}
+    return "close_auction", {}
+
+
+def _draw(m: _Move) -> Facts:
+    card = m.first(CardDrawn)
+    variant = f"draw_{card.deck}"
+    return (variant if f"undo_{variant}" in QUESTIONS else None), {"player": m.who(card.player)}
+
+
+def _pass_go(m: _Move) -> Facts:
+    salary = m.first(PassGo)
+    return "pass_go", {"player": m.who(salary.player), "amount": m.money(salary.amount)}
+
+
+def _pay(m: _Move) -> Facts:
+    """Between players, to the bank or the pot, or from the bank: as its transfer went."""
+    transfer = m.first(Transfer)
+    payer, payee = transfer.from_, transfer.to
+    amount = m.money(transfer.amount)
+    if payer is None and payee is not None and payee != "pot":
         return "pay_from_bank", {"payee": payee, "amount": amount}
-    if not isinstance(payer, str) or payer == "pot":
+    if payer is None or payer == "pot":
         return None, {}
     if payee is None:
         return "pay_bank", {"payer": payer, "amount": amount}
     if payee == "pot":
         return "pay_pot", {"payer": payer, "amount": amount}
-    return "pay", {"payer": payer, "payee": str(payee), "amount": amount}
+    return "pay", {"payer": payer, "payee": payee, "amount": amount}
+
+
+def _build(m: _Move) -> Facts:
+    built = m.first(Built)
+    return "build", {"player": m.who(built.player), "square": m.square(built.square),
+                     "amount": m.money(built.cost)}
+
+
+def _sell_building(m: _Move) -> Facts:
+    sold = m.every(SoldBuilding)
+    if not sold:
+        raise Missing("sold_building")
+    return "sell_building", {
+        "player": m.who(sold[0].player),
+        "square": m.square(m.command.get("square", sold[0].square)),
+        "amount": m.money(sum(e.refund for e in sold))}
+
+
+def _mortgage(m: _Move) -> Facts:
+    done = m.first(Mortgaged)
+    fields = {"player": m.who(done.player), "square": m.square(done.square)}
+    return "mortgage", _extra(fields, "amount", lambda: m.paid("mortgage"))
+
+
+def _unmortgage(m: _Move) -> Facts:
+    done = m.first(Unmortgaged)
+    fields = {"player": m.who(done.player), "square": m.square(done.square)}
+    return "unmortgage", _extra(fields, "amount",
+                                lambda: m.paid("mortgage_lift", "mortgage_interest"))
+
+
+def _trade(m: _Move) -> Facts:
+    traded = m.first(Traded)
+    return "trade", {"giver": m.who(traded.from_), "receiver": m.who(traded.to)}
+
+
+def _auction_building(m: _Move) -> Facts:
+    variant = f"auction_building_{m.command.get('building')}"
+    return (variant if f"undo_{variant}" in QUESTIONS else None), {}
+
+
+def _use_bus_ticket(m: _Move) -> Facts:
+    ride = m.first(BusTicketUsed)
+    return "use_bus_ticket", {"player": m.who(ride.player), "square": m.square(ride.square)}
+
+
+def _choose_square(m: _Move) -> Facts:
+    chose = m.first(ChoseSquare)
+    variant = "choose_square_auction" if chose.for_ == "auction" else "choose_square"
+    return variant, {"player": m.who(chose.player), "square": m.square(chose.square)}
+
+
+def _choose_gift(m: _Move) -> Facts:
+    player = m.who()
+    if m.command.get("gift") == "bus_ticket":
+        return "choose_gift_bus_ticket", {"player": player}
+    gift = [e for e in m.every(Transfer) if e.to == player]
+    if not gift:
+        raise Missing("transfer")
+    return "choose_gift_money", {"player": player, "amount": m.money(gift[0].amount)}
+
+
+#: how each verb's move is read: its variant and the fields of its sentence
+_SAYINGS: dict[str, Callable[[_Move], Facts]] = {
+    "pay_fine": _pay_fine,
+    "use_card": _simple("use_card"),
+    "claim_rent": _simple("claim_rent"),
+    "end_game": lambda _m: ("end_game", {}),
+    "new_game": _new_game,
+    "roll": _roll,
+    "buy": _buy,
+    "decline": _decline,
+    "bid": _bid,
+    "pass": lambda m: ("pass", {"player": m.who(m.first(Passed).player)}),
+    "close_auction": _close_auction,
+    "draw": _draw,
+    "end_turn": lambda m: ("end_turn", {"player": m.who(m.first(Turn).player)}),
+    "land": lambda m: ("land", {"player": m.who(), "square": m.square(m.command.get("square"))}),
+    "pass_go": _pass_go,
+    "pay": _pay,
+    "build": _build,
+    "sell_building": _sell_building,
+    "mortgage": _mortgage,
+    "unmortgage": _unmortgage,
+    "trade": _trade,
+    "bankrupt": lambda m: ("bankrupt", {"player": m.who(m.first(Bankrupt).player)}),
+    "auction_building": _auction_building,
+    "use_bus_ticket": _use_bus_ticket,
+    "choose_square": _choose_square,
+    "choose_gift": _choose_gift,
+}
 
 
 def dice_text(dice: Any, gettext: Gettext) -> str:

@@ -42,10 +42,11 @@ class MemorySession:
             return Outcome(False, 0, code=result.code.value, message=result.message,
                            params=dict(result.params))
         self._state = result.state
-        update = Update(result.state.version, state_json(result.state), result.events, source)
+        update = Update(result.state.version, state_json(result.state), result.events_json(),
+                        source)
         for listener in list(self._listeners):
             listener(update)
-        return Outcome(True, result.state.version, result.events)
+        return Outcome(True, result.state.version, update.events)
 
     def state(self) -> JSON:
         """The public state with legal commands."""
