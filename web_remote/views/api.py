@@ -11,6 +11,7 @@ from typing import Any, TypeVar, cast
 from flask import Blueprint, Response, jsonify, request
 
 from companion.game.api import Outcome, Source
+from companion.game.limits import InputTooComplex, loads_bounded
 from companion.words import refusals
 from web_remote.context import identity, refuse, remote
 from web_remote.guard import Identity, Refusal, authorize, check_offer, own_move
@@ -58,7 +59,17 @@ def source_of(who: Identity) -> Source:
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    """The request's JSON object, read with bounded nesting and number size (a body nested
+    20 000 deep is a 400, not a RecursionError)."""
+    if not request.is_json:
+        raise Refusal("bad_json", _("The request must be a JSON object."))
+    try:
+        data = loads_bounded(request.get_data(cache=True))
+    except InputTooComplex as exc:
+        raise Refusal("too_complex", _("The request is nested too deeply or holds a number "
+                                       "too large."), english=str(exc)) from None
+    except ValueError:  # not JSON, or not UTF-8
+        data = None
     if not isinstance(data, dict):
         raise Refusal("bad_json", _("The request must be a JSON object."))
     return data
@@ -73,7 +84,7 @@ def _version(body: dict[str, Any]) -> int:
 
 @bp.errorhandler(Refusal)
 def _refusal(exc: Refusal) -> Response:
-    return refuse(exc.code, exc.message, exc.status)
+    return refuse(exc.code, exc.message, exc.status, english=exc.english)
 
 
 @bp.get("/state")
