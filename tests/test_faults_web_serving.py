@@ -21,6 +21,7 @@ from web_fakes import open_real_session
 
 from tools.bench.probe import HttpPhone
 from web_remote import create_app, join_url, serve
+from web_remote.hub import PER_DEVICE
 from web_remote.serving import ServerHandle
 
 _ID = re.compile(rb"\nid: (\d+)\n")
@@ -174,7 +175,7 @@ def test_forty_quick_reloads_then_ten_commands_each_answered_in_2s(game: Any,
             page.open_stream()
             assert page.next_event(2) is not None
             page.close()
-        assert server.app.extensions["web_remote"].hub.count <= 2  # a phone's newest two
+        assert server.app.extensions["web_remote"].hub.count <= PER_DEVICE
         banker = joined(server, "banker", "2468")
         version = game.version
         for n in range(10):
@@ -242,8 +243,8 @@ def stream_of(server: ServerHandle, cookie: str) -> HttpPhone:
 
 
 def test_streams_are_capped_per_phone_and_in_total(game: Any, tmp_path: Path) -> None:
-    app = create_app(game, tmp_path / "game", {"streams_max": 3, "rate_per_s": 1000.0,
-                                               "burst": 1000.0})
+    app = create_app(game, tmp_path / "game", {"streams_max": 3, "streams_per_device": 2,
+                                               "rate_per_s": 1000.0, "burst": 1000.0})
     with serve(app, "127.0.0.1", 0) as server:
         ann = joined(server, "player:Ann")
         ann.close()

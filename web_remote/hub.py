@@ -48,8 +48,9 @@ class Message:
 STREAM_SLOT = "web_remote.stream"
 #: live streams at once, for the whole table: past it a phone is told to try again
 MAX_STREAMS = 64
-#: live streams of one phone (two tabs): a newer one ends the oldest (a reload)
-PER_DEVICE = 2
+#: live streams of one phone (its open tabs): a newer one ends the oldest (a reload whose
+#: old stream is not gone yet); a closed page's stream ends at once anyway
+PER_DEVICE = 4
 
 
 class Client:
