@@ -67,7 +67,7 @@ def _body() -> dict[str, Any]:
         data = loads_bounded(request.get_data(cache=True))
     except InputTooComplex as exc:
         raise Refusal("bad_json", _("The request is nested too deeply or holds a number "
-                                       "too large."), english=str(exc)) from None
+                                    "too large."), english=str(exc)) from None
     except ValueError:  # not JSON, or not UTF-8
         data = None
     if not isinstance(data, dict):
@@ -174,8 +174,8 @@ def stream() -> Response:
     r = remote()
     client = r.hub.subscribe(who.device)
     if client is None:
-        resp = refuse("rate_limited", _("Too many phones follow the table live: this page tries "
-                                "again in a moment."), 503)
+        resp = refuse("rate_limited", _("Too many phones follow the table live: this page "
+                                        "tries again in a moment."), 503)
         resp.headers["Retry-After"] = "10"
         return resp
     current = r.session.state()
