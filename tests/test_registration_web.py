@@ -53,10 +53,11 @@ def test_the_banker_starts_all_deeds_and_sees_the_prompt_follow_the_taps(
     assert "Tap the card for Boulevard de Belleville" in first and "1/28" in first
     refreshed = threading.Event()
     client = app.extensions["web_remote"].hub.subscribe()  # what a phone's stream gets
+    assert client is not None
 
     def watch() -> None:
-        message = client.queue.get(timeout=5)
-        if message.event == "trades":
+        messages, _ended = client.wait(5)
+        if any(message.event == "trades" for message in messages):
             refreshed.set()
 
     watcher = threading.Thread(target=watch)

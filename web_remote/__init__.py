@@ -1,8 +1,8 @@
 """The phone remote: a Flask app every player opens on their phone, served by the Pi.
 
 `create_app(session, data_dir, config, hooks)` builds it (`hooks`: a `TableHooks`),
-`serve(app, host, port)` runs it with waitress, and `join_url(app, base_url)` gives the
-one-time link for the screen's QR code.
+`serve(app, host, port)` runs it (uvicorn; live streams on its event loop), and
+`join_url(app, base_url)` gives the one-time link for the screen's QR code.
 """
 
 from web_remote.app import create_app

@@ -18,7 +18,7 @@ from flask import Flask, Response, g, request, session
 from companion.game.api import GameSessionProtocol
 from web_remote import i18n
 from web_remote.context import Remote, TableHooks, csrf_token, identity, refuse, remote
-from web_remote.hub import Hub
+from web_remote.hub import MAX_STREAMS, PER_DEVICE, Hub
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
 from web_remote.security import (
@@ -42,6 +42,8 @@ DEFAULTS: dict[str, Any] = {
     "default_language": "en",
     "banker_pin": None,  # set the banker PIN at start (else on the first banker join)
     "join_ttl_s": 15 * 60.0,
+    "streams_max": MAX_STREAMS,  # live streams at once (past it: 503, the page retries)
+    "streams_per_device": PER_DEVICE,  # a newer stream of a phone ends its oldest
 }
 #: what used to be hooks in the config: now fields of TableHooks
 HOOK_KEYS = frozenset({"on_join", "games", "tags"})
@@ -100,7 +102,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         JSON_SORT_KEYS=False,
     )
     app.config.update({k: v for k, v in cfg.items() if k.isupper()})
-    hub = Hub()
+    hub = Hub(int(cfg["streams_max"]), int(cfg["streams_per_device"]))
     persister = Persister()
     on_join = hooks.on_join
 

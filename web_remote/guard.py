@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.limits import MAX_NOTE, note_problem
 from web_remote.i18n import _
 
 JSON = dict[str, Any]
@@ -28,16 +29,20 @@ VERBS = SELF_VERBS | BANKER_VERBS | {"pay"}
 MAX_AMOUNT = 100_000
 MAX_COUNT = 5
 MAX_CARDS = 4
+#: a player's name: long enough for "Grandmother Ingrid", short enough for every screen
+MAX_NAME = 24
 
 
 class Refusal(Exception):  # noqa: N818 - a refusal is a value returned to the phone
     """A command the web layer refuses before the game sees it; nothing changed."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400,
+                 english: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.english = english  # the English for logs, when it says more than `message`
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,12 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
     verb = command.get("do")
     if not isinstance(verb, str) or verb not in VERBS:
         raise Refusal("bad_command", _("Unknown command %(verb)s.", verb=repr(verb)[:40]))
+    if note_problem(command) is not None:  # the session refuses it too, in English only
+        raise Refusal("bad_command", _("A note may hold at most %(count)d characters, and no "
+                                       "control characters.", count=MAX_NOTE))
     out = dict(command)
+    if verb == "new_game":
+        check_names(out.get("players"))
     if not who.banker:
         me = who.player
         if me not in _players(state):
@@ -157,6 +167,20 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
         out["give"] = check_offer(out.get("give"), a, state, board_size, "give")
         out["take"] = check_offer(out.get("take"), b, state, board_size, "take")
     return out
+
+
+def check_names(names: Any) -> list[str]:
+    """Players' names for a new game, or a refusal: each 1 to MAX_NAME printable characters
+    (no control, format or lone surrogate characters, which break screens and journals)."""
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise Refusal("bad_players", _("List the players' names."))
+    for name in names:
+        if not 1 <= len(name) <= MAX_NAME or not name.isprintable() or name != name.strip():
+            raise Refusal("bad_players", _(
+                "A player's name must be 1 to %(count)d letters, digits or signs, with no "
+                "control characters: %(name)s", count=MAX_NAME,
+                name=repr(name[:MAX_NAME])))
+    return names
 
 
 def own_move(target: JSON | None, who: Identity) -> bool:

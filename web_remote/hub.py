@@ -1,16 +1,17 @@
 """Live updates: one bounded queue per connected phone, fed by the session's listener.
 
 The listener runs on the session's writer thread, so `publish` only drops a message into
-each queue (never blocks, never serializes); each phone's stream thread encodes it, once
-per message for everyone, and writes it out as a Server-Sent Event.
+each queue and wakes its writer (never blocks, never serializes); the writer (the serving
+event loop, web_remote.serving.pump) encodes it, once per message for everyone, and writes
+it out as a Server-Sent Event. Streams are capped per device and in total.
 """
 
 from __future__ import annotations
 
 import json
-import queue
 import threading
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
 #: a client that has this many undelivered messages is too slow: it is dropped and reconnects
@@ -42,39 +43,111 @@ class Message:
         return data
 
 
-_CLOSE = Message("close", None)
+#: the ASGI scope key through which the `/api/stream` view hands its stream to the event
+#: loop (web_remote.serving); absent when another WSGI server runs the app
+STREAM_SLOT = "web_remote.stream"
+#: live streams at once, for the whole table: past it a phone is told to try again
+MAX_STREAMS = 64
+#: live streams of one phone (its open tabs): a newer one ends the oldest (a reload whose
+#: old stream is not gone yet); a closed page's stream ends at once anyway
+PER_DEVICE = 4
 
 
 class Client:
-    """One connected phone's queue."""
+    """One connected phone's undelivered messages; the stream's writer waits on them (a
+    thread on `wait`, or the event loop through `waker`)."""
 
-    def __init__(self) -> None:
-        self.queue: queue.Queue[Message] = queue.Queue(QUEUE_LIMIT)
-        self.dropped = False
+    def __init__(self, device: str = "") -> None:
+        self.device = device
+        self._items: deque[Message] = deque()
+        self._cond = threading.Condition()
+        self.dropped = False  # too slow: ended, the phone reconnects
+        self.ended = False
+        self.waker: Callable[[], None] | None = None
+        self.forget: Callable[[Client], None] | None = None  # the hub's unsubscribe
+
+    def put(self, message: Message) -> bool:
+        """Queue a message (never blocks); False when the queue was full: dropped."""
+        with self._cond:
+            if self.ended:
+                return True
+            if len(self._items) >= QUEUE_LIMIT:
+                self.dropped = self.ended = True
+            else:
+                self._items.append(message)
+            self._cond.notify_all()
+            waker = self.waker
+        if waker is not None:
+            waker()
+        return not self.dropped
+
+    def end(self) -> None:
+        """End the stream (after what is queued)."""
+        with self._cond:
+            self.ended = True
+            self._cond.notify_all()
+            waker = self.waker
+        if waker is not None:
+            waker()
+
+    def close(self) -> None:
+        """End the stream and leave the hub (its writer is done)."""
+        self.end()
+        if self.forget is not None:
+            self.forget(self)
+
+    def take(self) -> tuple[list[Message], bool]:
+        """The queued messages (now none queued), and whether the stream has ended."""
+        with self._cond:
+            items = list(self._items)
+            self._items.clear()
+            return items, self.ended
+
+    def wait(self, timeout: float) -> tuple[list[Message], bool]:
+        """`take`, after waiting up to `timeout` for a message or the end."""
+        with self._cond:
+            if not self._items and not self.ended:
+                self._cond.wait(timeout)
+        return self.take()
 
 
 class Hub:
-    """Fan-out of messages to every connected stream."""
+    """Fan-out of messages to every connected stream, with a cap per device and in total."""
 
-    def __init__(self) -> None:
-        self._clients: set[Client] = set()
+    def __init__(self, max_streams: int = MAX_STREAMS, per_device: int = PER_DEVICE) -> None:
+        self._clients: dict[Client, None] = {}  # oldest first
         self._lock = threading.Lock()
         self._closed = False
+        self.max_streams = max_streams
+        self.per_device = per_device
 
-    def subscribe(self) -> Client:
-        """A new client queue (closed at once when the hub is shutting down)."""
-        client = Client()
+    def subscribe(self, device: str = "") -> Client | None:
+        """A new client queue, or None past the total cap. A device at its own cap ends its
+        oldest stream (a reloaded page whose old stream is not yet gone); while the hub is
+        shutting down the client is ended at once."""
+        client = Client(device)
+        superseded: list[Client] = []
         with self._lock:
             if self._closed:
-                client.queue.put_nowait(_CLOSE)
-            else:
-                self._clients.add(client)
+                client.ended = True
+                return client
+            mine = [c for c in self._clients if c.device == device]
+            while len(mine) >= self.per_device:
+                oldest = mine.pop(0)
+                del self._clients[oldest]
+                superseded.append(oldest)
+            if len(self._clients) >= self.max_streams:
+                return None
+            self._clients[client] = None
+            client.forget = self.unsubscribe
+        for old in superseded:
+            old.end()
         return client
 
     def unsubscribe(self, client: Client) -> None:
         """Forget a client (its stream ended)."""
         with self._lock:
-            self._clients.discard(client)
+            self._clients.pop(client, None)
 
     @property
     def count(self) -> int:
@@ -88,10 +161,7 @@ class Hub:
         with self._lock:
             clients = list(self._clients)
         for client in clients:
-            try:
-                client.queue.put_nowait(message)
-            except queue.Full:
-                client.dropped = True
+            if not client.put(message):
                 self.unsubscribe(client)
 
     def close(self) -> None:
@@ -101,23 +171,20 @@ class Hub:
             clients = list(self._clients)
             self._clients.clear()
         for client in clients:
-            try:
-                client.queue.put_nowait(_CLOSE)
-            except queue.Full:
-                client.dropped = True
+            client.end()
 
     def stream(self, client: Client, first: list[Message], keepalive: float) -> Iterator[bytes]:
-        """The bytes of one SSE response: the first messages, then live ones, keep-alives."""
+        """The bytes of one SSE response written by a thread (a WSGI server without the
+        event loop of web_remote.serving): the first messages, then live ones, keep-alives."""
         try:
             yield b"retry: 2000\n\n" + b"".join(m.encode() for m in first)
-            while not client.dropped:
-                try:
-                    message = client.queue.get(timeout=keepalive)
-                except queue.Empty:
+            while True:
+                batch, ended = client.wait(keepalive)
+                if batch:
+                    yield b"".join(m.encode() for m in batch)
+                elif not ended:
                     yield b": keep-alive\n\n"
-                    continue
-                if message is _CLOSE:
+                if ended:
                     return
-                yield message.encode()
         finally:
-            self.unsubscribe(client)
+            client.close()

@@ -1,37 +1,311 @@
-"""`serve(app, host, port, threads)`: run the remote with waitress on a thread of its own,
-with a handle that stops it cleanly (live streams ended, sockets closed, the thread joined).
+"""`serve(app, host, port, threads)`: run the remote on an event loop of its own thread, with
+a handle that stops it cleanly (live streams ended, connections closed, threads joined).
 
-Only waitress's public API: `waitress.server.create_server` with a socket map of our own
-(its `map` argument), the `asyncore_loop_timeout` adjustment, the server's `task_dispatcher`
-(its worker threads) and `close()`. Stopping ends the worker threads (running requests
-finish), empties the socket map, so the serving loop ends at its next turn, then closes
-what the map held and the server itself.
+Why not a thread per connection (waitress, before): a live stream held one of its worker
+threads for as long as the phone kept the page open, so 32 phones starved every command,
+and idle sockets of an unjoined laptop filled its connection limit. Here uvicorn (an asyncio
+HTTP server) holds the connections; page and command requests run the Flask app on a
+bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
+itself and takes no thread: a closed socket ends its stream at once. Connections are
+guarded before any request: at most `per_address` from one address (past it: a 503 and
+closed); one that has not sent a whole request head within `first_request_s` is closed,
+and a body is read whole on the loop before a thread runs the request. The Flask view
+`/api/stream` still decides who may stream (joined phones, a cap per device and in total,
+web_remote.hub); it hands the stream over through the ASGI scope.
 """
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import threading
 from typing import Any
 
+from a2wsgi import WSGIMiddleware
 from flask import Flask
-from waitress.server import create_server
+from uvicorn import Config, Server
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-#: every phone's live stream holds a thread; commands and pages need some more
-MIN_THREADS = 32
-#: how long the serving loop may wait for sockets before it looks at its map again (s)
-LOOP_TIMEOUT_S = 0.5
+from web_remote.hub import STREAM_SLOT, Client, Message
+
+#: threads for pages and commands (live streams take none)
+MIN_THREADS = 8
+#: connections one address may hold at once: a phone's browser opens about six
+PER_ADDRESS = 32
+#: a connection must send a whole request head within this long (s), or it is closed
+FIRST_REQUEST_S = 8.0
+#: an idle kept-alive connection between two requests is closed after this long (s)
+KEEPALIVE_S = 15.0
+#: connections (and requests in progress) past which every new request gets a 503
+MAX_CONNECTIONS = 512
+#: a request body must have arrived whole within this long (s), or the answer is a 408
+BODY_TIMEOUT_S = 10.0
+#: how long `serve` waits for the loop to start serving (s)
+START_TIMEOUT_S = 10.0
+
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+         b"Retry-After: 5\r\nConnection: close\r\nContent-Length: 45\r\n\r\n"
+         b"Too many connections from this address: wait")
+
+
+class Gate:
+    """Connections open per address (used on the event loop only)."""
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self.open: dict[str, int] = {}
+
+    def enter(self, address: str) -> bool:
+        """Count one more connection from `address`; False past the limit (not counted)."""
+        held = self.open.get(address, 0)
+        if held >= self.per_address:
+            return False
+        self.open[address] = held + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        """A counted connection closed."""
+        held = self.open.get(address, 0) - 1
+        if held > 0:
+            self.open[address] = held
+        else:
+            self.open.pop(address, None)
+
+
+def guarded_protocol(gate: Gate, first_request_s: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP/1.1 protocol behind the gate: a connection past the per-address limit
+    gets a 503 and is closed; one without a whole request head in time is closed. Only the
+    asyncio.Protocol methods are extended, each calling uvicorn's own."""
+
+    class Guarded(H11Protocol):
+        _address = ""
+        _counted = False
+        _deadline: asyncio.TimerHandle | None = None
+        _tail = b""
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)  # type: ignore[arg-type]
+            self._address = self.client[0] if self.client else ""
+            if not gate.enter(self._address):
+                self.transport.write(_BUSY)
+                self.transport.close()
+                return
+            self._counted = True
+            self._deadline = self.loop.call_later(first_request_s, self._too_slow)
+
+        def data_received(self, data: bytes) -> None:
+            if self._deadline is not None:  # until the first request's head is complete
+                seen = self._tail + data
+                if b"\r\n\r\n" in seen or b"\n\n" in seen:
+                    self._deadline.cancel()
+                    self._deadline = None
+                else:
+                    self._tail = seen[-3:]
+            super().data_received(data)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+            if self._counted:
+                self._counted = False
+                gate.leave(self._address)
+            super().connection_lost(exc)
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            self.transport.close()
+
+    return Guarded
+
+
+class Dispatcher:
+    """The ASGI app: `/api/stream` answered by the Flask view, then written by the loop;
+    every other request runs the Flask app on the thread pool."""
+
+    def __init__(self, app: Flask, threads: int) -> None:
+        self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
+        self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024)
+        self.ready = threading.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.closing = asyncio.Event()  # set when the server stops (made on its loop)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    self.loop = asyncio.get_running_loop()
+                    self.closing = asyncio.Event()
+                    self.ready.set()
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/api/stream" and scope["method"] == "GET":
+            await self._stream(scope, receive, send)
+        else:
+            await self._buffered(scope, receive, send)
+
+    async def _buffered(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Run the Flask app once the whole body is here: a phone sending its body slowly
+        holds a connection, never a pool thread. A body said to be over the limit goes on
+        unread (Flask answers 413); one that takes too long gets a 408."""
+        limit = self.max_body
+        said = next((v for k, v in scope["headers"] if k == b"content-length"), b"0")
+        if said.isdigit() and int(said) > limit:
+            await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
+            return
+        body = bytearray()
+        try:
+            async with asyncio.timeout(BODY_TIMEOUT_S):
+                more = True
+                while more and len(body) <= limit:
+                    message = await self._unless_closing(receive())
+                    if message is None:
+                        await _plain(send, 503, b"The remote is stopping.")
+                        return
+                    if message["type"] == "http.disconnect":
+                        return
+                    body += message.get("body", b"")
+                    more = bool(message.get("more_body", False))
+        except TimeoutError:
+            await _plain(send, 408, b"The request took too long.")
+            return
+        whole = bytes(body[:limit + 1])  # past the limit: cut there, and Flask answers 413
+        scope = dict(scope)
+        scope["headers"] = [(k, v) for k, v in scope["headers"]
+                            if k not in (b"content-length", b"transfer-encoding")]
+        scope["headers"].append((b"content-length", str(len(whole)).encode()))
+        replayed = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal replayed
+            if replayed:
+                return dict(await receive())
+            replayed = True
+            return {"type": "http.request", "body": whole, "more_body": False}
+
+        await self.wsgi(scope, replay, send)  # type: ignore[arg-type]
+
+    async def _unless_closing(self, waiting: Any) -> Any:
+        """What `waiting` gives, or None when the server stops first."""
+        task = asyncio.ensure_future(waiting)
+        closing = asyncio.ensure_future(self.closing.wait())
+        try:
+            done, _pending = await asyncio.wait({task, closing},
+                                                return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closing.cancel()
+        if task in done:
+            return task.result()
+        task.cancel()
+        return None
+
+    def close(self) -> None:
+        """Stop waiting for slow bodies (the server is stopping); from any thread."""
+        loop = self.loop
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self.closing.set)
+            except RuntimeError:  # the loop has ended already
+                pass
+
+    async def _stream(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The Flask view admits the phone (or refuses it); an admitted stream is written
+        here, on the loop, until it ends or the phone goes away."""
+        scope[STREAM_SLOT] = None  # the view puts (client, first messages, keep-alive) here
+        held: list[dict[str, Any]] = []
+
+        async def hold(message: dict[str, Any]) -> None:
+            held.append(message)
+
+        await self.wsgi(scope, receive, hold)  # type: ignore[arg-type]
+        slot = scope.get(STREAM_SLOT)
+        if slot is None or not held or held[0]["type"] != "http.response.start":
+            for message in held:  # a refusal: passed on as it was
+                await send(message)
+            return
+        client, first, keepalive = slot
+        start = dict(held[0])
+        start["headers"] = [(k, v) for k, v in start["headers"] if k != b"content-length"]
+        try:
+            await send(start)
+            await pump(client, first, float(keepalive), receive, send)
+        finally:
+            client.close()
+
+
+async def _plain(send: Any, status: int, text: bytes) -> None:
+    """A short plain-text answer that closes the connection."""
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": text})
+
+
+async def pump(client: Client, first: list[Message], keepalive: float, receive: Any,
+               send: Any) -> None:
+    """Write one phone's stream: the first messages, then each message as it comes, a
+    keep-alive comment when quiet; ends when the hub ends it or the phone disconnects."""
+    loop = asyncio.get_running_loop()
+    wake = asyncio.Event()
+    gone = asyncio.Event()
+
+    def woken() -> None:
+        try:
+            loop.call_soon_threadsafe(wake.set)
+        except RuntimeError:  # the loop has ended
+            pass
+
+    async def watch() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        gone.set()
+        wake.set()
+
+    client.waker = woken
+    watcher = loop.create_task(watch())
+
+    async def write(data: bytes) -> None:
+        await send({"type": "http.response.body", "body": data, "more_body": True})
+
+    try:
+        await write(b"retry: 2000\n\n" + b"".join(m.encode() for m in first))
+        while not gone.is_set():
+            wake.clear()
+            batch, ended = client.take()
+            if batch:
+                await write(b"".join(m.encode() for m in batch))
+            if ended:
+                break
+            if batch:
+                continue
+            try:
+                await asyncio.wait_for(wake.wait(), keepalive)
+            except TimeoutError:
+                await write(b": keep-alive\n\n")
+        if not gone.is_set():
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        client.waker = None
+        client.close()
+        watcher.cancel()
 
 
 class ServerHandle:
     """A running server: its address, and `stop()`."""
 
-    def __init__(self, app: Flask, server: Any, sockets: dict[int, Any],
-                 thread: threading.Thread) -> None:
+    def __init__(self, app: Flask, server: Server, dispatcher: Dispatcher,
+                 sock: socket.socket, thread: threading.Thread) -> None:
         self.app = app
         self._server = server
-        self._sockets = sockets
+        self._dispatcher = dispatcher
+        self._sock = sock
         self._thread = thread
-        self.host, self.port = server.effective_host, int(server.effective_port)
+        self.host, self.port = sock.getsockname()[:2]
         self._stopped = False
 
     @property
@@ -41,25 +315,18 @@ class ServerHandle:
         return f"http://{host}:{self.port}"
 
     def stop(self, timeout: float = 5.0) -> None:
-        """End the live streams, join the worker threads and the serving loop, close every
-        connection."""
+        """End the live streams, let running requests finish, close every connection and
+        join the serving thread and the pool's threads."""
         if self._stopped:
             return
         self._stopped = True
         self.app.extensions["web_remote"].close()  # ends the live streams first
-        self._server.task_dispatcher.shutdown(timeout=timeout)  # running requests finish
-        held = list(self._sockets.values())
-        self._sockets.clear()  # the loop runs while its map holds sockets: it ends now
-        self._thread.join(timeout)
-        held += list(self._sockets.values())  # accepted while the loop finished its turn
-        self._sockets.clear()
-        for dispatcher in held:  # the connections left open (phones keep them alive)
-            if dispatcher is not self._server:
-                try:
-                    dispatcher.close()
-                except OSError:
-                    pass
-        self._server.close()
+        self._dispatcher.close()  # and the waits for slow bodies
+        self._server.config.timeout_graceful_shutdown = max(1, int(timeout))
+        self._server.should_exit = True
+        self._thread.join(timeout + 2)
+        self._dispatcher.wsgi.executor.shutdown(wait=True)
+        self._sock.close()
 
     def __enter__(self) -> ServerHandle:
         return self
@@ -68,14 +335,41 @@ class ServerHandle:
         self.stop()
 
 
-def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080,
-          threads: int = MIN_THREADS) -> ServerHandle:
-    """Start serving `app` in the background (port 0: any free port); returns the handle."""
-    sockets: dict[int, Any] = {}
-    server = create_server(
-        app, map=sockets, host=host, port=port, threads=max(threads, 4),
-        ident="table-companion", channel_timeout=120, connection_limit=200,
-        clear_untrusted_proxy_headers=True, asyncore_loop_timeout=LOOP_TIMEOUT_S)
-    thread = threading.Thread(target=server.run, name="web-remote", daemon=True)
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A bound, listening TCP socket (OSError now, in the caller, when the port is busy)."""
+    family, kind, proto, _name, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(1024)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = MIN_THREADS,
+          *, per_address: int = PER_ADDRESS,
+          first_request_s: float = FIRST_REQUEST_S) -> ServerHandle:
+    """Start serving `app` in the background (port 0: any free port); returns the handle
+    once the loop serves. `threads` run pages and commands; streams take none."""
+    sock = listening_socket(host, port)
+    dispatcher = Dispatcher(app, max(threads, 2))
+    config = Config(
+        dispatcher, http=guarded_protocol(Gate(per_address), first_request_s), ws="none",
+        lifespan="on", loop="asyncio", log_config=None, log_level="warning",
+        access_log=False, proxy_headers=False, server_header=False,
+        timeout_keep_alive=int(KEEPALIVE_S), limit_concurrency=MAX_CONNECTIONS,
+        backlog=1024)
+    server = Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
+                              name="web-remote", daemon=True)
     thread.start()
-    return ServerHandle(app, server, sockets, thread)
+    if not dispatcher.ready.wait(START_TIMEOUT_S):
+        server.should_exit = True
+        sock.close()
+        raise RuntimeError("the phone remote did not start serving")
+    return ServerHandle(app, server, dispatcher, sock, thread)

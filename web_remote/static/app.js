@@ -344,7 +344,16 @@
   wire();
   if (live && live.dataset.partial && window.EventSource) {
     document.body.dataset.shown = String(shownVersion());
+    follow();
+  }
+
+  // The live stream; a refused one (too many phones follow the table: 503) is closed by
+  // the browser for good, so the page asks again a little later.
+  function follow() {
     const events = new EventSource("/api/stream");
+    events.addEventListener("error", () => {
+      if (events.readyState === EventSource.CLOSED) setTimeout(follow, 10000);
+    });
     events.addEventListener("state", (e) => {
       const data = JSON.parse(e.data);
       document.body.dataset.seen = String(data.version);

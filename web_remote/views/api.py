@@ -11,10 +11,11 @@ from typing import Any, TypeVar, cast
 from flask import Blueprint, Response, jsonify, request
 
 from companion.game.api import Outcome, Source
+from companion.game.limits import InputTooComplex, loads_bounded
 from companion.words import refusals
 from web_remote.context import identity, refuse, remote
 from web_remote.guard import Identity, Refusal, authorize, check_offer, own_move
-from web_remote.hub import Message
+from web_remote.hub import STREAM_SLOT, Message
 from web_remote.i18n import _, current_language, say_refusal, say_undo, trades_said
 from web_remote.present import board_size, money, square_names
 
@@ -58,7 +59,17 @@ def source_of(who: Identity) -> Source:
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    """The request's JSON object, read with bounded nesting and number size (a body nested
+    20 000 deep is a 400, not a RecursionError)."""
+    if not request.is_json:
+        raise Refusal("bad_json", _("The request must be a JSON object."))
+    try:
+        data = loads_bounded(request.get_data(cache=True))
+    except InputTooComplex as exc:
+        raise Refusal("bad_json", _("The request is nested too deeply or holds a number "
+                                    "too large."), english=str(exc)) from None
+    except ValueError:  # not JSON, or not UTF-8
+        data = None
     if not isinstance(data, dict):
         raise Refusal("bad_json", _("The request must be a JSON object."))
     return data
@@ -73,7 +84,7 @@ def _version(body: dict[str, Any]) -> int:
 
 @bp.errorhandler(Refusal)
 def _refusal(exc: Refusal) -> Response:
-    return refuse(exc.code, exc.message, exc.status)
+    return refuse(exc.code, exc.message, exc.status, english=exc.english)
 
 
 @bp.get("/state")
@@ -152,15 +163,32 @@ def confirm_question(command: dict[str, Any], who: Identity,
 @bp.get("/stream")
 @joined
 def stream() -> Response:
-    """Server-Sent Events: "state" after every change, "trades", "joined"; keep-alives."""
+    """Server-Sent Events: "state" after every change, "trades", "joined"; keep-alives.
+    Served by web_remote.serving, the event loop writes the stream (no thread held);
+    past the hub's cap the phone is told to try again (503)."""
+    who = identity()
+    assert who is not None
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if request.method != "GET":  # HEAD: no body will be read, so no stream is opened
+        return Response(b"", mimetype="text/event-stream", headers=headers)
     r = remote()
-    client = r.hub.subscribe()
+    client = r.hub.subscribe(who.device)
+    if client is None:
+        resp = refuse("rate_limited", _("Too many phones follow the table live: this page "
+                                        "tries again in a moment."), 503)
+        resp.headers["Retry-After"] = "10"
+        return resp
     current = r.session.state()
     first = [Message("state", {"version": current.get("version"), "state": current,
                                "events": []}, current.get("version"))]
-    body = r.hub.stream(client, first, float(r.config["keepalive_s"]))
-    return Response(body, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    keepalive = float(r.config["keepalive_s"])
+    first[0].encode()  # here, on a pool thread, not on the serving loop
+    scope = request.environ.get("asgi.scope")
+    if isinstance(scope, dict) and STREAM_SLOT in scope:  # the serving loop writes it
+        scope[STREAM_SLOT] = (client, first, keepalive)
+        return Response(iter(()), mimetype="text/event-stream", headers=headers)
+    return Response(r.hub.stream(client, first, keepalive), mimetype="text/event-stream",
+                    headers=headers)
 
 
 @bp.get("/history")

@@ -25,6 +25,7 @@ from companion.game.applying import apply_command
 from companion.rules import Rejection
 from companion.words import refusals
 from web_remote.context import identity, make_banker, refuse, remote, wants_json
+from web_remote.guard import Refusal, check_names
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
 from web_remote.present import edition, money, square_names
 from web_remote.security import PinWarning, valid_pin
@@ -188,6 +189,10 @@ def new_game() -> BaseResponse:
     fewest, most = player_limits(edition_id)
     if not fewest <= len(names) <= most:  # said here, before the engine refuses it
         return _form_refused("new_game", "bad_players", players_allowed(edition_id), 400)
+    try:
+        check_names(names)  # the engine takes any text as a name: bounded here
+    except Refusal as exc:
+        return _form_refused("new_game", exc.code, exc.message, exc.status)
     pin = request.form.get("pin", "")
     if pin and not valid_pin(pin):
         return _form_refused("new_game", "bad_pin", _("Choose a PIN of 4 to 12 digits."), 400)

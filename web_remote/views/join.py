@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
@@ -154,10 +155,22 @@ def lock() -> BaseResponse:
 @bp.get("/lang/<code>")
 def language(code: str) -> BaseResponse:
     """Pick this phone's language (a cookie; harmless to set by a link)."""
-    target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
-    resp = redirect(target)
+    resp = redirect(same_site_path(request.args.get("next", "/")))
     if code in i18n.LANGUAGES:
         resp.set_cookie(i18n.COOKIE, code, max_age=365 * 86400, samesite="Lax")
     return resp
+
+
+def same_site_path(target: str) -> str:
+    r"""`target` when it is a path on this site, else "/". Browsers drop tabs and newlines
+    from a URL and read a backslash as a slash, so "/\t/evil.example" or "/\evil.example"
+    would lead off-site: any whitespace, control character or backslash is refused.
+
+    >>> same_site_path("/me?tab=deeds"), same_site_path("/\t/evil.example")
+    ('/me?tab=deeds', '/')
+    """
+    if (not target.startswith("/") or target.startswith("//") or "\\" in target
+            or any(ch.isspace() or not ch.isprintable() for ch in target)):
+        return "/"
+    parts = urlsplit(target)
+    return target if not parts.scheme and not parts.netloc else "/"
