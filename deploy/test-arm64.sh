@@ -130,6 +130,8 @@ host_tools() {
 mirror=""
 security=""
 pip_env=()
+pip_cert=""
+readonly ROOT_PIP_CERT=/usr/local/share/table-companion-test/pip-ca.crt
 repo_uri() {
     # The address apt here fetches suite $1 from (empty when it has none).
     # shellcheck disable=SC2016 # $(REPO_URI) is apt's placeholder, not the shell's
@@ -147,17 +149,37 @@ registries() {
     security="$(repo_uri "$SUITE-security")"
     [ -n "$mirror" ] || die "no Debian $SUITE mirror in /etc/apt/sources.list*"
     say "Debian mirror: $mirror${security:+ (security: $security)}"
-    local index=""
+    # pip's own settings here (its config files and PIP_* variables): the index, and the
+    # certificate authorities it trusts for it, which the root's pip must trust as well.
+    local settings="" index cert
     if command -v pip3 >/dev/null; then
-        index="$(pip3 config get global.index-url 2>/dev/null || true)"
+        settings="$(pip3 config list 2>/dev/null || true)"
     fi
-    index="${PIP_INDEX_URL:-$index}"
+    index="$(pip_setting index-url "$settings")"
+    cert="$(pip_setting cert "$settings")"
     if [ -n "$index" ]; then
-        pip_env=("PIP_INDEX_URL=$index")
+        pip_env+=("PIP_INDEX_URL=$index")
         say "pip index: $index"
     else
         say "pip index: pip's default (PyPI)"
     fi
+    if [ -n "$cert" ] && [ -f "$cert" ]; then
+        pip_cert="$cert"
+        pip_env+=("PIP_CERT=$ROOT_PIP_CERT")
+        say "pip trusts: $cert (as $ROOT_PIP_CERT in the root)"
+    fi
+}
+
+pip_setting() {
+    # The value of pip setting $1 in `pip config list` output $2: PIP_* first, then files.
+    local scope value
+    for scope in ":env:" "global" "user" "site"; do
+        value="$(sed -n "s/^$scope\\.$1='\\(.*\\)'\$/\\1/p" <<<"$2" | tail -n 1)"
+        if [ -n "$value" ]; then
+            printf '%s\n' "$value"
+            return
+        fi
+    done
 }
 
 # --- the base root -----------------------------------------------------------------------
@@ -224,6 +246,9 @@ open_root() {
     mount -t tmpfs -o mode=0755 tmpfs "$root/run"
     rm -f "$root/etc/resolv.conf"
     cp /etc/resolv.conf "$root/etc/resolv.conf"
+    if [ -n "$pip_cert" ]; then
+        install -D -m 0644 "$pip_cert" "$root$ROOT_PIP_CERT"
+    fi
     local sources="$root/etc/apt/sources.list.d/debian.sources"
     {
         printf 'Types: deb\nURIs: %s\nSuites: %s %s-updates\nComponents: main\n' \
