@@ -439,7 +439,8 @@ def assert_builds_and_installs_the_wheel(run: Run) -> None:
     order = [i for i, c in enumerate(run.commands) if c[: len(pip)] == pip or c[2:6] == pip]
     kinds = [run.commands[i][len(pip)] if run.commands[i][0] != "env" else "wheel"
              for i in order]
-    assert kinds == ["install", "wheel", "uninstall", "install"]
+    assert kinds == ["install", "wheel", "uninstall", "uninstall", "install"]
+    assert run.find(*pip, "uninstall", "--quiet", "--yes", "setuptools")
 
 
 def test_no_compiler_on_the_pi(host: FakeHost) -> None:
@@ -549,6 +550,8 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         ["rm", "-rf", f"{host.root}/opt/table-companion/wheels"],
         [python, "-m", "pip", "--disable-pip-version-check", "wheel"],
+        [python, "-m", "pip", "--disable-pip-version-check", "uninstall"],
+        ["rm", "-rf", f"{host.root}/opt/table-companion/src/build"],
         [python, "-m", "pip", "--disable-pip-version-check", "uninstall"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
     ]
