@@ -454,8 +454,9 @@ do_uninstall() {
     else
         note "no service installed"
     fi
-    step "Remove the udev rule, the command, the app and the configuration"
-    local path
+    step "Remove the udev rule, the command, mDNS, the hotspot, the app and the configuration"
+    local path had_hotspot=0
+    [ ! -e "$root$hotspot_profile" ] || had_hotspot=1
     for path in "$udev_rule" "$command_file" "$avahi_file" "$hotspot_profile" "$prefix" \
         "/etc/$APP"; do
         if [ -e "$root$path" ]; then
@@ -464,6 +465,9 @@ do_uninstall() {
             note "$path is already gone"
         fi
     done
+    if [ "$had_hotspot" -eq 1 ] && have nmcli && systemd_running; then
+        run nmcli connection reload  # NetworkManager forgets the hotspot now, not at boot
+    fi
     step "Remove the service user"
     if user_exists "$service_user"; then
         # Without --remove: its home is the data directory, which keeps the saved games.

@@ -250,7 +250,7 @@ class FakeHost:
     wifi_country: str = ""
     systemd_running: bool = True
 
-    def run(self, *args: str, fake_root: bool = True) -> Run:
+    def run(self, *args: str, fake_root: bool = True, extra_stubs: Iterable[str] = ()) -> Run:
         """Run install.sh with `args` on this host; return its output and commands."""
         bin_dir = self.root.parent / "bin"
         bin_dir.mkdir(exist_ok=True)
@@ -260,7 +260,7 @@ class FakeHost:
                 found = shutil.which(name)
                 assert found, f"{name} is needed to run the dry-run tests"
                 target.symlink_to(found)
-        stubs = ["id", "getent", "dpkg-query", "systemctl", *MUTATING_STUBS]
+        stubs = ["id", "getent", "dpkg-query", "systemctl", *MUTATING_STUBS, *extra_stubs]
         if self.raspi_config:
             stubs.append("raspi-config")
         for name in stubs:
@@ -622,6 +622,19 @@ def test_uninstall_removes_all_but_the_saved_games(host: FakeHost) -> None:
     assert run.find("userdel") == [["userdel", "companion"]]  # no --remove: home is the data
     assert not any("/var/lib" in arg for c in run.commands for arg in c)
     assert "saved games stay in /var/lib/table-companion" in run.stdout
+
+
+def test_uninstall_removes_the_hotspot(host: FakeHost) -> None:
+    host.install_everything()
+    profile = host.root / "etc/NetworkManager/system-connections" / (
+        "table-companion-hotspot.nmconnection")
+    profile.parent.mkdir(parents=True)
+    profile.write_text("[connection]\n")
+    run = host.run("--dry-run", "--uninstall", extra_stubs=["nmcli"])
+    assert_dry(run)
+    assert ["rm", "-rf", str(profile)] in run.commands
+    assert run.commands.index(["rm", "-rf", str(profile)]) < run.commands.index(
+        ["nmcli", "connection", "reload"])
 
 
 def test_uninstall_when_nothing_is_installed_does_nothing(host: FakeHost) -> None:
