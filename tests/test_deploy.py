@@ -63,7 +63,8 @@ def shell_scripts() -> list[Path]:
 
 def test_every_deploy_script_is_found() -> None:
     names = {p.relative_to(REPO).as_posix() for p in shell_scripts()}
-    mine = {"deploy/install.sh", "deploy/companion.sh", "scripts/test-setup.d/20-deploy.sh"}
+    mine = {"deploy/install.sh", "deploy/companion.sh", "deploy/test-arm64.sh",
+            "scripts/test-setup.d/20-deploy.sh"}
     assert mine <= names
 
 
