@@ -2,8 +2,12 @@
 # Install Table Companion on Raspberry Pi OS Bookworm (64-bit) or Debian 12 as a service
 # that starts the table screen at boot, without a desktop. Run it from a checkout:
 #
-#     sudo deploy/install.sh [--enable-uart] [--user NAME] [--dry-run]
+#     sudo deploy/install.sh [--enable-uart] [--hotspot] [--user NAME] [--dry-run]
 #     sudo deploy/install.sh --uninstall        # removes everything but the saved games
+#
+# No compiler on the Pi: the app is installed as a wheel of plain Python (the rules engine
+# without mypyc), built from this checkout with Debian's python3 alone; --wheel FILE
+# installs one built elsewhere instead (for example a compiled engine for aarch64).
 #
 # Safe to run again (that is how you update): every step checks what is already done.
 # With --dry-run it only prints the commands it would run, and needs no root.
@@ -16,8 +20,12 @@ readonly APT_PACKAGES=(
     fonts-dejavu-core                                     # fonts beyond the bundled ones
     libgbm1 libdrm2 libegl1 libgles2                      # SDL's KMS/DRM display (no desktop)
     alsa-utils libasound2                                 # sound (ALSA, no desktop session)
-    gcc libc6-dev python3-dev                             # compiling the rules engine (mypyc)
+    avahi-daemon                                          # mDNS: phones open <name>.local
 )
+# --hotspot: the Pi's own Wi-Fi. NetworkManager (Bookworm's network stack), the access
+# point's WPA (wpasupplicant) and the addresses it hands out (dnsmasq-base): the last two
+# are only recommended by network-manager, so named here.
+readonly HOTSPOT_PACKAGES=(network-manager wpasupplicant dnsmasq-base)
 
 # For the tests only: with --dry-run, TABLE_COMPANION_ROOT makes the checks for files
 # already installed look under another directory (so a test can fake an installed Pi).
@@ -29,12 +37,17 @@ data_dir=/var/lib/$APP
 unit_file=/etc/systemd/system/$APP.service
 udev_rule=/etc/udev/rules.d/99-$APP-readers.rules
 command_file=/usr/local/bin/companion
+avahi_file=/etc/avahi/services/$APP.service
+hotspot_info=/etc/$APP/hotspot.toml
+hotspot_profile=/etc/NetworkManager/system-connections/$APP-hotspot.nmconnection
 # Debian's own Python: one from pyenv or /usr/local may sit in a home the service cannot read.
 system_python=/usr/bin/python3
 
 dry_run=0
 uninstall=0
 enable_uart=0
+hotspot=0
+wheel_file=""
 service_user=companion
 reboot_needed=0
 
@@ -47,6 +60,9 @@ Install Table Companion as a service that starts the table screen when the Pi bo
   --user NAME     the service user (default: companion)
   --enable-uart   turn on the Pi's serial port for an RFID reader on GPIO 14/15
                   (raspi-config's non-interactive mode; needs a reboot)
+  --hotspot       make the Pi's own Wi-Fi when no known network is around (a
+                  NetworkManager hotspot; its name and passphrase go to $hotspot_info)
+  --wheel FILE    install this wheel of the app instead of building one (plain Python)
   --dry-run       print every step without changing anything
   --uninstall     remove the service, the app, its command, config and udev rule;
                   the saved games in $data_dir stay
@@ -59,6 +75,13 @@ while [ $# -gt 0 ]; do
         --dry-run) dry_run=1 ;;
         --uninstall) uninstall=1 ;;
         --enable-uart) enable_uart=1 ;;
+        --hotspot) hotspot=1 ;;
+        --wheel)
+            [ $# -ge 2 ] || { echo "install.sh: --wheel needs a file" >&2; exit 2; }
+            wheel_file="$2"
+            shift
+            ;;
+        --wheel=*) wheel_file="${1#--wheel=}" ;;
         --user)
             [ $# -ge 2 ] || { echo "install.sh: --user needs a name" >&2; exit 2; }
             service_user="$2"
@@ -74,6 +97,13 @@ done
 if ! [[ "$service_user" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]]; then
     echo "install.sh: '$service_user' is not a valid user name" >&2
     exit 2
+fi
+if [ -n "$wheel_file" ]; then
+    if [[ "$wheel_file" != *.whl ]] || [ ! -f "$wheel_file" ]; then
+        echo "install.sh: --wheel: '$wheel_file' is not a wheel file (*.whl)" >&2
+        exit 2
+    fi
+    wheel_file="$(cd "$(dirname "$wheel_file")" && pwd)/$(basename "$wheel_file")"
 fi
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -130,7 +160,7 @@ preflight() {
         exit 1
     fi
     for needed in pyproject.toml deploy/$APP.service deploy/config.toml deploy/companion.sh \
-        deploy/99-$APP-readers.rules; do
+        deploy/99-$APP-readers.rules deploy/avahi/$APP.service deploy/hotspot.py; do
         if [ ! -f "$source_dir/$needed" ]; then
             echo "install.sh: $source_dir/$needed is missing: run me from a full checkout" >&2
             exit 1
@@ -158,12 +188,13 @@ install_packages() {
         warn "no apt here: install by hand: ${APT_PACKAGES[*]}"
         return
     fi
-    local missing=() pkg
-    for pkg in "${APT_PACKAGES[@]}"; do
+    local missing=() pkg wanted=("${APT_PACKAGES[@]}")
+    [ "$hotspot" -eq 0 ] || wanted+=("${HOTSPOT_PACKAGES[@]}")
+    for pkg in "${wanted[@]}"; do
         installed "$pkg" || missing+=("$pkg")
     done
     if [ ${#missing[@]} -eq 0 ]; then
-        note "all installed: ${APT_PACKAGES[*]}"
+        note "all installed: ${wanted[*]}"
         return
     fi
     run apt-get update
@@ -206,15 +237,17 @@ create_user() {
 }
 
 install_app() {
-    step "The app in $prefix: a copy of this checkout and a virtual environment with [pi]"
+    step "The app in $prefix: a wheel of this checkout (plain Python) in a virtual environment"
     [ -d "$root$prefix" ] || run install -d -m 0755 "$root$prefix"
     if [ "$source_dir" -ef "$root$prefix/src" ]; then
         note "running from the installed copy: nothing to copy"
     else
-        run rsync -a --delete --exclude=.git/ --exclude=.venv/ --exclude=__pycache__/ \
-            --exclude='*.egg-info/' --exclude=build/ --exclude=.pytest_cache/ \
-            --exclude=.mypy_cache/ --exclude=.ruff_cache/ --exclude='*.so' \
-            --exclude=engine_build.json "$source_dir/" "$root$prefix/src/"
+        # A copy of the checkout: the wheel is built from it, and it keeps install.sh,
+        # the docs and the example config beside the app for later updates.
+        run rsync -a --delete --delete-excluded --exclude=.git/ --exclude=.venv/ \
+            --exclude=__pycache__/ --exclude='*.egg-info/' --exclude=build/ \
+            --exclude=.pytest_cache/ --exclude=.mypy_cache/ --exclude=.ruff_cache/ \
+            --exclude='*.so' --exclude=engine_build.json "$source_dir/" "$root$prefix/src/"
     fi
     if [ -x "$root$prefix/venv/bin/python" ] &&
         grep -qx "home = ${system_python%/*}" "$root$prefix/venv/pyvenv.cfg" 2>/dev/null; then
@@ -222,12 +255,30 @@ install_app() {
     else
         run "$system_python" -m venv --clear "$root$prefix/venv"
     fi
-    # Editable, so the app finds its sounds and data beside the package in src/.
-    run "$root$prefix/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-        --no-cache-dir --editable "$root$prefix/src[pi]"
-    # The service sees /opt read-only (ProtectSystem=full): compile the bytecode now.
-    run "$root$prefix/venv/bin/python" -m compileall -q "$root$prefix/src/companion" \
-        "$root$prefix/src/hardware" "$root$prefix/src/web_remote"
+    local pip=("$root$prefix/venv/bin/python" -m pip --disable-pip-version-check)
+    local wheel="$wheel_file"
+    if [ -z "$wheel" ]; then
+        # No compiler here: COMPANION_COMPILE=0 makes setup.py skip mypyc, and without
+        # build isolation pip fetches no build tools (mypy) either; only a setuptools new
+        # enough for pyproject.toml, into the venv.
+        local version
+        version="$(sed -n '/^version = "/{s/^version = "\(.*\)"$/\1/p;q}' \
+            "$source_dir/pyproject.toml")"
+        run "${pip[@]}" install --quiet --no-cache-dir 'setuptools>=77'
+        run rm -rf "$root$prefix/wheels"
+        run env COMPANION_COMPILE=0 "${pip[@]}" wheel --quiet --no-cache-dir --no-deps \
+            --no-build-isolation --wheel-dir "$root$prefix/wheels" "$root$prefix/src"
+        # The build's leftovers: setuptools (the app does not need it to run) and its
+        # build directory in the copy (5 MB), both made again at the next update.
+        run "${pip[@]}" uninstall --quiet --yes setuptools
+        run rm -rf "$root$prefix/src/build"
+        wheel="$root$prefix/wheels/${APP//-/_}-$version-py3-none-any.whl"
+    fi
+    # Out with the old app (the same version number would count as installed already),
+    # in with the wheel and its dependencies; pip compiles the bytecode, since the service
+    # sees /opt read-only (ProtectSystem=strict).
+    run "${pip[@]}" uninstall --quiet --yes "$APP"
+    run "${pip[@]}" install --quiet --no-cache-dir "${wheel}[pi]"
     install_file "$source_dir/deploy/companion.sh" "$command_file" 0755
 }
 
@@ -268,6 +319,58 @@ enable_serial_port() {
     else
         run raspi-config nonint do_serial_cons 1
         reboot_needed=1
+    fi
+}
+
+web_port() {
+    # The phone remote's port: [web] port of the installed config (or the example's).
+    local file="$root$config_file" port
+    [ -f "$file" ] || file="$source_dir/deploy/config.toml"
+    port="$(awk '/^[[:space:]]*\[/ { section = $0; gsub(/[[:space:]]/, "", section) }
+        section == "[web]" && /^[[:space:]]*port[[:space:]]*=/ {
+            sub(/^[^=]*=[[:space:]]*/, ""); sub(/[[:space:]]*(#.*)?$/, ""); print; exit
+        }' "$file")"
+    if [[ "$port" =~ ^[0-9]{1,5}$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ]; then
+        echo "$port"
+    else
+        echo 8080
+    fi
+}
+
+install_avahi_service() {
+    local port
+    port="$(web_port)"
+    step "mDNS: phones find http://<this Pi's name>.local:$port/ (avahi service file)"
+    local tmp
+    tmp="$(mktemp)"
+    sed "s|<port>8080</port>|<port>$port</port>|" "$source_dir/deploy/avahi/$APP.service" >"$tmp"
+    install_file "$tmp" "$avahi_file" 0644
+    rm -f "$tmp"
+    # avahi-daemon watches its services directory: no restart needed.
+}
+
+setup_hotspot() {
+    step "The Pi's own Wi-Fi (a NetworkManager hotspot) for tables without a router"
+    if [ "$hotspot" -eq 0 ]; then
+        if [ -e "$root$hotspot_profile" ]; then
+            note "kept: $hotspot_profile (from an earlier --hotspot)"
+        else
+            note "not asked (pass --hotspot for a table with no Wi-Fi router around)"
+        fi
+        return
+    fi
+    run "$system_python" "$source_dir/deploy/hotspot.py" --root "${root:-/}" \
+        --group "$service_user"
+    if have raspi-config && [ -z "$(raspi-config nonint get_wifi_country 2>/dev/null)" ]; then
+        warn "no Wi-Fi country set: the Pi keeps Wi-Fi off until one is. Set yours, e.g.:"
+        warn "sudo raspi-config nonint do_wifi_country GB"
+    fi
+    if have nmcli && systemd_running; then
+        run nmcli connection reload
+        note "it starts by itself when no known Wi-Fi is around; to start it now:"
+        note "sudo nmcli connection up 'Table Companion hotspot'"
+    else
+        note "NetworkManager is not running here: it reads the profile at the next boot"
     fi
 }
 
@@ -321,6 +424,8 @@ do_install() {
     create_user
     install_app
     install_config
+    install_avahi_service
+    setup_hotspot
     enable_serial_port
     install_udev_rule
     install_service
@@ -349,15 +454,20 @@ do_uninstall() {
     else
         note "no service installed"
     fi
-    step "Remove the udev rule, the command, the app and the configuration"
-    local path
-    for path in "$udev_rule" "$command_file" "$prefix" "/etc/$APP"; do
+    step "Remove the udev rule, the command, mDNS, the hotspot, the app and the configuration"
+    local path had_hotspot=0
+    [ ! -e "$root$hotspot_profile" ] || had_hotspot=1
+    for path in "$udev_rule" "$command_file" "$avahi_file" "$hotspot_profile" "$prefix" \
+        "/etc/$APP"; do
         if [ -e "$root$path" ]; then
             run rm -rf "$root$path"
         else
             note "$path is already gone"
         fi
     done
+    if [ "$had_hotspot" -eq 1 ] && have nmcli && systemd_running; then
+        run nmcli connection reload  # NetworkManager forgets the hotspot now, not at boot
+    fi
     step "Remove the service user"
     if user_exists "$service_user"; then
         # Without --remove: its home is the data directory, which keeps the saved games.

@@ -26,9 +26,10 @@ UNIT = DEPLOY / "table-companion.service"
 GROUPS = ["video", "render", "input", "gpio", "audio", "dialout"]
 PACKAGES = [
     "python3", "python3-venv", "rsync", "ca-certificates", "udev", "fonts-dejavu-core",
-    "libgbm1", "libdrm2", "libegl1", "libgles2", "alsa-utils", "libasound2", "gcc", "libc6-dev",
-    "python3-dev",
+    "libgbm1", "libdrm2", "libegl1", "libgles2", "alsa-utils", "libasound2", "avahi-daemon",
 ]
+HOTSPOT_PACKAGES = ["network-manager", "wpasupplicant", "dnsmasq-base"]
+AVAHI = DEPLOY / "avahi" / "table-companion.service"
 SKIP_DIRS = {".git", ".venv", "node_modules", "build", "__pycache__"}
 
 
@@ -62,7 +63,8 @@ def shell_scripts() -> list[Path]:
 
 def test_every_deploy_script_is_found() -> None:
     names = {p.relative_to(REPO).as_posix() for p in shell_scripts()}
-    mine = {"deploy/install.sh", "deploy/companion.sh", "scripts/test-setup.d/20-deploy.sh"}
+    mine = {"deploy/install.sh", "deploy/companion.sh", "deploy/test-arm64.sh",
+            "scripts/test-setup.d/20-deploy.sh"}
     assert mine <= names
 
 
@@ -119,7 +121,7 @@ def test_systemd_analyze_catches_a_bad_unit(tmp_path: Path) -> None:
     """The check above can fail: a misspelt key in the same unit is reported."""
     analyze = tool("systemd-analyze", "systemd")
     unit = tmp_path / "table-companion.service"
-    text = UNIT.read_text(encoding="utf-8").replace("Restart=on-failure", "Restrat=on-failure")
+    text = UNIT.read_text(encoding="utf-8").replace("Restart=always", "Restrat=always")
     unit.write_text(text.replace("/opt/table-companion/venv/bin/companion", "/bin/true"))
     result = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True)
     assert "Restrat" in result.stderr
@@ -131,7 +133,7 @@ def test_unit_runs_the_companion_as_the_brief_says() -> None:
     assert exec_start[:2] == ["/opt/table-companion/venv/bin/companion", "run"]
     assert "--headless" not in exec_start
     assert exec_start[exec_start.index("--config") + 1] == "/etc/table-companion/config.toml"
-    assert entries["Service.Restart"] == ["on-failure"]
+    assert entries["Service.Restart"] == ["always"]
     assert entries["Service.StateDirectory"] == ["table-companion"]
     assert entries["Service.User"] == ["companion"]
     assert entries["Service.SupplementaryGroups"][0].split() == GROUPS
@@ -142,6 +144,43 @@ def test_unit_runs_the_companion_as_the_brief_says() -> None:
     assert entries["Install.WantedBy"] == ["multi-user.target"]
     # No desktop: nothing about X11, Wayland or a graphical session.
     assert not any("graphical" in v or "DISPLAY" in v for vs in entries.values() for v in vs)
+
+
+def test_unit_heals_itself_and_is_hardened() -> None:
+    """Type=notify with a watchdog, and a read-only system but for state and config."""
+    entries = unit_entries(UNIT.read_text(encoding="utf-8"))
+    assert entries["Service.Type"] == ["notify"]
+    assert entries["Service.NotifyAccess"] == ["main"]  # the Python process, not a wrapper
+    assert 10 <= int(entries["Service.WatchdogSec"][0]) <= 60
+    assert entries["Unit.Wants"] == ["time-sync.target"]
+    assert "time-sync.target" in " ".join(entries["Unit.After"]).split()
+    for key in ("NoNewPrivileges", "PrivateTmp", "ProtectHome", "ProtectKernelTunables",
+                "ProtectControlGroups", "LockPersonality", "ProtectKernelModules"):
+        assert entries[f"Service.{key}"] == ["yes"], key
+    assert entries["Service.ProtectSystem"] == ["strict"]
+    assert entries["Service.StateDirectory"] == ["table-companion"]
+    assert entries["Service.ConfigurationDirectory"] == ["table-companion"]
+    assert set(entries["Service.ReadWritePaths"][0].split()) == {
+        "/var/lib/table-companion", "/etc/table-companion",
+    }
+    families = entries["Service.RestrictAddressFamilies"][0].split()
+    assert set(families) == {"AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"}
+    # The screen, input, GPIO, sound and serial devices must stay reachable.
+    for closing in ("PrivateDevices", "DeviceAllow", "DevicePolicy", "ProtectClock"):
+        assert f"Service.{closing}" not in entries, closing
+
+
+def test_avahi_service_advertises_the_phone_remote() -> None:
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(AVAHI).getroot()
+    assert root.tag == "service-group"
+    assert "%h" in (root.findtext("name") or "")
+    service = root.find("service")
+    assert service is not None
+    assert service.findtext("type") == "_http._tcp"
+    assert service.findtext("port") == "8080"  # install.sh puts the configured port here
+    assert AVAHI.read_text(encoding="utf-8").count("<port>8080</port>") == 1
 
 
 def test_wrapper_points_at_the_installed_app() -> None:
@@ -164,7 +203,10 @@ def test_udev_rule_gives_readers_to_dialout() -> None:
 
 # --- install.sh, hermetic dry runs ------------------------------------------------------
 
-READ_ONLY_TOOLS = ["bash", "cat", "cmp", "dirname", "find", "grep", "mktemp", "rm", "sed", "uname"]
+READ_ONLY_TOOLS = [
+    "awk", "basename", "bash", "cat", "cmp", "dirname", "find", "grep", "mktemp", "rm", "sed",
+    "uname",
+]
 MUTATING_STUBS = [
     "apt-get", "useradd", "usermod", "groupadd", "userdel", "install", "rsync", "chown",
     "python3", "ln", "udevadm", "apt", "pip",
@@ -186,7 +228,8 @@ case "$name" in
         if [ "$1" = get-default ]; then echo "$FAKE_DEFAULT_TARGET"; exit 0; fi ;;
     raspi-config)
         if [ "$2" = get_serial_hw ]; then echo "$FAKE_SERIAL_HW"; exit 0; fi
-        if [ "$2" = get_serial_cons ]; then echo "$FAKE_SERIAL_CONS"; exit 0; fi ;;
+        if [ "$2" = get_serial_cons ]; then echo "$FAKE_SERIAL_CONS"; exit 0; fi
+        if [ "$2" = get_wifi_country ]; then echo "$FAKE_WIFI_COUNTRY"; exit 0; fi ;;
 esac
 echo "$name $*" >>"$FAKE_LOG"
 """
@@ -205,9 +248,10 @@ class FakeHost:
     default_target: str = "multi-user.target"
     raspi_config: bool = True
     serial_on: bool = False
+    wifi_country: str = ""
     systemd_running: bool = True
 
-    def run(self, *args: str, fake_root: bool = True) -> Run:
+    def run(self, *args: str, fake_root: bool = True, extra_stubs: Iterable[str] = ()) -> Run:
         """Run install.sh with `args` on this host; return its output and commands."""
         bin_dir = self.root.parent / "bin"
         bin_dir.mkdir(exist_ok=True)
@@ -217,7 +261,7 @@ class FakeHost:
                 found = shutil.which(name)
                 assert found, f"{name} is needed to run the dry-run tests"
                 target.symlink_to(found)
-        stubs = ["id", "getent", "dpkg-query", "systemctl", *MUTATING_STUBS]
+        stubs = ["id", "getent", "dpkg-query", "systemctl", *MUTATING_STUBS, *extra_stubs]
         if self.raspi_config:
             stubs.append("raspi-config")
         for name in stubs:
@@ -240,6 +284,7 @@ class FakeHost:
             "FAKE_DEFAULT_TARGET": self.default_target,
             "FAKE_SERIAL_HW": "0" if self.serial_on else "1",
             "FAKE_SERIAL_CONS": "1" if self.serial_on else "0",
+            "FAKE_WIFI_COUNTRY": self.wifi_country,
         }
         if fake_root:
             env["TABLE_COMPANION_ROOT"] = str(self.root)
@@ -261,6 +306,7 @@ class FakeHost:
         unit = unit.replace("Group=companion\n", f"Group={user}\n")
         files = {
             "etc/systemd/system/table-companion.service": unit,
+            "etc/avahi/services/table-companion.service": AVAHI.read_text(),
             "etc/udev/rules.d/99-table-companion-readers.rules":
                 (DEPLOY / "99-table-companion-readers.rules").read_text(),
             "etc/table-companion/config.toml": (DEPLOY / "config.toml").read_text(),
@@ -294,6 +340,14 @@ class Run:
             for line in self.stdout.splitlines()
             if line.startswith("    $ ")
         ]
+
+    @property
+    def root(self) -> str:
+        """The fake root the commands were printed for (from the data directory step)."""
+        for command in self.commands:
+            if command[-1].endswith("/var/lib/table-companion") and command[0] == "install":
+                return command[-1].removesuffix("/var/lib/table-companion")
+        return ""
 
     def find(self, *prefix: str) -> list[list[str]]:
         """The printed commands starting with `prefix`."""
@@ -344,9 +398,9 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
     assert rsync and rsync[0][-2:] == [f"{REPO}/", f"{root}/opt/table-companion/src/"]
     assert "--exclude=.git/" in rsync[0] and "--delete" in rsync[0]
     assert run.find("/usr/bin/python3", "-m", "venv", "--clear", f"{root}/opt/table-companion/venv")
-    pip = run.find(f"{root}/opt/table-companion/venv/bin/python", "-m", "pip", "install")
-    assert pip and pip[0][-1] == f"{root}/opt/table-companion/src[pi]"
+    assert_builds_and_installs_the_wheel(run)
     installs = {c[-1]: c[-2] for c in run.find("install", "-D")}
+    assert installs.pop(f"{root}/etc/avahi/services/table-companion.service")
     assert installs == {
         f"{root}/usr/local/bin/companion": str(DEPLOY / "companion.sh"),
         f"{root}/etc/table-companion/config.toml": str(DEPLOY / "config.toml"),
@@ -360,6 +414,99 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
     assert run.has("systemctl", "restart", "table-companion.service")
     assert not run.has("raspi-config")
     assert "pass --enable-uart" in run.stdout
+    assert "pass --hotspot" in run.stdout and not run.has("/usr/bin/python3", REPO_HOTSPOT)
+
+
+REPO_HOTSPOT = str(DEPLOY / "hotspot.py")
+
+
+def assert_builds_and_installs_the_wheel(run: Run) -> None:
+    """A plain-Python wheel built without a compiler or build tools, then installed."""
+    root = str(run.root)
+    pip = [f"{root}/opt/table-companion/venv/bin/python", "-m", "pip",
+           "--disable-pip-version-check"]
+    build = run.find("env", "COMPANION_COMPILE=0", *pip, "wheel")
+    assert len(build) == 1
+    assert "--no-build-isolation" in build[0] and "--no-deps" in build[0]
+    assert build[0][-1] == f"{root}/opt/table-companion/src"
+    assert build[0][build[0].index("--wheel-dir") + 1] == f"{root}/opt/table-companion/wheels"
+    assert run.find(*pip, "install", "--quiet", "--no-cache-dir", "setuptools>=77")
+    assert run.find(*pip, "uninstall", "--quiet", "--yes", "table-companion")
+    installs = [c for c in run.find(*pip, "install") if c[-1].endswith("[pi]")]
+    assert [c[-1] for c in installs] == [
+        f"{root}/opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl[pi]"
+    ]
+    assert not any("--editable" in c or "-e" in c for c in run.commands)
+    order = [i for i, c in enumerate(run.commands) if c[: len(pip)] == pip or c[2:6] == pip]
+    kinds = [run.commands[i][len(pip)] if run.commands[i][0] != "env" else "wheel"
+             for i in order]
+    assert kinds == ["install", "wheel", "uninstall", "uninstall", "install"]
+    assert run.find(*pip, "uninstall", "--quiet", "--yes", "setuptools")
+
+
+def test_no_compiler_on_the_pi(host: FakeHost) -> None:
+    run = host.run("--dry-run")
+    assert_dry(run)
+    apt = run.find("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install")[0]
+    for compiler in ("gcc", "libc6-dev", "python3-dev", "build-essential", "cc"):
+        assert compiler not in apt
+    assert "gcc" not in INSTALL.read_text(encoding="utf-8").split("readonly HOTSPOT")[0]
+
+
+def test_a_given_wheel_is_installed_instead_of_building(host: FakeHost, tmp_path: Path) -> None:
+    wheel = tmp_path / "table_companion-0.2.0-cp311-cp311-linux_aarch64.whl"
+    wheel.write_bytes(b"PK")
+    run = host.run("--dry-run", "--wheel", str(wheel))
+    assert_dry(run)
+    assert not run.find("env", "COMPANION_COMPILE=0")
+    python = f"{host.root}/opt/table-companion/venv/bin/python"
+    installs = [c for c in run.find(python, "-m", "pip") if c[-1].endswith("[pi]")]
+    assert [c[-1] for c in installs] == [f"{wheel}[pi]"]
+
+
+@pytest.mark.parametrize("wheel", ["missing.whl", "pyproject.toml"])
+def test_a_bad_wheel_is_refused(host: FakeHost, wheel: str) -> None:
+    run = host.run("--dry-run", "--wheel", str(REPO / wheel))
+    assert run.returncode == 2
+    assert "is not a wheel file" in run.stderr
+    assert run.commands == [] and run.changes == ""
+
+
+def test_hotspot_installs_network_manager_and_writes_the_profile(host: FakeHost) -> None:
+    run = host.run("--dry-run", "--hotspot")
+    assert_dry(run)
+    apt = run.find("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install")[0]
+    assert set(HOTSPOT_PACKAGES) <= set(apt)
+    assert run.find("/usr/bin/python3", REPO_HOTSPOT, "--root", str(host.root),
+                    "--group", "companion")
+    # raspi-config answers no Wi-Fi country (the stub prints nothing): it is asked for.
+    assert "do_wifi_country" in run.stderr
+    host.wifi_country = "SE"
+    run = host.run("--dry-run", "--hotspot")
+    assert_dry(run)
+    assert "do_wifi_country" not in run.stderr
+
+
+def test_hotspot_for_another_user_gives_them_the_passphrase(host: FakeHost) -> None:
+    run = host.run("--dry-run", "--hotspot", "--user", "pi")
+    assert_dry(run)
+    assert run.find("/usr/bin/python3", REPO_HOTSPOT, "--root", str(host.root), "--group", "pi")
+
+
+def test_configured_port_reaches_the_avahi_service(host: FakeHost) -> None:
+    """The installed avahi file carries [web] port of the installed config."""
+    host.install_everything()
+    config = host.root / "etc/table-companion/config.toml"
+    config.write_text(config.read_text().replace("port = 8080 ", "port = 9090 "))
+    avahi = host.root / "etc/avahi/services/table-companion.service"
+    avahi.write_text(AVAHI.read_text().replace("<port>8080</port>", "<port>9090</port>"))
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert "phones find http://<this Pi's name>.local:9090/" in run.stdout
+    assert "/etc/avahi/services/table-companion.service is up to date" in run.stdout
+    config.write_text(config.read_text().replace("port = 9090 ", "port = 7000 "))
+    run = host.run("--dry-run")
+    assert run.find("install", "-D", "-m", "0644")[0][-1] == str(avahi)
 
 
 def test_steps_run_in_a_sensible_order(host: FakeHost) -> None:
@@ -398,15 +545,24 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
     run = host.run("--dry-run", "--enable-uart", "--user", me)
     assert_dry(run)
     python = f"{host.root}/opt/table-companion/venv/bin/python"
-    assert [c[:3] for c in run.commands if c[0] != "systemctl"] == [
-        ["rsync", "-a", "--delete"], [python, "-m", "pip"], [python, "-m", "compileall"],
+    assert [c[:5] if c[0] != "env" else c[2:7] for c in run.commands
+            if c[0] != "systemctl"] == [
+        ["rsync", "-a", "--delete", "--delete-excluded", "--exclude=.git/"],
+        [python, "-m", "pip", "--disable-pip-version-check", "install"],
+        ["rm", "-rf", f"{host.root}/opt/table-companion/wheels"],
+        [python, "-m", "pip", "--disable-pip-version-check", "wheel"],
+        [python, "-m", "pip", "--disable-pip-version-check", "uninstall"],
+        ["rm", "-rf", f"{host.root}/opt/table-companion/src/build"],
+        [python, "-m", "pip", "--disable-pip-version-check", "uninstall"],
+        [python, "-m", "pip", "--disable-pip-version-check", "install"],
     ]
     assert [c[1] for c in run.commands if c[0] == "systemctl"] == [
         "daemon-reload", "enable", "restart",
     ]
     for done in ("all installed", f"user {me} exists", "is in video render",
                  f"belongs to {me}", "virtual environment", "the serial port is on",
-                 "is the example, unchanged", "table-companion.service is up to date"):
+                 "is the example, unchanged", "table-companion.service is up to date",
+                 "avahi/services/table-companion.service is up to date"):
         assert done in run.stdout, done
 
 
@@ -458,6 +614,7 @@ def test_uninstall_removes_all_but_the_saved_games(host: FakeHost) -> None:
     }
     assert removed == {
         f"{root}/etc/systemd/system/table-companion.service",
+        f"{root}/etc/avahi/services/table-companion.service",
         f"{root}/etc/udev/rules.d/99-table-companion-readers.rules",
         f"{root}/usr/local/bin/companion",
         f"{root}/opt/table-companion",
@@ -466,6 +623,19 @@ def test_uninstall_removes_all_but_the_saved_games(host: FakeHost) -> None:
     assert run.find("userdel") == [["userdel", "companion"]]  # no --remove: home is the data
     assert not any("/var/lib" in arg for c in run.commands for arg in c)
     assert "saved games stay in /var/lib/table-companion" in run.stdout
+
+
+def test_uninstall_removes_the_hotspot(host: FakeHost) -> None:
+    host.install_everything()
+    profile = host.root / "etc/NetworkManager/system-connections" / (
+        "table-companion-hotspot.nmconnection")
+    profile.parent.mkdir(parents=True)
+    profile.write_text("[connection]\n")
+    run = host.run("--dry-run", "--uninstall", extra_stubs=["nmcli"])
+    assert_dry(run)
+    assert ["rm", "-rf", str(profile)] in run.commands
+    assert run.commands.index(["rm", "-rf", str(profile)]) < run.commands.index(
+        ["nmcli", "connection", "reload"])
 
 
 def test_uninstall_when_nothing_is_installed_does_nothing(host: FakeHost) -> None:
@@ -512,9 +682,12 @@ def test_dry_run_on_this_machine() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     for step in ("System packages", "Service user", "Data directory", "The app in",
-                 "Configuration", "Serial port", "udev rule", "systemd service", "Done"):
+                 "Configuration", "mDNS", "The Pi's own Wi-Fi", "Serial port", "udev rule",
+                 "systemd service", "Done"):
         assert f"==> {step}" in result.stdout, step
-    assert "/opt/table-companion/src[pi]" in result.stdout.replace("\\", "")
+    assert "/opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl[pi]" in (
+        result.stdout.replace("\\", "")
+    )
 
 
 def test_venv_of_another_python_is_rebuilt(host: FakeHost) -> None:

@@ -1,6 +1,8 @@
 # shellcheck shell=bash
 # Sourced by test.sh after scripts/bootstrap.sh (which defines apt_install): the deploy
-# tests (tests/test_deploy.py) need shellcheck and systemd-analyze (Debian's systemd).
-if ! apt_install shellcheck systemd; then
-    echo "warning: could not install shellcheck and systemd: tests/test_deploy.py will fail" >&2
+# tests (tests/test_deploy*.py) need shellcheck, systemd-analyze (Debian's systemd), and
+# NetworkManager's library for Debian's python3 (python3-gi, gir1.2-nm-1.0) to read the
+# hotspot profile as NetworkManager does.
+if ! apt_install shellcheck systemd python3-gi gir1.2-nm-1.0; then
+    echo "warning: could not install shellcheck, systemd and libnm: tests/test_deploy*.py will fail" >&2
 fi

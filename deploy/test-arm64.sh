@@ -1,0 +1,473 @@
+#!/usr/bin/env bash
+# The Pi install, for real, on the Pi's own architecture, on this x86 machine: an arm64
+# Debian Bookworm root made by debootstrap (with systemd in it) and run through
+# qemu-user-static and binfmt_misc. deploy/install.sh runs in it as on a fresh Pi; then the
+# installed companion runs there (doctor, replay of the demo game, screenshot) and the
+# installed files, the unit, the udev rule, the avahi service and the hotspot profile are
+# checked. Prints how long each step took and the installed size.
+#
+#     sudo nice -n 19 deploy/test-arm64.sh [--cache-dir DIR] [--keep] [--fresh-base]
+#
+# Needs root. Every file it fetches comes from the package registries as this machine is
+# set up for them: Debian's packages from the mirror apt uses here (/etc/apt/sources.list*),
+# Python's from pip's configured index. The debootstrapped base root is kept as a tarball
+# in the cache directory, so later runs skip debootstrap.
+set -euo pipefail
+
+readonly SUITE=bookworm
+readonly ARCH=arm64
+# A Debian 12 that boots with systemd: what Raspberry Pi OS Lite starts from. Everything
+# the companion needs beyond this, install.sh must install itself.
+readonly BASE_PACKAGES=systemd,systemd-sysv,dbus,udev
+readonly APP=table-companion
+readonly DEMO=companion/data/demo/short-game.jsonl
+readonly SIZE_LIMIT_MB=150
+
+source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cache_dir=/var/cache/$APP-arm64
+keep=0
+fresh_base=0
+base_only=0
+
+usage() {
+    cat <<EOF
+usage: sudo nice -n 19 $0 [options]
+
+Install Table Companion in an arm64 Debian Bookworm root through qemu-user-static and
+check that it runs there.
+
+  --cache-dir DIR   where the base root tarball is kept (default: $cache_dir)
+  --fresh-base      debootstrap the base root again even when it is cached
+  --base-only       make (or check) the cached base root and stop
+  --keep            leave the arm64 root (under the cache directory) for a look inside
+  -h, --help        this help
+EOF
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --cache-dir)
+            [ $# -ge 2 ] || { echo "test-arm64.sh: --cache-dir needs a directory" >&2; exit 2; }
+            cache_dir="$2"
+            shift
+            ;;
+        --cache-dir=*) cache_dir="${1#--cache-dir=}" ;;
+        --keep) keep=1 ;;
+        --base-only) base_only=1 ;;
+        --fresh-base) fresh_base=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "test-arm64.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+
+step_names=()
+step_seconds=()
+failures=0
+root=""
+
+say() { printf '%s\n' "$*"; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; failures=$((failures + 1)); }
+ok() { printf 'ok: %s\n' "$*"; }
+die() { printf 'test-arm64.sh: %s\n' "$*" >&2; exit 1; }
+
+current_step=""
+timed() {
+    # Run "$@" as the step named $1, printing and recording how long it took. A step that
+    # fails stops the test (set -e); checks record their failures and carry on.
+    local name="$1" start end
+    shift
+    printf '\n==> %s\n' "$name"
+    current_step="$name"
+    start="$(date +%s)"
+    "$@"
+    end="$(date +%s)"
+    current_step=""
+    step_names+=("$name")
+    step_seconds+=("$((end - start))")
+    printf -- '--- %s: %ss\n' "$name" "$((end - start))"
+}
+
+in_root() {
+    # Run a command inside the arm64 root with a clean environment (none of this host's
+    # pip or proxy settings leak in, only the index pip is configured to use).
+    chroot "$root" /usr/bin/env -i \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root LANG=C.UTF-8 TERM=dumb "${pip_env[@]}" "$@"
+}
+
+# --- the host ----------------------------------------------------------------------------
+
+host_tools() {
+    [ "$(id -u)" -eq 0 ] || die "run me as root (debootstrap, chroot and mounts need it)"
+    local missing=()
+    command -v debootstrap >/dev/null || missing+=(debootstrap)
+    [ -x /usr/bin/qemu-aarch64-static ] || missing+=(qemu-user-static)
+    command -v update-binfmts >/dev/null || missing+=(binfmt-support)
+    if [ ${#missing[@]} -gt 0 ]; then
+        say "installing ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            "${missing[@]}" >/dev/null
+    fi
+    local binfmt=/proc/sys/fs/binfmt_misc
+    if [ ! -e "$binfmt/register" ]; then
+        mount -t binfmt_misc binfmt_misc "$binfmt" ||
+            die "cannot mount binfmt_misc on $binfmt (a container without it?)"
+    fi
+    if ! grep -qx enabled "$binfmt/qemu-aarch64" 2>/dev/null; then
+        update-binfmts --enable qemu-aarch64 ||
+            die "cannot register qemu-aarch64 with binfmt_misc"
+    fi
+    grep -qx enabled "$binfmt/qemu-aarch64" || die "qemu-aarch64 is not enabled in binfmt_misc"
+    # The F flag: the kernel opens the interpreter now, so the root needs no copy of it.
+    grep -q '^flags: .*F' "$binfmt/qemu-aarch64" ||
+        die "qemu-aarch64 is registered without the F flag: reinstall qemu-user-static"
+    ok "qemu-aarch64 $(/usr/bin/qemu-aarch64-static --version | head -n 1 | awk '{print $3}') through binfmt_misc"
+}
+
+# The registries as this machine's apt and pip use them.
+mirror=""
+security=""
+pip_env=()
+pip_cert=""
+readonly ROOT_PIP_CERT=/usr/local/share/table-companion-test/pip-ca.crt
+repo_uri() {
+    # The address apt here fetches suite $1 from (empty when it has none).
+    # shellcheck disable=SC2016 # $(REPO_URI) is apt's placeholder, not the shell's
+    apt-get indextargets --format '$(REPO_URI)' "Codename: $1" 'Identifier: Packages' |
+        head -n 1
+}
+
+registries() {
+    mirror="$(repo_uri "$SUITE")"
+    if [ -z "$mirror" ]; then
+        say "apt has no $SUITE lists yet: apt-get update"
+        apt-get update -qq
+        mirror="$(repo_uri "$SUITE")"
+    fi
+    security="$(repo_uri "$SUITE-security")"
+    [ -n "$mirror" ] || die "no Debian $SUITE mirror in /etc/apt/sources.list*"
+    say "Debian mirror: $mirror${security:+ (security: $security)}"
+    # pip's own settings here (its config files and PIP_* variables): the index, and the
+    # certificate authorities it trusts for it, which the root's pip must trust as well.
+    local settings="" index cert
+    if command -v pip3 >/dev/null; then
+        settings="$(pip3 config list 2>/dev/null || true)"
+    fi
+    index="$(pip_setting index-url "$settings")"
+    cert="$(pip_setting cert "$settings")"
+    if [ -n "$index" ]; then
+        pip_env+=("PIP_INDEX_URL=$index")
+        say "pip index: $index"
+    else
+        say "pip index: pip's default (PyPI)"
+    fi
+    if [ -n "$cert" ] && [ -f "$cert" ]; then
+        pip_cert="$cert"
+        pip_env+=("PIP_CERT=$ROOT_PIP_CERT")
+        say "pip trusts: $cert (as $ROOT_PIP_CERT in the root)"
+    fi
+}
+
+pip_setting() {
+    # The value of pip setting $1 in `pip config list` output $2: PIP_* first, then files.
+    local scope value
+    for scope in ":env:" "global" "user" "site"; do
+        value="$(sed -n "s/^$scope\\.$1='\\(.*\\)'\$/\\1/p" <<<"$2" | tail -n 1)"
+        if [ -n "$value" ]; then
+            printf '%s\n' "$value"
+            return
+        fi
+    done
+}
+
+# --- the base root -----------------------------------------------------------------------
+
+base_tarball() {
+    printf '%s/%s-%s-%s.tar' "$cache_dir" "$SUITE" "$ARCH" "$(printf '%s' "$BASE_PACKAGES" |
+        sha256sum | cut -c1-12)"
+}
+
+make_base() {
+    local tarball new
+    tarball="$(base_tarball)"
+    if [ -f "$tarball" ] && [ "$fresh_base" -eq 0 ]; then
+        say "cached: $tarball ($(du -m "$tarball" | cut -f1) MB)"
+        return
+    fi
+    install -d -m 0755 "$cache_dir"
+    new="$(mktemp -d "$cache_dir/debootstrap.XXXXXX")"
+    chmod 0755 "$new"
+    debootstrap --arch="$ARCH" --variant=minbase --include="$BASE_PACKAGES" \
+        --keyring=/usr/share/keyrings/debian-archive-keyring.gpg "$SUITE" "$new" "$mirror" ||
+        { umount_all "$new"; rm -rf --one-file-system "$new"; return 1; }
+    umount_all "$new"
+    rm -rf "$new"/var/cache/apt/archives/*.deb "$new"/var/lib/apt/lists/*_Packages
+    tar --numeric-owner -C "$new" -cf "$tarball.part" .
+    mv "$tarball.part" "$tarball"
+    rm -rf --one-file-system "$new"
+    say "cached the base root as $tarball ($(du -m "$tarball" | cut -f1) MB)"
+}
+
+umount_all() {
+    # Unmount everything under $1, deepest first.
+    local target
+    while read -r target; do
+        umount -l "$target" || true
+    done < <(awk -v root="$1" '$2 == root || index($2, root "/") == 1 {print $2}' \
+        /proc/self/mounts | sort -r)
+}
+
+cleanup() {
+    local status=$?
+    if [ -n "$current_step" ]; then
+        printf 'FAIL: stopped in step "%s" (status %s)\n' "$current_step" "$status" >&2
+    fi
+    [ -n "$root" ] && [ -d "$root" ] || return 0
+    umount_all "$root"
+    if [ "$keep" -eq 1 ]; then
+        say "kept the arm64 root: $root (chroot $root /bin/bash)"
+    else
+        rm -rf --one-file-system "$root"
+    fi
+}
+
+open_root() {
+    install -d -m 0755 "$cache_dir"
+    root="$(mktemp -d "$cache_dir/root.XXXXXX")"
+    tar --numeric-owner -C "$root" -xpf "$(base_tarball)"
+    chmod 0755 "$root"  # its / (mktemp made it 0700): the service user must get through
+    mount -t proc proc "$root/proc"
+    mount --bind /sys "$root/sys"
+    mount -o remount,bind,ro "$root/sys"
+    mount --bind /dev "$root/dev"
+    mount --bind /dev/pts "$root/dev/pts"
+    # An empty /run: no /run/systemd/system, so install.sh sees a Pi that is not booted.
+    mount -t tmpfs -o mode=0755 tmpfs "$root/run"
+    rm -f "$root/etc/resolv.conf"
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    if [ -n "$pip_cert" ]; then
+        install -D -m 0644 "$pip_cert" "$root$ROOT_PIP_CERT"
+    fi
+    local sources="$root/etc/apt/sources.list.d/debian.sources"
+    {
+        printf 'Types: deb\nURIs: %s\nSuites: %s %s-updates\nComponents: main\n' \
+            "$mirror" "$SUITE" "$SUITE"
+        printf 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n'
+        if [ -n "$security" ]; then
+            printf '\nTypes: deb\nURIs: %s\nSuites: %s-security\nComponents: main\n' \
+                "$security" "$SUITE"
+            printf 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n'
+        fi
+    } >"$sources"
+    rm -f "$root/etc/apt/sources.list"
+    # A snapshot mirror has expired Release files: keep this host's view of that.
+    local valid
+    valid="$(apt-config dump Acquire::Check-Valid-Until | awk '{print $2}' | tr -d '";')"
+    if [ "$valid" = false ]; then
+        echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/90check-valid"
+    fi
+    # The checkout, as a person would have it on the Pi (no build products, no venv).
+    install -d -m 0755 "$root/root/$APP"
+    tar -C "$source_dir" --exclude=.git --exclude=.venv --exclude=__pycache__ \
+        --exclude='*.egg-info' --exclude=build --exclude=.pytest_cache --exclude=.mypy_cache \
+        --exclude=.ruff_cache --exclude='*.so' --exclude=engine_build.json -cf - . |
+        tar -C "$root/root/$APP" -xf -
+    [ "$(in_root uname -m)" = aarch64 ] || die "the root does not run as aarch64"
+    ok "arm64 root at $root: $(in_root uname -m), $(in_root cat /etc/debian_version)"
+}
+
+used_mb() {
+    # The root's size in MB, without apt's download cache and package lists.
+    du -sxm --exclude="$root/var/cache/apt" --exclude="$root/var/lib/apt/lists" \
+        --exclude="$root/root/$APP" "$root" | cut -f1
+}
+
+# --- inside ------------------------------------------------------------------------------
+
+install_sh() { in_root bash "/root/$APP/deploy/install.sh" "$@"; }
+
+check_installed() {
+    local path
+    for path in /usr/local/bin/companion /etc/$APP/config.toml \
+        /etc/systemd/system/$APP.service /etc/udev/rules.d/99-$APP-readers.rules \
+        /etc/avahi/services/$APP.service /opt/$APP/venv/bin/companion; do
+        if [ -e "$root$path" ]; then ok "installed: $path"; else fail "missing: $path"; fi
+    done
+    local bad
+    for bad in gcc cc python3-dev libc6-dev; do
+        # shellcheck disable=SC2016 # ${...} is dpkg-query's field, not the shell's
+        if in_root dpkg-query -W -f='${db:Status-Status}' "$bad" 2>/dev/null |
+            grep -qx installed ||
+            in_root sh -c "command -v $bad" >/dev/null; then
+            fail "$bad is installed: the Pi install must need no compiler"
+        fi
+    done
+    ok "no compiler and no Python headers installed"
+    local where
+    where="$(in_root /opt/$APP/venv/bin/python -c \
+        'import companion, pathlib; print(pathlib.Path(companion.__file__).parent)')"
+    case "$where" in
+        /opt/$APP/venv/lib/python3*/site-packages/companion) ok "a wheel in the venv: $where" ;;
+        *) fail "companion is imported from $where, not from the venv's site-packages" ;;
+    esac
+    if find "$root$where" -name '*.so' | grep -q .; then
+        fail "compiled modules in $where: the Pi's engine is plain Python"
+    else
+        ok "plain-Python engine (no compiled modules)"
+    fi
+    if in_root systemctl is-enabled "$APP.service" | grep -qx enabled; then
+        ok "$APP.service is enabled"
+    else
+        fail "$APP.service is not enabled"
+    fi
+    if in_root id -nG companion | tr ' ' '\n' | grep -qx gpio; then
+        ok "user companion: $(in_root id -nG companion)"
+    else
+        fail "user companion is missing or not in group gpio"
+    fi
+}
+
+check_unit() {
+    local out
+    out="$(in_root systemd-analyze verify "/etc/systemd/system/$APP.service" 2>&1)" ||
+        { fail "systemd-analyze verify: $out"; return; }
+    # Lines about units of the root's own packages are not ours to fix; ours must be clean.
+    if grep -i "$APP" <<<"$out"; then
+        fail "systemd-analyze verify reports the unit"
+    else
+        ok "systemd-analyze verify (arm64 systemd $(in_root systemctl --version | head -n 1 |
+            awk '{print $2}')) finds nothing in $APP.service"
+    fi
+    out="$(in_root systemd-analyze security --offline=yes \
+        "/etc/systemd/system/$APP.service" 2>/dev/null | tail -n 1)" || true
+    [ -z "$out" ] || say "    systemd-analyze security: $out"
+}
+
+check_udev_rule() {
+    local device out rules="/etc/udev/rules.d/99-$APP-readers.rules"
+    device="$(find /sys/class/tty /sys/class/mem -mindepth 1 -maxdepth 1 2>/dev/null |
+        head -n 1)"
+    device="${device#/sys}"
+    out="$(in_root udevadm test --action=add "$device" 2>&1)" || true
+    if ! grep -q "$rules" <<<"$out"; then
+        fail "udevadm test did not read $rules"
+        printf '%s\n' "$out" | tail -n 5 >&2
+    elif grep "$rules" <<<"$out" | grep -iE 'invalid|error|unknown|failed|ignoring'; then
+        fail "udevadm finds mistakes in $rules"
+    else
+        ok "udevadm test (on $device) reads $rules without complaint"
+    fi
+}
+
+check_avahi() {
+    local port
+    port="$(in_root python3 - <<'EOF'
+import xml.etree.ElementTree as ET
+tree = ET.parse("/etc/avahi/services/table-companion.service")
+service = tree.getroot().find("service")
+assert service.findtext("type") == "_http._tcp", service.findtext("type")
+print(service.findtext("port"))
+EOF
+)" || { fail "the avahi service file does not parse"; return; }
+    if [ "$port" = 8080 ]; then
+        ok "avahi advertises _http._tcp on port $port"
+    else
+        fail "avahi advertises port $port, not the configured 8080"
+    fi
+}
+
+check_hotspot() {
+    local profile="/etc/NetworkManager/system-connections/$APP-hotspot.nmconnection"
+    local info="/etc/$APP/hotspot.toml"
+    [ -f "$root$profile" ] || { fail "no hotspot profile $profile"; return; }
+    local mode owner
+    mode="$(stat -c %a "$root$profile")"
+    if [ "$mode" = 600 ]; then ok "$profile has mode 0600"; else fail "$profile: mode $mode"; fi
+    owner="$(in_root stat -c '%U:%G %a' "$info")"
+    if [ "$owner" = "root:companion 640" ]; then
+        ok "$info is root:companion 0640"
+    else
+        fail "$info is $owner"
+    fi
+    # NetworkManager's own reading of the keyfile (libnm, as NetworkManager itself reads
+    # it), then its checks of the connection and its secrets.
+    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        python3-gi gir1.2-nm-1.0 >/dev/null || { fail "cannot install libnm"; return; }
+    if in_root python3 "/opt/$APP/src/deploy/hotspot.py" --check "$profile"; then
+        ok "NetworkManager's library accepts the hotspot profile"
+    else
+        fail "libnm refuses the hotspot profile $profile"
+    fi
+    if in_root nmcli --version >/dev/null 2>&1; then
+        ok "NetworkManager $(in_root nmcli --version | awk '{print $NF}') installed by --hotspot"
+    else
+        fail "--hotspot did not install NetworkManager"
+    fi
+}
+
+run_companion() {
+    local demo game=/var/tmp/arm64-game shot=/var/tmp/arm64-screenshot.png
+    demo="$(in_root /opt/$APP/venv/bin/python -c \
+        "import companion, pathlib; print(pathlib.Path(companion.__file__).parent / 'data/demo/short-game.jsonl')")"
+    in_root install -d -o companion -g companion "$game"
+    say "    \$ companion doctor"
+    local status=0
+    in_root runuser -u companion -- companion doctor || status=$?
+    # No screen, sound card or GPIO in a chroot: doctor may FAIL those, never crash.
+    [ "$status" -le 1 ] || fail "companion doctor crashed (status $status)"
+    say "    \$ companion replay $DEMO (the installed copy: $demo)"
+    in_root runuser -u companion -- companion replay --data-dir "$game" "$demo" | tail -n 12 ||
+        fail "companion replay"
+    say "    \$ companion screenshot"
+    if in_root runuser -u companion -- env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+        companion screenshot --data-dir "$game" --out "$shot" &&
+        [ -s "$root$shot" ]; then
+        cp "$root$shot" "$cache_dir/screenshot.png"
+        ok "screenshot: $cache_dir/screenshot.png ($(du -k "$cache_dir/screenshot.png" | cut -f1) kB)"
+    else
+        fail "companion screenshot"
+    fi
+}
+
+main() {
+    local total_start before after
+    total_start="$(date +%s)"
+    trap cleanup EXIT
+    timed "host tools and binfmt_misc" host_tools
+    registries
+    timed "base root (debootstrap, or the cached tarball)" make_base
+    [ "$base_only" -eq 0 ] || return 0
+    timed "unpack the base root" open_root
+    before="$(used_mb)"
+    timed "deploy/install.sh (first install)" install_sh
+    after="$(used_mb)"
+    timed "deploy/install.sh --hotspot (second run: an update)" install_sh --hotspot
+    timed "installed files" check_installed
+    timed "the unit: systemd-analyze verify" check_unit
+    timed "the udev rule: udevadm test" check_udev_rule
+    timed "the avahi service" check_avahi
+    timed "companion doctor, replay, screenshot" run_companion
+    timed "the hotspot profile" check_hotspot
+    local app_mb
+    app_mb="$(du -sxm "$root/opt/$APP" | cut -f1)"
+    printf '\n==> Summary\n'
+    local i
+    for i in "${!step_names[@]}"; do
+        printf '%6ss  %s\n' "${step_seconds[$i]}" "${step_names[$i]}"
+    done
+    printf '%6ss  total\n' "$(($(date +%s) - total_start))"
+    say "installed size: the app in /opt/$APP $app_mb MB (limit $SIZE_LIMIT_MB MB);" \
+        "with the Debian packages install.sh added to a bare Debian: $((after - before)) MB"
+    if [ "$app_mb" -gt "$SIZE_LIMIT_MB" ]; then
+        fail "the app takes $app_mb MB in /opt/$APP, over $SIZE_LIMIT_MB MB"
+    fi
+    if [ "$failures" -gt 0 ]; then
+        say "arm64 install test: $failures failed"
+        return 1
+    fi
+    say "arm64 install test: all checks passed"
+}
+
+main
