@@ -13,9 +13,12 @@ import os
 import signal
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.app import systemd
 from companion.config import ConfigError, load_config, parse_reader_spec
 
 log = logging.getLogger("companion.run")
@@ -48,8 +51,33 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
     return int(width), int(height)
 
 
+class StopDuringStart(Exception):  # noqa: N818 - a request, not a failure
+    """SIGTERM or SIGINT arrived while the companion was still starting."""
+
+
+def _stop_during_start(signum: int, _frame: object) -> None:
+    raise StopDuringStart(signum)
+
+
 def main(argv: list[str]) -> int:
-    """Start everything; returns when the window is closed or the process is told to stop."""
+    """Start everything; returns when the window is closed or the process is told to stop.
+
+    SIGTERM and SIGINT are honoured from the first instant: until the loop runs they end the
+    start-up (everything opened so far is closed); SDL is told not to install handlers of
+    its own, which swallowed them.
+    """
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, _stop_during_start)
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+    try:
+        return _main(argv)
+    except StopDuringStart as stop:
+        print(f"companion run: stopped ({signal.Signals(stop.args[0]).name}) while starting",
+              file=sys.stderr)
+        return 128 + int(stop.args[0])
+
+
+def _main(argv: list[str]) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=os.environ.get("COMPANION_LOG", "INFO"),
                         format="%(levelname)s %(name)s: %(message)s")
@@ -120,8 +148,11 @@ def main(argv: list[str]) -> int:
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()
-            except (OSError, TypeError) as exc:
-                log.warning("phone remote off: %s", exc)
+            except OSError as exc:  # the port is taken: say so and stop, as a service must
+                print(f"companion run: the phone remote cannot listen on port {port} "
+                      f"({exc.strerror or exc}); choose another with --port N or [web] port "
+                      "in the config", file=sys.stderr)
+                return 2
         panel = start_panel(readers.pump.emit, config.buttons, config.encoder)
         if panel is not None:
             parts.append(panel)
@@ -129,13 +160,27 @@ def main(argv: list[str]) -> int:
         surface = None if args.headless else open_display(DisplaySpec(
             parse_size(args.size) or config.screen.size,
             args.fullscreen or config.screen.fullscreen))
+        heartbeat = systemd.Heartbeat()
+
+        def alive() -> None:  # the watchdog is fed while the loop turns and the writer works
+            if session.healthy():
+                heartbeat.beat(time.monotonic())
+
         if surface is None:
-            return run_headless(controller)
+            return run_headless(controller, alive)
         loop = ScreenLoop(controller, surface)
         install_stop_signals(loop.request_stop)
+
+        def first_pass() -> None:
+            systemd.ready("the table screen is up")
+            loop.on_pass = alive
+            alive()
+
+        loop.on_pass = first_pass
         loop.run()
         return 0
     finally:
+        systemd.notify("STOPPING=1")
         controller.close()
         for part in reversed(parts):
             close_quietly(part)
@@ -156,7 +201,7 @@ def install_stop_signals(stop: Any) -> None:
         signal.signal(sig, handler)
 
 
-def run_headless(controller: Any) -> int:
+def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> int:
     """No screen: say where the phone remote is, keep the controller (sounds, auction clock)
     running on session updates, until SIGTERM / SIGINT."""
     url = controller.ui.remote_url
@@ -172,7 +217,9 @@ def run_headless(controller: Any) -> int:
     install_stop_signals(request_stop)
     print(f"Table Companion running without a screen. Phones join at: {url or 'off'}",
           flush=True)
+    systemd.ready("running without a screen")
     while not stop.is_set():
+        alive()
         deadline = controller.ui.auction_deadline
         timeout = 1.0 if deadline is None else min(1.0, max(0.05, deadline - controller.clock()))
         wake.wait(timeout)

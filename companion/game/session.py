@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 
 #: how many recent states the session keeps in memory for quick undo
 STATE_CACHE = 64
+#: a command holding the writer this long means it is frozen (the watchdog stops being fed)
+WRITER_STUCK_S = 20.0
 
 
 @dataclass
@@ -91,6 +93,8 @@ class GameSession:
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._submit_lock = threading.Lock()
         self._closed = False
+        #: when the writer took the job it works on (monotonic), None while it waits
+        self._busy_since: float | None = None
         #: the last storage failure shown to the table, None once a write succeeds again
         self.fault: str | None = journal.readonly_reason
         #: when the game was dealt (journal time), for the timed game's clock
@@ -238,6 +242,14 @@ class GameSession:
 
     # --- the writer ----------------------------------------------------------------------
 
+    def healthy(self, stuck_after: float = WRITER_STUCK_S) -> bool:
+        """Whether the writer thread runs and no command has held it `stuck_after` seconds:
+        what the service watchdog is fed on (a frozen writer gets the process restarted,
+        and the game resumes from its journal)."""
+        busy = self._busy_since
+        return self._writer.is_alive() and (busy is None
+                                            or time.monotonic() - busy < stuck_after)
+
     def _enqueue(self, job: _Job) -> Outcome:
         if threading.current_thread() is self._writer:
             raise RuntimeError("a listener may not submit to the session it listens to")
@@ -266,11 +278,13 @@ class GameSession:
             if job is None:
                 return
             update: Update | None = None
+            self._busy_since = time.monotonic()
             try:
                 job.outcome, update = self._process(job)
             except Exception as exc:  # a bug must not stop the table: refuse and go on
                 log.exception("session writer failed on %s", job)
                 job.outcome = _refused(self.version, "internal_error", f"internal error: {exc}")
+            self._busy_since = None
             job.done.set()
             if update is not None:
                 self._notify(update)

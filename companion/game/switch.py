@@ -141,6 +141,10 @@ class SessionHolder:
         """The current session's last storage failure (None when writing works)."""
         return self.session.fault
 
+    def healthy(self) -> bool:
+        """Whether the current game's writer runs and is not stuck (the watchdog's food)."""
+        return self.session.healthy()
+
     def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
         """Submit to the current game (docs/session.md)."""
         return self.session.submit(command, source, expect_version)

@@ -8,6 +8,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -78,6 +79,9 @@ class ScreenLoop:
         self.stop = threading.Event()
         self.woken = threading.Event()
         self.frames = 0
+        #: called on every pass of the loop, after the first frame (the composition root
+        #: feeds the service watchdog there); None: nothing
+        self.on_pass: Callable[[], None] | None = None
         controller.wake = self._post_wake
         # a running screen shows the phone remote as it is (its address, or "off"): the
         # placeholder is for screenshots taken without a running companion
@@ -118,6 +122,8 @@ class ScreenLoop:
         while not self.stop.is_set():
             if dirty:
                 self.draw()
+            if self.on_pass is not None:
+                self.on_pass()  # the service watchdog: the loop turns
             events = self.wait_events(self.timeout_ms())
             dirty = any(self.handle(e) for e in events)
             dirty = self.controller.drain() or dirty
