@@ -22,7 +22,7 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 #: the modules compiled: the pure rules engine and the bots that play it in benchmarks
 SOURCES = sorted(
-    [p.relative_to(ROOT).as_posix() for p in (ROOT / "companion" / "rules").glob("*.py")]
+    [p.relative_to(ROOT).as_posix() for p in (ROOT / "companion" / "rules").rglob("*.py")]
     + ["companion/bots.py"]
 )
 MANIFEST = "engine_build.json"

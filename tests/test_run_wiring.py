@@ -135,19 +135,19 @@ def test_a_bad_reader_option_is_refused_clearly(tmp_path: Path) -> None:
 
 
 def test_the_join_placeholder_names_the_port_it_is_given(monkeypatch: Any) -> None:
-    from companion.app import wiring
+    from companion import net
 
-    monkeypatch.setattr(wiring, "lan_address", lambda: "192.0.2.7")
-    assert wiring.placeholder_url(9090) == "http://192.0.2.7:9090/"
+    monkeypatch.setattr(net, "lan_address", lambda: "192.0.2.7")
+    assert net.placeholder_url(9090) == "http://192.0.2.7:9090/"
 
 
 def test_the_controller_shows_the_remotes_configured_port(monkeypatch: Any) -> None:
     from web_fakes import FakeSession
 
-    from companion.app import wiring
+    from companion import net
     from companion.screen.controller import Controller
 
-    monkeypatch.setattr(wiring, "lan_address", lambda: "192.0.2.7")
+    monkeypatch.setattr(net, "lan_address", lambda: "192.0.2.7")
     assert Controller(FakeSession(), remote_port=9123).ui.remote_placeholder == \
         "http://192.0.2.7:9123/"
     assert Controller(FakeSession()).ui.remote_placeholder == "http://192.0.2.7:8080/"
@@ -156,7 +156,8 @@ def test_the_controller_shows_the_remotes_configured_port(monkeypatch: Any) -> N
 
 def screenshot_texts(monkeypatch: Any, tmp_path: Path, *args: str) -> tuple[int, list[str]]:
     """Run `companion screenshot` on a saved game; its exit code and the texts drawn."""
-    from companion.app import screenshot_cmd, wiring
+    from companion import net
+    from companion.app import screenshot_cmd
     from companion.screen import render as render_mod
 
     data = tmp_path / "data"
@@ -164,7 +165,7 @@ def screenshot_texts(monkeypatch: Any, tmp_path: Path, *args: str) -> tuple[int,
         with GameSession.open(data) as session:
             session.submit({"do": "new_game", "edition": "classic-eur",
                             "players": ["Ann", "Bo"], "seed": 1}, Source("script", banker=True))
-    monkeypatch.setattr(wiring, "lan_address", lambda: "192.0.2.7")
+    monkeypatch.setattr(net, "lan_address", lambda: "192.0.2.7")
     monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "no-such-config.toml"))
     drawn: list[str] = []
     real_render = render_mod.render

@@ -8,7 +8,6 @@ that cannot open is reported and left out; the companion runs on without them.
 from __future__ import annotations
 
 import logging
-import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from gpiozero import GPIOZeroError
 
 import web_remote
+from companion import net
 from companion.config import ButtonsConfig, EncoderConfig
 from companion.game.api import GameSessionProtocol
 from companion.inputs.actions import Action, OpenMenu, Show
@@ -39,25 +39,6 @@ def close_quietly(part: Any) -> None:
         close()
     except Exception as exc:  # shutting down must finish
         log.warning("closing %r: %s", part, exc)
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
-        address = str(probe.getsockname()[0])
-    except OSError:
-        address = "127.0.0.1"
-    finally:
-        probe.close()
-    return address
-
-
-def placeholder_url(port: int) -> str:
-    """Where phones would join this machine's phone remote on `port` (the configured one):
-    shown, marked as not running, when no server runs (a screenshot)."""
-    return f"http://{lan_address()}:{port}/"
 
 
 class WebRemote:
@@ -87,7 +68,7 @@ class WebRemote:
         """Serve in the background."""
         self.handle = self._web_remote.serve(self.app, self._host, self._port,
                                              threads=self.THREADS)
-        self.url = f"http://{lan_address()}:{self.handle.port}/"
+        self.url = f"http://{net.lan_address()}:{self.handle.port}/"
 
     def join_link(self) -> str:
         """The one-time link phones join by (the same until a phone spends it)."""

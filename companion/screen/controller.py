@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.app.wiring import placeholder_url
+from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.inputs.authority import decision_owner, shared_source, someone_else
@@ -109,7 +109,7 @@ class Controller(EntryMixin):
         # until a running screen or the phone remote says otherwise (a screenshot): where
         # phones would join, shown greyed out with "start companion run"
         self.ui.remote_placeholder = None if remote_port is None else \
-            placeholder_url(remote_port)
+            net.placeholder_url(remote_port)
         self.state: JSON | None = session.state() if session else None
         self._apply_clock()
         if has_game(self.state):

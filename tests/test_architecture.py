@@ -1,0 +1,131 @@
+"""The house keeps its shape (docs/architecture.md): no import circle between any two
+modules, imports inside functions included, and every import points down the layers."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("companion", "hardware", "web_remote", "tools")
+#: the layers of docs/architecture.md, by module prefix (the longest prefix wins)
+LAYERS = {
+    "companion.rules": 0,
+    "companion.editions": 1,
+    "companion.paths": 1, "companion.engine_build": 0, "companion.config": 1,
+    "companion": 0,
+    "companion.game": 2,
+    "companion.bots": 2.5,
+    "companion.words": 3,
+    "companion.inputs": 4,
+    "companion.screen": 5, "hardware": 5, "web_remote": 5,
+    "companion.app": 6,
+    "tools": 7,
+}
+#: the parts of layer 5 meet only in companion/app
+SIBLINGS = ("companion.screen", "hardware", "web_remote")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def imports(path: Path, known: dict[str, Path]) -> set[str]:
+    """The project modules a file imports, anywhere in it."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            # `from pkg import sub` depends on pkg.sub; `from mod import name` on mod
+            subs = [f"{node.module}.{a.name}" for a in node.names]
+            names = [s for s in subs if s in known] or [node.module]
+        else:
+            continue
+        out |= {n for n in names if n in known}
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports(path, known) - {name} for name, path in known.items()}
+
+
+def layer(module: str) -> float:
+    best = max((p for p in LAYERS if module == p or module.startswith(p + ".")), key=len)
+    return LAYERS[best]
+
+
+def part(module: str) -> str | None:
+    return next((s for s in SIBLINGS if module == s or module.startswith(s + ".")), None)
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle() -> None:
+    assert cycles(graph()) == []
+
+
+def test_every_import_points_down() -> None:
+    upward = []
+    for module, targets in graph().items():
+        if module.endswith("__main__"):
+            continue  # `python -m companion` is the command line's entry point
+        for target in targets:
+            if layer(target) > layer(module):
+                upward.append(f"{module} -> {target}")
+            elif part(module) and part(target) and part(module) != part(target):
+                upward.append(f"{module} -> {target} (siblings meet only in companion/app)")
+    assert upward == []
+
+
+def test_no_package_holds_more_than_sixteen_loose_modules() -> None:
+    crowded = {}
+    for package in PACKAGES:
+        for folder in [ROOT / package, *(p for p in (ROOT / package).rglob("*") if p.is_dir())]:
+            loose = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+            if len(loose) > 16:
+                crowded[str(folder.relative_to(ROOT))] = len(loose)
+    assert crowded == {}
+
+
+def test_the_checker_sees_a_circle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
