@@ -16,10 +16,10 @@ unowned property, a birthday gift is taken as money.
 from __future__ import annotations
 
 from companion.rules import Accepted, Command, Edition, GameState, PendingKind, Verb, apply
+from companion.rules.commands import Offer
+from companion.rules.edition import SquareKind
+from companion.rules.events import Turn
 from companion.rules.tickets import bus_targets, usable_tickets
-from companion.rules.vocabulary.commands import Offer
-from companion.rules.vocabulary.edition import SquareKind
-from companion.rules.vocabulary.events import Turn
 
 #: a game still running after this many player turns is ended and counted as capped
 TURN_CAP = 1000

@@ -181,6 +181,8 @@ class ReadersConfig:
     """The RFID readers to take taps from (several may be active at once)."""
 
     specs: tuple[ReaderSpec, ...] = (ReaderSpec(ReaderKind.KEYBOARD),)
+    #: RDM6300 frames of one tag in a row before a tap counts (its checksum is 8 bits)
+    rdm6300_confirm: int = 2
 
 
 @dataclass(frozen=True)
@@ -345,8 +347,9 @@ class _Loader:
                 if devices.count(device) > 1:
                     raise s.error("specs", f"{device} is listed twice: one reader per port")
             specs = tuple(parsed)
+        confirm = s.integer("rdm6300_confirm", ReadersConfig.rdm6300_confirm, 1, 10)
         s.done()
-        return ReadersConfig(specs=specs)
+        return ReadersConfig(specs=specs, rdm6300_confirm=confirm)
 
     def screen(self, s: _Section) -> ScreenConfig:
         d = ScreenConfig()

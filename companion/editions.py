@@ -6,7 +6,7 @@ import json
 from functools import cache
 from importlib import resources
 
-from companion.rules.vocabulary.edition import Edition, EditionError, parse_edition
+from companion.rules.edition import Edition, EditionError, parse_edition
 
 #: the edition a new game starts from unless the table picks another (listed first)
 DEFAULT_EDITION = "classic-eur"

@@ -67,7 +67,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 # Reinstall when the packaging or a compiled engine source changed (rebuilding the engine).
-stamp_of() { cat "$root/pyproject.toml" "$root/setup.py" "$root"/companion/rules/*.py "$root"/companion/rules/*/*.py \
+stamp_of() { cat "$root/pyproject.toml" "$root/setup.py" "$root"/companion/rules/*.py \
     "$root/companion/bots.py" | sha1sum | cut -c1-12; }
 stamp="$venv/.installed-$(stamp_of)-${extras:-none}-compile${COMPANION_COMPILE:-1}"
 if [ ! -f "$stamp" ]; then

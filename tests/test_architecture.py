@@ -117,13 +117,19 @@ def test_every_import_points_down() -> None:
     assert upward == []
 
 
+#: folders allowed more loose modules, and why: the compiled engine must stay one flat
+#: package (a nested package inside the mypyc-compiled companion.rules does not import)
+CROWDED_ON_PURPOSE = {"companion/rules": 20}
+
+
 def test_no_package_holds_more_than_sixteen_loose_modules() -> None:
     crowded = {}
     for package in PACKAGES:
         for folder in [ROOT / package, *(p for p in (ROOT / package).rglob("*") if p.is_dir())]:
             loose = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
-            if len(loose) > 16:
-                crowded[str(folder.relative_to(ROOT))] = len(loose)
+            name = str(folder.relative_to(ROOT))
+            if len(loose) > CROWDED_ON_PURPOSE.get(name, 16):
+                crowded[name] = len(loose)
     assert crowded == {}
 
 

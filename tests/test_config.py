@@ -111,7 +111,8 @@ def test_example_file_loads_and_documents_every_key() -> None:
     config = load_config(EXAMPLE)
     assert config.screen.fullscreen is True
     documented = {path for path in key_lines(text) if len(path) == 2}
-    expected = {("readers", "specs"), ("screen", "size"), ("game", "data_dir")}
+    expected = {("readers", "specs"), ("readers", "rdm6300_confirm"), ("screen", "size"),
+                ("game", "data_dir")}
     for section in ("buttons", "encoder", "screen", "sound", "web"):
         for f in dataclasses.fields(getattr(config, section)):
             expected.add((section, f.name))

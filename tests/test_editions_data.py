@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion.editions import edition_ids, load_edition
-from companion.rules.vocabulary.edition import Edition, SquareKind
+from companion.rules.edition import Edition, SquareKind
 
 MODEL = "classic-eur"
 #: every edition on the classic 40-square board, with its amounts' scale against classic-eur

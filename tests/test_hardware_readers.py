@@ -57,7 +57,7 @@ def test_doctests(module: object) -> None:
 def test_rdm6300_frame_split_anywhere_is_one_tag() -> None:
     frame = encode_frame("1A2B3C4D5E")
     for cut in range(len(frame) + 1):
-        parser = Rdm6300Parser()
+        parser = Rdm6300Parser(confirm=1)  # framing alone
         assert parser.feed(frame[:cut]) + parser.feed(frame[cut:]) == ["1A2B3C4D5E"]
 
 
@@ -71,7 +71,7 @@ def test_rdm6300_frame_split_anywhere_is_one_tag() -> None:
     ],
 )
 def test_rdm6300_bad_frames_give_no_tag(bad: bytes) -> None:
-    parser = Rdm6300Parser()
+    parser = Rdm6300Parser(confirm=1)  # framing alone
     assert parser.feed(bad) == []
     assert parser.feed(encode_frame("0011223344")) == ["0011223344"]
     assert parser.bad_frames == 1
@@ -79,7 +79,7 @@ def test_rdm6300_bad_frames_give_no_tag(bad: bytes) -> None:
 
 def test_rdm6300_random_noise_never_crashes_and_never_makes_a_tag() -> None:
     rng = random.Random(7)
-    parser = Rdm6300Parser()
+    parser = Rdm6300Parser(confirm=1)  # framing alone
     for _ in range(200):
         noise = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
         assert parser.feed(noise) == []  # a valid frame by chance: ~1 in 10^15
@@ -193,10 +193,29 @@ def next_warning(q: queue.Queue[object]) -> HardwareWarning:
 @pytest.fixture
 def rdm(port: PtyPort, events: queue.Queue[object], clock: FakeClock) -> Iterator[Rdm6300Reader]:
     reader = Rdm6300Reader(str(port.link), events.put, clock=clock, retry_interval=0.02)
+    reader.confirm = 1  # these tests follow single frames; tests/test_rdm6300_noise.py: 2
     reader.start()
     assert reader.connected.wait(TIMEOUT)
     yield reader
     reader.close()
+
+
+def test_rdm6300_pty_a_single_frame_is_not_yet_a_tap(
+    port: PtyPort, events: queue.Queue[object], clock: FakeClock
+) -> None:
+    reader = Rdm6300Reader(str(port.link), events.put, clock=clock, retry_interval=0.02)
+    reader.start()
+    try:
+        assert reader.connected.wait(TIMEOUT)
+        frame = encode_frame("0A1B2C3D4E")
+        port.write(frame)
+        assert reader.wait_for_bytes(len(frame), TIMEOUT)
+        assert events.empty()  # the 8-bit checksum alone lets 1 random frame in 256 pass
+        port.write(frame)  # a card lying on the reader repeats it
+        event = next_event(events)
+        assert isinstance(event, TagEvent) and event.tag == "0A1B2C3D4E"
+    finally:
+        reader.close()
 
 
 def test_rdm6300_pty_repeats_are_one_tap(
@@ -270,7 +289,7 @@ def test_reader_missing_at_start_warns_then_connects(
         later = PtyPort(link)
         try:
             assert not next_warning(events).active
-            later.write(encode_frame("0A0B0C0D0E"))
+            later.write(encode_frame("0A0B0C0D0E") * 2)  # a card repeats its frame
             assert isinstance(next_event(events), TagEvent)
         finally:
             later.close()

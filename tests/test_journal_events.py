@@ -13,7 +13,7 @@ from companion.game.api import Source
 from companion.game.journal import JournalCorrupt, _row_crc
 from companion.game.saved_games import journal_path
 from companion.game.session import GameSession
-from companion.rules.vocabulary.events import Rolled, Undone
+from companion.rules.events import Rolled, Undone
 from tools.bench.journal import bot_script
 
 BANKER = Source("script", banker=True)

@@ -15,7 +15,7 @@ import pytest
 
 from companion.game.applying import apply_command, state_json
 from companion.rules import Accepted
-from companion.rules.vocabulary.commands import Verb
+from companion.rules.commands import Verb
 from companion.words import catalog as i18n
 from companion.words.log_texts import LINES
 from companion.words.move_texts import MOVES

@@ -12,7 +12,7 @@ import pytest
 from rules_helpers import arrange, ok, refused, start, transfers
 
 from companion.rules import GameState, PendingKind
-from companion.rules.vocabulary.state import BANK
+from companion.rules.state import BANK
 
 
 def cash(g: GameState) -> list[int]:

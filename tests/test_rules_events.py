@@ -16,8 +16,8 @@ from companion.bots import Bots
 from companion.editions import edition_ids
 from companion.game.applying import apply_command
 from companion.rules import Accepted, apply
-from companion.rules.vocabulary import events as ev
-from companion.rules.vocabulary.events import Event, EventError, event_from_json
+from companion.rules import events as ev
+from companion.rules.events import Event, EventError, event_from_json
 
 GAMES = sorted((Path(__file__).parent / "data" / "games").glob("*.jsonl"))
 RULES = Path(__file__).resolve().parent.parent / "companion" / "rules"
@@ -108,7 +108,7 @@ def test_the_union_names_every_kind_once() -> None:
     classes = typing.get_args(Event)
     assert len({c.kind for c in classes}) == len(classes) == len(ev.KINDS) == 42
     assert {c.kind for c in classes} == ev.KINDS
-    source = ast.parse((RULES / "vocabulary" / "events.py").read_text(encoding="utf-8"))
+    source = ast.parse((RULES / "events.py").read_text(encoding="utf-8"))
     documented = {node.name for node in source.body
                   if isinstance(node, ast.ClassDef) and ast.get_docstring(node)}
     assert {c.__name__ for c in classes} <= documented  # what happened, one line each
@@ -119,7 +119,7 @@ def test_events_are_read_only_and_compare_by_value() -> None:
     moved = ev.Moved("Ann", 3, 10)
     assert moved == ev.Moved("Ann", 3, 10) and moved != ev.Moved("Ann", 3, 11)
     assert not hasattr(moved, "__dict__")  # slots: no stray attributes
-    source = ast.parse((RULES / "vocabulary" / "events.py").read_text(encoding="utf-8"))
+    source = ast.parse((RULES / "events.py").read_text(encoding="utf-8"))
     for node in source.body:  # every field Final: mypy (and the compiled engine) refuse writes
         if isinstance(node, ast.ClassDef):
             for item in node.body:

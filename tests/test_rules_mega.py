@@ -16,7 +16,7 @@ import pytest
 from rules_helpers import MEGA, arrange, edition, ok, refused, start, transfers
 
 from companion.rules import Accepted, GameState, apply, legal_commands, public_state, snapshot
-from companion.rules.vocabulary.edition import EditionError, SquareKind, parse_edition
+from companion.rules.edition import EditionError, SquareKind, parse_edition
 
 BROWN = (1, 3, 4)
 LIGHT_BLUE = (7, 8, 11, 12)
@@ -260,7 +260,7 @@ def test_nobody_else_builds_lifts_or_trades_in_a_mr_monopoly_turn() -> None:
 
 
 def test_a_building_won_at_auction_is_placed_even_in_a_mr_monopoly_turn() -> None:
-    from companion.rules.vocabulary.state import Pending, PendingKind
+    from companion.rules.state import Pending, PendingKind
 
     g = arrange(mega(), owners={7: 1, 8: 1, 11: 1, 1: 0, 3: 0})
     g, _ = ok(g, {"do": "roll", "dice": [1, 2, "mr_monopoly"]}, {"do": "buy"})
@@ -617,7 +617,7 @@ def test_a_depot_must_go_before_mortgaging_or_trading_and_not_on_a_mortgaged_sta
 
 
 def test_bankruptcy_returns_skyscrapers_depots_and_tickets_to_the_bank() -> None:
-    from companion.rules.vocabulary.state import Pending, PendingKind
+    from companion.rules.state import Pending, PendingKind
 
     g = skyscraper_ready(levels={1: 6, 3: 6, 4: 6}, owners={6: 0}, depots=[6],
                          bus_tickets={0: ["bus-ticket-1"]})

@@ -19,7 +19,7 @@ from rules_helpers import start
 
 from companion.bots import Bots
 from companion.rules import Accepted, GameState, apply, legal_commands
-from companion.rules.vocabulary.commands import BUILDINGS, GIFTS, Verb
+from companion.rules.commands import BUILDINGS, GIFTS, Verb
 
 EDITIONS = ["classic-eur", "classic-en", "sv", "ch", "pl", "ru-monopolist", "mega"]
 #: verbs whose offers are exact: every concrete command drawn from the offer is accepted

@@ -22,9 +22,9 @@ from rules_helpers import CLASSIC, MEGA, arrange, start
 
 from companion.game.applying import restore_snapshot
 from companion.rules import Accepted, GameState, apply, legal_commands, snapshot
-from companion.rules.vocabulary.edition import BUS_DECK, SquareKind
-from companion.rules.vocabulary.events import Bankrupt, Debt, Events, Transfer
-from companion.rules.vocabulary.state import FOLLOW_UPS
+from companion.rules.edition import BUS_DECK, SquareKind
+from companion.rules.events import Bankrupt, Debt, Events, Transfer
+from companion.rules.state import FOLLOW_UPS
 
 EDITIONS = [CLASSIC, MEGA]
 SPEED_FACES = [1, 2, 3, "bus", "mr_monopoly"]

@@ -12,7 +12,7 @@ from rules_helpers import MEGA, ok, start
 from companion.bots import Bots
 from companion.game.applying import apply_command
 from companion.rules import Accepted, GameState, apply, command_to_json, snapshot
-from companion.rules.vocabulary.events import Rolled
+from companion.rules.events import Rolled
 
 
 def bot_game(edition: str, seed: int) -> tuple[GameState, list[dict[str, Any]],

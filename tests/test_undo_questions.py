@@ -16,7 +16,7 @@ from companion.game.applying import apply_command, state_json
 from companion.game.session import GameSession
 from companion.game.switch import SessionHolder
 from companion.rules import Accepted
-from companion.rules.vocabulary.commands import Verb
+from companion.rules.commands import Verb
 from companion.words import catalog as i18n
 from companion.words.undo_questions import describe_undo, question
 from companion.words.undo_texts import QUESTIONS

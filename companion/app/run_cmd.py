@@ -130,7 +130,8 @@ def _main(argv: list[str]) -> int:
     try:
         # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
         # screen's card registration all go through it
-        readers = Readers(session, data_dir, [], controller.post_message)
+        readers = Readers(session, data_dir, [], controller.post_message,
+                          config.readers.rdm6300_confirm)
         parts.append(readers)
         cards = CardRegistration(controller, readers.registrar)
         controller.cards = cards

@@ -86,7 +86,7 @@ def _tap_serial(path: str, tag: str) -> int:
         print(f"companion tap: cannot open {path}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     try:
-        os.write(fd, frame)
+        os.write(fd, frame * 3)  # a card lying on the reader repeats its frame
     finally:
         os.close(fd)
     print(f"tapped {tag} on {path}")

@@ -111,7 +111,7 @@ class Readers:
     """
 
     def __init__(self, session: GameSessionProtocol, data_dir: Path, specs: list[str],
-                 message: Callable[[str, str], None]) -> None:
+                 message: Callable[[str, str], None], rdm6300_confirm: int = 2) -> None:
         def ui(action: Action) -> None:
             if isinstance(action, Show):
                 kind = {"warning": "warning", "prompt": "info"}.get(action.level, "info")
@@ -125,6 +125,7 @@ class Readers:
         self.pump = InputPump(session, controller, ui)
         self.readers: list[Reader] = []
         self._data_dir, self._message = data_dir, message
+        self._confirm = rdm6300_confirm
         self.pump.start()
         self.open(specs)
 
@@ -136,7 +137,8 @@ class Readers:
         """Start the readers named by `specs`; one that cannot open is reported, not fatal."""
         for spec in specs:
             try:
-                reader = open_reader(spec, self.pump.emit, data_dir=self._data_dir)
+                reader = open_reader(spec, self.pump.emit, data_dir=self._data_dir,
+                                     rdm6300_confirm=self._confirm)
                 reader.start()
             except (OSError, ValueError) as exc:  # a bad port never stops the companion
                 log.warning("reader %s unavailable: %s", spec, exc)

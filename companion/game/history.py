@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.game.journal import Entry, Journal
-from companion.rules.vocabulary.events import parties
+from companion.rules.events import parties
 
 JSON = dict[str, Any]
 

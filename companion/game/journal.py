@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.game.api import Source
-from companion.rules.vocabulary.events import Events, events_from_json, events_json
+from companion.rules.events import Events, events_from_json, events_json
 
 JSON = dict[str, Any]
 SCHEMA_VERSION = 1
@@ -106,7 +106,7 @@ class Entry:
 
     command: the command as applied (device dice and cards filled in); for undo and redo the
     command undone or redone. target: the seq of that command row (undo / redo only).
-    events: what happened, typed (companion.rules.vocabulary.events); the row keeps their JSON form.
+    events: what happened, typed (companion.rules.events); the row keeps their JSON form.
     rng: the engine's generator after the row when the row moved it (device dice).
     """
 

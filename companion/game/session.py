@@ -41,7 +41,7 @@ from companion.game.saved_games import (
     set_current,
 )
 from companion.rules import Accepted, GameState, Rejection
-from companion.rules.vocabulary.events import Redone, Undone
+from companion.rules.events import Redone, Undone
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.journal import JournalError
 from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.game.session import GameSession
-from companion.rules.vocabulary.events import GameSwitched
+from companion.rules.events import GameSwitched
 
 log = logging.getLogger(__name__)
 

@@ -8,20 +8,20 @@
 7
 """
 
-from companion.rules.engine import Accepted, Result, apply, new_game
-from companion.rules.legal import legal_commands
-from companion.rules.view import net_worth, public_state, restore, snapshot
-from companion.rules.vocabulary.codes import Code, Rejection, RulesError
-from companion.rules.vocabulary.commands import (
+from companion.rules.codes import Code, Rejection, RulesError
+from companion.rules.commands import (
     Command,
     Verb,
     command_to_json,
     parse_command,
 )
-from companion.rules.vocabulary.edition import Edition, EditionError, SquareKind, parse_edition
-from companion.rules.vocabulary.events import Event, EventError, Events, event_from_json
-from companion.rules.vocabulary.options import RuleOptions
-from companion.rules.vocabulary.state import GameState, PendingKind
+from companion.rules.edition import Edition, EditionError, SquareKind, parse_edition
+from companion.rules.engine import Accepted, Result, apply, new_game
+from companion.rules.events import Event, EventError, Events, event_from_json
+from companion.rules.legal import legal_commands
+from companion.rules.options import RuleOptions
+from companion.rules.state import GameState, PendingKind
+from companion.rules.view import net_worth, public_state, restore, snapshot
 
 __all__ = [
     "Accepted", "Code", "Command", "command_to_json", "Edition", "EditionError", "Event",

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from companion.rules.codes import Code, RulesError
 from companion.rules.dice import moved_total
-from companion.rules.money import charge, transfer
-from companion.rules.vocabulary.codes import Code, RulesError
-from companion.rules.vocabulary.edition import BUS_DECK, DECK_OF_KIND, OWNABLE, Square, SquareKind
-from companion.rules.vocabulary.events import (
+from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE, Square, SquareKind
+from companion.rules.events import (
     AuctionSquareStays,
     Events,
     Jailed,
@@ -17,7 +16,8 @@ from companion.rules.vocabulary.events import (
     RentForfeited,
     ThreeDoubles,
 )
-from companion.rules.vocabulary.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
+from companion.rules.money import charge, transfer
+from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
 
 
 def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:

@@ -10,10 +10,9 @@ any station owned, doubling its rent.
 from __future__ import annotations
 
 from companion.rules.board import cannot_afford
-from companion.rules.money import charge, lift_cost, transfer
-from companion.rules.vocabulary.codes import Code, RulesError
-from companion.rules.vocabulary.edition import OWNABLE, SquareKind
-from companion.rules.vocabulary.events import (
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import OWNABLE, SquareKind
+from companion.rules.events import (
     AuctionStarted,
     Built,
     Events,
@@ -21,7 +20,8 @@ from companion.rules.vocabulary.events import (
     SoldBuilding,
     Unmortgaged,
 )
-from companion.rules.vocabulary.state import BANK, NOBODY, GameState, Pending, PendingKind
+from companion.rules.money import charge, lift_cost, transfer
+from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
 
 
 def own_property(g: GameState, player: int, square: int) -> None:

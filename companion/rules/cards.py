@@ -6,11 +6,11 @@ A bus ticket is a card of the bus pile (edition.BUS_DECK): drawing one keeps it.
 from __future__ import annotations
 
 from companion.rules.board import land, move_to, send_to_jail, take_ticket
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import Card, SquareKind
+from companion.rules.events import BusTicket, BusTicketsExpired, CardDrawn, Events, Moved
 from companion.rules.money import charge, transfer
-from companion.rules.vocabulary.codes import Code, RulesError
-from companion.rules.vocabulary.edition import Card, SquareKind
-from companion.rules.vocabulary.events import BusTicket, BusTicketsExpired, CardDrawn, Events, Moved
-from companion.rules.vocabulary.state import BANK, GameState, Pending
+from companion.rules.state import BANK, GameState, Pending
 
 
 def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> str:

@@ -12,20 +12,11 @@ from typing import Any
 
 from companion.rules import buildings, estate, tickets, turns
 from companion.rules.cards import draw_card
+from companion.rules.codes import Code, Rejection, RulesError
+from companion.rules.commands import Command, Verb, command_to_json, parse_command, resolved_as
 from companion.rules.dice import dice_json, shuffled
-from companion.rules.flow import declare_bankrupt, settle_debts
-from companion.rules.money import charge, transfer
-from companion.rules.standings import end_and_count
-from companion.rules.vocabulary.codes import Code, Rejection, RulesError
-from companion.rules.vocabulary.commands import (
-    Command,
-    Verb,
-    command_to_json,
-    parse_command,
-    resolved_as,
-)
-from companion.rules.vocabulary.edition import OWNABLE, Edition
-from companion.rules.vocabulary.events import (
+from companion.rules.edition import OWNABLE, Edition
+from companion.rules.events import (
     Bought,
     Events,
     GameStarted,
@@ -34,14 +25,17 @@ from companion.rules.vocabulary.events import (
     Turn,
     events_json,
 )
-from companion.rules.vocabulary.options import VARIANTS
-from companion.rules.vocabulary.state import BANK, POT, GameState, Pending, PendingKind, Player
+from companion.rules.flow import declare_bankrupt, settle_debts
+from companion.rules.money import charge, transfer
+from companion.rules.options import VARIANTS
+from companion.rules.standings import end_and_count
+from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
 
 
 @dataclass(slots=True, init=False)
 class Accepted:
     """An accepted command: the new state, what happened in order (typed events,
-    companion.rules.vocabulary.events), and the command as it actually happened.
+    companion.rules.events), and the command as it actually happened.
 
     `command` is the command as it happened: what the device decided filled in, the dice
     of a device roll and the card of a device draw; `resolved` is that command as

@@ -12,16 +12,9 @@ from companion.rules.buildings import (
     start_building_auction,
 )
 from companion.rules.buildings import own_property as _own_lot
-from companion.rules.money import (
-    charge,
-    interest,
-    lift_cost,
-    mortgage_take_interest,
-    transfer,
-)
-from companion.rules.vocabulary.codes import Code, RulesError
-from companion.rules.vocabulary.edition import SquareKind
-from companion.rules.vocabulary.events import (
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import SquareKind
+from companion.rules.events import (
     AuctionClosed,
     AuctionStarted,
     Bid,
@@ -34,7 +27,14 @@ from companion.rules.vocabulary.events import (
     Traded,
     Unmortgaged,
 )
-from companion.rules.vocabulary.state import BANK, NOBODY, GameState, Pending, PendingKind
+from companion.rules.money import (
+    charge,
+    interest,
+    lift_cost,
+    mortgage_take_interest,
+    transfer,
+)
+from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
 
 
 def buy(g: GameState, ev: Events, pending: Pending) -> None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from companion.rules.board import move_steps
 from companion.rules.buildings import after_acquiring
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import OWNABLE
 from companion.rules.estate import receive_mortgaged, start_auction
+from companion.rules.events import Bankrupt, DeedsTransferred, Events
 from companion.rules.money import building_value, party_name, raisable, transfer
 from companion.rules.speed import run_follow_up
+from companion.rules.state import BANK, GameState, Pending, PendingKind
 from companion.rules.turns import after_player_left
-from companion.rules.vocabulary.codes import Code, RulesError
-from companion.rules.vocabulary.edition import OWNABLE
-from companion.rules.vocabulary.events import Bankrupt, DeedsTransferred, Events
-from companion.rules.vocabulary.state import BANK, GameState, Pending, PendingKind
 
 #: debts that end the game for a player who cannot pay them in cash, where the edition says
 #: so (bankrupt_if_fine_unpayable): no raising money for bail or tax

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.buildings import can_place
+from companion.rules.codes import Rejection
+from companion.rules.commands import GIFTS
+from companion.rules.edition import OWNABLE
 from companion.rules.engine import apply
+from companion.rules.state import GameState, PendingKind
 from companion.rules.tickets import bus_targets, usable_tickets
 from companion.rules.view import pending_json
-from companion.rules.vocabulary.codes import Rejection
-from companion.rules.vocabulary.commands import GIFTS
-from companion.rules.vocabulary.edition import OWNABLE
-from companion.rules.vocabulary.state import GameState, PendingKind
 
 JSON = dict[str, Any]
 

@@ -6,9 +6,9 @@ tokens or runs turns. Settling debts and bankruptcy are in flow.py."""
 
 from __future__ import annotations
 
-from companion.rules.vocabulary.edition import OWNABLE
-from companion.rules.vocabulary.events import Debt, Events, Transfer
-from companion.rules.vocabulary.state import BANK, POT, GameState, Pending, PendingKind
+from companion.rules.edition import OWNABLE
+from companion.rules.events import Debt, Events, Transfer
+from companion.rules.state import BANK, POT, GameState, Pending, PendingKind
 
 #: reasons whose money goes into the Free Parking pot when that house rule is on
 POT_REASONS = frozenset({"tax", "jail_fine", "card"})

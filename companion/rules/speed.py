@@ -10,17 +10,11 @@ and runs by itself once the square landed on is dealt with.
 from __future__ import annotations
 
 from companion.rules.board import count_doubles, move_steps, move_to
+from companion.rules.codes import Code, RulesError
 from companion.rules.dice import SPEED_BUS, SPEED_CODES, SPEED_FACES, roll_die
-from companion.rules.vocabulary.codes import Code, RulesError
-from companion.rules.vocabulary.edition import BUS_DECK, DECK_OF_KIND, OWNABLE
-from companion.rules.vocabulary.events import (
-    Events,
-    MrMonopoly,
-    MrMonopolyStays,
-    NoBusTicket,
-    Triple,
-)
-from companion.rules.vocabulary.state import BANK, GameState, Pending, PendingKind
+from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE
+from companion.rules.events import Events, MrMonopoly, MrMonopolyStays, NoBusTicket, Triple
+from companion.rules.state import BANK, GameState, Pending, PendingKind
 
 
 def read_speed_dice(g: GameState, dice: tuple[int | str, ...] | None) -> tuple[int, ...]:

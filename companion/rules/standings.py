@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.vocabulary.edition import OWNABLE
-from companion.rules.vocabulary.events import Events, GameEnded, Standing, Winner
-from companion.rules.vocabulary.state import GameState
+from companion.rules.edition import OWNABLE
+from companion.rules.events import Events, GameEnded, Standing, Winner
+from companion.rules.state import GameState
 
 
 def capital(g: GameState, player: int) -> dict[str, Any]:

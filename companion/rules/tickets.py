@@ -12,12 +12,12 @@ it stands on (a corner belongs to both sides).
 from __future__ import annotations
 
 from companion.rules.board import auction_choices, move_to, turn_starts_moving
+from companion.rules.codes import Code, RulesError
+from companion.rules.edition import BUS_DECK
 from companion.rules.estate import start_auction
+from companion.rules.events import BusTicketUsed, ChoseSquare, Events
 from companion.rules.money import transfer
-from companion.rules.vocabulary.codes import Code, RulesError
-from companion.rules.vocabulary.edition import BUS_DECK
-from companion.rules.vocabulary.events import BusTicketUsed, ChoseSquare, Events
-from companion.rules.vocabulary.state import BANK, GameState, Pending, PendingKind
+from companion.rules.state import BANK, GameState, Pending, PendingKind
 
 
 def usable_tickets(g: GameState, player: int) -> int:

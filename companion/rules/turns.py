@@ -11,13 +11,13 @@ from companion.rules.board import (
     turn_starts_moving,
     utility_rent,
 )
+from companion.rules.codes import Code, RulesError
 from companion.rules.dice import dice_json, roll_die
+from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Winner
 from companion.rules.money import charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.standings import end_and_count
-from companion.rules.vocabulary.codes import Code, RulesError
-from companion.rules.vocabulary.events import Events, LeftJail, Moved, Rolled, Turn, Winner
-from companion.rules.vocabulary.state import BANK, NOBODY, GameState, PendingKind
+from companion.rules.state import BANK, NOBODY, GameState, PendingKind
 
 WHITE_DICE = 2
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from companion.rules.board import auction_choices, rent_for
 from companion.rules.dice import dice_json
+from companion.rules.edition import BUS_DECK, OWNABLE, Edition, SquareKind
 from companion.rules.money import party_name
+from companion.rules.options import RuleOptions
 from companion.rules.speed import triple_targets
-from companion.rules.vocabulary.edition import BUS_DECK, OWNABLE, Edition, SquareKind
-from companion.rules.vocabulary.options import RuleOptions
-from companion.rules.vocabulary.state import NOBODY, GameState, Pending, PendingKind, Player
+from companion.rules.state import NOBODY, GameState, Pending, PendingKind, Player
 
 JSON = dict[str, Any]
 

@@ -3,7 +3,7 @@ said in any language.
 
 A journal entry (the session's history, docs/session.md) holds a command and the events the
 engine answered it with, in their JSON form. `facts` reads those back as typed events
-(companion.rules.vocabulary.events; any the engine never writes are left out as missing facts) and,
+(companion.rules.events; any the engine never writes are left out as missing facts) and,
 with one small reader per verb (`_SAYINGS`), into a variant of the command ("buy",
 "decline_kept_mortgages", "pay_bank", "draw_chance"...) and the fields a sentence about it
 needs, already written in the asked language: player names, squares as the edition names
@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion.rules.vocabulary.events import (
+from companion.rules.events import (
     PLAYER_EVENTS,
     AuctionClosed,
     Bankrupt,
@@ -73,7 +73,7 @@ class Missing(LookupError):
 
 
 def typed_events(entry: Mapping[str, Any]) -> list[Event]:
-    """The entry's events, typed (companion.rules.vocabulary.events); ones that are not events the
+    """The entry's events, typed (companion.rules.events); ones that are not events the
     engine writes are left out, as facts the entry lacks."""
     out: list[Event] = []
     for data in entry.get("events") or []:

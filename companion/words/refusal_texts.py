@@ -21,7 +21,7 @@ def _t(msg_id: str, text: str) -> Message:
 
 
 _SENTENCES: tuple[Message, ...] = (
-    # --- the engine's codes (companion/rules/vocabulary/codes.py) ---
+    # --- the engine's codes (companion/rules/codes.py) ---
     _t("refusal_bad_command", "That command is not understood"),
     _t("refusal_unknown_player", "There is no such player in this game"),
     _t("refusal_unknown_square", "There is no such square on this board"),

@@ -31,7 +31,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.rules.vocabulary.codes import Code
+from companion.rules.codes import Code
 from companion.words import catalog as i18n
 from companion.words.refusal_texts import SENTENCES
 
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 #: a catalog's pgettext: (message context, English text) -> the text in its language
 Gettext = Callable[[str, str], str]
 
-#: the engine's codes (companion/rules/vocabulary/codes.py)
+#: the engine's codes (companion/rules/codes.py)
 ENGINE_CODES: tuple[str, ...] = tuple(code.value for code in Code)
 #: the game session's own codes (companion/game/session.py)
 SESSION_CODES: tuple[str, ...] = (

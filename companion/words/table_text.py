@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from companion.rules import GameState, net_worth
 from companion.rules.dice import SPEED_BUS, SPEED_MR_MONOPOLY
+from companion.rules.edition import BUS_DECK, OWNABLE
 from companion.rules.view import pending_json
-from companion.rules.vocabulary.edition import BUS_DECK, OWNABLE
 from companion.words.catalog import format_money
 
 

@@ -76,6 +76,7 @@ def open_reader(
     clock: Clock = time.monotonic,
     repeat_gap: float = 0.6,
     retry_interval: float = 1.0,
+    rdm6300_confirm: int = 2,
 ) -> Reader:
     """The reader `spec` names, not yet started; `emit` receives its events.
 
@@ -84,9 +85,12 @@ def open_reader(
     kind, path = parse_spec(spec)
     if kind in SERIAL_KINDS:
         assert path is not None
-        return SERIAL_KINDS[kind](
+        reader = SERIAL_KINDS[kind](
             path, emit, clock=clock, repeat_gap=repeat_gap, retry_interval=retry_interval
         )
+        if isinstance(reader, Rdm6300Reader):
+            reader.confirm = rdm6300_confirm
+        return reader
     if kind == "keyboard":
         return KeyboardReader(
             emit, path, clock=clock, repeat_gap=repeat_gap, retry_interval=retry_interval

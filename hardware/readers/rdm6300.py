@@ -2,7 +2,10 @@
 checksum, ETX. The checksum is the XOR of the five bytes the ten hex chars spell.
 
 The module repeats the frame while a card lies on it; the shared TapDeduper makes that one
-tap. Noise between frames, split frames and bad checksums are dropped and counted.
+tap. Noise between frames, split frames and bad checksums are dropped and counted. The
+checksum is only 8 bits (1 random frame in 256 passes it), so a tag counts only once the
+same frame arrived `confirm` times in a row (2 by default, `[readers] rdm6300_confirm`):
+a card on the reader repeats its frame within a tenth of a second, line noise never does.
 """
 
 from __future__ import annotations
@@ -32,11 +35,17 @@ def encode_frame(tag: str) -> bytes:
 
 
 class Rdm6300Parser:
-    """Splits a byte stream into valid tags; keeps partial frames across feeds."""
+    """Splits a byte stream into valid tags; keeps partial frames across feeds. A tag is
+    given once its frame came `confirm` times in a row, and for every repeat after that."""
 
-    def __init__(self) -> None:
+    def __init__(self, confirm: int = 2) -> None:
+        if confirm < 1:
+            raise ValueError("confirm must be at least 1")
         self._body: bytearray | None = None
         self.bad_frames = 0
+        self.confirm = confirm
+        self._last: str | None = None
+        self._streak = 0
 
     def feed(self, data: bytes) -> list[str]:
         """Tags completed by `data`, in order (10 uppercase hex characters each)."""
@@ -45,6 +54,7 @@ class Rdm6300Parser:
             if byte == STX:
                 if self._body:
                     self.bad_frames += 1  # a frame cut short by a new one
+                    self._streak = 0
                 self._body = bytearray()
             elif self._body is None:
                 continue  # noise between frames
@@ -55,7 +65,11 @@ class Rdm6300Parser:
                 tag = self._check(body) if byte == ETX else None
                 if tag is None:
                     self.bad_frames += 1
-                else:
+                    self._streak = 0
+                    continue
+                self._streak = self._streak + 1 if tag == self._last else 1
+                self._last = tag
+                if self._streak >= self.confirm:
                     tags.append(tag)
         return tags
 
@@ -74,10 +88,12 @@ class Rdm6300Reader(SerialReader):
 
     baudrate = 9600
     kind = "rdm6300"
+    #: frames of one tag in a row before it counts (set from `[readers] rdm6300_confirm`)
+    confirm = 2
 
     def session(self, port: Any) -> None:
         """Read frames until stopping; the module only talks, so any open port is ok."""
-        parser = Rdm6300Parser()
+        parser = Rdm6300Parser(self.confirm)
         self.connected_ok()
         while not self.stopping:
             data = port.read(max(1, port.in_waiting))

@@ -1180,7 +1180,7 @@ def event_from_json(data: Any) -> Event:
     >>> event_from_json({"kind": "teleported", "player": "Ann"})
     Traceback (most recent call last):
     ...
-    companion.rules.vocabulary.events.EventError: unknown event kind 'teleported'
+    companion.rules.events.EventError: unknown event kind 'teleported'
     """
     if not isinstance(data, Mapping):
         raise EventError(f"an event must be a JSON object, not {data!r}")

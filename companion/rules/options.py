@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from companion.rules.vocabulary.codes import Code, RulesError
+from companion.rules.codes import Code, RulesError
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ class RuleOptions:
         >>> RuleOptions().with_changes({"salary": "x"})
         Traceback (most recent call last):
         ...
-        companion.rules.vocabulary.codes.RulesError: option 'salary' must be a whole number
+        companion.rules.codes.RulesError: option 'salary' must be a whole number
         """
         known = {f.name: f for f in fields(self)}
         for name, value in changes.items():

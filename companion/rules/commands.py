@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from companion.rules.vocabulary.codes import Code, RulesError
+from companion.rules.codes import Code, RulesError
 
 
 class Verb(StrEnum):
@@ -184,7 +184,7 @@ def parse_command(obj: Any) -> Command:
     >>> parse_command({"do": "fly"})
     Traceback (most recent call last):
     ...
-    companion.rules.vocabulary.codes.RulesError: unknown command 'fly'
+    companion.rules.codes.RulesError: unknown command 'fly'
     """
     if not isinstance(obj, dict):
         raise _bad("a command must be a JSON object")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from companion.rules.vocabulary.options import RuleOptions
+from companion.rules.options import RuleOptions
 
 
 class SquareKind(StrEnum):

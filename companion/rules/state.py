@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from companion.rules.vocabulary.edition import Edition
-from companion.rules.vocabulary.options import RuleOptions
+from companion.rules.edition import Edition
+from companion.rules.options import RuleOptions
 
 BANK = -1
 POT = -2  #: the Free Parking pot (house rule), a party like the bank
