@@ -358,7 +358,7 @@ def test_wait_tap_reads_a_card_through_the_real_reader(pi: Host) -> None:
 
     def open_reader(spec: str, emit: Callable[[Any], None]) -> Rdm6300Reader:
         opened.append(spec)
-        frame = encode_frame("0A00B1C2D3")
+        frame = encode_frame("0A00B1C2D3") * 2  # a card on the reader repeats its frame
         return Rdm6300Reader(
             "/dev/serial0", emit, serial_factory=lambda *a, **k: ScriptedPort(frame)
         )

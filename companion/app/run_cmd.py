@@ -55,8 +55,20 @@ class StopDuringStart(Exception):  # noqa: N818 - a request, not a failure
     """SIGTERM or SIGINT arrived while the companion was still starting."""
 
 
+#: the stop signal that arrived while starting (honoured at the next safe step), or 0
+_stop_asked = 0
+
+
 def _stop_during_start(signum: int, _frame: object) -> None:
-    raise StopDuringStart(signum)
+    global _stop_asked
+    _stop_asked = signum
+
+
+def stop_if_asked() -> None:
+    """Between two steps of the start: end it here if SIGTERM / SIGINT came meanwhile (a
+    signal never interrupts a step halfway, which could leave a part half open)."""
+    if _stop_asked:
+        raise StopDuringStart(_stop_asked)
 
 
 def main(argv: list[str]) -> int:
@@ -108,6 +120,7 @@ def _main(argv: list[str]) -> int:
     from companion.screen.views import settings as screen_settings
     from companion.screen.views.registration import CardRegistration
 
+    stop_if_asked()
     data_dir = args.data_dir or config.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
     try:  # the banker may switch saved games
@@ -116,6 +129,7 @@ def _main(argv: list[str]) -> int:
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
     parts: list[Any] = [session]
+    stop_if_asked()
     remembered = (data_dir / screen_settings.FILE_NAME).exists()
     sound = SoundPlayer(volume=config.sound.volume / 100, muted=config.sound.mute)
     parts.append(sound)
@@ -154,13 +168,16 @@ def _main(argv: list[str]) -> int:
                       f"({exc.strerror or exc}); choose another with --port N or [web] port "
                       "in the config", file=sys.stderr)
                 return 2
+        stop_if_asked()
         panel = start_panel(readers.pump.emit, config.buttons, config.encoder)
         if panel is not None:
             parts.append(panel)
         readers.open(reader_specs(readers_wanted, on_a_pi=panel is not None))
+        stop_if_asked()
         surface = None if args.headless else open_display(DisplaySpec(
             parse_size(args.size) or config.screen.size,
             args.fullscreen or config.screen.fullscreen))
+        stop_if_asked()
         heartbeat = systemd.Heartbeat()
 
         def alive() -> None:  # the watchdog is fed while the loop turns and the writer works
@@ -200,6 +217,8 @@ def install_stop_signals(stop: Any) -> None:
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, handler)
+    if _stop_asked:  # asked for between the last step of the start and now
+        handler()
 
 
 def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> int:
