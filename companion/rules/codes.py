@@ -44,6 +44,7 @@ class Code(StrEnum):
     BAD_OPTION = "bad_option"  #: an unknown rule option or a bad value for one
     BAD_EDITION = "bad_edition"  #: the edition is unknown
     BAD_PLAYERS = "bad_players"  #: too few or too many players, or duplicate names
+    BAD_NAME = "bad_name"  #: a player's name is empty, too long or holds control characters
     NO_BUS_TICKET = "no_bus_ticket"  #: the player holds no bus ticket usable now
     UNREACHABLE = "unreachable"  #: the square cannot be reached that way (bus, triple)
     MR_MONOPOLY_TURN = "mr_monopoly_turn"  #: another player's Mr. Monopoly turn is running

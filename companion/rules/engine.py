@@ -68,6 +68,8 @@ class Accepted:
 
 
 Result = Accepted | Rejection
+#: the longest player name: it must fit a player card on the 800x480 screen
+MAX_NAME = 24
 
 
 def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
@@ -87,6 +89,10 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
             raise RulesError(Code.BAD_EDITION, f"edition {cmd.edition!r} was asked for, "
                              f"{edition.id!r} given")
         names = list(cmd.players)
+        for name in names:  # a control or lone surrogate character breaks screens and journals
+            if not 1 <= len(name) <= MAX_NAME or not name.isprintable() or name != name.strip():
+                raise RulesError(Code.BAD_NAME, f"a player's name must be 1 to {MAX_NAME} "
+                                 "letters, digits or signs, without control characters")
         if not edition.min_players <= len(names) <= edition.max_players:
             raise RulesError(Code.BAD_PLAYERS, f"{edition.name} is for {edition.min_players} to "
                              f"{edition.max_players} players")

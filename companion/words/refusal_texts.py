@@ -99,6 +99,8 @@ _SENTENCES: tuple[Message, ...] = (
     _t("refusal_bad_option", "Unknown house rule, or a value it cannot take"),
     _t("refusal_bad_edition", "Unknown edition"),
     _t("refusal_bad_players", "Too few or too many players, or two with the same name"),
+    _t("refusal_bad_name", "A player's name must be 1 to 24 letters, digits or signs, without "
+       "control characters"),
     _t("refusal_no_bus_ticket", "No bus ticket to use now"),
     _t("refusal_unreachable", "That square cannot be reached that way"),
     _t("refusal_mr_monopoly_turn", "Wait until the Mr. Monopoly turn is over"),
