@@ -127,7 +127,8 @@ def test_undo_button_asks_then_undoes() -> None:
     assert session.version > rolled
     entry = session.history(limit=1)[-1]
     assert entry["kind"] == "undo" and entry["command"]["do"] == "roll"
-    assert entry["source"]["banker"] is True  # the table's UNDO acts for the table
+    # the table's UNDO acts for the current player, who rolled: no banker authority
+    assert entry["source"]["banker"] is False and entry["source"]["player"] == "Ann"
     assert controller.state is not None and controller.state["turn"]["rolled"] is False
     assert controller.ui.undo_target is None
 

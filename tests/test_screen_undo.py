@@ -83,8 +83,11 @@ def test_undo_strikes_through_the_undone_move_and_only_it() -> None:
     assert drawn[bought] is True and drawn[paid] is True and drawn[tax] is False
     undo_on_the_screen(controller)  # the roll that landed Bo there: no line of its own
     assert lines(controller) == {tax: False, paid: True, bought: True}
-    undo_on_the_screen(controller)  # Ann's end of turn
-    undo_on_the_screen(controller)  # Ann's roll: her tax
+    undo_on_the_screen(controller)  # Ann's end of turn: not Bo's to take back at the table
+    assert lines(controller) == {tax: False, paid: True, bought: True}
+    assert session.undo(BANKER).accepted  # the banker may: Ann's end of turn
+    assert session.undo(BANKER).accepted  # and Ann's roll: her tax
+    controller.drain()
     assert lines(controller) == {tax: True, paid: True, bought: True}
 
 

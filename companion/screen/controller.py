@@ -458,9 +458,12 @@ class Controller(EntryMixin):
         if self.session is None:
             self.refuse(text("no_session"))
             return
-        # The table's own UNDO (panel button, touchscreen, keyboard) acts for the whole table,
-        # like the banker sitting beside the board; phones undo only as their player.
-        outcome = self.session.undo(Source(source, banker=True))
+        # The table's own UNDO (panel button, touchscreen, keyboard) acts for the current
+        # player, like every shared input: it takes back their own last move, while nobody
+        # has acted after it; anyone else's move needs its sender or the banker's phone.
+        current = (self.state or {}).get("current")
+        outcome = self.session.undo(Source(source, player=current if isinstance(current, str)
+                                           else None))
         if outcome.accepted:
             self.notify(text("undone"), "undone")
         else:
