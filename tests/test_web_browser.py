@@ -528,6 +528,7 @@ def test_a_second_tap_waits_and_selling_asks_first(browser: Any, server: ServerH
     card = ann.locator("article.deed[data-square='1']")
     build = card.get_by_role("button", name="Build")
     expect(build).to_be_enabled()
+    expect(build).to_be_visible()  # a live update may be redrawing the page just now
     box = build.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
