@@ -534,5 +534,8 @@ def test_engine_says_whether_it_runs_compiled(pi: Host) -> None:
     (source,) = doctor.check_engine(pi)
     assert source.status is Status.WARN
     assert "companion.rules.engine changed since it was compiled" in source.message
-    assert "python3-dev" in source.fix
+    assert "./test.sh" in source.fix
+    pi.engine = "source: the engine is not compiled"  # the Pi's install: no compiler there
+    (plain,) = doctor.check_engine(pi)
+    assert plain.status is Status.OK and "plain Python" in plain.message
     assert Host().engine == engine_build.status
