@@ -3,7 +3,8 @@
 One short scripted game per edition (entered dice, a board arranged by hand): the amounts
 asserted were worked out from the rulebooks in shared/seeds beside the checkout (or
 RULES.md, their digest), not taken from the engine. Each comment names the rule with a
-short quote (the rulebooks: 000 Swedish, 001 Swiss FR/DE, 002 Mega and classic euro FR/NL, 003 Polish, 004 Russian).
+short quote (the rulebooks: 000 Swedish, 001 Swiss FR/DE, 002 Mega and classic euro FR/NL,
+003 Polish, 004 Russian).
 """
 
 from __future__ import annotations
