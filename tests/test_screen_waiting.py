@@ -235,3 +235,20 @@ def test_two_offers_to_one_player_make_one_line() -> None:
     controller.drain()
     shown = drawn(controller)
     assert shown.count(WAIT_CLEO) == 1 and "Bo offers Cleo a trade" in shown
+
+
+def test_a_proposal_settled_on_a_phone_is_no_longer_waited_for() -> None:
+    from web_fakes import FakeSession
+
+    from companion.screen.controller import Controller
+    from companion.screen.views.waiting import waiting_for
+
+    controller = Controller(FakeSession())
+    controller.post_trade({"id": "p1", "from": "Ann", "to": "Bo", "give": {"cash": 5}})
+    controller.post_trade({"id": "p2", "from": "Ann", "to": "Cy", "give": {"cash": 5}})
+    controller.drain()
+    assert {t["id"] for t in controller.ui.trades} == {"p1", "p2"}
+    controller.post_trade_closed("p1")
+    controller.drain()
+    assert [t["id"] for t in controller.ui.trades] == ["p2"]
+    assert not any("Bo" in w.line for w in waiting_for(controller.state or {}, controller.ui))

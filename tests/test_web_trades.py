@@ -154,3 +154,18 @@ def test_screen_is_told_of_proposals(game: Any, tmp_path: Path) -> None:
     ann = joined(app, "player:Ann")
     propose(ann, game, to="Bo", give={"cash": 5})
     assert shown and shown[0]["from"] == "Ann" and shown[0]["to"] == "Bo"
+
+
+def test_screen_is_told_when_a_proposal_is_settled(game: Any, tmp_path: Path) -> None:
+    """The screen's "Waiting for Bo" goes when Bo declines, or accepts, on his phone."""
+    closed: list[str] = []
+    app = create_app(game, tmp_path / "closed", hooks=TableHooks(on_trade_closed=closed.append))
+    ann, bo = joined(app, "player:Ann"), joined(app, "player:Bo")
+    first = propose(ann, game, to="Bo", give={"cash": 5}).get_json()["proposal"]["id"]
+    second = propose(ann, game, to="Bo", give={"cash": 7}).get_json()["proposal"]["id"]
+    assert closed == []
+    assert bo.post(f"/api/trades/{first}/decline", {}).status_code == 200
+    assert closed == [first]
+    accepted = bo.post(f"/api/trades/{second}/accept", {"version": game.version})
+    assert accepted.status_code == 200, accepted.get_json()
+    assert closed == [first, second]

@@ -75,7 +75,9 @@ class TableHooks:
     games / new_game_file: the banker's saved games, and starting a new game in a new file;
     tags / registration: the card reader's tags and guided registration;
     on_pin_warning: wrong banker PINs were typed (the screen may warn the banker);
-    on_trade: a new trade proposal (the screen may show it)."""
+    on_trade: a new trade proposal (the screen may show it);
+    on_trade_closed: a proposal was accepted or dropped on a phone (its id: the screen stops
+    waiting for it)."""
 
     on_join: Callable[[], None] | None = None
     games: SavedGames | None = None
@@ -84,6 +86,7 @@ class TableHooks:
     registration: CardRegistration | None = None
     on_pin_warning: Callable[[PinWarning], None] | None = None
     on_trade: Callable[[JSON], None] | None = None
+    on_trade_closed: Callable[[str], None] | None = None
 
 
 @dataclass

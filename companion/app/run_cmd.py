@@ -159,7 +159,8 @@ def _main(argv: list[str]) -> int:
 
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,
-                                   tags=readers.registrar, on_trade=controller.post_trade)
+                                   tags=readers.registrar, on_trade=controller.post_trade,
+                                   on_trade_closed=controller.post_trade_closed)
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()

@@ -51,6 +51,7 @@ class WebRemote:
                  data_dir: Path, on_join: Callable[[], None] | None = None,
                  games: Any = None, tags: Any = None,
                  on_trade: Callable[[Any], None] | None = None,
+                 on_trade_closed: Callable[[str], None] | None = None,
                  on_pin_warning: Callable[[Any], None] | None = None) -> None:
         self._web_remote = web_remote
         # games: the banker page's saved-game list (list(), resume(id)), when switchable;
@@ -59,7 +60,8 @@ class WebRemote:
         self.app = web_remote.create_app(session, data_dir, hooks=web_remote.TableHooks(
             on_join=on_join, games=games, tags=tags, registration=tags,
             new_game_file=games.start_new_game_file if games is not None else None,
-            on_trade=on_trade, on_pin_warning=on_pin_warning))
+            on_trade=on_trade, on_trade_closed=on_trade_closed,
+            on_pin_warning=on_pin_warning))
         self._host, self._port = host, port
         self.handle: Any = None
         self.url = ""

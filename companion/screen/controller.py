@@ -137,6 +137,12 @@ class Controller(EntryMixin):
         self.inbox.put(("trade", dict(proposal)))
         self.wake()
 
+    def post_trade_closed(self, proposal_id: str) -> None:
+        """A trade proposal was accepted or dropped on a phone (the remote's thread): the
+        screen stops waiting for its receiver."""
+        self.inbox.put(("trade_closed", proposal_id))
+        self.wake()
+
     def post_consent(self, player: str) -> None:
         """A player's bank card was tapped (reader thread): their answer to a trade."""
         self.inbox.put(("consent", player))
@@ -181,6 +187,8 @@ class Controller(EntryMixin):
                 self.press(*payload)
             elif kind == "trade":
                 self.ui.trades = add_trade(self.ui.trades, payload)
+            elif kind == "trade_closed":  # accepted or dropped on a phone
+                self.ui.trades = [t for t in self.ui.trades if t.get("id") != payload]
             elif kind == "message":
                 self.notify(*payload)
             elif kind == "refusal":

@@ -319,6 +319,7 @@ def accept(pid: str) -> Response:
                            expect_version=version)
     if out.accepted:
         r.proposals.remove(pid)
+        _closed(pid)
     elif out.code != "stale_version":
         state = r.session.state()
         r.proposals.note_error(pid, refusals.english(out.code, out.params, out.message, state),
@@ -341,5 +342,13 @@ def decline(pid: str) -> Response:
     if not (who.banker or (who.role == "player" and who.player in (item["from"], item["to"]))):
         raise Refusal("not_yours", _("You can only answer your own trades."), 403)
     r.proposals.remove(pid)
+    _closed(pid)
     r.hub.publish("trades", {"id": pid})
     return jsonify({"ok": True})
+
+
+def _closed(pid: str) -> None:
+    """Tell the table screen a proposal is settled, so it stops waiting for its receiver."""
+    hook = remote().hooks.on_trade_closed
+    if hook is not None:
+        hook(pid)
