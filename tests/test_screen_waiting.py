@@ -252,3 +252,19 @@ def test_a_proposal_settled_on_a_phone_is_no_longer_waited_for() -> None:
     controller.drain()
     assert [t["id"] for t in controller.ui.trades] == ["p2"]
     assert not any("Bo" in w.line for w in waiting_for(controller.state or {}, controller.ui))
+
+
+def test_wrong_banker_pins_on_phones_are_shown_on_the_table() -> None:
+    from web_fakes import FakeSession
+
+    from companion.screen.controller import Controller
+
+    controller = Controller(FakeSession())
+    controller.post_pin_warning(3)
+    controller.drain()
+    message = controller.ui.message
+    assert message is not None and message.kind == "warning"
+    from companion.screen.texts import text
+
+    assert message.text == text("pin_warning", count=3) and "3" in message.text
+    assert "PIN" in message.text  # said in the screen's language, not as its id

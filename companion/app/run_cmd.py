@@ -160,7 +160,8 @@ def _main(argv: list[str]) -> int:
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,
                                    tags=readers.registrar, on_trade=controller.post_trade,
-                                   on_trade_closed=controller.post_trade_closed)
+                                   on_trade_closed=controller.post_trade_closed,
+                                   on_pin_warning=lambda w: controller.post_pin_warning(w.wrong))
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()

@@ -137,6 +137,11 @@ class Controller(EntryMixin):
         self.inbox.put(("trade", dict(proposal)))
         self.wake()
 
+    def post_pin_warning(self, wrong: int) -> None:
+        """Wrong banker PINs were typed on phones (the remote's thread): the table sees it."""
+        self.inbox.put(("message", (text("pin_warning", count=wrong), "warning")))
+        self.wake()
+
     def post_trade_closed(self, proposal_id: str) -> None:
         """A trade proposal was accepted or dropped on a phone (the remote's thread): the
         screen stops waiting for its receiver."""

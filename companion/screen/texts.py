@@ -129,6 +129,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("creditor_bank", "the bank"),
     # refusals and notices
     _t("refused", "Refused: {message}"),
+    # TRANSLATORS: shown on the table screen when a phone typed a wrong banker PIN
+    _t("pin_warning", "A wrong banker PIN was typed on a phone ({count} so far)"),
     _t("cannot_afford", "{player} cannot afford {square}: {price} needed, {cash} in hand"),
     _t("no_session", "No game session"),
     _t("nothing_for_button", "{button} does nothing now"),
