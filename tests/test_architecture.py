@@ -35,16 +35,22 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports(path: Path, known: dict[str, Path]) -> set[str]:
-    """The project modules a file imports, anywhere in it."""
+def imports(path: Path, known: dict[str, Path] | set[str], name: str = "") -> set[str]:
+    """The project modules a file (module `name`) imports, anywhere in it: at the top,
+    inside functions, under `if TYPE_CHECKING:`; relative imports resolved."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = set()
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # from . import x, from ..y import z
+                head = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(head + ([base] if base else []))
             # `from pkg import sub` depends on pkg.sub; `from mod import name` on mod
-            subs = [f"{node.module}.{a.name}" for a in node.names]
-            names = [s for s in subs if s in known] or [node.module]
+            subs = [f"{base}.{a.name}" for a in node.names]
+            names = [s for s in subs if s in known] or [base]
         else:
             continue
         out |= {n for n in names if n in known}
@@ -53,7 +59,7 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
 
 def graph() -> dict[str, set[str]]:
     known = modules()
-    return {name: imports(path, known) - {name} for name, path in known.items()}
+    return {name: imports(path, known, name) - {name} for name, path in known.items()}
 
 
 def layer(module: str) -> float:
@@ -135,3 +141,23 @@ def test_no_package_holds_more_than_sixteen_loose_modules() -> None:
 
 def test_the_checker_sees_a_circle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+
+
+def test_function_level_type_checking_and_relative_imports_count(tmp_path: Path) -> None:
+    """An import inside a function, under TYPE_CHECKING or relative is an edge too."""
+    source = tmp_path / "mod.py"
+    source.write_text("from typing import TYPE_CHECKING\n"
+                      "if TYPE_CHECKING:\n    from companion.screen import controller\n"
+                      "def f():\n    import companion.words.catalog\n"
+                      "    from . import texts\n", encoding="utf-8")
+    known = {"companion.screen.controller", "companion.words.catalog",
+             "companion.screen.texts"}
+    assert imports(source, known, "companion.screen.mod") == known
+
+
+def test_the_phone_views_take_what_they_share_from_the_context() -> None:
+    edges = graph()
+    assert edges["web_remote.app"] and "web_remote.context" in edges  # the graph was read
+    for name, targets in edges.items():
+        if name.startswith("web_remote.views."):
+            assert not targets & {"web_remote.app", "web_remote"}, name  # the package: the app

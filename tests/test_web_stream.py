@@ -104,11 +104,10 @@ def test_page_and_static_over_http(server: ServerHandle) -> None:
     p.close()
 
 
-def test_bench_reports_fanout_and_flood() -> None:
+def test_bench_reports_the_flood() -> None:
+    """(The fan-out to 12 phones: tests/test_bench_real_path.py, on a real companion run.)"""
     from tools.bench.web import run_bench
 
     result = run_bench()
-    assert result["web.fanout_phones"] == 12
-    assert 0 < result["web.fanout_ms_p99"] < 1000
     assert result["web.flood_untouched"] == 1.0
     assert result["web.flood_rate_limited"] > 0

@@ -90,8 +90,6 @@ PARTS: list[tuple[str, str, str]] = [
     ("rfid", "tools.bench.rfid", "run_bench"),
     ("web", "tools.bench.web", "run_bench"),
 ]
-#: keys of a part that time a stand-in and are left out (the real path has its own part)
-STAND_INS = ("web.fanout_",)
 NAMES = ["engine"] + [name for name, _m, _f in PARTS]
 #: old part names: the screen's stand-in gave way to the real window's parts
 ALIASES = {"screen": ("press", "run")}
@@ -131,7 +129,7 @@ def main(argv: list[str]) -> int:
             raise
         run: Callable[[], dict[str, Any]] = getattr(module, func)
         try:
-            results.update({k: v for k, v in run().items() if not k.startswith(STAND_INS)})
+            results.update(run())
         except Exception as exc:  # a failing part is reported, the others still run
             errors[name] = f"{type(exc).__name__}: {exc}"
     results["bench.seconds"] = round(time.perf_counter() - started, 1)
