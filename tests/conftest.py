@@ -17,3 +17,17 @@ def app(game: Any, tmp_path: Path) -> Iterator[Any]:
     app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
     yield app
     app.extensions["web_remote"].close()
+
+
+@pytest.fixture
+def screen_in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Dummy SDL video and audio drivers and the screen speaking English; all restored after.
+    A screen test module uses it with `pytestmark = pytest.mark.usefixtures(...)`."""
+    from companion.screen import texts
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    language = texts.language()
+    texts.use_language("en")
+    yield
+    texts.use_language(language)

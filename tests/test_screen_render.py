@@ -5,7 +5,6 @@ out of its box, a touch target for every live button. Set SCREEN_PNG_DIR to keep
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -16,23 +15,7 @@ from companion.screen import texts
 from companion.screen.fonts import missing_glyphs
 from companion.screen.render import render
 
-
-@pytest.fixture(autouse=True)
-def headless_sdl() -> Iterator[None]:
-    """Dummy video and audio drivers and English for the test; the environment and the
-    screen's language restored."""
-    saved = {k: os.environ.get(k) for k in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER")}
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ["SDL_AUDIODRIVER"] = "dummy"
-    language = texts.language()
-    texts.use_language("en")
-    yield
-    texts.use_language(language)
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+pytestmark = pytest.mark.usefixtures("screen_in_english")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -5,15 +5,11 @@ move.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pygame
 import pytest
 from web_fakes import FakeSession
 
 from companion.game.api import Source
-from companion.screen import texts
 from companion.screen.controller import Controller
 from companion.screen.render import render
 from companion.screen.ui_state import LogLine
@@ -21,21 +17,7 @@ from companion.screen.ui_state import LogLine
 BANKER = Source("phone", banker=True)
 
 
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    """Dummy SDL drivers, English; both restored after."""
-    saved = {k: os.environ.get(k) for k in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER")}
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ["SDL_AUDIODRIVER"] = "dummy"
-    language = texts.language()
-    texts.use_language("en")
-    yield
-    texts.use_language(language)
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+pytestmark = pytest.mark.usefixtures("screen_in_english")
 
 
 def table() -> tuple[FakeSession, Controller]:

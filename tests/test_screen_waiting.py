@@ -6,7 +6,6 @@ The screen says whom it waits for, and the current player plays on.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,21 +25,7 @@ WAIT_CLEO = "Waiting for Cleo: accept on your phone or tap your card"
 WAIT_TEXT = texts.MESSAGES["waiting_trade"].text
 
 
-@pytest.fixture(autouse=True)
-def headless_sdl() -> Iterator[None]:
-    """Dummy SDL drivers and English; both restored after."""
-    saved = {k: os.environ.get(k) for k in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER")}
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ["SDL_AUDIODRIVER"] = "dummy"
-    language = texts.language()
-    texts.use_language("en")
-    yield
-    texts.use_language(language)
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+pytestmark = pytest.mark.usefixtures("screen_in_english")
 
 
 def table(language: str = "en") -> tuple[FakeSession, Controller]:
