@@ -10,6 +10,16 @@ import pytest
 
 
 @pytest.fixture
+def game(tmp_path: Path) -> Iterator[Any]:
+    """The real journaled session with a 3-player game (a test file's own `game` wins)."""
+    from web_fakes import open_real_session
+
+    session = open_real_session(tmp_path / "game")
+    yield session
+    session.close()
+
+
+@pytest.fixture
 def app(game: Any, tmp_path: Path) -> Iterator[Any]:
     """The phone remote on the file's `game`, banker PIN 2468."""
     from web_remote import create_app

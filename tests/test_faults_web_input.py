@@ -5,33 +5,16 @@ in the phone's language, and nothing changes; what held (10 MB bodies) keeps hol
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import ORIGIN, Phone, joined, open_real_session
+from web_fakes import ORIGIN, Phone, joined
 
 from companion.game.limits import MAX_NOTE
-from web_remote import create_app
 
 #: the issue's bound on a player's name
 MAX_NAME = 24
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Iterator[Any]:
-    session = open_real_session(tmp_path / "game")
-    yield session
-    session.close()
-
-
-@pytest.fixture
-def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
-    yield app
-    app.extensions["web_remote"].close()
 
 
 def french(phone: Phone) -> Phone:

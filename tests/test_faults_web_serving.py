@@ -12,12 +12,11 @@ import selectors
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_fakes import open_real_session
 
 from tools.bench.probe import HttpPhone
 from web_remote import create_app, join_url, serve
@@ -25,13 +24,6 @@ from web_remote.hub import PER_DEVICE
 from web_remote.serving import ServerHandle
 
 _ID = re.compile(rb"\nid: (\d+)\n")
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Iterator[Any]:
-    session = open_real_session(tmp_path / "game")
-    yield session
-    session.close()
 
 
 def start(game: Any, tmp_path: Path, **kwargs: Any) -> ServerHandle:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import ORIGIN, Phone, joined, open_real_session, page_csrf, play, text
+from web_fakes import ORIGIN, Phone, joined, page_csrf, play, text
 
 from web_remote import TableHooks, create_app, join_url
 from web_remote.security import PIN_CHECKS_PER_MINUTE, PinGuard, PinWarning
@@ -24,13 +24,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Iterator[Any]:
-    session = open_real_session(tmp_path / "game")
-    yield session
-    session.close()
 
 
 @pytest.fixture

@@ -4,26 +4,18 @@ history, the chart, the rules, the banker's tools, languages."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import ORIGIN, Phone, open_real_session, text
+from web_fakes import ORIGIN, Phone, text
 
 from companion.game.applying import apply_command, state_json
 from companion.rules import Accepted
 from web_remote import TableHooks, create_app
 
 PAGES = ["/me", "/table", "/history", "/worth", "/rules"]
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Iterator[Any]:
-    session = open_real_session(tmp_path / "game")
-    yield session
-    session.close()
 
 
 @pytest.fixture

@@ -10,18 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_fakes import open_real_session
 
 from tools.bench.probe import HttpPhone
 from web_remote import create_app, join_url, serve
 from web_remote.serving import ServerHandle
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Iterator[Any]:
-    session = open_real_session(tmp_path / "game")
-    yield session
-    session.close()
 
 
 @pytest.fixture

@@ -3,22 +3,14 @@ executed by the engine only on acceptance, kept across a restart."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import Phone, open_real_session
+from web_fakes import Phone
 
 from web_remote import TableHooks, create_app
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Iterator[Any]:
-    session = open_real_session(tmp_path / "game")
-    yield session
-    session.close()
 
 
 def joined(app: Flask, who: str, pin: str = "") -> Phone:
