@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.limits import MAX_NOTE, note_problem
+from companion.rules.engine import MAX_NAME, valid_name
 from web_remote.i18n import _
 
 JSON = dict[str, Any]
@@ -30,7 +31,6 @@ MAX_AMOUNT = 100_000
 MAX_COUNT = 5
 MAX_CARDS = 4
 #: a player's name: long enough for "Grandmother Ingrid", short enough for every screen
-MAX_NAME = 24
 
 
 class Refusal(Exception):  # noqa: N818 - a refusal is a value returned to the phone
@@ -175,7 +175,7 @@ def check_names(names: Any) -> list[str]:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise Refusal("bad_players", _("List the players' names."))
     for name in names:
-        if not 1 <= len(name) <= MAX_NAME or not name.isprintable() or name != name.strip():
+        if not valid_name(name):  # the engine's rule, said here in the phone's language
             raise Refusal("bad_players", _(
                 "A player's name must be 1 to %(count)d letters, digits or signs, with no "
                 "control characters: %(name)s", count=MAX_NAME,

@@ -72,6 +72,16 @@ Result = Accepted | Rejection
 MAX_NAME = 24
 
 
+def valid_name(name: str) -> bool:
+    """Whether a player's name is 1 to MAX_NAME printable characters without spaces around
+    (a control, format or lone surrogate character breaks screens and journals).
+
+    >>> valid_name("Åsa"), valid_name("Bo" + chr(0)), valid_name(" Cy"), valid_name("x" * 25)
+    (True, False, False, False)
+    """
+    return 1 <= len(name) <= MAX_NAME and name.isprintable() and name == name.strip()
+
+
 def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
     """Start a game: deal the start cash, shuffle the decks with the seed.
 
@@ -89,8 +99,8 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
             raise RulesError(Code.BAD_EDITION, f"edition {cmd.edition!r} was asked for, "
                              f"{edition.id!r} given")
         names = list(cmd.players)
-        for name in names:  # a control or lone surrogate character breaks screens and journals
-            if not 1 <= len(name) <= MAX_NAME or not name.isprintable() or name != name.strip():
+        for name in names:
+            if not valid_name(name):
                 raise RulesError(Code.BAD_NAME, f"a player's name must be 1 to {MAX_NAME} "
                                  "letters, digits or signs, without control characters")
         if not edition.min_players <= len(names) <= edition.max_players:
@@ -478,4 +488,4 @@ _HANDLERS: dict[Verb, Callable[[GameState, Events, Command], Command | None]] = 
     Verb.CHOOSE_GIFT: _choose_gift,
 }
 
-__all__ = ["Accepted", "Result", "new_game", "apply", "transfer"]
+__all__ = ["Accepted", "Result", "new_game", "apply", "transfer", "valid_name", "MAX_NAME"]
