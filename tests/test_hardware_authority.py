@@ -183,3 +183,36 @@ def test_a_trade_offered_to_the_current_player_is_answered_with_their_own_card(
     table.tap(ANN)
     assert table.until(lambda: table.last()["command"]["do"] == "trade"), table.banner()
     assert table.last()["source"] == {"kind": "rfid", "player": "Ann", "banker": False}
+
+
+def test_a_trade_accepted_with_a_bank_card_leaves_every_phones_open_proposals(
+        table: Table) -> None:
+    """Offered on Ann's phone through the real remote, accepted by a tap of Cy's card: the
+    proposal goes from every phone's list at once (a live "trades" update), as it would
+    when accepted on Cy's phone."""
+    from web_fakes import joined
+
+    from web_remote import TableHooks, create_app
+
+    c = table.controller
+    app = create_app(table.session, table.data_dir, {"banker_pin": "2468"},
+                     TableHooks(on_trade=c.post_trade, on_trade_closed=c.post_trade_closed))
+    try:
+        ann, cy = joined(app, "Ann"), joined(app, "Cy")
+        stream = app.extensions["web_remote"].hub.subscribe("a phone")
+        assert stream is not None
+        offer = ann.post("/api/trades", {"version": table.state()["version"], "to": "Cy",
+                                         "give": {"cash": 50}, "take": {}})
+        assert offer.status_code == 200, offer.get_json()
+        assert [t["to"] for t in cy.client.get("/api/trades").get_json()] == ["Cy"]
+        stream.take()
+        c.drain()
+        table.tap(CY)
+        assert table.until(lambda: table.last()["command"]["do"] == "trade"), table.banner()
+        assert table.last()["source"] == {"kind": "rfid", "player": "Cy", "banker": False}
+        messages, _ended = stream.take()
+        assert "trades" in [m.event for m in messages]  # the phones reload their list now
+        for phone in (ann, cy, joined(app, "banker")):
+            assert phone.client.get("/api/trades").get_json() == []
+    finally:
+        app.extensions["web_remote"].close()

@@ -114,7 +114,7 @@ class Remote:
         if new_game:
             self.proposals.clear()
             self.hub.publish("trades", {"version": update.version})
-        elif self.proposals.prune(update.state):
+        elif self.proposals.prune(update.state, update.events):
             self.hub.publish("trades", {"version": update.version})
         self.worth.record(update.state, new_game)
         self.hub.publish("state", {"version": update.version, "state": update.state,
