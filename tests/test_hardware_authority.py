@@ -216,3 +216,57 @@ def test_a_trade_accepted_with_a_bank_card_leaves_every_phones_open_proposals(
             assert phone.client.get("/api/trades").get_json() == []
     finally:
         app.extensions["web_remote"].close()
+
+
+def bo_in_debt(table: Table) -> None:
+    """Cy's turn; Bo (owning Rue Lecourbe, € 5 in cash) owes Cy € 10 for her birthday."""
+    table.script({"do": "roll", "dice": [1, 2]}, {"do": "decline"}, {"do": "pass", "by": "Ann"},
+                 {"do": "pass", "by": "Cy"}, {"do": "bid", "by": "Bo", "amount": 60},
+                 {"do": "end_turn"}, {"do": "roll", "dice": [2, 3]}, {"do": "decline"},
+                 {"do": "pass", "by": "Ann"}, {"do": "pass", "by": "Cy"},
+                 {"do": "pass", "by": "Bo"}, {"do": "end_turn"},
+                 {"do": "pay", "from": "Bo", "to": "bank", "amount": 1435},
+                 {"do": "roll", "dice": [1, 1]}, {"do": "draw", "card": "chest-birthday"})
+    state = table.state()
+    assert (state["current"], state["pending"]["kind"], state["pending"]["player"]) == \
+        ("Cy", "debt", "Bo")
+
+
+def test_the_tables_buttons_never_answer_another_players_debt(table: Table) -> None:
+    bo_in_debt(table)
+    c = table.controller
+    before = table.state()
+    waiting = waiting_for(before, c.ui)
+    assert waiting[0].line == "Waiting for Bo: raise the money on your phone or tap your card"
+    assert [a.button for a in c.current_prompt().actions] == ["undo", "menu"]
+    for button in ("yes", "no", "roll", "pass_go"):
+        c.press(button, "button")
+        assert table.banner() == ("Refused: Waiting for Bo: answer on your phone or tap "
+                                  "your bank card"), button
+    # nor through the menu's square picker, nor a command made up for him
+    c.open_squares("mortgage")
+    c.choose(0, "button")
+    assert c.submit({"do": "mortgage", "by": "Bo", "square": 3}, "touch") is None
+    assert table.state() == before
+
+
+def test_a_debtor_answers_their_debt_with_their_own_card(table: Table) -> None:
+    bo_in_debt(table)
+    c = table.controller
+    table.tap(ANN)  # not Ann's debt: her card holds nothing
+    assert table.until(lambda: "Bo must raise money" in table.banner()), table.banner()
+    assert c.ui.card_holder is None
+    table.tap(BO)
+    assert table.until(lambda: c.ui.card_holder == "Bo"), table.banner()
+    assert table.banner() == "Bo's card: the buttons answer for Bo now"
+    assert waiting_for(table.state(), c.ui) == []
+    c.press("yes", "button")  # YES: mortgage; the square picker lists his deed
+    chooser = c.ui.chooser
+    assert chooser is not None and "Bo" in chooser.choices[0].label
+    c.choose(0, "button")
+    entry = table.last()
+    assert entry["command"]["do"] == "mortgage"
+    assert entry["source"] == {"kind": "rfid", "player": "Bo", "banker": False}
+    state = table.state()
+    assert state["pending"] is None or state["pending"].get("player") != "Bo"
+    assert c.ui.card_holder is None  # the hold ended with his debt

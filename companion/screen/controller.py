@@ -18,7 +18,7 @@ from typing import Any
 from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
-from companion.inputs.authority import decision_owner, shared_source, someone_else
+from companion.inputs.authority import decision_owner, table_source, waiting_on
 from companion.inputs.entry import acting_player
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
@@ -290,6 +290,9 @@ class Controller(EntryMixin):
         self.ui.confirm_undo, self.ui.undo_target = False, None
         before = (old or {}).get("pending") or {}
         pending = state.get("pending") or {}
+        if (before.get("kind"), before.get("player")) != (pending.get("kind"),
+                                                           pending.get("player")):
+            self.ui.card_holder = None  # a card held the buttons for that decision only
         if (before.get("kind"), before.get("square"), before.get("highest")) != (
                 pending.get("kind"), pending.get("square"), pending.get("highest")):
             self.ui.bid_steps = 0
@@ -328,16 +331,21 @@ class Controller(EntryMixin):
         if self.session is None:
             self.refuse(text("no_session"))
             return None
-        other = someone_else(self.state or {}, command)
-        if other is not None:
-            self.refuse(text("own_input", player=other))
+        sender = table_source(self.state or {}, command, source, self.ui.card_holder)
+        if isinstance(sender, str):
+            self.refuse(text("own_input", player=sender))
             return None
-        return self._send(command, shared_source(source, command))
+        return self._send(command, sender)
 
     def consent(self, player: str) -> None:
         """A player's own bank card was tapped: the trade offered to them, if one waits on
-        the screen, is accepted as theirs."""
+        the screen, is accepted as theirs; else, when a decision of theirs is on the table
+        (a debt), the buttons answer it for them until it changes."""
         trade = next((t for t in reversed(self.ui.trades) if t.get("to") == player), None)
+        if trade is None and waiting_on(self.state or {}) == player:
+            self.ui.card_holder = player
+            self.notify(text("card_holds", player=player))
+            return
         if trade is None or self.session is None:
             return
         command = {"do": "trade", "from": trade.get("from"), "to": player,
@@ -384,7 +392,9 @@ class Controller(EntryMixin):
             return
         action = self.current_prompt().for_button(button)
         if action is None:
-            self.refuse(text("nothing_for_button", button=text(f"btn_{button}")))
+            other = waiting_on(self.state or {}) if has_game(self.state) else None
+            self.refuse(text("own_input", player=other) if other is not None else
+                        text("nothing_for_button", button=text(f"btn_{button}")))
             return
         self.do(action, source)
 

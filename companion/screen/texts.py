@@ -106,6 +106,8 @@ _MESSAGES: tuple[Message, ...] = (
     # never take them (companion.screen.views.waiting); "tap your card": their bank card
     _t("waiting_trade", "Waiting for {player}: accept on your phone or tap your card"),
     # TRANSLATORS: {players} is one name or several joined by ", ".
+    _t("waiting_debt", "Waiting for {player}: raise the money on your phone or tap your card"),
+    _t("card_holds", "{player}'s card: the buttons answer for {player} now"),
     _t("waiting_bid", "Waiting for {players}: bid or pass on your phone or tap your card"),
     _t("prompt_nothing", "Nothing"),
     _t("prompt_game_over", "Game over"),

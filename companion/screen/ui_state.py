@@ -138,6 +138,9 @@ class UiState:
     #: trade offers from the phones waiting for their receiver's phone or bank card
     #: (companion.screen.views.waiting); the shared YES / NO never answers them
     trades: list[dict[str, Any]] = field(default_factory=list)
+    #: the player other than the current one who tapped their own bank card for their
+    #: decision on the table (a debt): the panel answers it for them until it changes
+    card_holder: str | None = None
     volume: int = 80
     muted: bool = False
     setup: Any = None  # companion.screen.views.setup.SetupForm while no game is running
