@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 from web_fakes import ORIGIN, Phone, joined, page_csrf, play, text
 
+from companion.game.pins import PIN_CHECKS_PER_MINUTE, PinGuard, PinWarning
 from web_remote import TableHooks, create_app, join_url
-from web_remote.security import PIN_CHECKS_PER_MINUTE, PinGuard, PinWarning
 
 
 class Clock:

@@ -132,6 +132,14 @@ _MESSAGES: tuple[Message, ...] = (
     # refusals and notices
     _t("refused", "Refused: {message}"),
     # TRANSLATORS: shown on the table screen when a phone typed a wrong banker PIN
+    _t("pin_title", "Banker PIN"),
+    _t("pin_help", "Type it, or turn the knob to a digit and press YES; ROLL checks it"),
+    _t("pin_add", "Add {digit}"),
+    _t("pin_next", "Next digit"),
+    _t("pin_check", "Check PIN"),
+    _t("pin_short", "A banker PIN has 4 to 12 digits"),
+    _t("pin_wrong", "Wrong banker PIN, nothing changed ({count} wrong so far)"),
+    _t("pin_wait", "The table checks no PIN for {seconds} s"),
     _t("pin_warning", "A wrong banker PIN was typed on a phone ({count} so far)"),
     _t("cannot_afford", "{player} cannot afford {square}: {price} needed, {cash} in hand"),
     _t("no_session", "No game session"),
