@@ -255,8 +255,9 @@ def test_the_tables_buttons_never_answer_another_players_debt(table: Table) -> N
 def test_a_debtor_answers_their_debt_with_their_own_card(table: Table) -> None:
     bo_in_debt(table)
     c = table.controller
-    table.tap(ANN)  # not Ann's debt: her card holds nothing
-    assert table.until(lambda: "Bo must raise money" in table.banner()), table.banner()
+    table.tap(ANN)  # not Ann's debt: her card holds nothing, the screen says whose it is
+    said = "Waiting for Bo: raise the money on your phone or tap your card"
+    assert table.until(lambda: table.banner() == said), table.banner()
     assert c.ui.card_holder is None
     table.tap(BO)
     assert table.until(lambda: c.ui.card_holder == "Bo"), table.banner()

@@ -153,6 +153,9 @@ class CardRegistration:
                 post.post_refusal(Outcome(False, 0, code=action.data.get("code"),
                                           message=action.message,
                                           params=dict(action.data.get("params") or {})))
+            elif action.code == "answer_first" and action.data.get("player"):
+                key = "waiting_debt" if action.data.get("kind") == "debt" else "own_input"
+                post.post_message(text(key, player=action.data["player"]), "info")
             elif action.code == "unknown_tag":
                 post.post_message(text("reg_unknown_tag", tag=action.data.get("tag", "?")),
                                   "refused")
