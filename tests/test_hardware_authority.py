@@ -17,10 +17,12 @@ from typing import Any
 import pytest
 
 from companion.app.tap_cmd import send_tap
-from companion.app.wiring import Readers
+from companion.app.wiring import Readers, table_pin
 from companion.game.api import JSON, Source, Update
+from companion.game.pins import PinGuard, PinWarning
 from companion.game.session import GameSession
-from companion.inputs.events import Button, ButtonEvent
+from companion.inputs.events import Button, ButtonEvent, EncoderEvent, Gesture
+from companion.inputs.registry import TagKind, TagRole
 from companion.screen.controller import Controller
 from companion.screen.views.registration import CardRegistration
 from companion.screen.views.waiting import waiting_for
@@ -183,3 +185,242 @@ def test_a_trade_offered_to_the_current_player_is_answered_with_their_own_card(
     table.tap(ANN)
     assert table.until(lambda: table.last()["command"]["do"] == "trade"), table.banner()
     assert table.last()["source"] == {"kind": "rfid", "player": "Ann", "banker": False}
+
+
+def test_a_trade_accepted_with_a_bank_card_leaves_every_phones_open_proposals(
+        table: Table) -> None:
+    """Offered on Ann's phone through the real remote, accepted by a tap of Cy's card: the
+    proposal goes from every phone's list at once (a live "trades" update), as it would
+    when accepted on Cy's phone."""
+    from web_fakes import joined
+
+    from web_remote import TableHooks, create_app
+
+    c = table.controller
+    app = create_app(table.session, table.data_dir, {"banker_pin": "2468"},
+                     TableHooks(on_trade=c.post_trade, on_trade_closed=c.post_trade_closed))
+    try:
+        ann, cy = joined(app, "Ann"), joined(app, "Cy")
+        stream = app.extensions["web_remote"].hub.subscribe("a phone")
+        assert stream is not None
+        offer = ann.post("/api/trades", {"version": table.state()["version"], "to": "Cy",
+                                         "give": {"cash": 50}, "take": {}})
+        assert offer.status_code == 200, offer.get_json()
+        assert [t["to"] for t in cy.client.get("/api/trades").get_json()] == ["Cy"]
+        stream.take()
+        c.drain()
+        table.tap(CY)
+        assert table.until(lambda: table.last()["command"]["do"] == "trade"), table.banner()
+        assert table.last()["source"] == {"kind": "rfid", "player": "Cy", "banker": False}
+        messages, _ended = stream.take()
+        assert "trades" in [m.event for m in messages]  # the phones reload their list now
+        for phone in (ann, cy, joined(app, "banker")):
+            assert phone.client.get("/api/trades").get_json() == []
+    finally:
+        app.extensions["web_remote"].close()
+
+
+def bo_in_debt(table: Table) -> None:
+    """Cy's turn; Bo (owning Rue Lecourbe, € 5 in cash) owes Cy € 10 for her birthday."""
+    table.script({"do": "roll", "dice": [1, 2]}, {"do": "decline"}, {"do": "pass", "by": "Ann"},
+                 {"do": "pass", "by": "Cy"}, {"do": "bid", "by": "Bo", "amount": 60},
+                 {"do": "end_turn"}, {"do": "roll", "dice": [2, 3]}, {"do": "decline"},
+                 {"do": "pass", "by": "Ann"}, {"do": "pass", "by": "Cy"},
+                 {"do": "pass", "by": "Bo"}, {"do": "end_turn"},
+                 {"do": "pay", "from": "Bo", "to": "bank", "amount": 1435},
+                 {"do": "roll", "dice": [1, 1]}, {"do": "draw", "card": "chest-birthday"})
+    state = table.state()
+    assert (state["current"], state["pending"]["kind"], state["pending"]["player"]) == \
+        ("Cy", "debt", "Bo")
+
+
+def test_the_tables_buttons_never_answer_another_players_debt(table: Table) -> None:
+    bo_in_debt(table)
+    c = table.controller
+    before = table.state()
+    waiting = waiting_for(before, c.ui)
+    assert waiting[0].line == "Waiting for Bo: raise the money on your phone or tap your card"
+    assert [a.button for a in c.current_prompt().actions] == ["undo", "menu"]
+    for button in ("yes", "no", "roll", "pass_go"):
+        c.press(button, "button")
+        assert table.banner() == ("Refused: Waiting for Bo: answer on your phone or tap "
+                                  "your bank card"), button
+    # nor through the menu's square picker, nor a command made up for him
+    c.open_squares("mortgage")
+    c.choose(0, "button")
+    assert c.submit({"do": "mortgage", "by": "Bo", "square": 3}, "touch") is None
+    assert table.state() == before
+
+
+def test_a_debtor_answers_their_debt_with_their_own_card(table: Table) -> None:
+    bo_in_debt(table)
+    c = table.controller
+    table.tap(ANN)  # not Ann's debt: her card holds nothing, the screen says whose it is
+    said = "Waiting for Bo: raise the money on your phone or tap your card"
+    assert table.until(lambda: table.banner() == said), table.banner()
+    assert c.ui.card_holder is None
+    table.tap(BO)
+    assert table.until(lambda: c.ui.card_holder == "Bo"), table.banner()
+    assert table.banner() == "Bo's card: the buttons answer for Bo now"
+    assert waiting_for(table.state(), c.ui) == []
+    c.press("yes", "button")  # YES: mortgage; the square picker lists his deed
+    chooser = c.ui.chooser
+    assert chooser is not None and "Bo" in chooser.choices[0].label
+    c.choose(0, "button")
+    entry = table.last()
+    assert entry["command"]["do"] == "mortgage"
+    assert entry["source"] == {"kind": "rfid", "player": "Bo", "banker": False}
+    state = table.state()
+    assert state["pending"] is None or state["pending"].get("player") != "Bo"
+    assert c.ui.card_holder is None  # the hold ended with his debt
+
+
+# --- the banker menu, behind the banker PIN ------------------------------------------------
+
+PIN = "2468"
+
+
+class Clock:
+    """The PIN guard's and the screen's clock, moved by hand: no sleeping."""
+
+    def __init__(self) -> None:
+        self.now = 5000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def guarded(table: Table) -> Iterator[tuple[Table, Clock, list[PinWarning]]]:
+    """The table with the table's one PIN guard (PIN 2468) as `companion run` wires it."""
+    clock, warnings = Clock(), []
+    guard = table_pin(table.data_dir, warnings.append)
+    guard.store.set(PIN)
+    table.controller.pins = PinGuard(guard.store, clock=clock, on_warning=warnings.append)
+    table.controller.clock = clock
+    yield table, clock, warnings
+
+
+def hold_menu(table: Table) -> None:
+    table.readers.pump.emit(ButtonEvent(Button.MENU, Gesture.HOLD))
+    assert table.until(lambda: table.controller.ui.pin is not None), table.banner()
+
+
+def type_pin(table: Table, pin: str) -> None:
+    for digit in pin:
+        table.controller.pin_key(digit)
+    table.controller.press("roll", "button")  # ROLL checks it (Enter on the keyboard)
+
+
+def banker_menu_open(table: Table) -> bool:
+    chooser = table.controller.ui.chooser
+    return chooser is not None and chooser.title == "Banker menu"
+
+
+def test_holding_menu_asks_the_banker_pin_dialled_on_the_knob(
+        guarded: tuple[Table, Clock, list[PinWarning]]) -> None:
+    table, _clock, warnings = guarded
+    hold_menu(table)
+    assert not banker_menu_open(table) and table.controller.ui.overlay is None
+    pump = table.readers.pump
+    pump.emit(EncoderEvent(2))  # the knob dials 2, YES takes it
+    pump.emit(ButtonEvent(Button.YES))
+    assert table.until(lambda: table.controller.ui.pin.digits == "2")  # type: ignore[union-attr]
+    type_pin(table, "468")
+    assert banker_menu_open(table)
+    assert table.controller.ui.pin is None and warnings == []
+    table.controller.choose(0, "button")  # "Register cards": the banker's, now allowed
+    chooser = table.controller.ui.chooser
+    assert chooser is not None and chooser.title == "Register cards"
+
+
+def test_a_wrong_pin_opens_nothing_and_says_so(
+        guarded: tuple[Table, Clock, list[PinWarning]]) -> None:
+    table, _clock, warnings = guarded
+    before = table.state()
+    hold_menu(table)
+    type_pin(table, "1357")
+    assert table.banner() == "Refused: Wrong banker PIN, nothing changed (1 wrong so far)"
+    assert not banker_menu_open(table) and table.controller.ui.pin is not None
+    assert [(w.wrong, w.where) for w in warnings] == [(1, "screen")]
+    table.controller.post_pin_warning(1, "screen")  # the screen said it: no "on a phone"
+    table.controller.drain()
+    assert "phone" not in table.banner()
+    table.controller.press("no", "button")  # nothing typed: NO closes the question
+    assert table.controller.ui.pin is None and not banker_menu_open(table)
+    assert table.state() == before
+
+
+def test_the_pin_question_closes_by_itself(
+        guarded: tuple[Table, Clock, list[PinWarning]]) -> None:
+    table, clock, _warnings = guarded
+    hold_menu(table)
+    table.controller.pin_key("2")
+    clock.now += 31
+    table.controller.drain()
+    assert table.controller.ui.pin is None
+    table.controller.press("yes", "button")  # the panel is the game's again
+    assert table.controller.ui.pin is None and not banker_menu_open(table)
+
+
+def test_brute_forcing_the_menu_pin_is_held_back_for_the_whole_table(
+        guarded: tuple[Table, Clock, list[PinWarning]], tmp_path: Path) -> None:
+    """The screen and the phones share one guard: three wrong PINs typed anywhere make
+    the screen wait, even for the right one, and each further one doubles the wait."""
+    from web_fakes import ORIGIN, Phone, page_csrf
+
+    from web_remote import TableHooks, create_app, join_url
+
+    table, clock, warnings = guarded
+    guard = table.controller.pins
+    assert guard is not None
+    app = create_app(table.session, table.data_dir, hooks=TableHooks(pin_guard=guard))
+    try:
+        for guess in ("0000", "1111"):  # two wrong PINs from a spectator's phones
+            phone = Phone(app)
+            url = join_url(app, ORIGIN, fresh=True).removeprefix(ORIGIN)
+            token = page_csrf(phone.client.get(url).get_data(as_text=True))
+            resp = phone.client.post(url, data={"who": "banker", "pin": guess,
+                                                "csrf_token": token},
+                                     headers={"Origin": ORIGIN, "Accept": "application/json"})
+            assert resp.get_json()["code"] == "bad_pin"
+        hold_menu(table)
+        type_pin(table, "2222")  # the third wrong one: the table now waits a second
+        assert table.banner().endswith("(3 wrong so far) · The table checks no PIN for 1 s")
+        type_pin(table, PIN)  # right, but too soon: not even checked
+        assert table.banner() == "Refused: The table checks no PIN for 1 s"
+        assert not banker_menu_open(table)
+        assert [w.where for w in warnings] == ["phone", "phone", "screen"]
+        clock.now += 1
+        type_pin(table, "5555")  # each further wrong one doubles the wait
+        assert table.banner().endswith("(4 wrong so far) · The table checks no PIN for 2 s")
+        clock.now += 2
+        type_pin(table, PIN)
+        assert banker_menu_open(table)
+    finally:
+        app.extensions["web_remote"].close()
+
+
+def test_the_banker_card_opens_the_banker_menu_without_the_pin(
+        guarded: tuple[Table, Clock, list[PinWarning]]) -> None:
+    table, _clock, _warnings = guarded
+    table.readers.registry.register("0D00000009", TagRole(TagKind.BANKER))
+    table.tap("0D00000009")
+    assert table.until(lambda: banker_menu_open(table)), table.banner()
+    assert table.controller.ui.pin is None
+
+
+def test_a_new_game_on_the_screen_is_dealt_as_the_banker_after_the_pin(
+        guarded: tuple[Table, Clock, list[PinWarning]]) -> None:
+    table, _clock, _warnings = guarded
+    c = table.controller
+    c.open_setup()
+    c.start_game()  # the form's START: a new game is the banker's
+    assert c.ui.pin is not None and c.ui.setup is not None
+    version = table.state()["version"]
+    type_pin(table, "9999")
+    assert c.ui.setup is not None and table.state()["version"] == version
+    type_pin(table, PIN)
+    entry = table.last()
+    assert entry["command"]["do"] == "new_game" and c.ui.setup is None
+    assert entry["source"] == {"kind": "screen", "player": None, "banker": True}

@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 from web_fakes import ORIGIN, Phone, joined, page_csrf, play, text
 
+from companion.game.pins import PIN_CHECKS_PER_MINUTE, PinGuard, PinWarning
 from web_remote import TableHooks, create_app, join_url
-from web_remote.security import PIN_CHECKS_PER_MINUTE, PinGuard, PinWarning
 
 
 class Clock:
@@ -320,3 +320,39 @@ def test_a_large_correction_asks_first_a_small_one_does_not(app: Flask, game: An
                                                      "amount": 500},
                                          "version": game.version, "confirmed": True})
     assert resp.status_code == 200, resp.get_json()
+
+
+# --- another player's debt ----------------------------------------------------------------
+
+BO_IN_DEBT = (  # Cy's turn; Bo (Rue Lecourbe, € 5 in cash) owes Cy € 10 for her birthday
+    {"do": "roll", "dice": [1, 2]}, {"do": "decline"}, {"do": "pass", "by": "Ann"},
+    {"do": "pass", "by": "Cy"}, {"do": "bid", "by": "Bo", "amount": 60}, {"do": "end_turn"},
+    {"do": "roll", "dice": [2, 3]}, {"do": "decline"}, {"do": "pass", "by": "Ann"},
+    {"do": "pass", "by": "Cy"}, {"do": "pass", "by": "Bo"}, {"do": "end_turn"},
+    {"do": "pay", "from": "Bo", "to": "bank", "amount": 1435},
+    {"do": "roll", "dice": [1, 1]}, {"do": "draw", "card": "chest-birthday"})
+
+
+@pytest.mark.parametrize("who", ["Cy", "Ann"])
+@pytest.mark.parametrize(("command", "status", "code"), [
+    ({"do": "mortgage", "by": "Bo", "square": 3}, 403, "not_yours"),
+    ({"do": "bankrupt", "by": "Bo"}, 403, "not_yours"),
+    ({"do": "bankrupt"}, 422, "not_in_debt"),  # taken as the phone's own: not in debt
+])
+def test_nobody_answers_a_debt_for_the_player_who_owes(
+        app: Flask, game: Any, who: str, command: dict[str, Any], status: int,
+        code: str) -> None:
+    play(game, *BO_IN_DEBT)
+    assert (game.state()["pending"]["player"], game.state()["current"]) == ("Bo", "Cy")
+    phone = in_french(joined(app, who))
+    before = table(app)
+    resp = phone.post("/api/commands", {"command": command, "version": game.version,
+                                        "confirmed": True})
+    refused(resp, status, code)
+    assert table(app) == before
+    bo = joined(app, "Bo")  # his own phone may
+    resp = bo.post("/api/commands", {"command": {"do": "mortgage", "square": 3},
+                                     "version": game.version, "confirmed": True})
+    assert resp.status_code == 200, resp.get_json()
+    assert game.history(limit=1)[-1]["source"] == {"kind": "phone", "player": "Bo",
+                                                   "banker": False}

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from web_remote.security import (
+from companion.game.pins import (
     FREE_WRONG,
     MAX_BACKOFF_S,
     PIN_CHECKS_PER_MINUTE,
     PinGuard,
     PinStore,
     PinWarning,
-    Seats,
 )
+from web_remote.security import Seats
 
 
 class Clock:

@@ -16,20 +16,13 @@ from typing import Any
 from flask import Flask, Response, g, request, session
 
 from companion.game.api import GameSessionProtocol
+from companion.game.pins import PIN_FILE, PinGuard, PinStore
 from web_remote import i18n
 from web_remote.context import Remote, TableHooks, csrf_token, identity, refuse, remote
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, Hub
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
-from web_remote.security import (
-    JoinCodes,
-    PinGuard,
-    PinStore,
-    RateLimiter,
-    Seats,
-    load_secret,
-    same_origin,
-)
+from web_remote.security import JoinCodes, RateLimiter, Seats, load_secret, same_origin
 from web_remote.store import Persister
 from web_remote.views import api, banker, join, pages
 from web_remote.worth import WorthRecorder
@@ -111,12 +104,14 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         if on_join is not None:
             on_join()  # the table screen shows the next one-time link
 
-    pins = PinStore(web_dir / "banker.json")
+    guard = hooks.pin_guard or PinGuard(PinStore(Path(data_dir) / PIN_FILE),
+                                        on_warning=hooks.on_pin_warning)
+    pins = guard.store
     r = Remote(
         session=session_, data_dir=Path(data_dir), config=cfg, hooks=hooks, hub=hub,
         joins=JoinCodes(ttl=float(cfg["join_ttl_s"]),
                         on_spent=joined),
-        pin=PinGuard(pins, on_warning=hooks.on_pin_warning),
+        pin=guard,
         seats=Seats(web_dir / "seats.json"),
         proposals=Proposals(web_dir / "proposals.json", persister),
         worth=WorthRecorder(web_dir / "networth.json", persister),

@@ -14,10 +14,11 @@ from typing import Any, Protocol
 from flask import Response, current_app, jsonify, render_template, request, session
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.game.pins import PinGuard, PinWarning
 from web_remote.guard import Identity
 from web_remote.hub import Hub
 from web_remote.proposals import Proposals
-from web_remote.security import JoinCodes, PinGuard, PinWarning, RateLimiter, Seats, new_token
+from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
 from web_remote.worth import WorthRecorder
 
@@ -74,6 +75,8 @@ class TableHooks:
     on_join: a phone spent its join link (the screen shows the next one);
     games / new_game_file: the banker's saved games, and starting a new game in a new file;
     tags / registration: the card reader's tags and guided registration;
+    pin_guard: the table's one banker PIN guard, shared with the screen (companion.game.pins;
+    None: the remote makes its own over `<data_dir>/web/banker.json`);
     on_pin_warning: wrong banker PINs were typed (the screen may warn the banker);
     on_trade: a new trade proposal (the screen may show it);
     on_trade_closed: a proposal was accepted or dropped on a phone (its id: the screen stops
@@ -84,6 +87,7 @@ class TableHooks:
     new_game_file: Callable[[JSON, Source], Outcome] | None = None
     tags: TagList | None = None
     registration: CardRegistration | None = None
+    pin_guard: PinGuard | None = None
     on_pin_warning: Callable[[PinWarning], None] | None = None
     on_trade: Callable[[JSON], None] | None = None
     on_trade_closed: Callable[[str], None] | None = None
@@ -114,7 +118,7 @@ class Remote:
         if new_game:
             self.proposals.clear()
             self.hub.publish("trades", {"version": update.version})
-        elif self.proposals.prune(update.state):
+        elif self.proposals.prune(update.state, update.events):
             self.hub.publish("trades", {"version": update.version})
         self.worth.record(update.state, new_game)
         self.hub.publish("state", {"version": update.version, "state": update.state,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,22 @@ from web_remote.store import Persister, read_json
 JSON = dict[str, Any]
 #: open proposals per player; a phone cannot fill the Pi's memory with them
 MAX_OPEN_PER_PLAYER = 10
+
+
+def _deal(trade: JSON) -> tuple[Any, ...]:
+    """What a proposal or a "traded" event exchanges, comparable between the two.
+
+    >>> _deal({"from": "Ann", "to": "Bo", "give": {"cash": 50}, "take": {}}) == _deal(
+    ...     {"from": "Ann", "to": "Bo", "give": {"cash": 50, "cards": 0, "squares": []},
+    ...      "take": {"cash": 0, "cards": 0, "squares": []}})
+    True
+    """
+    def side(goods: Any) -> tuple[int, int, tuple[int, ...]]:
+        goods = goods if isinstance(goods, dict) else {}
+        return (int(goods.get("cash") or 0), int(goods.get("cards") or 0),
+                tuple(sorted(int(s) for s in goods.get("squares") or [])))
+
+    return trade.get("from"), trade.get("to"), side(trade.get("give")), side(trade.get("take"))
 
 
 class Proposals:
@@ -75,14 +92,16 @@ class Proposals:
                 self._save()
             return item
 
-    def prune(self, state: JSON) -> list[str]:
-        """Drop proposals the table has overtaken (deeds changed hands, a player went out,
-        or the trade was done on the screen); returns their ids."""
+    def prune(self, state: JSON, events: Iterable[JSON] = ()) -> list[str]:
+        """Drop proposals the table has overtaken (deeds changed hands, a player went out)
+        or done elsewhere (the same trade accepted with the receiver's bank card: a "traded"
+        event in `events`); returns their ids."""
         owner = {sq["index"]: sq.get("owner") for sq in state.get("squares", [])}
         active = {p["name"] for p in state.get("players", []) if not p.get("bankrupt")}
+        done = {_deal(e) for e in events if e.get("kind") == "traded"}
         with self._lock:
             gone = [pid for pid, p in self._items.items()
-                    if p["from"] not in active or p["to"] not in active
+                    if p["from"] not in active or p["to"] not in active or _deal(p) in done
                     or any(owner.get(s) != p["from"] for s in p["give"]["squares"])
                     or any(owner.get(s) != p["to"] for s in p["take"]["squares"])]
             for pid in gone:

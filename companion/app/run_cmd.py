@@ -110,6 +110,7 @@ def _main(argv: list[str]) -> int:
         close_quietly,
         reader_specs,
         start_panel,
+        table_pin,
     )
     from companion.game.journal import JournalError
     from companion.game.session import open_session
@@ -139,6 +140,9 @@ def _main(argv: list[str]) -> int:
                             remote_port=port if config.web.enabled else None)
     if not remembered:
         controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
+    # one banker PIN guard for the table: the phones' and the screen's banker menu
+    controller.pins = table_pin(data_dir, lambda w: controller.post_pin_warning(w.wrong,
+                                                                                w.where))
     sound.set_volume(controller.ui.volume / 100)
     sound.set_muted(controller.ui.muted)
     try:
@@ -161,7 +165,7 @@ def _main(argv: list[str]) -> int:
                                    games=session if isinstance(session, SessionHolder) else None,
                                    tags=readers.registrar, on_trade=controller.post_trade,
                                    on_trade_closed=controller.post_trade_closed,
-                                   on_pin_warning=lambda w: controller.post_pin_warning(w.wrong))
+                                   pin_guard=controller.pins)
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()

@@ -18,6 +18,7 @@ import web_remote
 from companion import net
 from companion.config import ButtonsConfig, EncoderConfig
 from companion.game.api import GameSessionProtocol
+from companion.game.pins import PIN_FILE, PinGuard, PinStore, PinWarning
 from companion.inputs.actions import Action, OpenMenu, Show
 from companion.inputs.controller import InputController
 from companion.inputs.events import Emit
@@ -52,16 +53,18 @@ class WebRemote:
                  games: Any = None, tags: Any = None,
                  on_trade: Callable[[Any], None] | None = None,
                  on_trade_closed: Callable[[str], None] | None = None,
-                 on_pin_warning: Callable[[Any], None] | None = None) -> None:
+                 on_pin_warning: Callable[[Any], None] | None = None,
+                 pin_guard: PinGuard | None = None) -> None:
         self._web_remote = web_remote
         # games: the banker page's saved-game list (list(), resume(id)), when switchable;
         # tags: the card registry and registration run (companion.inputs.registrar.Registrar);
-        # on_trade: a phone proposed a trade; on_pin_warning: wrong banker PINs were typed
+        # on_trade: a phone proposed a trade; on_pin_warning: wrong banker PINs were typed;
+        # pin_guard: the table's one banker PIN guard, the screen's too (table_pin)
         self.app = web_remote.create_app(session, data_dir, hooks=web_remote.TableHooks(
             on_join=on_join, games=games, tags=tags, registration=tags,
             new_game_file=games.start_new_game_file if games is not None else None,
             on_trade=on_trade, on_trade_closed=on_trade_closed,
-            on_pin_warning=on_pin_warning))
+            on_pin_warning=on_pin_warning, pin_guard=pin_guard))
         self._host, self._port = host, port
         self.handle: Any = None
         self.url = ""
@@ -81,6 +84,13 @@ class WebRemote:
         """End the live streams and stop serving."""
         if self.handle is not None:
             self.handle.stop()
+
+
+def table_pin(data_dir: Path, on_warning: Callable[[PinWarning], None]) -> PinGuard:
+    """The table's one banker PIN guard (the PIN the phones set, in the data directory),
+    for the phones and the screen's banker menu alike: one throttle for the whole table,
+    and `on_warning` after every wrong PIN, wherever it was typed."""
+    return PinGuard(PinStore(data_dir / PIN_FILE), on_warning=on_warning)
 
 
 def start_panel(emit: Emit, buttons: ButtonsConfig, encoder: EncoderConfig) -> ButtonPanel | None:

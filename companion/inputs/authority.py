@@ -56,6 +56,50 @@ def someone_else(state: Mapping[str, Any], command: Mapping[str, Any]) -> str | 
     return owner if offered else None
 
 
+#: decisions several players answer at once, each for themselves (their own bid or pass)
+AUCTIONS = ("auction", "building_auction")
+
+
+def waiting_on(state: Mapping[str, Any]) -> str | None:
+    """The named player other than the current one whose decision is on the table now
+    (a debt to raise money for, mortgages to lift or keep, a building to place), which only
+    their own phone or bank card answers; None when it is the current player's, nobody's
+    or an auction's (companion.screen.views.waiting names each other bidder).
+
+    >>> waiting_on({"current": "Cy", "pending": {"kind": "debt", "player": "Bo"}})
+    'Bo'
+    >>> waiting_on({"current": "Bo", "pending": {"kind": "debt", "player": "Bo"}}) is None
+    True
+    """
+    pending = state.get("pending") or {}
+    who = pending.get("player")
+    if not isinstance(who, str) or who == state.get("current") or \
+            pending.get("kind") in AUCTIONS:
+        return None
+    return who
+
+
+def table_source(state: Mapping[str, Any], command: JSON, kind: str,
+                 card_holder: str | None = None) -> Source | str:
+    """The Source a shared input sends `command` with, or the name of the player whose own
+    input it needs. The shared inputs act for the current player; a player who tapped
+    their own bank card for their decision (`card_holder`, while it stands) answers it
+    on the panel as with their card, like a bid after a tap.
+
+    >>> debt = {"current": "Cy", "legal": [{"do": "mortgage", "by": "Bo", "squares": [3]}]}
+    >>> table_source(debt, {"do": "mortgage", "by": "Bo", "square": 3}, "button")
+    'Bo'
+    >>> table_source(debt, {"do": "mortgage", "by": "Bo", "square": 3}, "button", "Bo")
+    Source(kind='rfid', player='Bo', banker=False)
+    """
+    other = someone_else(state, command)
+    if other is None:
+        return shared_source(kind, command)
+    if other == card_holder and command.get("do") != "trade":
+        return Source("rfid", player=other)
+    return other
+
+
 def shared_source(kind: str, command: JSON) -> Source:
     """The Source of a command from a shared input: the player it acts for (the current
     player, once someone_else said nothing against it), never the banker's authority."""

@@ -1,12 +1,14 @@
-"""The one input flow for the dice, the amounts and the squares, for the screen and the hardware.
+"""The one input flow for the dice, the amounts, the squares and the banker PIN, for the
+screen and the hardware.
 
 Entering the physical dice (typed one at a time, or dialled with the knob: two white dice
 and, with the speed die, its 1, 2, 3, bus or Mr. Monopoly), setting the next bid or an
-amount with the knob, and picking a square (a triple's, the Auction square's, a bus
-ticket's ride) all happen here, once. Where the entry stands is kept in an `EntryFields`
-object: the screen's UiState (companion.screen.ui_state) or the hardware controller's own
-`Entry`. Each step reads the public state JSON and returns what to do: a command to
-submit, a `Refusal` saying why not, or None (nothing to send yet). Pure: no I/O, no clock.
+amount with the knob, picking a square (a triple's, the Auction square's, a bus ticket's
+ride) and typing or dialling the banker PIN (a `PinEntry`) all happen here, once. Where
+the entry stands is kept in an `EntryFields` object: the screen's UiState
+(companion.screen.ui_state) or the hardware controller's own `Entry`. Each step reads the
+public state JSON and returns what to do: a command to submit, a `Refusal` saying why not,
+or None (nothing to send yet). Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.game.api import JSON
+from companion.game.pins import MAX_PIN, valid_pin
 from companion.inputs.picking import Pick, current_pick
 
 WHITE_FACES: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6)
@@ -300,3 +303,56 @@ def turn(state: Mapping[str, Any], e: EntryFields, steps: int, size: int | None 
     something changed."""
     return step_pick(state, e, steps, size) or turn_bid(state, e, steps) \
         or turn_dial(state, e, steps)
+
+
+# --- the banker PIN ---------------------------------------------------------------------
+
+PIN_DIGITS = "0123456789"
+
+
+@dataclass
+class PinEntry:
+    """A banker PIN being entered before a banker action (`then`): the digits typed or
+    dialled so far and the digit the knob's dial shows."""
+
+    then: str
+    digits: str = ""
+    dial: int = 0
+
+
+def type_pin(p: PinEntry, digit: str) -> bool:
+    """One digit typed (a key); False when it is not a digit or the PIN is full.
+
+    >>> p = PinEntry("banker_menu")
+    >>> type_pin(p, "4"), type_pin(p, "x"), p.digits
+    (True, False, '4')
+    """
+    if len(digit) != 1 or digit not in PIN_DIGITS or len(p.digits) >= MAX_PIN:
+        return False
+    p.digits += digit
+    return True
+
+
+def turn_pin(p: PinEntry, steps: int) -> None:
+    """The knob (or the next-digit button): the dial's digit moves by `steps`, round."""
+    p.dial = (p.dial + steps) % len(PIN_DIGITS)
+
+
+def take_pin_dial(p: PinEntry) -> bool:
+    """YES on the dial: its digit is the next one of the PIN."""
+    return type_pin(p, PIN_DIGITS[p.dial])
+
+
+def back_pin(p: PinEntry) -> bool:
+    """NO: the last digit goes; False when there was none (the entry ends)."""
+    if not p.digits:
+        return False
+    p.digits = p.digits[:-1]
+    return True
+
+
+def pin_to_check(p: PinEntry) -> str | Refusal:
+    """The PIN to check when it is complete enough (4 to 12 digits), else
+    Refusal("pin_short"); the digits are cleared either way (a PIN is checked once)."""
+    digits, p.digits = p.digits, ""
+    return digits if valid_pin(digits) else Refusal("pin_short")

@@ -98,7 +98,8 @@ class TapInterpreter:
         if kind == "auction":
             return self._start_bid(player, state, version)
         if kind:
-            return [Show("answer_first", _waiting_for(ask))], mode
+            data = {"player": ask.get("player"), "kind": kind}
+            return [Show("answer_first", _waiting_for(ask), data=data)], mode
         if isinstance(mode, CardTapped) and mode.version == version:
             if mode.player == player:
                 return [Show("tap_cancelled", "Cancelled.")], None

@@ -168,7 +168,8 @@ class ScreenLoop:
                 event, "touch", False):
             c.tap(event.pos)
             return True
-        if event.type == pygame.TEXTINPUT and c.ui.setup is not None and self._typing():
+        if event.type == pygame.TEXTINPUT and c.ui.setup is not None and c.ui.pin is None \
+                and self._typing():
             c.type_text(event.text)
             return True
         if event.type == pygame.KEYDOWN:
@@ -185,10 +186,20 @@ class ScreenLoop:
 
     def key(self, event: pygame.event.Event) -> bool:
         """Keyboard: the panel's buttons, digits for dice (B and M for the speed die's bus
-        and Mr. Monopoly while a roll takes it), H help, arrows in lists."""
+        and Mr. Monopoly while a roll takes it) or the banker PIN, H help, arrows in lists."""
         c = self.controller
         name = pygame.key.name(event.key)
         setup = c.ui.setup
+        if c.ui.pin is not None:  # the banker PIN: digits, Enter checks, Backspace deletes
+            digit = name.strip("[]")
+            if len(digit) == 1 and digit.isdigit():
+                c.pin_key(digit)
+            else:
+                button = {"return": "roll", "enter": "roll", "backspace": "no",
+                          "escape": "menu"}.get(name, KEY_BUTTONS.get(name))
+                if button is not None:
+                    c.press(button, "keyboard")
+            return True
         if name == "escape":
             c.ui.overlay, c.ui.chooser = None, None
             return True

@@ -18,7 +18,9 @@ from typing import Any
 from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
-from companion.inputs.authority import decision_owner, shared_source, someone_else
+from companion.game.pins import PinGuard
+from companion.inputs import entry
+from companion.inputs.authority import decision_owner, table_source, waiting_on
 from companion.inputs.entry import acting_player
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
@@ -41,6 +43,7 @@ from companion.screen.views.board_info import board_info, edition_names
 from companion.screen.views.history import networth_series
 from companion.screen.views.house_rules import house_rule_states
 from companion.screen.views.news import card_news
+from companion.screen.views.pin import PIN_S, pin_prompt
 from companion.screen.views.prompt import (
     Action,
     build_prompt,
@@ -53,6 +56,8 @@ from companion.words.refusals import describe_refusal
 
 log = logging.getLogger(__name__)
 AUCTION_SECONDS = 30.0
+#: how long the right banker PIN (or the banker card) makes the screen the banker's
+BANKER_S = 120.0
 
 
 def has_game(state: Mapping[str, Any] | None) -> bool:
@@ -102,6 +107,9 @@ class Controller(EntryMixin):
         self.frame: Frame | None = None
         #: companion.screen.views.registration.CardRegistration when RFID readers are wired in
         self.cards: Any = None
+        #: the table's one banker PIN guard (companion.game.pins), the phones' too; None:
+        #: no banker PIN on this table (a screenshot), the banker's actions ask for none
+        self.pins: PinGuard | None = None
         self.ui.now = clock()
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
         self.ui.styles = {n: PlayerStyle(s.get("color"), s.get("token"))
@@ -137,8 +145,11 @@ class Controller(EntryMixin):
         self.inbox.put(("trade", dict(proposal)))
         self.wake()
 
-    def post_pin_warning(self, wrong: int) -> None:
-        """Wrong banker PINs were typed on phones (the remote's thread): the table sees it."""
+    def post_pin_warning(self, wrong: int, where: str = "phone") -> None:
+        """Wrong banker PINs were typed (the remote's thread): the table sees it. One typed
+        on this screen was said there already (Controller.check_pin)."""
+        if where == "screen":
+            return
         self.inbox.put(("message", (text("pin_warning", count=wrong), "warning")))
         self.wake()
 
@@ -209,6 +220,10 @@ class Controller(EntryMixin):
     def tick(self) -> bool:
         """Time-driven changes: the timed game's end, the auction gavel when time runs out."""
         changed = self._timed_game_over()
+        if self.ui.pin is not None and self.ui.pin_until is not None and \
+                self.ui.now >= self.ui.pin_until:
+            self.ui.pin, self.ui.pin_until = None, None  # the PIN question closes by itself
+            changed = True
         deadline = self.ui.auction_deadline
         if deadline is None or self.ui.now < deadline or not has_game(self.state):
             return changed
@@ -290,6 +305,9 @@ class Controller(EntryMixin):
         self.ui.confirm_undo, self.ui.undo_target = False, None
         before = (old or {}).get("pending") or {}
         pending = state.get("pending") or {}
+        if (before.get("kind"), before.get("player")) != (pending.get("kind"),
+                                                           pending.get("player")):
+            self.ui.card_holder = None  # a card held the buttons for that decision only
         if (before.get("kind"), before.get("square"), before.get("highest")) != (
                 pending.get("kind"), pending.get("square"), pending.get("highest")):
             self.ui.bid_steps = 0
@@ -328,16 +346,21 @@ class Controller(EntryMixin):
         if self.session is None:
             self.refuse(text("no_session"))
             return None
-        other = someone_else(self.state or {}, command)
-        if other is not None:
-            self.refuse(text("own_input", player=other))
+        sender = table_source(self.state or {}, command, source, self.ui.card_holder)
+        if isinstance(sender, str):
+            self.refuse(text("own_input", player=sender))
             return None
-        return self._send(command, shared_source(source, command))
+        return self._send(command, sender)
 
     def consent(self, player: str) -> None:
         """A player's own bank card was tapped: the trade offered to them, if one waits on
-        the screen, is accepted as theirs."""
+        the screen, is accepted as theirs; else, when a decision of theirs is on the table
+        (a debt), the buttons answer it for them until it changes."""
         trade = next((t for t in reversed(self.ui.trades) if t.get("to") == player), None)
+        if trade is None and waiting_on(self.state or {}) == player:
+            self.ui.card_holder = player
+            self.notify(text("card_holds", player=player))
+            return
         if trade is None or self.session is None:
             return
         command = {"do": "trade", "from": trade.get("from"), "to": player,
@@ -346,7 +369,7 @@ class Controller(EntryMixin):
         self.ui.message = None  # not the card's "tap a deed..." hint: the trade is the answer
         self._send(command, Source("rfid", player=decision_owner(command)))
 
-    def _send(self, command: JSON, source: Source) -> Outcome | None:
+    def _send(self, command: JSON, source: Source) -> Outcome:
         assert self.session is not None
         outcome = self.session.submit(command, source)
         if not outcome.accepted:
@@ -374,6 +397,9 @@ class Controller(EntryMixin):
     def press(self, button: str, source: str = "button") -> None:
         """A panel button, a key or an on-screen button: do what the screen says it does."""
         self.ui.now = self.clock()
+        if self.ui.pin is not None:  # the banker PIN is being asked: the buttons are its
+            self._pin_press(button)
+            return
         if self.cards is not None and self.cards.press(button, source):
             return  # a card registration run has the buttons, or the banker menu opened
         if self.ui.overlay == "help":
@@ -384,7 +410,9 @@ class Controller(EntryMixin):
             return
         action = self.current_prompt().for_button(button)
         if action is None:
-            self.refuse(text("nothing_for_button", button=text(f"btn_{button}")))
+            other = waiting_on(self.state or {}) if has_game(self.state) else None
+            self.refuse(text("own_input", player=other) if other is not None else
+                        text("nothing_for_button", button=text(f"btn_{button}")))
             return
         self.do(action, source)
 
@@ -418,7 +446,7 @@ class Controller(EntryMixin):
             return
         ui_action = action.ui or ""
         if ui_action.startswith("cards:") and self.cards is not None:
-            self.cards.do(ui_action)  # "Register cards" in the banker menu
+            self.as_banker(ui_action)  # "Register cards" in the banker menu
         elif ui_action == "undo":  # the table's UNDO asks first, naming the move
             self.ui.confirm_undo = True
             self.ui.undo_target = self._undo_target()
@@ -597,7 +625,7 @@ class Controller(EntryMixin):
             self.start_game()
 
     def start_game(self) -> None:
-        """Deal: submit the form's new_game, remember colours, tokens, clock and PIN."""
+        """Deal, once the banker PIN is typed: a new game is the banker's."""
         form = self.ui.setup
         if form is None:
             return
@@ -605,18 +633,105 @@ class Controller(EntryMixin):
         if problem:
             self.refuse(problem)
             return
+        self.as_banker("deal")
+
+    def _deal(self) -> None:
+        """Submit the form's new_game as the banker; remember colours, tokens and clock; a
+        PIN typed on the form becomes the table's banker PIN (the old one was just typed)."""
+        form = self.ui.setup
+        if form is None:
+            return
+        if self.session is None:
+            self.refuse(text("no_session"))
+            return
         self.ui.styles = form.styles()
         self.settings.styles = {n: {"color": s.color or "", "token": s.token or ""}
                                 for n, s in self.ui.styles.items()}
         self.settings.clock_end = time.time() + form.timed * 60 if form.timed else None
-        self.settings.set_pin(form.pin)
         self.settings.language = form.language
         screen_settings.save(self.data_dir, self.settings)
+        if form.pin and self.pins is not None:
+            self.pins.store.set(form.pin)
         self._apply_clock()
-        outcome = self.submit(form.new_game_command(random.SystemRandom().randrange(1 << 31)),
-                              "screen")
-        if outcome is not None and outcome.accepted:
+        outcome = self._send(form.new_game_command(random.SystemRandom().randrange(1 << 31)),
+                             Source("screen", banker=True))
+        if outcome.accepted:
             self.ui.setup = None
+
+    # --- the banker's actions, behind the banker PIN ---------------------------------------
+
+    def as_banker(self, then: str) -> None:
+        """Do a banker action (`then`: "banker_menu", "deal" or a "cards:..." menu choice)
+        once the banker PIN is typed; the banker card or the right PIN a moment ago stand
+        for it, and a table without a banker PIN has nobody to ask."""
+        pins = self.pins
+        if self.ui.now < self.ui.banker_until or pins is None or not pins.store.is_set:
+            self._banker_do(then)
+            return
+        self.ui.overlay, self.ui.chooser = None, None
+        self.ui.pin, self.ui.pin_until = entry.PinEntry(then), self.ui.now + PIN_S
+
+    def authorize_banker(self) -> None:
+        """The banker card was tapped (or the right PIN typed): the banker's actions are the
+        screen's for a while."""
+        self.ui.banker_until = self.ui.now + BANKER_S
+
+    def _banker_do(self, then: str) -> None:
+        if then == "banker_menu":
+            if self.cards is not None:
+                self.cards.open_menu()
+            else:
+                self.open_menu()
+        elif then == "deal":
+            self._deal()
+        elif then.startswith("cards:") and self.cards is not None:
+            self.cards.do(then)
+
+    def pin_key(self, digit: str) -> None:
+        """A digit key while the banker PIN is asked."""
+        if self.ui.pin is not None:
+            entry.type_pin(self.ui.pin, digit)
+            self.ui.pin_until = self.ui.now + PIN_S
+
+    def _pin_press(self, button: str) -> None:
+        pin = self.ui.pin
+        assert pin is not None
+        action = pin_prompt(pin).for_button(button)
+        self.ui.pin_until = self.ui.now + PIN_S
+        what = action.ui if action is not None else None
+        if what == "pin_add":
+            entry.take_pin_dial(pin)
+        elif what == "pin_next":
+            entry.turn_pin(pin, 1)
+        elif what == "pin_check":
+            self.check_pin()
+        elif what == "pin_close" or (what == "pin_back" and not entry.back_pin(pin)):
+            self.ui.pin, self.ui.pin_until = None, None
+
+    def check_pin(self) -> None:
+        """Check the PIN typed with the table's PIN guard (the phones' throttle and back-off):
+        right, the banker action it was asked for goes on; wrong or too soon, nothing
+        changes and the screen says so (the banker is warned)."""
+        pin = self.ui.pin
+        if pin is None or self.pins is None:
+            return
+        typed = entry.pin_to_check(pin)
+        if isinstance(typed, entry.Refusal):
+            self.refuse(text("pin_short"))
+            return
+        verdict = self.pins.check(typed, where="screen")
+        if verdict.right:
+            self.ui.pin, self.ui.pin_until = None, None
+            self.authorize_banker()
+            self._banker_do(pin.then)
+            return
+        wait = int(verdict.wait + 0.999)
+        if verdict.result == "wait":
+            self.refuse(text("pin_wait", seconds=wait))
+            return
+        warning = self.pins.warning()
+        said = text("pin_wrong", count=warning.wrong if warning is not None else 1)
+        self.refuse(f"{said} · {text('pin_wait', seconds=wait)}" if wait else said)
 
     def _apply_clock(self) -> None:
         """The timed game's end as a deadline on the loop's clock."""

@@ -110,8 +110,11 @@ class EntryMixin:
     # --- the encoder ----------------------------------------------------------------------
 
     def turn(self, steps: int) -> bool:
-        """Encoder detents: move a list's focus, the square being chosen, the dice dial or
-        the next bid; True when something changed."""
+        """Encoder detents: move the banker PIN's dial, a list's focus, the square being
+        chosen, the dice dial or the next bid; True when something changed."""
+        if self.ui.pin is not None:  # the banker PIN's dial
+            entry.turn_pin(self.ui.pin, steps)
+            return True
         chooser = self.ui.chooser
         if self.ui.overlay == "chooser" and chooser is not None and chooser.choices:
             chooser.focus = (chooser.focus + steps) % len(chooser.choices)

@@ -29,6 +29,7 @@ from companion.screen.views.panels import (
     draw_prompt,
     draw_remote,
 )
+from companion.screen.views.pin import draw_pin
 from companion.screen.views.prompt import Action, Prompt, build_prompt
 from companion.screen.views.registration import draw_registration
 from companion.screen.views.setup import draw_setup
@@ -99,7 +100,11 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
         draw_chooser(p, ui.chooser)
     elif ui.overlay == "registration" and ui.chooser is not None:
         draw_registration(p, ui.chooser)  # card registration (companion.screen.views.registration)
-    if frame.screen != "game":
+    if ui.pin is not None:
+        draw_pin(p, ui.pin)  # the banker PIN, over everything (companion.screen.views.pin)
+    if ui.pin is not None:  # above the PIN's box, which hides the game's own banner
+        draw_banner(p, p.rect(6, 2, 788, 34), ui)
+    elif frame.screen != "game":
         draw_banner(p, p.rect(6, 380, 788, 36), ui)
     frame.texts = p.texts
     frame.hotspots = p.hotspots

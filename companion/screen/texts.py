@@ -106,6 +106,8 @@ _MESSAGES: tuple[Message, ...] = (
     # never take them (companion.screen.views.waiting); "tap your card": their bank card
     _t("waiting_trade", "Waiting for {player}: accept on your phone or tap your card"),
     # TRANSLATORS: {players} is one name or several joined by ", ".
+    _t("waiting_debt", "Waiting for {player}: raise the money on your phone or tap your card"),
+    _t("card_holds", "{player}'s card: the buttons answer for {player} now"),
     _t("waiting_bid", "Waiting for {players}: bid or pass on your phone or tap your card"),
     _t("prompt_nothing", "Nothing"),
     _t("prompt_game_over", "Game over"),
@@ -130,6 +132,14 @@ _MESSAGES: tuple[Message, ...] = (
     # refusals and notices
     _t("refused", "Refused: {message}"),
     # TRANSLATORS: shown on the table screen when a phone typed a wrong banker PIN
+    _t("pin_title", "Banker PIN"),
+    _t("pin_help", "Type it, or turn the knob to a digit and press YES; ROLL checks it"),
+    _t("pin_add", "Add {digit}"),
+    _t("pin_next", "Next digit"),
+    _t("pin_check", "Check PIN"),
+    _t("pin_short", "A banker PIN has 4 to 12 digits"),
+    _t("pin_wrong", "Wrong banker PIN, nothing changed ({count} wrong so far)"),
+    _t("pin_wait", "The table checks no PIN for {seconds} s"),
     _t("pin_warning", "A wrong banker PIN was typed on a phone ({count} so far)"),
     _t("cannot_afford", "{player} cannot afford {square}: {price} needed, {cash} in hand"),
     _t("no_session", "No game session"),

@@ -10,6 +10,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.inputs.entry import PinEntry
 from companion.screen.theme import Color
 
 BALANCE_ANIM_S = 0.8  # the shown balance counts to the new value in this time
@@ -138,6 +139,15 @@ class UiState:
     #: trade offers from the phones waiting for their receiver's phone or bank card
     #: (companion.screen.views.waiting); the shared YES / NO never answers them
     trades: list[dict[str, Any]] = field(default_factory=list)
+    #: the player other than the current one who tapped their own bank card for their
+    #: decision on the table (a debt): the panel answers it for them until it changes
+    card_holder: str | None = None
+    #: the banker PIN being asked before a banker action (companion.screen.views.pin), and
+    #: when the question closes by itself; the banker's own actions are the screen's until
+    #: `banker_until` (after the right PIN or the banker card)
+    pin: PinEntry | None = None
+    pin_until: float | None = None
+    banker_until: float = 0.0
     volume: int = 80
     muted: bool = False
     setup: Any = None  # companion.screen.views.setup.SetupForm while no game is running
@@ -156,6 +166,8 @@ class UiState:
                 times.append(end)
         if self.message and self.message.until > self.now:
             times.append(self.message.until)
+        if self.pin_until is not None and self.pin_until > self.now:
+            times.append(self.pin_until)
         for deadline in (self.auction_deadline, self.clock_deadline):
             if deadline is not None and deadline > self.now:
                 # tick when the shown whole second changes

@@ -22,13 +22,13 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion.editions import edition_ids, player_limits
 from companion.game.api import Source
 from companion.game.applying import apply_command
+from companion.game.pins import PinWarning, valid_pin
 from companion.rules import Rejection
 from companion.words import refusals
 from web_remote.context import identity, make_banker, refuse, remote, wants_json
 from web_remote.guard import Refusal, check_names
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
 from web_remote.present import edition, money, square_names
-from web_remote.security import PinWarning, valid_pin
 from web_remote.views.join import pin_refusal
 from web_remote.views.pages import building_names, building_said
 

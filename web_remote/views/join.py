@@ -11,10 +11,10 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.game.pins import PinVerdict, valid_pin
 from web_remote import i18n
 from web_remote.context import identity, make_banker, refuse, remote
 from web_remote.i18n import _, ngettext
-from web_remote.security import PinVerdict, valid_pin
 
 bp = Blueprint("join", __name__)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.inputs import entry as flow
+from companion.inputs.authority import waiting_on
 from companion.inputs.entry import acting_player, dial_faces, dice_needed
 from companion.inputs.picking import Pick
 from companion.screen import texts
@@ -125,6 +126,9 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         prompt = _pick(state, ui, pick)
     elif pending:
         prompt = _pending(state, ui, pending)
+        other = waiting_on(state)
+        if other is not None and other != ui.card_holder:  # theirs: their phone or card
+            prompt = Prompt(prompt.title, prompt.details, [], prompt.player)
     else:
         prompt = _turn(state, ui)
     actions = list(prompt.actions)

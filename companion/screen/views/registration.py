@@ -1,7 +1,8 @@
 """Registering the cards' RFID tags on the table screen: the banker menu's "Register
 cards", the run's screen ("Tap the card for Götgatan", 3/28, the last card's result) and
 its buttons (NO skips, UNDO goes back, MENU stops, YES moves a card registered to
-something else).
+something else). The banker menu asks for the banker PIN first (Controller.as_banker);
+the banker card stands for it.
 
 The run itself lives in companion.inputs.registrar.Registrar (shared with the readers' pump and
 the phones); `CardRegistration` is its face on the screen. Threads: the registrar's
@@ -27,7 +28,8 @@ from companion.screen.ui_state import Choice, Chooser, UiState
 OVERLAY = "registration"
 #: internal button names posted to the controller (never panel buttons)
 REFRESH = "cards_refresh"
-BANKER_MENU = "banker_menu"
+BANKER_MENU = "banker_menu"  # MENU held: the banker menu, behind the banker PIN
+BANKER_CARD = "banker_card"  # the banker card tapped: the banker menu at once
 MENU_ACTION = "cards:menu"
 START_ACTION = "cards:start:"
 KIND_TEXTS = {"deeds": "reg_kind_deeds", "chance": "reg_kind_chance",
@@ -53,6 +55,8 @@ class ScreenHost(Protocol):
     def post_message(self, message: str, kind: str = "info") -> None: ...
     def open_chooser(self, title: str, choices: list[Choice]) -> None: ...
     def open_menu(self) -> None: ...
+    def as_banker(self, then: str) -> None: ...
+    def authorize_banker(self) -> None: ...
     def refuse(self, refusal: str | Outcome) -> None: ...
     def notify(self, message: str, kind: str = "info") -> None: ...
 
@@ -137,7 +141,8 @@ class CardRegistration:
                 held_menu = action.held and action.button == "menu"
                 post.post_button(BANKER_MENU if held_menu else action.button)
         elif isinstance(action, OpenMenu):
-            post.post_button(BANKER_MENU if action.menu == "banker" else "menu")
+            banker = BANKER_CARD if action.authorized else BANKER_MENU
+            post.post_button(banker if action.menu == "banker" else "menu")
         elif isinstance(action, Show):
             if action.code.startswith("registration"):
                 return  # the registrar's listener redraws the run's screen
@@ -148,6 +153,9 @@ class CardRegistration:
                 post.post_refusal(Outcome(False, 0, code=action.data.get("code"),
                                           message=action.message,
                                           params=dict(action.data.get("params") or {})))
+            elif action.code == "answer_first" and action.data.get("player"):
+                key = "waiting_debt" if action.data.get("kind") == "debt" else "own_input"
+                post.post_message(text(key, player=action.data["player"]), "info")
             elif action.code == "unknown_tag":
                 post.post_message(text("reg_unknown_tag", tag=action.data.get("tag", "?")),
                                   "refused")
@@ -162,11 +170,14 @@ class CardRegistration:
         if button == REFRESH:
             self.refresh()
             return True
-        if button == BANKER_MENU:
+        if button in (BANKER_MENU, BANKER_CARD):
             if self.registrar.active:
                 self.registrar.cancel()
-                return True
-            self.open_menu()
+            elif button == BANKER_CARD:  # the banker's own card stands for the PIN
+                self.controller.authorize_banker()
+                self.open_menu()
+            else:
+                self.controller.as_banker("banker_menu")
             return True
         if self.registrar.active:
             self.registrar.press(button)

@@ -1,23 +1,19 @@
 """What the screen remembers between runs, in `screen.json` of the data directory.
 
-Player colours and tokens, the sound volume and mute, the screen's language, the timed
-game's end and the banker PIN (as a salted hash) are table matters the rules engine does not
-know about.
+Player colours and tokens, the sound volume and mute, the screen's language and the timed
+game's end are table matters the rules engine does not know about. The banker PIN is not
+here: the table has one, the phones' (companion.game.pins).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
-import secrets
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 FILE_NAME = "screen.json"
-PIN_ROUNDS = 50_000
 
 
 @dataclass
@@ -29,26 +25,6 @@ class ScreenSettings:
     language: str = ""  # the screen's language chosen at setup; "" follows the edition
     styles: dict[str, dict[str, str]] = field(default_factory=dict)
     clock_end: float | None = None  # wall-clock (time.time) end of a timed game
-    pin_salt: str = ""
-    pin_hash: str = ""
-
-    def set_pin(self, pin: str) -> None:
-        """Remember a banker PIN (empty: none)."""
-        if not pin:
-            self.pin_salt = self.pin_hash = ""
-            return
-        self.pin_salt = secrets.token_hex(8)
-        self.pin_hash = _hash(pin, self.pin_salt)
-
-    def check_pin(self, pin: str) -> bool:
-        """Whether `pin` is the banker PIN (any PIN when none was set)."""
-        if not self.pin_hash:
-            return True
-        return hmac.compare_digest(_hash(pin, self.pin_salt), self.pin_hash)
-
-
-def _hash(pin: str, salt: str) -> str:
-    return hashlib.pbkdf2_hmac("sha256", pin.encode(), salt.encode(), PIN_ROUNDS).hex()
 
 
 def load(data_dir: Path | None) -> ScreenSettings:

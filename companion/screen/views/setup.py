@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from companion.editions import player_limits
+from companion.game.pins import valid_pin
 from companion.screen import texts, theme
 from companion.screen.layout import SetupLayout, rows
 from companion.screen.painter import Painter
@@ -244,13 +245,15 @@ class SetupForm:
 
     def problem(self) -> str | None:
         """Why the form cannot start a game yet (too many or too few players for the
-        edition, empty or repeated names), or None."""
+        edition, empty or repeated names, a banker PIN too short), or None."""
         if not self.min_players <= len(self.players) <= self.max_players:
             return text("setup_players_problem", edition=self.edition_name(),
                         min=self.min_players, max=self.max_players)
         names = [p.name.strip() for p in self.players]
         if any(not n for n in names) or len(set(names)) != len(names):
             return text("setup_names_problem")
+        if self.pin and not valid_pin(self.pin):
+            return text("pin_short")
         return None
 
     def new_game_command(self, seed: int) -> dict[str, Any]:

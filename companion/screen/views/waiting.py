@@ -1,5 +1,5 @@
 """Decisions that belong to a named player other than the one whose turn it is: a trade
-offered to them, their bid or pass in an auction.
+offered to them, their bid or pass in an auction, their debt.
 
 The table's shared YES / NO never takes these (companion.screen.views.prompt acts only for
 the current player): the player answers on their phone or with a tap of their bank card,
@@ -17,6 +17,7 @@ from typing import Any
 
 import pygame
 
+from companion.inputs.authority import waiting_on
 from companion.screen import theme
 from companion.screen.painter import Painter
 from companion.screen.texts import text
@@ -109,9 +110,14 @@ def other_bidders(state: Mapping[str, Any]) -> list[str]:
 
 def waiting_for(state: Mapping[str, Any], ui: UiState) -> list[Waiting]:
     """What the table waits for from players other than the current one, in the screen's
-    language: the auction's other bidders, then each receiver of a trade offer (the newest
-    offer to them)."""
+    language: a decision of theirs on the table (a debt), the auction's other bidders, then
+    each receiver of a trade offer (the newest offer to them)."""
     out: list[Waiting] = []
+    decider = waiting_on(state)
+    if decider is not None and decider != ui.card_holder:
+        debt = (state.get("pending") or {}).get("kind") == "debt"
+        out.append(Waiting(text("waiting_debt" if debt else "own_input", player=decider),
+                           player=decider))
     bidders = other_bidders(state)
     if bidders:
         out.append(Waiting(text("waiting_bid", players=", ".join(bidders)),

@@ -1,0 +1,197 @@
+"""The banker's PIN and its one door for the whole table, the screen's and the phones' alike.
+
+The PIN is kept only as a salted PBKDF2 hash in the data directory (`web/banker.json`),
+with the generation of banker sessions. `PinGuard` is the only way to check it: at most 10
+checks a minute for the whole table, whatever typed them (a phone or the screen's banker
+menu), a wait that doubles after each further wrong PIN in a row, and a warning for the
+banker after every wrong one. companion/app builds one guard and hands it to both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.paths import read_json, write_json
+
+PIN_ITERATIONS = 60_000
+MIN_PIN, MAX_PIN = 4, 12
+#: where the remote keeps the banker PIN, in the data directory
+PIN_FILE = Path("web") / "banker.json"
+
+
+def valid_pin(pin: str) -> bool:
+    """A PIN is 4 to 12 digits."""
+    return pin.isascii() and pin.isdigit() and MIN_PIN <= len(pin) <= MAX_PIN
+
+
+class PinStore:
+    """The banker's PIN, kept only as a salted PBKDF2 hash in the data directory, with the
+    generation of banker sessions: every banker cookie carries the generation it was given,
+    and locking the banker phone or changing the PIN moves it on, ending every other one."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._lock = threading.Lock()
+        raw = read_json(path, {})
+        self._data: dict[str, Any] = raw if isinstance(raw, dict) else {}
+
+    @property
+    def is_set(self) -> bool:
+        """Whether a banker PIN exists."""
+        return bool(self._data.get("hash"))
+
+    @property
+    def generation(self) -> int:
+        """The banker sessions' generation: a banker cookie of another one is void."""
+        value = self._data.get("generation", 0)
+        return value if isinstance(value, int) else 0
+
+    def set(self, pin: str) -> int:
+        """Set (or change) the PIN; every banker session made before ends. Returns the new
+        generation (for the phone that changed it, which stays the banker)."""
+        salt = secrets.token_hex(16)
+        digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), PIN_ITERATIONS)
+        with self._lock:
+            generation = self.generation + 1
+            self._data = {"salt": salt, "hash": digest.hex(), "generation": generation}
+            write_json(self._path, self._data, private=True)
+        return generation
+
+    def end_sessions(self) -> int:
+        """End every banker session (the banker locked a phone); returns the new generation."""
+        with self._lock:
+            generation = self.generation + 1
+            self._data = {**self._data, "generation": generation}
+            write_json(self._path, self._data, private=True)
+        return generation
+
+    def check(self, pin: str) -> bool:
+        """Whether the PIN is right (constant-time comparison). Callers go through PinGuard,
+        which limits how often this may be asked."""
+        with self._lock:
+            data = dict(self._data)
+        if not data.get("hash"):
+            return False
+        digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(data["salt"]),
+                                     PIN_ITERATIONS)
+        return hmac.compare_digest(digest.hex(), data["hash"])
+
+
+@dataclass(frozen=True)
+class PinWarning:
+    """Wrong banker PINs the banker has not yet seen: how many, since when, the last one,
+    how long the table now waits before it checks another PIN (seconds), and where the
+    last one was typed."""
+
+    wrong: int
+    first: float
+    last: float
+    wait: float
+    where: str = "phone"  # where the last wrong one was typed: "phone" or "screen"
+
+
+@dataclass(frozen=True)
+class PinVerdict:
+    """One PIN check: "right", "wrong" or "wait" (not checked: `wait` seconds to go)."""
+
+    result: str
+    wait: float = 0.0
+
+    @property
+    def right(self) -> bool:
+        """Whether the PIN was right."""
+        return self.result == "right"
+
+
+#: PIN checks the whole table may make per minute, whatever the number of phones
+PIN_CHECKS_PER_MINUTE = 10
+#: wrong PINs in a row before each next one doubles the wait (1 s, 2 s, 4 s ... 15 min)
+FREE_WRONG = 3
+MAX_BACKOFF_S = 15 * 60.0
+
+
+class PinGuard:
+    """The one door to the banker PIN for the whole table: at most 10 checks a minute, a
+    wait that doubles after each further wrong PIN in a row, and a warning for the banker
+    (on the banker page, and `on_warning` for the table screen) after every wrong one,
+    wherever it was typed.
+    The clock is injected, so tests need no sleeping."""
+
+    def __init__(self, store: PinStore, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time,
+                 on_warning: Callable[[PinWarning], None] | None = None,
+                 per_minute: int = PIN_CHECKS_PER_MINUTE) -> None:
+        self.store = store
+        self._clock = clock
+        self._wall = wall
+        self._on_warning = on_warning
+        self._per_minute = per_minute
+        self._lock = threading.Lock()
+        self._checks: deque[float] = deque()
+        self._in_a_row = 0
+        self._not_before = 0.0
+        self._unseen: list[float] = []
+        self._where = "phone"
+
+    def _wait(self, now: float) -> float:
+        while self._checks and self._checks[0] <= now - 60.0:
+            self._checks.popleft()
+        wait = self._not_before - now
+        if len(self._checks) >= self._per_minute:
+            wait = max(wait, self._checks[0] + 60.0 - now)
+        return max(0.0, wait)
+
+    def wait(self) -> float:
+        """Seconds until the table checks another PIN (0: now)."""
+        with self._lock:
+            return self._wait(self._clock())
+
+    def check(self, pin: str, where: str = "phone") -> PinVerdict:
+        """Check a PIN when the table may, counting it; a wrong one warns the banker
+        (`where`: "phone" or "screen", said in the warning)."""
+        now = self._clock()
+        with self._lock:
+            wait = self._wait(now)
+            if wait > 0:
+                return PinVerdict("wait", wait)
+            self._checks.append(now)
+        right = self.store.check(pin)
+        with self._lock:
+            if right:
+                self._in_a_row = 0
+                return PinVerdict("right")
+            self._in_a_row += 1
+            if self._in_a_row >= FREE_WRONG:
+                backoff = min(MAX_BACKOFF_S, 2.0 ** (self._in_a_row - FREE_WRONG))
+                self._not_before = max(self._not_before, now + backoff)
+            self._unseen.append(self._wall())
+            self._where = where
+            warning = self._warning(now)
+        if self._on_warning is not None and warning is not None:
+            self._on_warning(warning)
+        return PinVerdict("wrong", self.wait())
+
+    def _warning(self, now: float) -> PinWarning | None:
+        if not self._unseen:
+            return None
+        return PinWarning(len(self._unseen), self._unseen[0], self._unseen[-1], self._wait(now),
+                          self._where)
+
+    def warning(self) -> PinWarning | None:
+        """The wrong PINs the banker has not yet seen (None: none)."""
+        with self._lock:
+            return self._warning(self._clock())
+
+    def seen(self) -> None:
+        """The banker saw the warning: it goes (the wait stays)."""
+        with self._lock:
+            self._unseen.clear()
