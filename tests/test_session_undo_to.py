@@ -117,7 +117,7 @@ def test_refusals_change_nothing(tmp_path: Path) -> None:
         version = s.version
         for seq, code in ((7, "not_in_line"), (8, "not_in_line"), (0, "not_in_line"),
                           (99, "not_in_line"), (1, "before_game_start"),
-                          (6, "nothing_to_undo")):
+                          (6, "last_move")):
             assert s.undo_to_plan(seq)["code"] == code
             out = s.undo_to(seq, BANKER)
             assert not out.accepted and out.code == code and out.params == {"seq": seq}

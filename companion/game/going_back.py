@@ -58,7 +58,7 @@ def plan(journal: Journal, stacks: Stacks, seq: int) -> Plan | Refusal:
         return Refusal("not_in_line", f"move {seq} is not one of the moves in force: pick "
                        "a move that has not been undone", params)
     if at == len(stacks.undo) - 1:
-        return Refusal("nothing_to_undo", f"move {seq} is the last move: there is nothing "
+        return Refusal("last_move", f"move {seq} is the last move: there is nothing "
                        "after it to take back", params)
     items = stacks.undo[at + 1:]
     entries = _entries(journal, [move for _applied, move in items])
