@@ -553,3 +553,24 @@ def test_a_second_tap_waits_and_selling_asks_first(browser: Any, server: ServerH
     assert asked == ["Sell a building on Boulevard de Belleville?"]
     assert {s["index"]: s.get("houses") for s in game.state()["squares"]}[1] == 0
     context.close()
+
+
+def test_the_banker_goes_back_to_a_history_line(browser: Any, server: ServerHandle,
+                                                game: Any, shots: Path) -> None:
+    for command in ({"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "end_turn"},
+                    {"do": "roll", "dice": [2, 3]}, {"do": "buy"}):
+        assert game.submit(command, TABLE).accepted
+    bought = next(e["seq"] for e in game.history() if e["command"].get("do") == "buy")
+    banker = phone(browser, server, "banker", pin="2468")
+    banker.goto(server.url + "/history")
+    banker.locator(f"tr[data-seq='{bought}'] a.back-to").click()
+    expect(banker.locator("h1")).to_have_text(f"Go back to just after move #{bought}?")
+    expect(banker.locator("ul.taken li")).to_have_count(3)
+    expect(banker.locator("ul.taken li").first).to_contain_text("Bo bought Gare Montparnasse")
+    banker.screenshot(path=str(shots / "going-back.png"), full_page=True)
+    banker.get_by_role("button", name="Go back", exact=True).click()
+    banker.wait_for_url("**/history")
+    expect(banker.locator(f"tr.undone[data-seq='{bought + 3}']")).to_contain_text("€ 200")
+    owners = {s["index"]: s["owner"] for s in game.state()["squares"]}
+    assert owners.get(3) == "Ann" and owners.get(5) is None
+    banker.screenshot(path=str(shots / "history-after-going-back.png"), full_page=True)
