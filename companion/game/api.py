@@ -83,6 +83,10 @@ class GameSessionProtocol(Protocol):
         each with "device"]}, or the refusal's {"code", "message", "params"}."""
         ...
 
+    def story(self) -> JSON | None:
+        """The story of the game in play (companion.game.story.Story as JSON), or None."""
+        ...
+
     def undo_target(self) -> JSON | None:
         """What an undo would take back now: the journal entry of that command (seq, time,
         kind, source, command, events, version, as `history` gives it), or None when there

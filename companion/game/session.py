@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from companion.game import authority, going_back
+from companion.game import authority, going_back, story
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
+from companion.game.reading import effective_commands
 from companion.game.replaying import (
     Stacks,
     clean_command,
@@ -90,6 +91,7 @@ class GameSession:
         self._listeners: list[Callable[[Update], None]] = []
         self._listeners_lock = threading.Lock()
         self._public: tuple[int, JSON] | None = None
+        self._story: tuple[int, JSON | None] | None = None
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._submit_lock = threading.Lock()
         self._closed = False
@@ -243,6 +245,23 @@ class GameSession:
     def game_state(self) -> GameState | None:
         """The engine state itself, for tools (replay checks, screenshots); do not change it."""
         return self._state
+
+    def story(self) -> JSON | None:
+        """The story of the game in play (companion.game.story, as JSON), None before a
+        game; once the game is over it is also saved beside the journal. Any thread."""
+        version = self.version
+        cached = self._story
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        told = story.tell(effective_commands(self._journal))
+        if told is not None and told.over and not self._journal.readonly:
+            try:
+                story.save(self._journal.path, told)
+            except OSError as exc:
+                log.warning("cannot save the story of %s: %s", self.game_id, exc)
+        out = told.to_json() if told is not None else None
+        self._story = (version, out)
+        return out
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """Journal entries, newest last: seq, time, source, command, events, undone."""

@@ -169,6 +169,10 @@ class SessionHolder:
         """What going back to move `seq` of the current game would take back."""
         return self.session.undo_to_plan(seq)
 
+    def story(self) -> JSON | None:
+        """The story of the current game."""
+        return self.session.story()
+
     def undo_target(self) -> JSON | None:
         """What an undo would take back in the current game (None: nothing)."""
         return self.session.undo_target()

@@ -54,6 +54,9 @@ class _TimingSession:
     def undo_to(self, seq: int, source: Source, expect_version: int | None = None) -> Outcome:
         return Outcome(False, 1)
 
+    def story(self) -> JSON | None:
+        return None
+
     def undo_to_plan(self, seq: int) -> JSON:
         return {"code": "not_in_line", "message": "", "params": {}}
 
