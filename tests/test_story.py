@@ -24,11 +24,11 @@ SCRIPT: list[dict[str, Any]] = [
     {"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "end_turn"},
     # turn 2, Bo: 1 + 2 to Rue Lecourbe, rent € 4 (one brown deed, no house) to Ann
     {"do": "roll", "dice": [1, 2]}, {"do": "end_turn"},
-    # turn 3, Ann: 2 + 3 to Rue de Vaugirard (8, light blue, € 100), declined; Bo wins the
+    # turn 3, Ann: 2 + 3 to Rue de Courcelles (8, light blue, € 100), declined; Bo wins the
     # auction for € 50: Bo 1 496 - 50 + 100 = 1 546
     {"do": "roll", "dice": [2, 3]}, {"do": "decline"}, {"do": "bid", "by": "Bo", "amount": 50},
     {"do": "close_auction"}, {"do": "end_turn"},
-    # turn 4, Bo: 2 + 3 to his own Rue de Vaugirard
+    # turn 4, Bo: 2 + 3 to his own Rue de Courcelles
     {"do": "roll", "dice": [2, 3]}, {"do": "end_turn"},
     # turn 5, Ann: sells Rue Lecourbe (€ 60) to Bo for € 100 (value 160), Bo gives € 20
     {"do": "trade", "from": "Ann", "to": "Bo", "give": {"cash": 0, "squares": [3], "cards": 0},

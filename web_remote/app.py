@@ -31,7 +31,7 @@ from web_remote.security import (
     same_origin,
 )
 from web_remote.store import Persister
-from web_remote.views import api, banker, going_back, join, pages
+from web_remote.views import api, banker, going_back, join, pages, story
 from web_remote.worth import WorthRecorder
 
 DEFAULTS: dict[str, Any] = {
@@ -145,6 +145,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.register_blueprint(api.bp)
     app.register_blueprint(banker.bp)
     app.register_blueprint(going_back.bp)
+    app.register_blueprint(story.bp)
 
     @app.context_processor
     def _globals() -> dict[str, Any]:
