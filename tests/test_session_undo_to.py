@@ -47,7 +47,7 @@ def test_going_back_is_one_row_with_the_state_of_that_moment(tmp_path: Path) -> 
     with GameSession.open(tmp_path) as s:
         states = play(s)  # rows 1 (new game) .. 6
         plan = s.undo_to_plan(2)
-        assert plan["seq"] == 2
+        assert plan["seq"] == 2 and plan["here"]["command"] == {"do": "roll", "dice": [1, 2]}
         assert [e["seq"] for e in plan["taken"]] == [6, 5, 4, 3]
         assert [e["device"] for e in plan["taken"]] == [False, True, False, False]
         version = s.version
@@ -167,3 +167,20 @@ def test_a_new_move_after_the_jump_then_undo_twice(tmp_path: Path, seq: int) -> 
                         BANKER).accepted
         assert s.undo(BANKER).accepted and content(s.game_state()) == after
         assert s.undo(BANKER).accepted and content(s.game_state()) == states[6]
+
+
+def test_a_jump_redone_after_its_moves_were_undone_and_redone_one_by_one(
+        tmp_path: Path) -> None:
+    with GameSession.open(tmp_path) as s:
+        states = play(s)
+        assert s.undo_to(3, BANKER).accepted
+        assert s.undo(BANKER).accepted  # the moves are back
+        assert s.undo(BANKER).accepted and content(s.game_state()) == states[5]
+        assert s.redo(BANKER).accepted and content(s.game_state()) == states[6]
+        assert s.redo(BANKER).accepted and content(s.game_state()) == states[3]  # the jump
+        assert s.undo(BANKER).accepted and content(s.game_state()) == states[6]
+        version, state = s.version, content(s.game_state())
+        gid = s.game_id
+    with GameSession.open(tmp_path, gid) as again:
+        assert again.version == version and content(again.game_state()) == state
+        assert again.undo(BANKER).accepted and content(again.game_state()) == states[5]

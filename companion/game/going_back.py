@@ -24,11 +24,13 @@ JSON = dict[str, Any]
 class Plan:
     """What going back to move `target` does: the row whose state the table returns to
     (`applied`), and the moves taken back, newest first (journal entries as `history`
-    gives them, each with "device": whether the companion rolled or drew in it)."""
+    gives them, each with "device": whether the companion rolled or drew in it), and
+    `here`, the entry of the move gone back to."""
 
     target: int
     applied: int
     taken: list[JSON] = field(default_factory=list)
+    here: JSON = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,8 @@ def plan(journal: Journal, stacks: Stacks, seq: int) -> Plan | Refusal:
     if at == len(stacks.undo) - 1:
         return Refusal("last_move", f"move {seq} is the last move: there is nothing "
                        "after it to take back", params)
+    entries = _entries(journal, [move for _applied, move in stacks.undo[at:]])
     items = stacks.undo[at + 1:]
-    entries = _entries(journal, [move for _applied, move in items])
     taken: list[JSON] = []
     for _applied, move in reversed(items):
         entry = entries[move]
@@ -72,7 +74,7 @@ def plan(journal: Journal, stacks: Stacks, seq: int) -> Plan | Refusal:
         item["device"] = entry.rng is not None
         taken.append(item)
     applied, move = stacks.undo[at]
-    return Plan(move, applied, taken)
+    return Plan(move, applied, taken, entries[move].to_json())
 
 
 def _entries(journal: Journal, seqs: list[int]) -> dict[int, Entry]:

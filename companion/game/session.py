@@ -184,15 +184,15 @@ class GameSession:
 
     def undo_to_plan(self, seq: int) -> JSON:
         """What `undo_to(seq)` would take back now: {"seq", "taken": [journal entries,
-        newest first, each with "device"]}, or {"code", "message", "params"} when it would
-        be refused. Read-only; safe from any thread."""
+        newest first, each with "device"], "here": the entry gone back to}, or {"code",
+        "message", "params"} when it would be refused. Read-only; safe from any thread."""
         try:
             found = going_back.plan(self._journal, self._stacks_copy(), seq)
         except JournalError as exc:
             return {"code": "storage_error", "message": str(exc), "params": {}}
         if isinstance(found, going_back.Refusal):
             return {"code": found.code, "message": found.message, "params": found.params}
-        return {"seq": found.target, "taken": found.taken}
+        return {"seq": found.target, "taken": found.taken, "here": found.here}
 
     def _stacks_copy(self) -> Stacks:
         stacks = self._stacks

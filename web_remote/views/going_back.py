@@ -45,7 +45,7 @@ def _ask(seq: int, refused: str | None = None, status: int = 200) -> Response:
     state = session.state()
     plan = session.undo_to_plan(seq)
     lang = current_language()
-    here = [e for e in session.history(None, 100000) if e.get("seq") == seq]
+    here = [plan["here"]] if plan.get("here") else []
     taken = plan.get("taken") or []
     said = say_moves(taken, state) if taken else []
     moves = [{"seq": e["seq"], "said": s, "device": device_said(e)}
