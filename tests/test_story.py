@@ -118,3 +118,43 @@ def test_only_the_game_in_play_is_told(session: GameSession) -> None:
     story = session.story()
     assert story is not None and story["players"] == ["Cy", "Di"] and story["moves"] == 1
     assert story["rent_by_square"] == [] and story["biggest_trade"] is None
+
+
+@pytest.mark.parametrize("edition", ["ch", "classic-en", "classic-eur", "mega", "pl",
+                                     "ru-monopolist", "sv"])
+def test_a_bot_game_of_every_edition_is_told_whole(edition: str) -> None:
+    """Every rent paid is counted once, on a square that can be owned (a debt paid after
+    Mr. Monopoly moved the payer on included), and the story ends at the final worth."""
+    from companion.bots import Bots
+    from companion.game.applying import apply_command
+    from companion.game.journal import Entry
+    from companion.game.replaying import command_dict, resolve
+    from companion.game.story import tell
+    from companion.rules import Accepted, net_worth
+    from companion.rules.events import Transfer
+
+    command = {"do": "new_game", "edition": edition, "players": ["A", "B", "C", "D"],
+               "seed": 1}
+    result = apply_command(None, command)
+    assert isinstance(result, Accepted)
+    g = result.state
+    entries = [Entry(1, 0.0, "command", None, BANKER, command, result.events, g.version)]
+    bots = Bots()
+    while g.winner < 0 and len(entries) < 3000:
+        sent = command_dict(bots.choose(g))
+        result = apply_command(g, sent)
+        assert isinstance(result, Accepted), sent
+        resolved, rng = resolve(sent, g, result)
+        entries.append(Entry(len(entries) + 1, float(len(entries)), "command", None, BANKER,
+                             resolved, result.events, result.state.version, rng))
+        g = result.state
+    story = tell(entries)
+    assert story is not None and story.over and story.winner == g.players[g.winner].name
+    paid = sum(e.amount for entry in entries for e in entry.events
+               if isinstance(e, Transfer) and e.reason == "rent" and e.to)
+    assert paid > 0 and sum(f.amount for f in story.rent_by_square) == paid
+    assert sum(f.amount for f in story.rent_by_group) == paid
+    ownable = {sq.index for sq in g.edition.squares if sq.price > 0}
+    assert {f.square for f in story.rent_by_square} <= ownable
+    assert story.worth[-1].worth == tuple(net_worth(g, i) for i in range(len(g.players)))
+    assert story.moves == len(entries)

@@ -3,7 +3,8 @@
 `tell` replays the moves in force of the game in play (the journal's live line from its last
 new game: undone moves and moves a jump back took are left out) and reads their events:
 every player's net worth at the start of each turn, the rent each property earned (the
-square a rent was paid for is where the payer's token stood, or moved to in that move),
+square a rent was paid for is where the payer's token moved to in that move before paying,
+else where it stood when the move began: a debt paid later, a rent rolled for),
 rent per colour group, the squares landed on most, the biggest trade, every auction and who
 won it, and the time played. The record is plain data (`Story.to_json`), said in words by
 the phone remote and the table screen, saved beside the journal (`save`) and downloadable as
@@ -149,7 +150,8 @@ def tell(moves: Iterable[Entry]) -> Story | None:
                 landed[event.to] += 1
                 moved_to[event.player] = event.to
             elif isinstance(event, Transfer) and event.reason == "rent" and event.to:
-                square = moved_to.get(str(event.from_), _position(state, event.from_))
+                square = moved_to.get(str(event.from_), _position(before or state,
+                                                                   event.from_))
                 if square is not None:
                     rent[square] = rent.get(square, 0) + event.amount
                     earner[square] = event.to
@@ -192,7 +194,7 @@ def _worths(state: GameState) -> tuple[int, ...]:
 
 
 def _position(state: GameState, name: str | None) -> int | None:
-    """Where a player's token stands (the square a rent without a move was paid for)."""
+    """Where a player's token stands (the square of a rent paid without moving first)."""
     return next((p.position for p in state.players if p.name == name), None)
 
 
