@@ -37,6 +37,9 @@ FACTS: dict[str, dict[str, Any]] = {
     "already_rolled": {"player": "Åsa"},
     "decision_pending": {"pending": "auction"},
     "bid_too_low": {"minimum": 2600},
+    "not_in_line": {"seq": 12},
+    "before_game_start": {"seq": 3},
+    "last_move": {"seq": 40},
     "no_monopoly": {"square": 39},
     "uneven": {"square": 39},
     "group_mortgaged": {"square": 39},
@@ -180,6 +183,7 @@ def _codes_in(paths: list[Path], pattern: str) -> set[str]:
 def test_the_session_and_the_remote_refuse_only_with_known_codes() -> None:
     session = _codes_in([ROOT / "companion" / "game" / "session.py"],
                         r'_refused\([^,]+, "(\w+)"')
+    session |= _codes_in([ROOT / "companion" / "game" / "going_back.py"], r'Refusal\("(\w+)"')
     assert set(refusals.SESSION_CODES) <= session <= set(CODES)
     web = _codes_in(sorted((ROOT / "web_remote").rglob("*.py")),
                     r'(?:refuse|Refusal)\(\s*"(\w+)"')

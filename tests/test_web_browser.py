@@ -553,3 +553,50 @@ def test_a_second_tap_waits_and_selling_asks_first(browser: Any, server: ServerH
     assert asked == ["Sell a building on Boulevard de Belleville?"]
     assert {s["index"]: s.get("houses") for s in game.state()["squares"]}[1] == 0
     context.close()
+
+
+def test_the_banker_goes_back_to_a_history_line(browser: Any, server: ServerHandle,
+                                                game: Any, shots: Path) -> None:
+    for command in ({"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "end_turn"},
+                    {"do": "roll", "dice": [2, 3]}, {"do": "buy"}):
+        assert game.submit(command, TABLE).accepted
+    bought = next(e["seq"] for e in game.history() if e["command"].get("do") == "buy")
+    banker = phone(browser, server, "banker", pin="2468")
+    banker.goto(server.url + "/history")
+    banker.locator(f"tr[data-seq='{bought}'] a.back-to").click()
+    expect(banker.locator("h1")).to_have_text(f"Go back to just after move #{bought}?")
+    expect(banker.locator("ul.taken li")).to_have_count(3)
+    expect(banker.locator("ul.taken li").first).to_contain_text("Bo bought Gare Montparnasse")
+    banker.screenshot(path=str(shots / "going-back.png"), full_page=True)
+    banker.get_by_role("button", name="Go back", exact=True).click()
+    banker.wait_for_url("**/history")
+    expect(banker.locator(f"tr.undone[data-seq='{bought + 3}']")).to_contain_text("€ 200")
+    owners = {s["index"]: s["owner"] for s in game.state()["squares"]}
+    assert owners.get(3) == "Ann" and owners.get(5) is None
+    banker.screenshot(path=str(shots / "history-after-going-back.png"), full_page=True)
+
+
+def test_the_story_and_its_download_read_offline(browser: Any, server: ServerHandle,
+                                                 game: Any, shots: Path,
+                                                 tmp_path: Path) -> None:
+    from test_story import SCRIPT
+
+    for command in [*SCRIPT, {"do": "end_game"}]:
+        assert game.submit(command, TABLE).accepted, command
+    bo = phone(browser, server, "player:Bo")
+    bo.goto(server.url + "/worth")
+    bo.get_by_role("link", name="The game's story").click()
+    expect(bo.locator("h1")).to_have_text("The game's story")
+    expect(bo.locator(".story-facts")).to_contain_text("Winner: Ann")
+    bo.screenshot(path=str(shots / "story.png"), full_page=True)
+    with bo.expect_download() as caught:
+        bo.get_by_role("link", name="Download this story").click()
+    saved = tmp_path / "story.html"
+    caught.value.save_as(saved)
+    offline = browser.new_context(**PHONE, offline=True)
+    kept = offline.new_page()
+    kept.goto(saved.as_uri())
+    expect(kept.locator("svg polyline")).to_have_count(2)
+    expect(kept.locator(".story-auctions")).to_contain_text("Rue de Courcelles: Bo for € 50")
+    kept.screenshot(path=str(shots / "story-offline.png"), full_page=True)
+    offline.close()

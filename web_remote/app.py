@@ -24,7 +24,7 @@ from web_remote.i18n import _
 from web_remote.proposals import Proposals
 from web_remote.security import JoinCodes, RateLimiter, Seats, load_secret, same_origin
 from web_remote.store import Persister
-from web_remote.views import api, banker, join, pages
+from web_remote.views import api, banker, going_back, join, pages, story
 from web_remote.worth import WorthRecorder
 
 DEFAULTS: dict[str, Any] = {
@@ -139,6 +139,8 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(banker.bp)
+    app.register_blueprint(going_back.bp)
+    app.register_blueprint(story.bp)
 
     @app.context_processor
     def _globals() -> dict[str, Any]:

@@ -66,10 +66,12 @@ def _nice_step(top: int) -> int:
 
 def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 640,
               height: int = 320, money: Callable[[int], str] = str,
-              digits: Callable[[int], str] = str) -> str:
+              digits: Callable[[int], str] = str,
+              step_label: Callable[[int], str] = lambda v: f"v{v}") -> str:
     """An SVG line chart of net worth per player against state version: each player's
     latest worth written by `money` (as the edition writes money), the scale's steps by
-    `digits` (grouped as the edition groups them)."""
+    `digits` (grouped as the edition groups them), the first and last sample's "v" by
+    `step_label` (a state version, or the story's turn)."""
     left, right, top, bottom = 56, 12, 28, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max((w for s in samples for w in s["w"]), default=0)
@@ -95,9 +97,10 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
         out.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" text-anchor="end" '
                    f'font-size="11">{escape(digits(tick))}</text>')
     if n:
-        out.append(f'<text x="{left}" y="{height - 8}" font-size="11">v{samples[0]["v"]}</text>')
+        first, last_label = step_label(samples[0]["v"]), step_label(samples[-1]["v"])
+        out.append(f'<text x="{left}" y="{height - 8}" font-size="11">{escape(first)}</text>')
         out.append(f'<text x="{left + plot_w}" y="{height - 8}" font-size="11" '
-                   f'text-anchor="end">v{samples[-1]["v"]}</text>')
+                   f'text-anchor="end">{escape(last_label)}</text>')
     for k, name in enumerate(players):
         colour = PALETTE[k % len(PALETTE)]
         points = " ".join(f"{x(i):.1f},{y(s['w'][k]):.1f}" for i, s in enumerate(samples)

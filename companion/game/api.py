@@ -73,6 +73,20 @@ class GameSessionProtocol(Protocol):
         """Redo the last undone command."""
         ...
 
+    def undo_to(self, seq: int, source: Source, expect_version: int | None = None) -> Outcome:
+        """The banker's "undo to here": back to just after history line `seq` in one
+        journaled step, undone and redone whole (docs/session.md)."""
+        ...
+
+    def undo_to_plan(self, seq: int) -> JSON:
+        """What `undo_to(seq)` would take back: {"seq", "taken": [entries, newest first,
+        each with "device"]}, or the refusal's {"code", "message", "params"}."""
+        ...
+
+    def story(self) -> JSON | None:
+        """The story of the game in play (companion.game.story.Story as JSON), or None."""
+        ...
+
     def undo_target(self) -> JSON | None:
         """What an undo would take back now: the journal entry of that command (seq, time,
         kind, source, command, events, version, as `history` gives it), or None when there

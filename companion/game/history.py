@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from companion.game.journal import Entry, Journal
+from companion.game.replaying import Stacks
 from companion.rules.events import parties
 
 JSON = dict[str, Any]
 
+#: the rows that make a move of their own (an undo or a redo only takes one back or again)
+MOVE_KINDS = ("command", "undo_to")
 #: the command fields that may name a player
 _NAME_FIELDS = ("player", "by", "from", "to", "bidder", "winner", "creditor")
 
@@ -23,14 +26,15 @@ def mentions(entry: Entry, player: str) -> bool:
 
 
 def undone_commands(journal: Journal) -> set[int]:
-    """The command rows that stand undone now."""
-    undone: set[int] = set()
-    for _seq, kind, target in journal.scan():
-        if kind == "undo" and target is not None:
-            undone.add(target)
-        elif kind == "redo" and target is not None:
-            undone.discard(target)
-    return undone
+    """The command rows (and the banker's jumps back) that stand undone now: every one not
+    among the moves in force (a jump back takes several at once)."""
+    rows = journal.scan()
+    stacks = Stacks()
+    for seq, kind, target in rows:
+        stacks.record(seq, kind, target)
+    in_force = {move for _applied, move in stacks.undo}
+    return {seq for seq, kind, _target in rows
+            if kind in MOVE_KINDS and seq not in in_force}
 
 
 def history(journal: Journal, player: str | None = None, limit: int = 200) -> list[JSON]:
@@ -46,7 +50,7 @@ def history(journal: Journal, player: str | None = None, limit: int = 200) -> li
                  if player is None or mentions(e, player)]
         for e in reversed(batch):
             item = e.to_json()
-            item["undone"] = e.kind == "command" and e.seq in undone
+            item["undone"] = e.kind in MOVE_KINDS and e.seq in undone
             out.append(item)
             if len(out) >= limit:
                 break

@@ -22,15 +22,18 @@ from companion.game.api import Source
 from companion.rules.events import Events, events_from_json, events_json
 
 JSON = dict[str, Any]
-SCHEMA_VERSION = 1
+#: 2: rows may also be "undo_to" (the banker's jump back); a version 1 journal is moved to
+#: version 2 in the transaction of its first such row, so it stays readable by older
+#: companions until the feature is used
+SCHEMA_VERSION = 2
+_READABLE_VERSIONS = ("1", "2")
 SUFFIX = ".journal"
 
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE entries (
+_ENTRIES = """
+CREATE TABLE {name} (
     seq INTEGER PRIMARY KEY,
     time REAL NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('command', 'undo', 'redo')),
+    kind TEXT NOT NULL CHECK (kind IN ('command', 'undo', 'redo', 'undo_to')),
     target INTEGER,
     source TEXT NOT NULL,
     command TEXT NOT NULL,
@@ -39,8 +42,16 @@ CREATE TABLE entries (
     rng TEXT,
     crc INTEGER NOT NULL
 );
+"""
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+""" + _ENTRIES.format(name="entries") + """
 CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state BLOB NOT NULL, crc INTEGER NOT NULL);
 """
+
+
+#: the row kinds a version 1 journal accepts
+_V1_KINDS = ("command", "undo", "redo")
 
 
 class JournalError(Exception):
@@ -102,10 +113,12 @@ def read_ack(path: Path) -> tuple[int, int] | None:
 
 @dataclass(frozen=True)
 class Entry:
-    """One journal row: a command as resolved by the engine, or an undo / redo of one.
+    """One journal row: a command as resolved by the engine, an undo / redo of one, or the
+    banker's jump back to an earlier row ("undo_to", companion.game.going_back).
 
     command: the command as applied (device dice and cards filled in); for undo and redo the
-    command undone or redone. target: the seq of that command row (undo / redo only).
+    command undone or redone; for undo_to {"do": "undo_to", "seq": target}. target: the seq
+    of that command row (undo / redo), the row gone back to (undo_to).
     events: what happened, typed (companion.rules.events); the row keeps their JSON form.
     rng: the engine's generator after the row when the row moved it (device dice).
     """
@@ -399,7 +412,7 @@ class Journal:
             raise JournalCorrupt(f"{self.path} is damaged: {exc}") from exc
         if not {"meta", "entries", "snapshots"} <= tables:
             raise JournalCorrupt(f"{self.path} is damaged: tables are missing")
-        if rows.get("schema_version") != str(SCHEMA_VERSION):
+        if rows.get("schema_version") not in _READABLE_VERSIONS:
             raise JournalCorrupt(
                 f"{self.path}: unknown journal format {rows.get('schema_version')!r}")
 
@@ -453,6 +466,8 @@ class Journal:
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
+                    if entry.kind not in _V1_KINDS:
+                        self._upgrade()
                     conn.execute(
                         "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (entry.seq, entry.time, entry.kind, entry.target, source, command,
@@ -473,6 +488,21 @@ class Journal:
                 raise StorageError(f"not saved: {storage_message(exc)}") from exc
             except OSError as exc:
                 raise StorageError(f"not saved: {storage_message(exc)}") from exc
+
+    def _upgrade(self) -> None:
+        """Inside the open write transaction: a version 1 journal's entries table rebuilt
+        to accept "undo_to" rows (SQLite cannot change a CHECK in place); rows and CRCs are
+        copied as they are, so a failed commit leaves the version 1 file untouched."""
+        conn = self._conn
+        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is not None and row[0] == str(SCHEMA_VERSION):
+            return
+        conn.execute(_ENTRIES.format(name="entries_v2"))
+        conn.execute("INSERT INTO entries_v2 SELECT * FROM entries")
+        conn.execute("DROP TABLE entries")
+        conn.execute("ALTER TABLE entries_v2 RENAME TO entries")
+        conn.execute("UPDATE meta SET value=? WHERE key='schema_version'",
+                     (str(SCHEMA_VERSION),))
 
     # --- reading -------------------------------------------------------------------------
 

@@ -42,18 +42,11 @@ def read_game(data_dir: Path, game_id: str | None = None) -> SavedGame:
 
 
 def effective_commands(journal: Journal) -> list[Entry]:
-    """The command entries in force now, in order (undone ones left out, redone ones in)."""
-    in_force: list[Entry] = []
-    by_seq: dict[int, Entry] = {}
-    for entry in journal.entries():
-        if entry.kind == "command":
-            by_seq[entry.seq] = entry
-            in_force.append(entry)
-        elif entry.kind == "undo":
-            in_force.pop()
-        elif entry.kind == "redo" and entry.target is not None:
-            in_force.append(by_seq[entry.target])
-    return in_force
+    """The command entries in force now, in order (undone ones left out, redone ones in,
+    the moves a jump back took left out)."""
+    stacks = stacks_of(journal)
+    by_seq = {e.seq: e for e in journal.entries() if e.kind == "command"}
+    return [by_seq[move] for _applied, move in stacks.undo if move in by_seq]
 
 
 def export_script(journal: Journal) -> str:

@@ -76,8 +76,10 @@ def step(state: GameState | None, entry: Entry) -> GameState:
 
 
 def needs_snapshot(entry: Entry, last_snapshot: int) -> bool:
-    """Undo rows always get one (their state is an older one); others every SNAPSHOT_EVERY."""
-    return entry.kind == "undo" or entry.seq - last_snapshot >= SNAPSHOT_EVERY
+    """Rows whose state is not the engine's answer to a command always get one (an undo,
+    the banker's jump back and its redo); others every SNAPSHOT_EVERY."""
+    return (entry.kind in ("undo", "undo_to") or entry.command.get("do") == UNDO_TO
+            or entry.seq - last_snapshot >= SNAPSHOT_EVERY)
 
 
 def state_at(journal: Journal, seq: int) -> GameState | None:
@@ -94,35 +96,74 @@ def state_at(journal: Journal, seq: int) -> GameState | None:
         except (ValueError, KeyError, TypeError) as exc:
             raise JournalCorrupt(f"{journal.path}: snapshot {start} is damaged: {exc}") from None
     for entry in journal.entries(after=start, upto=seq):
-        if entry.kind == "undo":
-            raise JournalCorrupt(f"{journal.path}: undo entry {entry.seq} has no snapshot")
+        if entry.kind != "command" and (entry.kind != "redo"
+                                        or entry.command.get("do") == UNDO_TO):
+            raise JournalCorrupt(f"{journal.path}: {entry.kind} entry {entry.seq} has no "
+                                 "snapshot")
         state = step(state, entry)
     return state
 
 
+#: the command of an "undo_to" row (the banker went back to an earlier row)
+UNDO_TO = "undo_to"
+#: one move in force: (seq of the row that applied it, seq of the command or undo_to row)
+Item = tuple[int, int]
+
+
 @dataclass
 class Stacks:
-    """Undo and redo stacks: (seq of the row that applied it, seq of the command row)."""
+    """Undo and redo stacks of the moves in force, as (seq of the row that applied it, seq
+    of the command row); a jump back ("undo_to" row N: back to just after the move whose
+    command row is N) is one move in force itself, and `taken` keeps the moves it took
+    back, so that undoing it brings them back in one step and redoing it takes them again."""
 
-    undo: list[tuple[int, int]] = field(default_factory=list)
+    undo: list[Item] = field(default_factory=list)
     redo: list[int] = field(default_factory=list)
     last_snapshot: int = 0
+    taken: dict[int, list[Item]] = field(default_factory=dict)
+    back: dict[int, int] = field(default_factory=dict)
 
     def record(self, seq: int, kind: str, target: int | None) -> None:
         """Follow one journal row."""
         if kind == "command":
             self.undo.append((seq, seq))
             self.redo.clear()
+        elif kind == "undo_to":
+            self.taken[seq] = self.after(int(target or 0), seq)
+            self.back[seq] = int(target or 0)
+            self.undo.append((seq, seq))
+            self.redo.clear()
         elif kind == "undo":
             if not self.undo or self.undo[-1][1] != target:
                 raise JournalCorrupt(f"undo entry {seq} does not undo the last command")
             self.undo.pop()
+            self.undo.extend(self.taken.get(int(target or 0), ()))
             self.redo.append(int(target or 0))
         elif kind == "redo":
             if not self.redo or self.redo[-1] != target:
                 raise JournalCorrupt(f"redo entry {seq} does not redo the last undone command")
             self.redo.pop()
+            if target in self.back:
+                self.taken[target] = self.after(self.back[target], seq)
             self.undo.append((seq, int(target or 0)))
+
+    def position(self, move: int) -> int | None:
+        """Where the move whose command row is `move` stands on the undo stack, or None
+        when it is not in force."""
+        for i in range(len(self.undo) - 1, -1, -1):
+            if self.undo[i][1] == move:
+                return i
+        return None
+
+    def after(self, move: int, seq: int) -> list[Item]:
+        """Take the moves made after move `move` off the undo stack (row `seq` does so);
+        JournalCorrupt when `move` is not in force or is the last move."""
+        at = self.position(move)
+        if at is None or at == len(self.undo) - 1:
+            raise JournalCorrupt(f"entry {seq} does not go back to a move in force")
+        taken = self.undo[at + 1:]
+        del self.undo[at + 1:]
+        return taken
 
 
 def stacks_of(journal: Journal) -> Stacks:

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.game.journal import Entry, Journal, JournalError
-from companion.game.replaying import Stacks, needs_snapshot, snapshot_of, step, with_version
+from companion.game.replaying import (
+    UNDO_TO,
+    Stacks,
+    needs_snapshot,
+    snapshot_of,
+    step,
+    with_version,
+)
 from companion.game.saved_games import DataDirLock, journal_path
 from companion.rules import GameState
 
@@ -48,6 +55,13 @@ def _read_prefix(path: Path) -> tuple[list[Entry], str]:
         conn.close()
 
 
+def _known(state: GameState | None) -> GameState:
+    """A state a jump back returns to (there is always a game by then)."""
+    if state is None:
+        raise JournalError("a jump back to before the first game")
+    return state
+
+
 def rescue(data_dir: Path, game_id: str, new_id: str) -> Rescue:
     """Copy the sound prefix of a damaged game into a new saved game `new_id`."""
     source = journal_path(data_dir, game_id)
@@ -69,6 +83,14 @@ def rescue(data_dir: Path, game_id: str, new_id: str) -> Rescue:
                     if before is None:
                         raise JournalError("undo of the first game")
                     after = with_version(before, entry.version)
+                elif entry.kind == "undo_to":
+                    at = stacks.position(int(entry.target or 0))
+                    if at is None:
+                        raise JournalError("a jump back to a move not in force")
+                    after = with_version(_known(states[stacks.undo[at][0]]), entry.version)
+                elif entry.kind == "redo" and entry.command.get("do") == UNDO_TO:
+                    after = with_version(_known(states[int(entry.target or 0)]),
+                                         entry.version)
                 else:
                     after = step(states[-1], entry)
                 stacks.record(entry.seq, entry.kind, entry.target)

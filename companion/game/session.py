@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from companion.game import authority
+from companion.game import authority, going_back, story
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
+from companion.game.reading import effective_commands
 from companion.game.replaying import (
     Stacks,
     clean_command,
@@ -55,7 +56,7 @@ WRITER_STUCK_S = 20.0
 class _Job:
     """One request waiting for the writer."""
 
-    kind: str  # command, undo or redo
+    kind: str  # command, undo, redo or undo_to (command: {"seq": the move gone back to})
     source: Source
     command: JSON = field(default_factory=dict)
     expect_version: int | None = None
@@ -90,6 +91,7 @@ class GameSession:
         self._listeners: list[Callable[[Update], None]] = []
         self._listeners_lock = threading.Lock()
         self._public: tuple[int, JSON] | None = None
+        self._story: tuple[int, JSON | None] | None = None
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._submit_lock = threading.Lock()
         self._closed = False
@@ -175,6 +177,28 @@ class GameSession:
         """Redo the last undone command."""
         return self._enqueue(_Job("redo", source))
 
+    def undo_to(self, seq: int, source: Source, expect_version: int | None = None) -> Outcome:
+        """The banker's "undo to here": go back to just after history line `seq` in one
+        journaled step (itself undone and redone like a command); see `undo_to_plan`."""
+        return self._enqueue(_Job("undo_to", source, {"seq": seq}, expect_version))
+
+    def undo_to_plan(self, seq: int) -> JSON:
+        """What `undo_to(seq)` would take back now: {"seq", "taken": [journal entries,
+        newest first, each with "device"], "here": the entry gone back to}, or {"code",
+        "message", "params"} when it would be refused. Read-only; safe from any thread."""
+        try:
+            found = going_back.plan(self._journal, self._stacks_copy(), seq)
+        except JournalError as exc:
+            return {"code": "storage_error", "message": str(exc), "params": {}}
+        if isinstance(found, going_back.Refusal):
+            return {"code": found.code, "message": found.message, "params": found.params}
+        return {"seq": found.target, "taken": found.taken, "here": found.here}
+
+    def _stacks_copy(self) -> Stacks:
+        stacks = self._stacks
+        return Stacks(list(stacks.undo), list(stacks.redo), stacks.last_snapshot,
+                      dict(stacks.taken), dict(stacks.back))
+
     def undo_target(self) -> JSON | None:
         """What an undo would take back now: the journal entry of that command (as in
         `history`), or None when there is nothing to undo (the first game of a journal
@@ -221,6 +245,23 @@ class GameSession:
     def game_state(self) -> GameState | None:
         """The engine state itself, for tools (replay checks, screenshots); do not change it."""
         return self._state
+
+    def story(self) -> JSON | None:
+        """The story of the game in play (companion.game.story, as JSON), None before a
+        game; once the game is over it is also saved beside the journal. Any thread."""
+        version = self.version
+        cached = self._story
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        told = story.tell(effective_commands(self._journal))
+        if told is not None and told.over and not self._journal.readonly:
+            try:
+                story.save(self._journal.path, told)
+            except OSError as exc:
+                log.warning("cannot save the story of %s: %s", self.game_id, exc)
+        out = told.to_json() if told is not None else None
+        self._story = (version, out)
+        return out
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """Journal entries, newest last: seq, time, source, command, events, undone."""
@@ -307,6 +348,8 @@ class GameSession:
             return self._command(job)
         if job.kind == "undo":
             return self._undo(job)
+        if job.kind == "undo_to":
+            return self._undo_to(job)
         return self._redo(job)
 
     def _command(self, job: _Job) -> tuple[Outcome, Update | None]:
@@ -337,6 +380,9 @@ class GameSession:
     def _permitted(self, source: Source, target: int, what: str) -> Outcome | None:
         if source.banker:
             return None
+        if target in self._stacks.back:  # the banker's jump back is the banker's alone
+            return _refused(self.version, "banker_only",
+                            f"only the banker can {what} going back to an earlier move")
         owner = self._journal.sources([target]).get(target)
         if source.player is not None and owner is not None and owner.player == source.player:
             return None
@@ -365,8 +411,29 @@ class GameSession:
                             "the first game cannot be undone: start a new one"), None
         after = with_version(before, self.version + 1)
         undone = self._entry(target)
+        back = going_back.brought_back(self._journal, self._stacks.taken.get(target, []))
         entry = Entry(self._seq + 1, self._clock(), "undo", target, job.source, undone.command,
-                      [Undone(target, undone.command)], after.version, None)
+                      [Undone(target, undone.command), *back], after.version, None)
+        return self._commit(entry, after)
+
+    def _undo_to(self, job: _Job) -> tuple[Outcome, Update | None]:
+        seq = job.command.get("seq")
+        if not job.source.banker:
+            return _refused(self.version, "banker_only",
+                            "only the banker can go back to an earlier move"), None
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return _refused(self.version, "bad_command", "'seq' must be a journal line"), None
+        found = going_back.plan(self._journal, self._stacks, seq)
+        if isinstance(found, going_back.Refusal):
+            return _refused(self.version, found.code, found.message, found.params), None
+        before = self._state_after(found.applied)
+        assert before is not None  # a move in force after it: a game was dealt by then
+        after = with_version(before, self.version + 1)
+        at = going_back.find(self._stacks, seq)
+        assert at is not None
+        taken = going_back.taken_back(self._journal, self._stacks.undo[at + 1:])
+        entry = Entry(self._seq + 1, self._clock(), "undo_to", found.target, job.source,
+                      going_back.command(found.target), taken, after.version, None)
         return self._commit(entry, after)
 
     def _redo(self, job: _Job) -> tuple[Outcome, Update | None]:
@@ -377,6 +444,16 @@ class GameSession:
         if refusal is not None:
             return refusal, None
         original = self._entry(target)
+        if original.kind == "undo_to":  # the jump again: the state it went back to
+            again = self._state_after(target)
+            assert again is not None
+            at = going_back.find(self._stacks, int(original.target or 0))
+            items = self._stacks.undo[at + 1:] if at is not None else []
+            entry = Entry(self._seq + 1, self._clock(), "redo", target, job.source,
+                          original.command, [Redone(target, original.command),
+                                             *going_back.taken_back(self._journal, items)],
+                          self.version + 1, None)
+            return self._commit(entry, with_version(again, self.version + 1))
         result = apply_command(self._state, original.command)
         if isinstance(result, Rejection):
             return _refused(self.version, result.code.value, result.message, result.params), None

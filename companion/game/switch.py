@@ -161,6 +161,18 @@ class SessionHolder:
         """Redo in the current game."""
         return self.session.redo(source)
 
+    def undo_to(self, seq: int, source: Source, expect_version: int | None = None) -> Outcome:
+        """Go back to just after move `seq` of the current game, in one step."""
+        return self.session.undo_to(seq, source, expect_version)
+
+    def undo_to_plan(self, seq: int) -> JSON:
+        """What going back to move `seq` of the current game would take back."""
+        return self.session.undo_to_plan(seq)
+
+    def story(self) -> JSON | None:
+        """The story of the current game."""
+        return self.session.story()
+
     def undo_target(self) -> JSON | None:
         """What an undo would take back in the current game (None: nothing)."""
         return self.session.undo_target()

@@ -277,6 +277,7 @@ class Controller(EntryMixin):
         self.ui.card_news = card_news(self.ui.card_news, old, update.events, state)
         self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
         self._networth_sample(update.events, state)
+        self._tell_story(state)
         self._reset_entry(old, state)
         for event in update.events:
             if event.get("kind") == "bankrupt":
@@ -288,6 +289,17 @@ class Controller(EntryMixin):
         if self.ui.overlay == "chooser":
             self.ui.overlay, self.ui.chooser = None, None
         self.clear_dice()
+
+    def _tell_story(self, state: Mapping[str, Any]) -> None:
+        """At game over, the game's story from the journal (the game-over screen shows
+        it); none while the game goes on."""
+        self.ui.story = None
+        if self.session is None or state.get("winner") is None:
+            return
+        try:
+            self.ui.story = self.session.story()
+        except Exception as exc:  # a story the screen cannot read must not stop the game
+            log.warning("story unavailable: %s", exc)
 
     def _networth_sample(self, events: list[JSON], state: JSON) -> None:
         """One net-worth sample per command: an undo takes its command's sample back."""
@@ -779,6 +791,7 @@ class Controller(EntryMixin):
             return
         resume_moves(self.ui, entries[-20:], self.state)
         self.ui.networth = networth_series(entries)
+        self._tell_story(self.state)
 
 
 __all__ = ["Controller", "has_game", "networth_series"]

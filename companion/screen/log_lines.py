@@ -40,11 +40,9 @@ def record_moves(ui: UiState, events: Sequence[Mapping[str, Any]],
     if any(e.get("kind") == "game_started" for e in events):
         ui.moves.clear()
         ui.taken_back.clear()
-    if kind == "undone":
-        if ui.moves:
-            move = ui.moves.pop()
-            ui.taken_back[int(first.get("seq") or 0)] = move
-            _strike(ui, move, True)
+    if kind == "undone" or _jump(events):  # an undo, or the banker's jump back (several)
+        for event in events:
+            _take_back(ui, event)
         return
     if kind == "redone":
         seq = int(first.get("seq") or 0)
@@ -61,6 +59,27 @@ def record_moves(ui: UiState, events: Sequence[Mapping[str, Any]],
     ui.log.extend(log_lines(events, state, ui, move))
 
 
+def _jump(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether an update undoes or redoes the banker's jump back to an earlier move."""
+    return any(e.get("kind") in ("undone", "redone")
+               and (e.get("command") or {}).get("do") == "undo_to" for e in events)
+
+
+def _take_back(ui: UiState, event: Mapping[str, Any]) -> None:
+    """One undone move struck through, one redone move restored (a jump itself is none)."""
+    if (event.get("command") or {}).get("do") == "undo_to":
+        return
+    seq = int(event.get("seq") or 0)
+    if event.get("kind") == "undone" and ui.moves:
+        move = ui.moves.pop()
+        ui.taken_back[seq] = move
+        _strike(ui, move, True)
+    elif event.get("kind") == "redone" and seq in ui.taken_back:
+        back = ui.taken_back.pop(seq)
+        ui.moves.append(back)
+        _strike(ui, back, False)
+
+
 def resume_moves(ui: UiState, entries: Sequence[Mapping[str, Any]],
                  state: Mapping[str, Any]) -> None:
     """Refill the recent moves from the newest journal entries (a resumed game): each
@@ -69,7 +88,9 @@ def resume_moves(ui: UiState, entries: Sequence[Mapping[str, Any]],
     listed = {e.get("seq") for e in entries if e.get("kind", "command") == "command"}
     for entry in entries:
         kind = entry.get("kind", "command")
-        if kind == "undo" or (kind == "redo" and entry.get("target") in listed):
+        jump = (entry.get("command") or {}).get("do") == "undo_to"
+        if kind in ("undo", "undo_to") or jump or (kind == "redo"
+                                                    and entry.get("target") in listed):
             continue
         events = [e for e in entry.get("events") or [] if e.get("kind") != "redone"]
         record_moves(ui, events, state)

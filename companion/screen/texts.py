@@ -159,6 +159,13 @@ _MESSAGES: tuple[Message, ...] = (
     _t("standings", "Standings"),
     _t("place", "{place}."),
     _t("chart_title", "Net worth over the game"),
+    # the game's story at game over (companion.game.story); {time} is hours:minutes
+    _t("story_time", "Time played {time} · Turns: {turns}"),
+    _t("story_rent", "Most rent: {square}, {amount} to {player}"),
+    _t("story_landed", "Landed on most: {square} ({count}×)"),
+    # TRANSLATORS: {amount} is what the trade moved: cash and deeds at their price
+    _t("story_trade", "Biggest trade: {giver} ⇄ {receiver}, {amount}"),
+    _t("story_auctions", "Auctions held: {count}"),
     # menu, settings and help
     _t("menu_title", "Menu"),
     _t("menu_build", "Build houses"),

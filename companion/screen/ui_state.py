@@ -114,6 +114,8 @@ class UiState:
     chooser: Chooser | None = None
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     networth: list[dict[str, int]] = field(default_factory=list)
+    #: the game's story once it is over (companion.game.story as JSON), else None
+    story: dict[str, Any] | None = None
     #: the recent moves' commands still in force, oldest first (companion.screen.log_lines
     #: .record_moves: an undo strikes through the newest), and those taken back by the
     #: journal seq the undo named (a redo restores them)

@@ -343,6 +343,8 @@ _SAYINGS: dict[str, Callable[[_Move], Facts]] = {
     "use_bus_ticket": _use_bus_ticket,
     "choose_square": _choose_square,
     "choose_gift": _choose_gift,
+    # not the engine's: the banker's jump back to an earlier move (companion.game.going_back)
+    "undo_to": lambda m: ("undo_to", {"seq": str(m.command.get("seq", "?"))}),
 }
 
 

@@ -25,6 +25,8 @@ _MOVES: tuple[Message, ...] = (
     # TRANSLATORS: {players} is a list of names ("Ann, Bo, Cy")
     _t("move_new_game", "New game of {edition}: {players}"),
     _t("move_roll", "{player} rolled {dice}"),
+    # TRANSLATORS: the banker took back every move after move number {seq} in one step
+    _t("move_undo_to", "Back to move #{seq}"),
     _t("move_roll_moved", "{player} rolled {dice} and moved to {square}"),
     _t("move_buy", "{player} bought {square} for {amount}"),
     _t("move_decline", "{player} did not buy {square}"),

@@ -45,7 +45,7 @@ ENGINE_CODES: tuple[str, ...] = tuple(code.value for code in Code)
 #: the game session's own codes (companion/game/session.py)
 SESSION_CODES: tuple[str, ...] = (
     "stale_version", "nothing_to_undo", "nothing_to_redo", "not_allowed", "storage_error",
-    "session_closed", "internal_error",
+    "session_closed", "internal_error", "not_in_line", "before_game_start", "last_move",
 )
 #: the phone remote's own codes (web_remote: refuse() and Refusal); bad_amount also the
 #: table's amount entry (companion/inputs)
@@ -61,6 +61,10 @@ CODES: tuple[str, ...] = tuple(dict.fromkeys(ENGINE_CODES + SESSION_CODES + WEB_
 #: what an insufficient_funds refusal was for, each with its sentence ("bid" names no square)
 PURPOSES: tuple[str, ...] = ("buy", "build", "depot", "unmortgage", "jail_fine", "bid", "pay")
 _WITH_SQUARE = frozenset({"buy", "build", "depot", "unmortgage"})
+
+
+#: the refusals of the banker's "undo to here" that name the move picked ("seq")
+_GOING_BACK = frozenset({"not_in_line", "before_game_start", "last_move"})
 
 
 class _Missing(LookupError):
@@ -155,6 +159,8 @@ def _sentence(code: str, params: dict[str, Any], state: Mapping[str, Any],
     if code == "can_still_pay":
         return "refusal_can_still_pay_player", {"player": player(), "can": money("can"),
                                                 "owed": money("owed")}
+    if code in _GOING_BACK:
+        return f"refusal_{code}_seq", {"seq": str(int(_need(params, "seq")))}
     msg_id = f"refusal_{code}"
     return (msg_id if msg_id in SENTENCES else None), {}
 

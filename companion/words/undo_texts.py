@@ -64,6 +64,8 @@ _QUESTIONS: tuple[Message, ...] = (
     _t("undo_auction_building_skyscraper", "Undo the auction of a skyscraper?"),
     _t("undo_claim_rent", "Undo: {player} claimed the rent?"),
     _t("undo_end_game", "Undo the end of the game?"),
+    # TRANSLATORS: the banker had taken back every move after move number {seq} at once
+    _t("undo_undo_to", "Undo going back to move #{seq}, and bring those moves back?"),
     _t("undo_new_game", "Undo the new game and bring back the previous one?"),
     _t("undo_use_bus_ticket", "Undo: {player} rode the bus to {square}?"),
     _t("undo_choose_square", "Undo: {player} went to {square}?"),

@@ -51,6 +51,15 @@ class _TimingSession:
     def undo_target(self) -> JSON | None:
         return None
 
+    def undo_to(self, seq: int, source: Source, expect_version: int | None = None) -> Outcome:
+        return Outcome(False, 1)
+
+    def story(self) -> JSON | None:
+        return None
+
+    def undo_to_plan(self, seq: int) -> JSON:
+        return {"code": "not_in_line", "message": "", "params": {}}
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         return []
 

@@ -13,6 +13,7 @@ from companion.screen.money import money
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
+from companion.screen.views.story import draw_story, story_series
 
 
 def standings(state: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -39,7 +40,14 @@ def draw_game_over(p: Painter, state: Mapping[str, Any], ui: UiState,
     p.text(f"{text('prompt_game_over')} · {text('prompt_winner', player=winner)}", head, 28,
            colors.get(str(winner), theme.ACCENT), bold=True, align="center")
     _draw_standings(p, layout.standings, state, colors)
-    _draw_chart(p, layout.chart, state, ui, colors)
+    chart = layout.chart
+    if ui.story:  # the game's story under the chart, and the chart by turn
+        gap = p.px(8)
+        told = pygame.Rect(chart.x, chart.y + chart.height * 58 // 100 + gap, chart.width,
+                           chart.height * 42 // 100 - gap)
+        chart = pygame.Rect(chart.x, chart.y, chart.width, chart.height * 58 // 100)
+        draw_story(p, told, ui.story, state, ui)
+    _draw_chart(p, chart, state, ui, colors)
     return layout
 
 
@@ -67,7 +75,7 @@ def _draw_standings(p: Painter, rect: pygame.Rect, state: Mapping[str, Any],
 def _series(state: Mapping[str, Any], ui: UiState) -> list[dict[str, int]]:
     """The samples to chart: those recorded during the game, ending with the final state."""
     final = {str(p.get("name")): int(p.get("net_worth", 0)) for p in state.get("players") or []}
-    samples = list(ui.networth)
+    samples = story_series(ui.story) or list(ui.networth)
     if not samples or samples[-1] != final:
         samples.append(final)
     if len(samples) == 1:
