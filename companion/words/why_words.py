@@ -62,7 +62,7 @@ def topic(event: Mapping[str, Any]) -> str | None:
 def _book_value(edition: str, option: str) -> Any:
     """An option's value in the edition's own rules (None when unknown)."""
     try:
-        return load_edition(edition).defaults.to_json().get(option)
+        return getattr(load_edition(edition).defaults, option, None)
     except (OSError, ValueError, KeyError):
         return None
 

@@ -1,0 +1,157 @@
+"""Every money move says why: the engine's reason for each kind of charge, against amounts
+worked out by hand from the classic euro rulebook, and said in words (issue: beyond every
+banking unit, point 1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rules_helpers import arrange, ok, start
+
+from companion.rules import view
+from companion.rules.events import event_from_json
+from companion.rules.state import GameState
+from companion.words import catalog as i18n
+from companion.words.move_words import Words
+from companion.words.why_words import explain, topic
+
+JSON = dict[str, Any]
+ANN, BO = 0, 1
+
+
+def money_moves(events: list[JSON]) -> list[JSON]:
+    """The transfers of a command's events."""
+    return [e for e in events if e["kind"] == "transfer"]
+
+
+def said(event: JSON, state: GameState, lang: str = "en") -> str:
+    """The reason in words, spaces made plain for comparing."""
+    public = view.public_state(state) if hasattr(view, "public_state") else {}
+    words = Words({"edition": state.edition.id, "options": state.options.to_json(),
+                   "currency": i18n.edition_data(state.edition.id)["currency"], **public},
+                  lang, i18n.translator(lang))
+    text = explain(event, words)
+    assert text is not None, event
+    return text.replace(i18n.NBSP, " ")
+
+
+def only(events: list[JSON], reason: str) -> JSON:
+    """The one transfer with this reason."""
+    found = [e for e in money_moves(events) if e["reason"] == reason]
+    assert len(found) == 1, events
+    return found[0]
+
+
+def test_rent_of_a_whole_group_without_houses_is_double_the_printed_rent() -> None:
+    g = arrange(start(), owners={1: BO, 3: BO})
+    g, events = ok(g, {"do": "roll", "dice": [1, 2]})  # Ann lands on Rue Lecourbe (rent 4)
+    rent = only(events, "rent")
+    assert (rent["from"], rent["to"], rent["amount"]) == ("Ann", "Bo", 8)
+    assert rent["why"] == {"rule": "rent_full_group", "square": 3,
+                           "terms": {"rent": 4, "times": 2},
+                           "option": "unbuilt_rent_full_group"}
+    assert said(rent, g) == "Rent € 8 = € 4 × 2: Bo owns the whole colour group, no houses"
+    assert topic(rent) == "rent"
+
+
+def test_rent_with_houses_is_the_row_of_the_deed() -> None:
+    g = arrange(start(), owners={1: BO, 3: BO}, levels={1: 2, 3: 2})
+    g, events = ok(g, {"do": "roll", "dice": [1, 2]})
+    rent = only(events, "rent")
+    assert rent["amount"] == 60  # Rue Lecourbe, two houses
+    assert said(rent, g) == "Rent € 60: Rue Lecourbe with 2 houses"
+
+
+def test_rent_of_a_lone_lot_and_of_a_mortgaged_group() -> None:
+    g = arrange(start(), owners={3: BO})
+    g, events = ok(g, {"do": "roll", "dice": [1, 2]})
+    assert said(only(events, "rent"), g) == \
+        "Rent € 4: the printed rent of Rue Lecourbe, no houses"
+
+
+def test_station_rent_counts_the_owners_stations() -> None:
+    g = arrange(start(), owners={5: BO, 15: BO})
+    g, events = ok(g, {"do": "roll", "dice": [2, 3]})
+    rent = only(events, "rent")
+    assert rent["amount"] == 50
+    assert said(rent, g) == "Rent € 50: Bo owns 2 stations"
+
+
+def test_utility_rent_is_the_dice_times_the_multiplier() -> None:
+    g = arrange(start(), owners={12: BO})
+    g, events = ok(g, {"do": "roll", "dice": [6, 6]})
+    rent = only(events, "rent")
+    assert rent["amount"] == 48  # 12 on the dice × 4, one utility
+    assert said(rent, g) == "Rent € 48 = 12 on the dice × 4 (1 utility)"
+
+
+def test_tax_and_salary() -> None:
+    g, events = ok(start(), {"do": "roll", "dice": [1, 3]})
+    tax = only(events, "tax")
+    assert tax["amount"] == 200
+    assert said(tax, g) == "Impôts sur le revenu: € 200, as printed on the square"
+    g = arrange(start(), position={ANN: 38})
+    g, events = ok(g, {"do": "roll", "dice": [1, 3]})
+    salary = only(events, "salary")
+    assert salary["amount"] == 200
+    assert said(salary, g) == "Salary € 200 for passing GO"
+    assert topic(salary) == "go"
+
+
+def test_lifting_a_mortgage_costs_the_value_and_ten_percent() -> None:
+    g = arrange(start(), owners={1: ANN}, mortgaged=[1])
+    g, events = ok(g, {"do": "unmortgage", "square": 1})
+    lift = only(events, "mortgage_lift")
+    assert lift["amount"] == 33  # 30 + 10 %
+    assert said(lift, g) == "Lift € 33 = € 30 + 10 % interest"
+
+
+def test_building_and_selling_back_at_half() -> None:
+    g = arrange(start(), owners={1: ANN, 3: ANN})
+    g, events = ok(g, {"do": "build", "square": 1, "count": 1})
+    assert said(only(events, "building"), g) == \
+        "Building € 50 = 1 × € 50, the house price of Boulevard de Belleville"
+    g, events = ok(g, {"do": "sell_building", "square": 1, "count": 1})
+    sold = only(events, "building_sold")
+    assert sold["amount"] == 25
+    assert said(sold, g) == "Sold back: € 25 = half of 1 × € 50"
+
+
+def test_a_house_rule_is_said_to_be_one() -> None:
+    g = arrange(start(unbuilt_rent_full_group=3), owners={1: BO, 3: BO})
+    g, events = ok(g, {"do": "roll", "dice": [1, 2]})
+    rent = only(events, "rent")
+    assert rent["amount"] == 12
+    assert said(rent, g) == ("Rent € 12 = € 4 × 3: Bo owns the whole colour group, no houses"
+                             " (a house rule of this table)")
+
+
+def test_a_debt_paid_later_keeps_its_reason() -> None:
+    g = arrange(start(), owners={1: BO, 3: BO, 39: ANN}, cash={ANN: 2})
+    g, events = ok(g, {"do": "roll", "dice": [1, 2]})
+    debt = next(e for e in events if e["kind"] == "debt")
+    assert debt["why"]["rule"] == "rent_full_group"
+    # the reason survives a snapshot (a resume from the journal)
+    g = view.restore(view.snapshot(g), g.edition)
+    g, events = ok(g, {"do": "mortgage", "square": 39})
+    rent = only(events, "rent")
+    assert rent["amount"] == 8
+    assert said(rent, g) == "Rent € 8 = € 4 × 2: Bo owns the whole colour group, no houses"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_reason_is_said_in_every_language_with_its_figures(lang: str) -> None:
+    g = arrange(start(), owners={1: BO, 3: BO})
+    g, events = ok(g, {"do": "roll", "dice": [1, 2]})
+    text = said(only(events, "rent"), g, lang)
+    assert "8" in text and "4" in text and "2" in text and "{" not in text
+
+
+def test_a_reason_survives_its_json_form() -> None:
+    g = arrange(start(), owners={1: BO, 3: BO})
+    _g, events = ok(g, {"do": "roll", "dice": [1, 2]})
+    rent = only(events, "rent")
+    assert event_from_json(rent).to_json() == rent
+    with pytest.raises(ValueError):
+        event_from_json({**rent, "why": {"rule": "rent_lot", "terms": {"rent": "4"}}})
