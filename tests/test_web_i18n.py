@@ -15,10 +15,10 @@ from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 import companion.words.log_texts
-import companion.words.why_texts
 import companion.words.move_texts
 import companion.words.refusal_texts
 import companion.words.undo_texts
+import companion.words.why_texts
 import web_remote
 from web_remote.i18n import LANGUAGES, TRANSLATIONS, catalog
 

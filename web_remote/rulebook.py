@@ -4,6 +4,7 @@ files in templates/rules/), searchable, and the house rules in force from the op
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -12,6 +13,10 @@ from typing import Any
 from web_remote.i18n import _
 
 RULES_DIR = Path(__file__).parent / "templates" / "rules"
+#: a heading's topics, written after it: "## Rent {#rent}", "## Buying {#buying #auctions}"
+_TOPICS = re.compile(r"\s*\{((?:\s*#[a-z_]+)+)\s*\}\s*$")
+#: the end of a rulebook's first sentence
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
 @dataclass(frozen=True)
@@ -20,6 +25,18 @@ class Section:
 
     title: str
     paragraphs: tuple[str, ...]
+    #: the topics the section is about (the ids money moves' reasons point to)
+    topics: tuple[str, ...] = ()
+
+    @property
+    def anchor(self) -> str:
+        """The id of the section on the rules page."""
+        return self.topics[0] if self.topics else ""
+
+    def first_sentence(self) -> str:
+        """The section's first sentence: a short quote of the rule."""
+        text = self.paragraphs[0] if self.paragraphs else ""
+        return _SENTENCE_END.split(text, maxsplit=1)[0]
 
     def matches(self, words: list[str]) -> bool:
         """Whether every search word occurs in the section (case-insensitive)."""
@@ -31,6 +48,7 @@ def parse(text: str) -> list[Section]:
     """Sections from a small Markdown subset: "## Title" lines and blank-line paragraphs."""
     sections: list[Section] = []
     title: str | None = None
+    topics: tuple[str, ...] = ()
     paras: list[str] = []
     current: list[str] = []
 
@@ -44,15 +62,18 @@ def parse(text: str) -> list[Section]:
         if stripped.startswith("## "):
             end_paragraph()
             if title is not None:
-                sections.append(Section(title, tuple(paras)))
-            title, paras = stripped[3:], []
+                sections.append(Section(title, tuple(paras), topics))
+            heading = stripped[3:]
+            found = _TOPICS.search(heading)
+            topics = tuple(t.lstrip("#") for t in found.group(1).split()) if found else ()
+            title, paras = (heading[:found.start()] if found else heading), []
         elif not stripped:
             end_paragraph()
         elif title is not None:
             current.append(stripped)
     end_paragraph()
     if title is not None:
-        sections.append(Section(title, tuple(paras)))
+        sections.append(Section(title, tuple(paras), topics))
     return sections
 
 
@@ -77,6 +98,16 @@ def rulebook(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, lis
             path = RULES_DIR / f"{book}.{choice}.md"
             return choice, parse(path.read_text(encoding="utf-8"))
     return "", []
+
+
+def section_about(edition_id: str, lang: str, topic: str, fallback: str = "en") -> Section | None:
+    """The rulebook section on a topic (an edition that only writes its differences, like
+    Mega, falls back to the classic book for the others)."""
+    for book in (edition_id, GENERAL):
+        for section in rulebook(book, lang, fallback)[1]:
+            if topic in section.topics:
+                return section
+    return None
 
 
 def search(sections: list[Section], query: str) -> list[Section]:

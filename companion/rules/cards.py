@@ -88,8 +88,9 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
     elif effect == "repairs":
         houses = sum(g.houses_on(s) for s in range(len(g.level)) if g.owner[s] == player)
         hotels = sum(1 for s in range(len(g.level)) if g.owner[s] == player and g.has_hotel(s))
-        terms: tuple[tuple[str, int], ...] = (("houses", houses), ("per_house", int(prm["house"])), ("hotels", hotels),
-                 ("per_hotel", int(prm["hotel"])))
+        terms: tuple[tuple[str, int], ...] = (
+            ("houses", houses), ("per_house", int(prm["house"])), ("hotels", hotels),
+            ("per_hotel", int(prm["hotel"])))
         cost = houses * int(prm["house"]) + hotels * int(prm["hotel"])
         if g.edition.skyscrapers:
             towers = sum(1 for s in range(len(g.level))

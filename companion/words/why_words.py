@@ -82,7 +82,8 @@ def explain(event: Mapping[str, Any], words: Words) -> str | None:
     why = event.get("why")
     if not isinstance(why, Mapping) or f"why_{why.get('rule')}" not in WHY:
         return None
-    terms = why.get("terms") if isinstance(why.get("terms"), Mapping) else {}
+    raw = why.get("terms")
+    terms: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     fields: dict[str, Any] = {k: (words.money(v) if k in MONEY_TERMS else v)
                               for k, v in terms.items() if isinstance(v, int)}
     amount = int(event.get("amount", 0))

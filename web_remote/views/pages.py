@@ -29,6 +29,7 @@ from web_remote.present import (
     square_names,
     transactions,
 )
+from web_remote.reasons import move_reasons, reason
 from web_remote.worth import chart_svg
 
 bp = Blueprint("pages", __name__)
@@ -217,7 +218,8 @@ def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
     seqs = {e.get("seq") for e in latest}
     lost = any(e.get("kind") == "undo" and e.get("target") not in seqs for e in latest)
     targets = session.history(None, LOOK_BACK) if lost else latest
-    moves = [{"seq": e.get("seq"), "kind": e.get("kind", "command"), "said": said}
+    moves = [{"seq": e.get("seq"), "kind": e.get("kind", "command"), "said": said,
+              "reasons": move_reasons(e, state) if e.get("kind", "command") == "command" else []}
              for e, said in zip(latest, say_moves(latest, state, targets), strict=True)]
     moves.reverse()
     return moves
@@ -243,6 +245,9 @@ def history() -> BaseResponse:
     player = request.args.get("player") or None
     entries = remote().session.history(player, 2000)
     rows = transactions(entries, player)
+    for row in rows:
+        row["said_why"] = reason({"amount": row["amount"], "to": row["to"], "why": row["why"]},
+                                 state) if row.get("why") else None
     listed = events(entries, player)
     moves = [{**e, "text": said} for e, said in zip(listed, say_events(listed, state),
                                                     strict=True) if said]
