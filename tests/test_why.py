@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rules_helpers import arrange, ok, start
 
+from companion.editions import edition_ids
 from companion.rules import view
 from companion.rules.events import event_from_json
 from companion.rules.state import GameState
@@ -155,3 +156,95 @@ def test_a_reason_survives_its_json_form() -> None:
     assert event_from_json(rent).to_json() == rent
     with pytest.raises(ValueError):
         event_from_json({**rent, "why": {"rule": "rent_lot", "terms": {"rent": "4"}}})
+
+
+# --- every edition: each money move carries a reason whose figures give its amount -------
+
+def worked_out(why: JSON, options: JSON) -> int | None:
+    """The amount a reason's figures give, as the rulebooks compute it (None: an agreed
+    amount, a trade or a payment, has no arithmetic)."""
+    t = why["terms"]
+    rule = why["rule"]
+    times = t.get("card_times", 1)
+    if rule in ("trade", "payment"):
+        return None
+    if rule in ("rent_full_group", "rent_all_but_one", "rent_station_depot"):
+        return t["rent"] * t["times"] * times
+    if rule.startswith("rent_utility"):
+        return t["dice"] * t["times"] * times
+    if rule.startswith("rent_"):
+        return t["rent"] * times
+    if rule == "mortgage_interest":
+        # rounded per deed as the edition rounds: within half a step per deed of the rate
+        step = max(1, options.get("mortgage_interest_rounding", 1))
+        assert abs(t["interest"] - t["value"] * t["percent"] / 100) <= t["deeds"] * step / 2
+        assert t["percent"] == options["mortgage_interest_percent"]
+        return t["interest"]
+    if rule == "mortgage_lift":
+        return t["value"] + t["interest"]
+    if rule == "build":
+        return t["count"] * t["cost"]
+    if rule == "sell_building":
+        return t["count"] * t["cost"] // 2
+    if rule == "sell_depot":
+        return t["cost"] // 2
+    if rule == "sell_group_hotels":
+        return t["lots"] * (t["count"] * t["cost"] // 2)
+    if rule == "rebalance":
+        return abs(t["up"] * t["cost"] - t["down"] * (t["cost"] // 2))
+    if rule == "card_repairs":
+        return t["houses"] * t["per_house"] + t["hotels"] * t["per_hotel"] + \
+            t.get("skyscrapers", 0) * t.get("per_skyscraper", 0)
+    if rule == "salary_on_go":
+        return t["salary"] * t["times"]
+    single = {"salary": "salary", "tax": "tax", "free_parking": "pot", "birthday_gift": "gift",
+              "jail_fine": "fine", "jail_fine_forced": "fine", "purchase": "price",
+              "auction": "bid", "building_auction": "bid", "mortgage": "value",
+              "mortgage_lift_value": "value", "build_depot": "cost", "card": "amount",
+              "card_each_player": "amount", "bankruptcy": "cash", "bankrupt_buildings": "value",
+              "start_cash": "cash", "start_pot": "pot", "dealt_deed": "price"}
+    assert rule in single, f"a reason this test does not know: {rule}"
+    return int(t[single[rule]])
+
+
+def _bot_money(edition: str, seed: int, players: int) -> list[tuple[JSON, JSON]]:
+    """(state JSON, money move) of every transfer and debt of one bot game."""
+    from companion.bots import Bots
+    from companion.game.applying import apply_command
+    from companion.rules import Accepted, apply
+
+    r = apply_command(None, {"do": "new_game", "edition": edition, "seed": seed,
+                             "players": [f"P{i + 1}" for i in range(players)]})
+    assert isinstance(r, Accepted)
+    out = [(view.public_state(r.state), e) for e in r.events_json()
+           if e["kind"] in ("transfer", "debt")]
+    g, bots = r.state, Bots()
+    for _ in range(1500):
+        if g.winner >= 0:
+            break
+        r = apply(g, bots.choose(g))
+        if not isinstance(r, Accepted):
+            break
+        g = r.state
+        public = view.public_state(g)
+        out += [(public, e) for e in r.events_json() if e["kind"] in ("transfer", "debt")]
+    return out
+
+
+@pytest.mark.parametrize("edition", edition_ids())
+def test_every_money_move_of_every_edition_says_why_and_its_figures_add_up(
+        edition: str) -> None:
+    rules: set[str] = set()
+    for seed, players in ((1, 2), (2, 4), (3, 5)):
+        for state, event in _bot_money(edition, seed, players):
+            why = event.get("why")
+            assert why is not None, f"{edition}: a money move without its reason: {event}"
+            rules.add(why["rule"])
+            expected = worked_out(why, state["options"])
+            if expected is not None:
+                assert expected == event["amount"], (edition, event)
+            for lang in ("en", state.get("language") or "en"):
+                text = explain(event, Words(state, lang, i18n.translator(lang)))
+                assert text and "{" not in text, (edition, lang, event)
+    assert {"start_cash", "salary", "purchase"} <= rules
+    assert any(r.startswith("rent_") for r in rules), rules

@@ -110,7 +110,7 @@ def interest_why(g: GameState, squares: list[int], fee: int) -> Why:
     value = sum(g.edition.squares[s].mortgage for s in squares)
     return Why("mortgage_interest", squares[0] if len(squares) == 1 else None,
                (("value", value), ("interest", fee),
-                ("percent", g.options.mortgage_interest_percent)),
+                ("percent", g.options.mortgage_interest_percent), ("deeds", len(squares))),
                "mortgage_interest_percent")
 
 
