@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.words import catalog as i18n
+from companion.words.lesson_texts import LESSONS
 from companion.words.log_texts import LINES
 from companion.words.message import Message
 from companion.words.move_facts import actor, facts
@@ -48,7 +49,7 @@ from companion.words.why_texts import WHY
 log = logging.getLogger(__name__)
 
 #: every message the lines and sentences are made of, by id
-WORDS: dict[str, Message] = LINES | MOVES | WHY
+WORDS: dict[str, Message] = LINES | MOVES | WHY | LESSONS
 
 
 class Catalog(Protocol):

@@ -51,6 +51,9 @@ class _TimingSession:
     def undo_target(self) -> JSON | None:
         return None
 
+    def set_teaching(self, on: bool, source: Source) -> Outcome:
+        return Outcome(False, 1)
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         return []
 
