@@ -4,12 +4,13 @@ default for a first game; the banker can switch it off."""
 
 from __future__ import annotations
 
+from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pygame
 import pytest
-from web_fakes import TABLE, Phone, open_real_session
+from web_fakes import TABLE, Phone, joined, open_real_session
 
 from companion.game.api import Source
 from companion.game.session import GameSession
@@ -120,3 +121,59 @@ def test_the_screen_shows_the_lesson_with_where_the_rule_stands(tmp_path: Path) 
         assert "New rule" not in " ".join(t.text for t in frame.texts)
     finally:
         session.close()
+
+
+# --- the phones ----------------------------------------------------------------------------
+
+@pytest.fixture
+def game(tmp_path: Path) -> Any:
+    session = open_real_session(tmp_path / "game", ("Ann", "Bo"))
+    yield session
+    session.close()
+
+
+def page(phone: Phone, path: str) -> str:
+    html = phone.client.get(path).get_data(as_text=True)
+    return unescape(html).replace("\u00a0", " ")
+
+
+def test_the_concerned_phone_shows_the_lesson_with_its_rule(app: Any, game: Any) -> None:
+    ann, bo = joined(app, "Ann"), joined(app, "Bo")
+    play(game, {"do": "roll", "dice": [1, 3]})  # Ann on the income tax
+    mine = page(ann, "/me?partial=1")
+    assert '<aside class="lesson"><strong>New rule</strong> A tax square: pay the bank ' \
+           'what it says. Nobody can buy it. <a href="/rules#taxes">Rules: Taxes</a>' in mine
+    assert 'class="lesson"' not in page(bo, "/me?partial=1")  # Ann's lesson, not Bo's
+    assert "A tax square" in page(bo, "/table?partial=1")  # the table's page shows all
+    bo.client.set_cookie("lang", "sv")
+    assert "En skatteruta: betala banken det som står." in page(bo, "/table?partial=1")
+    play(game, {"do": "end_turn"})
+    assert 'class="lesson"' not in page(ann, "/me?partial=1")  # gone with its move
+
+
+def test_only_the_bankers_phone_switches_teaching(app: Any, game: Any) -> None:
+    ann, banker = joined(app, "Ann"), joined(app, "banker")
+    refused = ann.client.post("/banker/teaching", data={"on": "0", "csrf_token": ann.csrf},
+                              headers={"Origin": "http://localhost"})
+    assert refused.status_code == 403
+    assert game.state()["teaching"]["on"]
+    assert "Switch teaching off" in page(banker, "/banker?partial=1")
+    done = banker.client.post("/banker/teaching", data={"on": "0", "csrf_token": banker.csrf},
+                              headers={"Origin": "http://localhost"})
+    assert done.status_code == 302
+    assert game.state()["teaching"]["on"] is False
+    assert "Switch teaching on" in page(banker, "/banker?partial=1")
+    play(game, {"do": "roll", "dice": [1, 3]})
+    assert 'class="lesson"' not in page(ann, "/me?partial=1")
+
+
+def test_the_new_game_form_chooses_teaching(app: Any, game: Any) -> None:
+    banker = joined(app, "banker")
+    form = page(banker, "/banker?partial=1")
+    assert '<input type="checkbox" name="teaching" value="1" checked>' in form  # as it is now
+    sent = banker.client.post("/banker/new-game", data={
+        "edition": "classic-eur", "players": "Ann, Bo", "seed": "1",
+        "csrf_token": banker.csrf}, headers={"Origin": "http://localhost"})
+    assert sent.status_code == 302, sent.get_data(as_text=True)
+    assert game.state()["teaching"]["on"] is False  # left unticked
+    assert '<input type="checkbox" name="teaching" value="1">' in page(banker, "/banker?partial=1")

@@ -1,12 +1,14 @@
-"""Why each money move was its amount, for the phones: the engine's reason said in the
-phone's language (companion.words.why_words) with a short quote of the rulebook section it
-comes from and a link to it on the rules page."""
+"""What the rules say to the phones: why each money move was its amount (the engine's reason
+said in the phone's language, companion.words.why_words, with a short quote of the rulebook
+section it comes from and a link to it on the rules page), and the teaching table's lesson
+of the move just made (companion.words.lessons)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from companion.words.lessons import say_lesson
 from companion.words.move_words import Words
 from companion.words.why_words import explain, topic
 from web_remote import rulebook
@@ -42,3 +44,21 @@ def move_reasons(entry: Mapping[str, Any], state: Mapping[str, Any]) -> list[JSO
             if said is not None:
                 out.append(said)
     return out
+
+
+def lesson_for(state: Mapping[str, Any], player: str | None) -> JSON | None:
+    """The teaching table's lesson of the state's move for a phone (companion.game.teaching):
+    one concerning `player` or the whole table (any lesson when `player` is None: the Table
+    page); "badge", "text", "where", "anchor"; None when there is none."""
+    teaching = state.get("teaching")
+    if not isinstance(teaching, Mapping):
+        return None
+    lang = current_language()
+    for lesson in teaching.get("lessons") or []:
+        if player is not None and lesson.get("player") not in (player, None):
+            continue
+        said = say_lesson(lesson, state, lang, catalog(lang))
+        if said is not None:
+            return {"badge": said.badge, "text": said.text, "where": said.where,
+                    "anchor": said.anchor}
+    return None
