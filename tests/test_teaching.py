@@ -67,7 +67,7 @@ def test_only_the_banker_switches_teaching_off(tmp_path: Path) -> None:
     session = open_real_session(tmp_path, ("Ann", "Bo"))
     try:
         refused = session.set_teaching(False, ANN)
-        assert not refused.accepted and refused.code == "not_banker"
+        assert not refused.accepted and refused.code == "not_allowed"
         assert session.state()["teaching"]["on"]
         assert session.set_teaching(False, BANKER).accepted
         play(session, {"do": "roll", "dice": [1, 1]})

@@ -232,7 +232,7 @@ class GameSession:
     def set_teaching(self, on: bool, source: Source) -> Outcome:
         """Switch the teaching table on or off for this game: the banker's call."""
         if not source.banker:
-            return _refused(self.version, "not_banker",
+            return _refused(self.version, "not_allowed",
                             "only the banker switches the teaching table")
         self._teaching.switch(bool(on))
         return Outcome(True, self.version)
