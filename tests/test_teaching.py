@@ -177,3 +177,29 @@ def test_the_new_game_form_chooses_teaching(app: Any, game: Any) -> None:
     assert sent.status_code == 302, sent.get_data(as_text=True)
     assert game.state()["teaching"]["on"] is False  # left unticked
     assert '<input type="checkbox" name="teaching" value="1">' in page(banker, "/banker?partial=1")
+
+
+def test_a_restart_shows_the_lesson_of_the_move_it_stopped_at(tmp_path: Path) -> None:
+    session = open_real_session(tmp_path, ("Ann", "Bo"))
+    play(session, {"do": "roll", "dice": [1, 3]})  # income tax: a lesson
+    before = session.state()
+    session.close()
+    again = GameSession.open(tmp_path)
+    try:
+        assert again.state()["teaching"] == before["teaching"]
+        assert {"topic": "tax", "player": "Ann"} in lessons(again)
+    finally:
+        again.close()
+
+
+def test_a_damaged_teaching_file_is_a_fresh_start(tmp_path: Path) -> None:
+    session = open_real_session(tmp_path, ("Ann", "Bo"))
+    session.close()
+    (saved,) = (tmp_path / "games").glob("*.teaching.json")
+    saved.write_text("{not json", encoding="utf-8")
+    again = GameSession.open(tmp_path)
+    try:
+        play(again, {"do": "roll", "dice": [1, 3]})
+        assert {"topic": "tax", "player": "Ann"} in lessons(again)
+    finally:
+        again.close()

@@ -248,3 +248,31 @@ def test_every_money_move_of_every_edition_says_why_and_its_figures_add_up(
                 assert text and "{" not in text, (edition, lang, event)
     assert {"start_cash", "salary", "purchase"} <= rules
     assert any(r.startswith("rent_") for r in rules), rules
+
+
+def test_the_rules_page_marks_a_house_rule_of_an_edition_feature(tmp_path: Any) -> None:
+    """A table that sets an option the edition leaves at its neutral value (rent of a whole
+    group times 3) sees it marked as a house rule, as the reasons say it."""
+    from html import unescape
+
+    from web_fakes import TABLE, joined
+
+    from companion.game.session import GameSession
+    from web_remote import create_app
+
+    session = GameSession.open(tmp_path / "game")
+    try:
+        assert session.submit({"do": "new_game", "edition": "classic-eur",
+                               "players": ["Ann", "Bo"],
+                               "options": {"unbuilt_rent_full_group": 3}}, TABLE).accepted
+        app = create_app(session, tmp_path / "game", {"banker_pin": "2468"})
+        try:
+            html = unescape(joined(app, "Ann").client.get("/rules?partial=1")
+                            .get_data(as_text=True))
+            row = html[html.index("Unbuilt rent with the whole group (times)"):]
+            row = row[:row.index("</tr>")]
+            assert "3" in row and "(house rule)" in row, row
+        finally:
+            app.extensions["web_remote"].close()
+    finally:
+        session.close()

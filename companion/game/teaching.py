@@ -132,12 +132,14 @@ class Teaching:
     when it changes (a lesson given, teaching switched): at most one write per lesson.
     """
 
-    def __init__(self, path: Path, on: bool, given: set[str]) -> None:
+    def __init__(self, path: Path, on: bool, given: set[str],
+                 latest: tuple[int, list[Lesson]] = (0, [])) -> None:
         self._path = path
         self._lock = threading.Lock()
         self._on = on
         self._given = set(given)
-        self._latest: tuple[int, list[Lesson]] = (0, [])
+        #: the version whose move gave lessons, and those lessons (shown while it stands)
+        self._latest = latest
 
     @classmethod
     def beside(cls, journal: Path, first_game: bool) -> Teaching:
@@ -150,7 +152,12 @@ class Teaching:
             given = raw["given"]
             if not isinstance(on, bool) or not isinstance(given, list):
                 raise ValueError("not a teaching state")
-            return cls(path, on, {t for t in given if t in TOPICS})
+            latest = raw.get("latest") or {}
+            version = latest.get("version", 0)
+            told = [Lesson(str(x["topic"]), x.get("player")) for x in latest.get("lessons", [])
+                    if isinstance(x, dict) and x.get("topic") in TOPICS]
+            return cls(path, on, {t for t in given if t in TOPICS},
+                       (version if isinstance(version, int) else 0, told))
         except FileNotFoundError:
             return cls(path, first_game, set())
         except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -185,10 +192,10 @@ class Teaching:
             lessons: list[Lesson] = []
             if self._on:
                 lessons = [x for x in lessons_in(events, after) if x.topic not in self._given]
-                if lessons:
-                    self._given.update(x.topic for x in lessons)
-                    self._save()
             self._latest = (version, lessons)
+            if lessons:  # kept with the game, so a restart shows the same table
+                self._given.update(x.topic for x in lessons)
+                self._save()
             return lessons
 
     def public(self, version: int) -> JSON:
@@ -203,7 +210,10 @@ class Teaching:
         tmp = self._path.with_name(f".{self._path.name}.tmp")
         try:
             with open(tmp, "w", encoding="utf-8") as f:
-                json.dump({"on": self._on, "given": sorted(self._given)}, f)
+                at, lessons = self._latest
+                json.dump({"on": self._on, "given": sorted(self._given),
+                           "latest": {"version": at,
+                                      "lessons": [x.to_json() for x in lessons]}}, f)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self._path)

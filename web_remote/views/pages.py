@@ -5,6 +5,7 @@ part (?partial=1) when the phone's script refreshes it after an update.
 from __future__ import annotations
 
 import io
+from dataclasses import asdict
 from typing import Any
 
 import segno
@@ -293,7 +294,9 @@ def rules() -> BaseResponse:
     fallback = ed.language if ed is not None else "en"
     lang, sections = rulebook.rulebook(ed_id, current_language(), fallback)
     query = request.args.get("q", "")[:100]
-    defaults = ed.defaults.to_json() if ed is not None else {}
+    # every option of the edition's book (to_json leaves out unset edition features, which a
+    # table may still have set as a house rule)
+    defaults = asdict(ed.defaults) if ed is not None else {}
     return page("rules", state=state, sections=rulebook.search(sections, query), query=query,
                 rules_lang=lang, total=len(sections),
                 house=rulebook.house_rules(state.get("options", {}), defaults))
