@@ -45,7 +45,6 @@ TOPICS: dict[str, str] = {
     "rebalance": "buildings", "card": "cards", "card_each_player": "cards",
     "card_repairs": "cards", "bankruptcy": "debts", "bankrupt_buildings": "debts",
     "start_cash": "setup", "start_pot": "setup", "dealt_deed": "setup", "trade": "trading",
-    "payment": "trading",
 }
 
 
