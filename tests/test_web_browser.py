@@ -461,7 +461,8 @@ def test_table_page_says_the_latest_moves_in_words(browser: Any, server: ServerH
 
     assert game.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted
     ann.get_by_role("button", name="Buy", exact=True).click()
-    expect(recent.first).to_have_text("Ann a acheté Rue Lecourbe pour € 60")  # live
+    # live; the line opens on why it cost that (folded: only its summary reads)
+    expect(recent.first.locator("summary")).to_have_text("Ann a acheté Rue Lecourbe pour € 60")
     assert game.submit({"do": "end_turn"}, TABLE).accepted
     assert game.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted  # Bo pays the rent
     expect(recent.first).to_contain_text("Bo a lancé 1 + 2 et avancé jusqu’à Rue Lecourbe")
@@ -474,14 +475,15 @@ def test_table_page_says_the_latest_moves_in_words(browser: Any, server: ServerH
     pay.locator("select[name=to]").select_option("bank")
     pay.locator("input[name=amount]").fill("15")
     pay.get_by_role("button", name="Pay").click()
-    expect(recent.first).to_have_text("Ann a payé € 15 à la banque (par le banquier)")
+    expect(recent.first.locator("summary")).to_have_text(
+        "Ann a payé € 15 à la banque (par le banquier)")
     banker.once("dialog", lambda dialog: dialog.accept())
     banker.get_by_role("button", name="Undo").click()
     expect(recent.first).to_have_text("Annulé : Ann a payé € 15 à la banque (par le banquier)")
     expect(recent.nth(1)).to_have_class("command undone")
     bo.screenshot(path=str(shots / "table-latest-fr.png"), full_page=True)
     ann.goto(server.url + "/table")
-    expect(ann.locator("ol.recent li").nth(4)).to_have_text(
+    expect(ann.locator("ol.recent li").nth(4).locator("summary")).to_have_text(
         "Ann bought Rue Lecourbe for € 60")
     ann.locator("ol.recent").screenshot(path=str(shots / "table-latest-en.png"))
 
@@ -529,6 +531,7 @@ def test_a_second_tap_waits_and_selling_asks_first(browser: Any, server: ServerH
     build = card.get_by_role("button", name="Build")
     expect(build).to_be_enabled()
     expect(build).to_be_visible()  # a live update may be redrawing the page just now
+    build.scroll_into_view_if_needed()  # below a lesson of the teaching table, say
     box = build.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -600,3 +603,26 @@ def test_the_story_and_its_download_read_offline(browser: Any, server: ServerHan
     expect(kept.locator(".story-auctions")).to_contain_text("Rue de Courcelles: Bo for € 50")
     kept.screenshot(path=str(shots / "story-offline.png"), full_page=True)
     offline.close()
+
+
+def test_a_tapped_payment_says_why_and_the_player_is_taught(browser: Any, server: ServerHandle,
+                                                            game: Any, shots: Path) -> None:
+    ann = phone(browser, server, "player:Ann")
+    out = game.submit({"do": "roll", "dice": [1, 3]}, TABLE)  # Ann on the income tax
+    assert out.accepted
+    lesson = ann.locator("aside.lesson")
+    expect(lesson).to_contain_text("A tax square: pay the bank what it says.")
+    expect(lesson.locator("a")).to_have_attribute("href", "/rules#taxes")
+    ann.screenshot(path=str(shots / "lesson-me.png"))
+    ann.goto(server.url + "/table")
+    ann.wait_for_selector("body[data-live='1']")
+    line = ann.locator("ol.recent li").first
+    why = line.locator(".why-text")
+    expect(why).to_be_hidden()  # folded until tapped
+    line.locator("summary").tap()
+    expect(why).to_be_visible()
+    expect(why).to_have_text("Impôts sur le revenu: € 200, as printed on the square")
+    ann.screenshot(path=str(shots / "why-table.png"), full_page=True)
+    ann.locator("ol.recent li").first.locator(".why-rule a").tap()
+    ann.wait_for_url("**/rules#taxes")
+    expect(ann.locator("section#taxes")).to_be_visible()

@@ -31,7 +31,8 @@ def latest(phone: Phone, lang: str = "en") -> list[tuple[str, str]]:
     listed = listed[:listed.index("</ol>")]
     out = []
     for css, body in re.findall(r'<li class="([^"]*)"[^>]*>(.*?)</li>', listed, re.S):
-        said = re.sub(r'<span class="then">', " | ", body)
+        said = re.sub(r'<p class="why-[^"]*">.*?</p>', "", body, flags=re.S)  # tapped open
+        said = re.sub(r'<span class="then">', " | ", said)
         out.append((css, unescape(re.sub(r"<[^>]+>", "", said)).replace("\u00a0", " ")))
     return out
 
@@ -104,3 +105,28 @@ def test_the_list_starts_at_the_game_in_play(app: Flask, game: Any) -> None:
     assert moves[0][1].startswith("Taken back: New game of ")
     assert moves[1][0] == "command undone"
     assert moves[2][1] == "Ann bought Rue Lecourbe for € 60"
+
+
+def test_a_tapped_money_move_says_why_with_its_rule(app: Flask, game: Any) -> None:
+    ann = Phone(app)
+    ann.join("player:Ann")
+    play(game, {"do": "roll", "dice": [1, 2]})
+    assert ann.command({"do": "buy"}).get_json()["ok"]
+    play(game, {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})  # Bo pays Ann's rent
+    for lang, why, rule in (
+            ("en", "Rent € 4: the printed rent of Rue Lecourbe, no houses", "Rent"),
+            ("sv", "Hyra € 4: tryckt hyra för Rue Lecourbe, inga hus", "Rent"),
+            ("fr", "Loyer € 4 : le loyer imprimé de Rue Lecourbe, sans maison", "Loyers")):
+        ann.client.set_cookie("lang", lang)
+        html = unescape(ann.client.get("/table?partial=1").get_data(as_text=True))
+        html = html.replace("\u00a0", " ")
+        first = html[html.index('<ol class="recent">'):].split("</li>")[0]
+        assert '<details class="why"' in first  # the line opens when tapped
+        assert f'<p class="why-text">{why}</p>' in first
+        assert re.search(rf'<a href="/rules#rent">{rule}</a>: “[^”]+”', first), first
+    ann.client.set_cookie("lang", "en")  # the History page's payments open the same way
+    history = unescape(ann.client.get("/history?partial=1").get_data(as_text=True))
+    history = history.replace("\u00a0", " ")
+    assert '<p class="why-text">Rent € 4: the printed rent of Rue Lecourbe, no houses</p>' \
+        in history
+    assert '<p class="why-text">Rue Lecourbe bought at its printed price, € 60</p>' in history

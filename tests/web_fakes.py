@@ -108,6 +108,11 @@ class FakeSession:
             return self._commit(restored, command, [{"kind": "undone", "seq": seq}], source,
                                 "undo", seq)
 
+    def set_teaching(self, on: bool, source: Source) -> Outcome:
+        """The teaching table switched (a fake keeps no lessons)."""
+        self.teaching = on
+        return Outcome(source.banker, self.version)
+
     def undo_target(self) -> JSON | None:
         """The journal entry an undo would take back (None: nothing to undo)."""
         with self._lock:

@@ -22,6 +22,7 @@ from web_remote.context import Remote, TableHooks, csrf_token, identity, refuse,
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, Hub
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
+from web_remote.reasons import lesson_for
 from web_remote.security import JoinCodes, RateLimiter, Seats, load_secret, same_origin
 from web_remote.store import Persister
 from web_remote.views import api, banker, going_back, join, pages, story
@@ -145,7 +146,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     @app.context_processor
     def _globals() -> dict[str, Any]:
         return {"me": identity(), "csrf_token": csrf_token, "lang": i18n.current_language(),
-                "languages": i18n.LANGUAGES}
+                "languages": i18n.LANGUAGES, "lesson_for": lesson_for}
 
     @app.errorhandler(404)
     def _not_found(_exc: Exception) -> Response:

@@ -226,6 +226,7 @@ def transactions(entries: list[JSON], player: str | None) -> list[JSON]:
             rows.append({"seq": entry.get("seq"), "time": entry.get("time"), "from": payer,
                          "to": payee, "amount": int(event.get("amount", 0)),
                          "reason": str(event.get("reason", "")),
+                         "why": event.get("why"),
                          "command": str(command.get("do", "")),
                          "by": source.get("player") or "",
                          "by_kind": "banker" if source.get("banker") and not source.get(

@@ -1,82 +1,16 @@
-"""The rules page's text: a concise rulebook of our own per edition and language (data
-files in templates/rules/), searchable, and the house rules in force from the options.
+"""The rules page: our own rulebook (companion.words.rulebook) searchable, and the house rules
+in force from the options.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
+from companion.words.rulebook import GENERAL, Section, available, rulebook, section_about
 from web_remote.i18n import _
 
-RULES_DIR = Path(__file__).parent / "templates" / "rules"
-
-
-@dataclass(frozen=True)
-class Section:
-    """One heading and its paragraphs."""
-
-    title: str
-    paragraphs: tuple[str, ...]
-
-    def matches(self, words: list[str]) -> bool:
-        """Whether every search word occurs in the section (case-insensitive)."""
-        text = " ".join((self.title, *self.paragraphs)).casefold()
-        return all(w in text for w in words)
-
-
-def parse(text: str) -> list[Section]:
-    """Sections from a small Markdown subset: "## Title" lines and blank-line paragraphs."""
-    sections: list[Section] = []
-    title: str | None = None
-    paras: list[str] = []
-    current: list[str] = []
-
-    def end_paragraph() -> None:
-        if current:
-            paras.append(" ".join(current))
-            current.clear()
-
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("## "):
-            end_paragraph()
-            if title is not None:
-                sections.append(Section(title, tuple(paras)))
-            title, paras = stripped[3:], []
-        elif not stripped:
-            end_paragraph()
-        elif title is not None:
-            current.append(stripped)
-    end_paragraph()
-    if title is not None:
-        sections.append(Section(title, tuple(paras)))
-    return sections
-
-
-def available(edition_id: str) -> list[str]:
-    """The languages a rulebook exists in for this edition."""
-    return sorted(p.name.split(".")[1] for p in RULES_DIR.glob(f"{edition_id}.*.md"))
-
-
-#: the rulebook shown for an edition that has none of its own yet
-GENERAL = "classic-eur"
-
-
-@cache
-def rulebook(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, list[Section]]:
-    """(language, sections): the phone's language when written, else the fallback's; an
-    edition without a rulebook of its own shows the classic one (its options are listed
-    under the house rules)."""
-    book = edition_id if available(edition_id) else GENERAL
-    langs = available(book)
-    for choice in (lang, fallback, "en", *langs):
-        if choice in langs:
-            path = RULES_DIR / f"{book}.{choice}.md"
-            return choice, parse(path.read_text(encoding="utf-8"))
-    return "", []
+__all__ = ["GENERAL", "Section", "available", "rulebook", "section_about", "search",
+           "option_texts", "house_rules"]
 
 
 def search(sections: list[Section], query: str) -> list[Section]:

@@ -87,6 +87,11 @@ class GameSessionProtocol(Protocol):
         """The story of the game in play (companion.game.story.Story as JSON), or None."""
         ...
 
+    def set_teaching(self, on: bool, source: Source) -> Outcome:
+        """Switch the teaching table (lessons the first time a rule applies) on or off for
+        this game; only with the banker's authority."""
+        ...
+
     def undo_target(self) -> JSON | None:
         """What an undo would take back now: the journal entry of that command (seq, time,
         kind, source, command, events, version, as `history` gives it), or None when there

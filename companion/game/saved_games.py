@@ -23,6 +23,7 @@ from companion.game.journal import (
     ack_path,
     storage_message,
 )
+from companion.game.teaching import SUFFIX as TEACHING_SUFFIX
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
@@ -100,13 +101,14 @@ def set_current(data_dir: Path, game_id: str) -> None:
 
 
 def delete_game(data_dir: Path, game_id: str) -> None:
-    """Remove a saved game's journal (its WAL files and its acknowledgement mark). The
-    caller holds the lock."""
+    """Remove a saved game's journal (its WAL files, its acknowledgement mark and its
+    teaching state). The caller holds the lock."""
     path = journal_path(data_dir, game_id)
     if not path.exists():
         raise JournalError(f"there is no saved game {game_id!r}")
     try:
-        for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), ack_path(path)):
+        lessons = path.with_name(game_id + TEACHING_SUFFIX)  # the teaching table's state
+        for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), ack_path(path), lessons):
             p.unlink(missing_ok=True)
         fd = os.open(path.parent, os.O_RDONLY)
         try:

@@ -37,12 +37,14 @@ from companion.game.replaying import (
 from companion.game.saved_games import (
     DataDirLock,
     current_game,
+    game_ids,
     journal_path,
     new_game_id,
     set_current,
 )
+from companion.game.teaching import Teaching
 from companion.rules import Accepted, GameState, Rejection
-from companion.rules.events import Redone, Undone
+from companion.rules.events import GameStarted, Redone, Undone
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +103,10 @@ class GameSession:
         self.fault: str | None = journal.readonly_reason
         #: when the game was dealt (journal time), for the timed game's clock
         self._started = journal.game_started() if state is not None else None
+        #: the teaching table: lessons the first time a rule applies (on for a first game)
+        self._teaching = Teaching.beside(
+            journal.path, first_game=not [g for g in game_ids(data_dir) if g != game_id])
+        self._teach_next: bool | None = None  # teaching as the new_game being applied chose
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -229,10 +235,11 @@ class GameSession:
             self._public = (g.version, out)
         ends = self._ends_at()
         if ends is None:
-            return out
+            return {**out, "teaching": self._teaching.public(g.version)}
         left = max(0, int(ends - self._clock() + 0.999))
-        return {**out, "clock": {"limit_minutes": g.options.time_limit_minutes,
-                                 "ends_at": ends, "seconds_left": left}}
+        return {**out, "teaching": self._teaching.public(g.version),
+                "clock": {"limit_minutes": g.options.time_limit_minutes,
+                          "ends_at": ends, "seconds_left": left}}
 
     def _ends_at(self) -> float | None:
         """The timed game's end (epoch seconds), or None when no clock runs."""
@@ -262,6 +269,14 @@ class GameSession:
         out = told.to_json() if told is not None else None
         self._story = (version, out)
         return out
+
+    def set_teaching(self, on: bool, source: Source) -> Outcome:
+        """Switch the teaching table on or off for this game: the banker's call."""
+        if not source.banker:
+            return _refused(self.version, "not_allowed",
+                            "only the banker switches the teaching table")
+        self._teaching.switch(bool(on))
+        return Outcome(True, self.version)
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """Journal entries, newest last: seq, time, source, command, events, undone."""
@@ -357,6 +372,9 @@ class GameSession:
         if problem is not None:
             return _refused(self.version, "bad_command", problem), None
         command = clean_command(job.command)
+        teach = command.pop("teaching", None) if command.get("do") == "new_game" else None
+        if teach is not None and not isinstance(teach, bool):
+            return _refused(self.version, "bad_command", "'teaching' must be true or false"), None
         allowed = authority.check(job.source, command, self._state)
         if isinstance(allowed, authority.Refused):
             return _refused(self.version, allowed.code, allowed.message, allowed.params), None
@@ -369,6 +387,7 @@ class GameSession:
         resolved, rng = resolve(command, before, result)
         entry = Entry(self._seq + 1, self._clock(), "command", None, job.source, resolved,
                       result.events, result.state.version, rng)
+        self._teach_next = teach
         outcome, update = self._commit(entry, result.state)
         if outcome.accepted and command.get("do") == "new_game":
             self._started = entry.time
@@ -478,6 +497,11 @@ class GameSession:
             self.fault = str(exc)
             return _refused(self.version, "storage_error", str(exc)), None
         self.fault = None
+        if entry.kind != "undo":  # a lesson is given once per game, an undo gives none
+            if any(isinstance(e, GameStarted) for e in entry.events):
+                self._teaching.new_game(self._teach_next)
+            self._teaching.observe(after.version, entry.events, after)
+        self._teach_next = None
         if snap is not None:
             self._stacks.last_snapshot = entry.seq
         self._stacks.record(entry.seq, entry.kind, entry.target)

@@ -173,6 +173,10 @@ class SessionHolder:
         """The story of the current game."""
         return self.session.story()
 
+    def set_teaching(self, on: bool, source: Source) -> Outcome:
+        """Switch the current game's teaching table (the banker's call)."""
+        return self.session.set_teaching(on, source)
+
     def undo_target(self) -> JSON | None:
         """What an undo would take back in the current game (None: nothing)."""
         return self.session.undo_target()

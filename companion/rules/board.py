@@ -15,6 +15,7 @@ from companion.rules.events import (
     RentClaimable,
     RentForfeited,
     ThreeDoubles,
+    Why,
 )
 from companion.rules.money import charge, transfer
 from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
@@ -23,10 +24,13 @@ from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, Pen
 def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:
     """The bank pays the salary for passing GO (twice for landing on it, as a house rule)."""
     amount = g.options.salary
+    why = Why("salary", None, (("salary", amount),), "salary")
     if landed and g.options.double_salary_on_go:
         amount *= 2
+        why = Why("salary_on_go", None, (("salary", amount // 2), ("times", 2)),
+                  "double_salary_on_go")
     ev.append(PassGo(g.players[player].name, amount))
-    transfer(g, ev, BANK, player, amount, "salary")
+    transfer(g, ev, BANK, player, amount, "salary", why)
 
 
 def send_to_jail(g: GameState, ev: Events, player: int) -> None:
@@ -87,8 +91,13 @@ def move_to(
     land(g, ev, player, rent_multiplier, dice_multiplier)
 
 
-def rent_for(g: GameState, square: int, dice_total: int = 0) -> int:
-    """The rent landing on an owned square costs (utilities: with the dice total)."""
+def rent_for(g: GameState, square: int, dice_total: int = 0,
+             explain: list[Why] | None = None) -> int:
+    """The rent landing on an owned square costs (utilities: with the dice total).
+
+    Given a list, `explain` gets the reason (companion.rules.events.Why): which rule set the
+    amount and from which figures, so that the table can say why without working it out again.
+    """
     owner = g.owner[square]
     if owner < 0 or g.mortgaged[square]:
         return 0
@@ -98,30 +107,58 @@ def rent_for(g: GameState, square: int, dice_total: int = 0) -> int:
         if level:
             hotel = g.hotel_level
             if level < hotel:
-                return sq.rent[level]
-            return sq.rent[5] if level == hotel else sq.rent[6]  # hotel, skyscraper
+                rent = sq.rent[level]
+                if explain is not None:
+                    explain.append(Why("rent_houses", square, (("houses", level), ("rent", rent))))
+                return rent
+            rent = sq.rent[5] if level == hotel else sq.rent[6]  # hotel, skyscraper
+            if explain is not None:
+                explain.append(Why("rent_hotel" if level == hotel else "rent_skyscraper", square,
+                                   (("rent", rent),)))
+            return rent
         group = g.edition.groups[sq.group]
         owned = 0
         for s in group:
             if g.owner[s] == owner:
                 owned += 1
         opts = g.options
+        base = sq.rent[0]
         if owned == len(group):
             times = opts.unbuilt_rent_full_group
+            rule, option = "rent_full_group", "unbuilt_rent_full_group"
         elif owned == len(group) - 1 and len(group) > 2:
             times = opts.unbuilt_rent_all_but_one
+            rule, option = "rent_all_but_one", "unbuilt_rent_all_but_one"
         else:
-            return sq.rent[0]
+            if explain is not None:
+                explain.append(Why("rent_lot", square, (("rent", base),)))
+            return base
         if times != 1 and (opts.double_rent_with_mortgaged_lot or not any(
                 g.mortgaged[s] for s in group if g.owner[s] == owner)):
-            return sq.rent[0] * times
-        return sq.rent[0]
+            if explain is not None:
+                explain.append(Why(rule, square, (("rent", base), ("times", times)), option))
+            return base * times
+        if explain is not None:
+            explain.append(Why("rent_group_mortgaged" if times != 1 else "rent_lot", square,
+                               (("rent", base),),
+                               "double_rent_with_mortgaged_lot" if times != 1 else None))
+        return base
     count = sum(1 for s in g.edition.groups[sq.group] if g.owner[s] == owner
                 and not g.mortgaged[s])
+    count = max(count, 1)
     if sq.kind is SquareKind.STATION:
-        rent = sq.rent[max(count, 1) - 1]
-        return rent * 2 if g.depots and square in g.depots else rent  # a depot doubles it
-    return sq.multipliers[max(count, 1) - 1] * dice_total
+        rent = sq.rent[count - 1]
+        depot = bool(g.depots) and square in g.depots
+        if explain is not None:
+            terms = (("stations", count), ("rent", rent))
+            explain.append(Why("rent_station_depot", square, (*terms, ("times", 2)))
+                           if depot else Why("rent_station", square, terms))
+        return rent * 2 if depot else rent  # a depot doubles it
+    times = sq.multipliers[count - 1]
+    if explain is not None:
+        explain.append(Why("rent_utility", square,
+                           (("utilities", count), ("dice", dice_total), ("times", times))))
+    return times * dice_total
 
 
 def land(
@@ -145,28 +182,40 @@ def land(
                 g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index))
                 return
             if dice_multiplier and not g.options.utility_card_rolls_again and g.dice:
-                charge(g, ev, player, owner, moved_total(g.dice) * dice_multiplier, "rent")
+                total = moved_total(g.dice)
+                charge(g, ev, player, owner, total * dice_multiplier, "rent",
+                       why=Why("rent_utility_card", sq.index,
+                               (("dice", total), ("times", dice_multiplier)),
+                               "utility_card_rolls_again"))
                 return
             if dice_multiplier or g.dice is None:
                 g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index,
                                          multiplier=dice_multiplier))
                 return
-            charge(g, ev, player, owner, rent_for(g, sq.index, moved_total(g.dice)), "rent")
+            why: list[Why] = []
+            amount = rent_for(g, sq.index, moved_total(g.dice), why)
+            charge(g, ev, player, owner, amount, "rent", why=why[0] if why else None)
             return
-        amount = rent_for(g, sq.index) * rent_multiplier
+        why = []
+        amount = rent_for(g, sq.index, 0, why) * rent_multiplier
+        reason = why[0] if why else None
+        if reason is not None and rent_multiplier != 1:
+            reason = reason.with_term("card_times", rent_multiplier)
         if g.options.rent_must_be_claimed:
             g.claims.append((player, owner, sq.index, amount, g.options.rent_claim_turns))
             ev.append(RentClaimable(g.players[owner].name, p.name, sq.index, amount))
             return
-        charge(g, ev, player, owner, amount, "rent")
+        charge(g, ev, player, owner, amount, "rent", why=reason)
     elif kind is SquareKind.TAX:
-        charge(g, ev, player, BANK, sq.amount, "tax")
+        charge(g, ev, player, BANK, sq.amount, "tax",
+               why=Why("tax", sq.index, (("tax", sq.amount),)))
     elif kind in DECK_OF_KIND:
         g.pending.append(Pending(PendingKind.DRAW, player, deck=DECK_OF_KIND[kind]))
     elif kind is SquareKind.GO_TO_JAIL:
         send_to_jail(g, ev, player)
     elif kind is SquareKind.FREE_PARKING and g.options.free_parking_pot and g.pot > 0:
-        transfer(g, ev, POT, player, g.pot, "free_parking")
+        transfer(g, ev, POT, player, g.pot, "free_parking",
+                 Why("free_parking", sq.index, (("pot", g.pot),), "free_parking_pot"))
     elif kind is SquareKind.AUCTION or kind is SquareKind.BIRTHDAY_GIFT \
             or kind is SquareKind.BUS_TICKET:
         land_on_extra_square(g, ev, player, sq)
@@ -178,9 +227,16 @@ def utility_rent(g: GameState, ev: Events, pending: Pending, dice: tuple[int, ..
     if owner < 0 or g.mortgaged[pending.square]:
         return
     total = sum(dice[:2])
-    amount = total * pending.multiplier if pending.multiplier else rent_for(
-        g, pending.square, total)
-    charge(g, ev, pending.player, owner, amount, "rent")
+    why: Why | None
+    if pending.multiplier:
+        amount = total * pending.multiplier
+        why = Why("rent_utility_card", pending.square,
+                  (("dice", total), ("times", pending.multiplier)), "utility_card_rolls_again")
+    else:
+        explain: list[Why] = []
+        amount = rent_for(g, pending.square, total, explain)
+        why = explain[0] if explain else None
+    charge(g, ev, pending.player, owner, amount, "rent", why=why)
 
 
 def cannot_afford(g: GameState, player: int, what: str, amount: int, *, purpose: str,
@@ -240,7 +296,8 @@ def land_on_extra_square(g: GameState, ev: Events, player: int, sq: Square) -> N
             g.pending.append(Pending(PendingKind.BIRTHDAY_GIFT, player, square=sq.index,
                                      amount=sq.amount))
         else:
-            transfer(g, ev, BANK, player, sq.amount, "birthday_gift")
+            transfer(g, ev, BANK, player, sq.amount, "birthday_gift",
+                     Why("birthday_gift", sq.index, (("gift", sq.amount),)))
     elif auction_choices(g):
         if g.options.auctions:
             g.pending.append(Pending(PendingKind.CHOOSE_SQUARE, player, square=sq.index,

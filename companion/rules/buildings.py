@@ -19,8 +19,9 @@ from companion.rules.events import (
     Rebalanced,
     SoldBuilding,
     Unmortgaged,
+    Why,
 )
-from companion.rules.money import charge, lift_cost, transfer
+from companion.rules.money import charge, lift_cost, lift_why, transfer
 from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
 
 
@@ -129,7 +130,8 @@ def build(g: GameState, ev: Events, player: int, square: int, count: int, free: 
     if cost > g.players[player].cash:
         raise cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost,
                             purpose="build", square=square)
-    transfer(g, ev, player, BANK, cost, "building")
+    transfer(g, ev, player, BANK, cost, "building",
+             Why("build", square, (("count", count), ("cost", sq.house_cost))))
     _take_stock(g, need)
     g.set_level(square, levels[square])
     ev.append(Built(g.players[player].name, square, g.level[square], None, cost))
@@ -151,7 +153,7 @@ def build_depot(g: GameState, ev: Events, player: int, square: int, count: int,
     if cost > g.players[player].cash:
         raise cannot_afford(g, player, f"a train depot on {sq.name}", cost, purpose="depot",
                             square=square)
-    transfer(g, ev, player, BANK, cost, "building")
+    transfer(g, ev, player, BANK, cost, "building", Why("build_depot", square, (("cost", cost),)))
     g.depots = tuple(sorted((*g.depots, square)))
     ev.append(Built(g.players[player].name, square, None, "depot", cost))
 
@@ -169,7 +171,8 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
             raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} has one train depot")
         refund = g.edition.depot_cost // 2
         g.depots = tuple(s for s in g.depots if s != square)
-        transfer(g, ev, BANK, player, refund, "building_sold")
+        transfer(g, ev, BANK, player, refund, "building_sold",
+                 Why("sell_depot", square, (("cost", g.edition.depot_cost), ("refund", refund))))
         ev.append(SoldBuilding(g.players[player].name, square, None, "depot", refund))
         return
     lvl = g.level[square]
@@ -195,7 +198,9 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
     g.set_level(square, new)
     _take_stock(g, need)
     refund = count * sq.house_cost // 2
-    transfer(g, ev, BANK, player, refund, "building_sold")
+    transfer(g, ev, BANK, player, refund, "building_sold",
+             Why("sell_building", square, (("count", count), ("cost", sq.house_cost),
+                                           ("refund", refund))))
     ev.append(SoldBuilding(g.players[player].name, square, new, None, refund))
 
 
@@ -211,7 +216,10 @@ def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
     refund = (hotel - new) * house_cost // 2 * len(lots)
     for s in lots:
         g.set_level(s, new)
-    transfer(g, ev, BANK, player, refund, "building_sold")
+    transfer(g, ev, BANK, player, refund, "building_sold",
+             Why("sell_group_hotels", None, (("lots", len(lots)), ("count", hotel - new),
+                                             ("cost", house_cost), ("refund", refund)),
+                 "sell_group_hotels_together"))
     for s in lots:
         ev.append(SoldBuilding(g.players[player].name, s, new, None, refund // len(lots)))
 
@@ -270,7 +278,8 @@ def after_acquiring(g: GameState, ev: Events, player: int, squares: list[int]) -
         if g.mortgaged[s]:
             g.set_mortgaged(s, False)
             ev.append(Unmortgaged(g.players[player].name, s, forced=True))
-            charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
+            cost = lift_cost(g, s)
+            charge(g, ev, player, BANK, cost, "mortgage_lift", why=lift_why(g, s, cost))
         rebalance(g, ev, player, g.edition.groups[g.edition.squares[s].group])
 
 
@@ -315,10 +324,12 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
         _take_stock(g, (need[0], need[1], need[2]))
         ev.append(Rebalanced(g.players[player].name, tuple((s, spread[s]) for s in group),
                              cost))
+        why = Why("rebalance", group[0], (("cost", price), ("up", up - moved),
+                                          ("down", down - moved)), "build_with_all_but_one")
         if cost > 0:
-            transfer(g, ev, player, BANK, cost, "building")
+            transfer(g, ev, player, BANK, cost, "building", why)
         elif cost < 0:
-            transfer(g, ev, BANK, player, -cost, "building_sold")
+            transfer(g, ev, BANK, player, -cost, "building_sold", why)
         return
     raise AssertionError("an empty group is always even")  # pragma: no cover
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from companion.rules.board import land, move_to, send_to_jail, take_ticket
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import Card, SquareKind
-from companion.rules.events import BusTicket, BusTicketsExpired, CardDrawn, Events, Moved
+from companion.rules.events import BusTicket, BusTicketsExpired, CardDrawn, Events, Moved, Why
 from companion.rules.money import charge, transfer
 from companion.rules.state import BANK, GameState, Pending
 
@@ -65,16 +65,18 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
                 int(prm.get("dice_multiplier", 0)))
     elif effect == "money":
         amount = int(prm["amount"])
+        why = Why("card", None, (("amount", abs(amount)),))
         if amount > 0:
-            transfer(g, ev, BANK, player, amount, "card")
+            transfer(g, ev, BANK, player, amount, "card", why)
         else:
-            charge(g, ev, player, BANK, -amount, "card")
+            charge(g, ev, player, BANK, -amount, "card", why=why)
     elif effect == "each_player":
         amount = int(prm["amount"])
         others = [i for i, o in enumerate(g.players) if i != player and not o.bankrupt]
+        why = Why("card_each_player", None, (("amount", abs(amount)),))
         if amount < 0:
             for i in reversed(others):
-                charge(g, ev, player, i, -amount, "card")
+                charge(g, ev, player, i, -amount, "card", why=why)
         else:
             parking = g.edition.squares
             for i in reversed(others):
@@ -82,16 +84,21 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
                 if (g.options.free_parking_exempt_from_collect_cards
                         and parking[o.position].kind is SquareKind.FREE_PARKING):
                     continue
-                charge(g, ev, i, player, amount, "card")
+                charge(g, ev, i, player, amount, "card", why=why)
     elif effect == "repairs":
         houses = sum(g.houses_on(s) for s in range(len(g.level)) if g.owner[s] == player)
         hotels = sum(1 for s in range(len(g.level)) if g.owner[s] == player and g.has_hotel(s))
+        terms: tuple[tuple[str, int], ...] = (
+            ("houses", houses), ("per_house", int(prm["house"])), ("hotels", hotels),
+            ("per_hotel", int(prm["hotel"])))
         cost = houses * int(prm["house"]) + hotels * int(prm["hotel"])
         if g.edition.skyscrapers:
             towers = sum(1 for s in range(len(g.level))
                          if g.owner[s] == player and g.has_skyscraper(s))
-            cost += towers * int(prm.get("skyscraper", prm["hotel"]))
-        charge(g, ev, player, BANK, cost, "card")
+            per_tower = int(prm.get("skyscraper", prm["hotel"]))
+            cost += towers * per_tower
+            terms = (*terms, ("skyscrapers", towers), ("per_skyscraper", per_tower))
+        charge(g, ev, player, BANK, cost, "card", why=Why("card_repairs", None, terms))
     elif effect == "go_to_jail":
         send_to_jail(g, ev, player)
     elif effect in ("take_bus_ticket", "bus_ticket"):

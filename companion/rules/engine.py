@@ -23,6 +23,7 @@ from companion.rules.events import (
     KeptMortgages,
     Transfer,
     Turn,
+    Why,
     events_json,
 )
 from companion.rules.flow import declare_bankrupt, settle_debts
@@ -129,9 +130,11 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
     g.version = 1
     ev: Events = [GameStarted(edition.id, tuple(names))]
     for p in g.players:
-        ev.append(Transfer(None, p.name, options.start_cash, "start_cash"))
+        ev.append(Transfer(None, p.name, options.start_cash, "start_cash",
+                           Why("start_cash", None, (("cash", options.start_cash),), "start_cash")))
     if g.pot:
-        ev.append(Transfer(None, "pot", g.pot, "start_pot"))
+        ev.append(Transfer(None, "pot", g.pot, "start_pot",
+                           Why("start_pot", None, (("pot", g.pot),), "free_parking_pot_start")))
     variant = cmd.options.get("variant", "standard")
     g.extra["variant"] = variant
     if options.deal_deeds:
@@ -159,7 +162,8 @@ def _deal_deeds(g: GameState, ev: Events, per_player: int) -> None:
         for i in range(len(g.players)):
             square = int(order[round_ * len(g.players) + i])
             price = g.edition.squares[square].price
-            transfer(g, ev, i, BANK, price, "dealt_deed")
+            transfer(g, ev, i, BANK, price, "dealt_deed",
+                     Why("dealt_deed", square, (("price", price),), "deal_deeds"))
             g.set_owner(square, i)
             ev.append(Bought(g.players[i].name, square, price))
 
@@ -432,9 +436,10 @@ def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
     mine = [c for c in g.claims if cmd.by is None or g.players[c[1]].name == cmd.by]
     if not mine:
         raise RulesError(Code.NOT_NOW, f"{cmd.by} has no rent to claim")
-    payer, owner, _square, amount, _left = mine[0]
+    payer, owner, square, amount, _left = mine[0]
     g.claims.remove(mine[0])
-    charge(g, ev, payer, owner, amount, "rent")
+    charge(g, ev, payer, owner, amount, "rent",
+           why=Why("rent_claimed", square, (("rent", amount),), "rent_must_be_claimed"))
 
 
 def _end_game(g: GameState, ev: Events, cmd: Command) -> None:

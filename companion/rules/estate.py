@@ -26,11 +26,14 @@ from companion.rules.events import (
     Passed,
     Traded,
     Unmortgaged,
+    Why,
 )
 from companion.rules.money import (
     charge,
     interest,
+    interest_why,
     lift_cost,
+    lift_why,
     mortgage_take_interest,
     transfer,
 )
@@ -44,7 +47,8 @@ def buy(g: GameState, ev: Events, pending: Pending) -> None:
         raise cannot_afford(g, pending.player, sq.name, sq.price, purpose="buy",
                             square=sq.index)
     g.pending.pop()
-    transfer(g, ev, pending.player, BANK, sq.price, "purchase")
+    transfer(g, ev, pending.player, BANK, sq.price, "purchase",
+             Why("purchase", sq.index, (("price", sq.price),)))
     g.set_owner(sq.index, pending.player)
     ev.append(Bought(g.players[pending.player].name, sq.index, sq.price))
     after_acquiring(g, ev, pending.player, [sq.index])
@@ -118,7 +122,8 @@ def close_auction(g: GameState, ev: Events) -> None:
     if pending.kind is PendingKind.BUILDING_AUCTION:
         if pending.bidder != NOBODY:
             # a bid is covered when made and stays so (see pay); should it not be, a debt
-            charge(g, ev, pending.bidder, BANK, pending.highest, "building_auction")
+            charge(g, ev, pending.bidder, BANK, pending.highest, "building_auction",
+                   why=Why("building_auction", None, (("bid", pending.highest),)))
             g.pending.append(Pending(PendingKind.PLACE_BUILDING, pending.bidder,
                                      building=pending.building))
         ev.append(AuctionClosed(None, pending.building,
@@ -126,7 +131,8 @@ def close_auction(g: GameState, ev: Events) -> None:
                                 pending.highest))
         return
     if pending.bidder != NOBODY:
-        charge(g, ev, pending.bidder, BANK, pending.highest, "auction")
+        charge(g, ev, pending.bidder, BANK, pending.highest, "auction",
+               why=Why("auction", pending.square, (("bid", pending.highest),), "auctions"))
         g.set_owner(pending.square, pending.bidder)
     ev.append(AuctionClosed(pending.square, None,
                             g.players[pending.bidder].name if pending.bidder >= 0 else None,
@@ -156,10 +162,11 @@ def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
     elif square in g.depots:
         raise RulesError(Code.HAS_BUILDINGS, f"sell the train depot of {sq.name} first")
     g.set_mortgaged(square, True)
-    transfer(g, ev, BANK, player, sq.mortgage, "mortgage")
+    transfer(g, ev, BANK, player, sq.mortgage, "mortgage",
+             Why("mortgage", square, (("value", sq.mortgage),)))
     fee = mortgage_take_interest(g, sq.mortgage)
     if fee:
-        transfer(g, ev, player, BANK, fee, "mortgage_interest")
+        transfer(g, ev, player, BANK, fee, "mortgage_interest", interest_why(g, [square], fee))
     ev.append(Mortgaged(g.players[player].name, square))
 
 
@@ -176,7 +183,7 @@ def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
     if cost > g.players[player].cash:
         raise cannot_afford(g, player, f"lifting the mortgage on {sq.name}", cost,
                             purpose="unmortgage", square=square)
-    transfer(g, ev, player, BANK, cost, "mortgage_lift")
+    transfer(g, ev, player, BANK, cost, "mortgage_lift", lift_why(g, square, cost))
     g.set_mortgaged(square, False)
     ev.append(Unmortgaged(g.players[player].name, square))
     if offer and top is not None:
@@ -232,8 +239,8 @@ def trade(
                              "the mortgaged deeds received")
         del other
     pa, pb = g.wp(a), g.wp(b)
-    transfer(g, ev, a, b, give[0], "trade")
-    transfer(g, ev, b, a, take[0], "trade")
+    transfer(g, ev, a, b, give[0], "trade", Why("trade"))
+    transfer(g, ev, b, a, take[0], "trade", Why("trade"))
     for _ in range(give[1]):
         pb.jail_cards.append(pa.jail_cards.pop(0))
     for _ in range(take[1]):
@@ -258,13 +265,14 @@ def receive_mortgaged(
         return
     if (how or g.options.mortgaged_transfer) == "redeem_at_once":
         for s in squares:
-            charge(g, ev, player, BANK, lift_cost(g, s), "mortgage_lift")
+            cost = lift_cost(g, s)
+            charge(g, ev, player, BANK, cost, "mortgage_lift", why=lift_why(g, s, cost))
             g.set_mortgaged(s, False)
             ev.append(Unmortgaged(g.players[player].name, s))
         return
     fee = sum(interest(g, g.edition.squares[s].mortgage) for s in squares)
     g.pending.append(Pending(PendingKind.LIFT_MORTGAGES, player, squares=sorted(squares)))
-    charge(g, ev, player, BANK, fee, "mortgage_interest")
+    charge(g, ev, player, BANK, fee, "mortgage_interest", why=interest_why(g, squares, fee))
 
 
 def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:
@@ -283,7 +291,7 @@ def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:
                          f"{top.highest} must stay covered until the auction ends",
                          player=g.players[payer].name, purpose="pay", needed=amount,
                          cash=g.players[payer].cash - top.highest)
-    transfer(g, ev, payer, payee, amount, "payment")
+    transfer(g, ev, payer, payee, amount, "payment", Why("payment"))
 
 
 __all__ = ["buy", "decline", "bid", "pass_auction", "close_auction", "build", "sell_building",

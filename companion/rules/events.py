@@ -135,25 +135,76 @@ class Turn:
 
 
 @dataclass(slots=True, init=False)
+class Why:
+    """Why a charge is its amount: the rule that set it, the square it was for, the figures
+    it was computed from (name, value), and the rule option that governs a figure.
+
+    >>> Why("rent_full_group", 1, (("rent", 2), ("times", 2)), "unbuilt_rent_full_group").to_json()
+    {'rule': 'rent_full_group', 'square': 1, 'terms': {'rent': 2, 'times': 2}, \
+'option': 'unbuilt_rent_full_group'}
+    """
+
+    rule: Final[str]
+    square: Final[int | None]
+    terms: Final[tuple[tuple[str, int], ...]]
+    option: Final[str | None]
+
+    def __init__(self, rule: str, square: int | None = None,
+                 terms: tuple[tuple[str, int], ...] = (), option: str | None = None) -> None:
+        self.rule = rule
+        self.square = square
+        self.terms = terms
+        self.option = option
+
+    def term(self, name: str, default: int = 0) -> int:
+        """One figure by its name."""
+        for key, value in self.terms:
+            if key == name:
+                return value
+        return default
+
+    def with_term(self, name: str, value: int) -> Why:
+        """The same reason with one more figure (a card's "twice the rent")."""
+        return Why(self.rule, self.square, (*self.terms, (name, value)), self.option)
+
+    def to_json(self) -> JSON:
+        """The reason as JSON; square and option only when there is one."""
+        out: JSON = {"rule": self.rule}
+        if self.square is not None:
+            out["square"] = self.square
+        out["terms"] = dict(self.terms)
+        if self.option is not None:
+            out["option"] = self.option
+        return out
+
+
+@dataclass(slots=True, init=False)
 class Transfer:
-    """Money moved: from and to a player's name, "pot", or None for the bank."""
+    """Money moved: from and to a player's name, "pot", or None for the bank; `why` says how
+    the amount came about when a rule set it."""
 
     kind: ClassVar[str] = "transfer"
     from_: Final[str | None]
     to: Final[str | None]
     amount: Final[int]
     reason: Final[str]
+    why: Final[Why | None]
 
-    def __init__(self, from_: str | None, to: str | None, amount: int, reason: str) -> None:
+    def __init__(self, from_: str | None, to: str | None, amount: int, reason: str,
+                 why: Why | None = None) -> None:
         self.from_ = from_
         self.to = to
         self.amount = amount
         self.reason = reason
+        self.why = why
 
     def to_json(self) -> JSON:
         """The event as JSON."""
-        return {"kind": "transfer", "from": self.from_, "to": self.to, "amount": self.amount,
-                "reason": self.reason}
+        out: JSON = {"kind": "transfer", "from": self.from_, "to": self.to,
+                     "amount": self.amount, "reason": self.reason}
+        if self.why is not None:
+            out["why"] = self.why.to_json()
+        return out
 
 
 @dataclass(slots=True, init=False)
@@ -165,17 +216,23 @@ class Debt:
     creditor: Final[str | None]
     amount: Final[int]
     reason: Final[str]
+    why: Final[Why | None]
 
-    def __init__(self, player: str, creditor: str | None, amount: int, reason: str) -> None:
+    def __init__(self, player: str, creditor: str | None, amount: int, reason: str,
+                 why: Why | None = None) -> None:
         self.player = player
         self.creditor = creditor
         self.amount = amount
         self.reason = reason
+        self.why = why
 
     def to_json(self) -> JSON:
         """The event as JSON."""
-        return {"kind": "debt", "player": self.player, "creditor": self.creditor,
-                "amount": self.amount, "reason": self.reason}
+        out: JSON = {"kind": "debt", "player": self.player, "creditor": self.creditor,
+                     "amount": self.amount, "reason": self.reason}
+        if self.why is not None:
+            out["why"] = self.why.to_json()
+        return out
 
 
 @dataclass(slots=True, init=False)
@@ -1039,6 +1096,21 @@ class _Fields:
         side.done()
         return goods
 
+    def why(self, key: str) -> Why | None:
+        """The reason of a charge, when the event has one."""
+        if not self.has(key):
+            return None
+        f = _Fields(f"{self.kind}.{key}", self.obj(key))
+        f.read.clear()
+        terms = f.obj("terms")
+        if not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                   for k, v in terms.items()):
+            raise f._wrong("terms", "names with whole numbers")
+        why = Why(f.text("rule"), f.num("square") if f.has("square") else None,
+                  tuple(terms.items()), f.text("option") if f.has("option") else None)
+        f.done()
+        return why
+
     def levels(self, key: str) -> tuple[tuple[int, int], ...]:
         """Levels keyed by square indexes written as strings."""
         value = self.obj(key)
@@ -1123,9 +1195,9 @@ _READERS: dict[str, Callable[[_Fields], Event]] = {
     "winner": lambda f: Winner(f.text("player")),
     "turn": lambda f: Turn(f.text("player"), f.num("number")),
     "transfer": lambda f: Transfer(f.party("from"), f.party("to"), f.num("amount"),
-                                   f.text("reason")),
+                                   f.text("reason"), f.why("why")),
     "debt": lambda f: Debt(f.text("player"), f.party("creditor"), f.num("amount"),
-                           f.text("reason")),
+                           f.text("reason"), f.why("why")),
     "bankrupt": lambda f: Bankrupt(f.text("player"), f.party("creditor")),
     "deeds_transferred": lambda f: DeedsTransferred(f.text("from"), f.text("to"),
                                                     f.nums("squares")),
@@ -1192,6 +1264,13 @@ def event_from_json(data: Any) -> Event:
     event = reader(fields)
     fields.done()
     return event
+
+
+def why_from_json(data: Any) -> Why | None:
+    """A charge's reason from its JSON form (None stays None); EventError when malformed."""
+    if data is None:
+        return None
+    return _Fields("why", {"why": data}).why("why")
 
 
 def events_from_json(data: Any) -> Events:

@@ -12,7 +12,7 @@ from companion.rules.buildings import after_acquiring
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import OWNABLE
 from companion.rules.estate import receive_mortgaged, start_auction
-from companion.rules.events import Bankrupt, DeedsTransferred, Events
+from companion.rules.events import Bankrupt, DeedsTransferred, Events, Why
 from companion.rules.money import building_value, party_name, raisable, transfer
 from companion.rules.speed import run_follow_up
 from companion.rules.state import BANK, GameState, Pending, PendingKind
@@ -39,7 +39,7 @@ def settle_debts(g: GameState, ev: Events) -> None:
                 declare_bankrupt(g, ev, debt.player, forced=True)
                 continue
             g.pending.pop()
-            transfer(g, ev, debt.player, debt.creditor, debt.amount, debt.reason)
+            transfer(g, ev, debt.player, debt.creditor, debt.amount, debt.reason, debt.why)
             if debt.then_move:  # a paid jail fine releases the move
                 move_steps(g, ev, debt.player, debt.then_move)
         elif debt.kind is PendingKind.MR_MONOPOLY or debt.kind is PendingKind.BUS:
@@ -78,14 +78,17 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
                 g.bank_houses += g.level[s]
             g.set_level(s, 0)
             if creditor >= 0:
-                transfer(g, ev, BANK, player, value, "buildings_sold")
+                transfer(g, ev, BANK, player, value, "buildings_sold",
+                         Why("bankrupt_buildings", s, (("value", value),)))
         elif g.depots and s in g.depots and creditor >= 0:
-            transfer(g, ev, BANK, player, value, "buildings_sold")
+            transfer(g, ev, BANK, player, value, "buildings_sold",
+                     Why("bankrupt_buildings", s, (("value", value),)))
     if g.depots:
         g.depots = tuple(s for s in g.depots if s not in owned)
     p.bus_tickets = ()  # tickets of a bankrupt go to the bank for good
     if creditor >= 0:
-        transfer(g, ev, player, creditor, p.cash, "bankruptcy")
+        transfer(g, ev, player, creditor, p.cash, "bankruptcy",
+                 Why("bankruptcy", None, (("cash", p.cash),)))
         mortgaged = []
         for s in owned:
             g.set_owner(s, creditor)
@@ -99,7 +102,8 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
         receive_mortgaged(g, ev, creditor, [s for s in mortgaged if g.mortgaged[s]],
                           g.options.mortgaged_bankruptcy_transfer)
     else:
-        transfer(g, ev, player, BANK, p.cash, "bankruptcy")
+        transfer(g, ev, player, BANK, p.cash, "bankruptcy",
+                 Why("bankruptcy", None, (("cash", p.cash),)))
         for s in owned:
             g.set_owner(s, BANK)
             g.set_mortgaged(s, False)

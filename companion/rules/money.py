@@ -7,7 +7,7 @@ tokens or runs turns. Settling debts and bankruptcy are in flow.py."""
 from __future__ import annotations
 
 from companion.rules.edition import OWNABLE
-from companion.rules.events import Debt, Events, Transfer
+from companion.rules.events import Debt, Events, Transfer, Why
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind
 
 #: reasons whose money goes into the Free Parking pot when that house rule is on
@@ -23,8 +23,10 @@ def party_name(g: GameState, who: int) -> str | None:
     return g.players[who].name
 
 
-def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reason: str) -> None:
-    """Move money that is there: the payer's cash must cover it (checked by callers)."""
+def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reason: str,
+             why: Why | None = None) -> None:
+    """Move money that is there: the payer's cash must cover it (checked by callers); `why`
+    says how a rule set the amount."""
     if amount <= 0:
         return
     if payee == BANK and g.options.free_parking_pot and reason in POT_REASONS:
@@ -37,12 +39,12 @@ def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reas
         g.wp(payee).cash += amount
     elif payee == POT:
         g.pot += amount
-    ev.append(Transfer(party_name(g, payer), party_name(g, payee), amount, reason))
+    ev.append(Transfer(party_name(g, payer), party_name(g, payee), amount, reason, why))
 
 
 def charge(
     g: GameState, ev: Events, payer: int, payee: int, amount: int, reason: str,
-    then_move: int = 0,
+    then_move: int = 0, why: Why | None = None,
 ) -> bool:
     """The payer owes an amount: paid now when the cash is there, else a debt to settle.
 
@@ -52,11 +54,11 @@ def charge(
     if amount <= 0:
         return True
     if g.players[payer].cash >= amount:
-        transfer(g, ev, payer, payee, amount, reason)
+        transfer(g, ev, payer, payee, amount, reason, why)
         return True
     g.pending.append(Pending(PendingKind.DEBT, payer, amount=amount, creditor=payee,
-                             reason=reason, then_move=then_move))
-    ev.append(Debt(g.players[payer].name, party_name(g, payee), amount, reason))
+                             reason=reason, then_move=then_move, why=why))
+    ev.append(Debt(g.players[payer].name, party_name(g, payee), amount, reason, why))
     return False
 
 
@@ -91,6 +93,25 @@ def interest(g: GameState, value: int) -> int:
 def mortgage_take_interest(g: GameState, value: int) -> int:
     """Interest paid when a mortgage is taken (only under the "on_take" rule)."""
     return interest(g, value) if g.options.mortgage_interest == "on_take" else 0
+
+
+def lift_why(g: GameState, square: int, cost: int) -> Why:
+    """Why lifting a mortgage costs `cost`: the value, and the interest on top when any."""
+    value = g.edition.squares[square].mortgage
+    if cost == value:
+        return Why("mortgage_lift_value", square, (("value", value),))
+    return Why("mortgage_lift", square, (("value", value), ("interest", cost - value),
+                                         ("percent", g.options.mortgage_interest_percent)),
+               "mortgage_interest_percent")
+
+
+def interest_why(g: GameState, squares: list[int], fee: int) -> Why:
+    """Why a mortgage's interest is `fee`: a percentage of the mortgage value(s)."""
+    value = sum(g.edition.squares[s].mortgage for s in squares)
+    return Why("mortgage_interest", squares[0] if len(squares) == 1 else None,
+               (("value", value), ("interest", fee),
+                ("percent", g.options.mortgage_interest_percent), ("deeds", len(squares))),
+               "mortgage_interest_percent")
 
 
 def lift_cost(g: GameState, square: int) -> int:

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.rules.edition import Edition
+from companion.rules.events import Why
 from companion.rules.options import RuleOptions
 
 BANK = -1
@@ -95,12 +96,15 @@ class Pending:
     building: str = ""
     min_bid: int = 0
     then_move: int = 0
+    #: why a debt is its amount (companion.rules.events.Why), told again when it is paid
+    why: Why | None = None
 
     def __init__(self, kind: PendingKind, player: int, square: int = -1, amount: int = 0,
                  creditor: int = BANK, reason: str = "", deck: str = "", multiplier: int = 0,
                  highest: int = 0, bidder: int = NOBODY, passed: list[int] | None = None,
                  queue: list[int] | None = None, squares: list[int] | None = None,
-                 building: str = "", min_bid: int = 0, then_move: int = 0) -> None:
+                 building: str = "", min_bid: int = 0, then_move: int = 0,
+                 why: Why | None = None) -> None:
         self.kind = kind
         self.player = player
         self.square = square
@@ -117,13 +121,14 @@ class Pending:
         self.building = building
         self.min_bid = min_bid
         self.then_move = then_move
+        self.why = why
 
     def copy(self) -> Pending:
         """An independent copy."""
         return Pending(self.kind, self.player, self.square, self.amount, self.creditor,
                        self.reason, self.deck, self.multiplier, self.highest, self.bidder,
                        list(self.passed), list(self.queue), list(self.squares), self.building,
-                       self.min_bid, self.then_move)
+                       self.min_bid, self.then_move, self.why)
 
 
 @dataclass(slots=True, init=False)

@@ -15,7 +15,7 @@ from companion.rules.board import auction_choices, move_to, turn_starts_moving
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import BUS_DECK
 from companion.rules.estate import start_auction
-from companion.rules.events import BusTicketUsed, ChoseSquare, Events
+from companion.rules.events import BusTicketUsed, ChoseSquare, Events, Why
 from companion.rules.money import transfer
 from companion.rules.state import BANK, GameState, Pending, PendingKind
 
@@ -95,4 +95,5 @@ def choose_gift(g: GameState, ev: Events, pending: Pending, gift: str) -> None:
         g.pending.append(Pending(PendingKind.DRAW, pending.player, deck=BUS_DECK))
         return
     g.pending.pop()
-    transfer(g, ev, BANK, pending.player, pending.amount, "birthday_gift")
+    transfer(g, ev, BANK, pending.player, pending.amount, "birthday_gift",
+             Why("birthday_gift", pending.square, (("gift", pending.amount),)))

@@ -13,13 +13,22 @@ from companion.rules.board import (
 )
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import dice_json, roll_die
-from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Winner
+from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Why, Winner
 from companion.rules.money import charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, NOBODY, GameState, PendingKind
 
 WHITE_DICE = 2
+
+
+def _fine_why(g: GameState, forced: bool = False) -> Why:
+    """Why the jail fine is due: paid to leave, or owed after the last roll in jail."""
+    if forced:
+        return Why("jail_fine_forced", g.edition.jail_index,
+                   (("fine", g.options.jail_fine), ("rolls", g.options.max_jail_rolls)),
+                   "max_jail_rolls")
+    return Why("jail_fine", g.edition.jail_index, (("fine", g.options.jail_fine),), "jail_fine")
 
 
 def read_dice(g: GameState, dice: tuple[int | str, ...] | None,
@@ -87,7 +96,8 @@ def roll(g: GameState, ev: Events, player: int,
             p.in_jail = False
             p.jail_turns = 0
             ev.append(LeftJail(p.name, "fine"))
-            if charge(g, ev, player, BANK, g.options.jail_fine, "jail_fine", then_move=total):
+            if charge(g, ev, player, BANK, g.options.jail_fine, "jail_fine", then_move=total,
+                      why=_fine_why(g, forced=True)):
                 move_steps(g, ev, player, total)
         return values
     if len(values) == 3:
@@ -119,7 +129,7 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
         if p.cash < g.options.jail_fine:
             raise cannot_afford(g, player, "the jail fine", g.options.jail_fine,
                                 purpose="jail_fine")
-        transfer(g, ev, player, BANK, g.options.jail_fine, "jail_fine")
+        transfer(g, ev, player, BANK, g.options.jail_fine, "jail_fine", _fine_why(g))
         ev.append(LeftJail(p.name, "fine"))
     p.in_jail = False
     p.jail_turns = 0

@@ -7,6 +7,7 @@ from typing import Any
 from companion.rules.board import auction_choices, rent_for
 from companion.rules.dice import dice_json
 from companion.rules.edition import BUS_DECK, OWNABLE, Edition, SquareKind
+from companion.rules.events import EventError, why_from_json
 from companion.rules.money import party_name
 from companion.rules.options import RuleOptions
 from companion.rules.speed import triple_targets
@@ -49,6 +50,8 @@ def pending_json(g: GameState, p: Pending) -> JSON:
         out.update(deck=p.deck)
     elif k is PendingKind.DEBT:
         out.update(creditor=party_name(g, p.creditor), amount=p.amount, reason=p.reason)
+        if p.why is not None:
+            out["why"] = p.why.to_json()
     elif k is PendingKind.ROLL_FOR_RENT:
         out.update(square=p.square, multiplier=p.multiplier)
     elif k is PendingKind.LIFT_MORTGAGES:
@@ -149,7 +152,8 @@ def snapshot(g: GameState) -> JSON:
         "pending": [
             {"kind": p.kind.value, "player": p.player,
              **{f: (list(getattr(p, f)) if isinstance(getattr(p, f), list) else getattr(p, f))
-                for f in _PENDING_FIELDS}}
+                for f in _PENDING_FIELDS},
+             **({"why": p.why.to_json()} if p.why is not None else {})}
             for p in g.pending
         ],
         "last_card": g.last_card, "pot": g.pot, "winner": g.winner, "extra": dict(g.extra),
@@ -175,6 +179,7 @@ def restore(data: JSON, edition: Edition) -> GameState:
             for f in _PENDING_FIELDS:
                 value = raw[f]
                 setattr(item, f, list(value) if isinstance(value, list) else value)
+            item.why = why_from_json(raw.get("why"))
             pending.append(item)
         n = len(edition.squares)
         g = GameState(
@@ -194,7 +199,7 @@ def restore(data: JSON, edition: Edition) -> GameState:
             depots=tuple(data.get("depots", ())), fresh_tickets=int(data.get("fresh_tickets", 0)),
             mr_monopoly=bool(data.get("mr_monopoly", False)),
         )
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, EventError) as exc:
         raise ValueError(f"malformed snapshot: {exc}") from None
     if not (len(g.owner) == len(g.level) == len(g.mortgaged) == n):
         raise ValueError("malformed snapshot: the board does not match the edition")

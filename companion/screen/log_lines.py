@@ -17,6 +17,7 @@ from companion.screen.views.board_map import player_colors
 from companion.screen.views.prompt import square_name
 from companion.words import catalog as i18n
 from companion.words.move_words import Words, event_line
+from companion.words.why_words import explain
 
 #: the events the panel shows (money moves, purchases, jail, bankruptcy, Mega's moves)
 SHOWN = frozenset({
@@ -136,5 +137,6 @@ def log_lines(events: Iterable[Mapping[str, Any]], state: Mapping[str, Any],
             who = event.get("from")
         elif kind == "auction_closed":
             who = event.get("winner")
-        out.append(LogLine(line, colors.get(str(who)) if who else None, move))
+        why = explain(event, words) if kind == "transfer" else None
+        out.append(LogLine(line, colors.get(str(who)) if who else None, move, why=why))
     return out

@@ -10,8 +10,10 @@ with the id as the message context) into companion/locale/companion.pot.
 from __future__ import annotations
 
 from companion.words import catalog as i18n
+from companion.words.lesson_texts import LESSONS
 from companion.words.log_texts import LINES
 from companion.words.message import Message, _n, _t
+from companion.words.why_texts import WHY
 
 _MESSAGES: tuple[Message, ...] = (
     # header and panels
@@ -286,7 +288,7 @@ _MESSAGES: tuple[Message, ...] = (
     # player; another player's bid, trade or debt is theirs to answer
     _t("own_input", "Waiting for {player}: answer on your phone or tap your bank card"),
 )
-MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES} | LINES
+MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES} | LINES | WHY | LESSONS
 #: the English source texts by id (the singular of counted messages)
 ENGLISH: dict[str, str] = {m.id: m.text for m in MESSAGES.values()}
 

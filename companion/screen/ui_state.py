@@ -99,6 +99,8 @@ class LogLine:
     color: Color | None = None
     move: int | None = None
     undone: bool = False
+    #: why a money move was its amount (companion.words.why_words), shown for the move just made
+    why: str | None = None
 
 
 @dataclass

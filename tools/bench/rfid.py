@@ -60,6 +60,9 @@ class _TimingSession:
     def undo_to_plan(self, seq: int) -> JSON:
         return {"code": "not_in_line", "message": "", "params": {}}
 
+    def set_teaching(self, on: bool, source: Source) -> Outcome:
+        return Outcome(False, 1)
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         return []
 

@@ -69,8 +69,9 @@ def _render(refused: dict[str, str] | None = None,
     registration = (r.hooks.registration.status(current_language())
                     if r.hooks.registration is not None else None)
     game_list = games.list() if games is not None else None
-    shown = {"new_game": True, "pin": True, "seats": True, "tags": tags is not None,
-             "registration": registration is not None, "resume": game_list is not None}
+    shown = {"new_game": True, "pin": True, "seats": True, "teaching": True,
+             "tags": tags is not None, "registration": registration is not None,
+             "resume": game_list is not None}
     if refused is not None and not shown.get(refused["form"]):
         refused = {**refused, "form": "page"}  # a form this page does not have: said on top
     players = [p["name"] for p in state.get("players", [])]
@@ -124,6 +125,9 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
             "players": new_game.get("players", ", ".join(players)),
             "seed": new_game.get("seed", "0"), "pin": new_game.get("pin", ""),
             "rules": {key for key in HOUSE_RULES if new_game.get(key)},
+            # the teaching table: as typed, else on for a table's first game or as it is now
+            "teaching": bool(new_game.get("teaching")) if form == "new_game" else bool(
+                (state.get("teaching") or {}).get("on", not state.get("game", True))),
         },
         "pin": mine.get("pin", "") if form == "pin" else "",
         "tag": mine.get("tag", "") if form == "tags" else "",
@@ -213,7 +217,8 @@ def new_game() -> BaseResponse:
         if request.form.get(key):
             options[key] = True
     command = {"do": "new_game", "edition": edition_id, "players": names,
-               "seed": int(seed_text), "options": options}
+               "seed": int(seed_text), "options": options,
+               "teaching": bool(request.form.get("teaching"))}
     who = identity()
     assert who is not None
     source = Source(kind="phone", player=who.player, banker=True)
@@ -222,7 +227,8 @@ def new_game() -> BaseResponse:
         if start_new is None:
             return _form_refused("new_game", "no_games",
                                  _("Saved games are not available here."), 404)
-        checked = apply_command(None, command)  # refused now, not after a new file is made
+        # refused now, not after a new file is made ("teaching" is the session's, not a rule)
+        checked = apply_command(None, {k: v for k, v in command.items() if k != "teaching"})
         if isinstance(checked, Rejection):
             return _refused(checked.code.value, checked.params, checked.message)
         try:  # refused there (a full disk): back to the game played, the new file removed
@@ -279,6 +285,21 @@ def release_seat() -> BaseResponse:
     name = request.form.get("player", "")
     if not remote().seats.release(name):
         return _form_refused("seats", "not_found", _("No phone holds that seat."), 404)
+    return _done()
+
+
+@bp.post("/teaching")
+def teaching() -> BaseResponse:
+    """The teaching table on or off for this game (lessons the first time a rule applies)."""
+    denied = _banker_only()
+    if denied is not None:
+        return denied
+    who = identity()
+    assert who is not None
+    out = remote().session.set_teaching(request.form.get("on") == "1",
+                                        Source(kind="phone", player=who.player, banker=True))
+    if not out.accepted:
+        return _form_refused("teaching", out.code or "not_allowed", out.message or "", 403)
     return _done()
 
 

@@ -5,6 +5,7 @@ part (?partial=1) when the phone's script refreshes it after an update.
 from __future__ import annotations
 
 import io
+from dataclasses import asdict
 from typing import Any
 
 import segno
@@ -29,6 +30,7 @@ from web_remote.present import (
     square_names,
     transactions,
 )
+from web_remote.reasons import move_reasons, reason
 from web_remote.worth import chart_svg
 
 bp = Blueprint("pages", __name__)
@@ -217,7 +219,8 @@ def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
     seqs = {e.get("seq") for e in latest}
     lost = any(e.get("kind") == "undo" and e.get("target") not in seqs for e in latest)
     targets = session.history(None, LOOK_BACK) if lost else latest
-    moves = [{"seq": e.get("seq"), "kind": e.get("kind", "command"), "said": said}
+    moves = [{"seq": e.get("seq"), "kind": e.get("kind", "command"), "said": said,
+              "reasons": move_reasons(e, state) if e.get("kind", "command") == "command" else []}
              for e, said in zip(latest, say_moves(latest, state, targets), strict=True)]
     moves.reverse()
     return moves
@@ -243,6 +246,9 @@ def history() -> BaseResponse:
     player = request.args.get("player") or None
     entries = remote().session.history(player, 2000)
     rows = transactions(entries, player)
+    for row in rows:
+        row["said_why"] = reason({"amount": row["amount"], "to": row["to"], "why": row["why"]},
+                                 state) if row.get("why") else None
     listed = events(entries, player)
     moves = [{**e, "text": said} for e, said in zip(listed, say_events(listed, state),
                                                     strict=True) if said]
@@ -288,7 +294,9 @@ def rules() -> BaseResponse:
     fallback = ed.language if ed is not None else "en"
     lang, sections = rulebook.rulebook(ed_id, current_language(), fallback)
     query = request.args.get("q", "")[:100]
-    defaults = ed.defaults.to_json() if ed is not None else {}
+    # every option of the edition's book (to_json leaves out unset edition features, which a
+    # table may still have set as a house rule)
+    defaults = asdict(ed.defaults) if ed is not None else {}
     return page("rules", state=state, sections=rulebook.search(sections, query), query=query,
                 rules_lang=lang, total=len(sections),
                 house=rulebook.house_rules(state.get("options", {}), defaults))

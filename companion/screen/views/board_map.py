@@ -25,6 +25,7 @@ from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
+from companion.screen.views.lesson import draw_lesson, lesson_now
 from companion.screen.views.prompt import card_text, square_name
 from companion.screen.views.waiting import draw_waiting, waiting_for
 
@@ -226,6 +227,15 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     shown = card_text(state, ui)
     waiting = waiting_for(state, ui)
     top = inner.y
+    lesson = lesson_now(state) if not waiting else None
+    if lesson is not None:  # the teaching table: a rule that applied for the first time
+        share = 60 if pick is not None or shown else 100
+        gap = p.px(6) if share < 100 else p.px(2)
+        box = pygame.Rect(inner.x, inner.y, inner.width, (bottom.y - inner.y) * share // 100
+                          - gap)
+        said, who = lesson
+        draw_lesson(p, box, said, player_colors(state, ui).get(str(who), theme.ACCENT))
+        top = box.bottom + gap
     if waiting:  # above the card or the square, or the whole centre when neither is shown
         share = 55 if pick is not None or shown else 100
         gap = p.px(6) if share < 100 else p.px(2)

@@ -149,13 +149,18 @@ def draw_log(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     lines = rows(inner, 9)
     p.text(text("log_title"), lines[0], 13, theme.TEXT_DIM, bold=True)
     warnings = list(ui.warnings.values())[-2:]
-    entries = list(ui.log)[::-1][:4 - len(warnings)]
-    if not entries:
-        p.text(text("log_empty"), lines[1], 12, theme.TEXT_DIM)
-    for i, entry in enumerate(entries):  # two lines each: long street names wrap
-        slot = lines[1 + 2 * i].union(lines[2 + 2 * i])
+    shown: list[tuple[str, theme.Color, bool]] = []  # text, colour, struck through
+    for entry in list(ui.log)[::-1]:
         color = theme.TEXT_DIM if entry.undone else entry.color or theme.TEXT
-        p.paragraph(entry.text, slot, 12, color, max_lines=2, strike=entry.undone)
+        shown.append((entry.text, color, entry.undone))
+        if entry.why and not entry.undone and entry.move == ui.last_move:
+            shown.append((entry.why, theme.TEXT_DIM, False))  # the move just made says why
+    shown = shown[:4 - len(warnings)]
+    if not shown:
+        p.text(text("log_empty"), lines[1], 12, theme.TEXT_DIM)
+    for i, (said, color, struck) in enumerate(shown):  # two lines each: long names wrap
+        slot = lines[1 + 2 * i].union(lines[2 + 2 * i])
+        p.paragraph(said, slot, 12, color, max_lines=2, strike=struck)
     for i, warning in enumerate(warnings):
         slot = lines[9 - 2 * (len(warnings) - i)].union(lines[10 - 2 * (len(warnings) - i)])
         p.fill(slot.inflate(p.px(6), 0), theme.REFUSED_BG, radius=4)

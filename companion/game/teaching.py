@@ -1,0 +1,221 @@
+"""The teaching table: the first time a rule applies in a game, a lesson for the table and
+for the player it concerns.
+
+`lessons_in` finds, in what one command did (its typed events and the state after it), the
+rules that applied for the first time in this game (`TOPICS`, in the order they are told).
+`Teaching` keeps, per saved game, whether teaching is on and which lessons were given
+(`<id>.teaching.json` beside the journal), so each lesson is given once per game, after a
+restart too. The words of each lesson are companion.words.lessons'.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.rules import GameState
+from companion.rules.edition import SquareKind
+from companion.rules.events import (
+    AuctionStarted,
+    Bankrupt,
+    Built,
+    CardDrawn,
+    Debt,
+    Event,
+    Jailed,
+    Mortgaged,
+    PassGo,
+    Rolled,
+    Traded,
+    Transfer,
+)
+
+log = logging.getLogger(__name__)
+JSON = dict[str, Any]
+
+#: every lesson, in the order a command's lessons are told
+TOPICS = ("go", "doubles", "rent", "station_rent", "utility_rent", "tax", "card", "jail",
+          "full_group", "building", "shortage", "mortgage", "auction", "trade", "debt",
+          "bankrupt")
+SUFFIX = ".teaching.json"
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A rule that applied for the first time in this game, and the player it concerns
+    (None: the whole table)."""
+
+    topic: str
+    player: str | None = None
+
+    def to_json(self) -> JSON:
+        """The lesson as the state JSON's `teaching.lessons` lists it."""
+        return {"topic": self.topic, "player": self.player}
+
+
+def _rent_topic(event: Transfer) -> str | None:
+    """Which rent lesson a rent payment teaches."""
+    if event.reason != "rent":
+        return None
+    rule = event.why.rule if event.why is not None else ""
+    if rule.startswith("rent_station"):
+        return "station_rent"
+    if rule.startswith("rent_utility"):
+        return "utility_rent"
+    return "rent"
+
+
+def _full_groups(g: GameState) -> list[int]:
+    """The owners (player indexes) of every complete colour group of lots, one per group."""
+    owners = []
+    for group in g.edition.groups.values():
+        if not group or g.edition.squares[group[0]].kind is not SquareKind.LOT:
+            continue
+        first = g.owner[group[0]]
+        if first >= 0 and all(g.owner[s] == first for s in group):
+            owners.append(first)
+    return owners
+
+
+def lessons_in(events: Sequence[Event], after: GameState) -> list[Lesson]:
+    """Every lesson what one command did could teach (whether given before or not)."""
+    found: dict[str, str | None] = {}
+
+    def teach(topic: str, player: str | None) -> None:
+        found.setdefault(topic, player)
+
+    for e in events:
+        if isinstance(e, PassGo):
+            teach("go", e.player)
+        elif isinstance(e, Rolled) and e.double:
+            teach("doubles", e.player)
+        elif isinstance(e, Transfer):
+            topic = _rent_topic(e)
+            if topic is not None:
+                teach(topic, e.from_)
+            elif e.reason == "tax":
+                teach("tax", e.from_)
+        elif isinstance(e, CardDrawn):
+            teach("card", e.player)
+        elif isinstance(e, Jailed):
+            teach("jail", e.player)
+        elif isinstance(e, Built):
+            teach("building", e.player)
+        elif isinstance(e, Mortgaged):
+            teach("mortgage", e.player)
+        elif isinstance(e, AuctionStarted):
+            teach("auction", None)
+        elif isinstance(e, Traded):
+            teach("trade", None)
+        elif isinstance(e, Debt):
+            teach("debt", e.player)
+        elif isinstance(e, Bankrupt):
+            teach("bankrupt", e.player)
+    groups = _full_groups(after)
+    if groups:
+        teach("full_group", after.players[groups[0]].name)
+    if after.edition.houses and (after.bank_houses == 0 or after.bank_hotels == 0):
+        teach("shortage", None)
+    return [Lesson(t, found[t]) for t in TOPICS if t in found]
+
+
+class Teaching:
+    """Whether a saved game teaches, and the lessons it gave; thread-safe.
+
+    The state lives in `<id>.teaching.json` beside the game's journal, written atomically
+    when it changes (a lesson given, teaching switched): at most one write per lesson.
+    """
+
+    def __init__(self, path: Path, on: bool, given: set[str],
+                 latest: tuple[int, list[Lesson]] = (0, [])) -> None:
+        self._path = path
+        self._lock = threading.Lock()
+        self._on = on
+        self._given = set(given)
+        #: the version whose move gave lessons, and those lessons (shown while it stands)
+        self._latest = latest
+
+    @classmethod
+    def beside(cls, journal: Path, first_game: bool) -> Teaching:
+        """The teaching state of the game whose journal is `journal` (on by default for the
+        first game of a data directory); a damaged file is taken as a fresh one."""
+        path = journal.with_name(journal.name.rsplit(".", 1)[0] + SUFFIX)
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            on = raw["on"]
+            given = raw["given"]
+            if not isinstance(on, bool) or not isinstance(given, list):
+                raise ValueError("not a teaching state")
+            latest = raw.get("latest") or {}
+            version = latest.get("version", 0)
+            told = [Lesson(str(x["topic"]), x.get("player")) for x in latest.get("lessons", [])
+                    if isinstance(x, dict) and x.get("topic") in TOPICS]
+            return cls(path, on, {t for t in given if t in TOPICS},
+                       (version if isinstance(version, int) else 0, told))
+        except FileNotFoundError:
+            return cls(path, first_game, set())
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("teaching state %s unreadable (%s): starting afresh", path, exc)
+            return cls(path, first_game, set())
+
+    @property
+    def on(self) -> bool:
+        """Whether lessons are given."""
+        return self._on
+
+    def new_game(self, on: bool | None) -> None:
+        """A game was dealt: no lesson given yet; teaching as chosen (None: as it was)."""
+        with self._lock:
+            self._given.clear()
+            if on is not None:
+                self._on = on
+            self._latest = (0, [])
+            self._save()
+
+    def switch(self, on: bool) -> None:
+        """Teaching on or off (the banker's choice)."""
+        with self._lock:
+            if self._on != on:
+                self._on = on
+                self._save()
+
+    def observe(self, version: int, events: Sequence[Event], after: GameState) -> list[Lesson]:
+        """The lessons a command at `version` gives now: those it teaches that were not
+        given before in this game (none while teaching is off)."""
+        with self._lock:
+            lessons: list[Lesson] = []
+            if self._on:
+                lessons = [x for x in lessons_in(events, after) if x.topic not in self._given]
+            self._latest = (version, lessons)
+            if lessons:  # kept with the game, so a restart shows the same table
+                self._given.update(x.topic for x in lessons)
+                self._save()
+            return lessons
+
+    def public(self, version: int) -> JSON:
+        """The state JSON's `teaching`: on or off, and the lessons of this version."""
+        with self._lock:
+            at, lessons = self._latest
+            return {"on": self._on,
+                    "lessons": [x.to_json() for x in lessons] if at == version else []}
+
+    def _save(self) -> None:
+        """Write the state atomically; a failure is logged (lessons are not the game)."""
+        tmp = self._path.with_name(f".{self._path.name}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                at, lessons = self._latest
+                json.dump({"on": self._on, "given": sorted(self._given),
+                           "latest": {"version": at,
+                                      "lessons": [x.to_json() for x in lessons]}}, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self._path)
+        except OSError as exc:
+            log.warning("cannot save the teaching state %s: %s", self._path, exc)

@@ -1,0 +1,64 @@
+"""What the rules say to the phones: why each money move was its amount (the engine's reason
+said in the phone's language, companion.words.why_words, with a short quote of the rulebook
+section it comes from and a link to it on the rules page), and the teaching table's lesson
+of the move just made (companion.words.lessons)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.words.lessons import say_lesson
+from companion.words.move_words import Words
+from companion.words.why_words import explain, topic
+from web_remote import rulebook
+from web_remote.i18n import catalog, current_language
+
+JSON = dict[str, Any]
+
+
+def reason(event: Mapping[str, Any], state: Mapping[str, Any]) -> JSON | None:
+    """A transfer's or debt's reason for a phone: "text", and "title", "quote", "anchor"
+    of the rule it comes from when the rulebook has it; None when the event has no reason."""
+    lang = current_language()
+    text = explain(event, Words(state, lang, catalog(lang)))
+    if text is None:
+        return None
+    out: JSON = {"text": text}
+    about = topic(event)
+    if about is not None:
+        section = rulebook.section_about(str(state.get("edition", rulebook.GENERAL)), lang,
+                                         about, str(state.get("language") or "en"))
+        if section is not None:
+            out.update(title=section.title, quote=section.first_sentence(),
+                       anchor=section.anchor)
+    return out
+
+
+def move_reasons(entry: Mapping[str, Any], state: Mapping[str, Any]) -> list[JSON]:
+    """The reasons of every money move of a journal entry, in order."""
+    out = []
+    for event in entry.get("events") or []:
+        if event.get("kind") in ("transfer", "debt"):
+            said = reason(event, state)
+            if said is not None:
+                out.append(said)
+    return out
+
+
+def lesson_for(state: Mapping[str, Any], player: str | None) -> JSON | None:
+    """The teaching table's lesson of the state's move for a phone (companion.game.teaching):
+    one concerning `player` or the whole table (any lesson when `player` is None: the Table
+    page); "badge", "text", "where", "anchor"; None when there is none."""
+    teaching = state.get("teaching")
+    if not isinstance(teaching, Mapping):
+        return None
+    lang = current_language()
+    for lesson in teaching.get("lessons") or []:
+        if player is not None and lesson.get("player") not in (player, None):
+            continue
+        said = say_lesson(lesson, state, lang, catalog(lang))
+        if said is not None:
+            return {"badge": said.badge, "text": said.text, "where": said.where,
+                    "anchor": said.anchor}
+    return None
