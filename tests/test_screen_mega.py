@@ -20,7 +20,7 @@ from companion.screen import texts
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
 from companion.screen.render import render
-from companion.screen.views.history import networth_series
+from companion.screen.views.endgame.history import networth_series
 from companion.screen.views.setup import SetupForm
 
 FIXTURES = Path(__file__).parent / "fixtures" / "screen"

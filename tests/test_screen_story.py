@@ -13,7 +13,7 @@ from fixtures.screen.scenarios import LANGUAGES, SIZES, scenario
 
 from companion.screen import texts
 from companion.screen.render import render
-from companion.screen.views.story import story_lines
+from companion.screen.views.endgame.story import story_lines
 
 pytestmark = pytest.mark.usefixtures("screen_in_english")
 

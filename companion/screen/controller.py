@@ -40,7 +40,7 @@ from companion.screen.ui_state import (
 )
 from companion.screen.views import settings as screen_settings
 from companion.screen.views.board_info import board_info, edition_names
-from companion.screen.views.history import networth_series
+from companion.screen.views.endgame.history import networth_series
 from companion.screen.views.house_rules import house_rule_states
 from companion.screen.views.news import card_news
 from companion.screen.views.pin import PIN_S, pin_prompt

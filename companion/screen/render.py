@@ -18,7 +18,7 @@ from companion.screen.painter import DrawnText, Hotspot, Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
 from companion.screen.views.board_map import draw_board, player_colors
-from companion.screen.views.gameover import draw_game_over
+from companion.screen.views.endgame.gameover import draw_game_over
 from companion.screen.views.overlays import draw_chooser, draw_help
 from companion.screen.views.panels import (
     draw_banner,

@@ -13,7 +13,7 @@ from companion.screen.money import money
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
-from companion.screen.views.story import draw_story, story_series
+from companion.screen.views.endgame.story import draw_story, story_series
 
 
 def standings(state: Mapping[str, Any]) -> list[Mapping[str, Any]]:
