@@ -252,19 +252,6 @@ def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
     return owner
 
 
-def _not_in_mr_monopoly_turn(g: GameState, who: int, what: str) -> None:
-    """Nobody but the player whose Mr. Monopoly turn it is may build, lift or trade."""
-    if g.mr_monopoly and who != g.current:
-        raise RulesError(Code.MR_MONOPOLY_TURN, f"no {what} until {g.players[g.current].name}'s "
-                         "Mr. Monopoly turn is over")
-
-
-def _not_during_auction(g: GameState) -> None:
-    top = g.top
-    if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
-        raise RulesError(Code.DECISION_PENDING, "wait until the auction is over")
-
-
 # --- handlers ----------------------------------------------------------------------------
 
 
@@ -345,25 +332,7 @@ def _pay(g: GameState, ev: Events, cmd: Command) -> None:
 
 def _build(g: GameState, ev: Events, cmd: Command) -> None:
     square = square_of(g, cmd.square)
-    who = _owner_actor(g, cmd, square)
-    top = g.top
-    free = top is not None and top.kind is PendingKind.PLACE_BUILDING and top.player == who
-    if top is not None and top.kind is PendingKind.PLACE_BUILDING and not free:
-        raise RulesError(Code.DECISION_PENDING,
-                         f"{g.players[top.player].name} places the auctioned building first")
-    _not_during_auction(g)
-    if not free:  # placing a building won at auction answers a decision: always allowed
-        _not_in_mr_monopoly_turn(g, who, "building")
-    if free:
-        if cmd.count != 1:
-            raise RulesError(Code.BAD_COMMAND, "place exactly the one building won")
-        assert top is not None
-        if not buildings.places(g, top.building, square):
-            raise RulesError(Code.NOT_NOW, f"place the {top.building} won: one more level on "
-                             f"{g.edition.squares[square].name} is not a {top.building}")
-    buildings.build(g, ev, who, square, cmd.count, free, cmd.building)
-    if free:
-        g.pending.pop()
+    buildings.build_command(g, ev, _owner_actor(g, cmd, square), square, cmd.count, cmd.building)
 
 
 def _sell_building(g: GameState, ev: Events, cmd: Command) -> None:
@@ -378,17 +347,11 @@ def _mortgage(g: GameState, ev: Events, cmd: Command) -> None:
 
 def _unmortgage(g: GameState, ev: Events, cmd: Command) -> None:
     square = square_of(g, cmd.square)
-    who = _owner_actor(g, cmd, square)
-    _not_during_auction(g)
-    _not_in_mr_monopoly_turn(g, who, "lifting of mortgages")
-    estate.unmortgage(g, ev, who, square)
+    estate.unmortgage(g, ev, _owner_actor(g, cmd, square), square)
 
 
 def _leave_jail(g: GameState, ev: Events, cmd: Command, by_card: bool) -> None:
-    """Any jailed player may pay or use a card before their roll, but not while the table
-    waits for a decision."""
-    if g.pending:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    """Any jailed player may pay or use a card before their roll (turns.leave_jail)."""
     who = player_index(g, cmd.by) if cmd.by is not None else g.current
     turns.leave_jail(g, ev, who, by_card=by_card)
 
@@ -404,10 +367,10 @@ def _use_card(g: GameState, ev: Events, cmd: Command) -> None:
 def _trade(g: GameState, ev: Events, cmd: Command) -> None:
     assert cmd.payer is not None and cmd.payee is not None
     a, b = player_index(g, cmd.payer), player_index(g, cmd.payee)
-    top = g.top
-    if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
-        raise RulesError(Code.DECISION_PENDING, "wait until the auction is over")
-    _not_in_mr_monopoly_turn(g, a if a != g.current else b, "trading")
+    refusal = buildings.auction_refusal(g) or buildings.mr_monopoly_refusal(
+        g, a if a != g.current else b, "trading")
+    if refusal is not None:
+        raise refusal
     give = (cmd.give.cash, cmd.give.cards, [square_of(g, s) for s in cmd.give.squares])
     take = (cmd.take.cash, cmd.take.cards, [square_of(g, s) for s in cmd.take.squares])
     estate.trade(g, ev, a, b, give, take)
@@ -421,8 +384,6 @@ def _bankrupt(g: GameState, ev: Events, cmd: Command) -> None:
 
 
 def _auction_building(g: GameState, ev: Events, cmd: Command) -> None:
-    if g.pending:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     buildings.start_building_auction(g, ev, cmd.building)
 
 
