@@ -231,41 +231,45 @@ def build_depot(g: GameState, ev: Events, player: int, square: int, count: int,
     ev.append(Built(g.players[player].name, square, None, "depot", cost))
 
 
+def _placing_refusal(g: GameState, player: int, square: int,
+                     count: int) -> RulesError | None:
+    """Why the `build` command is refused before the building itself is looked at: a
+    building won at auction is placed first, by its winner, one level that is that building;
+    nobody builds while an auction runs nor, but the current player, in a Mr. Monopoly turn."""
+    top = g.top
+    if top is not None and top.kind is PendingKind.PLACE_BUILDING:
+        if top.player != player:
+            return RulesError(Code.DECISION_PENDING, f"{g.players[top.player].name} places "
+                              "the auctioned building first")
+        if count != 1:
+            return RulesError(Code.BAD_COMMAND, "place exactly the one building won")
+        if not places(g, top.building, square):
+            return RulesError(Code.NOT_NOW, f"place the {top.building} won: one more level on "
+                              f"{g.edition.squares[square].name} is not a {top.building}")
+        return None  # placing a building won at auction answers a decision: always allowed
+    return auction_refusal(g) or mr_monopoly_refusal(g, player, "building")
+
+
+def _placing(g: GameState) -> bool:
+    """Whether the table waits for a building won at auction (it is built for free)."""
+    top = g.top
+    return top is not None and top.kind is PendingKind.PLACE_BUILDING
+
+
 def build_command_refusal(g: GameState, player: int, square: int, count: int,
                           building: str = "house") -> RulesError | None:
-    """Why the `build` command would be refused (None: accepted): a building won at auction
-    is placed first, and by its winner; nobody builds while an auction runs or, but the
-    current player, in a Mr. Monopoly turn; then `build_refusal`."""
-    top = g.top
-    placing = top is not None and top.kind is PendingKind.PLACE_BUILDING
-    free = placing and top is not None and top.player == player
-    if placing and not free:
-        assert top is not None
-        return RulesError(Code.DECISION_PENDING,
-                          f"{g.players[top.player].name} places the auctioned building first")
-    refusal = auction_refusal(g)
-    if refusal is not None:
-        return refusal
-    if not free:  # placing a building won at auction answers a decision: always allowed
-        return (mr_monopoly_refusal(g, player, "building")
-                or build_refusal(g, player, square, count, False, building))
-    assert top is not None
-    if count != 1:
-        return RulesError(Code.BAD_COMMAND, "place exactly the one building won")
-    if not places(g, top.building, square):
-        return RulesError(Code.NOT_NOW, f"place the {top.building} won: one more level on "
-                          f"{g.edition.squares[square].name} is not a {top.building}")
-    return build_refusal(g, player, square, count, True, building)
+    """Why the `build` command would be refused (None: accepted)."""
+    return _placing_refusal(g, player, square, count) or build_refusal(
+        g, player, square, count, _placing(g), building)
 
 
 def build_command(g: GameState, ev: Events, player: int, square: int, count: int,
                   building: str = "house") -> None:
     """The `build` command: build, or place the building won at auction."""
-    refusal = build_command_refusal(g, player, square, count, building)
+    refusal = _placing_refusal(g, player, square, count)
     if refusal is not None:
         raise refusal
-    top = g.top
-    free = top is not None and top.kind is PendingKind.PLACE_BUILDING
+    free = _placing(g)
     build(g, ev, player, square, count, free, building)
     if free:
         g.pending.pop()

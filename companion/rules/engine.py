@@ -31,6 +31,9 @@ from companion.rules.options import VARIANTS
 from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
 
+#: what the device decided for a command: the dice it rolled, or the card it drew
+Decided = tuple[int, ...] | str | None
+
 
 @dataclass(slots=True, init=False)
 class Accepted:
@@ -39,9 +42,9 @@ class Accepted:
 
     `command` is the command as it happened: what the device decided filled in, the dice
     of a device roll and the card of a device draw; `resolved` is that command as
-    table-script JSON (commands.command_to_json), written only when asked for (most
-    callers, the bots among them, never need it). Applying the resolved commands in order
-    to the state before the first one gives the same table again without rolling or
+    table-script JSON (commands.command_to_json). Both are written only when asked for
+    (most callers, the bots among them, never need them). Applying the resolved commands in
+    order to the state before the first one gives the same table again without rolling or
     drawing anew (only the generator's own state, GameState.rng, is not advanced by
     entered dice). Transport fields of the command as sent (source, expect_version, note)
     are not part of it.
@@ -49,12 +52,25 @@ class Accepted:
 
     state: GameState
     events: Events
-    command: Command
+    sent: Command
+    decided: Decided
 
-    def __init__(self, state: GameState, events: Events, command: Command) -> None:
+    def __init__(self, state: GameState, events: Events, sent: Command,
+                 decided: Decided = None) -> None:
         self.state = state
         self.events = events
-        self.command = command
+        self.sent = sent
+        self.decided = decided
+
+    @property
+    def command(self) -> Command:
+        """The command as it happened (the sent one with the device's dice or card)."""
+        decided = self.decided
+        if decided is None:
+            return self.sent
+        if isinstance(decided, str):
+            return resolved_as(self.sent, card=decided)
+        return resolved_as(self.sent, dice=tuple(dice_json(decided)))
 
     @property
     def resolved(self) -> dict[str, Any]:
@@ -180,7 +196,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
         g = state.copy()
         ev: Events = []
-        resolved = handler(g, ev, cmd) or cmd
+        decided = handler(g, ev, cmd)
         if g.pending:
             settle_debts(g, ev)
     except RulesError as exc:
@@ -189,7 +205,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
                    "pending": top.kind.value if top is not None else None}
         return Rejection(exc.code, exc.message, {**context, **exc.params})
     g.version = state.version + 1
-    return Accepted(g, ev, resolved)
+    return Accepted(g, ev, cmd, decided)
 
 
 # --- who is acting -----------------------------------------------------------------------
@@ -255,13 +271,13 @@ def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
 # --- handlers ----------------------------------------------------------------------------
 
 
-def _roll(g: GameState, ev: Events, cmd: Command) -> Command:
+def _roll(g: GameState, ev: Events, cmd: Command) -> tuple[int, ...] | None:
     top = g.top
     default = top.player if top is not None and top.kind is PendingKind.ROLL_FOR_RENT \
         else g.current
     who = player_index(g, cmd.by) if cmd.by is not None else default
     values = turns.roll(g, ev, who, cmd.dice)
-    return cmd if cmd.dice is not None else resolved_as(cmd, dice=tuple(dice_json(values)))
+    return values if cmd.dice is None else None
 
 
 def _buy(g: GameState, ev: Events, cmd: Command) -> None:
@@ -297,11 +313,11 @@ def _close_auction(g: GameState, ev: Events, cmd: Command) -> None:
     estate.close_auction(g, ev)
 
 
-def _draw(g: GameState, ev: Events, cmd: Command) -> Command:
+def _draw(g: GameState, ev: Events, cmd: Command) -> str | None:
     top = _expect(g, PendingKind.DRAW)
     _actor(g, cmd, top.player)
     card = draw_card(g, ev, top, cmd.card)
-    return cmd if cmd.card is not None else resolved_as(cmd, card=card)
+    return card if cmd.card is None else None
 
 
 def _end_turn(g: GameState, ev: Events, cmd: Command) -> None:
@@ -420,8 +436,8 @@ def _choose_gift(g: GameState, ev: Events, cmd: Command) -> None:
 
 
 #: each verb's handler: it changes the state and tells what happened; it returns the command
-#: as resolved when the device decided something (dice, a card), else None
-_HANDLERS: dict[Verb, Callable[[GameState, Events, Command], Command | None]] = {
+#: what the device decided when it did (the dice rolled, the card drawn), else None
+_HANDLERS: dict[Verb, Callable[[GameState, Events, Command], Decided]] = {
     Verb.ROLL: _roll,
     Verb.BUY: _buy,
     Verb.DECLINE: _decline,
