@@ -31,12 +31,10 @@ def read_dice(g: GameState, dice: tuple[int | str, ...] | None,
     """
     if g.options.speed_die and not white_only:
         return read_speed_dice(g, dice)
-    if dice is None:
-        values = []
-        for _ in range(WHITE_DICE):
-            value, g.rng = roll_die(g.rng)
-            values.append(value)
-        return tuple(values)
+    if dice is None:  # the two white dice (WHITE_DICE), one after the other
+        first, rng = roll_die(g.rng)
+        second, g.rng = roll_die(rng)
+        return first, second
     whites = tuple(d for d in dice if isinstance(d, int) and 1 <= d <= 6)
     if len(dice) != WHITE_DICE or len(whites) != WHITE_DICE:
         raise RulesError(Code.BAD_DICE, f"enter {WHITE_DICE} dice, each from 1 to 6")
