@@ -36,7 +36,7 @@ class Bots:
         self._owner_seen: tuple[int, ...] = ()
         self._held: dict[int, list[int]] = {}
         self._buildable: dict[int, list[tuple[int, ...]]] = {}
-        self._nearly: dict[int, list[tuple[int, ...]]] = {}
+        self._sellers: dict[int, list[tuple[int, int]]] = {}
         self._commands: dict[tuple[object, ...], Command] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
@@ -155,7 +155,7 @@ class Bots:
             self._owner_seen = g.owner
             self._held = {}
             self._buildable = {}
-            self._nearly = {}
+            self._sellers = {}
         held = self._held.get(player)
         if held is None:
             owner = g.owner
@@ -167,10 +167,17 @@ class Bots:
             self._buildable[player] = [
                 group for index, group in enumerate(self._lot_groups)
                 if held[index] >= len(group) - (1 if all_but_one and len(group) > 2 else 0)]
-            self._nearly[player] = [
-                group for index, group in enumerate(self._lot_groups)
+            # lots the player could buy to make a group (nearly) whole, with their owner:
+            # in groups one lot (or, building with all lots but one, two lots) short,
+            # from an owner who holds just that lot of the group
+            self._sellers[player] = [
+                (target, owner[target])
+                for index, group in enumerate(self._lot_groups)
                 if len(group) - held[index] == 1
-                or (all_but_one and len(group) > 2 and len(group) - held[index] == 2)]
+                or (all_but_one and len(group) > 2 and len(group) - held[index] == 2)
+                for target in group
+                if owner[target] != player and owner[target] >= 0
+                and sum(1 for s in group if owner[s] == owner[target]) == 1]
         return held
 
     def _build(self, g: GameState, player: int) -> Command | None:
@@ -248,28 +255,19 @@ class Bots:
         lots but one, one of the two missing), at twice its price."""
         if self.trade_turn == g.turn_number or g.mr_monopoly:
             return None
-        owner, level = g.owner, g.level
+        level = g.level
         cash = g.players[player].cash
-        all_but_one = g.options.build_with_all_but_one
         self._holdings(g, player)
-        for group in self._nearly[player]:
-            missing = [s for s in group if owner[s] != player]
-            if len(missing) != 1 and not (all_but_one and len(group) > 2 and len(missing) == 2):
+        for target, seller in self._sellers[player]:
+            if g.players[seller].bankrupt or level[target]:  # the seller's one lot is built
                 continue
-            for target in missing:
-                seller = owner[target]
-                if seller < 0 or g.players[seller].bankrupt:
-                    continue
-                price = 2 * g.edition.squares[target].price
-                if price > cash - self.reserve:
-                    continue
-                if sum(1 for s in group if owner[s] == seller) > 1 or any(
-                        level[s] for s in group if owner[s] == seller):
-                    continue
-                self.trade_turn = g.turn_number
-                return Command(do=Verb.TRADE, payer=g.players[player].name,
-                               payee=g.players[seller].name, give=Offer(cash=price),
-                               take=Offer(squares=(target,)))
+            price = 2 * g.edition.squares[target].price
+            if price > cash - self.reserve:
+                continue
+            self.trade_turn = g.turn_number
+            return Command(do=Verb.TRADE, payer=g.players[player].name,
+                           payee=g.players[seller].name, give=Offer(cash=price),
+                           take=Offer(squares=(target,)))
         return None
 
 

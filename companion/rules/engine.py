@@ -234,6 +234,9 @@ def _actor(g: GameState, cmd: Command, default: int) -> int:
     """The acting player: "by", which must match `default` when that is fixed."""
     if cmd.by is None:
         return default
+    expected = g.players[default]
+    if expected.name == cmd.by and not expected.bankrupt:  # the usual case, without a search
+        return default
     who = player_index(g, cmd.by)
     if who != default:
         raise RulesError(Code.NOT_YOUR_TURN,
