@@ -18,7 +18,6 @@ from __future__ import annotations
 from companion.rules import Accepted, Command, Edition, GameState, PendingKind, Verb, apply
 from companion.rules.commands import Offer
 from companion.rules.edition import SquareKind
-from companion.rules.events import Turn
 from companion.rules.tickets import bus_targets, usable_tickets
 
 #: a game still running after this many player turns is ended and counted as capped
@@ -36,6 +35,8 @@ class Bots:
         self.trade_turn = -1
         self._owner_seen: tuple[int, ...] = ()
         self._held: dict[int, list[int]] = {}
+        self._buildable: dict[int, list[tuple[int, ...]]] = {}
+        self._sellers: dict[int, list[tuple[int, int]]] = {}
         self._commands: dict[tuple[object, ...], Command] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
@@ -153,11 +154,30 @@ class Bots:
         if g.owner is not self._owner_seen:
             self._owner_seen = g.owner
             self._held = {}
+            self._buildable = {}
+            self._sellers = {}
         held = self._held.get(player)
         if held is None:
             owner = g.owner
             held = [sum(1 for s in group if owner[s] == player) for group in self._lot_groups]
             self._held[player] = held
+            all_but_one = g.options.build_with_all_but_one
+            # groups the player may build on, and groups one lot (or, where building needs
+            # all lots but one, two lots) short of whole: what _build and the trades look at
+            self._buildable[player] = [
+                group for index, group in enumerate(self._lot_groups)
+                if held[index] >= len(group) - (1 if all_but_one and len(group) > 2 else 0)]
+            # lots the player could buy to make a group (nearly) whole, with their owner:
+            # in groups one lot (or, building with all lots but one, two lots) short,
+            # from an owner who holds just that lot of the group
+            self._sellers[player] = [
+                (target, owner[target])
+                for index, group in enumerate(self._lot_groups)
+                if len(group) - held[index] == 1
+                or (all_but_one and len(group) > 2 and len(group) - held[index] == 2)
+                for target in group
+                if owner[target] != player and owner[target] >= 0
+                and sum(1 for s in group if owner[s] == owner[target]) == 1]
         return held
 
     def _build(self, g: GameState, player: int) -> Command | None:
@@ -169,10 +189,8 @@ class Bots:
         squares = g.edition.squares
         all_but_one = g.options.build_with_all_but_one
         towers = g.bank_skyscrapers > 0
-        held = self._holdings(g, player)
-        for index, group in enumerate(self._lot_groups):
-            if held[index] < len(group) - (1 if all_but_one and len(group) > 2 else 0):
-                continue
+        self._holdings(g, player)
+        for group in self._buildable[player]:
             mine = group
             if all_but_one and len(group) > 2:
                 mine = tuple(s for s in group if owner[s] == player)
@@ -237,31 +255,19 @@ class Bots:
         lots but one, one of the two missing), at twice its price."""
         if self.trade_turn == g.turn_number or g.mr_monopoly:
             return None
-        owner, level = g.owner, g.level
+        level = g.level
         cash = g.players[player].cash
-        all_but_one = g.options.build_with_all_but_one
-        held = self._holdings(g, player)
-        for index, group in enumerate(self._lot_groups):
-            short = len(group) - held[index]
-            if short != 1 and not (all_but_one and len(group) > 2 and short == 2):
+        self._holdings(g, player)
+        for target, seller in self._sellers[player]:
+            if g.players[seller].bankrupt or level[target]:  # the seller's one lot is built
                 continue
-            missing = [s for s in group if owner[s] != player]
-            if len(missing) != 1 and not (all_but_one and len(group) > 2 and len(missing) == 2):
+            price = 2 * g.edition.squares[target].price
+            if price > cash - self.reserve:
                 continue
-            for target in missing:
-                seller = owner[target]
-                if seller < 0 or g.players[seller].bankrupt:
-                    continue
-                price = 2 * g.edition.squares[target].price
-                if price > cash - self.reserve:
-                    continue
-                if sum(1 for s in group if owner[s] == seller) > 1 or any(
-                        level[s] for s in group if owner[s] == seller):
-                    continue
-                self.trade_turn = g.turn_number
-                return Command(do=Verb.TRADE, payer=g.players[player].name,
-                               payee=g.players[seller].name, give=Offer(cash=price),
-                               take=Offer(squares=(target,)))
+            self.trade_turn = g.turn_number
+            return Command(do=Verb.TRADE, payer=g.players[player].name,
+                           payee=g.players[seller].name, give=Offer(cash=price),
+                           take=Offer(squares=(target,)))
         return None
 
 
@@ -286,8 +292,7 @@ def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
         if not isinstance(r, Accepted):
             raise RuntimeError(f"bot command refused: {command} -> {r}")
         commands += 1
-        for e in r.events:
-            if isinstance(e, Turn):
-                turns += 1
+        # each Turn event counts the game's turn on by one: count them by the counter
+        turns += r.state.turn_number - g.turn_number
         g = r.state
     return g, turns + 1, commands, False

@@ -14,7 +14,14 @@ import pytest
 import tools.bench
 import tools.bench.journal
 from companion.game.session import GameSession
-from tools.bench import engines_bench, main
+from tools.bench import (
+    MID_GAME,
+    STATE_GAMES,
+    STATES_PER_GAME,
+    engines_bench,
+    main,
+    mid_game_states,
+)
 from tools.bench.journal import build_journal, percentile
 from tools.bench.press import Frames
 from tools.bench.proc import (
@@ -144,6 +151,19 @@ def test_engines_run_both_engines_in_child_processes() -> None:
         assert r["engine.compiled_to_plain_ratio"] > 0
     else:
         assert r["engine.compiled_to_plain_ratio"] is None
+    for engine in ("engine.", "engine.plain_"):  # mid-game public state, both engines
+        assert r[f"{engine}public_state_samples"] == 1000
+        assert 0 < r[f"{engine}public_state_ms_p50"] <= r[f"{engine}public_state_ms_p99"]
+        assert 0 < r[f"{engine}legal_ms_p50"] <= r[f"{engine}legal_ms_p99"]
+        assert r[f"{engine}legal_ms_p50"] < r[f"{engine}public_state_ms_p50"]  # a part of it
+
+
+def test_mid_game_states_are_mid_game() -> None:
+    states = mid_game_states()
+    assert len(states) == STATES_PER_GAME * STATE_GAMES
+    assert {g.version for g in states} == set(range(MID_GAME + 1, MID_GAME + 1 +
+                                                    STATES_PER_GAME))  # new_game is 1
+    assert all(g.winner < 0 and any(o >= 0 for o in g.owner) for g in states)
 
 
 def test_main_prints_one_json_object_for_the_parts_asked(

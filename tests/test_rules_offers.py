@@ -15,11 +15,13 @@ import random
 from typing import Any
 
 import pytest
+from legal_oracle import legal_by_trial
 from rules_helpers import start
 
 from companion.bots import Bots
 from companion.rules import Accepted, GameState, apply, legal_commands
 from companion.rules.commands import BUILDINGS, GIFTS, Verb
+from companion.rules.estate import bid_floor
 
 EDITIONS = ["classic-eur", "classic-en", "sv", "ch", "pl", "ru-monopolist", "mega"]
 #: verbs whose offers are exact: every concrete command drawn from the offer is accepted
@@ -28,15 +30,18 @@ EXACT = {v.value for v in Verb} - {"new_game", "pay", "trade"}
 SPEED = [1, 2, 3, "bus", "mr_monopoly"]
 
 
-def matches(cmd: dict[str, Any], offer: dict[str, Any]) -> bool:
-    """Whether a concrete command is within one offer's actor, choices and ranges."""
+def matches(cmd: dict[str, Any], offer: dict[str, Any], g: GameState) -> bool:
+    """Whether a concrete command is within one offer's actor, choices and ranges (a square
+    named by its id is the square of that index)."""
     if cmd["do"] != offer["do"]:
         return False
     if "by" in offer and cmd.get("by") != offer["by"]:
         return False
     if "by" not in offer and cmd.get("by") is not None:
         return False
-    if "squares" in offer and cmd.get("square") not in offer["squares"]:
+    square = cmd.get("square")
+    if "squares" in offer and (g.edition.square_index(square) if square is not None
+                               else None) not in offer["squares"]:
         return False
     if "buildings" in offer and cmd.get("building", "house") not in offer["buildings"]:
         return False
@@ -61,9 +66,20 @@ def random_command(rng: random.Random, g: GameState) -> dict[str, Any]:
     size = len(g.edition.squares)
     if verb in {"land", "build", "sell_building", "mortgage", "unmortgage", "use_bus_ticket",
                 "choose_square"}:
-        cmd["square"] = rng.randrange(size)
+        # any square, by index or by id, the board's first and last, and off the board
+        cmd["square"] = rng.choice([rng.randrange(size), rng.randrange(size), 0, size - 1,
+                                    g.edition.squares[rng.randrange(size)].id, -1, size])
     if verb == "bid":
-        cmd["amount"] = rng.choice([1, rng.randint(1, 400), rng.randint(1, 5000)])
+        amounts = [1, rng.randint(1, 400), rng.randint(1, 5000)]
+        top = g.top
+        actor = next((p for p in g.players if p.name == cmd["by"]), None)
+        if top is not None and top.kind.value in {"auction", "building_auction"}:
+            amounts += [bid_floor(top) - 1, bid_floor(top)]  # the lowest bid, and one less
+        if actor is not None:
+            amounts += [actor.cash, actor.cash + 1]  # all the bidder has, and one more
+        cmd["amount"] = max(1, rng.choice(amounts))
+    if verb in {"build", "sell_building"} and rng.random() < 0.2:
+        cmd["count"] = rng.randint(2, 5)
     if verb in {"build", "auction_building"}:
         cmd["building"] = rng.choice(BUILDINGS if verb == "build" else BUILDINGS[:3])
     if verb == "choose_gift":
@@ -110,10 +126,12 @@ def concrete(rng: random.Random, offer: dict[str, Any], g: GameState) -> dict[st
     return cmd
 
 
-def walk(edition: str, seed: int, steps: int) -> list[GameState]:
+def walk(edition: str, seed: int, steps: int,
+         options: dict[str, Any] | None = None) -> list[GameState]:
     """States met on a random walk: bot moves mixed with random legal offers."""
     rng = random.Random(seed)
-    g = start(tuple(f"P{i}" for i in range(rng.randint(2, 5))), seed=seed, edition=edition)
+    g = start(tuple(f"P{i}" for i in range(rng.randint(2, 6))), seed=seed, edition=edition,
+              **(options or {}))
     bots = Bots()
     seen = [g]
     for _ in range(steps):
@@ -131,12 +149,21 @@ def walk(edition: str, seed: int, steps: int) -> list[GameState]:
     return seen
 
 
+#: house rules that open paths the editions' defaults do not take
+HOUSE_RULES: list[dict[str, Any]] = [
+    {},
+    {"bank_only": True},
+    {"rent_must_be_claimed": True, "free_parking_pot": True, "auctions": False},
+    {"even_building": False, "sell_group_hotels_together": True, "mortgage_interest": "on_take"},
+]
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_apply_accepts_exactly_what_legal_commands_offers(edition: str) -> None:
     rng = random.Random(edition)
     checked = accepted = 0
-    for seed in range(3):
-        states = walk(edition, seed, 400)
+    for seed in range(6):
+        states = walk(edition, seed, 600, HOUSE_RULES[seed % len(HOUSE_RULES)])
         for g in rng.sample(states, min(60, len(states))):
             offers = legal_commands(g)
             for _ in range(40):
@@ -145,14 +172,32 @@ def test_apply_accepts_exactly_what_legal_commands_offers(edition: str) -> None:
                 checked += 1
                 if isinstance(r, Accepted):
                     accepted += 1
-                    assert any(matches(cmd, o) for o in offers), \
+                    assert any(matches(cmd, o, g) for o in offers), \
                         f"accepted but not offered: {cmd}\noffers: {offers}"
             for offer in offers:
                 if offer["do"] in EXACT:
                     cmd = concrete(rng, offer, g)
                     r = apply(g, cmd)
                     assert isinstance(r, Accepted), f"offered but refused: {cmd} -> {r}"
-    assert checked > 5000 and accepted > 50  # the walk reached states where commands count
+    assert checked > 10000 and accepted > 100  # the walk reached states where commands count
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_legal_commands_are_what_trying_every_candidate_through_apply_gives(
+        edition: str) -> None:
+    """The direct predicates list what the old way, applying each candidate, listed: the
+    same commands in the same order (tests/legal_oracle.py), on every state of the walks."""
+    rng = random.Random(edition)
+    compared = 0
+    kinds: set[str] = set()
+    for seed in range(4):
+        states = walk(edition, 100 + seed, 500, HOUSE_RULES[seed % len(HOUSE_RULES)])
+        for g in rng.sample(states, min(100, len(states))):
+            assert legal_commands(g) == legal_by_trial(g), f"state version {g.version}"
+            compared += 1
+            kinds.add(g.top.kind.value if g.top is not None else "turn")
+    assert compared > 300
+    assert {"turn", "buy", "auction", "draw"} <= kinds  # the walks met the usual decisions
 
 
 @pytest.mark.parametrize("verb", ["pass_go", "land"])

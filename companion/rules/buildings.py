@@ -25,13 +25,40 @@ from companion.rules.money import charge, lift_cost, lift_why, transfer
 from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
 
 
-def own_property(g: GameState, player: int, square: int) -> None:
-    """Refuse unless the square is a property of the player."""
+def property_refusal(g: GameState, player: int, square: int) -> RulesError | None:
+    """Why the square is not a property of the player (None when it is)."""
     sq = g.edition.squares[square]
     if sq.kind not in OWNABLE:
-        raise RulesError(Code.NOT_OWNABLE, f"{sq.name} is not a property")
+        return RulesError(Code.NOT_OWNABLE, f"{sq.name} is not a property")
     if g.owner[square] != player:
-        raise RulesError(Code.NOT_OWNER, f"{sq.name} does not belong to {g.players[player].name}")
+        return RulesError(Code.NOT_OWNER, f"{sq.name} does not belong to {g.players[player].name}")
+    return None
+
+
+def own_property(g: GameState, player: int, square: int) -> None:
+    """Refuse unless the square is a property of the player."""
+    refusal = property_refusal(g, player, square)
+    if refusal is not None:
+        raise refusal
+
+
+# --- who may act while the table waits ---------------------------------------------------
+
+
+def auction_refusal(g: GameState) -> RulesError | None:
+    """Building, lifting mortgages and trading wait while an auction runs."""
+    top = g.top
+    if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+        return RulesError(Code.DECISION_PENDING, "wait until the auction is over")
+    return None
+
+
+def mr_monopoly_refusal(g: GameState, who: int, what: str) -> RulesError | None:
+    """Nobody but the player whose Mr. Monopoly turn it is may build, lift or trade."""
+    if g.mr_monopoly and who != g.current:
+        return RulesError(Code.MR_MONOPOLY_TURN, f"no {what} until "
+                          f"{g.players[g.current].name}'s Mr. Monopoly turn is over")
+    return None
 
 
 def all_but_one_counts(g: GameState, group: tuple[int, ...], owned: int) -> bool:
@@ -42,16 +69,16 @@ def all_but_one_counts(g: GameState, group: tuple[int, ...], owned: int) -> bool
     return owned == len(group) - 1 and len(group) > 2 and g.options.build_with_all_but_one
 
 
-def builder_lots(g: GameState, player: int, square: int) -> list[int]:
-    """The player's lots of the square's group, when they may build there; else a refusal."""
+def builder_lots(g: GameState, player: int, square: int) -> list[int] | RulesError:
+    """The player's lots of the square's group when they may build there, else the refusal."""
     sq = g.edition.squares[square]
     group = g.edition.groups[sq.group]
     mine = [s for s in group if g.owner[s] == player]
     if len(mine) < len(group) and not all_but_one_counts(g, group, len(mine)):
         needs = ("all lots of the colour group but one" if g.options.build_with_all_but_one
                  and len(group) > 2 else "the whole colour group")
-        raise RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs {needs}",
-                         square=sq.index)
+        return RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs {needs}",
+                          square=sq.index)
     return mine
 
 
@@ -62,16 +89,16 @@ def _stock_change(g: GameState, old: int, new: int) -> tuple[int, int, int]:
     return h1 - h0, t1 - t0, s1 - s0
 
 
-def _check_stock(g: GameState, need: tuple[int, int, int], why: str = "") -> None:
+def _stock_refusal(g: GameState, need: tuple[int, int, int], why: str = "") -> RulesError | None:
     houses, hotels, skyscrapers = need
     if skyscrapers > g.bank_skyscrapers:
-        raise RulesError(Code.HOUSING_SHORTAGE, "the bank has no skyscraper left")
+        return RulesError(Code.HOUSING_SHORTAGE, "the bank has no skyscraper left")
     if hotels > g.bank_hotels:
-        raise RulesError(Code.HOUSING_SHORTAGE,
-                         "the bank has no hotel " + (why or "left"))
+        return RulesError(Code.HOUSING_SHORTAGE, "the bank has no hotel " + (why or "left"))
     if houses > g.bank_houses:
-        raise RulesError(Code.HOUSING_SHORTAGE,
-                         f"the bank has only {g.bank_houses} houses " + (why or "left"))
+        return RulesError(Code.HOUSING_SHORTAGE,
+                          f"the bank has only {g.bank_houses} houses " + (why or "left"))
+    return None
 
 
 def _take_stock(g: GameState, need: tuple[int, int, int]) -> None:
@@ -80,82 +107,212 @@ def _take_stock(g: GameState, need: tuple[int, int, int]) -> None:
     g.bank_skyscrapers -= need[2]
 
 
-def build(g: GameState, ev: Events, player: int, square: int, count: int, free: bool,
-          building: str = "house") -> None:
-    """Buy houses, then a hotel, then a skyscraper on a lot, evenly; or a depot on a station."""
-    own_property(g, player, square)
+#: what building on a lot comes to: (the lot's new level, the bank's stock it takes, cost)
+LotPlan = tuple[int, tuple[int, int, int], int]
+
+
+def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
+              building: str) -> LotPlan | RulesError:
+    """What building `count` levels on the player's lot would do, or why it is refused
+    (the square is the player's property and not a station of an edition with depots)."""
     sq = g.edition.squares[square]
-    if sq.kind is SquareKind.STATION and g.edition.depots:
-        build_depot(g, ev, player, square, count, building)
-        return
     if sq.kind is not SquareKind.LOT or building == "depot":
-        raise RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}"
-                         if building != "depot" else f"a train depot goes on a station, not on "
-                         f"{sq.name}")
+        return RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}"
+                          if building != "depot" else f"a train depot goes on a station, not "
+                          f"on {sq.name}")
     mine = builder_lots(g, player, square)
-    if any(g.mortgaged[s] for s in mine):
-        raise RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
-                         square=sq.index)
+    if isinstance(mine, RulesError):
+        return mine
+    mortgaged = g.mortgaged
+    for s in mine:
+        if mortgaged[s]:
+            return RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
+                              square=sq.index)
     hotel = g.hotel_level
     top = hotel + 1 if g.edition.skyscrapers else hotel
     levels = {s: g.level[s] for s in mine}
     start = levels[square]
     if building == "skyscraper" and (start != hotel or count != 1):
-        raise RulesError(Code.NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
-                         f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
+        return RulesError(Code.NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
+                          f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
     if building == "hotel" and start + count != hotel:
-        raise RulesError(Code.NOT_NOW, f"{count} building(s) on {sq.name} would not end in a "
-                         "hotel")
+        return RulesError(Code.NOT_NOW, f"{count} building(s) on {sq.name} would not end in "
+                          "a hotel")
     cost = 0
     for _ in range(count):
         if levels[square] >= top:
-            raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a "
-                             f"{'skyscraper' if top > hotel else 'hotel'}")
+            return RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a "
+                              f"{'skyscraper' if top > hotel else 'hotel'}")
         if levels[square] == hotel:
             if len(mine) < len(g.edition.groups[sq.group]):
-                raise RulesError(Code.NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
-                                 "whole colour group")
+                return RulesError(Code.NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
+                                  "whole colour group")
             if any(lvl < hotel for lvl in levels.values()):
-                raise RulesError(Code.UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
-                                 "every lot of its group")
+                return RulesError(Code.UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
+                                  "every lot of its group")
         if g.options.even_building and levels[square] > min(levels.values()):
-            raise RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s group "
-                             "need a building first", square=sq.index)
+            return RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s "
+                              "group need a building first", square=sq.index)
         levels[square] += 1
         cost += sq.house_cost
     need = _stock_change(g, start, levels[square])
-    _check_stock(g, need)
+    refusal = _stock_refusal(g, need)
+    if refusal is not None:
+        return refusal
     if free:
         cost = 0
     if cost > g.players[player].cash:
-        raise cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost,
-                            purpose="build", square=square)
+        return cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost,
+                             purpose="build", square=square)
+    return levels[square], need, cost
+
+
+def _depot_refusal(g: GameState, player: int, square: int, count: int,
+                   building: str) -> RulesError | None:
+    """Why a train depot cannot go on the player's station (None when it can)."""
+    sq = g.edition.squares[square]
+    if building not in ("house", "depot"):
+        return RulesError(Code.NOT_OWNABLE, f"only a train depot can be built on {sq.name}")
+    if count != 1 or square in g.depots:
+        return RulesError(Code.MAX_BUILDINGS, f"one train depot per station ({sq.name})")
+    if g.mortgaged[square]:
+        return RulesError(Code.GROUP_MORTGAGED, f"{sq.name} is mortgaged")
+    if len(g.depots) >= g.edition.depots:
+        return RulesError(Code.HOUSING_SHORTAGE, "the bank has no train depot left")
+    cost = g.edition.depot_cost
+    if cost > g.players[player].cash:
+        return cannot_afford(g, player, f"a train depot on {sq.name}", cost, purpose="depot",
+                             square=square)
+    return None
+
+
+def _is_depot(g: GameState, square: int) -> bool:
+    """Whether building on the square means a train depot (a station, in such an edition)."""
+    return g.edition.squares[square].kind is SquareKind.STATION and g.edition.depots > 0
+
+
+def build_refusal(g: GameState, player: int, square: int, count: int, free: bool,
+                  building: str = "house") -> RulesError | None:
+    """Why `build` would refuse (None: it would build)."""
+    refusal = property_refusal(g, player, square)
+    if refusal is not None:
+        return refusal
+    if _is_depot(g, square):
+        return _depot_refusal(g, player, square, count, building)
+    plan = _lot_plan(g, player, square, count, free, building)
+    return plan if isinstance(plan, RulesError) else None
+
+
+def build(g: GameState, ev: Events, player: int, square: int, count: int, free: bool,
+          building: str = "house") -> None:
+    """Buy houses, then a hotel, then a skyscraper on a lot, evenly; or a depot on a station."""
+    own_property(g, player, square)
+    if _is_depot(g, square):
+        build_depot(g, ev, player, square, count, building)
+        return
+    plan = _lot_plan(g, player, square, count, free, building)
+    if isinstance(plan, RulesError):
+        raise plan
+    level, need, cost = plan
     transfer(g, ev, player, BANK, cost, "building",
-             Why("build", square, (("count", count), ("cost", sq.house_cost))))
+             Why("build", square,
+                 (("count", count), ("cost", g.edition.squares[square].house_cost))))
     _take_stock(g, need)
-    g.set_level(square, levels[square])
-    ev.append(Built(g.players[player].name, square, g.level[square], None, cost))
+    g.set_level(square, level)
+    ev.append(Built(g.players[player].name, square, level, None, cost))
 
 
 def build_depot(g: GameState, ev: Events, player: int, square: int, count: int,
                 building: str) -> None:
     """A train depot on a station: one per station, one station is enough."""
-    sq = g.edition.squares[square]
-    if building not in ("house", "depot"):
-        raise RulesError(Code.NOT_OWNABLE, f"only a train depot can be built on {sq.name}")
-    if count != 1 or square in g.depots:
-        raise RulesError(Code.MAX_BUILDINGS, f"one train depot per station ({sq.name})")
-    if g.mortgaged[square]:
-        raise RulesError(Code.GROUP_MORTGAGED, f"{sq.name} is mortgaged")
-    if len(g.depots) >= g.edition.depots:
-        raise RulesError(Code.HOUSING_SHORTAGE, "the bank has no train depot left")
+    refusal = _depot_refusal(g, player, square, count, building)
+    if refusal is not None:
+        raise refusal
     cost = g.edition.depot_cost
-    if cost > g.players[player].cash:
-        raise cannot_afford(g, player, f"a train depot on {sq.name}", cost, purpose="depot",
-                            square=square)
     transfer(g, ev, player, BANK, cost, "building", Why("build_depot", square, (("cost", cost),)))
     g.depots = tuple(sorted((*g.depots, square)))
     ev.append(Built(g.players[player].name, square, None, "depot", cost))
+
+
+def _placing_refusal(g: GameState, player: int, square: int,
+                     count: int) -> RulesError | None:
+    """Why the `build` command is refused before the building itself is looked at: a
+    building won at auction is placed first, by its winner, one level that is that building;
+    nobody builds while an auction runs nor, but the current player, in a Mr. Monopoly turn."""
+    top = g.top
+    if top is not None and top.kind is PendingKind.PLACE_BUILDING:
+        if top.player != player:
+            return RulesError(Code.DECISION_PENDING, f"{g.players[top.player].name} places "
+                              "the auctioned building first")
+        if count != 1:
+            return RulesError(Code.BAD_COMMAND, "place exactly the one building won")
+        if not places(g, top.building, square):
+            return RulesError(Code.NOT_NOW, f"place the {top.building} won: one more level on "
+                              f"{g.edition.squares[square].name} is not a {top.building}")
+        return None  # placing a building won at auction answers a decision: always allowed
+    return auction_refusal(g) or mr_monopoly_refusal(g, player, "building")
+
+
+def _placing(g: GameState) -> bool:
+    """Whether the table waits for a building won at auction (it is built for free)."""
+    top = g.top
+    return top is not None and top.kind is PendingKind.PLACE_BUILDING
+
+
+def build_command_refusal(g: GameState, player: int, square: int, count: int,
+                          building: str = "house") -> RulesError | None:
+    """Why the `build` command would be refused (None: accepted)."""
+    return _placing_refusal(g, player, square, count) or build_refusal(
+        g, player, square, count, _placing(g), building)
+
+
+def build_command(g: GameState, ev: Events, player: int, square: int, count: int,
+                  building: str = "house") -> None:
+    """The `build` command: build, or place the building won at auction."""
+    refusal = _placing_refusal(g, player, square, count)
+    if refusal is not None:
+        raise refusal
+    free = _placing(g)
+    build(g, ev, player, square, count, free, building)
+    if free:
+        g.pending.pop()
+
+
+def _sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesError | None:
+    """Why selling `count` levels of the player's buildings on the square is refused."""
+    sq = g.edition.squares[square]
+    if square in g.depots:
+        if count != 1:
+            return RulesError(Code.MAX_BUILDINGS, f"{sq.name} has one train depot")
+        return None
+    lvl = g.level[square]
+    if count > lvl:
+        return RulesError(Code.MAX_BUILDINGS, f"{sq.name} has only {lvl} level(s) of buildings")
+    group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
+    new = lvl - count
+    hotel = g.hotel_level
+    if lvl == hotel and g.options.sell_group_hotels_together:
+        lots = sum(1 for s in group if g.level[s] == hotel)
+        need = _stock_change(g, hotel, new)
+        return _stock_refusal(g, (need[0] * lots, need[1] * lots, need[2] * lots),
+                              f"to give for the group's {lots} hotels")
+    # A hotel (skyscraper) the bank has no houses (hotel) to break it into is sold outright
+    # (the rulebooks let a group's hotels go together), so evenness cannot be asked of that.
+    shortage = (lvl == hotel and g.bank_houses < g.options.houses_before_hotel) or (
+        lvl > hotel and g.bank_hotels < 1)
+    if g.options.even_building and not shortage:
+        if any(g.level[s] > lvl for s in group if s != square):
+            return RulesError(Code.UNEVEN,
+                              "sell evenly: sell from the most built lot of the group")
+        if any(g.level[s] > new + 1 for s in group if s != square):
+            return RulesError(Code.UNEVEN, "sell evenly: that would leave the group uneven")
+    return _stock_refusal(g, _stock_change(g, lvl, new),
+                          "to give for the " + ("skyscraper" if lvl > hotel else "hotel"))
+
+
+def sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesError | None:
+    """Why `sell_building` would refuse (None: it would sell)."""
+    return property_refusal(g, player, square) or _sell_refusal(g, player, square, count)
 
 
 def sell_building(g: GameState, ev: Events, player: int, square: int, count: int) -> None:
@@ -164,11 +321,11 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
     A hotel first becomes houses and a skyscraper a hotel; when the bank has none to give,
     the building is sold outright, with `count` down to what the bank can give.
     """
-    own_property(g, player, square)
+    refusal = sell_refusal(g, player, square, count)
+    if refusal is not None:
+        raise refusal
     sq = g.edition.squares[square]
     if square in g.depots:
-        if count != 1:
-            raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} has one train depot")
         refund = g.edition.depot_cost // 2
         g.depots = tuple(s for s in g.depots if s != square)
         transfer(g, ev, BANK, player, refund, "building_sold",
@@ -176,25 +333,14 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
         ev.append(SoldBuilding(g.players[player].name, square, None, "depot", refund))
         return
     lvl = g.level[square]
-    if count > lvl:
-        raise RulesError(Code.MAX_BUILDINGS, f"{sq.name} has only {lvl} level(s) of buildings")
-    group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
     new = lvl - count
     hotel = g.hotel_level
     if lvl == hotel and g.options.sell_group_hotels_together:
-        _sell_group_hotels(g, ev, player, [s for s in group if g.level[s] == hotel], new)
+        lots = [s for s in g.edition.groups[sq.group]
+                if g.owner[s] == player and g.level[s] == hotel]
+        _sell_group_hotels(g, ev, player, lots, new)
         return
-    # A hotel (skyscraper) the bank has no houses (hotel) to break it into is sold outright
-    # (the rulebooks let a group's hotels go together), so evenness cannot be asked of that.
-    shortage = (lvl == hotel and g.bank_houses < g.options.houses_before_hotel) or (
-        lvl > hotel and g.bank_hotels < 1)
-    if g.options.even_building and not shortage:
-        if any(g.level[s] > lvl for s in group if s != square):
-            raise RulesError(Code.UNEVEN, "sell evenly: sell from the most built lot of the group")
-        if any(g.level[s] > new + 1 for s in group if s != square):
-            raise RulesError(Code.UNEVEN, "sell evenly: that would leave the group uneven")
     need = _stock_change(g, lvl, new)
-    _check_stock(g, need, "to give for the " + ("skyscraper" if lvl > hotel else "hotel"))
     g.set_level(square, new)
     _take_stock(g, need)
     refund = count * sq.house_cost // 2
@@ -206,12 +352,11 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
 
 def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
                        new: int) -> None:
-    """Every hotel of the group goes back together, each lot down to the same level."""
+    """Every hotel of the group goes back together, each lot down to the same level
+    (the bank's stock for it checked by _sell_refusal)."""
     hotel = g.hotel_level
     need = _stock_change(g, hotel, new)
-    total = (need[0] * len(lots), need[1] * len(lots), need[2] * len(lots))
-    _check_stock(g, total, f"to give for the group's {len(lots)} hotels")
-    _take_stock(g, total)
+    _take_stock(g, (need[0] * len(lots), need[1] * len(lots), need[2] * len(lots)))
     house_cost = g.edition.squares[lots[0]].house_cost
     refund = (hotel - new) * house_cost // 2 * len(lots)
     for s in lots:
@@ -224,17 +369,27 @@ def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
         ev.append(SoldBuilding(g.players[player].name, s, new, None, refund // len(lots)))
 
 
-def start_building_auction(g: GameState, ev: Events, building: str) -> None:
-    """Shortage: the bank auctions one house, hotel or skyscraper, from the lowest house price."""
+def building_auction_refusal(g: GameState, building: str) -> RulesError | None:
+    """Why the bank cannot auction a house, hotel or skyscraper now (None: it can)."""
+    if g.pending:
+        return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if building == "skyscraper" and not g.edition.skyscrapers:
-        raise RulesError(Code.NOT_NOW, f"{g.edition.name} has no skyscrapers")
+        return RulesError(Code.NOT_NOW, f"{g.edition.name} has no skyscrapers")
     stock = {"house": g.bank_houses, "hotel": g.bank_hotels,
              "skyscraper": g.bank_skyscrapers}[building]
     if stock < 1:
-        raise RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
+        return RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
+    if not any(not p.bankrupt and can_place(g, i, building) for i, p in enumerate(g.players)):
+        return RulesError(Code.NOT_NOW, f"nobody could place a {building} now")
+    return None
+
+
+def start_building_auction(g: GameState, ev: Events, building: str) -> None:
+    """Shortage: the bank auctions one house, hotel or skyscraper, from the lowest house price."""
+    refusal = building_auction_refusal(g, building)
+    if refusal is not None:
+        raise refusal
     placers = [i for i, p in enumerate(g.players) if not p.bankrupt and can_place(g, i, building)]
-    if not placers:
-        raise RulesError(Code.NOT_NOW, f"nobody could place a {building} now")
     costs = [
         g.edition.squares[s].house_cost for s in range(len(g.level))
         if g.edition.squares[s].kind is SquareKind.LOT and g.owner[s] >= 0
@@ -335,22 +490,12 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
 
 
 def can_place(g: GameState, player: int, building: str) -> bool:
-    """Whether the player has a lot where the rules let one won building go now.
-
-    Each lot is tried by building on one scratch copy: a refused build changes nothing, and
-    the first accepted one answers.
-    """
-    scratch: GameState | None = None
+    """Whether the player has a lot where the rules let one won building go now: one more
+    level that is that building, and a free build there (build_refusal) accepted."""
     for s, sq in enumerate(g.edition.squares):
-        if sq.kind is not SquareKind.LOT or g.owner[s] != player or not places(g, building, s):
-            continue
-        if scratch is None:
-            scratch = g.copy()
-        try:
-            build(scratch, [], player, s, 1, True)
-        except RulesError:
-            continue
-        return True
+        if (sq.kind is SquareKind.LOT and g.owner[s] == player and places(g, building, s)
+                and build_refusal(g, player, s, 1, True) is None):
+            return True
     return False
 
 
@@ -362,5 +507,8 @@ def places(g: GameState, building: str, square: int) -> bool:
         building, False)
 
 
-__all__ = ["build", "can_place", "places", "build_depot", "sell_building", "start_building_auction",
-           "own_property", "after_acquiring", "rebalance", "completes_built_group", "builder_lots"]
+__all__ = ["build", "build_command", "build_command_refusal", "build_refusal", "can_place",
+           "places", "build_depot", "sell_building", "sell_refusal", "start_building_auction",
+           "building_auction_refusal", "own_property", "property_refusal", "auction_refusal",
+           "mr_monopoly_refusal", "after_acquiring", "rebalance", "completes_built_group",
+           "builder_lots"]

@@ -13,21 +13,33 @@ from companion.rules.money import charge, transfer
 from companion.rules.state import BANK, GameState, Pending
 
 
+def draw_refusal(g: GameState, pending: Pending, card_id: str | None) -> RulesError | None:
+    """Why the card cannot be drawn (None: it can): the device draws the top card of a deck
+    that has one; a card the table names must be of that deck and in it."""
+    deck = g.decks[pending.deck]
+    if card_id is None:
+        if not deck:
+            return RulesError(Code.NOT_NOW, "the deck is empty: every card is held by players")
+        return None
+    card = g.edition.cards.get(card_id)
+    if card is None or card.deck != pending.deck:
+        return RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is not a card of the "
+                          f"{g.edition.deck_names.get(pending.deck, pending.deck)} deck")
+    if card_id not in deck:
+        return RulesError(Code.UNKNOWN_CARD,
+                          f"{card_id!r} is held by a player, not in the deck")
+    return None
+
+
 def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> str:
     """Draw (the device's deck) or take the named card, put it under its deck, apply it;
     the card's id."""
+    refusal = draw_refusal(g, pending, card_id)
+    if refusal is not None:
+        raise refusal
     deck = g.wdeck(pending.deck)
     if card_id is None:
-        if not deck:
-            raise RulesError(Code.NOT_NOW, "the deck is empty: every card is held by players")
         card_id = deck[0]
-    else:
-        card = g.edition.cards.get(card_id)
-        if card is None or card.deck != pending.deck:
-            raise RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is not a card of the "
-                             f"{g.edition.deck_names.get(pending.deck, pending.deck)} deck")
-        if card_id not in deck:
-            raise RulesError(Code.UNKNOWN_CARD, f"{card_id!r} is held by a player, not in the deck")
     card = g.edition.cards[card_id]
     deck.remove(card_id)
     g.pending.pop()

@@ -6,9 +6,9 @@ checks its shape and gives a typed Command. Whether it is allowed now is the eng
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from companion.rules.codes import Code, RulesError
 
@@ -44,40 +44,82 @@ class Verb(StrEnum):
     CHOOSE_GIFT = "choose_gift"  #: Birthday gift: "money" from the bank or a "bus_ticket"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Offer:
     """One side of a trade: cash, deeds (square refs) and Get Out of Jail Free cards."""
 
-    cash: int = 0
-    squares: tuple[int | str, ...] = ()
-    cards: int = 0
+    cash: Final[int]
+    squares: Final[tuple[int | str, ...]]
+    cards: Final[int]
+
+    def __init__(self, cash: int = 0, squares: tuple[int | str, ...] = (),
+                 cards: int = 0) -> None:
+        self.cash = cash
+        self.squares = squares
+        self.cards = cards
 
 
-@dataclass(frozen=True, slots=True)
+#: the side of a trade that gives nothing (read-only, so commands share it)
+NOTHING = Offer()
+
+
+@dataclass(slots=True, init=False)
 class Command:
-    """A parsed command; fields a verb does not use stay at their defaults."""
+    """A parsed command; fields a verb does not use stay at their defaults.
 
-    do: Verb
-    by: str | None = None
-    square: int | str | None = None
-    amount: int | None = None
-    count: int = 1
-    dice: tuple[int | str, ...] | None = None
-    card: str | None = None
-    payer: str | None = None
-    payee: str | None = None
-    via_go: bool = False
-    give: Offer = field(default_factory=Offer)
-    take: Offer = field(default_factory=Offer)
+    Read-only (`Final`): the constructor is written by hand, as the events' are, because a
+    frozen dataclass sets each of its 19 fields through `object.__setattr__`, which made
+    building a command cost more than applying it in plain Python.
+    """
+
+    do: Final[Verb]
+    by: Final[str | None]
+    square: Final[int | str | None]
+    amount: Final[int | None]
+    count: Final[int]
+    dice: Final[tuple[int | str, ...] | None]
+    card: Final[str | None]
+    payer: Final[str | None]
+    payee: Final[str | None]
+    via_go: Final[bool]
+    give: Final[Offer]
+    take: Final[Offer]
     #: auction_building: "house", "hotel" or "skyscraper"; build: "house" (the default)
     #: builds whatever comes next, "hotel", "skyscraper" or "depot" also check that it is that
-    building: str = "house"
-    reason: str = "agreement"
-    edition: str = ""
-    players: tuple[str, ...] = ()
-    seed: int = 0
-    options: dict[str, Any] = field(default_factory=dict)
-    gift: str = ""
+    building: Final[str]
+    reason: Final[str]
+    edition: Final[str]
+    players: Final[tuple[str, ...]]
+    seed: Final[int]
+    options: Final[dict[str, Any]]
+    gift: Final[str]
+
+    def __init__(self, do: Verb, by: str | None = None, square: int | str | None = None,
+                 amount: int | None = None, count: int = 1,
+                 dice: tuple[int | str, ...] | None = None, card: str | None = None,
+                 payer: str | None = None, payee: str | None = None, via_go: bool = False,
+                 give: Offer = NOTHING, take: Offer = NOTHING, building: str = "house",
+                 reason: str = "agreement", edition: str = "", players: tuple[str, ...] = (),
+                 seed: int = 0, options: dict[str, Any] | None = None, gift: str = "") -> None:
+        self.do = do
+        self.by = by
+        self.square = square
+        self.amount = amount
+        self.count = count
+        self.dice = dice
+        self.card = card
+        self.payer = payer
+        self.payee = payee
+        self.via_go = via_go
+        self.give = give
+        self.take = take
+        self.building = building
+        self.reason = reason
+        self.edition = edition
+        self.players = players
+        self.seed = seed
+        self.options = {} if options is None else options
+        self.gift = gift
 
 
 #: what `build` may name: houses and a hotel come by count, a skyscraper on a hotel, a depot
@@ -128,6 +170,8 @@ _REQUIRED: dict[Verb, set[str]] = {
     Verb.CHOOSE_SQUARE: {"square"},
     Verb.CHOOSE_GIFT: {"gift"},
 }
+#: every verb by its name (a dict lookup: calling the enum with a value is slow)
+_VERBS: dict[str, Verb] = {verb.value: verb for verb in Verb}
 #: fields every command may carry without meaning to the engine (who sent it, versions)
 _IGNORED = {"do", "source", "expect_version", "note"}
 
@@ -188,10 +232,9 @@ def parse_command(obj: Any) -> Command:
     """
     if not isinstance(obj, dict):
         raise _bad("a command must be a JSON object")
-    try:
-        verb = Verb(str(obj.get("do")))
-    except ValueError:
-        raise _bad(f"unknown command {obj.get('do')!r}") from None
+    verb = _VERBS.get(str(obj.get("do")))
+    if verb is None:
+        raise _bad(f"unknown command {obj.get('do')!r}")
     allowed = _FIELDS[verb]
     unknown = set(obj) - allowed - _IGNORED
     if unknown:

@@ -32,6 +32,9 @@ from companion.rules.options import VARIANTS
 from companion.rules.standings import end_and_count
 from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
 
+#: what the device decided for a command: the dice it rolled, or the card it drew
+Decided = tuple[int, ...] | str | None
+
 
 @dataclass(slots=True, init=False)
 class Accepted:
@@ -40,9 +43,9 @@ class Accepted:
 
     `command` is the command as it happened: what the device decided filled in, the dice
     of a device roll and the card of a device draw; `resolved` is that command as
-    table-script JSON (commands.command_to_json), written only when asked for (most
-    callers, the bots among them, never need it). Applying the resolved commands in order
-    to the state before the first one gives the same table again without rolling or
+    table-script JSON (commands.command_to_json). Both are written only when asked for
+    (most callers, the bots among them, never need them). Applying the resolved commands in
+    order to the state before the first one gives the same table again without rolling or
     drawing anew (only the generator's own state, GameState.rng, is not advanced by
     entered dice). Transport fields of the command as sent (source, expect_version, note)
     are not part of it.
@@ -50,12 +53,25 @@ class Accepted:
 
     state: GameState
     events: Events
-    command: Command
+    sent: Command
+    decided: Decided
 
-    def __init__(self, state: GameState, events: Events, command: Command) -> None:
+    def __init__(self, state: GameState, events: Events, sent: Command,
+                 decided: Decided = None) -> None:
         self.state = state
         self.events = events
-        self.command = command
+        self.sent = sent
+        self.decided = decided
+
+    @property
+    def command(self) -> Command:
+        """The command as it happened (the sent one with the device's dice or card)."""
+        decided = self.decided
+        if decided is None:
+            return self.sent
+        if isinstance(decided, str):
+            return resolved_as(self.sent, card=decided)
+        return resolved_as(self.sent, dice=tuple(dice_json(decided)))
 
     @property
     def resolved(self) -> dict[str, Any]:
@@ -184,7 +200,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
         g = state.copy()
         ev: Events = []
-        resolved = handler(g, ev, cmd) or cmd
+        decided = handler(g, ev, cmd)
         if g.pending:
             settle_debts(g, ev)
     except RulesError as exc:
@@ -193,7 +209,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
                    "pending": top.kind.value if top is not None else None}
         return Rejection(exc.code, exc.message, {**context, **exc.params})
     g.version = state.version + 1
-    return Accepted(g, ev, resolved)
+    return Accepted(g, ev, cmd, decided)
 
 
 # --- who is acting -----------------------------------------------------------------------
@@ -221,6 +237,9 @@ def party_index(g: GameState, name: str) -> int:
 def _actor(g: GameState, cmd: Command, default: int) -> int:
     """The acting player: "by", which must match `default` when that is fixed."""
     if cmd.by is None:
+        return default
+    expected = g.players[default]
+    if expected.name == cmd.by and not expected.bankrupt:  # the usual case, without a search
         return default
     who = player_index(g, cmd.by)
     if who != default:
@@ -256,29 +275,16 @@ def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
     return owner
 
 
-def _not_in_mr_monopoly_turn(g: GameState, who: int, what: str) -> None:
-    """Nobody but the player whose Mr. Monopoly turn it is may build, lift or trade."""
-    if g.mr_monopoly and who != g.current:
-        raise RulesError(Code.MR_MONOPOLY_TURN, f"no {what} until {g.players[g.current].name}'s "
-                         "Mr. Monopoly turn is over")
-
-
-def _not_during_auction(g: GameState) -> None:
-    top = g.top
-    if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
-        raise RulesError(Code.DECISION_PENDING, "wait until the auction is over")
-
-
 # --- handlers ----------------------------------------------------------------------------
 
 
-def _roll(g: GameState, ev: Events, cmd: Command) -> Command:
+def _roll(g: GameState, ev: Events, cmd: Command) -> tuple[int, ...] | None:
     top = g.top
     default = top.player if top is not None and top.kind is PendingKind.ROLL_FOR_RENT \
         else g.current
     who = player_index(g, cmd.by) if cmd.by is not None else default
     values = turns.roll(g, ev, who, cmd.dice)
-    return cmd if cmd.dice is not None else resolved_as(cmd, dice=tuple(dice_json(values)))
+    return values if cmd.dice is None else None
 
 
 def _buy(g: GameState, ev: Events, cmd: Command) -> None:
@@ -314,11 +320,11 @@ def _close_auction(g: GameState, ev: Events, cmd: Command) -> None:
     estate.close_auction(g, ev)
 
 
-def _draw(g: GameState, ev: Events, cmd: Command) -> Command:
+def _draw(g: GameState, ev: Events, cmd: Command) -> str | None:
     top = _expect(g, PendingKind.DRAW)
     _actor(g, cmd, top.player)
     card = draw_card(g, ev, top, cmd.card)
-    return cmd if cmd.card is not None else resolved_as(cmd, card=card)
+    return card if cmd.card is None else None
 
 
 def _end_turn(g: GameState, ev: Events, cmd: Command) -> None:
@@ -349,25 +355,7 @@ def _pay(g: GameState, ev: Events, cmd: Command) -> None:
 
 def _build(g: GameState, ev: Events, cmd: Command) -> None:
     square = square_of(g, cmd.square)
-    who = _owner_actor(g, cmd, square)
-    top = g.top
-    free = top is not None and top.kind is PendingKind.PLACE_BUILDING and top.player == who
-    if top is not None and top.kind is PendingKind.PLACE_BUILDING and not free:
-        raise RulesError(Code.DECISION_PENDING,
-                         f"{g.players[top.player].name} places the auctioned building first")
-    _not_during_auction(g)
-    if not free:  # placing a building won at auction answers a decision: always allowed
-        _not_in_mr_monopoly_turn(g, who, "building")
-    if free:
-        if cmd.count != 1:
-            raise RulesError(Code.BAD_COMMAND, "place exactly the one building won")
-        assert top is not None
-        if not buildings.places(g, top.building, square):
-            raise RulesError(Code.NOT_NOW, f"place the {top.building} won: one more level on "
-                             f"{g.edition.squares[square].name} is not a {top.building}")
-    buildings.build(g, ev, who, square, cmd.count, free, cmd.building)
-    if free:
-        g.pending.pop()
+    buildings.build_command(g, ev, _owner_actor(g, cmd, square), square, cmd.count, cmd.building)
 
 
 def _sell_building(g: GameState, ev: Events, cmd: Command) -> None:
@@ -382,17 +370,11 @@ def _mortgage(g: GameState, ev: Events, cmd: Command) -> None:
 
 def _unmortgage(g: GameState, ev: Events, cmd: Command) -> None:
     square = square_of(g, cmd.square)
-    who = _owner_actor(g, cmd, square)
-    _not_during_auction(g)
-    _not_in_mr_monopoly_turn(g, who, "lifting of mortgages")
-    estate.unmortgage(g, ev, who, square)
+    estate.unmortgage(g, ev, _owner_actor(g, cmd, square), square)
 
 
 def _leave_jail(g: GameState, ev: Events, cmd: Command, by_card: bool) -> None:
-    """Any jailed player may pay or use a card before their roll, but not while the table
-    waits for a decision."""
-    if g.pending:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    """Any jailed player may pay or use a card before their roll (turns.leave_jail)."""
     who = player_index(g, cmd.by) if cmd.by is not None else g.current
     turns.leave_jail(g, ev, who, by_card=by_card)
 
@@ -408,10 +390,10 @@ def _use_card(g: GameState, ev: Events, cmd: Command) -> None:
 def _trade(g: GameState, ev: Events, cmd: Command) -> None:
     assert cmd.payer is not None and cmd.payee is not None
     a, b = player_index(g, cmd.payer), player_index(g, cmd.payee)
-    top = g.top
-    if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
-        raise RulesError(Code.DECISION_PENDING, "wait until the auction is over")
-    _not_in_mr_monopoly_turn(g, a if a != g.current else b, "trading")
+    refusal = buildings.auction_refusal(g) or buildings.mr_monopoly_refusal(
+        g, a if a != g.current else b, "trading")
+    if refusal is not None:
+        raise refusal
     give = (cmd.give.cash, cmd.give.cards, [square_of(g, s) for s in cmd.give.squares])
     take = (cmd.take.cash, cmd.take.cards, [square_of(g, s) for s in cmd.take.squares])
     estate.trade(g, ev, a, b, give, take)
@@ -425,8 +407,6 @@ def _bankrupt(g: GameState, ev: Events, cmd: Command) -> None:
 
 
 def _auction_building(g: GameState, ev: Events, cmd: Command) -> None:
-    if g.pending:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     buildings.start_building_auction(g, ev, cmd.building)
 
 
@@ -464,8 +444,8 @@ def _choose_gift(g: GameState, ev: Events, cmd: Command) -> None:
 
 
 #: each verb's handler: it changes the state and tells what happened; it returns the command
-#: as resolved when the device decided something (dice, a card), else None
-_HANDLERS: dict[Verb, Callable[[GameState, Events, Command], Command | None]] = {
+#: what the device decided when it did (the dice rolled, the card drawn), else None
+_HANDLERS: dict[Verb, Callable[[GameState, Events, Command], Decided]] = {
     Verb.ROLL: _roll,
     Verb.BUY: _buy,
     Verb.DECLINE: _decline,

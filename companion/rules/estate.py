@@ -5,9 +5,12 @@ from __future__ import annotations
 from companion.rules.board import cannot_afford
 from companion.rules.buildings import (
     after_acquiring,
+    auction_refusal,
     build,
     can_place,
     completes_built_group,
+    mr_monopoly_refusal,
+    property_refusal,
     sell_building,
     start_building_auction,
 )
@@ -40,12 +43,21 @@ from companion.rules.money import (
 from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
 
 
-def buy(g: GameState, ev: Events, pending: Pending) -> None:
-    """The player buys the property they stand on at the printed price."""
+def buy_refusal(g: GameState, pending: Pending) -> RulesError | None:
+    """Why the player cannot buy the property they stand on (None: they can)."""
     sq = g.edition.squares[pending.square]
     if g.players[pending.player].cash < sq.price:
-        raise cannot_afford(g, pending.player, sq.name, sq.price, purpose="buy",
-                            square=sq.index)
+        return cannot_afford(g, pending.player, sq.name, sq.price, purpose="buy",
+                             square=sq.index)
+    return None
+
+
+def buy(g: GameState, ev: Events, pending: Pending) -> None:
+    """The player buys the property they stand on at the printed price."""
+    refusal = buy_refusal(g, pending)
+    if refusal is not None:
+        raise refusal
+    sq = g.edition.squares[pending.square]
     g.pending.pop()
     transfer(g, ev, pending.player, BANK, sq.price, "purchase",
              Why("purchase", sq.index, (("price", sq.price),)))
@@ -74,34 +86,56 @@ def bidders(g: GameState) -> list[int]:
     return [i for i, p in enumerate(g.players) if not p.bankrupt]
 
 
-def bid(g: GameState, ev: Events, pending: Pending, player: int, amount: int) -> None:
-    """A bid must beat the last one (and the opening minimum) and not exceed the cash."""
+def bid_floor(pending: Pending) -> int:
+    """The lowest bid the running auction takes now."""
+    return max(pending.highest + 1, pending.min_bid)
+
+
+def bid_refusal(g: GameState, pending: Pending, player: int, amount: int) -> RulesError | None:
+    """Why the bid is refused (None: taken). A bid must beat the last one (and the opening
+    minimum) and not exceed the cash; a building is bid for only by who could place it."""
     if pending.kind is PendingKind.BUILDING_AUCTION and not can_place(g, player, pending.building):
-        raise RulesError(Code.NOT_NOW, f"{g.players[player].name} has nowhere to place a "
-                         f"{pending.building}", player=g.players[player].name)
+        return RulesError(Code.NOT_NOW, f"{g.players[player].name} has nowhere to place a "
+                          f"{pending.building}", player=g.players[player].name)
     if player in pending.passed:
-        raise RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has left this auction")
-    floor = max(pending.highest + 1, pending.min_bid)
+        return RulesError(Code.ALREADY_PASSED,
+                          f"{g.players[player].name} has left this auction")
+    floor = bid_floor(pending)
     if amount < floor:
-        raise RulesError(Code.BID_TOO_LOW, f"a bid must be at least {floor}",
-                         minimum=floor)
-    if amount > g.players[player].cash:
-        cash = g.players[player].cash
-        raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[player].name} has only {cash}",
-                         player=g.players[player].name, purpose="bid", needed=amount,
-                         cash=g.players[player].cash)
+        return RulesError(Code.BID_TOO_LOW, f"a bid must be at least {floor}", minimum=floor)
+    cash = g.players[player].cash
+    if amount > cash:
+        return RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[player].name} has only {cash}",
+                          player=g.players[player].name, purpose="bid", needed=amount,
+                          cash=cash)
+    return None
+
+
+def bid(g: GameState, ev: Events, pending: Pending, player: int, amount: int) -> None:
+    """Take a bid (see bid_refusal)."""
+    refusal = bid_refusal(g, pending, player, amount)
+    if refusal is not None:
+        raise refusal
     pending.highest = amount
     pending.bidder = player
     ev.append(Bid(g.players[player].name, amount))
     _maybe_close(g, ev)
 
 
+def pass_refusal(g: GameState, pending: Pending, player: int) -> RulesError | None:
+    """Why the player cannot leave the auction (None: they can)."""
+    if player in pending.passed:
+        return RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has already passed")
+    if player == pending.bidder:
+        return RulesError(Code.NOT_NOW, f"{g.players[player].name} holds the highest bid")
+    return None
+
+
 def pass_auction(g: GameState, ev: Events, pending: Pending, player: int) -> None:
     """The player leaves the auction; it ends when all but the highest bidder have passed."""
-    if player in pending.passed:
-        raise RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has already passed")
-    if player == pending.bidder:
-        raise RulesError(Code.NOT_NOW, f"{g.players[player].name} holds the highest bid")
+    refusal = pass_refusal(g, pending, player)
+    if refusal is not None:
+        raise refusal
     pending.passed.append(player)
     ev.append(Passed(g.players[player].name))
     _maybe_close(g, ev)
@@ -143,24 +177,36 @@ def close_auction(g: GameState, ev: Events) -> None:
         start_auction(g, ev, pending.queue[0], pending.queue[1:])
 
 
-def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
-    """Mortgage a property with no buildings in its group; the bank pays its value."""
-    _own_lot(g, player, square)
+def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | None:
+    """Why the player cannot mortgage the property (None: they can)."""
+    refusal = property_refusal(g, player, square)
+    if refusal is not None:
+        return refusal
     sq = g.edition.squares[square]
     if g.mortgaged[square]:
-        raise RulesError(Code.ALREADY_MORTGAGED, f"{sq.name} is already mortgaged")
+        return RulesError(Code.ALREADY_MORTGAGED, f"{sq.name} is already mortgaged")
     if sq.kind is SquareKind.LOT:
         # the player's lots of the group: the one lot of another player (building with all
         # lots but one) carries nothing of theirs
         group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
         if g.options.mortgage_strips_only_lot:
             if g.level[square] or any(g.level[s] > 1 for s in group):
-                raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first; "
-                                 "the other lots of its group may keep one house each")
+                return RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first; "
+                                  "the other lots of its group may keep one house each")
         elif any(g.level[s] for s in group):
-            raise RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name}'s group first")
+            return RulesError(Code.HAS_BUILDINGS,
+                              f"sell the buildings of {sq.name}'s group first")
     elif square in g.depots:
-        raise RulesError(Code.HAS_BUILDINGS, f"sell the train depot of {sq.name} first")
+        return RulesError(Code.HAS_BUILDINGS, f"sell the train depot of {sq.name} first")
+    return None
+
+
+def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
+    """Mortgage a property with no buildings in its group; the bank pays its value."""
+    refusal = mortgage_refusal(g, player, square)
+    if refusal is not None:
+        raise refusal
+    sq = g.edition.squares[square]
     g.set_mortgaged(square, True)
     transfer(g, ev, BANK, player, sq.mortgage, "mortgage",
              Why("mortgage", square, (("value", sq.mortgage),)))
@@ -170,19 +216,39 @@ def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
     ev.append(Mortgaged(g.players[player].name, square))
 
 
-def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
-    """Lift a mortgage: the value plus interest, or just the value right after a transfer."""
-    _own_lot(g, player, square)
+def _lift_offered(g: GameState, player: int, square: int) -> bool:
+    """Whether the player may lift this mortgage at its value alone: deeds just received."""
+    top = g.top
+    return (top is not None and top.kind is PendingKind.LIFT_MORTGAGES
+            and top.player == player and square in top.squares)
+
+
+def unmortgage_refusal(g: GameState, player: int, square: int) -> RulesError | None:
+    """Why the player cannot lift the mortgage (None: they can). Not while an auction runs,
+    nor in another player's Mr. Monopoly turn."""
+    refusal = auction_refusal(g) or mr_monopoly_refusal(g, player, "lifting of mortgages") \
+        or property_refusal(g, player, square)
+    if refusal is not None:
+        return refusal
     sq = g.edition.squares[square]
     if not g.mortgaged[square]:
-        raise RulesError(Code.NOT_MORTGAGED, f"{sq.name} is not mortgaged")
-    top = g.top
-    offer = (top is not None and top.kind is PendingKind.LIFT_MORTGAGES
-             and top.player == player and square in top.squares)
-    cost = sq.mortgage if offer else lift_cost(g, square)
+        return RulesError(Code.NOT_MORTGAGED, f"{sq.name} is not mortgaged")
+    cost = sq.mortgage if _lift_offered(g, player, square) else lift_cost(g, square)
     if cost > g.players[player].cash:
-        raise cannot_afford(g, player, f"lifting the mortgage on {sq.name}", cost,
-                            purpose="unmortgage", square=square)
+        return cannot_afford(g, player, f"lifting the mortgage on {sq.name}", cost,
+                             purpose="unmortgage", square=square)
+    return None
+
+
+def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
+    """Lift a mortgage: the value plus interest, or just the value right after a transfer."""
+    refusal = unmortgage_refusal(g, player, square)
+    if refusal is not None:
+        raise refusal
+    sq = g.edition.squares[square]
+    top = g.top
+    offer = _lift_offered(g, player, square)
+    cost = sq.mortgage if offer else lift_cost(g, square)
     transfer(g, ev, player, BANK, cost, "mortgage_lift", lift_why(g, square, cost))
     g.set_mortgaged(square, False)
     ev.append(Unmortgaged(g.players[player].name, square))
@@ -294,6 +360,8 @@ def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:
     transfer(g, ev, payer, payee, amount, "payment", Why("payment"))
 
 
-__all__ = ["buy", "decline", "bid", "pass_auction", "close_auction", "build", "sell_building",
+__all__ = ["buy", "buy_refusal", "decline", "bid", "bid_floor", "bid_refusal", "pass_auction",
+           "pass_refusal", "mortgage_refusal", "unmortgage_refusal", "close_auction", "build",
+           "sell_building",
            "mortgage", "unmortgage", "trade", "start_auction", "start_building_auction", "pay",
            "charge"]

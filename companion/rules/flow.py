@@ -49,19 +49,32 @@ def settle_debts(g: GameState, ev: Events) -> None:
             return
 
 
-def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False) -> None:
-    """The top debt cannot be paid: hand everything over and leave the game."""
+def bankrupt_refusal(g: GameState, player: int, forced: bool = False) -> RulesError | None:
+    """Why the player cannot declare bankruptcy (None: they can): only on the debt due,
+    and only when selling and mortgaging everything would not cover it (unless forced)."""
     top = g.top
     if top is None or top.kind is not PendingKind.DEBT or top.player != player:
-        raise RulesError(Code.NOT_IN_DEBT, "bankruptcy is declared only on a debt that is due")
+        return RulesError(Code.NOT_IN_DEBT, "bankruptcy is declared only on a debt that is due")
+    if forced:
+        return None
     can = raisable(g, player)
-    if can >= top.amount and not forced:
-        raise RulesError(
+    if can >= top.amount:
+        return RulesError(
             Code.CAN_STILL_PAY,
             f"{g.players[player].name} can still raise {can} by selling buildings"
             f" and mortgaging, enough for the {top.amount} owed",
             player=g.players[player].name, can=can, owed=top.amount,
         )
+    return None
+
+
+def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False) -> None:
+    """The top debt cannot be paid: hand everything over and leave the game."""
+    refusal = bankrupt_refusal(g, player, forced)
+    if refusal is not None:
+        raise refusal
+    top = g.top
+    assert top is not None
     creditor = top.creditor
     p = g.wp(player)
     owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == player]

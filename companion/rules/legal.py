@@ -1,27 +1,47 @@
 """`legal_commands`: what would be accepted now, so screens and phones show only that.
 
-Each candidate is tried through `apply` itself, so this list can never disagree with the
-engine's own decisions.
+Computed directly, as a chess move generator does: for each verb, the candidates the table
+could send are asked of the same refusal functions (`*_refusal`) that `apply` raises from,
+so the list and the engine's decisions cannot drift apart. No candidate is applied, and no
+state is copied. tests/test_rules_offers.py checks that `apply` accepts exactly what this
+offers; tests/test_rules_legal.py compares it with trying every candidate through `apply`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.buildings import can_place
-from companion.rules.codes import Rejection
+from companion.rules.buildings import (
+    build_command_refusal,
+    building_auction_refusal,
+    sell_refusal,
+)
+from companion.rules.cards import draw_refusal
 from companion.rules.commands import GIFTS
 from companion.rules.edition import OWNABLE
-from companion.rules.engine import apply
-from companion.rules.state import GameState, PendingKind
-from companion.rules.tickets import bus_targets, usable_tickets
-from companion.rules.view import pending_json
+from companion.rules.estate import (
+    bid_floor,
+    bid_refusal,
+    buy_refusal,
+    mortgage_refusal,
+    pass_refusal,
+    unmortgage_refusal,
+)
+from companion.rules.flow import bankrupt_refusal
+from companion.rules.state import GameState, Pending, PendingKind
+from companion.rules.tickets import (
+    bus_targets,
+    choose_square_refusal,
+    gift_refusal,
+    square_choices,
+    ticket_refusal,
+)
+from companion.rules.turns import end_turn_refusal, leave_jail_refusal, roll_refusal
 
 JSON = dict[str, Any]
-
-
-def _ok(g: GameState, command: JSON) -> bool:
-    return not isinstance(apply(g, command), Rejection)
+#: the verbs asked of every owned square, in the order they are listed
+_PROPERTY_VERBS = ("build", "sell_building", "mortgage", "unmortgage")
+_BANK_BUILDINGS = ("house", "hotel", "skyscraper")
 
 
 def legal_commands(g: GameState) -> list[JSON]:
@@ -29,81 +49,17 @@ def legal_commands(g: GameState) -> list[JSON]:
     if g.winner >= 0:
         return []
     out: list[JSON] = []
-    active = [p.name for p in g.players if not p.bankrupt]
+    players = g.players
+    active = [p.name for p in players if not p.bankrupt]
     top = g.top
     if top is not None:
-        who = g.players[top.player].name if top.player >= 0 else None
-        k = top.kind
-        if k is PendingKind.BUY:
-            for verb in ("buy", "decline"):
-                if _ok(g, {"do": verb, "by": who}):
-                    out.append({"do": verb, "by": who})
-        elif k in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
-            floor = max(top.highest + 1, top.min_bid, 1)
-            for i, p in enumerate(g.players):
-                if p.bankrupt or i in top.passed:  # a building auction: only who can place it
-                    continue
-                # who could place the building when it started may have mortgaged since
-                placer = k is PendingKind.AUCTION or can_place(g, i, top.building)
-                if p.cash >= floor and placer:
-                    out.append({"do": "bid", "by": p.name, "min": floor, "max": p.cash})
-                if i != top.bidder:
-                    out.append({"do": "pass", "by": p.name})
-            out.append({"do": "close_auction"})
-        elif k is PendingKind.DRAW:
-            out.append({"do": "draw", "by": who})
-        elif k is PendingKind.ROLL_FOR_RENT:
-            out.append({"do": "roll", "by": who})
-        elif k is PendingKind.LIFT_MORTGAGES:
-            squares = [s for s in top.squares if _ok(g, {"do": "unmortgage", "by": who,
-                                                          "square": s})]
-            if squares:
-                out.append({"do": "unmortgage", "by": who, "squares": squares})
-            out.append({"do": "decline", "by": who})
-        elif k is PendingKind.DEBT and _ok(g, {"do": "bankrupt", "by": who}):
-            out.append({"do": "bankrupt", "by": who})
-        elif k is PendingKind.CHOOSE_SQUARE:
-            out.append({"do": "choose_square", "by": who,
-                        "squares": pending_json(g, top)["squares"]})
-        elif k is PendingKind.BIRTHDAY_GIFT:
-            for gift in GIFTS:
-                if _ok(g, {"do": "choose_gift", "by": who, "gift": gift}):
-                    out.append({"do": "choose_gift", "by": who, "gift": gift})
+        _answers(g, top, out)
     else:
-        cur = g.players[g.current].name
-        for verb in ("roll", "pay_fine", "use_card", "end_turn"):
-            if _ok(g, {"do": verb, "by": cur}):
-                out.append({"do": verb, "by": cur})
-        if usable_tickets(g, g.current) > 0:
-            rides = bus_targets(g, g.players[g.current].position)
-            if _ok(g, {"do": "use_bus_ticket", "by": cur, "square": rides[0]}):
-                out.append({"do": "use_bus_ticket", "by": cur, "squares": rides})
-        for name in active:
-            if name != cur:
-                for verb in ("pay_fine", "use_card"):
-                    if _ok(g, {"do": verb, "by": name}):
-                        out.append({"do": verb, "by": name})
-        out.append({"do": "land", "by": cur, "squares": list(range(len(g.edition.squares)))})
-        out.append({"do": "pass_go", "by": cur})
-        # the banker's call in a shortage: what the bank still has to auction one by one
-        kinds = [b for b in ("house", "hotel", "skyscraper")
-                 if _ok(g, {"do": "auction_building", "building": b})]
-        if kinds:
-            out.append({"do": "auction_building", "buildings": kinds})
-    for i, p in enumerate(g.players):
-        if p.bankrupt:
-            continue
-        owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == i]
-        for verb in ("build", "sell_building", "mortgage", "unmortgage"):
-            if top is not None and top.kind is PendingKind.LIFT_MORTGAGES and verb == "unmortgage" \
-                    and top.player == i:
-                continue
-            squares = [s for s in owned if _ok(g, {"do": verb, "by": p.name, "square": s})]
-            if squares:
-                out.append({"do": verb, "by": p.name, "squares": squares})
+        _turn(g, out)
+    _property(g, top, out)
     for owner in dict.fromkeys(c[1] for c in g.claims):
-        out.append({"do": "claim_rent", "by": g.players[owner].name})
-    payers = [p.name for p in g.players if not p.bankrupt and p.cash > 0]
+        out.append({"do": "claim_rent", "by": players[owner].name})
+    payers = [p.name for p in players if not p.bankrupt and p.cash > 0]
     if payers:
         out.append({"do": "pay", "from": payers + ["bank"], "to": active + ["bank"]})
     out.append({"do": "end_game"})
@@ -111,3 +67,103 @@ def legal_commands(g: GameState) -> list[JSON]:
             top is None or top.kind not in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)):
         out.append({"do": "trade", "players": active})
     return out
+
+
+def _answers(g: GameState, top: Pending, out: list[JSON]) -> None:
+    """The answers to the decision the table waits for."""
+    who = g.players[top.player].name if top.player >= 0 else None
+    k = top.kind
+    if k is PendingKind.BUY:
+        if buy_refusal(g, top) is None:
+            out.append({"do": "buy", "by": who})
+        out.append({"do": "decline", "by": who})
+    elif k is PendingKind.AUCTION or k is PendingKind.BUILDING_AUCTION:
+        floor = max(bid_floor(top), 1)
+        for i, p in enumerate(g.players):
+            if p.bankrupt or i in top.passed:  # a building auction: only who can place it
+                continue
+            if p.cash >= floor and bid_refusal(g, top, i, floor) is None:
+                out.append({"do": "bid", "by": p.name, "min": floor, "max": p.cash})
+            if pass_refusal(g, top, i) is None:
+                out.append({"do": "pass", "by": p.name})
+        out.append({"do": "close_auction"})
+    elif k is PendingKind.DRAW:
+        if draw_refusal(g, top, None) is None:
+            out.append({"do": "draw", "by": who})
+    elif k is PendingKind.ROLL_FOR_RENT:
+        if roll_refusal(g, top.player) is None:
+            out.append({"do": "roll", "by": who})
+    elif k is PendingKind.LIFT_MORTGAGES:
+        squares = [s for s in top.squares if unmortgage_refusal(g, top.player, s) is None]
+        if squares:
+            out.append({"do": "unmortgage", "by": who, "squares": squares})
+        out.append({"do": "decline", "by": who})
+    elif k is PendingKind.DEBT:
+        if bankrupt_refusal(g, top.player) is None:
+            out.append({"do": "bankrupt", "by": who})
+    elif k is PendingKind.CHOOSE_SQUARE:
+        squares = [s for s in square_choices(g, top)
+                   if choose_square_refusal(g, top, s) is None]
+        out.append({"do": "choose_square", "by": who, "squares": squares})
+    elif k is PendingKind.BIRTHDAY_GIFT:
+        for gift in GIFTS:
+            if gift_refusal(g, gift) is None:
+                out.append({"do": "choose_gift", "by": who, "gift": gift})
+
+
+def _turn(g: GameState, out: list[JSON]) -> None:
+    """With nothing pending: the current player's moves, and leaving jail for anyone."""
+    cur_i = g.current
+    cur = g.players[cur_i].name
+    if roll_refusal(g, cur_i) is None:
+        out.append({"do": "roll", "by": cur})
+    if leave_jail_refusal(g, cur_i, by_card=False) is None:
+        out.append({"do": "pay_fine", "by": cur})
+    if leave_jail_refusal(g, cur_i, by_card=True) is None:
+        out.append({"do": "use_card", "by": cur})
+    if end_turn_refusal(g, cur_i) is None:
+        out.append({"do": "end_turn", "by": cur})
+    if ticket_refusal(g, cur_i, None) is None:
+        out.append({"do": "use_bus_ticket", "by": cur,
+                    "squares": bus_targets(g, g.players[cur_i].position)})
+    for i, p in enumerate(g.players):
+        if i != cur_i and not p.bankrupt and p.in_jail:
+            if leave_jail_refusal(g, i, by_card=False) is None:
+                out.append({"do": "pay_fine", "by": p.name})
+            if leave_jail_refusal(g, i, by_card=True) is None:
+                out.append({"do": "use_card", "by": p.name})
+    # bank-only moves: any square, GO passed; nothing is pending, so they are the current
+    # player's to make (engine._bank_only_move)
+    out.append({"do": "land", "by": cur, "squares": list(range(len(g.edition.squares)))})
+    out.append({"do": "pass_go", "by": cur})
+    # the banker's call in a shortage: what the bank still has to auction one by one
+    kinds = [b for b in _BANK_BUILDINGS if building_auction_refusal(g, b) is None]
+    if kinds:
+        out.append({"do": "auction_building", "buildings": kinds})
+
+
+def _property(g: GameState, top: Pending | None, out: list[JSON]) -> None:
+    """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
+
+    Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
+    so their new owner's lifting is not listed twice.
+    """
+    lifting = top.player if top is not None and top.kind is PendingKind.LIFT_MORTGAGES else -1
+    owner = g.owner
+    ownable = [s.index for s in g.edition.squares if s.kind in OWNABLE]
+    for i, p in enumerate(g.players):
+        if p.bankrupt:
+            continue
+        owned = [s for s in ownable if owner[s] == i]
+        if not owned:
+            continue
+        build = [s for s in owned if build_command_refusal(g, i, s, 1) is None]
+        sell = [s for s in owned if sell_refusal(g, i, s, 1) is None]
+        mortgage = [s for s in owned if mortgage_refusal(g, i, s) is None]
+        lift = [] if i == lifting else [s for s in owned if unmortgage_refusal(g, i, s) is None]
+        for verb, squares in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
+            if squares:
+                out.append({"do": verb, "by": p.name, "squares": squares})
+
+
+__all__ = ["legal_commands"]

@@ -17,6 +17,7 @@ from companion.rules.edition import BUS_DECK
 from companion.rules.estate import start_auction
 from companion.rules.events import BusTicketUsed, ChoseSquare, Events, Why
 from companion.rules.money import transfer
+from companion.rules.speed import triple_targets
 from companion.rules.state import BANK, GameState, Pending, PendingKind
 
 
@@ -35,27 +36,37 @@ def bus_targets(g: GameState, position: int) -> list[int]:
     return [s % n for s in range(position + 1, end + 1)]
 
 
-def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
-    """Instead of rolling (or of a doubles re-roll): ride to a square ahead on this side."""
+def ticket_refusal(g: GameState, player: int, square: int | None) -> RulesError | None:
+    """Why the player cannot ride the bus to the square now (None: they can); with no
+    square, why they cannot ride at all."""
     if g.pending:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+        return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if player != g.current:
-        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
-                         player=g.players[g.current].name)
+        return RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
+                          player=g.players[g.current].name)
     p = g.players[player]
     if p.in_jail:
-        raise RulesError(Code.NOT_NOW, f"{p.name} must leave jail before taking the bus")
+        return RulesError(Code.NOT_NOW, f"{p.name} must leave jail before taking the bus")
     if not g.must_roll:
-        raise RulesError(Code.ALREADY_ROLLED,
-                         f"{p.name} has moved already: a bus ticket replaces a roll",
-                         player=p.name)
+        return RulesError(Code.ALREADY_ROLLED,
+                          f"{p.name} has moved already: a bus ticket replaces a roll",
+                          player=p.name)
     if usable_tickets(g, player) < 1:
-        raise RulesError(Code.NO_BUS_TICKET, f"{p.name} has no bus ticket to use now"
-                         + (" (one taken this turn is used from the next)" if p.bus_tickets
-                            else ""))
-    if square not in bus_targets(g, p.position):
-        raise RulesError(Code.UNREACHABLE, f"the bus goes forward to a square on this side of "
-                         f"the board, up to the corner: not to {g.edition.squares[square].name}")
+        return RulesError(Code.NO_BUS_TICKET, f"{p.name} has no bus ticket to use now"
+                          + (" (one taken this turn is used from the next)" if p.bus_tickets
+                             else ""))
+    if square is not None and square not in bus_targets(g, p.position):
+        return RulesError(Code.UNREACHABLE, f"the bus goes forward to a square on this side "
+                          f"of the board, up to the corner: not to "
+                          f"{g.edition.squares[square].name}")
+    return None
+
+
+def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
+    """Instead of rolling (or of a doubles re-roll): ride to a square ahead on this side."""
+    refusal = ticket_refusal(g, player, square)
+    if refusal is not None:
+        raise refusal
     turn_starts_moving(g, ev, player)
     p = g.wp(player)
     ticket = p.bus_tickets[0]
@@ -66,31 +77,56 @@ def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
     move_to(g, ev, player, square)
 
 
-def choose_square(g: GameState, ev: Events, pending: Pending, square: int) -> None:
-    """Answer a CHOOSE_SQUARE: where the triple goes, or which property the bank auctions."""
-    player = pending.player
+def square_choices(g: GameState, pending: Pending) -> list[int]:
+    """The squares a CHOOSE_SQUARE may be answered with: where a triple may go (any other
+    square), or the properties nobody owns for the Auction square."""
+    return triple_targets(g, pending.player) if pending.reason == "triple" \
+        else auction_choices(g)
+
+
+def choose_square_refusal(g: GameState, pending: Pending, square: int) -> RulesError | None:
+    """Why the square does not answer the CHOOSE_SQUARE (None: it does)."""
     name = g.edition.squares[square].name
     if pending.reason == "triple":
-        if square == g.players[player].position:
-            raise RulesError(Code.UNREACHABLE, f"a triple moves on: pick a square other than "
-                             f"{name}")
+        if square == g.players[pending.player].position:
+            return RulesError(Code.UNREACHABLE, f"a triple moves on: pick a square other than "
+                              f"{name}")
+    elif square not in auction_choices(g):
+        return RulesError(Code.NOT_OWNABLE, f"the bank auctions a property nobody owns, not "
+                          f"{name}")
+    return None
+
+
+def choose_square(g: GameState, ev: Events, pending: Pending, square: int) -> None:
+    """Answer a CHOOSE_SQUARE: where the triple goes, or which property the bank auctions."""
+    refusal = choose_square_refusal(g, pending, square)
+    if refusal is not None:
+        raise refusal
+    player = pending.player
+    if pending.reason == "triple":
         g.pending.pop()
         ev.append(ChoseSquare(g.players[player].name, square, "triple"))
         move_to(g, ev, player, square)
         return
-    if square not in auction_choices(g):
-        raise RulesError(Code.NOT_OWNABLE, f"the bank auctions a property nobody owns, not "
-                         f"{name}")
     g.pending.pop()
     ev.append(ChoseSquare(g.players[player].name, square, "auction"))
     start_auction(g, ev, square)
 
 
+def gift_refusal(g: GameState, gift: str) -> RulesError | None:
+    """Why the Birthday gift cannot be this one (None: it can): a bus ticket while any is
+    left; the money always."""
+    if gift == "bus_ticket" and not g.decks.get(BUS_DECK):
+        return RulesError(Code.NOT_NOW, "no bus ticket is left: take the money")
+    return None
+
+
 def choose_gift(g: GameState, ev: Events, pending: Pending, gift: str) -> None:
     """Birthday gift: the money from the bank, or a bus ticket while any is left."""
+    refusal = gift_refusal(g, gift)
+    if refusal is not None:
+        raise refusal
     if gift == "bus_ticket":
-        if not g.decks.get(BUS_DECK):
-            raise RulesError(Code.NOT_NOW, "no bus ticket is left: take the money")
         g.pending.pop()
         g.pending.append(Pending(PendingKind.DRAW, pending.player, deck=BUS_DECK))
         return

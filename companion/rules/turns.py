@@ -40,39 +40,49 @@ def read_dice(g: GameState, dice: tuple[int | str, ...] | None,
     """
     if g.options.speed_die and not white_only:
         return read_speed_dice(g, dice)
-    if dice is None:
-        values = []
-        for _ in range(WHITE_DICE):
-            value, g.rng = roll_die(g.rng)
-            values.append(value)
-        return tuple(values)
+    if dice is None:  # the two white dice (WHITE_DICE), one after the other
+        first, rng = roll_die(g.rng)
+        second, g.rng = roll_die(rng)
+        return first, second
     whites = tuple(d for d in dice if isinstance(d, int) and 1 <= d <= 6)
     if len(dice) != WHITE_DICE or len(whites) != WHITE_DICE:
         raise RulesError(Code.BAD_DICE, f"enter {WHITE_DICE} dice, each from 1 to 6")
     return whites
 
 
+def roll_refusal(g: GameState, player: int) -> RulesError | None:
+    """Why the player may not roll now (None: they may): the turn's roll, or a utility's
+    rent when a fresh roll is owed."""
+    top = g.top
+    if top is not None:
+        if top.kind is PendingKind.ROLL_FOR_RENT:
+            if player != top.player:
+                name = g.players[top.player].name
+                return RulesError(Code.NOT_YOUR_TURN, f"{name} rolls for the rent", player=name)
+            return None
+        return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    if player != g.current:
+        return RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
+                          player=g.players[g.current].name)
+    if not g.must_roll:
+        return RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already",
+                          player=g.players[player].name)
+    return None
+
+
 def roll(g: GameState, ev: Events, player: int,
          dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
     """Roll for the turn (or for a utility's rent when a fresh roll is owed); the dice."""
+    refusal = roll_refusal(g, player)
+    if refusal is not None:
+        raise refusal
     top = g.top
-    if top is not None and top.kind is PendingKind.ROLL_FOR_RENT:
-        if player != top.player:
-            raise RulesError(Code.NOT_YOUR_TURN, f"{g.players[top.player].name} rolls for the rent",
-                             player=g.players[top.player].name)
+    if top is not None:  # a fresh roll for a utility's rent
         values = read_dice(g, dice, white_only=True)
         g.pending.pop()
         ev.append(Rolled(g.players[player].name, values, for_rent=True))
         utility_rent(g, ev, top, values)
         return values
-    if top is not None:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
-    if player != g.current:
-        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
-                         player=g.players[g.current].name)
-    if not g.must_roll:
-        raise RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already",
-                         player=g.players[player].name)
     values = read_dice(g, dice, white_only=g.players[player].in_jail)
     turn_starts_moving(g, ev, player)
     p = g.players[player]
@@ -109,43 +119,66 @@ def roll(g: GameState, ev: Events, player: int,
     return values
 
 
-def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
-    """Pay the fine or use a card before rolling; then the player rolls as usual."""
-    p = g.wp(player)
+def leave_jail_refusal(g: GameState, player: int, by_card: bool) -> RulesError | None:
+    """Why the player cannot leave jail by the fine or a card now (None: they can). Any
+    jailed player may, before their roll, but not while the table waits for a decision."""
+    if g.pending:
+        return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    p = g.players[player]
     if not p.in_jail:
-        raise RulesError(Code.NOT_IN_JAIL, f"{p.name} is not in jail")
+        return RulesError(Code.NOT_IN_JAIL, f"{p.name} is not in jail")
     if player == g.current and g.rolled:
-        raise RulesError(Code.NOT_NOW, "leave jail before rolling")
+        return RulesError(Code.NOT_NOW, "leave jail before rolling")
     if by_card:
         if not p.jail_cards:
-            raise RulesError(Code.NO_JAIL_CARD, f"{p.name} has no Get Out of Jail Free card")
+            return RulesError(Code.NO_JAIL_CARD, f"{p.name} has no Get Out of Jail Free card")
+        return None
+    if p.jail_turns >= g.options.jail_fine_before_rolls:
+        return RulesError(Code.NOT_NOW, f"{p.name} may pay the fine only before the first "
+                          f"{g.options.jail_fine_before_rolls} rolls in jail")
+    if p.cash < g.options.jail_fine:
+        return cannot_afford(g, player, "the jail fine", g.options.jail_fine,
+                             purpose="jail_fine")
+    return None
+
+
+def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
+    """Pay the fine or use a card before rolling; then the player rolls as usual."""
+    refusal = leave_jail_refusal(g, player, by_card)
+    if refusal is not None:
+        raise refusal
+    p = g.wp(player)
+    if by_card:
         card_id = p.jail_cards.pop(0)
         g.wdeck(g.edition.cards[card_id].deck).append(card_id)
         ev.append(LeftJail(p.name, "card", card_id))
     else:
-        if p.jail_turns >= g.options.jail_fine_before_rolls:
-            raise RulesError(Code.NOT_NOW, f"{p.name} may pay the fine only before the first "
-                             f"{g.options.jail_fine_before_rolls} rolls in jail")
-        if p.cash < g.options.jail_fine:
-            raise cannot_afford(g, player, "the jail fine", g.options.jail_fine,
-                                purpose="jail_fine")
         transfer(g, ev, player, BANK, g.options.jail_fine, "jail_fine", _fine_why(g))
         ev.append(LeftJail(p.name, "fine"))
     p.in_jail = False
     p.jail_turns = 0
 
 
+def end_turn_refusal(g: GameState, player: int) -> RulesError | None:
+    """Why the player cannot hand the dice on (None: they can): not their turn, or a
+    decision, a debt or a re-roll is owed."""
+    if player != g.current:
+        return RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
+                          player=g.players[g.current].name)
+    if g.pending:
+        return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    if g.must_roll and not g.options.bank_only:
+        return RulesError(Code.MUST_ROLL, f"{g.players[player].name} must roll"
+                          + (" again (doubles)" if g.rolled else " first"),
+                          player=g.players[player].name, again=g.rolled)
+    return None
+
+
 def end_turn(g: GameState, ev: Events, player: int) -> None:
     """Hand the dice on; refused while a decision, a debt or a re-roll is owed."""
-    if player != g.current:
-        raise RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
-                         player=g.players[g.current].name)
-    if g.pending:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
-    if g.must_roll and not g.options.bank_only:
-        raise RulesError(Code.MUST_ROLL, f"{g.players[player].name} must roll"
-                         + (" again (doubles)" if g.rolled else " first"),
-                         player=g.players[player].name, again=g.rolled)
+    refusal = end_turn_refusal(g, player)
+    if refusal is not None:
+        raise refusal
     next_turn(g, ev)
 
 
@@ -211,5 +244,6 @@ def pass_go(g: GameState, ev: Events, player: int) -> None:
     pay_salary(g, ev, player)
 
 
-__all__ = ["roll", "leave_jail", "end_turn", "next_turn", "after_player_left", "land_on",
+__all__ = ["roll", "roll_refusal", "leave_jail", "leave_jail_refusal", "end_turn",
+           "end_turn_refusal", "next_turn", "after_player_left", "land_on",
            "pass_go", "NOBODY"]

@@ -41,7 +41,7 @@ def engine_bench(seconds: float = 3.0) -> dict[str, Any]:
         seed += 1
     elapsed = time.process_time() - start
     wall = time.perf_counter() - wall_start
-    return {
+    return public_state_bench() | {
         "engine.player_turns_per_s": round(turns / elapsed, 1),
         "engine.commands_per_s": round(commands / elapsed, 1),
         "engine.player_turns_per_wall_s": round(turns / wall, 1),
@@ -51,6 +51,73 @@ def engine_bench(seconds: float = 3.0) -> dict[str, Any]:
         "engine.games": games,
         "engine.games_capped": capped,
         "engine.turn_cap": TURN_CAP,
+    }
+
+
+#: where "mid-game" is: commands into a 4-player classic bot game (as the fan-out's game)
+MID_GAME = 400
+#: consecutive states timed per game from MID_GAME on, games, and rounds over them all
+STATES_PER_GAME = 10
+STATE_GAMES = 20
+STATE_ROUNDS = 5
+
+
+def mid_game_states() -> list[Any]:
+    """States of 4-player classic bot games from MID_GAME commands in: STATES_PER_GAME
+    consecutive ones from each of STATE_GAMES games (seeds 0.., skipping any game that ended
+    before; in practice none does)."""
+    from companion.bots import Bots
+    from companion.game.applying import apply_command
+    from companion.rules import Accepted
+
+    states: list[Any] = []
+    seed = 0
+    while len(states) < STATES_PER_GAME * STATE_GAMES and seed < 10 * STATE_GAMES:
+        r = apply_command(None, {"do": "new_game", "edition": "classic-eur",
+                                 "players": ["P1", "P2", "P3", "P4"], "seed": seed})
+        seed += 1
+        assert isinstance(r, Accepted)
+        g, bots, run = r.state, Bots(), []
+        for n in range(MID_GAME + STATES_PER_GAME):
+            if g.winner >= 0:
+                break
+            if n >= MID_GAME:
+                run.append(g)
+            step = apply_command(g, bots.choose(g))
+            assert isinstance(step, Accepted)
+            g = step.state
+        if len(run) == STATES_PER_GAME:
+            states.extend(run)
+    return states
+
+
+def public_state_bench() -> dict[str, Any]:
+    """Per call, CPU time: the public state JSON with its legal commands, as every commit
+    builds it for the screen and the phones (`state_json`), and `legal_commands` alone,
+    on mid-game states; every state once per round, STATE_ROUNDS rounds."""
+    from companion.game.applying import state_json
+    from companion.rules import legal_commands
+    from tools.bench.journal import percentile
+
+    states = mid_game_states()
+    clock = time.process_time_ns
+    whole: list[float] = []
+    legal: list[float] = []
+    for _ in range(STATE_ROUNDS):
+        for g in states:
+            t0 = clock()
+            state_json(g)
+            t1 = clock()
+            legal_commands(g)
+            t2 = clock()
+            whole.append((t1 - t0) / 1e6)
+            legal.append((t2 - t1) / 1e6)
+    return {
+        "engine.public_state_ms_p50": round(percentile(whole, 0.5), 4),
+        "engine.public_state_ms_p99": round(percentile(whole, 0.99), 4),
+        "engine.legal_ms_p50": round(percentile(legal, 0.5), 4),
+        "engine.legal_ms_p99": round(percentile(legal, 0.99), 4),
+        "engine.public_state_samples": len(whole),
     }
 
 
@@ -74,6 +141,9 @@ def engines_bench(seconds: float = 3.0) -> dict[str, Any]:
     out = dict(default)
     out["engine.plain_player_turns_per_s"] = plain["engine.player_turns_per_s"]
     out["engine.plain_cpu_share"] = plain["engine.cpu_share"]
+    for key in ("public_state_ms_p50", "public_state_ms_p99", "legal_ms_p50", "legal_ms_p99",
+                "public_state_samples"):
+        out[f"engine.plain_{key}"] = plain[f"engine.{key}"]
     out["engine.compiled_to_plain_ratio"] = round(
         default["engine.player_turns_per_s"] / plain["engine.player_turns_per_s"], 2) \
         if default["engine.compiled"] else None
