@@ -102,11 +102,13 @@ def state_at(journal: Journal, seq: int) -> GameState | None:
 
 @dataclass
 class Stacks:
-    """Undo and redo stacks: (seq of the row that applied it, seq of the command row)."""
+    """Undo and redo stacks: (seq of the row that applied it, seq of the command row), and
+    the command rows that stand undone now (so history pages never rescan the journal)."""
 
     undo: list[tuple[int, int]] = field(default_factory=list)
     redo: list[int] = field(default_factory=list)
     last_snapshot: int = 0
+    undone: set[int] = field(default_factory=set)
 
     def record(self, seq: int, kind: str, target: int | None) -> None:
         """Follow one journal row."""
@@ -118,11 +120,13 @@ class Stacks:
                 raise JournalCorrupt(f"undo entry {seq} does not undo the last command")
             self.undo.pop()
             self.redo.append(int(target or 0))
+            self.undone.add(int(target or 0))
         elif kind == "redo":
             if not self.redo or self.redo[-1] != target:
                 raise JournalCorrupt(f"redo entry {seq} does not redo the last undone command")
             self.redo.pop()
             self.undo.append((seq, int(target or 0)))
+            self.undone.discard(int(target or 0))
 
 
 def stacks_of(journal: Journal) -> Stacks:

@@ -226,7 +226,7 @@ class GameSession:
         """Journal entries, newest last: seq, time, source, command, events, undone."""
         from companion.game.history import history
 
-        return history(self._journal, player, limit)
+        return history(self._journal, player, limit, set(self._stacks.undone))
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Call back (on the writer thread, keep it short) after each change; returns remove()."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -53,6 +54,8 @@ from companion.words.refusals import describe_refusal
 
 log = logging.getLogger(__name__)
 AUCTION_SECONDS = 30.0
+#: journal entries read on resume for the recent moves (the screen lists fewer)
+RESUME_ENTRIES = 20
 
 
 def has_game(state: Mapping[str, Any] | None) -> bool:
@@ -111,6 +114,11 @@ class Controller(EntryMixin):
         self.ui.remote_placeholder = None if remote_port is None else \
             net.placeholder_url(remote_port)
         self.state: JSON | None = session.state() if session else None
+        #: whether ui.networth holds the whole game (dealt in this process); a resumed game's
+        #: curve is read from the journal off the loop's thread when its chart is needed
+        self._networth_whole = True
+        #: that read while it runs (tests join it)
+        self.networth_job: threading.Thread | None = None
         self._apply_clock()
         if has_game(self.state):
             self.sync_language()
@@ -204,6 +212,8 @@ class Controller(EntryMixin):
                 self.warn(*payload)
             elif kind == "consent":
                 self.consent(payload)
+            elif kind == "networth":
+                self._networth_read(*payload)
         return self.tick() or changed
 
     def tick(self) -> bool:
@@ -251,6 +261,9 @@ class Controller(EntryMixin):
             self.ui.anims.clear()
             self.ui.log.clear()
             self.ui.networth.clear()
+        if first_kind(update.events) in ("game_started", "game_switched"):
+            # dealt here: this process sees the whole curve; switched to: read it when needed
+            self._networth_whole = first_kind(update.events) == "game_started"
         if has_game(state):
             self.ui.setup = None
         self.sync_language()
@@ -262,6 +275,7 @@ class Controller(EntryMixin):
         self.ui.card_news = card_news(self.ui.card_news, old, update.events, state)
         self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
         self._networth_sample(update.events, state)
+        self._want_networth()
         self._reset_entry(old, state)
         for event in update.events:
             if event.get("kind") == "bankrupt":
@@ -654,16 +668,55 @@ class Controller(EntryMixin):
             self.tap_square(int(spot.arg), "screen")
 
     def _resume_history(self) -> None:
-        """On resume: refill the recent moves and the net-worth curve from the journal."""
+        """On resume: refill the recent moves from the journal's last page (the net-worth
+        curve before this start is read when the game's chart needs it: `_want_networth`)."""
         if self.session is None or self.state is None:
             return
         try:
-            entries = self.session.history(limit=100_000)
+            entries = self.session.history(limit=RESUME_ENTRIES)
         except Exception as exc:  # a journal the screen cannot read must not stop the game
             log.warning("history unavailable: %s", exc)
             return
-        resume_moves(self.ui, entries[-20:], self.state)
-        self.ui.networth = networth_series(entries)
+        resume_moves(self.ui, entries, self.state)
+        self._networth_whole = False
+        self._want_networth()
+
+    def _want_networth(self) -> None:
+        """A finished game whose curve began before this process: read the whole curve from
+        the journal on a thread (a long game replays for a while); drain() takes it."""
+        if self._networth_whole or self.session is None or not (self.state or {}).get("winner") \
+                or (self.networth_job is not None and self.networth_job.is_alive()):
+            return
+        session, version = self.session, int((self.state or {}).get("version") or 0)
+
+        def read() -> None:
+            try:
+                series = networth_series(session.history(limit=1_000_000))
+            except Exception as exc:  # the chart keeps what this process saw
+                log.warning("net-worth history unavailable: %s", exc)
+                series = None
+            self.inbox.put(("networth", (version, series)))
+            self.wake()
+
+        self.networth_job = threading.Thread(target=read, name="networth", daemon=True)
+        self.networth_job.start()
+
+    def _networth_read(self, version: int, series: list[dict[str, int]] | None) -> None:
+        """The whole game's curve, read for `version`: kept when the table is still there,
+        else read again."""
+        if series is None:
+            self._networth_whole = True
+        elif version == (self.state or {}).get("version"):
+            self.ui.networth = series
+            self._networth_whole = True
+        else:
+            self._want_networth()
+
+
+def first_kind(events: list[JSON]) -> str | None:
+    """The kind of an update's first event (None: no events)."""
+    kind = (events or [{}])[0].get("kind")
+    return kind if isinstance(kind, str) else None
 
 
 __all__ = ["Controller", "has_game", "networth_series"]
