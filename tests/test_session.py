@@ -79,15 +79,57 @@ def test_listeners_run_after_commit_and_can_be_removed(tmp_path: Path) -> None:
             finally:
                 j.close()
             seen.append(update)
+            heard.set()
 
+        heard = threading.Event()
         remove = s.add_listener(listener)
         s.submit(NEW, Source("phone", player="Ann", banker=True))  # Ann holds the PIN
+        assert heard.wait(30), "told on the listeners' thread, after the answer"
         remove()
         s.submit({"do": "roll"}, BANKER)
     assert len(seen) == 1
     assert seen[0].version == 1 and seen[0].source.player == "Ann"
     assert seen[0].state["players"][0]["name"] == "Ann"
     assert seen[0].events[0]["kind"] == "game_started"
+
+
+def test_the_public_state_is_built_once_per_version_and_not_before_the_answer(
+        tmp_path: Path) -> None:
+    """The writer answers without building the state JSON; every listener and every reader
+    of `state()` then share one build of it per version."""
+    from companion.game import session as session_module
+
+    builds: list[int] = []
+    real = session_module.state_json
+
+    def counting(state: Any, with_legal: bool = True) -> dict[str, Any]:
+        builds.append(state.version)
+        return real(state, with_legal)
+
+    updates: list[Update] = []
+    told = threading.Semaphore(0)
+    with GameSession.open(tmp_path) as s:
+        s.submit(NEW, BANKER)
+        gate = threading.Event()  # holds the listeners' thread in the first listener
+
+        def first(update: Update) -> None:
+            updates.append(update)
+            gate.wait(30)
+            told.release()
+
+        s.add_listener(first)
+        s.add_listener(lambda u: (u.state, told.release()))
+        session_module.state_json = counting  # type: ignore[assignment]
+        try:
+            out = s.submit({"do": "roll"}, BANKER)
+            assert out.accepted and builds == [], "answered before any state was built"
+            gate.set()
+            assert told.acquire(timeout=30) and told.acquire(timeout=30)
+            assert updates[0].state is s.state() is updates[0].state
+            assert updates[0].state["version"] == out.version
+            assert builds == [out.version], "one build, shared by both listeners and state()"
+        finally:
+            session_module.state_json = real  # type: ignore[assignment]
 
 
 def test_many_threads_one_writer(tmp_path: Path) -> None:

@@ -17,7 +17,15 @@ from flask import Flask, Response, g, request, session
 
 from companion.game.api import GameSessionProtocol
 from web_remote import i18n
-from web_remote.context import Remote, TableHooks, csrf_token, identity, refuse, remote
+from web_remote.context import (
+    ListenedSession,
+    Remote,
+    TableHooks,
+    csrf_token,
+    identity,
+    refuse,
+    remote,
+)
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, Hub
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
@@ -113,7 +121,8 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
 
     pins = PinStore(web_dir / "banker.json")
     r = Remote(
-        session=session_, data_dir=Path(data_dir), config=cfg, hooks=hooks, hub=hub,
+        session=ListenedSession(session_), data_dir=Path(data_dir), config=cfg, hooks=hooks,
+        hub=hub,
         joins=JoinCodes(ttl=float(cfg["join_ttl_s"]),
                         on_spent=joined),
         pin=PinGuard(pins, on_warning=hooks.on_pin_warning),
@@ -127,6 +136,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions
     app.extensions["web_remote"] = r
     state = session_.state()
+    r.session.saw(int(state.get("version") or 0))
     if state.get("players"):
         r.worth.record(state)
     r.cleanup.append(session_.add_listener(r.on_update))

@@ -2,7 +2,8 @@
 
 Every input (buttons, RFID, phones, scripts, keyboard) calls `submit`, `undo` or `redo` from
 any thread; the writer thread applies each to the engine, commits it to the SQLite journal,
-and only then answers the caller and calls the listeners. See docs/session.md.
+and only then answers the caller; a second thread then calls the listeners, whose public
+state is built once per version, by whoever reads it first. See docs/session.md.
 """
 
 from __future__ import annotations
@@ -63,6 +64,33 @@ class _Job:
     outcome: Outcome | None = None
 
 
+class PublicView:
+    """The public state JSON of one engine state, built at most once, by whoever asks for it
+    first (a listener, a phone's request, the screen); the others wait for that build."""
+
+    __slots__ = ("state", "_json", "_lock")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._json: JSON | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def built(self) -> bool:
+        """Whether the JSON has been built."""
+        return self._json is not None
+
+    def get(self) -> JSON:
+        """The JSON (with "legal"), built now if nobody has yet."""
+        out = self._json
+        if out is None:
+            with self._lock:
+                if self._json is None:
+                    self._json = state_json(self.state)
+                out = self._json
+        return out
+
+
 def _refused(version: int, code: str, message: str, params: JSON | None = None) -> Outcome:
     return Outcome(accepted=False, version=version, code=code, message=message,
                    params=dict(params or {}))
@@ -89,8 +117,10 @@ class GameSession:
         self._states: OrderedDict[int, GameState | None] = OrderedDict([(seq, state)])
         self._listeners: list[Callable[[Update], None]] = []
         self._listeners_lock = threading.Lock()
-        self._public: tuple[int, JSON] | None = None
+        self._view = PublicView(state) if state is not None else None
         self._queue: queue.Queue[_Job | None] = queue.Queue()
+        #: accepted changes waiting for the listeners (told on their own thread, in order)
+        self._notices: queue.Queue[Update | None] = queue.Queue()
         self._submit_lock = threading.Lock()
         self._closed = False
         #: when the writer took the job it works on (monotonic), None while it waits
@@ -102,6 +132,9 @@ class GameSession:
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
+        self._notifier = threading.Thread(target=self._tell, name=f"listeners-{game_id}",
+                                          daemon=True)
+        self._notifier.start()
 
     # --- opening and closing -------------------------------------------------------------
 
@@ -144,6 +177,9 @@ class GameSession:
             self._queue.put(None)
         if threading.current_thread() is not self._writer:
             self._writer.join()
+        self._notices.put(None)  # after the writer's last notice
+        if threading.current_thread() is not self._notifier:
+            self._notifier.join()
         self._journal.close()
         self._lock.release()
 
@@ -194,25 +230,26 @@ class GameSession:
 
     def state(self) -> JSON:
         """The public state JSON (docs/state-json.md), including "legal"."""
-        g = self._state
-        if g is None:
+        view = self._view
+        if view is None:
             return {"version": 0, "game": None, "legal": [{"do": "new_game"}]}
-        cached = self._public
-        if cached is not None and cached[0] == g.version:
-            out = cached[1]
-        else:
-            out = state_json(g)
-            self._public = (g.version, out)
-        ends = self._ends_at()
+        return self._clocked(view)
+
+    def _clocked(self, view: PublicView) -> JSON:
+        """The view's JSON, with the timed game's clock as it stands now."""
+        out = view.get()
+        g = view.state
+        ends = self._ends_at(g)
         if ends is None:
             return out
         left = max(0, int(ends - self._clock() + 0.999))
         return {**out, "clock": {"limit_minutes": g.options.time_limit_minutes,
                                  "ends_at": ends, "seconds_left": left}}
 
-    def _ends_at(self) -> float | None:
+    def _ends_at(self, g: GameState | None = None) -> float | None:
         """The timed game's end (epoch seconds), or None when no clock runs."""
-        g = self._state
+        if g is None:
+            g = self._state
         if g is None or self._started is None or g.winner >= 0:
             return None
         minutes = g.options.time_limit_minutes
@@ -251,7 +288,7 @@ class GameSession:
                                             or time.monotonic() - busy < stuck_after)
 
     def _enqueue(self, job: _Job) -> Outcome:
-        if threading.current_thread() is self._writer:
+        if threading.current_thread() in (self._writer, self._notifier):
             raise RuntimeError("a listener may not submit to the session it listens to")
         with self._submit_lock:
             if self._closed:
@@ -287,7 +324,16 @@ class GameSession:
             self._busy_since = None
             job.done.set()
             if update is not None:
-                self._notify(update)
+                self._notices.put(update)
+
+    def _tell(self) -> None:
+        """The listeners' thread: each accepted change in order, while the writer goes on
+        with the next request."""
+        while True:
+            update = self._notices.get()
+            if update is None:
+                return
+            self._notify(update)
 
     def _notify(self, update: Update) -> None:
         with self._listeners_lock:
@@ -328,10 +374,7 @@ class GameSession:
                       result.events, result.state.version, rng)
         outcome, update = self._commit(entry, result.state)
         if outcome.accepted and command.get("do") == "new_game":
-            self._started = entry.time
-            self._public = None
-            if update is not None:  # the clock appears with the dealt game
-                update = Update(update.version, self.state(), update.events, update.source)
+            self._started = entry.time  # before anyone reads the view: the clock shows
         return outcome, update
 
     def _permitted(self, source: Source, target: int, what: str) -> Outcome | None:
@@ -406,6 +449,7 @@ class GameSession:
         self._stacks.record(entry.seq, entry.kind, entry.target)
         self._seq = entry.seq
         self._state = after
+        view = self._view = PublicView(after)
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
@@ -413,7 +457,8 @@ class GameSession:
         outcome = Outcome(True, after.version, events)
         with self._listeners_lock:
             wanted = bool(self._listeners)
-        update = Update(after.version, self.state(), events, entry.source) if wanted else None
+        update = Update(after.version, lambda: self._clocked(view), events, entry.source) \
+            if wanted else None
         return outcome, update
 
     def _landed(self, seq: int) -> bool:

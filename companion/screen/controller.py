@@ -54,6 +54,9 @@ from companion.words.refusals import describe_refusal
 
 log = logging.getLogger(__name__)
 AUCTION_SECONDS = 30.0
+#: how long a press waits for its own update before the loop draws without it (the session
+#: tells its listeners right after answering; this only bounds a stuck listener)
+OWN_UPDATE_S = 1.0
 #: journal entries read on resume for the recent moves (the screen lists fewer)
 RESUME_ENTRIES = 20
 
@@ -365,16 +368,25 @@ class Controller(EntryMixin):
         outcome = self.session.submit(command, source)
         if not outcome.accepted:
             self.refuse(outcome)
-        self.drain_updates()
+        self.drain_updates(outcome.version if outcome.accepted else None)
         return outcome
 
-    def drain_updates(self) -> None:
-        """Apply updates the session has already delivered (so a press shows at once)."""
+    def drain_updates(self, until: int | None = None) -> None:
+        """Apply the updates the session has delivered; with `until`, first wait (up to
+        OWN_UPDATE_S) for the update of that version, so that a press's own result is in
+        the very next frame rather than in the one after."""
+        seen = 0
+        deadline = time.monotonic() + OWN_UPDATE_S
         while True:
             try:
-                self.apply_update(self.updates.get_nowait())
+                if until is None or seen >= until:
+                    update = self.updates.get_nowait()
+                else:
+                    update = self.updates.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 return
+            seen = max(seen, update.version)
+            self.apply_update(update)
 
     # --- inputs ---------------------------------------------------------------------------
 
@@ -495,7 +507,7 @@ class Controller(EntryMixin):
             self.notify(text("undone"), "undone")
         else:
             self.refuse(outcome)
-        self.drain_updates()
+        self.drain_updates(outcome.version if outcome.accepted else None)
 
     def open_chooser(self, title: str, choices: list[Choice]) -> None:
         """Show a list to choose from."""
