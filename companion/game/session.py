@@ -119,8 +119,9 @@ class GameSession:
         self._listeners_lock = threading.Lock()
         self._view = PublicView(state) if state is not None else None
         self._queue: queue.Queue[_Job | None] = queue.Queue()
-        #: accepted changes waiting for the listeners (told on their own thread, in order)
-        self._notices: queue.Queue[Update | None] = queue.Queue()
+        #: for the listeners' thread, in order: a view to build while the writer waits for
+        #: the disk, an accepted change to tell the listeners of, None to stop
+        self._notices: queue.Queue[Update | PublicView | None] = queue.Queue()
         self._submit_lock = threading.Lock()
         self._closed = False
         #: when the writer took the job it works on (monotonic), None while it waits
@@ -330,10 +331,16 @@ class GameSession:
         """The listeners' thread: each accepted change in order, while the writer goes on
         with the next request."""
         while True:
-            update = self._notices.get()
-            if update is None:
+            notice = self._notices.get()
+            if notice is None:
                 return
-            self._notify(update)
+            if isinstance(notice, PublicView):
+                try:
+                    notice.get()
+                except Exception:  # built again (and reported) by whoever reads it
+                    log.exception("building the public state failed")
+                continue
+            self._notify(notice)
 
     def _notify(self, update: Update) -> None:
         with self._listeners_lock:
@@ -433,6 +440,11 @@ class GameSession:
     def _commit(self, entry: Entry, after: GameState) -> tuple[Outcome, Update | None]:
         """Journal the entry; only when that succeeded does the table move on."""
         snap = snapshot_of(after) if needs_snapshot(entry, self._stacks.last_snapshot) else None
+        view = PublicView(after)
+        with self._listeners_lock:
+            wanted = bool(self._listeners)
+        if wanted:  # built on the listeners' thread while this one waits for the disk
+            self._notices.put(view)
         try:
             self._journal.append(entry, snap)
         except StorageError as exc:
@@ -449,14 +461,12 @@ class GameSession:
         self._stacks.record(entry.seq, entry.kind, entry.target)
         self._seq = entry.seq
         self._state = after
-        view = self._view = PublicView(after)
+        self._view = view
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
         events = entry.events_json()  # the transports' form: phones, screen, CLI
         outcome = Outcome(True, after.version, events)
-        with self._listeners_lock:
-            wanted = bool(self._listeners)
         update = Update(after.version, lambda: self._clocked(view), events, entry.source) \
             if wanted else None
         return outcome, update
