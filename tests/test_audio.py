@@ -172,3 +172,24 @@ def test_no_sound_device_means_silence_without_trying(monkeypatch: pytest.Monkey
     monkeypatch.setattr(audio, "no_sound_device", lambda: True)
     player = audio.SoundPlayer()
     assert not player.available and player.play("roll") is False
+
+
+def test_the_audio_device_is_open_only_around_sounds(dummy_audio: None) -> None:
+    """An open SDL audio device wakes its thread ~50 times a second even in silence: the
+    player opens it for a sound and closes it after some silence, then opens it again."""
+    import pygame.mixer
+
+    player = audio.SoundPlayer(idle_close_s=0.1)
+    try:
+        assert player.available and not pygame.mixer.get_init(), "closed until a sound"
+        assert player.play("dice")
+        player.settle()
+        assert player.device_open.is_set()
+        assert player.device_closed.wait(60), "closed again after the silence"
+        assert not pygame.mixer.get_init()
+        assert player.play("gavel")
+        player.settle()
+        assert player.device_open.is_set(), "open again for the next sound"
+    finally:
+        player.close()
+    assert not pygame.mixer.get_init()

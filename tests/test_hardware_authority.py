@@ -60,7 +60,8 @@ class Table:
     def script(self, *commands: JSON) -> None:
         for command in commands:
             assert self.session.submit(command, Source("script", banker=True)).accepted
-        self.controller.drain()
+        version = self.session.version  # the screen hears of it on the listeners' thread
+        assert self.until(lambda: (self.controller.state or {}).get("version") == version)
 
     def state(self) -> JSON:
         return self.session.state()

@@ -501,8 +501,21 @@ def test_fake_reader_socket_taps(tmp_path: Path, events: queue.Queue[object]) ->
         assert isinstance(event, TagEvent) and event.tag == "0A1B2C3D4E"
         assert events.empty()
     finally:
+        thread = reader._thread
         reader.close()
     assert not (tmp_path / "tap.sock").exists()
+    assert thread is not None and not thread.is_alive(), "close() ends the blocking accept"
+
+
+def test_an_idle_fake_reader_sleeps_in_accept(tmp_path: Path) -> None:
+    """No timeout on the socket: an idle reader wakes nothing (it woke 5 times a second)."""
+    reader = FakeReader(lambda _e: None, tmp_path)
+    reader.start()
+    try:
+        assert reader.listening.wait(TIMEOUT)
+        assert reader._sock is not None and reader._sock.gettimeout() is None
+    finally:
+        reader.close()
 
 
 def test_fake_reader_replaces_a_stale_socket(tmp_path: Path, events: queue.Queue[object]) -> None:

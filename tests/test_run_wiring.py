@@ -218,3 +218,12 @@ def test_a_screenshot_of_a_game_in_use_says_so(monkeypatch: Any, tmp_path: Path,
     assert code == 2 and not (tmp_path / "s.png").exists()
     err = capsys.readouterr().err
     assert "in use by another companion" in err and "Traceback" not in err
+
+
+def test_gpio_is_looked_for_before_gpiozero_is_imported(tmp_path: Path) -> None:
+    from companion.app import wiring
+
+    pattern = str(tmp_path / "gpiochip*")
+    assert not wiring.has_gpio((pattern,))
+    (tmp_path / "gpiochip0").touch()
+    assert wiring.has_gpio((pattern,))

@@ -231,12 +231,36 @@ def test_chart_covers_the_whole_game_despite_undos() -> None:
         session.submit(command, Source("script", banker=True))
     session.undo(Source("screen", banker=True))
     session.submit({"do": "decline"}, Source("script", banker=True))
+    assert session.submit({"do": "end_game"}, Source("script", banker=True)).accepted
     series = networth_series(session.history(limit=1000))
-    assert len(series) == 3, "new game, roll, decline: the undone buy left out"
+    assert len(series) == 4, "new game, roll, decline, end: the undone buy left out"
     final = {p["name"]: p["net_worth"] for p in session.state()["players"]}
     assert series[-1] == final
-    controller = Controller(session, language="en")
+    controller = Controller(session, language="en")  # resumed at the game's end
+    assert controller.networth_job is not None, "the curve is read off the loop's thread"
+    controller.networth_job.join()
+    controller.drain()
     assert controller.ui.networth == series
+
+
+def test_resume_reads_one_page_of_history_while_the_game_runs() -> None:
+    session = FakeSession()
+    for _ in range(30):
+        session.submit({"do": "roll", "dice": [1, 2]}, Source("script", banker=True))
+        session.submit({"do": "decline"}, Source("script", banker=True))
+        session.submit({"do": "end_turn"}, Source("script", banker=True))
+    asked: list[int] = []
+    history = session.history
+
+    def paged(player: str | None = None, limit: int = 200) -> list[Any]:
+        asked.append(limit)
+        return history(player, limit)
+
+    session.history = paged  # type: ignore[method-assign]
+    controller = Controller(session, language="en")
+    assert asked and max(asked) <= 20, "the recent moves need one page, not the journal"
+    assert controller.ui.log, "the recent moves are back"
+    assert controller.networth_job is None, "no curve read while nobody shows it"
 
 
 def test_screenshot_says_phones_need_companion_run() -> None:

@@ -79,15 +79,52 @@ def test_listeners_run_after_commit_and_can_be_removed(tmp_path: Path) -> None:
             finally:
                 j.close()
             seen.append(update)
+            heard.set()
 
+        heard = threading.Event()
         remove = s.add_listener(listener)
         s.submit(NEW, Source("phone", player="Ann", banker=True))  # Ann holds the PIN
+        assert heard.wait(30), "told on the listeners' thread, after the answer"
         remove()
         s.submit({"do": "roll"}, BANKER)
     assert len(seen) == 1
     assert seen[0].version == 1 and seen[0].source.player == "Ann"
     assert seen[0].state["players"][0]["name"] == "Ann"
     assert seen[0].events[0]["kind"] == "game_started"
+
+
+def test_the_public_state_is_built_once_per_version_and_never_by_the_writer(
+        tmp_path: Path) -> None:
+    """The writer journals and answers; the state JSON is built on the listeners' thread
+    (while the writer waits for the disk), once per version, and every listener and every
+    reader of `state()` share that one build."""
+    from companion.game import session as session_module
+
+    builds: list[tuple[int, str]] = []
+    real = session_module.state_json
+
+    def counting(state: Any, with_legal: bool = True) -> dict[str, Any]:
+        builds.append((state.version, threading.current_thread().name))
+        return real(state, with_legal)
+
+    updates: list[Update] = []
+    told = threading.Semaphore(0)
+    with GameSession.open(tmp_path) as s:
+        s.submit(NEW, BANKER)
+        s.add_listener(lambda u: (updates.append(u), told.release()))
+        s.add_listener(lambda u: (u.state, told.release()))
+        session_module.state_json = counting  # type: ignore[assignment]
+        try:
+            for command in ({"do": "roll", "dice": [1, 2]}, {"do": "decline"}):
+                out = s.submit(command, BANKER)
+                assert out.accepted
+                assert told.acquire(timeout=30) and told.acquire(timeout=30)
+                assert updates[-1].state is s.state() is updates[-1].state
+                assert updates[-1].state["version"] == out.version
+        finally:
+            session_module.state_json = real  # type: ignore[assignment]
+    assert [v for v, _t in builds] == [2, 3], "one build per version, shared"
+    assert all(not thread.startswith("session-") for _v, thread in builds), builds
 
 
 def test_many_threads_one_writer(tmp_path: Path) -> None:

@@ -199,3 +199,37 @@ def test_random_undo_redo_matches_a_model(tmp_path: Path, seed: int) -> None:
             assert content(state) == content(replay(done))
     with GameSession.open(tmp_path) as s:
         assert snapshot(s.game_state()) == snapshot(state)  # type: ignore[arg-type]
+
+
+def test_history_pages_say_undone_as_a_full_scan_does(tmp_path: Path) -> None:
+    """The session keeps the undone set as it goes (and rebuilds it on resume), so a page of
+    history reads only its own rows: the same answer as scanning the whole journal."""
+    from companion.game.history import history
+
+    script = bot_script(seed=2, count=120)
+    with GameSession.open(tmp_path) as s:
+        for c in script[:60]:
+            assert s.submit(c, BANKER).accepted
+        for _ in range(3):
+            assert s.undo(BANKER).accepted
+        assert s.redo(BANKER).accepted
+        for c in script[58:61]:  # new moves after the undos: the other two stay undone
+            s.submit(c, BANKER)
+        live = s.history(limit=500)
+    with GameSession.open(tmp_path) as s:
+        journal = s._journal
+        assert history(journal, limit=500) == live == s.history(limit=500)
+        assert [e["seq"] for e in s.history(limit=7)] == [e["seq"] for e in live[-7:]]
+        assert sum(e["undone"] for e in live) == 2
+        read: list[tuple[int, int | None]] = []
+        entries = journal.entries
+
+        def spy(after: int = 0, upto: int | None = None) -> Any:
+            read.append((after, upto))
+            return entries(after, upto)
+
+        journal.entries = spy  # type: ignore[method-assign]
+        journal.scan = None  # type: ignore[assignment,method-assign]  # a page never scans
+        page = s.history(limit=5)
+        assert [e["seq"] for e in page] == [e["seq"] for e in live[-5:]]
+        assert all(upto is not None and upto - after <= 50 for after, upto in read)

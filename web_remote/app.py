@@ -18,7 +18,15 @@ from flask import Flask, Response, g, request, session
 from companion.game.api import GameSessionProtocol
 from companion.game.pins import PIN_FILE, PinGuard, PinStore
 from web_remote import i18n
-from web_remote.context import Remote, TableHooks, csrf_token, identity, refuse, remote
+from web_remote.context import (
+    ListenedSession,
+    Remote,
+    TableHooks,
+    csrf_token,
+    identity,
+    refuse,
+    remote,
+)
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, Hub
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
@@ -109,7 +117,8 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
                                         on_warning=hooks.on_pin_warning)
     pins = guard.store
     r = Remote(
-        session=session_, data_dir=Path(data_dir), config=cfg, hooks=hooks, hub=hub,
+        session=ListenedSession(session_), data_dir=Path(data_dir), config=cfg, hooks=hooks,
+        hub=hub,
         joins=JoinCodes(ttl=float(cfg["join_ttl_s"]),
                         on_spent=joined),
         pin=guard,
@@ -123,6 +132,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions
     app.extensions["web_remote"] = r
     state = session_.state()
+    r.session.saw(int(state.get("version") or 0))
     if state.get("players"):
         r.worth.record(state)
     r.cleanup.append(session_.add_listener(r.on_update))

@@ -6,6 +6,7 @@ the remote. The app factory and the views both import it; it imports neither.
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,11 +94,71 @@ class TableHooks:
     on_trade_closed: Callable[[str], None] | None = None
 
 
+#: how long a phone's answer waits for the remote's listener to have had its change
+CATCH_UP_S = 2.0
+
+
+class ListenedSession:
+    """The session as the views use it: a change a phone made is answered only once the
+    remote's own listener has had it (the session tells listeners on a thread of its own,
+    after answering), so the phone's next request already sees the proposals it pruned and
+    the chart it extended. Everything else goes straight to the session."""
+
+    def __init__(self, session: GameSessionProtocol) -> None:
+        self.inner = session
+        self._seen = 0
+        self._cond = threading.Condition()
+
+    def saw(self, version: int) -> None:
+        """The remote's listener handled `version` (updates come in order; after a saved
+        game was switched to, versions may start lower)."""
+        with self._cond:
+            self._seen = version
+            self._cond.notify_all()
+
+    def _caught_up(self, out: Outcome) -> Outcome:
+        if out.accepted:
+            with self._cond:
+                self._cond.wait_for(lambda: self._seen >= out.version, CATCH_UP_S)
+        return out
+
+    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+        """`GameSessionProtocol.submit`, answered once the remote has had the change."""
+        return self._caught_up(self.inner.submit(command, source, expect_version))
+
+    def undo(self, source: Source) -> Outcome:
+        """`GameSessionProtocol.undo`, answered once the remote has had the change."""
+        return self._caught_up(self.inner.undo(source))
+
+    def redo(self, source: Source) -> Outcome:
+        """`GameSessionProtocol.redo`, answered once the remote has had the change."""
+        return self._caught_up(self.inner.redo(source))
+
+    def state(self) -> JSON:
+        """`GameSessionProtocol.state`."""
+        return self.inner.state()
+
+    def undo_target(self) -> JSON | None:
+        """`GameSessionProtocol.undo_target`."""
+        return self.inner.undo_target()
+
+    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
+        """`GameSessionProtocol.history`."""
+        return self.inner.history(player, limit)
+
+    def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        """`GameSessionProtocol.add_listener`."""
+        return self.inner.add_listener(callback)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
 @dataclass
 class Remote:
     """Everything the views share: the session, the hooks and the remote's own stores."""
 
-    session: GameSessionProtocol
+    session: ListenedSession
     data_dir: Path
     config: dict[str, Any]
     hooks: TableHooks
@@ -112,17 +173,21 @@ class Remote:
     cleanup: list[Callable[[], None]] = field(default_factory=list)
 
     def on_update(self, update: Update) -> None:
-        """The session's listener (writer thread): hand the update over, never block."""
-        new_game = any(e.get("kind") in ("game_started", "game_switched")
-                       for e in update.events)
-        if new_game:
-            self.proposals.clear()
-            self.hub.publish("trades", {"version": update.version})
-        elif self.proposals.prune(update.state, update.events):
-            self.hub.publish("trades", {"version": update.version})
-        self.worth.record(update.state, new_game)
-        self.hub.publish("state", {"version": update.version, "state": update.state,
-                                   "events": update.events}, ident=update.version)
+        """The session's listener (its listeners' thread): hand the update over, never
+        block; the state JSON is built here once for every phone (or was already)."""
+        try:
+            new_game = any(e.get("kind") in ("game_started", "game_switched")
+                           for e in update.events)
+            if new_game:
+                self.proposals.clear()
+                self.hub.publish("trades", {"version": update.version})
+            elif self.proposals.prune(update.state, update.events):
+                self.hub.publish("trades", {"version": update.version})
+            self.worth.record(update.state, new_game)
+            self.hub.publish("state", {"version": update.version, "state": update.state,
+                                       "events": update.events}, ident=update.version)
+        finally:
+            self.session.saw(update.version)
 
     def close(self) -> None:
         """Stop listening and end every live stream."""

@@ -42,6 +42,8 @@ MAX_CONNECTIONS = 512
 BODY_TIMEOUT_S = 10.0
 #: how long `serve` waits for the loop to start serving (s)
 START_TIMEOUT_S = 10.0
+#: how often the serving loop does its housekeeping while nothing else wakes it
+TICK_S = 1.0
 
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
          b"Retry-After: 5\r\nConnection: close\r\nContent-Length: 45\r\n\r\n"
@@ -295,10 +297,45 @@ async def pump(client: Client, first: list[Message], keepalive: float, receive: 
         watcher.cancel()
 
 
+class QuietServer(Server):
+    """uvicorn's server with its housekeeping tick (the Date header, the exit check) once a
+    second instead of ten times: an idle table's serving thread wakes once a second, and
+    `exit_now` still stops it at once."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(config)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+
+    async def main_loop(self) -> None:
+        """uvicorn's loop, each pass a second (the counter steps by ten, so that uvicorn
+        refreshes its Date header on every pass, as it does once a second)."""
+        self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
+        counter = 0
+        should_exit = await self.on_tick(counter)
+        while not should_exit:
+            counter = (counter + 10) % 864000
+            try:
+                await asyncio.wait_for(self._wake.wait(), TICK_S)
+            except TimeoutError:
+                pass
+            should_exit = await self.on_tick(counter)
+
+    def exit_now(self) -> None:
+        """From any thread: stop serving (gracefully) without waiting for the next tick."""
+        self.should_exit = True
+        loop, wake = self._loop, self._wake
+        if loop is not None and wake is not None:
+            try:
+                loop.call_soon_threadsafe(wake.set)
+            except RuntimeError:  # the loop has already closed
+                pass
+
+
 class ServerHandle:
     """A running server: its address, and `stop()`."""
 
-    def __init__(self, app: Flask, server: Server, dispatcher: Dispatcher,
+    def __init__(self, app: Flask, server: QuietServer, dispatcher: Dispatcher,
                  sock: socket.socket, thread: threading.Thread) -> None:
         self.app = app
         self._server = server
@@ -323,7 +360,7 @@ class ServerHandle:
         self.app.extensions["web_remote"].close()  # ends the live streams first
         self._dispatcher.close()  # and the waits for slow bodies
         self._server.config.timeout_graceful_shutdown = max(1, int(timeout))
-        self._server.should_exit = True
+        self._server.exit_now()
         self._thread.join(timeout + 2)
         self._dispatcher.wsgi.executor.shutdown(wait=True)
         self._sock.close()
@@ -364,7 +401,7 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = MI
         access_log=False, proxy_headers=False, server_header=False,
         timeout_keep_alive=int(KEEPALIVE_S), limit_concurrency=MAX_CONNECTIONS,
         backlog=1024)
-    server = Server(config)
+    server = QuietServer(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
                               name="web-remote", daemon=True)
     thread.start()

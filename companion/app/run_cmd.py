@@ -115,7 +115,12 @@ def _main(argv: list[str]) -> int:
     from companion.game.journal import JournalError
     from companion.game.session import open_session
     from companion.game.switch import SessionHolder
-    from companion.screen.app import DisplaySpec, ScreenLoop, open_display
+    from companion.screen.app import (
+        DisplaySpec,
+        ScreenLoop,
+        open_display,
+        prefer_plain_framebuffer,
+    )
     from companion.screen.audio import SoundPlayer
     from companion.screen.controller import Controller
     from companion.screen.views import settings as screen_settings
@@ -180,6 +185,8 @@ def _main(argv: list[str]) -> int:
             parts.append(panel)
         readers.open(reader_specs(readers_wanted, on_a_pi=panel is not None))
         stop_if_asked()
+        if not args.headless:  # no GL where SDL does not need it (the user's setting wins)
+            prefer_plain_framebuffer()
         surface = None if args.headless else open_display(DisplaySpec(
             parse_size(args.size) or config.screen.size,
             args.fullscreen or config.screen.fullscreen))

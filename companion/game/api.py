@@ -41,14 +41,30 @@ class Outcome:
     params: JSON = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
 class Update:
-    """Pushed to listeners after every accepted command, undo or redo."""
+    """Pushed to listeners after every accepted command, undo or redo.
 
-    version: int
-    state: JSON
-    events: list[JSON]
-    source: Source
+    `state` may be handed over as a function that builds it: it is then built when a
+    listener first reads it (once per version, shared by every listener, off the caller's
+    path), not by the session's writer before it answers."""
+
+    __slots__ = ("version", "events", "source", "_state")
+
+    def __init__(self, version: int, state: JSON | Callable[[], JSON], events: list[JSON],
+                 source: Source) -> None:
+        self.version = version
+        self.events = events
+        self.source = source
+        self._state = state
+
+    @property
+    def state(self) -> JSON:
+        """The public state JSON of this version (docs/state-json.md)."""
+        state = self._state
+        return state() if callable(state) else state
+
+    def __repr__(self) -> str:
+        return f"Update(version={self.version}, events={self.events!r}, source={self.source!r})"
 
 
 class GameSessionProtocol(Protocol):

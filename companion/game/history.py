@@ -26,24 +26,28 @@ def mentions(entry: Entry, player: str) -> bool:
 
 
 def undone_commands(journal: Journal) -> set[int]:
-    """The command rows (and the banker's jumps back) that stand undone now: every one not
-    among the moves in force (a jump back takes several at once)."""
-    rows = journal.scan()
+    """The command rows (and the banker's jumps back) that stand undone now, as the undo
+    stacks follow them (companion.game.replaying.Stacks.undone; a jump back takes several
+    at once)."""
     stacks = Stacks()
-    for seq, kind, target in rows:
+    for seq, kind, target in journal.scan():
         stacks.record(seq, kind, target)
-    in_force = {move for _applied, move in stacks.undo}
-    return {seq for seq, kind, _target in rows
-            if kind in MOVE_KINDS and seq not in in_force}
+    return set(stacks.undone)
 
 
-def history(journal: Journal, player: str | None = None, limit: int = 200) -> list[JSON]:
-    """Journal entries, newest last, each with "undone" (true for a command undone now)."""
-    undone = undone_commands(journal)
+def history(journal: Journal, player: str | None = None, limit: int = 200,
+            undone: set[int] | None = None) -> list[JSON]:
+    """Journal entries, newest last, each with "undone" (true for a command undone now).
+
+    Reads the journal backwards a page at a time by seq, so the cost grows with `limit`
+    (and, for one player, with how far back their entries lie), not with the journal;
+    `undone` is the session's own set (None: worked out by scanning the journal)."""
+    if undone is None:
+        undone = undone_commands(journal)
     last = journal.last_seq()
     out: list[JSON] = []
     upto = last
-    chunk = max(limit, 50)
+    chunk = max(min(limit, 500), 50)
     while upto > 0 and len(out) < limit:
         start = max(0, upto - chunk)
         batch = [e for e in journal.entries(after=start, upto=upto)

@@ -115,13 +115,16 @@ class Stacks:
     """Undo and redo stacks of the moves in force, as (seq of the row that applied it, seq
     of the command row); a jump back ("undo_to" row N: back to just after the move whose
     command row is N) is one move in force itself, and `taken` keeps the moves it took
-    back, so that undoing it brings them back in one step and redoing it takes them again."""
+    back, so that undoing it brings them back in one step and redoing it takes them again.
+    `undone` follows the move rows (commands and jumps) that stand undone now, so that
+    history pages never rescan the journal."""
 
     undo: list[Item] = field(default_factory=list)
     redo: list[int] = field(default_factory=list)
     last_snapshot: int = 0
     taken: dict[int, list[Item]] = field(default_factory=dict)
     back: dict[int, int] = field(default_factory=dict)
+    undone: set[int] = field(default_factory=set)
 
     def record(self, seq: int, kind: str, target: int | None) -> None:
         """Follow one journal row."""
@@ -129,7 +132,9 @@ class Stacks:
             self.undo.append((seq, seq))
             self.redo.clear()
         elif kind == "undo_to":
-            self.taken[seq] = self.after(int(target or 0), seq)
+            taken = self.after(int(target or 0), seq)
+            self.taken[seq] = taken
+            self.undone.update(move for _applied, move in taken)
             self.back[seq] = int(target or 0)
             self.undo.append((seq, seq))
             self.redo.clear()
@@ -137,15 +142,21 @@ class Stacks:
             if not self.undo or self.undo[-1][1] != target:
                 raise JournalCorrupt(f"undo entry {seq} does not undo the last command")
             self.undo.pop()
-            self.undo.extend(self.taken.get(int(target or 0), ()))
+            restored = self.taken.get(int(target or 0), ())
+            self.undo.extend(restored)
+            self.undone.difference_update(move for _applied, move in restored)
             self.redo.append(int(target or 0))
+            self.undone.add(int(target or 0))
         elif kind == "redo":
             if not self.redo or self.redo[-1] != target:
                 raise JournalCorrupt(f"redo entry {seq} does not redo the last undone command")
             self.redo.pop()
             if target in self.back:
-                self.taken[target] = self.after(self.back[target], seq)
+                taken = self.after(self.back[target], seq)
+                self.taken[target] = taken
+                self.undone.update(move for _applied, move in taken)
             self.undo.append((seq, int(target or 0)))
+            self.undone.discard(int(target or 0))
 
     def position(self, move: int) -> int | None:
         """Where the move whose command row is `move` stands on the undo stack, or None

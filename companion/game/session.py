@@ -2,7 +2,8 @@
 
 Every input (buttons, RFID, phones, scripts, keyboard) calls `submit`, `undo` or `redo` from
 any thread; the writer thread applies each to the engine, commits it to the SQLite journal,
-and only then answers the caller and calls the listeners. See docs/session.md.
+and only then answers the caller; a second thread then calls the listeners, whose public
+state is built once per version, by whoever reads it first. See docs/session.md.
 """
 
 from __future__ import annotations
@@ -58,12 +59,40 @@ WRITER_STUCK_S = 20.0
 class _Job:
     """One request waiting for the writer."""
 
-    kind: str  # command, undo, redo or undo_to (command: {"seq": the move gone back to})
+    kind: str  # command, undo, redo, undo_to (command: {"seq": the move gone back to}), teaching
     source: Source
     command: JSON = field(default_factory=dict)
     expect_version: int | None = None
     done: threading.Event = field(default_factory=threading.Event)
     outcome: Outcome | None = None
+
+
+class PublicView:
+    """The public state JSON of one engine state, built at most once, by whoever asks for it
+    first (a listener, a phone's request, the screen); the others wait for that build."""
+
+    __slots__ = ("state", "_extra", "_json", "_lock")
+
+    def __init__(self, state: GameState, extra: JSON | None = None) -> None:
+        self.state = state
+        self._extra = extra or {}  # what the session adds (the teaching table's lessons)
+        self._json: JSON | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def built(self) -> bool:
+        """Whether the JSON has been built."""
+        return self._json is not None
+
+    def get(self) -> JSON:
+        """The JSON (with "legal"), built now if nobody has yet."""
+        out = self._json
+        if out is None:
+            with self._lock:
+                if self._json is None:
+                    self._json = {**state_json(self.state), **self._extra}
+                out = self._json
+        return out
 
 
 def _refused(version: int, code: str, message: str, params: JSON | None = None) -> Outcome:
@@ -92,9 +121,12 @@ class GameSession:
         self._states: OrderedDict[int, GameState | None] = OrderedDict([(seq, state)])
         self._listeners: list[Callable[[Update], None]] = []
         self._listeners_lock = threading.Lock()
-        self._public: tuple[int, JSON] | None = None
+        self._view: PublicView | None = None  # set once the teaching table is known, below
         self._story: tuple[int, JSON | None] | None = None
         self._queue: queue.Queue[_Job | None] = queue.Queue()
+        #: for the listeners' thread, in order: a view to build while the writer waits for
+        #: the disk, an accepted change to tell the listeners of, None to stop
+        self._notices: queue.Queue[Update | PublicView | None] = queue.Queue()
         self._submit_lock = threading.Lock()
         self._closed = False
         #: when the writer took the job it works on (monotonic), None while it waits
@@ -107,9 +139,13 @@ class GameSession:
         self._teaching = Teaching.beside(
             journal.path, first_game=not [g for g in game_ids(data_dir) if g != game_id])
         self._teach_next: bool | None = None  # teaching as the new_game being applied chose
+        self._view = self._view_of(state) if state is not None else None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
+        self._notifier = threading.Thread(target=self._tell, name=f"listeners-{game_id}",
+                                          daemon=True)
+        self._notifier.start()
 
     # --- opening and closing -------------------------------------------------------------
 
@@ -152,6 +188,9 @@ class GameSession:
             self._queue.put(None)
         if threading.current_thread() is not self._writer:
             self._writer.join()
+        self._notices.put(None)  # after the writer's last notice
+        if threading.current_thread() is not self._notifier:
+            self._notifier.join()
         self._journal.close()
         self._lock.release()
 
@@ -224,26 +263,30 @@ class GameSession:
 
     def state(self) -> JSON:
         """The public state JSON (docs/state-json.md), including "legal"."""
-        g = self._state
-        if g is None:
+        view = self._view
+        if view is None:
             return {"version": 0, "game": None, "legal": [{"do": "new_game"}]}
-        cached = self._public
-        if cached is not None and cached[0] == g.version:
-            out = cached[1]
-        else:
-            out = state_json(g)
-            self._public = (g.version, out)
-        ends = self._ends_at()
-        if ends is None:
-            return {**out, "teaching": self._teaching.public(g.version)}
-        left = max(0, int(ends - self._clock() + 0.999))
-        return {**out, "teaching": self._teaching.public(g.version),
-                "clock": {"limit_minutes": g.options.time_limit_minutes,
-                          "ends_at": ends, "seconds_left": left}}
+        return self._clocked(view)
 
-    def _ends_at(self) -> float | None:
+    def _clocked(self, view: PublicView) -> JSON:
+        """The view's JSON, with the timed game's clock as it stands now."""
+        out = view.get()
+        g = view.state
+        ends = self._ends_at(g)
+        if ends is None:
+            return out
+        left = max(0, int(ends - self._clock() + 0.999))
+        return {**out, "clock": {"limit_minutes": g.options.time_limit_minutes,
+                                 "ends_at": ends, "seconds_left": left}}
+
+    def _view_of(self, state: GameState) -> PublicView:
+        """The public view of a state as it stands, with the teaching table as it is now."""
+        return PublicView(state, {"teaching": self._teaching.public(state.version)})
+
+    def _ends_at(self, g: GameState | None = None) -> float | None:
         """The timed game's end (epoch seconds), or None when no clock runs."""
-        g = self._state
+        if g is None:
+            g = self._state
         if g is None or self._started is None or g.winner >= 0:
             return None
         minutes = g.options.time_limit_minutes
@@ -275,14 +318,13 @@ class GameSession:
         if not source.banker:
             return _refused(self.version, "not_allowed",
                             "only the banker switches the teaching table")
-        self._teaching.switch(bool(on))
-        return Outcome(True, self.version)
+        return self._enqueue(_Job("teaching", source, {"on": bool(on)}))
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """Journal entries, newest last: seq, time, source, command, events, undone."""
         from companion.game.history import history
 
-        return history(self._journal, player, limit)
+        return history(self._journal, player, limit, set(self._stacks.undone))
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Call back (on the writer thread, keep it short) after each change; returns remove()."""
@@ -307,7 +349,7 @@ class GameSession:
                                             or time.monotonic() - busy < stuck_after)
 
     def _enqueue(self, job: _Job) -> Outcome:
-        if threading.current_thread() is self._writer:
+        if threading.current_thread() in (self._writer, self._notifier):
             raise RuntimeError("a listener may not submit to the session it listens to")
         with self._submit_lock:
             if self._closed:
@@ -343,7 +385,22 @@ class GameSession:
             self._busy_since = None
             job.done.set()
             if update is not None:
-                self._notify(update)
+                self._notices.put(update)
+
+    def _tell(self) -> None:
+        """The listeners' thread: each accepted change in order, while the writer goes on
+        with the next request."""
+        while True:
+            notice = self._notices.get()
+            if notice is None:
+                return
+            if isinstance(notice, PublicView):
+                try:
+                    notice.get()
+                except Exception:  # built again (and reported) by whoever reads it
+                    log.exception("building the public state failed")
+                continue
+            self._notify(notice)
 
     def _notify(self, update: Update) -> None:
         with self._listeners_lock:
@@ -365,6 +422,11 @@ class GameSession:
             return self._undo(job)
         if job.kind == "undo_to":
             return self._undo_to(job)
+        if job.kind == "teaching":  # not a move: the view shows the switch, nothing is journaled
+            self._teaching.switch(bool(job.command.get("on")))
+            if self._state is not None:
+                self._view = self._view_of(self._state)
+            return Outcome(True, self.version), None
         return self._redo(job)
 
     def _command(self, job: _Job) -> tuple[Outcome, Update | None]:
@@ -390,10 +452,7 @@ class GameSession:
         self._teach_next = teach
         outcome, update = self._commit(entry, result.state)
         if outcome.accepted and command.get("do") == "new_game":
-            self._started = entry.time
-            self._public = None
-            if update is not None:  # the clock appears with the dealt game
-                update = Update(update.version, self.state(), update.events, update.source)
+            self._started = entry.time  # before anyone reads the view: the clock shows
         return outcome, update
 
     def _permitted(self, source: Source, target: int, what: str) -> Outcome | None:
@@ -486,6 +545,16 @@ class GameSession:
     def _commit(self, entry: Entry, after: GameState) -> tuple[Outcome, Update | None]:
         """Journal the entry; only when that succeeded does the table move on."""
         snap = snapshot_of(after) if needs_snapshot(entry, self._stacks.last_snapshot) else None
+        step = self._teaching.plan(
+            after.version, entry.events if entry.kind != "undo" else [], after,
+            new_game=any(isinstance(e, GameStarted) for e in entry.events)
+            and entry.kind != "undo", choose=self._teach_next)
+        self._teach_next = None
+        view = PublicView(after, {"teaching": Teaching.public_of(step)})
+        with self._listeners_lock:
+            wanted = bool(self._listeners)
+        if wanted:  # built on the listeners' thread while this one waits for the disk
+            self._notices.put(view)
         try:
             self._journal.append(entry, snap)
         except StorageError as exc:
@@ -497,24 +566,20 @@ class GameSession:
             self.fault = str(exc)
             return _refused(self.version, "storage_error", str(exc)), None
         self.fault = None
-        if entry.kind != "undo":  # a lesson is given once per game, an undo gives none
-            if any(isinstance(e, GameStarted) for e in entry.events):
-                self._teaching.new_game(self._teach_next)
-            self._teaching.observe(after.version, entry.events, after)
-        self._teach_next = None
+        self._teaching.apply(step)  # a lesson is given once per game, an undo gives none
         if snap is not None:
             self._stacks.last_snapshot = entry.seq
         self._stacks.record(entry.seq, entry.kind, entry.target)
         self._seq = entry.seq
         self._state = after
+        self._view = view
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
         events = entry.events_json()  # the transports' form: phones, screen, CLI
         outcome = Outcome(True, after.version, events)
-        with self._listeners_lock:
-            wanted = bool(self._listeners)
-        update = Update(after.version, self.state(), events, entry.source) if wanted else None
+        update = Update(after.version, lambda: self._clocked(view), events, entry.source) \
+            if wanted else None
         return outcome, update
 
     def _landed(self, seq: int) -> bool:

@@ -125,6 +125,17 @@ def lessons_in(events: Sequence[Event], after: GameState) -> list[Lesson]:
     return [Lesson(t, found[t]) for t in TOPICS if t in found]
 
 
+@dataclass(frozen=True)
+class Step:
+    """What one journaled move does to the teaching table (Teaching.plan)."""
+
+    version: int
+    on: bool
+    given: frozenset[str]
+    lessons: tuple[Lesson, ...]
+    save: bool
+
+
 class Teaching:
     """Whether a saved game teaches, and the lessons it gave; thread-safe.
 
@@ -169,14 +180,32 @@ class Teaching:
         """Whether lessons are given."""
         return self._on
 
-    def new_game(self, on: bool | None) -> None:
-        """A game was dealt: no lesson given yet; teaching as chosen (None: as it was)."""
+    def plan(self, version: int, events: Sequence[Event], after: GameState,
+             new_game: bool = False, choose: bool | None = None) -> Step:
+        """What one journaled move does to the teaching, not done yet (`apply` does it once
+        the move is on disk): a new game starts the lessons afresh, teaching as chosen
+        (None: as it was); then the lessons the move teaches that were not given before."""
         with self._lock:
-            self._given.clear()
-            if on is not None:
-                self._on = on
-            self._latest = (0, [])
-            self._save()
+            on = self._on if choose is None or not new_game else choose
+            given = frozenset() if new_game else frozenset(self._given)
+        lessons = tuple(x for x in lessons_in(events, after) if x.topic not in given) \
+            if on else ()
+        return Step(version, on, given | {x.topic for x in lessons}, lessons,
+                    new_game or bool(lessons))
+
+    def apply(self, step: Step) -> None:
+        """Take a planned step: its lessons are the latest, and given for this game."""
+        with self._lock:
+            self._on = step.on
+            self._given = set(step.given)
+            self._latest = (step.version, list(step.lessons))
+            if step.save:  # a lesson given or a new game: kept, so a restart does not repeat
+                self._save()
+
+    @staticmethod
+    def public_of(step: Step) -> JSON:
+        """The state JSON's `teaching` once the step is taken."""
+        return {"on": step.on, "lessons": [x.to_json() for x in step.lessons]}
 
     def switch(self, on: bool) -> None:
         """Teaching on or off (the banker's choice)."""
@@ -184,19 +213,6 @@ class Teaching:
             if self._on != on:
                 self._on = on
                 self._save()
-
-    def observe(self, version: int, events: Sequence[Event], after: GameState) -> list[Lesson]:
-        """The lessons a command at `version` gives now: those it teaches that were not
-        given before in this game (none while teaching is off)."""
-        with self._lock:
-            lessons: list[Lesson] = []
-            if self._on:
-                lessons = [x for x in lessons_in(events, after) if x.topic not in self._given]
-            self._latest = (version, lessons)
-            if lessons:  # kept with the game, so a restart shows the same table
-                self._given.update(x.topic for x in lessons)
-                self._save()
-            return lessons
 
     def public(self, version: int) -> JSON:
         """The state JSON's `teaching`: on or off, and the lessons of this version."""

@@ -1,5 +1,6 @@
 """The screen loop: open the display (KMS/DRM on a Pi, a window on a desktop), then sleep
-until an input, a session update or an animation frame is due, and redraw only then.
+until an input, a session update or an animation frame is due, and redraw only then (the
+sleep itself: companion.screen.wakeups).
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ import pygame
 from companion.screen.controller import Controller
 from companion.screen.render import render
 from companion.screen.views.dice import SPEED_KEYS
+from companion.screen.wakeups import InputWaiter
 
 log = logging.getLogger(__name__)
 
 KEY_BUTTONS = {"r": "roll", "y": "yes", "n": "no", "g": "pass_go", "u": "undo", "m": "menu"}
 FRAME_MS = 16  # animation frames at about 60 Hz
 IDLE_WAKE_MS = 1000  # even when idle, look at the stop flag once a second
-INPUT_POLL_MS = 25  # SDL's own waiting polls every millisecond; we pump input at 40 Hz
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,38 @@ def choose_video_driver() -> str | None:
     return None
 
 
+#: SDL's hint for how a window's pixels reach the screen: "1" through a GL texture (SDL
+#: then loads Mesa's GL, and with Debian's Mesa the whole driver file linked to LLVM: about
+#: 90 MB more in a window), "0" through the video driver's own framebuffer (X11's shared
+#: memory). KMS/DRM has no framebuffer of its own in SDL 2: there it must stay GL (GLES via
+#: EGL/GBM), or SDL opens no display at all.
+FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
+#: the value `prefer_plain_framebuffer` set (None: it set nothing; the user's own stays)
+_hint_set_here: str | None = None
+
+
+def prefer_plain_framebuffer() -> bool:
+    """Before the display opens: ask SDL for the driver's own framebuffer (no GL) unless the
+    environment already says how, or the display will be KMS/DRM; True when it set it."""
+    global _hint_set_here
+    if FRAMEBUFFER_HINT in os.environ or choose_video_driver() == "kmsdrm" or \
+            os.environ.get("SDL_VIDEODRIVER", "").lower() == "kmsdrm":
+        return False
+    os.environ[FRAMEBUFFER_HINT] = _hint_set_here = "0"
+    return True
+
+
+def _drop_our_hint() -> bool:
+    """Take back the hint `prefer_plain_framebuffer` set (a driver that needs GL); True when
+    there was one."""
+    global _hint_set_here
+    if _hint_set_here is None or os.environ.get(FRAMEBUFFER_HINT) != _hint_set_here:
+        return False
+    del os.environ[FRAMEBUFFER_HINT]
+    _hint_set_here = None
+    return True
+
+
 def open_display(spec: DisplaySpec) -> pygame.Surface | None:
     """The display surface, or None when this machine has no display to draw on."""
     driver = choose_video_driver()
@@ -54,30 +87,47 @@ def open_display(spec: DisplaySpec) -> pygame.Surface | None:
     if driver:
         os.environ["SDL_VIDEODRIVER"] = driver
     try:
-        pygame.display.init()
-        kms = pygame.display.get_driver() in ("kmsdrm", "KMSDRM")
-        if kms or spec.fullscreen:
-            surface = pygame.display.set_mode(spec.size or (0, 0), pygame.FULLSCREEN)
-        else:
-            surface = pygame.display.set_mode(spec.size or (800, 480), pygame.RESIZABLE)
-        pygame.display.set_caption("Table Companion")
-        if kms:
-            pygame.mouse.set_visible(False)
-        return surface
+        return _open(spec)
     except pygame.error as exc:
-        log.warning("no display (%s): running headless", exc)
         pygame.display.quit()
+        if _drop_our_hint():  # this driver draws only through GL: let SDL use it
+            log.info("no plain framebuffer (%s): SDL draws through GL", exc)
+            try:
+                return _open(spec)
+            except pygame.error as again:
+                exc = again
+                pygame.display.quit()
+        log.warning("no display (%s): running headless", exc)
         return None
+
+
+def _open(spec: DisplaySpec) -> pygame.Surface:
+    pygame.display.init()
+    kms = pygame.display.get_driver() in ("kmsdrm", "KMSDRM")
+    if kms:
+        _drop_our_hint()
+    if kms or spec.fullscreen:
+        surface = pygame.display.set_mode(spec.size or (0, 0), pygame.FULLSCREEN)
+    else:
+        surface = pygame.display.set_mode(spec.size or (800, 480), pygame.RESIZABLE)
+    pygame.display.set_caption("Table Companion")
+    if kms:
+        pygame.mouse.set_visible(False)
+    return surface
 
 
 class ScreenLoop:
     """Draw frames for a controller on a display; redraw on change only."""
 
-    def __init__(self, controller: Controller, surface: pygame.Surface) -> None:
+    def __init__(self, controller: Controller, surface: pygame.Surface,
+                 waiter: InputWaiter | None = None) -> None:
+        """`waiter`: how to sleep until input (default: the one for SDL's video driver)."""
         self.controller = controller
         self.surface = surface
         self.stop = threading.Event()
         self.woken = threading.Event()
+        self.waiter = waiter or InputWaiter.for_driver(pygame.display.get_driver(),
+                                                       pygame.display.get_wm_info())
         self.frames = 0
         #: called on every pass of the loop, after the first frame (the composition root
         #: feeds the service watchdog there); None: nothing
@@ -90,6 +140,7 @@ class ScreenLoop:
     def _post_wake(self) -> None:
         """Wake the loop from another thread."""
         self.woken.set()
+        self.waiter.wake()
 
     def request_stop(self) -> None:
         """Ask the loop to end (from any thread)."""
@@ -119,27 +170,26 @@ class ScreenLoop:
     def run(self) -> None:
         """Until stopped: wait for an event (with a timeout), handle it, redraw if needed."""
         dirty = True
-        while not self.stop.is_set():
-            if dirty:
-                self.draw()
-            if self.on_pass is not None:
-                self.on_pass()  # the service watchdog: the loop turns
-            events = self.wait_events(self.timeout_ms())
-            dirty = any(self.handle(e) for e in events)
-            dirty = self.controller.drain() or dirty
-            frame = self.controller.frame
-            due = frame is not None and frame.next_change is not None \
-                and frame.next_change <= self.controller.clock()
-            if frame is not None and (frame.animating or due):
-                dirty = True
+        try:
+            while not self.stop.is_set():
+                if dirty:
+                    self.draw()
+                if self.on_pass is not None:
+                    self.on_pass()  # the service watchdog: the loop turns
+                events = self.wait_events(self.timeout_ms())
+                dirty = any(self.handle(e) for e in events)
+                dirty = self.controller.drain() or dirty
+                frame = self.controller.frame
+                due = frame is not None and frame.next_change is not None \
+                    and frame.next_change <= self.controller.clock()
+                if frame is not None and (frame.animating or due):
+                    dirty = True
+        finally:
+            self.waiter.close()
 
     def wait_events(self, timeout_ms: int) -> list[pygame.event.Event]:
-        """Input events, waiting up to `timeout_ms` for one or for a wake from a thread.
-
-        pygame.event.wait would spin SDL's 1 ms poll on drivers without a blocking wait
-        (KMS/DRM, dummy); sleeping on a threading.Event and pumping input every
-        INPUT_POLL_MS keeps an idle screen near 0 % CPU.
-        """
+        """Input events, waiting up to `timeout_ms` for one or for a wake from a thread
+        (asleep in the waiter between looks, companion.screen.wakeups)."""
         deadline = time.monotonic() + timeout_ms / 1000
         while True:
             events = pygame.event.get()
@@ -149,7 +199,7 @@ class ScreenLoop:
             left = deadline - time.monotonic()
             if left <= 0:
                 return []
-            self.woken.wait(min(left, INPUT_POLL_MS / 1000))
+            self.waiter.wait(left)
 
     def handle(self, event: pygame.event.Event) -> bool:
         """One pygame event; True when it may change the picture."""

@@ -1,14 +1,19 @@
 """The table's sounds: which engine events make which sound, played through pygame.mixer.
 
 Choosing a sound is pure (`sounds_for`), so it is tested without audio; `SoundPlayer`
-plays them and stays silent, without errors, on a machine with no audio device.
+plays them and stays silent, without errors, on a machine with no audio device. An open
+SDL audio device wakes its thread about 50 times a second even in silence, so the player
+opens the device on its own thread when a sound comes and closes it again after
+`IDLE_CLOSE_S` of silence: an idle table wakes nothing.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import queue
 import sys
+import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -38,6 +43,9 @@ KIND_SOUNDS: dict[str, str] = {
 }
 SALARY_REASONS = frozenset({"salary", "pass_go", "go"})
 BANK_NAMES = frozenset({None, "bank", "Bank", "pot"})
+
+#: the audio device closes after this many seconds without a sound (longer than any sound)
+IDLE_CLOSE_S = 5.0
 
 # When one command causes several sounds, the most telling one wins (dice also play).
 PRIORITY = ("bankrupt", "refused", "jail", "gavel", "pass_go", "cash_in", "cash_out")
@@ -96,72 +104,59 @@ def no_sound_device(dev: Path = Path("/dev/snd")) -> bool:
 
 
 class SoundPlayer:
-    """Plays the named sounds at a volume; silent when muted or when there is no audio."""
+    """Plays the named sounds at a volume; silent when muted or when there is no audio.
+
+    `play` only hands the name to the player's thread (the screen loop never waits for the
+    audio device); that thread opens the device for it and closes it after `idle_close_s`
+    of silence."""
 
     def __init__(
-        self, volume: float = 0.8, muted: bool = False, sounds_dir: Path | None = None
+        self, volume: float = 0.8, muted: bool = False, sounds_dir: Path | None = None,
+        idle_close_s: float = IDLE_CLOSE_S,
     ) -> None:
         self.volume = min(1.0, max(0.0, volume))
         self.muted = muted
         self.available = False
-        self._sounds: dict[str, Any] = {}
-        self._open(sounds_dir or default_sounds_dir())
+        self.idle_close_s = idle_close_s
+        self._paths: dict[str, Path] = {}
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        #: set while the audio device is open (tests and the bench look at it)
+        self.device_open = threading.Event()
+        #: set whenever the device has been closed after silence
+        self.device_closed = threading.Event()
+        self._probe(sounds_dir or default_sounds_dir())
 
-    def _open(self, sounds_dir: Path) -> None:
-        """Start the mixer and load every sound; on any failure stay silent."""
+    def _probe(self, sounds_dir: Path) -> None:
+        """Open the mixer once, load every sound, close it again: on any failure stay
+        silent."""
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         if no_sound_device():
             log.info("sound off: no sound device (/dev/snd)")
             return
+        paths = {name: sounds_dir / f"{name}.wav" for name in SOUND_NAMES}
+        paths = {name: path for name, path in paths.items() if path.exists()}
         try:
-            import pygame.mixer
-
-            if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
-            for name in SOUND_NAMES:
-                path = sounds_dir / f"{name}.wav"
-                if path.exists():
-                    self._sounds[name] = pygame.mixer.Sound(str(path))
+            loaded = self._open_device(paths)
         except Exception as exc:  # no device, no driver, broken file: run silent
             log.info("sound off: %s", exc)
-            self._sounds.clear()
             return
-        self.available = bool(self._sounds)
-        self._apply_volume()
+        finally:
+            self._close_device()
+        self._paths = {name: paths[name] for name in loaded}
+        self.available = bool(self._paths)
 
-    def _apply_volume(self) -> None:
-        for sound in self._sounds.values():
-            sound.set_volume(self.volume)
+    def _open_device(self, paths: dict[str, Path]) -> dict[str, Any]:
+        import pygame.mixer
 
-    def set_volume(self, volume: float) -> None:
-        """Set the volume, 0.0 to 1.0 (clamped)."""
-        self.volume = min(1.0, max(0.0, volume))
-        self._apply_volume()
+        if not pygame.mixer.get_init():
+            pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
+        self.device_open.set()
+        self.device_closed.clear()
+        return {name: pygame.mixer.Sound(str(path)) for name, path in paths.items()}
 
-    def set_muted(self, muted: bool) -> None:
-        """Mute or unmute; muting stops nothing already playing (sounds are short)."""
-        self.muted = muted
-
-    def play(self, name: str) -> bool:
-        """Play one sound; False when it was not played (muted, silent, unknown)."""
-        sound = self._sounds.get(name)
-        if self.muted or sound is None or self.volume == 0.0:
-            return False
-        try:
-            sound.play()
-        except Exception as exc:  # a device that vanished mid-game
-            log.info("sound failed: %s", exc)
-            return False
-        return True
-
-    def play_events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
-        """Play what one command's events call for; returns the sounds actually played."""
-        return [name for name in sounds_for(events) if self.play(name)]
-
-    def close(self) -> None:
-        """Release the audio device."""
-        self._sounds.clear()
-        self.available = False
+    def _close_device(self) -> None:
         try:
             import pygame.mixer
 
@@ -169,3 +164,80 @@ class SoundPlayer:
                 pygame.mixer.quit()
         except Exception as exc:  # closing must never fail the caller
             log.info("closing the mixer: %s", exc)
+        if self.device_open.is_set():
+            self.device_open.clear()
+            self.device_closed.set()
+
+    def set_volume(self, volume: float) -> None:
+        """Set the volume, 0.0 to 1.0 (clamped)."""
+        self.volume = min(1.0, max(0.0, volume))
+
+    def set_muted(self, muted: bool) -> None:
+        """Mute or unmute; muting stops nothing already playing (sounds are short)."""
+        self.muted = muted
+
+    def play(self, name: str) -> bool:
+        """Play one sound; False when it will not be played (muted, silent, unknown)."""
+        if self.muted or name not in self._paths or self.volume == 0.0:
+            return False
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="sounds", daemon=True)
+                self._thread.start()
+        self._queue.put(name)
+        return True
+
+    def play_events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        """Play what one command's events call for; returns the sounds actually played."""
+        return [name for name in sounds_for(events) if self.play(name)]
+
+    def settle(self) -> None:
+        """Wait until every sound handed over has been started (tests)."""
+        self._queue.join()
+
+    def _run(self) -> None:
+        """The player's thread: open the device for a sound, close it after silence."""
+        sounds: dict[str, Any] = {}
+        while True:
+            try:
+                name = self._queue.get(timeout=max(0.05, self.idle_close_s) if sounds
+                                       else None)
+            except queue.Empty:
+                if not self._busy():
+                    sounds = {}
+                    self._close_device()
+                continue
+            try:
+                if name is None:
+                    return
+                if not sounds:
+                    sounds = self._open_device(self._paths)
+                sound = sounds[name]
+                sound.set_volume(self.volume)
+                sound.play()
+            except Exception as exc:  # a device that vanished mid-game: try again next time
+                log.info("sound failed: %s", exc)
+                sounds = {}
+                self._close_device()
+            finally:
+                self._queue.task_done()
+
+    @staticmethod
+    def _busy() -> bool:
+        try:
+            import pygame.mixer
+
+            return bool(pygame.mixer.get_init() and pygame.mixer.get_busy())
+        except Exception:  # a mixer gone: nothing plays
+            return False
+
+    def close(self) -> None:
+        """Release the audio device."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join()
+        self._paths = {}
+        self.available = False
+        self._close_device()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -58,6 +59,11 @@ log = logging.getLogger(__name__)
 AUCTION_SECONDS = 30.0
 #: how long the right banker PIN (or the banker card) makes the screen the banker's
 BANKER_S = 120.0
+#: how long a press waits for its own update before the loop draws without it (the session
+#: tells its listeners right after answering; this only bounds a stuck listener)
+OWN_UPDATE_S = 1.0
+#: journal entries read on resume for the recent moves (the screen lists fewer)
+RESUME_ENTRIES = 20
 
 
 def has_game(state: Mapping[str, Any] | None) -> bool:
@@ -119,6 +125,11 @@ class Controller(EntryMixin):
         self.ui.remote_placeholder = None if remote_port is None else \
             net.placeholder_url(remote_port)
         self.state: JSON | None = session.state() if session else None
+        #: whether ui.networth holds the whole game (dealt in this process); a resumed game's
+        #: curve is read from the journal off the loop's thread when its chart is needed
+        self._networth_whole = True
+        #: that read while it runs (tests join it)
+        self.networth_job: threading.Thread | None = None
         self._apply_clock()
         if has_game(self.state):
             self.sync_language()
@@ -215,6 +226,8 @@ class Controller(EntryMixin):
                 self.warn(*payload)
             elif kind == "consent":
                 self.consent(payload)
+            elif kind == "networth":
+                self._networth_read(*payload)
         return self.tick() or changed
 
     def tick(self) -> bool:
@@ -266,6 +279,9 @@ class Controller(EntryMixin):
             self.ui.anims.clear()
             self.ui.log.clear()
             self.ui.networth.clear()
+        if first_kind(update.events) in ("game_started", "game_switched"):
+            # dealt here: this process sees the whole curve; switched to: read it when needed
+            self._networth_whole = first_kind(update.events) == "game_started"
         if has_game(state):
             self.ui.setup = None
         self.sync_language()
@@ -278,6 +294,7 @@ class Controller(EntryMixin):
         self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
         self._networth_sample(update.events, state)
         self._tell_story(state)
+        self._want_networth()
         self._reset_entry(old, state)
         for event in update.events:
             if event.get("kind") == "bankrupt":
@@ -386,16 +403,25 @@ class Controller(EntryMixin):
         outcome = self.session.submit(command, source)
         if not outcome.accepted:
             self.refuse(outcome)
-        self.drain_updates()
+        self.drain_updates(outcome.version if outcome.accepted else None)
         return outcome
 
-    def drain_updates(self) -> None:
-        """Apply updates the session has already delivered (so a press shows at once)."""
+    def drain_updates(self, until: int | None = None) -> None:
+        """Apply the updates the session has delivered; with `until`, first wait (up to
+        OWN_UPDATE_S) for the update of that version, so that a press's own result is in
+        the very next frame rather than in the one after."""
+        seen = 0
+        deadline = time.monotonic() + OWN_UPDATE_S
         while True:
             try:
-                self.apply_update(self.updates.get_nowait())
+                if until is None or seen >= until:
+                    update = self.updates.get_nowait()
+                else:
+                    update = self.updates.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 return
+            seen = max(seen, update.version)
+            self.apply_update(update)
 
     # --- inputs ---------------------------------------------------------------------------
 
@@ -521,7 +547,7 @@ class Controller(EntryMixin):
             self.notify(text("undone"), "undone")
         else:
             self.refuse(outcome)
-        self.drain_updates()
+        self.drain_updates(outcome.version if outcome.accepted else None)
 
     def open_chooser(self, title: str, choices: list[Choice]) -> None:
         """Show a list to choose from."""
@@ -781,17 +807,56 @@ class Controller(EntryMixin):
             self.tap_square(int(spot.arg), "screen")
 
     def _resume_history(self) -> None:
-        """On resume: refill the recent moves and the net-worth curve from the journal."""
+        """On resume: refill the recent moves from the journal's last page (the net-worth
+        curve before this start is read when the game's chart needs it: `_want_networth`)."""
         if self.session is None or self.state is None:
             return
         try:
-            entries = self.session.history(limit=100_000)
+            entries = self.session.history(limit=RESUME_ENTRIES)
         except Exception as exc:  # a journal the screen cannot read must not stop the game
             log.warning("history unavailable: %s", exc)
             return
-        resume_moves(self.ui, entries[-20:], self.state)
-        self.ui.networth = networth_series(entries)
+        resume_moves(self.ui, entries, self.state)
+        self._networth_whole = False
+        self._want_networth()
         self._tell_story(self.state)
+
+    def _want_networth(self) -> None:
+        """A finished game whose curve began before this process: read the whole curve from
+        the journal on a thread (a long game replays for a while); drain() takes it."""
+        if self._networth_whole or self.session is None or not (self.state or {}).get("winner") \
+                or (self.networth_job is not None and self.networth_job.is_alive()):
+            return
+        session, version = self.session, int((self.state or {}).get("version") or 0)
+
+        def read() -> None:
+            try:
+                series = networth_series(session.history(limit=1_000_000))
+            except Exception as exc:  # the chart keeps what this process saw
+                log.warning("net-worth history unavailable: %s", exc)
+                series = None
+            self.inbox.put(("networth", (version, series)))
+            self.wake()
+
+        self.networth_job = threading.Thread(target=read, name="networth", daemon=True)
+        self.networth_job.start()
+
+    def _networth_read(self, version: int, series: list[dict[str, int]] | None) -> None:
+        """The whole game's curve, read for `version`: kept when the table is still there,
+        else read again."""
+        if series is None:
+            self._networth_whole = True
+        elif version == (self.state or {}).get("version"):
+            self.ui.networth = series
+            self._networth_whole = True
+        else:
+            self._want_networth()
+
+
+def first_kind(events: list[JSON]) -> str | None:
+    """The kind of an update's first event (None: no events)."""
+    kind = (events or [{}])[0].get("kind")
+    return kind if isinstance(kind, str) else None
 
 
 __all__ = ["Controller", "has_game", "networth_series"]

@@ -8,6 +8,7 @@ runs out of its box and that every glyph exists. Touch targets are recorded the 
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -21,6 +22,15 @@ from companion.screen import fonts  # noqa: E402
 from companion.screen.theme import Color  # noqa: E402
 
 ELLIPSIS = "…"
+#: text measurements kept (ink rects by weight, pixel size and text): a frame asks for the
+#: same few hundred again and again, and measuring through freetype is most of a frame's
+#: text cost; past this many the cache starts afresh
+MEASURED_MAX = 8192
+_measured: dict[tuple[bool, int, str], tuple[int, int, int, int]] = {}
+#: rendered texts kept, most recently drawn last (a few MB at most): a frame draws mostly the
+#: texts of the frame before, and a blit costs a fraction of rendering the glyphs again
+RENDERED_MAX = 512
+_rendered: OrderedDict[tuple[bool, int, str, tuple[int, ...]], pygame.Surface] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,39 @@ def font(bold: bool) -> pygame.freetype.Font:
     return face
 
 
+def ink(text: str, size_px: int, bold: bool = False) -> pygame.Rect:
+    """The ink rect of `text` at a pixel size, relative to its origin (measured once)."""
+    key = (bold, size_px, text)
+    found = _measured.get(key)
+    if found is None:
+        if len(_measured) >= MEASURED_MAX:
+            _measured.clear()
+        r = font(bold).get_rect(text, size=size_px)
+        found = _measured[key] = (r.x, r.y, r.width, r.height)
+    return pygame.Rect(found)
+
+
+@cache
+def line_metrics(size_px: int, bold: bool = False) -> tuple[int, int]:
+    """(line height, ascender) of the font at a pixel size."""
+    face = font(bold)
+    return face.get_sized_height(size_px), face.get_sized_ascender(size_px)
+
+
+def rendered(text: str, size_px: int, color: Color, bold: bool = False) -> pygame.Surface:
+    """The glyphs of `text` in `color` on a transparent surface, its top left at the ink
+    rect's (rendered once while it keeps being drawn)."""
+    key = (bold, size_px, text, tuple(color))  # a colour may come as a list
+    found = _rendered.get(key)
+    if found is None:
+        found = _rendered[key] = font(bold).render(text, fgcolor=color, size=size_px)[0]
+        if len(_rendered) > RENDERED_MAX:
+            _rendered.popitem(last=False)
+    else:
+        _rendered.move_to_end(key)
+    return found
+
+
 class Painter:
     """Draws on one surface at one scale (design units are an 800x480 screen)."""
 
@@ -96,8 +139,7 @@ class Painter:
 
     def measure(self, text: str, size_px: int, bold: bool = False) -> tuple[int, int]:
         """Ink width and line height of `text` at a pixel size."""
-        face = font(bold)
-        return face.get_rect(text, size=size_px).width, face.get_sized_height(size_px)
+        return ink(text, size_px, bold).width, line_metrics(size_px, bold)[0]
 
     def text(
         self,
@@ -117,7 +159,6 @@ class Painter:
         """
         if not text:
             return pygame.Rect(box.x, box.y, 0, 0)
-        face = font(bold)
         px = max(6, round(size * self.scale))
         floor = max(6, round((min_size if min_size is not None else size * 0.6) * self.scale))
         width, height = self.measure(text, px, bold)
@@ -128,17 +169,20 @@ class Painter:
         if width > box.width:
             drawn = self._ellipsise(text, box.width, px, bold)
             width, height = self.measure(drawn, px, bold)
-        ink = face.get_rect(drawn, size=px)
+        drawn_ink = ink(drawn, px, bold)
         if align == "center":
-            x = box.centerx - width // 2 - ink.x
+            x = box.centerx - width // 2 - drawn_ink.x
         elif align == "right":
-            x = box.right - width - ink.x
+            x = box.right - width - drawn_ink.x
         else:
-            x = box.x - ink.x
-        baseline = box.centery - height // 2 + face.get_sized_ascender(px)
-        rect = face.render_to(self.surface, (x, baseline), drawn, fgcolor=color, size=px)
+            x = box.x - drawn_ink.x
+        ascender = line_metrics(px, bold)[1]
+        baseline = box.centery - height // 2 + ascender
+        rect = pygame.Rect(x + drawn_ink.x, baseline - drawn_ink.y, drawn_ink.width,
+                           drawn_ink.height)
+        self.surface.blit(rendered(drawn, px, color, bold), rect.topleft)
         if strike:  # through the middle of the lower-case letters
-            y = baseline - face.get_sized_ascender(px) * 3 // 10
+            y = baseline - ascender * 3 // 10
             pygame.draw.line(self.surface, color, (rect.x, y), (rect.right, y),
                              max(1, px // 12))
         self.texts.append(DrawnText(text, drawn, pygame.Rect(rect), pygame.Rect(box), px,
@@ -165,7 +209,7 @@ class Painter:
         px = max(6, round(size * self.scale))
         while True:
             lines = self._wrap(text, box.width, px, bold)
-            line_h = font(bold).get_sized_height(px) + 2  # room for accents and descenders
+            line_h = line_metrics(px, bold)[0] + 2  # room for accents and descenders
             if (len(lines) <= max_lines and len(lines) * line_h <= box.height) or px <= 8:
                 break
             px -= 1

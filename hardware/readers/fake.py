@@ -91,8 +91,7 @@ class FakeReader:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.bind(str(self.path))
         os.chmod(self.path, 0o600)
-        sock.listen(8)
-        sock.settimeout(0.2)
+        sock.listen(8)  # accept blocks: an idle reader wakes nothing; close() shuts it down
         return sock
 
     def _serve(self) -> None:
@@ -102,9 +101,7 @@ class FakeReader:
         while not self._stop.is_set():
             try:
                 conn, _ = sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
+            except OSError:  # shut down by close()
                 break
             try:
                 self._handle(conn)
@@ -132,6 +129,11 @@ class FakeReader:
     def close(self) -> None:
         """Stop serving and remove the socket file."""
         self._stop.set()
+        if self._sock is not None:
+            try:
+                self._sock.shutdown(socket.SHUT_RDWR)  # ends the blocking accept at once
+            except OSError:
+                pass
         if self._thread is not None:
             self._thread.join(timeout=2)
             self._thread = None

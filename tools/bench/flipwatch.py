@@ -7,7 +7,9 @@ its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS": the ti
 state the frame showed, the key whose button would send a command now (from the screen's
 own prompt; "-" if none) and how long the draw (render and flip) took. `ScreenLoop.handle`
 is wrapped too: "K TIME" when the loop has taken a key press from SDL, so that a benchmark
-can tell the wait for the loop to see a key from the work after it.
+can tell the wait for the loop to see a key from the work after it; and the session's
+`submit`: "S START END" around each command the screen sends (the engine, the journal and
+its fsyncs), the part of a press the disk decides.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ def install(fd: int) -> None:
     """Wrap ScreenLoop.draw and .handle to report flipped frames and taken keys on `fd`."""
     import pygame
 
+    from companion.game.session import GameSession
     from companion.screen import app
 
     keys = {button: key for key, button in app.KEY_BUTTONS.items()}
@@ -54,6 +57,15 @@ def install(fd: int) -> None:
         os.write(fd, f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "
                      f"{(flipped - began) * 1000:.3f}\n".encode())
 
+    submit = GameSession.submit
+
+    def reporting_submit(self: Any, *args: Any, **kwargs: Any) -> Any:
+        began = time.monotonic()
+        out = submit(self, *args, **kwargs)
+        os.write(fd, f"S {began:.6f} {time.monotonic():.6f}\n".encode())
+        return out
+
+    GameSession.submit = reporting_submit  # type: ignore[method-assign]
     app.ScreenLoop.draw = reporting_draw  # type: ignore[method-assign]
     app.ScreenLoop.handle = reporting_handle  # type: ignore[method-assign]
 

@@ -34,6 +34,7 @@ class Frames:
         self.last: tuple[float, int, str] = (0.0, 0, "-")
         self.count = 0
         self.key_taken = 0.0  # when the loop last took a key press from SDL
+        self.submitted = (0.0, 0.0)  # the last command the screen sent: (start, end)
         self.draw_ms: list[float] = []  # every frame's render and flip
 
     def next(self, timeout: float) -> tuple[float, int, str] | None:
@@ -53,6 +54,9 @@ class Frames:
             kind, *fields = line.decode().split()
             if kind == "K":
                 self.key_taken = float(fields[0])
+                continue
+            if kind == "S":
+                self.submitted = (float(fields[0]), float(fields[1]))
                 continue
             self.last = (float(fields[0]), int(fields[1]), fields[2])
             self.draw_ms.append(float(fields[3]))
@@ -106,6 +110,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                 keys.point(400, 240)
                 timings: list[float] = []
                 taken: list[float] = []
+                committed: list[float] = []
                 undos = in_a_row = 0
                 unanswered: list[str] = []
                 end = time.monotonic() + time_limit_s
@@ -132,6 +137,9 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                     timings.append((frame[0] - sent) * 1000)
                     if sent <= frames.key_taken <= frame[0]:
                         taken.append((frames.key_taken - sent) * 1000)
+                    began, ended = frames.submitted
+                    if sent <= began <= ended <= frame[0]:
+                        committed.append((ended - began) * 1000)
             finally:
                 if keys is not None:
                     keys.close()
@@ -148,6 +156,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         "press.samples": float(len(timings)),
         "press.key_taken_ms_p50": round(statistics.median(taken), 2) if taken else None,
         "press.key_taken_ms_p99": round(percentile(taken, 0.99), 2) if taken else None,
+        "press.commit_ms_p50": round(statistics.median(committed), 2) if committed else None,
+        "press.commit_ms_p99": round(percentile(committed, 0.99), 2) if committed else None,
         "press.frames": float(frames.count),
         "press.undo_answers": float(undos),
         "press.unanswered": "; ".join(unanswered),

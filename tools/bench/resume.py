@@ -17,7 +17,7 @@ from tools.bench.journal import build_journal
 from tools.bench.proc import Companion, Xvfb, have_xvfb
 
 LONG = 10_000
-STARTS = 3
+STARTS = 5
 
 
 def first_answer_ms(data_dir: Path) -> float:

@@ -64,38 +64,51 @@ GIFT = (235, 110, 190)
 GAVEL = (190, 140, 90)
 
 
+def _cell_box(rect: pygame.Rect, size: int, index: int) -> pygame.Rect:
+    """The cell of square `index` on the ring drawn in `rect`."""
+    cell = rect.width / (max(1, size // 4) + 1)
+    col, row = cell_position(index, size)
+    x, y = rect.x + col * cell, rect.y + row * cell
+    return pygame.Rect(round(x), round(y), round(x + cell) - round(x),
+                       round(y + cell) - round(y))
+
+
+#: the ring as last drawn: (what it was drawn from, the board info, the picture). Only the
+#: squares' owners, buildings and mortgages change it, a few times a turn; a frame blits it
+_ring: tuple[tuple[Any, ...], object, pygame.Surface] | None = None
+
+
+def _ring_layer(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str, Any]],
+                ui: UiState, colors: dict[str, theme.Color]) -> pygame.Surface:
+    """The ring's squares (cells, colour bars, owners, buildings, mortgages) on a
+    transparent layer the size of `rect`: drawn again only when what it shows changed."""
+    global _ring
+    shown = tuple((i, sq.get("group"), colors.get(sq.get("owner") or ""), sq.get("mortgaged"),
+                   sq.get("houses"), sq.get("hotel"), sq.get("skyscraper"), sq.get("depot"))
+                  for i, sq in sorted(by_index.items()))
+    key = (rect.size, p.sx, p.sy, ui.board.size, shown)
+    if _ring is not None and _ring[0] == key and _ring[1] is ui.board:
+        return _ring[2]
+    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+    _draw_ring(Painter(layer, p.sx, p.sy), layer.get_rect(), by_index, ui, colors)
+    _ring = (key, ui.board, layer)
+    return layer
+
+
 def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
     """The map inside the square `rect`."""
     size = ui.board.size
-    side = max(1, size // 4)
-    cell = rect.width / (side + 1)
+    cell = rect.width / (max(1, size // 4) + 1)
     colors = player_colors(state, ui)
     by_index = {sq["index"]: sq for sq in state.get("squares") or []}
 
     def cell_box(index: int) -> pygame.Rect:
-        col, row = cell_position(index, size)
-        x, y = rect.x + col * cell, rect.y + row * cell
-        return pygame.Rect(round(x), round(y), round(x + cell) - round(x),
-                           round(y + cell) - round(y))
+        return _cell_box(rect, size, index)
 
     def cell_rect(index: int) -> pygame.Rect:
         return cell_box(index).inflate(-2, -2)
 
-    for index in range(size):
-        r = cell_rect(index)
-        corner = index % side == 0
-        info = ui.board.squares[index] if index < len(ui.board.squares) else None
-        sq = by_index.get(index)
-        p.fill(r, theme.BOARD_CORNER if corner else theme.BOARD_CELL)
-        group = (sq or {}).get("group") or (info.group if info else None)
-        if sq is not None and group:
-            color = ui.board.group_colors.get(group) or theme.GROUP_COLORS.get(group,
-                                                                               theme.TEXT_DIM)
-            p.fill(pygame.Rect(r.x, r.y, r.width, max(2, r.height // 4)), color)
-        if sq is None:
-            _draw_square_picture(p, r, info.kind if info else "")
-            continue
-        _draw_property(p, r, sq, colors)
+    p.surface.blit(_ring_layer(p, rect, by_index, ui, colors), rect.topleft)
     pick = entry.pick(state, ui, ui.board.size)
     if pick is not None:
         for index in pick.squares:
@@ -110,6 +123,27 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
     _draw_tokens(p, state, colors, cell_rect)
     _draw_centre(p, rect.inflate(-2 * round(cell) - p.px(8), -2 * round(cell) - p.px(8)),
                  state, ui)
+
+
+def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str, Any]],
+               ui: UiState, colors: dict[str, theme.Color]) -> None:
+    size = ui.board.size
+    side = max(1, size // 4)
+    for index in range(size):
+        r = _cell_box(rect, size, index).inflate(-2, -2)
+        corner = index % side == 0
+        info = ui.board.squares[index] if index < len(ui.board.squares) else None
+        sq = by_index.get(index)
+        p.fill(r, theme.BOARD_CORNER if corner else theme.BOARD_CELL)
+        group = (sq or {}).get("group") or (info.group if info else None)
+        if sq is not None and group:
+            color = ui.board.group_colors.get(group) or theme.GROUP_COLORS.get(group,
+                                                                               theme.TEXT_DIM)
+            p.fill(pygame.Rect(r.x, r.y, r.width, max(2, r.height // 4)), color)
+        if sq is None:
+            _draw_square_picture(p, r, info.kind if info else "")
+            continue
+        _draw_property(p, r, sq, colors)
 
 
 def _draw_property(p: Painter, r: pygame.Rect, sq: Mapping[str, Any],

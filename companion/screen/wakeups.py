@@ -1,0 +1,138 @@
+"""The screen loop's sleep: until input arrives or another thread wakes it, never polling.
+
+pygame's `event.wait` looks for events every millisecond (a thousand wake-ups a second
+while nothing happens), and pumping SDL now and then instead makes every key wait for the
+next look. So the loop sleeps in `select()` on the files input comes through (the X
+server's connection in a window; the evdev devices on a console, KMS/DRM) and on a pipe
+that `wake()` writes a byte into from any thread (a session update, a panel button, a
+phone); only then does it ask SDL for the events. A video driver whose input files are
+not known here (Wayland, say) is looked at every `INPUT_POLL_MS` instead; one without
+input (dummy, offscreen) only waits for wake-ups.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import logging
+import os
+import select
+from collections.abc import Iterable, Mapping
+
+log = logging.getLogger(__name__)
+
+#: where input files are not known: how often SDL is asked for input anyway
+INPUT_POLL_MS = 25
+#: video drivers that deliver no input at all
+NO_INPUT_DRIVERS = ("dummy", "offscreen")
+
+
+def x11_connection(wm_info: Mapping[str, object]) -> int | None:
+    """The file descriptor of the X server connection behind pygame's window, or None."""
+    capsule = wm_info.get("display")
+    if capsule is None:
+        return None
+    try:
+        get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        get_pointer.restype = ctypes.c_void_p
+        get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        display = get_pointer(capsule, b"display")
+        xlib = ctypes.CDLL("libX11.so.6")
+        xlib.XConnectionNumber.argtypes = [ctypes.c_void_p]
+        xlib.XConnectionNumber.restype = ctypes.c_int
+        fd = int(xlib.XConnectionNumber(display))
+    except (OSError, ValueError, TypeError, AttributeError) as exc:
+        log.info("cannot find the X connection (%s): looking for input every %d ms", exc,
+                 INPUT_POLL_MS)
+        return None
+    return fd if fd >= 0 else None
+
+
+def open_evdev(paths: Iterable[str] | None = None) -> list[int]:
+    """Our own read-only handles on the input devices SDL reads on a console (each reader
+    of an evdev device gets every event, so reading ours takes nothing from SDL)."""
+    fds = []
+    for path in sorted(glob.glob("/dev/input/event*") if paths is None else paths):
+        try:
+            fds.append(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC))
+        except OSError:
+            continue
+    return fds
+
+
+class InputWaiter:
+    """Sleep until one of `watched` is readable, `wake()` is called, or the time is up.
+
+    `drained` are files of ours whose bytes are only a signal (the wake pipe, our evdev
+    handles): read away after each wait. `poll_ms`: look at SDL at least this often (None:
+    only when a file says so)."""
+
+    def __init__(self, watched: list[int] | None = None, drained: list[int] | None = None,
+                 poll_ms: int | None = None) -> None:
+        self._wake_r, self._wake_w = os.pipe()
+        for fd in (self._wake_r, self._wake_w):
+            os.set_blocking(fd, False)
+        self._drained = [self._wake_r, *(drained or [])]
+        self._watched = [*(watched or []), *self._drained]
+        self.poll_ms = poll_ms
+        self._closed = False
+
+    @classmethod
+    def for_driver(cls, driver: str, wm_info: Mapping[str, object]) -> InputWaiter:
+        """The waiter for SDL's video `driver` ("x11", "kmsdrm", "dummy"...)."""
+        name = driver.lower()
+        if name in NO_INPUT_DRIVERS:
+            return cls()
+        if name == "x11":
+            fd = x11_connection(wm_info)
+            return cls([fd]) if fd is not None else cls(poll_ms=INPUT_POLL_MS)
+        if name == "kmsdrm":
+            devices = open_evdev()
+            if devices:
+                return cls(drained=devices)
+        return cls(poll_ms=INPUT_POLL_MS)
+
+    def wake(self) -> None:
+        """From any thread: end the current (or the next) wait at once."""
+        try:
+            os.write(self._wake_w, b"!")
+        except (BlockingIOError, OSError):  # the pipe is full (it wakes anyway) or closed
+            pass
+
+    def wait(self, timeout_s: float) -> bool:
+        """Sleep up to `timeout_s`; True when input or a wake-up may be there."""
+        if self._closed:
+            return True
+        if self.poll_ms is not None:
+            timeout_s = min(timeout_s, self.poll_ms / 1000)
+        try:
+            ready, _w, _x = select.select(self._watched, [], [], max(0.0, timeout_s))
+        except (OSError, ValueError):  # a file went away (a device unplugged): look now
+            return True
+        for fd in ready:
+            if fd in self._drained:
+                self._drain(fd)
+        return bool(ready)
+
+    def _drain(self, fd: int) -> None:
+        try:
+            while os.read(fd, 4096):
+                pass
+        except BlockingIOError:  # read empty: nothing more to drain
+            return
+        except OSError:  # a device unplugged: stop watching it (SDL reports it itself)
+            if fd != self._wake_r:
+                self._watched.remove(fd)
+                self._drained.remove(fd)
+                os.close(fd)
+
+    def close(self) -> None:
+        """Close our files (the X connection is SDL's and stays)."""
+        if self._closed:
+            return
+        self._closed = True
+        for fd in {self._wake_w, *self._drained}:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
