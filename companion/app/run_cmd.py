@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.app import systemd
+from companion.app import debug, systemd
 from companion.config import ConfigError, load_config, parse_reader_spec
 
 log = logging.getLogger("companion.run")
@@ -181,6 +181,7 @@ def _main(argv: list[str]) -> int:
             args.fullscreen or config.screen.fullscreen))
         stop_if_asked()
         heartbeat = systemd.Heartbeat()
+        debug.install_freeze_switch()  # tests only: COMPANION_DEBUG_FREEZE=1
 
         def alive() -> None:  # the watchdog is fed while the loop turns and the writer works
             if session.healthy():
