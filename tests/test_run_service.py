@@ -120,6 +120,29 @@ def test_a_frozen_writer_is_not_healthy(tmp_path: Path) -> None:
         assert session.healthy()
 
 
+def test_a_writer_stuck_in_a_listener_is_not_healthy(tmp_path: Path) -> None:
+    """Listeners (the screen's, the remote's) run on the writer thread after the commit: one
+    that never returns holds every later move, so the watchdog must go hungry then too."""
+    release = threading.Event()
+    inside = threading.Event()
+    with GameSession.open(tmp_path) as session:
+        banker = Source("script", banker=True)
+
+        def stuck(_update: object) -> None:
+            inside.set()
+            release.wait(30)
+
+        session.add_listener(stuck)
+        outcome = session.submit({"do": "new_game", "edition": "classic-eur",
+                                  "players": ["A", "B"]}, banker)
+        assert outcome.accepted  # acknowledged before the listeners run
+        assert inside.wait(10)
+        assert not session.healthy(stuck_after=0.0)
+        release.set()
+        assert session.submit({"do": "roll"}, banker).accepted  # the writer is back
+        assert session.healthy()
+
+
 @pytest.mark.parametrize("damage", ["corrupt", "locked"])
 def test_a_damaged_or_locked_journal_is_one_clear_line_and_left_as_it_was(
         tmp_path: Path, damage: str, reaped: list[subprocess.Popen[str]]) -> None:

@@ -284,10 +284,10 @@ class GameSession:
             except Exception as exc:  # a bug must not stop the table: refuse and go on
                 log.exception("session writer failed on %s", job)
                 job.outcome = _refused(self.version, "internal_error", f"internal error: {exc}")
-            self._busy_since = None
             job.done.set()
-            if update is not None:
+            if update is not None:  # listeners run on the writer: stuck there is stuck too
                 self._notify(update)
+            self._busy_since = None
 
     def _notify(self, update: Update) -> None:
         with self._listeners_lock:
