@@ -2,7 +2,9 @@
 
 The real `companion run --headless` runs under two supervisors, with COMPANION_DEBUG_FREEZE=1
 (companion/app/debug.py: SIGUSR2 hangs its main loop for good, as a stuck screen would,
-while the phone remote and the journal writer carry on):
+while the phone remote and the journal writer carry on; SIGUSR1 hangs the writer in a
+session listener right after the next move is saved, and the writer counts as stuck after
+WRITER_STUCK_S):
 
 - **systemd itself**, booted as PID 1 of a container (systemd-nspawn over this machine's
   /usr, everything else volatile), with the repo's unit file deploy/table-companion.service
@@ -12,9 +14,10 @@ while the phone remote and the journal writer carry on):
   ($NOTIFY_SOCKET datagrams checked by sender pid, READY=1, WATCHDOG=1, $WATCHDOG_USEC; a
   missed ping is answered with SIGABRT, then a restart), which runs everywhere.
 
-Each time: a phone pays 4 times, SIGUSR2 freezes the loop, the phone pays 4 more times (each
-acknowledged: the remote and the writer still work), the pings stop, the supervisor kills
-the process with SIGABRT and starts it again, and the restarted companion shows every
+Each time: a phone pays 4 times; then either SIGUSR2 freezes the loop and the phone pays 4
+more times (each acknowledged: the remote and the writer still work), or SIGUSR1 freezes
+the writer after one more acknowledged payment; the pings stop, the supervisor kills the
+process with SIGABRT and starts it again, and the restarted companion shows every
 acknowledged payment (the game's version and the players' cash).
 """
 
@@ -35,6 +38,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.game.session import WRITER_STUCK_S
 from tools.bench.journal import build_journal
 from tools.bench.probe import HttpPhone
 from tools.bench.proc import free_port
@@ -71,8 +75,9 @@ class Supervised:
         """Every line the companion printed so far, across restarts."""
         raise NotImplementedError
 
-    def freeze(self) -> None:
-        """Send SIGUSR2 to the running companion (its loop hangs)."""
+    def freeze(self, part: str) -> None:
+        """Send SIGUSR2 ("loop": its main loop hangs) or SIGUSR1 ("writer": its writer hangs
+        after the next move) to the running companion."""
         raise NotImplementedError
 
     def restarts(self) -> int:
@@ -105,16 +110,17 @@ def cash(state: dict[str, object]) -> dict[str, int]:
     return {p["name"]: int(p["cash"]) for p in players}
 
 
-def scenario(service: Supervised) -> None:
-    """Pay, freeze, pay while frozen, see the watchdog restart it, find every payment."""
+def scenario(service: Supervised, part: str) -> None:
+    """Pay, freeze the loop or the writer, pay while frozen, see the watchdog restart it,
+    find every acknowledged payment."""
     phone = join(service, 0, "player:P1")
     try:
-        _pay_freeze_and_resume(service, phone)
+        _pay_freeze_and_resume(service, phone, part)
     finally:
         phone.close()
 
 
-def _pay_freeze_and_resume(service: Supervised, phone: HttpPhone) -> None:
+def _pay_freeze_and_resume(service: Supervised, phone: HttpPhone, part: str) -> None:
     state = phone.state()
     version, before = int(state["version"]), cash(state)
     acknowledged = 0
@@ -128,13 +134,21 @@ def _pay_freeze_and_resume(service: Supervised, phone: HttpPhone) -> None:
 
     for _ in range(PAYMENTS):
         pay()
-    service.freeze()
+    service.freeze(part)
     frozen_at = time.monotonic()
-    for _ in range(PAYMENTS):  # the loop hangs; the remote and the writer answer
-        pay()
-    until("the watchdog restarts the frozen companion", lambda: service.restarts() >= 1,
-          WATCHDOG_S * 10 + 30, service.describe)
-    assert time.monotonic() - frozen_at >= WATCHDOG_S * 0.9, "restarted before the watchdog"
+    if part == "loop":
+        for _ in range(PAYMENTS):  # the loop hangs; the remote and the writer answer
+            pay()
+        earliest = WATCHDOG_S * 2 / 3 * 0.9  # the last ping came up to a third before
+    else:
+        until("the companion takes SIGUSR1", lambda: any(
+            "SIGUSR1 arrived" in line for line in service.output()), 30, service.describe)
+        pay()  # saved and acknowledged; then the writer hangs in a listener
+        earliest = WRITER_STUCK_S * 0.9  # the writer counts as stuck after this long
+    until(f"the watchdog restarts the companion with a frozen {part}",
+          lambda: service.restarts() >= 1, WRITER_STUCK_S + WATCHDOG_S * 10 + 30,
+          service.describe)
+    assert time.monotonic() - frozen_at >= earliest, "restarted before the watchdog"
     again = join(service, 1, "player:P2")
     resumed = again.state()
     again.close()
@@ -260,10 +274,11 @@ class NotifySupervisor(Supervised):
     def output(self) -> list[str]:
         return list(self.lines)
 
-    def freeze(self) -> None:
+    def freeze(self, part: str) -> None:
         assert self.proc is not None
-        self.seen.append(f"SIGUSR2 to pid {self.proc.pid}")
-        self.proc.send_signal(signal.SIGUSR2)
+        sent = signal.SIGUSR2 if part == "loop" else signal.SIGUSR1
+        self.seen.append(f"{sent.name} to pid {self.proc.pid}")
+        self.proc.send_signal(sent)
 
     def restarts(self) -> int:
         return self.watchdog_kills
@@ -273,12 +288,13 @@ class NotifySupervisor(Supervised):
             "\n".join(self.lines[-30:])
 
 
-def test_a_frozen_loop_is_restarted_by_the_watchdog_without_losing_a_move(
-        tmp_path: Path, game: Path) -> None:
+@pytest.mark.parametrize("part", ["loop", "writer"])
+def test_a_frozen_companion_is_restarted_by_the_watchdog_without_losing_a_move(
+        tmp_path: Path, game: Path, part: str) -> None:
     supervisor = NotifySupervisor(tmp_path, game)
     supervisor.start()
     try:
-        scenario(supervisor)
+        scenario(supervisor, part)
     finally:
         supervisor.stop()
     seen = supervisor.seen
@@ -400,8 +416,9 @@ ProtectHome=no
         return self.inside("journalctl", "--no-pager", "-o", "cat", "-u",
                            "table-companion").splitlines()
 
-    def freeze(self) -> None:
-        self.inside("systemctl", "kill", "--kill-who=main", "--signal=SIGUSR2",
+    def freeze(self, part: str) -> None:
+        sent = "SIGUSR2" if part == "loop" else "SIGUSR1"
+        self.inside("systemctl", "kill", "--kill-who=main", f"--signal={sent}",
                     "table-companion")
 
     def restarts(self) -> int:
@@ -437,11 +454,12 @@ def container(tmp_path: Path, game: Path) -> Iterator[SystemdContainer]:
         box.stop()
 
 
+@pytest.mark.parametrize("part", ["loop", "writer"])
 def test_systemd_restarts_a_frozen_companion_without_losing_a_move(
-        container: SystemdContainer) -> None:
+        container: SystemdContainer, part: str) -> None:
     until("systemd reports table-companion active (READY=1)", container.booted, 90,
           container.describe)
-    scenario(container)
+    scenario(container, part)
     journal = "\n".join(container.inside("journalctl", "--no-pager", "-o", "cat").splitlines())
     assert "table-companion.service: Watchdog timeout" in journal, container.describe()
     assert "SIGABRT" in journal, container.describe()

@@ -186,7 +186,7 @@ def _main(argv: list[str]) -> int:
             args.fullscreen or config.screen.fullscreen))
         stop_if_asked()
         heartbeat = systemd.Heartbeat()
-        debug.install_freeze_switch()  # tests only: COMPANION_DEBUG_FREEZE=1
+        debug.install_freeze_switch(session=session)  # tests only: COMPANION_DEBUG_FREEZE=1
 
         def alive() -> None:  # the watchdog is fed while the loop turns and the writer works
             if session.healthy():
