@@ -476,6 +476,15 @@ check_hotspot() {
     else
         fail "--hotspot did not install NetworkManager"
     fi
+    # The doctor as root reads the root-only profile through libnm too.
+    local said
+    said="$(in_root companion doctor | grep -E '^(OK|WARN|FAIL) +hotspot ' || true)"
+    printf '%s\n' "$said"
+    if grep -q "NetworkManager's library (libnm) accepts" <<<"$said"; then
+        ok "companion doctor (as root) checks the hotspot with libnm"
+    else
+        fail "companion doctor did not check the hotspot profile with libnm"
+    fi
 }
 
 run_companion() {
@@ -484,10 +493,15 @@ run_companion() {
         "import companion, pathlib; print(pathlib.Path(companion.__file__).parent / 'data/demo/short-game.jsonl')")"
     in_root install -d -o companion -g companion "$game"
     say "    \$ companion doctor"
-    local status=0
-    in_root runuser -u companion -- companion doctor || status=$?
+    local status=0 report check
+    report="$(in_root runuser -u companion -- companion doctor)" || status=$?
+    printf '%s\n' "$report"
     # No screen, sound card or GPIO in a chroot: doctor may FAIL those, never crash.
     [ "$status" -le 1 ] || fail "companion doctor crashed (status $status)"
+    for check in renderer memory mdns hotspot; do
+        grep -Eq "^(OK|WARN|FAIL) +$check " <<<"$report" ||
+            fail "companion doctor says nothing about $check"
+    done
     say "    \$ companion replay $DEMO (the installed copy: $demo)"
     in_root runuser -u companion -- companion replay --data-dir "$game" "$demo" | tail -n 12 ||
         fail "companion replay"

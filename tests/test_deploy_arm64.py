@@ -64,7 +64,7 @@ def test_install_on_arm64() -> None:
     for check in ("no compiler and no Python headers installed", "a wheel in the venv",
                   "plain-Python engine", "systemd-analyze verify", "udevadm test",
                   "avahi advertises _http._tcp", "NetworkManager's library accepts",
-                  "screenshot:"):
+                  "screenshot:", "companion doctor (as root) checks the hotspot with libnm"):
         assert f"ok: {check}" in result.stdout, check
     assert not failed, "\n".join(failed)
     assert re.search(r"^\s+\d+s  total$", summary, re.M), "no timings printed"
