@@ -74,7 +74,10 @@ def test_sigterm_at_a_random_moment_of_the_start_is_honoured(
     stopped.wait(delay)  # not a sleep in a loop: one bounded pause to pick the moment
     proc.send_signal(random.Random(seed).choice([signal.SIGTERM, signal.SIGINT]))
     _out, err = proc.communicate(timeout=20)  # honoured: no waiting for a time-out
-    assert proc.returncode in (0, 128 + signal.SIGTERM, 128 + signal.SIGINT), err
+    # -SIG: the signal came while Python itself was still starting (a loaded machine),
+    # before any handler or any part was there: ended by it, with nothing to close
+    assert proc.returncode in (0, 128 + signal.SIGTERM, 128 + signal.SIGINT,
+                               -signal.SIGTERM, -signal.SIGINT), err
     assert "Traceback" not in err
 
 
