@@ -210,6 +210,8 @@ class WebConfig:
     enabled: bool = True
     host: str = "0.0.0.0"
     port: int = 8080
+    #: the Pi's own Wi-Fi (deploy/install.sh --hotspot writes it); None: never shown
+    hotspot_file: Path | None = Path("/etc/table-companion/hotspot.toml")
 
 
 @dataclass(frozen=True)
@@ -385,8 +387,12 @@ class _Loader:
                 problem = f"{host!r} is neither an IP address nor a host name"
                 raise s.error("host", problem) from None
         port = s.integer("port", d.port, 1, 65535)
+        text = s.string("hotspot_file", str(d.hotspot_file)).strip()
+        hotspot_file = Path(text).expanduser() if text else None
+        if hotspot_file is not None and not hotspot_file.is_absolute():
+            raise s.error("hotspot_file", f"{text!r} must be an absolute path (or \"\")")
         s.done()
-        return WebConfig(enabled=enabled, host=host, port=port)
+        return WebConfig(enabled=enabled, host=host, port=port, hotspot_file=hotspot_file)
 
     def game(self, s: _Section) -> GameConfig:
         text = s.string("data_dir", "")

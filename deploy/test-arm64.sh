@@ -7,10 +7,13 @@
 # checked. Prints how long each step took and the installed size.
 #
 #     sudo nice -n 19 deploy/test-arm64.sh [--cache-dir DIR] [--keep] [--fresh-base]
+#     sudo deploy/test-arm64.sh --preflight   # can it run here? (exit 0 yes, 3 no: why)
 #
-# Needs root. Every file it fetches comes from the package registries as this machine is
-# set up for them: Debian's packages from the mirror apt uses here (/etc/apt/sources.list*),
-# Python's from pip's configured index. The debootstrapped base root is kept as a tarball
+# Needs root, debootstrap, qemu-user-static and binfmt-support (installed when missing, except
+# with --preflight), binfmt_misc (mounted when it is not) and the network to the registries.
+# Every file it fetches comes from the package registries as this machine is set up for
+# them: Debian's packages from the mirror apt uses here (/etc/apt/sources.list*), Python's
+# from pip's configured index. The debootstrapped base root is kept as a tarball
 # in the cache directory, so later runs skip debootstrap.
 set -euo pipefail
 
@@ -28,6 +31,9 @@ cache_dir=/var/cache/$APP-arm64
 keep=0
 fresh_base=0
 base_only=0
+preflight=0
+#: exit status of --preflight when this machine cannot run the test (the reason on stdout)
+readonly CANNOT_RUN=3
 
 usage() {
     cat <<EOF
@@ -39,6 +45,9 @@ check that it runs there.
   --cache-dir DIR   where the base root tarball is kept (default: $cache_dir)
   --fresh-base      debootstrap the base root again even when it is cached
   --base-only       make (or check) the cached base root and stop
+  --preflight       only check that this machine can run the test (root, the tools,
+                    binfmt_misc, the network to Debian's mirror and pip's index):
+                    exit 0, or $CANNOT_RUN with the reason (installs and downloads nothing)
   --keep            leave the arm64 root (under the cache directory) for a look inside
   -h, --help        this help
 EOF
@@ -55,6 +64,7 @@ while [ $# -gt 0 ]; do
         --keep) keep=1 ;;
         --base-only) base_only=1 ;;
         --fresh-base) fresh_base=1 ;;
+        --preflight) preflight=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "test-arm64.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -72,6 +82,7 @@ ok() { printf 'ok: %s\n' "$*"; }
 die() { printf 'test-arm64.sh: %s\n' "$*" >&2; exit 1; }
 
 current_step=""
+total_start=0
 timed() {
     # Run "$@" as the step named $1, printing and recording how long it took. A step that
     # fails stops the test (set -e); checks record their failures and carry on.
@@ -98,32 +109,89 @@ in_root() {
 
 # --- the host ----------------------------------------------------------------------------
 
-host_tools() {
-    [ "$(id -u)" -eq 0 ] || die "run me as root (debootstrap, chroot and mounts need it)"
+missing_tools() {
+    # The host packages the test needs and this machine lacks, space-separated.
     local missing=()
     command -v debootstrap >/dev/null || missing+=(debootstrap)
     [ -x /usr/bin/qemu-aarch64-static ] || missing+=(qemu-user-static)
     command -v update-binfmts >/dev/null || missing+=(binfmt-support)
-    if [ ${#missing[@]} -gt 0 ]; then
-        say "installing ${missing[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            "${missing[@]}" >/dev/null
-    fi
+    printf '%s' "${missing[*]}"
+}
+
+binfmt_problem=""
+binfmt_ready() {
+    # binfmt_misc mounted (mounting it when it is not) with qemu-aarch64 enabled and
+    # registered with the F flag; otherwise 1 with the reason in $binfmt_problem.
     local binfmt=/proc/sys/fs/binfmt_misc
-    if [ ! -e "$binfmt/register" ]; then
-        mount -t binfmt_misc binfmt_misc "$binfmt" ||
-            die "cannot mount binfmt_misc on $binfmt (a container without it?)"
+    if [ ! -e "$binfmt/register" ] &&
+        ! mount -t binfmt_misc binfmt_misc "$binfmt" 2>/dev/null; then
+        binfmt_problem="cannot mount binfmt_misc on $binfmt (a container without it?)"
+        return 1
     fi
     if ! grep -qx enabled "$binfmt/qemu-aarch64" 2>/dev/null; then
-        update-binfmts --enable qemu-aarch64 ||
-            die "cannot register qemu-aarch64 with binfmt_misc"
+        update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
     fi
-    grep -qx enabled "$binfmt/qemu-aarch64" || die "qemu-aarch64 is not enabled in binfmt_misc"
+    if ! grep -qx enabled "$binfmt/qemu-aarch64" 2>/dev/null; then
+        binfmt_problem="qemu-aarch64 is not enabled in binfmt_misc (update-binfmts failed)"
+        return 1
+    fi
     # The F flag: the kernel opens the interpreter now, so the root needs no copy of it.
-    grep -q '^flags: .*F' "$binfmt/qemu-aarch64" ||
-        die "qemu-aarch64 is registered without the F flag: reinstall qemu-user-static"
+    if ! grep -q '^flags: .*F' "$binfmt/qemu-aarch64"; then
+        binfmt_problem="qemu-aarch64 is registered without the F flag: reinstall qemu-user-static"
+        return 1
+    fi
+}
+
+host_tools() {
+    [ "$(id -u)" -eq 0 ] || die "run me as root (debootstrap, chroot and mounts need it)"
+    local missing
+    missing="$(missing_tools)"
+    if [ -n "$missing" ]; then
+        say "installing $missing"
+        apt-get update -qq || die "apt-get update failed: cannot install $missing"
+        # shellcheck disable=SC2086 # a list of package names
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            $missing >/dev/null || die "apt-get install $missing failed"
+    fi
+    binfmt_ready || die "$binfmt_problem"
     ok "qemu-aarch64 $(/usr/bin/qemu-aarch64-static --version | head -n 1 | awk '{print $3}') through binfmt_misc"
+}
+
+reachable() {
+    # Whether URL $1 answers an HTTP request within 15 s (trusting CA file $2 if given).
+    python3 - "$1" "${2:-}" >/dev/null 2>&1 <<'PY'
+import ssl, sys, urllib.request
+context = ssl.create_default_context(cafile=sys.argv[2] or None)
+request = urllib.request.Request(sys.argv[1], method="HEAD")
+with urllib.request.urlopen(request, timeout=15, context=context):
+    pass
+PY
+}
+
+cannot() {
+    printf 'cannot run here: %s\n' "$*"
+    exit "$CANNOT_RUN"
+}
+
+preflight_check() {
+    # Everything the test needs, checked without installing anything: exit 0 or CANNOT_RUN.
+    [ "$(id -u)" -eq 0 ] || cannot "needs root (debootstrap, chroot and mounts)"
+    command -v apt-get >/dev/null || cannot "needs Debian's apt-get (debootstrap uses its mirror)"
+    local missing
+    missing="$(missing_tools)"
+    [ -z "$missing" ] || cannot "$missing not installed (apt-get install debootstrap" \
+        "qemu-user-static binfmt-support; ./test.sh does it through scripts/test-setup.d)"
+    binfmt_ready || cannot "$binfmt_problem"
+    mirror="$(repo_uri "$SUITE")"
+    [ -n "$mirror" ] ||
+        cannot "apt has no Debian $SUITE lists (/etc/apt/sources.list*; apt-get update)"
+    reachable "${mirror%/}/dists/$SUITE/Release" ||
+        cannot "Debian's mirror ${mirror%/}/dists/$SUITE/Release does not answer"
+    registries >/dev/null
+    local index="${pip_index:-https://pypi.org/simple/}"
+    reachable "${index%/}/pip/" "$pip_cert" || cannot "pip's index $index does not answer"
+    printf 'ready: root, debootstrap, qemu-aarch64 in binfmt_misc; %s and %s answer\n' \
+        "$mirror" "$index"
 }
 
 # The registries as this machine's apt and pip use them.
@@ -131,6 +199,7 @@ mirror=""
 security=""
 pip_env=()
 pip_cert=""
+pip_index=""
 readonly ROOT_PIP_CERT=/usr/local/share/table-companion-test/pip-ca.crt
 repo_uri() {
     # The address apt here fetches suite $1 from (empty when it has none).
@@ -158,6 +227,7 @@ registries() {
     index="$(pip_setting index-url "$settings")"
     cert="$(pip_setting cert "$settings")"
     if [ -n "$index" ]; then
+        pip_index="$index"
         pip_env+=("PIP_INDEX_URL=$index")
         say "pip index: $index"
     else
@@ -222,7 +292,8 @@ umount_all() {
 cleanup() {
     local status=$?
     if [ -n "$current_step" ]; then
-        printf 'FAIL: stopped in step "%s" (status %s)\n' "$current_step" "$status" >&2
+        printf 'FAIL: stopped in step "%s" (status %s) after:\n' "$current_step" "$status" >&2
+        print_timings >&2
     fi
     [ -n "$root" ] && [ -d "$root" ] || return 0
     umount_all "$root"
@@ -405,6 +476,15 @@ check_hotspot() {
     else
         fail "--hotspot did not install NetworkManager"
     fi
+    # The doctor as root reads the root-only profile through libnm too.
+    local said
+    said="$(in_root companion doctor | grep -E '^(OK|WARN|FAIL) +hotspot ' || true)"
+    printf '%s\n' "$said"
+    if grep -q "NetworkManager's library (libnm) accepts" <<<"$said"; then
+        ok "companion doctor (as root) checks the hotspot with libnm"
+    else
+        fail "companion doctor did not check the hotspot profile with libnm"
+    fi
 }
 
 run_companion() {
@@ -413,10 +493,15 @@ run_companion() {
         "import companion, pathlib; print(pathlib.Path(companion.__file__).parent / 'data/demo/short-game.jsonl')")"
     in_root install -d -o companion -g companion "$game"
     say "    \$ companion doctor"
-    local status=0
-    in_root runuser -u companion -- companion doctor || status=$?
+    local status=0 report check
+    report="$(in_root runuser -u companion -- companion doctor)" || status=$?
+    printf '%s\n' "$report"
     # No screen, sound card or GPIO in a chroot: doctor may FAIL those, never crash.
     [ "$status" -le 1 ] || fail "companion doctor crashed (status $status)"
+    for check in renderer memory mdns hotspot; do
+        grep -Eq "^(OK|WARN|FAIL) +$check " <<<"$report" ||
+            fail "companion doctor says nothing about $check"
+    done
     say "    \$ companion replay $DEMO (the installed copy: $demo)"
     in_root runuser -u companion -- companion replay --data-dir "$game" "$demo" | tail -n 12 ||
         fail "companion replay"
@@ -431,10 +516,30 @@ run_companion() {
     fi
 }
 
+print_timings() {
+    # How long each finished step took, and the total so far.
+    local i
+    for i in "${!step_names[@]}"; do
+        printf '%6ss  %s\n' "${step_seconds[$i]}" "${step_names[$i]}"
+    done
+    printf '%6ss  total\n' "$(($(date +%s) - total_start))"
+}
+
 main() {
-    local total_start before after
+    local before after
+    if [ "$preflight" -eq 1 ]; then
+        preflight_check
+        return 0
+    fi
     total_start="$(date +%s)"
     trap cleanup EXIT
+    # One run at a time per cache directory (two test suites on one machine share it).
+    install -d -m 0755 "$cache_dir"
+    exec 9>"$cache_dir/.lock"
+    if ! flock -n 9; then
+        say "another arm64 install test is running with $cache_dir: waiting for it"
+        flock 9
+    fi
     timed "host tools and binfmt_misc" host_tools
     registries
     timed "base root (debootstrap, or the cached tarball)" make_base
@@ -453,11 +558,7 @@ main() {
     local app_mb
     app_mb="$(du -sxm "$root/opt/$APP" | cut -f1)"
     printf '\n==> Summary\n'
-    local i
-    for i in "${!step_names[@]}"; do
-        printf '%6ss  %s\n' "${step_seconds[$i]}" "${step_names[$i]}"
-    done
-    printf '%6ss  total\n' "$(($(date +%s) - total_start))"
+    print_timings
     say "installed size: the app in /opt/$APP $app_mb MB (limit $SIZE_LIMIT_MB MB);" \
         "with the Debian packages install.sh added to a bare Debian: $((after - before)) MB"
     if [ "$app_mb" -gt "$SIZE_LIMIT_MB" ]; then

@@ -20,6 +20,12 @@ from hardware.readers.pn532 import ACK, GET_FIRMWARE_VERSION, PN532_TO_HOST, bui
 from hardware.readers.rdm6300 import Rdm6300Reader, encode_frame
 
 NOW = 1_750_000_000.0  # June 2025
+REPO = Path(__file__).resolve().parent.parent
+MEMINFO = """\
+MemTotal:         933656 kB
+MemFree:          512000 kB
+MemAvailable:     742400 kB
+"""
 CARDS = """\
  0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
                       vc4-hdmi-0
@@ -29,13 +35,15 @@ CARDS = """\
 
 
 class Runner:
-    """A fake `run`: answers by program name and records every call."""
+    """A fake `run`: answers by the whole command line, else by program name, and records
+    every call."""
 
     def __init__(self, answers: Mapping[str, tuple[int, str, str]] | None = None) -> None:
         self.answers = {
             "systemctl": (3, "inactive\n", ""),
+            "systemctl is-active avahi-daemon": (0, "active\n", ""),
             "timedatectl": (0, "yes\n", ""),
-            sys.executable: (0, "KMSDRM 1920 1080\n", ""),
+            sys.executable: (0, "KMSDRM 1920 1080 gl=libEGL,libGLESv2 rss_kb=71680\n", ""),
             **(answers or {}),
         }
         self.calls: list[tuple[list[str], Mapping[str, str] | None]] = []
@@ -44,9 +52,10 @@ class Runner:
         self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None
     ) -> subprocess.CompletedProcess[str]:
         self.calls.append((list(argv), env))
-        if argv[0] not in self.answers:
+        key = " ".join(argv) if " ".join(argv) in self.answers else argv[0]
+        if key not in self.answers:
             raise FileNotFoundError(argv[0])
-        code, out, err = self.answers[argv[0]]
+        code, out, err = self.answers[key]
         return subprocess.CompletedProcess(list(argv), code, out, err)
 
 
@@ -92,6 +101,10 @@ def make_pi(root: Path, model: str = "Raspberry Pi 4 Model B Rev 1.4") -> Path:
         "dev/gpiochip0": "",
         "dev/serial0": "",
         "dev/ttyUSB0": "",
+        "proc/meminfo": MEMINFO,
+        "etc/hostname": "monopoly\n",
+        "etc/avahi/services/table-companion.service": (
+            REPO / "deploy" / "avahi" / "table-companion.service").read_text(),
     }
     for name, text in files.items():
         path = root / name
@@ -161,9 +174,12 @@ def test_display_probe_runs_pygame_in_a_child_with_kmsdrm(pi: Host) -> None:
     findings = doctor.check_display(pi)
     assert isinstance(pi.run, Runner)
     (argv, env), = [c for c in pi.run.calls if c[0][0] == sys.executable]
-    assert argv[1] == "-c" and "pygame.display.init()" in argv[2]
+    assert argv[1] == "-c" and "open_display(DisplaySpec())" in argv[2]
     assert env is not None and env["SDL_VIDEODRIVER"] == "kmsdrm"
-    assert [f.status for f in findings] == [Status.OK, Status.OK]
+    assert [(f.check, f.status) for f in findings] == [
+        ("display", Status.OK), ("display", Status.OK), ("renderer", Status.OK)]
+    assert "kmsdrm: SDL draws through GL ES through EGL/GBM" in findings[-1].message
+    assert "70 MB resident after the first frame" in findings[-1].message
 
 
 def test_display_probe_on_a_desktop_uses_its_window_system(pi: Host) -> None:
@@ -539,3 +555,130 @@ def test_engine_says_whether_it_runs_compiled(pi: Host) -> None:
     (plain,) = doctor.check_engine(pi)
     assert plain.status is Status.OK and "plain Python" in plain.message
     assert Host().engine == engine_build.status
+
+
+# --- the renderer, memory, mDNS and the hotspot (companion/app/doctor/table.py) ------------
+
+
+def test_a_window_drawn_through_gl_is_a_warning_that_says_how_to_avoid_it(pi: Host) -> None:
+    (pi.root / "proc/device-tree/model").unlink()
+    pi.env = {"DISPLAY": ":0"}
+    pi.run = Runner({sys.executable: (0, "x11 800 480 gl=libGL,libLLVM rss_kb=149504\n", "")})
+    (renderer,) = by_check(doctor.check_display(pi), "renderer")
+    assert renderer.status is Status.WARN
+    assert "x11: a window drawn through GL (libGL, libLLVM loaded)" in renderer.message
+    assert "146 MB resident" in renderer.message
+    assert "SDL_FRAMEBUFFER_ACCELERATION=0" in renderer.fix
+    pi.run = Runner({sys.executable: (0, "x11 800 480 gl=- rss_kb=58368\n", "")})
+    (renderer,) = by_check(doctor.check_display(pi), "renderer")
+    assert renderer.status is Status.OK
+    assert renderer.message == ("x11: the driver's own framebuffer, no GL loaded; "
+                                "57 MB resident after the first frame")
+
+
+def test_no_display_means_no_renderer(pi: Host) -> None:
+    (pi.root / "proc/device-tree/model").unlink()
+    pi.env = {}
+    for card in (pi.root / "dev/dri").iterdir():
+        card.unlink()
+    (renderer,) = by_check(doctor.check_display(pi), "renderer")
+    assert renderer.status is Status.WARN and "runs headless" in renderer.message
+
+
+def test_the_probe_opens_the_display_as_companion_run_does_on_this_machine() -> None:
+    """The real probe in a child, with SDL's dummy driver: it draws and reports."""
+    env = {"SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+           "PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-c", doctor.DISPLAY_PROBE], capture_output=True,
+                            text=True, env=env, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    words = result.stdout.split()
+    assert words[:3] == ["dummy", "800", "480"] and words[3] == "gl=-"
+    assert 10 * 1024 < int(words[4].removeprefix("rss_kb=")) < 1024 * 1024
+
+
+def test_memory_names_the_running_companion(pi: Host) -> None:
+    (pi.root / "proc/812").mkdir()
+    (pi.root / "proc/812/status").write_text("Name:\tcompanion\nVmRSS:\t   59392 kB\n")
+    pi.run = Runner({"systemctl show --property=MainPID --value table-companion":
+                     (0, "812\n", "")})
+    (memory,) = doctor.table.check_memory(pi)
+    assert memory.status is Status.OK
+    assert memory.message == ("725 MB available of 911 MB; companion run (pid 812) uses "
+                              "58 MB resident")
+
+
+def test_memory_finds_a_companion_started_by_hand_and_warns_when_low(pi: Host) -> None:
+    (pi.root / "proc/4242").mkdir()
+    (pi.root / "proc/4242/cmdline").write_bytes(b"/usr/bin/python3\0-m\0companion\0run\0")
+    (pi.root / "proc/4242/status").write_text("VmRSS:\t   40960 kB\n")
+    (pi.root / "proc/4243").mkdir()
+    (pi.root / "proc/4243/cmdline").write_bytes(b"/usr/local/bin/companion\0doctor\0")
+    (pi.root / "proc/meminfo").write_text("MemTotal: 427000 kB\nMemAvailable: 61440 kB\n")
+    (memory,) = doctor.table.check_memory(pi)
+    assert memory.status is Status.WARN
+    assert "60 MB available of 416 MB; companion run (pid 4242) uses 40 MB" in memory.message
+    assert "do_boot_behaviour B1" in memory.fix
+
+
+def test_mdns_ok_names_the_address_phones_open(pi: Host) -> None:
+    (mdns,) = doctor.table.check_mdns(pi, Config())
+    assert (mdns.status, mdns.message) == (
+        Status.OK, "avahi-daemon announces http://monopoly.local:8080/")
+
+
+def test_mdns_warns_with_the_fix(pi: Host, tmp_path: Path) -> None:
+    pi.run = Runner({"systemctl is-active avahi-daemon": (3, "inactive\n", "")})
+    (mdns,) = doctor.table.check_mdns(pi, Config())
+    assert mdns.status is Status.WARN and "avahi-daemon is inactive" in mdns.message
+    assert "systemctl enable --now avahi-daemon" in mdns.fix
+    config = doctor.load_config(config_file(tmp_path, "[web]\nport = 9000\n"))
+    (mdns,) = doctor.table.check_mdns(pi, config)
+    assert "announces port 8080, the phone remote listens on 9000" in mdns.message
+    (pi.root / "etc/avahi/services/table-companion.service").unlink()
+    (mdns,) = doctor.table.check_mdns(pi, Config())
+    assert mdns.status is Status.WARN and "phones cannot find" in mdns.message
+
+
+def make_hotspot(pi: Host) -> None:
+    """deploy/hotspot.py, for real, into the fake Pi."""
+    import grp
+    import os
+
+    result = subprocess.run([sys.executable, str(REPO / "deploy" / "hotspot.py"), "--root",
+                             str(pi.root), "--group", grp.getgrgid(os.getgid()).gr_name],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_hotspot_none_is_fine(pi: Host) -> None:
+    (finding,) = doctor.table.check_hotspot(pi, Config())
+    assert finding.status is Status.OK and "install.sh --hotspot" in finding.message
+
+
+def test_hotspot_profile_checked_by_libnm_and_its_file_read(pi: Host) -> None:
+    make_hotspot(pi)
+    pi.run = Runner({"/usr/bin/python3": (0, "libnm 1.42.4 reads it\n", "")})
+    findings = doctor.table.check_hotspot(pi, Config())
+    assert [f.status for f in findings] == [Status.OK, Status.OK], doctor.report(findings)
+    assert "libnm" in findings[0].message
+    assert findings[1].message.startswith("Wi-Fi 'TableCompanion-")
+    assert "off now" in findings[1].message
+    assert isinstance(pi.run, Runner)
+    (argv, _env), = [c for c in pi.run.calls if c[0][0] == "/usr/bin/python3"]
+    assert argv[1].endswith("deploy/hotspot.py")
+    assert argv[-2:] == ["--check", str(pi.root / doctor.table.HOTSPOT_PROFILE[1:])]
+
+
+def test_hotspot_refused_by_libnm_or_half_made_fails_or_warns(pi: Host) -> None:
+    make_hotspot(pi)
+    pi.run = Runner({"/usr/bin/python3": (1, "", "hotspot.py: NetworkManager refuses x: "
+                                          "802-11-wireless.mode: bad")})
+    findings = doctor.table.check_hotspot(pi, Config())
+    assert findings[0].status is Status.FAIL and "mode: bad" in findings[0].message
+    (pi.root / "etc/table-companion/hotspot.toml").write_text('ssid = "x"\n')
+    assert doctor.table.check_hotspot(pi, Config())[-1].status is Status.FAIL
+    (pi.root / "etc/table-companion/hotspot.toml").unlink()
+    (pi.root / doctor.table.HOTSPOT_PROFILE[1:]).unlink()
+    (none,) = doctor.table.check_hotspot(pi, Config())
+    assert none.status is Status.OK and none.message.startswith("none: ")

@@ -20,7 +20,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export": ("companion.app.export_cmd", "export the saved game as a table script"),
     "screenshot": ("companion.app.screenshot_cmd", "render the current game to a PNG"),
     "tap": ("companion.app.tap_cmd", "tap an RFID tag into a running companion"),
-    "doctor": ("companion.app.doctor", "check display, audio, GPIO, readers and data directory"),
+    "doctor": ("companion.app.doctor", "check display, audio, GPIO, readers, memory, mDNS, "
+               "hotspot"),
     "bench": ("tools.bench", "run the speed benchmarks (JSON with --json)"),
 }
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.app import systemd
+from companion.app import debug, hotspot, systemd
 from companion.config import ConfigError, load_config, parse_reader_spec
 
 log = logging.getLogger("companion.run")
@@ -164,6 +164,7 @@ def _main(argv: list[str]) -> int:
             try:
                 def next_link() -> None:  # a phone joined: the QR code shows a fresh link
                     controller.ui.remote_url = remote.join_link()
+                    controller.ui.wifi = None  # it is on the table's Wi-Fi, if there is one
                     controller.post_message("A phone joined", "info")
 
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
@@ -174,6 +175,10 @@ def _main(argv: list[str]) -> int:
                 remote.start()
                 parts.append(remote)
                 controller.ui.remote_url = remote.join_link()
+                wifi = hotspot.show(controller.ui, lambda: controller.wake(),
+                                    config.web.hotspot_file)  # the Pi's own Wi-Fi first
+                if wifi is not None:
+                    parts.append(wifi)
             except OSError as exc:  # the port is taken: say so and stop, as a service must
                 print(f"companion run: the phone remote cannot listen on port {port} "
                       f"({exc.strerror or exc}); choose another with --port N or [web] port "
@@ -192,6 +197,7 @@ def _main(argv: list[str]) -> int:
             args.fullscreen or config.screen.fullscreen))
         stop_if_asked()
         heartbeat = systemd.Heartbeat()
+        debug.install_freeze_switch(session=session)  # tests only: COMPANION_DEBUG_FREEZE=1
 
         def alive() -> None:  # the watchdog is fed while the loop turns and the writer works
             if session.healthy():
@@ -250,6 +256,8 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> i
     install_stop_signals(request_stop)
     print(f"Table Companion running without a screen. Phones join at: {url or 'off'}",
           flush=True)
+    for line in hotspot.headless_lines(controller.ui, url):  # the Pi's own Wi-Fi is on
+        print(line, flush=True)
     systemd.ready("running without a screen")
     while not stop.is_set():
         alive()

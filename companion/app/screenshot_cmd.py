@@ -4,7 +4,8 @@ Renders the saved game exactly as the table screen shows it (with its recent mov
 net-worth history from the journal), without opening a window. No phone remote runs then:
 the corner shows where phones would join, this machine's address on the phone remote's port
 (`--port`, else `[web] port` of the configuration), or "Phone remote off" when the
-configuration turns the remote off.
+configuration turns the remote off; while the Pi's own Wi-Fi is on (`[web] hotspot_file`),
+its Wi-Fi QR code, as the screen shows it until a phone is on the Wi-Fi.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import sys
 from pathlib import Path
 
+from companion.app import hotspot
 from companion.config import ConfigError, load_config
 from companion.paths import default_data_dir
 
@@ -38,6 +40,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         port = remote_port(args.port, args.config)
+        wifi = hotspot.on_screen(load_config(args.config).web.hotspot_file)
     except ConfigError as exc:
         print(f"companion screenshot: {exc}", file=sys.stderr)
         return 2
@@ -62,6 +65,8 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         controller = Controller(session, data_dir=data_dir, remote_port=port)
+        if wifi is not None and port is not None:  # the Pi's own Wi-Fi is on: its code first
+            controller.ui.wifi = hotspot.for_screen(wifi)
         surface = pygame.Surface(size)
         render(controller.state, controller.ui, surface)
         controller.close()

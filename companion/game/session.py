@@ -131,6 +131,8 @@ class GameSession:
         self._closed = False
         #: when the writer took the job it works on (monotonic), None while it waits
         self._busy_since: float | None = None
+        #: when the listeners' thread began telling the listeners of a change, None between
+        self._telling_since: float | None = None
         #: the last storage failure shown to the table, None once a write succeeds again
         self.fault: str | None = journal.readonly_reason
         #: when the game was dealt (journal time), for the timed game's clock
@@ -341,12 +343,14 @@ class GameSession:
     # --- the writer ----------------------------------------------------------------------
 
     def healthy(self, stuck_after: float = WRITER_STUCK_S) -> bool:
-        """Whether the writer thread runs and no command has held it `stuck_after` seconds:
-        what the service watchdog is fed on (a frozen writer gets the process restarted,
-        and the game resumes from its journal)."""
-        busy = self._busy_since
-        return self._writer.is_alive() and (busy is None
-                                            or time.monotonic() - busy < stuck_after)
+        """Whether the writer and the listeners' thread run and neither has been held by one
+        command or one change `stuck_after` seconds: what the service watchdog is fed on (a
+        frozen writer or listener gets the process restarted, and the game resumes from its
+        journal)."""
+        now = time.monotonic()
+        return self._writer.is_alive() and self._notifier.is_alive() and all(
+            since is None or now - since < stuck_after
+            for since in (self._busy_since, self._telling_since))
 
     def _enqueue(self, job: _Job) -> Outcome:
         if threading.current_thread() in (self._writer, self._notifier):
@@ -382,8 +386,8 @@ class GameSession:
             except Exception as exc:  # a bug must not stop the table: refuse and go on
                 log.exception("session writer failed on %s", job)
                 job.outcome = _refused(self.version, "internal_error", f"internal error: {exc}")
-            self._busy_since = None
             job.done.set()
+            self._busy_since = None
             if update is not None:
                 self._notices.put(update)
 
@@ -400,7 +404,12 @@ class GameSession:
                 except Exception:  # built again (and reported) by whoever reads it
                     log.exception("building the public state failed")
                 continue
-            self._notify(notice)
+            # a listener that never returns starves the watchdog, as a stuck writer does
+            self._telling_since = time.monotonic()
+            try:
+                self._notify(notice)
+            finally:
+                self._telling_since = None
 
     def _notify(self, update: Update) -> None:
         with self._listeners_lock:

@@ -27,12 +27,12 @@ from companion.screen.views.panels import (
     draw_log,
     draw_players,
     draw_prompt,
-    draw_remote,
 )
 from companion.screen.views.pin import draw_pin
 from companion.screen.views.prompt import Action, Prompt, build_prompt
 from companion.screen.views.registration import draw_registration
 from companion.screen.views.setup import draw_setup
+from companion.screen.views.wifi import draw_phones
 
 
 @dataclass
@@ -75,7 +75,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
         frame.screen = "setup"
         if ui.setup is not None:
             layout = draw_setup(p, ui.setup)
-            draw_remote(p, layout.remote, ui)
+            draw_phones(p, layout.remote, ui)
             frame.prompt = setup_prompt()
             draw_buttons(p, layout.buttons, frame.prompt)
     else:
@@ -91,7 +91,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
             draw_players(p, game.players, state, ui, colors)
             draw_board(p, game.board, state, ui)
             draw_log(p, game.log, ui)
-            draw_remote(p, game.remote, ui)
+            draw_phones(p, game.remote, ui)
             draw_prompt(p, game, frame.prompt, colors)
             draw_banner(p, game.header, ui)
     if ui.overlay == "help":

@@ -28,6 +28,12 @@ _MESSAGES: tuple[Message, ...] = (
     _t("log_empty", "Nothing yet"),
     _t("remote_title", "Phones"),
     _t("remote_off", "Phone remote off"),
+    # the table's own Wi-Fi (companion/screen/views/wifi.py), before the phone remote's code
+    _t("wifi_title", "Scan to join the table's Wi-Fi"),
+    _t("wifi_short", "The table's Wi-Fi"),
+    _t("wifi_network", "Wi-Fi: {ssid}"),
+    _t("wifi_password", "Password: {passphrase}"),
+    _t("wifi_password_label", "Password"),
     _t("in_jail", "in jail ({turns}/3)"),
     _n("jail_cards", "{count} jail card", "{count} jail cards", "count"),
     _t("bankrupt", "bankrupt"),

@@ -90,6 +90,16 @@ class Chooser:
     focus: int = 0
 
 
+@dataclass(frozen=True)
+class WifiJoin:
+    """The table's own Wi-Fi (the Pi's hotspot), shown as a QR code until a phone is on it
+    (companion/screen/views/wifi.py): its name, passphrase and QR text WIFI:T:WPA;S:...;;"""
+
+    ssid: str
+    passphrase: str
+    qr: str
+
+
 @dataclass
 class LogLine:
     """One line of the recent-moves list: `move` numbers the command it came from (one
@@ -139,6 +149,8 @@ class UiState:
     warnings: dict[str, str] = field(default_factory=dict)  # hardware warnings, by source
     remote_placeholder: str | None = None  # a join address to show when no server runs
     remote_url: str | None = None
+    #: the hotspot to join first: the phones' corner shows its Wi-Fi QR code while set
+    wifi: WifiJoin | None = None
     clock_deadline: float | None = None  # timed game: monotonic end time
     #: trade offers from the phones waiting for their receiver's phone or bank card
     #: (companion.screen.views.waiting); the shared YES / NO never answers them

@@ -1,34 +1,35 @@
 """`companion doctor`: check that this machine can run the companion, and say how to fix it.
 
-Each check looks at one thing the table needs (settings, screen, sound, buttons, readers,
-data directory, clock) and reports OK, WARN or FAIL with a fix. Off a Pi, missing hardware
+Each check looks at one thing the table needs (settings, screen and how it is drawn, sound,
+buttons, readers, data directory, clock; memory, mDNS and the hotspot in table.py) and
+reports OK, WARN or FAIL with a fix. Off a Pi, missing hardware
 is only a WARN; on a Pi it is a FAIL. The exit code is 1 if anything FAILed.
 
-Everything the checks touch goes through `Host` (file system root, environment, commands,
-serial ports, readers), so the tests can build a fake Pi in a temporary directory.
+Everything the checks touch goes through `Host` (host.py: file system root, environment,
+commands, serial ports, readers), so the tests can build a fake Pi in a temporary directory.
 """
 
 from __future__ import annotations
 
 import argparse
-import getpass
-import importlib.util
 import os
 import queue
-import select
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import Enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from companion import engine_build
+from companion.app.doctor import table
+from companion.app.doctor.host import Completed as Completed
+from companion.app.doctor.host import Finding as Finding
+from companion.app.doctor.host import Host as Host
+from companion.app.doctor.host import Runner as Runner
+from companion.app.doctor.host import Status as Status
 from companion.config import Config, ConfigError, ReaderKind, ReaderSpec, load_config
 from companion.paths import default_config_file
 
@@ -37,134 +38,26 @@ SERVICE_USER = "companion"
 MIN_FREE_FAIL = 20 * 1024 * 1024
 MIN_FREE_WARN = 200 * 1024 * 1024
 EARLIEST_SANE_TIME = 1704067200  # 2024-01-01: a clock before this was never set
-DISPLAY_PROBE = (
-    "import pygame; pygame.display.init(); i = pygame.display.Info(); "
-    "print(pygame.display.get_driver(), i.current_w, i.current_h)"
-)
-
-
-class Status(Enum):
-    """How a check came out."""
-
-    OK = "OK"
-    """Works."""
-    WARN = "WARN"
-    """Works with something missing or simulated, or cannot be checked here."""
-    FAIL = "FAIL"
-    """The companion will not work properly until this is fixed."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One result: which check, how it came out, what was seen and how to fix it."""
-
-    check: str
-    status: Status
-    message: str
-    fix: str = ""
-
-
-Completed = subprocess.CompletedProcess[str]
-Runner = Callable[[Sequence[str], float, Mapping[str, str] | None], Completed]
-ReaderFactory = Callable[[str, Callable[[Any], None]], Any]
-
-
-def _run(
-    argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run a command, capturing its output; OSError/timeout surface as exceptions."""
-    return subprocess.run(
-        list(argv), capture_output=True, text=True, timeout=timeout, check=False,
-        env=dict(env) if env is not None else None,
-    )
-
-
-def _open_serial(device: str, baudrate: int, timeout: float) -> Any:
-    import serial  # deferred: only the reader checks need it
-
-    return serial.Serial(device, baudrate, timeout=timeout)
-
-
-def _open_reader(spec: str, emit: Callable[[Any], None]) -> Any:
-    from hardware.readers import open_reader  # deferred: pulls in pyserial and threads
-
-    return open_reader(spec, emit)
-
-
-def _lgpio_factory() -> Any:
-    from gpiozero.pins.lgpio import LGPIOFactory  # deferred: needs the lgpio library
-
-    return LGPIOFactory()
-
-
-def _has_module(name: str) -> bool:
-    return importlib.util.find_spec(name) is not None
-
-
-def _free_bytes(path: Path) -> int:
-    return shutil.disk_usage(path).free
-
-
-def _read_line(stream: TextIO, timeout: float) -> str | None:
-    """A line typed on `stream` within `timeout` seconds, else None."""
-    try:
-        ready, _, _ = select.select([stream], [], [], timeout)
-    except (OSError, ValueError, TypeError):  # no real file behind it
-        return None
-    return stream.readline() if ready else None
-
-
-@dataclass
-class Host:
-    """The machine under examination; the defaults are this one, tests pass fakes."""
-
-    root: Path = Path("/")
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    user: str = field(default_factory=getpass.getuser)
-    run: Runner = _run
-    access: Callable[[Path, int], bool] = os.access
-    open_serial: Callable[[str, int, float], Any] = _open_serial
-    open_reader: ReaderFactory = _open_reader
-    pin_factory: Callable[[], Any] = _lgpio_factory
-    has_module: Callable[[str], bool] = _has_module
-    free_bytes: Callable[[Path], int] = _free_bytes
-    serial_timeout: float = 1.0
-    read_line: Callable[[float], str | None] = field(
-        default=lambda timeout: _read_line(sys.stdin, timeout)
-    )
-    now: Callable[[], float] = time.time
-    say: Callable[[str], None] = field(default=lambda text: print(text, flush=True))
-    #: which rules engine runs: "compiled" or "source: <why>" (companion.engine_build)
-    engine: str = field(default_factory=lambda: engine_build.status)
-
-    def path(self, absolute: str) -> Path:
-        """An absolute path of the machine, under `root`."""
-        return self.root / absolute.lstrip("/")
-
-    @property
-    def model(self) -> str:
-        """The board's model ("Raspberry Pi 4 Model B Rev 1.4"), "" if not a Pi."""
-        try:
-            text = self.path("/proc/device-tree/model").read_text(errors="replace")
-        except OSError:
-            return ""
-        return text.strip("\x00\n ")
-
-    @property
-    def on_pi(self) -> bool:
-        """Whether this is a Raspberry Pi: missing hardware is then a failure."""
-        return self.model.startswith("Raspberry Pi")
-
-    def missing(self) -> Status:
-        """The status for missing hardware: FAIL on a Pi, WARN elsewhere."""
-        return Status.FAIL if self.on_pi else Status.WARN
-
-    def command(self, argv: Sequence[str], timeout: float = 5.0) -> Completed | None:
-        """Run a command; None if it is not there or hangs."""
-        try:
-            return self.run(argv, timeout, None)
-        except (OSError, subprocess.SubprocessError):
-            return None
+#: run in a child: open the display as `companion run` does, draw a frame, and say the video
+#: driver, the size, the GL libraries now mapped and the resident size ("KMSDRM 800 480
+#: gl=libEGL,libGLESv2 rss_kb=70312"); a display that cannot open says why on stderr
+DISPLAY_PROBE = f"""
+import logging, sys
+logging.basicConfig(level=logging.WARNING, format="%(message)s")
+import pygame
+from companion.screen.app import DisplaySpec, open_display
+surface = open_display(DisplaySpec())
+if surface is None:
+    sys.exit(1)
+pygame.display.flip()
+with open("/proc/self/maps") as f:
+    maps = f.read()
+gl = sorted({{name.strip("._") for name in {table.GL_LIBRARIES!r} if name in maps}})
+with open("/proc/self/status") as f:
+    rss = next(line.split()[1] for line in f if line.startswith("VmRSS"))
+w, h = surface.get_size()
+print(pygame.display.get_driver(), w, h, "gl=" + (",".join(gl) or "-"), "rss_kb=" + rss)
+"""
 
 
 @dataclass(frozen=True)
@@ -234,22 +127,23 @@ def check_display(host: Host) -> list[Finding]:
             findings.append(Finding("display", Status.OK, f"KMS/DRM devices: {names}"))
     desktop = bool(host.env.get("DISPLAY") or host.env.get("WAYLAND_DISPLAY"))
     kms = bool(cards) and driver in ("", "kmsdrm")
-    findings.append(_check_pygame(host, probe=desktop or kms))
+    findings += _check_pygame(host, probe=desktop or kms)
     return findings
 
 
-def _check_pygame(host: Host, probe: bool) -> Finding:
-    """pygame loads; on a KMS machine, a child process opens the display to prove it."""
+def _check_pygame(host: Host, probe: bool) -> list[Finding]:
+    """pygame loads; on a KMS machine or a desktop, a child process opens the display as
+    `companion run` does and draws a frame: the display, and how it is drawn (renderer)."""
     try:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame  # deferred: heavy, and only this check needs it
     except (ImportError, OSError) as exc:
-        return Finding("display", Status.FAIL, f"pygame does not load: {exc}",
-                       "reinstall: sudo deploy/install.sh (or pip install pygame-ce)")
+        return [Finding("display", Status.FAIL, f"pygame does not load: {exc}",
+                        "reinstall: sudo deploy/install.sh (or pip install pygame-ce)")]
     version = getattr(pygame, "version", None)
     label = f"pygame-ce {getattr(version, 'ver', '?')}"
     if not probe:
-        return Finding("display", Status.OK, f"{label} loads")
+        return [Finding("display", Status.OK, f"{label} loads"), table.no_renderer_finding(host)]
     env = dict(host.env)
     if not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
         env.setdefault("SDL_VIDEODRIVER", "kmsdrm")  # what the service uses
@@ -257,17 +151,18 @@ def _check_pygame(host: Host, probe: bool) -> Finding:
     try:
         result = host.run([sys.executable, "-c", DISPLAY_PROBE], 20.0, env)
     except (OSError, subprocess.SubprocessError) as exc:
-        return Finding("display", Status.FAIL, f"{label}: opening the display failed: {exc}",
-                       "see journalctl -b for the display driver")
+        return [Finding("display", Status.FAIL, f"{label}: opening the display failed: {exc}",
+                        "see journalctl -b for the display driver")]
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["no message"])[-1]
-        return Finding("display", Status.FAIL, f"{label} cannot open the display: {last}",
-                       "a desktop or the running companion may hold the screen: boot to the "
-                       "console (sudo raspi-config nonint do_boot_behaviour B1) and "
-                       f"stop {SERVICE}; check that the screen is plugged in before boot")
+        return [Finding("display", Status.FAIL, f"{label} cannot open the display: {last}",
+                        "a desktop or the running companion may hold the screen: boot to the "
+                        "console (sudo raspi-config nonint do_boot_behaviour B1) and "
+                        f"stop {SERVICE}; check that the screen is plugged in before boot")]
     words = result.stdout.split()
     shown = f"{words[0]} {words[1]}x{words[2]}" if len(words) >= 3 else result.stdout.strip()
-    return Finding("display", Status.OK, f"{label} opens the display: {shown}")
+    return [Finding("display", Status.OK, f"{label} opens the display: {shown}"),
+            table.renderer_finding(words, env)]
 
 
 def check_audio(host: Host, config: Config) -> list[Finding]:
@@ -590,6 +485,9 @@ def run_checks(host: Host, options: Options) -> list[Finding]:
     findings += check_data_dir(host, config, options)
     findings += check_clock(host)
     findings += check_engine(host)
+    findings += table.check_memory(host)
+    findings += table.check_mdns(host, config)
+    findings += table.check_hotspot(host, config)
     return findings
 
 
@@ -613,7 +511,8 @@ def parse_args(argv: Sequence[str]) -> Options:
     """The command line of `companion doctor`."""
     parser = argparse.ArgumentParser(
         prog="companion doctor",
-        description="Check display, audio, GPIO, readers, data directory and clock.",
+        description="Check display, renderer, audio, GPIO, readers, data directory, clock, "
+        "memory, mDNS and the hotspot.",
     )
     parser.add_argument("--config", type=Path, help="the config file (default: "
                         "$COMPANION_CONFIG or ~/.config/table-companion/config.toml)")

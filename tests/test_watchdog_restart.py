@@ -1,0 +1,467 @@
+"""The watchdog restarts a frozen companion, and the game resumes with every acknowledged move.
+
+The real `companion run --headless` runs under two supervisors, with COMPANION_DEBUG_FREEZE=1
+(companion/app/debug.py: SIGUSR2 hangs its main loop for good, as a stuck screen would,
+while the phone remote and the journal writer carry on; SIGUSR1 hangs the writer in a
+session listener right after the next move is saved, and the writer counts as stuck after
+WRITER_STUCK_S):
+
+- **systemd itself**, booted as PID 1 of a container (systemd-nspawn over this machine's
+  /usr, everything else volatile), with the repo's unit file deploy/table-companion.service
+  and a drop-in that only points it at this checkout, runs it as root (the container has no
+  users) and shortens WatchdogSec; skipped, saying why, where nspawn cannot boot systemd;
+- **a small supervisor here** speaking the sd_notify protocol as systemd does
+  ($NOTIFY_SOCKET datagrams checked by sender pid, READY=1, WATCHDOG=1, $WATCHDOG_USEC; a
+  missed ping is answered with SIGABRT, then a restart), which runs everywhere.
+
+Each time: a phone pays 4 times; then either SIGUSR2 freezes the loop and the phone pays 4
+more times (each acknowledged: the remote and the writer still work), or SIGUSR1 freezes
+the writer after one more acknowledged payment; the pings stop, the supervisor kills the
+process with SIGABRT and starts it again, and the restarted companion shows every
+acknowledged payment (the game's version and the players' cash).
+"""
+
+from __future__ import annotations
+
+import array
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.game.session import WRITER_STUCK_S
+from tools.bench.journal import build_journal
+from tools.bench.probe import HttpPhone
+from tools.bench.proc import free_port
+
+REPO = Path(__file__).resolve().parent.parent
+UNIT = REPO / "deploy" / "table-companion.service"
+#: the watchdog interval for the tests (the unit's own is 30 s); the loop pings every third
+WATCHDOG_S = 3.0
+PAYMENTS = 4
+PAY = {"do": "pay", "from": "P1", "to": "P3", "amount": 7}
+APP_ENV = {"COMPANION_DEBUG_FREEZE": "1", "SDL_AUDIODRIVER": "dummy",
+           "SDL_VIDEODRIVER": "dummy", "COMPANION_LOG": "INFO", "PYTHONUNBUFFERED": "1",
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+
+
+def until(what: str, check: Callable[[], object], timeout: float,
+          why: Callable[[], str] = lambda: "") -> object:
+    """Poll `check` until it returns something true; fail saying `what` after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        threading.Event().wait(0.1)  # polling a condition against a deadline
+    pytest.fail(f"{what}: not within {timeout:g} s {why()}")
+
+
+class Supervised:
+    """What the scenario needs from a supervisor of `companion run`."""
+
+    port: int
+
+    def output(self) -> list[str]:
+        """Every line the companion printed so far, across restarts."""
+        raise NotImplementedError
+
+    def freeze(self, part: str) -> None:
+        """Send SIGUSR2 ("loop": its main loop hangs) or SIGUSR1 ("writer": its writer hangs
+        after the next move) to the running companion."""
+        raise NotImplementedError
+
+    def restarts(self) -> int:
+        """How many times the supervisor restarted the companion after a watchdog kill."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """What the supervisor saw, for a failure message."""
+        return ""
+
+
+def join(service: Supervised, joined: int, who: str) -> HttpPhone:
+    """A phone joined as `who` through the join link of the companion's (joined+1)-th start
+    (P1's seat stays held across a restart, so the second phone is another player's)."""
+
+    def link() -> str | None:
+        lines = [line for line in service.output() if "Phones join at:" in line]
+        return lines[joined].rsplit(" ", 1)[1] if len(lines) > joined else None
+
+    url = str(until("the companion prints its join link", link, 90, service.describe))
+    phone = HttpPhone(f"http://127.0.0.1:{service.port}")
+    assert phone.join(url, who) == 302
+    return phone
+
+
+def cash(state: dict[str, object]) -> dict[str, int]:
+    """Each player's cash in a public state."""
+    players = state["players"]
+    assert isinstance(players, list)
+    return {p["name"]: int(p["cash"]) for p in players}
+
+
+def scenario(service: Supervised, part: str) -> None:
+    """Pay, freeze the loop or the writer, pay while frozen, see the watchdog restart it,
+    find every acknowledged payment."""
+    phone = join(service, 0, "player:P1")
+    try:
+        _pay_freeze_and_resume(service, phone, part)
+    finally:
+        phone.close()
+
+
+def _pay_freeze_and_resume(service: Supervised, phone: HttpPhone, part: str) -> None:
+    state = phone.state()
+    version, before = int(state["version"]), cash(state)
+    acknowledged = 0
+
+    def pay() -> None:
+        nonlocal version, acknowledged
+        status, body = phone.command(PAY, version)
+        assert status == 200, (status, body)
+        version = int(body["version"])
+        acknowledged += 1
+
+    for _ in range(PAYMENTS):
+        pay()
+    service.freeze(part)
+    frozen_at = time.monotonic()
+    if part == "loop":
+        for _ in range(PAYMENTS):  # the loop hangs; the remote and the writer answer
+            pay()
+        earliest = WATCHDOG_S * 2 / 3 * 0.9  # the last ping came up to a third before
+    else:
+        until("the companion takes SIGUSR1", lambda: any(
+            "SIGUSR1 arrived" in line for line in service.output()), 30, service.describe)
+        pay()  # saved and acknowledged; then the writer hangs in a listener
+        earliest = WRITER_STUCK_S * 0.9  # the writer counts as stuck after this long
+    until(f"the watchdog restarts the companion with a frozen {part}",
+          lambda: service.restarts() >= 1, WRITER_STUCK_S + WATCHDOG_S * 10 + 30,
+          service.describe)
+    assert time.monotonic() - frozen_at >= earliest, "restarted before the watchdog"
+    again = join(service, 1, "player:P2")
+    resumed = again.state()
+    again.close()
+    assert int(resumed["version"]) == version, service.describe()
+    after = cash(resumed)
+    assert after["P1"] == before["P1"] - PAY["amount"] * acknowledged
+    assert after["P3"] == before["P3"] + PAY["amount"] * acknowledged
+    assert service.restarts() == 1, service.describe()
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """A data directory with a fresh 4-player game (P1 to move)."""
+    data = tmp_path / "data"
+    build_journal(data, 1, seed=1, players=4)
+    return data
+
+
+# --- a supervisor speaking sd_notify, as systemd does ----------------------------------------
+
+
+class NotifySupervisor(Supervised):
+    """Runs `companion run` with $NOTIFY_SOCKET and $WATCHDOG_USEC; SIGABRT on a missed
+    WATCHDOG=1, then a restart (Restart=always); only the main process may notify."""
+
+    def __init__(self, tmp: Path, data: Path) -> None:
+        self.port = free_port()
+        self.argv = [sys.executable, "-m", "companion", "run", "--headless", "--port",
+                     str(self.port), "--data-dir", str(data), "--config", str(tmp / "none")]
+        self.address = str(tmp / "notify")
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.address)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        self.lines: list[str] = []
+        self.seen: list[str] = []  # what happened, in order
+        self.proc: subprocess.Popen[str] | None = None
+        self.readers: list[tuple[subprocess.Popen[str], threading.Thread]] = []
+        self.watchdog_kills = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._supervise, daemon=True)
+
+    def _spawn(self) -> subprocess.Popen[str]:
+        env = {**os.environ, **APP_ENV, "NOTIFY_SOCKET": self.address,
+               "WATCHDOG_USEC": str(int(WATCHDOG_S * 1_000_000))}
+        env["PYTHONPATH"] = str(REPO)
+        proc = subprocess.Popen(self.argv, cwd=REPO, env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
+        reader = threading.Thread(target=self._read, args=(proc,), daemon=True)
+        reader.start()
+        self.readers.append((proc, reader))
+        self.seen.append(f"started pid {proc.pid}")
+        return proc
+
+    def _read(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def _receive(self, timeout: float) -> tuple[int, str] | None:
+        """The next notification (sender pid, text), None after `timeout` seconds."""
+        self.sock.settimeout(max(timeout, 0.001))
+        try:
+            data, ancillary, _flags, _addr = self.sock.recvmsg(
+                4096, socket.CMSG_SPACE(struct.calcsize("3i")))
+        except TimeoutError:
+            return None
+        pid = -1
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                pid = array.array("i", payload[:12])[0]
+        return pid, data.decode()
+
+    def _supervise(self) -> None:
+        while not self.stopping.is_set():
+            proc = self.proc = self._spawn()
+            last = time.monotonic()  # systemd's watchdog runs from the start (READY or not)
+            while not self.stopping.is_set():
+                if proc.poll() is not None:
+                    self.seen.append(f"pid {proc.pid} exited {proc.returncode}")
+                    break
+                left = last + WATCHDOG_S - time.monotonic()
+                if left <= 0:
+                    self.seen.append(f"watchdog timeout: no WATCHDOG=1 for {WATCHDOG_S:g} s: "
+                                     f"SIGABRT to pid {proc.pid}")
+                    proc.send_signal(signal.SIGABRT)
+                    proc.wait(30)
+                    self.seen.append(f"pid {proc.pid} ended by {proc.returncode}")
+                    self.watchdog_kills += 1
+                    break
+                got = self._receive(min(left, 0.5))
+                if got is None:
+                    continue
+                pid, text = got
+                if pid != proc.pid:  # NotifyAccess=main
+                    self.seen.append(f"ignored {text!r} from pid {pid}")
+                    continue
+                for item in text.split("\n"):
+                    if item in ("READY=1", "STOPPING=1"):
+                        self.seen.append(f"pid {pid}: {item}")
+                    if item == "WATCHDOG=1":
+                        last = time.monotonic()
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(30)
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:  # the frozen loop ignores SIGTERM
+                self.proc.kill()
+                self.proc.wait()
+        for proc, reader in self.readers:  # every process has ended: their output too
+            reader.join(10)
+            assert proc.stdout is not None
+            proc.stdout.close()
+        self.sock.close()
+
+    def output(self) -> list[str]:
+        return list(self.lines)
+
+    def freeze(self, part: str) -> None:
+        assert self.proc is not None
+        sent = signal.SIGUSR2 if part == "loop" else signal.SIGUSR1
+        self.seen.append(f"{sent.name} to pid {self.proc.pid}")
+        self.proc.send_signal(sent)
+
+    def restarts(self) -> int:
+        return self.watchdog_kills
+
+    def describe(self) -> str:
+        return "\nsupervisor: " + " | ".join(self.seen) + "\noutput:\n" + \
+            "\n".join(self.lines[-30:])
+
+
+@pytest.mark.parametrize("part", ["loop", "writer"])
+def test_a_frozen_companion_is_restarted_by_the_watchdog_without_losing_a_move(
+        tmp_path: Path, game: Path, part: str) -> None:
+    supervisor = NotifySupervisor(tmp_path, game)
+    supervisor.start()
+    try:
+        scenario(supervisor, part)
+    finally:
+        supervisor.stop()
+    seen = supervisor.seen
+    assert sum(s.endswith("READY=1") for s in seen) == 2, supervisor.describe()
+    killed = [s for s in seen if s.startswith("watchdog timeout")]
+    assert len(killed) == 1, supervisor.describe()
+    # the first process died of the SIGABRT (not a clean exit), after saying it was ready
+    assert f"ended by {-signal.SIGABRT}" in " | ".join(seen), supervisor.describe()
+
+
+def test_without_the_switch_sigusr2_is_not_a_freeze() -> None:
+    """The freeze is a test's switch only: without COMPANION_DEBUG_FREEZE nothing is armed."""
+    from companion.app import debug
+
+    before = signal.getsignal(signal.SIGUSR2)
+    assert debug.install_freeze_switch({}) is False
+    assert debug.install_freeze_switch({"COMPANION_DEBUG_FREEZE": "yes"}) is False
+    assert signal.getsignal(signal.SIGUSR2) is before
+
+
+# --- systemd itself, booted in a container ------------------------------------------------
+
+
+def nspawn_blocker() -> str | None:
+    """Why systemd cannot be booted in a container here, or None."""
+    if os.geteuid() != 0:
+        return "needs root to boot systemd in a container (systemd-nspawn)"
+    if shutil.which("systemd-nspawn") is None:
+        return "systemd-nspawn is not installed (apt-get install systemd-container)"
+    if not Path("/usr/lib/systemd/systemd").exists():
+        return "systemd is not installed (/usr/lib/systemd/systemd)"
+    if shutil.which("nsenter") is None:
+        return "nsenter (util-linux) is not installed"
+    return None
+
+
+class SystemdContainer(Supervised):
+    """systemd as PID 1 of a volatile container over this machine's /usr, running the
+    repo's unit with a drop-in; the host shares its network, so the remote's port is ours."""
+
+    def __init__(self, tmp: Path, data: Path) -> None:
+        self.port = free_port()
+        self.name = f"companion-watchdog-{os.getpid()}"
+        units = tmp / "units"
+        (units / "table-companion.service.d").mkdir(parents=True)
+        shutil.copy(UNIT, units / "table-companion.service")
+        python = Path(sys.executable)
+        env = " ".join(f"{k}={v}" for k, v in {**APP_ENV, "PYTHONPATH": str(REPO)}.items())
+        (units / "table-companion.service.d" / "test.conf").write_text(f"""\
+# This checkout instead of the installed app; root (the container has no users or groups);
+# a short watchdog. Everything else is deploy/table-companion.service as installed.
+[Service]
+User=
+Group=
+SupplementaryGroups=
+ExecStart=
+ExecStart={python} -m companion run --headless --port {self.port}
+Environment={env}
+WatchdogSec={WATCHDOG_S:g}
+RestartSec=1
+# This Python and checkout may live under /root or /home (ProtectHome would hide them).
+ProtectHome=no
+""")
+        binds = {REPO, Path(sys.prefix), Path(sys.base_prefix), python.resolve().parent}
+        binds = {b for b in binds if not b.is_relative_to("/usr")}
+        self.argv = ["systemd-nspawn", "--directory=/", "--volatile=yes", "--register=no",
+                     "--keep-unit", f"--machine={self.name}", "--console=pipe",
+                     f"--bind-ro={units}:/etc/systemd/system",
+                     f"--bind={data}:/var/lib/table-companion",
+                     *[f"--bind-ro={b}" for b in sorted(binds)],
+                     "--boot", "systemd.wants=table-companion.service"]
+        self.proc: subprocess.Popen[str] | None = None
+        self.log = tmp / "nspawn.log"
+
+    def start(self) -> None:
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, text=True)
+
+    def init_pid(self) -> int | None:
+        """The container's PID 1 as this machine sees it (nspawn's child), or None."""
+        assert self.proc is not None
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if int(fields[1]) == self.proc.pid and "(systemd)" in stat:
+                return int(entry.name)
+        return None
+
+    def inside(self, *argv: str) -> str:
+        """Run a command in the container (its mount and pid namespaces); its stdout."""
+        pid = self.init_pid()
+        if pid is None:
+            return ""
+        result = subprocess.run(["nsenter", f"--target={pid}", "--mount", "--pid", "--uts",
+                                 "--ipc", "--root", "--wd", *argv],
+                                capture_output=True, text=True, timeout=30, check=False)
+        return result.stdout
+
+    def booted(self) -> bool:
+        return self.inside("systemctl", "is-active", "table-companion").strip() == "active"
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()  # nspawn asks the container's systemd to power off
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def output(self) -> list[str]:
+        return self.inside("journalctl", "--no-pager", "-o", "cat", "-u",
+                           "table-companion").splitlines()
+
+    def freeze(self, part: str) -> None:
+        sent = "SIGUSR2" if part == "loop" else "SIGUSR1"
+        self.inside("systemctl", "kill", "--kill-who=main", f"--signal={sent}",
+                    "table-companion")
+
+    def restarts(self) -> int:
+        text = self.inside("systemctl", "show", "--property=NRestarts", "--value",
+                           "table-companion").strip()
+        return int(text) if text.isdigit() else 0
+
+    def describe(self) -> str:
+        return ("\njournal of table-companion:\n" + "\n".join(self.output()[-40:])
+                + "\nnspawn: " + self.log.read_text()[-2000:])
+
+
+@pytest.fixture
+def container(tmp_path: Path, game: Path) -> Iterator[SystemdContainer]:
+    reason = nspawn_blocker()
+    if reason is not None:
+        pytest.skip(reason)
+    box = SystemdContainer(tmp_path, game)
+    box.start()
+    try:
+        deadline = time.monotonic() + 60
+        while box.init_pid() is None and time.monotonic() < deadline:
+            assert box.proc is not None
+            if box.proc.poll() is not None:
+                pytest.skip("systemd-nspawn cannot boot systemd here: "
+                            + box.log.read_text()[-500:])
+            threading.Event().wait(0.1)
+        if box.init_pid() is None:
+            pytest.skip("systemd-nspawn started no systemd within 60 s: "
+                        + box.log.read_text()[-500:])
+        yield box
+    finally:
+        box.stop()
+
+
+@pytest.mark.parametrize("part", ["loop", "writer"])
+def test_systemd_restarts_a_frozen_companion_without_losing_a_move(
+        container: SystemdContainer, part: str) -> None:
+    until("systemd reports table-companion active (READY=1)", container.booted, 90,
+          container.describe)
+    scenario(container, part)
+    journal = "\n".join(container.inside("journalctl", "--no-pager", "-o", "cat").splitlines())
+    assert "table-companion.service: Watchdog timeout" in journal, container.describe()
+    assert "SIGABRT" in journal, container.describe()
+    assert container.booted()
+    print(container.describe())  # the evidence, with pytest -s
