@@ -216,12 +216,13 @@ def test_card_text_shown_while_news_only() -> None:
     controller, loop = start(session)
     controller.submit({"do": "roll", "by": "Ann", "dice": [3, 4]}, "keyboard")
     controller.submit({"do": "draw", "by": "Ann", "card": "chance-dividend"}, "keyboard")
-    assert controller.ui.card_news == "chance-dividend"
+    assert controller.state["card_news"]["id"] == "chance-dividend"  # type: ignore[index]
+    assert controller.state["card_news"]["player"] == "Ann"  # type: ignore[index]
     card = controller.state["last_card"]["text"]  # type: ignore[index]
     assert any(card in t for t in drawn(controller, loop))
     controller.press("roll")  # end the turn: the card's effect is over
     assert controller.state["current"] == "Bo"  # type: ignore[index]
-    assert controller.ui.card_news is None
+    assert controller.state["card_news"] is None  # type: ignore[index]
     assert not any(card in t for t in drawn(controller, loop))
 
 

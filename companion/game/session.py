@@ -22,6 +22,14 @@ from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
+from companion.game.news import (
+    AUCTION_SECONDS,
+    LOOK_BACK,
+    auction_clock,
+    auction_key,
+    card_after,
+    card_from_entries,
+)
 from companion.game.replaying import (
     Stacks,
     clean_command,
@@ -68,6 +76,10 @@ def _refused(version: int, code: str, message: str, params: JSON | None = None) 
                    params=dict(params or {}))
 
 
+#: the card news is not known yet: derived from the journal when asked
+_UNKNOWN = object()
+
+
 class GameSession:
     """One saved game, one serialized writer; thread-safe for any number of callers.
 
@@ -99,6 +111,13 @@ class GameSession:
         self.fault: str | None = journal.readonly_reason
         #: when the game was dealt (journal time), for the timed game's clock
         self._started = journal.game_started() if state is not None else None
+        #: the card that is news (companion.game.news); _UNKNOWN: derive it from the journal
+        self._card: JSON | None | object = _UNKNOWN
+        #: the open auction and when its clock (re)started: the one clock of the table
+        self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
+                                                                   clock())
+        #: seconds an auction waits for a new highest bid before the table closes it
+        self.auction_seconds = AUCTION_SECONDS
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -203,12 +222,25 @@ class GameSession:
         else:
             out = state_json(g)
             self._public = (g.version, out)
+        out = {**out, "card_news": self._card_news()}
+        key, since = self._auction
+        if key is not None:
+            out["auction_clock"] = auction_clock(since, self._clock(), self.auction_seconds)
         ends = self._ends_at()
         if ends is None:
             return out
         left = max(0, int(ends - self._clock() + 0.999))
         return {**out, "clock": {"limit_minutes": g.options.time_limit_minutes,
                                  "ends_at": ends, "seconds_left": left}}
+
+    def _card_news(self) -> JSON | None:
+        """The card that is news now (with its drawer), derived from the journal when an
+        undo, a redo or a restart left it unknown."""
+        card = self._card
+        if card is _UNKNOWN:
+            card = card_from_entries(self.history(None, LOOK_BACK))
+            self._card = card
+        return card if isinstance(card, dict) else None
 
     def _ends_at(self) -> float | None:
         """The timed game's end (epoch seconds), or None when no clock runs."""
@@ -406,6 +438,11 @@ class GameSession:
         self._stacks.record(entry.seq, entry.kind, entry.target)
         self._seq = entry.seq
         self._state = after
+        self._card = card_after(self._card, entry.events) if entry.kind == "command" and \
+            isinstance(self._card, dict | None) else _UNKNOWN
+        key = auction_key(after)
+        if key != self._auction[0]:
+            self._auction = (key, entry.time)
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)

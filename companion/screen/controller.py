@@ -40,7 +40,6 @@ from companion.screen.views import settings as screen_settings
 from companion.screen.views.board_info import board_info, edition_names
 from companion.screen.views.history import networth_series
 from companion.screen.views.house_rules import house_rule_states
-from companion.screen.views.news import card_news
 from companion.screen.views.prompt import (
     Action,
     build_prompt,
@@ -52,7 +51,6 @@ from companion.words import catalog as i18n
 from companion.words.refusals import describe_refusal
 
 log = logging.getLogger(__name__)
-AUCTION_SECONDS = 30.0
 
 
 def has_game(state: Mapping[str, Any] | None) -> bool:
@@ -79,7 +77,6 @@ class Controller(EntryMixin):
         sound: SoundPlayer | None = None,
         data_dir: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
-        auction_seconds: float = AUCTION_SECONDS,
         language: str | None = None,
         remote_port: int | None = WebConfig.port,
     ) -> None:
@@ -94,7 +91,6 @@ class Controller(EntryMixin):
         self.sound = sound
         self.data_dir = data_dir
         self.clock = clock
-        self.auction_seconds = auction_seconds
         self.settings = screen_settings.load(data_dir)
         self.updates: queue.Queue[Update] = queue.Queue()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
@@ -115,6 +111,7 @@ class Controller(EntryMixin):
         if has_game(self.state):
             self.sync_language()
             self._resume_history()
+            self._auction_clock(None, self.state or {})
         else:
             self.open_setup()
         self._remove_listener = session.add_listener(self.on_update) if session else None
@@ -259,7 +256,6 @@ class Controller(EntryMixin):
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
             self.ui.message = None  # the "Undone" banner goes when the next move comes
-        self.ui.card_news = card_news(self.ui.card_news, old, update.events, state)
         self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
         self._networth_sample(update.events, state)
         self._reset_entry(old, state)
@@ -299,15 +295,15 @@ class Controller(EntryMixin):
             self.ui.bus_ride = False
 
     def _auction_clock(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
-        """Restart the auction clock on a new auction or a new highest bid."""
+        """The auction clock, as the session keeps it for the screen and every phone
+        (companion.game.news): it runs out `seconds_left` from this update."""
+        clock = state.get("auction_clock") or {}
         pending = state.get("pending") or {}
-        if pending.get("kind") not in ("auction", "building_auction"):
+        if pending.get("kind") not in ("auction", "building_auction") or \
+                "seconds_left" not in clock:
             self.ui.auction_deadline = None
             return
-        before = (old or {}).get("pending") or {}
-        if (before.get("kind") != pending.get("kind") or before.get("square") !=
-                pending.get("square") or before.get("highest") != pending.get("highest")):
-            self.ui.auction_deadline = self.ui.now + self.auction_seconds
+        self.ui.auction_deadline = self.ui.now + float(clock["seconds_left"])
 
     def notify(self, message: str, kind: str = "info") -> None:
         """Show a banner for a while."""

@@ -15,7 +15,15 @@ from companion.words.catalog import group_digits
 from web_remote import rulebook
 from web_remote.context import identity, refuse, remote
 from web_remote.guard import own_move
-from web_remote.i18n import _, current_language, say_events, say_moves, say_undo, trades_said
+from web_remote.i18n import (
+    _,
+    current_language,
+    say_events,
+    say_moves,
+    say_news,
+    say_undo,
+    trades_said,
+)
 from web_remote.links import join_url
 from web_remote.present import (
     board,
@@ -37,6 +45,8 @@ QUICK_BIDS = (10, 50, 100)
 #: the move it took back
 LATEST = 12
 LOOK_BACK = 200
+#: how far back in the journal the Me page looks for what the last round did to its player
+NEWS_LOOK_BACK = 80
 
 
 def verb_labels() -> dict[str, str]:
@@ -182,7 +192,9 @@ def me() -> BaseResponse:
     who = identity()
     target = remote().session.undo_target()
     mine_to_undo = who is not None and who.player == player and own_move(target, who)
-    return page("me", state=state, player=player, me_json=me_json, legal=mine,
+    news = say_news(state, player, remote().session.history(None, NEWS_LOOK_BACK)
+                    if me_json else None)
+    return page("me", state=state, player=player, me_json=me_json, legal=mine, news=news,
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
                 said=building_said(pending), placing=placing,
                 place=find(mine, "build") if placing else None,
@@ -228,7 +240,7 @@ def table() -> BaseResponse:
     """Everything the big screen shows, so a laptop can be the screen."""
     state = remote().session.state()
     faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
-    return page("table", state=state, moves=latest_moves(state),
+    return page("table", state=state, moves=latest_moves(state), news=say_news(state, None),
                 board=board(state, current_language()),
                 said=building_said(state.get("pending")),
                 speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,

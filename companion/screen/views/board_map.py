@@ -22,11 +22,14 @@ from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
 from companion.screen.painter import Painter
-from companion.screen.texts import text
+from companion.screen.texts import language, text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
-from companion.screen.views.prompt import card_text, square_name
+from companion.screen.views.prompt import card_text, shown_card, square_name
 from companion.screen.views.waiting import draw_waiting, waiting_for
+from companion.words import catalog as i18n
+from companion.words.move_words import Words
+from companion.words.news import card_news
 
 
 def cell_position(index: int, size: int) -> tuple[int, int]:
@@ -222,7 +225,7 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         p.paragraph(rules, box, 11, theme.ACCENT, align="center", max_lines=2)
         bottom = box
     pick = entry.pick(state, ui, ui.board.size)
-    card = state.get("last_card") or {}
+    card = shown_card(state)
     shown = card_text(state, ui)
     waiting = waiting_for(state, ui)
     top = inner.y
@@ -240,7 +243,9 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         return
     if shown:
         deck = str(card.get("deck", ""))
-        title = ui.board.deck_names.get(deck) or deck
+        lang = language()
+        said = card_news(state, Words(state, lang, i18n.translator(lang)))
+        title = said.title if said is not None else ui.board.deck_names.get(deck) or deck
         head = pygame.Rect(inner.x, top, inner.width, p.px(20))
         p.text(title, head, 14, theme.ACCENT, bold=True, align="center")
         body = pygame.Rect(inner.x, head.bottom, inner.width, bottom.y - head.bottom)
