@@ -210,7 +210,6 @@ def me() -> BaseResponse:
                 others=others, lift_offer=lift_offer,
                 can_trade=find(mine, "trade") is not None,
                 all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
-                auction_seconds=remote().config["auction_seconds"],
                 players=[p["name"] for p in state.get("players", [])])
 
 
