@@ -23,7 +23,8 @@ SELF_VERBS = frozenset({
     "claim_rent", "use_bus_ticket", "choose_square", "choose_gift",  # the last three: Mega
 })
 #: verbs only the banker may send from a phone (players trade through proposals)
-BANKER_VERBS = frozenset({"close_auction", "new_game", "auction_building", "trade"})
+BANKER_VERBS = frozenset({"close_auction", "new_game", "auction_building", "trade",
+                          "end_game"})
 #: every verb the phone API accepts; the engine's vocabulary
 VERBS = SELF_VERBS | BANKER_VERBS | {"pay"}
 #: the largest amount anybody may type: far above any real payment, far below nonsense
@@ -131,6 +132,8 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
         raise Refusal("bad_command", _("A note may hold at most %(count)d characters, and no "
                                        "control characters.", count=MAX_NOTE))
     out = dict(command)
+    if verb == "end_game":  # by agreement: the timed game's end is the table clock's
+        out = {"do": "end_game"}
     if verb == "new_game":
         check_names(out.get("players"))
     if not who.banker:

@@ -130,14 +130,18 @@ def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> li
 def say_news(state: dict[str, Any], player: str | None,
              entries: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The news of companion.words.news in the current phone's language: "headline" (whose
-    turn, doubles, jail, the winner), "card" (the card that is news, with its drawer) and,
-    given the journal's recent `entries`, "mine" (what the last round did to `player`)."""
+    turn, doubles, jail, the winner), "card" (the card that is news, with its drawer),
+    "standings" (a counted game's wealth, richest first) and, given the journal's recent
+    `entries`, "mine" (what the last round did to `player`)."""
     lang = current_language()
     words = Words(state or {}, lang, catalog(lang))
     head: Headline | None = headline(state, player, words)
     card: CardNews | None = card_news(state, words)
     mine = news_for(entries, player, words) if entries and player else []
-    return {"headline": head, "card": card, "mine": mine}
+    standings = [{"name": row.get("name"), "total": words.money(row.get("total"))}
+                 for row in state.get("standings") or []]
+    return {"headline": head, "card": card, "mine": mine, "standings": standings,
+            "player": player}
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> Said:

@@ -450,6 +450,11 @@ class Controller(EntryMixin):
             self._sound(ui_action.split(":", 1)[1])
         elif ui_action == "new_game":
             self.open_setup()
+        elif ui_action == "end_now":  # the banker menu's "End now and count": asks first
+            self.open_chooser(text("end_now_title"), [
+                Choice(text("menu_end_now"), action="end_now_yes"), Choice(text("act_back"))])
+        elif ui_action == "end_now_yes" and self.session is not None:
+            self._send({"do": "end_game"}, Source("screen", banker=True))
         elif ui_action.startswith("setup_"):
             self._setup_action(ui_action)
 
@@ -506,6 +511,14 @@ class Controller(EntryMixin):
             choices.append(Choice(text("menu_new_game"), action="new_game"))
         choices.append(Choice(text("menu_close")))
         self.open_chooser(text("menu_title"), choices)
+
+    def end_now_choice(self) -> Choice | None:
+        """The banker menu's "End now and count" (None when no game runs): only the banker
+        menu offers it, and the game ends by the banker's authority after a confirmation."""
+        state = self.state or {}
+        if not has_game(state) or state.get("winner"):
+            return None
+        return Choice(text("menu_end_now"), action="end_now")
 
     def open_squares(self, verb: str) -> None:
         """The square picker for a per-square verb (build, mortgage...)."""

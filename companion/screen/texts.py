@@ -160,6 +160,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("menu_rules", "House rules"),
     _t("menu_close", "Close menu"),
     _t("menu_new_game", "New game"),
+    _t("menu_end_now", "End now and count"),
+    _t("end_now_title", "End the game now and count everyone's wealth?"),
     _t("settings_volume", "Volume {volume} %"),
     _t("pot", "Free Parking: {amount}"),
     _t("settings_mute", "Mute"),
