@@ -119,3 +119,68 @@ def test_the_headline_at_game_over_names_the_winner() -> None:
              "turn": {"doubles": 1, "must_roll": True}}
     said = headline(state, "Ann", Words(state, "en", i18n.translator("en")))
     assert said is not None and said.text == "Game over: Ann wins" and not said.mine
+
+
+def test_a_refused_trade_names_the_square(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [1, 2]}, {"do": "buy"})  # Ann owns Rue Lecourbe
+    bo = joined(app, "Bo")
+    out = bo.post("/api/trades", {"version": game.version, "to": "Ann",
+                                  "give": {"squares": [3]}, "take": {}})
+    assert out.status_code >= 400
+    assert "Bo does not own Rue Lecourbe." in out.get_json()["message"]
+
+
+def test_the_history_says_an_auction_was_paid_by_its_close(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [1, 2]}, {"do": "decline"},
+         {"do": "bid", "by": "Bo", "amount": 20}, {"do": "pass", "by": "Cy"},
+         {"do": "pass", "by": "Ann"})
+    said = page_text(joined(app, "Ann"), "/history")
+    assert "Bo the bank € 20 auction the auction's close" in said  # not Ann, who passed
+
+
+def test_the_worth_chart_is_read_by_turns(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "end_turn"})
+    svg = joined(app, "Ann").client.get("/worth.svg").get_data(as_text=True)
+    assert ">Turn 2<" in svg and ">v" not in svg
+
+
+def test_a_dutch_phone_reads_the_card_in_dutch(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-dividend"})
+    dutch = i18n.localized_name("classic-eur", "chance-dividend", "nl")
+    assert dutch != game.state()["card_news"]["text"]
+    bo = joined(app, "Bo")
+    assert dutch in page_text(bo, "/me", "nl")
+    assert dutch in page_text(bo, "/table", "nl")
+
+
+def test_the_banker_lists_saved_games_in_the_phones_language(tmp_path: Path) -> None:
+    from web_remote.views.banker import game_label
+
+    with_turn = {"players": ["Ann", "Bo"], "edition": "classic-eur", "turn": 34}
+    from web_remote import create_app
+    session = open_real_session(tmp_path / "g", ("Ann", "Bo"))
+    try:
+        app = create_app(session, tmp_path / "g", {"banker_pin": "2468"})
+        with app.test_request_context(headers={"Cookie": "lang=ru"}):
+            from flask import g
+            g.lang = "ru"
+            label = game_label(with_turn)
+        app.extensions["web_remote"].close()
+    finally:
+        session.close()
+    assert "Ход 34" in label and "turn" not in label and "classic-eur" not in label
+
+
+def test_a_russian_phone_at_a_swedish_table_reads_the_swedish_rules(tmp_path: Path) -> None:
+    from web_remote import create_app
+    session = open_real_session(tmp_path / "sv", ("Åsa", "Bo"), edition="sv")
+    try:
+        app = create_app(session, tmp_path / "sv", {"banker_pin": "2468"})
+        åsa = joined(app, "Åsa")
+        åsa.client.set_cookie("lang", "ru")
+        html = åsa.client.get("/rules").get_data(as_text=True)
+        app.extensions["web_remote"].close()
+    finally:
+        session.close()
+    assert '<section class="rule" lang="en">' in html and "Goal" in html  # readable
+    assert "Svensk utgåva" not in html and "Правила" in html  # the page speaks Russian

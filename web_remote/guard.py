@@ -12,7 +12,8 @@ from typing import Any
 
 from companion.game.limits import MAX_NOTE, note_problem
 from companion.rules.engine import MAX_NAME, valid_name
-from web_remote.i18n import _
+from web_remote.i18n import _, current_language
+from web_remote.present import square_names
 
 JSON = dict[str, Any]
 
@@ -110,8 +111,9 @@ def check_offer(offer: Any, owner: str, state: JSON, board_size: int, field: str
     owners = {sq["index"]: sq.get("owner") for sq in state.get("squares", [])}
     for s in squares:
         if owners.get(s) != owner:
-            raise Refusal("not_owner", _("%(name)s does not own square %(square)d.",
-                                         name=owner, square=s))
+            names = square_names(state, current_language())
+            raise Refusal("not_owner", _("%(name)s does not own %(square)s.", name=owner,
+                                         square=names.get(s, str(s))))
     held = next((p["jail_cards"] for p in state.get("players", []) if p["name"] == owner), 0)
     if cards > held:
         raise Refusal("no_jail_card", _("%(name)s holds only %(count)d jail cards.",

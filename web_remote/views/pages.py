@@ -125,6 +125,7 @@ def source_labels() -> dict[str, str]:
         "banker": _("the banker"), "button": _("the buttons"), "rfid": _("a card tap"),
         "phone": _("a phone"), "script": _("a table script"), "keyboard": _("the keyboard"),
         "screen": _("the screen"), "session": _("the companion"),
+        "auction": _("the auction's close"),
     }
 
 
@@ -270,7 +271,8 @@ def worth_chart(state: dict[str, Any]) -> str:
     lang = current_language()
     return chart_svg(players, samples, _("Net worth over time"),
                      money=lambda a: money(a, cur, lang),
-                     digits=lambda a: group_digits(a, cur))
+                     digits=lambda a: group_digits(a, cur),
+                     turn=lambda n: _("Turn %(number)d", number=n))
 
 
 @bp.get("/worth")
@@ -296,8 +298,10 @@ def rules() -> BaseResponse:
     state = remote().session.state()
     ed_id = str(state.get("edition", "classic-eur"))
     ed = edition(ed_id)
-    fallback = ed.language if ed is not None else "en"
-    lang, sections = rulebook.rulebook(ed_id, current_language(), fallback)
+    # the table's edition decides the rules; a phone whose language that rulebook is not
+    # written in reads it in English (a Russian phone at a Swedish table: the Swedish
+    # rules in English), else in the edition's own language
+    lang, sections = rulebook.rulebook(ed_id, current_language(), "en")
     query = request.args.get("q", "")[:100]
     defaults = ed.defaults.to_json() if ed is not None else {}
     return page("rules", state=state, sections=rulebook.search(sections, query), query=query,
