@@ -5,6 +5,7 @@ standings and the winner (the README's promise)."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -77,3 +78,32 @@ def test_the_screens_banker_menu_ends_now_after_asking(
     controller.press(BANKER_MENU)
     assert controller.ui.chooser is not None
     assert "End now and count" not in [c.label for c in controller.ui.chooser.choices]
+
+
+def chosen_edition(form: str) -> str:
+    """The edition the new-game form has selected."""
+    select = re.search(r'<select name="edition">(.*?)</select>', form, re.S)
+    assert select is not None
+    picked = re.findall(r'<option value="([\w-]+)"[^>]*\bselected\b', select.group(1))
+    assert len(picked) == 1, picked
+    return picked[0]
+
+
+def test_the_bankers_first_page_is_the_setup_in_the_phones_language(tmp_path: Path) -> None:
+    from web_remote import create_app
+
+    with GameSession.open(tmp_path / "empty") as session:  # a first start: no game yet
+        app = create_app(session, tmp_path / "empty", {"banker_pin": "2468"})
+        try:
+            banker = joined(app, "banker")
+            first = banker.client.get("/me")
+            assert first.status_code == 302 and first.location.endswith("/banker")
+            page = banker.client.get("/me?partial=1").get_data(as_text=True)
+            assert "You are not a player" not in page and "Banker page" in page
+            form = banker.client.get("/banker").get_data(as_text=True)
+            assert chosen_edition(form) == "classic-en"  # not the first of the list (ch)
+            assert form.index('<details class="advanced"') < form.index('name="seed"')
+            banker.client.set_cookie("lang", "sv")
+            assert chosen_edition(banker.client.get("/banker").get_data(as_text=True)) == "sv"
+        finally:
+            app.extensions["web_remote"].close()

@@ -253,6 +253,7 @@ def test_a_refused_new_game_is_said_beside_the_form_keeping_what_was_typed(
     expect(error).to_be_hidden()
     form.locator("select[name=edition]").select_option("classic-en")
     form.locator("input[name=players]").fill("Cy, Cy")
+    form.locator("details.advanced summary").click()  # the seed waits under "Advanced"
     form.locator("input[name=seed]").fill("42")
     form.locator("input[name=free_parking_pot]").check()
 

@@ -94,6 +94,21 @@ def _render(refused: dict[str, str] | None = None,
     ), mimetype="text/html")
 
 
+def default_edition(lang: str) -> str:
+    """The edition a new table starts with: the classic edition of the phone's language
+    when there is one (English: classic-en), else that language's own edition (Swedish,
+    Polish, Russian), else the classic euro edition.
+
+    >>> default_edition("en"), default_edition("sv"), default_edition("de")
+    ('classic-en', 'sv', 'classic-eur')
+    """
+    ids = edition_ids()
+    spoken = [e for e in ids if (ed := edition(e)) is not None and ed.language == lang]
+    for pick in (*(e for e in spoken if e.startswith("classic")), *spoken):
+        return pick
+    return "classic-eur" if "classic-eur" in ids else ids[0]
+
+
 def edition_name(edition_id: str) -> str:
     """An edition's name in the phone's language (as the edition names itself there)."""
     try:
@@ -145,7 +160,8 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
     new_game = mine if form == "new_game" else MultiDict()
     return {
         "new_game": {
-            "edition": new_game.get("edition") or state.get("edition"),
+            "edition": new_game.get("edition") or state.get("edition")
+            or default_edition(current_language()),
             "players": new_game.get("players", ", ".join(players)),
             "seed": new_game.get("seed", "0"), "pin": new_game.get("pin", ""),
             "rules": {key for key in HOUSE_RULES if new_game.get(key)},

@@ -165,6 +165,8 @@ def me() -> BaseResponse:
         who = identity()
         if who is not None and who.role == "spectator":
             return redirect(url_for("pages.table"))
+        if who is not None and who.banker and not state.get("players"):
+            return redirect(url_for("banker.page"))  # no game yet: the banker sets one up
     mine = legal_for(state, player)
     me_json = next((p for p in state.get("players", []) if p["name"] == player), None)
     pending = state.get("pending")
