@@ -76,10 +76,6 @@ def _refused(version: int, code: str, message: str, params: JSON | None = None) 
                    params=dict(params or {}))
 
 
-#: the card news is not known yet: derived from the journal when asked
-_UNKNOWN = object()
-
-
 class GameSession:
     """One saved game, one serialized writer; thread-safe for any number of callers.
 
@@ -111,8 +107,9 @@ class GameSession:
         self.fault: str | None = journal.readonly_reason
         #: when the game was dealt (journal time), for the timed game's clock
         self._started = journal.game_started() if state is not None else None
-        #: the card that is news (companion.game.news); _UNKNOWN: derive it from the journal
-        self._card: JSON | None | object = _UNKNOWN
+        #: the card that is news (companion.game.news), kept by the writer thread only
+        self._card: JSON | None = card_from_entries(self.history(None, LOOK_BACK)) \
+            if state is not None else None
         #: the open auction and when its clock (re)started: the one clock of the table
         self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
                                                                    clock())
@@ -222,7 +219,7 @@ class GameSession:
         else:
             out = state_json(g)
             self._public = (g.version, out)
-        out = {**out, "card_news": self._card_news()}
+        out = {**out, "card_news": self._card}
         key, since = self._auction
         if key is not None:
             out["auction_clock"] = auction_clock(since, self._clock(), self.auction_seconds)
@@ -232,15 +229,6 @@ class GameSession:
         left = max(0, int(ends - self._clock() + 0.999))
         return {**out, "clock": {"limit_minutes": g.options.time_limit_minutes,
                                  "ends_at": ends, "seconds_left": left}}
-
-    def _card_news(self) -> JSON | None:
-        """The card that is news now (with its drawer), derived from the journal when an
-        undo, a redo or a restart left it unknown."""
-        card = self._card
-        if card is _UNKNOWN:
-            card = card_from_entries(self.history(None, LOOK_BACK))
-            self._card = card
-        return card if isinstance(card, dict) else None
 
     def _ends_at(self) -> float | None:
         """The timed game's end (epoch seconds), or None when no clock runs."""
@@ -438,8 +426,9 @@ class GameSession:
         self._stacks.record(entry.seq, entry.kind, entry.target)
         self._seq = entry.seq
         self._state = after
-        self._card = card_after(self._card, entry.events) if entry.kind == "command" and \
-            isinstance(self._card, dict | None) else _UNKNOWN
+        # a command folds its events in; an undo or redo derives it again from the journal
+        self._card = card_after(self._card, entry.events) if entry.kind == "command" \
+            else card_from_entries(self.history(None, LOOK_BACK))
         key = auction_key(after)
         if key != self._auction[0]:
             self._auction = (key, entry.time)
