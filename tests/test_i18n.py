@@ -14,6 +14,7 @@ from babel.messages.pofile import read_po
 
 from companion.screen import texts
 from companion.words import catalog as i18n
+from companion.words.news_texts import NEWS
 from companion.words.refusal_texts import SENTENCES
 from companion.words.undo_texts import QUESTIONS
 
@@ -175,7 +176,7 @@ def test_template_is_up_to_date_with_the_screen_sources() -> None:
     assert keys == {(m.context, m.id) for m in extracted if m.id}, \
         "run: python -m companion.words.catalog update"
     assert {m.context for m in extracted if m.id} == set(texts.MESSAGES) | set(SENTENCES) | \
-        set(QUESTIONS)
+        set(QUESTIONS) | set(NEWS)
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)

@@ -221,7 +221,7 @@ def test_each_language_says_it_with_the_editions_words() -> None:
         {"kind": "bought", "player": "Åsa", "square": 39, "price": 8000}]}
     assert say(entry, SV, "sv")[0] == "Åsa köpte Norrmalmstorg för Kr 8 000"
     assert say(entry, SV, "fr")[0] == "Åsa a acheté Norrmalmstorg pour Kr 8 000"
-    assert say(entry, SV, "ru")[0] == "Åsa: покупка Norrmalmstorg за Kr 8 000"
+    assert say(entry, SV, "ru")[0] == "Åsa: покупка — Norrmalmstorg за Kr 8 000"  # no case
     dutch = i18n.localized_name("classic-eur", "rue-de-la-paix", "nl")
     assert say({**entry, "events": [{"kind": "bought", "player": "Daan", "square": 39,
                                      "price": 400}]}, EUR, "nl")[0] == \

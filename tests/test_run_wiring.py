@@ -110,6 +110,8 @@ def test_sigterm_stops_a_headless_companion_promptly(tmp_path: Path) -> None:
             assert proc.stdout is not None
             line = proc.stdout.readline()  # printed once everything is up
             assert "without a screen" in line, line
+            qr = proc.stdout.readline()  # then the join link's QR code, for a phone to scan
+            assert set(qr.strip()) == {"█"} and len(qr.strip()) > 20, qr
             assert (tmp_path / "data" / "tap.sock").exists()  # --reader fake is listening
             proc.send_signal(signal.SIGTERM)
             proc.send_signal(signal.SIGINT)

@@ -11,6 +11,7 @@ from web_fakes import FakeSession
 
 from companion.game.api import Source
 from companion.screen.controller import Controller
+from companion.screen.layout import GameLayout
 from companion.screen.render import render
 from companion.screen.ui_state import LogLine
 
@@ -38,9 +39,17 @@ def lines(controller: Controller) -> dict[str, bool]:
 
 
 def struck_on_screen(controller: Controller) -> dict[str, bool]:
-    """The recent moves as drawn at 800x480: text -> drawn struck through."""
+    """The recent moves as drawn at 800x480: text -> drawn struck through (each of the
+    lines a long move wraps into)."""
     frame = render(controller.state, controller.ui, pygame.Surface((800, 480)))
-    return {t.text: t.struck for t in frame.texts}
+    panel = GameLayout.for_size((800, 480)).log
+    out = {}
+    for line in controller.ui.log:
+        parts = [t for t in frame.texts if len(t.text) > 3 and t.text in line.text
+                 and panel.contains(t.box)]
+        if parts:
+            out[line.text] = all(t.struck for t in parts)
+    return out
 
 
 def buy_rue_lecourbe(controller: Controller) -> None:

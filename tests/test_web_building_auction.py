@@ -14,6 +14,8 @@ import pytest
 from flask import Flask
 from web_fakes import joined, open_real_session, play, text
 
+from web_remote.views.banker import shortage_auction
+
 #: Ann owns the brown lots, Bo the light blue ones (bought from Ann): both could build
 GROUPS = [
     {"do": "land", "square": 1}, {"do": "buy"}, {"do": "land", "square": 3}, {"do": "buy"},
@@ -44,29 +46,38 @@ def choice(page: str) -> list[tuple[str, str]] | None:
     return re.findall(r'<option value="(\w+)">([^<]*)</option>', form.group(0))
 
 
-def test_the_control_appears_only_when_legal_offers_the_auction(app: Flask, game: Any) -> None:
+def test_the_control_appears_only_in_a_shortage(app: Flask, game: Any) -> None:
     banker = joined(app, "banker")
     assert offered(game) is None  # nobody owns a whole group: nothing to auction
     assert choice(text(banker.client.get("/banker"))) is None
     play(game, *GROUPS)
-    assert offered(game) == ["house"]
+    assert offered(game) == ["house"]  # the engine would take the banker's call...
+    page = text(banker.client.get("/banker?partial=1"))
+    assert choice(page) is None, "...but with 32 houses in the bank there is no shortage"
+    state = game.state()
+    scarce = {**state, "bank": {**state["bank"], "houses": 1}}  # two builders, one house
+    assert shortage_auction(scarce) == {"do": "auction_building", "buildings": ["house"]}
+    assert shortage_auction({**state, "bank": {**state["bank"], "houses": 2}}) is None
+    # while a decision is pending the bank auctions nothing
+    play(game, {"do": "roll", "by": "Ann", "dice": [2, 3]})  # Ann: Gare Montparnasse
+    assert game.state()["pending"]["kind"] == "buy" and offered(game) is None
+    assert shortage_auction({**game.state(), "bank": {"houses": 0, "hotels": 0}}) is None
+
+
+def test_the_control_names_the_buildings_in_the_phones_language(app: Flask, game: Any,
+                                                               monkeypatch: Any) -> None:
+    from web_remote.views import banker as banker_view
+
+    play(game, *GROUPS)
+    monkeypatch.setitem(banker_view.STOCK, "house", "short_of_houses")  # no stock: short
+    banker = joined(app, "banker")
     page = text(banker.client.get("/banker?partial=1"))
     assert choice(page) == [("house", "House")]
     assert "Auction one building from the bank" in page
-    # Ann builds her browns up to four houses each: a hotel could go there now
-    play(game, *[{"do": "build", "by": "Ann", "square": square} for _ in range(4)
-                for square in (1, 3)])
-    assert offered(game) == ["house", "hotel"]
-    assert choice(text(banker.client.get("/banker?partial=1"))) == [("house", "House"),
-                                                                   ("hotel", "Hotel")]
     banker.client.get("/lang/fr?next=/banker")
     page = text(banker.client.get("/banker?partial=1"))
-    assert choice(page) == [("house", "Maison"), ("hotel", "Hôtel")]
+    assert choice(page) == [("house", "Maison")]
     assert "Mettre aux enchères une construction de la banque" in page
-    # while a decision is pending the bank auctions nothing: the control goes
-    play(game, {"do": "roll", "by": "Ann", "dice": [2, 3]})  # Ann: Gare Montparnasse
-    assert game.state()["pending"]["kind"] == "buy" and offered(game) is None
-    assert choice(text(banker.client.get("/banker?partial=1"))) is None
 
 
 def test_only_the_banker_starts_it_and_with_every_check(app: Flask, game: Any) -> None:

@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 import companion.words.lesson_texts
 import companion.words.log_texts
 import companion.words.move_texts
+import companion.words.news_texts
 import companion.words.refusal_texts
 import companion.words.undo_texts
 import companion.words.why_texts
@@ -39,14 +40,17 @@ MOVES = Path(companion.words.move_texts.__file__)
 WHY = Path(companion.words.why_texts.__file__)
 #: the teaching table's lessons, shared with the screen
 LESSONS = Path(companion.words.lesson_texts.__file__)
-SHARED = (REFUSALS, UNDO_QUESTIONS, LOG_LINES, MOVES, WHY, LESSONS)
+#: the news told to each person, shared with the table screen
+NEWS = Path(companion.words.news_texts.__file__)
+SHARED = (REFUSALS, UNDO_QUESTIONS, LOG_LINES, MOVES, WHY, LESSONS, NEWS)
 REFUSAL_KEYWORDS = {"_t": ((1, "c"), 2), "_n": ((1, "c"), 2, 3)}
 COMMAND = ("pybabel extract -F web_remote/babel.cfg -k _ -k ngettext:1,2 -k _t:1c,2 "
            "-k _n:1c,2,3 --no-location --omit-header --sort-output "
            "-o web_remote/translations/messages.pot web_remote "
            "companion/words/refusal_texts.py companion/words/undo_texts.py "
            "companion/words/log_texts.py companion/words/move_texts.py "
-           "companion/words/why_texts.py companion/words/lesson_texts.py")
+           "companion/words/why_texts.py companion/words/lesson_texts.py "
+           "companion/words/news_texts.py")
 
 
 def _msgid(message: object) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
+from companion.game.news import auction_clock, auction_key, card_from_entries
 from companion.rules import Accepted, GameState
 
 
@@ -38,6 +39,8 @@ class FakeSession:
         self._journal: list[JSON] = []
         self._listeners: list[Callable[[Update], None]] = []
         self._top_version = 0
+        #: the open auction and when its clock started, as the real session keeps it
+        self._auction: tuple[Any, float] = (None, 0.0)
         self.submitted = 0
         if players:
             out = self.submit({"do": "new_game", "edition": "classic-eur",
@@ -62,8 +65,11 @@ class FakeSession:
                                          "banker": source.banker},
                               "command": command, "events": events})
         version = self.version
+        key = auction_key(state)
+        if key != self._auction[0]:
+            self._auction = (key, time.time())
         if state is not None:
-            update = Update(version, state_json(state), events, source)
+            update = Update(version, self._public(state), events, source)
             for listener in list(self._listeners):
                 listener(update)
         return Outcome(True, version, events)
@@ -88,7 +94,14 @@ class FakeSession:
         with self._lock:
             if self._state is None:
                 return {"version": 0, "players": [], "squares": [], "legal": []}
-            return state_json(self._state)
+            return self._public(self._state)
+
+    def _public(self, state: GameState) -> JSON:
+        """The state JSON with the session's news: the card and the auction clock."""
+        out = {**state_json(state), "card_news": card_from_entries(self.history(None, 60))}
+        if self._auction[0] is not None:
+            out["auction_clock"] = auction_clock(self._auction[1], time.time())
+        return out
 
     def undo(self, source: Source) -> Outcome:
         """Go back one command."""

@@ -40,7 +40,6 @@ DEFAULTS: dict[str, Any] = {
     "keepalive_s": 15.0,  # SSE keep-alive comment interval
     "rate_per_s": 20.0,  # requests per second a phone may sustain
     "burst": 60.0,  # requests a phone may send at once
-    "auction_seconds": 10,  # the auction countdown shown on phones (UI only)
     "default_language": "en",
     "banker_pin": None,  # set the banker PIN at start (else on the first banker join)
     "join_ttl_s": 15 * 60.0,

@@ -12,7 +12,8 @@ from typing import Any
 
 from companion.game.limits import MAX_NOTE, note_problem
 from companion.rules.engine import MAX_NAME, valid_name
-from web_remote.i18n import _
+from web_remote.i18n import _, current_language
+from web_remote.present import square_names
 
 JSON = dict[str, Any]
 
@@ -23,7 +24,8 @@ SELF_VERBS = frozenset({
     "claim_rent", "use_bus_ticket", "choose_square", "choose_gift",  # the last three: Mega
 })
 #: verbs only the banker may send from a phone (players trade through proposals)
-BANKER_VERBS = frozenset({"close_auction", "new_game", "auction_building", "trade"})
+BANKER_VERBS = frozenset({"close_auction", "new_game", "auction_building", "trade",
+                          "end_game"})
 #: every verb the phone API accepts; the engine's vocabulary
 VERBS = SELF_VERBS | BANKER_VERBS | {"pay"}
 #: the largest amount anybody may type: far above any real payment, far below nonsense
@@ -109,8 +111,9 @@ def check_offer(offer: Any, owner: str, state: JSON, board_size: int, field: str
     owners = {sq["index"]: sq.get("owner") for sq in state.get("squares", [])}
     for s in squares:
         if owners.get(s) != owner:
-            raise Refusal("not_owner", _("%(name)s does not own square %(square)d.",
-                                         name=owner, square=s))
+            names = square_names(state, current_language())
+            raise Refusal("not_owner", _("%(name)s does not own %(square)s.", name=owner,
+                                         square=names.get(s, str(s))))
     held = next((p["jail_cards"] for p in state.get("players", []) if p["name"] == owner), 0)
     if cards > held:
         raise Refusal("no_jail_card", _("%(name)s holds only %(count)d jail cards.",
@@ -131,6 +134,8 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
         raise Refusal("bad_command", _("A note may hold at most %(count)d characters, and no "
                                        "control characters.", count=MAX_NOTE))
     out = dict(command)
+    if verb == "end_game":  # by agreement: the timed game's end is the table clock's
+        out = {"do": "end_game"}
     if verb == "new_game":
         check_names(out.get("players"))
     if not who.banker:

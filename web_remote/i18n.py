@@ -24,6 +24,7 @@ from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 
 from companion.words.move_words import MoveSaid, Words, describe_move, event_line
+from companion.words.news import CardNews, Headline, card_news, headline, news_for
 from companion.words.refusals import describe_refusal
 from companion.words.undo_questions import describe_undo
 
@@ -124,6 +125,23 @@ def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> li
     words = Words(state or {}, lang, catalog(lang))
     return [None if e.get("kind") == "bus_tickets_expired" and not e.get("count")
             else event_line(e, words) for e in events]
+
+
+def say_news(state: dict[str, Any], player: str | None,
+             entries: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The news of companion.words.news in the current phone's language: "headline" (whose
+    turn, doubles, jail, the winner), "card" (the card that is news, with its drawer),
+    "standings" (a counted game's wealth, richest first) and, given the journal's recent
+    `entries`, "mine" (what the last round did to `player`)."""
+    lang = current_language()
+    words = Words(state or {}, lang, catalog(lang))
+    head: Headline | None = headline(state, player, words)
+    card: CardNews | None = card_news(state, words)
+    mine = news_for(entries, player, words) if entries and player else []
+    standings = [{"name": row.get("name"), "total": words.money(row.get("total"))}
+                 for row in state.get("standings") or []]
+    return {"headline": head, "card": card, "mine": mine, "standings": standings,
+            "player": player}
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> Said:

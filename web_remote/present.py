@@ -223,14 +223,18 @@ def transactions(entries: list[JSON], player: str | None) -> list[JSON]:
             payer, payee = _party(event.get("from")), _party(event.get("to"))
             if player is not None and player not in (payer, payee):
                 continue
+            reason = str(event.get("reason", ""))
+            # an auction's price is paid by its close, not by whoever passed or bid last
+            auction = reason in ("auction", "building_auction")
             rows.append({"seq": entry.get("seq"), "time": entry.get("time"), "from": payer,
                          "to": payee, "amount": int(event.get("amount", 0)),
-                         "reason": str(event.get("reason", "")),
+                         "reason": reason,
                          "why": event.get("why"),
                          "command": str(command.get("do", "")),
-                         "by": source.get("player") or "",
-                         "by_kind": "banker" if source.get("banker") and not source.get(
-                             "player") else str(source.get("kind", "")),
+                         "by": "" if auction else source.get("player") or "",
+                         "by_kind": "auction" if auction else "banker" if source.get(
+                             "banker") and not source.get("player") else str(
+                                 source.get("kind", "")),
                          "undone": bool(entry.get("undone"))})
     rows.reverse()
     return rows

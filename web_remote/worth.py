@@ -46,6 +46,7 @@ class WorthRecorder:
             elif self._samples and self._samples[-1]["v"] == state.get("version"):
                 return
             self._samples.append({"v": state.get("version"), "t": round(time.time(), 1),
+                                  "n": (state.get("turn") or {}).get("number"),
                                   "w": [int(p["net_worth"]) for p in players]})
             del self._samples[:-MAX_SAMPLES]
             snapshot = {"players": list(self._players), "samples": list(self._samples)}
@@ -67,11 +68,11 @@ def _nice_step(top: int) -> int:
 def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 640,
               height: int = 320, money: Callable[[int], str] = str,
               digits: Callable[[int], str] = str,
-              step_label: Callable[[int], str] = lambda v: f"v{v}") -> str:
-    """An SVG line chart of net worth per player against state version: each player's
-    latest worth written by `money` (as the edition writes money), the scale's steps by
-    `digits` (grouped as the edition groups them), the first and last sample's "v" by
-    `step_label` (a state version, or the story's turn)."""
+              turn: Callable[[int], str] = lambda n: f"Turn {n}") -> str:
+    """An SVG line chart of net worth per player over the game: each player's latest
+    worth written by `money` (as the edition writes money), the scale's steps by `digits`
+    (grouped as the edition groups them), the time axis by the turns of its first and
+    last samples, said by `turn` ("Turn 12")."""
     left, right, top, bottom = 56, 12, 28, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max((w for s in samples for w in s["w"]), default=0)
@@ -97,10 +98,12 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
         out.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" text-anchor="end" '
                    f'font-size="11">{escape(digits(tick))}</text>')
     if n:
-        first, last_label = step_label(samples[0]["v"]), step_label(samples[-1]["v"])
-        out.append(f'<text x="{left}" y="{height - 8}" font-size="11">{escape(first)}</text>')
-        out.append(f'<text x="{left + plot_w}" y="{height - 8}" font-size="11" '
-                   f'text-anchor="end">{escape(last_label)}</text>')
+        first, last = samples[0].get("n"), samples[-1].get("n")
+        if isinstance(first, int) and isinstance(last, int):  # older samples have no turn
+            out.append(f'<text x="{left}" y="{height - 8}" font-size="11">'
+                       f'{escape(turn(first))}</text>')
+            out.append(f'<text x="{left + plot_w}" y="{height - 8}" font-size="11" '
+                       f'text-anchor="end">{escape(turn(last))}</text>')
     for k, name in enumerate(players):
         colour = PALETTE[k % len(PALETTE)]
         points = " ".join(f"{x(i):.1f},{y(s['w'][k]):.1f}" for i, s in enumerate(samples)

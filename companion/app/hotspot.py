@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.app.terminal_qr import qr_for_terminal
+
 log = logging.getLogger(__name__)
 
 #: the kernel's neighbour (ARP) table: a device that talked to the Pi on its Wi-Fi is here
@@ -141,17 +143,6 @@ class FirstDeviceWatch:
             self._thread.join(5)
 
 
-def terminal_qr(data: str) -> str:
-    """A QR code of `data` as text (half blocks), for a terminal or the service's log."""
-    import io
-
-    import segno  # deferred: only a running hotspot or a headless start draws one
-
-    out = io.StringIO()
-    segno.make(data, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue()
-
-
 def on_screen(path: Path | None) -> Hotspot | None:
     """The hotspot the screen must show first: the one of `path` while it is on, else None
     (no file, or the Pi not on its own Wi-Fi). A bad file is logged, never fatal."""
@@ -196,7 +187,7 @@ def headless_lines(ui: Any, url: str | None) -> list[str]:
     if ui.wifi is None:
         return []
     lines = [f"The table's own Wi-Fi: {ui.wifi.ssid} (password {ui.wifi.passphrase}); "
-             "phones scan this to join it:", terminal_qr(ui.wifi.qr)]
+             "phones scan this to join it:", qr_for_terminal(ui.wifi.qr)]
     if url:
-        lines += ["Then they scan this to open the phone remote:", terminal_qr(url)]
+        lines += ["Then they scan this to open the phone remote:", qr_for_terminal(url)]
     return lines

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import debug, hotspot, systemd
+from companion.app.terminal_qr import qr_for_terminal
 from companion.config import ConfigError, load_config, parse_reader_spec
 
 log = logging.getLogger("companion.run")
@@ -256,8 +257,11 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> i
     install_stop_signals(request_stop)
     print(f"Table Companion running without a screen. Phones join at: {url or 'off'}",
           flush=True)
-    for line in hotspot.headless_lines(controller.ui, url):  # the Pi's own Wi-Fi is on
+    wifi = hotspot.headless_lines(controller.ui, url)  # the Pi's own Wi-Fi, then the join
+    for line in wifi:
         print(line, flush=True)
+    if url and not wifi:
+        print(qr_for_terminal(url), flush=True)
     systemd.ready("running without a screen")
     while not stop.is_set():
         alive()
@@ -269,4 +273,6 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> i
         if controller.ui.remote_url != url:  # a phone joined: print the next one-time link
             url = controller.ui.remote_url
             print(f"Next phone joins at: {url}", flush=True)
+            if url:
+                print(qr_for_terminal(url), flush=True)
     return 0

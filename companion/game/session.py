@@ -23,6 +23,14 @@ from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
+from companion.game.news import (
+    AUCTION_SECONDS,
+    LOOK_BACK,
+    auction_clock,
+    auction_key,
+    card_after,
+    card_from_entries,
+)
 from companion.game.reading import effective_commands
 from companion.game.replaying import (
     Stacks,
@@ -137,6 +145,14 @@ class GameSession:
         self.fault: str | None = journal.readonly_reason
         #: when the game was dealt (journal time), for the timed game's clock
         self._started = journal.game_started() if state is not None else None
+        #: the card that is news (companion.game.news), kept by the writer thread only
+        self._card: JSON | None = card_from_entries(self.history(None, LOOK_BACK)) \
+            if state is not None else None
+        #: the open auction and when its clock (re)started: the one clock of the table
+        self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
+                                                                   clock())
+        #: seconds an auction waits for a new highest bid before the table closes it
+        self.auction_seconds = AUCTION_SECONDS
         #: the teaching table: lessons the first time a rule applies (on for a first game)
         self._teaching = Teaching.beside(
             journal.path, first_game=not [g for g in game_ids(data_dir) if g != game_id])
@@ -274,6 +290,10 @@ class GameSession:
         """The view's JSON, with the timed game's clock as it stands now."""
         out = view.get()
         g = view.state
+        key, since = self._auction
+        if key is not None:  # the one auction clock, as it stands now
+            out = {**out, "auction_clock": auction_clock(since, self._clock(),
+                                                         self.auction_seconds)}
         ends = self._ends_at(g)
         if ends is None:
             return out
@@ -283,7 +303,8 @@ class GameSession:
 
     def _view_of(self, state: GameState) -> PublicView:
         """The public view of a state as it stands, with the teaching table as it is now."""
-        return PublicView(state, {"teaching": self._teaching.public(state.version)})
+        return PublicView(state, {"teaching": self._teaching.public(state.version),
+                                  "card_news": self._card})
 
     def _ends_at(self, g: GameState | None = None) -> float | None:
         """The timed game's end (epoch seconds), or None when no clock runs."""
@@ -559,7 +580,10 @@ class GameSession:
             new_game=any(isinstance(e, GameStarted) for e in entry.events)
             and entry.kind != "undo", choose=self._teach_next)
         self._teach_next = None
-        view = PublicView(after, {"teaching": Teaching.public_of(step)})
+        # the card that is news after a command, from its events (an undo or a redo reads the
+        # journal once the row is in it, below)
+        card = card_after(self._card, entry.events) if entry.kind == "command" else self._card
+        view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": card})
         with self._listeners_lock:
             wanted = bool(self._listeners)
         if wanted:  # built on the listeners' thread while this one waits for the disk
@@ -581,6 +605,16 @@ class GameSession:
         self._stacks.record(entry.seq, entry.kind, entry.target)
         self._seq = entry.seq
         self._state = after
+        # a command folds its events in; an undo or redo derives it again from the journal
+        if entry.kind == "command":
+            self._card = card
+        else:  # the view is built again with the card the journal now gives
+            self._card = card_from_entries(self.history(None, LOOK_BACK))
+            view = PublicView(after, {"teaching": Teaching.public_of(step),
+                                      "card_news": self._card})
+        key = auction_key(after)
+        if key != self._auction[0]:
+            self._auction = (key, entry.time)
         self._view = view
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:

@@ -43,7 +43,6 @@ from companion.screen.views import settings as screen_settings
 from companion.screen.views.board_info import board_info, edition_names
 from companion.screen.views.endgame.history import networth_series
 from companion.screen.views.house_rules import house_rule_states
-from companion.screen.views.news import card_news
 from companion.screen.views.pin import PIN_S, pin_prompt
 from companion.screen.views.prompt import (
     Action,
@@ -56,7 +55,6 @@ from companion.words import catalog as i18n
 from companion.words.refusals import describe_refusal
 
 log = logging.getLogger(__name__)
-AUCTION_SECONDS = 30.0
 #: how long the right banker PIN (or the banker card) makes the screen the banker's
 BANKER_S = 120.0
 #: how long a press waits for its own update before the loop draws without it (the session
@@ -90,7 +88,6 @@ class Controller(EntryMixin):
         sound: SoundPlayer | None = None,
         data_dir: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
-        auction_seconds: float = AUCTION_SECONDS,
         language: str | None = None,
         remote_port: int | None = WebConfig.port,
     ) -> None:
@@ -105,7 +102,6 @@ class Controller(EntryMixin):
         self.sound = sound
         self.data_dir = data_dir
         self.clock = clock
-        self.auction_seconds = auction_seconds
         self.settings = screen_settings.load(data_dir)
         self.updates: queue.Queue[Update] = queue.Queue()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
@@ -134,6 +130,7 @@ class Controller(EntryMixin):
         if has_game(self.state):
             self.sync_language()
             self._resume_history()
+            self._auction_clock(None, self.state or {})
         else:
             self.open_setup()
         self._remove_listener = session.add_listener(self.on_update) if session else None
@@ -290,7 +287,6 @@ class Controller(EntryMixin):
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
             self.ui.message = None  # the "Undone" banner goes when the next move comes
-        self.ui.card_news = card_news(self.ui.card_news, old, update.events, state)
         self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
         self._networth_sample(update.events, state)
         self._tell_story(state)
@@ -346,15 +342,15 @@ class Controller(EntryMixin):
             self.ui.bus_ride = False
 
     def _auction_clock(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
-        """Restart the auction clock on a new auction or a new highest bid."""
+        """The auction clock, as the session keeps it for the screen and every phone
+        (companion.game.news): it runs out `seconds_left` from this update."""
+        clock = state.get("auction_clock") or {}
         pending = state.get("pending") or {}
-        if pending.get("kind") not in ("auction", "building_auction"):
+        if pending.get("kind") not in ("auction", "building_auction") or \
+                "seconds_left" not in clock:
             self.ui.auction_deadline = None
             return
-        before = (old or {}).get("pending") or {}
-        if (before.get("kind") != pending.get("kind") or before.get("square") !=
-                pending.get("square") or before.get("highest") != pending.get("highest")):
-            self.ui.auction_deadline = self.ui.now + self.auction_seconds
+        self.ui.auction_deadline = self.ui.now + float(clock["seconds_left"])
 
     def notify(self, message: str, kind: str = "info") -> None:
         """Show a banner for a while."""
@@ -520,6 +516,11 @@ class Controller(EntryMixin):
             self._sound(ui_action.split(":", 1)[1])
         elif ui_action == "new_game":
             self.open_setup()
+        elif ui_action == "end_now":  # the banker menu's "End now and count": asks first
+            self.open_chooser(text("end_now_title"), [
+                Choice(text("menu_end_now"), action="end_now_yes"), Choice(text("act_back"))])
+        elif ui_action == "end_now_yes" and self.session is not None:
+            self._send({"do": "end_game"}, Source("screen", banker=True))
         elif ui_action.startswith("setup_"):
             self._setup_action(ui_action)
 
@@ -576,6 +577,14 @@ class Controller(EntryMixin):
             choices.append(Choice(text("menu_new_game"), action="new_game"))
         choices.append(Choice(text("menu_close")))
         self.open_chooser(text("menu_title"), choices)
+
+    def end_now_choice(self) -> Choice | None:
+        """The banker menu's "End now and count" (None when no game runs): only the banker
+        menu offers it, and the game ends by the banker's authority after a confirmation."""
+        state = self.state or {}
+        if not has_game(state) or state.get("winner"):
+            return None
+        return Choice(text("menu_end_now"), action="end_now")
 
     def open_squares(self, verb: str) -> None:
         """The square picker for a per-square verb (build, mortgage...)."""

@@ -203,22 +203,34 @@ class Painter:
     def paragraph(
         self, text: str, box: pygame.Rect, size: float, color: Color, bold: bool = False,
         align: str = "left", max_lines: int = 4, strike: bool = False,
+        min_size: float | None = None,
     ) -> None:
-        """Word-wrap `text` into `box`, shrinking until the lines fit its height (`strike`:
-        each line struck through)."""
+        """Word-wrap `text` into `box`, shrinking until the lines fit its height, never
+        under `min_size` (then the lines that fit are shown, the last one ellipsised);
+        `strike`: each line struck through."""
         px = max(6, round(size * self.scale))
+        floor = max(8, round(min_size * self.scale)) if min_size is not None else 8
         while True:
             lines = self._wrap(text, box.width, px, bold)
             line_h = line_metrics(px, bold)[0] + 2  # room for accents and descenders
-            if (len(lines) <= max_lines and len(lines) * line_h <= box.height) or px <= 8:
+            if (len(lines) <= max_lines and len(lines) * line_h <= box.height) or px <= floor:
                 break
             px -= 1
+        fit = max(1, min(max_lines, box.height // max(1, line_h)))
+        if len(lines) > fit:
+            lines = lines[:fit - 1] + [" ".join(lines[fit - 1:])]  # ellipsised by text()
         lines = lines[:max_lines]
         top = box.centery - len(lines) * line_h // 2
         for i, line in enumerate(lines):
             slot = pygame.Rect(box.x, top + i * line_h, box.width, line_h)
             self.text(line, slot, px / self.scale, color, bold, align, min_size=px / self.scale,
                       strike=strike)
+
+    def wrapped(self, text: str, width: int, size: float, bold: bool = False) -> tuple[int, int]:
+        """How many lines `text` takes wrapped into `width` pixels at `size` (design units),
+        and the height of one line in pixels, as `paragraph` draws them."""
+        px = max(6, round(size * self.scale))
+        return len(self._wrap(text, width, px, bold)), font(bold).get_sized_height(px) + 2
 
     def _wrap(self, text: str, width: int, px: int, bold: bool) -> list[str]:
         lines: list[str] = []

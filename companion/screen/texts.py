@@ -185,6 +185,11 @@ _MESSAGES: tuple[Message, ...] = (
     _t("menu_rules", "House rules"),
     _t("menu_close", "Close menu"),
     _t("menu_new_game", "New game"),
+    _t("menu_end_now", "End now and count"),
+    # TRANSLATORS: in the board's centre, under the square the player to move stands on
+    _t("centre_owned", "Owner {owner} · rent {rent}"),
+    _t("centre_for_sale", "For sale: {price}"),
+    _t("end_now_title", "End the game now and count everyone's wealth?"),
     _t("settings_volume", "Volume {volume} %"),
     _t("pot", "Free Parking: {amount}"),
     _t("settings_mute", "Mute"),

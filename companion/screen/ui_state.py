@@ -145,7 +145,6 @@ class UiState:
     #: while confirm_undo: the journal entry an undo would take back (the session's
     #: undo_target), named in the question; None: not known, "Undo the last move?"
     undo_target: dict[str, Any] | None = None
-    card_news: str | None = None  # the id of the card whose effect is playing out
     warnings: dict[str, str] = field(default_factory=dict)  # hardware warnings, by source
     remote_placeholder: str | None = None  # a join address to show when no server runs
     remote_url: str | None = None

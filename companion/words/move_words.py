@@ -43,13 +43,14 @@ from companion.words.log_texts import LINES
 from companion.words.message import Message
 from companion.words.move_facts import actor, facts
 from companion.words.move_texts import MOVES
+from companion.words.news_texts import NEWS
 from companion.words.refusals import square_name as edition_square_name
 from companion.words.why_texts import WHY
 
 log = logging.getLogger(__name__)
 
 #: every message the lines and sentences are made of, by id
-WORDS: dict[str, Message] = LINES | MOVES | WHY | LESSONS
+WORDS: dict[str, Message] = LINES | MOVES | NEWS | WHY | LESSONS
 
 
 class Catalog(Protocol):

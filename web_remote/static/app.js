@@ -140,11 +140,15 @@
       .then((r) => (r.ok ? r.text() : null))
       .then((html) => {
         if (html === null) return;
-        const open = [...live.querySelectorAll("details")].map((d) => d.open);
+        // a folded section keeps its state by its name, not its place: sections come
+        // and go with the game (the dice entry), and must not open others by themselves
+        const fold = (d) => d.dataset.fold || (d.querySelector("summary") || {}).textContent;
+        const open = new Set([...live.querySelectorAll("details")].filter((d) => d.open)
+          .map(fold));
         const typing = typed();
         live.innerHTML = html;
         hush();
-        live.querySelectorAll("details").forEach((d, i) => { if (open[i]) d.open = true; });
+        live.querySelectorAll("details").forEach((d) => { d.open = open.has(fold(d)); });
         retype(typing);
         wire();
         document.body.dataset.shown = String(shownVersion());
@@ -326,9 +330,24 @@
     if (ev.target.matches("select[data-autosubmit]")) ev.target.form.submit();
   });
 
+  // The trade form offers only the deeds of the player the trade is with.
+  function counterpart(select) {
+    const form = select.form;
+    form.querySelectorAll("label[data-owner]").forEach((label) => {
+      const theirs = label.dataset.owner === select.value;
+      label.hidden = !theirs;
+      if (!theirs) label.querySelector("input").checked = false;
+    });
+  }
+
+  document.addEventListener("change", (ev) => {
+    if (ev.target.matches("select[data-counterpart]")) counterpart(ev.target);
+  });
+
   function wire() {
     timers.forEach(clearInterval);
     timers = [];
+    document.querySelectorAll("select[data-counterpart]").forEach(counterpart);
     document.querySelectorAll("form[data-players-form]").forEach(checkPlayers);
     document.querySelectorAll("[data-countdown]").forEach((el) => {
       let left = Number(el.dataset.countdown);

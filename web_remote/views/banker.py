@@ -24,6 +24,7 @@ from companion.game.api import Source
 from companion.game.applying import apply_command
 from companion.game.pins import PinWarning, valid_pin
 from companion.rules import Rejection
+from companion.words import catalog as i18n_words
 from companion.words import refusals
 from web_remote.context import identity, make_banker, refuse, remote, wants_json
 from web_remote.guard import Refusal, check_names
@@ -68,7 +69,8 @@ def _render(refused: dict[str, str] | None = None,
     games = r.hooks.games
     registration = (r.hooks.registration.status(current_language())
                     if r.hooks.registration is not None else None)
-    game_list = games.list() if games is not None else None
+    game_list = [{**g, "name": game_label(g)} for g in games.list()] \
+        if games is not None else None
     shown = {"new_game": True, "pin": True, "seats": True, "teaching": True,
              "tags": tags is not None, "registration": registration is not None,
              "resume": game_list is not None}
@@ -90,8 +92,46 @@ def _render(refused: dict[str, str] | None = None,
         said=building_said(state.get("pending")), names=square_names(state, lang),
         refused=refused, typed=_typed(refused, sent, state, players),
         pin_set=r.pin.store.is_set, pin_warning=pin_warning_said(r.pin.warning()),
-        seats=r.seats.held(),
+        seats=r.seats.held(), edition_name=edition_name,
     ), mimetype="text/html")
+
+
+def default_edition(lang: str) -> str:
+    """The edition a new table starts with: the classic edition of the phone's language
+    when there is one (English: classic-en), else that language's own edition (Swedish,
+    Polish, Russian), else the classic euro edition.
+
+    >>> default_edition("en"), default_edition("sv"), default_edition("de")
+    ('classic-en', 'sv', 'classic-eur')
+    """
+    ids = edition_ids()
+    spoken = [e for e in ids if (ed := edition(e)) is not None and ed.language == lang]
+    for pick in (*(e for e in spoken if e.startswith("classic")), *spoken):
+        return pick
+    return "classic-eur" if "classic-eur" in ids else ids[0]
+
+
+def edition_name(edition_id: str) -> str:
+    """An edition's name in the phone's language (as the edition names itself there)."""
+    try:
+        return i18n_words.localized_name(edition_id, edition_id, current_language())
+    except (KeyError, OSError, ValueError):
+        return edition_id
+
+
+def game_label(game: dict[str, Any]) -> str:
+    """One saved game as the banker's list names it, in the phone's language: players,
+    edition, turn or winner, when last played (companion.game.switch.describe's facts)."""
+    parts = [", ".join(game.get("players") or []) or str(_("no game started"))]
+    if game.get("edition"):
+        parts.append(edition_name(str(game["edition"])))
+    if game.get("winner"):
+        parts.append(str(_("%(name)s wins!", name=game["winner"])))
+    elif game.get("turn"):
+        parts.append(str(_("Turn %(number)d", number=int(game["turn"]))))
+    if game.get("last_played"):
+        parts.append(str(game["last_played"]))
+    return " · ".join(parts)
 
 
 def _clock_time(stamp: float) -> str:
@@ -122,7 +162,8 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
     new_game = mine if form == "new_game" else MultiDict()
     return {
         "new_game": {
-            "edition": new_game.get("edition") or state.get("edition"),
+            "edition": new_game.get("edition") or state.get("edition")
+            or default_edition(current_language()),
             "players": new_game.get("players", ", ".join(players)),
             "seed": new_game.get("seed", "0"), "pin": new_game.get("pin", ""),
             "rules": {key for key in HOUSE_RULES if new_game.get(key)},
@@ -157,11 +198,22 @@ def _done() -> BaseResponse:
     return redirect(url_for("banker.page"))
 
 
+#: the bank's stock of each building, by the state JSON's "bank" key
+STOCK = {"house": "houses", "hotel": "hotels", "skyscraper": "skyscrapers"}
+
+
 def shortage_auction(state: dict[str, Any]) -> dict[str, Any] | None:
-    """The banker's call in a housing shortage, when `legal` offers it: the bank auctions
-    one of `buildings` (docs/state-json.md)."""
-    return next((c for c in state.get("legal", []) if c.get("do") == "auction_building"
+    """The banker's call in a housing shortage: the bank auctions one of `buildings`
+    (docs/state-json.md), offered only for a building the bank has fewer of than there
+    are players who may build now (with 31 houses in the bank nobody needs an auction)."""
+    call = next((c for c in state.get("legal", []) if c.get("do") == "auction_building"
                  and "by" not in c and c.get("buildings")), None)
+    if call is None:
+        return None
+    builders = {c.get("by") for c in state.get("legal", []) if c.get("do") == "build"}
+    bank = state.get("bank") or {}
+    short = [b for b in call["buildings"] if int(bank.get(STOCK.get(b, ""), 0)) < len(builders)]
+    return {**call, "buildings": short} if short else None
 
 
 def players_allowed(edition_id: str) -> str:

@@ -16,7 +16,15 @@ from companion.words.catalog import group_digits
 from web_remote import rulebook
 from web_remote.context import identity, refuse, remote
 from web_remote.guard import own_move
-from web_remote.i18n import _, current_language, say_events, say_moves, say_undo, trades_said
+from web_remote.i18n import (
+    _,
+    current_language,
+    say_events,
+    say_moves,
+    say_news,
+    say_undo,
+    trades_said,
+)
 from web_remote.links import join_url
 from web_remote.present import (
     board,
@@ -39,6 +47,8 @@ QUICK_BIDS = (10, 50, 100)
 #: the move it took back
 LATEST = 12
 LOOK_BACK = 200
+#: how far back in the journal the Me page looks for what the last round did to its player
+NEWS_LOOK_BACK = 80
 
 
 def verb_labels() -> dict[str, str]:
@@ -117,6 +127,7 @@ def source_labels() -> dict[str, str]:
         "banker": _("the banker"), "button": _("the buttons"), "rfid": _("a card tap"),
         "phone": _("a phone"), "script": _("a table script"), "keyboard": _("the keyboard"),
         "screen": _("the screen"), "session": _("the companion"),
+        "auction": _("the auction's close"),
     }
 
 
@@ -156,6 +167,8 @@ def me() -> BaseResponse:
         who = identity()
         if who is not None and who.role == "spectator":
             return redirect(url_for("pages.table"))
+        if who is not None and who.banker and not state.get("players"):
+            return redirect(url_for("banker.page"))  # no game yet: the banker sets one up
     mine = legal_for(state, player)
     me_json = next((p for p in state.get("players", []) if p["name"] == player), None)
     pending = state.get("pending")
@@ -184,7 +197,9 @@ def me() -> BaseResponse:
     who = identity()
     target = remote().session.undo_target()
     mine_to_undo = who is not None and who.player == player and own_move(target, who)
-    return page("me", state=state, player=player, me_json=me_json, legal=mine,
+    news = say_news(state, player, remote().session.history(None, NEWS_LOOK_BACK)
+                    if me_json else None)
+    return page("me", state=state, player=player, me_json=me_json, legal=mine, news=news,
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
                 said=building_said(pending), placing=placing,
                 place=find(mine, "build") if placing else None,
@@ -200,7 +215,6 @@ def me() -> BaseResponse:
                 others=others, lift_offer=lift_offer,
                 can_trade=find(mine, "trade") is not None,
                 all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
-                auction_seconds=remote().config["auction_seconds"],
                 players=[p["name"] for p in state.get("players", [])])
 
 
@@ -231,7 +245,7 @@ def table() -> BaseResponse:
     """Everything the big screen shows, so a laptop can be the screen."""
     state = remote().session.state()
     faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
-    return page("table", state=state, moves=latest_moves(state),
+    return page("table", state=state, moves=latest_moves(state), news=say_news(state, None),
                 board=board(state, current_language()),
                 said=building_said(state.get("pending")),
                 speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
@@ -265,7 +279,8 @@ def worth_chart(state: dict[str, Any]) -> str:
     lang = current_language()
     return chart_svg(players, samples, _("Net worth over time"),
                      money=lambda a: money(a, cur, lang),
-                     digits=lambda a: group_digits(a, cur))
+                     digits=lambda a: group_digits(a, cur),
+                     turn=lambda n: _("Turn %(number)d", number=n))
 
 
 @bp.get("/worth")
@@ -291,8 +306,10 @@ def rules() -> BaseResponse:
     state = remote().session.state()
     ed_id = str(state.get("edition", "classic-eur"))
     ed = edition(ed_id)
-    fallback = ed.language if ed is not None else "en"
-    lang, sections = rulebook.rulebook(ed_id, current_language(), fallback)
+    # the table's edition decides the rules; a phone whose language that rulebook is not
+    # written in reads it in English (a Russian phone at a Swedish table: the Swedish
+    # rules in English), else in the edition's own language
+    lang, sections = rulebook.rulebook(ed_id, current_language(), "en")
     query = request.args.get("q", "")[:100]
     # every option of the edition's book (to_json leaves out unset edition features, which a
     # table may still have set as a house rule)

@@ -49,10 +49,10 @@ def told(story: dict[str, Any], state: dict[str, Any], inline: bool = False) -> 
     def cash(amount: int) -> str:
         return money(amount, cur, lang)
 
-    samples = [{"v": p["turn"], "w": p["worth"]} for p in story["worth"]]
+    samples = [{"v": p["turn"], "n": p["turn"], "w": p["worth"]} for p in story["worth"]]
     svg = chart_svg(list(story["players"]), samples, _("Net worth at the start of each turn"),
                     money=cash, digits=lambda a: group_digits(a, cur),
-                    step_label=lambda turn: str(_("Turn %(num)d", num=turn)))
+                    turn=lambda n: str(_("Turn %(number)d", number=n)))
     if inline:  # inside HTML the namespace is implied: no address at all in the page
         svg = svg.replace(' xmlns="http://www.w3.org/2000/svg"', "")
     groups = ed.groups if ed is not None else {}

@@ -22,12 +22,15 @@ from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
 from companion.screen.painter import Painter
-from companion.screen.texts import text
+from companion.screen.texts import language, text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
 from companion.screen.views.lesson import draw_lesson, lesson_now
-from companion.screen.views.prompt import card_text, square_name
+from companion.screen.views.prompt import card_text, shown_card, square_name
 from companion.screen.views.waiting import draw_waiting, waiting_for
+from companion.words import catalog as i18n
+from companion.words.move_words import Words
+from companion.words.news import card_news
 
 
 def cell_position(index: int, size: int) -> tuple[int, int]:
@@ -245,19 +248,23 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         lines.append(text("bank_tickets", count=bank["bus_tickets"]))
     if state.get("pot"):
         lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
-    line_h = p.px(18)
+    line_h = p.px(theme.SIZES["bank"] + 5)
     bottom = pygame.Rect(inner.x, inner.bottom - line_h * len(lines), inner.width,
                          line_h * len(lines))
     for i, line in enumerate(lines):
-        p.text(line, pygame.Rect(bottom.x, bottom.y + i * line_h, bottom.width, line_h), 12,
-               theme.TEXT_DIM, align="center")
+        p.text(line, pygame.Rect(bottom.x, bottom.y + i * line_h, bottom.width, line_h),
+               theme.SIZES["bank"], theme.TEXT_DIM, align="center",
+               min_size=theme.readable(p.scale, secondary=True))
     rules = house_rules_line(state.get("options"))
     if rules:
-        box = pygame.Rect(inner.x, bottom.y - 2 * line_h, inner.width, 2 * line_h)
-        p.paragraph(rules, box, 11, theme.ACCENT, align="center", max_lines=2)
+        count, rule_h = p.wrapped(rules, inner.width, theme.SIZES["house_rules"])
+        box = pygame.Rect(inner.x, bottom.y - min(3, count) * rule_h, inner.width,
+                          min(3, count) * rule_h)
+        p.paragraph(rules, box, theme.SIZES["house_rules"], theme.ACCENT, align="center",
+                    max_lines=3, min_size=theme.readable(p.scale, secondary=True))
         bottom = box
     pick = entry.pick(state, ui, ui.board.size)
-    card = state.get("last_card") or {}
+    card = shown_card(state)
     shown = card_text(state, ui)
     waiting = waiting_for(state, ui)
     top = inner.y
@@ -267,8 +274,8 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         gap = p.px(6) if share < 100 else p.px(2)
         box = pygame.Rect(inner.x, inner.y, inner.width, (bottom.y - inner.y) * share // 100
                           - gap)
-        said, who = lesson
-        draw_lesson(p, box, said, player_colors(state, ui).get(str(who), theme.ACCENT))
+        taught, who = lesson
+        draw_lesson(p, box, taught, player_colors(state, ui).get(str(who), theme.ACCENT))
         top = box.bottom + gap
     if waiting:  # above the card or the square, or the whole centre when neither is shown
         share = 55 if pick is not None or shown else 100
@@ -284,8 +291,42 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         return
     if shown:
         deck = str(card.get("deck", ""))
-        title = ui.board.deck_names.get(deck) or deck
-        head = pygame.Rect(inner.x, top, inner.width, p.px(20))
-        p.text(title, head, 14, theme.ACCENT, bold=True, align="center")
+        lang = language()
+        said = card_news(state, Words(state, lang, i18n.translator(lang)))
+        title = said.title if said is not None else ui.board.deck_names.get(deck) or deck
+        head = pygame.Rect(inner.x, top, inner.width, p.px(theme.SIZES["card_title"] * 2.6))
+        p.paragraph(title, head, theme.SIZES["card_title"], theme.ACCENT, bold=True,
+                    align="center", max_lines=2, min_size=theme.readable(p.scale))
         body = pygame.Rect(inner.x, head.bottom, inner.width, bottom.y - head.bottom)
-        p.paragraph(shown, body, 13, theme.TEXT, align="center", max_lines=6)
+        p.paragraph(shown, body, theme.SIZES["card"], theme.TEXT, align="center", max_lines=7,
+                    min_size=theme.readable(p.scale))
+        return
+    if not waiting and lesson is None:  # nothing else to say: where the player stands
+        _draw_standing(p, pygame.Rect(inner.x, top, inner.width, bottom.y - top), state, ui)
+
+
+def _draw_standing(p: Painter, box: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
+    """The square the current player stands on, big, with its owner and rent (or its price
+    while the bank has it), so the centre of the board says what matters now."""
+    current = state.get("current")
+    me = next((pl for pl in state.get("players") or [] if pl.get("name") == current), None)
+    if me is None or state.get("winner"):
+        return
+    index = int(me.get("position", 0))
+    deed = next((sq for sq in state.get("squares") or [] if sq.get("index") == index), None)
+    currency = state.get("currency")
+    line = ""
+    if deed is not None and deed.get("owner"):
+        rent = (f"× {deed.get('rent')}" if deed.get("kind") == "utility"
+                else money(int(deed.get("rent", 0)), currency))
+        line = text("centre_owned", owner=deed["owner"], rent=rent)
+    elif deed is not None:
+        line = text("centre_for_sale", price=money(int(deed.get("price", 0)), currency))
+    name_box = pygame.Rect(box.x, box.y, box.width, box.height * 60 // 100)
+    p.paragraph(square_name(state, ui, index), name_box, 22, theme.TEXT, bold=True,
+                align="center", max_lines=3, min_size=theme.readable(p.scale))
+    if line:
+        p.paragraph(line, pygame.Rect(box.x, name_box.bottom, box.width,
+                                      box.height - name_box.height),
+                    theme.SIZES["card"], theme.ACCENT, align="center", max_lines=2,
+                    min_size=theme.readable(p.scale))

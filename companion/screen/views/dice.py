@@ -60,7 +60,7 @@ def draw_die(p: Painter, rect: pygame.Rect, value: int | str, speed: bool = Fals
     if value == "mr_monopoly":
         _top_hat(rect, p.surface, ink)
         return
-    pip = max(2, rect.width // 10)
+    pip = max(2, rect.width // 8)  # pips of a 34 px die: 8 px across
     for col, row in PIPS.get(int(value), []):
         center = (rect.x + rect.width * (1 + 2 * col) // 6,
                   rect.y + rect.height * (1 + 2 * row) // 6)

@@ -35,9 +35,13 @@ def draw_lesson(p: Painter, rect: pygame.Rect, said: LessonSaid, color: theme.Co
     p.fill(rect, theme.PANEL_LIGHT, radius=6)
     p.fill(pygame.Rect(rect.x, rect.y, p.px(4), rect.height), color, radius=2)
     inner = rect.inflate(-p.px(14), -p.px(8))
-    head = pygame.Rect(inner.x, inner.y, inner.width, p.px(20))
-    p.text(said.badge, head, 14, color, bold=True, align="center")
-    foot = pygame.Rect(inner.x, inner.bottom - p.px(18), inner.width, p.px(18))
-    p.text(said.where, foot, 12, theme.TEXT_DIM, align="center")
+    sizes = theme.SIZES
+    head = pygame.Rect(inner.x, inner.y, inner.width, p.px(sizes["lesson_badge"] + 6))
+    p.text(said.badge, head, sizes["lesson_badge"], color, bold=True, align="center")
+    foot = pygame.Rect(inner.x, inner.bottom - p.px(sizes["lesson_where"] + 5), inner.width,
+                       p.px(sizes["lesson_where"] + 5))
+    p.text(said.where, foot, sizes["lesson_where"], theme.TEXT_DIM, align="center",
+           min_size=theme.readable(p.scale, secondary=True))
     body = pygame.Rect(inner.x, head.bottom, inner.width, foot.y - head.bottom)
-    p.paragraph(said.text, body, 14, theme.TEXT, align="center", max_lines=5)
+    p.paragraph(said.text, body, sizes["lesson"], theme.TEXT, align="center", max_lines=6,
+                min_size=theme.readable(p.scale))

@@ -30,6 +30,17 @@ def format_clock(seconds: float) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
+def roll_total(dice: list[Any]) -> int | None:
+    """What the dice shown add up to: the white dice and a numbered speed die (the bus and
+    Mr. Monopoly add nothing); None with no dice.
+
+    >>> roll_total([3, 4]), roll_total([3, 4, 2]), roll_total([6, 1, "bus"]), roll_total([])
+    (7, 9, 7, None)
+    """
+    numbers = [d for d in dice if isinstance(d, int) and not isinstance(d, bool)]
+    return sum(numbers) if numbers else None
+
+
 def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
                 colors: dict[str, theme.Color]) -> None:
     """Turn number and whose turn, the dice, the timed game's clock."""
@@ -48,6 +59,11 @@ def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
     x = inner.centerx + p.px(20)
     for i, value in enumerate(dice):  # the third die is the speed die
         draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), value, speed=i == 2)
+    total = roll_total(dice)
+    if total is not None:  # the roll in digits too, for whoever cannot count pips from afar
+        after = x + len(dice) * (size + pad)
+        p.text(f"= {total}", pygame.Rect(after, inner.y, p.px(64), inner.height),
+               theme.SIZES["roll"], theme.TEXT, bold=True, min_size=theme.readable(p.scale))
     right = pygame.Rect(inner.right - inner.width // 4, inner.y, inner.width // 4, inner.height)
     if ui.clock_deadline is not None:
         remaining = ui.clock_deadline - ui.now
@@ -110,8 +126,11 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         cash = int(player.get("cash", 0))
         p.text(money(shown_cash(name, cash, ui), currency), cash_row,
                30 if cols == 1 else 24, theme.TEXT_DIM if out else color, bold=True)
-        p.text(_status(player, currency, compact=cols > 1), status_row, 12,
-               theme.BAD if out else theme.TEXT_DIM)
+        status = _status(player, currency, compact=cols > 1)
+        if p.wrapped(status, status_row.width, theme.SIZES["worth"])[0] > 1:
+            status = _status(player, currency, compact=True)  # worth only if nothing else
+        p.text(status, status_row, theme.SIZES["worth"], theme.BAD if out else theme.TEXT_DIM,
+               min_size=theme.readable(p.scale) if cols == 1 else None)  # 5+: narrow cards
 
 
 def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
@@ -147,24 +166,40 @@ def draw_log(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(12), -p.px(8))
     lines = rows(inner, 9)
-    p.text(text("log_title"), lines[0], 13, theme.TEXT_DIM, bold=True)
+    p.text(text("log_title"), lines[0], theme.SIZES["log_title"], theme.TEXT_DIM, bold=True,
+           min_size=theme.readable(p.scale))
     warnings = list(ui.warnings.values())[-2:]
-    shown: list[tuple[str, theme.Color, bool]] = []  # text, colour, struck through
-    for entry in list(ui.log)[::-1]:
-        color = theme.TEXT_DIM if entry.undone else entry.color or theme.TEXT
-        shown.append((entry.text, color, entry.undone))
-        if entry.why and not entry.undone and entry.move == ui.last_move:
-            shown.append((entry.why, theme.TEXT_DIM, False))  # the move just made says why
-    shown = shown[:4 - len(warnings)]
-    if not shown:
-        p.text(text("log_empty"), lines[1], 12, theme.TEXT_DIM)
-    for i, (said, color, struck) in enumerate(shown):  # two lines each: long names wrap
-        slot = lines[1 + 2 * i].union(lines[2 + 2 * i])
-        p.paragraph(said, slot, 12, color, max_lines=2, strike=struck)
-    for i, warning in enumerate(warnings):
-        slot = lines[9 - 2 * (len(warnings) - i)].union(lines[10 - 2 * (len(warnings) - i)])
+    size = theme.SIZES["log"]
+    top, bottom = lines[1].y, inner.bottom
+    for warning in reversed(warnings):  # at the bottom, in red, as many lines as they take
+        count, line_h = p.wrapped(warning, inner.width, size, bold=True)
+        slot = pygame.Rect(inner.x, bottom - min(4, count) * line_h, inner.width,
+                           min(4, count) * line_h)
         p.fill(slot.inflate(p.px(6), 0), theme.REFUSED_BG, radius=4)
-        p.paragraph(warning, slot, 12, theme.TEXT, bold=True, max_lines=2)
+        p.paragraph(warning, slot, size, theme.TEXT, bold=True, max_lines=4,
+                    min_size=theme.readable(p.scale))
+        bottom = slot.y - p.px(2)
+    entries = list(ui.log)[::-1]
+    if not entries:
+        p.text(text("log_empty"), lines[1], size, theme.TEXT_DIM)
+    for entry in entries:  # newest first, each on as many lines as it takes (up to three)
+        count, line_h = p.wrapped(entry.text, inner.width, size)
+        height = min(3, count) * line_h
+        if top + height > bottom:
+            break
+        color = theme.TEXT_DIM if entry.undone else entry.color or theme.TEXT
+        p.paragraph(entry.text, pygame.Rect(inner.x, top, inner.width, height), size, color,
+                    max_lines=3, strike=entry.undone, min_size=theme.readable(p.scale))
+        top += height + p.px(4)
+        if entry.why and not entry.undone and entry.move == ui.last_move:
+            # the move just made says why: "Rent € 8 = € 4 × 2: Ann owns the whole group"
+            count, line_h = p.wrapped(entry.why, inner.width, size)
+            height = min(3, count) * line_h
+            if top + height > bottom:
+                break
+            p.paragraph(entry.why, pygame.Rect(inner.x, top, inner.width, height), size,
+                        theme.TEXT_DIM, max_lines=3, min_size=theme.readable(p.scale))
+            top += height + p.px(4)
 
 
 @lru_cache(maxsize=4)
@@ -192,11 +227,12 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     inner = rect.inflate(-p.px(8), -p.px(6))
     url = ui.remote_url or ui.remote_placeholder
     if not url:
-        p.text(text("remote_off"), inner, 12, theme.TEXT_DIM, align="center")
+        p.text(text("remote_off"), inner, theme.SIZES["qr_caption"], theme.TEXT_DIM,
+               align="center")
         return
     placeholder = not ui.remote_url
-    label_h = p.px(16)
-    labels = 2 if placeholder else 1
+    label_h = p.px(theme.SIZES["qr_caption"] + 5)
+    labels = 4 if placeholder else 1  # "start companion run" may take three lines
     code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - labels * label_h)
     qr = qr_surface(url, min(code_box.width, code_box.height))
     where = qr.get_rect(center=code_box.center)
@@ -207,11 +243,13 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
         p.surface.blit(veil, where)
     shown = url.removeprefix("http://").rstrip("/")
     p.text(shown, pygame.Rect(inner.x, inner.bottom - labels * label_h, inner.width, label_h),
-           12, theme.TEXT_DIM if placeholder else theme.TEXT, align="center", min_size=8)
+           theme.SIZES["qr_caption"], theme.TEXT_DIM if placeholder else theme.TEXT,
+           align="center", min_size=theme.readable(p.scale))
     if placeholder:
-        p.text(text("remote_not_running"), pygame.Rect(inner.x, inner.bottom - label_h,
-                                                       inner.width, label_h),
-               12, theme.ACCENT, bold=True, align="center", min_size=8)
+        p.paragraph(text("remote_not_running"), pygame.Rect(inner.x, inner.bottom - 3 * label_h,
+                                                            inner.width, 3 * label_h),
+                    theme.SIZES["qr_caption"], theme.ACCENT, bold=True, align="center",
+                    max_lines=3, min_size=theme.readable(p.scale))
 
 
 def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
@@ -228,7 +266,8 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
         top, bottom = rows(box.inflate(-p.px(8), -p.px(4)), 2)
         top.height = box.height * 2 // 5 - p.px(2)
         bottom.y, bottom.height = top.bottom, box.bottom - top.bottom - p.px(3)
-        p.text(text(f"btn_{button}"), top, 11, ink, bold=True, align="center")
+        p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
+               align="center")
         p.text(action.label, bottom, 17, ink, bold=True, align="center", min_size=9)
         p.hotspot(box, "button", button)
 

@@ -19,7 +19,6 @@ from companion.screen.money import money
 from companion.screen.texts import MESSAGES, text
 from companion.screen.ui_state import UiState
 from companion.screen.views.dice import entry_text, face_word
-from companion.screen.views.news import shown_card_id
 from companion.words import catalog as i18n
 from companion.words.undo_questions import describe_undo
 
@@ -322,14 +321,20 @@ def _deck_text(deck: str) -> str:
     return text(key) if key in MESSAGES else deck
 
 
+def shown_card(state: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The card that is news now, with its drawer, as the session keeps it for the screen
+    and every phone (companion.game.news); {} once its effect is over."""
+    card = state.get("card_news")
+    return card if isinstance(card, Mapping) and card.get("id") else {}
+
+
 def card_text(state: Mapping[str, Any], ui: UiState) -> str:
-    """The last card's text while it is news (ui.card_news), in the screen's language when
-    the edition prints it in it; "" once its effect is over."""
-    card_id = shown_card_id(state, ui.card_news)
-    if card_id is None:
+    """The text of the card that is news, in the screen's language when the edition
+    prints it in it; "" once its effect is over."""
+    card = shown_card(state)
+    if not card:
         return ""
-    card = state.get("last_card") or {}
-    return ui.board.card_texts.get(card_id) or str(card.get("text") or "")
+    return ui.board.card_texts.get(str(card["id"])) or str(card.get("text") or "")
 
 
 def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:

@@ -153,10 +153,13 @@ def draw_waiting(p: Painter, rect: pygame.Rect, waiting: list[Waiting],
         inner.x += p.px(2)
         roomy = len(shown) == 1 and item.title and inner.height >= p.px(120)
         if roomy:
-            title = pygame.Rect(inner.x, inner.y, inner.width, p.px(34))
-            p.paragraph(item.title, title, 13, theme.TEXT, bold=True, align="center",
-                        max_lines=2)
+            title = pygame.Rect(inner.x, inner.y, inner.width, p.px(40))
+            p.paragraph(item.title, title, theme.SIZES["waiting_title"], theme.TEXT, bold=True,
+                        align="center", max_lines=2, min_size=theme.readable(p.scale))
             detail = pygame.Rect(inner.x, title.bottom, inner.width, inner.height // 3)
-            p.paragraph(item.detail, detail, 12, theme.TEXT_DIM, align="center", max_lines=3)
+            p.paragraph(item.detail, detail, theme.SIZES["waiting_detail"], theme.TEXT_DIM,
+                        align="center", max_lines=4,
+                        min_size=theme.readable(p.scale, secondary=True))
             inner = pygame.Rect(inner.x, detail.bottom, inner.width, inner.bottom - detail.bottom)
-        p.paragraph(item.line, inner, 14, color, bold=True, align="center", max_lines=4)
+        p.paragraph(item.line, inner, theme.SIZES["waiting_line"], color, bold=True,
+                    align="center", max_lines=4, min_size=theme.readable(p.scale))

@@ -1,0 +1,186 @@
+"""News addressed to people (companion.game.news, companion.words.news): the card that is
+news carries its drawer's name and lasts until the token moves on, the turn passes or the
+game ends (kept by the session, derived again after an undo or a restart); each phone says
+whose turn it is, doubles, jail, and what money moved to or from its own player."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from web_fakes import TABLE, joined, open_real_session, play
+
+from companion.game.session import GameSession
+from companion.words import catalog as i18n
+from companion.words.move_words import Words
+from companion.words.news import headline, news_for
+
+
+def page_text(phone: Any, path: str, lang: str = "en") -> str:
+    """The page's visible text, one space between words."""
+    phone.client.set_cookie("lang", lang)
+    html = phone.client.get(path).get_data(as_text=True)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).replace("\u00a0", " ").split())
+
+
+def test_the_card_is_news_with_its_drawer_until_the_turn_ends(tmp_path: Path) -> None:
+    game = open_real_session(tmp_path / "game", ("Ann", "Bo"))
+    try:
+        play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-dividend"})
+        card = game.state()["card_news"]
+        assert card["player"] == "Ann" and card["id"] == "chance-dividend"
+        play(game, {"do": "end_turn"})
+        assert game.state()["card_news"] is None
+        assert game.state()["last_card"]["id"] == "chance-dividend"  # the engine still has it
+        assert game.undo(TABLE).accepted  # the turn's end taken back: the card is news again
+        assert game.state()["card_news"]["player"] == "Ann"
+    finally:
+        game.close()
+    with GameSession.open(tmp_path / "game") as again:  # a restart derives it again
+        assert again.state()["card_news"]["id"] == "chance-dividend"
+
+
+def test_the_cards_own_decisions_keep_it_news(tmp_path: Path) -> None:
+    game = open_real_session(tmp_path / "game", ("Ann", "Bo"))
+    try:
+        play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-utility"})
+        assert game.state()["card_news"]["id"] == "chance-utility"
+        pending = game.state()["pending"]
+        if pending and pending["kind"] == "buy":
+            play(game, {"do": "decline"})
+        assert game.state()["card_news"] is not None  # the card's own decisions follow it
+    finally:
+        game.close()
+
+
+def test_rent_tells_payer_and_payee_on_their_phones(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "end_turn"})
+    play(game, {"do": "roll", "dice": [1, 2]})  # Bo pays Ann's rent at Rue Lecourbe
+    ann, bo = joined(app, "Ann"), joined(app, "Bo")
+    assert "Bo paid you € 4 rent" in page_text(ann, "/me")
+    assert "You paid Ann € 4 rent" in page_text(bo, "/me")
+    assert "Bo betalade dig € 4 i hyra" in page_text(ann, "/me", "sv")
+    said = page_text(ann, "/me", "ru")
+    assert "Вам платят € 4 аренды, плательщик: Bo" in said
+    assert "Ходит: Bo" in said
+
+
+def test_each_phone_says_whose_turn_doubles_and_jail(app: Flask, game: Any) -> None:
+    ann, bo = joined(app, "Ann"), joined(app, "Bo")
+    assert "Your turn" in page_text(ann, "/me")
+    assert "Now playing: Ann" in page_text(bo, "/me")
+    play(game, {"do": "roll", "dice": [2, 2]})
+    if game.state()["pending"]:
+        play(game, {"do": "decline" if game.state()["pending"]["kind"] == "buy" else "draw"})
+    assert "Doubles: roll again" in page_text(ann, "/me")
+    assert "Doubles: Ann rolls again" in page_text(bo, "/me")
+    ann_html = ann.client.get("/me").get_data(as_text=True)
+    assert 'class="headline mine"' in ann_html
+
+
+def test_jail_is_said_prominently(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-jail"})
+    ann = joined(app, "Ann")
+    html = ann.client.get("/me").get_data(as_text=True)
+    assert 'class="jail-news"' in html and "You are in jail" in html
+    assert "You went to jail" in page_text(ann, "/me")
+    assert "Ann drew Chance" in page_text(ann, "/me")  # the card, with its drawer
+
+
+def test_the_card_is_gone_at_game_over(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-dividend"})
+    bo = joined(app, "Bo")
+    assert "Ann drew Chance" in page_text(bo, "/me")
+    play(game, {"do": "end_game"})
+    said = page_text(bo, "/me")
+    assert "Ann drew" not in said and "Your turn" not in said
+    assert "Game over:" in said
+
+
+def test_news_reaches_back_one_round_only() -> None:
+    state = {"currency": {"pattern": "€ {amount}"}, "players": [{"name": "Ann"},
+                                                               {"name": "Bo"}]}
+    words = Words(state, "en", i18n.translator("en"))
+    paid = {"kind": "command", "events": [{"kind": "transfer", "from": "Bo", "to": "Ann",
+                                           "amount": 8, "reason": "rent"}]}
+    turn = {"kind": "command", "events": [{"kind": "turn", "player": "Ann", "number": 1}]}
+    assert news_for([paid, turn, turn], "Ann", words) == ["Bo paid you €\u00a08 rent"]
+    assert news_for([paid, turn, turn, turn], "Ann", words) == []
+    undone = {**paid, "undone": True}
+    assert news_for([undone], "Ann", words) == []
+    assert news_for([paid], "Cy", words) == []
+
+
+def test_the_headline_at_game_over_names_the_winner() -> None:
+    state = {"players": [{"name": "Ann"}], "winner": "Ann", "current": "Ann",
+             "turn": {"doubles": 1, "must_roll": True}}
+    said = headline(state, "Ann", Words(state, "en", i18n.translator("en")))
+    assert said is not None and said.text == "Game over: Ann wins" and not said.mine
+
+
+def test_a_refused_trade_names_the_square(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [1, 2]}, {"do": "buy"})  # Ann owns Rue Lecourbe
+    bo = joined(app, "Bo")
+    out = bo.post("/api/trades", {"version": game.version, "to": "Ann",
+                                  "give": {"squares": [3]}, "take": {}})
+    assert out.status_code >= 400
+    assert "Bo does not own Rue Lecourbe." in out.get_json()["message"]
+
+
+def test_the_history_says_an_auction_was_paid_by_its_close(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [1, 2]}, {"do": "decline"},
+         {"do": "bid", "by": "Bo", "amount": 20}, {"do": "pass", "by": "Cy"},
+         {"do": "pass", "by": "Ann"})
+    said = page_text(joined(app, "Ann"), "/history")
+    assert "Bo the bank € 20 auction the auction's close" in said  # not Ann, who passed
+
+
+def test_the_worth_chart_is_read_by_turns(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [1, 2]}, {"do": "buy"}, {"do": "end_turn"})
+    svg = joined(app, "Ann").client.get("/worth.svg").get_data(as_text=True)
+    assert ">Turn 2<" in svg and ">v" not in svg
+
+
+def test_a_dutch_phone_reads_the_card_in_dutch(app: Flask, game: Any) -> None:
+    play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-dividend"})
+    dutch = i18n.localized_name("classic-eur", "chance-dividend", "nl")
+    assert dutch != game.state()["card_news"]["text"]
+    bo = joined(app, "Bo")
+    assert dutch in page_text(bo, "/me", "nl")
+    assert dutch in page_text(bo, "/table", "nl")
+
+
+def test_the_banker_lists_saved_games_in_the_phones_language(tmp_path: Path) -> None:
+    from web_remote.views.banker import game_label
+
+    with_turn = {"players": ["Ann", "Bo"], "edition": "classic-eur", "turn": 34}
+    from web_remote import create_app
+    session = open_real_session(tmp_path / "g", ("Ann", "Bo"))
+    try:
+        app = create_app(session, tmp_path / "g", {"banker_pin": "2468"})
+        with app.test_request_context(headers={"Cookie": "lang=ru"}):
+            from flask import g
+            g.lang = "ru"
+            label = game_label(with_turn)
+        app.extensions["web_remote"].close()
+    finally:
+        session.close()
+    assert "Ход 34" in label and "turn" not in label and "classic-eur" not in label
+
+
+def test_a_russian_phone_at_a_swedish_table_reads_the_swedish_rules(tmp_path: Path) -> None:
+    from web_remote import create_app
+    session = open_real_session(tmp_path / "sv", ("Åsa", "Bo"), edition="sv")
+    try:
+        app = create_app(session, tmp_path / "sv", {"banker_pin": "2468"})
+        åsa = joined(app, "Åsa")
+        åsa.client.set_cookie("lang", "ru")
+        html = åsa.client.get("/rules").get_data(as_text=True)
+        app.extensions["web_remote"].close()
+    finally:
+        session.close()
+    assert '<section class="rule" lang="en">' in html and "Goal" in html  # readable
+    assert "Svensk utgåva" not in html and "Правила" in html  # the page speaks Russian
