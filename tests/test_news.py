@@ -1,4 +1,4 @@
-"""News addressed to people (companion.game.news, companion.words.news): the card that is
+"""News addressed to people (companion.game.telling.news, companion.words.news): the card that is
 news carries its drawer's name and lasts until the token moves on, the turn passes or the
 game ends (kept by the session, derived again after an undo or a restart); each phone says
 whose turn it is, doubles, jail, and what money moved to or from its own player."""
@@ -135,7 +135,10 @@ def test_the_history_says_an_auction_was_paid_by_its_close(app: Flask, game: Any
          {"do": "bid", "by": "Bo", "amount": 20}, {"do": "pass", "by": "Cy"},
          {"do": "pass", "by": "Ann"})
     said = page_text(joined(app, "Ann"), "/history")
-    assert "Bo the bank € 20 auction the auction's close" in said  # not Ann, who passed
+    assert "Bo the bank € 20 auction" in said
+    # the row's reason opens on why (the highest bid), then "Sent by": not Ann, who passed
+    assert "won at auction with the highest bid, € 20" in said
+    assert re.search(r"€ 20 auction .*?highest bid, € 20 .*?” the auction's close", said)
 
 
 def test_the_worth_chart_is_read_by_turns(app: Flask, game: Any) -> None:
@@ -182,5 +185,5 @@ def test_a_russian_phone_at_a_swedish_table_reads_the_swedish_rules(tmp_path: Pa
         app.extensions["web_remote"].close()
     finally:
         session.close()
-    assert '<section class="rule" lang="en">' in html and "Goal" in html  # readable
+    assert '<section class="rule" lang="en"' in html and "Goal" in html  # readable
     assert "Svensk utgåva" not in html and "Правила" in html  # the page speaks Russian

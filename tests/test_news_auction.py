@@ -1,4 +1,4 @@
-"""One auction (companion.game.news): the session keeps the one clock, restarted by every
+"""One auction (companion.game.telling.news): the session keeps the one clock, restarted by every
 new highest bid, and the screen and every phone show the same seconds; the highest bidder
 is not offered to outbid themselves; the winner's phone says what they won and for how
 much; the table closes the auction when the clock runs out."""

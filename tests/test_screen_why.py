@@ -1,6 +1,6 @@
 """The table screen says why the move just made cost what it did, under its line in "Last
-moves" (the engine's reason, companion.words.why_words), and stops saying it once the next
-move comes."""
+moves" (the engine's reason, companion.words.explaining.why_words), and stops saying it once
+the next move comes."""
 
 from __future__ import annotations
 

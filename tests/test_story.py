@@ -15,7 +15,7 @@ import pytest
 from companion.game.api import Source
 from companion.game.saved_games import journal_path
 from companion.game.session import GameSession
-from companion.game.story import story_path
+from companion.game.telling.story import story_path
 
 BANKER = Source("script", banker=True)
 NEW = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"], "seed": 5}
@@ -129,7 +129,7 @@ def test_a_bot_game_of_every_edition_is_told_whole(edition: str) -> None:
     from companion.game.applying import apply_command
     from companion.game.journal import Entry
     from companion.game.replaying import command_dict, resolve
-    from companion.game.story import tell
+    from companion.game.telling.story import tell
     from companion.rules import Accepted, net_worth
     from companion.rules.events import Transfer
 

@@ -14,13 +14,13 @@ import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
-import companion.words.lesson_texts
+import companion.words.explaining.lesson_texts
+import companion.words.explaining.why_texts
 import companion.words.log_texts
 import companion.words.move_texts
 import companion.words.news_texts
 import companion.words.refusal_texts
 import companion.words.undo_texts
-import companion.words.why_texts
 import web_remote
 from web_remote.i18n import LANGUAGES, TRANSLATIONS, catalog
 
@@ -37,9 +37,9 @@ UNDO_QUESTIONS = Path(companion.words.undo_texts.__file__)
 LOG_LINES = Path(companion.words.log_texts.__file__)
 MOVES = Path(companion.words.move_texts.__file__)
 #: why each money move was its amount (companion.rules.events.Why), shared with the screen
-WHY = Path(companion.words.why_texts.__file__)
+WHY = Path(companion.words.explaining.why_texts.__file__)
 #: the teaching table's lessons, shared with the screen
-LESSONS = Path(companion.words.lesson_texts.__file__)
+LESSONS = Path(companion.words.explaining.lesson_texts.__file__)
 #: the news told to each person, shared with the table screen
 NEWS = Path(companion.words.news_texts.__file__)
 SHARED = (REFUSALS, UNDO_QUESTIONS, LOG_LINES, MOVES, WHY, LESSONS, NEWS)
@@ -49,7 +49,8 @@ COMMAND = ("pybabel extract -F web_remote/babel.cfg -k _ -k ngettext:1,2 -k _t:1
            "-o web_remote/translations/messages.pot web_remote "
            "companion/words/refusal_texts.py companion/words/undo_texts.py "
            "companion/words/log_texts.py companion/words/move_texts.py "
-           "companion/words/why_texts.py companion/words/lesson_texts.py "
+           "companion/words/explaining/why_texts.py "
+           "companion/words/explaining/lesson_texts.py "
            "companion/words/news_texts.py")
 
 

@@ -14,8 +14,8 @@ from companion.rules import view
 from companion.rules.events import event_from_json
 from companion.rules.state import GameState
 from companion.words import catalog as i18n
+from companion.words.explaining.why_words import explain, topic
 from companion.words.move_words import Words
-from companion.words.why_words import explain, topic
 
 JSON = dict[str, Any]
 ANN, BO = 0, 1

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
-from companion.game.news import auction_clock, auction_key, card_from_entries
+from companion.game.telling.news import auction_clock, auction_key, card_from_entries
 from companion.rules import Accepted, GameState
 
 

@@ -1,16 +1,16 @@
-"""What the rules say to the phones: why each money move was its amount (the engine's reason
-said in the phone's language, companion.words.why_words, with a short quote of the rulebook
-section it comes from and a link to it on the rules page), and the teaching table's lesson
-of the move just made (companion.words.lessons)."""
+"""What the rules say to the phones: why each money move was its amount (the engine's
+reason said in the phone's language, companion.words.explaining.why_words, with a short
+quote of the rulebook section it comes from and a link to it on the rules page), and the
+teaching table's lesson of the move just made (companion.words.explaining.lessons)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from companion.words.lessons import say_lesson
+from companion.words.explaining.lessons import say_lesson
+from companion.words.explaining.why_words import explain, topic
 from companion.words.move_words import Words
-from companion.words.why_words import explain, topic
 from web_remote import rulebook
 from web_remote.i18n import catalog, current_language
 
@@ -47,9 +47,10 @@ def move_reasons(entry: Mapping[str, Any], state: Mapping[str, Any]) -> list[JSO
 
 
 def lesson_for(state: Mapping[str, Any], player: str | None) -> JSON | None:
-    """The teaching table's lesson of the state's move for a phone (companion.game.teaching):
-    one concerning `player` or the whole table (any lesson when `player` is None: the Table
-    page); "badge", "text", "where", "anchor"; None when there is none."""
+    """The teaching table's lesson of the state's move for a phone
+    (companion.game.telling.teaching): one concerning `player` or the whole table (any
+    lesson when `player` is None: the Table page); "badge", "text", "where", "anchor";
+    None when there is none."""
     teaching = state.get("teaching")
     if not isinstance(teaching, Mapping):
         return None

@@ -1,12 +1,12 @@
-"""The rules page: our own rulebook (companion.words.rulebook) searchable, and the house rules
-in force from the options.
+"""The rules page: our own rulebook (companion.words.explaining.rulebook) searchable, and
+the house rules in force from the options.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.words.rulebook import GENERAL, Section, available, rulebook, section_about
+from companion.words.explaining.rulebook import GENERAL, Section, available, rulebook, section_about
 from web_remote.i18n import _
 
 __all__ = ["GENERAL", "Section", "available", "rulebook", "section_about", "search",

@@ -100,7 +100,7 @@ class GameSessionProtocol(Protocol):
         ...
 
     def story(self) -> JSON | None:
-        """The story of the game in play (companion.game.story.Story as JSON), or None."""
+        """The story of the game in play (companion.game.telling.story.Story as JSON), or None."""
         ...
 
     def set_teaching(self, on: bool, source: Source) -> Outcome:

@@ -23,7 +23,7 @@ from companion.game.journal import (
     ack_path,
     storage_message,
 )
-from companion.game.teaching import SUFFIX as TEACHING_SUFFIX
+from companion.game.telling.teaching import SUFFIX as TEACHING_SUFFIX
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 

@@ -18,19 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from companion.game import authority, going_back, story
+from companion.game import authority, going_back
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
-from companion.game.news import (
-    AUCTION_SECONDS,
-    LOOK_BACK,
-    auction_clock,
-    auction_key,
-    card_after,
-    card_from_entries,
-)
 from companion.game.reading import effective_commands
 from companion.game.replaying import (
     Stacks,
@@ -51,7 +43,16 @@ from companion.game.saved_games import (
     new_game_id,
     set_current,
 )
-from companion.game.teaching import Teaching
+from companion.game.telling import story
+from companion.game.telling.news import (
+    AUCTION_SECONDS,
+    LOOK_BACK,
+    auction_clock,
+    auction_key,
+    card_after,
+    card_from_entries,
+)
+from companion.game.telling.teaching import Teaching
 from companion.rules import Accepted, GameState, Rejection
 from companion.rules.events import GameStarted, Redone, Undone
 
@@ -145,7 +146,7 @@ class GameSession:
         self.fault: str | None = journal.readonly_reason
         #: when the game was dealt (journal time), for the timed game's clock
         self._started = journal.game_started() if state is not None else None
-        #: the card that is news (companion.game.news), kept by the writer thread only
+        #: the card that is news (companion.game.telling.news), kept by the writer thread only
         self._card: JSON | None = card_from_entries(self.history(None, LOOK_BACK)) \
             if state is not None else None
         #: the open auction and when its clock (re)started: the one clock of the table
@@ -320,7 +321,7 @@ class GameSession:
         return self._state
 
     def story(self) -> JSON | None:
-        """The story of the game in play (companion.game.story, as JSON), None before a
+        """The story of the game in play (companion.game.telling.story, as JSON), None before a
         game; once the game is over it is also saved beside the journal. Any thread."""
         version = self.version
         cached = self._story

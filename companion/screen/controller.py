@@ -343,7 +343,7 @@ class Controller(EntryMixin):
 
     def _auction_clock(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
         """The auction clock, as the session keeps it for the screen and every phone
-        (companion.game.news): it runs out `seconds_left` from this update."""
+        (companion.game.telling.news): it runs out `seconds_left` from this update."""
         clock = state.get("auction_clock") or {}
         pending = state.get("pending") or {}
         if pending.get("kind") not in ("auction", "building_auction") or \

@@ -16,8 +16,8 @@ from companion.screen.ui_state import LogLine, UiState
 from companion.screen.views.board_map import player_colors
 from companion.screen.views.prompt import square_name
 from companion.words import catalog as i18n
+from companion.words.explaining.why_words import explain
 from companion.words.move_words import Words, event_line
-from companion.words.why_words import explain
 
 #: the events the panel shows (money moves, purchases, jail, bankruptcy, Mega's moves)
 SHOWN = frozenset({

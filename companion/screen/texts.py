@@ -10,10 +10,10 @@ with the id as the message context) into companion/locale/companion.pot.
 from __future__ import annotations
 
 from companion.words import catalog as i18n
-from companion.words.lesson_texts import LESSONS
+from companion.words.explaining.lesson_texts import LESSONS
+from companion.words.explaining.why_texts import WHY
 from companion.words.log_texts import LINES
 from companion.words.message import Message, _n, _t
-from companion.words.why_texts import WHY
 
 _MESSAGES: tuple[Message, ...] = (
     # header and panels
@@ -167,7 +167,7 @@ _MESSAGES: tuple[Message, ...] = (
     _t("standings", "Standings"),
     _t("place", "{place}."),
     _t("chart_title", "Net worth over the game"),
-    # the game's story at game over (companion.game.story); {time} is hours:minutes
+    # the game's story at game over (companion.game.telling.story); {time} is hours:minutes
     _t("story_time", "Time played {time} · Turns: {turns}"),
     _t("story_rent", "Most rent: {square}, {amount} to {player}"),
     _t("story_landed", "Landed on most: {square} ({count}×)"),

@@ -109,7 +109,8 @@ class LogLine:
     color: Color | None = None
     move: int | None = None
     undone: bool = False
-    #: why a money move was its amount (companion.words.why_words), shown for the move just made
+    #: why a money move was its amount (companion.words.explaining.why_words), shown for the
+    #: move just made
     why: str | None = None
 
 
@@ -126,7 +127,7 @@ class UiState:
     chooser: Chooser | None = None
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     networth: list[dict[str, int]] = field(default_factory=list)
-    #: the game's story once it is over (companion.game.story as JSON), else None
+    #: the game's story once it is over (companion.game.telling.story as JSON), else None
     story: dict[str, Any] | None = None
     #: the recent moves' commands still in force, oldest first (companion.screen.log_lines
     #: .record_moves: an undo strikes through the newest), and those taken back by the

@@ -39,8 +39,8 @@ TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: and the marker functions that carry them
 SOURCES = Path(__file__).resolve().parents[1]
 SOURCE_FILES = [("screen/**.py", "python")] + [(f"words/{name}.py", "python") for name in (
-    "lesson_texts", "log_texts", "message", "news_texts", "refusal_texts", "undo_texts",
-    "why_texts")]
+    "explaining/lesson_texts", "log_texts", "message", "news_texts", "refusal_texts",
+    "undo_texts", "explaining/why_texts")]
 KEYWORDS = ("_t:1c,2", "_n:1c,2,3")
 
 MINUS = "\u2212"  # a real minus sign, as wide as the plus

@@ -38,14 +38,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.words import catalog as i18n
-from companion.words.lesson_texts import LESSONS
+from companion.words.explaining.lesson_texts import LESSONS
+from companion.words.explaining.why_texts import WHY
 from companion.words.log_texts import LINES
 from companion.words.message import Message
 from companion.words.move_facts import actor, facts
 from companion.words.move_texts import MOVES
 from companion.words.news_texts import NEWS
 from companion.words.refusals import square_name as edition_square_name
-from companion.words.why_texts import WHY
 
 log = logging.getLogger(__name__)
 

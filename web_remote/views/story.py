@@ -2,7 +2,7 @@
 same story as one self-contained HTML page to keep: inline CSS and SVG, no script, no
 address outside it, so it opens offline years later).
 
-The figures are the session's (companion.game.story, from the journal); here they are said
+The figures are the session's (companion.game.telling.story, from the journal); here they are said
 in the phone's language: names of squares as the edition names them, money as it writes
 it, the colour groups by their printed colour and their properties' names.
 """

@@ -1,6 +1,6 @@
 """The teaching table on the screen: the first time a rule applies in this game, its lesson
 in the board's centre ("New rule", two sentences, "Rules: Jail"), for as long as the table
-stays at that move (companion.game.teaching gives the lessons in the state JSON)."""
+stays at that move (companion.game.telling.teaching gives the lessons in the state JSON)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pygame
 from companion.screen import texts, theme
 from companion.screen.painter import Painter
 from companion.words import catalog as i18n
-from companion.words.lessons import LessonSaid, say_lesson
+from companion.words.explaining.lessons import LessonSaid, say_lesson
 
 
 def lesson_now(state: Mapping[str, Any]) -> tuple[LessonSaid, str | None] | None:

@@ -323,7 +323,7 @@ def _deck_text(deck: str) -> str:
 
 def shown_card(state: Mapping[str, Any]) -> Mapping[str, Any]:
     """The card that is news now, with its drawer, as the session keeps it for the screen
-    and every phone (companion.game.news); {} once its effect is over."""
+    and every phone (companion.game.telling.news); {} once its effect is over."""
     card = state.get("card_news")
     return card if isinstance(card, Mapping) and card.get("id") else {}
 

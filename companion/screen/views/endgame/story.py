@@ -1,6 +1,6 @@
 """The game's story on the table screen at game over: a few lines under the chart (time
 played, the property that earned most rent, the square landed on most, the biggest trade,
-how many auctions), from the session's story (companion.game.story), and its net worth at
+how many auctions), from the session's story (companion.game.telling.story), and its net worth at
 the start of every turn for the chart."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Why a charge is its amount, by message id, in English (the source language).
 
-companion.words.why_words picks one of these for the reason the engine gave a money move
+companion.words.explaining.why_words picks one of these for the reason the engine gave a money move
 (companion.rules.events.Why: the rule, the square, the figures) and fills it in; the phones
 show it when a line of Latest or History is tapped, the table screen under the last move.
 The ids are the gettext message contexts: "why_<rule>". Fields in braces: {amount} and the

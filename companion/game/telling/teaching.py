@@ -5,7 +5,7 @@ for the player it concerns.
 rules that applied for the first time in this game (`TOPICS`, in the order they are told).
 `Teaching` keeps, per saved game, whether teaching is on and which lessons were given
 (`<id>.teaching.json` beside the journal), so each lesson is given once per game, after a
-restart too. The words of each lesson are companion.words.lessons'.
+restart too. The words of each lesson are companion.words.explaining.lessons'.
 """
 
 from __future__ import annotations

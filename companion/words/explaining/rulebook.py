@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-RULES_DIR = Path(__file__).resolve().parents[1] / "data" / "rules"
+RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
 #: a heading's topics, written after it: "## Rent {#rent}", "## Buying {#buying #auctions}"
 _TOPICS = re.compile(r"\s*\{((?:\s*#[a-z_]+)+)\s*\}\s*$")
 #: the end of a rulebook's first sentence

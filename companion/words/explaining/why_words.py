@@ -26,8 +26,8 @@ from functools import cache
 from typing import Any
 
 from companion.editions import load_edition
+from companion.words.explaining.why_texts import WHY
 from companion.words.move_words import Words
-from companion.words.why_texts import WHY
 
 #: figures that are money (said as the edition writes money); the others are counts
 MONEY_TERMS = frozenset({"rent", "salary", "tax", "pot", "gift", "fine", "price", "bid",

@@ -1,5 +1,6 @@
 """A lesson of the teaching table in words: its two sentences in the caller's language and
-the rulebook section it stands in (companion.words.rulebook), for the screen and the phones.
+the rulebook section it stands in (companion.words.explaining.rulebook), for the screen and
+the phones.
 
 >>> from companion.words import catalog as i18n
 >>> state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"],
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.words import rulebook
+from companion.words.explaining import rulebook
 from companion.words.move_words import Catalog, Words
 
 #: the rulebook section each lesson's rule is in (a topic of companion/data/rules/*.md)

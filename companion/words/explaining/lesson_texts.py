@@ -1,7 +1,7 @@
 """The teaching table's lessons, by message id, in English (the source language).
 
-companion.words.lessons says one of these the first time a rule applies in a game
-(companion.game.teaching): two short sentences, said on the table screen and on the phone of
+companion.words.explaining.lessons says one of these the first time a rule applies in a game
+(companion.game.telling.teaching): two short sentences, said on the table screen and on the phone of
 the player concerned, with the rulebook section the rule is in. The ids are the gettext
 message contexts: "lesson_<topic>". Fields in braces: {player} the player concerned,
 {salary} and {fine} money as the edition writes it, {houses} the houses before a hotel.
