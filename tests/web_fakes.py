@@ -98,7 +98,9 @@ class FakeSession:
 
     def _public(self, state: GameState) -> JSON:
         """The state JSON with the session's news: the card and the auction clock."""
-        out = {**state_json(state), "card_news": card_from_entries(self.history(None, 60))}
+        # the fake's own reading of its journal (not the `history` a test may be counting)
+        news = card_from_entries(FakeSession.history(self, None, 60))
+        out = {**state_json(state), "card_news": news}
         if self._auction[0] is not None:
             out["auction_clock"] = auction_clock(self._auction[1], time.time())
         return out
