@@ -15,10 +15,16 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.app import hotspot
 from companion.config import ConfigError, load_config
 from companion.paths import default_data_dir
+
+if TYPE_CHECKING:
+    from pygame import Surface
+
+    from companion.game.api import GameSessionProtocol
 
 
 def main(argv: list[str]) -> int:
@@ -54,8 +60,6 @@ def main(argv: list[str]) -> int:
     from companion.app.wiring import close_quietly, screen_language
     from companion.game.journal import JournalError, JournalLocked
     from companion.game.session import open_session
-    from companion.screen.controller import Controller
-    from companion.screen.render import render
 
     data_dir = args.data_dir or default_data_dir()
     try:
@@ -69,18 +73,35 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         language = args.language or screen_language(config.screen.language, args.config)
-        controller = Controller(session, data_dir=data_dir, remote_port=port, language=language)
-        if wifi is not None and port is not None:  # the Pi's own Wi-Fi is on: its code first
-            controller.ui.wifi = hotspot.for_screen(wifi)
-        surface = pygame.Surface(size)
-        render(controller.state, controller.ui, surface)
-        controller.close()
+        surface = draw(session, data_dir, size, port, language,
+                       wifi if port is not None else None)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(surface, str(args.out))
     finally:
         close_quietly(session)
     print(args.out)
     return 0
+
+
+def draw(session: GameSessionProtocol, data_dir: Path, size: tuple[int, int],
+         port: int | None, language: str, wifi: hotspot.Hotspot | None = None) -> Surface:
+    """The screen as `companion run` shows the session's game, on a new surface: in
+    `language` ("" as the edition speaks), the phones' corner on `port` (None: remote off),
+    the Pi's own Wi-Fi code first when `wifi` is on. Also tools/make_screenshots.py's."""
+    import pygame
+
+    from companion.screen.controller import Controller
+    from companion.screen.render import render
+
+    controller = Controller(session, data_dir=data_dir, remote_port=port, language=language)
+    try:
+        if wifi is not None:  # the Pi's own Wi-Fi is on: its code first
+            controller.ui.wifi = hotspot.for_screen(wifi)
+        surface = pygame.Surface(size)
+        render(controller.state, controller.ui, surface)
+    finally:
+        controller.close()
+    return surface
 
 
 def remote_port(port: int | None, config_file: Path | None) -> int | None:
