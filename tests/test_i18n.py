@@ -175,6 +175,7 @@ def test_every_card_deck_and_group_is_written_in_all_seven_languages(path: Path)
                         digits = "".join(ch for ch in str(abs(card[key])))
                         assert digits in text.replace("'", "").replace(" ", "").replace(".", "")
         assert set(block["groups"]) == set(data["groups"]), lang
+        assert block["name"] and block["name"] != data["name"], lang
 
 
 def test_the_card_texts_are_made_by_the_tool_and_up_to_date() -> None:

@@ -1,4 +1,4 @@
-"""Write every edition's card texts, deck and group names into each of the seven languages it lacks.
+"""Write every edition's name, card texts, deck and group names into each of the seven languages.
 
 The cards of every edition are the same family (advance to GO, bank error, street repairs…);
 only the squares, amounts and currency differ. Each language here has one faithful wording per
@@ -426,6 +426,43 @@ GROUPS: dict[str, dict[str, str]] = {
 }
 
 
+# The edition's own name in each language it does not print (its own version's stays).
+NAMES: dict[str, dict[str, str]] = {
+    "ch": {"en": "Monopoly — Swiss edition", "sv": "Monopol — schweizisk utgåva",
+           "nl": "Monopoly — Zwitserse editie", "pl": "Monopoly — wydanie szwajcarskie",
+           "ru": "Монополия — швейцарское издание"},
+    "classic-en": {"sv": "Monopol — klassisk utgåva (euro, engelska namn)",
+                   "fr": "Monopoly — édition classique (euro, noms anglais)",
+                   "de": "Monopoly — klassische Ausgabe (Euro, englische Namen)",
+                   "nl": "Monopoly — klassieke editie (euro, Engelse namen)",
+                   "pl": "Monopoly — wydanie klasyczne (euro, angielskie nazwy)",
+                   "ru": "Монополия — классическое издание (евро, английские названия)"},
+    "classic-eur": {"en": "Monopoly — classic edition (euro)",
+                    "sv": "Monopol — klassisk utgåva (euro)",
+                    "de": "Monopoly — klassische Ausgabe (Euro)",
+                    "pl": "Monopoly — wydanie klasyczne (euro)",
+                    "ru": "Монополия — классическое издание (евро)"},
+    "mega": {"en": "Monopoly — Mega edition", "sv": "Monopol — Mega-utgåva",
+             "de": "Monopoly — Mega-Ausgabe", "pl": "Monopoly — wydanie Mega",
+             "ru": "Монополия — издание «Мега»"},
+    "pl": {"en": "Monopoly — Polish edition (Warsaw)", "sv": "Monopol — polsk utgåva (Warszawa)",
+           "fr": "Monopoly — édition polonaise (Varsovie)",
+           "de": "Monopoly — polnische Ausgabe (Warschau)",
+           "nl": "Monopoly — Poolse editie (Warschau)",
+           "ru": "Монополия — польское издание (Варшава)"},
+    "ru-monopolist": {"en": "Monopolist (Russian edition)", "sv": "Monopolist (rysk utgåva)",
+                      "fr": "Monopolist (édition russe)", "de": "Monopolist (russische Ausgabe)",
+                      "nl": "Monopolist (Russische editie)",
+                      "pl": "Monopolist (wydanie rosyjskie)"},
+    "sv": {"en": "Monopoly — Swedish edition (Stockholm)",
+           "fr": "Monopoly — édition suédoise (Stockholm)",
+           "de": "Monopoly — schwedische Ausgabe (Stockholm)",
+           "nl": "Monopoly — Zweedse editie (Stockholm)",
+           "pl": "Monopoly — wydanie szwedzkie (Sztokholm)",
+           "ru": "Монополия — шведское издание (Стокгольм)"},
+}
+
+
 def money(amount: int, currency: Mapping[str, Any]) -> str:
     """An amount as the edition's own cards write it (its pattern, plain separators)."""
     digits = str(abs(int(amount)))
@@ -471,6 +508,8 @@ def localized(data: dict[str, Any]) -> dict[str, Any]:
         if lang == data.get("language"):
             continue
         block = dict(blocks.get(lang) or {})
+        if not block.get("name"):
+            block = {"name": NAMES[data["id"]][lang], **block}
         names = {str(sq["id"]): str(sq["name"]) for sq in data["squares"]}
         names.update(block.get("squares") or {})
         if not block.get("cards"):
