@@ -406,12 +406,13 @@ DECKS: dict[str, dict[str, str]] = {
 SWISS_CHEST = {"en": "Chancellery", "sv": "Kansliet", "fr": "Chancellerie", "de": "Kanzlei",
                "nl": "Kanselarij", "pl": "Kancelaria", "ru": "Канцелярия"}
 
+# As the language's own boards name the groups (the French and Swiss boards' pink is "Violet").
 GROUPS: dict[str, dict[str, str]] = {
     "brown": {"en": "Brown", "sv": "Brun", "fr": "Marron", "de": "Braun", "nl": "Bruin",
               "pl": "Brązowa", "ru": "Коричневая"},
     "light_blue": {"en": "Light blue", "sv": "Ljusblå", "fr": "Bleu ciel", "de": "Hellblau",
-                   "nl": "Lichtblauw", "pl": "Błękitna", "ru": "Голубая"},
-    "pink": {"en": "Pink", "sv": "Rosa", "fr": "Rose", "de": "Violett", "nl": "Roze",
+                   "nl": "Lichtblauw", "pl": "Jasnoniebieska", "ru": "Голубая"},
+    "pink": {"en": "Pink", "sv": "Rosa", "fr": "Violet", "de": "Violett", "nl": "Roze",
              "pl": "Różowa", "ru": "Розовая"},
     "orange": {"en": "Orange", "sv": "Orange", "fr": "Orange", "de": "Orange", "nl": "Oranje",
                "pl": "Pomarańczowa", "ru": "Оранжевая"},
