@@ -157,6 +157,43 @@ def test_every_localized_name_belongs_to_the_edition(path: Path) -> None:
                 assert i18n.localized_name(data, key, lang) == name
 
 
+@pytest.mark.parametrize("path", sorted(EDITIONS.glob("*.json")), ids=lambda p: p.stem)
+def test_every_card_deck_and_group_is_written_in_all_seven_languages(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    blocks = data.get("localized") or {}
+    for lang in i18n.LANGUAGES:
+        if lang == data["language"]:
+            continue  # the edition's own words
+        block = blocks.get(lang) or {}
+        for deck_id, deck in data["decks"].items():
+            assert block["decks"][deck_id], (lang, deck_id)
+            for card in deck["cards"]:
+                text = block["cards"][card["id"]]
+                assert text and text != card["text"], (lang, card["id"])
+                for key in ("amount", "house", "hotel", "skyscraper"):  # amounts kept as printed
+                    if key in card:
+                        digits = "".join(ch for ch in str(abs(card[key])))
+                        assert digits in text.replace("'", "").replace(" ", "").replace(".", "")
+        assert set(block["groups"]) == set(data["groups"]), lang
+        assert block["name"] and block["name"] != data["name"], lang
+
+
+def test_the_card_texts_are_made_by_the_tool_and_up_to_date() -> None:
+    from tools import card_texts
+
+    assert card_texts.main(["--check"]) == 0, "run: python tools/card_texts.py"
+
+
+def test_a_russian_or_english_reader_gets_the_french_boards_cards_in_their_language() -> None:
+    assert i18n.localized_name("classic-eur", "chance-henri-martin", "ru") == \
+        "Перейдите на ячейку «Avenue Henri-Martin». Если проходите ячейку «Вперёд», получите € 200."
+    assert i18n.localized_name("classic-eur", "chest-school", "en") == \
+        "Pay the school fees: € 50."
+    assert i18n.localized_name("ch", "chance-repairs", "en") == \
+        "Repairs on all your property: pay Fr. 500.- for each house and Fr. 2'000.- for each hotel."
+    assert i18n.localized_name("sv", "community_chest", "de") == "Gemeinschaftsfeld"
+
+
 # --- catalogs ---------------------------------------------------------------------------------
 
 

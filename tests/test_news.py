@@ -156,6 +156,31 @@ def test_a_dutch_phone_reads_the_card_in_dutch(app: Flask, game: Any) -> None:
     assert dutch in page_text(bo, "/table", "nl")
 
 
+def test_a_russian_or_english_phone_at_a_french_table_reads_its_own_card(app: Flask,
+                                                                          game: Any) -> None:
+    play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-dividend"})
+    assert game.state()["edition"] == "classic-eur"
+    bo = joined(app, "Bo")
+    said = page_text(bo, "/me", "ru")
+    assert "Банк выплачивает вам дивиденды: € 50." in said
+    assert "La banque" not in said
+    assert "The bank pays you a dividend of € 50." in page_text(bo, "/table", "en")
+
+
+def test_the_screen_reads_the_card_in_the_tables_language() -> None:
+    from companion.screen.ui_state import UiState
+    from companion.screen.views.board_info import board_info
+    from companion.screen.views.prompt import card_text
+
+    state = {"edition": "classic-eur", "card_news": {
+        "id": "chance-dividend", "player": "Ann", "deck": "chance",
+        "text": "La banque vous verse un dividende de € 50."}}
+    assert card_text(state, UiState(board=board_info("classic-eur", "ru"))) == \
+        "Банк выплачивает вам дивиденды: € 50."
+    assert card_text(state, UiState(board=board_info("classic-eur", "fr"))) == \
+        "La banque vous verse un dividende de € 50."
+
+
 def test_the_banker_lists_saved_games_in_the_phones_language(tmp_path: Path) -> None:
     from web_remote.views.banker import game_label
 

@@ -38,8 +38,17 @@ def test_golden_games_exist() -> None:
     assert len(GAMES) >= 3
 
 
-def test_replay_json_has_the_documented_fields() -> None:
-    proc = run_replay(str(DEMO), "--json")
+def demo_with_a_refusal(tmp_path: Path) -> Path:
+    """The demo with one refused line 18: Cy builds without the whole colour group."""
+    lines = DEMO.read_text("utf-8").splitlines()
+    lines.insert(17, '{"do":"build","by":"Cy","square":9}')
+    script = tmp_path / "refused.jsonl"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return script
+
+
+def test_replay_json_has_the_documented_fields(tmp_path: Path) -> None:
+    proc = run_replay(str(demo_with_a_refusal(tmp_path)), "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     for key in ("edition", "players", "squares", "bank", "current", "pending", "rejected",
@@ -57,10 +66,14 @@ def test_replay_json_has_the_documented_fields() -> None:
     assert ann["cash"] == 1500 - 200 - 50 - 180 + 250
 
 
-def test_replay_prints_the_table_without_json() -> None:
-    proc = run_replay(str(DEMO))
-    assert proc.returncode == 0
-    assert "Ann" in proc.stdout and "refused line 18" in proc.stdout
+def test_the_demo_replays_cleanly_and_a_refusal_is_printed_with_its_line(tmp_path: Path) -> None:
+    proc = run_replay(str(DEMO))  # the README's first command: nothing a newcomer reads as a bug
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "Ann" in proc.stdout and "turn 6, version 28" in proc.stdout
+    assert "refused" not in proc.stdout
+    assert json.loads(run_replay(str(DEMO), "--json").stdout)["rejected"] == []
+    proc = run_replay(str(demo_with_a_refusal(tmp_path)))
+    assert proc.returncode == 0 and "refused line 18" in proc.stdout
 
 
 def test_refused_line_changes_nothing_and_replay_goes_on(tmp_path: Path) -> None:

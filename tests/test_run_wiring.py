@@ -206,6 +206,58 @@ def test_a_screenshot_shows_the_port_phones_would_join_on(monkeypatch: Any,
     assert code == 2 and drawn == []
 
 
+def log_title(lang: str) -> str:
+    """The screen's "Last moves" heading in `lang`."""
+    from companion.screen import texts
+
+    before = texts.language()
+    texts.use_language(lang)
+    try:
+        return texts.text("log_title")
+    finally:
+        texts.use_language(before)
+
+
+def test_a_screenshot_speaks_the_configured_language(monkeypatch: Any, tmp_path: Path) -> None:
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    config = tmp_path / "config.toml"
+    config.write_text('[screen]\nlanguage = "ru"\n', encoding="utf-8")
+    code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config))
+    assert code == 0 and log_title("ru") in drawn and log_title("fr") not in drawn
+    config.write_text("[web]\nport = 9123\n", encoding="utf-8")  # no language: the edition's
+    code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config))
+    assert code == 0 and log_title("fr") in drawn
+    code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config),
+                                   "--language", "sv")
+    assert code == 0 and log_title("sv") in drawn
+
+
+def test_a_first_start_without_configuration_speaks_the_systems_language(
+        monkeypatch: Any, tmp_path: Path) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    code, drawn = screenshot_texts(monkeypatch, tmp_path)  # COMPANION_CONFIG names no file
+    assert code == 0 and log_title("de") in drawn and log_title("fr") not in drawn
+    config = tmp_path / "config.toml"
+    config.write_text("[web]\nport = 9123\n", encoding="utf-8")
+    code, drawn = screenshot_texts(monkeypatch, tmp_path, "--config", str(config))
+    assert code == 0 and log_title("fr") in drawn  # a configured table: its edition speaks
+
+
+def test_the_systems_language_is_read_as_gettext_reads_it(tmp_path: Path) -> None:
+    from companion.app.wiring import screen_language, system_language
+
+    assert system_language({"LANGUAGE": "pl:en", "LANG": "sv_SE.UTF-8"}) == "pl"
+    assert system_language({"LC_ALL": "nl_BE.UTF-8", "LANG": "fr_FR"}) == "nl"
+    assert system_language({"LANG": "en_GB.UTF-8"}) == "en"
+    assert system_language({"LANG": "C.UTF-8"}) == system_language({}) == ""
+    assert system_language({"LANG": "ja_JP.UTF-8"}) == ""  # not one of the seven
+    missing, present = tmp_path / "none.toml", tmp_path / "config.toml"
+    present.write_text("", encoding="utf-8")
+    assert screen_language("", missing, {"LANG": "ru_RU"}) == "ru"
+    assert screen_language("", present, {"LANG": "ru_RU"}) == ""
+    assert screen_language("sv", missing, {"LANG": "ru_RU"}) == "sv"
+
+
 def test_a_screenshot_of_a_game_in_use_says_so(monkeypatch: Any, tmp_path: Path,
                                                capsys: Any) -> None:
     from companion.app import screenshot_cmd

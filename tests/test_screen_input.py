@@ -251,3 +251,22 @@ def test_timed_setup_asks_the_engine_for_the_timed_variant() -> None:
     command = controller.ui.setup.new_game_command(7)
     assert command["options"]["variant"] == "timed"
     assert command["options"]["time_limit_minutes"] == 45
+
+
+def test_setup_offers_the_language_before_anything_else() -> None:
+    from companion.screen import texts
+    from companion.screen.views.setup import SetupForm
+
+    texts.use_language("en")
+    form = SetupForm(editions=[("classic-eur", ""), ("sv", "")])
+    assert form.focused() == "language" and form.lines()[1][0] == "edition"
+    assert form.lines()[0][1] == "Français (edition)"  # nothing configured: the edition's
+    form.change()
+    assert form.language == "en" and form.ui_language() == "en"
+    # a configured (or, on a first start, the system's) language is the one shown and spoken
+    told = SetupForm(editions=[("classic-eur", "")], fallback="de")
+    assert told.lines()[0][1] == "Deutsch" and told.ui_language() == "de"
+    told.change()
+    assert told.language == "nl"  # the next after German, never back to the edition's
+    told.change(-1)
+    assert told.language == "de"

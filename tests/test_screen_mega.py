@@ -218,8 +218,10 @@ def test_card_text_shown_while_news_only() -> None:
     controller.submit({"do": "draw", "by": "Ann", "card": "chance-dividend"}, "keyboard")
     assert controller.state["card_news"]["id"] == "chance-dividend"  # type: ignore[index]
     assert controller.state["card_news"]["player"] == "Ann"  # type: ignore[index]
-    card = controller.state["last_card"]["text"]  # type: ignore[index]
+    french = controller.state["last_card"]["text"]  # type: ignore[index]
+    card = "The bank pays you a dividend of € 50."  # the English screen reads it in English
     assert any(card in t for t in drawn(controller, loop))
+    assert not any(french in t for t in drawn(controller, loop))
     controller.press("roll")  # end the turn: the card's effect is over
     assert controller.state["current"] == "Bo"  # type: ignore[index]
     assert controller.state["card_news"] is None  # type: ignore[index]
@@ -279,7 +281,7 @@ def test_screenshot_says_phones_need_companion_run() -> None:
 def test_setup_speed_die_follows_the_edition() -> None:
     form = SetupForm(editions=[("classic-eur", ""), ("mega", "")])
     assert form.new_game_command(1)["options"]["speed_die"] is False
-    form.focus = 0
+    form.focus = 1  # the edition's line, after the language's
     form.change(1)
     command = form.new_game_command(1)
     assert command["edition"] == "mega" and command["options"]["speed_die"] is True

@@ -48,7 +48,7 @@ def test_latest_moves_are_sentences_newest_first(app: Flask, game: Any) -> None:
         "Bo's turn",
         "Ann bought Rue Lecourbe for € 60",
         "Ann rolled 1 + 2 and moved to Rue Lecourbe",
-        "New game of Monopoly — édition classique (euro): Ann, Bo",
+        "New game of Monopoly — classic edition (euro): Ann, Bo",  # the edition in English
     ]
     assert [text for _css, text in latest(ann, "sv")][:3] == [
         "Bo slog 1 + 2 och flyttade till Rue Lecourbe | Bo → Ann € 4 i hyra",

@@ -110,6 +110,7 @@ def _main(argv: list[str]) -> int:
         WebRemote,
         close_quietly,
         reader_specs,
+        screen_language,
         start_panel,
         table_pin,
     )
@@ -142,7 +143,7 @@ def _main(argv: list[str]) -> int:
     parts.append(sound)
     port = args.port or config.web.port
     controller = Controller(session, sound=sound, data_dir=data_dir,
-                            language=config.screen.language,
+                            language=screen_language(config.screen.language, args.config),
                             remote_port=port if config.web.enabled else None)
     if not remembered:
         controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute

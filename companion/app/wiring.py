@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import glob
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +25,51 @@ from companion.inputs.events import Emit
 from companion.inputs.pump import InputPump
 from companion.inputs.registrar import Registrar
 from companion.inputs.registry import TagRegistry
+from companion.paths import default_config_file
+from companion.words.catalog import LANGUAGES
 from hardware.readers import Reader, open_reader
 
 if TYPE_CHECKING:
     from hardware.panel import ButtonPanel
 
 log = logging.getLogger(__name__)
+
+
+def screen_language(configured: str, config_file: Path | None,
+                    environ: Mapping[str, str] = os.environ) -> str:
+    """The screen's language: the configuration's `[screen] language`; on a first start,
+    with no configuration file at all, the system's (`system_language`), so the README's
+    quick start speaks its reader's language; else "" (each edition speaks its own: a
+    Pi's installed configuration never lets the system's LANG override that)."""
+    if configured:
+        return configured
+    file = default_config_file() if config_file is None else config_file
+    return "" if file.exists() else system_language(environ)
+
+
+def system_language(environ: Mapping[str, str]) -> str:
+    """The system's language when it is one of the seven, as gettext looks for it: the
+    first of LANGUAGE's list that is one, else the first set of LC_ALL, LC_MESSAGES, LANG;
+    "" for C, POSIX or another language.
+
+    >>> system_language({"LANGUAGE": "eo:de_AT", "LANG": "sv_SE.UTF-8"})
+    'de'
+    >>> system_language({"LANG": "C.UTF-8"}), system_language({"LC_ALL": "ru_RU", "LANG": "en"})
+    ('', 'ru')
+    """
+    for tag in environ.get("LANGUAGE", "").split(":"):
+        if _code(tag) in LANGUAGES:
+            return _code(tag)
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(var):
+            code = _code(environ[var])
+            return code if code in LANGUAGES else ""
+    return ""
+
+
+def _code(tag: str) -> str:
+    """The language part of a locale name ("sv_SE.UTF-8" -> "sv")."""
+    return tag.strip().lower().replace("-", "_").split("_")[0].split(".")[0].split("@")[0]
 
 
 def close_quietly(part: Any) -> None:

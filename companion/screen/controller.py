@@ -621,7 +621,7 @@ class Controller(EntryMixin):
         """Show the new-game form (in the language chosen last time, if any)."""
         chosen = self.settings.language if isinstance(self.settings.language, str) else ""
         self.ui.setup = SetupForm(editions=edition_names() or [("classic-eur", "")],
-                                  language=chosen)
+                                  language=chosen, fallback=self.language)
         self.ui.overlay, self.ui.chooser = None, None
         self.sync_language()
 

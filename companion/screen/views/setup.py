@@ -1,4 +1,4 @@
-"""The setup screen: edition, language, players (names, colours, tokens), house rules,
+"""The setup screen: language (first), edition, players (names, colours, tokens), house rules,
 banker PIN.
 
 `SetupForm` is the form as data, changed by buttons (ROLL next line, YES change, NO change
@@ -67,6 +67,9 @@ class SetupForm:
     editions: list[tuple[str, str]] = field(default_factory=lambda: [("classic-eur", "")])
     edition: int = 0
     language: str = ""  # the screen's language; "" follows the edition
+    #: the language spoken when none is chosen here: the configured one (or, on a first
+    #: start, the system's); "" lets the edition speak its own
+    fallback: str = ""
     players: list[SetupPlayer] = field(default_factory=list)
     rules: dict[str, bool] = field(default_factory=dict)
     pin: str = ""
@@ -119,7 +122,7 @@ class SetupForm:
 
     def ui_language(self) -> str:
         """The language the form asks for: the chosen one, else the edition's."""
-        return self.language or i18n.default_language(self.edition_id())
+        return self.language or self.fallback or i18n.default_language(self.edition_id())
 
     def edition_name(self) -> str:
         """The chosen edition's name, in the screen's language when the edition has it."""
@@ -138,12 +141,13 @@ class SetupForm:
 
     def lines(self) -> list[tuple[str, str]]:
         """(line id, shown value) for every line of the form, in order."""
-        out = [("edition", self.edition_name())]
-        if self.language:
-            out.append(("language", i18n.language_name(self.language)))
+        out = []  # the language first: nothing else can be read before it is right
+        if self.language or self.fallback:
+            out.append(("language", i18n.language_name(self.language or self.fallback)))
         else:
             own = i18n.language_name(i18n.default_language(self.edition_id()))
             out.append(("language", text("setup_language_auto", language=own)))
+        out.append(("edition", self.edition_name()))
         for i, player in enumerate(self.players):
             out.append((f"player:{i}", f"{player.name} · {text('token_' + player.token)}"))
         out.append(("count", f"{len(self.players)}  ({self.min_players}–{self.max_players})"))
@@ -192,9 +196,10 @@ class SetupForm:
             self.rules["speed_die"] = edition_rolls_speed_die(self.edition_id())
             self.fit_players()
         elif line == "language":
-            index = LANGUAGE_CHOICES.index(self.language) if self.language in \
-                LANGUAGE_CHOICES else 0
-            self.language = LANGUAGE_CHOICES[(index + step) % len(LANGUAGE_CHOICES)]
+            choices = i18n.LANGUAGES if self.fallback else LANGUAGE_CHOICES  # "" is the fallback
+            current = self.language or self.fallback
+            index = choices.index(current) if current in choices else 0
+            self.language = choices[(index + step) % len(choices)]
         elif line.startswith("player:"):
             player = self.players[int(line.split(":")[1])]
             used = {p.color for p in self.players if p is not player}
