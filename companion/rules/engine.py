@@ -417,7 +417,9 @@ def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
     if not mine:
         raise RulesError(Code.NOT_NOW, f"{cmd.by} has no rent to claim")
     payer, owner, square, amount, _left = mine[0]
-    g.claims.remove(mine[0])
+    claims = g.claims[:]  # a new list: copies of the state share the old one
+    claims.remove(mine[0])
+    g.claims = claims
     charge(g, ev, payer, owner, amount, "rent",
            why=Why("rent_claimed", square, (("rent", amount),), "rent_must_be_claimed"))
 
