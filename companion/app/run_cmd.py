@@ -117,16 +117,8 @@ def _main(argv: list[str]) -> int:
     from companion.game.journal import JournalError
     from companion.game.session import open_session
     from companion.game.switch import SessionHolder
-    from companion.screen.app import (
-        DisplaySpec,
-        ScreenLoop,
-        open_display,
-        prefer_plain_framebuffer,
-    )
     from companion.screen.audio import SoundPlayer
-    from companion.screen.controller import Controller
     from companion.screen.views import settings as screen_settings
-    from companion.screen.views.registration import CardRegistration
 
     stop_if_asked()
     data_dir = args.data_dir or config.data_dir
@@ -142,9 +134,11 @@ def _main(argv: list[str]) -> int:
     sound = SoundPlayer(volume=config.sound.volume / 100, muted=config.sound.mute)
     parts.append(sound)
     port = args.port or config.web.port
-    controller = Controller(session, sound=sound, data_dir=data_dir,
-                            language=screen_language(config.screen.language, args.config),
-                            remote_port=port if config.web.enabled else None)
+    # headless: the table's sounds and clocks without the screen's modules (no pygame)
+    controller = _headless_table(session, sound, data_dir) if args.headless else \
+        _screen_controller(session, sound, data_dir,
+                           screen_language(config.screen.language, args.config),
+                           port if config.web.enabled else None)
     if not remembered:
         controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
     # one banker PIN guard for the table: the phones' and the screen's banker menu
@@ -158,10 +152,15 @@ def _main(argv: list[str]) -> int:
         readers = Readers(session, data_dir, [], controller.post_message,
                           config.readers.rdm6300_confirm)
         parts.append(readers)
-        cards = CardRegistration(controller, readers.registrar)
-        controller.cards = cards
-        readers.set_ui(cards.ui)
-        parts.append(cards)
+        if args.headless:
+            readers.set_ui(controller.reader_action)
+        else:
+            from companion.screen.views.registration import CardRegistration
+
+            cards = CardRegistration(controller, readers.registrar)
+            controller.cards = cards
+            readers.set_ui(cards.ui)
+            parts.append(cards)
         if config.web.enabled:
             try:
                 def next_link() -> None:  # a phone joined: the QR code shows a fresh link
@@ -192,11 +191,13 @@ def _main(argv: list[str]) -> int:
             parts.append(panel)
         readers.open(reader_specs(readers_wanted, on_a_pi=panel is not None))
         stop_if_asked()
-        if not args.headless:  # no GL where SDL does not need it (the user's setting wins)
-            prefer_plain_framebuffer()
-        surface = None if args.headless else open_display(DisplaySpec(
-            parse_size(args.size) or config.screen.size,
-            args.fullscreen or config.screen.fullscreen))
+        surface = None
+        if not args.headless:
+            from companion.screen.app import DisplaySpec, open_display, prefer_plain_framebuffer
+
+            prefer_plain_framebuffer()  # no GL where SDL does not need it (the user's wins)
+            surface = open_display(DisplaySpec(parse_size(args.size) or config.screen.size,
+                                               args.fullscreen or config.screen.fullscreen))
         stop_if_asked()
         heartbeat = systemd.Heartbeat()
         debug.install_freeze_switch(session=session)  # tests only: COMPANION_DEBUG_FREEZE=1
@@ -207,6 +208,8 @@ def _main(argv: list[str]) -> int:
 
         if surface is None:
             return run_headless(controller, alive)
+        from companion.screen.app import ScreenLoop
+
         loop = ScreenLoop(controller, surface)
         install_stop_signals(loop.request_stop)
 
@@ -223,6 +226,22 @@ def _main(argv: list[str]) -> int:
         controller.close()
         for part in reversed(parts):
             close_quietly(part)
+
+
+def _headless_table(session: Any, sound: Any, data_dir: Path) -> Any:
+    """The table's sounds and clocks with no screen (companion.screen.headless)."""
+    from companion.screen.headless import HeadlessTable
+
+    return HeadlessTable(session, sound=sound, data_dir=data_dir)
+
+
+def _screen_controller(session: Any, sound: Any, data_dir: Path, language: str,
+                       remote_port: int | None) -> Any:
+    """The screen's controller (imports the screen's drawing modules, pygame with them)."""
+    from companion.screen.controller import Controller
+
+    return Controller(session, sound=sound, data_dir=data_dir, language=language,
+                      remote_port=remote_port)
 
 
 def install_stop_signals(stop: Any) -> None:
@@ -243,8 +262,9 @@ def install_stop_signals(stop: Any) -> None:
 
 
 def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> int:
-    """No screen: say where the phone remote is, keep the controller (sounds, auction clock)
-    running on session updates, until SIGTERM / SIGINT."""
+    """No screen: say where the phone remote is, keep the table's sounds and clocks
+    (`controller`: a companion.screen.headless.HeadlessTable) running on session updates,
+    until SIGTERM / SIGINT."""
     url = controller.ui.remote_url
     wake = threading.Event()
     stop = threading.Event()
@@ -266,8 +286,8 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> i
     systemd.ready("running without a screen")
     while not stop.is_set():
         alive()
-        deadline = controller.ui.auction_deadline
-        timeout = 1.0 if deadline is None else min(1.0, max(0.05, deadline - controller.clock()))
+        left = controller.next_wake()
+        timeout = 1.0 if left is None else min(1.0, max(0.05, left))
         wake.wait(timeout)
         wake.clear()
         controller.drain()

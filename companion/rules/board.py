@@ -202,7 +202,8 @@ def land(
         if reason is not None and rent_multiplier != 1:
             reason = reason.with_term("card_times", rent_multiplier)
         if g.options.rent_must_be_claimed:
-            g.claims.append((player, owner, sq.index, amount, g.options.rent_claim_turns))
+            # a new list: copies of the state share the old one
+            g.claims = [*g.claims, (player, owner, sq.index, amount, g.options.rent_claim_turns)]
             ev.append(RentClaimable(g.players[owner].name, p.name, sq.index, amount))
             return
         charge(g, ev, player, owner, amount, "rent", why=reason)

@@ -225,6 +225,17 @@ def player_index(g: GameState, name: str) -> int:
     raise RulesError(Code.UNKNOWN_PLAYER, f"{name!r} is not playing")
 
 
+def _named(g: GameState, name: str | None, default: int) -> int:
+    """The player a command names ("by"), or `default` when it names nobody; the usual
+    case, the default player named, without a search (player_index refuses the others)."""
+    if name is None:
+        return default
+    expected = g.players[default]
+    if expected.name == name and not expected.bankrupt:
+        return default
+    return player_index(g, name)
+
+
 def party_index(g: GameState, name: str) -> int:
     """A player's index, or BANK / POT for "bank" / "pot"."""
     if name == "bank":
@@ -282,7 +293,7 @@ def _roll(g: GameState, ev: Events, cmd: Command) -> tuple[int, ...] | None:
     top = g.top
     default = top.player if top is not None and top.kind is PendingKind.ROLL_FOR_RENT \
         else g.current
-    who = player_index(g, cmd.by) if cmd.by is not None else default
+    who = _named(g, cmd.by, default)
     values = turns.roll(g, ev, who, cmd.dice)
     return values if cmd.dice is None else None
 
@@ -375,7 +386,7 @@ def _unmortgage(g: GameState, ev: Events, cmd: Command) -> None:
 
 def _leave_jail(g: GameState, ev: Events, cmd: Command, by_card: bool) -> None:
     """Any jailed player may pay or use a card before their roll (turns.leave_jail)."""
-    who = player_index(g, cmd.by) if cmd.by is not None else g.current
+    who = _named(g, cmd.by, g.current)
     turns.leave_jail(g, ev, who, by_card=by_card)
 
 
@@ -402,7 +413,7 @@ def _trade(g: GameState, ev: Events, cmd: Command) -> None:
 def _bankrupt(g: GameState, ev: Events, cmd: Command) -> None:
     top = g.top
     default = top.player if top is not None and top.kind is PendingKind.DEBT else g.current
-    who = player_index(g, cmd.by) if cmd.by is not None else default
+    who = _named(g, cmd.by, default)
     declare_bankrupt(g, ev, who)
 
 
@@ -417,7 +428,9 @@ def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
     if not mine:
         raise RulesError(Code.NOT_NOW, f"{cmd.by} has no rent to claim")
     payer, owner, square, amount, _left = mine[0]
-    g.claims.remove(mine[0])
+    claims = g.claims[:]  # a new list: copies of the state share the old one
+    claims.remove(mine[0])
+    g.claims = claims
     charge(g, ev, payer, owner, amount, "rent",
            why=Why("rent_claimed", square, (("rent", amount),), "rent_must_be_claimed"))
 
@@ -427,7 +440,7 @@ def _end_game(g: GameState, ev: Events, cmd: Command) -> None:
 
 
 def _use_bus_ticket(g: GameState, ev: Events, cmd: Command) -> None:
-    who = player_index(g, cmd.by) if cmd.by is not None else g.current
+    who = _named(g, cmd.by, g.current)
     tickets.use_ticket(g, ev, who, square_of(g, cmd.square))
 
 

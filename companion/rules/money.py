@@ -31,15 +31,24 @@ def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reas
         return
     if payee == BANK and g.options.free_parking_pot and reason in POT_REASONS:
         payee = POT
+    # the parties' names as party_name gives them, without its two calls (a hot path)
     if payer >= 0:
-        g.wp(payer).cash -= amount
-    elif payer == POT:
-        g.pot -= amount
+        p = g.wp(payer)
+        p.cash -= amount
+        source: str | None = p.name
+    else:
+        source = None if payer == BANK else "pot"
+        if payer == POT:
+            g.pot -= amount
     if payee >= 0:
-        g.wp(payee).cash += amount
-    elif payee == POT:
-        g.pot += amount
-    ev.append(Transfer(party_name(g, payer), party_name(g, payee), amount, reason, why))
+        p = g.wp(payee)
+        p.cash += amount
+        target: str | None = p.name
+    else:
+        target = None if payee == BANK else "pot"
+        if payee == POT:
+            g.pot += amount
+    ev.append(Transfer(source, target, amount, reason, why))
 
 
 def charge(

@@ -170,8 +170,9 @@ class GameState:
     fresh_tickets: int = 0
     #: the current player rolled Mr. Monopoly this turn: nobody else builds, lifts or trades
     mr_monopoly: bool = False
-    #: which Player records this state owns (may change); the others are shared, read-only
-    owned: list[bool] = field(default_factory=list, repr=False, compare=False)
+    #: which Player records this state owns (may change), one bit per player index; the
+    #: others are shared, read-only
+    owned: int = field(default=0, repr=False, compare=False)
 
     def __init__(self, edition: Edition, options: RuleOptions, players: list[Player],
                  owner: tuple[int, ...], level: tuple[int, ...], mortgaged: tuple[bool, ...],
@@ -185,7 +186,7 @@ class GameState:
                  claims: list[tuple[int, int, int, int, int]] | None = None,
                  bank_skyscrapers: int = 0, depots: tuple[int, ...] = (),
                  fresh_tickets: int = 0, mr_monopoly: bool = False,
-                 owned: list[bool] | None = None) -> None:
+                 owned: int = 0) -> None:
         self.edition = edition
         self.options = options
         self.players = players
@@ -214,35 +215,34 @@ class GameState:
         self.depots = depots
         self.fresh_tickets = fresh_tickets
         self.mr_monopoly = mr_monopoly
-        self.owned = [] if owned is None else owned
+        self.owned = owned
 
     def copy(self) -> GameState:
         """A copy that may be changed without touching this one.
 
         Player records are shared until the engine asks to change one (`wp`), and so are
-        the decks' card lists (`wdeck`) and the squares' tuples (`set_owner` and the like
-        replace them), which keeps a copy cheap: most commands change one or two players,
-        draw no card and change no square.
+        the decks (`wdeck` replaces the dict and the deck it changes), the squares' tuples
+        (`set_owner` and the like replace them), the rent claims and the standings (the
+        engine replaces those lists, never changes them) and `extra` (set when a game is
+        dealt), which keeps a copy cheap: most commands change one or two players, draw no
+        card and change no square.
         """
         return GameState(
             self.edition, self.options, self.players[:], self.owner, self.level,
-            self.mortgaged, self.bank_houses, self.bank_hotels, self.rng,
-            self.decks.copy(),  # the card lists are shared until changed (wdeck)
+            self.mortgaged, self.bank_houses, self.bank_hotels, self.rng, self.decks,
             self.version, self.current, self.turn_number, self.rolled, self.must_roll,
             self.doubles, self.dice,
             [p.copy() for p in self.pending] if self.pending else [],
-            self.last_card, self.pot, self.winner, self.extra.copy(), self.standings[:],
-            self.claims[:], self.bank_skyscrapers, self.depots, self.fresh_tickets,
-            self.mr_monopoly, [False] * len(self.players))
+            self.last_card, self.pot, self.winner, self.extra, self.standings,
+            self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
+            self.mr_monopoly)
 
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
-        owned = self.owned
-        if not owned:
-            owned.extend([False] * len(self.players))
-        if not owned[index]:
+        bit = 1 << index
+        if not self.owned & bit:
             self.players[index] = self.players[index].copy()
-            owned[index] = True
+            self.owned |= bit
         return self.players[index]
 
     def set_owner(self, square: int, player: int) -> None:
@@ -263,7 +263,7 @@ class GameState:
     def wdeck(self, deck_id: str) -> list[str]:
         """A deck's card list, made this state's own so that it may be changed."""
         deck = self.decks[deck_id][:]
-        self.decks[deck_id] = deck
+        self.decks = {**self.decks, deck_id: deck}  # the dict too: copies share it
         return deck
 
     @property

@@ -12,7 +12,7 @@ from companion.rules.board import (
     utility_rent,
 )
 from companion.rules.codes import Code, RulesError
-from companion.rules.dice import dice_json, roll_die
+from companion.rules.dice import dice_json, two_dice
 from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Why, Winner
 from companion.rules.money import charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
@@ -41,8 +41,7 @@ def read_dice(g: GameState, dice: tuple[int | str, ...] | None,
     if g.options.speed_die and not white_only:
         return read_speed_dice(g, dice)
     if dice is None:  # the two white dice (WHITE_DICE), one after the other
-        first, rng = roll_die(g.rng)
-        second, g.rng = roll_die(rng)
+        first, second, g.rng = two_dice(g.rng)
         return first, second
     whites = tuple(d for d in dice if isinstance(d, int) and 1 <= d <= 6)
     if len(dice) != WHITE_DICE or len(whites) != WHITE_DICE:

@@ -1,0 +1,157 @@
+"""`companion run --headless` (companion.screen.headless): the table's sounds and clocks
+without the screen's drawing modules, so that a headless companion never loads pygame/SDL."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.game.api import Source
+from companion.game.session import GameSession
+from companion.inputs.actions import Consent
+from companion.screen.headless import HeadlessTable
+from companion.screen.views import settings as screen_settings
+
+TABLE = Source("script", banker=True)
+
+
+class Clock:
+    """Seconds that move only when told."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Sounds:
+    """A SoundPlayer stand-in that remembers what it was asked to play."""
+
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    def play(self, name: str) -> bool:
+        self.played.append(name)
+        return True
+
+    def play_events(self, events: Any) -> list[str]:
+        from companion.screen.audio import sounds_for
+
+        names = sounds_for(events)
+        self.played.extend(names)
+        return names
+
+
+def caught_up(table: HeadlessTable, game: GameSession) -> None:
+    """Drain `table` once the session's listener thread has handed it the latest update
+    (listeners are told off the writer's thread)."""
+    want = game.state()["version"]
+    while table.state.get("version") != want:
+        table.apply_update(table.updates.get(timeout=10))
+    table.drain()
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[GameSession]:
+    session = GameSession.open(tmp_path / "game")
+    assert session.submit({"do": "new_game", "edition": "classic-eur",
+                           "players": ["Ann", "Bo", "Cy"], "seed": 3}, TABLE).accepted
+    yield session
+    session.close()
+
+
+def test_the_gavel_falls_when_the_auction_clock_runs_out(game: GameSession) -> None:
+    clock, sounds = Clock(), Sounds()
+    table = HeadlessTable(game, sound=sounds, clock=clock)  # type: ignore[arg-type]
+    for command in ({"do": "roll", "dice": [1, 2]}, {"do": "decline"},
+                    {"do": "bid", "by": "Bo", "amount": 20}):
+        assert game.submit(command, TABLE).accepted
+    caught_up(table, game)
+    assert "dice" in sounds.played
+    deadline = table.ui.auction_deadline
+    assert deadline is not None and 28 <= deadline - clock.now <= 30  # the session's clock
+    assert table.next_wake() == deadline - clock.now
+    clock.now = deadline - 0.5
+    table.drain()
+    assert game.state()["pending"]["kind"] == "auction"
+    clock.now = deadline
+    table.drain()
+    assert game.history(None, 1)[-1]["command"]["do"] == "close_auction"
+    assert game.state()["pending"] is None
+    caught_up(table, game)  # the gavel's own update: its sound, and no clock left
+    assert sounds.played[-1] == "gavel" and table.next_wake() is None
+    table.close()
+
+
+def test_a_timed_game_ends_at_its_end(game: GameSession, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    screen_settings.save(data, screen_settings.ScreenSettings(clock_end=time.time() + 60))
+    clock = Clock()
+    table = HeadlessTable(game, data_dir=data, clock=clock)
+    left = table.next_wake()
+    assert left is not None and 55 < left <= 60
+    clock.now += 61
+    table.drain()
+    assert game.history(None, 1)[-1]["command"] == {"do": "end_game", "reason": "time"}
+    assert game.state()["winner"] is not None
+    assert screen_settings.load(data).clock_end is None  # not ended again after a restart
+    table.close()
+
+
+def test_a_bank_card_accepts_the_trade_offered_to_its_owner(game: GameSession) -> None:
+    for command in ({"do": "roll", "dice": [1, 2]}, {"do": "buy"}):
+        assert game.submit(command, TABLE).accepted
+    table = HeadlessTable(game, clock=Clock())
+    caught_up(table, game)
+    table.post_trade({"id": "t1", "from": "Ann", "to": "Bo", "give": {"squares": [3]},
+                      "take": {"cash": 100}})
+    table.reader_action(Consent("Cy"))  # not Cy's trade: nothing happens
+    table.drain()
+    assert game.history(None, 1)[-1]["command"]["do"] == "buy"
+    table.reader_action(Consent("Bo"))
+    table.drain()
+    last = game.history(None, 1)[-1]
+    assert last["command"]["do"] == "trade" and last["source"]["player"] == "Bo"
+    assert next(s for s in game.state()["squares"] if s["index"] == 3)["owner"] == "Bo"
+    assert table.trades == []
+    table.close()
+
+
+def test_a_headless_companion_loads_no_pygame_and_no_sdl(tmp_path: Path) -> None:
+    """Read from outside, in /proc/PID/maps: no pygame extension and no SDL library is
+    mapped into a running headless companion (they cost about 10 MB of its memory), on a
+    game in progress (the resumed path) and once a phone's command has come in."""
+    with GameSession.open(tmp_path / "data") as session:
+        session.submit({"do": "new_game", "edition": "classic-eur",
+                        "players": ["Ann", "Bo"], "seed": 1}, TABLE)
+        session.submit({"do": "roll", "dice": [1, 2]}, TABLE)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none")}
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
+         "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()  # printed once everything is up
+            assert "without a screen" in line, line
+            maps = Path(f"/proc/{proc.pid}/maps").read_text()
+            assert "/site-packages/" in maps  # the reading sees extension modules at all
+            mapped = {m.rsplit("/", 1)[-1] for m in maps.split() if "/" in m}
+            assert not [m for m in mapped if "pygame" in m or "SDL" in m], sorted(mapped)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
