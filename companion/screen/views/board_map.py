@@ -239,6 +239,13 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     rules in force, the bank's houses and hotels, the Free Parking pot."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(10), -p.px(10))
+    pick = entry.pick(state, ui, ui.board.size)
+    card = shown_card(state)
+    shown = card_text(state, ui)
+    waiting = waiting_for(state, ui)
+    lesson = lesson_now(state) if not waiting else None
+    alone = bool(shown) and pick is None and not waiting and lesson is None
+    title = _card_title(state, ui, card) if alone else ""
     bank = state.get("bank") or {}
     lines = [text("houses_left", houses=bank.get("houses", "?"), hotels=bank.get("hotels", "?"))]
     if "skyscrapers" in bank or "depots" in bank:
@@ -249,26 +256,26 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     if state.get("pot"):
         lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
     line_h = p.px(theme.SIZES["bank"] + 5)
+    rules = house_rules_line(state.get("options"))
+    if alone and not _card_fits(p, inner, title, shown, len(lines) * line_h):
+        lines, rules = [], ""  # a long card takes the whole centre while it shows
+        if not _card_fits(p, inner, title, shown, 0):  # and the deck's name alone heads it
+            deck = str(card.get("deck", ""))
+            title = ui.board.deck_names.get(deck) or deck
     bottom = pygame.Rect(inner.x, inner.bottom - line_h * len(lines), inner.width,
                          line_h * len(lines))
     for i, line in enumerate(lines):
         p.text(line, pygame.Rect(bottom.x, bottom.y + i * line_h, bottom.width, line_h),
                theme.SIZES["bank"], theme.TEXT_DIM, align="center",
                min_size=theme.readable(p.scale, secondary=True))
-    rules = house_rules_line(state.get("options"))
     if rules:
         count, rule_h = p.wrapped(rules, inner.width, theme.SIZES["house_rules"])
-        box = pygame.Rect(inner.x, bottom.y - min(3, count) * rule_h, inner.width,
-                          min(3, count) * rule_h)
+        box = pygame.Rect(inner.x, bottom.y - min(4, count) * rule_h, inner.width,
+                          min(4, count) * rule_h)
         p.paragraph(rules, box, theme.SIZES["house_rules"], theme.ACCENT, align="center",
-                    max_lines=3, min_size=theme.readable(p.scale, secondary=True))
+                    max_lines=4, min_size=theme.readable(p.scale, secondary=True))
         bottom = box
-    pick = entry.pick(state, ui, ui.board.size)
-    card = shown_card(state)
-    shown = card_text(state, ui)
-    waiting = waiting_for(state, ui)
     top = inner.y
-    lesson = lesson_now(state) if not waiting else None
     if lesson is not None:  # the teaching table: a rule that applied for the first time
         share = 60 if pick is not None or shown else 100
         gap = p.px(6) if share < 100 else p.px(2)
@@ -287,22 +294,38 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     if pick is not None:  # the square being chosen, big enough to read across the table
         body = pygame.Rect(inner.x, top, inner.width, bottom.y - top)
         p.paragraph(square_name(state, ui, pick.focus), body, 20, theme.ACCENT, bold=True,
-                    align="center", max_lines=3)
+                    align="center", max_lines=3, min_size=theme.readable(p.scale))
         return
     if shown:
-        deck = str(card.get("deck", ""))
-        lang = language()
-        said = card_news(state, Words(state, lang, i18n.translator(lang)))
-        title = said.title if said is not None else ui.board.deck_names.get(deck) or deck
-        head = pygame.Rect(inner.x, top, inner.width, p.px(theme.SIZES["card_title"] * 2.6))
+        title = title or _card_title(state, ui, card)
+        count, title_h = p.wrapped(title, inner.width, theme.SIZES["card_title"], bold=True)
+        head = pygame.Rect(inner.x, top, inner.width, min(2, count) * title_h + p.px(3))
         p.paragraph(title, head, theme.SIZES["card_title"], theme.ACCENT, bold=True,
                     align="center", max_lines=2, min_size=theme.readable(p.scale))
         body = pygame.Rect(inner.x, head.bottom, inner.width, bottom.y - head.bottom)
-        p.paragraph(shown, body, theme.SIZES["card"], theme.TEXT, align="center", max_lines=7,
+        # a long card (the Dutch utility card) wraps into as many lines as the centre holds
+        p.paragraph(shown, body, theme.SIZES["card"], theme.TEXT, align="center", max_lines=14,
                     min_size=theme.readable(p.scale))
         return
     if not waiting and lesson is None:  # nothing else to say: where the player stands
         _draw_standing(p, pygame.Rect(inner.x, top, inner.width, bottom.y - top), state, ui)
+
+
+def _card_title(state: Mapping[str, Any], ui: UiState, card: Mapping[str, Any]) -> str:
+    """Who drew which deck ("Cleo drew Chance"), or the deck's name alone."""
+    deck = str(card.get("deck", ""))
+    lang = language()
+    said = card_news(state, Words(state, lang, i18n.translator(lang)))
+    return said.title if said is not None else ui.board.deck_names.get(deck) or deck
+
+
+def _card_fits(p: Painter, inner: pygame.Rect, title: str, shown: str, below: int) -> bool:
+    """Whether the card's title and text fit `inner` above `below` pixels of other facts,
+    at the smallest size the table still reads."""
+    floor = theme.readable(p.scale)
+    title_lines, title_h = p.wrapped(title, inner.width, floor, bold=True)
+    body_lines, body_h = p.wrapped(shown, inner.width, floor)
+    return min(2, title_lines) * title_h + p.px(3) + body_lines * body_h <= inner.height - below
 
 
 def _draw_standing(p: Painter, box: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
