@@ -65,6 +65,7 @@ SIZES: dict[str, float] = {
     "lesson_where": 14,  # secondary: ...where the rule stands in the rules ("Rules: Jail")
     "roll": 26,  # the roll written in digits beside the dice
     "prompt_detail": 16,  # the line under a decision (secondary when it must shrink)
+    "square_label": 8,  # a square's short name on the map, from 1280x720 up (12 px there)
     "button_name": 14,  # secondary: the panel cap's name above an on-screen button's action
 }
 

@@ -27,6 +27,7 @@ from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
 from companion.screen.views.lesson import draw_lesson, lesson_now
 from companion.screen.views.prompt import card_text, shown_card, square_name
+from companion.screen.views.short_names import short_label
 from companion.screen.views.waiting import draw_waiting, waiting_for
 from companion.words import catalog as i18n
 from companion.words.move_words import Words
@@ -61,6 +62,8 @@ def player_colors(state: Mapping[str, Any], ui: UiState) -> dict[str, theme.Colo
 
 
 SKYSCRAPER = (120, 190, 255)
+#: the scale from which the squares carry short names (1280x720 is 1.5)
+LABELS_FROM = 1.25
 DEPOT = (235, 235, 235)
 TICKET = (250, 205, 60)
 GIFT = (235, 110, 190)
@@ -112,6 +115,13 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
         return cell_box(index).inflate(-2, -2)
 
     p.surface.blit(_ring_layer(p, rect, by_index, ui, colors), rect.topleft)
+    if p.scale >= LABELS_FROM:  # room for a short name on each square; none on the 7-inch
+        for info in ui.board.squares:
+            r = cell_rect(info.index)
+            box = pygame.Rect(r.x + 1, r.y + r.height // 4, r.width - 2, r.height // 2)
+            label = theme.SIZES["square_label"]
+            p.text(short_label(info.name), box, label, theme.TEXT, align="center",
+                   min_size=label * 0.7)
     pick = entry.pick(state, ui, ui.board.size)
     if pick is not None:
         for index in pick.squares:
