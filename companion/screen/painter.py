@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -43,6 +44,7 @@ class DrawnText:
     box: pygame.Rect
     size: int
     struck: bool = False  # drawn struck through (a move taken back)
+    floor: int = 0  # the smallest pixel size its view allowed (a secondary fact's is lower)
 
     @property
     def fits(self) -> bool:
@@ -151,11 +153,13 @@ class Painter:
         align: str = "left",
         min_size: float | None = None,
         strike: bool = False,
+        allowed: int | None = None,
     ) -> pygame.Rect:
         """Draw one line in `box`, vertically centred; shrink to fit, then ellipsise;
         `strike` draws a line through it.
 
-        `size` and `min_size` are in design units; returns the ink rect.
+        `size` and `min_size` are in design units; returns the ink rect. `allowed`: the
+        floor to record when a paragraph draws its lines (theirs, not the line's size).
         """
         if not text:
             return pygame.Rect(box.x, box.y, 0, 0)
@@ -186,7 +190,7 @@ class Painter:
             pygame.draw.line(self.surface, color, (rect.x, y), (rect.right, y),
                              max(1, px // 12))
         self.texts.append(DrawnText(text, drawn, pygame.Rect(rect), pygame.Rect(box), px,
-                                    strike))
+                                    strike, floor if allowed is None else allowed))
         return pygame.Rect(rect)
 
     def _ellipsise(self, text: str, max_width: int, px: int, bold: bool) -> str:
@@ -213,7 +217,9 @@ class Painter:
         while True:
             lines = self._wrap(text, box.width, px, bold)
             line_h = line_metrics(px, bold)[0] + 2  # room for accents and descenders
-            if (len(lines) <= max_lines and len(lines) * line_h <= box.height) or px <= floor:
+            if (len(lines) <= max_lines and len(lines) * line_h <= box.height
+                    and all(self.measure(line, px, bold)[0] <= box.width for line in lines)
+                    ) or px <= floor:
                 break
             px -= 1
         fit = max(1, min(max_lines, box.height // max(1, line_h)))
@@ -224,7 +230,7 @@ class Painter:
         for i, line in enumerate(lines):
             slot = pygame.Rect(box.x, top + i * line_h, box.width, line_h)
             self.text(line, slot, px / self.scale, color, bold, align, min_size=px / self.scale,
-                      strike=strike)
+                      strike=strike, allowed=floor)
 
     def wrapped(self, text: str, width: int, size: float, bold: bool = False) -> tuple[int, int]:
         """How many lines `text` takes wrapped into `width` pixels at `size` (design units),
@@ -235,7 +241,7 @@ class Painter:
     def _wrap(self, text: str, width: int, px: int, bold: bool) -> list[str]:
         lines: list[str] = []
         current = ""
-        for word in text.split(" "):
+        for word in _pieces(text, width, lambda piece: self.measure(piece, px, bold)[0]):
             candidate = f"{current} {word}" if current else word
             if current and self.measure(candidate, px, bold)[0] > width:
                 lines.append(current)
@@ -245,3 +251,19 @@ class Painter:
         if current:
             lines.append(current)
         return lines
+
+
+def _pieces(text: str, width: int, measure: Callable[[str], int]) -> list[str]:
+    """The words of `text`, a word wider than `width` (a device path, an address) cut after
+    its last "/", ":" or "-" that fits, so a paragraph wraps it."""
+    pieces: list[str] = []
+    for word in text.split(" "):
+        while len(word) > 1 and measure(word) > width:
+            cut = max(1, max((i + 1 for i, ch in enumerate(word[:-1]) if ch in "/:-"
+                              and measure(word[:i + 1]) <= width), default=0))
+            if cut == 1:  # no mark fits: the word stays whole (and is ellipsised)
+                break
+            pieces.append(word[:cut])
+            word = word[cut:]
+        pieces.append(word)
+    return pieces

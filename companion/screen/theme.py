@@ -21,41 +21,52 @@ HOUSE: Color = (60, 200, 90)
 HOTEL: Color = (230, 50, 50)
 
 # Text sizes in design units (one unit is one pixel of the 800x480 7" screen, about 0.19
-# mm): what the table reads from a metre away never falls under READABLE (about 2.7 mm);
-# money is the largest. The views name their sizes here instead of writing numbers.
-READABLE = 14
+# mm): what the table reads from a metre away never falls under READABLE (about 3 mm);
+# a player's cash, the largest, never under MONEY. Only the SECONDARY facts, long and read
+# closer (the bank's stock and the pot, the house rules, a waiting trade's details, where a
+# lesson stands in the rules, the detail line of a decision, a button's cap name) may go down
+# to READABLE - 2. The views name their sizes here instead of writing numbers.
+READABLE = 16
+MONEY = 28
+# The one exception: five or six buttons side by side (Mega's bus ticket, the PIN pad) are
+# too narrow for a long word at 14 px, so a word on them may go down to NARROW.
+NARROW = 12
 
 
 def readable(scale: float, secondary: bool = False) -> float:
     """The smallest size, in design units, for what the table reads at this scale:
     READABLE on the 7-inch screen (2 less for `secondary` facts that may be long: the
     bank's stock, the house rules, a trade's details); on a screen 1.25 times as large or
-    more, 60 % of it, which is still larger in pixels (19 px at 1920x1080).
+    more, 60 % of it, which is still larger in pixels (21 px at 1920x1080).
 
     >>> readable(1.0), readable(1.0, secondary=True), readable(2.25)
-    (14, 12, 8.4)
+    (16, 14, 9.6)
     """
     floor = READABLE - 2 if secondary else READABLE
     return floor if scale < 1.25 else round(floor * 0.6, 1)
 
 
 SIZES: dict[str, float] = {
-    "worth": 14,  # a player card's status line: net worth, jail, jail cards
-    "log_title": 15,  # "Last moves"
-    "log": 14,  # each recent move
+    "name": 16,  # a player card's name and the change of their cash
+    "cash": 30,  # a player's cash (MONEY at least, even on the narrow cards of 5+ players)
+    "worth": 16,  # a player card's status line: net worth, jail, jail cards
+    "log_title": 17,  # "Last moves"
+    "log": 16,  # each recent move
     "card_title": 16,  # "Cleo drew Chance"
     "card": 16,  # the card's text
-    "qr_caption": 14,  # the join address under the QR code, and "start companion run"
-    "bank": 14,  # houses and hotels left, the pot
-    "house_rules": 14,  # the house rules in force, under the card
-    "waiting_title": 15,  # a trade or bid waiting for someone's phone: what it is
-    "waiting_detail": 14,  # ...what it offers
-    "waiting_line": 15,  # ...and whom the table waits for
-    "lesson_badge": 15,  # the teaching table's "New rule"
-    "lesson": 15,  # ...its two sentences
-    "lesson_where": 14,  # ...and where the rule stands in the rules ("Rules: Jail")
+    "qr_caption": 16,  # the join address under the QR code, and "start companion run"
+    "bank": 14,  # secondary: houses and hotels left, the pot
+    "house_rules": 14,  # secondary: the house rules in force, under the card
+    "waiting_title": 16,  # a trade or bid waiting for someone's phone: what it is
+    "waiting_detail": 14,  # secondary: ...what it offers
+    "waiting_line": 16,  # ...and whom the table waits for
+    "lesson_badge": 16,  # the teaching table's "New rule"
+    "lesson": 16,  # ...its two sentences
+    "lesson_where": 14,  # secondary: ...where the rule stands in the rules ("Rules: Jail")
     "roll": 26,  # the roll written in digits beside the dice
-    "button_name": 12,  # the panel cap's name above an on-screen button's action
+    "prompt_detail": 16,  # the line under a decision (secondary when it must shrink)
+    "square_label": 8,  # a square's short name on the map, from 1280x720 up (12 px there)
+    "button_name": 14,  # secondary: the panel cap's name above an on-screen button's action
 }
 
 # Buttons on screen carry the colours of the panel's caps, so a glance finds the cap.

@@ -27,6 +27,7 @@ from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
 from companion.screen.views.lesson import draw_lesson, lesson_now
 from companion.screen.views.prompt import card_text, shown_card, square_name
+from companion.screen.views.short_names import short_label
 from companion.screen.views.waiting import draw_waiting, waiting_for
 from companion.words import catalog as i18n
 from companion.words.move_words import Words
@@ -61,6 +62,8 @@ def player_colors(state: Mapping[str, Any], ui: UiState) -> dict[str, theme.Colo
 
 
 SKYSCRAPER = (120, 190, 255)
+#: the scale from which the squares carry short names (1280x720 is 1.5)
+LABELS_FROM = 1.25
 DEPOT = (235, 235, 235)
 TICKET = (250, 205, 60)
 GIFT = (235, 110, 190)
@@ -112,6 +115,13 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
         return cell_box(index).inflate(-2, -2)
 
     p.surface.blit(_ring_layer(p, rect, by_index, ui, colors), rect.topleft)
+    if p.scale >= LABELS_FROM:  # room for a short name on each square; none on the 7-inch
+        for info in ui.board.squares:
+            r = cell_rect(info.index)
+            box = pygame.Rect(r.x + 1, r.y + r.height // 4, r.width - 2, r.height // 2)
+            label = theme.SIZES["square_label"]
+            p.text(short_label(info.name), box, label, theme.TEXT, align="center",
+                   min_size=label * 0.7)
     pick = entry.pick(state, ui, ui.board.size)
     if pick is not None:
         for index in pick.squares:
@@ -239,6 +249,13 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     rules in force, the bank's houses and hotels, the Free Parking pot."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(10), -p.px(10))
+    pick = entry.pick(state, ui, ui.board.size)
+    card = shown_card(state)
+    shown = card_text(state, ui)
+    waiting = waiting_for(state, ui)
+    lesson = lesson_now(state) if not waiting else None
+    alone = bool(shown) and pick is None and not waiting and lesson is None
+    title = _card_title(state, ui, card) if alone else ""
     bank = state.get("bank") or {}
     lines = [text("houses_left", houses=bank.get("houses", "?"), hotels=bank.get("hotels", "?"))]
     if "skyscrapers" in bank or "depots" in bank:
@@ -249,26 +266,26 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     if state.get("pot"):
         lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
     line_h = p.px(theme.SIZES["bank"] + 5)
+    rules = house_rules_line(state.get("options"))
+    if alone and not _card_fits(p, inner, title, shown, len(lines) * line_h):
+        lines, rules = [], ""  # a long card takes the whole centre while it shows
+        if not _card_fits(p, inner, title, shown, 0):  # and the deck's name alone heads it
+            deck = str(card.get("deck", ""))
+            title = ui.board.deck_names.get(deck) or deck
     bottom = pygame.Rect(inner.x, inner.bottom - line_h * len(lines), inner.width,
                          line_h * len(lines))
     for i, line in enumerate(lines):
         p.text(line, pygame.Rect(bottom.x, bottom.y + i * line_h, bottom.width, line_h),
                theme.SIZES["bank"], theme.TEXT_DIM, align="center",
                min_size=theme.readable(p.scale, secondary=True))
-    rules = house_rules_line(state.get("options"))
     if rules:
         count, rule_h = p.wrapped(rules, inner.width, theme.SIZES["house_rules"])
-        box = pygame.Rect(inner.x, bottom.y - min(3, count) * rule_h, inner.width,
-                          min(3, count) * rule_h)
+        box = pygame.Rect(inner.x, bottom.y - min(4, count) * rule_h, inner.width,
+                          min(4, count) * rule_h)
         p.paragraph(rules, box, theme.SIZES["house_rules"], theme.ACCENT, align="center",
-                    max_lines=3, min_size=theme.readable(p.scale, secondary=True))
+                    max_lines=4, min_size=theme.readable(p.scale, secondary=True))
         bottom = box
-    pick = entry.pick(state, ui, ui.board.size)
-    card = shown_card(state)
-    shown = card_text(state, ui)
-    waiting = waiting_for(state, ui)
     top = inner.y
-    lesson = lesson_now(state) if not waiting else None
     if lesson is not None:  # the teaching table: a rule that applied for the first time
         share = 60 if pick is not None or shown else 100
         gap = p.px(6) if share < 100 else p.px(2)
@@ -287,22 +304,38 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     if pick is not None:  # the square being chosen, big enough to read across the table
         body = pygame.Rect(inner.x, top, inner.width, bottom.y - top)
         p.paragraph(square_name(state, ui, pick.focus), body, 20, theme.ACCENT, bold=True,
-                    align="center", max_lines=3)
+                    align="center", max_lines=3, min_size=theme.readable(p.scale))
         return
     if shown:
-        deck = str(card.get("deck", ""))
-        lang = language()
-        said = card_news(state, Words(state, lang, i18n.translator(lang)))
-        title = said.title if said is not None else ui.board.deck_names.get(deck) or deck
-        head = pygame.Rect(inner.x, top, inner.width, p.px(theme.SIZES["card_title"] * 2.6))
+        title = title or _card_title(state, ui, card)
+        count, title_h = p.wrapped(title, inner.width, theme.SIZES["card_title"], bold=True)
+        head = pygame.Rect(inner.x, top, inner.width, min(2, count) * title_h + p.px(3))
         p.paragraph(title, head, theme.SIZES["card_title"], theme.ACCENT, bold=True,
                     align="center", max_lines=2, min_size=theme.readable(p.scale))
         body = pygame.Rect(inner.x, head.bottom, inner.width, bottom.y - head.bottom)
-        p.paragraph(shown, body, theme.SIZES["card"], theme.TEXT, align="center", max_lines=7,
+        # a long card (the Dutch utility card) wraps into as many lines as the centre holds
+        p.paragraph(shown, body, theme.SIZES["card"], theme.TEXT, align="center", max_lines=14,
                     min_size=theme.readable(p.scale))
         return
     if not waiting and lesson is None:  # nothing else to say: where the player stands
         _draw_standing(p, pygame.Rect(inner.x, top, inner.width, bottom.y - top), state, ui)
+
+
+def _card_title(state: Mapping[str, Any], ui: UiState, card: Mapping[str, Any]) -> str:
+    """Who drew which deck ("Cleo drew Chance"), or the deck's name alone."""
+    deck = str(card.get("deck", ""))
+    lang = language()
+    said = card_news(state, Words(state, lang, i18n.translator(lang)))
+    return said.title if said is not None else ui.board.deck_names.get(deck) or deck
+
+
+def _card_fits(p: Painter, inner: pygame.Rect, title: str, shown: str, below: int) -> bool:
+    """Whether the card's title and text fit `inner` above `below` pixels of other facts,
+    at the smallest size the table still reads."""
+    floor = theme.readable(p.scale)
+    title_lines, title_h = p.wrapped(title, inner.width, floor, bold=True)
+    body_lines, body_h = p.wrapped(shown, inner.width, floor)
+    return min(2, title_lines) * title_h + p.px(3) + body_lines * body_h <= inner.height - below
 
 
 def _draw_standing(p: Painter, box: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:

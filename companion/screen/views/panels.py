@@ -117,20 +117,22 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
                             name_row.width * 2 // 5, name_row.height)
         name_box = pygame.Rect(name_row.x, name_row.y, name_row.width - badge.width - p.px(4),
                                name_row.height)
-        p.text(name, name_box, 15, theme.TEXT_DIM if out else color, bold=True)
+        p.text(name, name_box, theme.SIZES["name"], theme.TEXT_DIM if out else color, bold=True,
+               min_size=theme.readable(p.scale) if cols == 1 else None)
         anim = ui.anims.get(name)
         if anim is not None and ui.now - anim.start < DELTA_SHOWN_S and anim.new != anim.old:
             change = anim.new - anim.old
-            p.text(delta(change, currency), badge, 15, theme.GOOD if change > 0 else theme.BAD,
-                   bold=True, align="right")
+            p.text(delta(change, currency), badge, theme.SIZES["name"],
+                   theme.GOOD if change > 0 else theme.BAD, bold=True, align="right")
         cash = int(player.get("cash", 0))
         p.text(money(shown_cash(name, cash, ui), currency), cash_row,
-               30 if cols == 1 else 24, theme.TEXT_DIM if out else color, bold=True)
+               theme.SIZES["cash"], theme.TEXT_DIM if out else color, bold=True,
+               min_size=theme.MONEY if p.scale < 1.25 and cols == 1 else None)
         status = _status(player, currency, compact=cols > 1)
         if p.wrapped(status, status_row.width, theme.SIZES["worth"])[0] > 1:
             status = _status(player, currency, compact=True)  # worth only if nothing else
         p.text(status, status_row, theme.SIZES["worth"], theme.BAD if out else theme.TEXT_DIM,
-               min_size=theme.readable(p.scale) if cols == 1 else None)  # 5+: narrow cards
+               min_size=theme.readable(p.scale) if cols == 1 else 8)  # 5+: narrow cards
 
 
 def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
@@ -244,7 +246,7 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     shown = url.removeprefix("http://").rstrip("/")
     p.text(shown, pygame.Rect(inner.x, inner.bottom - labels * label_h, inner.width, label_h),
            theme.SIZES["qr_caption"], theme.TEXT_DIM if placeholder else theme.TEXT,
-           align="center", min_size=theme.readable(p.scale))
+           align="center", min_size=theme.readable(p.scale, secondary=True))
     if placeholder:
         p.paragraph(text("remote_not_running"), pygame.Rect(inner.x, inner.bottom - 3 * label_h,
                                                             inner.width, 3 * label_h),
@@ -258,17 +260,27 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
                      key=lambda a: PANEL_BUTTONS.index(a.button or "menu"))
     if not actions:
         return
+    # five or six buttons (Mega's bus ticket, the PIN pad) are narrow: the cap's colour names
+    # the button and its action takes the whole button, on two lines if it must
+    narrow = len(actions) > 4
     for box, action in zip(columns(rect, max(len(actions), 4), p.px(8)), actions, strict=False):
         button = action.button or "menu"
         cap = theme.BUTTON_COLORS[button]
         ink = theme.BUTTON_TEXT.get(button, (250, 250, 250))
         p.fill(box, cap, radius=8)
+        if narrow:
+            p.paragraph(action.label, box.inflate(-p.px(6), -p.px(4)), 17, ink, bold=True,
+                        align="center", max_lines=2, min_size=theme.NARROW
+                        if p.scale < 1.25 else theme.readable(p.scale, secondary=True))
+            p.hotspot(box, "button", button)
+            continue
         top, bottom = rows(box.inflate(-p.px(8), -p.px(4)), 2)
         top.height = box.height * 2 // 5 - p.px(2)
         bottom.y, bottom.height = top.bottom, box.bottom - top.bottom - p.px(3)
         p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
-               align="center")
-        p.text(action.label, bottom, 17, ink, bold=True, align="center", min_size=9)
+               align="center", min_size=theme.readable(p.scale, secondary=True))
+        p.text(action.label, bottom, 17, ink, bold=True, align="center",
+               min_size=theme.readable(p.scale))
         p.hotspot(box, "button", button)
 
 
@@ -278,10 +290,18 @@ def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme
     p.fill(layout.prompt, theme.PANEL_LIGHT, radius=8)
     p.fill(pygame.Rect(layout.prompt.x, layout.prompt.y, p.px(6), layout.prompt.height), color,
            radius=3)
-    p.text(prompt.title, layout.prompt_title, 22, theme.TEXT, bold=True, min_size=12)
+    floor = theme.readable(p.scale)
+    if p.measure(prompt.title, round(floor * p.scale), bold=True)[0] > layout.prompt_title.width:
+        # too long for one line at the readable size: two lines over the detail row too
+        both = layout.prompt_title.union(layout.prompt_detail)
+        p.paragraph(prompt.title, both, 22, theme.TEXT, bold=True, max_lines=2, min_size=floor)
+        draw_buttons(p, layout.buttons, prompt)
+        return
+    p.text(prompt.title, layout.prompt_title, 22, theme.TEXT, bold=True, min_size=floor)
     if prompt.details:
         detail_color = theme.BAD if prompt.refusal else theme.TEXT_DIM
-        p.text(" · ".join(prompt.details), layout.prompt_detail, 15, detail_color, min_size=9)
+        p.text(" · ".join(prompt.details), layout.prompt_detail, theme.SIZES["prompt_detail"],
+               detail_color, min_size=theme.readable(p.scale, secondary=True))
     draw_buttons(p, layout.buttons, prompt)
 
 

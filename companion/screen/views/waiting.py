@@ -153,10 +153,14 @@ def draw_waiting(p: Painter, rect: pygame.Rect, waiting: list[Waiting],
         inner.x += p.px(2)
         roomy = len(shown) == 1 and item.title and inner.height >= p.px(120)
         if roomy:
-            title = pygame.Rect(inner.x, inner.y, inner.width, p.px(40))
+            count, line_h = p.wrapped(item.title, inner.width, theme.SIZES["waiting_title"],
+                                      bold=True)
+            title = pygame.Rect(inner.x, inner.y, inner.width, min(3, count) * line_h)
             p.paragraph(item.title, title, theme.SIZES["waiting_title"], theme.TEXT, bold=True,
-                        align="center", max_lines=2, min_size=theme.readable(p.scale))
-            detail = pygame.Rect(inner.x, title.bottom, inner.width, inner.height // 3)
+                        align="center", max_lines=3, min_size=theme.readable(p.scale))
+            count, line_h = p.wrapped(item.detail, inner.width, theme.SIZES["waiting_detail"])
+            detail = pygame.Rect(inner.x, title.bottom, inner.width,
+                                 min(4, count) * line_h if item.detail else 0)
             p.paragraph(item.detail, detail, theme.SIZES["waiting_detail"], theme.TEXT_DIM,
                         align="center", max_lines=4,
                         min_size=theme.readable(p.scale, secondary=True))
