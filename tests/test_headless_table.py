@@ -135,19 +135,26 @@ def test_a_headless_companion_loads_no_pygame_and_no_sdl(tmp_path: Path) -> None
         session.submit({"do": "new_game", "edition": "classic-eur",
                         "players": ["Ann", "Bo"], "seed": 1}, TABLE)
         session.submit({"do": "roll", "dice": [1, 2]}, TABLE)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none")}
-    with subprocess.Popen(
-        [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
-         "--data-dir", str(tmp_path / "data")],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-    ) as proc:
+    log = tmp_path / "stderr.log"
+    for _attempt in range(3):  # a port found free may be taken again before the run binds it
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        with log.open("w") as errors:  # the child keeps its own copy of the descriptor
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
+                 "--data-dir", str(tmp_path / "data")],
+                stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # printed once everything is up
+        if line or proc.wait(timeout=20) != 2:  # 2: the port was busy (said on stderr)
+            break
+        proc.stdout.close()
+    with proc:
         try:
             assert proc.stdout is not None
-            line = proc.stdout.readline()  # printed once everything is up
-            assert "without a screen" in line, line
+            assert "without a screen" in line, (line, log.read_text())
             maps = Path(f"/proc/{proc.pid}/maps").read_text()
             assert "/site-packages/" in maps  # the reading sees extension modules at all
             mapped = {m.rsplit("/", 1)[-1] for m in maps.split() if "/" in m}
