@@ -18,6 +18,7 @@ from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Updat
 from companion.game.pins import PinGuard, PinWarning
 from web_remote.guard import Identity
 from web_remote.hub import Hub
+from web_remote.i18n import _
 from web_remote.proposals import Proposals
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
@@ -265,3 +266,13 @@ def refuse(code: str, message: str, status: int, english: str | None = None,
                         mimetype="text/html")
     resp.status_code = status
     return resp
+
+
+def banker_only() -> Response | None:
+    """The refusal for a request that needs the banker's phone (None: it is the banker's)."""
+    who = identity()
+    if who is None:
+        return refuse("not_joined", _("Scan the code on the table to join."), 401)
+    if not who.banker:
+        return refuse("banker_only", _("Only the banker can do that."), 403)
+    return None

@@ -26,7 +26,7 @@ from companion.game.pins import PinWarning, valid_pin
 from companion.rules import Rejection
 from companion.words import catalog as i18n_words
 from companion.words import refusals
-from web_remote.context import identity, make_banker, refuse, remote, wants_json
+from web_remote.context import banker_only, identity, make_banker, refuse, remote, wants_json
 from web_remote.guard import Refusal, check_names
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
 from web_remote.present import edition, money, square_names
@@ -36,14 +36,6 @@ from web_remote.views.pages import building_names, building_said
 bp = Blueprint("banker", __name__, url_prefix="/banker")
 
 
-def _banker_only() -> Response | None:
-    who = identity()
-    if who is None:
-        return refuse("not_joined", _("Scan the code on the table to join."), 401)
-    if not who.banker:
-        return refuse("banker_only", _("Only the banker can do that."), 403)
-    return None
-
 
 #: the house rules the new-game form offers
 HOUSE_RULES = ("free_parking_pot", "double_salary_on_go", "no_rent_in_jail", "bank_only")
@@ -52,7 +44,7 @@ HOUSE_RULES = ("free_parking_pot", "double_salary_on_go", "no_rent_in_jail", "ba
 @bp.get("")
 def page() -> BaseResponse:
     """The banker's tools."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     return _render()
@@ -234,7 +226,7 @@ def new_game() -> BaseResponse:
     saved, to be resumed from the saved-games list, and a game that cannot be saved leaves
     no new file behind; otherwise it starts in the current file (where undo brings the
     previous game back)."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     r = remote()
@@ -311,7 +303,7 @@ def _refused(code: str | None, params: dict[str, Any], message: str | None) -> R
 def change_pin() -> BaseResponse:
     """Change the banker PIN, given the old one: every other banker session ends, this phone
     stays the banker."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     r = remote()
@@ -332,7 +324,7 @@ def change_pin() -> BaseResponse:
 def release_seat() -> BaseResponse:
     """Release a player's seat (a lost phone): the phone holding it is signed out at once,
     and the next join link gives the seat to a new phone."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     name = request.form.get("player", "")
@@ -344,7 +336,7 @@ def release_seat() -> BaseResponse:
 @bp.post("/teaching")
 def teaching() -> BaseResponse:
     """The teaching table on or off for this game (lessons the first time a rule applies)."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     who = identity()
@@ -359,7 +351,7 @@ def teaching() -> BaseResponse:
 @bp.post("/warning")
 def warning_seen() -> BaseResponse:
     """The banker saw the wrong-PIN warning: it goes."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     remote().pin.seen()
@@ -369,7 +361,7 @@ def warning_seen() -> BaseResponse:
 @bp.post("/tags")
 def register_tag() -> BaseResponse:
     """Register an RFID tag's meaning through the hardware's tag registry (when there)."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     tags = remote().hooks.tags
@@ -393,7 +385,7 @@ def register_tag() -> BaseResponse:
 def registration() -> BaseResponse:
     """Start a registration run ("do": "start" with "kind"), or skip, go back, stop it,
     or answer whether to move a card ("move" / "keep"). The taps happen on the reader."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     run = remote().hooks.registration
@@ -423,7 +415,7 @@ def registration() -> BaseResponse:
 @bp.post("/resume")
 def resume() -> BaseResponse:
     """Resume a saved game through the companion's game list (when there)."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     games = remote().hooks.games
@@ -459,7 +451,7 @@ def effective_commands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @bp.get("/export")
 def export() -> BaseResponse:
     """The game as a table script (JSON Lines) to download."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     entries = remote().session.history(None, 1_000_000)

@@ -14,20 +14,12 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.game.api import Source
-from web_remote.context import identity, refuse, remote, wants_json
+from web_remote.context import banker_only, identity, refuse, remote, wants_json
 from web_remote.i18n import _, current_language, ngettext, say_moves, say_refusal
 from web_remote.present import money, square_names
 
 bp = Blueprint("back", __name__, url_prefix="/back")
 
-
-def _banker_only() -> Response | None:
-    who = identity()
-    if who is None:
-        return refuse("not_joined", _("Scan the code on the table to join."), 401)
-    if not who.banker:
-        return refuse("banker_only", _("Only the banker can do that."), 403)
-    return None
 
 
 def device_said(entry: dict[str, Any]) -> str | None:
@@ -68,13 +60,13 @@ def _ask(seq: int, refused: str | None = None, status: int = 200) -> Response:
 @bp.get("/<int:seq>")
 def ask(seq: int) -> BaseResponse:
     """Ask before going back to just after move `seq`."""
-    return _banker_only() or _ask(seq)
+    return banker_only() or _ask(seq)
 
 
 @bp.post("/<int:seq>")
 def go(seq: int) -> BaseResponse:
     """Go back to just after move `seq` in one journaled step."""
-    denied = _banker_only()
+    denied = banker_only()
     if denied is not None:
         return denied
     who = identity()
