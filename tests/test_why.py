@@ -28,7 +28,7 @@ def money_moves(events: list[JSON]) -> list[JSON]:
 
 def said(event: JSON, state: GameState, lang: str = "en") -> str:
     """The reason in words, spaces made plain for comparing."""
-    public = view.public_state(state) if hasattr(view, "public_state") else {}
+    public = view.public_state(state)
     words = Words({"edition": state.edition.id, "options": state.options.to_json(),
                    "currency": i18n.edition_data(state.edition.id)["currency"], **public},
                   lang, i18n.translator(lang))
