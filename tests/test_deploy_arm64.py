@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -85,9 +87,19 @@ def test_preflight_says_why_a_user_cannot_run_it() -> None:
     """Without root the preflight says so (exit 3) and touches nothing."""
     if os.geteuid() != 0:
         argv = ["bash", str(SCRIPT), "--preflight"]
-    else:  # as nobody, to see the refusal
+    else:  # as nobody, to see the refusal; nobody may not read a private checkout, so
+        # a copy in a folder of its own under the system's temporary folder
+        shared = Path(tempfile.mkdtemp())
+        shared.chmod(0o755)
+        script = shared / SCRIPT.name
+        shutil.copy(SCRIPT, script)
+        script.chmod(0o644)
         argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                "bash", str(SCRIPT), "--preflight"]
-    result = subprocess.run(argv, capture_output=True, text=True, check=False)
+                "bash", str(script), "--preflight"]
+    try:
+        result = subprocess.run(argv, capture_output=True, text=True, check=False)
+    finally:
+        if os.geteuid() == 0:
+            shutil.rmtree(shared)
     assert result.returncode == CANNOT_RUN, result.stdout + result.stderr
     assert result.stdout.strip() == "cannot run here: needs root (debootstrap, chroot and mounts)"
