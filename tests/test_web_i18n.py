@@ -86,7 +86,12 @@ def test_every_shared_sentence_is_translated_in_the_one_catalog(lang: str) -> No
     assert missing == [], lang
 
 
-def test_the_phones_read_the_screens_catalog() -> None:
+def test_there_is_one_catalog_per_language_and_the_phones_read_it() -> None:
+    catalogs = sorted(p.relative_to(ROOT).as_posix() for top in ("companion", "hardware",
+                      "web_remote") for p in (ROOT / top).glob("**/*.po"))
+    assert catalogs == sorted(f"companion/locale/{lang}/LC_MESSAGES/companion.po"
+                              for lang in i18n.LANGUAGES)
+    assert not (WEB / "translations").exists()
     for lang in i18n.LANGUAGES:
         assert catalog(lang) is i18n.translator(lang)
     assert catalog("fr").gettext("Rules") == "Règles"
