@@ -112,6 +112,30 @@ def test_a_phone_says_plurals_in_its_languages_forms(app: Any) -> None:
         assert _("Winner: %(name)s", name="Ann").english == "Winner: Ann"
 
 
+#: screen messages whose English a phone also shows, in another role that needs other words
+OTHER_ROLES = {
+    "reg_act_back": "one card back in the registration run, not leaving a page",
+    "rule_free_parking_pot": "a house rule's name; the phone's is a money move's reason",
+    "hr_free_parking_pot": "a house rule's name; the phone's is a money move's reason",
+    "menu_mortgage": "a menu entry: take out a mortgage",
+    "creditor_bank": "after \"owes ... to\": German dative, Polish genitive",
+    "act_cancel": "the phone's Cancel leaves the going-back page: French \"Ne pas revenir\"",
+}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_word_on_the_screen_and_a_phone_reads_the_same(lang: str) -> None:
+    """The card registration, the auction, the speed die...: where the screen (a message
+    with an id) and a phone (a plain msgid) show the same English in the same role, the
+    translation is the same."""
+    tr = i18n.translator(lang)
+    phone = {m for m in phone_texts() if isinstance(m, str)}
+    differ = [(m.id, tr.pgettext(m.id, m.text), tr.gettext(m.text))
+              for m in texts.MESSAGES.values() if m.plural is None and m.text in phone
+              and m.id not in OTHER_ROLES and tr.pgettext(m.id, m.text) != tr.gettext(m.text)]
+    assert differ == []
+
+
 @pytest.fixture
 def dummy_screen() -> Iterator[None]:
     """Dummy SDL; the screen's language restored after the test."""
