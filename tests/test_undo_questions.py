@@ -1,6 +1,6 @@
 """UNDO names the move it takes back: the session says which journal entry an undo would
-revert (`undo_target`), and companion.words.undo_questions asks about it in every language, on the
-screen's catalogs and the phone remote's, with names, squares and money of the edition."""
+revert (`undo_target`), and companion.words.undo_questions asks about it in every language of the
+one catalog the screen and the phones read, with names, squares and money of the edition."""
 
 from __future__ import annotations
 
