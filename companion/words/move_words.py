@@ -20,7 +20,7 @@ raw template, never an exception.
 >>> from companion.words import catalog as i18n
 >>> state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"]}
 >>> entry = {"command": {"do": "roll", "dice": [1, 2]}, "events": [
-...     {"kind": "rolled", "player": "Ann", "dice": [1, 2]},
+...     {"kind": "rolled", "player": "Ann", "dice": [1, 2], "double": False},
 ...     {"kind": "moved", "player": "Ann", "from": 0, "to": 3}],
 ...     "source": {"kind": "phone", "player": "Bo", "banker": True}}
 >>> describe_move(entry, state, "en", i18n.translator("en")).text

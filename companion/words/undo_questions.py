@@ -21,7 +21,7 @@ last move?", else "Undo the last move?". Never a raw template, never an exceptio
 >>> describe_undo(entry, state, "en", lambda _ctx, text: text)
 'Undo: Ann bought Rue de la Paix?'
 >>> describe_undo({"command": {"do": "roll", "dice": [3, 4]}, "events": [
-...     {"kind": "rolled", "player": "Bo", "dice": [3, 4]}]}, state, "sv",
+...     {"kind": "rolled", "player": "Bo", "dice": [3, 4], "double": False}]}, state, "sv",
 ...     i18n.translator("sv").pgettext)
 'Ångra kastet av Bo (3 + 4)?'
 """
