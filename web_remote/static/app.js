@@ -151,6 +151,7 @@
         live.querySelectorAll("details").forEach((d) => { d.open = open.has(fold(d)); });
         retype(typing);
         wire();
+        newsDue();
         document.body.dataset.shown = String(shownVersion());
       })
       .catch(() => {})
@@ -360,7 +361,62 @@
     });
   }
 
+  // A player's news stays on their phone until they have seen it: a line counts as seen
+  // once this page has shown it while visible (document.visibilityState) for SEEN_AFTER_MS
+  // at a stretch. Then its key is sent (POST /api/news/seen); the line stays here, dimmed,
+  // until the next update, and the player's other phones drop it. A hidden page, or one
+  // reloaded before the time is up, marks nothing.
+  const SEEN_AFTER_MS = Number(document.body.dataset.seenAfterMs) || 3000;
+  const since = new Map();  // a news key -> when this page began showing it while visible
+  const marking = new Set();  // keys this page sent (or is sending)
+  const refused = new Set();  // keys the server refused once: not sent again from this page
+  function newsKeys() {
+    const list = live?.querySelector("[data-seen-keys]");
+    return list ? list.dataset.seenKeys.split(" ").filter(Boolean) : [];
+  }
+  function newsDue() {
+    clearTimeout(newsDue.timer);
+    if (document.visibilityState !== "visible") { since.clear(); return; }
+    const keys = newsKeys().filter((k) => !marking.has(k));
+    const now = performance.now();
+    for (const k of [...since.keys()]) if (!keys.includes(k)) since.delete(k);
+    for (const k of keys) if (!since.has(k)) since.set(k, now);
+    const due = keys.filter((k) => now - since.get(k) >= SEEN_AFTER_MS);
+    if (due.length) markSeen(due);
+    const waiting = keys.filter((k) => !due.includes(k)).map((k) => since.get(k));
+    if (waiting.length) {
+      newsDue.timer = setTimeout(newsDue, Math.max(50, Math.min(...waiting) + SEEN_AFTER_MS - now));
+    }
+  }
+  async function markSeen(keys) {
+    keys.forEach((k) => marking.add(k));
+    let ok = false;
+    try {
+      const r = await fetch("/api/news/seen", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ keys }),
+      });
+      ok = r.ok;
+    } catch (e) { /* offline: tried again with the next update */ }
+    if (ok) {
+      for (const k of keys) live?.querySelector(`li[data-key="${k}"]`)?.classList.add("seen");
+      document.body.dataset.newsSeen = String((Number(document.body.dataset.newsSeen) || 0) + 1);
+      return;
+    }
+    // another phone of the player marked some first, or a move was undone: read the news
+    // again from the server, and mark what is still unseen there (once more at most)
+    for (const k of keys) {
+      if (!refused.has(k)) marking.delete(k);
+      refused.add(k);
+    }
+    refresh();
+  }
+  document.addEventListener("visibilitychange", newsDue);
+
   wire();
+  newsDue();
   if (live && live.dataset.partial && window.EventSource) {
     document.body.dataset.shown = String(shownVersion());
     follow();
@@ -379,6 +435,13 @@
       if (data.version !== shownVersion()) refresh();
     });
     events.addEventListener("trades", () => refresh());
+    // another phone of the player saw news this page shows: the page drops it
+    events.addEventListener("news", (e) => {
+      const keys = JSON.parse(e.data).keys || [];
+      if (keys.some((k) => !marking.has(k) && live?.querySelector(`li[data-key="${k}"]`))) {
+        refresh();
+      }
+    });
     events.addEventListener("joined", () => {
       document.querySelectorAll('img[data-refresh-on="joined"]').forEach((img) => {
         img.src = img.src.split("?")[0] + "?t=" + Date.now();
