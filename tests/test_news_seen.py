@@ -12,6 +12,7 @@ from typing import Any
 from web_fakes import TABLE, open_real_session, play
 
 from companion.game.api import Source
+from companion.game.saved_games import DataDirLock, delete_game
 from companion.game.session import GameSession
 from companion.game.telling.seen import SUFFIX, news_items
 
@@ -151,3 +152,20 @@ def test_a_new_game_starts_the_news_afresh() -> None:
                                                                  paid])])
     assert [i["key"] for i in found["Ann"]] == ["9:1", "11:0"]
     assert [i["key"] for i in found["Bo"]] == ["11:0"]
+
+
+def test_deleting_a_saved_game_deletes_its_news_marks(tmp_path: Path) -> None:
+    game = open_real_session(tmp_path / "game")
+    try:
+        rent_paid(game)
+        assert game.mark_seen(keys(game, "Ann"), ANN).accepted
+        gid = game.game_id
+    finally:
+        game.close()
+    [marks] = (tmp_path / "game").rglob(f"*{SUFFIX}")
+    lock = DataDirLock(tmp_path / "game").acquire()
+    try:
+        delete_game(tmp_path / "game", gid)
+    finally:
+        lock.release()
+    assert not marks.exists()
