@@ -1,6 +1,7 @@
 """A player's news in a real browser (Debian's chromium through Playwright): it stays on
 Ann's phone through two rounds and forty reloads while the page is hidden (in a pocket), and
-goes once the page has been visible long enough, from her other tab too, live.
+goes once the page has shown it long enough while visible, from her other tab too, live;
+the lines scrolled away in the news box wait until they are scrolled into view.
 
 The page's visibility is the browser's `document.visibilityState`; headless chromium always
 says "visible", so an init script stands in for the phone's screen (kept per tab in
@@ -95,6 +96,7 @@ def test_news_stays_while_the_phone_is_hidden_and_goes_once_seen(
     live(other)
     expect(other.locator("[data-news=mine] li", has_text=RENT)).to_have_count(1)
 
+    rent.scroll_into_view_if_needed()
     ann.evaluate("showPhone('visible')")  # Ann takes her phone out and reads
     ann.clock.run_for(1_000)  # a glance is not long enough
     assert "seen" not in (rent.get_attribute("class") or "")
@@ -104,6 +106,14 @@ def test_news_stays_while_the_phone_is_hidden_and_goes_once_seen(
     assert not any(i["event"].get("reason") == "rent" for i in game.news("Ann"))
     assert any(i["event"].get("reason") == "rent" for i in game.news("Bo"))  # Bo's own
     expect(other.locator("[data-news=mine] li", has_text=RENT)).to_have_count(0)
+    unseen = ann.locator("[data-news=mine] li:not(.seen)")
+    left = [li.get_attribute("data-key") for li in unseen.all()]
+    assert left  # six lines in a box of four: those scrolled away are not seen yet
+    assert {i["key"] for i in game.news("Ann")} == set(left)
+    ann.locator("[data-news=mine]").evaluate("box => { box.scrollTop = box.scrollHeight; }")
+    ann.clock.run_for(3_500)  # Ann scrolls her news and reads the rest
+    expect(unseen).to_have_count(0)
+    assert game.news("Ann") == []
     ann.reload()
     live(ann)
     expect(rent).to_have_count(0)

@@ -26,9 +26,13 @@ def news_list(html: str) -> str:
 
 
 def to_mark(html: str) -> list[str]:
-    """The keys the page's script would mark seen (none on a page that may not mark)."""
-    found = re.search(r'data-seen-keys="([^"]*)"', news_list(html))
-    return found.group(1).split() if found else []
+    """The keys the page's script marks seen once in view: each line's, and those of the
+    earlier moves (none on a page that may not mark)."""
+    found = news_list(html)
+    if " data-mark" not in found.split(">", 1)[0]:
+        return []
+    lines = re.findall(r'<li data-key="([^"]+)"', found)
+    return lines + [k for keys in re.findall(r'data-keys="([^"]*)"', found) for k in keys.split()]
 
 
 def line_key(html: str, words: str) -> str:

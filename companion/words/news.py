@@ -103,13 +103,13 @@ def card_news(state: Mapping[str, Any], words: Words) -> CardNews | None:
 @dataclass(frozen=True)
 class MyNews:
     """A player's news not seen yet, as their phone shows it: the newest `lines` as (key,
-    sentence), newest first; how many `earlier` moves hold more of it (History has them);
-    and every key the phone marks seen once it has been shown (the earlier ones too: the
-    phone said they are there)."""
+    sentence), newest first; how many `earlier` moves hold more of it (History has them),
+    and the keys of those (`earlier_keys`: seen once the phone has shown that they are
+    there)."""
 
     lines: tuple[tuple[str, str], ...] = ()
     earlier: int = 0
-    keys: tuple[str, ...] = ()
+    earlier_keys: tuple[str, ...] = ()
 
 
 def my_news(items: Sequence[Mapping[str, Any]], player: str, words: Words,
@@ -118,23 +118,22 @@ def my_news(items: Sequence[Mapping[str, Any]], player: str, words: Words,
     items of theirs, newest first, {"key", "seq", "event"}): money paid and received,
     jail, auctions won, the newest `shown` of them said, the rest counted by move."""
     lines: list[tuple[str, str]] = []
-    earlier: set[Any] = set()
-    keys: list[str] = []
+    earlier: dict[str, Any] = {}
     for item in items:
         try:
             event = event_from_json(item.get("event"))
         except EventError:
             continue
         key = str(item.get("key"))
-        keys.append(key)
         if len(lines) >= shown:
-            earlier.add(item.get("seq"))
+            earlier[key] = item.get("seq")
             continue
         line = _said(event, player, words)
         if line:
             lines.append((key, line))
-    earlier.difference_update(k.split(":", 1)[0] for k, _l in lines)
-    return MyNews(tuple(lines), len(earlier), tuple(keys))
+    said = {key.split(":", 1)[0] for key, _line in lines}
+    moves = {str(seq) for seq in earlier.values()} - said  # a move partly said is not earlier
+    return MyNews(tuple(lines), len(moves), tuple(earlier))
 
 
 def _said(event: Event, player: str, words: Words) -> str | None:
