@@ -14,7 +14,7 @@ from web_fakes import TABLE, open_real_session, play
 from companion.game.api import Source
 from companion.game.saved_games import DataDirLock, delete_game
 from companion.game.session import GameSession
-from companion.game.telling.seen import SUFFIX, news_items
+from companion.game.telling.seen import SUFFIX, move_news, news_items
 
 ANN = Source(kind="phone", player="Ann")
 BO = Source(kind="phone", player="Bo")
@@ -148,8 +148,8 @@ def test_a_new_game_starts_the_news_afresh() -> None:
     paid = {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": 8, "reason": "rent"}
     dealt = {"kind": "game_started", "edition": "classic-eur", "players": ["Ann", "Bo"]}
     jailed = {"kind": "jailed", "player": "Ann"}
-    found = news_items([(3, [paid]), (9, [dealt, jailed]), (11, [{"kind": "redone", "seq": 4},
-                                                                 paid])])
+    found = news_items([move_news(3, [paid]), move_news(9, [dealt, jailed]),
+                        move_news(11, [{"kind": "redone", "seq": 4}, paid])])
     assert [i["key"] for i in found["Ann"]] == ["9:1", "11:0"]
     assert [i["key"] for i in found["Bo"]] == ["11:0"]
 

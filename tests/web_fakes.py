@@ -14,7 +14,13 @@ from typing import Any
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.telling.news import auction_clock, auction_key, card_from_entries
-from companion.game.telling.seen import MarkRefused, SeenNews, check_marks, news_items
+from companion.game.telling.seen import (
+    MarkRefused,
+    SeenNews,
+    check_marks,
+    move_news,
+    news_items,
+)
 from companion.rules import Accepted, GameState
 
 
@@ -164,7 +170,7 @@ class FakeSession:
 
     def _news_items(self, player: str) -> list[JSON]:
         with self._lock:
-            moves = [(seq, self._journal[seq - 1]["events"]) for _state, seq in self._undo]
+            moves = [move_news(seq, self._journal[seq - 1]["events"]) for _state, seq in self._undo]
         return news_items(moves).get(player, [])
 
     def news(self, player: str) -> list[JSON]:

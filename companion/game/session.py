@@ -56,8 +56,10 @@ from companion.game.telling.news import (
 from companion.game.telling.seen import (
     NEWS_MOVES,
     MarkRefused,
+    MoveNews,
     SeenNews,
     check_marks,
+    move_news,
     news_items,
 )
 from companion.game.telling.teaching import Teaching
@@ -169,9 +171,9 @@ class GameSession:
         #: who saw which news (companion.game.telling.seen), beside the journal
         self._seen = SeenNews.beside(journal.path)
         #: the news items of the moves in force, per player, at journal row `seq`, and the
-        #: events of the rows that applied those moves (read once each)
+        #: news of each row that applied one of those moves (read and worked out once each)
         self._news: tuple[int, dict[str, list[JSON]]] | None = None
-        self._news_rows: dict[int, list[JSON]] = {}
+        self._news_rows: dict[int, MoveNews] = {}
         self._news_lock = threading.Lock()
         self._view = self._view_of(state) if state is not None else None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
@@ -389,28 +391,29 @@ class GameSession:
         return Outcome(True, self.version)
 
     def _news_now(self) -> dict[str, list[JSON]]:
-        """Every player's news items of the moves in force (oldest first), worked out once
-        per journal row; each row's events are read from the journal once."""
+        """Every player's news items of the moves in force (oldest first), gathered once
+        per journal row; each row is read from the journal and worked out once."""
         with self._news_lock:
             seq = self._seq
             if self._news is not None and self._news[0] == seq:
                 return self._news[1]
             moves = list(self._stacks.undo)[-NEWS_MOVES:]
             rows = self._news_rows
-            missing = {applied for applied, _move in moves if applied not in rows}
+            missing = {applied: move for applied, move in moves if applied not in rows}
             if missing:
                 try:
                     for entry in self._journal.entries(after=min(missing) - 1,
                                                        upto=max(missing)):
                         if entry.seq in missing:
-                            rows[entry.seq] = entry.events_json()
+                            rows[entry.seq] = move_news(missing[entry.seq],
+                                                        entry.events_json())
                 except JournalError as exc:  # the news waits; the game goes on
                     log.warning("cannot read the news: %s", exc)
                     return {}
             wanted = {applied for applied, _move in moves}
             for old in [r for r in rows if r not in wanted]:
                 del rows[old]
-            found = news_items((move, rows.get(applied, [])) for applied, move in moves)
+            found = news_items(rows[applied] for applied, _move in moves if applied in rows)
             self._news = (seq, found)
             return found
 

@@ -83,32 +83,50 @@ def valid_key(key: object) -> bool:
     return isinstance(key, str) and _KEY.match(key) is not None
 
 
-def news_items(moves: Iterable[tuple[int, Sequence[Mapping[str, Any]]]]) -> dict[str, list[JSON]]:
-    """Per player, the news items of the game in play, oldest first, each {"key", "seq",
-    "event"} (`moves`: the moves in force, oldest first, as (command row, its events as
-    JSON); a redo's own "redone" mark and an undo's are not the move's). A new game starts
-    the news afresh.
+@dataclass(frozen=True)
+class MoveNews:
+    """What one move is as news: whether it dealt a new game, and its items, each
+    (player, {"key", "seq", "event"})."""
+
+    dealt: bool
+    items: tuple[tuple[str, JSON], ...]
+
+
+def move_news(move: int, events: Sequence[Mapping[str, Any]]) -> MoveNews:
+    """One move's news (`move`: its command row; `events`: what the row that applied it
+    did, as JSON; a redo's own "redone" mark and an undo's are not the move's)."""
+    own = [e for e in events if isinstance(e, Mapping) and e.get("kind") not in _JOURNAL_KINDS]
+    dealt = False
+    items: list[tuple[str, JSON]] = []
+    for index, data in enumerate(own):
+        try:
+            event = event_from_json(data)
+        except EventError:
+            continue
+        if isinstance(event, GameStarted):
+            dealt, items = True, []
+            continue
+        for player in addressees(event):
+            items.append((player, {"key": item_key(move, index), "seq": move,
+                                   "event": dict(data)}))
+    return MoveNews(dealt, tuple(items))
+
+
+def news_items(moves: Iterable[MoveNews]) -> dict[str, list[JSON]]:
+    """Per player, the news items of the game in play, oldest first (`moves`: the news of
+    the moves in force, oldest first); a new game starts the news afresh.
 
     >>> paid = {"kind": "transfer", "from": "Dan", "to": "Ann", "amount": 8, "reason": "rent"}
-    >>> news_items([(7, [paid])])["Ann"]
+    >>> news_items([move_news(7, [paid])])["Ann"]
     [{'key': '7:0', 'seq': 7, 'event': {'kind': 'transfer', 'from': 'Dan', 'to': 'Ann', \
 'amount': 8, 'reason': 'rent'}}]
     """
     out: dict[str, list[JSON]] = {}
-    for move, events in moves:
-        own = [e for e in events if isinstance(e, Mapping) and e.get("kind") not in
-               _JOURNAL_KINDS]
-        for index, data in enumerate(own):
-            try:
-                event = event_from_json(data)
-            except EventError:
-                continue
-            if isinstance(event, GameStarted):
-                out = {}
-                continue
-            for player in addressees(event):
-                out.setdefault(player, []).append(
-                    {"key": item_key(move, index), "seq": move, "event": dict(data)})
+    for news in moves:
+        if news.dealt:
+            out = {}
+        for player, item in news.items:
+            out.setdefault(player, []).append(item)
     return out
 
 
