@@ -133,7 +133,7 @@ def say_news(state: dict[str, Any], player: str | None,
     turn, doubles, jail, the winner), "card" (the card that is news, with its drawer),
     "standings" (a counted game's wealth, richest first) and, given the session's news
     `items` of `player` not seen yet (newest first), "mine" (companion.words.news.MyNews:
-    the newest said, how many earlier moves hold more, the keys to mark seen)."""
+    the newest lines with their keys, how many earlier moves hold more, and their keys)."""
     lang = current_language()
     words = Words(state or {}, lang, catalog(lang))
     head: Headline | None = headline(state, player, words)
