@@ -43,6 +43,20 @@ def test_the_card_is_news_with_its_drawer_until_the_turn_ends(tmp_path: Path) ->
         assert again.state()["card_news"]["id"] == "chance-dividend"
 
 
+def test_a_draw_redone_then_undone_again_is_no_longer_news(tmp_path: Path) -> None:
+    game = open_real_session(tmp_path / "game", ("Ann", "Bo"))
+    try:
+        play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-dividend"})
+        assert game.undo(TABLE).accepted and game.redo(TABLE).accepted
+        assert game.state()["card_news"]["id"] == "chance-dividend"
+        assert game.undo(TABLE).accepted  # the redone draw taken back again
+        assert game.state()["card_news"] is None
+    finally:
+        game.close()
+    with GameSession.open(tmp_path / "game") as again:  # and after a restart
+        assert again.state()["card_news"] is None
+
+
 def test_the_cards_own_decisions_keep_it_news(tmp_path: Path) -> None:
     game = open_real_session(tmp_path / "game", ("Ann", "Bo"))
     try:

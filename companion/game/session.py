@@ -157,8 +157,7 @@ class GameSession:
         #: when the game was dealt (journal time), for the timed game's clock
         self._started = journal.game_started() if state is not None else None
         #: the card that is news (companion.game.telling.news), kept by the writer thread only
-        self._card: JSON | None = card_from_entries(self.history(None, LOOK_BACK)) \
-            if state is not None else None
+        self._card: JSON | None = self._card_in_force() if state is not None else None
         #: the open auction and when its clock (re)started: the one clock of the table
         self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
                                                                    clock())
@@ -366,6 +365,14 @@ class GameSession:
         from companion.game.history import history
 
         return history(self._journal, player, limit, set(self._stacks.undone))
+
+    def _card_in_force(self) -> JSON | None:
+        """The card that is news, from the journal's recent rows that applied a move in
+        force: a redo row whose move was undone again is not (history() marks only command
+        rows undone), nor a command row whose move a redo row applies now."""
+        applied = {row for row, _move in self._stacks.undo}
+        return card_from_entries([{**e, "undone": e.get("seq") not in applied}
+                                  for e in self.history(None, LOOK_BACK)])
 
     def news(self, player: str) -> list[JSON]:
         """The news items of `player` they have not seen yet, newest first: {"key", "seq",
@@ -677,7 +684,7 @@ class GameSession:
         if entry.kind == "command":
             self._card = card
         else:  # the view is built again with the card the journal now gives
-            self._card = card_from_entries(self.history(None, LOOK_BACK))
+            self._card = self._card_in_force()
             view = PublicView(after, {"teaching": Teaching.public_of(step),
                                       "card_news": self._card})
         key = auction_key(after)
