@@ -147,6 +147,14 @@ class ListenedSession:
         """`GameSessionProtocol.history`."""
         return self.inner.history(player, limit)
 
+    def news(self, player: str) -> list[JSON]:
+        """`GameSessionProtocol.news`."""
+        return self.inner.news(player)
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
+        """`GameSessionProtocol.mark_seen` (not a move: nothing for the listener to catch)."""
+        return self.inner.mark_seen(keys, source)
+
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """`GameSessionProtocol.add_listener`."""
         return self.inner.add_listener(callback)

@@ -21,7 +21,7 @@ from flask import g, has_request_context, request
 from companion.words import catalog as words
 from companion.words.catalog import language_name, translator
 from companion.words.move_words import MoveSaid, Words, describe_move, event_line
-from companion.words.news import CardNews, Headline, card_news, headline, news_for
+from companion.words.news import CardNews, Headline, MyNews, card_news, headline, my_news
 from companion.words.refusals import describe_refusal
 from companion.words.undo_questions import describe_undo
 
@@ -113,16 +113,17 @@ def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> li
 
 
 def say_news(state: dict[str, Any], player: str | None,
-             entries: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+             items: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The news of companion.words.news in the current phone's language: "headline" (whose
     turn, doubles, jail, the winner), "card" (the card that is news, with its drawer),
-    "standings" (a counted game's wealth, richest first) and, given the journal's recent
-    `entries`, "mine" (what the last round did to `player`)."""
+    "standings" (a counted game's wealth, richest first) and, given the session's news
+    `items` of `player` not seen yet (newest first), "mine" (companion.words.news.MyNews:
+    the newest lines with their keys, how many earlier moves hold more, and their keys)."""
     lang = current_language()
     words = Words(state or {}, lang, catalog(lang))
     head: Headline | None = headline(state, player, words)
     card: CardNews | None = card_news(state, words)
-    mine = news_for(entries, player, words) if entries and player else []
+    mine = my_news(items, player, words) if items and player else MyNews()
     standings = [{"name": row.get("name"), "total": words.money(row.get("total"))}
                  for row in state.get("standings") or []]
     return {"headline": head, "card": card, "mine": mine, "standings": standings,

@@ -118,6 +118,16 @@ class GameSessionProtocol(Protocol):
         """Journal entries, newest last: seq, time, source, command, events."""
         ...
 
+    def news(self, player: str) -> list[JSON]:
+        """The news items of `player` not seen yet, newest first: {"key", "seq", "event"}
+        (companion.game.telling.seen)."""
+        ...
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
+        """The player of `source` saw these news items on their own phone (refused as a
+        whole unless each key is news of theirs not seen yet; not a move)."""
+        ...
+
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Call back (on the writer thread, keep it short) after each change; returns remove()."""
         ...

@@ -185,6 +185,14 @@ class SessionHolder:
         """The current game's journal entries, newest last."""
         return self.session.history(player, limit)
 
+    def news(self, player: str) -> list[JSON]:
+        """The current game's news items `player` has not seen yet, newest first."""
+        return self.session.news(player)
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
+        """The player of `source` saw these news items of the current game."""
+        return self.session.mark_seen(keys, source)
+
     def game_state(self) -> Any:
         """The current game's engine state (for tools; do not change it)."""
         return self.session.game_state()

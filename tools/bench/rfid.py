@@ -11,6 +11,7 @@ import queue
 import time
 import tty
 from collections.abc import Callable
+from typing import Any
 
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.inputs.controller import InputController
@@ -61,6 +62,12 @@ class _TimingSession:
         return {"code": "not_in_line", "message": "", "params": {}}
 
     def set_teaching(self, on: bool, source: Source) -> Outcome:
+        return Outcome(False, 1)
+
+    def news(self, player: str) -> list[JSON]:
+        return []
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
         return Outcome(False, 1)
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
