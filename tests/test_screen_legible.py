@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, edition, scenario
+from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, crowd, edition, scenario
 
 from companion.screen import texts, theme
 from companion.screen.layout import GameLayout
@@ -19,20 +19,25 @@ from companion.words.catalog import localized_name
 pytestmark = pytest.mark.usefixtures("screen_in_english")
 
 SIZE = (800, 480)
-#: the game over screen has its own layout; "rich" seats eight players in two narrow columns
+#: the game over screen has its own layout
 GAME = [n for n in SCENARIOS if n not in ("setup", "game_over", "mega_game_over", "menu",
                                           "rules", "help")]
+#: five to eight players, some with names of 24 characters, on each language's board and on
+#: the Mega board, whose money is the widest
+CROWDS = [(base, count) for base in ("turn", "mega_bus") for count in (5, 6, 7, 8)]
 
 
 def _game_texts(language: str) -> list[tuple[str, str, DrawnText]]:
-    """(scenario, zone, text) of every text drawn in a game zone, in every game scenario."""
+    """(scenario, zone, text) of every text drawn in a game zone, in every game scenario and
+    with five to eight players."""
     texts.use_language(language)
     layout = GameLayout.for_size(SIZE)
     zones = {"log": layout.log, "remote": layout.remote, "board": layout.board,
              "players": layout.players, "prompt": layout.prompt}
     found = []
-    for name in GAME:
-        state, ui = scenario(name, language)
+    shown = [(name, *scenario(name, language)) for name in GAME]
+    shown += [(f"{base}x{count}", *crowd(base, language, count)) for base, count in CROWDS]
+    for name, state, ui in shown:
         frame = render(state, ui, pygame.Surface(SIZE))
         for shown in frame.texts:
             for zone, rect in zones.items():
@@ -46,8 +51,6 @@ def test_nothing_the_table_reads_is_small(language: str) -> None:
     secondary = theme.readable(1.0, secondary=True)
     small = []
     for name, zone, shown in _game_texts(language):
-        if zone == "players" and name == "rich":
-            continue  # eight players share the column: only their cash is held to a floor
         # a view may let a long secondary fact go down to 14 px, never under (a word on
         # five buttons side by side: 12 px)
         floor = secondary if shown.floor <= secondary else theme.readable(1.0)
@@ -60,12 +63,18 @@ def test_nothing_the_table_reads_is_small(language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_money_is_large(language: str) -> None:
-    # up to four players (the cards of five or more share two narrow columns)
-    cash = [(name, shown.text, shown.size) for name, zone, shown in _game_texts(language)
-            if zone == "players" and name != "rich" and any(ch.isdigit() for ch in shown.text)
-            and shown.size > theme.SIZES["worth"] + 2]
-    assert cash, "no player's cash was drawn"
-    assert [c for c in cash if c[2] < theme.MONEY] == []
+    """Every player's cash, two to eight players: its digits at MONEY or larger."""
+    found = _game_texts(language)
+    for name in {name for name, _zone, _shown in found}:
+        state = scenario(name, language)[0] if name in GAME else None
+        drawn = [shown for shown_name, zone, shown in found if shown_name == name
+                 and zone == "players" and shown.size > theme.SIZES["worth"] + 2]
+        if state is not None:
+            assert len(drawn) >= len(state["players"]), name
+        assert [(name, t.text, t.size) for t in drawn if t.size < theme.MONEY] == []
+    crowds = [shown for name, zone, shown in found if "x" in name and zone == "players"]
+    big = [t for t in crowds if t.size >= theme.MONEY and any(c.isdigit() for c in t.text)]
+    assert len(big) == sum(count for _base, count in CROWDS)
 
 
 def test_the_floor_test_can_fail() -> None:

@@ -355,11 +355,13 @@ def _draw_standing(p: Painter, box: pygame.Rect, state: Mapping[str, Any], ui: U
         line = text("centre_owned", owner=deed["owner"], rent=rent)
     elif deed is not None:
         line = text("centre_for_sale", price=money(int(deed.get("price", 0)), currency))
-    name_box = pygame.Rect(box.x, box.y, box.width, box.height * 60 // 100)
+    # the owner's line takes what it needs (a long name: three lines), the square the rest
+    count, line_h = p.wrapped(line, box.width, theme.SIZES["card"]) if line else (0, 0)
+    below = max(box.height * 40 // 100, min(3, count) * line_h + p.px(4))
+    name_box = pygame.Rect(box.x, box.y, box.width, box.height - below)
     p.paragraph(square_name(state, ui, index), name_box, 22, theme.TEXT, bold=True,
                 align="center", max_lines=3, min_size=theme.readable(p.scale))
     if line:
-        p.paragraph(line, pygame.Rect(box.x, name_box.bottom, box.width,
-                                      box.height - name_box.height),
-                    theme.SIZES["card"], theme.ACCENT, align="center", max_lines=2,
+        p.paragraph(line, pygame.Rect(box.x, name_box.bottom, box.width, below),
+                    theme.SIZES["card"], theme.ACCENT, align="center", max_lines=3,
                     min_size=theme.readable(p.scale))
