@@ -1,19 +1,25 @@
 """Legible from a metre on the 7-inch 800x480 screen: nothing the table reads during a game
-(the player cards, "Last moves", the board's centre, the QR caption, the decision panel and its
-buttons) is drawn under theme.READABLE (16) pixels in any language, except the secondary facts
-a view declares as such (never under 14); a player's cash is at least theme.MONEY (28) pixels;
-the roll is written in digits beside the dice."""
+(the player cards of two to eight players, long names too, "Last moves", the board's centre,
+the QR caption, the decision panel and its buttons, five or six of them too), on the setup
+screen, the Wi-Fi and join codes' words, card registration and the PIN pad is drawn under
+theme.READABLE (16) pixels in any language, except the secondary facts a view declares as
+such (never under 14); a player's cash is at least theme.MONEY (28) pixels; the roll is
+written in digits beside the dice."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 import pytest
-from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, crowd, edition, scenario
+from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, crowd, edition, registering, scenario
 
+from companion.inputs.entry import PinEntry
 from companion.screen import texts, theme
 from companion.screen.layout import GameLayout
 from companion.screen.painter import DrawnText, Painter
 from companion.screen.render import render
+from companion.screen.ui_state import WifiJoin
 from companion.words.catalog import localized_name
 
 pytestmark = pytest.mark.usefixtures("screen_in_english")
@@ -51,11 +57,8 @@ def test_nothing_the_table_reads_is_small(language: str) -> None:
     secondary = theme.readable(1.0, secondary=True)
     small = []
     for name, zone, shown in _game_texts(language):
-        # a view may let a long secondary fact go down to 14 px, never under (a word on
-        # five buttons side by side: 12 px)
+        # a view may let a long secondary fact go down to 14 px, never under
         floor = secondary if shown.floor <= secondary else theme.readable(1.0)
-        if zone == "prompt" and shown.floor == theme.NARROW:
-            floor = theme.NARROW
         if shown.size < floor:
             small.append((name, zone, shown.text, shown.size))
     assert small == []
@@ -132,3 +135,48 @@ def test_the_longest_card_is_shown_whole(language: str) -> None:
     words = [t for t in frame.texts if board.contains(t.box) and t.text in said]
     assert " ".join(t.drawn for t in words if len(t.text) > 3 or t.text == said) == said
     assert all(t.size >= theme.READABLE for t in words)
+
+
+def _overlay_texts(language: str) -> list[tuple[str, DrawnText]]:
+    """(screen, text) of every text drawn on the setup screen (its join code, the Wi-Fi code
+    instead), the game with the Wi-Fi code, card registration (a card moved, a question) and
+    the banker PIN pad over the game; texts under an overlay's shade are left out."""
+    texts.use_language(language)
+    wifi = WifiJoin("Companion-7F3A-Tischrunde", "table-maple-42-bright",
+                    "WIFI:T:WPA;S:Companion-7F3A-Tischrunde;P:table-maple-42-bright;;")
+    screens = []
+    for name in ("setup", "setup_wifi", "setup_off", "game_wifi", "registration", "asking",
+                 "pin"):
+        if name in ("registration", "asking"):
+            state, ui = registering(language, asking=name == "asking")
+        else:
+            state, ui = scenario("setup" if name.startswith("setup") else "turn", language)
+        if name.endswith("wifi"):
+            ui.wifi = wifi
+        if name == "setup_off":  # no server answers yet: the code greyed, "start companion run"
+            ui.remote_url, ui.remote_placeholder = None, "http://192.168.178.20:8080/"
+        if name == "pin":
+            ui.pin = PinEntry("deal", digits="12")
+        before = len(render(state, replace(ui, overlay=None, pin=None, chooser=None),
+                            pygame.Surface(SIZE)).texts) if name in ("registration", "asking",
+                                                                     "pin") else 0
+        frame = render(state, ui, pygame.Surface(SIZE))
+        screens += [(name, shown) for shown in frame.texts[before:]]
+    return screens
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_setup_wifi_registration_and_pin_are_legible(language: str) -> None:
+    """No text under 16 px on the setup screen, the Wi-Fi and join codes' words, card
+    registration and the PIN pad (a button's cap name, as in the game: 14), none cut."""
+    found = _overlay_texts(language)
+    assert {name for name, _shown in found} == {"setup", "setup_wifi", "setup_off",
+                                                "game_wifi", "registration", "asking", "pin"}
+    secondary = theme.readable(1.0, secondary=True)
+    small = [(name, t.text, t.size) for name, t in found
+             if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+    assert small == []
+    cut = [(name, t.text) for name, t in found if t.drawn != t.text]
+    assert cut == []
+    words = " ".join(t.text for _name, t in found)
+    assert "table-maple-42-bright" in words.replace(" ", "") and "7F3A" in words

@@ -28,9 +28,6 @@ HOTEL: Color = (230, 50, 50)
 # to READABLE - 2. The views name their sizes here instead of writing numbers.
 READABLE = 16
 MONEY = 28
-# The one exception: five or six buttons side by side (Mega's bus ticket, the PIN pad) are
-# too narrow for a long word at 14 px, so a word on them may go down to NARROW.
-NARROW = 12
 
 
 def readable(scale: float, secondary: bool = False) -> float:

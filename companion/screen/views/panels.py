@@ -393,17 +393,18 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
     if not actions:
         return
     # five or six buttons (Mega's bus ticket, the PIN pad) are narrow: the cap's colour names
-    # the button and its action takes the whole button, on two lines if it must
+    # the button and its action takes the whole button, on two lines if it must, never under
+    # the readable size (six: closer together, so "Предыдущее" fits whole at 16 px)
     narrow = len(actions) > 4
-    for box, action in zip(columns(rect, max(len(actions), 4), p.px(8)), actions, strict=False):
+    gap = p.px(4 if len(actions) > 5 else 8)
+    for box, action in zip(columns(rect, max(len(actions), 4), gap), actions, strict=False):
         button = action.button or "menu"
         cap = theme.BUTTON_COLORS[button]
         ink = theme.BUTTON_TEXT.get(button, (250, 250, 250))
         p.fill(box, cap, radius=8)
         if narrow:
-            p.paragraph(action.label, box.inflate(-p.px(6), -p.px(4)), 17, ink, bold=True,
-                        align="center", max_lines=2, min_size=theme.NARROW
-                        if p.scale < 1.25 else theme.readable(p.scale, secondary=True))
+            p.paragraph(action.label, box.inflate(-p.px(2), -p.px(4)), 17, ink, bold=True,
+                        align="center", max_lines=2, min_size=theme.readable(p.scale))
             p.hotspot(box, "button", button)
             continue
         top, bottom = rows(box.inflate(-p.px(8), -p.px(4)), 2)
