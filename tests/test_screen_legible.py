@@ -46,9 +46,9 @@ def _game_texts(language: str) -> list[tuple[str, str, DrawnText]]:
     for name, state, ui in shown:
         frame = render(state, ui, pygame.Surface(SIZE))
         for shown in frame.texts:
-            for zone, rect in zones.items():
-                if rect.contains(shown.box):
-                    found.append((name, zone, shown))
+            zone = next((zone for zone, rect in zones.items() if rect.contains(shown.box)),
+                        "screen")  # the header, a banner over it
+            found.append((name, zone, shown))
     return found
 
 

@@ -108,7 +108,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
     if ui.pin is not None:  # above the PIN's box, which hides the game's own banner
         draw_banner(p, p.rect(6, 2, 788, 34), ui)
     elif frame.screen != "game":
-        draw_banner(p, p.rect(6, 380, 788, 36), ui)
+        draw_banner(p, p.rect(6, 380, 788, 36), ui, upward=True)
     frame.texts = p.texts
     frame.hotspots = p.hotspots
     frame.animating = ui.animating()
