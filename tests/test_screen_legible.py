@@ -180,3 +180,23 @@ def test_setup_wifi_registration_and_pin_are_legible(language: str) -> None:
     assert cut == []
     words = " ".join(t.text for _name, t in found)
     assert "table-maple-42-bright" in words.replace(" ", "") and "7F3A" in words
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_standings_are_legible_with_eight_players(language: str) -> None:
+    """The game over screen (two to eight players, names of 24 characters): every name,
+    worth and the chart's amounts at 16 px or more, each worth whole."""
+    texts.use_language(language)
+    shown = [scenario("game_over", language), scenario("mega_game_over", language),
+             crowd("game_over", language, 8)]
+    secondary = theme.readable(1.0, secondary=True)
+    for state, ui in shown:
+        frame = render(state, ui, pygame.Surface(SIZE))
+        assert frame.screen == "game_over"
+        small = [(t.text, t.size) for t in frame.texts
+                 if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+        assert small == []
+        names = {str(p["name"]) for p in state["players"]}
+        worths = [t for t in frame.texts if any(c.isdigit() for c in t.text)
+                  and t.text not in names and len(t.text) > 2]
+        assert worths and all(t.drawn == t.text for t in worths)
