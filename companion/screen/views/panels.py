@@ -369,18 +369,20 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     labels = 4 if placeholder else 1  # "start companion run" may take three lines
     code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - labels * label_h)
     qr = qr_surface(url, min(code_box.width, code_box.height))
-    where = qr.get_rect(center=code_box.center)
+    # the code with its words right under it, the two centred in a tall corner (the setup's)
+    words_top = min(inner.bottom, inner.centery + (qr.get_height() + labels * label_h) // 2)
+    where = qr.get_rect(midbottom=(code_box.centerx, words_top - labels * label_h))
     p.surface.blit(qr, where)
     if placeholder:  # no server answers at this address: say so, and grey the code out
         veil = pygame.Surface(where.size, pygame.SRCALPHA)
         veil.fill((*theme.PANEL, 150))
         p.surface.blit(veil, where)
     shown = url.removeprefix("http://").rstrip("/")
-    p.text(shown, pygame.Rect(inner.x, inner.bottom - labels * label_h, inner.width, label_h),
+    p.text(shown, pygame.Rect(inner.x, words_top - labels * label_h, inner.width, label_h),
            theme.SIZES["qr_caption"], theme.TEXT_DIM if placeholder else theme.TEXT,
            align="center", min_size=theme.readable(p.scale, secondary=True))
     if placeholder:
-        p.paragraph(text("remote_not_running"), pygame.Rect(inner.x, inner.bottom - 3 * label_h,
+        p.paragraph(text("remote_not_running"), pygame.Rect(inner.x, words_top - 3 * label_h,
                                                             inner.width, 3 * label_h),
                     theme.SIZES["qr_caption"], theme.ACCENT, bold=True, align="center",
                     max_lines=3, min_size=theme.readable(p.scale))
