@@ -578,6 +578,153 @@ COMMAND_TYPES: dict[Verb, type[Command]] = {
 }
 
 
+# --- offers: what legal_commands says the table may send now -----------------------------
+#
+# One record per shape of offer, the choices in their own field; `to_json()` gives the
+# entry of the public state's "legal" list (docs/state-json.md). An offer is built afresh
+# for each state, and its JSON shares the offer's lists (nobody keeps both).
+
+
+@dataclass(slots=True, init=False)
+class ActOffer:
+    """A verb with nothing to choose, offered to one player (`by`; None when nobody is
+    named): buy, decline, pass, draw, roll, bankrupt, pay_fine, use_card, end_turn,
+    pass_go, claim_rent."""
+
+    do: Final[Verb]
+    by: Final[str | None]
+
+    def __init__(self, do: Verb, by: str | None) -> None:
+        self.do = do
+        self.by = by
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": self.do.value, "by": self.by}
+
+
+@dataclass(slots=True, init=False)
+class BareOffer:
+    """A verb anyone at the table may send, with nothing to fill in: close_auction,
+    end_game."""
+
+    do: Final[Verb]
+
+    def __init__(self, do: Verb) -> None:
+        self.do = do
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": self.do.value}
+
+
+@dataclass(slots=True, init=False)
+class BidOffer:
+    """A bid `by` a player: any whole amount from `min` to `max` (their cash)."""
+
+    do: ClassVar[Verb] = Verb.BID
+    by: Final[str]
+    min: Final[int]
+    max: Final[int]
+
+    def __init__(self, by: str, min: int, max: int) -> None:  # noqa: A002 (the JSON keys)
+        self.by = by
+        self.min = min
+        self.max = max
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": "bid", "by": self.by, "min": self.min, "max": self.max}
+
+
+@dataclass(slots=True, init=False)
+class SquaresOffer:
+    """A verb naming one of `squares` (board indexes), `by` a player: build,
+    sell_building, mortgage, unmortgage, land, use_bus_ticket, choose_square."""
+
+    do: Final[Verb]
+    by: Final[str | None]
+    squares: Final[list[int]]
+
+    def __init__(self, do: Verb, by: str | None, squares: list[int]) -> None:
+        self.do = do
+        self.by = by
+        self.squares = squares
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": self.do.value, "by": self.by, "squares": self.squares}
+
+
+@dataclass(slots=True, init=False)
+class GiftOffer:
+    """One Birthday gift `by` may choose (one offer per gift on offer)."""
+
+    do: ClassVar[Verb] = Verb.CHOOSE_GIFT
+    by: Final[str | None]
+    gift: Final[str]
+
+    def __init__(self, by: str | None, gift: str) -> None:
+        self.by = by
+        self.gift = gift
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": "choose_gift", "by": self.by, "gift": self.gift}
+
+
+@dataclass(slots=True, init=False)
+class BuildingAuctionOffer:
+    """The banker's call in a shortage: the `buildings` the bank could auction now."""
+
+    do: ClassVar[Verb] = Verb.AUCTION_BUILDING
+    buildings: Final[list[str]]
+
+    def __init__(self, buildings: list[str]) -> None:
+        self.buildings = buildings
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": "auction_building", "buildings": self.buildings}
+
+
+@dataclass(slots=True, init=False)
+class PayOffer:
+    """Money may move from any of `payers` to any of `payees` (names, "bank")."""
+
+    do: ClassVar[Verb] = Verb.PAY
+    payers: Final[list[str]]
+    payees: Final[list[str]]
+
+    def __init__(self, payers: list[str], payees: list[str]) -> None:
+        self.payers = payers
+        self.payees = payees
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": "pay", "from": self.payers, "to": self.payees}
+
+
+@dataclass(slots=True, init=False)
+class TradeOffer:
+    """Any two of `players` may trade."""
+
+    do: ClassVar[Verb] = Verb.TRADE
+    players: Final[list[str]]
+
+    def __init__(self, players: list[str]) -> None:
+        self.players = players
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": "trade", "players": self.players}
+
+
+#: what legal_commands offers: one record per shape of offer
+LegalOffer = (ActOffer | BareOffer | BidOffer | SquaresOffer | GiftOffer | BuildingAuctionOffer
+              | PayOffer | TradeOffer)
+
+
 #: what `build` may name: houses and a hotel come by count, a skyscraper on a hotel, a depot
 #: on a station; `auction_building` auctions houses, hotels and skyscrapers (not depots)
 BUILDINGS = ("house", "hotel", "skyscraper", "depot")
