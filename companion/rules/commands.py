@@ -7,6 +7,7 @@ union), which carries only that verb's fields. Whether it is allowed now is the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final
@@ -964,6 +965,26 @@ def parse_command(obj: Any) -> Command:
     if verb is Verb.CHOOSE_SQUARE:
         return ChooseSquare(square, by)
     return ChooseGift(gift, by)
+
+
+#: the verbs that name one square, each with its record (all take the square, then "by")
+SQUARE_COMMANDS: dict[str, Callable[[int | str, str | None], Command]] = {
+    "build": Build, "sell_building": SellBuilding, "mortgage": Mortgage,
+    "unmortgage": Unmortgage, "land": Land, "use_bus_ticket": UseBusTicket,
+    "choose_square": ChooseSquare,
+}
+
+
+def square_command(verb: str, square: int | str, by: str | None = None) -> Command:
+    """The command of a per-square verb (a SquaresOffer's) naming one of its squares.
+
+    >>> square_command("mortgage", 3, "Bo")
+    Mortgage(square=3, by='Bo')
+    """
+    make = SQUARE_COMMANDS.get(verb)
+    if make is None:
+        raise _bad(f"{verb!r} does not name a square")
+    return make(square, by)
 
 
 def resolved_as(cmd: Command, dice: tuple[int | str, ...] | None = None,
