@@ -828,8 +828,9 @@ def parse_command(obj: Any) -> Command:
     """Check a command object's shape and give its record; raises RulesError(BAD_COMMAND)
     saying what is wrong.
 
-    >>> parse_command({"do": "roll", "dice": [3, 4]})
-    Roll(by=None, dice=(3, 4))
+    >>> cmd = parse_command({"do": "roll", "dice": [3, 4]})
+    >>> type(cmd).__name__, cmd.dice
+    ('Roll', (3, 4))
     >>> parse_command({"do": "fly"})
     Traceback (most recent call last):
     ...
@@ -978,8 +979,8 @@ SQUARE_COMMANDS: dict[str, Callable[[int | str, str | None], Command]] = {
 def square_command(verb: str, square: int | str, by: str | None = None) -> Command:
     """The command of a per-square verb (a SquaresOffer's) naming one of its squares.
 
-    >>> square_command("mortgage", 3, "Bo")
-    Mortgage(square=3, by='Bo')
+    >>> square_command("mortgage", 3, "Bo").to_json()
+    {'do': 'mortgage', 'by': 'Bo', 'square': 3}
     """
     make = SQUARE_COMMANDS.get(verb)
     if make is None:
@@ -992,8 +993,8 @@ def resolved_as(cmd: Command, dice: tuple[int | str, ...] | None = None,
     """The command with what the device decided filled in: the dice rolled (a Roll), the
     card drawn (a Draw); any other command is already as it happened.
 
-    >>> resolved_as(Draw(), card="ch-go")
-    Draw(by=None, card='ch-go')
+    >>> resolved_as(Draw(), card="ch-go").to_json()
+    {'do': 'draw', 'card': 'ch-go'}
     """
     if isinstance(cmd, Roll) and dice is not None:
         return Roll(cmd.by, dice)
