@@ -21,7 +21,8 @@ from companion.game.telling.seen import (
     move_news,
     news_items,
 )
-from companion.rules import Accepted, GameState
+from companion.inputs.authority import as_json
+from companion.rules import Accepted, Command, GameState
 
 
 def _mentions(entry: JSON, player: str) -> bool:
@@ -82,7 +83,8 @@ class FakeSession:
                 listener(update)
         return Outcome(True, version, events)
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
         """Apply a command now (this is the writer) and tell the listeners."""
         with self._lock:
             self.submitted += 1
@@ -95,7 +97,8 @@ class FakeSession:
                                message=result.message)
             self._undo.append((self._state, len(self._journal) + 1))
             self._redo.clear()
-            return self._commit(result.state.copy(), dict(command), result.events_json(), source)
+            return self._commit(result.state.copy(), dict(as_json(command)),
+                                result.events_json(), source)
 
     def state(self) -> JSON:
         """The public state JSON with "legal"."""

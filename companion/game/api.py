@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.rules.commands import Command
+
 JSON = dict[str, Any]
 
 
@@ -70,8 +72,10 @@ class Update:
 class GameSessionProtocol(Protocol):
     """One game, one serialized writer; thread-safe for any number of callers."""
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
-        """Queue a command and wait until it is journaled (or refused).
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
+        """Queue a command, a typed record or its JSON form, and wait until it is journaled
+        (or refused).
 
         expect_version: refuse with code "stale_version" unless it equals the current version.
         """

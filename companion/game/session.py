@@ -63,10 +63,13 @@ from companion.game.telling.seen import (
     news_items,
 )
 from companion.game.telling.teaching import Teaching
-from companion.rules import Accepted, GameState, Rejection
+from companion.rules import Accepted, Command, GameState, Rejection
+from companion.rules.commands import COMMAND_TYPES
 from companion.rules.events import GameStarted, Redone, Undone
 
 log = logging.getLogger(__name__)
+#: the typed command records (companion.rules.commands) submit takes as they are
+COMMAND_RECORDS = frozenset(COMMAND_TYPES.values())
 
 #: how many recent states the session keeps in memory for quick undo
 STATE_CACHE = 64
@@ -82,6 +85,8 @@ class _Job:
     source: Source
     command: JSON = field(default_factory=dict)
     expect_version: int | None = None
+    #: the command as a typed record, when the sender built one (then `command` is its JSON)
+    typed: Command | None = None
     done: threading.Event = field(default_factory=threading.Event)
     outcome: Outcome | None = None
 
@@ -243,11 +248,20 @@ class GameSession:
         """The current state version (0 before the first game)."""
         return self._state.version if self._state is not None else 0
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
-        """Queue a command and wait until it is journaled (or refused)."""
-        if not isinstance(command, dict):
-            return _refused(self.version, "bad_command", "a command must be a JSON object")
-        return self._enqueue(_Job("command", source, dict(command), expect_version))
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
+        """Queue a command and wait until it is journaled (or refused).
+
+        A typed record (companion.rules.commands) goes to the engine as it is and is
+        journaled as its JSON; a JSON object (a phone's, a script's) is read by the engine's
+        one parser, which refuses a malformed one saying what is wrong.
+        """
+        if isinstance(command, dict):
+            return self._enqueue(_Job("command", source, dict(command), expect_version))
+        if type(command) in COMMAND_RECORDS:
+            return self._enqueue(_Job("command", source, command.to_json(), expect_version,
+                                      command))
+        return _refused(self.version, "bad_command", "a command must be a JSON object")
 
     def undo(self, source: Source) -> Outcome:
         """Undo the last command (journaled itself); device-rolled dice are never re-rolled."""
@@ -545,9 +559,11 @@ class GameSession:
         allowed = authority.check(job.source, command, self._state)
         if isinstance(allowed, authority.Refused):
             return _refused(self.version, allowed.code, allowed.message, allowed.params), None
+        # a typed command the authority left as it is goes to the engine unparsed
+        typed = job.typed if job.typed is not None and allowed is command else None
         command = allowed
         before = self._state
-        result = apply_command(before, command)
+        result = apply_command(before, command if typed is None else typed)
         if isinstance(result, Rejection):
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)

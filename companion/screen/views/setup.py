@@ -15,6 +15,7 @@ import pygame
 
 from companion.editions import player_limits
 from companion.game.pins import valid_pin
+from companion.rules.commands import NewGame
 from companion.screen import texts, theme
 from companion.screen.layout import SetupLayout, rows
 from companion.screen.painter import Painter
@@ -261,7 +262,7 @@ class SetupForm:
             return text("pin_short")
         return None
 
-    def new_game_command(self, seed: int) -> dict[str, Any]:
+    def new_game_command(self, seed: int) -> NewGame:
         """The new_game command for the session."""
         options: dict[str, Any] = {}
         for _msg, option, on, off in HOUSE_RULES:
@@ -269,9 +270,8 @@ class SetupForm:
             options[option] = value
         if self.timed:
             options.update(variant="timed", time_limit_minutes=self.timed)
-        return {"do": "new_game", "edition": self.editions[self.edition][0],
-                "players": [p.name.strip() for p in self.players], "seed": seed,
-                "options": options}
+        return NewGame(self.editions[self.edition][0],
+                       tuple(p.name.strip() for p in self.players), seed, options)
 
 
 def draw_setup(p: Painter, form: SetupForm) -> SetupLayout:
