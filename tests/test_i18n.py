@@ -398,3 +398,16 @@ def test_house_rules_in_force_are_on_the_board_and_in_the_menu(screen_env: Path)
     labels = [c.label for c in controller.ui.chooser.choices]
     assert "Free Parking pot: on" in labels and "Auctions: off" in labels
     assert "Double salary on GO: off" in labels
+
+
+def test_language_names_are_each_language_in_itself() -> None:
+    """The menu's names (data, so that no start loads Babel's locale data) are what Babel
+    calls each language in itself, for every language of the catalog."""
+    from babel import Locale
+
+    from companion.words import catalog
+
+    assert set(catalog.LANGUAGE_NAMES) == set(catalog.LANGUAGES)
+    for lang, name in catalog.LANGUAGE_NAMES.items():
+        own = Locale.parse(lang).display_name or ""
+        assert name == own[:1].upper() + own[1:], lang

@@ -19,14 +19,14 @@ from typing import Any
 from flask import g, has_request_context, request
 
 from companion.words import catalog as words
-from companion.words.catalog import language_name, translator
+from companion.words.catalog import translator
 from companion.words.move_words import MoveSaid, Words, describe_move, event_line
 from companion.words.news import CardNews, Headline, MyNews, card_news, headline, my_news
 from companion.words.refusals import describe_refusal
 from companion.words.undo_questions import describe_undo
 
 #: the catalog's languages, each named in itself for the phone's language menu
-LANGUAGES: dict[str, str] = {lang: language_name(lang) for lang in words.LANGUAGES}
+LANGUAGES: dict[str, str] = words.LANGUAGE_NAMES
 DEFAULT = words.SOURCE_LANGUAGE
 COOKIE = "lang"
 

@@ -180,8 +180,14 @@ class Stacks:
 def stacks_of(journal: Journal) -> Stacks:
     """The undo and redo stacks after every journal row."""
     stacks = Stacks()
+    undo, redo = stacks.undo, stacks.redo
     for seq, kind, target in journal.scan():
-        stacks.record(seq, kind, target)
+        if kind == "command":  # most rows: `record`'s first case, without the call
+            undo.append((seq, seq))
+            if redo:
+                redo.clear()
+        else:
+            stacks.record(seq, kind, target)
     return stacks
 
 
