@@ -15,9 +15,21 @@ unowned property, a birthday gift is taken as money.
 
 from __future__ import annotations
 
-from companion.rules import Accepted, Command, Edition, GameState, PendingKind, Verb, apply
+from companion.rules import Accepted, Command, Edition, GameState, Verb, apply
 from companion.rules.commands import Offer
 from companion.rules.edition import SquareKind
+from companion.rules.state import (
+    AuctionPending,
+    BirthdayGiftPending,
+    BuildingAuctionPending,
+    BuyPending,
+    ChooseSquarePending,
+    DrawPending,
+    LiftMortgagesPending,
+    Pending,
+    PlaceBuildingPending,
+    RollForRentPending,
+)
 from companion.rules.tickets import bus_targets, usable_tickets
 
 #: a game still running after this many player turns is ended and counted as capped
@@ -72,7 +84,7 @@ class Bots:
         top = g.top
         players = g.players
         if top is not None:
-            return self._decide(g, top.kind, top.player)
+            return self._decide(g, top)
         cur = g.current
         p = players[cur]
         if p.in_jail and not g.rolled:
@@ -96,14 +108,15 @@ class Bots:
                 return trade
         return self._cmd(Verb.END_TURN, p.name)
 
-    def _decide(self, g: GameState, kind: PendingKind, who: int) -> Command:
+    def _decide(self, g: GameState, top: Pending) -> Command:
         """Answer the pending decision."""
-        top = g.pending[-1]
+        who = top.player
         players = g.players
-        if kind is PendingKind.BUY:
+        if isinstance(top, BuyPending):
             p = players[who]
-            return self._cmd(Verb.BUY if p.cash >= top.amount else Verb.DECLINE, p.name)
-        if kind is PendingKind.AUCTION:
+            price = g.edition.squares[top.square].price
+            return self._cmd(Verb.BUY if p.cash >= price else Verb.DECLINE, p.name)
+        if isinstance(top, AuctionPending):
             price = g.edition.squares[top.square].price
             for i, p in enumerate(players):
                 if p.bankrupt or i in top.passed or i == top.bidder:
@@ -113,28 +126,27 @@ class Bots:
                     return self._cmd(Verb.BID, p.name, amount=amount)
                 return self._cmd(Verb.PASS, p.name)
             return self._cmd(Verb.CLOSE_AUCTION)
-        if kind is PendingKind.BUILDING_AUCTION:
+        if isinstance(top, BuildingAuctionPending):
             return self._cmd(Verb.CLOSE_AUCTION)
         name = players[who].name
-        if kind is PendingKind.DRAW:
+        if isinstance(top, DrawPending):
             return self._cmd(Verb.DRAW, name)
-        if kind is PendingKind.ROLL_FOR_RENT:
+        if isinstance(top, RollForRentPending):
             return self._cmd(Verb.ROLL, name)
-        if kind is PendingKind.LIFT_MORTGAGES:
+        if isinstance(top, LiftMortgagesPending):
             return self._cmd(Verb.DECLINE, name)
-        if kind is PendingKind.PLACE_BUILDING:
+        if isinstance(top, PlaceBuildingPending):
             return self._build(g, who) or self._cmd(Verb.CLOSE_AUCTION)
-        if kind is PendingKind.CHOOSE_SQUARE:
-            return self._cmd(Verb.CHOOSE_SQUARE, name, square=self._choose_square(g, who))
-        if kind is PendingKind.BIRTHDAY_GIFT:
+        if isinstance(top, ChooseSquarePending):
+            return self._cmd(Verb.CHOOSE_SQUARE, name, square=self._choose_square(g, top))
+        if isinstance(top, BirthdayGiftPending):
             return self._cmd(Verb.CHOOSE_GIFT, name, gift="money")
         return self._raise(g, who) or self._cmd(Verb.BANKRUPT, name)
 
-    def _choose_square(self, g: GameState, player: int) -> int:
+    def _choose_square(self, g: GameState, top: ChooseSquarePending) -> int:
         """A triple: the next square; the Auction square: the first property nobody owns."""
-        top = g.pending[-1]
         if top.reason == "triple":
-            return (g.players[player].position + 1) % len(g.edition.squares)
+            return (g.players[top.player].position + 1) % len(g.edition.squares)
         return next(s for s in self._ownable if g.owner[s] < 0)
 
     def _ride(self, g: GameState, player: int) -> Command | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.rules import buildings, estate, tickets, turns
 from companion.rules.cards import draw_card
@@ -30,7 +30,21 @@ from companion.rules.flow import declare_bankrupt, settle_debts
 from companion.rules.money import charge, transfer
 from companion.rules.options import VARIANTS
 from companion.rules.standings import end_and_count
-from companion.rules.state import BANK, POT, GameState, Pending, PendingKind, Player
+from companion.rules.state import (
+    AUCTIONS,
+    BANK,
+    POT,
+    BirthdayGiftPending,
+    BuyPending,
+    ChooseSquarePending,
+    DebtPending,
+    DrawPending,
+    GameState,
+    LiftMortgagesPending,
+    PendingKind,
+    Player,
+    RollForRentPending,
+)
 
 #: what the device decided for a command: the dice it rolled, or the card it drew
 Decided = tuple[int, ...] | str | None
@@ -260,11 +274,27 @@ def _actor(g: GameState, cmd: Command, default: int) -> int:
     return who
 
 
-def _expect(g: GameState, *kinds: PendingKind) -> Pending:
+_P = TypeVar("_P", BuyPending, DrawPending, ChooseSquarePending, BirthdayGiftPending)
+
+
+def _not_waiting(*kinds: PendingKind) -> RulesError:
+    wanted = " or ".join(k.value for k in kinds)
+    return RulesError(Code.NOT_NOW, f"the table is not waiting for a {wanted} decision")
+
+
+def _expect(g: GameState, kind: type[_P]) -> _P:
+    """The decision on top, which must be of this kind."""
     top = g.top
-    if top is None or top.kind not in kinds:
-        wanted = " or ".join(k.value for k in kinds)
-        raise RulesError(Code.NOT_NOW, f"the table is not waiting for a {wanted} decision")
+    if not isinstance(top, kind):
+        raise _not_waiting(kind.kind)
+    return top
+
+
+def _expect_auction(g: GameState) -> estate.AnyAuction:
+    """The auction on top (of a property or of a building)."""
+    top = g.top
+    if not isinstance(top, AUCTIONS):
+        raise _not_waiting(PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
     return top
 
 
@@ -291,48 +321,50 @@ def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
 
 def _roll(g: GameState, ev: Events, cmd: Command) -> tuple[int, ...] | None:
     top = g.top
-    default = top.player if top is not None and top.kind is PendingKind.ROLL_FOR_RENT \
-        else g.current
+    default = top.player if isinstance(top, RollForRentPending) else g.current
     who = _named(g, cmd.by, default)
     values = turns.roll(g, ev, who, cmd.dice)
     return values if cmd.dice is None else None
 
 
 def _buy(g: GameState, ev: Events, cmd: Command) -> None:
-    top = _expect(g, PendingKind.BUY)
+    top = _expect(g, BuyPending)
     _actor(g, cmd, top.player)
     estate.buy(g, ev, top)
 
 
 def _decline(g: GameState, ev: Events, cmd: Command) -> None:
-    top = _expect(g, PendingKind.BUY, PendingKind.LIFT_MORTGAGES)
-    _actor(g, cmd, top.player)
-    if top.kind is PendingKind.LIFT_MORTGAGES:
+    top = g.top
+    if isinstance(top, LiftMortgagesPending):
+        _actor(g, cmd, top.player)
         g.pending.pop()
-        ev.append(KeptMortgages(g.players[top.player].name, tuple(top.squares)))
+        ev.append(KeptMortgages(g.players[top.player].name, top.squares))
         return
+    if not isinstance(top, BuyPending):
+        raise _not_waiting(PendingKind.BUY, PendingKind.LIFT_MORTGAGES)
+    _actor(g, cmd, top.player)
     estate.decline(g, ev, top)
 
 
 def _bid(g: GameState, ev: Events, cmd: Command) -> None:
-    top = _expect(g, PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
+    top = _expect_auction(g)
     assert cmd.by is not None and cmd.amount is not None
     estate.bid(g, ev, top, player_index(g, cmd.by), cmd.amount)
 
 
 def _pass(g: GameState, ev: Events, cmd: Command) -> None:
-    top = _expect(g, PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
+    top = _expect_auction(g)
     assert cmd.by is not None
     estate.pass_auction(g, ev, top, player_index(g, cmd.by))
 
 
 def _close_auction(g: GameState, ev: Events, cmd: Command) -> None:
-    _expect(g, PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
+    _expect_auction(g)
     estate.close_auction(g, ev)
 
 
 def _draw(g: GameState, ev: Events, cmd: Command) -> str | None:
-    top = _expect(g, PendingKind.DRAW)
+    top = _expect(g, DrawPending)
     _actor(g, cmd, top.player)
     card = draw_card(g, ev, top, cmd.card)
     return card if cmd.card is None else None
@@ -412,7 +444,7 @@ def _trade(g: GameState, ev: Events, cmd: Command) -> None:
 
 def _bankrupt(g: GameState, ev: Events, cmd: Command) -> None:
     top = g.top
-    default = top.player if top is not None and top.kind is PendingKind.DEBT else g.current
+    default = top.player if isinstance(top, DebtPending) else g.current
     who = _named(g, cmd.by, default)
     declare_bankrupt(g, ev, who)
 
@@ -445,13 +477,13 @@ def _use_bus_ticket(g: GameState, ev: Events, cmd: Command) -> None:
 
 
 def _choose_square(g: GameState, ev: Events, cmd: Command) -> None:
-    top = _expect(g, PendingKind.CHOOSE_SQUARE)
+    top = _expect(g, ChooseSquarePending)
     _actor(g, cmd, top.player)
     tickets.choose_square(g, ev, top, square_of(g, cmd.square))
 
 
 def _choose_gift(g: GameState, ev: Events, cmd: Command) -> None:
-    top = _expect(g, PendingKind.BIRTHDAY_GIFT)
+    top = _expect(g, BirthdayGiftPending)
     _actor(g, cmd, top.player)
     tickets.choose_gift(g, ev, top, cmd.gift)
 

@@ -1,4 +1,5 @@
-"""The game state: plain mutable records that `apply` copies before changing.
+"""The game state: plain mutable records that `apply` copies before changing, and the
+pending decisions, one read-only record per kind (`Pending` is their union).
 
 Only the engine changes a state, and only a fresh copy of it (see engine.apply), so every
 state handed out stays as it was: callers may keep old states for undo.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from companion.rules.edition import Edition
 from companion.rules.events import Why
@@ -38,10 +39,6 @@ class PendingKind(StrEnum):
     BIRTHDAY_GIFT = "birthday_gift"  #: take 100 from the bank or a bus ticket
     MR_MONOPOLY = "mr_monopoly"  #: then move on (speed die); runs by itself once on top
     BUS = "bus"  #: then take a bus ticket (speed die); runs by itself once on top
-
-
-#: pending steps that need no answer: they run as soon as everything above them is settled
-FOLLOW_UPS = frozenset({PendingKind.MR_MONOPOLY, PendingKind.BUS})
 
 
 @dataclass(slots=True, init=False)
@@ -76,59 +73,235 @@ class Player:
                       list(self.jail_cards), self.bankrupt, self.bus_tickets)
 
 
+# --- pending decisions: one read-only record per kind -------------------------------------
+#
+# Each record holds only its own kind's fields, marked `Final` and set by a hand-written
+# constructor (the style of companion.rules.events, and why: a frozen dataclass sets every
+# field through object.__setattr__, slow in plain Python; mypyc compiles a hand-written
+# constructor). A change replaces the record on the stack (`with_bid`, `with_pass`, ...)
+# instead of changing it, so a copy of the state shares the stack's records.
+
+
 @dataclass(slots=True, init=False)
-class Pending:
-    """A decision the table is waiting for; `player` must answer (NOBODY: anyone)."""
+class BuyPending:
+    """The player landed on an unowned property: buy it at its printed price or decline."""
 
-    kind: PendingKind
-    player: int
-    square: int = -1
-    amount: int = 0
-    creditor: int = BANK
-    reason: str = ""
-    deck: str = ""
-    multiplier: int = 0
-    highest: int = 0
-    bidder: int = NOBODY
-    passed: list[int] = field(default_factory=list)
-    queue: list[int] = field(default_factory=list)
-    squares: list[int] = field(default_factory=list)
-    building: str = ""
-    min_bid: int = 0
-    then_move: int = 0
-    #: why a debt is its amount (companion.rules.events.Why), told again when it is paid
-    why: Why | None = None
+    kind: ClassVar[PendingKind] = PendingKind.BUY
+    player: Final[int]
+    square: Final[int]
 
-    def __init__(self, kind: PendingKind, player: int, square: int = -1, amount: int = 0,
-                 creditor: int = BANK, reason: str = "", deck: str = "", multiplier: int = 0,
-                 highest: int = 0, bidder: int = NOBODY, passed: list[int] | None = None,
-                 queue: list[int] | None = None, squares: list[int] | None = None,
-                 building: str = "", min_bid: int = 0, then_move: int = 0,
-                 why: Why | None = None) -> None:
-        self.kind = kind
+    def __init__(self, player: int, square: int) -> None:
         self.player = player
         self.square = square
+
+
+@dataclass(slots=True, init=False)
+class AuctionPending:
+    """The bank auctions a property; everyone still in may bid or pass. `queue`: the
+    properties auctioned after it (a bankrupt's deeds returned to the bank)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.AUCTION
+    player: Final[int]  #: always NOBODY: anyone may answer
+    square: Final[int]
+    highest: Final[int]
+    bidder: Final[int]
+    passed: Final[tuple[int, ...]]
+    queue: Final[tuple[int, ...]]
+    min_bid: Final[int]
+
+    def __init__(self, square: int, highest: int = 0, bidder: int = NOBODY,
+                 passed: tuple[int, ...] = (), queue: tuple[int, ...] = (),
+                 min_bid: int = 0) -> None:
+        self.player = NOBODY
+        self.square = square
+        self.highest = highest
+        self.bidder = bidder
+        self.passed = passed
+        self.queue = queue
+        self.min_bid = min_bid
+
+    def with_bid(self, player: int, amount: int) -> AuctionPending:
+        """The auction after the player's bid."""
+        return AuctionPending(self.square, amount, player, self.passed, self.queue,
+                              self.min_bid)
+
+    def with_pass(self, player: int) -> AuctionPending:
+        """The auction after the player left it."""
+        return AuctionPending(self.square, self.highest, self.bidder, (*self.passed, player),
+                              self.queue, self.min_bid)
+
+
+@dataclass(slots=True, init=False)
+class BuildingAuctionPending:
+    """Housing shortage: the bank auctions one building, from `min_bid`; players who could
+    not place it are `passed` from the start."""
+
+    kind: ClassVar[PendingKind] = PendingKind.BUILDING_AUCTION
+    player: Final[int]  #: always NOBODY: anyone may answer
+    building: Final[str]
+    highest: Final[int]
+    bidder: Final[int]
+    passed: Final[tuple[int, ...]]
+    min_bid: Final[int]
+
+    def __init__(self, building: str, highest: int = 0, bidder: int = NOBODY,
+                 passed: tuple[int, ...] = (), min_bid: int = 0) -> None:
+        self.player = NOBODY
+        self.building = building
+        self.highest = highest
+        self.bidder = bidder
+        self.passed = passed
+        self.min_bid = min_bid
+
+    def with_bid(self, player: int, amount: int) -> BuildingAuctionPending:
+        """The auction after the player's bid."""
+        return BuildingAuctionPending(self.building, amount, player, self.passed, self.min_bid)
+
+    def with_pass(self, player: int) -> BuildingAuctionPending:
+        """The auction after the player left it."""
+        return BuildingAuctionPending(self.building, self.highest, self.bidder,
+                                      (*self.passed, player), self.min_bid)
+
+
+@dataclass(slots=True, init=False)
+class DrawPending:
+    """The player must draw a card from the deck (a bus ticket from the bus pile)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.DRAW
+    player: Final[int]
+    deck: Final[str]
+
+    def __init__(self, player: int, deck: str) -> None:
+        self.player = player
+        self.deck = deck
+
+
+@dataclass(slots=True, init=False)
+class DebtPending:
+    """The player owes more than their cash: raise money or go bankrupt. `why`: why the
+    debt is its amount, told again when it is paid; `then_move`: the steps a paid jail fine
+    releases."""
+
+    kind: ClassVar[PendingKind] = PendingKind.DEBT
+    player: Final[int]
+    amount: Final[int]
+    creditor: Final[int]
+    reason: Final[str]
+    why: Final[Why | None]
+    then_move: Final[int]
+
+    def __init__(self, player: int, amount: int, creditor: int, reason: str,
+                 why: Why | None = None, then_move: int = 0) -> None:
+        self.player = player
         self.amount = amount
         self.creditor = creditor
         self.reason = reason
-        self.deck = deck
-        self.multiplier = multiplier
-        self.highest = highest
-        self.bidder = bidder
-        self.passed = [] if passed is None else passed
-        self.queue = [] if queue is None else queue
-        self.squares = [] if squares is None else squares
-        self.building = building
-        self.min_bid = min_bid
-        self.then_move = then_move
         self.why = why
+        self.then_move = then_move
 
-    def copy(self) -> Pending:
-        """An independent copy."""
-        return Pending(self.kind, self.player, self.square, self.amount, self.creditor,
-                       self.reason, self.deck, self.multiplier, self.highest, self.bidder,
-                       list(self.passed), list(self.queue), list(self.squares), self.building,
-                       self.min_bid, self.then_move, self.why)
+
+@dataclass(slots=True, init=False)
+class RollForRentPending:
+    """A fresh roll decides a utility's rent (times `multiplier` when a card says so)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.ROLL_FOR_RENT
+    player: Final[int]
+    square: Final[int]
+    multiplier: Final[int]
+
+    def __init__(self, player: int, square: int, multiplier: int = 0) -> None:
+        self.player = player
+        self.square = square
+        self.multiplier = multiplier
+
+
+@dataclass(slots=True, init=False)
+class LiftMortgagesPending:
+    """The new owner of mortgaged deeds may lift them now at their value alone."""
+
+    kind: ClassVar[PendingKind] = PendingKind.LIFT_MORTGAGES
+    player: Final[int]
+    squares: Final[tuple[int, ...]]
+
+    def __init__(self, player: int, squares: tuple[int, ...]) -> None:
+        self.player = player
+        self.squares = squares
+
+
+@dataclass(slots=True, init=False)
+class PlaceBuildingPending:
+    """The winner of a building auction places the building."""
+
+    kind: ClassVar[PendingKind] = PendingKind.PLACE_BUILDING
+    player: Final[int]
+    building: Final[str]
+
+    def __init__(self, player: int, building: str) -> None:
+        self.player = player
+        self.building = building
+
+
+@dataclass(slots=True, init=False)
+class ChooseSquarePending:
+    """Pick a square: where a triple goes (`reason` "triple"), or which property the bank
+    auctions ("auction", `square`: the Auction square landed on)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.CHOOSE_SQUARE
+    player: Final[int]
+    reason: Final[str]
+    square: Final[int]
+
+    def __init__(self, player: int, reason: str, square: int = -1) -> None:
+        self.player = player
+        self.reason = reason
+        self.square = square
+
+
+@dataclass(slots=True, init=False)
+class BirthdayGiftPending:
+    """Take `amount` from the bank or a bus ticket (the Birthday gift square)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.BIRTHDAY_GIFT
+    player: Final[int]
+    square: Final[int]
+    amount: Final[int]
+
+    def __init__(self, player: int, square: int, amount: int) -> None:
+        self.player = player
+        self.square = square
+        self.amount = amount
+
+
+@dataclass(slots=True, init=False)
+class MrMonopolyPending:
+    """Then move on (speed die): runs by itself once on top of the stack."""
+
+    kind: ClassVar[PendingKind] = PendingKind.MR_MONOPOLY
+    player: Final[int]
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+
+
+@dataclass(slots=True, init=False)
+class BusPending:
+    """Then take a bus ticket (speed die): runs by itself once on top of the stack."""
+
+    kind: ClassVar[PendingKind] = PendingKind.BUS
+    player: Final[int]
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+
+
+#: a decision the table is waiting for; `player` must answer it (NOBODY: anyone)
+Pending = (BuyPending | AuctionPending | BuildingAuctionPending | DrawPending | DebtPending
+           | RollForRentPending | LiftMortgagesPending | PlaceBuildingPending
+           | ChooseSquarePending | BirthdayGiftPending | MrMonopolyPending | BusPending)
+#: the two auctions, which share bidding and passing (for isinstance)
+AUCTIONS = (AuctionPending, BuildingAuctionPending)
+#: pending steps that need no answer: they run as soon as everything above them is settled
+FOLLOW_UPS = (MrMonopolyPending, BusPending)
 
 
 @dataclass(slots=True, init=False)
@@ -153,6 +326,8 @@ class GameState:
     must_roll: bool = True
     doubles: int = 0
     dice: tuple[int, ...] | None = None
+    #: the decisions waiting, the one on top answered first; the records are read-only and
+    #: shared by copies (a change replaces one), the list is the state's own
     pending: list[Pending] = field(default_factory=list)
     last_card: str = ""
     pot: int = 0
@@ -223,8 +398,9 @@ class GameState:
         Player records are shared until the engine asks to change one (`wp`), and so are
         the decks (`wdeck` replaces the dict and the deck it changes), the squares' tuples
         (`set_owner` and the like replace them), the rent claims and the standings (the
-        engine replaces those lists, never changes them) and `extra` (set when a game is
-        dealt), which keeps a copy cheap: most commands change one or two players, draw no
+        engine replaces those lists, never changes them), `extra` (set when a game is
+        dealt) and the pending records (read-only: the stack's list is copied, not the
+        records), which keeps a copy cheap: most commands change one or two players, draw no
         card and change no square.
         """
         return GameState(
@@ -232,7 +408,7 @@ class GameState:
             self.mortgaged, self.bank_houses, self.bank_hotels, self.rng, self.decks,
             self.version, self.current, self.turn_number, self.rolled, self.must_roll,
             self.doubles, self.dice,
-            [p.copy() for p in self.pending] if self.pending else [],
+            self.pending[:],
             self.last_card, self.pot, self.winner, self.extra, self.standings,
             self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
             self.mr_monopoly)

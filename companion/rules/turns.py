@@ -17,7 +17,7 @@ from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Why, W
 from companion.rules.money import charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.standings import end_and_count
-from companion.rules.state import BANK, NOBODY, GameState, PendingKind
+from companion.rules.state import BANK, NOBODY, GameState, RollForRentPending
 
 WHITE_DICE = 2
 
@@ -54,7 +54,7 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
     rent when a fresh roll is owed."""
     top = g.top
     if top is not None:
-        if top.kind is PendingKind.ROLL_FOR_RENT:
+        if isinstance(top, RollForRentPending):
             if player != top.player:
                 name = g.players[top.player].name
                 return RulesError(Code.NOT_YOUR_TURN, f"{name} rolls for the rent", player=name)
@@ -76,7 +76,7 @@ def roll(g: GameState, ev: Events, player: int,
     if refusal is not None:
         raise refusal
     top = g.top
-    if top is not None:  # a fresh roll for a utility's rent
+    if isinstance(top, RollForRentPending):  # a fresh roll for a utility's rent
         values = read_dice(g, dice, white_only=True)
         g.pending.pop()
         ev.append(Rolled(g.players[player].name, values, for_rent=True))
