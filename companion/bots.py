@@ -49,9 +49,12 @@ class Bots:
         self._held: dict[int, list[int]] = {}
         self._buildable: dict[int, list[tuple[int, ...]]] = {}
         self._sellers: dict[int, list[tuple[int, int]]] = {}
+        self._plan_seen: tuple[object, ...] = ()
+        self._plans: dict[int, list[tuple[int, int, int]]] = {}
         self._commands: dict[tuple[object, ...], Command] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
+        self._lots: list[tuple[int, int]] = []  #: (lot, index of its group), every lot
         self._ownable: tuple[int, ...] = ()
         self._stations: tuple[int, ...] = ()
         self.reserve = 150
@@ -72,6 +75,7 @@ class Bots:
             members for members in edition.groups.values()
             if edition.squares[members[0]].kind is SquareKind.LOT
         ]
+        self._lots = [(s, index) for index, group in enumerate(self._lot_groups) for s in group]
         self._ownable = tuple(s for members in edition.groups.values() for s in members)
         self._stations = tuple(s.index for s in edition.squares if s.kind is SquareKind.STATION)
         self.reserve = edition.defaults.start_cash // RESERVE_SHARE
@@ -163,16 +167,26 @@ class Bots:
     def _holdings(self, g: GameState, player: int) -> list[int]:
         """How many lots of each colour group the player owns (cached while no deed moves: a
         state's owner tuple is only replaced when one does)."""
-        if g.owner is not self._owner_seen:
-            self._owner_seen = g.owner
-            self._held = {}
+        owner = g.owner
+        if owner is not self._owner_seen:
+            self._owner_seen = owner
             self._buildable = {}
             self._sellers = {}
+            # every owner's count per group, in one pass over the lots
+            counts: dict[int, list[int]] = {}
+            for s, index in self._lots:
+                who = owner[s]
+                if who >= 0:
+                    row = counts.get(who)
+                    if row is None:
+                        row = counts[who] = [0] * len(self._lot_groups)
+                    row[index] += 1
+            self._held = counts
         held = self._held.get(player)
         if held is None:
-            owner = g.owner
-            held = [sum(1 for s in group if owner[s] == player) for group in self._lot_groups]
-            self._held[player] = held
+            held = self._held[player] = [0] * len(self._lot_groups)
+        if player not in self._buildable:
+            counts = self._held
             all_but_one = g.options.build_with_all_but_one
             # groups the player may build on, and groups one lot (or, where building needs
             # all lots but one, two lots) short of whole: what _build and the trades look at
@@ -189,18 +203,29 @@ class Bots:
                 or (all_but_one and len(group) > 2 and len(group) - held[index] == 2)
                 for target in group
                 if owner[target] != player and owner[target] >= 0
-                and sum(1 for s in group if owner[s] == owner[target]) == 1]
+                and counts[owner[target]][index] == 1]
         return held
 
-    def _build(self, g: GameState, player: int) -> Command | None:
-        """The next even build on a complete (or all-but-one), unmortgaged group, keeping a
-        reserve; then a skyscraper on a whole group, or a depot when rich."""
+    def _build_plan(self, g: GameState, player: int) -> list[tuple[int, int, int]]:
+        """Where the player's next even build would go, group by group in the order they are
+        tried: (lot, its house price, the stock it takes: 0 a house, 1 a hotel, 2 a
+        skyscraper). Cached while no deed, building or mortgage moves (their tuples are
+        replaced when one does) and the bank keeps skyscrapers or not: only the cash and the
+        bank's stock are left to look at."""
         owner, level, mortgaged = g.owner, g.level, g.mortgaged
-        cash = g.players[player].cash
+        towers = g.bank_skyscrapers > 0
+        seen = self._plan_seen
+        if not seen or seen[0] is not owner or seen[1] is not level \
+                or seen[2] is not mortgaged or seen[3] is not towers:
+            self._plan_seen = (owner, level, mortgaged, towers)
+            self._plans = {}
+        plan = self._plans.get(player)
+        if plan is not None:
+            return plan
+        plan = []
         hotel = g.hotel_level
         squares = g.edition.squares
         all_but_one = g.options.build_with_all_but_one
-        towers = g.bank_skyscrapers > 0
         self._holdings(g, player)
         for group in self._buildable[player]:
             mine = group
@@ -214,18 +239,28 @@ class Bots:
             top = hotel + 1 if towers and len(mine) == len(group) else hotel
             if low >= top:
                 continue
-            for s in mine:
-                if level[s] != low:
-                    continue
-                if cash - squares[s].house_cost < self.reserve:
+            for s in mine:  # the first lot at the lowest level: the even build's next one
+                if level[s] == low:
+                    stock = 2 if low == hotel else 1 if low + 1 == hotel else 0
+                    plan.append((s, squares[s].house_cost, stock))
                     break
-                if low == hotel:
-                    stock = g.bank_skyscrapers
-                else:
-                    stock = g.bank_hotels if low + 1 == hotel else g.bank_houses
-                if stock < 1:
-                    break
-                return self._cmd(Verb.BUILD, g.players[player].name, square=s)
+        self._plans[player] = plan
+        return plan
+
+    def _build(self, g: GameState, player: int) -> Command | None:
+        """The next even build on a complete (or all-but-one), unmortgaged group, keeping a
+        reserve; then a skyscraper on a whole group, or a depot when rich."""
+        cash = g.players[player].cash
+        reserve = self.reserve
+        for s, cost, kind in self._build_plan(g, player):
+            if cash - cost < reserve:
+                continue
+            stock = g.bank_houses if kind == 0 else g.bank_hotels if kind == 1 \
+                else g.bank_skyscrapers
+            if stock < 1:
+                continue
+            return self._cmd(Verb.BUILD, g.players[player].name, square=s)
+        owner, mortgaged = g.owner, g.mortgaged
         if g.edition.depots and cash - g.edition.depot_cost > 3 * self.reserve:
             for s in self._stations:
                 if owner[s] == player and not mortgaged[s] and s not in g.depots:
