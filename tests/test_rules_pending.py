@@ -95,3 +95,18 @@ def test_a_copy_shares_the_records_and_a_bid_replaces_the_one_on_top() -> None:
     passed, _ = ok(after, {"do": "pass", "by": "Ann"})
     assert isinstance(passed.top, AuctionPending) and passed.top.passed == (0,)
     assert after.top.passed == ()
+
+
+def test_a_state_copy_has_every_field() -> None:
+    """GameState.copy sets the fields one by one in plain Python: none may be forgotten."""
+    import dataclasses
+
+    from companion.rules.state import GameState
+
+    g = start(("Ann", "Bo", "Cy"))
+    g, _ = ok(g, {"do": "roll", "dice": [1, 5]})
+    c = g.copy()
+    for f in dataclasses.fields(GameState):
+        if f.name != "owned":
+            assert getattr(c, f.name) == getattr(g, f.name), f.name
+    assert c.owned == 0 and c.players is not g.players and c.pending is not g.pending

@@ -320,8 +320,9 @@ def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
 
 
 def _roll(g: GameState, ev: Events, cmd: Command) -> tuple[int, ...] | None:
-    top = g.top
-    default = top.player if isinstance(top, RollForRentPending) else g.current
+    pending = g.pending
+    default = pending[-1].player if pending and isinstance(pending[-1], RollForRentPending) \
+        else g.current
     who = _named(g, cmd.by, default)
     values = turns.roll(g, ev, who, cmd.dice)
     return values if cmd.dice is None else None

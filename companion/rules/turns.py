@@ -72,19 +72,25 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
 def roll(g: GameState, ev: Events, player: int,
          dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
     """Roll for the turn (or for a utility's rent when a fresh roll is owed); the dice."""
-    refusal = roll_refusal(g, player)
-    if refusal is not None:
-        raise refusal
-    top = g.top
-    if isinstance(top, RollForRentPending):  # a fresh roll for a utility's rent
-        values = read_dice(g, dice, white_only=True)
-        g.pending.pop()
-        ev.append(Rolled(g.players[player].name, values, for_rent=True))
-        utility_rent(g, ev, top, values)
-        return values
-    values = read_dice(g, dice, white_only=g.players[player].in_jail)
-    turn_starts_moving(g, ev, player)
+    if g.pending or player != g.current or not g.must_roll:  # the usual roll needs no look
+        refusal = roll_refusal(g, player)
+        if refusal is not None:
+            raise refusal
+        top = g.pending[-1] if g.pending else None
+        if isinstance(top, RollForRentPending):  # a fresh roll for a utility's rent
+            values = read_dice(g, dice, white_only=True)
+            g.pending.pop()
+            ev.append(Rolled(g.players[player].name, values, for_rent=True))
+            utility_rent(g, ev, top, values)
+            return values
     p = g.players[player]
+    if dice is None and not p.in_jail and not g.options.speed_die:
+        first, second, g.rng = two_dice(g.rng)  # the two white dice: read_dice's usual case
+        values: tuple[int, ...] = (first, second)
+    else:
+        values = read_dice(g, dice, white_only=p.in_jail)
+    if g.claims and not g.rolled:
+        turn_starts_moving(g, ev, player)
     if p.in_jail:
         p = g.wp(player)
     g.dice = values
