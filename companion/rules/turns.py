@@ -78,15 +78,15 @@ def roll(g: GameState, ev: Events, player: int,
             raise refusal
         top = g.pending[-1] if g.pending else None
         if isinstance(top, RollForRentPending):  # a fresh roll for a utility's rent
-            values = read_dice(g, dice, white_only=True)
+            for_rent = read_dice(g, dice, white_only=True)
             g.pending.pop()
-            ev.append(Rolled(g.players[player].name, values, for_rent=True))
-            utility_rent(g, ev, top, values)
-            return values
+            ev.append(Rolled(g.players[player].name, for_rent, for_rent=True))
+            utility_rent(g, ev, top, for_rent)
+            return for_rent
     p = g.players[player]
     if dice is None and not p.in_jail and not g.options.speed_die:
         first, second, g.rng = two_dice(g.rng)  # the two white dice: read_dice's usual case
-        values: tuple[int, ...] = (first, second)
+        values = (first, second)
     else:
         values = read_dice(g, dice, white_only=p.in_jail)
     if g.claims and not g.rolled:
