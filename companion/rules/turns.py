@@ -84,6 +84,7 @@ def roll(g: GameState, ev: Events, player: int,
             utility_rent(g, ev, top, for_rent)
             return for_rent
     p = g.players[player]
+    values: tuple[int, ...]
     if dice is None and not p.in_jail and not g.options.speed_die:
         first, second, g.rng = two_dice(g.rng)  # the two white dice: read_dice's usual case
         values = (first, second)
