@@ -110,3 +110,7 @@ def test_a_state_copy_has_every_field() -> None:
         if f.name != "owned":
             assert getattr(c, f.name) == getattr(g, f.name), f.name
     assert c.owned == 0 and c.players is not g.players and c.pending is not g.pending
+    p = g.players[0].copy()
+    for f in dataclasses.fields(type(p)):
+        assert getattr(p, f.name) == getattr(g.players[0], f.name), f.name
+    assert p.jail_cards is not g.players[0].jail_cards

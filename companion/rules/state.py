@@ -72,6 +72,8 @@ class Player:
 
     def copy(self) -> Player:
         """An independent copy."""
+        if not COMPILED:
+            return _plain_player_copy(self)
         return Player(self.name, self.cash, self.position, self.in_jail, self.jail_turns,
                       list(self.jail_cards), self.bankrupt, self.bus_tickets)
 
@@ -421,10 +423,12 @@ class GameState:
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
         bit = 1 << index
-        if not self.owned & bit:
-            self.players[index] = self.players[index].copy()
-            self.owned |= bit
-        return self.players[index]
+        if self.owned & bit:
+            return self.players[index]
+        p = self.players[index].copy()
+        self.players[index] = p
+        self.owned |= bit
+        return p
 
     def set_owner(self, square: int, player: int) -> None:
         """Give a square to a player (BANK: back to the bank)."""
@@ -513,4 +517,18 @@ def _plain_copy(g: GameState) -> GameState:
     new.fresh_tickets = g.fresh_tickets
     new.mr_monopoly = g.mr_monopoly
     new.owned = 0
+    return new
+
+
+def _plain_player_copy(p: Player) -> Player:
+    """Player.copy in plain Python, as _plain_copy does it for the state."""
+    new: Player = object.__new__(Player)
+    new.name = p.name
+    new.cash = p.cash
+    new.position = p.position
+    new.in_jail = p.in_jail
+    new.jail_turns = p.jail_turns
+    new.jail_cards = p.jail_cards[:]
+    new.bankrupt = p.bankrupt
+    new.bus_tickets = p.bus_tickets
     return new
