@@ -52,6 +52,8 @@ class Bots:
         self._plan_seen: tuple[object, ...] = ()
         self._plans: dict[int, list[tuple[int, int, int]]] = {}
         self._commands: dict[tuple[object, ...], Command] = {}
+        #: each player's roll and end of turn, by name: the commands sent most often
+        self._turn_commands: dict[str, tuple[Command, Command]] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
         self._lots: list[tuple[int, int]] = []  #: (lot, index of its group), every lot
@@ -85,12 +87,15 @@ class Bots:
         """The command the bots send next in this state."""
         if g.edition is not self._edition:
             self._learn(g.edition)
-        top = g.top
-        players = g.players
-        if top is not None:
-            return self._decide(g, top)
+        pending = g.pending
+        if pending:
+            return self._decide(g, pending[-1])
         cur = g.current
-        p = players[cur]
+        p = g.players[cur]
+        turn = self._turn_commands.get(p.name)
+        if turn is None:
+            turn = (self._cmd(Verb.ROLL, p.name), self._cmd(Verb.END_TURN, p.name))
+            self._turn_commands[p.name] = turn
         if p.in_jail and not g.rolled:
             if p.jail_cards:
                 return self._cmd(Verb.USE_CARD, p.name)
@@ -102,7 +107,7 @@ class Bots:
                 ride = self._ride(g, cur)
                 if ride is not None:
                     return ride
-            return self._cmd(Verb.ROLL, p.name)
+            return turn[0]
         if p.cash > self.reserve * 2:
             build = self._build(g, cur)
             if build is not None:
@@ -110,7 +115,7 @@ class Bots:
             trade = self._completing_trade(g, cur)
             if trade is not None:
                 return trade
-        return self._cmd(Verb.END_TURN, p.name)
+        return turn[1]
 
     def _decide(self, g: GameState, top: Pending) -> Command:
         """Answer the pending decision."""
@@ -231,11 +236,17 @@ class Bots:
             mine = group
             if all_but_one and len(group) > 2:
                 mine = tuple(s for s in group if owner[s] == player)
-                if len(mine) < len(group) - 1 or any(mortgaged[s] for s in mine):
+                if len(mine) < len(group) - 1:
                     continue
-            elif any(owner[s] != player or mortgaged[s] for s in group):
+            low = -1  # stays -1 when a lot is another's or mortgaged: nothing to build
+            for s in mine:
+                if owner[s] != player or mortgaged[s]:
+                    low = -1
+                    break
+                if low < 0 or level[s] < low:
+                    low = level[s]
+            if low < 0:
                 continue
-            low = min(level[s] for s in mine)
             top = hotel + 1 if towers and len(mine) == len(group) else hotel
             if low >= top:
                 continue
