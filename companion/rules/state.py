@@ -425,7 +425,8 @@ class GameState:
         bit = 1 << index
         if self.owned & bit:
             return self.players[index]
-        p = self.players[index].copy()
+        p = self.players[index]
+        p = p.copy() if COMPILED else _plain_player_copy(p)
         self.players[index] = p
         self.owned |= bit
         return p

@@ -182,9 +182,10 @@ def end_turn_refusal(g: GameState, player: int) -> RulesError | None:
 
 def end_turn(g: GameState, ev: Events, player: int) -> None:
     """Hand the dice on; refused while a decision, a debt or a re-roll is owed."""
-    refusal = end_turn_refusal(g, player)
-    if refusal is not None:
-        raise refusal
+    if player != g.current or g.pending or g.must_roll:  # else nothing can refuse it
+        refusal = end_turn_refusal(g, player)
+        if refusal is not None:
+            raise refusal
     next_turn(g, ev)
 
 
