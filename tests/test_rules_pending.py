@@ -109,7 +109,9 @@ def test_a_state_copy_has_every_field() -> None:
     for f in dataclasses.fields(GameState):
         if f.name != "owned":
             assert getattr(c, f.name) == getattr(g, f.name), f.name
-    assert c.owned == 0 and c.players is not g.players and c.pending is not g.pending
+    assert c.owned == 0 and c.pending is not g.pending
+    c.wp(1).cash += 1  # the first change makes the list and the record the copy's own
+    assert c.players is not g.players and c.players[1].cash == g.players[1].cash + 1
     p = g.players[0].copy()
     for f in dataclasses.fields(type(p)):
         assert getattr(p, f.name) == getattr(g.players[0], f.name), f.name

@@ -351,7 +351,7 @@ class GameState:
     #: the current player rolled Mr. Monopoly this turn: nobody else builds, lifts or trades
     mr_monopoly: bool = False
     #: which Player records this state owns (may change), one bit per player index; the
-    #: others are shared, read-only
+    #: others are shared, read-only, and so is the list while no bit is set
     owned: int = field(default=0, repr=False, compare=False)
 
     def __init__(self, edition: Edition, options: RuleOptions, players: list[Player],
@@ -400,7 +400,8 @@ class GameState:
     def copy(self) -> GameState:
         """A copy that may be changed without touching this one.
 
-        Player records are shared until the engine asks to change one (`wp`), and so are
+        The player records and their list are shared until the engine asks to change one
+        (`wp`), and so are
         the decks (`wdeck` replaces the dict and the deck it changes), the squares' tuples
         (`set_owner` and the like replace them), the rent claims and the standings (the
         engine replaces those lists, never changes them), `extra` (set when a game is
@@ -411,7 +412,7 @@ class GameState:
         if not COMPILED:
             return _plain_copy(self)
         return GameState(
-            self.edition, self.options, self.players[:], self.owner, self.level,
+            self.edition, self.options, self.players, self.owner, self.level,
             self.mortgaged, self.bank_houses, self.bank_hotels, self.rng, self.decks,
             self.version, self.current, self.turn_number, self.rolled, self.must_roll,
             self.doubles, self.dice,
@@ -423,12 +424,15 @@ class GameState:
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
         bit = 1 << index
-        if self.owned & bit:
+        owned = self.owned
+        if owned & bit:
             return self.players[index]
+        if not owned:  # the first player changed: the list too (copies share it until then)
+            self.players = self.players[:]
         p = self.players[index]
         p = p.copy() if COMPILED else _plain_player_copy(p)
         self.players[index] = p
-        self.owned |= bit
+        self.owned = owned | bit
         return p
 
     def set_owner(self, square: int, player: int) -> None:
@@ -491,7 +495,7 @@ def _plain_copy(g: GameState) -> GameState:
     new: GameState = object.__new__(GameState)
     new.edition = g.edition
     new.options = g.options
-    new.players = g.players[:]
+    new.players = g.players
     new.owner = g.owner
     new.level = g.level
     new.mortgaged = g.mortgaged
