@@ -30,11 +30,16 @@ from companion.rules.state import (
     RollForRentPending,
 )
 
+#: the reason of a salary, by amount
+_SALARY_WHY: dict[int, Why] = {}
+
 
 def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:
     """The bank pays the salary for passing GO (twice for landing on it, as a house rule)."""
     amount = g.options.salary
-    why = Why("salary", None, (("salary", amount),), "salary")
+    why = _SALARY_WHY.get(amount)
+    if why is None:  # the same for every pass of a game: kept (a Why is read-only)
+        why = _SALARY_WHY[amount] = Why("salary", None, (("salary", amount),), "salary")
     if landed and g.options.double_salary_on_go:
         amount *= 2
         why = Why("salary_on_go", None, (("salary", amount // 2), ("times", 2)),

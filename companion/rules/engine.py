@@ -33,6 +33,7 @@ from companion.rules.standings import end_and_count
 from companion.rules.state import (
     AUCTIONS,
     BANK,
+    COMPILED,
     POT,
     BirthdayGiftPending,
     BuyPending,
@@ -44,6 +45,7 @@ from companion.rules.state import (
     PendingKind,
     Player,
     RollForRentPending,
+    plain_copy,
 )
 
 #: what the device decided for a command: the dice it rolled, or the card it drew
@@ -212,7 +214,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         handler = _HANDLERS.get(cmd.do)
         if handler is None:
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
-        g = state.copy()
+        g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
         ev: Events = []
         decided = handler(g, ev, cmd)
         if g.pending:

@@ -119,7 +119,9 @@ def roll(g: GameState, ev: Events, player: int,
     if len(values) == 3:
         speed_roll(g, ev, player, values)
         return values
-    if count_doubles(g, ev, player, double):
+    if not double:
+        g.must_roll = False  # count_doubles' usual case, without the call
+    elif count_doubles(g, ev, player, double):
         return values
     move_steps(g, ev, player, total)
     return values
