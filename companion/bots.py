@@ -193,22 +193,26 @@ class Bots:
         if player not in self._buildable:
             counts = self._held
             all_but_one = g.options.build_with_all_but_one
-            # groups the player may build on, and groups one lot (or, where building needs
-            # all lots but one, two lots) short of whole: what _build and the trades look at
-            self._buildable[player] = [
-                group for index, group in enumerate(self._lot_groups)
-                if held[index] >= len(group) - (1 if all_but_one and len(group) > 2 else 0)]
-            # lots the player could buy to make a group (nearly) whole, with their owner:
-            # in groups one lot (or, building with all lots but one, two lots) short,
-            # from an owner who holds just that lot of the group
-            self._sellers[player] = [
-                (target, owner[target])
-                for index, group in enumerate(self._lot_groups)
-                if len(group) - held[index] == 1
-                or (all_but_one and len(group) > 2 and len(group) - held[index] == 2)
-                for target in group
-                if owner[target] != player and owner[target] >= 0
-                and counts[owner[target]][index] == 1]
+            # groups the player may build on, and lots the player could buy to make a group
+            # (nearly) whole, with their owner: in groups one lot (or, where building needs
+            # all lots but one, two lots) short, from an owner who holds just that lot of
+            # the group. What _build and the trades look at, in one pass over the groups.
+            buildable: list[tuple[int, ...]] = []
+            sellers: list[tuple[int, int]] = []
+            for index, group in enumerate(self._lot_groups):
+                have = held[index]
+                size = len(group)
+                big = all_but_one and size > 2
+                if have >= (size - 1 if big else size):
+                    buildable.append(group)
+                short = size - have
+                if short == 1 or (big and short == 2):
+                    for target in group:
+                        who = owner[target]
+                        if who != player and who >= 0 and counts[who][index] == 1:
+                            sellers.append((target, who))
+            self._buildable[player] = buildable
+            self._sellers[player] = sellers
         return held
 
     def _build_plan(self, g: GameState, player: int) -> list[tuple[int, int, int]]:
