@@ -16,7 +16,27 @@ unowned property, a birthday gift is taken as money.
 from __future__ import annotations
 
 from companion.rules import Accepted, Command, Edition, GameState, Verb, apply
-from companion.rules.commands import Offer
+from companion.rules.commands import (
+    Bankrupt,
+    Bid,
+    Build,
+    Buy,
+    ChooseGift,
+    ChooseSquare,
+    CloseAuction,
+    Decline,
+    Draw,
+    EndTurn,
+    Mortgage,
+    Offer,
+    Pass,
+    PayFine,
+    Roll,
+    SellBuilding,
+    Trade,
+    UseBusTicket,
+    UseCard,
+)
 from companion.rules.edition import SquareKind
 from companion.rules.state import (
     AuctionPending,
@@ -67,7 +87,7 @@ class Bots:
         key = (verb, by, square, amount, count, gift)
         cmd = self._commands.get(key)
         if cmd is None:
-            cmd = Command(do=verb, by=by, square=square, amount=amount, count=count, gift=gift)
+            cmd = _record(verb, by, square, amount, count, gift)
             self._commands[key] = cmd
         return cmd
 
@@ -327,10 +347,51 @@ class Bots:
             if price > cash - self.reserve:
                 continue
             self.trade_turn = g.turn_number
-            return Command(do=Verb.TRADE, payer=g.players[player].name,
-                           payee=g.players[seller].name, give=Offer(cash=price),
-                           take=Offer(squares=(target,)))
+            return Trade(g.players[player].name, g.players[seller].name, Offer(cash=price),
+                         Offer(squares=(target,)))
         return None
+
+
+def _record(verb: Verb, by: str | None, square: int | None, amount: int | None, count: int,
+            gift: str) -> Command:
+    """The command record a bot sends: `verb` with the fields it uses."""
+    name = by or ""
+    spot = square or 0
+    if verb is Verb.ROLL:
+        return Roll(by)
+    if verb is Verb.END_TURN:
+        return EndTurn(by)
+    if verb is Verb.BUY:
+        return Buy(by)
+    if verb is Verb.DECLINE:
+        return Decline(by)
+    if verb is Verb.BID:
+        return Bid(name, amount or 0)
+    if verb is Verb.PASS:
+        return Pass(name)
+    if verb is Verb.CLOSE_AUCTION:
+        return CloseAuction()
+    if verb is Verb.DRAW:
+        return Draw(by)
+    if verb is Verb.PAY_FINE:
+        return PayFine(by)
+    if verb is Verb.USE_CARD:
+        return UseCard(by)
+    if verb is Verb.BANKRUPT:
+        return Bankrupt(by)
+    if verb is Verb.BUILD:
+        return Build(spot, by, count)
+    if verb is Verb.SELL_BUILDING:
+        return SellBuilding(spot, by, count)
+    if verb is Verb.MORTGAGE:
+        return Mortgage(spot, by)
+    if verb is Verb.USE_BUS_TICKET:
+        return UseBusTicket(spot, by)
+    if verb is Verb.CHOOSE_SQUARE:
+        return ChooseSquare(spot, by)
+    if verb is Verb.CHOOSE_GIFT:
+        return ChooseGift(gift, by)
+    raise ValueError(f"the bots do not send {verb.value}")
 
 
 def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
@@ -352,7 +413,7 @@ def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
         command = bots.choose(g)
         r = apply(g, command)
         if not isinstance(r, Accepted):
-            raise RuntimeError(f"bot command refused: {command} -> {r}")
+            raise RuntimeError(f"bot command refused: {command.to_json()} -> {r}")
         commands += 1
         # each Turn event counts the game's turn on by one: count them by the counter
         turns += r.state.turn_number - g.turn_number

@@ -2,7 +2,9 @@
 
 This is how `legal_commands` was computed before it became direct predicates per verb
 (companion/rules/legal.py). Slow (a parse, a state copy and a refusal per candidate), but
-it cannot disagree with the engine: tests compare the two on random states.
+it cannot disagree with the engine: tests compare the two on random states. It gives the
+JSON form (the public state's "legal" list), so the comparison also checks that the typed
+offers' `to_json` writes exactly what the phones and the screen have always read.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def _can_place_by_trial(g: GameState, player: int, building: str) -> bool:
 
 
 def legal_by_trial(g: GameState) -> list[JSON]:
-    """Commands accepted now, with "by" filled in; per-square verbs list their "squares"."""
+    """Commands accepted now as JSON, with "by" filled in; per-square verbs list their
+    "squares"."""
     if g.winner >= 0:
         return []
     out: list[JSON] = []

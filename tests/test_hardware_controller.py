@@ -10,6 +10,7 @@ import pytest
 
 from companion.game.api import Source
 from companion.inputs.actions import Consent, OpenMenu, PassOn, Show, Submit, money
+from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import (
     Button,
@@ -20,6 +21,7 @@ from companion.inputs.events import (
     TagEvent,
 )
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
+from companion.rules.commands import Pay
 
 EDITION = json.loads(
     (Path(__file__).parent.parent / "companion/data/editions/classic-eur.json").read_text()
@@ -87,7 +89,7 @@ def press(button: Button, gesture: Gesture = Gesture.PRESS) -> ButtonEvent:
 
 
 def submitted(actions: list[Any]) -> list[dict[str, Any]]:
-    return [a.command for a in actions if isinstance(a, Submit)]
+    return [dict(as_json(a.command)) for a in actions if isinstance(a, Submit)]
 
 
 def codes(actions: list[Any]) -> list[str]:
@@ -247,7 +249,7 @@ def test_two_bank_cards_and_the_knob_transfer_money(ctl: InputController) -> Non
     ctl.handle(EncoderEvent(-1), state)
     actions = ctl.handle(press(Button.YES), state)
     assert actions == [
-        Submit({"do": "pay", "from": "Ann", "to": "Cy", "amount": 40}, Source("rfid", "Ann"))
+        Submit(Pay("Ann", "Cy", 40), Source("rfid", "Ann"))  # built as a typed record
     ]
 
 

@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from companion.inputs.actions import Show, Submit
+from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController, dice_count
 from companion.inputs.events import Button, ButtonEvent, EncoderEvent, InputEvent, TagEvent
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
+from companion.rules.commands import Command
 
 rules = pytest.importorskip("companion.rules")
 editions = pytest.importorskip("companion.editions")
@@ -32,7 +34,7 @@ class MegaTable:
         state: dict[str, Any] = rules.public_state(self.game, rules.legal_commands(self.game))
         return state
 
-    def apply(self, command: dict[str, Any]) -> None:
+    def apply(self, command: Command | dict[str, Any]) -> None:
         result = rules.apply(self.game, command)
         assert not isinstance(result, rules.Rejection), (command, result)
         self.game = result.state
@@ -43,7 +45,7 @@ class MegaTable:
             for action in self.controller.handle(event, self.state()):
                 if isinstance(action, Submit):
                     self.apply(action.command)
-                    commands.append(action.command)
+                    commands.append(dict(as_json(action.command)))
                 elif isinstance(action, Show):
                     self.shown.append(action)
         return commands

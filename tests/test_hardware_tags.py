@@ -19,6 +19,7 @@ import companion.inputs.registry as registry_mod
 from companion.app import tap_cmd
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.inputs.actions import PassOn, Show
+from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import Button, ButtonEvent, TagEvent
 from companion.inputs.pump import InputPump
@@ -30,6 +31,7 @@ from companion.inputs.registration import (
     deed_steps,
 )
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
+from companion.rules.commands import Command
 from hardware.readers import FakeReader
 from hardware.readers.rdm6300 import Rdm6300Parser
 from tools.bench.rfid import run_bench
@@ -229,7 +231,9 @@ class FakeSession:
         self.calls: list[tuple[str, Any, Source]] = []
         self.done = threading.Event()
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
+        command = dict(as_json(command))
         self.calls.append(("submit", command, source))
         self.done.set()
         if command["do"] in self.refuse:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from companion.inputs.actions import PassOn, Submit
+from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import Button, ButtonEvent, EncoderEvent, InputEvent, TagEvent
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
@@ -35,7 +36,7 @@ class Table:
                 result = rules.apply(self.game, action.command)
                 assert not isinstance(result, rules.Rejection), (action.command, result)
                 self.game = result.state
-                commands.append(action.command)
+                commands.append(dict(as_json(action.command)))
         return commands
 
     def cash(self, name: str) -> int:

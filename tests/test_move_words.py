@@ -1,13 +1,12 @@
 """Every move in words: companion.words.move_words says each journal entry as one sentence (every
-verb of the engine has its own), in every language of the phone remote's catalogs, with the
+verb of the engine has its own), in every language of the one catalog, with the
 players, squares and money of the edition, the lines of what else happened under it, who
 sent it when that is worth saying, undos and redos; the table screen's recent-moves lines
-come from the same function and read the same on the screen and on the phones."""
+come from the same function and the same catalog as the phones' lines."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ from companion.game.applying import apply_command, state_json
 from companion.rules import Accepted
 from companion.rules.commands import Verb
 from companion.words import catalog as i18n
-from companion.words.log_texts import LINES
 from companion.words.move_texts import MOVES
 from companion.words.move_words import (
     Words,
@@ -25,7 +23,6 @@ from companion.words.move_words import (
     event_line,
     message_id,
 )
-from web_remote.i18n import catalog as web_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "tests" / "data" / "games").glob("*.jsonl"))
@@ -47,7 +44,7 @@ GENERIC = ("move_last", "move_last_player")
 
 
 def english() -> Any:
-    return web_catalog("en")
+    return i18n.translator("en")
 
 
 def play(commands: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -96,14 +93,14 @@ def test_every_verb_is_said_in_every_language(verb: str) -> None:
         assert msg_id is not None and msg_id not in GENERIC, entry
         assert msg_id.startswith(f"move_{verb}"), (msg_id, entry)
         for lang in i18n.LANGUAGES:
-            said = describe_move(entry, state, lang, web_catalog(lang))
+            said = describe_move(entry, state, lang, i18n.translator(lang))
             assert said.text and "{" not in said.text, (lang, said)
             assert all(line and "{" not in line for line in said.lines), (lang, said)
 
 
 def say(entry: dict[str, Any], state: dict[str, Any] = EUR, lang: str = "en",
         targets: dict[int, Any] | None = None) -> tuple[str, tuple[str, ...]]:
-    said = describe_move(entry, state, lang, web_catalog(lang), targets)
+    said = describe_move(entry, state, lang, i18n.translator(lang), targets)
     return said.text.replace(i18n.NBSP, " "), tuple(line.replace(i18n.NBSP, " ")
                                                     for line in said.lines)
 
@@ -305,18 +302,7 @@ def test_odd_facts_never_raise() -> None:
     assert say({"command": None, "events": None})[0] == "A move at the table"
 
 
-# --- the screen and the phones say the shared lines alike -------------------------------------
-
-
-SCREEN: dict[str, Callable[[str], Any]] = {"screen": i18n.translator, "phone": web_catalog}
-
-
-@pytest.mark.parametrize("lang", i18n.LANGUAGES)
-def test_the_screens_lines_read_the_same_on_the_phones(lang: str) -> None:
-    for msg_id, message in LINES.items():
-        screen = i18n.translator(lang).pgettext(msg_id, message.text)
-        phone = web_catalog(lang).pgettext(msg_id, message.text)
-        assert screen == phone, (lang, msg_id)
+# --- the screen's panel says the shared lines ----------------------------------------------
 
 
 def test_the_screen_panel_uses_the_shared_lines() -> None:
@@ -333,7 +319,7 @@ def test_the_screen_panel_uses_the_shared_lines() -> None:
     finally:
         use_language("en")
     # the same words, the squares named as the screen's board names them
-    words = Words(state, "de", web_catalog("de"), lambda index: square_name(state, ui, index))
+    words = Words(state, "de", i18n.translator("de"), lambda index: square_name(state, ui, index))
     assert lines == [event_line(e, words) for e in entry["events"]]
     pot = {"kind": "transfer", "from": "Ann", "to": "pot", "amount": 50, "reason": "tax"}
     assert event_line(pot, words) == f"Ann → Topf {words.money(50)}"
@@ -346,8 +332,7 @@ def test_a_rent_payment_says_it_is_rent(lang: str, word: str) -> None:
     state = {"currency": {"pattern": "€ {amount}"}}
     rent = {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": 24, "reason": "rent"}
     other = {**rent, "reason": "payment"}
-    for catalog in (i18n.translator(lang), web_catalog(lang)):  # the screen's, the phones'
-        words = Words(state, lang, catalog)
-        said = event_line(rent, words)
-        assert said is not None and word in said and "Bo" in said and "24" in said
-        assert word not in (event_line(other, words) or "")
+    words = Words(state, lang, i18n.translator(lang))
+    said = event_line(rent, words)
+    assert said is not None and word in said and "Bo" in said and "24" in said
+    assert word not in (event_line(other, words) or "")

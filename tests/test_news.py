@@ -16,7 +16,7 @@ from web_fakes import TABLE, joined, open_real_session, play
 from companion.game.session import GameSession
 from companion.words import catalog as i18n
 from companion.words.move_words import Words
-from companion.words.news import headline, news_for
+from companion.words.news import headline, my_news
 
 
 def page_text(phone: Any, path: str, lang: str = "en") -> str:
@@ -41,6 +41,20 @@ def test_the_card_is_news_with_its_drawer_until_the_turn_ends(tmp_path: Path) ->
         game.close()
     with GameSession.open(tmp_path / "game") as again:  # a restart derives it again
         assert again.state()["card_news"]["id"] == "chance-dividend"
+
+
+def test_a_draw_redone_then_undone_again_is_no_longer_news(tmp_path: Path) -> None:
+    game = open_real_session(tmp_path / "game", ("Ann", "Bo"))
+    try:
+        play(game, {"do": "roll", "dice": [3, 4]}, {"do": "draw", "card": "chance-dividend"})
+        assert game.undo(TABLE).accepted and game.redo(TABLE).accepted
+        assert game.state()["card_news"]["id"] == "chance-dividend"
+        assert game.undo(TABLE).accepted  # the redone draw taken back again
+        assert game.state()["card_news"] is None
+    finally:
+        game.close()
+    with GameSession.open(tmp_path / "game") as again:  # and after a restart
+        assert again.state()["card_news"] is None
 
 
 def test_the_cards_own_decisions_keep_it_news(tmp_path: Path) -> None:
@@ -100,18 +114,20 @@ def test_the_card_is_gone_at_game_over(app: Flask, game: Any) -> None:
     assert "Game over:" in said
 
 
-def test_news_reaches_back_one_round_only() -> None:
+def test_a_phone_says_the_newest_unseen_news_and_counts_the_earlier_moves() -> None:
     state = {"currency": {"pattern": "€ {amount}"}, "players": [{"name": "Ann"},
                                                                {"name": "Bo"}]}
     words = Words(state, "en", i18n.translator("en"))
-    paid = {"kind": "command", "events": [{"kind": "transfer", "from": "Bo", "to": "Ann",
-                                           "amount": 8, "reason": "rent"}]}
-    turn = {"kind": "command", "events": [{"kind": "turn", "player": "Ann", "number": 1}]}
-    assert news_for([paid, turn, turn], "Ann", words) == ["Bo paid you €\u00a08 rent"]
-    assert news_for([paid, turn, turn, turn], "Ann", words) == []
-    undone = {**paid, "undone": True}
-    assert news_for([undone], "Ann", words) == []
-    assert news_for([paid], "Cy", words) == []
+    items = [{"key": f"{seq}:0", "seq": seq,
+              "event": {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": seq,
+                        "reason": "rent"}} for seq in range(20, 10, -1)]  # newest first
+    said = my_news(items, "Ann", words, shown=3)
+    assert [text for _key, text in said.lines] == [
+        "Bo paid you €\u00a020 rent", "Bo paid you €\u00a019 rent", "Bo paid you €\u00a018 rent"]
+    assert said.earlier == 7  # moves 17 to 11, on the History page
+    assert said.earlier_keys == tuple(f"{seq}:0" for seq in range(17, 10, -1))
+    assert my_news([], "Ann", words).lines == ()
+    assert my_news(items, "Bo", words, shown=1).lines == (("20:0", "You paid Ann €\u00a020 rent"),)
 
 
 def test_the_headline_at_game_over_names_the_winner() -> None:

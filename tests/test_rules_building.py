@@ -104,10 +104,11 @@ def test_building_auction_in_a_shortage() -> None:
 
 def test_legal_commands_offer_a_building_auction_only_when_someone_could_place_it() -> None:
     from companion.rules import legal_commands
+    from companion.rules.commands import BuildingAuctionOffer
 
     def offered(g: object) -> list[str]:
-        return next((c["buildings"] for c in legal_commands(g)  # type: ignore[arg-type]
-                     if c["do"] == "auction_building"), [])
+        return next((c.buildings for c in legal_commands(g)  # type: ignore[arg-type]
+                     if isinstance(c, BuildingAuctionOffer)), [])
 
     assert offered(start()) == []
     assert offered(owning(*BROWN)) == ["house"]
@@ -120,10 +121,11 @@ def test_legal_commands_offer_a_building_auction_only_when_someone_could_place_i
 def test_a_bidder_who_can_no_longer_place_the_building_is_offered_no_bid() -> None:
     """Found by the property test: legal offered a bid the engine then refused."""
     from companion.rules import legal_commands
+    from companion.rules.commands import ActOffer, BidOffer, Verb
 
     g, _ = ok(owning(*BROWN), {"do": "auction_building", "building": "house"},
               {"do": "mortgage", "square": 1})  # mortgaging during the auction is allowed
     legal = legal_commands(g)
-    assert {"do": "pass", "by": "Ann"} in legal
-    assert not [c for c in legal if c["do"] == "bid"]
+    assert ActOffer(Verb.PASS, "Ann") in legal
+    assert not [c for c in legal if isinstance(c, BidOffer)]
     refused(g, {"do": "bid", "by": "Ann", "amount": 50}, "not_now")

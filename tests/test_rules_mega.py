@@ -16,6 +16,7 @@ import pytest
 from rules_helpers import MEGA, arrange, edition, ok, refused, start, transfers
 
 from companion.rules import Accepted, GameState, apply, legal_commands, public_state, snapshot
+from companion.rules.commands import GiftOffer, SquaresOffer, Verb
 from companion.rules.edition import EditionError, SquareKind, parse_edition
 
 BROWN = (1, 3, 4)
@@ -253,7 +254,7 @@ def test_nobody_else_builds_lifts_or_trades_in_a_mr_monopoly_turn() -> None:
     refused(g, {"do": "unmortgage", "by": "Bo", "square": 15}, "mr_monopoly_turn")
     trade = {"do": "trade", "from": "Ann", "to": "Bo", "give": {"cash": 10}, "take": {}}
     refused(g, trade, "mr_monopoly_turn")
-    assert not [c for c in legal_commands(g) if c["do"] == "trade"]
+    assert not [c for c in legal_commands(g) if c.do is Verb.TRADE]
     ok(g, {"do": "build", "by": "Ann", "square": 1})  # the player of the turn may
     g, _ = ok(g, {"do": "end_turn"})
     ok(g, {"do": "build", "by": "Bo", "square": 7}, {"do": "unmortgage", "by": "Bo", "square": 15})
@@ -329,9 +330,10 @@ def test_a_bus_ticket_rides_to_a_square_ahead_on_this_side(
         assert g2.players[0].position == square and not g2.must_roll
         assert g2.players[0].bus_tickets == () and len(g2.decks["bus_tickets"]) == 15
         assert any(t[3] == "salary" for t in transfers(ev)) == (square == 0)
-    legal = [c for c in legal_commands(g) if c["do"] == "use_bus_ticket"]
-    assert legal and set(reachable) <= set(legal[0]["squares"])
-    assert not set(unreachable) & set(legal[0]["squares"])
+    legal = [c for c in legal_commands(g) if isinstance(c, SquaresOffer)
+             and c.do is Verb.USE_BUS_TICKET]
+    assert legal and set(reachable) <= set(legal[0].squares)
+    assert not set(unreachable) & set(legal[0].squares)
 
 
 def test_bus_ticket_rules_who_and_when() -> None:
@@ -358,7 +360,7 @@ def test_a_ticket_taken_this_turn_is_used_from_the_next() -> None:
     g, _ = ok(g, {"do": "roll", "dice": [1, 1, 2]}, {"do": "draw", "card": "bus-ticket-2"})
     assert g.players[0].position == BUS_SQUARE and g.must_roll
     refused(g, {"do": "use_bus_ticket", "square": 33}, "no_bus_ticket")
-    assert not [c for c in legal_commands(g) if c["do"] == "use_bus_ticket"]
+    assert not [c for c in legal_commands(g) if c.do is Verb.USE_BUS_TICKET]
     g = arrange(g, owners={36: 0})
     g, _ = ok(g, {"do": "roll", "dice": [1, 2, 1]}, {"do": "end_turn"},
               {"do": "roll", "dice": [1, 2, 1]}, {"do": "end_turn"},
@@ -404,7 +406,7 @@ def test_birthday_gift_money_or_a_ticket() -> None:
     g = arrange(mega(), position={0: 40})
     g, _ = ok(g, {"do": "roll", "dice": [2, 3, 2]})
     assert g.players[0].position == BIRTHDAY
-    assert {c.get("gift") for c in legal_commands(g) if c["do"] == "choose_gift"} == {
+    assert {c.gift for c in legal_commands(g) if isinstance(c, GiftOffer)} == {
         "money", "bus_ticket"}
     refused(g, {"do": "end_turn"}, "decision_pending")
     g2, ev = ok(g, {"do": "choose_gift", "gift": "money"})
@@ -425,8 +427,9 @@ def test_the_auction_square_auctions_a_property_the_lander_picks() -> None:
     g = arrange(mega(), position={0: 10}, owners={3: 1})
     g, _ = ok(g, {"do": "roll", "dice": [1, 2, 1]})
     assert g.players[0].position == AUCTION
-    choice = next(c for c in legal_commands(g) if c["do"] == "choose_square")
-    assert 3 not in choice["squares"] and 51 in choice["squares"]
+    choice = next(c for c in legal_commands(g) if isinstance(c, SquaresOffer)
+                  and c.do is Verb.CHOOSE_SQUARE)
+    assert 3 not in choice.squares and 51 in choice.squares
     refused(g, {"do": "choose_square", "square": 3}, "not_ownable")
     refused(g, {"do": "choose_square", "square": 5}, "not_ownable")
     g, _ = ok(g, {"do": "choose_square", "square": 51}, {"do": "bid", "by": "Cy", "amount": 300},
@@ -701,9 +704,9 @@ def test_whole_bot_games_end_with_a_winner() -> None:
 
 def test_legal_commands_are_accepted() -> None:
     g = arrange(mega(), position={0: 10}, bus_tickets={0: ["bus-ticket-1"]})
-    for cmd in legal_commands(g):
-        if cmd["do"] == "use_bus_ticket":
-            for square in cmd["squares"]:
+    for offer in legal_commands(g):
+        if isinstance(offer, SquaresOffer) and offer.do is Verb.USE_BUS_TICKET:
+            for square in offer.squares:
                 assert isinstance(apply(g, {"do": "use_bus_ticket", "square": square}), Accepted)
 
 

@@ -20,7 +20,29 @@ from rules_helpers import start
 
 from companion.bots import Bots
 from companion.rules import Accepted, GameState, apply, legal_commands
-from companion.rules.commands import BUILDINGS, GIFTS, Verb
+from companion.rules.commands import (
+    BUILDINGS,
+    GIFTS,
+    ActOffer,
+    AuctionBuilding,
+    BareOffer,
+    Bid,
+    BidOffer,
+    BuildingAuctionOffer,
+    ChooseGift,
+    Command,
+    GiftOffer,
+    LegalOffer,
+    Offer,
+    Pay,
+    PayOffer,
+    Roll,
+    SquaresOffer,
+    Trade,
+    TradeOffer,
+    Verb,
+    parse_command,
+)
 from companion.rules.estate import bid_floor
 
 EDITIONS = ["classic-eur", "classic-en", "sv", "ch", "pl", "ru-monopolist", "mega"]
@@ -30,29 +52,33 @@ EXACT = {v.value for v in Verb} - {"new_game", "pay", "trade"}
 SPEED = [1, 2, 3, "bus", "mr_monopoly"]
 
 
-def matches(cmd: dict[str, Any], offer: dict[str, Any], g: GameState) -> bool:
+def matches(cmd: Command, offer: LegalOffer, g: GameState) -> bool:
     """Whether a concrete command is within one offer's actor, choices and ranges (a square
     named by its id is the square of that index)."""
-    if cmd["do"] != offer["do"]:
+    if cmd.do is not offer.do:
         return False
-    if "by" in offer and cmd.get("by") != offer["by"]:
+    if isinstance(offer, PayOffer):
+        assert isinstance(cmd, Pay)
+        return cmd.payer in offer.payers and cmd.payee in offer.payees
+    if isinstance(offer, TradeOffer):
+        assert isinstance(cmd, Trade)
+        return cmd.payer in offer.players and cmd.payee in offer.players
+    if isinstance(offer, BuildingAuctionOffer):
+        assert isinstance(cmd, AuctionBuilding)
+        return cmd.building in offer.buildings
+    if isinstance(offer, BareOffer):
+        return getattr(cmd, "by", None) is None
+    if getattr(cmd, "by", None) != offer.by:
         return False
-    if "by" not in offer and cmd.get("by") is not None:
-        return False
-    square = cmd.get("square")
-    if "squares" in offer and (g.edition.square_index(square) if square is not None
-                               else None) not in offer["squares"]:
-        return False
-    if "buildings" in offer and cmd.get("building", "house") not in offer["buildings"]:
-        return False
-    if "gift" in offer and cmd.get("gift") != offer["gift"]:
-        return False
-    if "min" in offer and not offer["min"] <= cmd.get("amount", 0) <= offer["max"]:
-        return False
-    if cmd["do"] == "pay":
-        return cmd["from"] in offer["from"] and cmd["to"] in offer["to"]
-    if cmd["do"] == "trade":
-        return cmd["from"] in offer["players"] and cmd["to"] in offer["players"]
+    if isinstance(offer, SquaresOffer):
+        square = getattr(cmd, "square", None)
+        return g.edition.square_index(square) in offer.squares
+    if isinstance(offer, GiftOffer):
+        assert isinstance(cmd, ChooseGift)
+        return cmd.gift == offer.gift
+    if isinstance(offer, BidOffer):
+        assert isinstance(cmd, Bid)
+        return offer.min <= cmd.amount <= offer.max
     return True
 
 
@@ -100,30 +126,30 @@ def random_command(rng: random.Random, g: GameState) -> dict[str, Any]:
     return cmd
 
 
-def concrete(rng: random.Random, offer: dict[str, Any], g: GameState) -> dict[str, Any]:
+def concrete(rng: random.Random, offer: LegalOffer, g: GameState) -> Command:
     """One concrete command within an offer."""
-    cmd = {k: v for k, v in offer.items()
-           if k not in {"squares", "min", "max", "players", "buildings", "from", "to"}}
-    if "squares" in offer:
-        cmd["square"] = rng.choice(offer["squares"])
-    if "buildings" in offer:
-        cmd["building"] = rng.choice(offer["buildings"])
-    if "min" in offer:
-        cmd["amount"] = rng.randint(offer["min"], offer["max"])
-    if offer["do"] == "pay":
-        payer = rng.choice(offer["from"])
-        cmd.update({"from": payer, "to": rng.choice([t for t in offer["to"] if t != payer]),
-                    "amount": rng.randint(1, 80)})
-    if offer["do"] == "trade":
-        a, b = rng.sample(offer["players"], 2)
-        cmd.update({"from": a, "to": b, "give": {"cash": rng.randint(0, 30)},
-                    "take": {"cash": 0}})
-    if offer["do"] == "roll" and rng.random() < 0.5:
-        cmd["dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
+    if isinstance(offer, SquaresOffer):
+        cmd = {"do": offer.do.value, "by": offer.by, "square": rng.choice(offer.squares)}
+    elif isinstance(offer, BuildingAuctionOffer):
+        cmd = {"do": "auction_building", "building": rng.choice(offer.buildings)}
+    elif isinstance(offer, BidOffer):
+        return Bid(offer.by, rng.randint(offer.min, offer.max))
+    elif isinstance(offer, PayOffer):
+        payer = rng.choice(offer.payers)
+        return Pay(payer, rng.choice([t for t in offer.payees if t != payer]),
+                   rng.randint(1, 80))
+    elif isinstance(offer, TradeOffer):
+        a, b = rng.sample(offer.players, 2)
+        return Trade(a, b, Offer(cash=rng.randint(0, 30)))
+    elif isinstance(offer, ActOffer) and offer.do is Verb.ROLL and rng.random() < 0.5:
+        dice: list[int | str] = [rng.randint(1, 6), rng.randint(1, 6)]
         top = g.top
         if g.options.speed_die and top is None and not g.players[g.current].in_jail:
-            cmd["dice"].append(rng.choice(SPEED))
-    return cmd
+            dice.append(rng.choice(SPEED))
+        return Roll(offer.by, tuple(dice))
+    else:
+        cmd = offer.to_json()
+    return parse_command(cmd)
 
 
 def walk(edition: str, seed: int, steps: int,
@@ -140,7 +166,7 @@ def walk(edition: str, seed: int, steps: int,
         if rng.random() < 0.6:
             command: Any = bots.choose(g)
         else:
-            offers = [o for o in legal_commands(g) if o["do"] != "end_game"]
+            offers = [o for o in legal_commands(g) if o.do is not Verb.END_GAME]
             command = concrete(rng, rng.choice(offers), g)
         r = apply(g, command)
         if isinstance(r, Accepted):
@@ -172,10 +198,10 @@ def test_apply_accepts_exactly_what_legal_commands_offers(edition: str) -> None:
                 checked += 1
                 if isinstance(r, Accepted):
                     accepted += 1
-                    assert any(matches(cmd, o, g) for o in offers), \
+                    assert any(matches(parse_command(cmd), o, g) for o in offers), \
                         f"accepted but not offered: {cmd}\noffers: {offers}"
             for offer in offers:
-                if offer["do"] in EXACT:
+                if offer.do in EXACT:
                     cmd = concrete(rng, offer, g)
                     r = apply(g, cmd)
                     assert isinstance(r, Accepted), f"offered but refused: {cmd} -> {r}"
@@ -193,7 +219,8 @@ def test_legal_commands_are_what_trying_every_candidate_through_apply_gives(
     for seed in range(4):
         states = walk(edition, 100 + seed, 500, HOUSE_RULES[seed % len(HOUSE_RULES)])
         for g in rng.sample(states, min(100, len(states))):
-            assert legal_commands(g) == legal_by_trial(g), f"state version {g.version}"
+            offered = [offer.to_json() for offer in legal_commands(g)]
+            assert offered == legal_by_trial(g), f"state version {g.version}"
             compared += 1
             kinds.add(g.top.kind.value if g.top is not None else "turn")
     assert compared > 300

@@ -152,7 +152,7 @@ def walk(draw: Draw, g: GameState, steps: int,
          seen: Counter[str] | None = None) -> GameState:
     """Random legal commands from `g`, checking the invariants after each one."""
     for _ in range(steps):
-        legal = legal_commands(g)
+        legal = [offer.to_json() for offer in legal_commands(g)]  # the phones' templates
         if not legal:
             break
         # end_game, always legal, would end most sequences early: drawn one time in 40

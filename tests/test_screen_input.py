@@ -200,7 +200,7 @@ def test_setup_seats_as_many_players_as_the_edition_allows() -> None:
     assert dict(form.lines())["count"] == "6  (2–6)"
     change(form, "count")
     assert len(form.players) == 6
-    assert form.new_game_command(1)["players"] == [f"Player {n}" for n in range(1, 7)]
+    assert form.new_game_command(1).players == tuple(f"Player {n}" for n in range(1, 7))
     change(form, "edition", -1)  # back to the classic board: the seats stay, more may come
     assert form.edition_id() == "classic-eur" and len(form.players) == 6
     change(form, "count")
@@ -249,8 +249,8 @@ def test_timed_setup_asks_the_engine_for_the_timed_variant() -> None:
     assert controller.ui.setup is not None
     controller.ui.setup.timed = 45
     command = controller.ui.setup.new_game_command(7)
-    assert command["options"]["variant"] == "timed"
-    assert command["options"]["time_limit_minutes"] == 45
+    assert command.options["variant"] == "timed"
+    assert command.options["time_limit_minutes"] == 45
 
 
 def test_setup_offers_the_language_before_anything_else() -> None:

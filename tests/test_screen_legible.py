@@ -1,43 +1,54 @@
 """Legible from a metre on the 7-inch 800x480 screen: nothing the table reads during a game
-(the player cards, "Last moves", the board's centre, the QR caption, the decision panel and its
-buttons) is drawn under theme.READABLE (16) pixels in any language, except the secondary facts
-a view declares as such (never under 14); a player's cash is at least theme.MONEY (28) pixels;
-the roll is written in digits beside the dice."""
+(the player cards of two to eight players, long names too, "Last moves", the board's centre,
+the QR caption, the decision panel and its buttons, five or six of them too), on the setup
+screen, the Wi-Fi and join codes' words, card registration and the PIN pad is drawn under
+theme.READABLE (16) pixels in any language, except the secondary facts a view declares as
+such (never under 14); a player's cash is at least theme.MONEY (28) pixels; the roll is
+written in digits beside the dice."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 import pytest
-from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, edition, scenario
+from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, crowd, edition, registering, scenario
 
+from companion.inputs.entry import PinEntry
 from companion.screen import texts, theme
 from companion.screen.layout import GameLayout
 from companion.screen.painter import DrawnText, Painter
 from companion.screen.render import render
+from companion.screen.ui_state import WifiJoin
 from companion.words.catalog import localized_name
 
 pytestmark = pytest.mark.usefixtures("screen_in_english")
 
 SIZE = (800, 480)
-#: the game over screen has its own layout; "rich" seats eight players in two narrow columns
+#: the game over screen has its own layout
 GAME = [n for n in SCENARIOS if n not in ("setup", "game_over", "mega_game_over", "menu",
                                           "rules", "help")]
+#: five to eight players, some with names of 24 characters, on each language's board and on
+#: the Mega board, whose money is the widest
+CROWDS = [(base, count) for base in ("turn", "mega_bus") for count in (5, 6, 7, 8)]
 
 
 def _game_texts(language: str) -> list[tuple[str, str, DrawnText]]:
-    """(scenario, zone, text) of every text drawn in a game zone, in every game scenario."""
+    """(scenario, zone, text) of every text drawn in a game zone, in every game scenario and
+    with five to eight players."""
     texts.use_language(language)
     layout = GameLayout.for_size(SIZE)
     zones = {"log": layout.log, "remote": layout.remote, "board": layout.board,
              "players": layout.players, "prompt": layout.prompt}
     found = []
-    for name in GAME:
-        state, ui = scenario(name, language)
+    shown = [(name, *scenario(name, language)) for name in GAME]
+    shown += [(f"{base}x{count}", *crowd(base, language, count)) for base, count in CROWDS]
+    for name, state, ui in shown:
         frame = render(state, ui, pygame.Surface(SIZE))
         for shown in frame.texts:
-            for zone, rect in zones.items():
-                if rect.contains(shown.box):
-                    found.append((name, zone, shown))
+            zone = next((zone for zone, rect in zones.items() if rect.contains(shown.box)),
+                        "screen")  # the header, a banner over it
+            found.append((name, zone, shown))
     return found
 
 
@@ -46,13 +57,8 @@ def test_nothing_the_table_reads_is_small(language: str) -> None:
     secondary = theme.readable(1.0, secondary=True)
     small = []
     for name, zone, shown in _game_texts(language):
-        if zone == "players" and name == "rich":
-            continue  # eight players share the column: only their cash is held to a floor
-        # a view may let a long secondary fact go down to 14 px, never under (a word on
-        # five buttons side by side: 12 px)
+        # a view may let a long secondary fact go down to 14 px, never under
         floor = secondary if shown.floor <= secondary else theme.readable(1.0)
-        if zone == "prompt" and shown.floor == theme.NARROW:
-            floor = theme.NARROW
         if shown.size < floor:
             small.append((name, zone, shown.text, shown.size))
     assert small == []
@@ -60,12 +66,18 @@ def test_nothing_the_table_reads_is_small(language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_money_is_large(language: str) -> None:
-    # up to four players (the cards of five or more share two narrow columns)
-    cash = [(name, shown.text, shown.size) for name, zone, shown in _game_texts(language)
-            if zone == "players" and name != "rich" and any(ch.isdigit() for ch in shown.text)
-            and shown.size > theme.SIZES["worth"] + 2]
-    assert cash, "no player's cash was drawn"
-    assert [c for c in cash if c[2] < theme.MONEY] == []
+    """Every player's cash, two to eight players: its digits at MONEY or larger."""
+    found = _game_texts(language)
+    for name in {name for name, _zone, _shown in found}:
+        state = scenario(name, language)[0] if name in GAME else None
+        drawn = [shown for shown_name, zone, shown in found if shown_name == name
+                 and zone == "players" and shown.size > theme.SIZES["worth"] + 2]
+        if state is not None:
+            assert len(drawn) >= len(state["players"]), name
+        assert [(name, t.text, t.size) for t in drawn if t.size < theme.MONEY] == []
+    crowds = [shown for name, zone, shown in found if "x" in name and zone == "players"]
+    big = [t for t in crowds if t.size >= theme.MONEY and any(c.isdigit() for c in t.text)]
+    assert len(big) == sum(count for _base, count in CROWDS)
 
 
 def test_the_floor_test_can_fail() -> None:
@@ -123,3 +135,68 @@ def test_the_longest_card_is_shown_whole(language: str) -> None:
     words = [t for t in frame.texts if board.contains(t.box) and t.text in said]
     assert " ".join(t.drawn for t in words if len(t.text) > 3 or t.text == said) == said
     assert all(t.size >= theme.READABLE for t in words)
+
+
+def _overlay_texts(language: str) -> list[tuple[str, DrawnText]]:
+    """(screen, text) of every text drawn on the setup screen (its join code, the Wi-Fi code
+    instead), the game with the Wi-Fi code, card registration (a card moved, a question) and
+    the banker PIN pad over the game; texts under an overlay's shade are left out."""
+    texts.use_language(language)
+    wifi = WifiJoin("Companion-7F3A-Tischrunde", "table-maple-42-bright",
+                    "WIFI:T:WPA;S:Companion-7F3A-Tischrunde;P:table-maple-42-bright;;")
+    screens = []
+    for name in ("setup", "setup_wifi", "setup_off", "game_wifi", "registration", "asking",
+                 "pin"):
+        if name in ("registration", "asking"):
+            state, ui = registering(language, asking=name == "asking")
+        else:
+            state, ui = scenario("setup" if name.startswith("setup") else "turn", language)
+        if name.endswith("wifi"):
+            ui.wifi = wifi
+        if name == "setup_off":  # no server answers yet: the code greyed, "start companion run"
+            ui.remote_url, ui.remote_placeholder = None, "http://192.168.178.20:8080/"
+        if name == "pin":
+            ui.pin = PinEntry("deal", digits="12")
+        before = len(render(state, replace(ui, overlay=None, pin=None, chooser=None),
+                            pygame.Surface(SIZE)).texts) if name in ("registration", "asking",
+                                                                     "pin") else 0
+        frame = render(state, ui, pygame.Surface(SIZE))
+        screens += [(name, shown) for shown in frame.texts[before:]]
+    return screens
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_setup_wifi_registration_and_pin_are_legible(language: str) -> None:
+    """No text under 16 px on the setup screen, the Wi-Fi and join codes' words, card
+    registration and the PIN pad (a button's cap name, as in the game: 14), none cut."""
+    found = _overlay_texts(language)
+    assert {name for name, _shown in found} == {"setup", "setup_wifi", "setup_off",
+                                                "game_wifi", "registration", "asking", "pin"}
+    secondary = theme.readable(1.0, secondary=True)
+    small = [(name, t.text, t.size) for name, t in found
+             if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+    assert small == []
+    cut = [(name, t.text) for name, t in found if t.drawn != t.text]
+    assert cut == []
+    words = " ".join(t.text for _name, t in found)
+    assert "table-maple-42-bright" in words.replace(" ", "") and "7F3A" in words
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_standings_are_legible_with_eight_players(language: str) -> None:
+    """The game over screen (two to eight players, names of 24 characters): every name,
+    worth and the chart's amounts at 16 px or more, each worth whole."""
+    texts.use_language(language)
+    shown = [scenario("game_over", language), scenario("mega_game_over", language),
+             crowd("game_over", language, 8)]
+    secondary = theme.readable(1.0, secondary=True)
+    for state, ui in shown:
+        frame = render(state, ui, pygame.Surface(SIZE))
+        assert frame.screen == "game_over"
+        small = [(t.text, t.size) for t in frame.texts
+                 if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+        assert small == []
+        names = {str(p["name"]) for p in state["players"]}
+        worths = [t for t in frame.texts if any(c.isdigit() for c in t.text)
+                  and t.text not in names and len(t.text) > 2]
+        assert worths and all(t.drawn == t.text for t in worths)

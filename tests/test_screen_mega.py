@@ -280,8 +280,8 @@ def test_screenshot_says_phones_need_companion_run() -> None:
 
 def test_setup_speed_die_follows_the_edition() -> None:
     form = SetupForm(editions=[("classic-eur", ""), ("mega", "")])
-    assert form.new_game_command(1)["options"]["speed_die"] is False
+    assert form.new_game_command(1).options["speed_die"] is False
     form.focus = 1  # the edition's line, after the language's
     form.change(1)
     command = form.new_game_command(1)
-    assert command["edition"] == "mega" and command["options"]["speed_die"] is True
+    assert command.edition == "mega" and command.options["speed_die"] is True

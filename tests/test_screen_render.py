@@ -63,14 +63,15 @@ def test_balance_animates_then_settles() -> None:
     surface = pygame.Surface((800, 480))
     first = render(state, ui, surface)
     assert first.animating
-    assert "Kr\u00a020\u00a0200" in [t.drawn for t in first.texts]
+    # eight players: one row each, the digits large and the currency beside them
+    assert "20\u00a0200" in [t.drawn for t in first.texts]
     assert "−1\u00a0400" in [t.drawn for t in first.texts]
     ui.now += 5
     ui.message = None
     ui.clock_deadline = None
     settled = render(state, ui, surface)
     assert not settled.animating and settled.next_change is None
-    assert "Kr\u00a018\u00a0800" in [t.drawn for t in settled.texts]
+    assert "18\u00a0800" in [t.drawn for t in settled.texts]
 
 
 def test_game_over_shows_standings_and_chart() -> None:

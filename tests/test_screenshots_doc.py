@@ -24,6 +24,11 @@ def test_every_language_and_size_is_committed_small_and_linked_from_the_screen_d
         for file in files:
             assert pygame.image.load(str(file)).get_size() == (width, height)
         assert sum(f.stat().st_size for f in files) < 600_000, (width, height)
+        crowded = [SHOTS / f"{lang}-{width}x{height}-8p.png"
+                   for lang in make_screenshots.EIGHT_LANGUAGES]
+        assert {f.name for f in crowded} <= set(
+            re.findall(r"\(screenshots/([a-z]{2}-\d+x\d+-8p\.png)\)", doc))
+        assert all(pygame.image.load(str(f)).get_size() == (width, height) for f in crowded)
 
 
 def test_the_palette_png_keeps_a_flat_pictures_pixels_exactly(tmp_path: Path) -> None:
@@ -60,3 +65,30 @@ def test_the_pictures_are_drawn_from_the_golden_game_part_way(tmp_path: Path,
     assert "192.0.2.10:8080" in said and "Ходит Bo" in said  # mid-game, in Russian
     card = i18n.localized_name("classic-eur", "chance-utility", "ru")
     assert card.split()[0] in said and "Перейдите" in said  # the drawn card, in Russian
+
+
+def test_the_eight_players_are_drawn_part_way_through_their_game(tmp_path: Path,
+                                                                  monkeypatch: Any) -> None:
+    import json
+
+    from companion.screen import render as render_mod
+
+    script = make_screenshots.eight_player_game(tmp_path)
+    first = json.loads(script.read_text("utf-8").splitlines()[0])
+    assert first["players"] == list(make_screenshots.EIGHT)
+    assert max(len(name) for name in first["players"]) == 24  # the engine's longest
+    drawn: list[Any] = []
+    real_render = render_mod.render
+
+    def render(*args: Any) -> Any:
+        frame = real_render(*args)
+        drawn.extend(frame.texts)
+        return frame
+
+    monkeypatch.setattr(render_mod, "render", render)
+    [path] = make_screenshots.make(tmp_path, ["en"], [(800, 480)], script,
+                                   make_screenshots.EIGHT_STOP, suffix="-8p")
+    assert path.name == "en-800x480-8p.png"
+    names = [t for t in drawn if t.text in make_screenshots.EIGHT]
+    assert {t.text for t in names} == set(make_screenshots.EIGHT)  # every card, mid-game
+    assert not any("wins" in t.text for t in drawn)

@@ -14,7 +14,15 @@ from typing import Any
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.telling.news import auction_clock, auction_key, card_from_entries
-from companion.rules import Accepted, GameState
+from companion.game.telling.seen import (
+    MarkRefused,
+    SeenNews,
+    check_marks,
+    move_news,
+    news_items,
+)
+from companion.inputs.authority import as_json
+from companion.rules import Accepted, Command, GameState
 
 
 def _mentions(entry: JSON, player: str) -> bool:
@@ -42,6 +50,7 @@ class FakeSession:
         #: the open auction and when its clock started, as the real session keeps it
         self._auction: tuple[Any, float] = (None, 0.0)
         self.submitted = 0
+        self._seen = SeenNews(None)  # the news marks, in memory
         if players:
             out = self.submit({"do": "new_game", "edition": "classic-eur",
                                "players": list(players), "seed": seed,
@@ -74,7 +83,8 @@ class FakeSession:
                 listener(update)
         return Outcome(True, version, events)
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
         """Apply a command now (this is the writer) and tell the listeners."""
         with self._lock:
             self.submitted += 1
@@ -87,7 +97,8 @@ class FakeSession:
                                message=result.message)
             self._undo.append((self._state, len(self._journal) + 1))
             self._redo.clear()
-            return self._commit(result.state.copy(), dict(command), result.events_json(), source)
+            return self._commit(result.state.copy(), dict(as_json(command)),
+                                result.events_json(), source)
 
     def state(self) -> JSON:
         """The public state JSON with "legal"."""
@@ -159,6 +170,28 @@ class FakeSession:
             entries = [{**e, "undone": e["kind"] == "command" and e["seq"] in undone}
                        for e in self._journal if player is None or _mentions(e, player)]
             return entries[-limit:] if limit > 0 else []
+
+    def _news_items(self, player: str) -> list[JSON]:
+        with self._lock:
+            moves = [move_news(seq, self._journal[seq - 1]["events"]) for _state, seq in self._undo]
+        return news_items(moves).get(player, [])
+
+    def news(self, player: str) -> list[JSON]:
+        """The player's news items not seen yet, newest first, as the real session."""
+        seen = self._seen.seen(player)
+        return [i for i in reversed(self._news_items(player)) if i["key"] not in seen]
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
+        """Mark news items seen for the source's player, as the real session."""
+        if source.player is None or source.kind != "phone":
+            return Outcome(False, self.version, code="not_a_player", message="not a player")
+        checked = check_marks(keys, self._news_items(source.player),
+                              self._seen.seen(source.player))
+        if isinstance(checked, MarkRefused):
+            return Outcome(False, self.version, code=checked.code, message=checked.message,
+                           params=checked.params)
+        self._seen.mark(source.player, checked)
+        return Outcome(True, self.version)
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Register a callback; returns its remover."""

@@ -5,13 +5,16 @@ the pictures show a true mid-game state: owned streets, houses, a card or an auc
 line falls there. Each language and size is drawn as `companion screenshot` draws it and saved
 into docs/screenshots/ as LANG-WIDTHxHEIGHT.png, small: a palette PNG of the 256 commonest
 colours (the screen's colours are flat; only anti-aliased edges have more), else pygame's own.
-The phones' corner shows a fixed documentation address (192.0.2.10, TEST-NET), not this
-machine's, so running `python tools/make_screenshots.py` again gives the same pictures.
+Eight players (a bot game, one with a 24-letter name) are drawn too, in English, German and
+Russian, as LANG-WIDTHxHEIGHT-8p.png. The phones' corner shows a fixed documentation address
+(192.0.2.10, TEST-NET), not this machine's, so running `python tools/make_screenshots.py`
+again gives the same pictures.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import struct
 import sys
@@ -29,6 +32,13 @@ LANGUAGES = ("en", "sv", "fr", "de", "nl", "pl", "ru")
 STOP_LINE = 209  # mid-game: houses built, Bo has just drawn a Chance card (its news shows)
 ADDRESS = "192.0.2.10"  # TEST-NET-1: a documentation address, the same on every machine
 PORT = 8080
+#: the crowded table: eight players (one named as long as the engine allows) in a bot game of
+#: the classic-eur board (tools/make_golden.py's bots), drawn in these languages as
+#: LANG-WIDTHxHEIGHT-8p.png part way through
+EIGHT = ("Ann", "Bo", "Cy", "Dee", "Maximilian Wolfgang Ross", "Åsa-Britt", "Łukasz", "Zoë")
+EIGHT_SEED = 21
+EIGHT_STOP = 260
+EIGHT_LANGUAGES = ("en", "de", "ru")
 
 
 def replay(script: Path, stop: int, data_dir: Path) -> None:
@@ -81,9 +91,22 @@ def save(surface: object, path: Path) -> None:
         path.write_bytes(small)
 
 
+def eight_player_game(out: Path, stop: int = EIGHT_STOP) -> Path:
+    """The eight players' bot game as a table script in `out`, long enough to stop at
+    `stop` (the same every time: the bots and the seed decide)."""
+    from tools.make_golden import record
+
+    lines, _final = record("classic-eur", list(EIGHT), EIGHT_SEED, {}, end_after=stop + 1)
+    path = out / "classic-eur-8p.jsonl"
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
+                    "utf-8")
+    return path
+
+
 def make(out: Path, languages: Iterable[str], sizes: Iterable[tuple[int, int]],
-         script: Path = GAME, stop: int = STOP_LINE) -> list[Path]:
-    """Render every language at every size into `out`; the files written."""
+         script: Path = GAME, stop: int = STOP_LINE, suffix: str = "") -> list[Path]:
+    """Render every language at every size into `out` (file names end with `suffix`); the
+    files written."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from companion import net
@@ -100,7 +123,7 @@ def make(out: Path, languages: Iterable[str], sizes: Iterable[tuple[int, int]],
             with open_session(data_dir) as session:
                 for lang in languages:
                     for width, height in sizes:
-                        path = out / f"{lang}-{width}x{height}.png"
+                        path = out / f"{lang}-{width}x{height}{suffix}.png"
                         save(draw(session, data_dir, (width, height), PORT, lang), path)
                         written.append(path)
     finally:
@@ -116,8 +139,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="only this language (repeatable)")
     parser.add_argument("--stop", type=int, default=STOP_LINE,
                         help=f"replay the golden game up to this line (default {STOP_LINE})")
+    parser.add_argument("--eight-stop", type=int, default=EIGHT_STOP,
+                        help=f"stop the eight players' game at this line (default {EIGHT_STOP})")
     args = parser.parse_args(argv)
-    for path in make(args.out, args.language or LANGUAGES, SIZES, stop=args.stop):
+    languages = args.language or LANGUAGES
+    written = make(args.out, languages, SIZES, stop=args.stop)
+    with tempfile.TemporaryDirectory() as tmp:
+        script = eight_player_game(Path(tmp), args.eight_stop)
+        written += make(args.out, [lang for lang in languages if lang in EIGHT_LANGUAGES],
+                        SIZES, script, args.eight_stop, suffix="-8p")
+    for path in written:
         print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
               f"  {path.stat().st_size // 1024} KB")
     return 0

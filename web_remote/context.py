@@ -16,6 +16,7 @@ from flask import Response, current_app, jsonify, render_template, request, sess
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
+from companion.rules.commands import Command
 from web_remote.guard import Identity
 from web_remote.hub import Hub
 from web_remote.i18n import _
@@ -123,7 +124,8 @@ class ListenedSession:
                 self._cond.wait_for(lambda: self._seen >= out.version, CATCH_UP_S)
         return out
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
         """`GameSessionProtocol.submit`, answered once the remote has had the change."""
         return self._caught_up(self.inner.submit(command, source, expect_version))
 
@@ -146,6 +148,14 @@ class ListenedSession:
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """`GameSessionProtocol.history`."""
         return self.inner.history(player, limit)
+
+    def news(self, player: str) -> list[JSON]:
+        """`GameSessionProtocol.news`."""
+        return self.inner.news(player)
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
+        """`GameSessionProtocol.mark_seen` (not a move: nothing for the listener to catch)."""
+        return self.inner.mark_seen(keys, source)
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """`GameSessionProtocol.add_listener`."""

@@ -1,54 +1,39 @@
 """`_()`: every UI string goes through here; each phone picks its language (a cookie).
 
-Catalogs are Babel .po files in web_remote/translations/<lang>/LC_MESSAGES/messages.po,
-compiled in memory on first use (no stale .mo files). English is the source language.
+The words are the table companion's one catalog per language (companion.words.catalog:
+companion/locale/<lang>/LC_MESSAGES/companion.po, the same the table screen reads), so a
+sentence the screen and the phones both say is written once. English is the source language.
 A translated text remembers its English source (`Said.english`), so that a refusal can be
 logged in English while the phone reads it in its own language. Refusals of the game
 (engine and session codes with their params) are said by `say_refusal`, with the
 sentences of companion.words.refusals, the undo question by `say_undo`, with those of
 companion.words.undo_questions, the moves of the Table page's "Latest" list by `say_moves` and
-the History page's events by `say_events`, with those of companion.words.move_words (their msgids
-are in these catalogs too).
+the History page's events by `say_events`, with those of companion.words.move_words.
 """
 
 from __future__ import annotations
 
 import gettext
-import io
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 
+from companion.words import catalog as words
+from companion.words.catalog import language_name, translator
 from companion.words.move_words import MoveSaid, Words, describe_move, event_line
-from companion.words.news import CardNews, Headline, card_news, headline, news_for
+from companion.words.news import CardNews, Headline, MyNews, card_news, headline, my_news
 from companion.words.refusals import describe_refusal
 from companion.words.undo_questions import describe_undo
 
-TRANSLATIONS = Path(__file__).parent / "translations"
-LANGUAGES: dict[str, str] = {
-    "en": "English", "sv": "Svenska", "fr": "Français", "de": "Deutsch",
-    "nl": "Nederlands", "pl": "Polski", "ru": "Русский",
-}
-DEFAULT = "en"
+#: the catalog's languages, each named in itself for the phone's language menu
+LANGUAGES: dict[str, str] = {lang: language_name(lang) for lang in words.LANGUAGES}
+DEFAULT = words.SOURCE_LANGUAGE
 COOKIE = "lang"
 
 
-@cache
-def catalog(lang: str) -> gettext.NullTranslations:
-    """The compiled catalog of a language (English: the identity)."""
-    po = TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"
-    if lang == DEFAULT or not po.is_file():
-        return gettext.NullTranslations()
-    with po.open("rb") as fh:
-        parsed = read_po(fh, locale=lang)
-    buf = io.BytesIO()
-    write_mo(buf, parsed)
-    buf.seek(0)
-    return gettext.GNUTranslations(buf)
+def catalog(lang: str) -> gettext.GNUTranslations:
+    """The compiled catalog of a language: the table screen's own (unknown: English)."""
+    return translator(lang)
 
 
 def pick_language(default: str = DEFAULT) -> str:
@@ -128,16 +113,17 @@ def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> li
 
 
 def say_news(state: dict[str, Any], player: str | None,
-             entries: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+             items: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The news of companion.words.news in the current phone's language: "headline" (whose
     turn, doubles, jail, the winner), "card" (the card that is news, with its drawer),
-    "standings" (a counted game's wealth, richest first) and, given the journal's recent
-    `entries`, "mine" (what the last round did to `player`)."""
+    "standings" (a counted game's wealth, richest first) and, given the session's news
+    `items` of `player` not seen yet (newest first), "mine" (companion.words.news.MyNews:
+    the newest lines with their keys, how many earlier moves hold more, and their keys)."""
     lang = current_language()
     words = Words(state or {}, lang, catalog(lang))
     head: Headline | None = headline(state, player, words)
     card: CardNews | None = card_news(state, words)
-    mine = news_for(entries, player, words) if entries and player else []
+    mine = my_news(items, player, words) if items and player else MyNews()
     standings = [{"name": row.get("name"), "total": words.money(row.get("total"))}
                  for row in state.get("standings") or []]
     return {"headline": head, "card": card, "mine": mine, "standings": standings,

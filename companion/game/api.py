@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.rules.commands import Command
+
 JSON = dict[str, Any]
 
 
@@ -70,8 +72,10 @@ class Update:
 class GameSessionProtocol(Protocol):
     """One game, one serialized writer; thread-safe for any number of callers."""
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
-        """Queue a command and wait until it is journaled (or refused).
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
+        """Queue a command, a typed record or its JSON form, and wait until it is journaled
+        (or refused).
 
         expect_version: refuse with code "stale_version" unless it equals the current version.
         """
@@ -116,6 +120,16 @@ class GameSessionProtocol(Protocol):
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """Journal entries, newest last: seq, time, source, command, events."""
+        ...
+
+    def news(self, player: str) -> list[JSON]:
+        """The news items of `player` not seen yet, newest first: {"key", "seq", "event"}
+        (companion.game.telling.seen)."""
+        ...
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
+        """The player of `source` saw these news items on their own phone (refused as a
+        whole unless each key is news of theirs not seen yet; not a move)."""
         ...
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:

@@ -1,4 +1,5 @@
-"""One entry point for applying a command dict to a game, `new_game` included.
+"""One entry point for applying a command (a typed record or its JSON) to a game, `new_game`
+included.
 
 The rules engine cannot read files; this wrapper loads the edition a `new_game` names. The
 session, the replay command and the benchmarks all go through `apply_command`.
@@ -22,12 +23,17 @@ from companion.rules import (
     public_state,
     restore,
 )
+from companion.rules.commands import Command, NewGame
+
+JSON = dict[str, Any]
 
 
-def apply_command(state: GameState | None, command: Any) -> Result:
-    """Apply a command; `new_game` starts a fresh game (replacing any running one)."""
-    if isinstance(command, dict) and command.get("do") == "new_game":
-        edition_id = command.get("edition")
+def apply_command(state: GameState | None, command: Command | JSON) -> Result:
+    """Apply a command, a typed record or its JSON (which the engine parses, refusing a
+    malformed one); `new_game` starts a fresh game (replacing any running one)."""
+    if isinstance(command, NewGame) or (isinstance(command, dict)
+                                        and command.get("do") == "new_game"):
+        edition_id = command.edition if isinstance(command, NewGame) else command.get("edition")
         if not isinstance(edition_id, str):
             return Rejection(Code.BAD_COMMAND, "'edition' must be an edition id")
         try:

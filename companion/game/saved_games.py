@@ -23,6 +23,7 @@ from companion.game.journal import (
     ack_path,
     storage_message,
 )
+from companion.game.telling.seen import SUFFIX as SEEN_SUFFIX
 from companion.game.telling.teaching import SUFFIX as TEACHING_SUFFIX
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -101,14 +102,16 @@ def set_current(data_dir: Path, game_id: str) -> None:
 
 
 def delete_game(data_dir: Path, game_id: str) -> None:
-    """Remove a saved game's journal (its WAL files, its acknowledgement mark and its
-    teaching state). The caller holds the lock."""
+    """Remove a saved game's journal (its WAL files, its acknowledgement mark, its
+    teaching state and who saw which news). The caller holds the lock."""
     path = journal_path(data_dir, game_id)
     if not path.exists():
         raise JournalError(f"there is no saved game {game_id!r}")
     try:
         lessons = path.with_name(game_id + TEACHING_SUFFIX)  # the teaching table's state
-        for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), ack_path(path), lessons):
+        seen = path.with_name(game_id + SEEN_SUFFIX)  # who saw which news
+        for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), ack_path(path), lessons,
+                  seen):
             p.unlink(missing_ok=True)
         fd = os.open(path.parent, os.O_RDONLY)
         try:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from companion.game import authority, going_back
 from companion.game.api import JSON, Outcome, Source, Update
@@ -52,11 +53,23 @@ from companion.game.telling.news import (
     card_after,
     card_from_entries,
 )
+from companion.game.telling.seen import (
+    NEWS_MOVES,
+    MarkRefused,
+    MoveNews,
+    SeenNews,
+    check_marks,
+    move_news,
+    news_items,
+)
 from companion.game.telling.teaching import Teaching
-from companion.rules import Accepted, GameState, Rejection
+from companion.rules import Accepted, Command, GameState, Rejection
+from companion.rules.commands import COMMAND_TYPES
 from companion.rules.events import GameStarted, Redone, Undone
 
 log = logging.getLogger(__name__)
+#: the typed command records (companion.rules.commands) submit takes as they are
+COMMAND_RECORDS = frozenset(COMMAND_TYPES.values())
 
 #: how many recent states the session keeps in memory for quick undo
 STATE_CACHE = 64
@@ -72,6 +85,8 @@ class _Job:
     source: Source
     command: JSON = field(default_factory=dict)
     expect_version: int | None = None
+    #: the command as a typed record, when the sender built one (then `command` is its JSON)
+    typed: Command | None = None
     done: threading.Event = field(default_factory=threading.Event)
     outcome: Outcome | None = None
 
@@ -147,8 +162,7 @@ class GameSession:
         #: when the game was dealt (journal time), for the timed game's clock
         self._started = journal.game_started() if state is not None else None
         #: the card that is news (companion.game.telling.news), kept by the writer thread only
-        self._card: JSON | None = card_from_entries(self.history(None, LOOK_BACK)) \
-            if state is not None else None
+        self._card: JSON | None = self._card_in_force() if state is not None else None
         #: the open auction and when its clock (re)started: the one clock of the table
         self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
                                                                    clock())
@@ -158,6 +172,13 @@ class GameSession:
         self._teaching = Teaching.beside(
             journal.path, first_game=not [g for g in game_ids(data_dir) if g != game_id])
         self._teach_next: bool | None = None  # teaching as the new_game being applied chose
+        #: who saw which news (companion.game.telling.seen), beside the journal
+        self._seen = SeenNews.beside(journal.path)
+        #: the news items of the moves in force, per player, at journal row `seq`, and the
+        #: news of each row that applied one of those moves (read and worked out once each)
+        self._news: tuple[int, dict[str, list[JSON]]] | None = None
+        self._news_rows: dict[int, MoveNews] = {}
+        self._news_lock = threading.Lock()
         self._view = self._view_of(state) if state is not None else None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
@@ -227,11 +248,20 @@ class GameSession:
         """The current state version (0 before the first game)."""
         return self._state.version if self._state is not None else 0
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
-        """Queue a command and wait until it is journaled (or refused)."""
-        if not isinstance(command, dict):
-            return _refused(self.version, "bad_command", "a command must be a JSON object")
-        return self._enqueue(_Job("command", source, dict(command), expect_version))
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
+        """Queue a command and wait until it is journaled (or refused).
+
+        A typed record (companion.rules.commands) goes to the engine as it is and is
+        journaled as its JSON; a JSON object (a phone's, a script's) is read by the engine's
+        one parser, which refuses a malformed one saying what is wrong.
+        """
+        if isinstance(command, dict):
+            return self._enqueue(_Job("command", source, dict(command), expect_version))
+        if type(command) in COMMAND_RECORDS:
+            return self._enqueue(_Job("command", source, command.to_json(), expect_version,
+                                      command))
+        return _refused(self.version, "bad_command", "a command must be a JSON object")
 
     def undo(self, source: Source) -> Outcome:
         """Undo the last command (journaled itself); device-rolled dice are never re-rolled."""
@@ -349,6 +379,64 @@ class GameSession:
         from companion.game.history import history
 
         return history(self._journal, player, limit, set(self._stacks.undone))
+
+    def _card_in_force(self) -> JSON | None:
+        """The card that is news, from the journal's recent rows that applied a move in
+        force: a redo row whose move was undone again is not (history() marks only command
+        rows undone), nor a command row whose move a redo row applies now."""
+        applied = {row for row, _move in self._stacks.undo}
+        return card_from_entries([{**e, "undone": e.get("seq") not in applied}
+                                  for e in self.history(None, LOOK_BACK)])
+
+    def news(self, player: str) -> list[JSON]:
+        """The news items of `player` they have not seen yet, newest first: {"key", "seq",
+        "event"} (companion.game.telling.seen), from the moves in force of the game in play,
+        NEWS_MOVES moves back at most. Read-only; safe from any thread."""
+        seen = self._seen.seen(player)
+        return [item for item in reversed(self._news_now().get(player, []))
+                if item["key"] not in seen]
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
+        """The player of `source`, on their own phone, has seen these news items (keys from
+        `news`): kept for every phone of theirs and after a restart. Refused as a whole,
+        changing nothing, unless each key is news of theirs not seen yet. Not a move: the
+        version stays, nothing is journaled."""
+        player = source.player
+        if player is None or source.kind != "phone":
+            return _refused(self.version, "not_a_player",
+                            "only a player's own phone marks their news seen")
+        checked = check_marks(keys, self._news_now().get(player, []), self._seen.seen(player))
+        if isinstance(checked, MarkRefused):
+            return _refused(self.version, checked.code, checked.message, checked.params)
+        self._seen.mark(player, checked)
+        return Outcome(True, self.version)
+
+    def _news_now(self) -> dict[str, list[JSON]]:
+        """Every player's news items of the moves in force (oldest first), gathered once
+        per journal row; each row is read from the journal and worked out once."""
+        with self._news_lock:
+            seq = self._seq
+            if self._news is not None and self._news[0] == seq:
+                return self._news[1]
+            moves = list(self._stacks.undo)[-NEWS_MOVES:]
+            rows = self._news_rows
+            missing = {applied: move for applied, move in moves if applied not in rows}
+            if missing:
+                try:
+                    for entry in self._journal.entries(after=min(missing) - 1,
+                                                       upto=max(missing)):
+                        if entry.seq in missing:
+                            rows[entry.seq] = move_news(missing[entry.seq],
+                                                        entry.events_json())
+                except JournalError as exc:  # the news waits; the game goes on
+                    log.warning("cannot read the news: %s", exc)
+                    return {}
+            wanted = {applied for applied, _move in moves}
+            for old in [r for r in rows if r not in wanted]:
+                del rows[old]
+            found = news_items(rows[applied] for applied, _move in moves if applied in rows)
+            self._news = (seq, found)
+            return found
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Call back (on the writer thread, keep it short) after each change; returns remove()."""
@@ -471,9 +559,11 @@ class GameSession:
         allowed = authority.check(job.source, command, self._state)
         if isinstance(allowed, authority.Refused):
             return _refused(self.version, allowed.code, allowed.message, allowed.params), None
+        # a typed command the authority left as it is goes to the engine unparsed
+        typed = job.typed if job.typed is not None and allowed is command else None
         command = allowed
         before = self._state
-        result = apply_command(before, command)
+        result = apply_command(before, command if typed is None else typed)
         if isinstance(result, Rejection):
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
@@ -610,7 +700,7 @@ class GameSession:
         if entry.kind == "command":
             self._card = card
         else:  # the view is built again with the card the journal now gives
-            self._card = card_from_entries(self.history(None, LOOK_BACK))
+            self._card = self._card_in_force()
             view = PublicView(after, {"teaching": Teaching.public_of(step),
                                       "card_news": self._card})
         key = auction_key(after)

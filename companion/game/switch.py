@@ -26,6 +26,7 @@ from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.journal import JournalError
 from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.game.session import GameSession
+from companion.rules.commands import Command
 from companion.rules.events import GameSwitched
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,8 @@ class SessionHolder:
         """Whether the current game's writer runs and is not stuck (the watchdog's food)."""
         return self.session.healthy()
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
         """Submit to the current game (docs/session.md)."""
         return self.session.submit(command, source, expect_version)
 
@@ -184,6 +186,14 @@ class SessionHolder:
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """The current game's journal entries, newest last."""
         return self.session.history(player, limit)
+
+    def news(self, player: str) -> list[JSON]:
+        """The current game's news items `player` has not seen yet, newest first."""
+        return self.session.news(player)
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
+        """The player of `source` saw these news items of the current game."""
+        return self.session.mark_seen(keys, source)
 
     def game_state(self) -> Any:
         """The current game's engine state (for tools; do not change it)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.api import JSON, Source
+from companion.rules.commands import Command
 from companion.words.catalog import format_money
 
 # Fields of a legal-command entry that list choices rather than being part of the command.
@@ -19,9 +20,10 @@ _CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards"}
 
 @dataclass(frozen=True)
 class Submit:
-    """Submit `command` to the session with `source`."""
+    """Submit `command` (a typed record, or a legal entry's JSON) to the session with
+    `source`."""
 
-    command: JSON
+    command: Command | JSON
     source: Source
 
 

@@ -13,10 +13,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.game.api import JSON, Source
+from companion.game.api import Source
+from companion.rules.commands import Command
+
+#: a command as the inputs hold it: a typed record, or its JSON (a legal entry's, a phone's)
+AnyCommand = Command | Mapping[str, Any]
 
 
-def decision_owner(command: Mapping[str, Any]) -> str | None:
+def as_json(command: AnyCommand) -> Mapping[str, Any]:
+    """The JSON form of a command, typed or not (a record's `to_json`).
+
+    >>> from companion.rules.commands import Bankrupt
+    >>> as_json(Bankrupt("Bo")), as_json({"do": "roll"})
+    ({'do': 'bankrupt', 'by': 'Bo'}, {'do': 'roll'})
+    """
+    if isinstance(command, Mapping):
+        return command
+    return command.to_json()
+
+
+def decision_owner(command: AnyCommand) -> str | None:
     """The player a command answers for: the receiver accepting a trade, else the player
     who acts (`by`) or pays (`from`); None for the table's own moves.
 
@@ -27,12 +43,13 @@ def decision_owner(command: Mapping[str, Any]) -> str | None:
     >>> decision_owner({"do": "close_auction"}) is None
     True
     """
+    command = as_json(command)
     if command.get("do") == "trade":
         return command.get("to")
     return command.get("by") or command.get("from")
 
 
-def someone_else(state: Mapping[str, Any], command: Mapping[str, Any]) -> str | None:
+def someone_else(state: Mapping[str, Any], command: AnyCommand) -> str | None:
     """The named player other than the current one whose decision `command` answers (the
     shared inputs may not take it for them), or None when the table may send it: a trade
     offered to them, or a move the state offers them now (their bid or pass, their debt's
@@ -46,6 +63,7 @@ def someone_else(state: Mapping[str, Any], command: Mapping[str, Any]) -> str | 
     >>> someone_else(auction, {"do": "trade", "from": "Ann", "to": "Cleo"})
     'Cleo'
     """
+    command = as_json(command)
     owner = decision_owner(command)
     if owner is None or owner == state.get("current"):
         return None
@@ -79,7 +97,7 @@ def waiting_on(state: Mapping[str, Any]) -> str | None:
     return who
 
 
-def table_source(state: Mapping[str, Any], command: JSON, kind: str,
+def table_source(state: Mapping[str, Any], command: AnyCommand, kind: str,
                  card_holder: str | None = None) -> Source | str:
     """The Source a shared input sends `command` with, or the name of the player whose own
     input it needs. The shared inputs act for the current player; a player who tapped
@@ -92,6 +110,7 @@ def table_source(state: Mapping[str, Any], command: JSON, kind: str,
     >>> table_source(debt, {"do": "mortgage", "by": "Bo", "square": 3}, "button", "Bo")
     Source(kind='rfid', player='Bo', banker=False)
     """
+    command = as_json(command)
     other = someone_else(state, command)
     if other is None:
         return shared_source(kind, command)
@@ -100,7 +119,7 @@ def table_source(state: Mapping[str, Any], command: JSON, kind: str,
     return other
 
 
-def shared_source(kind: str, command: JSON) -> Source:
+def shared_source(kind: str, command: AnyCommand) -> Source:
     """The Source of a command from a shared input: the player it acts for (the current
     player, once someone_else said nothing against it), never the banker's authority."""
     return Source(kind, player=decision_owner(command))

@@ -36,7 +36,8 @@ from companion.inputs.actions import (
     money,
     pending,
 )
-from companion.inputs.entry import Entry, dial_face, dice_needed
+from companion.inputs.authority import decision_owner
+from companion.inputs.entry import Entry, Refusal, dial_face, dice_needed
 from companion.inputs.events import (
     Button,
     ButtonEvent,
@@ -51,6 +52,7 @@ from companion.inputs.picking import Pick
 from companion.inputs.registrar import Registrar
 from companion.inputs.registry import TagRegistry
 from companion.inputs.taps import TapInterpreter
+from companion.rules.commands import Bid, Pay
 from companion.words import catalog as i18n
 
 KNOB = "knob"
@@ -234,9 +236,9 @@ class InputController:
     def _choose(self, state: JSON, square: int | None = None) -> list[Action]:
         step = flow.choose_square(state, self.entry, square)
         self._reset()
-        if not isinstance(step, dict):
+        if step is None or isinstance(step, Refusal):
             return [Show("pick_cancelled", "Cancelled.")]
-        return [Submit(step, Source("rfid", player=step.get("by")))]
+        return [Submit(step, Source("rfid", player=decision_owner(step)))]
 
     # -- buttons and knob ---------------------------------------------------------------
 
@@ -276,9 +278,9 @@ class InputController:
             return [dice_prompt(state, e)]
         if button is Button.YES:
             step = flow.take_dial(state, e)
-            if isinstance(step, dict):
+            if step is not None and not isinstance(step, Refusal):
                 self._reset()
-                return [Submit(step, Source("button", player=step.get("by")))]
+                return [Submit(step, Source("button", player=decision_owner(step)))]
             if step is None:
                 return [dice_prompt(state, e)]
         elif button is Button.NO and flow.back_dial(e):
@@ -360,6 +362,6 @@ class InputController:
             ]
         self._reset()
         if entry is not None:
-            return [Submit(command_from(entry, by=mode.player, amount=mode.amount), source)]
-        command = {"do": "pay", "from": mode.player, "to": mode.payee, "amount": mode.amount}
-        return [Submit(command, source)]
+            return [Submit(Bid(mode.player, mode.amount), source)]
+        assert mode.payee is not None  # a transfer names its payee (taps._start_transfer)
+        return [Submit(Pay(mode.player, mode.payee, mode.amount), source)]

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from companion.game.api import JSON
 from companion.game.pins import MAX_PIN, valid_pin
 from companion.inputs.picking import Pick, current_pick
+from companion.rules.commands import Command, Roll
 
 WHITE_FACES: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6)
 #: the speed die's faces as the table script writes them, in dial order; Mr. Monopoly is on
@@ -59,7 +60,7 @@ class Refusal:
     code: str
 
 
-Step = JSON | Refusal | None
+Step = Command | Refusal | None
 """A command to submit, why the input did nothing, or None: taken, nothing to send yet."""
 
 
@@ -121,7 +122,7 @@ def clear_dice(e: EntryFields) -> None:
     e.dial = None
 
 
-def _complete(state: Mapping[str, Any], e: EntryFields, who: str) -> JSON | None:
+def _complete(state: Mapping[str, Any], e: EntryFields, who: str) -> Roll | None:
     """The roll command once every die is in (the entry is cleared then), else None."""
     needed = dice_needed(state, who)
     whites, speed = e.dice_entry, e.speed_entry
@@ -131,7 +132,7 @@ def _complete(state: Mapping[str, Any], e: EntryFields, who: str) -> JSON | None
     if needed > 2 and speed is not None:
         dice.append(speed)
     clear_dice(e)
-    return {"do": "roll", "by": who, "dice": dice}
+    return Roll(who, tuple(dice))
 
 
 def type_die(state: Mapping[str, Any], e: EntryFields, value: int) -> Step:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.commands import Command, square_command
 from companion.words import catalog
 
 
@@ -27,10 +28,9 @@ class Pick:
     squares: tuple[int, ...]
     focus: int
 
-    def command(self, square: int | None = None) -> dict[str, Any]:
+    def command(self, square: int | None = None) -> Command:
         """The command choosing `square` (default: the focused one)."""
-        return {"do": self.verb, "by": self.by,
-                "square": self.focus if square is None else square}
+        return square_command(self.verb, self.focus if square is None else square, self.by)
 
     def step(self, steps: int) -> int:
         """The candidate `steps` places after the focused one (negative: before), wrapping.

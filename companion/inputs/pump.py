@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from companion.game.api import JSON, GameSessionProtocol
 from companion.inputs.actions import Action, Consent, OpenMenu, PassOn, Show, Submit, Undo
+from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent
 
@@ -102,7 +103,7 @@ class InputPump:
         if isinstance(action, Submit):
             outcome = self.session.submit(action.command, action.source)
             if not outcome.accepted:
-                data = {"code": outcome.code, "command": action.command,
+                data = {"code": outcome.code, "command": dict(as_json(action.command)),
                         "params": outcome.params}
                 self.ui(Show("refused", outcome.message or "Refused.", "notice", data))
         elif isinstance(action, Undo):

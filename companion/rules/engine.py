@@ -13,7 +13,37 @@ from typing import Any, TypeVar
 from companion.rules import buildings, estate, tickets, turns
 from companion.rules.cards import draw_card
 from companion.rules.codes import Code, Rejection, RulesError
-from companion.rules.commands import Command, Verb, command_to_json, parse_command, resolved_as
+from companion.rules.commands import (
+    AuctionBuilding,
+    Bankrupt,
+    Bid,
+    Build,
+    Buy,
+    ChooseGift,
+    ChooseSquare,
+    ClaimRent,
+    CloseAuction,
+    Command,
+    Decline,
+    Draw,
+    EndGame,
+    EndTurn,
+    Land,
+    Mortgage,
+    NewGame,
+    Pass,
+    PassGo,
+    Pay,
+    PayFine,
+    Roll,
+    SellBuilding,
+    Trade,
+    Unmortgage,
+    UseBusTicket,
+    UseCard,
+    parse_command,
+    resolved_as,
+)
 from companion.rules.dice import dice_json, shuffled
 from companion.rules.edition import OWNABLE, Edition
 from companion.rules.events import (
@@ -92,7 +122,7 @@ class Accepted:
     @property
     def resolved(self) -> dict[str, Any]:
         """The command as it happened, as table-script JSON (a fresh dict each time)."""
-        return command_to_json(self.command)
+        return self.command.to_json()
 
     def events_json(self) -> list[dict[str, Any]]:
         """The events in their JSON form (docs/state-json.md), a fresh list each time: for
@@ -125,8 +155,10 @@ def new_game(edition: Edition, command: Command | dict[str, Any]) -> Result:
     [1500, 1500]
     """
     try:
-        cmd = command if isinstance(command, Command) else parse_command(command)
-        if cmd.do is not Verb.NEW_GAME:
+        cmd = parse_command(command) if isinstance(command, dict) else command
+        if not isinstance(cmd, NewGame):
+            if type(cmd) not in _HANDLERS:
+                parse_command(cmd)  # not a command at all: refused as the parser does
             raise RulesError(Code.NO_GAME, "start a game with new_game first")
         if cmd.edition != edition.id:
             raise RulesError(Code.BAD_EDITION, f"edition {cmd.edition!r} was asked for, "
@@ -206,12 +238,14 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
     The given state is left as it was.
     """
     try:
-        cmd = command if isinstance(command, Command) else parse_command(command)
+        cmd = parse_command(command) if isinstance(command, dict) else command
+        handler = _HANDLERS.get(type(cmd))
+        if handler is None and not isinstance(cmd, NewGame):
+            parse_command(cmd)  # not a command at all: refused as the parser does
         if state.winner >= 0:
             raise RulesError(Code.GAME_OVER,
                              f"the game is over: {state.players[state.winner].name} won",
                              player=state.players[state.winner].name)
-        handler = _HANDLERS.get(cmd.do)
         if handler is None:
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
         g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
@@ -261,17 +295,17 @@ def party_index(g: GameState, name: str) -> int:
     return player_index(g, name)
 
 
-def _actor(g: GameState, cmd: Command, default: int) -> int:
+def _actor(g: GameState, by: str | None, default: int) -> int:
     """The acting player: "by", which must match `default` when that is fixed."""
-    if cmd.by is None:
+    if by is None:
         return default
     expected = g.players[default]
-    if expected.name == cmd.by and not expected.bankrupt:  # the usual case, without a search
+    if expected.name == by and not expected.bankrupt:  # the usual case, without a search
         return default
-    who = player_index(g, cmd.by)
+    who = player_index(g, by)
     if who != default:
         raise RulesError(Code.NOT_YOUR_TURN,
-                         f"{g.players[default].name} must do this, not {cmd.by}",
+                         f"{g.players[default].name} must do this, not {by}",
                          player=g.players[default].name)
     return who
 
@@ -308,10 +342,10 @@ def square_of(g: GameState, ref: int | str | None) -> int:
     return index
 
 
-def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
+def _owner_actor(g: GameState, by: str | None, square: int) -> int:
     """For property commands "by" defaults to the square's owner."""
-    if cmd.by is not None:
-        return player_index(g, cmd.by)
+    if by is not None:
+        return player_index(g, by)
     owner = g.owner[square]
     if owner < 0:
         raise RulesError(Code.NOT_OWNER, f"{g.edition.squares[square].name} belongs to the bank")
@@ -321,7 +355,7 @@ def _owner_actor(g: GameState, cmd: Command, square: int) -> int:
 # --- handlers ----------------------------------------------------------------------------
 
 
-def _roll(g: GameState, ev: Events, cmd: Command) -> tuple[int, ...] | None:
+def _roll(g: GameState, ev: Events, cmd: Roll) -> tuple[int, ...] | None:
     pending = g.pending
     default = pending[-1].player if pending and isinstance(pending[-1], RollForRentPending) \
         else g.current
@@ -330,111 +364,108 @@ def _roll(g: GameState, ev: Events, cmd: Command) -> tuple[int, ...] | None:
     return values if cmd.dice is None else None
 
 
-def _buy(g: GameState, ev: Events, cmd: Command) -> None:
+def _buy(g: GameState, ev: Events, cmd: Buy) -> None:
     top = _expect(g, BuyPending)
-    _actor(g, cmd, top.player)
+    _actor(g, cmd.by, top.player)
     estate.buy(g, ev, top)
 
 
-def _decline(g: GameState, ev: Events, cmd: Command) -> None:
+def _decline(g: GameState, ev: Events, cmd: Decline) -> None:
     top = g.top
     if isinstance(top, LiftMortgagesPending):
-        _actor(g, cmd, top.player)
+        _actor(g, cmd.by, top.player)
         g.pending.pop()
         ev.append(KeptMortgages(g.players[top.player].name, top.squares))
         return
     if not isinstance(top, BuyPending):
         raise _not_waiting(PendingKind.BUY, PendingKind.LIFT_MORTGAGES)
-    _actor(g, cmd, top.player)
+    _actor(g, cmd.by, top.player)
     estate.decline(g, ev, top)
 
 
-def _bid(g: GameState, ev: Events, cmd: Command) -> None:
+def _bid(g: GameState, ev: Events, cmd: Bid) -> None:
     top = _expect_auction(g)
-    assert cmd.by is not None and cmd.amount is not None
     estate.bid(g, ev, top, player_index(g, cmd.by), cmd.amount)
 
 
-def _pass(g: GameState, ev: Events, cmd: Command) -> None:
+def _pass(g: GameState, ev: Events, cmd: Pass) -> None:
     top = _expect_auction(g)
-    assert cmd.by is not None
     estate.pass_auction(g, ev, top, player_index(g, cmd.by))
 
 
-def _close_auction(g: GameState, ev: Events, cmd: Command) -> None:
+def _close_auction(g: GameState, ev: Events, cmd: CloseAuction) -> None:
     _expect_auction(g)
     estate.close_auction(g, ev)
 
 
-def _draw(g: GameState, ev: Events, cmd: Command) -> str | None:
+def _draw(g: GameState, ev: Events, cmd: Draw) -> str | None:
     top = _expect(g, DrawPending)
-    _actor(g, cmd, top.player)
+    _actor(g, cmd.by, top.player)
     card = draw_card(g, ev, top, cmd.card)
     return card if cmd.card is None else None
 
 
-def _end_turn(g: GameState, ev: Events, cmd: Command) -> None:
-    turns.end_turn(g, ev, _actor(g, cmd, g.current))
+def _end_turn(g: GameState, ev: Events, cmd: EndTurn) -> None:
+    turns.end_turn(g, ev, _actor(g, cmd.by, g.current))
 
 
-def _bank_only_move(g: GameState, cmd: Command) -> int:
+def _bank_only_move(g: GameState, by: str | None) -> int:
     """Bank-only moves (land, pass GO) pay out money: only the current player, in their
     turn, with nothing pending; corrections outside the rules are the banker's `pay`."""
     if g.pending:
         raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
-    return _actor(g, cmd, g.current)
+    return _actor(g, by, g.current)
 
 
-def _land(g: GameState, ev: Events, cmd: Command) -> None:
-    who = _bank_only_move(g, cmd)
+def _land(g: GameState, ev: Events, cmd: Land) -> None:
+    who = _bank_only_move(g, cmd.by)
     turns.land_on(g, ev, who, square_of(g, cmd.square), cmd.via_go, cmd.dice)
 
 
-def _pass_go(g: GameState, ev: Events, cmd: Command) -> None:
-    turns.pass_go(g, ev, _bank_only_move(g, cmd))
+def _pass_go(g: GameState, ev: Events, cmd: PassGo) -> None:
+    turns.pass_go(g, ev, _bank_only_move(g, cmd.by))
 
 
-def _pay(g: GameState, ev: Events, cmd: Command) -> None:
-    assert cmd.payer is not None and cmd.payee is not None and cmd.amount is not None
+def _pay(g: GameState, ev: Events, cmd: Pay) -> None:
     estate.pay(g, ev, party_index(g, cmd.payer), party_index(g, cmd.payee), cmd.amount)
 
 
-def _build(g: GameState, ev: Events, cmd: Command) -> None:
+def _build(g: GameState, ev: Events, cmd: Build) -> None:
     square = square_of(g, cmd.square)
-    buildings.build_command(g, ev, _owner_actor(g, cmd, square), square, cmd.count, cmd.building)
+    buildings.build_command(g, ev, _owner_actor(g, cmd.by, square), square, cmd.count,
+                            cmd.building)
 
 
-def _sell_building(g: GameState, ev: Events, cmd: Command) -> None:
+def _sell_building(g: GameState, ev: Events, cmd: SellBuilding) -> None:
     square = square_of(g, cmd.square)
-    buildings.sell_building(g, ev, _owner_actor(g, cmd, square), square, cmd.count)
+    buildings.sell_building(g, ev, _owner_actor(g, cmd.by, square), square, cmd.count)
 
 
-def _mortgage(g: GameState, ev: Events, cmd: Command) -> None:
+def _mortgage(g: GameState, ev: Events, cmd: Mortgage) -> None:
     square = square_of(g, cmd.square)
-    estate.mortgage(g, ev, _owner_actor(g, cmd, square), square)
+    estate.mortgage(g, ev, _owner_actor(g, cmd.by, square), square)
 
 
-def _unmortgage(g: GameState, ev: Events, cmd: Command) -> None:
+def _unmortgage(g: GameState, ev: Events, cmd: Unmortgage) -> None:
     square = square_of(g, cmd.square)
-    estate.unmortgage(g, ev, _owner_actor(g, cmd, square), square)
+    estate.unmortgage(g, ev, _owner_actor(g, cmd.by, square), square)
 
 
-def _leave_jail(g: GameState, ev: Events, cmd: Command, by_card: bool) -> None:
+def _leave_jail(g: GameState, ev: Events, by: str | None, by_card: bool) -> None:
     """Any jailed player may pay or use a card before their roll (turns.leave_jail)."""
-    who = _named(g, cmd.by, g.current)
+    who = _named(g, by, g.current)
     turns.leave_jail(g, ev, who, by_card=by_card)
 
 
-def _pay_fine(g: GameState, ev: Events, cmd: Command) -> None:
-    _leave_jail(g, ev, cmd, by_card=False)
+def _pay_fine(g: GameState, ev: Events, cmd: PayFine) -> None:
+    _leave_jail(g, ev, cmd.by, by_card=False)
 
 
-def _use_card(g: GameState, ev: Events, cmd: Command) -> None:
-    _leave_jail(g, ev, cmd, by_card=True)
+def _use_card(g: GameState, ev: Events, cmd: UseCard) -> None:
+    _leave_jail(g, ev, cmd.by, by_card=True)
 
 
-def _trade(g: GameState, ev: Events, cmd: Command) -> None:
-    assert cmd.payer is not None and cmd.payee is not None
+def _trade(g: GameState, ev: Events, cmd: Trade) -> None:
     a, b = player_index(g, cmd.payer), player_index(g, cmd.payee)
     refusal = buildings.auction_refusal(g) or buildings.mr_monopoly_refusal(
         g, a if a != g.current else b, "trading")
@@ -445,18 +476,18 @@ def _trade(g: GameState, ev: Events, cmd: Command) -> None:
     estate.trade(g, ev, a, b, give, take)
 
 
-def _bankrupt(g: GameState, ev: Events, cmd: Command) -> None:
+def _bankrupt(g: GameState, ev: Events, cmd: Bankrupt) -> None:
     top = g.top
     default = top.player if isinstance(top, DebtPending) else g.current
     who = _named(g, cmd.by, default)
     declare_bankrupt(g, ev, who)
 
 
-def _auction_building(g: GameState, ev: Events, cmd: Command) -> None:
+def _auction_building(g: GameState, ev: Events, cmd: AuctionBuilding) -> None:
     buildings.start_building_auction(g, ev, cmd.building)
 
 
-def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
+def _claim_rent(g: GameState, ev: Events, cmd: ClaimRent) -> None:
     if not g.claims:
         raise RulesError(Code.NOT_NOW, "there is no rent to claim")
     mine = [c for c in g.claims if cmd.by is None or g.players[c[1]].name == cmd.by]
@@ -470,55 +501,56 @@ def _claim_rent(g: GameState, ev: Events, cmd: Command) -> None:
            why=Why("rent_claimed", square, (("rent", amount),), "rent_must_be_claimed"))
 
 
-def _end_game(g: GameState, ev: Events, cmd: Command) -> None:
+def _end_game(g: GameState, ev: Events, cmd: EndGame) -> None:
     end_and_count(g, ev, cmd.reason)
 
 
-def _use_bus_ticket(g: GameState, ev: Events, cmd: Command) -> None:
+def _use_bus_ticket(g: GameState, ev: Events, cmd: UseBusTicket) -> None:
     who = _named(g, cmd.by, g.current)
     tickets.use_ticket(g, ev, who, square_of(g, cmd.square))
 
 
-def _choose_square(g: GameState, ev: Events, cmd: Command) -> None:
+def _choose_square(g: GameState, ev: Events, cmd: ChooseSquare) -> None:
     top = _expect(g, ChooseSquarePending)
-    _actor(g, cmd, top.player)
+    _actor(g, cmd.by, top.player)
     tickets.choose_square(g, ev, top, square_of(g, cmd.square))
 
 
-def _choose_gift(g: GameState, ev: Events, cmd: Command) -> None:
+def _choose_gift(g: GameState, ev: Events, cmd: ChooseGift) -> None:
     top = _expect(g, BirthdayGiftPending)
-    _actor(g, cmd, top.player)
+    _actor(g, cmd.by, top.player)
     tickets.choose_gift(g, ev, top, cmd.gift)
 
 
-#: each verb's handler: it changes the state and tells what happened; it returns the command
-#: what the device decided when it did (the dice rolled, the card drawn), else None
-_HANDLERS: dict[Verb, Callable[[GameState, Events, Command], Decided]] = {
-    Verb.ROLL: _roll,
-    Verb.BUY: _buy,
-    Verb.DECLINE: _decline,
-    Verb.BID: _bid,
-    Verb.PASS: _pass,
-    Verb.CLOSE_AUCTION: _close_auction,
-    Verb.DRAW: _draw,
-    Verb.END_TURN: _end_turn,
-    Verb.LAND: _land,
-    Verb.PASS_GO: _pass_go,
-    Verb.PAY: _pay,
-    Verb.BUILD: _build,
-    Verb.SELL_BUILDING: _sell_building,
-    Verb.MORTGAGE: _mortgage,
-    Verb.UNMORTGAGE: _unmortgage,
-    Verb.PAY_FINE: _pay_fine,
-    Verb.USE_CARD: _use_card,
-    Verb.TRADE: _trade,
-    Verb.BANKRUPT: _bankrupt,
-    Verb.AUCTION_BUILDING: _auction_building,
-    Verb.CLAIM_RENT: _claim_rent,
-    Verb.END_GAME: _end_game,
-    Verb.USE_BUS_TICKET: _use_bus_ticket,
-    Verb.CHOOSE_SQUARE: _choose_square,
-    Verb.CHOOSE_GIFT: _choose_gift,
+#: each command record's handler: it changes the state and tells what happened; it returns
+#: what the device decided when it did (the dice rolled, the card drawn), else None. Each
+#: handler takes its own record type; the table is looked up by the command's type.
+_HANDLERS: dict[type, Callable[[GameState, Events, Any], Decided]] = {
+    Roll: _roll,
+    Buy: _buy,
+    Decline: _decline,
+    Bid: _bid,
+    Pass: _pass,
+    CloseAuction: _close_auction,
+    Draw: _draw,
+    EndTurn: _end_turn,
+    Land: _land,
+    PassGo: _pass_go,
+    Pay: _pay,
+    Build: _build,
+    SellBuilding: _sell_building,
+    Mortgage: _mortgage,
+    Unmortgage: _unmortgage,
+    PayFine: _pay_fine,
+    UseCard: _use_card,
+    Trade: _trade,
+    Bankrupt: _bankrupt,
+    AuctionBuilding: _auction_building,
+    ClaimRent: _claim_rent,
+    EndGame: _end_game,
+    UseBusTicket: _use_bus_ticket,
+    ChooseSquare: _choose_square,
+    ChooseGift: _choose_gift,
 }
 
 __all__ = ["Accepted", "Result", "new_game", "apply", "transfer", "valid_name", "MAX_NAME"]

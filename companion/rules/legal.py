@@ -9,15 +9,25 @@ offers; tests/test_rules_legal.py compares it with trying every candidate throug
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.rules.buildings import (
     build_command_refusal,
     building_auction_refusal,
     sell_refusal,
 )
 from companion.rules.cards import draw_refusal
-from companion.rules.commands import GIFTS
+from companion.rules.commands import (
+    GIFTS,
+    ActOffer,
+    BareOffer,
+    BidOffer,
+    BuildingAuctionOffer,
+    GiftOffer,
+    LegalOffer,
+    PayOffer,
+    SquaresOffer,
+    TradeOffer,
+    Verb,
+)
 from companion.rules.edition import OWNABLE
 from companion.rules.estate import (
     bid_floor,
@@ -49,17 +59,18 @@ from companion.rules.tickets import (
 )
 from companion.rules.turns import end_turn_refusal, leave_jail_refusal, roll_refusal
 
-JSON = dict[str, Any]
 #: the verbs asked of every owned square, in the order they are listed
-_PROPERTY_VERBS = ("build", "sell_building", "mortgage", "unmortgage")
+_PROPERTY_VERBS = (Verb.BUILD, Verb.SELL_BUILDING, Verb.MORTGAGE, Verb.UNMORTGAGE)
 _BANK_BUILDINGS = ("house", "hotel", "skyscraper")
 
 
-def legal_commands(g: GameState) -> list[JSON]:
-    """Commands accepted now, with "by" filled in; per-square verbs list their "squares"."""
+def legal_commands(g: GameState) -> list[LegalOffer]:
+    """The commands accepted now, as typed offers (companion.rules.commands): "by" filled
+    in, the choices (squares, bid limits, gifts, parties) in their own fields; `to_json()`
+    gives each entry of the public state's "legal" list."""
     if g.winner >= 0:
         return []
-    out: list[JSON] = []
+    out: list[LegalOffer] = []
     players = g.players
     active = [p.name for p in players if not p.bankrupt]
     top = g.top
@@ -69,90 +80,90 @@ def legal_commands(g: GameState) -> list[JSON]:
         _turn(g, out)
     _property(g, top, out)
     for owner in dict.fromkeys(c[1] for c in g.claims):
-        out.append({"do": "claim_rent", "by": players[owner].name})
+        out.append(ActOffer(Verb.CLAIM_RENT, players[owner].name))
     payers = [p.name for p in players if not p.bankrupt and p.cash > 0]
     if payers:
-        out.append({"do": "pay", "from": payers + ["bank"], "to": active + ["bank"]})
-    out.append({"do": "end_game"})
+        out.append(PayOffer(payers + ["bank"], active + ["bank"]))
+    out.append(BareOffer(Verb.END_GAME))
     if len(active) >= 2 and not g.mr_monopoly and (
             not isinstance(top, AUCTIONS)):
-        out.append({"do": "trade", "players": active})
+        out.append(TradeOffer(active))
     return out
 
 
-def _answers(g: GameState, top: Pending, out: list[JSON]) -> None:
+def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
     """The answers to the decision the table waits for."""
     who = g.players[top.player].name if top.player >= 0 else None
     if isinstance(top, BuyPending):
         if buy_refusal(g, top) is None:
-            out.append({"do": "buy", "by": who})
-        out.append({"do": "decline", "by": who})
+            out.append(ActOffer(Verb.BUY, who))
+        out.append(ActOffer(Verb.DECLINE, who))
     elif isinstance(top, AUCTIONS):
         floor = max(bid_floor(top), 1)
         for i, p in enumerate(g.players):
             if p.bankrupt or i in top.passed:  # a building auction: only who can place it
                 continue
             if p.cash >= floor and bid_refusal(g, top, i, floor) is None:
-                out.append({"do": "bid", "by": p.name, "min": floor, "max": p.cash})
+                out.append(BidOffer(p.name, floor, p.cash))
             if pass_refusal(g, top, i) is None:
-                out.append({"do": "pass", "by": p.name})
-        out.append({"do": "close_auction"})
+                out.append(ActOffer(Verb.PASS, p.name))
+        out.append(BareOffer(Verb.CLOSE_AUCTION))
     elif isinstance(top, DrawPending):
         if draw_refusal(g, top, None) is None:
-            out.append({"do": "draw", "by": who})
+            out.append(ActOffer(Verb.DRAW, who))
     elif isinstance(top, RollForRentPending):
         if roll_refusal(g, top.player) is None:
-            out.append({"do": "roll", "by": who})
+            out.append(ActOffer(Verb.ROLL, who))
     elif isinstance(top, LiftMortgagesPending):
         squares = [s for s in top.squares if unmortgage_refusal(g, top.player, s) is None]
         if squares:
-            out.append({"do": "unmortgage", "by": who, "squares": squares})
-        out.append({"do": "decline", "by": who})
+            out.append(SquaresOffer(Verb.UNMORTGAGE, who, squares))
+        out.append(ActOffer(Verb.DECLINE, who))
     elif isinstance(top, DebtPending):
         if bankrupt_refusal(g, top.player) is None:
-            out.append({"do": "bankrupt", "by": who})
+            out.append(ActOffer(Verb.BANKRUPT, who))
     elif isinstance(top, ChooseSquarePending):
         squares = [s for s in square_choices(g, top)
                    if choose_square_refusal(g, top, s) is None]
-        out.append({"do": "choose_square", "by": who, "squares": squares})
+        out.append(SquaresOffer(Verb.CHOOSE_SQUARE, who, squares))
     elif isinstance(top, BirthdayGiftPending):
         for gift in GIFTS:
             if gift_refusal(g, gift) is None:
-                out.append({"do": "choose_gift", "by": who, "gift": gift})
+                out.append(GiftOffer(who, gift))
 
 
-def _turn(g: GameState, out: list[JSON]) -> None:
+def _turn(g: GameState, out: list[LegalOffer]) -> None:
     """With nothing pending: the current player's moves, and leaving jail for anyone."""
     cur_i = g.current
     cur = g.players[cur_i].name
     if roll_refusal(g, cur_i) is None:
-        out.append({"do": "roll", "by": cur})
+        out.append(ActOffer(Verb.ROLL, cur))
     if leave_jail_refusal(g, cur_i, by_card=False) is None:
-        out.append({"do": "pay_fine", "by": cur})
+        out.append(ActOffer(Verb.PAY_FINE, cur))
     if leave_jail_refusal(g, cur_i, by_card=True) is None:
-        out.append({"do": "use_card", "by": cur})
+        out.append(ActOffer(Verb.USE_CARD, cur))
     if end_turn_refusal(g, cur_i) is None:
-        out.append({"do": "end_turn", "by": cur})
+        out.append(ActOffer(Verb.END_TURN, cur))
     if ticket_refusal(g, cur_i, None) is None:
-        out.append({"do": "use_bus_ticket", "by": cur,
-                    "squares": bus_targets(g, g.players[cur_i].position)})
+        out.append(SquaresOffer(Verb.USE_BUS_TICKET, cur,
+                                bus_targets(g, g.players[cur_i].position)))
     for i, p in enumerate(g.players):
         if i != cur_i and not p.bankrupt and p.in_jail:
             if leave_jail_refusal(g, i, by_card=False) is None:
-                out.append({"do": "pay_fine", "by": p.name})
+                out.append(ActOffer(Verb.PAY_FINE, p.name))
             if leave_jail_refusal(g, i, by_card=True) is None:
-                out.append({"do": "use_card", "by": p.name})
+                out.append(ActOffer(Verb.USE_CARD, p.name))
     # bank-only moves: any square, GO passed; nothing is pending, so they are the current
     # player's to make (engine._bank_only_move)
-    out.append({"do": "land", "by": cur, "squares": list(range(len(g.edition.squares)))})
-    out.append({"do": "pass_go", "by": cur})
+    out.append(SquaresOffer(Verb.LAND, cur, list(range(len(g.edition.squares)))))
+    out.append(ActOffer(Verb.PASS_GO, cur))
     # the banker's call in a shortage: what the bank still has to auction one by one
     kinds = [b for b in _BANK_BUILDINGS if building_auction_refusal(g, b) is None]
     if kinds:
-        out.append({"do": "auction_building", "buildings": kinds})
+        out.append(BuildingAuctionOffer(kinds))
 
 
-def _property(g: GameState, top: Pending | None, out: list[JSON]) -> None:
+def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
     """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
 
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
@@ -173,7 +184,7 @@ def _property(g: GameState, top: Pending | None, out: list[JSON]) -> None:
         lift = [] if i == lifting else [s for s in owned if unmortgage_refusal(g, i, s) is None]
         for verb, squares in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
             if squares:
-                out.append({"do": verb, "by": p.name, "squares": squares})
+                out.append(SquaresOffer(verb, p.name, squares))
 
 
 __all__ = ["legal_commands"]

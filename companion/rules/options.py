@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from companion.rules.codes import Code, RulesError
@@ -89,7 +89,7 @@ class RuleOptions:
         Options of features only some editions have are listed only when they differ from
         their neutral default, so an edition without them shows the same options as before.
         """
-        out = asdict(self)
+        out = {name: getattr(self, name) for name in _NAMES}  # asdict deep-copies: 10x slower
         for name, neutral in _LISTED_WHEN_SET.items():
             if out[name] == neutral:
                 del out[name]
@@ -124,6 +124,9 @@ class RuleOptions:
                     )
         return replace(self, **changes)
 
+
+#: every option's name, in order (to_json: the values are plain numbers, flags and words)
+_NAMES = tuple(f.name for f in fields(RuleOptions))
 
 #: options listed in to_json only when set (name -> neutral value): added with the Mega
 #: edition, they would otherwise change the state JSON of every other edition

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.board import auction_choices, rent_for
+from companion.rules.commands import LegalOffer
 from companion.rules.dice import dice_json
 from companion.rules.edition import BUS_DECK, OWNABLE, Edition, SquareKind
 from companion.rules.events import EventError, why_from_json
@@ -84,8 +85,9 @@ def pending_json(g: GameState, p: Pending) -> JSON:
     return out
 
 
-def public_state(g: GameState, legal: list[JSON] | None = None) -> JSON:
-    """The state JSON every screen, phone and script sees (docs/state-json.md)."""
+def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
+    """The state JSON every screen, phone and script sees (docs/state-json.md); `legal`,
+    the offers of legal_commands, become its "legal" list."""
     ed = g.edition
     squares = []
     for sq in ed.squares:
@@ -141,7 +143,7 @@ def public_state(g: GameState, legal: list[JSON] | None = None) -> JSON:
         ],
     }
     if legal is not None:
-        out["legal"] = legal
+        out["legal"] = [offer.to_json() for offer in legal]
     return out
 
 

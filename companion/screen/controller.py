@@ -23,6 +23,7 @@ from companion.game.pins import PinGuard
 from companion.inputs import entry
 from companion.inputs.authority import decision_owner, table_source, waiting_on
 from companion.inputs.entry import acting_player
+from companion.rules.commands import Bankrupt, Command, EndGame
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
@@ -256,7 +257,7 @@ class Controller(EntryMixin):
         self.settings.clock_end = None
         screen_settings.save(self.data_dir, self.settings)
         if self.state.get("winner") is None:
-            self.submit({"do": "end_game", "reason": "time"}, "screen")
+            self.submit(EndGame("time"), "screen")
         return True
 
     def apply_update(self, update: Update) -> None:
@@ -364,7 +365,7 @@ class Controller(EntryMixin):
         if self.sound is not None:
             self.sound.play("refused")
 
-    def submit(self, command: JSON, source: str) -> Outcome | None:
+    def submit(self, command: Command | JSON, source: str) -> Outcome | None:
         """Send a command from the table's shared inputs (panel, keys, touch) to the session,
         for the current player; another named player's decision is theirs to answer (their
         phone or bank card: companion.inputs.authority). A refusal becomes a red banner."""
@@ -394,7 +395,7 @@ class Controller(EntryMixin):
         self.ui.message = None  # not the card's "tap a deed..." hint: the trade is the answer
         self._send(command, Source("rfid", player=decision_owner(command)))
 
-    def _send(self, command: JSON, source: Source) -> Outcome:
+    def _send(self, command: Command | JSON, source: Source) -> Outcome:
         assert self.session is not None
         outcome = self.session.submit(command, source)
         if not outcome.accepted:
@@ -469,14 +470,14 @@ class Controller(EntryMixin):
         choice = chooser.choices[index]
         self.ui.overlay, self.ui.chooser = None, None
         if choice.command is not None:
-            self.submit(dict(choice.command), source)
+            self.submit(choice.command, source)
         elif choice.action:
             self.do(Action(None, choice.label, ui=choice.action), source)
 
     def do(self, action: Action, source: str) -> None:
         """Carry out one prompt action."""
         if action.command is not None:
-            self.submit(dict(action.command), source)
+            self.submit(action.command, source)
             return
         ui_action = action.ui or ""
         if ui_action.startswith("cards:") and self.cards is not None:
@@ -509,7 +510,7 @@ class Controller(EntryMixin):
             self.open_squares(ui_action.split(":", 1)[1])
         elif ui_action == "confirm_bankrupt" and self.state is not None:
             who = acting_player(self.state)
-            command = {"do": "bankrupt", "by": who}
+            command = Bankrupt(who)
             self.open_chooser(text("act_bankrupt"), [Choice(text("act_bankrupt"), command),
                                                      Choice(text("act_back"))])
         elif ui_action.startswith("sound:"):
@@ -520,7 +521,7 @@ class Controller(EntryMixin):
             self.open_chooser(text("end_now_title"), [
                 Choice(text("menu_end_now"), action="end_now_yes"), Choice(text("act_back"))])
         elif ui_action == "end_now_yes" and self.session is not None:
-            self._send({"do": "end_game"}, Source("screen", banker=True))
+            self._send(EndGame(), Source("screen", banker=True))
         elif ui_action.startswith("setup_"):
             self._setup_action(ui_action)
 

@@ -16,6 +16,7 @@ from companion.screen.texts import MESSAGES, text
 
 if TYPE_CHECKING:
     from companion.game.api import JSON, Outcome
+    from companion.rules.commands import Command
     from companion.screen.ui_state import UiState
 
 
@@ -45,7 +46,7 @@ class EntryMixin:
         ui: UiState
         state: JSON | None
 
-        def submit(self, command: JSON, source: str) -> Outcome | None: ...
+        def submit(self, command: Command | JSON, source: str) -> Outcome | None: ...
 
         def refuse(self, refusal: str | Outcome) -> None: ...
 

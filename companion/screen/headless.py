@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.inputs.authority import decision_owner, table_source
+from companion.rules.commands import CloseAuction, Command, EndGame
 from companion.screen.audio import SoundPlayer
 from companion.screen.screen_sounds import extra_sounds
 from companion.screen.views import settings as screen_settings
@@ -155,7 +156,7 @@ class HeadlessTable:
             self.settings.clock_end = None
             screen_settings.save(self.data_dir, self.settings)
             if self.state.get("winner") is None:
-                self._submit({"do": "end_game", "reason": "time"})
+                self._submit(EndGame("time"))
         deadline = self.ui.auction_deadline
         if deadline is None or now < deadline:
             return
@@ -164,7 +165,7 @@ class HeadlessTable:
         close = next((e for e in self.state.get("legal") or []
                       if e.get("do") == "close_auction"), None)
         if pending.get("bidder") and close:
-            self._submit(dict(close))
+            self._submit(CloseAuction())
 
     def consent(self, player: str) -> None:
         """A bank card tapped: the trade last offered to its owner on a phone, accepted."""
@@ -178,7 +179,7 @@ class HeadlessTable:
         self._refused(self.session.submit(command,
                                           Source("rfid", player=decision_owner(command))))
 
-    def _submit(self, command: JSON) -> None:
+    def _submit(self, command: Command | JSON) -> None:
         sender = table_source(self.state, command, "screen")
         if isinstance(sender, str):
             return

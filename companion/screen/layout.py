@@ -123,7 +123,7 @@ class SetupLayout:
         return cls(
             header=_rect(sx, sy, 0, 0, 800, 40),
             form=_rect(sx, sy, 10, 46, 590, 346),
-            remote=_rect(sx, sy, 610, 46, 184, 200),
+            remote=_rect(sx, sy, 610, 46, 184, 346),
             hint=_rect(sx, sy, 10, 396, 780, 22),
             buttons=_rect(sx, sy, 12, 420, 776, 50),
         )

@@ -224,7 +224,10 @@ class Painter:
             px -= 1
         fit = max(1, min(max_lines, box.height // max(1, line_h)))
         if len(lines) > fit:
-            lines = lines[:fit - 1] + [" ".join(lines[fit - 1:])]  # ellipsised by text()
+            rest = text
+            for line in lines[:fit - 1]:  # the text after the lines that fit, as written
+                rest = rest[len(line):].lstrip(" ") if rest.startswith(line) else rest
+            lines = lines[:fit - 1] + [rest]  # ellipsised by text()
         lines = lines[:max_lines]
         top = box.centery - len(lines) * line_h // 2
         for i, line in enumerate(lines):
@@ -241,8 +244,8 @@ class Painter:
     def _wrap(self, text: str, width: int, px: int, bold: bool) -> list[str]:
         lines: list[str] = []
         current = ""
-        for word in _pieces(text, width, lambda piece: self.measure(piece, px, bold)[0]):
-            candidate = f"{current} {word}" if current else word
+        for word, glued in _pieces(text, width, lambda piece: self.measure(piece, px, bold)[0]):
+            candidate = (current + word if glued else f"{current} {word}") if current else word
             if current and self.measure(candidate, px, bold)[0] > width:
                 lines.append(current)
                 current = word
@@ -253,17 +256,23 @@ class Painter:
         return lines
 
 
-def _pieces(text: str, width: int, measure: Callable[[str], int]) -> list[str]:
-    """The words of `text`, a word wider than `width` (a device path, an address) cut after
-    its last "/", ":" or "-" that fits, so a paragraph wraps it."""
-    pieces: list[str] = []
+def _pieces(text: str, width: int, measure: Callable[[str], int]) -> list[tuple[str, bool]]:
+    """The words of `text`, a word wider than `width` (a device path, an address, a double
+    name) cut after its last "/", ":" or "-" that fits, so a paragraph wraps it; each with
+    whether it is the rest of a cut word (joined again without a space on one line).
+
+    >>> _pieces("Ann Müller-Lüdenscheid", 8, len)
+    [('Ann', False), ('Müller-', False), ('Lüdenscheid', True)]
+    """
+    pieces: list[tuple[str, bool]] = []
     for word in text.split(" "):
+        glued = False
         while len(word) > 1 and measure(word) > width:
             cut = max(1, max((i + 1 for i, ch in enumerate(word[:-1]) if ch in "/:-"
                               and measure(word[:i + 1]) <= width), default=0))
             if cut == 1:  # no mark fits: the word stays whole (and is ellipsised)
                 break
-            pieces.append(word[:cut])
-            word = word[cut:]
-        pieces.append(word)
+            pieces.append((word[:cut], glued))
+            word, glued = word[cut:], True
+        pieces.append((word, glued))
     return pieces

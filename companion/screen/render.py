@@ -90,8 +90,11 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
             draw_header(p, game.header, state, ui, colors)
             draw_players(p, game.players, state, ui, colors)
             draw_board(p, game.board, state, ui)
-            draw_log(p, game.log, ui)
-            draw_phones(p, game.remote, ui)
+            if ui.wifi is None:
+                draw_log(p, game.log, ui)
+                draw_phones(p, game.remote, ui)
+            else:  # until a phone is on the table's Wi-Fi its code takes the side column
+                draw_phones(p, game.log.union(game.remote), ui)
             draw_prompt(p, game, frame.prompt, colors)
             draw_banner(p, game.header, ui)
     if ui.overlay == "help":
@@ -105,7 +108,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
     if ui.pin is not None:  # above the PIN's box, which hides the game's own banner
         draw_banner(p, p.rect(6, 2, 788, 34), ui)
     elif frame.screen != "game":
-        draw_banner(p, p.rect(6, 380, 788, 36), ui)
+        draw_banner(p, p.rect(6, 380, 788, 36), ui, upward=True)
     frame.texts = p.texts
     frame.hotspots = p.hotspots
     frame.animating = ui.animating()

@@ -28,9 +28,6 @@ HOTEL: Color = (230, 50, 50)
 # to READABLE - 2. The views name their sizes here instead of writing numbers.
 READABLE = 16
 MONEY = 28
-# The one exception: five or six buttons side by side (Mega's bus ticket, the PIN pad) are
-# too narrow for a long word at 14 px, so a word on them may go down to NARROW.
-NARROW = 12
 
 
 def readable(scale: float, secondary: bool = False) -> float:
@@ -48,7 +45,7 @@ def readable(scale: float, secondary: bool = False) -> float:
 
 SIZES: dict[str, float] = {
     "name": 16,  # a player card's name and the change of their cash
-    "cash": 30,  # a player's cash (MONEY at least, even on the narrow cards of 5+ players)
+    "cash": 30,  # a player's cash (MONEY at least; five players or more: its digits)
     "worth": 16,  # a player card's status line: net worth, jail, jail cards
     "log_title": 17,  # "Last moves"
     "log": 16,  # each recent move
@@ -65,7 +62,7 @@ SIZES: dict[str, float] = {
     "lesson_where": 14,  # secondary: ...where the rule stands in the rules ("Rules: Jail")
     "roll": 26,  # the roll written in digits beside the dice
     "prompt_detail": 16,  # the line under a decision (secondary when it must shrink)
-    "square_label": 8,  # a square's short name on the map, from 1280x720 up (12 px there)
+    "square_label": 8,  # a square's short name on its colour bar, from 1280x720 (12 px there)
     "button_name": 14,  # secondary: the panel cap's name above an on-screen button's action
 }
 

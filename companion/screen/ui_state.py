@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.inputs.entry import PinEntry
+from companion.rules.commands import Command
 from companion.screen.theme import Color
 
 BALANCE_ANIM_S = 0.8  # the shown balance counts to the new value in this time
@@ -77,7 +78,7 @@ class Choice:
     """One option of a chooser overlay: a label and what choosing it does."""
 
     label: str
-    command: dict[str, Any] | None = None
+    command: Command | dict[str, Any] | None = None
     action: str | None = None  # a UI action instead of a command
 
 

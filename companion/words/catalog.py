@@ -1,12 +1,15 @@
-"""Languages: gettext catalogs of the screen's words, money as each edition writes it, and
+"""Languages: the one gettext catalog per language, money as each edition writes it, and
 the editions' own names for squares and cards in other languages.
 
-The catalogs are Babel .po files in `companion/locale/<lang>/LC_MESSAGES/companion.po`,
-compiled to the .mo files shipped beside them (a test checks they are up to date). English
-is the source language; it has a catalog too, so English wording can change without
-touching the message ids. `python -m companion.words.catalog update` re-extracts the template from
-the screen's sources, merges it into every .po and compiles the .mo files (the same steps
-as `pybabel extract -F companion/locale/babel.cfg ...`, see companion/locale/README.md).
+Every sentence of the table companion is in one Babel catalog per language,
+`companion/locale/<lang>/LC_MESSAGES/companion.po`, compiled to the .mo files shipped beside
+them (a test checks they are up to date): the table screen, the phones (web_remote.i18n), the
+terminal and the command line all read it through `translator`. English is the source
+language; it has a catalog too, so English wording can change without touching the message
+ids. `python -m companion.words.catalog update` re-extracts the template from the sources that
+companion/locale/babel.cfg names (companion/, hardware/, web_remote/ and its templates), merges
+it into every .po and compiles the .mo files (the same steps as `pybabel extract -F
+companion/locale/babel.cfg ...`, see companion/locale/README.md).
 
 >>> translator("sv").pgettext("act_buy", "Buy")
 'Köp'
@@ -35,17 +38,17 @@ SOURCE_LANGUAGE = "en"
 DOMAIN = "companion"
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
-#: where the screen's messages are (the screen and the words it shares with the phones),
-#: and the marker functions that carry them
-SOURCES = Path(__file__).resolve().parents[1]
-SOURCE_FILES = [("screen/**.py", "python")] + [(f"words/{name}.py", "python") for name in (
-    "explaining/lesson_texts", "log_texts", "message", "news_texts", "refusal_texts",
-    "undo_texts", "explaining/why_texts")]
-KEYWORDS = ("_t:1c,2", "_n:1c,2,3")
+#: the checkout whose sources companion/locale/babel.cfg names (companion/, hardware/,
+#: web_remote/), and the marker functions that carry the messages: the words layer's `_t`
+#: and `_n` (the id is the message context), the phones' `_` and `ngettext`
+SOURCES = Path(__file__).resolve().parents[2]
+MAPPING = LOCALE_DIR / "babel.cfg"
+KEYWORDS = ("_t:1c,2", "_n:1c,2,3", "_", "ngettext:1,2")
 
 MINUS = "\u2212"  # a real minus sign, as wide as the plus
 NBSP = "\u00a0"  # amounts never break across lines
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+#: the words layer's {fields} and the phones' %(fields)s
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\(\w+\)[sd]")
 
 
 # --- languages and catalogs -----------------------------------------------------------------
@@ -269,29 +272,39 @@ def signed_amount(amount: int, currency: Mapping[str, Any] | None) -> str:
 
 
 def placeholders(text: str) -> set[str]:
-    """The {fields} of a message.
+    """The {fields} of a message (the phones' %(fields)s too).
 
     >>> sorted(placeholders("{player}: buy {square} for {price}?"))
     ['{player}', '{price}', '{square}']
+    >>> sorted(placeholders("%(num)d houses on %(square)s"))
+    ['%(num)d', '%(square)s']
     """
     return set(_PLACEHOLDER.findall(text))
 
 
 def extract_template() -> Any:
-    """The message template (a Babel Catalog) extracted from the screen's sources."""
+    """The message template (a Babel Catalog) extracted from the sources babel.cfg names."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
-    from babel.messages.frontend import parse_keywords
+    from babel.messages.frontend import parse_keywords, parse_mapping_cfg
 
     catalog = Catalog(project="Table Companion", version="0.1.0", domain=DOMAIN,
                       charset="utf-8", fuzzy=False)
-    keywords = parse_keywords(list(KEYWORDS))
-    root = SOURCES.parent
+    with MAPPING.open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(  # type: ignore[no-untyped-call]
+            handle, str(MAPPING))
+    tops = {pattern.split("/", 1)[0] for pattern, _method in method_map}
+
+    def wanted(folder: str) -> bool:  # only the named top folders; no .venv, no __pycache__
+        parts = Path(folder).relative_to(SOURCES).parts
+        return not parts or (parts[0] in tops and not parts[-1].startswith((".", "_")))
+
     for filename, lineno, message, comments, context in extract_from_dir(
-            SOURCES, method_map=SOURCE_FILES, keywords=keywords, comment_tags=("TRANSLATORS:",),
-            strip_comment_tags=True):
-        path = (SOURCES / filename).relative_to(root).as_posix()
-        catalog.add(message, None, [(path, lineno)], auto_comments=comments, context=context)
+            SOURCES, method_map=method_map, options_map=options_map,
+            keywords=parse_keywords(list(KEYWORDS)), comment_tags=("TRANSLATORS:",),
+            strip_comment_tags=True, directory_filter=wanted):
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
+                    context=context)
     return catalog
 
 
@@ -331,8 +344,8 @@ def update_catalogs(locale_dir: Path = LOCALE_DIR) -> None:
             before = read_po(handle)
         if _keys(before) == _keys(template):
             template.creation_date = before.creation_date
-    header = "# Table Companion: the table screen's words.\n# Distributed under the same " \
-        "license as the Table Companion project."
+    header = "# Table Companion: every sentence of the table screen and the phones.\n" \
+        "# Distributed under the same license as the Table Companion project."
     with pot.open("wb") as handle:
         write_po(handle, template, width=100, omit_header=False)
     for lang in LANGUAGES:
@@ -346,11 +359,16 @@ def update_catalogs(locale_dir: Path = LOCALE_DIR) -> None:
                               header_comment=header, msgid_bugs_address="",
                               last_translator="Table Companion", language_team=lang)
         catalog.update(copy.deepcopy(template), update_header_comment=False)
-        if lang == SOURCE_LANGUAGE:
-            for message in catalog:
-                if message.id:
-                    message.string = message.id
-                    message.flags.discard("fuzzy")  # a guess from a similar message
+        for message in catalog:
+            source = template.get(message.id, context=message.context) if message.id else None
+            if source is None:
+                continue
+            # the format flags are the source's, not a similar message's that Babel guessed from
+            guessed = message.flags & {"fuzzy"}
+            message.flags = set(source.flags) | guessed
+            if lang == SOURCE_LANGUAGE:
+                message.string = message.id
+                message.flags.discard("fuzzy")  # English is its own translation
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as handle:
             write_po(handle, catalog, width=100, ignore_obsolete=True, include_previous=False)

@@ -3,9 +3,8 @@
 companion.words.move_words says an engine event in one of these lines ("Ann → Bank € 200",
 "Ann bought Rue Lecourbe"): the table screen's "Last moves" panel shows them
 (companion.screen.log_lines) and the phone remote's Table page adds them under each move of
-its "Latest" list. `python -m companion.words.catalog update` extracts them into the screen's
-catalogs like the other screen texts, and the phone remote's extraction reads this file too
-(docs/phone-remote.md, "Languages"): they are translated in both. The ids are the gettext
+its "Latest" list. `python -m companion.words.catalog update` extracts them into the one
+catalog per language (companion/locale) that both read. The ids are the gettext
 message contexts. Fields in braces: {player} {payer} {payee} names, {square} a square in the
 table's language, {amount} money as the edition writes it, {building} one of the
 building_* words.

@@ -2,8 +2,8 @@
 for a counted message, the plural and the field holding the count.
 
 The markers `_t` and `_n` make the messages Babel extracts (keywords `_t:1c,2` and
-`_n:1c,2,3`); companion.screen.texts and the message lists shared with the phone remote
-(log_texts, refusal_texts, undo_texts, companion/words/move_texts.py) are written with them.
+`_n:1c,2,3`); companion.screen.texts and the message lists the screen and the phones share
+(log_texts, refusal_texts, undo_texts, move_texts, news_texts, ...) are written with them.
 """
 
 from __future__ import annotations

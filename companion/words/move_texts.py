@@ -1,13 +1,13 @@
 """What each move did, in English (the source language), by message id: the sentences of the
 phone remote's list of the latest moves.
 
-companion.words.move_words picks one of these for a journal entry (its command, with the facts
-companion.words.move_facts reads from its events) and fills it in, in the phone's language from
-the phone remote's catalog (docs/phone-remote.md, "Languages": its extraction reads this
-file). The ids are the gettext message contexts: "move_<verb>" for a command,
+companion.words.move_words picks one of these for a journal entry (its command, with the
+facts companion.words.move_facts reads from its events) and fills it in, in the phone's
+language from the one catalog per language (companion/locale, docs/phone-remote.md
+"Languages"). The ids are the gettext message contexts: "move_<verb>" for a command,
 "move_<verb>_<variant>" where the words differ (a test fails when a verb of the engine has
-none); "move_line_*" are the lines said under a move about what else happened, beside
-the table screen's own (companion/words/log_texts.py). Fields in braces: {player} {payer}
+none); "move_line_*" are the lines said under a move about what else happened, beside the
+table screen's own (companion/words/log_texts.py). Fields in braces: {player} {payer}
 {payee} {giver} {receiver} {creditor} names, {square} a square in the phone's language,
 {amount} money as the edition writes it, {dice} the dice ("3 + 4", "2 + 5 + bus"), {card} a
 card's text, {edition} the edition's name, {players} the players' names, {what} what one

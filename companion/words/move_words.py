@@ -8,9 +8,9 @@ its command ("Ann bought Rue Lecourbe for € 60", "Bo rolled 3 + 4 and moved to
 Montparnasse", "Taken back: ...", "... (by the banker)"), with the facts of
 companion.words.move_facts that the UNDO question reads too, and under it the lines of what else
 happened that the sentence does not say (the rent paid, the card's text, jail). Both take
-the caller's catalog, so the screen speaks from its catalogs and each phone from the phone
-remote's; the words are in companion/words/log_texts.py (the screen's lines, in both
-catalogs) and companion/words/move_texts.py (the phone's sentences).
+the caller's catalog (the one catalog of the screen's or the phone's language); the words
+are in companion/words/log_texts.py (the lines) and companion/words/move_texts.py (the
+phone's sentences).
 
 Square names come from the edition in the asked language (the screen may pass its own
 namer), amounts are written as the edition writes its money. A sentence whose facts are
@@ -20,7 +20,7 @@ raw template, never an exception.
 >>> from companion.words import catalog as i18n
 >>> state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"]}
 >>> entry = {"command": {"do": "roll", "dice": [1, 2]}, "events": [
-...     {"kind": "rolled", "player": "Ann", "dice": [1, 2]},
+...     {"kind": "rolled", "player": "Ann", "dice": [1, 2], "double": False},
 ...     {"kind": "moved", "player": "Ann", "from": 0, "to": 3}],
 ...     "source": {"kind": "phone", "player": "Bo", "banker": True}}
 >>> describe_move(entry, state, "en", i18n.translator("en")).text

@@ -1,6 +1,7 @@
 """The news addressed to people, in one place for the phones and the table screen: the
 headline (whose turn, doubles, jail, the winner), the card that is news with its drawer,
-and what the last round did to one person ("You paid Ann € 8 rent", "Dan paid you € 8").
+and what happened to one person that they have not seen yet ("You paid Ann € 8 rent",
+"Dan paid you € 8"; which items a player has seen, companion.game.telling.seen).
 
 Built from the typed events of the journal (companion.rules.events) and the state JSON;
 said in the caller's language through its catalog (companion.words.move_words.Words), with
@@ -9,13 +10,13 @@ the sentences of companion/words/news_texts.py.
 >>> from companion.words import catalog as i18n
 >>> state = {"edition": "classic-eur", "currency": {"pattern": "€ {amount}"},
 ...          "current": "Dan", "players": [{"name": "Ann"}, {"name": "Dan"}]}
->>> entry = {"kind": "command", "events": [
-...     {"kind": "transfer", "from": "Dan", "to": "Ann", "amount": 8, "reason": "rent"}]}
+>>> item = {"key": "7:0", "seq": 7, "event":
+...     {"kind": "transfer", "from": "Dan", "to": "Ann", "amount": 8, "reason": "rent"}}
 >>> words = Words(state, "en", i18n.translator("en"))
->>> news_for([entry], "Ann", words)
-['Dan paid you €\\xa08 rent']
->>> news_for([entry], "Dan", words)
-['You paid Ann €\\xa08 rent']
+>>> my_news([item], "Ann", words).lines
+(('7:0', 'Dan paid you €\\xa08 rent'),)
+>>> my_news([item], "Dan", words).lines
+(('7:0', 'You paid Ann €\\xa08 rent'),)
 """
 
 from __future__ import annotations
@@ -28,10 +29,8 @@ from companion.rules.events import (
     AuctionClosed,
     Event,
     EventError,
-    GameStarted,
     Jailed,
     Transfer,
-    Turn,
     event_from_json,
 )
 from companion.words import catalog as i18n
@@ -101,38 +100,40 @@ def card_news(state: Mapping[str, Any], words: Words) -> CardNews | None:
     return CardNews(title, text, player)
 
 
-def _typed(entry: Mapping[str, Any]) -> list[Event]:
-    out = []
-    for data in entry.get("events") or []:
-        if isinstance(data, Mapping) and data.get("kind") not in ("undone", "redone"):
-            try:
-                out.append(event_from_json(data))
-            except EventError:
-                continue
-    return out
+@dataclass(frozen=True)
+class MyNews:
+    """A player's news not seen yet, as their phone shows it: the newest `lines` as (key,
+    sentence), newest first; how many `earlier` moves hold more of it (History has them),
+    and the keys of those (`earlier_keys`: seen once the phone has shown that they are
+    there)."""
+
+    lines: tuple[tuple[str, str], ...] = ()
+    earlier: int = 0
+    earlier_keys: tuple[str, ...] = ()
 
 
-def news_for(entries: Sequence[Mapping[str, Any]], player: str, words: Words,
-             shown: int = NEWS_SHOWN) -> list[str]:
-    """What the last round did to `player`, newest first: money paid and received, jail,
-    auctions won (`entries`: the session's history, oldest first, with "undone" marks).
-    A round reaches back to the turn before the player's last one began, so news stays
-    until every other player has had a turn."""
-    players = [p for p in words.state.get("players") or [] if not p.get("bankrupt")]
-    rounds = max(2, len(players) + 1)
-    out: list[str] = []
-    turns = 0
-    for entry in reversed(entries):
-        if entry.get("kind", "command") not in ("command", "redo") or entry.get("undone"):
+def my_news(items: Sequence[Mapping[str, Any]], player: str, words: Words,
+            shown: int = NEWS_SHOWN) -> MyNews:
+    """What happened to `player` that they have not seen yet (`items`: the session's news
+    items of theirs, newest first, {"key", "seq", "event"}): money paid and received,
+    jail, auctions won, the newest `shown` of them said, the rest counted by move."""
+    lines: list[tuple[str, str]] = []
+    earlier: dict[str, Any] = {}
+    for item in items:
+        try:
+            event = event_from_json(item.get("event"))
+        except EventError:
             continue
-        events = _typed(entry)
-        lines = [line for line in (_said(event, player, words) for event in events) if line]
-        out.extend(reversed(lines))
-        turns += sum(1 for e in events if isinstance(e, Turn))
-        if turns >= rounds or len(out) >= shown or any(isinstance(e, GameStarted)
-                                                        for e in events):
-            break
-    return out[:shown]
+        key = str(item.get("key"))
+        if len(lines) >= shown:
+            earlier[key] = item.get("seq")
+            continue
+        line = _said(event, player, words)
+        if line:
+            lines.append((key, line))
+    said = {key.split(":", 1)[0] for key, _line in lines}
+    moves = {str(seq) for seq in earlier.values()} - said  # a move partly said is not earlier
+    return MyNews(tuple(lines), len(moves), tuple(earlier))
 
 
 def _said(event: Event, player: str, words: Words) -> str | None:

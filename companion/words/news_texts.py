@@ -3,12 +3,11 @@ what just happened to them ("You paid Ann € 8 rent"), whose turn it is, double
 card drawn and by whom.
 
 companion.words.news says these from the typed events of the journal (the phones' Me and
-Table pages, the table screen's card). They are extracted into both catalogs, the screen's
-(companion/locale) and the phone remote's (web_remote/translations), and translated in both
-alike. The phrasings need no grammatical case of a name: in Russian and Polish a name stays
-in the nominative ("Ходит: Аня"). Fields in braces: {player} {payer} {payee} names,
-{amount} money as the edition writes it, {square} a square, {card} a card's text, {deck}
-a deck's name.
+Table pages, the table screen's card). They are extracted into the one catalog per language
+(companion/locale) that the screen and the phones read. The phrasings need no grammatical
+case of a name: in Russian and Polish a name stays in the nominative ("Ходит: Аня"). Fields
+in braces: {player} {payer} {payee} names, {amount} money as the edition writes it, {square}
+a square, {card} a card's text, {deck} a deck's name.
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """The sentence of every refusal, by message id, in English (the source language).
 
 companion.words.refusals picks one of these for a refusal's code and params and fills it in; the
-table screen and the phones both say them (each in its own language, from its own catalog).
+table screen and the phones both say them (each in its own language, from the one catalog).
 The ids are the gettext message contexts: "refusal_<code>" is the code's sentence without
-facts, "refusal_<code>_<variant>" a sentence that names them. They live here, beside the
-screen's other words, so that `python -m companion.words.catalog update` extracts them into the
-screen's catalogs; the phone remote's extraction reads this file too (docs/phone-remote.md).
+facts, "refusal_<code>_<variant>" a sentence that names them. `python -m
+companion.words.catalog update` extracts them into the one catalog per language (companion/locale).
 Fields in braces are filled by companion.words.refusals: {player} a name, {square} a square in
 the table's language, {needed} {cash} {minimum} {can} {owed} amounts in the edition's money.
 """

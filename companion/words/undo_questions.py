@@ -5,7 +5,7 @@ of that command, with the events it had). `describe_undo` turns that entry into 
 question, "Undo: Ann bought Rue de la Paix?", "Undo Bo's roll (3 + 4)?", so that the table
 screen (in the screen's language) and the banker's phone (in its own) name the move before
 it is undone. Like companion.words.refusals, the caller passes its own catalog's `pgettext`; the
-questions are in companion/words/undo_texts.py, extracted into both catalogs. The facts
+questions are in companion/words/undo_texts.py, in the one catalog per language. The facts
 (who, which square, how much) are read by companion.words.move_facts, which the phone's list of
 the latest moves (companion.words.move_words) shares.
 
@@ -21,7 +21,7 @@ last move?", else "Undo the last move?". Never a raw template, never an exceptio
 >>> describe_undo(entry, state, "en", lambda _ctx, text: text)
 'Undo: Ann bought Rue de la Paix?'
 >>> describe_undo({"command": {"do": "roll", "dice": [3, 4]}, "events": [
-...     {"kind": "rolled", "player": "Bo", "dice": [3, 4]}]}, state, "sv",
+...     {"kind": "rolled", "player": "Bo", "dice": [3, 4], "double": False}]}, state, "sv",
 ...     i18n.translator("sv").pgettext)
 'Ångra kastet av Bo (3 + 4)?'
 """

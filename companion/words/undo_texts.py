@@ -3,9 +3,8 @@
 companion.words.undo_questions picks one of these for the command an undo would take back (the
 journal entry the session's `undo_target()` gives: its command and events) and fills it in;
 the table screen asks it before undoing and the banker's phone before its Undo button acts,
-each in its own language from its own catalog. Like the refusal sentences they live beside
-the screen's other words, so that `python -m companion.words.catalog update` extracts them into the
-screen's catalogs; the phone remote's extraction reads this file too (docs/phone-remote.md).
+each in its own language from the one catalog per language (companion/locale), which
+`python -m companion.words.catalog update` extracts them into.
 The ids are the gettext message contexts: "undo_<verb>" for a command, "undo_<verb>_<variant>"
 where the words differ. Fields in braces are filled by companion.words.undo_questions: {player}
 {payer} {payee} {giver} {receiver} names, {square} a square in the table's language,

@@ -11,12 +11,14 @@ import queue
 import time
 import tty
 from collections.abc import Callable
+from typing import Any
 
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent, TagEvent
 from companion.inputs.pump import InputPump
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
+from companion.rules.commands import Command
 from hardware.readers.rdm6300 import Rdm6300Reader, encode_frame
 
 TAGS = {"0B00000001": "chance-dividend", "0B00000002": "chance-speeding"}
@@ -26,7 +28,7 @@ class _TimingSession:
     """Just enough of a game session: a drawn-card prompt that never goes away."""
 
     def __init__(self) -> None:
-        self.submitted: queue.Queue[tuple[float, JSON]] = queue.Queue()
+        self.submitted: queue.Queue[tuple[float, Command | JSON]] = queue.Queue()
         self._state: JSON = {
             "version": 1,
             "players": [{"name": "Ann"}, {"name": "Bo"}],
@@ -35,7 +37,8 @@ class _TimingSession:
             "legal": [{"do": "draw", "by": "Ann"}],
         }
 
-    def submit(self, command: JSON, source: Source, expect_version: int | None = None) -> Outcome:
+    def submit(self, command: Command | JSON, source: Source,
+               expect_version: int | None = None) -> Outcome:
         self.submitted.put((time.perf_counter(), command))
         return Outcome(True, 1)
 
@@ -61,6 +64,12 @@ class _TimingSession:
         return {"code": "not_in_line", "message": "", "params": {}}
 
     def set_teaching(self, on: bool, source: Source) -> Outcome:
+        return Outcome(False, 1)
+
+    def news(self, player: str) -> list[JSON]:
+        return []
+
+    def mark_seen(self, keys: Any, source: Source) -> Outcome:
         return Outcome(False, 1)
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:

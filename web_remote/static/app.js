@@ -151,6 +151,7 @@
         live.querySelectorAll("details").forEach((d) => { d.open = open.has(fold(d)); });
         retype(typing);
         wire();
+        newsDue();
         document.body.dataset.shown = String(shownVersion());
       })
       .catch(() => {})
@@ -360,7 +361,83 @@
     });
   }
 
+  // A player's news stays on their phone until they have seen it: a line counts as seen
+  // once it has been in view (inside the news box and the screen) on a visible page
+  // (document.visibilityState) for SEEN_AFTER_MS at a stretch; "…and 3 earlier moves"
+  // stands for the keys of those moves. Then its keys are sent (POST /api/news/seen); the
+  // line stays here, dimmed, until the next update, and the player's other phones drop it.
+  // A hidden page, a line scrolled away, or a page reloaded before the time is up marks
+  // nothing.
+  const SEEN_AFTER_MS = 3000;
+  const since = new Map();  // a news key -> when it came into view on a visible page
+  const marking = new Set();  // keys this page sent (or is sending)
+  const refused = new Set();  // keys the server refused once: not sent again from this page
+  function inView(el) {
+    const line = el.getBoundingClientRect();
+    const box = el.parentElement.getBoundingClientRect();
+    const top = Math.max(0, box.top);
+    const bottom = Math.min(window.innerHeight, box.bottom);
+    return line.height > 0 && Math.min(line.bottom, bottom) - Math.max(line.top, top) >=
+      0.75 * line.height;
+  }
+  function keysInView() {
+    const list = live?.querySelector("ul.news[data-mark]");
+    const out = [];
+    for (const li of list ? list.querySelectorAll("li[data-key], li[data-keys]") : []) {
+      if (inView(li)) out.push(...(li.dataset.key || li.dataset.keys).split(" "));
+    }
+    return out.filter((k) => k && !marking.has(k));
+  }
+  function newsDue() {
+    clearTimeout(newsDue.timer);
+    if (document.visibilityState !== "visible") { since.clear(); return; }
+    const keys = keysInView();
+    const now = performance.now();
+    for (const k of [...since.keys()]) if (!keys.includes(k)) since.delete(k);
+    for (const k of keys) if (!since.has(k)) since.set(k, now);
+    const due = keys.filter((k) => now - since.get(k) >= SEEN_AFTER_MS);
+    if (due.length) markSeen(due);
+    const waiting = keys.filter((k) => !due.includes(k)).map((k) => since.get(k));
+    if (waiting.length) {
+      newsDue.timer = setTimeout(newsDue, Math.max(50, Math.min(...waiting) + SEEN_AFTER_MS - now));
+    }
+  }
+  // scrolling the page or the news box brings lines into view and out of it
+  let scrolled = null;
+  const rescan = () => { clearTimeout(scrolled); scrolled = setTimeout(newsDue, 150); };
+  document.addEventListener("scroll", rescan, { capture: true, passive: true });
+  window.addEventListener("resize", rescan);
+  async function markSeen(keys) {
+    keys.forEach((k) => marking.add(k));
+    let ok = false;
+    try {
+      const r = await fetch("/api/news/seen", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ keys }),
+      });
+      ok = r.ok;
+    } catch (e) { /* offline: tried again with the next update */ }
+    if (ok) {
+      for (const li of live ? live.querySelectorAll("ul.news li") : []) {
+        const shown = (li.dataset.key || li.dataset.keys || "").split(" ");
+        if (shown.every((k) => !k || marking.has(k))) li.classList.add("seen");
+      }
+      return;
+    }
+    // another phone of the player marked some first, or a move was undone: read the news
+    // again from the server, and mark what is still unseen there (once more at most)
+    for (const k of keys) {
+      if (!refused.has(k)) marking.delete(k);
+      refused.add(k);
+    }
+    refresh();
+  }
+  document.addEventListener("visibilitychange", newsDue);
+
   wire();
+  newsDue();
   if (live && live.dataset.partial && window.EventSource) {
     document.body.dataset.shown = String(shownVersion());
     follow();
@@ -379,6 +456,13 @@
       if (data.version !== shownVersion()) refresh();
     });
     events.addEventListener("trades", () => refresh());
+    // another phone of the player saw news this page shows: the page drops it
+    events.addEventListener("news", (e) => {
+      const keys = JSON.parse(e.data).keys || [];
+      const shown = [...(live ? live.querySelectorAll("ul.news li") : [])]
+        .flatMap((li) => (li.dataset.key || li.dataset.keys || "").split(" "));
+      if (keys.some((k) => !marking.has(k) && shown.includes(k))) refresh();
+    });
     events.addEventListener("joined", () => {
       document.querySelectorAll('img[data-refresh-on="joined"]').forEach((img) => {
         img.src = img.src.split("?")[0] + "?t=" + Date.now();

@@ -251,6 +251,34 @@ def _banker_journal_step(step: str) -> Response:
     return outcome_response(act(source_of(who)))
 
 
+# --- news seen -----------------------------------------------------------------------------
+
+
+@bp.post("/news/seen")
+@joined
+def news_seen() -> Response:
+    """The player's own phone has shown these news items long enough: {"keys": [...]} (keys
+    from the Me page's news list). Only a player's phone marks, and only its own player's
+    news; a key that is not their news now, or was already seen, refuses the whole request
+    (400, nothing marked). Every phone is then told ("news" on the live stream), so the
+    player's other phones drop the items."""
+    who = identity()
+    assert who is not None
+    if who.player is None:
+        raise Refusal("not_a_player", _("Only a player's own phone can mark their news as "
+                                         "seen."), 403)
+    body = _body()
+    keys = body.get("keys")
+    r = remote()
+    out = r.session.mark_seen(keys, source_of(who))
+    if not out.accepted:
+        return refuse(str(out.code), _("This news cannot be marked as seen: it is not yours, "
+                                       "no longer stands or was seen already."), 400,
+                      english=out.message, params=out.params)
+    r.hub.publish("news", {"player": who.player, "keys": keys})
+    return jsonify({"ok": True, "keys": keys})
+
+
 # --- trade proposals ----------------------------------------------------------------------
 
 

@@ -47,8 +47,6 @@ QUICK_BIDS = (10, 50, 100)
 #: the move it took back
 LATEST = 12
 LOOK_BACK = 200
-#: how far back in the journal the Me page looks for what the last round did to its player
-NEWS_LOOK_BACK = 80
 
 
 def verb_labels() -> dict[str, str]:
@@ -197,8 +195,10 @@ def me() -> BaseResponse:
     who = identity()
     target = remote().session.undo_target()
     mine_to_undo = who is not None and who.player == player and own_move(target, who)
-    news = say_news(state, player, remote().session.history(None, NEWS_LOOK_BACK)
-                    if me_json else None)
+    # the player's news not seen yet; only their own phone marks it seen (parts/news.html)
+    news = say_news(state, player, remote().session.news(player)
+                    if me_json and player else None)
+    news["markable"] = who is not None and who.player is not None and who.player == player
     return page("me", state=state, player=player, me_json=me_json, legal=mine, news=news,
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
                 said=building_said(pending), placing=placing,

@@ -1,5 +1,6 @@
 """The compact board map: owners, houses, hotels, skyscrapers, train depots, mortgages and
-every token, no square names.
+every token; from 1280x720 each square's short name on its colour bar, the tokens and
+pictures under it (`token_spots`), so that a crowd never covers the name.
 
 The ring is drawn as a grid of equal cells for any board size (40 squares, 10 a side; the
 Mega board's 52, 13 a side), GO at the bottom right, play running clockwise like the
@@ -21,7 +22,7 @@ import pygame
 from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
-from companion.screen.painter import Painter
+from companion.screen.painter import Painter, line_metrics
 from companion.screen.texts import language, text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
@@ -79,6 +80,11 @@ def _cell_box(rect: pygame.Rect, size: int, index: int) -> pygame.Rect:
                        round(y + cell) - round(y))
 
 
+def square_rect(rect: pygame.Rect, size: int, index: int) -> pygame.Rect:
+    """The drawn square of `index` (its cell less a pixel of grout) on the map in `rect`."""
+    return _cell_box(rect, size, index).inflate(-2, -2)
+
+
 #: the ring as last drawn: (what it was drawn from, the board info, the picture). Only the
 #: squares' owners, buildings and mortgages change it, a few times a turn; a frame blits it
 _ring: tuple[tuple[Any, ...], object, pygame.Surface] | None = None
@@ -112,16 +118,18 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
         return _cell_box(rect, size, index)
 
     def cell_rect(index: int) -> pygame.Rect:
-        return cell_box(index).inflate(-2, -2)
+        return square_rect(rect, size, index)
 
     p.surface.blit(_ring_layer(p, rect, by_index, ui, colors), rect.topleft)
-    if p.scale >= LABELS_FROM:  # room for a short name on each square; none on the 7-inch
+    labelled = p.scale >= LABELS_FROM  # room for a short name on each square; none on 7 inch
+    if labelled:  # on the colour bar, dark on a light colour
         for info in ui.board.squares:
-            r = cell_rect(info.index)
-            box = pygame.Rect(r.x + 1, r.y + r.height // 4, r.width - 2, r.height // 2)
             label = theme.SIZES["square_label"]
-            p.text(short_label(info.name), box, label, theme.TEXT, align="center",
-                   min_size=label * 0.7)
+            bar = _group_color(by_index.get(info.index), info, ui)
+            light = bar is not None and 0.299 * bar[0] + 0.587 * bar[1] + 0.114 * bar[2] > 140
+            ink = (20, 20, 25) if light else theme.TEXT
+            p.text(short_label(info.name), label_box(p, cell_rect(info.index)), label,
+                   ink, align="center", min_size=label * 0.7)
     pick = entry.pick(state, ui, ui.board.size)
     if pick is not None:
         for index in pick.squares:
@@ -133,7 +141,7 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
         focus = cell_box(pick.focus)  # white outside, accent inside: unlike any owner
         p.frame(focus.inflate(2, 2), theme.TEXT, width=2)
         p.frame(focus.inflate(-p.px(2), -p.px(2)), theme.ACCENT, width=2)
-    _draw_tokens(p, state, colors, cell_rect)
+    _draw_tokens(p, state, colors, cell_rect, labelled)
     _draw_centre(p, rect.inflate(-2 * round(cell) - p.px(8), -2 * round(cell) - p.px(8)),
                  state, ui)
 
@@ -148,13 +156,15 @@ def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str
         info = ui.board.squares[index] if index < len(ui.board.squares) else None
         sq = by_index.get(index)
         p.fill(r, theme.BOARD_CORNER if corner else theme.BOARD_CELL)
-        group = (sq or {}).get("group") or (info.group if info else None)
-        if sq is not None and group:
-            color = ui.board.group_colors.get(group) or theme.GROUP_COLORS.get(group,
-                                                                               theme.TEXT_DIM)
-            p.fill(pygame.Rect(r.x, r.y, r.width, max(2, r.height // 4)), color)
-        if sq is None:
-            _draw_square_picture(p, r, info.kind if info else "")
+        color = _group_color(sq, info, ui)
+        if color is not None:  # as tall as the short name on it where there is one
+            high = (label_box(p, r).bottom - r.y if p.scale >= LABELS_FROM
+                    else max(2, r.height // 4))
+            p.fill(pygame.Rect(r.x, r.y, r.width, high), color)
+        if sq is None:  # under the short name where the square has one
+            below = label_box(p, r).bottom + 1 if p.scale >= LABELS_FROM else r.y
+            _draw_square_picture(p, pygame.Rect(r.x, below, r.width, r.bottom - below),
+                                 info.kind if info else "")
             continue
         _draw_property(p, r, sq, colors)
 
@@ -196,8 +206,9 @@ def _draw_property(p: Painter, r: pygame.Rect, sq: Mapping[str, Any],
 
 
 def _draw_square_picture(p: Painter, r: pygame.Rect, kind: str) -> None:
-    """The Mega squares' pictures: a bus ticket, a wrapped gift, an auctioneer's gavel."""
-    unit = max(2, r.width // 6)
+    """The Mega squares' pictures in `r`: a bus ticket, a wrapped gift, an auctioneer's
+    gavel."""
+    unit = max(2, min(r.width // 6, r.height // 4))
     c = r.center
     if kind == "bus_ticket":
         ticket = pygame.Rect(0, 0, unit * 4, unit * 2 + 1)
@@ -221,20 +232,86 @@ def _draw_square_picture(p: Painter, r: pygame.Rect, kind: str) -> None:
                          max(2, unit // 2))
 
 
-def _draw_tokens(p: Painter, state: Mapping[str, Any], colors: dict[str, theme.Color],
-                 cell_rect: Any) -> None:
-    """A disc with the initial for each player still in the game, on their square."""
-    crowd: dict[int, int] = {}
+def label_box(p: Painter, r: pygame.Rect) -> pygame.Rect:
+    """Where a square's short name goes in its cell `r`: one line at its top, on the colour
+    bar, so that the rest of the cell holds the tokens, buildings and pictures."""
+    height = line_metrics(round(theme.SIZES["square_label"] * p.scale))[0]
+    return pygame.Rect(r.x + 1, r.y, r.width - 2, height)
+
+
+def _group_color(sq: Mapping[str, Any] | None, info: Any, ui: UiState) -> theme.Color | None:
+    """The colour bar of a property's cell (its group's), None for any other square."""
+    group = (sq or {}).get("group") or (info.group if info else None)
+    if sq is None or not group:
+        return None
+    return ui.board.group_colors.get(group) or theme.GROUP_COLORS.get(group, theme.TEXT_DIM)
+
+
+#: how far apart two tokens on one square stand, in radii: a crowd overlaps like stacked
+#: coins (each disc mostly seen) rather than shrinking to dots
+TOKEN_STEP = 1.4
+
+
+def token_places(area: pygame.Rect, count: int, largest: int) -> list[tuple[int, int, int]]:
+    """(x, y, radius) of `count` tokens in `area`, in as many rows as give them the largest
+    discs (never over `largest`), overlapping by TOKEN_STEP, each disc with its outline
+    inside `area`.
+
+    >>> token_places(pygame.Rect(0, 20, 40, 20), 1, 10)
+    [(20, 30, 8)]
+    >>> token_places(pygame.Rect(0, 0, 40, 20), 4, 10)
+    [(10, 10, 5), (16, 10, 5), (24, 10, 5), (30, 10, 5)]
+    """
+    if count <= 0:
+        return []
+
+    def span(n: int) -> float:  # a row of n discs of radius 1, outlines included
+        return 2 + TOKEN_STEP * (n - 1)
+
+    best = (0, 1, count)
+    for lines in range(1, count + 1):
+        across = -(-count // lines)
+        # the outlines (a pixel each side) and a pixel for rounding the centres
+        radius = int(min((area.width - 3) / span(across), (area.height - 3) / span(lines),
+                         largest))
+        if radius > best[0]:
+            best = (radius, lines, across)
+    radius, lines, across = best
+    radius = max(1, radius)
+    step = TOKEN_STEP * radius
+    left = area.centerx - step * (across - 1) / 2
+    top = area.centery - step * (lines - 1) / 2
+    return [(round(left + step * (i % across)), round(top + step * (i // across)), radius)
+            for i in range(count)]
+
+
+def token_spots(p: Painter, state: Mapping[str, Any], cell_rect: Any,
+                labelled: bool) -> list[tuple[Mapping[str, Any], tuple[int, int, int]]]:
+    """Each player still in the game with the (x, y, radius) of their disc on their square:
+    under the square's short name when it has one, so the name stays readable."""
+    here: dict[int, list[Mapping[str, Any]]] = {}
     for player in state.get("players") or []:
-        if player.get("bankrupt"):
-            continue
-        pos = int(player.get("position") or 0)
-        slot = crowd.get(pos, 0)
-        crowd[pos] = slot + 1
-        r = cell_rect(pos)
-        radius = max(3, r.width // 4)
-        cx = r.x + radius + (slot % 2) * (r.width - 2 * radius)
-        cy = r.y + r.height // 2 - radius // 2 + (slot // 2 % 2) * radius
+        if not player.get("bankrupt"):
+            here.setdefault(int(player.get("position") or 0), []).append(player)
+    spots = []
+    for index, players in here.items():
+        r = cell_rect(index)
+        area = r
+        if labelled:
+            below = label_box(p, r).bottom + 1
+            area = pygame.Rect(r.x, below, r.width, r.bottom - below)
+        elif len(players) <= 4:  # the 7-inch screen: two by two around the middle
+            area = pygame.Rect(r.x, r.y + r.height // 4, r.width, r.height * 3 // 4)
+        places = token_places(area, len(players), max(3, r.width // 4))
+        spots += list(zip(players, places, strict=True))
+    return spots
+
+
+def _draw_tokens(p: Painter, state: Mapping[str, Any], colors: dict[str, theme.Color],
+                 cell_rect: Any, labelled: bool) -> None:
+    """A disc in their colour for each player still in the game, on their square (barred
+    while in jail)."""
+    for player, (cx, cy, radius) in token_spots(p, state, cell_rect, labelled):
         color = colors.get(str(player.get("name")), theme.TEXT)
         pygame.draw.circle(p.surface, (0, 0, 0), (cx, cy), radius + 1)
         pygame.draw.circle(p.surface, color, (cx, cy), radius)
@@ -355,11 +432,13 @@ def _draw_standing(p: Painter, box: pygame.Rect, state: Mapping[str, Any], ui: U
         line = text("centre_owned", owner=deed["owner"], rent=rent)
     elif deed is not None:
         line = text("centre_for_sale", price=money(int(deed.get("price", 0)), currency))
-    name_box = pygame.Rect(box.x, box.y, box.width, box.height * 60 // 100)
+    # the owner's line takes what it needs (a long name: three lines), the square the rest
+    count, line_h = p.wrapped(line, box.width, theme.SIZES["card"]) if line else (0, 0)
+    below = max(box.height * 40 // 100, min(3, count) * line_h + p.px(4))
+    name_box = pygame.Rect(box.x, box.y, box.width, box.height - below)
     p.paragraph(square_name(state, ui, index), name_box, 22, theme.TEXT, bold=True,
                 align="center", max_lines=3, min_size=theme.readable(p.scale))
     if line:
-        p.paragraph(line, pygame.Rect(box.x, name_box.bottom, box.width,
-                                      box.height - name_box.height),
-                    theme.SIZES["card"], theme.ACCENT, align="center", max_lines=2,
+        p.paragraph(line, pygame.Rect(box.x, name_box.bottom, box.width, below),
+                    theme.SIZES["card"], theme.ACCENT, align="center", max_lines=3,
                     min_size=theme.readable(p.scale))

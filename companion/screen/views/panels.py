@@ -11,11 +11,12 @@ import pygame
 from companion.screen import theme
 from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
-from companion.screen.painter import Painter
+from companion.screen.painter import Painter, line_metrics
 from companion.screen.texts import text
 from companion.screen.ui_state import BALANCE_ANIM_S, DELTA_SHOWN_S, UiState
 from companion.screen.views.dice import draw_die
 from companion.screen.views.prompt import PANEL_BUTTONS, Prompt
+from companion.words import catalog as i18n
 
 
 def format_clock(seconds: float) -> str:
@@ -86,30 +87,20 @@ def shown_cash(name: str, cash: int, ui: UiState) -> int:
 
 def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
                  colors: dict[str, theme.Color]) -> None:
-    """One card per player: name, big balance in their colour, change, jail, worth."""
+    """One card per player: name, big balance in their colour, change, jail, worth (five
+    players or more: one row each, see `_draw_strip`)."""
     players = state.get("players") or []
     if not players:
         return
-    cols = 1 if len(players) <= 4 else 2
-    per_col = -(-len(players) // cols)
-    gap = p.px(5)
-    cards: list[pygame.Rect] = []
-    for column in columns(rect, cols, gap):
-        cards += rows(column, max(per_col, 3), gap)[:per_col]
-    pending = state.get("pending") or {}
-    deciding = pending.get("player")
+    if len(players) > 4:
+        _draw_strip(p, rect, state, ui, colors)
+        return
+    cards = rows(rect, max(len(players), 3), p.px(5))[:len(players)]
     currency = state.get("currency")
     for card, player in zip(cards, players, strict=False):
         name = str(player.get("name"))
-        color = colors.get(name, theme.TEXT)
+        color = _card_frame(p, card, player, state, colors)
         out = bool(player.get("bankrupt"))
-        p.fill(card, theme.PANEL, radius=6)
-        if name == state.get("current") and not state.get("winner"):
-            p.frame(card, theme.ACCENT, width=2.5, radius=6)
-        elif name == deciding:
-            p.frame(card, color, width=2, radius=6)
-        strip = pygame.Rect(card.x, card.y, p.px(6), card.height)
-        p.fill(strip, color if not out else theme.MORTGAGED, radius=3)
         inner = card.inflate(-p.px(16), -p.px(6))
         inner.x += p.px(4)
         name_row, cash_row, status_row = _card_rows(inner)
@@ -118,21 +109,162 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         name_box = pygame.Rect(name_row.x, name_row.y, name_row.width - badge.width - p.px(4),
                                name_row.height)
         p.text(name, name_box, theme.SIZES["name"], theme.TEXT_DIM if out else color, bold=True,
-               min_size=theme.readable(p.scale) if cols == 1 else None)
-        anim = ui.anims.get(name)
-        if anim is not None and ui.now - anim.start < DELTA_SHOWN_S and anim.new != anim.old:
-            change = anim.new - anim.old
-            p.text(delta(change, currency), badge, theme.SIZES["name"],
-                   theme.GOOD if change > 0 else theme.BAD, bold=True, align="right")
-        cash = int(player.get("cash", 0))
-        p.text(money(shown_cash(name, cash, ui), currency), cash_row,
+               min_size=theme.readable(p.scale))
+        _draw_change(p, badge, name, currency, ui)
+        p.text(money(shown_cash(name, int(player.get("cash", 0)), ui), currency), cash_row,
                theme.SIZES["cash"], theme.TEXT_DIM if out else color, bold=True,
-               min_size=theme.MONEY if p.scale < 1.25 and cols == 1 else None)
-        status = _status(player, currency, compact=cols > 1)
+               min_size=_money_floor(p))
+        status = _status(player, currency)
         if p.wrapped(status, status_row.width, theme.SIZES["worth"])[0] > 1:
             status = _status(player, currency, compact=True)  # worth only if nothing else
         p.text(status, status_row, theme.SIZES["worth"], theme.BAD if out else theme.TEXT_DIM,
-               min_size=theme.readable(p.scale) if cols == 1 else 8)  # 5+: narrow cards
+               min_size=theme.readable(p.scale))
+
+
+def _money_floor(p: Painter) -> float:
+    """The smallest size of a player's cash: MONEY on the 7-inch screen, 60 % of it (still
+    larger in pixels) from 1.25 times its size."""
+    return theme.MONEY if p.scale < 1.25 else theme.MONEY * 0.6
+
+
+def _card_frame(p: Painter, card: pygame.Rect, player: Mapping[str, Any],
+                state: Mapping[str, Any], colors: dict[str, theme.Color]) -> theme.Color:
+    """A player's card: its panel, the frame of the player to move or to decide, the strip in
+    their colour (grey once bankrupt); returns their colour."""
+    name = str(player.get("name"))
+    color = colors.get(name, theme.TEXT)
+    p.fill(card, theme.PANEL, radius=6)
+    if name == state.get("current") and not state.get("winner"):
+        p.frame(card, theme.ACCENT, width=2.5, radius=6)
+    elif name == (state.get("pending") or {}).get("player"):
+        p.frame(card, color, width=2, radius=6)
+    strip = pygame.Rect(card.x, card.y, p.px(6), card.height)
+    p.fill(strip, color if not player.get("bankrupt") else theme.MORTGAGED, radius=3)
+    return color
+
+
+def _draw_change(p: Painter, box: pygame.Rect, name: str, currency: Any, ui: UiState) -> None:
+    """The change of a player's cash ("+200", "−1 400") in `box` while it is news."""
+    anim = ui.anims.get(name)
+    if anim is not None and ui.now - anim.start < DELTA_SHOWN_S and anim.new != anim.old:
+        change = anim.new - anim.old
+        p.text(delta(change, currency), box, theme.SIZES["name"],
+               theme.GOOD if change > 0 else theme.BAD, bold=True, align="right",
+               min_size=theme.readable(p.scale))
+
+
+def _draw_strip(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
+                colors: dict[str, theme.Color]) -> None:
+    """Five to eight players, one row each across the whole column: the name on the left,
+    the cash on the right, its digits at full size and its currency at the readable size
+    (two narrow columns cannot hold "Fr. 174'000.–" at MONEY); a row tall enough for two
+    lines adds jail, jail cards or worth under the name (or the rest of a long name) and the
+    change of the cash, a shorter one shows jail as bars before the name."""
+    players = state.get("players") or []
+    currency = state.get("currency")
+    cards = rows(rect, len(players), p.px(3))
+    size = theme.SIZES["name"]
+    line_h = p.wrapped("M", 100, size, bold=True)[1]
+    for card, player in zip(cards, players, strict=False):
+        name = str(player.get("name"))
+        out = bool(player.get("bankrupt"))
+        color = _card_frame(p, card, player, state, colors)
+        inner = card.inflate(-p.px(16), -p.px(4))
+        inner.x += p.px(4)
+        cash = shown_cash(name, int(player.get("cash", 0)), ui)
+        cash_x = _draw_amount(p, inner, cash, currency, theme.TEXT_DIM if out else color)
+        left = pygame.Rect(inner.x, inner.y, cash_x - p.px(8) - inner.x, inner.height)
+        lines = max(1, min(3, left.height // line_h))
+        jailed = bool(player.get("in_jail")) and not out
+        status = _status({**player, "in_jail": False}, currency, compact=True)
+        if jailed:  # bars say "in jail", the turns spent there follow
+            status = " · ".join(([f"{player.get('jail_turns', 0)}/3"] if lines >= 2 else [])
+                                + ([status] if player.get("jail_cards") else []))
+        anim = ui.anims.get(name)
+        change = (delta(anim.new - anim.old, currency) if anim is not None and anim.new != anim.old
+                  and ui.now - anim.start < DELTA_SHOWN_S else "")
+        name_lines = p.wrapped(name, left.width, size, bold=True)[0]
+        if lines >= 2 and name_lines > 1 and not _has_news(player):
+            status = ""  # the rest of a long name matters more than the worth
+        if lines < 2 and jailed:
+            bars = pygame.Rect(left.x, left.centery - p.px(8), p.px(14), p.px(16))
+            _draw_bars(p, bars, theme.BAD)
+            left.x, left.width = bars.right + p.px(5), left.width - bars.width - p.px(5)
+        status_lines = 1 if lines >= 2 and (status or change or jailed) else 0
+        if change and not status_lines:  # one line: the change beside the name while news
+            width = min(p.measure(change, round(size * p.scale), bold=True)[0], left.width)
+            _draw_change(p, pygame.Rect(left.right - width, left.y, width, left.height),
+                         name, currency, ui)
+            left.width -= width + p.px(6)
+        name_box = pygame.Rect(left.x, left.y, left.width,
+                               min(name_lines, lines - status_lines) * line_h)
+        name_box.centery = left.centery - status_lines * line_h // 2
+        p.paragraph(name, name_box, size, theme.TEXT_DIM if out else color, bold=True,
+                    max_lines=max(1, lines - status_lines), min_size=theme.readable(p.scale))
+        if status_lines:
+            below = pygame.Rect(left.x, name_box.bottom, left.width, line_h)
+            if change:
+                width = p.measure(change, round(size * p.scale), bold=True)[0]
+                _draw_change(p, pygame.Rect(below.right - width, below.y, width, line_h),
+                             name, currency, ui)
+                below.width -= width + p.px(6)
+            if jailed:
+                bars = pygame.Rect(below.x, below.centery - p.px(7), p.px(12), p.px(14))
+                _draw_bars(p, bars, theme.BAD)
+                below.x, below.width = bars.right + p.px(5), below.width - bars.width - p.px(5)
+            p.text(status, below, theme.SIZES["worth"], theme.BAD if out or player.get("in_jail")
+                   else theme.TEXT_DIM, min_size=theme.readable(p.scale))
+
+
+def _draw_amount(p: Painter, box: pygame.Rect, amount: int, currency: Any,
+                 color: theme.Color) -> int:
+    """An amount right-aligned in `box`, its digits at the cash size (never under MONEY on
+    the 7-inch screen) and the currency around them ("Fr. ", ".–", " zł") at the readable
+    size, on one baseline; returns the left edge of what was drawn."""
+    said = money(amount, currency)
+    digits = i18n.group_digits(abs(amount), currency or {})
+    at = said.find(digits)
+    if at < 0 or not digits:  # an amount Babel wrote: one piece
+        pieces = [("", 0.0), (said, 1.0), ("", 0.0)]
+    else:
+        pieces = [(said[:at], 0.0), (digits, 1.0), (said[at + len(digits):], 0.0)]
+    small = round(theme.SIZES["name"] * p.scale)
+    big = round(theme.SIZES["cash"] * p.scale)
+    floor = round(_money_floor(p) * p.scale)
+
+    def widths(px: int) -> list[int]:
+        return [p.measure(piece, px if large else small, bold=True)[0] if piece else 0
+                for piece, large in pieces]
+
+    while big > floor and sum(widths(big)) > box.width:
+        big -= 1
+    baseline = box.centery + line_metrics(big, True)[1] - line_metrics(big, True)[0] // 2
+    x = box.right
+    for (piece, large), width in reversed(list(zip(pieces, widths(big), strict=True))):
+        if not piece:
+            continue
+        px = big if large else small
+        height, ascender = line_metrics(px, True)
+        slot = pygame.Rect(x - width, baseline - ascender, max(width, 1), height)
+        slot.width = box.right - slot.x if large and x - width < box.x else slot.width
+        p.text(piece, slot, px / p.scale, color, bold=True, align="right",
+               min_size=px / p.scale)
+        x -= width
+    return x
+
+
+def _has_news(player: Mapping[str, Any]) -> bool:
+    """The player's status says more than their worth: bankrupt, in jail, holding cards."""
+    return bool(player.get("bankrupt") or player.get("in_jail") or player.get("jail_cards")
+                or player.get("bus_tickets"))
+
+
+def _draw_bars(p: Painter, box: pygame.Rect, color: theme.Color) -> None:
+    """Jail bars: a frame with three bars, where a one-line row has no room to say "in jail"."""
+    p.frame(box, color, width=1.5, radius=2)
+    for i in (1, 2, 3):
+        x = box.x + box.width * i // 4
+        pygame.draw.line(p.surface, color, (x, box.y), (x, box.bottom - 1), max(1, p.px(1.5)))
 
 
 def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
@@ -146,7 +278,7 @@ def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rec
 
 def _status(player: Mapping[str, Any], currency: Any, compact: bool = False) -> str:
     """Jail, jail cards and net worth, as one short line (compact: worth only if nothing
-    else is to say, for the narrow cards of five players or more)."""
+    else is to say)."""
     if player.get("bankrupt"):
         return text("bankrupt")
     parts = []
@@ -237,18 +369,20 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     labels = 4 if placeholder else 1  # "start companion run" may take three lines
     code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - labels * label_h)
     qr = qr_surface(url, min(code_box.width, code_box.height))
-    where = qr.get_rect(center=code_box.center)
+    # the code with its words right under it, the two centred in a tall corner (the setup's)
+    words_top = min(inner.bottom, inner.centery + (qr.get_height() + labels * label_h) // 2)
+    where = qr.get_rect(midbottom=(code_box.centerx, words_top - labels * label_h))
     p.surface.blit(qr, where)
     if placeholder:  # no server answers at this address: say so, and grey the code out
         veil = pygame.Surface(where.size, pygame.SRCALPHA)
         veil.fill((*theme.PANEL, 150))
         p.surface.blit(veil, where)
     shown = url.removeprefix("http://").rstrip("/")
-    p.text(shown, pygame.Rect(inner.x, inner.bottom - labels * label_h, inner.width, label_h),
+    p.text(shown, pygame.Rect(inner.x, words_top - labels * label_h, inner.width, label_h),
            theme.SIZES["qr_caption"], theme.TEXT_DIM if placeholder else theme.TEXT,
            align="center", min_size=theme.readable(p.scale, secondary=True))
     if placeholder:
-        p.paragraph(text("remote_not_running"), pygame.Rect(inner.x, inner.bottom - 3 * label_h,
+        p.paragraph(text("remote_not_running"), pygame.Rect(inner.x, words_top - 3 * label_h,
                                                             inner.width, 3 * label_h),
                     theme.SIZES["qr_caption"], theme.ACCENT, bold=True, align="center",
                     max_lines=3, min_size=theme.readable(p.scale))
@@ -261,17 +395,18 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
     if not actions:
         return
     # five or six buttons (Mega's bus ticket, the PIN pad) are narrow: the cap's colour names
-    # the button and its action takes the whole button, on two lines if it must
+    # the button and its action takes the whole button, on two lines if it must, never under
+    # the readable size (six: closer together, so "Предыдущее" fits whole at 16 px)
     narrow = len(actions) > 4
-    for box, action in zip(columns(rect, max(len(actions), 4), p.px(8)), actions, strict=False):
+    gap = p.px(4 if len(actions) > 5 else 8)
+    for box, action in zip(columns(rect, max(len(actions), 4), gap), actions, strict=False):
         button = action.button or "menu"
         cap = theme.BUTTON_COLORS[button]
         ink = theme.BUTTON_TEXT.get(button, (250, 250, 250))
         p.fill(box, cap, radius=8)
         if narrow:
-            p.paragraph(action.label, box.inflate(-p.px(6), -p.px(4)), 17, ink, bold=True,
-                        align="center", max_lines=2, min_size=theme.NARROW
-                        if p.scale < 1.25 else theme.readable(p.scale, secondary=True))
+            p.paragraph(action.label, box.inflate(-p.px(2), -p.px(4)), 17, ink, bold=True,
+                        align="center", max_lines=2, min_size=theme.readable(p.scale))
             p.hotspot(box, "button", button)
             continue
         top, bottom = rows(box.inflate(-p.px(8), -p.px(4)), 2)
@@ -305,12 +440,20 @@ def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme
     draw_buttons(p, layout.buttons, prompt)
 
 
-def draw_banner(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
-    """A refusal or notice across `rect` while it lasts."""
+def draw_banner(p: Painter, rect: pygame.Rect, ui: UiState, upward: bool = False) -> None:
+    """A refusal or notice across `rect` while it lasts, at the readable size or larger: a
+    long one grows the banner to two or three lines, downward (`upward`: from a banner at the
+    bottom of the screen), over what is under it for the moment it lasts."""
     message = ui.message
     if message is None or message.until <= ui.now:
         return
-    p.fill(rect, theme.REFUSED_BG if message.kind == "refused" else theme.INFO_BG, radius=6)
-    p.frame(rect, theme.BAD if message.kind == "refused" else theme.TEXT, width=2, radius=6)
-    p.text(message.text, rect.inflate(-p.px(16), -p.px(4)), 17, theme.TEXT, bold=True,
-           align="center", min_size=9)
+    pad = p.px(16)
+    count, line_h = p.wrapped(message.text, rect.width - pad, 17, bold=True)
+    box = pygame.Rect(rect)
+    box.height = max(rect.height, min(3, count) * line_h + p.px(8))
+    if upward:
+        box.bottom = rect.bottom
+    p.fill(box, theme.REFUSED_BG if message.kind == "refused" else theme.INFO_BG, radius=6)
+    p.frame(box, theme.BAD if message.kind == "refused" else theme.TEXT, width=2, radius=6)
+    p.paragraph(message.text, box.inflate(-pad, -p.px(4)), 17, theme.TEXT, bold=True,
+                align="center", max_lines=3, min_size=theme.readable(p.scale))

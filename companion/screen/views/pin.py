@@ -42,7 +42,7 @@ def draw_pin(p: Painter, pin: PinEntry) -> None:
     shade = pygame.Surface(p.surface.get_size(), pygame.SRCALPHA)
     shade.fill((0, 0, 0, 170))
     p.surface.blit(shade, (0, 0))
-    box = p.rect(120, 40, 560, 400)
+    box = p.rect(20, 40, 760, 400)  # five buttons of 140 px: "Kontrollera" whole at 16 px
     p.fill(box, theme.PANEL, radius=10)
     p.frame(box, theme.ACCENT, width=2, radius=10)
     prompt = pin_prompt(pin)
@@ -51,5 +51,6 @@ def draw_pin(p: Painter, pin: PinEntry) -> None:
     p.text(" ".join("•" * len(pin.digits)) or "_ _ _ _", dots, 34, theme.TEXT, bold=True,
            align="center")
     p.text(PIN_DIGITS[pin.dial], dial, 40, theme.ACCENT, bold=True, align="center")
-    p.text(prompt.details[0], hint, 15, theme.TEXT_DIM, align="center", min_size=9)
+    p.paragraph(prompt.details[0], hint, theme.READABLE, theme.TEXT_DIM, align="center",
+                max_lines=2, min_size=theme.readable(p.scale))
     draw_buttons(p, buttons, prompt)

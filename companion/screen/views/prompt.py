@@ -14,6 +14,7 @@ from companion.inputs import entry as flow
 from companion.inputs.authority import waiting_on
 from companion.inputs.entry import acting_player, dial_faces, dice_needed
 from companion.inputs.picking import Pick
+from companion.rules.commands import Command
 from companion.screen import texts
 from companion.screen.money import money
 from companion.screen.texts import MESSAGES, text
@@ -40,7 +41,7 @@ class Action:
 
     button: str | None
     label: str
-    command: JSON | None = None
+    command: Command | JSON | None = None
     ui: str | None = None
 
 

@@ -249,24 +249,25 @@ def draw_registration(p: Painter, view: Chooser) -> None:
     heading = text("reg_title")
     if kind in KIND_TEXTS:
         heading = f"{heading}: {text(KIND_TEXTS[kind])}"
-    p.text(heading, title, 18, theme.TEXT_DIM, bold=True)
+    floor = theme.readable(p.scale)
+    p.paragraph(heading, title, 18, theme.TEXT_DIM, bold=True, max_lines=2, min_size=floor)
     line, progress = prompt_lines(status)
-    p.paragraph(line, big, 26, theme.TEXT, bold=True, max_lines=3)
+    p.paragraph(line, big, 26, theme.TEXT, bold=True, max_lines=3, min_size=floor)
     if progress:
         _progress_bar(p, bar, int(status.get("position", 0)), int(status.get("total", 0)),
                       progress)
     said, color = result_line(status)
     if said:
-        p.text(said, result, 17, color, bold=True, min_size=10)
+        p.paragraph(said, result, 17, color, bold=True, max_lines=2, min_size=floor)
     active = bool(status.get("active"))
-    p.text(text("reg_hint") if active else text("reg_close_hint"), hint, 14, theme.TEXT_DIM,
-           min_size=9)
+    p.paragraph(text("reg_hint") if active else text("reg_close_hint"), hint,
+                theme.READABLE, theme.TEXT_DIM, max_lines=2, min_size=floor)
     _buttons(p, buttons, active, bool(status.get("asking")))
 
 
 def _slots(p: Painter, inner: pygame.Rect) -> list[pygame.Rect]:
     """Title, prompt, progress bar, result, hint and button rows of the overlay."""
-    weights = (8, 30, 9, 9, 7, 14)
+    weights = (10, 24, 8, 11, 11, 14)  # the title, result and hint may take two lines
     gap = p.px(6)
     total = sum(weights)
     height = inner.height - gap * (len(weights) - 1)
@@ -289,7 +290,7 @@ def _progress_bar(p: Painter, rect: pygame.Rect, position: int, total: int,
         p.fill(pygame.Rect(bar.x, bar.y, bar.width * done // total, bar.height), theme.GOOD,
                radius=4)
     p.text(label, pygame.Rect(bar.right + p.px(10), rect.y, label_w, rect.height), 20,
-           theme.ACCENT, bold=True, align="right")
+           theme.ACCENT, bold=True, align="right", min_size=theme.readable(p.scale))
 
 
 def _buttons(p: Painter, rect: pygame.Rect, active: bool, asking: bool) -> None:
@@ -308,8 +309,12 @@ def _buttons(p: Painter, rect: pygame.Rect, active: bool, asking: bool) -> None:
         ink = theme.BUTTON_TEXT.get(button, (250, 250, 250))
         p.fill(slot, cap, radius=8)
         top, bottom = rows(slot.inflate(-p.px(8), -p.px(4)), 2)
-        p.text(text(f"btn_{button}"), top, 11, ink, bold=True, align="center")
-        p.text(label, bottom, 16, ink, bold=True, align="center", min_size=9)
+        top.height = slot.height * 2 // 5 - p.px(2)  # as the game's buttons: cap, then action
+        bottom.y, bottom.height = top.bottom, slot.bottom - top.bottom - p.px(3)
+        p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
+               align="center", min_size=theme.readable(p.scale, secondary=True))
+        p.text(label, bottom, 17, ink, bold=True, align="center",
+               min_size=theme.readable(p.scale))
         p.hotspot(slot, "button", button)
 
 

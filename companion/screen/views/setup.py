@@ -15,6 +15,7 @@ import pygame
 
 from companion.editions import player_limits
 from companion.game.pins import valid_pin
+from companion.rules.commands import NewGame
 from companion.screen import texts, theme
 from companion.screen.layout import SetupLayout, rows
 from companion.screen.painter import Painter
@@ -261,7 +262,7 @@ class SetupForm:
             return text("pin_short")
         return None
 
-    def new_game_command(self, seed: int) -> dict[str, Any]:
+    def new_game_command(self, seed: int) -> NewGame:
         """The new_game command for the session."""
         options: dict[str, Any] = {}
         for _msg, option, on, off in HOUSE_RULES:
@@ -269,9 +270,8 @@ class SetupForm:
             options[option] = value
         if self.timed:
             options.update(variant="timed", time_limit_minutes=self.timed)
-        return {"do": "new_game", "edition": self.editions[self.edition][0],
-                "players": [p.name.strip() for p in self.players], "seed": seed,
-                "options": options}
+        return NewGame(self.editions[self.edition][0],
+                       tuple(p.name.strip() for p in self.players), seed, options)
 
 
 def draw_setup(p: Painter, form: SetupForm) -> SetupLayout:
@@ -283,25 +283,37 @@ def draw_setup(p: Painter, form: SetupForm) -> SetupLayout:
     lines = form.lines()
     slots = rows(layout.form, 14, p.px(2))
     first = max(0, min(form.focus - len(slots) // 2, len(lines) - len(slots)))
+    size = theme.READABLE  # fourteen lines of 16 px fill the form
+    floor = theme.readable(p.scale)
+    inner_w = layout.form.width - p.px(16)
+    # the labels' column as wide as the longest label needs (a value gets at least 40 %)
+    label_w = min(max(p.measure(form.label(line_id), round(size * p.scale), bold=True)[0]
+                      for line_id, _value in lines), inner_w * 60 // 100)
     for slot, index in zip(slots, range(first, len(lines)), strict=False):
         line_id, value = lines[index]
         focused = index == form.focus % len(lines)
         p.fill(slot, theme.ACCENT if focused else theme.PANEL, radius=5)
         ink = (20, 20, 25) if focused else theme.TEXT
         inner = slot.inflate(-p.px(16), -p.px(2))
-        label_box = pygame.Rect(inner.x, inner.y, inner.width * 45 // 100, inner.height)
-        value_box = pygame.Rect(label_box.right + p.px(8), inner.y,
-                                inner.right - label_box.right - p.px(8), inner.height)
+        width = label_w
+        value_w = p.measure(value, round(size * p.scale), bold=True)[0]
+        if value_w > inner.width - width - p.px(10):  # a long value (an edition's name)
+            own = p.measure(form.label(line_id), round(size * p.scale), bold=focused)[0]
+            width = max(own, inner.width - value_w - p.px(10))  # starts nearer its label
+        label_box = pygame.Rect(inner.x, inner.y, width, inner.height)
+        value_box = pygame.Rect(label_box.right + p.px(10), inner.y,
+                                inner.right - label_box.right - p.px(10), inner.height)
         if line_id == "start":
-            p.text(form.label(line_id), inner, 15, ink, bold=True, align="center")
+            p.text(form.label(line_id), inner, size, ink, bold=True, align="center",
+                   min_size=floor)
         else:
-            p.text(form.label(line_id), label_box, 14, ink, bold=focused)
+            p.text(form.label(line_id), label_box, size, ink, bold=focused, min_size=floor)
             color = ink
             if line_id.startswith("player:") and not focused:
                 color = theme.player_color(form.players[int(line_id.split(":")[1])].color, 0)
-            p.text(value, value_box, 14, color, bold=True)
+            p.text(value, value_box, size, color, bold=True, min_size=floor)
         p.hotspot(slot, "setup_line", index)
     problem = form.problem()
-    p.text(problem or text("setup_hint"), layout.hint, 12, theme.BAD if problem else
-           theme.TEXT_DIM, align="center", min_size=8)
+    p.text(problem or text("setup_hint"), layout.hint, size, theme.BAD if problem else
+           theme.TEXT_DIM, align="center", min_size=floor)
     return layout

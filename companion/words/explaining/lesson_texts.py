@@ -5,7 +5,7 @@ companion.words.explaining.lessons says one of these the first time a rule appli
 the player concerned, with the rulebook section the rule is in. The ids are the gettext
 message contexts: "lesson_<topic>". Fields in braces: {player} the player concerned,
 {salary} and {fine} money as the edition writes it, {houses} the houses before a hotel.
-Extracted into the screen's catalogs and the phone remote's, like the other shared words.
+Extracted into the one catalog per language (companion/locale), like every other sentence.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ show it when a line of Latest or History is tapped, the table screen under the l
 The ids are the gettext message contexts: "why_<rule>". Fields in braces: {amount} and the
 figures as money ({rent}, {cost}, {value}...), counts as numbers ({houses}, {times},
 {dice}...), {square} a square in the table's language, {owner} the player paid.
-They are extracted into the screen's catalogs and the phone remote's, like the other shared
-words (companion/locale/README.md).
+They are extracted into the one catalog per language, like every other sentence
+(companion/locale/README.md).
 """
 
 from __future__ import annotations

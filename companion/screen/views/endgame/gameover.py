@@ -56,20 +56,23 @@ def _draw_standings(p: Painter, rect: pygame.Rect, state: Mapping[str, Any],
     p.fill(rect, theme.PANEL, radius=8)
     inner = rect.inflate(-p.px(16), -p.px(12))
     lines = rows(inner, 9, p.px(3))
-    p.text(text("standings"), lines[0], 18, theme.TEXT_DIM, bold=True)
+    floor = theme.readable(p.scale)
+    p.text(text("standings"), lines[0], 18, theme.TEXT_DIM, bold=True, min_size=floor)
     currency = state.get("currency")
     for place, (line, player) in enumerate(zip(lines[1:], standings(state), strict=False), 1):
         name = str(player.get("name"))
         color = colors.get(name, theme.TEXT)
-        num = pygame.Rect(line.x, line.y, line.width * 12 // 100, line.height)
-        who = pygame.Rect(num.right, line.y, line.width * 43 // 100, line.height)
-        worth = pygame.Rect(who.right, line.y, line.right - who.right, line.height)
-        p.text(text("place", place=place), num, 18, theme.TEXT_DIM, bold=True)
-        p.text(name, who, 18, color, bold=True)
         value = text("bankrupt") if player.get("bankrupt") else money(
             int(player.get("net_worth", 0)), currency)
+        # the worth whole on the right, the name in what is left (a long one ellipsised)
+        width = min(p.measure(value, round(18 * p.scale))[0], line.width // 2)
+        num = pygame.Rect(line.x, line.y, line.width * 11 // 100, line.height)
+        worth = pygame.Rect(line.right - width, line.y, width, line.height)
+        who = pygame.Rect(num.right, line.y, worth.x - p.px(8) - num.right, line.height)
+        p.text(text("place", place=place), num, 18, theme.TEXT_DIM, bold=True, min_size=floor)
+        p.text(name, who, 18, color, bold=True, min_size=floor)
         p.text(value, worth, 18, theme.TEXT_DIM if player.get("bankrupt") else theme.TEXT,
-               align="right")
+               align="right", min_size=floor)
 
 
 def _series(state: Mapping[str, Any], ui: UiState) -> list[dict[str, int]]:
@@ -88,21 +91,23 @@ def _draw_chart(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
     p.fill(rect, theme.PANEL, radius=8)
     inner = rect.inflate(-p.px(16), -p.px(12))
     title = pygame.Rect(inner.x, inner.y, inner.width, p.px(24))
-    p.text(text("chart_title"), title, 16, theme.TEXT_DIM, bold=True)
+    floor = theme.readable(p.scale)
+    p.text(text("chart_title"), title, 16, theme.TEXT_DIM, bold=True, min_size=floor)
     samples = _series(state, ui)
     top_value = max([v for s in samples for v in s.values()] + [1])
-    label_w = inner.width // 5
+    currency = state.get("currency")
+    label_w = min(p.measure(money(top_value, currency), round(16 * p.scale))[0] + p.px(8),
+                  inner.width * 2 // 5)
     plot = pygame.Rect(inner.x + label_w, title.bottom + p.px(8), inner.width - label_w,
                        inner.bottom - title.bottom - p.px(16))
     pygame.draw.line(p.surface, theme.TEXT_DIM, plot.bottomleft, plot.bottomright, 1)
     pygame.draw.line(p.surface, theme.TEXT_DIM, plot.bottomleft, plot.topleft, 1)
-    currency = state.get("currency")
-    label_h = p.px(16)
+    label_h = p.px(20)
     p.text(money(top_value, currency), pygame.Rect(inner.x, plot.y, label_w - p.px(6), label_h),
-           11, theme.TEXT_DIM, align="right", min_size=7)
+           16, theme.TEXT_DIM, align="right", min_size=floor)
     p.text(money(0, currency),
-           pygame.Rect(inner.x, plot.bottom - label_h, label_w - p.px(6), label_h), 11,
-           theme.TEXT_DIM, align="right", min_size=7)
+           pygame.Rect(inner.x, plot.bottom - label_h, label_w - p.px(6), label_h), 16,
+           theme.TEXT_DIM, align="right", min_size=floor)
     steps = max(1, len(samples) - 1)
     for name, color in colors.items():
         points = [(plot.x + plot.width * i // steps,
