@@ -15,7 +15,7 @@ unowned property, a birthday gift is taken as money.
 
 from __future__ import annotations
 
-from companion.rules import Accepted, Command, Edition, GameState, PendingKind, Verb, apply
+from companion.rules import Accepted, Command, Edition, GameState, Verb, apply
 from companion.rules.commands import (
     Bankrupt,
     Bid,
@@ -38,6 +38,18 @@ from companion.rules.commands import (
     UseCard,
 )
 from companion.rules.edition import SquareKind
+from companion.rules.state import (
+    AuctionPending,
+    BirthdayGiftPending,
+    BuildingAuctionPending,
+    BuyPending,
+    ChooseSquarePending,
+    DrawPending,
+    LiftMortgagesPending,
+    Pending,
+    PlaceBuildingPending,
+    RollForRentPending,
+)
 from companion.rules.tickets import bus_targets, usable_tickets
 
 #: a game still running after this many player turns is ended and counted as capped
@@ -57,9 +69,14 @@ class Bots:
         self._held: dict[int, list[int]] = {}
         self._buildable: dict[int, list[tuple[int, ...]]] = {}
         self._sellers: dict[int, list[tuple[int, int]]] = {}
+        self._plan_seen: tuple[object, ...] = ()
+        self._plans: dict[int, list[tuple[int, int, int]]] = {}
         self._commands: dict[tuple[object, ...], Command] = {}
+        #: each player's roll and end of turn, by name: the commands sent most often
+        self._turn_commands: dict[str, tuple[Command, Command]] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
+        self._lots: list[tuple[int, int]] = []  #: (lot, index of its group), every lot
         self._ownable: tuple[int, ...] = ()
         self._stations: tuple[int, ...] = ()
         self.reserve = 150
@@ -80,6 +97,7 @@ class Bots:
             members for members in edition.groups.values()
             if edition.squares[members[0]].kind is SquareKind.LOT
         ]
+        self._lots = [(s, index) for index, group in enumerate(self._lot_groups) for s in group]
         self._ownable = tuple(s for members in edition.groups.values() for s in members)
         self._stations = tuple(s.index for s in edition.squares if s.kind is SquareKind.STATION)
         self.reserve = edition.defaults.start_cash // RESERVE_SHARE
@@ -89,12 +107,15 @@ class Bots:
         """The command the bots send next in this state."""
         if g.edition is not self._edition:
             self._learn(g.edition)
-        top = g.top
-        players = g.players
-        if top is not None:
-            return self._decide(g, top.kind, top.player)
+        pending = g.pending
+        if pending:
+            return self._decide(g, pending[-1])
         cur = g.current
-        p = players[cur]
+        p = g.players[cur]
+        turn = self._turn_commands.get(p.name)
+        if turn is None:
+            turn = (self._cmd(Verb.ROLL, p.name), self._cmd(Verb.END_TURN, p.name))
+            self._turn_commands[p.name] = turn
         if p.in_jail and not g.rolled:
             if p.jail_cards:
                 return self._cmd(Verb.USE_CARD, p.name)
@@ -106,7 +127,7 @@ class Bots:
                 ride = self._ride(g, cur)
                 if ride is not None:
                     return ride
-            return self._cmd(Verb.ROLL, p.name)
+            return turn[0]
         if p.cash > self.reserve * 2:
             build = self._build(g, cur)
             if build is not None:
@@ -114,16 +135,17 @@ class Bots:
             trade = self._completing_trade(g, cur)
             if trade is not None:
                 return trade
-        return self._cmd(Verb.END_TURN, p.name)
+        return turn[1]
 
-    def _decide(self, g: GameState, kind: PendingKind, who: int) -> Command:
+    def _decide(self, g: GameState, top: Pending) -> Command:
         """Answer the pending decision."""
-        top = g.pending[-1]
+        who = top.player
         players = g.players
-        if kind is PendingKind.BUY:
+        if isinstance(top, BuyPending):
             p = players[who]
-            return self._cmd(Verb.BUY if p.cash >= top.amount else Verb.DECLINE, p.name)
-        if kind is PendingKind.AUCTION:
+            price = g.edition.squares[top.square].price
+            return self._cmd(Verb.BUY if p.cash >= price else Verb.DECLINE, p.name)
+        if isinstance(top, AuctionPending):
             price = g.edition.squares[top.square].price
             for i, p in enumerate(players):
                 if p.bankrupt or i in top.passed or i == top.bidder:
@@ -133,28 +155,27 @@ class Bots:
                     return self._cmd(Verb.BID, p.name, amount=amount)
                 return self._cmd(Verb.PASS, p.name)
             return self._cmd(Verb.CLOSE_AUCTION)
-        if kind is PendingKind.BUILDING_AUCTION:
+        if isinstance(top, BuildingAuctionPending):
             return self._cmd(Verb.CLOSE_AUCTION)
         name = players[who].name
-        if kind is PendingKind.DRAW:
+        if isinstance(top, DrawPending):
             return self._cmd(Verb.DRAW, name)
-        if kind is PendingKind.ROLL_FOR_RENT:
+        if isinstance(top, RollForRentPending):
             return self._cmd(Verb.ROLL, name)
-        if kind is PendingKind.LIFT_MORTGAGES:
+        if isinstance(top, LiftMortgagesPending):
             return self._cmd(Verb.DECLINE, name)
-        if kind is PendingKind.PLACE_BUILDING:
+        if isinstance(top, PlaceBuildingPending):
             return self._build(g, who) or self._cmd(Verb.CLOSE_AUCTION)
-        if kind is PendingKind.CHOOSE_SQUARE:
-            return self._cmd(Verb.CHOOSE_SQUARE, name, square=self._choose_square(g, who))
-        if kind is PendingKind.BIRTHDAY_GIFT:
+        if isinstance(top, ChooseSquarePending):
+            return self._cmd(Verb.CHOOSE_SQUARE, name, square=self._choose_square(g, top))
+        if isinstance(top, BirthdayGiftPending):
             return self._cmd(Verb.CHOOSE_GIFT, name, gift="money")
         return self._raise(g, who) or self._cmd(Verb.BANKRUPT, name)
 
-    def _choose_square(self, g: GameState, player: int) -> int:
+    def _choose_square(self, g: GameState, top: ChooseSquarePending) -> int:
         """A triple: the next square; the Auction square: the first property nobody owns."""
-        top = g.pending[-1]
         if top.reason == "triple":
-            return (g.players[player].position + 1) % len(g.edition.squares)
+            return (g.players[top.player].position + 1) % len(g.edition.squares)
         return next(s for s in self._ownable if g.owner[s] < 0)
 
     def _ride(self, g: GameState, player: int) -> Command | None:
@@ -171,69 +192,110 @@ class Bots:
     def _holdings(self, g: GameState, player: int) -> list[int]:
         """How many lots of each colour group the player owns (cached while no deed moves: a
         state's owner tuple is only replaced when one does)."""
-        if g.owner is not self._owner_seen:
-            self._owner_seen = g.owner
-            self._held = {}
+        owner = g.owner
+        if owner is not self._owner_seen:
+            self._owner_seen = owner
             self._buildable = {}
             self._sellers = {}
+            # every owner's count per group, in one pass over the lots
+            counts: dict[int, list[int]] = {}
+            for s, index in self._lots:
+                who = owner[s]
+                if who >= 0:
+                    row = counts.get(who)
+                    if row is None:
+                        row = counts[who] = [0] * len(self._lot_groups)
+                    row[index] += 1
+            self._held = counts
         held = self._held.get(player)
         if held is None:
-            owner = g.owner
-            held = [sum(1 for s in group if owner[s] == player) for group in self._lot_groups]
-            self._held[player] = held
+            held = self._held[player] = [0] * len(self._lot_groups)
+        if player not in self._buildable:
+            counts = self._held
             all_but_one = g.options.build_with_all_but_one
-            # groups the player may build on, and groups one lot (or, where building needs
-            # all lots but one, two lots) short of whole: what _build and the trades look at
-            self._buildable[player] = [
-                group for index, group in enumerate(self._lot_groups)
-                if held[index] >= len(group) - (1 if all_but_one and len(group) > 2 else 0)]
-            # lots the player could buy to make a group (nearly) whole, with their owner:
-            # in groups one lot (or, building with all lots but one, two lots) short,
-            # from an owner who holds just that lot of the group
-            self._sellers[player] = [
-                (target, owner[target])
-                for index, group in enumerate(self._lot_groups)
-                if len(group) - held[index] == 1
-                or (all_but_one and len(group) > 2 and len(group) - held[index] == 2)
-                for target in group
-                if owner[target] != player and owner[target] >= 0
-                and sum(1 for s in group if owner[s] == owner[target]) == 1]
+            # groups the player may build on, and lots the player could buy to make a group
+            # (nearly) whole, with their owner: in groups one lot (or, where building needs
+            # all lots but one, two lots) short, from an owner who holds just that lot of
+            # the group. What _build and the trades look at, in one pass over the groups.
+            buildable: list[tuple[int, ...]] = []
+            sellers: list[tuple[int, int]] = []
+            for index, group in enumerate(self._lot_groups):
+                have = held[index]
+                size = len(group)
+                big = all_but_one and size > 2
+                if have >= (size - 1 if big else size):
+                    buildable.append(group)
+                short = size - have
+                if short == 1 or (big and short == 2):
+                    for target in group:
+                        who = owner[target]
+                        if who != player and who >= 0 and counts[who][index] == 1:
+                            sellers.append((target, who))
+            self._buildable[player] = buildable
+            self._sellers[player] = sellers
         return held
 
-    def _build(self, g: GameState, player: int) -> Command | None:
-        """The next even build on a complete (or all-but-one), unmortgaged group, keeping a
-        reserve; then a skyscraper on a whole group, or a depot when rich."""
+    def _build_plan(self, g: GameState, player: int) -> list[tuple[int, int, int]]:
+        """Where the player's next even build would go, group by group in the order they are
+        tried: (lot, its house price, the stock it takes: 0 a house, 1 a hotel, 2 a
+        skyscraper). Cached while no deed, building or mortgage moves (their tuples are
+        replaced when one does) and the bank keeps skyscrapers or not: only the cash and the
+        bank's stock are left to look at."""
         owner, level, mortgaged = g.owner, g.level, g.mortgaged
-        cash = g.players[player].cash
+        towers = g.bank_skyscrapers > 0
+        seen = self._plan_seen
+        if not seen or seen[0] is not owner or seen[1] is not level \
+                or seen[2] is not mortgaged or seen[3] is not towers:
+            self._plan_seen = (owner, level, mortgaged, towers)
+            self._plans = {}
+        plan = self._plans.get(player)
+        if plan is not None:
+            return plan
+        plan = []
         hotel = g.hotel_level
         squares = g.edition.squares
         all_but_one = g.options.build_with_all_but_one
-        towers = g.bank_skyscrapers > 0
         self._holdings(g, player)
         for group in self._buildable[player]:
             mine = group
             if all_but_one and len(group) > 2:
                 mine = tuple(s for s in group if owner[s] == player)
-                if len(mine) < len(group) - 1 or any(mortgaged[s] for s in mine):
+                if len(mine) < len(group) - 1:
                     continue
-            elif any(owner[s] != player or mortgaged[s] for s in group):
+            low = -1  # stays -1 when a lot is another's or mortgaged: nothing to build
+            for s in mine:
+                if owner[s] != player or mortgaged[s]:
+                    low = -1
+                    break
+                if low < 0 or level[s] < low:
+                    low = level[s]
+            if low < 0:
                 continue
-            low = min(level[s] for s in mine)
             top = hotel + 1 if towers and len(mine) == len(group) else hotel
             if low >= top:
                 continue
-            for s in mine:
-                if level[s] != low:
-                    continue
-                if cash - squares[s].house_cost < self.reserve:
+            for s in mine:  # the first lot at the lowest level: the even build's next one
+                if level[s] == low:
+                    stock = 2 if low == hotel else 1 if low + 1 == hotel else 0
+                    plan.append((s, squares[s].house_cost, stock))
                     break
-                if low == hotel:
-                    stock = g.bank_skyscrapers
-                else:
-                    stock = g.bank_hotels if low + 1 == hotel else g.bank_houses
-                if stock < 1:
-                    break
-                return self._cmd(Verb.BUILD, g.players[player].name, square=s)
+        self._plans[player] = plan
+        return plan
+
+    def _build(self, g: GameState, player: int) -> Command | None:
+        """The next even build on a complete (or all-but-one), unmortgaged group, keeping a
+        reserve; then a skyscraper on a whole group, or a depot when rich."""
+        cash = g.players[player].cash
+        reserve = self.reserve
+        for s, cost, kind in self._build_plan(g, player):
+            if cash - cost < reserve:
+                continue
+            stock = g.bank_houses if kind == 0 else g.bank_hotels if kind == 1 \
+                else g.bank_skyscrapers
+            if stock < 1:
+                continue
+            return self._cmd(Verb.BUILD, g.players[player].name, square=s)
+        owner, mortgaged = g.owner, g.mortgaged
         if g.edition.depots and cash - g.edition.depot_cost > 3 * self.reserve:
             for s in self._stations:
                 if owner[s] == player and not mortgaged[s] and s not in g.depots:

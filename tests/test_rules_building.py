@@ -93,7 +93,7 @@ def test_building_auction_in_a_shortage() -> None:
     g.bank_houses = 1
     g, _ = ok(g, {"do": "auction_building", "building": "house"})
     refused(g, {"do": "bid", "by": "Bo", "amount": 10}, "bid_too_low")  # from 50, the lowest
-    assert g.top.passed == [2]  # Cy has no group to build on: out from the start
+    assert g.top.passed == (2,)  # Cy has no group to build on: out from the start
     g, _ = ok(g, {"do": "bid", "by": "Bo", "amount": 80}, {"do": "pass", "by": "Ann"})
     assert g.top.kind == "place_building" and g.players[1].cash == 1420
     refused(g, {"do": "build", "square": 1}, "decision_pending")

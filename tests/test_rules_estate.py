@@ -17,7 +17,7 @@ def landed_on(square: int, **arr: object) -> object:
 
 def test_buy_at_printed_price() -> None:
     g, _ = landed_on(6)
-    assert g.top.kind == "buy" and g.top.amount == 100
+    assert g.top.kind == "buy" and ED.squares[g.top.square].price == 100
     g, ev = ok(g, {"do": "buy"})
     assert g.owner[6] == 0 and g.players[0].cash == 1400
     assert ("Ann", None, 100, "purchase") in transfers(ev)

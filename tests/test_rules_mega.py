@@ -261,11 +261,11 @@ def test_nobody_else_builds_lifts_or_trades_in_a_mr_monopoly_turn() -> None:
 
 
 def test_a_building_won_at_auction_is_placed_even_in_a_mr_monopoly_turn() -> None:
-    from companion.rules.state import Pending, PendingKind
+    from companion.rules.state import PlaceBuildingPending
 
     g = arrange(mega(), owners={7: 1, 8: 1, 11: 1, 1: 0, 3: 0})
     g, _ = ok(g, {"do": "roll", "dice": [1, 2, "mr_monopoly"]}, {"do": "buy"})
-    g.pending.append(Pending(PendingKind.PLACE_BUILDING, 1, building="house"))
+    g.pending.append(PlaceBuildingPending(1, "house"))
     g, _ = ok(g, {"do": "build", "by": "Bo", "square": 7})
     assert g.level[7] == 1 and g.top is None
 
@@ -527,7 +527,7 @@ def test_the_last_skyscraper_goes_to_auction_and_its_winner_places_it() -> None:
     g, ev = ok(g, {"do": "auction_building", "building": "skyscraper"})
     assert g.top.kind == "building_auction" and g.top.building == "skyscraper"
     assert {"kind": "auction_started", "building": "skyscraper"} in ev
-    assert g.top.passed == [2]  # Cy has nowhere to put it: out of the auction from the start
+    assert g.top.passed == (2,)  # Cy has nowhere to put it: out of the auction from the start
     r = refused(g, {"do": "bid", "by": "Cy", "amount": 500}, "not_now")
     assert r.message == "Cy has nowhere to place a skyscraper"
     g, _ = ok(g, {"do": "bid", "by": "Bo", "amount": 120}, {"do": "bid", "by": "Ann",
@@ -620,11 +620,11 @@ def test_a_depot_must_go_before_mortgaging_or_trading_and_not_on_a_mortgaged_sta
 
 
 def test_bankruptcy_returns_skyscrapers_depots_and_tickets_to_the_bank() -> None:
-    from companion.rules.state import Pending, PendingKind
+    from companion.rules.state import DebtPending
 
     g = skyscraper_ready(levels={1: 6, 3: 6, 4: 6}, owners={6: 0}, depots=[6],
                          bus_tickets={0: ["bus-ticket-1"]})
-    g.pending.append(Pending(PendingKind.DEBT, 0, amount=10 ** 6, creditor=1, reason="rent"))
+    g.pending.append(DebtPending(0, 10 ** 6, 1, "rent"))
     g, ev = ok(g, {"do": "bankrupt"})
     assert g.depots == () and g.bank_skyscrapers == 8 and g.bank_hotels == 12
     assert g.owner[6] == 1 and g.players[0].bus_tickets == ()

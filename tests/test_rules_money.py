@@ -67,7 +67,7 @@ def test_mortgaged_deed_changing_hands_costs_ten_percent_then_lift_at_value() ->
     g, ev = ok(g, {"do": "trade", "from": "Ann", "to": "Bo",
                    "give": {"squares": [39, 37]}, "take": {"cash": 10}})
     assert ("Bo", None, 20 + 18, "mortgage_interest") in transfers(ev)
-    assert g.top.kind == "lift_mortgages" and g.top.squares == [37, 39]
+    assert g.top.kind == "lift_mortgages" and g.top.squares == (37, 39)
     g, ev = ok(g, {"do": "unmortgage", "square": 39})
     assert ("Bo", None, 200, "mortgage_lift") in transfers(ev)  # the value only, now
     g, ev = ok(g, {"do": "decline", "by": "Bo"})  # keeps 37 mortgaged
@@ -124,7 +124,7 @@ def test_bankrupt_to_the_bank_auctions_every_deed() -> None:
     assert g.top.kind == "debt" and g.top.creditor == -1
     g, ev = ok(g, {"do": "bankrupt"})
     assert g.players[0].bankrupt and g.decks["community_chest"][-1] == "chest-jail-free"
-    assert g.top.kind == "auction" and g.top.square == 6 and g.top.queue == [8]
+    assert g.top.kind == "auction" and g.top.square == 6 and g.top.queue == (8,)
     assert not g.mortgaged[6] and not g.mortgaged[8]
     g, _ = ok(g, {"do": "bid", "by": "Cy", "amount": 30}, {"do": "pass", "by": "Bo"})
     assert g.owner[6] == 2 and g.top.square == 8

@@ -54,10 +54,13 @@ def test_state_copy_carries_every_field() -> None:
     mutable = [f.name for f in dataclasses.fields(g)
                if isinstance(getattr(g, f.name), list | dict) and f.name != "owned"]
     # shared on purpose: the engine replaces these lists and dicts instead of changing them
-    # (GameState.copy); `players` is a new list of shared records (GameState.wp)
-    shared = {"decks", "extra", "standings", "claims"}
+    # (GameState.copy); `players` and its records until the first change (GameState.wp)
+    shared = {"decks", "extra", "standings", "claims", "players"}
     for name in mutable:
         assert (getattr(c, name) is not getattr(g, name)) == (name not in shared), name
+    c.wp(0).cash -= 1
+    assert c.players is not g.players and c.players[1] is g.players[1]
+    assert g.players[0].cash == c.players[0].cash + 1
 
 
 def _rules_imports() -> dict[str, set[str]]:

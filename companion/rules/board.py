@@ -18,13 +18,28 @@ from companion.rules.events import (
     Why,
 )
 from companion.rules.money import charge, transfer
-from companion.rules.state import BANK, FOLLOW_UPS, POT, GameState, Pending, PendingKind
+from companion.rules.state import (
+    BANK,
+    FOLLOW_UPS,
+    POT,
+    BirthdayGiftPending,
+    BuyPending,
+    ChooseSquarePending,
+    DrawPending,
+    GameState,
+    RollForRentPending,
+)
+
+#: the reason of a salary, by amount
+_SALARY_WHY: dict[int, Why] = {}
 
 
 def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:
     """The bank pays the salary for passing GO (twice for landing on it, as a house rule)."""
     amount = g.options.salary
-    why = Why("salary", None, (("salary", amount),), "salary")
+    why = _SALARY_WHY.get(amount)
+    if why is None:  # the same for every pass of a game: kept (a Why is read-only)
+        why = _SALARY_WHY[amount] = Why("salary", None, (("salary", amount),), "salary")
     if landed and g.options.double_salary_on_go:
         amount *= 2
         why = Why("salary_on_go", None, (("salary", amount // 2), ("times", 2)),
@@ -39,7 +54,8 @@ def send_to_jail(g: GameState, ev: Events, player: int) -> None:
     A move still to come (Mr. Monopoly, the bus) is dropped with it.
     """
     if g.pending:
-        g.pending = [x for x in g.pending if x.player != player or x.kind not in FOLLOW_UPS]
+        g.pending = [x for x in g.pending
+                     if x.player != player or not isinstance(x, FOLLOW_UPS)]
     p = g.wp(player)
     p.position = g.edition.jail_index
     p.in_jail = True
@@ -171,7 +187,7 @@ def land(
     if kind in OWNABLE:
         owner = g.owner[sq.index]
         if owner == BANK:
-            g.pending.append(Pending(PendingKind.BUY, player, square=sq.index, amount=sq.price))
+            g.pending.append(BuyPending(player, sq.index))
             return
         if owner == player or g.mortgaged[sq.index]:
             return
@@ -179,7 +195,7 @@ def land(
             return
         if kind is SquareKind.UTILITY:
             if g.options.utility_rent_fresh_roll and not dice_multiplier:
-                g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index))
+                g.pending.append(RollForRentPending(player, sq.index))
                 return
             if dice_multiplier and not g.options.utility_card_rolls_again and g.dice:
                 total = moved_total(g.dice)
@@ -189,8 +205,7 @@ def land(
                                "utility_card_rolls_again"))
                 return
             if dice_multiplier or g.dice is None:
-                g.pending.append(Pending(PendingKind.ROLL_FOR_RENT, player, square=sq.index,
-                                         multiplier=dice_multiplier))
+                g.pending.append(RollForRentPending(player, sq.index, dice_multiplier))
                 return
             why: list[Why] = []
             amount = rent_for(g, sq.index, moved_total(g.dice), why)
@@ -211,7 +226,7 @@ def land(
         charge(g, ev, player, BANK, sq.amount, "tax",
                why=Why("tax", sq.index, (("tax", sq.amount),)))
     elif kind in DECK_OF_KIND:
-        g.pending.append(Pending(PendingKind.DRAW, player, deck=DECK_OF_KIND[kind]))
+        g.pending.append(DrawPending(player, DECK_OF_KIND[kind]))
     elif kind is SquareKind.GO_TO_JAIL:
         send_to_jail(g, ev, player)
     elif kind is SquareKind.FREE_PARKING and g.options.free_parking_pot and g.pot > 0:
@@ -222,7 +237,8 @@ def land(
         land_on_extra_square(g, ev, player, sq)
 
 
-def utility_rent(g: GameState, ev: Events, pending: Pending, dice: tuple[int, ...]) -> None:
+def utility_rent(g: GameState, ev: Events, pending: RollForRentPending,
+                 dice: tuple[int, ...]) -> None:
     """Charge a utility's rent from a fresh roll (card-sent, or bank-only play)."""
     owner = g.owner[pending.square]
     if owner < 0 or g.mortgaged[pending.square]:
@@ -278,7 +294,7 @@ def turn_starts_moving(g: GameState, ev: Events, player: int) -> None:
 def take_ticket(g: GameState, ev: Events, player: int) -> None:
     """The player takes the top ticket of the pile (a draw), if any is left."""
     if g.decks.get(BUS_DECK):
-        g.pending.append(Pending(PendingKind.DRAW, player, deck=BUS_DECK))
+        g.pending.append(DrawPending(player, BUS_DECK))
     else:
         ev.append(NoBusTicket(g.players[player].name))
 
@@ -294,15 +310,13 @@ def land_on_extra_square(g: GameState, ev: Events, player: int, sq: Square) -> N
         take_ticket(g, ev, player)
     elif sq.kind is SquareKind.BIRTHDAY_GIFT:
         if g.decks.get(BUS_DECK):
-            g.pending.append(Pending(PendingKind.BIRTHDAY_GIFT, player, square=sq.index,
-                                     amount=sq.amount))
+            g.pending.append(BirthdayGiftPending(player, sq.index, sq.amount))
         else:
             transfer(g, ev, BANK, player, sq.amount, "birthday_gift",
                      Why("birthday_gift", sq.index, (("gift", sq.amount),)))
     elif auction_choices(g):
         if g.options.auctions:
-            g.pending.append(Pending(PendingKind.CHOOSE_SQUARE, player, square=sq.index,
-                                     reason="auction"))
+            g.pending.append(ChooseSquarePending(player, "auction", sq.index))
     else:
         dearest_rent(g, ev, player)
 

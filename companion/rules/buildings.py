@@ -22,7 +22,14 @@ from companion.rules.events import (
     Why,
 )
 from companion.rules.money import charge, lift_cost, lift_why, transfer
-from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
+from companion.rules.state import (
+    AUCTIONS,
+    BANK,
+    BuildingAuctionPending,
+    DebtPending,
+    GameState,
+    PlaceBuildingPending,
+)
 
 
 def property_refusal(g: GameState, player: int, square: int) -> RulesError | None:
@@ -47,8 +54,7 @@ def own_property(g: GameState, player: int, square: int) -> None:
 
 def auction_refusal(g: GameState) -> RulesError | None:
     """Building, lifting mortgages and trading wait while an auction runs."""
-    top = g.top
-    if top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+    if g.pending and isinstance(g.pending[-1], AUCTIONS):
         return RulesError(Code.DECISION_PENDING, "wait until the auction is over")
     return None
 
@@ -240,7 +246,7 @@ def _placing_refusal(g: GameState, player: int, square: int,
     building won at auction is placed first, by its winner, one level that is that building;
     nobody builds while an auction runs nor, but the current player, in a Mr. Monopoly turn."""
     top = g.top
-    if top is not None and top.kind is PendingKind.PLACE_BUILDING:
+    if isinstance(top, PlaceBuildingPending):
         if top.player != player:
             return RulesError(Code.DECISION_PENDING, f"{g.players[top.player].name} places "
                               "the auctioned building first")
@@ -255,8 +261,7 @@ def _placing_refusal(g: GameState, player: int, square: int,
 
 def _placing(g: GameState) -> bool:
     """Whether the table waits for a building won at auction (it is built for free)."""
-    top = g.top
-    return top is not None and top.kind is PendingKind.PLACE_BUILDING
+    return bool(g.pending) and isinstance(g.pending[-1], PlaceBuildingPending)
 
 
 def build_command_refusal(g: GameState, player: int, square: int, count: int,
@@ -395,9 +400,9 @@ def start_building_auction(g: GameState, ev: Events, building: str) -> None:
         if g.edition.squares[s].kind is SquareKind.LOT and g.owner[s] >= 0
     ]
     # only players who could place it take part: the others are out from the start
-    g.pending.append(Pending(PendingKind.BUILDING_AUCTION, NOBODY, building=building,
-                             min_bid=min(costs) if costs else 1,
-                             passed=[i for i in range(len(g.players)) if i not in placers]))
+    g.pending.append(BuildingAuctionPending(
+        building, passed=tuple(i for i in range(len(g.players)) if i not in placers),
+        min_bid=min(costs) if costs else 1))
     ev.append(AuctionStarted(building=building))
 
 
@@ -456,7 +461,7 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
     if max(levels.values()) - min(levels.values()) <= 1:
         return
     budget = g.players[player].cash - sum(
-        p.amount for p in g.pending if p.kind is PendingKind.DEBT and p.player == player)
+        p.amount for p in g.pending if isinstance(p, DebtPending) and p.player == player)
     price = min(g.edition.squares[s].house_cost for s in group)
     top = max(levels.values())
     order = sorted(group, key=lambda s: (-levels[s], s))

@@ -10,10 +10,10 @@ from companion.rules.codes import Code, RulesError
 from companion.rules.edition import Card, SquareKind
 from companion.rules.events import BusTicket, BusTicketsExpired, CardDrawn, Events, Moved, Why
 from companion.rules.money import charge, transfer
-from companion.rules.state import BANK, GameState, Pending
+from companion.rules.state import BANK, DrawPending, GameState
 
 
-def draw_refusal(g: GameState, pending: Pending, card_id: str | None) -> RulesError | None:
+def draw_refusal(g: GameState, pending: DrawPending, card_id: str | None) -> RulesError | None:
     """Why the card cannot be drawn (None: it can): the device draws the top card of a deck
     that has one; a card the table names must be of that deck and in it."""
     deck = g.decks[pending.deck]
@@ -31,7 +31,7 @@ def draw_refusal(g: GameState, pending: Pending, card_id: str | None) -> RulesEr
     return None
 
 
-def draw_card(g: GameState, ev: Events, pending: Pending, card_id: str | None) -> str:
+def draw_card(g: GameState, ev: Events, pending: DrawPending, card_id: str | None) -> str:
     """Draw (the device's deck) or take the named card, put it under its deck, apply it;
     the card's id."""
     refusal = draw_refusal(g, pending, card_id)

@@ -40,10 +40,23 @@ from companion.rules.money import (
     mortgage_take_interest,
     transfer,
 )
-from companion.rules.state import BANK, NOBODY, GameState, Pending, PendingKind
+from companion.rules.state import (
+    AUCTIONS,
+    BANK,
+    NOBODY,
+    AuctionPending,
+    BuildingAuctionPending,
+    BuyPending,
+    GameState,
+    LiftMortgagesPending,
+    PlaceBuildingPending,
+)
+
+#: either auction: a property's or a building's
+AnyAuction = AuctionPending | BuildingAuctionPending
 
 
-def buy_refusal(g: GameState, pending: Pending) -> RulesError | None:
+def buy_refusal(g: GameState, pending: BuyPending) -> RulesError | None:
     """Why the player cannot buy the property they stand on (None: they can)."""
     sq = g.edition.squares[pending.square]
     if g.players[pending.player].cash < sq.price:
@@ -52,7 +65,7 @@ def buy_refusal(g: GameState, pending: Pending) -> RulesError | None:
     return None
 
 
-def buy(g: GameState, ev: Events, pending: Pending) -> None:
+def buy(g: GameState, ev: Events, pending: BuyPending) -> None:
     """The player buys the property they stand on at the printed price."""
     refusal = buy_refusal(g, pending)
     if refusal is not None:
@@ -66,7 +79,7 @@ def buy(g: GameState, ev: Events, pending: Pending) -> None:
     after_acquiring(g, ev, pending.player, [sq.index])
 
 
-def decline(g: GameState, ev: Events, pending: Pending) -> None:
+def decline(g: GameState, ev: Events, pending: BuyPending) -> None:
     """The player declines: the bank auctions the property at once (if auctions are on)."""
     g.pending.pop()
     ev.append(Declined(g.players[pending.player].name, pending.square))
@@ -74,9 +87,10 @@ def decline(g: GameState, ev: Events, pending: Pending) -> None:
         start_auction(g, ev, pending.square)
 
 
-def start_auction(g: GameState, ev: Events, square: int, queue: list[int] | None = None) -> None:
+def start_auction(g: GameState, ev: Events, square: int,
+                  queue: tuple[int, ...] | list[int] = ()) -> None:
     """Open the bank's auction of a property; every player still in the game may bid."""
-    g.pending.append(Pending(PendingKind.AUCTION, NOBODY, square=square, queue=list(queue or [])))
+    g.pending.append(AuctionPending(square, queue=tuple(queue)))
     ev.append(AuctionStarted(square))
     _maybe_close(g, ev)
 
@@ -86,15 +100,16 @@ def bidders(g: GameState) -> list[int]:
     return [i for i, p in enumerate(g.players) if not p.bankrupt]
 
 
-def bid_floor(pending: Pending) -> int:
+def bid_floor(pending: AnyAuction) -> int:
     """The lowest bid the running auction takes now."""
     return max(pending.highest + 1, pending.min_bid)
 
 
-def bid_refusal(g: GameState, pending: Pending, player: int, amount: int) -> RulesError | None:
+def bid_refusal(g: GameState, pending: AnyAuction, player: int, amount: int) -> RulesError | None:
     """Why the bid is refused (None: taken). A bid must beat the last one (and the opening
     minimum) and not exceed the cash; a building is bid for only by who could place it."""
-    if pending.kind is PendingKind.BUILDING_AUCTION and not can_place(g, player, pending.building):
+    if isinstance(pending, BuildingAuctionPending) and not can_place(g, player,
+                                                                      pending.building):
         return RulesError(Code.NOT_NOW, f"{g.players[player].name} has nowhere to place a "
                           f"{pending.building}", player=g.players[player].name)
     if player in pending.passed:
@@ -111,18 +126,17 @@ def bid_refusal(g: GameState, pending: Pending, player: int, amount: int) -> Rul
     return None
 
 
-def bid(g: GameState, ev: Events, pending: Pending, player: int, amount: int) -> None:
+def bid(g: GameState, ev: Events, pending: AnyAuction, player: int, amount: int) -> None:
     """Take a bid (see bid_refusal)."""
     refusal = bid_refusal(g, pending, player, amount)
     if refusal is not None:
         raise refusal
-    pending.highest = amount
-    pending.bidder = player
+    g.pending[-1] = pending.with_bid(player, amount)
     ev.append(Bid(g.players[player].name, amount))
     _maybe_close(g, ev)
 
 
-def pass_refusal(g: GameState, pending: Pending, player: int) -> RulesError | None:
+def pass_refusal(g: GameState, pending: AnyAuction, player: int) -> RulesError | None:
     """Why the player cannot leave the auction (None: they can)."""
     if player in pending.passed:
         return RulesError(Code.ALREADY_PASSED, f"{g.players[player].name} has already passed")
@@ -131,19 +145,19 @@ def pass_refusal(g: GameState, pending: Pending, player: int) -> RulesError | No
     return None
 
 
-def pass_auction(g: GameState, ev: Events, pending: Pending, player: int) -> None:
+def pass_auction(g: GameState, ev: Events, pending: AnyAuction, player: int) -> None:
     """The player leaves the auction; it ends when all but the highest bidder have passed."""
     refusal = pass_refusal(g, pending, player)
     if refusal is not None:
         raise refusal
-    pending.passed.append(player)
+    g.pending[-1] = pending.with_pass(player)
     ev.append(Passed(g.players[player].name))
     _maybe_close(g, ev)
 
 
 def _maybe_close(g: GameState, ev: Events) -> None:
     pending = g.top
-    if pending is None or pending.kind not in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+    if not isinstance(pending, AUCTIONS):
         return
     still_in = [i for i in bidders(g) if i not in pending.passed]
     if still_in == [pending.bidder] or not still_in:
@@ -153,13 +167,13 @@ def _maybe_close(g: GameState, ev: Events) -> None:
 def close_auction(g: GameState, ev: Events) -> None:
     """End the auction: the highest bid wins; with no bid the bank keeps it."""
     pending = g.pending.pop()
-    if pending.kind is PendingKind.BUILDING_AUCTION:
+    assert isinstance(pending, AUCTIONS)
+    if isinstance(pending, BuildingAuctionPending):
         if pending.bidder != NOBODY:
             # a bid is covered when made and stays so (see pay); should it not be, a debt
             charge(g, ev, pending.bidder, BANK, pending.highest, "building_auction",
                    why=Why("building_auction", None, (("bid", pending.highest),)))
-            g.pending.append(Pending(PendingKind.PLACE_BUILDING, pending.bidder,
-                                     building=pending.building))
+            g.pending.append(PlaceBuildingPending(pending.bidder, pending.building))
         ev.append(AuctionClosed(None, pending.building,
                                 g.players[pending.bidder].name if pending.bidder >= 0 else None,
                                 pending.highest))
@@ -219,8 +233,8 @@ def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
 def _lift_offered(g: GameState, player: int, square: int) -> bool:
     """Whether the player may lift this mortgage at its value alone: deeds just received."""
     top = g.top
-    return (top is not None and top.kind is PendingKind.LIFT_MORTGAGES
-            and top.player == player and square in top.squares)
+    return (isinstance(top, LiftMortgagesPending) and top.player == player
+            and square in top.squares)
 
 
 def unmortgage_refusal(g: GameState, player: int, square: int) -> RulesError | None:
@@ -252,9 +266,11 @@ def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
     transfer(g, ev, player, BANK, cost, "mortgage_lift", lift_why(g, square, cost))
     g.set_mortgaged(square, False)
     ev.append(Unmortgaged(g.players[player].name, square))
-    if offer and top is not None:
-        top.squares.remove(square)
-        if not top.squares:
+    if offer and isinstance(top, LiftMortgagesPending):
+        left = tuple(s for s in top.squares if s != square)
+        if left:
+            g.pending[-1] = LiftMortgagesPending(top.player, left)
+        else:
             g.pending.pop()
 
 
@@ -337,7 +353,7 @@ def receive_mortgaged(
             ev.append(Unmortgaged(g.players[player].name, s))
         return
     fee = sum(interest(g, g.edition.squares[s].mortgage) for s in squares)
-    g.pending.append(Pending(PendingKind.LIFT_MORTGAGES, player, squares=sorted(squares)))
+    g.pending.append(LiftMortgagesPending(player, tuple(sorted(squares))))
     charge(g, ev, player, BANK, fee, "mortgage_interest", why=interest_why(g, squares, fee))
 
 
@@ -351,8 +367,8 @@ def pay(g: GameState, ev: Events, payer: int, payee: int, amount: int) -> None:
                          player=g.players[payer].name, purpose="pay", needed=amount,
                          cash=g.players[payer].cash)
     top = g.top
-    if (top is not None and top.kind in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
-            and top.bidder == payer and g.players[payer].cash - amount < top.highest):
+    if (isinstance(top, AUCTIONS) and top.bidder == payer
+            and g.players[payer].cash - amount < top.highest):
         raise RulesError(Code.INSUFFICIENT_FUNDS, f"{g.players[payer].name}'s highest bid of "
                          f"{top.highest} must stay covered until the auction ends",
                          player=g.players[payer].name, purpose="pay", needed=amount,

@@ -15,7 +15,7 @@ from companion.rules.estate import receive_mortgaged, start_auction
 from companion.rules.events import Bankrupt, DeedsTransferred, Events, Why
 from companion.rules.money import building_value, party_name, raisable, transfer
 from companion.rules.speed import run_follow_up
-from companion.rules.state import BANK, GameState, Pending, PendingKind
+from companion.rules.state import BANK, FOLLOW_UPS, DebtPending, GameState
 from companion.rules.turns import after_player_left
 
 #: debts that end the game for a player who cannot pay them in cash, where the edition says
@@ -32,7 +32,7 @@ def settle_debts(g: GameState, ev: Events) -> None:
     """
     while g.pending:
         debt = g.pending[-1]
-        if debt.kind is PendingKind.DEBT:
+        if isinstance(debt, DebtPending):
             if g.players[debt.player].cash < debt.amount:
                 if not _cash_only(g, debt):
                     return
@@ -42,7 +42,7 @@ def settle_debts(g: GameState, ev: Events) -> None:
             transfer(g, ev, debt.player, debt.creditor, debt.amount, debt.reason, debt.why)
             if debt.then_move:  # a paid jail fine releases the move
                 move_steps(g, ev, debt.player, debt.then_move)
-        elif debt.kind is PendingKind.MR_MONOPOLY or debt.kind is PendingKind.BUS:
+        elif isinstance(debt, FOLLOW_UPS):
             g.pending.pop()
             run_follow_up(g, ev, debt)
         else:
@@ -53,7 +53,7 @@ def bankrupt_refusal(g: GameState, player: int, forced: bool = False) -> RulesEr
     """Why the player cannot declare bankruptcy (None: they can): only on the debt due,
     and only when selling and mortgaging everything would not cover it (unless forced)."""
     top = g.top
-    if top is None or top.kind is not PendingKind.DEBT or top.player != player:
+    if not isinstance(top, DebtPending) or top.player != player:
         return RulesError(Code.NOT_IN_DEBT, "bankruptcy is declared only on a debt that is due")
     if forced:
         return None
@@ -74,7 +74,7 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
     if refusal is not None:
         raise refusal
     top = g.top
-    assert top is not None
+    assert isinstance(top, DebtPending)
     creditor = top.creditor
     p = g.wp(player)
     owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == player]
@@ -134,6 +134,6 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
 
 
 
-def _cash_only(g: GameState, debt: Pending) -> bool:
+def _cash_only(g: GameState, debt: DebtPending) -> bool:
     """Whether the debt must be paid from cash, or bankrupts the player."""
     return g.options.bankrupt_if_fine_unpayable and debt.reason in CASH_ONLY_REASONS

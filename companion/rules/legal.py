@@ -38,7 +38,18 @@ from companion.rules.estate import (
     unmortgage_refusal,
 )
 from companion.rules.flow import bankrupt_refusal
-from companion.rules.state import GameState, Pending, PendingKind
+from companion.rules.state import (
+    AUCTIONS,
+    BirthdayGiftPending,
+    BuyPending,
+    ChooseSquarePending,
+    DebtPending,
+    DrawPending,
+    GameState,
+    LiftMortgagesPending,
+    Pending,
+    RollForRentPending,
+)
 from companion.rules.tickets import (
     bus_targets,
     choose_square_refusal,
@@ -75,7 +86,7 @@ def legal_commands(g: GameState) -> list[LegalOffer]:
         out.append(PayOffer(payers + ["bank"], active + ["bank"]))
     out.append(BareOffer(Verb.END_GAME))
     if len(active) >= 2 and not g.mr_monopoly and (
-            top is None or top.kind not in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)):
+            not isinstance(top, AUCTIONS)):
         out.append(TradeOffer(active))
     return out
 
@@ -83,12 +94,11 @@ def legal_commands(g: GameState) -> list[LegalOffer]:
 def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
     """The answers to the decision the table waits for."""
     who = g.players[top.player].name if top.player >= 0 else None
-    k = top.kind
-    if k is PendingKind.BUY:
+    if isinstance(top, BuyPending):
         if buy_refusal(g, top) is None:
             out.append(ActOffer(Verb.BUY, who))
         out.append(ActOffer(Verb.DECLINE, who))
-    elif k is PendingKind.AUCTION or k is PendingKind.BUILDING_AUCTION:
+    elif isinstance(top, AUCTIONS):
         floor = max(bid_floor(top), 1)
         for i, p in enumerate(g.players):
             if p.bankrupt or i in top.passed:  # a building auction: only who can place it
@@ -98,25 +108,25 @@ def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
             if pass_refusal(g, top, i) is None:
                 out.append(ActOffer(Verb.PASS, p.name))
         out.append(BareOffer(Verb.CLOSE_AUCTION))
-    elif k is PendingKind.DRAW:
+    elif isinstance(top, DrawPending):
         if draw_refusal(g, top, None) is None:
             out.append(ActOffer(Verb.DRAW, who))
-    elif k is PendingKind.ROLL_FOR_RENT:
+    elif isinstance(top, RollForRentPending):
         if roll_refusal(g, top.player) is None:
             out.append(ActOffer(Verb.ROLL, who))
-    elif k is PendingKind.LIFT_MORTGAGES:
+    elif isinstance(top, LiftMortgagesPending):
         squares = [s for s in top.squares if unmortgage_refusal(g, top.player, s) is None]
         if squares:
             out.append(SquaresOffer(Verb.UNMORTGAGE, who, squares))
         out.append(ActOffer(Verb.DECLINE, who))
-    elif k is PendingKind.DEBT:
+    elif isinstance(top, DebtPending):
         if bankrupt_refusal(g, top.player) is None:
             out.append(ActOffer(Verb.BANKRUPT, who))
-    elif k is PendingKind.CHOOSE_SQUARE:
+    elif isinstance(top, ChooseSquarePending):
         squares = [s for s in square_choices(g, top)
                    if choose_square_refusal(g, top, s) is None]
         out.append(SquaresOffer(Verb.CHOOSE_SQUARE, who, squares))
-    elif k is PendingKind.BIRTHDAY_GIFT:
+    elif isinstance(top, BirthdayGiftPending):
         for gift in GIFTS:
             if gift_refusal(g, gift) is None:
                 out.append(GiftOffer(who, gift))
@@ -159,7 +169,7 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
     so their new owner's lifting is not listed twice.
     """
-    lifting = top.player if top is not None and top.kind is PendingKind.LIFT_MORTGAGES else -1
+    lifting = top.player if isinstance(top, LiftMortgagesPending) else -1
     owner = g.owner
     ownable = [s.index for s in g.edition.squares if s.kind in OWNABLE]
     for i, p in enumerate(g.players):

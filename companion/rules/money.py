@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.rules.edition import OWNABLE
 from companion.rules.events import Debt, Events, Transfer, Why
-from companion.rules.state import BANK, POT, GameState, Pending, PendingKind
+from companion.rules.state import BANK, POT, DebtPending, GameState
 
 #: reasons whose money goes into the Free Parking pot when that house rule is on
 POT_REASONS = frozenset({"tax", "jail_fine", "card"})
@@ -65,8 +65,7 @@ def charge(
     if g.players[payer].cash >= amount:
         transfer(g, ev, payer, payee, amount, reason, why)
         return True
-    g.pending.append(Pending(PendingKind.DEBT, payer, amount=amount, creditor=payee,
-                             reason=reason, then_move=then_move, why=why))
+    g.pending.append(DebtPending(payer, amount, payee, reason, why, then_move))
     ev.append(Debt(g.players[payer].name, party_name(g, payee), amount, reason, why))
     return False
 

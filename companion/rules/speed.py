@@ -14,7 +14,14 @@ from companion.rules.codes import Code, RulesError
 from companion.rules.dice import SPEED_BUS, SPEED_CODES, SPEED_FACES, roll_die
 from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE
 from companion.rules.events import Events, MrMonopoly, MrMonopolyStays, NoBusTicket, Triple
-from companion.rules.state import BANK, GameState, Pending, PendingKind
+from companion.rules.state import (
+    BANK,
+    BusPending,
+    ChooseSquarePending,
+    DrawPending,
+    GameState,
+    MrMonopolyPending,
+)
 
 
 def read_speed_dice(g: GameState, dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
@@ -47,7 +54,7 @@ def speed_roll(g: GameState, ev: Events, player: int, values: tuple[int, ...]) -
     if speed <= 3 and white1 == white2 == speed:
         g.must_roll = False
         ev.append(Triple(p.name))
-        g.pending.append(Pending(PendingKind.CHOOSE_SQUARE, player, reason="triple"))
+        g.pending.append(ChooseSquarePending(player, "triple"))
         return
     if count_doubles(g, ev, player, white1 == white2):
         return
@@ -55,11 +62,11 @@ def speed_roll(g: GameState, ev: Events, player: int, values: tuple[int, ...]) -
         move_steps(g, ev, player, white1 + white2 + speed)
         return
     if speed == SPEED_BUS:
-        g.pending.append(Pending(PendingKind.BUS, player))
+        g.pending.append(BusPending(player))
     else:
         g.mr_monopoly = True
         ev.append(MrMonopoly(p.name))
-        g.pending.append(Pending(PendingKind.MR_MONOPOLY, player))
+        g.pending.append(MrMonopolyPending(player))
     move_steps(g, ev, player, white1 + white2)
 
 
@@ -69,9 +76,10 @@ def triple_targets(g: GameState, player: int) -> list[int]:
     return [s for s in range(len(g.edition.squares)) if s != here]
 
 
-def run_follow_up(g: GameState, ev: Events, pending: Pending) -> None:
+def run_follow_up(g: GameState, ev: Events,
+                  pending: MrMonopolyPending | BusPending) -> None:
     """Run a follow-up step that has come to the top of the pending stack."""
-    if pending.kind is PendingKind.MR_MONOPOLY:
+    if isinstance(pending, MrMonopolyPending):
         mr_monopoly_move(g, ev, pending.player)
     else:
         bus_face(g, ev, pending.player)
@@ -99,7 +107,7 @@ def mr_monopoly_move(g: GameState, ev: Events, player: int) -> None:
 def bus_face(g: GameState, ev: Events, player: int) -> None:
     """Take a bus ticket; none left: on to the nearest Chance or Community Chest ahead."""
     if g.decks.get(BUS_DECK):
-        g.pending.append(Pending(PendingKind.DRAW, player, deck=BUS_DECK))
+        g.pending.append(DrawPending(player, BUS_DECK))
         return
     squares = g.edition.squares
     n = len(squares)

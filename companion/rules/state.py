@@ -1,4 +1,5 @@
-"""The game state: plain mutable records that `apply` copies before changing.
+"""The game state: plain mutable records that `apply` copies before changing, and the
+pending decisions, one read-only record per kind (`Pending` is their union).
 
 Only the engine changes a state, and only a fresh copy of it (see engine.apply), so every
 state handed out stays as it was: callers may keep old states for undo.
@@ -12,11 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from companion.rules.edition import Edition
 from companion.rules.events import Why
 from companion.rules.options import RuleOptions
+
+#: whether this module runs compiled by mypyc (its file is then the extension module)
+COMPILED: Final = not __file__.endswith(".py")
 
 BANK = -1
 POT = -2  #: the Free Parking pot (house rule), a party like the bank
@@ -38,10 +42,6 @@ class PendingKind(StrEnum):
     BIRTHDAY_GIFT = "birthday_gift"  #: take 100 from the bank or a bus ticket
     MR_MONOPOLY = "mr_monopoly"  #: then move on (speed die); runs by itself once on top
     BUS = "bus"  #: then take a bus ticket (speed die); runs by itself once on top
-
-
-#: pending steps that need no answer: they run as soon as everything above them is settled
-FOLLOW_UPS = frozenset({PendingKind.MR_MONOPOLY, PendingKind.BUS})
 
 
 @dataclass(slots=True, init=False)
@@ -72,63 +72,241 @@ class Player:
 
     def copy(self) -> Player:
         """An independent copy."""
+        if not COMPILED:
+            return _plain_player_copy(self)
         return Player(self.name, self.cash, self.position, self.in_jail, self.jail_turns,
                       list(self.jail_cards), self.bankrupt, self.bus_tickets)
 
 
+# --- pending decisions: one read-only record per kind -------------------------------------
+#
+# Each record holds only its own kind's fields, marked `Final` and set by a hand-written
+# constructor (the style of companion.rules.events, and why: a frozen dataclass sets every
+# field through object.__setattr__, slow in plain Python; mypyc compiles a hand-written
+# constructor). A change replaces the record on the stack (`with_bid`, `with_pass`, ...)
+# instead of changing it, so a copy of the state shares the stack's records.
+
+
 @dataclass(slots=True, init=False)
-class Pending:
-    """A decision the table is waiting for; `player` must answer (NOBODY: anyone)."""
+class BuyPending:
+    """The player landed on an unowned property: buy it at its printed price or decline."""
 
-    kind: PendingKind
-    player: int
-    square: int = -1
-    amount: int = 0
-    creditor: int = BANK
-    reason: str = ""
-    deck: str = ""
-    multiplier: int = 0
-    highest: int = 0
-    bidder: int = NOBODY
-    passed: list[int] = field(default_factory=list)
-    queue: list[int] = field(default_factory=list)
-    squares: list[int] = field(default_factory=list)
-    building: str = ""
-    min_bid: int = 0
-    then_move: int = 0
-    #: why a debt is its amount (companion.rules.events.Why), told again when it is paid
-    why: Why | None = None
+    kind: ClassVar[PendingKind] = PendingKind.BUY
+    player: Final[int]
+    square: Final[int]
 
-    def __init__(self, kind: PendingKind, player: int, square: int = -1, amount: int = 0,
-                 creditor: int = BANK, reason: str = "", deck: str = "", multiplier: int = 0,
-                 highest: int = 0, bidder: int = NOBODY, passed: list[int] | None = None,
-                 queue: list[int] | None = None, squares: list[int] | None = None,
-                 building: str = "", min_bid: int = 0, then_move: int = 0,
-                 why: Why | None = None) -> None:
-        self.kind = kind
+    def __init__(self, player: int, square: int) -> None:
         self.player = player
         self.square = square
+
+
+@dataclass(slots=True, init=False)
+class AuctionPending:
+    """The bank auctions a property; everyone still in may bid or pass. `queue`: the
+    properties auctioned after it (a bankrupt's deeds returned to the bank)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.AUCTION
+    player: Final[int]  #: always NOBODY: anyone may answer
+    square: Final[int]
+    highest: Final[int]
+    bidder: Final[int]
+    passed: Final[tuple[int, ...]]
+    queue: Final[tuple[int, ...]]
+    min_bid: Final[int]
+
+    def __init__(self, square: int, highest: int = 0, bidder: int = NOBODY,
+                 passed: tuple[int, ...] = (), queue: tuple[int, ...] = (),
+                 min_bid: int = 0) -> None:
+        self.player = NOBODY
+        self.square = square
+        self.highest = highest
+        self.bidder = bidder
+        self.passed = passed
+        self.queue = queue
+        self.min_bid = min_bid
+
+    def with_bid(self, player: int, amount: int) -> AuctionPending:
+        """The auction after the player's bid."""
+        return AuctionPending(self.square, amount, player, self.passed, self.queue,
+                              self.min_bid)
+
+    def with_pass(self, player: int) -> AuctionPending:
+        """The auction after the player left it."""
+        return AuctionPending(self.square, self.highest, self.bidder, (*self.passed, player),
+                              self.queue, self.min_bid)
+
+
+@dataclass(slots=True, init=False)
+class BuildingAuctionPending:
+    """Housing shortage: the bank auctions one building, from `min_bid`; players who could
+    not place it are `passed` from the start."""
+
+    kind: ClassVar[PendingKind] = PendingKind.BUILDING_AUCTION
+    player: Final[int]  #: always NOBODY: anyone may answer
+    building: Final[str]
+    highest: Final[int]
+    bidder: Final[int]
+    passed: Final[tuple[int, ...]]
+    min_bid: Final[int]
+
+    def __init__(self, building: str, highest: int = 0, bidder: int = NOBODY,
+                 passed: tuple[int, ...] = (), min_bid: int = 0) -> None:
+        self.player = NOBODY
+        self.building = building
+        self.highest = highest
+        self.bidder = bidder
+        self.passed = passed
+        self.min_bid = min_bid
+
+    def with_bid(self, player: int, amount: int) -> BuildingAuctionPending:
+        """The auction after the player's bid."""
+        return BuildingAuctionPending(self.building, amount, player, self.passed, self.min_bid)
+
+    def with_pass(self, player: int) -> BuildingAuctionPending:
+        """The auction after the player left it."""
+        return BuildingAuctionPending(self.building, self.highest, self.bidder,
+                                      (*self.passed, player), self.min_bid)
+
+
+@dataclass(slots=True, init=False)
+class DrawPending:
+    """The player must draw a card from the deck (a bus ticket from the bus pile)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.DRAW
+    player: Final[int]
+    deck: Final[str]
+
+    def __init__(self, player: int, deck: str) -> None:
+        self.player = player
+        self.deck = deck
+
+
+@dataclass(slots=True, init=False)
+class DebtPending:
+    """The player owes more than their cash: raise money or go bankrupt. `why`: why the
+    debt is its amount, told again when it is paid; `then_move`: the steps a paid jail fine
+    releases."""
+
+    kind: ClassVar[PendingKind] = PendingKind.DEBT
+    player: Final[int]
+    amount: Final[int]
+    creditor: Final[int]
+    reason: Final[str]
+    why: Final[Why | None]
+    then_move: Final[int]
+
+    def __init__(self, player: int, amount: int, creditor: int, reason: str,
+                 why: Why | None = None, then_move: int = 0) -> None:
+        self.player = player
         self.amount = amount
         self.creditor = creditor
         self.reason = reason
-        self.deck = deck
-        self.multiplier = multiplier
-        self.highest = highest
-        self.bidder = bidder
-        self.passed = [] if passed is None else passed
-        self.queue = [] if queue is None else queue
-        self.squares = [] if squares is None else squares
-        self.building = building
-        self.min_bid = min_bid
-        self.then_move = then_move
         self.why = why
+        self.then_move = then_move
 
-    def copy(self) -> Pending:
-        """An independent copy."""
-        return Pending(self.kind, self.player, self.square, self.amount, self.creditor,
-                       self.reason, self.deck, self.multiplier, self.highest, self.bidder,
-                       list(self.passed), list(self.queue), list(self.squares), self.building,
-                       self.min_bid, self.then_move, self.why)
+
+@dataclass(slots=True, init=False)
+class RollForRentPending:
+    """A fresh roll decides a utility's rent (times `multiplier` when a card says so)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.ROLL_FOR_RENT
+    player: Final[int]
+    square: Final[int]
+    multiplier: Final[int]
+
+    def __init__(self, player: int, square: int, multiplier: int = 0) -> None:
+        self.player = player
+        self.square = square
+        self.multiplier = multiplier
+
+
+@dataclass(slots=True, init=False)
+class LiftMortgagesPending:
+    """The new owner of mortgaged deeds may lift them now at their value alone."""
+
+    kind: ClassVar[PendingKind] = PendingKind.LIFT_MORTGAGES
+    player: Final[int]
+    squares: Final[tuple[int, ...]]
+
+    def __init__(self, player: int, squares: tuple[int, ...]) -> None:
+        self.player = player
+        self.squares = squares
+
+
+@dataclass(slots=True, init=False)
+class PlaceBuildingPending:
+    """The winner of a building auction places the building."""
+
+    kind: ClassVar[PendingKind] = PendingKind.PLACE_BUILDING
+    player: Final[int]
+    building: Final[str]
+
+    def __init__(self, player: int, building: str) -> None:
+        self.player = player
+        self.building = building
+
+
+@dataclass(slots=True, init=False)
+class ChooseSquarePending:
+    """Pick a square: where a triple goes (`reason` "triple"), or which property the bank
+    auctions ("auction", `square`: the Auction square landed on)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.CHOOSE_SQUARE
+    player: Final[int]
+    reason: Final[str]
+    square: Final[int]
+
+    def __init__(self, player: int, reason: str, square: int = -1) -> None:
+        self.player = player
+        self.reason = reason
+        self.square = square
+
+
+@dataclass(slots=True, init=False)
+class BirthdayGiftPending:
+    """Take `amount` from the bank or a bus ticket (the Birthday gift square)."""
+
+    kind: ClassVar[PendingKind] = PendingKind.BIRTHDAY_GIFT
+    player: Final[int]
+    square: Final[int]
+    amount: Final[int]
+
+    def __init__(self, player: int, square: int, amount: int) -> None:
+        self.player = player
+        self.square = square
+        self.amount = amount
+
+
+@dataclass(slots=True, init=False)
+class MrMonopolyPending:
+    """Then move on (speed die): runs by itself once on top of the stack."""
+
+    kind: ClassVar[PendingKind] = PendingKind.MR_MONOPOLY
+    player: Final[int]
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+
+
+@dataclass(slots=True, init=False)
+class BusPending:
+    """Then take a bus ticket (speed die): runs by itself once on top of the stack."""
+
+    kind: ClassVar[PendingKind] = PendingKind.BUS
+    player: Final[int]
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+
+
+#: a decision the table is waiting for; `player` must answer it (NOBODY: anyone)
+Pending = (BuyPending | AuctionPending | BuildingAuctionPending | DrawPending | DebtPending
+           | RollForRentPending | LiftMortgagesPending | PlaceBuildingPending
+           | ChooseSquarePending | BirthdayGiftPending | MrMonopolyPending | BusPending)
+#: the two auctions, which share bidding and passing (for isinstance)
+AUCTIONS = (AuctionPending, BuildingAuctionPending)
+#: pending steps that need no answer: they run as soon as everything above them is settled
+FOLLOW_UPS = (MrMonopolyPending, BusPending)
 
 
 @dataclass(slots=True, init=False)
@@ -153,6 +331,8 @@ class GameState:
     must_roll: bool = True
     doubles: int = 0
     dice: tuple[int, ...] | None = None
+    #: the decisions waiting, the one on top answered first; the records are read-only and
+    #: shared by copies (a change replaces one), the list is the state's own
     pending: list[Pending] = field(default_factory=list)
     last_card: str = ""
     pot: int = 0
@@ -171,7 +351,7 @@ class GameState:
     #: the current player rolled Mr. Monopoly this turn: nobody else builds, lifts or trades
     mr_monopoly: bool = False
     #: which Player records this state owns (may change), one bit per player index; the
-    #: others are shared, read-only
+    #: others are shared, read-only, and so is the list while no bit is set
     owned: int = field(default=0, repr=False, compare=False)
 
     def __init__(self, edition: Edition, options: RuleOptions, players: list[Player],
@@ -220,19 +400,23 @@ class GameState:
     def copy(self) -> GameState:
         """A copy that may be changed without touching this one.
 
-        Player records are shared until the engine asks to change one (`wp`), and so are
+        The player records and their list are shared until the engine asks to change one
+        (`wp`), and so are
         the decks (`wdeck` replaces the dict and the deck it changes), the squares' tuples
         (`set_owner` and the like replace them), the rent claims and the standings (the
-        engine replaces those lists, never changes them) and `extra` (set when a game is
-        dealt), which keeps a copy cheap: most commands change one or two players, draw no
+        engine replaces those lists, never changes them), `extra` (set when a game is
+        dealt) and the pending records (read-only: the stack's list is copied, not the
+        records), which keeps a copy cheap: most commands change one or two players, draw no
         card and change no square.
         """
+        if not COMPILED:
+            return plain_copy(self)
         return GameState(
-            self.edition, self.options, self.players[:], self.owner, self.level,
+            self.edition, self.options, self.players, self.owner, self.level,
             self.mortgaged, self.bank_houses, self.bank_hotels, self.rng, self.decks,
             self.version, self.current, self.turn_number, self.rolled, self.must_roll,
             self.doubles, self.dice,
-            [p.copy() for p in self.pending] if self.pending else [],
+            self.pending[:],
             self.last_card, self.pot, self.winner, self.extra, self.standings,
             self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
             self.mr_monopoly)
@@ -240,10 +424,16 @@ class GameState:
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
         bit = 1 << index
-        if not self.owned & bit:
-            self.players[index] = self.players[index].copy()
-            self.owned |= bit
-        return self.players[index]
+        owned = self.owned
+        if owned & bit:
+            return self.players[index]
+        if not owned:  # the first player changed: the list too (copies share it until then)
+            self.players = self.players[:]
+        p = self.players[index]
+        p = p.copy() if COMPILED else _plain_player_copy(p)
+        self.players[index] = p
+        self.owned = owned | bit
+        return p
 
     def set_owner(self, square: int, player: int) -> None:
         """Give a square to a player (BANK: back to the bank)."""
@@ -295,3 +485,55 @@ class GameState:
         if level < hotel:
             return level, 0, 0
         return (0, 1, 0) if level == hotel else (0, 0, 1)
+
+
+def plain_copy(g: GameState) -> GameState:
+    """GameState.copy in plain Python: the fields set one by one on a bare instance, which
+    skips binding 28 arguments (about a quarter of a copy's cost there). mypyc refuses a
+    bare instance of a compiled class, and its constructor is cheap: the compiled engine
+    takes the constructor."""
+    new: GameState = object.__new__(GameState)
+    new.edition = g.edition
+    new.options = g.options
+    new.players = g.players
+    new.owner = g.owner
+    new.level = g.level
+    new.mortgaged = g.mortgaged
+    new.bank_houses = g.bank_houses
+    new.bank_hotels = g.bank_hotels
+    new.rng = g.rng
+    new.decks = g.decks
+    new.version = g.version
+    new.current = g.current
+    new.turn_number = g.turn_number
+    new.rolled = g.rolled
+    new.must_roll = g.must_roll
+    new.doubles = g.doubles
+    new.dice = g.dice
+    new.pending = g.pending[:]
+    new.last_card = g.last_card
+    new.pot = g.pot
+    new.winner = g.winner
+    new.extra = g.extra
+    new.standings = g.standings
+    new.claims = g.claims
+    new.bank_skyscrapers = g.bank_skyscrapers
+    new.depots = g.depots
+    new.fresh_tickets = g.fresh_tickets
+    new.mr_monopoly = g.mr_monopoly
+    new.owned = 0
+    return new
+
+
+def _plain_player_copy(p: Player) -> Player:
+    """Player.copy in plain Python, as plain_copy does it for the state."""
+    new: Player = object.__new__(Player)
+    new.name = p.name
+    new.cash = p.cash
+    new.position = p.position
+    new.in_jail = p.in_jail
+    new.jail_turns = p.jail_turns
+    new.jail_cards = p.jail_cards[:]
+    new.bankrupt = p.bankrupt
+    new.bus_tickets = p.bus_tickets
+    return new

@@ -18,7 +18,13 @@ from companion.rules.estate import start_auction
 from companion.rules.events import BusTicketUsed, ChoseSquare, Events, Why
 from companion.rules.money import transfer
 from companion.rules.speed import triple_targets
-from companion.rules.state import BANK, GameState, Pending, PendingKind
+from companion.rules.state import (
+    BANK,
+    BirthdayGiftPending,
+    ChooseSquarePending,
+    DrawPending,
+    GameState,
+)
 
 
 def usable_tickets(g: GameState, player: int) -> int:
@@ -77,14 +83,15 @@ def use_ticket(g: GameState, ev: Events, player: int, square: int) -> None:
     move_to(g, ev, player, square)
 
 
-def square_choices(g: GameState, pending: Pending) -> list[int]:
+def square_choices(g: GameState, pending: ChooseSquarePending) -> list[int]:
     """The squares a CHOOSE_SQUARE may be answered with: where a triple may go (any other
     square), or the properties nobody owns for the Auction square."""
     return triple_targets(g, pending.player) if pending.reason == "triple" \
         else auction_choices(g)
 
 
-def choose_square_refusal(g: GameState, pending: Pending, square: int) -> RulesError | None:
+def choose_square_refusal(g: GameState, pending: ChooseSquarePending,
+                          square: int) -> RulesError | None:
     """Why the square does not answer the CHOOSE_SQUARE (None: it does)."""
     name = g.edition.squares[square].name
     if pending.reason == "triple":
@@ -97,7 +104,7 @@ def choose_square_refusal(g: GameState, pending: Pending, square: int) -> RulesE
     return None
 
 
-def choose_square(g: GameState, ev: Events, pending: Pending, square: int) -> None:
+def choose_square(g: GameState, ev: Events, pending: ChooseSquarePending, square: int) -> None:
     """Answer a CHOOSE_SQUARE: where the triple goes, or which property the bank auctions."""
     refusal = choose_square_refusal(g, pending, square)
     if refusal is not None:
@@ -121,14 +128,14 @@ def gift_refusal(g: GameState, gift: str) -> RulesError | None:
     return None
 
 
-def choose_gift(g: GameState, ev: Events, pending: Pending, gift: str) -> None:
+def choose_gift(g: GameState, ev: Events, pending: BirthdayGiftPending, gift: str) -> None:
     """Birthday gift: the money from the bank, or a bus ticket while any is left."""
     refusal = gift_refusal(g, gift)
     if refusal is not None:
         raise refusal
     if gift == "bus_ticket":
         g.pending.pop()
-        g.pending.append(Pending(PendingKind.DRAW, pending.player, deck=BUS_DECK))
+        g.pending.append(DrawPending(pending.player, BUS_DECK))
         return
     g.pending.pop()
     transfer(g, ev, BANK, pending.player, pending.amount, "birthday_gift",

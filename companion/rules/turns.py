@@ -17,7 +17,7 @@ from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Why, W
 from companion.rules.money import charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.standings import end_and_count
-from companion.rules.state import BANK, NOBODY, GameState, PendingKind
+from companion.rules.state import BANK, NOBODY, GameState, RollForRentPending
 
 WHITE_DICE = 2
 
@@ -54,7 +54,7 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
     rent when a fresh roll is owed."""
     top = g.top
     if top is not None:
-        if top.kind is PendingKind.ROLL_FOR_RENT:
+        if isinstance(top, RollForRentPending):
             if player != top.player:
                 name = g.players[top.player].name
                 return RulesError(Code.NOT_YOUR_TURN, f"{name} rolls for the rent", player=name)
@@ -72,19 +72,26 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
 def roll(g: GameState, ev: Events, player: int,
          dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
     """Roll for the turn (or for a utility's rent when a fresh roll is owed); the dice."""
-    refusal = roll_refusal(g, player)
-    if refusal is not None:
-        raise refusal
-    top = g.top
-    if top is not None:  # a fresh roll for a utility's rent
-        values = read_dice(g, dice, white_only=True)
-        g.pending.pop()
-        ev.append(Rolled(g.players[player].name, values, for_rent=True))
-        utility_rent(g, ev, top, values)
-        return values
-    values = read_dice(g, dice, white_only=g.players[player].in_jail)
-    turn_starts_moving(g, ev, player)
+    if g.pending or player != g.current or not g.must_roll:  # the usual roll needs no look
+        refusal = roll_refusal(g, player)
+        if refusal is not None:
+            raise refusal
+        top = g.pending[-1] if g.pending else None
+        if isinstance(top, RollForRentPending):  # a fresh roll for a utility's rent
+            for_rent = read_dice(g, dice, white_only=True)
+            g.pending.pop()
+            ev.append(Rolled(g.players[player].name, for_rent, for_rent=True))
+            utility_rent(g, ev, top, for_rent)
+            return for_rent
     p = g.players[player]
+    values: tuple[int, ...]
+    if dice is None and not p.in_jail and not g.options.speed_die:
+        first, second, g.rng = two_dice(g.rng)  # the two white dice: read_dice's usual case
+        values = (first, second)
+    else:
+        values = read_dice(g, dice, white_only=p.in_jail)
+    if g.claims and not g.rolled:
+        turn_starts_moving(g, ev, player)
     if p.in_jail:
         p = g.wp(player)
     g.dice = values
@@ -112,7 +119,9 @@ def roll(g: GameState, ev: Events, player: int,
     if len(values) == 3:
         speed_roll(g, ev, player, values)
         return values
-    if count_doubles(g, ev, player, double):
+    if not double:
+        g.must_roll = False  # count_doubles' usual case, without the call
+    elif count_doubles(g, ev, player, double):
         return values
     move_steps(g, ev, player, total)
     return values
@@ -175,9 +184,10 @@ def end_turn_refusal(g: GameState, player: int) -> RulesError | None:
 
 def end_turn(g: GameState, ev: Events, player: int) -> None:
     """Hand the dice on; refused while a decision, a debt or a re-roll is owed."""
-    refusal = end_turn_refusal(g, player)
-    if refusal is not None:
-        raise refusal
+    if player != g.current or g.pending or g.must_roll:  # else nothing can refuse it
+        refusal = end_turn_refusal(g, player)
+        if refusal is not None:
+            raise refusal
     next_turn(g, ev)
 
 

@@ -12,7 +12,26 @@ from companion.rules.events import EventError, why_from_json
 from companion.rules.money import party_name
 from companion.rules.options import RuleOptions
 from companion.rules.speed import triple_targets
-from companion.rules.state import NOBODY, GameState, Pending, PendingKind, Player
+from companion.rules.state import (
+    BANK,
+    NOBODY,
+    AuctionPending,
+    BirthdayGiftPending,
+    BuildingAuctionPending,
+    BusPending,
+    BuyPending,
+    ChooseSquarePending,
+    DebtPending,
+    DrawPending,
+    GameState,
+    LiftMortgagesPending,
+    MrMonopolyPending,
+    Pending,
+    PendingKind,
+    PlaceBuildingPending,
+    Player,
+    RollForRentPending,
+)
 
 JSON = dict[str, Any]
 
@@ -36,33 +55,32 @@ def _name(g: GameState, who: int) -> str | None:
 def pending_json(g: GameState, p: Pending) -> JSON:
     """One pending decision as JSON (see docs/state-json.md)."""
     out: JSON = {"kind": p.kind.value, "player": _name(g, p.player)}
-    k = p.kind
-    if k is PendingKind.BUY:
-        out.update(square=p.square, price=p.amount)
-    elif k in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
+    if isinstance(p, BuyPending):
+        out.update(square=p.square, price=g.edition.squares[p.square].price)
+    elif isinstance(p, (AuctionPending, BuildingAuctionPending)):
         out.update(highest=p.highest, bidder=_name(g, p.bidder),
                    bidders=[q.name for q in g.players if not q.bankrupt],
                    passed=[g.players[i].name for i in p.passed], min_bid=max(p.min_bid, 1))
-        if k is PendingKind.AUCTION:
+        if isinstance(p, AuctionPending):
             out.update(square=p.square, queue=list(p.queue))
         else:
             out.update(building=p.building)
-    elif k is PendingKind.DRAW:
+    elif isinstance(p, DrawPending):
         out.update(deck=p.deck)
-    elif k is PendingKind.DEBT:
+    elif isinstance(p, DebtPending):
         out.update(creditor=party_name(g, p.creditor), amount=p.amount, reason=p.reason)
         if p.why is not None:
             out["why"] = p.why.to_json()
-    elif k is PendingKind.ROLL_FOR_RENT:
+    elif isinstance(p, RollForRentPending):
         out.update(square=p.square, multiplier=p.multiplier)
-    elif k is PendingKind.LIFT_MORTGAGES:
+    elif isinstance(p, LiftMortgagesPending):
         out.update(squares=list(p.squares))
-    elif k is PendingKind.PLACE_BUILDING:
+    elif isinstance(p, PlaceBuildingPending):
         out.update(building=p.building)
-    elif k is PendingKind.CHOOSE_SQUARE:
+    elif isinstance(p, ChooseSquarePending):
         out.update({"for": p.reason, "squares": triple_targets(g, p.player)
                     if p.reason == "triple" else auction_choices(g)})
-    elif k is PendingKind.BIRTHDAY_GIFT:
+    elif isinstance(p, BirthdayGiftPending):
         out.update(square=p.square, amount=p.amount)
     return out
 
@@ -131,8 +149,75 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
 
 # --- snapshots: everything, for the journal ----------------------------------------------
 
-_PENDING_FIELDS = ("square", "amount", "creditor", "reason", "deck", "multiplier", "highest",
-                   "bidder", "passed", "queue", "squares", "building", "min_bid", "then_move")
+def pending_snapshot(g: GameState, p: Pending) -> JSON:
+    """One pending decision as a snapshot writes it: every kind's record with all the
+    fields any kind has, the ones it does not have at their defaults (the form journals
+    have always held, so old and new snapshots read alike)."""
+    out: JSON = {"kind": p.kind.value, "player": p.player, "square": -1, "amount": 0,
+                 "creditor": BANK, "reason": "", "deck": "", "multiplier": 0, "highest": 0,
+                 "bidder": NOBODY, "passed": [], "queue": [], "squares": [], "building": "",
+                 "min_bid": 0, "then_move": 0}
+    if isinstance(p, BuyPending):
+        out.update(square=p.square, amount=g.edition.squares[p.square].price)
+    elif isinstance(p, AuctionPending):
+        out.update(square=p.square, highest=p.highest, bidder=p.bidder, passed=list(p.passed),
+                   queue=list(p.queue), min_bid=p.min_bid)
+    elif isinstance(p, BuildingAuctionPending):
+        out.update(highest=p.highest, bidder=p.bidder, passed=list(p.passed),
+                   building=p.building, min_bid=p.min_bid)
+    elif isinstance(p, DrawPending):
+        out.update(deck=p.deck)
+    elif isinstance(p, DebtPending):
+        out.update(amount=p.amount, creditor=p.creditor, reason=p.reason,
+                   then_move=p.then_move)
+        if p.why is not None:
+            out["why"] = p.why.to_json()
+    elif isinstance(p, RollForRentPending):
+        out.update(square=p.square, multiplier=p.multiplier)
+    elif isinstance(p, LiftMortgagesPending):
+        out.update(squares=list(p.squares))
+    elif isinstance(p, PlaceBuildingPending):
+        out.update(building=p.building)
+    elif isinstance(p, ChooseSquarePending):
+        out.update(square=p.square, reason=p.reason)
+    elif isinstance(p, BirthdayGiftPending):
+        out.update(square=p.square, amount=p.amount)
+    return out
+
+
+def pending_from_snapshot(raw: JSON) -> Pending:
+    """A pending decision from its snapshot form (pending_snapshot); a KeyError, TypeError
+    or ValueError when it is not one."""
+    kind = PendingKind(raw["kind"])
+    player = int(raw["player"])
+    if kind is PendingKind.BUY:
+        return BuyPending(player, int(raw["square"]))
+    if kind is PendingKind.AUCTION:
+        return AuctionPending(int(raw["square"]), int(raw["highest"]), int(raw["bidder"]),
+                              tuple(int(i) for i in raw["passed"]),
+                              tuple(int(s) for s in raw["queue"]), int(raw["min_bid"]))
+    if kind is PendingKind.BUILDING_AUCTION:
+        return BuildingAuctionPending(str(raw["building"]), int(raw["highest"]),
+                                      int(raw["bidder"]), tuple(int(i) for i in raw["passed"]),
+                                      int(raw["min_bid"]))
+    if kind is PendingKind.DRAW:
+        return DrawPending(player, str(raw["deck"]))
+    if kind is PendingKind.DEBT:
+        return DebtPending(player, int(raw["amount"]), int(raw["creditor"]), str(raw["reason"]),
+                           why_from_json(raw.get("why")), int(raw["then_move"]))
+    if kind is PendingKind.ROLL_FOR_RENT:
+        return RollForRentPending(player, int(raw["square"]), int(raw["multiplier"]))
+    if kind is PendingKind.LIFT_MORTGAGES:
+        return LiftMortgagesPending(player, tuple(int(s) for s in raw["squares"]))
+    if kind is PendingKind.PLACE_BUILDING:
+        return PlaceBuildingPending(player, str(raw["building"]))
+    if kind is PendingKind.CHOOSE_SQUARE:
+        return ChooseSquarePending(player, str(raw["reason"]), int(raw["square"]))
+    if kind is PendingKind.BIRTHDAY_GIFT:
+        return BirthdayGiftPending(player, int(raw["square"]), int(raw["amount"]))
+    if kind is PendingKind.MR_MONOPOLY:
+        return MrMonopolyPending(player)
+    return BusPending(player)
 
 
 def snapshot(g: GameState) -> JSON:
@@ -151,13 +236,7 @@ def snapshot(g: GameState) -> JSON:
         "current": g.current, "turn_number": g.turn_number, "rolled": g.rolled,
         "must_roll": g.must_roll, "doubles": g.doubles,
         "dice": list(g.dice) if g.dice is not None else None,
-        "pending": [
-            {"kind": p.kind.value, "player": p.player,
-             **{f: (list(getattr(p, f)) if isinstance(getattr(p, f), list) else getattr(p, f))
-                for f in _PENDING_FIELDS},
-             **({"why": p.why.to_json()} if p.why is not None else {})}
-            for p in g.pending
-        ],
+        "pending": [pending_snapshot(g, p) for p in g.pending],
         "last_card": g.last_card, "pot": g.pot, "winner": g.winner, "extra": dict(g.extra),
         "standings": list(g.standings), "claims": [list(c) for c in g.claims],
         "bank_skyscrapers": g.bank_skyscrapers, "depots": list(g.depots),
@@ -175,14 +254,7 @@ def restore(data: JSON, edition: Edition) -> GameState:
                           int(p["jail_turns"]), list(p["jail_cards"]), bool(p["bankrupt"]),
                           tuple(p.get("bus_tickets", ())))
                    for p in data["players"]]
-        pending = []
-        for raw in data["pending"]:
-            item = Pending(PendingKind(raw["kind"]), int(raw["player"]))
-            for f in _PENDING_FIELDS:
-                value = raw[f]
-                setattr(item, f, list(value) if isinstance(value, list) else value)
-            item.why = why_from_json(raw.get("why"))
-            pending.append(item)
+        pending = [pending_from_snapshot(raw) for raw in data["pending"]]
         n = len(edition.squares)
         g = GameState(
             edition=edition, options=options, players=players, owner=tuple(data["owner"]),

@@ -27,7 +27,7 @@ from companion.rules.events import (
     Winner,
     event_from_json,
 )
-from companion.rules.state import PendingKind
+from companion.rules.state import AuctionPending, BuildingAuctionPending
 
 JSON = dict[str, Any]
 
@@ -85,9 +85,11 @@ def auction_key(state: GameState | None) -> tuple[Any, ...] | None:
     if state is None or not state.pending:
         return None
     p = state.pending[-1]
-    if p.kind not in (PendingKind.AUCTION, PendingKind.BUILDING_AUCTION):
-        return None
-    return (p.kind.value, p.square, p.building, p.highest, p.bidder, len(state.pending))
+    if isinstance(p, AuctionPending):
+        return (p.kind.value, p.square, "", p.highest, p.bidder, len(state.pending))
+    if isinstance(p, BuildingAuctionPending):
+        return (p.kind.value, -1, p.building, p.highest, p.bidder, len(state.pending))
+    return None
 
 
 def auction_clock(since: float, now: float, seconds: float = AUCTION_SECONDS) -> JSON:
