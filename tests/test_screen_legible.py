@@ -9,6 +9,7 @@ written in digits beside the dice."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pygame
 import pytest
@@ -16,7 +17,7 @@ from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, crowd, edition, regi
 
 from companion.inputs.entry import PinEntry
 from companion.screen import texts, theme
-from companion.screen.layout import GameLayout
+from companion.screen.layout import GameLayout, GameOverLayout
 from companion.screen.painter import DrawnText, Painter
 from companion.screen.render import render
 from companion.screen.ui_state import WifiJoin
@@ -200,3 +201,54 @@ def test_the_standings_are_legible_with_eight_players(language: str) -> None:
         worths = [t for t in frame.texts if any(c.isdigit() for c in t.text)
                   and t.text not in names and len(t.text) > 2]
         assert worths and all(t.drawn == t.text for t in worths)
+
+
+@pytest.fixture(scope="module")
+def finished_games(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The data folders of two finished bot games (the golden six players' classic game and
+    the Mega game, whose money is the widest), each replayed to its end."""
+    from tools.make_screenshots import replay
+
+    folders = []
+    for name in ("classic-eur-6p", "mega-4p"):
+        script = Path(__file__).parent / "data" / "games" / f"{name}.jsonl"
+        data_dir = tmp_path_factory.mktemp(name)
+        replay(script, 10 ** 6, data_dir)
+        folders.append(data_dir)
+    return folders
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_story_of_a_finished_game_is_legible(language: str,
+                                                 finished_games: list[Path]) -> None:
+    """The game over screen of a real finished game, as `companion run` draws it with the
+    session's story: every fact of the story at 16 px or more and whole, the time played
+    and the property that earned most rent always among them; nothing else small."""
+    from companion.game.session import open_session
+    from companion.screen.controller import Controller
+    from companion.screen.views.endgame.story import story_lines
+
+    for data_dir in finished_games:
+        with open_session(data_dir) as session:
+            controller = Controller(session, data_dir=data_dir, remote_port=None,
+                                    language=language)
+            try:
+                state, ui = controller.state, controller.ui
+                frame = render(state, ui, pygame.Surface(SIZE))
+                facts = story_lines(ui.story, state, ui)
+            finally:
+                controller.close()
+        assert frame.screen == "game_over" and ui.story and len(facts) >= 4
+        secondary = theme.readable(1.0, secondary=True)
+        small = [(t.text, t.size) for t in frame.texts
+                 if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+        assert small == []
+        # the story's panel: under the chart, in the lower part of the chart's place
+        chart = GameOverLayout.for_size(SIZE).chart
+        panel = pygame.Rect(chart.x, chart.y + chart.height // 2, chart.width,
+                            chart.height // 2)
+        told = [t for t in frame.texts if panel.contains(t.box)]
+        shown = [fact for fact in facts if fact in " ".join(t.drawn for t in told)]
+        assert shown == facts[:len(shown)] and len(shown) >= 2, (facts, told)
+        assert " ".join(t.drawn for t in told) == " ".join(shown)
+        assert all(t.size >= theme.READABLE and t.drawn == t.text for t in told)
