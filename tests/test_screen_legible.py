@@ -140,21 +140,22 @@ def test_the_longest_card_is_shown_whole(language: str) -> None:
 
 def _overlay_texts(language: str) -> list[tuple[str, DrawnText]]:
     """(screen, text) of every text drawn on the setup screen (its join code, the Wi-Fi code
-    instead), the game with the Wi-Fi code, card registration (a card moved, a question) and
-    the banker PIN pad over the game; texts under an overlay's shade are left out."""
+    instead), the game with the Wi-Fi code or no phone server yet, card registration (a card
+    moved, a question) and the banker PIN pad over the game; texts under an overlay's shade
+    are left out."""
     texts.use_language(language)
     wifi = WifiJoin("Companion-7F3A-Tischrunde", "table-maple-42-bright",
                     "WIFI:T:WPA;S:Companion-7F3A-Tischrunde;P:table-maple-42-bright;;")
     screens = []
-    for name in ("setup", "setup_wifi", "setup_off", "game_wifi", "registration", "asking",
-                 "pin"):
+    for name in ("setup", "setup_wifi", "setup_off", "game_wifi", "game_off", "registration",
+                 "asking", "pin"):
         if name in ("registration", "asking"):
             state, ui = registering(language, asking=name == "asking")
         else:
             state, ui = scenario("setup" if name.startswith("setup") else "turn", language)
         if name.endswith("wifi"):
             ui.wifi = wifi
-        if name == "setup_off":  # no server answers yet: the code greyed, "start companion run"
+        if name.endswith("_off"):  # no server answers yet: "start companion run"
             ui.remote_url, ui.remote_placeholder = None, "http://192.168.178.20:8080/"
         if name == "pin":
             ui.pin = PinEntry("deal", digits="12")
@@ -168,11 +169,13 @@ def _overlay_texts(language: str) -> list[tuple[str, DrawnText]]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_setup_wifi_registration_and_pin_are_legible(language: str) -> None:
-    """No text under 16 px on the setup screen, the Wi-Fi and join codes' words, card
+    """No text under 16 px on the setup screen, the Wi-Fi and join codes' words (or "start
+    companion run" when no server answers), card
     registration and the PIN pad (a button's cap name, as in the game: 14), none cut."""
     found = _overlay_texts(language)
     assert {name for name, _shown in found} == {"setup", "setup_wifi", "setup_off",
-                                                "game_wifi", "registration", "asking", "pin"}
+                                                "game_wifi", "game_off", "registration",
+                                                "asking", "pin"}
     secondary = theme.readable(1.0, secondary=True)
     small = [(name, t.text, t.size) for name, t in found
              if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
@@ -181,6 +184,31 @@ def test_setup_wifi_registration_and_pin_are_legible(language: str) -> None:
     assert cut == []
     words = " ".join(t.text for _name, t in found)
     assert "table-maple-42-bright" in words.replace(" ", "") and "7F3A" in words
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_with_no_phone_server_the_games_corner_says_so_legibly(language: str) -> None:
+    """No server answers at the join address yet (`companion screenshot`, a failed start):
+    the game's corner, too small for a join code to be seen, says "Phones: start companion
+    run" whole and larger than the address under it, both at 16 px or more, at every size."""
+    texts.use_language(language)
+    said = texts.text("remote_not_running")
+    for size in ((800, 480), (1280, 720), (1920, 1080)):
+        state, ui = scenario("turn", language)
+        ui.remote_url, ui.remote_placeholder = None, "http://192.168.178.20:8080/"
+        frame = render(state, ui, pygame.Surface(size))
+        corner = GameLayout.for_size(size).remote
+        shown = [t for t in frame.texts if corner.contains(t.box)]
+        words = [t for t in shown if t.text in said]
+        assert " ".join(t.drawn for t in words) == said, (size, [t.text for t in shown])
+        address = [t for t in shown if t.text == "192.168.178.20:8080"]
+        assert len(address) == 1 and address[0].drawn == address[0].text
+        assert min(t.size for t in words) >= READABLE_PX[size]
+        assert min(t.size for t in words) > address[0].size
+
+
+#: the least size in pixels of the words phones need, at each screen size
+READABLE_PX = {(800, 480): 16, (1280, 720): 16, (1920, 1080): 21}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
