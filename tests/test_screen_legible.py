@@ -9,6 +9,7 @@ written in digits beside the dice."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pygame
 import pytest
@@ -16,7 +17,7 @@ from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, crowd, edition, regi
 
 from companion.inputs.entry import PinEntry
 from companion.screen import texts, theme
-from companion.screen.layout import GameLayout
+from companion.screen.layout import GameLayout, GameOverLayout
 from companion.screen.painter import DrawnText, Painter
 from companion.screen.render import render
 from companion.screen.ui_state import WifiJoin
@@ -139,21 +140,22 @@ def test_the_longest_card_is_shown_whole(language: str) -> None:
 
 def _overlay_texts(language: str) -> list[tuple[str, DrawnText]]:
     """(screen, text) of every text drawn on the setup screen (its join code, the Wi-Fi code
-    instead), the game with the Wi-Fi code, card registration (a card moved, a question) and
-    the banker PIN pad over the game; texts under an overlay's shade are left out."""
+    instead), the game with the Wi-Fi code or no phone server yet, card registration (a card
+    moved, a question) and the banker PIN pad over the game; texts under an overlay's shade
+    are left out."""
     texts.use_language(language)
     wifi = WifiJoin("Companion-7F3A-Tischrunde", "table-maple-42-bright",
                     "WIFI:T:WPA;S:Companion-7F3A-Tischrunde;P:table-maple-42-bright;;")
     screens = []
-    for name in ("setup", "setup_wifi", "setup_off", "game_wifi", "registration", "asking",
-                 "pin"):
+    for name in ("setup", "setup_wifi", "setup_off", "game_wifi", "game_off", "registration",
+                 "asking", "pin"):
         if name in ("registration", "asking"):
             state, ui = registering(language, asking=name == "asking")
         else:
             state, ui = scenario("setup" if name.startswith("setup") else "turn", language)
         if name.endswith("wifi"):
             ui.wifi = wifi
-        if name == "setup_off":  # no server answers yet: the code greyed, "start companion run"
+        if name.endswith("_off"):  # no server answers yet: "start companion run"
             ui.remote_url, ui.remote_placeholder = None, "http://192.168.178.20:8080/"
         if name == "pin":
             ui.pin = PinEntry("deal", digits="12")
@@ -167,11 +169,13 @@ def _overlay_texts(language: str) -> list[tuple[str, DrawnText]]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_setup_wifi_registration_and_pin_are_legible(language: str) -> None:
-    """No text under 16 px on the setup screen, the Wi-Fi and join codes' words, card
+    """No text under 16 px on the setup screen, the Wi-Fi and join codes' words (or "start
+    companion run" when no server answers), card
     registration and the PIN pad (a button's cap name, as in the game: 14), none cut."""
     found = _overlay_texts(language)
     assert {name for name, _shown in found} == {"setup", "setup_wifi", "setup_off",
-                                                "game_wifi", "registration", "asking", "pin"}
+                                                "game_wifi", "game_off", "registration",
+                                                "asking", "pin"}
     secondary = theme.readable(1.0, secondary=True)
     small = [(name, t.text, t.size) for name, t in found
              if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
@@ -180,6 +184,31 @@ def test_setup_wifi_registration_and_pin_are_legible(language: str) -> None:
     assert cut == []
     words = " ".join(t.text for _name, t in found)
     assert "table-maple-42-bright" in words.replace(" ", "") and "7F3A" in words
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_with_no_phone_server_the_games_corner_says_so_legibly(language: str) -> None:
+    """No server answers at the join address yet (`companion screenshot`, a failed start):
+    the game's corner, too small for a join code to be seen, says "Phones: start companion
+    run" whole and larger than the address under it, both at 16 px or more, at every size."""
+    texts.use_language(language)
+    said = texts.text("remote_not_running")
+    for size in ((800, 480), (1280, 720), (1920, 1080)):
+        state, ui = scenario("turn", language)
+        ui.remote_url, ui.remote_placeholder = None, "http://192.168.178.20:8080/"
+        frame = render(state, ui, pygame.Surface(size))
+        corner = GameLayout.for_size(size).remote
+        shown = [t for t in frame.texts if corner.contains(t.box)]
+        words = [t for t in shown if t.text in said]
+        assert " ".join(t.drawn for t in words) == said, (size, [t.text for t in shown])
+        address = [t for t in shown if t.text == "192.168.178.20:8080"]
+        assert len(address) == 1 and address[0].drawn == address[0].text
+        assert min(t.size for t in words) >= READABLE_PX[size]
+        assert min(t.size for t in words) > address[0].size
+
+
+#: the least size in pixels of the words phones need, at each screen size
+READABLE_PX = {(800, 480): 16, (1280, 720): 16, (1920, 1080): 21}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -200,3 +229,54 @@ def test_the_standings_are_legible_with_eight_players(language: str) -> None:
         worths = [t for t in frame.texts if any(c.isdigit() for c in t.text)
                   and t.text not in names and len(t.text) > 2]
         assert worths and all(t.drawn == t.text for t in worths)
+
+
+@pytest.fixture(scope="module")
+def finished_games(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The data folders of two finished bot games (the golden six players' classic game and
+    the Mega game, whose money is the widest), each replayed to its end."""
+    from tools.make_screenshots import replay
+
+    folders = []
+    for name in ("classic-eur-6p", "mega-4p"):
+        script = Path(__file__).parent / "data" / "games" / f"{name}.jsonl"
+        data_dir = tmp_path_factory.mktemp(name)
+        replay(script, 10 ** 6, data_dir)
+        folders.append(data_dir)
+    return folders
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_story_of_a_finished_game_is_legible(language: str,
+                                                 finished_games: list[Path]) -> None:
+    """The game over screen of a real finished game, as `companion run` draws it with the
+    session's story: every fact of the story at 16 px or more and whole, the time played
+    and the property that earned most rent always among them; nothing else small."""
+    from companion.game.session import open_session
+    from companion.screen.controller import Controller
+    from companion.screen.views.endgame.story import story_lines
+
+    for data_dir in finished_games:
+        with open_session(data_dir) as session:
+            controller = Controller(session, data_dir=data_dir, remote_port=None,
+                                    language=language)
+            try:
+                state, ui = controller.state, controller.ui
+                frame = render(state, ui, pygame.Surface(SIZE))
+                facts = story_lines(ui.story, state, ui)
+            finally:
+                controller.close()
+        assert frame.screen == "game_over" and ui.story and len(facts) >= 4
+        secondary = theme.readable(1.0, secondary=True)
+        small = [(t.text, t.size) for t in frame.texts
+                 if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+        assert small == []
+        # the story's panel: under the chart, in the lower part of the chart's place
+        chart = GameOverLayout.for_size(SIZE).chart
+        panel = pygame.Rect(chart.x, chart.y + chart.height // 2, chart.width,
+                            chart.height // 2)
+        told = [t for t in frame.texts if panel.contains(t.box)]
+        shown = [fact for fact in facts if fact in " ".join(t.drawn for t in told)]
+        assert shown == facts[:len(shown)] and len(shown) >= 2, (facts, told)
+        assert " ".join(t.drawn for t in told) == " ".join(shown)
+        assert all(t.size >= theme.READABLE and t.drawn == t.text for t in told)

@@ -62,7 +62,8 @@ SIZES: dict[str, float] = {
     "lesson_where": 14,  # secondary: ...where the rule stands in the rules ("Rules: Jail")
     "roll": 26,  # the roll written in digits beside the dice
     "prompt_detail": 16,  # the line under a decision (secondary when it must shrink)
-    "square_label": 8,  # a square's short name on its colour bar, from 1280x720 (12 px there)
+    "square_label": 8,  # a square's short name on its colour bar, from 1280x720: 12 px there, 18 px
+    # at 1920x1080, never shrunk (a name too wide is cut to fewer letters)
     "button_name": 14,  # secondary: the panel cap's name above an on-screen button's action
 }
 

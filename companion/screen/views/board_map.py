@@ -128,8 +128,14 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
             bar = _group_color(by_index.get(info.index), info, ui)
             light = bar is not None and 0.299 * bar[0] + 0.587 * bar[1] + 0.114 * bar[2] > 140
             ink = (20, 20, 25) if light else theme.TEXT
-            p.text(short_label(info.name), label_box(p, cell_rect(info.index)), label,
-                   ink, align="center", min_size=label * 0.7)
+            box = label_box(p, cell_rect(info.index))
+            px = round(label * p.scale)  # never shrunk: cut to fewer letters instead
+
+            def fits(said: str, width: int = box.width - p.px(2), px: int = px) -> bool:
+                return p.measure(said, px)[0] <= width
+
+            p.text(short_label(info.name, fits), box, label, ink, align="center",
+                   min_size=label)
     pick = entry.pick(state, ui, ui.board.size)
     if pick is not None:
         for index in pick.squares:

@@ -366,6 +366,9 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
         return
     placeholder = not ui.remote_url
     label_h = p.px(theme.SIZES["qr_caption"] + 5)
+    if placeholder and min(inner.width, inner.height - 4 * label_h) < p.px(QR_SMALLEST):
+        _draw_not_running(p, inner, url)  # the game's corner: no room for a code worth seeing
+        return
     labels = 4 if placeholder else 1  # "start companion run" may take three lines
     code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - labels * label_h)
     qr = qr_surface(url, min(code_box.width, code_box.height))
@@ -386,6 +389,25 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
                                                             inner.width, 3 * label_h),
                     theme.SIZES["qr_caption"], theme.ACCENT, bold=True, align="center",
                     max_lines=3, min_size=theme.readable(p.scale))
+
+
+#: the smallest greyed-out join code worth drawing (design units): under it, words only
+QR_SMALLEST = 56
+
+
+def _draw_not_running(p: Painter, inner: pygame.Rect, url: str) -> None:
+    """No server answers yet and the corner is too small for a code to see: "Phones: start
+    companion run" large, the address phones will join at under it."""
+    label_h = p.px(theme.SIZES["qr_caption"] + 5)
+    message = text("remote_not_running")
+    count, line_h = p.wrapped(message, inner.width, 20, bold=True)
+    high = min(min(3, count) * line_h, inner.height - label_h)  # the two centred together
+    said = pygame.Rect(inner.x, inner.centery - (high + label_h) // 2, inner.width, high)
+    p.paragraph(message, said, 20, theme.ACCENT, bold=True, align="center",
+                max_lines=3, min_size=theme.readable(p.scale))
+    p.text(url.removeprefix("http://").rstrip("/"),
+           pygame.Rect(inner.x, said.bottom, inner.width, label_h), theme.SIZES["qr_caption"],
+           theme.TEXT_DIM, align="center", min_size=theme.readable(p.scale))
 
 
 def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:

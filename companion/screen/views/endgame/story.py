@@ -61,13 +61,27 @@ def story_lines(story: Mapping[str, Any] | None, state: Mapping[str, Any],
 
 def draw_story(p: Painter, rect: pygame.Rect, story: Mapping[str, Any] | None,
                state: Mapping[str, Any], ui: UiState) -> None:
-    """The story's lines in a panel."""
+    """The story's lines in a panel, at the readable size or larger: a long fact wraps onto
+    a second line, and the facts that no longer fit (the last, least telling) are left out
+    rather than shrunk (the phones' story page has them all)."""
     p.fill(rect, theme.PANEL, radius=8)
     inner = rect.inflate(-p.px(16), -p.px(10))
-    lines = story_lines(story, state, ui)
-    if not lines:
+    floor = theme.readable(p.scale)
+    size = max(floor, 15)
+    told = []
+    used = 0
+    for line in story_lines(story, state, ui):
+        count, line_h = p.wrapped(line, inner.width, size)
+        if count > 2 or used + count * line_h > inner.height:
+            break
+        told.append((line, count * line_h))
+        used += count * line_h
+    if not told:
         return
-    height = inner.height // max(len(lines), 1)
-    for i, line in enumerate(lines):
-        slot = pygame.Rect(inner.x, inner.y + i * height, inner.width, height)
-        p.text(line, slot, 15, theme.TEXT if i else theme.TEXT_DIM, min_size=9)
+    # the room left over between the facts (up to half a line each), the rest above and below
+    gap = min((inner.height - used) // (len(told) + 1), told[0][1] // 2)
+    y = inner.y + (inner.height - used - gap * (len(told) - 1)) // 2
+    for i, (line, high) in enumerate(told):
+        p.paragraph(line, pygame.Rect(inner.x, y, inner.width, high), size,
+                    theme.TEXT if i else theme.TEXT_DIM, max_lines=2, min_size=size)
+        y += high + gap
