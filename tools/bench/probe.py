@@ -30,6 +30,9 @@ class HttpPhone:
         self._stream: http.client.HTTPResponse | None = None
         self._stream_conn: http.client.HTTPConnection | None = None
         self._buffer = b""
+        #: perf_counter() of the stream's last read, and of the block next_event returned last
+        self._last_read = 0.0
+        self.arrived = 0.0
         self._sock: socket.socket | None = None
 
     def request(self, method: str, path: str, body: bytes | None = None,
@@ -102,6 +105,9 @@ class HttpPhone:
         deadline = time.monotonic() + timeout
         while True:
             if b"\n\n" in self._buffer:
+                # the block was whole at the last read at the latest: its arrival, taken
+                # before its JSON is parsed (a phone parses in its own browser, not here)
+                self.arrived = self._last_read
                 block, self._buffer = self._buffer.split(b"\n\n", 1)
                 event, data = "message", None
                 comment = None
@@ -128,6 +134,7 @@ class HttpPhone:
                 return None
             if not chunk:
                 raise ConnectionError("stream closed")
+            self._last_read = time.perf_counter()
             self._buffer += chunk
 
     def wait_version(self, version: int, timeout: float) -> bool:

@@ -31,8 +31,9 @@ class _Arrivals:
         self.seen: dict[int, list[float]] = {}
         self.cond = threading.Condition()
 
-    def record(self, version: int) -> None:
-        now = time.perf_counter()
+    def record(self, version: int, at: float | None = None) -> None:
+        """A phone has `version` since `at` (perf_counter; now when not given)."""
+        now = time.perf_counter() if at is None else at
         with self.cond:
             self.seen.setdefault(version, []).append(now)
             self.cond.notify_all()
@@ -52,7 +53,7 @@ def _reader(phone: HttpPhone, arrivals: _Arrivals, stop: threading.Event) -> Non
         except (ConnectionError, OSError):
             return
         if item is not None and item[0] == "state":
-            arrivals.record(int(item[1]["version"]))
+            arrivals.record(int(item[1]["version"]), phone.arrived)
 
 
 def _flood(phone: HttpPhone, version: int) -> dict[str, int]:
