@@ -32,7 +32,7 @@ REJECTED: dict[str, dict[str, str]] = {
         r"Du kommer ut ur fängelset-kort": "fängelsekort",
     },
     "fr": {
-        r"dé rapide": "dé de vitesse",
+        r"dé de vitesse": "dé rapide",
         r"libéré de prison|cartes? de libération": "carte de sortie de prison",
     },
     "nl": {
@@ -51,6 +51,7 @@ REJECTED: dict[str, dict[str, str]] = {
         r"\bаренд": "рента",
         r"жалован": "зарплата",
         r"\bсделк": "обмен",
+        r"карточ\w* выхода": "карточка освобождения из тюрьмы",
     },
 }
 
