@@ -78,7 +78,7 @@ def test_rent_tells_payer_and_payee_on_their_phones(app: Flask, game: Any) -> No
     assert "You paid Ann € 4 rent" in page_text(bo, "/me")
     assert "Bo betalade dig € 4 i hyra" in page_text(ann, "/me", "sv")
     said = page_text(ann, "/me", "ru")
-    assert "Вам платят € 4 аренды, плательщик: Bo" in said
+    assert "Вам платят € 4 ренты, плательщик: Bo" in said
     assert "Ходит: Bo" in said
 
 
