@@ -16,11 +16,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app import debug, hotspot, systemd
 from companion.app.terminal_qr import qr_for_terminal
-from companion.config import ConfigError, load_config, parse_reader_spec
+from companion.config import Config, ConfigError, load_config, parse_reader_spec
+
+if TYPE_CHECKING:
+    from companion.app.row_check import RowCheck
 
 log = logging.getLogger("companion.run")
 
@@ -105,6 +108,19 @@ def _main(argv: list[str]) -> int:
         print(f"companion run: --reader: {exc}", file=sys.stderr)
         return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    data_dir = args.data_dir or config.data_dir
+    from companion.app.row_check import RowCheck
+
+    rows = RowCheck(data_dir)  # the journal's rows checked in a child while this imports
+    try:
+        return _start(args, config, readers_wanted, data_dir, rows)
+    finally:
+        rows.close()
+
+
+def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
+           data_dir: Path, rows: RowCheck) -> int:
+    """Everything after the settings: the parts, each closed again when the start ends."""
     from companion.app.wiring import (
         Readers,
         WebRemote,
@@ -115,16 +131,16 @@ def _main(argv: list[str]) -> int:
         table_pin,
     )
     from companion.game.journal import JournalError
-    from companion.game.session import open_session
+    from companion.game.session import GameSession
     from companion.game.switch import SessionHolder
     from companion.screen.audio import SoundPlayer
     from companion.screen.views import settings as screen_settings
 
     stop_if_asked()
-    data_dir = args.data_dir or config.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
     try:  # the banker may switch saved games
-        session = SessionHolder(data_dir, open_session(data_dir))
+        session = SessionHolder(data_dir, GameSession.open(data_dir, rows.game_id,
+                                                           checked=rows.checked))
     except JournalError as exc:  # locked by another companion, or unreadable
         print(f"companion run: {exc}", file=sys.stderr)
         return 2

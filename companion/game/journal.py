@@ -549,8 +549,8 @@ class Journal:
             expected += 1
             yield entry
 
-    def scan(self) -> list[tuple[int, str, int | None]]:
-        """(seq, kind, target) of every entry, each row checked against its CRC.
+    def scan(self, after: int = 0) -> list[tuple[int, str, int | None]]:
+        """(seq, kind, target) of every entry after `after`, each row checked against its CRC.
 
         Cheap enough to run on every resume (no JSON parsing), so damage anywhere in the
         journal is reported when the game is opened, not when someone scrolls the history.
@@ -561,13 +561,14 @@ class Journal:
             try:
                 self._conn.text_factory = bytes
                 try:
-                    rows = self._conn.execute("SELECT * FROM entries ORDER BY seq").fetchall()
+                    rows = self._conn.execute("SELECT * FROM entries WHERE seq > ? "
+                                              "ORDER BY seq", (after,)).fetchall()
                 finally:
                     self._conn.text_factory = str
             except sqlite3.Error as exc:
                 raise self._read_error(exc) from exc
         out: list[tuple[int, str, int | None]] = []
-        for expected, row in enumerate(rows, start=1):
+        for expected, row in enumerate(rows, start=after + 1):
             seq, t, kind, target, source, command, events, version, rng, crc = row
             if seq != expected:
                 raise JournalCorrupt(f"{self.path} is damaged: entry {expected} is missing")
@@ -582,6 +583,25 @@ class Journal:
                                      "checksum mismatch")
             out.append((seq, name, target))
         return out
+
+    def other_rows(self, checked: int) -> list[tuple[int, str, int | None]]:
+        """(seq, kind, target) of the rows up to `checked` that are not plain commands
+        (undo, redo, going back), when those rows were checked against their CRCs already
+        (by `companion run`'s start, in another process); the rows between are commands.
+        JournalCorrupt when rows 1..checked are not all there."""
+        with self._lock:
+            try:
+                count, last = self._conn.execute(
+                    "SELECT count(*), coalesce(max(seq), 0) FROM entries WHERE seq <= ?",
+                    (checked,)).fetchone()
+                rows = self._conn.execute(
+                    "SELECT seq, kind, target FROM entries WHERE seq <= ? AND kind != 'command'"
+                    " ORDER BY seq", (checked,)).fetchall()
+            except sqlite3.Error as exc:
+                raise self._read_error(exc) from exc
+        if count != checked or last != checked:
+            raise JournalCorrupt(f"{self.path} is damaged: entries are missing")
+        return [(int(seq), str(kind), target) for seq, kind, target in rows]
 
     def sources(self, seqs: list[int]) -> dict[int, Source]:
         """The sources of the given entries."""

@@ -177,11 +177,21 @@ class Stacks:
         return taken
 
 
-def stacks_of(journal: Journal) -> Stacks:
-    """The undo and redo stacks after every journal row."""
+def stacks_of(journal: Journal, checked: int | None = None) -> Stacks:
+    """The undo and redo stacks after every journal row, each row checked against its CRC
+    (those up to `checked` were checked already, elsewhere)."""
     stacks = Stacks()
     undo, redo = stacks.undo, stacks.redo
-    for seq, kind, target in journal.scan():
+    if checked is not None:  # the command rows between the others, in one step each run
+        following = 1
+        for seq, kind, target in journal.other_rows(checked) + [(checked + 1, "", None)]:
+            if seq > following:
+                undo.extend(zip(range(following, seq), range(following, seq), strict=True))
+                redo.clear()
+            if kind:
+                stacks.record(seq, kind, target)
+            following = seq + 1
+    for seq, kind, target in journal.scan(after=checked or 0):
         if kind == "command":  # most rows: `record`'s first case, without the call
             undo.append((seq, seq))
             if redo:

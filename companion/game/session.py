@@ -191,8 +191,14 @@ class GameSession:
 
     @classmethod
     def open(cls, data_dir: Path, game_id: str | None = None,
-             clock: Callable[[], float] = time.time) -> GameSession:
+             clock: Callable[[], float] = time.time,
+             checked: Callable[[], int] | None = None) -> GameSession:
         """Resume a saved game (the current one when no id is given), or create it.
+
+        `checked`, when given, says up to which row the journal's rows were checked against
+        their CRCs already (`companion run` checks them in a child process while it starts;
+        it raises JournalCorrupt when that check found damage); the rows after it are
+        checked here, as every row is without it.
 
         Raises JournalLocked when another process has the data directory, JournalCorrupt
         when the game's journal is damaged (the file is left as it is), StorageError when
@@ -204,7 +210,7 @@ class GameSession:
             gid = game_id or current_game(data_dir) or new_game_id()
             path = journal_path(data_dir, gid)
             journal = Journal.open(path) if path.exists() else Journal.create(path, gid)
-            stacks = stacks_of(journal)
+            stacks = stacks_of(journal, None if checked is None else checked())
             seq = journal.last_seq()
             stacks.last_snapshot = journal.last_snapshot_seq()
             state = state_at(journal, seq)
