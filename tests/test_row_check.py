@@ -96,3 +96,22 @@ def test_a_start_that_stops_early_reaps_the_child(tmp_path: Path) -> None:
     assert child is not None
     check.close()
     assert child.returncode is not None and check.checked() == 0
+
+
+def test_a_child_that_cannot_start_leaves_every_row_to_the_session(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 512 MB board out of memory or processes: the start goes on, and the session
+    checks every row itself (damage is still found)."""
+    import subprocess
+
+    data = tmp_path / "data"
+    _played(data)
+
+    def no_child(*_args: object, **_kwargs: object) -> None:
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(subprocess, "Popen", no_child)
+    check = RowCheck(data)
+    assert check.checked() == 0
+    with GameSession.open(data, check.game_id, checked=check.checked) as session:
+        assert session.version > 0

@@ -32,9 +32,12 @@ class RowCheck:
         path = journal_path(data_dir, self.game_id)
         if not path.exists():
             return
-        self._child = subprocess.Popen(
-            [sys.executable, "-m", "companion.app.row_check", str(path)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            self._child = subprocess.Popen(
+                [sys.executable, "-m", "companion.app.row_check", str(path)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError:  # no memory or processes left for it: the session checks every row
+            self._child = None
 
     def checked(self) -> int:
         """The last row the child found sound (0: none, the session checks every row);
