@@ -242,6 +242,29 @@ def test_banker_new_game_follows_the_editions_player_count(banker: Phone, game: 
     assert len(game.state()["players"]) == 7
 
 
+def test_the_banker_downloads_a_backup_that_restores_the_game(
+        banker: Phone, ann: Phone, game: Any, tmp_path: Any) -> None:
+    import tarfile
+
+    from companion.game.backup import restore_backup
+    from companion.game.session import GameSession
+
+    ann.command({"do": "roll", "dice": [1, 2]})
+    ann.command({"do": "buy"})
+    assert ann.client.get("/banker/backup").status_code in (302, 403)  # the banker's only
+    resp = banker.client.get("/banker/backup")
+    assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
+    assert "attachment" in resp.headers["Content-Disposition"]
+    archive = tmp_path / "b.tar.gz"
+    archive.write_bytes(resp.get_data())
+    with tarfile.open(archive) as tar:
+        assert not any(n.endswith("secret_key") for n in tar.getnames())
+    restore_backup(archive, tmp_path / "restored")
+    with GameSession.open(tmp_path / "restored") as back:
+        assert back.state()["version"] == game.version
+        assert back.state()["players"] == game.state()["players"]
+
+
 def test_banker_export_replays_to_the_same_table(banker: Phone, ann: Phone, game: Any) -> None:
     ann.command({"do": "roll", "dice": [1, 2]})
     ann.command({"do": "buy"})

@@ -10,6 +10,7 @@ form filled in as it was sent.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import time
@@ -458,4 +459,21 @@ def export() -> BaseResponse:
     lines = [json.dumps(c, ensure_ascii=False) for c in effective_commands(entries)]
     resp = Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
     resp.headers["Content-Disposition"] = "attachment; filename=game.jsonl"
+    return resp
+
+
+@bp.get("/backup")
+def backup() -> BaseResponse:
+    """Every saved game and the table's settings as one file to keep off the table
+    (companion.game.backup: a consistent copy while the game goes on)."""
+    denied = banker_only()
+    if denied is not None:
+        return denied
+    from companion.game.backup import default_name, write_backup
+
+    packed = io.BytesIO()  # an evening's journal is well under a megabyte
+    write_backup(remote().data_dir, packed)
+    resp = Response(packed.getvalue(), mimetype="application/gzip")
+    resp.headers["Content-Disposition"] = f"attachment; filename={default_name()}"
+    resp.headers["Cache-Control"] = "no-store"
     return resp
