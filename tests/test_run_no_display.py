@@ -44,7 +44,14 @@ def no_display_env(kind: str) -> dict[str, str]:
 @pytest.fixture
 def started(tmp_path: Path, request: pytest.FixtureRequest
             ) -> Iterator[tuple[subprocess.Popen[str], queue.Queue[str], int]]:
-    kind = request.param
+    kind, _, players = request.param.partition("+")
+    if players:  # a game of these players is saved first
+        from companion.game.api import Source
+        from companion.game.session import GameSession
+
+        with GameSession.open(tmp_path / "data") as session:
+            session.submit({"do": "new_game", "edition": "classic-eur",
+                            "players": players.split(",")}, Source("script", banker=True))
     if kind == "none" and any(Path("/dev/dri").glob("card*")):
         pytest.skip("this machine has a KMS/DRM card: it is not a machine with no display")
     port = free_port()
@@ -101,3 +108,34 @@ def test_a_start_with_no_display_serves_the_phones_and_says_why_once(
     output = "".join(seen)
     assert "Traceback" not in output and "Error" not in output, output
     assert output.count("without a screen") == 1, output
+
+
+@pytest.mark.parametrize("started", ["none+Ann,Bo,Cy"], indirect=True)
+def test_the_join_qr_code_goes_into_the_log_once_not_at_every_join(
+        started: tuple[subprocess.Popen[str], queue.Queue[str], int]) -> None:
+    """Under systemd stdout is the journal on the SD card: one QR block at the start, then a
+    line per join (issue: the appliance, SD-card wear)."""
+    from tools.bench.probe import HttpPhone
+
+    proc, lines, port = started
+    seen: list[str] = []
+    first = wait_for_line(lines, "Phones join at:", seen).rsplit(" ", 1)[1].strip()
+    for n, name in enumerate(("Ann", "Bo", "Cy")):
+        phone = HttpPhone(f"http://127.0.0.1:{port}")
+        link = first if n == 0 else wait_for_line(lines, "Next phone joins at:", seen
+                                                   ).rsplit(" ", 1)[1].strip()
+        try:
+            assert phone.join(link, f"player:{name}") == 302
+        finally:
+            phone.close()
+    wait_for_line(lines, "Next phone joins at:", seen)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=20) == 0
+    while (rest := lines.get(timeout=20)):
+        seen.append(rest)
+    qr_rows = [line for line in seen if line.startswith("██")]
+    assert qr_rows, "the start shows its QR code"
+    assert len(qr_rows) == len(set(qr_rows)) or len(qr_rows) < 60, "".join(seen)
+    starts_of_blocks = [i for i, line in enumerate(seen) if line.startswith("█████")
+                        and (i == 0 or not seen[i - 1].startswith("█"))]
+    assert len(starts_of_blocks) == 1, "".join(seen)

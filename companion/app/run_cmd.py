@@ -285,10 +285,16 @@ def install_stop_signals(stop: Any) -> None:
 
 
 def run_headless(controller: Any, alive: Callable[[], None] = lambda: None,
-                 why: str | None = None) -> int:
+                 why: str | None = None, terminal: bool | None = None) -> int:
     """No screen: say once why (`why`), and where the phone remote is, keep the table's
     sounds and clocks (`controller`: a companion.screen.headless.HeadlessTable) running on
-    session updates, until SIGTERM / SIGINT."""
+    session updates, until SIGTERM / SIGINT.
+
+    The join QR code is printed once, at the start; each later join link is one line, with
+    its QR code only on a `terminal` a person reads (default: whether stdout is one), never
+    into the service's log at every join (an SD card's wear)."""
+    if terminal is None:
+        terminal = sys.stdout.isatty()
     url = controller.ui.remote_url
     wake = threading.Event()
     stop = threading.Event()
@@ -319,6 +325,6 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None,
         if controller.ui.remote_url != url:  # a phone joined: print the next one-time link
             url = controller.ui.remote_url
             print(f"Next phone joins at: {url}", flush=True)
-            if url:
+            if url and terminal:
                 print(qr_for_terminal(url), flush=True)
     return 0
