@@ -500,19 +500,23 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
     raise AssertionError("an empty group is always even")  # pragma: no cover
 
 
+def _placeable(g: GameState, player: int, building: str, square: int) -> bool:
+    """Whether one won building could go on the square now: the player's lot, one more
+    level that is that building, and a free build there (build_refusal) accepted."""
+    return (g.edition.squares[square].kind is SquareKind.LOT and g.owner[square] == player
+            and places(g, building, square)
+            and build_refusal(g, player, square, 1, True) is None)
+
+
 def placeable_lots(g: GameState, player: int, building: str) -> list[int]:
-    """The player's lots where the rules let one won building go now: one more level that
-    is that building, and a free build there (build_refusal) accepted."""
-    return [s for s, sq in enumerate(g.edition.squares)
-            if sq.kind is SquareKind.LOT and g.owner[s] == player and places(g, building, s)
-            and build_refusal(g, player, s, 1, True) is None]
+    """The player's lots where one won building could go now."""
+    return [s for s in range(len(g.level)) if _placeable(g, player, building, s)]
 
 
 def can_place(g: GameState, player: int, building: str) -> bool:
-    """Whether the player has a lot where one won building could go now (placeable_lots)."""
-    for s, sq in enumerate(g.edition.squares):
-        if (sq.kind is SquareKind.LOT and g.owner[s] == player and places(g, building, s)
-                and build_refusal(g, player, s, 1, True) is None):
+    """Whether the player has a lot where one won building could go now."""
+    for s in range(len(g.level)):
+        if _placeable(g, player, building, s):
             return True
     return False
 
