@@ -8,7 +8,7 @@ FR/DE, 002 Mega and classic euro FR/NL, 003 Polish, 004 Russian (shared/seeds/).
 from __future__ import annotations
 
 import pytest
-from rules_helpers import arrange, ok, start, transfers
+from rules_helpers import arrange, ok, refused, start, transfers
 
 from companion.rules import PendingKind
 from companion.rules.view import restore, snapshot
@@ -127,3 +127,94 @@ def test_the_bank_taking_a_bankrupts_deeds_clears_their_kept_mortgages() -> None
     g, _ = ok(g, {"do": "bankrupt", "by": "Bo"})
     assert g.owner[3] < 0 and not g.mortgaged[3] and g.kept_mortgages == ()
     assert g.top is not None and g.top.kind is PendingKind.AUCTION and g.top.square == 3
+
+
+# --- mortgaging a lot of a built group --------------------------------------------------------
+
+# Only the lot's own buildings go back first: SV «Alla byggnader på en tomt måste säljas
+# tillbaka till banken innan tomten kan intecknas»; CH-DE «Alle Gebäude auf einem Grundstück
+# müssen an die Bank zurückverkauft werden, ehe dieses Grundstück hypothekarisch belastet
+# werden darf»; classic and Mega FR «vendez tout d'abord les bâtiments de cette propriété»;
+# NL «Verkoop eerst alle eventuele bebouwingen»; RU «Вы можете полностью освободить только
+# участок, подлежащий залогу, а на остальных участках этого цвета оставить по одному дому».
+# Poland is silent (the classic rule applies).
+
+#: edition -> (a whole group, the lot to mortgage, its house price, its mortgage value, the
+#: interest paid on taking the loan), from the printed deeds
+GROUPS = {
+    # Rue de Vaugirard (6) of the light blues 6, 8, 9: house 50, mortgage 50
+    "classic-eur": ((6, 8, 9), 6, 50, 50, 0),
+    "classic-en": ((6, 8, 9), 6, 50, 50, 0),
+    "ru-monopolist": ((6, 8, 9), 6, 50, 50, 0),
+    # PL «Pożyczka wynosi wtedy połowę ceny obiektu»: half of 100
+    "pl": ((6, 8, 9), 6, 50, 50, 0),
+    # x 20: house 1 000, mortgage 1 000; SV «Räntan är 10 % och betalas när lånet erhålls»:
+    # 100 (already a multiple of 50)
+    "ch": ((6, 8, 9), 6, 1000, 1000, 0),
+    "sv": ((6, 8, 9), 6, 1000, 1000, 100),
+    # Mega: the browns 1, 3, 4, the whole group; Boulevard de Belleville (1): house 50,
+    # mortgage 30
+    "mega": ((1, 3, 4), 1, 50, 30, 0),
+}
+
+
+@pytest.mark.parametrize("ed_id", sorted(GROUPS))
+def test_a_lot_is_mortgaged_once_its_own_houses_are_sold_the_others_keep_theirs(
+        ed_id: str) -> None:
+    group, lot, house, value, fee = GROUPS[ed_id]
+    others = [s for s in group if s != lot]
+    g = arrange(start(("Ann", "Bo"), edition=ed_id), owners={s: 0 for s in group},
+                levels={s: 1 for s in group})
+    cash = g.players[0].cash
+    refused(g, {"do": "mortgage", "square": lot}, "has_buildings")
+    # the lot's house back to the bank at half its price, then the loan
+    g, ev = ok(g, {"do": "sell_building", "square": lot}, {"do": "mortgage", "square": lot})
+    assert (None, "Ann", house // 2, "building_sold") in transfers(ev)
+    assert (None, "Ann", value, "mortgage") in transfers(ev)
+    assert g.mortgaged[lot] and [g.level[s] for s in others] == [1] * len(others)
+    assert g.players[0].cash == cash + house // 2 + value - fee
+    # no new house in a group with a mortgaged lot: FR «Aucune maison ne peut être
+    # construite sur une propriété si une des propriétés du groupe est hypothéquée»; CH-DE
+    # «darf auf der ganzen Farbgruppe nicht gebaut werden»; RU «строительство на всех
+    # участках этой группы приостанавливается до момента выкупа»; PL «nie może ... stawiać
+    # domów i hoteli w dzielnicy»
+    refused(g, {"do": "build", "square": others[0]}, "group_mortgaged")
+
+
+@pytest.mark.parametrize("ed_id", sorted(GROUPS))
+def test_even_building_still_holds_when_stripping_a_lot_to_mortgage_it(ed_id: str) -> None:
+    # FR «La vente des maisons doit elle aussi se faire uniformément»; with two houses on
+    # every lot the lot goes down to one, not to none, while the others keep two
+    group, lot, _, _, _ = GROUPS[ed_id]
+    g = arrange(start(("Ann", "Bo"), edition=ed_id), owners={s: 0 for s in group},
+                levels={s: 2 for s in group})
+    g, _ = ok(g, {"do": "sell_building", "square": lot})
+    refused(g, {"do": "sell_building", "square": lot}, "uneven")
+    refused(g, {"do": "mortgage", "square": lot}, "has_buildings")
+
+
+@pytest.mark.parametrize("ed_id", sorted(GROUPS))
+def test_building_starts_again_once_the_groups_mortgage_is_lifted(ed_id: str) -> None:
+    # FR «Quand il n'y a plus d'hypothèques sur aucun des terrains d'un groupe, le
+    # propriétaire peut recommencer à construire»; NL «Er mogen pas huizen gekocht worden
+    # wanneer alle hypotheek van een kleur zijn afgelost»
+    group, lot, house, _, _ = GROUPS[ed_id]
+    others = [s for s in group if s != lot]
+    g = arrange(start(("Ann", "Bo"), edition=ed_id), owners={s: 0 for s in group},
+                levels={s: 1 for s in others}, mortgaged=[lot])
+    refused(g, {"do": "build", "square": lot}, "group_mortgaged")
+    g, _ = ok(g, {"do": "unmortgage", "square": lot})
+    cash = g.players[0].cash
+    g, ev = ok(g, {"do": "build", "square": lot})
+    assert transfers(ev) == [("Ann", None, house, "building")]
+    assert g.players[0].cash == cash - house and g.level[lot] == 1
+
+
+def test_the_whole_group_stripped_first_as_a_house_rule() -> None:
+    # off (a table's house rule), the engine's former rule: no mortgage while any lot of the
+    # group has a building
+    g = arrange(start(("Ann", "Bo"), mortgage_strips_only_lot=False),
+                owners={6: 0, 8: 0, 9: 0}, levels={8: 1, 9: 1})
+    refused(g, {"do": "mortgage", "square": 6}, "has_buildings")
+    g = arrange(g, levels={8: 0, 9: 0})
+    ok(g, {"do": "mortgage", "square": 6})

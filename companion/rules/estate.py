@@ -204,9 +204,12 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
         # lots but one) carries nothing of theirs
         group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
         if g.options.mortgage_strips_only_lot:
-            if g.level[square] or any(g.level[s] > 1 for s in group):
-                return RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first; "
-                                  "the other lots of its group may keep one house each")
+            # only this lot's buildings go back first (SV «Alla byggnader på en tomt måste
+            # säljas», FR «vendez tout d'abord les bâtiments de cette propriété»); the other
+            # lots keep theirs, as evenly as the selling left them (RU «на остальных
+            # участках этого цвета оставить по одному дому»)
+            if g.level[square]:
+                return RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first")
         elif any(g.level[s] for s in group):
             return RulesError(Code.HAS_BUILDINGS,
                               f"sell the buildings of {sq.name}'s group first")
@@ -216,7 +219,7 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
 
 
 def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
-    """Mortgage a property with no buildings in its group; the bank pays its value."""
+    """Mortgage a property with no buildings on it; the bank pays its value."""
     refusal = mortgage_refusal(g, player, square)
     if refusal is not None:
         raise refusal
