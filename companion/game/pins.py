@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 import time
@@ -33,25 +34,70 @@ def valid_pin(pin: str) -> bool:
     return pin.isascii() and pin.isdigit() and MIN_PIN <= len(pin) <= MAX_PIN
 
 
+def pin_file_problem(path: Path) -> str | None:
+    """Why the banker PIN file cannot be trusted (one line), or None when it is sound or
+    absent (no PIN set yet). A damaged file must never read as "no PIN": the next phone
+    would set its own and be the banker."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"the banker PIN file {path} cannot be read ({exc.strerror or exc})"
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        data = None
+    if isinstance(data, dict) and _sound(data):
+        return None
+    return (f"the banker PIN file {path} is damaged; nothing was changed. Put it back from a "
+            "backup, or delete it to let the next banker who joins set a new PIN")
+
+
+def _sound(data: dict[str, Any]) -> bool:
+    """Whether a PIN file's content is what PinStore writes."""
+    generation = data.get("generation", 0)
+    if isinstance(generation, bool) or not isinstance(generation, int):
+        return False
+    if "hash" not in data and "salt" not in data:
+        return True  # no PIN set (the banker phones were locked before one was)
+    salt, digest = data.get("salt"), data.get("hash")
+    if not (isinstance(salt, str) and isinstance(digest, str) and len(digest) == 64):
+        return False
+    try:
+        bytes.fromhex(salt), bytes.fromhex(digest)
+    except ValueError:
+        return False
+    return True
+
+
 class PinStore:
     """The banker's PIN, kept only as a salted PBKDF2 hash in the data directory, with the
     generation of banker sessions: every banker cookie carries the generation it was given,
-    and locking the banker phone or changing the PIN moves it on, ending every other one."""
+    and locking the banker phone or changing the PIN moves it on, ending every other one.
+
+    A damaged file (`damaged`) keeps the table PIN-locked: a PIN is set, and none is right,
+    until the banker sets a new one (the screen's setup, or the banker card's menu);
+    `companion run` refuses to start on it anyway (companion.app.row_check)."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
         self._lock = threading.Lock()
-        raw = read_json(path, {})
+        self.damaged = pin_file_problem(path) is not None
+        raw = {} if self.damaged else read_json(path, {})
         self._data: dict[str, Any] = raw if isinstance(raw, dict) else {}
 
     @property
     def is_set(self) -> bool:
-        """Whether a banker PIN exists."""
-        return bool(self._data.get("hash"))
+        """Whether a banker PIN exists (a damaged file counts: never an open banker seat)."""
+        return self.damaged or bool(self._data.get("hash"))
 
     @property
     def generation(self) -> int:
-        """The banker sessions' generation: a banker cookie of another one is void."""
+        """The banker sessions' generation: a banker cookie of another one is void (every
+        one, while the file is damaged)."""
+        if self.damaged:
+            return -1
         value = self._data.get("generation", 0)
         return value if isinstance(value, int) else 0
 
@@ -64,10 +110,14 @@ class PinStore:
             generation = self.generation + 1
             self._data = {"salt": salt, "hash": digest.hex(), "generation": generation}
             write_json(self._path, self._data, private=True)
+            self.damaged = False
         return generation
 
     def end_sessions(self) -> int:
-        """End every banker session (the banker locked a phone); returns the new generation."""
+        """End every banker session (the banker locked a phone); returns the new generation.
+        A damaged file is left as it is (it ends every session already)."""
+        if self.damaged:
+            return self.generation
         with self._lock:
             generation = self.generation + 1
             self._data = {**self._data, "generation": generation}
