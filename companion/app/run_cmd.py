@@ -109,7 +109,12 @@ def _main(argv: list[str]) -> int:
         return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     data_dir = args.data_dir or config.data_dir
-    from companion.app.row_check import RowCheck
+    from companion.app.row_check import RowCheck, start_problem
+
+    problem = start_problem(data_dir)  # no acknowledged move nor banker PIN lost silently
+    if problem is not None:
+        print(f"companion run: {problem}", file=sys.stderr)
+        return 2
 
     rows = RowCheck(data_dir)  # the journal's rows checked in a child while this imports
     try:

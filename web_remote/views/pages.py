@@ -319,6 +319,19 @@ def rules() -> BaseResponse:
                 house=rulebook.house_rules(state.get("options", {}), defaults))
 
 
+def table_url() -> str:
+    """The table's own address as this phone reached it: the configured `table_url`, else
+    the address and port of this server's end of the connection. Never the request's Host
+    header, which the sender writes (a link built from it would lead anywhere)."""
+    configured = remote().config.get("table_url")
+    if isinstance(configured, str) and configured:
+        return configured
+    host = str(request.environ.get("SERVER_NAME") or "127.0.0.1")
+    port = str(request.environ.get("SERVER_PORT") or "80")
+    host = f"[{host}]" if ":" in host else host
+    return f"{request.scheme}://{host}:{port}/"
+
+
 @bp.get("/qr.svg")
 def qr() -> BaseResponse:
     """The join QR code, for the banker's phone only (its page, and the table page of a
@@ -330,7 +343,7 @@ def qr() -> BaseResponse:
     if not who.banker:
         return refuse("banker_only", _("Only the banker's phone and the table screen show "
                                        "join codes."), 403)
-    url = join_url(remote(), request.host_url)
+    url = join_url(remote(), table_url())
     buf = io.BytesIO()
     segno.make(url, error="m").save(buf, kind="svg", scale=6, xmldecl=False, title=url)
     resp = Response(buf.getvalue(), mimetype="image/svg+xml")
