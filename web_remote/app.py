@@ -123,7 +123,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         pin=guard,
         seats=Seats(web_dir / "seats.json"),
         proposals=Proposals(web_dir / "proposals.json", persister),
-        worth=WorthRecorder(web_dir / "networth.json", persister),
+        worth=WorthRecorder(web_dir / "networth.jsonl", persister),
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),
         persister=persister,
     )
