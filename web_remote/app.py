@@ -132,6 +132,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.extensions["web_remote"] = r
     state = session_.state()
     r.session.saw(int(state.get("version") or 0))
+    r.sent = (int(state.get("version") or 0), state)  # the first change is from this state
     if state.get("players"):
         r.worth.record(state)
     r.cleanup.append(session_.add_listener(r.on_update))
