@@ -123,7 +123,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         pin=guard,
         seats=Seats(web_dir / "seats.json"),
         proposals=Proposals(web_dir / "proposals.json", persister),
-        worth=WorthRecorder(web_dir / "networth.json", persister),
+        worth=WorthRecorder(web_dir / "networth.jsonl", persister),
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),
         persister=persister,
     )
@@ -132,6 +132,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.extensions["web_remote"] = r
     state = session_.state()
     r.session.saw(int(state.get("version") or 0))
+    r.sent = (int(state.get("version") or 0), state)  # the first change is from this state
     if state.get("players"):
         r.worth.record(state)
     r.cleanup.append(session_.add_listener(r.on_update))
