@@ -177,7 +177,7 @@ class ScreenLoop:
                 if self.on_pass is not None:
                     self.on_pass()  # the service watchdog: the loop turns
                 events = self.wait_events(self.timeout_ms())
-                dirty = any(self.handle(e) for e in events)
+                dirty = self.handle_all(events)
                 dirty = self.controller.drain() or dirty
                 frame = self.controller.frame
                 due = frame is not None and frame.next_change is not None \
@@ -200,6 +200,14 @@ class ScreenLoop:
             if left <= 0:
                 return []
             self.waiter.wait(left)
+
+    def handle_all(self, events: list[pygame.event.Event]) -> bool:
+        """Every event of a batch, in order (keys typed in a burst arrive in one batch: none
+        may be left out); True when any may change the picture."""
+        dirty = False
+        for event in events:
+            dirty = self.handle(event) or dirty
+        return dirty
 
     def handle(self, event: pygame.event.Event) -> bool:
         """One pygame event; True when it may change the picture."""

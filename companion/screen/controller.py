@@ -497,6 +497,8 @@ class Controller(EntryMixin):
             self.dial_take(source)
         elif ui_action == "dial_back":  # the last die back on the dial, else no dial
             self.dial_back()
+        elif ui_action == "dice_back":  # the last die typed goes, to be typed again
+            self.untype_die()
         elif ui_action == "menu":
             self.open_menu()
         elif ui_action == "help":

@@ -84,6 +84,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("act_take", "Take"),
     # TRANSLATORS: {face} is a die face: a number, "bus" or "Mr. Monopoly"
     _t("act_take_face", "Take {face}"),
+    # TRANSLATORS: NO while the physical dice are typed: the last die typed goes; {face} is
+    # that die's face (a number, "bus" or "Mr. Monopoly")
+    _t("act_clear_face", "Clear the {face}"),
     _t("act_take_money", "Take {amount}"),
     _t("act_bus_ticket", "Bus ticket"),
     _t("act_ride", "Ride"),
