@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -19,6 +18,7 @@ from typing import Any
 from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
 from companion.inputs import entry
 from companion.inputs.authority import decision_owner, table_source, waiting_on
@@ -703,7 +703,7 @@ class Controller(EntryMixin):
         if form.pin and self.pins is not None:
             self.pins.store.set(form.pin)
         self._apply_clock()
-        outcome = self._send(form.new_game_command(random.SystemRandom().randrange(1 << 31)),
+        outcome = self._send(form.new_game_command(fresh_seed()),
                              Source("screen", banker=True))
         if outcome.accepted:
             self.ui.setup = None
