@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pygame
 import pytest
 from web_fakes import FakeSession
 
-from companion.screen.app import ScreenLoop
+from companion.game.pins import PinGuard, PinStore
+from companion.screen.app import MENU_HOLD_S, ScreenLoop
 from companion.screen.controller import Controller
+from companion.screen.views.overlays import HELP_LINES
 
 
 @pytest.fixture(autouse=True)
@@ -113,3 +116,90 @@ def test_names_and_the_pin_typed_at_once_on_the_setup_form() -> None:
     burst(loop, keys)
     assert [p.name for p in form.players[:2]] == ["Wilhelmina", "Bea"]
     assert form.pin == "246813"
+
+
+# --- the banker menu from the keyboard (M held, Shift+M) ------------------------------------
+
+
+class Clock:
+    """The controller's clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def banker_loop(tmp_path: Path, pin: str | None) -> tuple[Controller, ScreenLoop, Clock]:
+    clock = Clock()
+    controller = Controller(FakeSession(), data_dir=tmp_path, language="en", clock=clock)
+    controller.pins = PinGuard(PinStore(tmp_path / "banker.json"))
+    if pin:
+        controller.pins.store.set(pin)
+    loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+    loop.draw()
+    return controller, loop, clock
+
+
+def chooser_actions(controller: Controller) -> list[str | None]:
+    assert controller.ui.overlay == "chooser" and controller.ui.chooser is not None
+    return [c.action for c in controller.ui.chooser.choices]
+
+
+def test_shift_m_asks_the_banker_pin_then_opens_the_banker_menu(tmp_path: Path) -> None:
+    controller, loop, _clock = banker_loop(tmp_path, "2468")
+    shift_m = pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code("m"),
+                                 mod=pygame.KMOD_LSHIFT, unicode="M")
+    assert loop.handle_all([shift_m, pygame.event.Event(pygame.TEXTINPUT, text="M")])
+    assert controller.ui.pin is not None and controller.ui.pin.then == "banker_menu"
+    burst(loop, "2 4 6 8 return")
+    assert controller.ui.pin is None
+    assert "end_now" in chooser_actions(controller)
+    assert controller.ui.chooser is not None and controller.ui.chooser.title == "Banker menu"
+
+
+def test_m_held_becomes_the_banker_menu_and_a_short_m_stays_the_menu(tmp_path: Path) -> None:
+    controller, loop, clock = banker_loop(tmp_path, None)  # no PIN on this table: at once
+    m = pygame.key.key_code("m")
+    loop.handle_all([pygame.event.Event(pygame.KEYDOWN, key=m, mod=0, unicode="m")])
+    assert "end_now" not in chooser_actions(controller), "M opens the menu at once"
+    assert loop.timeout_ms() <= 1000 * MENU_HOLD_S + 1, "the loop wakes for the hold"
+    clock.now += MENU_HOLD_S / 2
+    assert not loop.menu_held()
+    clock.now += MENU_HOLD_S / 2
+    assert loop.menu_held(), "held long enough"
+    assert "end_now" in chooser_actions(controller)
+    loop.handle_all([pygame.event.Event(pygame.KEYUP, key=m, mod=0)])
+    assert "end_now" in chooser_actions(controller), "letting go keeps the banker menu"
+
+    burst(loop, "escape")
+    loop.handle_all([pygame.event.Event(pygame.KEYDOWN, key=m, mod=0, unicode="m"),
+                     pygame.event.Event(pygame.KEYUP, key=m, mod=0)])
+    clock.now += 5 * MENU_HOLD_S
+    assert not loop.menu_held(), "a short press is the menu only"
+    assert "end_now" not in chooser_actions(controller)
+
+
+def test_the_banker_menus_end_now_from_the_keys_ends_the_game(tmp_path: Path) -> None:
+    controller, loop, _clock = banker_loop(tmp_path, "2468")
+    shift_m = pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code("m"),
+                                 mod=pygame.KMOD_LSHIFT, unicode="M")
+    loop.handle_all([shift_m])
+    burst(loop, "2 4 6 8 return")
+    down = chooser_actions(controller).index("end_now")
+    burst(loop, " ".join(["down"] * down) + " return return")
+    assert controller.state is not None and controller.state.get("winner")
+
+
+def test_the_help_says_how_to_reach_the_banker_menu() -> None:
+    from companion.screen import texts
+
+    texts.use_language("en")
+    assert "help_banker" in HELP_LINES
+    assert "Shift+M" in texts.text("help_banker")
+    for lang in ("sv", "fr", "de", "nl", "pl", "ru"):
+        texts.use_language(lang)
+        said = texts.text("help_banker")
+        assert "M" in said and said != "M held or Shift+M  banker menu: end now, cards"
+    texts.use_language("en")

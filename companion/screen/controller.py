@@ -437,6 +437,9 @@ class Controller(EntryMixin):
             return
         if self.cards is not None and self.cards.press(button, source):
             return  # a card registration run has the buttons, or the banker menu opened
+        if button == "banker_menu":  # MENU held (no card registration on this screen)
+            self.as_banker("banker_menu")
+            return
         if self.ui.overlay == "help":
             self.ui.overlay = None
             return
@@ -580,6 +583,17 @@ class Controller(EntryMixin):
             choices.append(Choice(text("menu_new_game"), action="new_game"))
         choices.append(Choice(text("menu_close")))
         self.open_chooser(text("menu_title"), choices)
+
+    def open_banker_menu(self, extra: tuple[Choice, ...] = ()) -> None:
+        """The banker menu (MENU held, Shift+M, the banker card), once the banker PIN is
+        typed: `extra` (Register cards) and "End now and count" above the menu's own."""
+        self.open_menu()
+        chooser = self.ui.chooser
+        if chooser is None:
+            return
+        end_now = self.end_now_choice()
+        chooser.choices[:0] = [*extra, *([end_now] if end_now is not None else [])]
+        chooser.title = text("reg_banker_menu")
 
     def end_now_choice(self) -> Choice | None:
         """The banker menu's "End now and count" (None when no game runs): only the banker
@@ -731,7 +745,7 @@ class Controller(EntryMixin):
             if self.cards is not None:
                 self.cards.open_menu()
             else:
-                self.open_menu()
+                self.open_banker_menu()
         elif then == "deal":
             self._deal()
         elif then.startswith("cards:") and self.cards is not None:

@@ -207,6 +207,7 @@ _MESSAGES: tuple[Message, ...] = (
     _t("help_pass_go", "G  PASS GO: pay the salary"),
     _t("help_undo", "U  UNDO: undo the last move"),
     _t("help_menu", "M  MENU: build, mortgage, sound"),
+    _t("help_banker", "M held or Shift+M  banker menu: end now, cards"),
     _t("help_digits", "1–6  enter the physical dice"),
     _t("help_speed", "1–3 B M  then the speed die: 1–3, bus, Mr. Monopoly"),
     _t("help_dial", "Dial  dice, bids, lists, squares; YES takes"),
