@@ -133,7 +133,8 @@ class Clock:
 
 def banker_loop(tmp_path: Path, pin: str | None) -> tuple[Controller, ScreenLoop, Clock]:
     clock = Clock()
-    controller = Controller(FakeSession(), data_dir=tmp_path, language="en", clock=clock)
+    session: Any = FakeSession()
+    controller = Controller(session, data_dir=tmp_path, language="en", clock=clock)
     controller.pins = PinGuard(PinStore(tmp_path / "banker.json"))
     if pin:
         controller.pins.store.set(pin)
