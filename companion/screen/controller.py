@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -19,6 +18,7 @@ from typing import Any
 from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
 from companion.inputs import entry
 from companion.inputs.authority import decision_owner, table_source, waiting_on
@@ -437,6 +437,9 @@ class Controller(EntryMixin):
             return
         if self.cards is not None and self.cards.press(button, source):
             return  # a card registration run has the buttons, or the banker menu opened
+        if button == "banker_menu":  # MENU held (no card registration on this screen)
+            self.as_banker("banker_menu")
+            return
         if self.ui.overlay == "help":
             self.ui.overlay = None
             return
@@ -497,6 +500,8 @@ class Controller(EntryMixin):
             self.dial_take(source)
         elif ui_action == "dial_back":  # the last die back on the dial, else no dial
             self.dial_back()
+        elif ui_action == "dice_back":  # the last die typed goes, to be typed again
+            self.untype_die()
         elif ui_action == "menu":
             self.open_menu()
         elif ui_action == "help":
@@ -578,6 +583,17 @@ class Controller(EntryMixin):
             choices.append(Choice(text("menu_new_game"), action="new_game"))
         choices.append(Choice(text("menu_close")))
         self.open_chooser(text("menu_title"), choices)
+
+    def open_banker_menu(self, extra: tuple[Choice, ...] = ()) -> None:
+        """The banker menu (MENU held, Shift+M, the banker card), once the banker PIN is
+        typed: `extra` (Register cards) and "End now and count" above the menu's own."""
+        self.open_menu()
+        chooser = self.ui.chooser
+        if chooser is None:
+            return
+        end_now = self.end_now_choice()
+        chooser.choices[:0] = [*extra, *([end_now] if end_now is not None else [])]
+        chooser.title = text("reg_banker_menu")
 
     def end_now_choice(self) -> Choice | None:
         """The banker menu's "End now and count" (None when no game runs): only the banker
@@ -701,7 +717,7 @@ class Controller(EntryMixin):
         if form.pin and self.pins is not None:
             self.pins.store.set(form.pin)
         self._apply_clock()
-        outcome = self._send(form.new_game_command(random.SystemRandom().randrange(1 << 31)),
+        outcome = self._send(form.new_game_command(fresh_seed()),
                              Source("screen", banker=True))
         if outcome.accepted:
             self.ui.setup = None
@@ -729,7 +745,7 @@ class Controller(EntryMixin):
             if self.cards is not None:
                 self.cards.open_menu()
             else:
-                self.open_menu()
+                self.open_banker_menu()
         elif then == "deal":
             self._deal()
         elif then.startswith("cards:") and self.cards is not None:

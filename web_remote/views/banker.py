@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion.editions import edition_ids, player_limits
 from companion.game.api import Source
 from companion.game.applying import apply_command
+from companion.game.limits import MAX_DIGITS, fresh_seed
 from companion.game.pins import PinWarning, valid_pin
 from companion.rules import Rejection
 from companion.words import catalog as i18n_words
@@ -158,7 +159,7 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
             "edition": new_game.get("edition") or state.get("edition")
             or default_edition(current_language()),
             "players": new_game.get("players", ", ".join(players)),
-            "seed": new_game.get("seed", "0"), "pin": new_game.get("pin", ""),
+            "seed": new_game.get("seed", ""), "pin": new_game.get("pin", ""),
             "rules": {key for key in HOUSE_RULES if new_game.get(key)},
             # the teaching table: as typed, else on for a table's first game or as it is now
             "teaching": bool(new_game.get("teaching")) if form == "new_game" else bool(
@@ -254,16 +255,18 @@ def new_game() -> BaseResponse:
         verdict = r.pin.check(old, lane="banker")  # its own door: never kept waiting
         if not verdict.right:
             return _form_refused("new_game", *pin_refusal(verdict))
-    seed_text = request.form.get("seed", "0") or "0"
-    if not seed_text.isdigit():
+    seed_text = request.form.get("seed", "").strip()  # none typed: new dice every evening
+    if seed_text and not (seed_text.isascii() and seed_text.isdigit()
+                          and len(seed_text) <= MAX_DIGITS):
         return _form_refused("new_game", "bad_command", _("The seed must be a whole number."),
                              400)
+    seed = int(seed_text) if seed_text else fresh_seed()
     options: dict[str, Any] = {}
     for key in HOUSE_RULES:
         if request.form.get(key):
             options[key] = True
     command = {"do": "new_game", "edition": edition_id, "players": names,
-               "seed": int(seed_text), "options": options,
+               "seed": seed, "options": options,
                "teaching": bool(request.form.get("teaching"))}
     who = identity()
     assert who is not None
