@@ -77,7 +77,7 @@ def classic_charges() -> dict[str, tuple[GameState, JSON]]:
 def test_each_kind_of_rent_and_fee_cites_its_own_rule(lang: str) -> None:
     assert rulebook.rulebook("classic-eur", lang)[0] == lang  # a book in the table's language
     quotes: dict[str, str] = {}
-    for expected, (state, event) in classic_charges().items():
+    for expected, (_state, event) in classic_charges().items():
         cited = rulebook.cite("classic-eur", lang, citations(event))
         assert cited is not None, (lang, expected)
         section, quote = cited
