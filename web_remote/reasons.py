@@ -12,6 +12,7 @@ from companion.words.explaining.lessons import say_lesson
 from companion.words.explaining.why_words import citations, explain
 from companion.words.move_words import Words
 from web_remote import rulebook
+from web_remote.context import remote
 from web_remote.i18n import catalog, current_language
 
 JSON = dict[str, Any]
@@ -26,7 +27,7 @@ def reason(event: Mapping[str, Any], state: Mapping[str, Any]) -> JSON | None:
         return None
     out: JSON = {"text": text}
     cited = rulebook.cite(str(state.get("edition", rulebook.GENERAL)), lang, citations(event),
-                          str(state.get("language") or "en"))
+                          remote().table_language.spoken() or lang)
     if cited is not None:
         section, quote = cited
         out.update(title=section.title, quote=quote, anchor=section.anchor)

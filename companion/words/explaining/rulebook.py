@@ -119,16 +119,15 @@ GENERAL = "classic-eur"
 
 @cache
 def rulebook(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, list[Section]]:
-    """(language, sections): the edition's book in `lang` when written; else the classic
-    book in `lang` (a Dutch table playing the Swiss edition reads the classic rules in
-    Dutch, the Swiss options listed under the house rules: a table speaks one language);
-    else the edition's book in the fallback's language, then English, then any."""
-    book = edition_id if available(edition_id) else GENERAL
-    langs = available(book)
-    if lang not in langs and lang in available(GENERAL):
-        book, langs = GENERAL, available(GENERAL)
-    for choice in (lang, fallback, "en", *langs):
-        if choice in langs:
+    """(language, sections): the edition's book in `lang`, else in the fallback's language
+    (the table's: a Russian phone at a Swedish table reads the Swedish rules as the table
+    does); else the classic book in `lang` or the fallback's (a Dutch table playing the Swiss
+    edition reads the classic rules in Dutch, the Swiss options listed under the house
+    rules: a table speaks one language); else the edition's book in English, then any."""
+    own = edition_id if available(edition_id) else GENERAL
+    for book, choice in ((own, lang), (own, fallback), (GENERAL, lang), (GENERAL, fallback),
+                         (own, "en"), *((own, other) for other in available(own))):
+        if choice in available(book):
             path = RULES_DIR / f"{book}.{choice}.md"
             return choice, parse(path.read_text(encoding="utf-8"))
     return "", []
