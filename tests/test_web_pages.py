@@ -211,10 +211,10 @@ def test_banker_new_game_sets_pin(banker: Phone, app: Flask, game: Any) -> None:
 
 
 def test_banker_new_game_follows_the_editions_player_count(banker: Phone, game: Any) -> None:
-    from companion.editions import load_edition
+    from companion.words.catalog import localized_name
 
     page = text(banker.client.get("/banker"))
-    sweden = load_edition("sv").name
+    sweden = localized_name("sv", "sv", "en")  # the edition as an English phone names it
     assert f'value="sv" data-min="2" data-max="6" data-allowed="{sweden} is for 2 to 6 ' \
         'players."' in page
     assert 'value="classic-eur" data-min="2" data-max="8"' in page
