@@ -174,3 +174,17 @@ def test_swedish_building_on_a_lifted_lot_costs_the_capital_then_the_full_house_
     g, ev = ok(g, {"do": "unmortgage", "square": 3}, {"do": "build", "square": 3})
     assert transfers(ev) == [("Ann", None, 600, "mortgage_lift"),
                              ("Ann", None, 1000, "building")]
+
+
+def test_tokens_share_a_square_and_a_hotel_goes_on_any_lot_of_the_group() -> None:
+    # SV «En eller flera brickor kunna samtidigt ligga på samma ruta»; «Har han detta, får
+    # han köpa ett hotell från banken och uppföra det på vilken tomt som helst inom
+    # färggruppen»: Hornsgatan (3) before Västerlånggatan (1), 1 000 Kr
+    g = arrange(start(("Ann", "Bo"), edition="sv"), position={0: 7, 1: 7},
+                owners={1: 1, 3: 1}, levels={1: 4, 3: 4})
+    g, _ = ok(g, {"do": "roll", "dice": [1, 2]}, {"do": "end_turn"},
+              {"do": "roll", "dice": [2, 1]})
+    assert g.players[0].position == g.players[1].position == 10
+    g, ev = ok(g, {"do": "build", "by": "Bo", "square": 3})
+    assert g.has_hotel(3) and g.level[1] == 4
+    assert transfers(ev) == [("Bo", None, 1000, "building")]
