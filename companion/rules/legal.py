@@ -133,7 +133,7 @@ def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
 
 
 def _turn(g: GameState, out: list[LegalOffer]) -> None:
-    """With nothing pending: the current player's moves, and leaving jail for anyone."""
+    """With nothing pending: the current player's moves (leaving jail among them)."""
     cur_i = g.current
     cur = g.players[cur_i].name
     if roll_refusal(g, cur_i) is None:
@@ -147,12 +147,6 @@ def _turn(g: GameState, out: list[LegalOffer]) -> None:
     if ticket_refusal(g, cur_i, None) is None:
         out.append(SquaresOffer(Verb.USE_BUS_TICKET, cur,
                                 bus_targets(g, g.players[cur_i].position)))
-    for i, p in enumerate(g.players):
-        if i != cur_i and not p.bankrupt and p.in_jail:
-            if leave_jail_refusal(g, i, by_card=False) is None:
-                out.append(ActOffer(Verb.PAY_FINE, p.name))
-            if leave_jail_refusal(g, i, by_card=True) is None:
-                out.append(ActOffer(Verb.USE_CARD, p.name))
     # bank-only moves: any square, GO passed; nothing is pending, so they are the current
     # player's to make (engine._bank_only_move)
     out.append(SquaresOffer(Verb.LAND, cur, list(range(len(g.edition.squares)))))
@@ -167,9 +161,10 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
     """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
 
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
-    so their new owner's lifting is not listed twice.
+    so their new owner's lifting of those is not listed twice (their other deeds are).
     """
     lifting = top.player if isinstance(top, LiftMortgagesPending) else -1
+    received = set(top.squares) if isinstance(top, LiftMortgagesPending) else set()
     owner = g.owner
     ownable = [s.index for s in g.edition.squares if s.kind in OWNABLE]
     for i, p in enumerate(g.players):
@@ -181,7 +176,8 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
         build = [s for s in owned if build_command_refusal(g, i, s, 1) is None]
         sell = [s for s in owned if sell_refusal(g, i, s, 1) is None]
         mortgage = [s for s in owned if mortgage_refusal(g, i, s) is None]
-        lift = [] if i == lifting else [s for s in owned if unmortgage_refusal(g, i, s) is None]
+        lift = [s for s in owned if not (i == lifting and s in received)
+                and unmortgage_refusal(g, i, s) is None]
         for verb, squares in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
             if squares:
                 out.append(SquaresOffer(verb, p.name, squares))
