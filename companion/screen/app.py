@@ -81,15 +81,38 @@ def _drop_our_hint() -> bool:
     return True
 
 
+#: SDL's drivers that draw where nobody sees: chosen on purpose (SDL_VIDEODRIVER, the
+#: tests) they are a screen, fallen back to by SDL they mean there is no display
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+#: why the last `open_display` found no display (None: it found one, or was not asked)
+_why_none: str | None = None
+
+
+def why_no_display() -> str:
+    """Why `open_display` returned None, in a few words for the start's one line."""
+    return _why_none or "no display"
+
+
 def open_display(spec: DisplaySpec) -> pygame.Surface | None:
-    """The display surface, or None when this machine has no display to draw on."""
+    """The display surface, or None when this machine has no display to draw on (then
+    `why_no_display` says why; the caller says it once)."""
+    global _why_none
+    _why_none = None
     driver = choose_video_driver()
     if driver == "offscreen-none":
+        _why_none = "no desktop (DISPLAY, WAYLAND_DISPLAY) and no KMS/DRM card in /dev/dri"
         return None
     if driver:
         os.environ["SDL_VIDEODRIVER"] = driver
+    forced = bool(os.environ.get("SDL_VIDEODRIVER"))
     try:
-        return _open(spec)
+        surface = _open(spec)
+        if not forced and pygame.display.get_driver() in INVISIBLE_DRIVERS:
+            # SDL fell back to drawing in memory (a desktop that is gone): nobody sees it
+            _why_none = f"no display answers (SDL fell back to {pygame.display.get_driver()})"
+            pygame.display.quit()
+            return None
+        return surface
     except pygame.error as exc:
         pygame.display.quit()
         if _drop_our_hint():  # this driver draws only through GL: let SDL use it
@@ -99,7 +122,7 @@ def open_display(spec: DisplaySpec) -> pygame.Surface | None:
             except pygame.error as again:
                 exc = again
                 pygame.display.quit()
-        log.warning("no display (%s): running headless", exc)
+        _why_none = f"the display did not open: {exc}"
         return None
 
 

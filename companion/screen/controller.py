@@ -54,6 +54,7 @@ from companion.screen.views.setup import SetupForm
 from companion.screen.views.waiting import add_trade, keep_trades
 from companion.words import catalog as i18n
 from companion.words.refusals import describe_refusal
+from companion.words.table_language import TableLanguage
 
 log = logging.getLogger(__name__)
 #: how long the right banker PIN (or the banker card) makes the screen the banker's
@@ -104,6 +105,13 @@ class Controller(EntryMixin):
         self.data_dir = data_dir
         self.clock = clock
         self.settings = screen_settings.load(data_dir)
+        #: the table's one language, the phones' too (companion.words.table_language)
+        self.table_language = TableLanguage.at(data_dir) if data_dir is not None else \
+            TableLanguage(None)
+        self.table_language.configured = self.language
+        if not self.table_language.chosen and isinstance(self.settings.language, str) \
+                and self.settings.language:
+            self.table_language.choose(self.settings.language)  # chosen before it was shared
         self.updates: queue.Queue[Update] = queue.Queue()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
@@ -521,6 +529,14 @@ class Controller(EntryMixin):
                                                      Choice(text("act_back"))])
         elif ui_action.startswith("sound:"):
             self._sound(ui_action.split(":", 1)[1])
+        elif ui_action == "languages":  # the table's language, the phones' too
+            self.open_chooser(text("language_title"), [
+                Choice(name, action=f"language:{code}")
+                for code, name in i18n.LANGUAGE_NAMES.items()] + [Choice(text("act_back"))])
+        elif ui_action.startswith("language:"):
+            self.table_language.choose(ui_action.split(":", 1)[1])
+            self.sync_language()
+            self.open_menu()
         elif ui_action == "new_game":
             self.open_setup()
         elif ui_action == "end_now":  # the banker menu's "End now and count": asks first
@@ -580,6 +596,8 @@ class Controller(EntryMixin):
             Choice(text("settings_unmute" if self.ui.muted else "settings_mute"),
                    action="sound:mute"),
             Choice(text("menu_rules"), action="house_rules"),
+            Choice(text("menu_language", language=i18n.LANGUAGE_NAMES.get(
+                texts.language(), texts.language())), action="languages"),
             Choice(text("menu_help"), action="help"),
         ]
         if state.get("winner"):
@@ -639,7 +657,7 @@ class Controller(EntryMixin):
 
     def open_setup(self) -> None:
         """Show the new-game form (in the language chosen last time, if any)."""
-        chosen = self.settings.language if isinstance(self.settings.language, str) else ""
+        chosen = self.table_language.chosen  # the table's, whoever dealt last
         self.ui.setup = SetupForm(editions=edition_names() or [("classic-eur", "")],
                                   language=chosen, fallback=self.language)
         self.ui.overlay, self.ui.chooser = None, None
@@ -654,11 +672,8 @@ class Controller(EntryMixin):
         if form is not None:
             chosen, edition = form.language, form.edition_id()
         else:
-            saved = self.settings.language
-            chosen = saved if isinstance(saved, str) else ""
-            edition = str((self.state or {}).get("edition") or "")
-        return i18n.normalize_language(chosen or self.language or
-                                       i18n.default_language(edition or None))
+            chosen, edition = "", str((self.state or {}).get("edition") or "")
+        return i18n.normalize_language(chosen or self.table_language.resolve(edition))
 
     def sync_language(self) -> bool:
         """Switch the screen to `ui_language()` (and the board's names with it); True when
@@ -717,6 +732,7 @@ class Controller(EntryMixin):
         self.settings.clock_end = time.time() + form.timed * 60 if form.timed else None
         self.settings.language = form.language
         screen_settings.save(self.data_dir, self.settings)
+        self.table_language.choose(self.ui_language())  # kept whoever deals the next game
         if form.pin and self.pins is not None:
             self.pins.store.set(form.pin)
         self._apply_clock()

@@ -190,6 +190,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("menu_settings", "Sound"),
     _t("menu_help", "Keys and buttons"),
     _t("menu_rules", "House rules"),
+    # TRANSLATORS: the menu item that changes the table's language; {language} in itself
+    _t("menu_language", "Language: {language}"),
+    _t("language_title", "The table's language (the phones' too)"),
     _t("menu_close", "Close menu"),
     _t("menu_new_game", "New game"),
     _t("menu_end_now", "End now and count"),
