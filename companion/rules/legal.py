@@ -137,7 +137,7 @@ def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
 
 
 def _turn(g: GameState, out: list[LegalOffer]) -> None:
-    """With nothing pending: the current player's moves, and leaving jail for anyone."""
+    """With nothing pending: the current player's moves (leaving jail among them)."""
     cur_i = g.current
     cur = g.players[cur_i].name
     if roll_refusal(g, cur_i) is None:
@@ -151,12 +151,6 @@ def _turn(g: GameState, out: list[LegalOffer]) -> None:
     if ticket_refusal(g, cur_i, None) is None:
         out.append(SquaresOffer(Verb.USE_BUS_TICKET, cur,
                                 bus_targets(g, g.players[cur_i].position)))
-    for i, p in enumerate(g.players):
-        if i != cur_i and not p.bankrupt and p.in_jail:
-            if leave_jail_refusal(g, i, by_card=False) is None:
-                out.append(ActOffer(Verb.PAY_FINE, p.name))
-            if leave_jail_refusal(g, i, by_card=True) is None:
-                out.append(ActOffer(Verb.USE_CARD, p.name))
     # bank-only moves: any square, GO passed; nothing is pending, so they are the current
     # player's to make (engine._bank_only_move)
     out.append(SquaresOffer(Verb.LAND, cur, list(range(len(g.edition.squares)))))
@@ -171,7 +165,7 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
     """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
 
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
-    so their new owner's lifting is not listed twice.
+    so their new owner's lifting of those is not listed twice (their other deeds are).
 
     Each refusal function is asked only of the squares it could accept: whatever else holds,
     it refuses a mortgaged square to build on or mortgage, an unmortgaged one to lift, one
@@ -182,6 +176,7 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
     (issue 28); tests/test_rules_offers.py still checks that `apply` accepts exactly this.
     """
     lifting = top.player if isinstance(top, LiftMortgagesPending) else -1
+    received = set(top.squares) if isinstance(top, LiftMortgagesPending) else set()
     owner, mortgaged, level, depots = g.owner, g.mortgaged, g.level, g.depots
     squares = g.edition.squares
     ownable = [s.index for s in squares if s.kind in OWNABLE]
@@ -207,8 +202,8 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
                 build.append(s)
         sell = [s for s in owned if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None]
         mortgage = [s for s in owned if not mortgaged[s] and mortgage_refusal(g, i, s) is None]
-        lift = [] if i == lifting else [s for s in owned
-                                        if mortgaged[s] and unmortgage_refusal(g, i, s) is None]
+        lift = [s for s in owned if mortgaged[s] and not (i == lifting and s in received)
+                and unmortgage_refusal(g, i, s) is None]
         for verb, chosen in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
             if chosen:
                 out.append(SquaresOffer(verb, p.name, chosen))

@@ -165,9 +165,15 @@ class UiState:
     pin: PinEntry | None = None
     pin_until: float | None = None
     banker_until: float = 0.0
+    #: the table has no banker PIN: the screen's banker actions need nobody's
+    banker_free: bool = True
     volume: int = 80
     muted: bool = False
     setup: Any = None  # companion.screen.views.setup.SetupForm while no game is running
+
+    def banker_now(self) -> bool:
+        """Whether the screen may do the banker's actions now (the gavel's "Sold!")."""
+        return self.banker_free or self.now < self.banker_until
 
     def animating(self) -> bool:
         """Whether a frame drawn now would differ from one drawn a moment later."""
@@ -185,6 +191,8 @@ class UiState:
             times.append(self.message.until)
         if self.pin_until is not None and self.pin_until > self.now:
             times.append(self.pin_until)
+        if self.banker_until > self.now:  # the banker's "Sold!" goes
+            times.append(self.banker_until)
         for deadline in (self.auction_deadline, self.clock_deadline):
             if deadline is not None and deadline > self.now:
                 # tick when the shown whole second changes
