@@ -49,8 +49,8 @@ def fitted_name(p: Painter, name: str, width: int, lines: int = 1, bold: bool = 
     the name (a seat) is always kept whole.
 
     >>> import pygame; _ = pygame.init()
-    >>> p = Painter(pygame.Surface((800, 480)))
-    >>> fitted_name(p, "Ann", 200), fitted_name(p, "Wilhelmina van Oranje-Nassau 3", 150)
+    >>> p = Painter(pygame.Surface((800, 480)), 1.0, 1.0)
+    >>> fitted_name(p, "Ann", 200), fitted_name(p, "Wilhelmina van Oranje-Nassau 3", 190)
     ('Ann', 'Wilhelmina v. O. 3')
     """
     size = theme.readable(p.scale)

@@ -7,7 +7,7 @@ A sentence may carry topics of its own, written before it: `{#rent_station}Stati
 more...`; a reason that cites that topic quotes that very sentence (the rule that produced
 the amount), not the section's first one.
 
->>> s = parse("## Rent {#rent}\nLanding means rent. {#rent_station}Stations count. More.")[0]
+>>> s = parse("## Rent {#rent}\\nLanding means rent. {#rent_station}Stations count. More.")[0]
 >>> s.paragraphs, s.quote_about("rent_station"), s.quote_about("rent")
 (('Landing means rent. Stations count. More.',), 'Stations count.', 'Landing means rent.')
 """
