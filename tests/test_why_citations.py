@@ -134,3 +134,23 @@ def test_a_card_paying_each_player_says_to_each_player() -> None:
         assert text.endswith(direction), text
         other = "from each player" if direction == "to each player" else "to each player"
         assert other not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("edition", ["classic-eur", MEGA])
+def test_the_rules_page_has_every_section_the_reasons_link_to(lang: str, edition: str) -> None:
+    """A Dutch Mega table's rules page has GO, jail, auctions and trading (Mega's book writes
+    only its differences: the classic sections it leaves out follow), in the page's language,
+    and every section a reason or a lesson can cite is on it."""
+    from companion.words.explaining.lessons import SECTION
+    from companion.words.explaining.why_words import TOPICS
+
+    shown, sections = rulebook.rules_page(edition, lang, lang)
+    assert shown == lang
+    anchors = {t for s in sections for t in s.topics}
+    assert {"go", "jail", "auctions", "trading"} <= anchors
+    cited = {t for t in TOPICS.values()} | set(SECTION.values())
+    for topic in cited:
+        found = rulebook.section_about(edition, lang, topic, lang)
+        if found is not None:
+            assert found.anchor in anchors, (topic, found.anchor)

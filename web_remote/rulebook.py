@@ -12,11 +12,13 @@ from companion.words.explaining.rulebook import (
     available,
     cite,
     rulebook,
+    rules_page,
     section_about,
 )
 from web_remote.i18n import _
 
-__all__ = ["GENERAL", "Section", "available", "cite", "rulebook", "section_about", "search",
+__all__ = ["GENERAL", "Section", "available", "cite", "rulebook", "rules_page", "section_about",
+           "search",
            "option_texts", "house_rules"]
 
 

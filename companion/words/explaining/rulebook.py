@@ -133,6 +133,19 @@ def rulebook(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, lis
     return "", []
 
 
+def rules_page(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, list[Section]]:
+    """(language, sections) of the phones' rules page: the edition's book, then the classic
+    book's sections on what it leaves out (Mega writes only its differences: the page still
+    has GO, jail, auctions and trading, which its reasons and lessons link to), in the same
+    language."""
+    chosen, own = rulebook(edition_id, lang, fallback)
+    covered = {t for s in own for t in s.topics}
+    _lang, general = rulebook(GENERAL, chosen, fallback)
+    if general is own:
+        return chosen, own
+    return chosen, own + [s for s in general if s.topics and not covered & set(s.topics)]
+
+
 def section_about(edition_id: str, lang: str, topic: str, fallback: str = "en") -> Section | None:
     """The rulebook section on a topic, or with a sentence on it (an edition that only
     writes its differences, like Mega, falls back to the classic book for the others)."""
