@@ -159,9 +159,19 @@ def section_about(edition_id: str, lang: str, topic: str, fallback: str = "en") 
 def cite(edition_id: str, lang: str, topics: tuple[str, ...],
          fallback: str = "en") -> tuple[Section, str] | None:
     """The section and the sentence of the first of `topics` (the most precise first) the
-    rulebook has: what a reason quotes as the rule that produced its amount."""
-    for topic in topics:
-        section = section_about(edition_id, lang, topic, fallback)
-        if section is not None:
-            return section, section.quote_about(topic)
+    rulebook has: what a reason quotes as the rule that produced its amount. The edition's
+    own book comes first when it is whole (a Swedish game quotes the Swedish rules, in
+    kronor, before the classic book's more precise sentence in euros); a book of
+    differences (Mega) only for a sentence of its own, its sections' topics being about
+    its differences."""
+    _lang, own = rulebook(edition_id, lang, fallback)
+    _lang, general = rulebook(GENERAL, lang, fallback)
+    whole = {t for s in general for t in s.topics} <= {t for s in own for t in s.topics}
+    for book, precise_only in ((own, not whole), (general, False)):
+        for k, topic in enumerate(topics):
+            if precise_only and k == len(topics) - 1 and len(topics) > 1:
+                continue  # the section's topic, last: not from a book of differences
+            for section in book:
+                if section.about(topic):
+                    return section, section.quote_about(topic)
     return None
