@@ -154,3 +154,29 @@ def test_the_rules_page_has_every_section_the_reasons_link_to(lang: str, edition
         found = rulebook.section_about(edition, lang, topic, lang)
         if found is not None:
             assert found.anchor in anchors, (topic, found.anchor)
+
+
+OWN_BOOKS = [(book.split(".")[0], book.split(".")[1])
+             for book in sorted(p.stem for p in rulebook.RULES_DIR.glob("*.md"))
+             if not book.startswith(("classic-eur.", "mega."))]
+
+
+@pytest.mark.parametrize(("edition", "lang"), OWN_BOOKS)
+def test_an_editions_own_book_cites_its_own_sentence_for_each_rent_and_fee(
+        edition: str, lang: str) -> None:
+    """A Swedish game quotes the Swedish rules (in kronor), each kind of rent its own
+    sentence there: built rent and station rent are not the unbuilt lot's."""
+    from companion.words.explaining.why_words import SENTENCES, TOPICS
+
+    own = {id(s) for s in rulebook.rulebook(edition, lang, lang)[1]}
+    quotes = {}
+    for rule in ("rent_lot", "rent_houses", "rent_station", "rent_utility", "jail_fine",
+                 "mortgage_lift"):
+        topics = SENTENCES[rule] + (TOPICS.get(rule, "rent"),)
+        cited = rulebook.cite(edition, lang, topics, lang)
+        assert cited is not None, rule
+        section, quote = cited
+        assert id(section) in own, (rule, section.title)
+        assert any(t == SENTENCES[rule][0] for t, _p, _at in section.marks), (rule, quote)
+        quotes[rule] = quote
+    assert len(set(quotes.values())) >= 5, quotes  # station and utility may share one

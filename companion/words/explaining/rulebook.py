@@ -24,8 +24,9 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
 _TOPICS = re.compile(r"\s*\{((?:\s*#[a-z_]+)+)\s*\}\s*$")
 #: a sentence's own topics, written before it: "{#rent_station}Stations earn more..."
 _MARK = re.compile(r"\{((?:\s*#[a-z_]+)+)\s*\}\s*")
-#: the end of a rulebook's first sentence
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+#: the end of a rulebook's sentence: not after "Mr." or "Fr." nor before a figure
+#: ("Fr. 1'000.–", "Mr. Monopoly")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!Mr\.)(?<!Fr\.)\s+(?=\D)")
 
 
 @dataclass(frozen=True)
