@@ -413,7 +413,13 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     if placeholder and min(inner.width, inner.height - 4 * label_h) < p.px(QR_SMALLEST):
         _draw_not_running(p, inner, url)  # the game's corner: no room for a code worth seeing
         return
-    labels = 4 if placeholder else 1  # "start companion run" may take three lines
+    shown = url.removeprefix("http://").rstrip("/")
+    floor_px = max(6, round(theme.readable(p.scale) * p.scale))
+    # the address whole at the readable size: on two lines (the host, then the path) when
+    # one is too narrow, never cut
+    lines = [shown] if p.measure(shown, floor_px)[0] <= inner.width or "/" not in shown \
+        else [shown[:shown.index("/")], shown[shown.index("/"):]]
+    labels = 4 if placeholder else len(lines)  # "start companion run" may take three lines
     code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - labels * label_h)
     qr = qr_surface(url, min(code_box.width, code_box.height))
     # the code with its words right under it, the two centred in a tall corner (the setup's)
@@ -424,10 +430,11 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
         veil = pygame.Surface(where.size, pygame.SRCALPHA)
         veil.fill((*theme.PANEL, 150))
         p.surface.blit(veil, where)
-    shown = url.removeprefix("http://").rstrip("/")
-    p.text(shown, pygame.Rect(inner.x, words_top - labels * label_h, inner.width, label_h),
-           theme.SIZES["qr_caption"], theme.TEXT_DIM if placeholder else theme.TEXT,
-           align="center", min_size=theme.readable(p.scale))
+    for k, line in enumerate(lines if not placeholder else [shown]):
+        p.text(line, pygame.Rect(inner.x, words_top - (labels - k) * label_h, inner.width,
+                                 label_h),
+               theme.SIZES["qr_caption"], theme.TEXT_DIM if placeholder else theme.TEXT,
+               align="center", min_size=theme.readable(p.scale))
     if placeholder:
         p.paragraph(text("remote_not_running"), pygame.Rect(inner.x, words_top - 3 * label_h,
                                                             inner.width, 3 * label_h),
