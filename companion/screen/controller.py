@@ -673,7 +673,8 @@ class Controller(EntryMixin):
             chosen, edition = form.language, form.edition_id()
         else:
             chosen, edition = "", str((self.state or {}).get("edition") or "")
-        return i18n.normalize_language(chosen or self.table_language.resolve(edition))
+        return i18n.normalize_language(chosen or self.table_language.chosen or self.language
+                                       or i18n.default_language(edition or None))
 
     def sync_language(self) -> bool:
         """Switch the screen to `ui_language()` (and the board's names with it); True when
