@@ -135,6 +135,8 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert 0 < r["press.key_taken_ms_p50"] <= r["press.key_taken_ms_p99"]
     assert 0 < r["press.draw_ms_p50"] <= r["press.draw_ms_p99"]
     assert 0 < r["press.commit_ms_p50"] <= r["press.commit_ms_p99"] < r["press.flip_ms_max"]
+    assert 0.1 < r["press.cpu_ms_per_move"] < 10_000  # the companion's own, from /proc
+    assert r["press.frames_per_move"] >= 1  # its first frame with the result at least
 
 
 def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:

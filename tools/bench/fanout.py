@@ -21,7 +21,7 @@ from typing import Any
 
 from tools.bench.journal import build_journal, percentile
 from tools.bench.probe import HttpPhone
-from tools.bench.proc import Companion, threads
+from tools.bench.proc import Companion, cpu_ns
 from tools.bench.web import _Arrivals, _reader
 
 PLAYERS = [f"P{i}" for i in range(1, 9)]
@@ -29,11 +29,6 @@ SPECTATORS = 4
 MID_GAME = 400
 LATE_GAME = 1300
 SAMPLES = 200
-
-
-def _cpu_ns(pid: int) -> dict[int, int]:
-    """Each thread's time on a CPU so far (ns, /proc/PID/task/TID/schedstat)."""
-    return {tid: ran for tid, (_name, ran, _switches) in threads(pid).items()}
 
 
 def _join_all(child: Companion) -> list[HttpPhone]:
@@ -79,7 +74,7 @@ def fanout_ms(data_dir: Path, samples: int) -> tuple[list[float], int, float, fl
             timings: list[float] = []
             refused = 0
             i = 0
-            cpu0, bytes0 = _cpu_ns(child.pid), sum(p.event_bytes for p in phones)
+            cpu0, bytes0 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
             while len(timings) < samples:
                 if refused > samples:
                     raise RuntimeError("the game refuses the bench's payments")
@@ -98,7 +93,7 @@ def fanout_ms(data_dir: Path, samples: int) -> tuple[list[float], int, float, fl
                 if last is None:
                     raise RuntimeError("an update did not reach every phone")
                 timings.append((last - start) * 1000)
-            cpu1, bytes1 = _cpu_ns(child.pid), sum(p.event_bytes for p in phones)
+            cpu1, bytes1 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
         finally:
             stop.set()
             for phone in phones:
