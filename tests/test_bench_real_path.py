@@ -232,3 +232,17 @@ def test_the_old_screen_part_name_runs_press_and_run(
     out = json.loads(capsys.readouterr().out)
     assert out["press.samples"] == 1 and out["run.idle_seconds"] == 1
     assert not any(key.startswith(("journal.", "engine.", "fanout.")) for key in out)
+
+
+def test_the_peer_part_says_it_skipped_without_a_checkout(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tools.bench.peer import ratios, run_bench
+
+    monkeypatch.delenv("COMPANION_PEER", raising=False)
+    assert "peer.skipped" in run_bench(0.1)
+    monkeypatch.setenv("COMPANION_PEER", str(tmp_path))  # not the peer's checkout
+    assert "peer.skipped" in run_bench(0.1)
+    assert ratios({"engine.plain_player_turns_per_s": 50.0}) == {}
+    assert ratios({"peer.player_turns_per_s": 100.0, "engine.plain_player_turns_per_s": 50.0,
+                   "engine.player_turns_per_s": 300.0, "engine.compiled": True}) == {
+        "peer.plain_engine_ratio": 0.5, "peer.compiled_engine_ratio": 3.0}
