@@ -198,8 +198,11 @@ class Remote:
                 self.hub.publish("trades", {"version": update.version})
             state = update.state
             self.worth.record(state, new_game)
-            self.hub.publish("state", self._told(update, state, new_game),
-                             ident=update.version)
+            if self.hub.count:
+                self.hub.publish("state", self._told(update, state, new_game),
+                                 ident=update.version)
+            else:  # nobody follows: a phone that comes reads the state as it is then
+                self.sent = (update.version, state)
         finally:
             self.session.saw(update.version)
 
