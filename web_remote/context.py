@@ -17,6 +17,7 @@ from flask import Response, current_app, jsonify, render_template, request, sess
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
 from companion.rules.commands import Command
+from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
@@ -181,6 +182,8 @@ class Remote:
     worth: WorthRecorder
     limiter: RateLimiter
     persister: Persister
+    #: the table's one language (companion.words.table_language), the screen's too
+    table_language: TableLanguage
     cleanup: list[Callable[[], None]] = field(default_factory=list)
     #: the version and state JSON the phones' streams were last sent (the listener's alone)
     sent: tuple[int, JSON] | None = None
