@@ -67,7 +67,7 @@ def read_series(path: Path) -> tuple[list[str], list[JSON], int, bool]:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         return [], [], len(lines), whole
     samples: list[JSON] = []
-    for text in lines[1:]:
+    for text in lines[max(1, len(lines) - MAX_SAMPLES - 1):]:  # the chart keeps no more
         if not text.strip():
             continue
         try:

@@ -13,7 +13,7 @@ from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
 from companion.screen.painter import Painter, line_metrics
 from companion.screen.texts import text
-from companion.screen.ui_state import BALANCE_ANIM_S, DELTA_SHOWN_S, UiState
+from companion.screen.ui_state import DELTA_SHOWN_S, UiState
 from companion.screen.views.dice import draw_die
 from companion.screen.views.prompt import PANEL_BUTTONS, Prompt
 from companion.words import catalog as i18n
@@ -109,18 +109,6 @@ def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
                align="right")
 
 
-def shown_cash(name: str, cash: int, ui: UiState) -> int:
-    """The balance to show now: counting from the old to the new value after a change."""
-    anim = ui.anims.get(name)
-    if anim is None or anim.new != cash:
-        return cash
-    t = (ui.now - anim.start) / BALANCE_ANIM_S
-    if t >= 1:
-        return cash
-    eased = 1 - (1 - max(0.0, t)) ** 3
-    return round(anim.old + (anim.new - anim.old) * eased)
-
-
 def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
                  colors: dict[str, theme.Color]) -> None:
     """One card per player: name, big balance in their colour, change, jail, worth (five
@@ -147,7 +135,7 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         p.text(fitted_name(p, name, name_box.width), name_box, theme.SIZES["name"],
                theme.TEXT_DIM if out else color, bold=True, min_size=theme.readable(p.scale))
         _draw_change(p, badge, name, currency, ui)
-        p.text(money(shown_cash(name, int(player.get("cash", 0)), ui), currency), cash_row,
+        p.text(money(int(player.get("cash", 0)), currency), cash_row,
                theme.SIZES["cash"], theme.TEXT_DIM if out else color, bold=True,
                min_size=_money_floor(p))
         status = _status(player, currency)
@@ -207,7 +195,7 @@ def _draw_strip(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
         color = _card_frame(p, card, player, state, colors)
         inner = card.inflate(-p.px(16), -p.px(4))
         inner.x += p.px(4)
-        cash = shown_cash(name, int(player.get("cash", 0)), ui)
+        cash = int(player.get("cash", 0))
         cash_x = _draw_amount(p, inner, cash, currency, theme.TEXT_DIM if out else color)
         left = pygame.Rect(inner.x, inner.y, cash_x - p.px(8) - inner.x, inner.height)
         lines = max(1, min(3, left.height // line_h))
