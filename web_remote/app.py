@@ -27,7 +27,7 @@ from web_remote.context import (
     refuse,
     remote,
 )
-from web_remote.hub import MAX_STREAMS, PER_DEVICE, Hub
+from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_ADDRESS, Hub
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
 from web_remote.reasons import lesson_for
@@ -45,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "join_ttl_s": 15 * 60.0,
     "streams_max": MAX_STREAMS,  # live streams at once (past it: 503, the page retries)
     "streams_per_device": PER_DEVICE,  # a newer stream of a phone ends its oldest
+    "streams_spectators": SPECTATORS,  # spectators' streams, all together
+    "streams_spectators_per_address": SPECTATORS_PER_ADDRESS,  # ... and from one address
 }
 #: what used to be hooks in the config: now fields of TableHooks
 HOOK_KEYS = frozenset({"on_join", "games", "tags"})
@@ -56,7 +58,9 @@ def _before() -> Response | None:
     if request.path.startswith("/static/"):
         return None
     key = str(session.get("dev") or f"ip:{request.remote_addr}")
-    if not r.limiter.allow(key):
+    who = identity()
+    if not r.limiter.allow(key) or ((who is None or not who.can_act) and not r.limiter.allow(
+            f"address:{request.remote_addr}")):  # new cookies share their address's bucket
         return refuse("rate_limited", _("Too many requests: wait a moment."), 429)
     if request.method == "POST":
         if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
@@ -103,7 +107,8 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         JSON_SORT_KEYS=False,
     )
     app.config.update({k: v for k, v in cfg.items() if k.isupper()})
-    hub = Hub(int(cfg["streams_max"]), int(cfg["streams_per_device"]))
+    hub = Hub(int(cfg["streams_max"]), int(cfg["streams_per_device"]),
+              int(cfg["streams_spectators"]), int(cfg["streams_spectators_per_address"]))
     persister = Persister()
     on_join = hooks.on_join
 
