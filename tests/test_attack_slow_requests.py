@@ -5,7 +5,8 @@ bounded in sockets and in time:
 - slowloris after a kept-alive request: the next head is half sent (or dribbled a line at
   a time) and the server closes it when its deadline passes;
 - a laptop with 20 addresses holding 32 half-sent requests each (640 sockets, more than
-  the remote's 512 connections): the banker and the players are still answered;
+  the remote's 512 connections), or 512 addresses holding one each: the banker and the
+  players are still answered;
 - streams flooded by spectators from many addresses: spectators hold only their share,
   the players' and the banker's streams are always served and get every update;
 - rotating cookies from one address: its requests share the address's rate limit, while a
@@ -215,6 +216,30 @@ def test_a_laptop_with_20_addresses_cannot_shut_out_the_table(game: Any,
             newcomer.close()
             shed = closed_by_server(socks, 1.0)  # the attack's sockets made the room
             assert shed >= 1
+        finally:
+            for sock in socks:
+                sock.close()
+
+
+def test_512_addresses_holding_one_connection_each_cannot_shut_out_the_table(
+        game: Any, tmp_path: Path) -> None:
+    """Every connection held, each by an address of its own (no address is heavier than
+    a newcomer's share): the players' and the banker's phones still come first."""
+    with remote(game, tmp_path, first_request_s=120.0, next_request_s=120.0) as server:
+        banker, ann = joined(server, "banker"), joined(server, "player:Ann")
+        banker.close()
+        ann.close()
+        addresses = [f"127.0.{1 + n // 256}.{n % 256}" for n in range(MAX_CONNECTIONS)]
+        socks = kept_alive_then_half_sent(server.port, addresses, 1)
+        try:
+            assert len(socks) == MAX_CONNECTIONS
+            for phone in (banker, ann):
+                state = phone.state()
+                status, body = phone.command({"do": "roll", "dice": [1, 2]},
+                                             state["version"])
+                assert status in (200, 422), body
+                phone.close()
+            assert closed_by_server(socks, 1.0) >= 1  # the attack's sockets made the room
         finally:
             for sock in socks:
                 sock.close()

@@ -31,7 +31,14 @@ from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_A
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
 from web_remote.reasons import lesson_for
-from web_remote.security import JoinCodes, RateLimiter, Seats, load_secret, same_origin
+from web_remote.security import (
+    TABLE_SLOT,
+    JoinCodes,
+    RateLimiter,
+    Seats,
+    load_secret,
+    same_origin,
+)
 from web_remote.store import Persister
 from web_remote.views import api, banker, going_back, join, pages, story
 from web_remote.worth import WorthRecorder
@@ -62,6 +69,9 @@ def _before() -> Response | None:
     if not r.limiter.allow(key) or ((who is None or not who.can_act) and not r.limiter.allow(
             f"address:{request.remote_addr}")):  # new cookies share their address's bucket
         return refuse("rate_limited", _("Too many requests: wait a moment."), 429)
+    scope = request.environ.get("asgi.scope")
+    if who is not None and who.can_act and isinstance(scope, dict):
+        scope[TABLE_SLOT] = True  # the serving loop keeps this address's connections first
     if request.method == "POST":
         if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
                            request.host_url):

@@ -31,6 +31,7 @@ from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from web_remote.hub import STREAM_SLOT, Client, Message
+from web_remote.security import TABLE_SLOT
 
 #: threads for pages and commands (live streams take none)
 MIN_THREADS = 8
@@ -45,6 +46,8 @@ KEEPALIVE_S = 15.0
 MAX_CONNECTIONS = 512
 #: a request body must have arrived whole within this long (s), or the answer is a 408
 BODY_TIMEOUT_S = 10.0
+#: addresses remembered as the table's (a player's or the banker's phone was seen there)
+TABLE_ADDRESSES = 64
 #: how long `serve` waits for the loop to start serving (s)
 START_TIMEOUT_S = 10.0
 #: how often the serving loop does its housekeeping while nothing else wakes it
@@ -62,13 +65,24 @@ class Gate:
     from an address holding fewer than the heaviest one (by two or more) ends that heaviest
     address's oldest idle connection (else its oldest) and takes its place: a laptop with
     many addresses can fill the table's connections only until a phone comes, and every
-    address keeps at least its share (total / addresses)."""
+    address keeps at least its share (total / addresses). The table's addresses (where a
+    player's or the banker's phone was seen, `seated`) come first: their connections are
+    never ended for another's, and a newcomer of theirs always ends one of the heaviest
+    other address's."""
 
     def __init__(self, per_address: int, total: int = 1 << 30) -> None:
         self.per_address = per_address
         self.total = total
         self.open: dict[str, list[Any]] = {}  # address -> its connections, oldest first
         self.count = 0
+        self.table: dict[str, None] = {}  # the table's addresses, the latest seen last
+
+    def seated(self, address: str) -> None:
+        """A player's or the banker's phone sent a request from `address`."""
+        self.table.pop(address, None)
+        self.table[address] = None
+        while len(self.table) > TABLE_ADDRESSES:  # the oldest are forgotten
+            del self.table[next(iter(self.table))]
 
     def enter(self, address: str, conn: Any = None) -> bool:
         """Count one more connection from `address`; False past its share (not counted).
@@ -76,16 +90,19 @@ class Gate:
         held = self.open.get(address, [])
         if len(held) >= self.per_address:
             return False
-        if self.count >= self.total and not self._make_room(len(held)):
+        if self.count >= self.total and not self._make_room(address, len(held)):
             return False
         self.open.setdefault(address, []).append(conn)
         self.count += 1
         return True
 
-    def _make_room(self, mine: int) -> bool:
-        """End one connection of the heaviest address when it holds two more than `mine`."""
-        heaviest = max(self.open, key=lambda a: len(self.open[a]), default=None)
-        if heaviest is None or len(self.open[heaviest]) < mine + 2:
+    def _make_room(self, address: str, mine: int) -> bool:
+        """End one connection of the heaviest address not the table's, when it holds two
+        more than `mine` (any number, for a newcomer of the table's)."""
+        heaviest = max((a for a in self.open if a not in self.table),
+                       key=lambda a: len(self.open[a]), default=None)
+        if heaviest is None or (address not in self.table
+                                and len(self.open[heaviest]) < mine + 2):
             return False
         conns = self.open[heaviest]
         victim = next((c for c in conns if c is not None and c.idle), None) \
@@ -191,8 +208,9 @@ class Dispatcher:
     """The ASGI app: `/api/stream` answered by the Flask view, then written by the loop;
     every other request runs the Flask app on the thread pool."""
 
-    def __init__(self, app: Flask, threads: int) -> None:
+    def __init__(self, app: Flask, threads: int, gate: Gate | None = None) -> None:
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
+        self.gate = gate
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024)
         self.ready = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -257,6 +275,14 @@ class Dispatcher:
             return {"type": "http.request", "body": whole, "more_body": False}
 
         await self.wsgi(scope, replay, send)  # type: ignore[arg-type]
+        self._seen(scope)
+
+    def _seen(self, scope: dict[str, Any]) -> None:
+        """After the app answered: a request the app marked as a player's or the banker's
+        makes its address the table's (the gate keeps its connections first)."""
+        client = scope.get("client")
+        if scope.get(TABLE_SLOT) and self.gate is not None and client:
+            self.gate.seated(str(client[0]))
 
     async def _unless_closing(self, waiting: Any) -> Any:
         """What `waiting` gives, or None when the server stops first."""
@@ -291,6 +317,7 @@ class Dispatcher:
             held.append(message)
 
         await self.wsgi(scope, receive, hold)  # type: ignore[arg-type]
+        self._seen(scope)
         slot = scope.get(STREAM_SLOT)
         if slot is None or not held or held[0]["type"] != "http.response.start":
             for message in held:  # a refusal: passed on as it was
@@ -463,8 +490,8 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = MI
     connection guards (`per_address`, `first_request_s`, `next_request_s`,
     `max_connections`) are the module's constants unless a test says otherwise."""
     sock = listening_socket(host, port)
-    dispatcher = Dispatcher(app, max(threads, 2))
     gate = Gate(per_address, max_connections)
+    dispatcher = Dispatcher(app, max(threads, 2), gate)
     config = Config(
         dispatcher, http=guarded_protocol(gate, first_request_s, next_request_s), ws="none",
         lifespan="on", loop="asyncio", log_config=None, log_level="warning",
