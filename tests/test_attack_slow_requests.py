@@ -17,8 +17,13 @@ No sleeps: every wait is a select on the sockets with a deadline."""
 from __future__ import annotations
 
 import http.client
+import os
+import re
 import selectors
+import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +37,7 @@ from web_remote.serving import MAX_CONNECTIONS, PER_ADDRESS, ServerHandle
 
 PIN = "2468"
 WAIT_S = 10.0  # the longest any socket wait may take before the test fails
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def phone_at(server: ServerHandle, address: str = "127.0.0.1") -> HttpPhone:
@@ -148,6 +154,19 @@ def kept_alive_then_half_sent(port: int, addresses: list[str],
     return kept
 
 
+def laptop_attack(port: int, addresses: list[str]) -> list[socket.socket]:
+    """`kept_alive_then_half_sent` with PER_ADDRESS sockets from each address, then one
+    more from each address at a time (a batch at once overshoots and is refused whole)
+    until none gets in: every place the remote gives is taken."""
+    socks = kept_alive_then_half_sent(port, addresses, PER_ADDRESS)
+    for _pass in range(PER_ADDRESS):
+        more = kept_alive_then_half_sent(port, addresses, 1)
+        socks += more
+        if not more:
+            break
+    return socks
+
+
 @contextmanager
 def remote(game: Any, tmp_path: Path, config: dict[str, Any] | None = None,
            **serving: Any) -> Iterator[ServerHandle]:
@@ -198,11 +217,7 @@ def test_a_laptop_with_20_addresses_cannot_shut_out_the_table(game: Any,
         addresses = [f"127.0.0.{20 + n}" for n in range(20)]
         socks: list[socket.socket] = []
         try:
-            for _pass in range(4):  # again and again, to take every place left
-                more = kept_alive_then_half_sent(server.port, addresses, PER_ADDRESS)
-                socks += more
-                if not more:
-                    break
+            socks += laptop_attack(server.port, addresses)
             assert len(socks) >= MAX_CONNECTIONS - PER_ADDRESS  # the attack filled the remote
             for _round in range(3):  # each on a new connection, after the attack's
                 for phone in (banker, ann):
@@ -387,3 +402,47 @@ def test_rotating_cookies_share_their_address_rate_limit(game: Any, tmp_path: Pa
             assert ann.request("GET", "/api/state")[0] == 200
         laptop.close()
         ann.close()
+
+
+def test_the_laptop_attack_on_a_real_companion_run(tmp_path: Path) -> None:
+    """The same laptop (20 addresses x 32 kept-alive, half-sent requests) against a real
+    `companion run --headless` with its own settings: the banker's phone still plays."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
+         "--data-dir", str(tmp_path / "data")], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "SDL_AUDIODRIVER": "dummy",
+             "COMPANION_CONFIG": str(tmp_path / "none.toml")})
+    socks: list[socket.socket] = []
+    try:
+        assert proc.stdout is not None
+        code = re.search(r"/join/(\S+)", proc.stdout.readline())
+        assert code is not None
+        base = f"http://127.0.0.1:{port}"
+        banker = HttpPhone(base, timeout=WAIT_S)
+        assert banker.join(f"{base}/join/{code.group(1)}", "banker", PIN) == 302
+        status, body = banker.command({"do": "new_game", "edition": "classic-eur",
+                                       "players": ["Ann", "Bo"], "seed": 5}, 0)
+        assert status == 200, body
+        banker.close()
+        addresses = [f"127.0.0.{20 + n}" for n in range(20)]
+        socks += laptop_attack(port, addresses)
+        assert len(socks) >= MAX_CONNECTIONS - PER_ADDRESS  # the attack filled the remote
+        for amount in (1, 2, 3):  # each on a new connection, after the attack's
+            state = banker.state()
+            status, body = banker.command({"do": "pay", "from": "Ann", "to": "Bo",
+                                           "amount": amount}, state["version"])
+            assert status == 200, body
+            banker.close()
+    finally:
+        for sock in socks:
+            sock.close()
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
