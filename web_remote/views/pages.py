@@ -307,9 +307,10 @@ def rules() -> BaseResponse:
     ed_id = str(state.get("edition", "classic-eur"))
     ed = edition(ed_id)
     # the table's edition decides the rules; a phone whose language that rulebook is not
-    # written in reads it in English (a Russian phone at a Swedish table: the Swedish
-    # rules in English), else in the edition's own language
-    lang, sections = rulebook.rulebook(ed_id, current_language(), "en")
+    # written in reads it in the table's language, else the classic rules in its own, else
+    # in English (companion.words.explaining.rulebook.rulebook)
+    table = remote().table_language.spoken() or "en"
+    lang, sections = rulebook.rulebook(ed_id, current_language(), table)
     query = request.args.get("q", "")[:100]
     # every option of the edition's book (to_json leaves out unset edition features, which a
     # table may still have set as a house rule)
