@@ -126,8 +126,11 @@ def closed_by_server(socks: list[socket.socket], timeout: float,
     return ended
 
 
-def kept_alive_then_half_sent(port: int, addresses: list[str],
-                              per_address: int) -> list[socket.socket]:
+FIRST = b"GET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+def kept_alive_then_half_sent(port: int, addresses: list[str], per_address: int,
+                              first: bytes = FIRST) -> list[socket.socket]:
     """The laptop's attack, one address after another: each socket sends one whole
     kept-alive request, reads its answer, then sends half of the next head and holds it.
     Returns the sockets whose first answer came (the server may close them later)."""
@@ -137,7 +140,7 @@ def kept_alive_then_half_sent(port: int, addresses: list[str],
         for _ in range(per_address):
             try:
                 sock = connect(port, address)
-                sock.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n")
+                sock.sendall(first)
             except OSError:
                 continue
             socks.append(sock)
@@ -154,13 +157,14 @@ def kept_alive_then_half_sent(port: int, addresses: list[str],
     return kept
 
 
-def laptop_attack(port: int, addresses: list[str]) -> list[socket.socket]:
+def laptop_attack(port: int, addresses: list[str],
+                  first: bytes = FIRST) -> list[socket.socket]:
     """`kept_alive_then_half_sent` with PER_ADDRESS sockets from each address, then one
     more from each address at a time (a batch at once overshoots and is refused whole)
     until none gets in: every place the remote gives is taken."""
-    socks = kept_alive_then_half_sent(port, addresses, PER_ADDRESS)
+    socks = kept_alive_then_half_sent(port, addresses, PER_ADDRESS, first)
     for _pass in range(PER_ADDRESS):
-        more = kept_alive_then_half_sent(port, addresses, 1)
+        more = kept_alive_then_half_sent(port, addresses, 1, first)
         socks += more
         if not more:
             break
@@ -231,6 +235,31 @@ def test_a_laptop_with_20_addresses_cannot_shut_out_the_table(game: Any,
             newcomer.close()
             shed = closed_by_server(socks, 1.0)  # the attack's sockets made the room
             assert shed >= 1
+        finally:
+            for sock in socks:
+                sock.close()
+
+
+def test_a_players_own_laptop_cannot_shut_out_the_other_players(game: Any,
+                                                                 tmp_path: Path) -> None:
+    """Bo's cookie on 20 addresses (each made the table's by his seated requests), 32
+    kept-alive half-sent requests from each: Ann's and the banker's phones still play."""
+    with remote(game, tmp_path, first_request_s=120.0, next_request_s=120.0) as server:
+        banker, ann = joined(server, "banker"), joined(server, "player:Ann")
+        bo = joined(server, "player:Bo", "127.0.0.70")
+        for phone in (banker, ann, bo):
+            phone.close()
+        first = (f"GET /api/state HTTP/1.1\r\nHost: x\r\nCookie: {bo.cookie}\r\n\r\n"
+                 ).encode()
+        socks = laptop_attack(server.port, [f"127.0.0.{150 + n}" for n in range(20)], first)
+        try:
+            assert len(socks) >= MAX_CONNECTIONS - PER_ADDRESS  # the attack filled the remote
+            for phone in (banker, ann):
+                state = phone.state()
+                status, body = phone.command({"do": "roll", "dice": [1, 2]},
+                                             state["version"])
+                assert status in (200, 422), body
+                phone.close()
         finally:
             for sock in socks:
                 sock.close()

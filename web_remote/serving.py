@@ -68,7 +68,8 @@ class Gate:
     address keeps at least its share (total / addresses). The table's addresses (where a
     player's or the banker's phone was seen, `seated`) come first: their connections are
     never ended for another's, and a newcomer of theirs always ends one of the heaviest
-    other address's."""
+    other address's (and when the table's hold every connection, the fair rule among them:
+    a player's laptop with many addresses cannot shut the other players out)."""
 
     def __init__(self, per_address: int, total: int = 1 << 30) -> None:
         self.per_address = per_address
@@ -98,11 +99,16 @@ class Gate:
 
     def _make_room(self, address: str, mine: int) -> bool:
         """End one connection of the heaviest address not the table's, when it holds two
-        more than `mine` (any number, for a newcomer of the table's)."""
-        heaviest = max((a for a in self.open if a not in self.table),
-                       key=lambda a: len(self.open[a]), default=None)
-        if heaviest is None or (address not in self.table
-                                and len(self.open[heaviest]) < mine + 2):
+        more than `mine` (any number, for a newcomer of the table's); among the table's
+        own addresses (when they hold every connection) the fair rule again."""
+        def load(a: str) -> int:
+            return len(self.open[a])
+
+        heaviest = max((a for a in self.open if a not in self.table), key=load, default=None)
+        fair = address not in self.table
+        if heaviest is None and not fair:  # the table's hold them all: be fair among them
+            heaviest, fair = max(self.open, key=load, default=None), True
+        if heaviest is None or (fair and load(heaviest) < mine + 2):
             return False
         conns = self.open[heaviest]
         victim = next((c for c in conns if c is not None and c.idle), None) \
