@@ -298,9 +298,9 @@ cleanup() {
     [ -n "$root" ] && [ -d "$root" ] || return 0
     umount_all "$root"
     if [ "$keep" -eq 1 ]; then
-        say "kept the root: $root (systemd-nspawn -D $root)"
+        say "kept the root: $root (systemd-nspawn -D $root --bind=$root.clone:$CLONE)"
     else
-        rm -rf --one-file-system "$root"
+        rm -rf --one-file-system "$root" "$root.clone"
     fi
 }
 
@@ -343,22 +343,24 @@ print(s.getsockname()[1])')"
     install -d "$home/.config/$APP"
     printf '[web]\nport = %s\n' "$port" >"$home/.config/$APP/config.toml"
     chown -R "$owner" "$home/.config"
-    # A clean clone of this checkout's HEAD (what is committed), where a person would have
-    # one: under /tmp, owned by the user.
-    git clone --quiet "$source_dir" "$root$CLONE"
-    chown -R "$owner" "$root$CLONE"
+    # A clean clone of this checkout's HEAD (what is committed), owned by the user, where a
+    # person would have one: under /tmp (kept beside the root, bound there by in_root).
+    git clone --quiet "$source_dir" "$root.clone"
+    local head
+    head="$(git -C "$root.clone" log -1 --format='%h (%s)' | cut -c1-70)"
+    chown -R "$owner" "$root.clone"
     ok "a clean Debian $(cat "$root/etc/debian_version") root at $root; a clone of" \
-        "$(git -C "$root$CLONE" log -1 --format='%h (%s)' | cut -c1-80) in $CLONE"
+        "$head in $CLONE"
 }
 
 in_root() {
     # Run a command as the user in the root, in the clone, with a clean environment: only
     # what a person's login has, and pip's index as this machine uses it. nspawn mounts a
-    # tmpfs on the container's /tmp: the clone is bound over it, where it was made.
+    # tmpfs on the container's /tmp (hiding the root's own): the clone is bound there.
     systemd-nspawn --quiet --register=no --keep-unit --as-pid2 --console=pipe \
         --directory="$root" --resolv-conf=copy-host --timezone=off \
         --bind="$cache_dir/apt-archives:/var/cache/apt/archives" \
-        --bind="$root$CLONE:$CLONE" \
+        --bind="$root.clone:$CLONE" \
         --user="$USER_NAME" --chdir="$CLONE" --setenv=LANG=C.UTF-8 --setenv=TERM=dumb \
         --setenv=COMPANION_ARM64_TEST=0 --setenv=COMPANION_FRESH_TEST=0 "${pip_env[@]}" \
         "$@"
