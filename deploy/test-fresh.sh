@@ -330,6 +330,10 @@ open_root() {
     if [ "$valid" = false ]; then
         echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/90check-valid"
     fi
+    # Named as a fresh install names it (sudo looks its own name up).
+    echo debian >"$root/etc/hostname"
+    printf '127.0.0.1\tlocalhost\n127.0.1.1\tdebian\n::1\tlocalhost ip6-localhost\n' \
+        >"$root/etc/hosts"
     # A person's account with sudo, as a fresh install makes it when root has no password.
     chroot "$root" useradd --create-home --shell /bin/bash --groups sudo "$USER_NAME"
     printf '%s ALL=(ALL) NOPASSWD: ALL\n' "$USER_NAME" >"$root/etc/sudoers.d/$USER_NAME"
@@ -358,7 +362,7 @@ in_root() {
     # what a person's login has, and pip's index as this machine uses it. nspawn mounts a
     # tmpfs on the container's /tmp (hiding the root's own): the clone is bound there.
     systemd-nspawn --quiet --register=no --keep-unit --as-pid2 --console=pipe \
-        --directory="$root" --resolv-conf=copy-host --timezone=off \
+        --directory="$root" --hostname=debian --resolv-conf=copy-host --timezone=off \
         --bind="$cache_dir/apt-archives:/var/cache/apt/archives" \
         --bind="$root.clone:$CLONE" \
         --user="$USER_NAME" --chdir="$CLONE" --setenv=LANG=C.UTF-8 --setenv=TERM=dumb \
