@@ -348,26 +348,28 @@ print(s.getsockname()[1])')"
     printf '[web]\nport = %s\n' "$port" >"$home/.config/$APP/config.toml"
     chown -R "$owner" "$home/.config"
     # A clean clone of this checkout's HEAD (what is committed), owned by the user, where a
-    # person would have one: under /tmp (kept beside the root, bound there by in_root).
+    # person would have one: under /tmp (kept beside the root, bound there by enter_root).
     git clone --quiet "$source_dir" "$root.clone"
     local head
     head="$(git -C "$root.clone" log -1 --format='%h (%s)' | cut -c1-70)"
     chown -R "$owner" "$root.clone"
+    enter_root
     ok "a clean Debian $(cat "$root/etc/debian_version") root at $root; a clone of" \
         "$head in $CLONE"
 }
 
-in_root() {
-    # Run a command as the user in the root, in the clone, with a clean environment: only
-    # what a person's login has, and pip's index as this machine uses it. nspawn mounts a
-    # tmpfs on the container's /tmp (hiding the root's own): the clone is bound there.
-    systemd-nspawn --quiet --register=no --keep-unit --as-pid2 --console=pipe \
-        --directory="$root" --hostname=debian --resolv-conf=copy-host --timezone=off \
-        --bind="$cache_dir/apt-archives:/var/cache/apt/archives" \
-        --bind="$root.clone:$CLONE" \
-        --user="$USER_NAME" --chdir="$CLONE" --setenv=LANG=C.UTF-8 --setenv=TERM=dumb \
-        --setenv=COMPANION_ARM64_TEST=0 --setenv=COMPANION_FRESH_TEST=0 "${pip_env[@]}" \
-        "$@"
+container=()
+enter_root() {
+    # The command line that runs a command as the user in the root, in the clone, with a
+    # clean environment: only what a person's login has, and pip's index as this machine
+    # uses it. nspawn mounts a tmpfs on the container's /tmp (hiding the root's own): the
+    # clone is bound there.
+    container=(systemd-nspawn --quiet --register=no --keep-unit --as-pid2 --console=pipe
+        --directory="$root" --hostname=debian --resolv-conf=copy-host --timezone=off
+        --bind="$cache_dir/apt-archives:/var/cache/apt/archives"
+        --bind="$root.clone:$CLONE"
+        --user="$USER_NAME" --chdir="$CLONE" --setenv=LANG=C.UTF-8 --setenv=TERM=dumb
+        --setenv=COMPANION_ARM64_TEST=0 --setenv=COMPANION_FRESH_TEST=0 "${pip_env[@]}")
 }
 
 stop_container() {
@@ -396,7 +398,8 @@ PY
 
 start_sh() {
     local log="$cache_dir/start.log" deadline status
-    in_root ./start.sh >"$log" 2>&1 </dev/null &
+    # nspawn itself in the background (no subshell between): stop_container signals it
+    "${container[@]}" ./start.sh >"$log" 2>&1 </dev/null &
     nspawn_pid=$!
     deadline=$(($(date +%s) + START_TIMEOUT))
     status="$(page_answers)"
@@ -429,7 +432,7 @@ start_sh() {
 test_sh() {
     local log="$cache_dir/test.log" status=0
     say "    \$ ./test.sh ${tests[*]}"
-    in_root ./test.sh "${tests[@]}" >"$log" 2>&1 </dev/null || status=$?
+    "${container[@]}" ./test.sh "${tests[@]}" >"$log" 2>&1 </dev/null || status=$?
     grep -E '^(All checks passed|Success: no issues|Found [0-9]+ error)' "$log" || true
     local summary
     summary="$(grep -E '^=*.*[0-9]+ (passed|failed|error)' "$log" | tail -n 1)" || true
