@@ -35,12 +35,14 @@ def _join_all(child: Companion) -> list[HttpPhone]:
     base = f"http://127.0.0.1:{child.port}"
     link = child.next_line("Table Companion running").rsplit(" ", 1)[1]
     phones: list[HttpPhone] = []
-    for who in [f"player:{p}" for p in PLAYERS] + ["spectator"] * SPECTATORS:
-        phone = HttpPhone(base)
+    for i, who in enumerate([f"player:{p}" for p in PLAYERS] + ["spectator"] * SPECTATORS):
+        address = f"127.0.1.{i + 1}"  # each phone of a table has an address of its own
+        phone = HttpPhone(base, source=address)
         if phone.join(link, who) != 302:
             # a player out of the game has no seat (the link is not spent): their phone
             # follows the table as a spectator
-            phone = HttpPhone(base)
+            phone.close()
+            phone = HttpPhone(base, source=address)
             if phone.join(link, "spectator") != 302:
                 raise RuntimeError(f"bench phone could not join as {who} nor as a spectator")
         phones.append(phone)
