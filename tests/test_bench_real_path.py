@@ -154,6 +154,8 @@ def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:
     assert r["fanout.late_to_mid_cpu_ratio"] > 0
     # each phone got each payment, as a change of the state: far less than the state
     assert 100 < r["fanout.stream_bytes_per_move"] < 4000
+    assert 0.1 < r["fanout.refresh_me_cpu_ms"] < 10_000  # a phone reading its page again
+    assert 0.1 < r["fanout.refresh_table_cpu_ms"] < 10_000
 
 
 def test_build_journal_with_the_remote_grows_its_chart(tmp_path: Path) -> None:

@@ -35,12 +35,14 @@ def _join_all(child: Companion) -> list[HttpPhone]:
     base = f"http://127.0.0.1:{child.port}"
     link = child.next_line("Table Companion running").rsplit(" ", 1)[1]
     phones: list[HttpPhone] = []
-    for who in [f"player:{p}" for p in PLAYERS] + ["spectator"] * SPECTATORS:
-        phone = HttpPhone(base)
+    for i, who in enumerate([f"player:{p}" for p in PLAYERS] + ["spectator"] * SPECTATORS):
+        address = f"127.0.1.{i + 1}"  # each phone of a table has an address of its own
+        phone = HttpPhone(base, source=address)
         if phone.join(link, who) != 302:
             # a player out of the game has no seat (the link is not spent): their phone
             # follows the table as a spectator
-            phone = HttpPhone(base)
+            phone.close()
+            phone = HttpPhone(base, source=address)
             if phone.join(link, "spectator") != 302:
                 raise RuntimeError(f"bench phone could not join as {who} nor as a spectator")
         phones.append(phone)
@@ -48,11 +50,18 @@ def _join_all(child: Companion) -> list[HttpPhone]:
     return phones
 
 
-def fanout_ms(data_dir: Path, samples: int) -> tuple[list[float], int, float, float]:
+#: page refreshes timed per page after the payments (a phone's page reads its live part
+#: again, `?partial=1`, whenever its stream says the version changed)
+REFRESHES = 20
+
+
+def fanout_ms(data_dir: Path, samples: int
+              ) -> tuple[list[float], int, float, float, dict[str, float]]:
     """Start the companion on `data_dir`, join 12 phones, time `samples` payments: the
     timings, how many payments the game refused (a pending debt), the companion's CPU ms
-    per timed payment (every thread of its process, refused payments included) and the
-    bytes one phone's stream carried per payment."""
+    per timed payment (every thread of its process, refused payments included), the
+    bytes one phone's stream carried per payment, and the companion's CPU ms for one
+    refresh of a player's own page and of a spectator's table page."""
     stop = threading.Event()
     phones: list[HttpPhone] = []
     threads_: list[threading.Thread] = []
@@ -94,6 +103,16 @@ def fanout_ms(data_dir: Path, samples: int) -> tuple[list[float], int, float, fl
                     raise RuntimeError("an update did not reach every phone")
                 timings.append((last - start) * 1000)
             cpu1, bytes1 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
+            pages: dict[str, float] = {}
+            for name, phone, path in (("me", phones[playing[0]], "/me"),
+                                      ("table", phones[-1], "/table")):
+                before = cpu_ns(child.pid)
+                for _ in range(REFRESHES):
+                    if phone.request("GET", f"{path}?partial=1")[0] != 200:
+                        raise RuntimeError(f"{path}?partial=1 was refused")
+                after = cpu_ns(child.pid)
+                pages[name] = sum(ran - before.get(tid, 0)
+                                  for tid, ran in after.items()) / 1e6 / REFRESHES
         finally:
             stop.set()
             for phone in phones:
@@ -101,7 +120,7 @@ def fanout_ms(data_dir: Path, samples: int) -> tuple[list[float], int, float, fl
             for t in threads_:
                 t.join(2)
     cpu_ms = sum(ran - cpu0.get(tid, 0) for tid, ran in cpu1.items()) / 1e6 / len(timings)
-    return timings, refused, cpu_ms, (bytes1 - bytes0) / len(timings) / len(phones)
+    return timings, refused, cpu_ms, (bytes1 - bytes0) / len(timings) / len(phones), pages
 
 
 def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
@@ -112,9 +131,9 @@ def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
         build_journal(mid_dir, mid_game, seed=5, players=len(PLAYERS), remote=True)
         build_journal(late_dir, late_game, seed=5, players=len(PLAYERS), remote=True)
         build_journal(fresh_dir, 1, seed=5, players=len(PLAYERS), remote=True)
-        mid, mid_refused, mid_cpu, mid_bytes = fanout_ms(mid_dir, samples)
-        late, late_refused, late_cpu, _ = fanout_ms(late_dir, samples)
-        fresh, _, fresh_cpu, _ = fanout_ms(fresh_dir, samples)
+        mid, mid_refused, mid_cpu, mid_bytes, pages = fanout_ms(mid_dir, samples)
+        late, late_refused, late_cpu, _, _ = fanout_ms(late_dir, samples)
+        fresh, _, fresh_cpu, _, _ = fanout_ms(fresh_dir, samples)
     mid_p50, fresh_p50 = statistics.median(mid), statistics.median(fresh)
     return {
         "fanout.ms_p50": round(mid_p50, 2),
@@ -129,6 +148,8 @@ def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
         "fanout.fresh_cpu_ms_per_move": round(fresh_cpu, 3),
         "fanout.late_to_mid_cpu_ratio": round(late_cpu / mid_cpu, 3),
         "fanout.stream_bytes_per_move": round(mid_bytes, 1),
+        "fanout.refresh_me_cpu_ms": round(pages["me"], 2),
+        "fanout.refresh_table_cpu_ms": round(pages["table"], 2),
         "fanout.samples": float(len(mid)),
         "fanout.phones": float(len(PLAYERS) + SPECTATORS),
         "fanout.mid_game_commands": float(mid_game),
