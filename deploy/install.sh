@@ -2,7 +2,8 @@
 # Install Table Companion on Raspberry Pi OS Bookworm (64-bit) or Debian 12 as a service
 # that starts the table screen at boot, without a desktop. Run it from a checkout:
 #
-#     sudo deploy/install.sh [--enable-uart] [--hotspot] [--user NAME] [--dry-run]
+#     sudo deploy/install.sh [--enable-uart] [--hotspot] [--hostname NAME] [--user NAME]
+#                            [--dry-run]
 #     sudo deploy/install.sh --uninstall        # removes everything but the saved games
 #
 # No compiler on the Pi: the app is installed as a wheel of plain Python (the rules engine
@@ -41,6 +42,16 @@ command_file=/usr/local/bin/companion
 avahi_file=/etc/avahi/services/$APP.service
 hotspot_info=/etc/$APP/hotspot.toml
 hotspot_profile=/etc/NetworkManager/system-connections/$APP-hotspot.nmconnection
+watchdog_conf=/etc/systemd/system.conf.d/$APP-watchdog.conf
+journald_conf=/etc/systemd/journald.conf.d/$APP.conf
+hostname_file=/etc/hostname
+hosts_file=/etc/hosts
+# A display manager's unit: only with one does a graphical boot hold the screen.
+display_manager=/etc/systemd/system/display-manager.service
+#: the name phones open as <name>.local, unless one was chosen (in Imager, or --hostname)
+readonly DEFAULT_HOSTNAME=table
+# Names no one chose: the images' and installers' defaults, replaced by $DEFAULT_HOSTNAME.
+readonly UNCHOSEN_HOSTNAMES=" raspberrypi localhost debian "
 # Debian's own Python: one from pyenv or /usr/local may sit in a home the service cannot read.
 system_python=/usr/bin/python3
 
@@ -50,7 +61,10 @@ enable_uart=0
 hotspot=0
 wheel_file=""
 service_user=companion
+hostname_wanted=""
 reboot_needed=0
+# Set when a step asked for could not be done: the install ends saying so, with status 1.
+unfinished=()
 
 usage() {
     cat <<EOF
@@ -63,6 +77,8 @@ Install Table Companion as a service that starts the table screen when the Pi bo
                   (raspi-config's non-interactive mode; needs a reboot)
   --hotspot       make the Pi's own Wi-Fi when no known network is around (a
                   NetworkManager hotspot; its name and passphrase go to $hotspot_info)
+  --hostname NAME the Pi's name, which phones open as NAME.local (default: keep a
+                  name chosen before, e.g. in Raspberry Pi Imager; else '$DEFAULT_HOSTNAME')
   --wheel FILE    install this wheel of the app instead of building one (plain Python)
   --dry-run       print every step without changing anything
   --uninstall     remove the service, the app, its command, config and udev rule;
@@ -89,6 +105,12 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         --user=*) service_user="${1#--user=}" ;;
+        --hostname)
+            [ $# -ge 2 ] || { echo "install.sh: --hostname needs a name" >&2; exit 2; }
+            hostname_wanted="$2"
+            shift
+            ;;
+        --hostname=*) hostname_wanted="${1#--hostname=}" ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -97,6 +119,11 @@ done
 
 if ! [[ "$service_user" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]]; then
     echo "install.sh: '$service_user' is not a valid user name" >&2
+    exit 2
+fi
+if [ -n "$hostname_wanted" ] &&
+    ! [[ "$hostname_wanted" =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]]; then
+    echo "install.sh: '$hostname_wanted' is not a valid host name (a-z, 0-9 and '-', up to 63)" >&2
     exit 2
 fi
 if [ -n "$wheel_file" ]; then
@@ -310,6 +337,7 @@ enable_serial_port() {
         warn "raspi-config not found (plain Debian?): add 'enable_uart=1' to"
         warn "/boot/firmware/config.txt, remove 'console=serial0,115200' from"
         warn "/boot/firmware/cmdline.txt, and reboot"
+        enable_pi5_header_uart
         return
     fi
     # raspi-config's non-interactive mode: 0 means on, 1 means off (for get and do).
@@ -325,6 +353,26 @@ enable_serial_port() {
         run raspi-config nonint do_serial_cons 1
         reboot_needed=1
     fi
+    enable_pi5_header_uart
+}
+
+enable_pi5_header_uart() {
+    # A Pi 5's enable_uart=1 is its debug connector's port; GPIO 14/15 need an overlay.
+    local model config
+    model="$(pi_model)"
+    [[ "$model" == "Raspberry Pi 5"* ]] || return 0
+    config="$(boot_config)"
+    if [ -z "$config" ]; then
+        warn "a Pi 5 needs dtoverlay=uart0-pi5 in /boot/firmware/config.txt for GPIO 14/15,"
+        warn "and there is no config.txt here: add the line by hand, and reboot"
+        unfinished+=("the serial port on GPIO 14/15 (add dtoverlay=uart0-pi5 to config.txt)")
+        return
+    fi
+    if add_boot_line "$config" "dtoverlay=uart0-pi5" "dtoverlay=uart0-pi5([[:space:]]|$)"; then
+        reboot_needed=1
+    fi
+    note "a Pi 5 ($model): the header's port is /dev/ttyAMA0 (dtoverlay=uart0-pi5);"
+    note "in [readers] use rdm6300:/dev/ttyAMA0"
 }
 
 web_port() {
@@ -379,6 +427,116 @@ setup_hotspot() {
     fi
 }
 
+boot_config() {
+    # The Raspberry Pi firmware's config.txt (Bookworm's place, then the older one), or "".
+    local file
+    for file in /boot/firmware/config.txt /boot/config.txt; do
+        if [ -f "$root$file" ]; then
+            echo "$file"
+            return
+        fi
+    done
+    echo ""
+}
+
+pi_model() {
+    # The board's name from the device tree ("Raspberry Pi 5 Model B Rev 1.0"), or "".
+    local file model=""
+    for file in /proc/device-tree/model /sys/firmware/devicetree/base/model; do
+        if [ -r "$root$file" ]; then
+            IFS= read -r -d '' model <"$root$file" || true
+            break
+        fi
+    done
+    echo "$model"
+}
+
+add_boot_line() {
+    # Append line $2 to config.txt $1 under [all] (so no [pi4]-style section above it
+    # limits it to one model) unless a line setting the same thing ($3, a regex) is there.
+    if grep -Eq "^[[:space:]]*$3" "$root$1"; then
+        note "$1 already has $(grep -m 1 -E "^[[:space:]]*$3" "$root$1")"
+        return 1
+    fi
+    run sed -i -e '$a [all]' -e "\$a $2" "$root$1"
+}
+
+install_watchdog() {
+    step "Hardware watchdog: a Pi that hangs whole resets itself (systemd feeds /dev/watchdog)"
+    install_file "$source_dir/deploy/systemd/watchdog.conf" "$watchdog_conf" 0644
+    if [ "$changed" -eq 1 ] && systemd_running; then
+        run systemctl daemon-reexec  # systemd reads RuntimeWatchdogSec= when it starts
+    fi
+    local config
+    config="$(boot_config)"
+    if [ -z "$config" ]; then
+        note "no Raspberry Pi config.txt here: systemd uses the kernel's /dev/watchdog if it has one"
+    elif add_boot_line "$config" "dtparam=watchdog=on" "dtparam=watchdog="; then
+        note "the SoC's watchdog is switched on in $config from the next boot"
+    fi
+}
+
+cap_journal() {
+    step "The log capped to spare the SD card: $journald_conf"
+    install_file "$source_dir/deploy/systemd/journald.conf" "$journald_conf" 0644
+    if [ "$changed" -eq 1 ] && systemd_running; then
+        run systemctl restart systemd-journald.service
+    fi
+}
+
+current_hostname() {
+    local name=""
+    if [ -r "$root$hostname_file" ]; then
+        read -r name <"$root$hostname_file" || true
+    elif [ -z "$root" ]; then
+        name="$(uname -n)"
+    fi
+    echo "$name"
+}
+
+set_hostname() {
+    local port current name
+    port="$(web_port)"
+    current="$(current_hostname)"
+    if [ -n "$hostname_wanted" ]; then
+        name="$hostname_wanted"
+    elif [ -n "$current" ] && [[ "$UNCHOSEN_HOSTNAMES" != *" $current "* ]]; then
+        name="$current"
+    else
+        name="$DEFAULT_HOSTNAME"
+    fi
+    step "Hostname: phones open http://$name.local:$port/"
+    if [ "$name" = "$current" ]; then
+        if [ -n "$hostname_wanted" ] || [ "$name" = "$DEFAULT_HOSTNAME" ]; then
+            note "the hostname is $name"
+        else
+            note "keeping the hostname '$name' chosen before (in Imager?); --hostname NAME changes it"
+        fi
+        return
+    fi
+    note "'${current:-none}' becomes '$name'"
+    if have hostnamectl && systemd_running; then
+        run hostnamectl hostname "$name"  # writes /etc/hostname too
+    else
+        local tmp
+        tmp="$(mktemp)"
+        echo "$name" >"$tmp"
+        install_file "$tmp" "$hostname_file" 0644
+        rm -f "$tmp"
+    fi
+    # Debian names the host itself on 127.0.1.1 (sudo warns when the name resolves nowhere).
+    if [ ! -f "$root$hosts_file" ]; then
+        note "no $hosts_file to update"
+    elif grep -q '^127\.0\.1\.1[[:space:]]' "$root$hosts_file"; then
+        run sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$name/" "$root$hosts_file"
+    else
+        run sed -i "\$a 127.0.1.1\t$name" "$root$hosts_file"
+    fi
+    if systemd_running; then
+        run systemctl try-restart avahi-daemon.service  # announce the new name now
+    fi
+}
+
 install_udev_rule() {
     step "udev rule for USB RFID readers: $udev_rule"
     install_file "$source_dir/deploy/99-$APP-readers.rules" "$udev_rule" 0644
@@ -413,8 +571,12 @@ install_service() {
     run systemctl daemon-reload
     run systemctl enable "$APP.service"
     if [ "$(systemctl get-default 2>/dev/null)" = graphical.target ]; then
-        warn "this Pi boots to a desktop, which holds the screen: the companion cannot draw."
-        warn "switch to console boot (sudo raspi-config nonint do_boot_behaviour B1) and reboot"
+        if [ -e "$root$display_manager" ] || [ -L "$root$display_manager" ]; then
+            warn "this Pi boots to a desktop, which holds the screen: the companion cannot draw."
+            warn "switch to console boot (sudo raspi-config nonint do_boot_behaviour B1) and reboot"
+        else
+            note "boots to graphical.target, but no desktop (display manager) holds the screen"
+        fi
     fi
     if [ "$reboot_needed" -eq 1 ]; then
         note "not starting now: reboot first (sudo reboot) for the serial port"
@@ -430,10 +592,21 @@ do_install() {
     install_app
     install_config
     install_avahi_service
+    set_hostname
     setup_hotspot
     enable_serial_port
+    install_watchdog
+    cap_journal
     install_udev_rule
     install_service
+    if [ ${#unfinished[@]} -gt 0 ]; then
+        step "Done, but not all of it"
+        local item
+        for item in "${unfinished[@]}"; do
+            warn "not done: $item"
+        done
+        exit 1
+    fi
     step "Done"
     if [ "$reboot_needed" -eq 1 ]; then
         echo "    Reboot now (sudo reboot) to turn on the serial port; the companion starts by itself."
@@ -459,11 +632,11 @@ do_uninstall() {
     else
         note "no service installed"
     fi
-    step "Remove the udev rule, the command, mDNS, the hotspot, the app and the configuration"
+    step "Remove the udev rule, the command, mDNS, the hotspot, the app, the configuration, the watchdog and journal settings"
     local path had_hotspot=0
     [ ! -e "$root$hotspot_profile" ] || had_hotspot=1
     for path in "$udev_rule" "$command_file" "$avahi_file" "$hotspot_profile" "$prefix" \
-        "/etc/$APP"; do
+        "/etc/$APP" "$watchdog_conf" "$journald_conf"; do
         if [ -e "$root$path" ]; then
             run rm -rf "$root$path"
         else
@@ -482,7 +655,7 @@ do_uninstall() {
     fi
     step "Done"
     echo "    The saved games stay in $data_dir (delete it by hand if you want them gone)."
-    echo "    System packages, groups and the serial port setting are left as they are."
+    echo "    System packages, groups, the hostname and config.txt's lines are left as they are."
 }
 
 if [ "$uninstall" -eq 1 ]; then

@@ -30,6 +30,8 @@ PACKAGES = [
 ]
 HOTSPOT_PACKAGES = ["network-manager", "wpasupplicant", "dnsmasq-base"]
 AVAHI = DEPLOY / "avahi" / "table-companion.service"
+WATCHDOG_CONF = DEPLOY / "systemd" / "watchdog.conf"
+JOURNALD_CONF = DEPLOY / "systemd" / "journald.conf"
 SKIP_DIRS = {".git", ".venv", "node_modules", "build", "__pycache__"}
 
 
@@ -209,7 +211,7 @@ READ_ONLY_TOOLS = [
 ]
 MUTATING_STUBS = [
     "apt-get", "useradd", "usermod", "groupadd", "userdel", "install", "rsync", "chown",
-    "python3", "ln", "udevadm", "apt", "pip",
+    "python3", "ln", "udevadm", "apt", "pip", "hostnamectl",
 ]
 STUB = r"""#!/bin/bash
 # A fake system command for tests/test_deploy.py: answers questions, logs changes.
@@ -314,6 +316,10 @@ class FakeHost:
             "opt/table-companion/venv/bin/python": "#!/bin/sh\n",
             "opt/table-companion/venv/pyvenv.cfg": "home = /usr/bin\nversion = 3.11.2\n",
             "var/lib/table-companion/games/one.json": "{}",
+            "etc/systemd/system.conf.d/table-companion-watchdog.conf": WATCHDOG_CONF.read_text(),
+            "etc/systemd/journald.conf.d/table-companion.conf": JOURNALD_CONF.read_text(),
+            "etc/hostname": "table\n",
+            "etc/hosts": "127.0.0.1\tlocalhost\n127.0.1.1\ttable\n",
         }
         for name, text in files.items():
             path = self.root / name
@@ -407,7 +413,13 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
         f"{root}/etc/udev/rules.d/99-table-companion-readers.rules":
             str(DEPLOY / "99-table-companion-readers.rules"),
         f"{root}/etc/systemd/system/table-companion.service": str(UNIT),
+        f"{root}/etc/systemd/system.conf.d/table-companion-watchdog.conf": str(WATCHDOG_CONF),
+        f"{root}/etc/systemd/journald.conf.d/table-companion.conf": str(JOURNALD_CONF),
     }
+    assert run.find("hostnamectl") == [["hostnamectl", "hostname", "table"]]
+    assert "phones open http://table.local:8080/" in run.stdout
+    assert run.has("systemctl", "daemon-reexec")
+    assert run.has("systemctl", "restart", "systemd-journald.service")
     assert run.has("udevadm", "control", "--reload-rules")
     assert run.has("systemctl", "daemon-reload")
     assert run.has("systemctl", "enable", "table-companion.service")
@@ -536,8 +548,155 @@ def test_enable_uart_uses_raspi_config_and_asks_for_a_reboot(host: FakeHost) -> 
         ["raspi-config", "nonint", "do_serial_cons", "1"],
     ]
     assert "sudo reboot" in run.stdout
-    assert not run.has("systemctl", "restart")  # the reader would not work until then
+    # the reader would not work until then
+    assert not run.has("systemctl", "restart", "table-companion.service")
     assert run.has("systemctl", "enable", "table-companion.service")
+
+
+def pi(host: FakeHost, model: str, config: str | None = "[all]\nenable_uart=1\n") -> Path:
+    """Make `host` a Raspberry Pi `model` (its device tree's name) with config.txt."""
+    tree = host.root / "proc/device-tree/model"
+    tree.parent.mkdir(parents=True, exist_ok=True)
+    tree.write_bytes(model.encode() + b"\0")
+    boot = host.root / "boot/firmware/config.txt"
+    if config is not None:
+        boot.parent.mkdir(parents=True, exist_ok=True)
+        boot.write_text(config, encoding="utf-8")
+    return boot
+
+
+def sed_appends(run: Run, file: Path) -> list[str]:
+    """The lines install.sh's `sed -i -e '$a LINE' ... FILE` commands append to `file`."""
+    lines = []
+    for command in run.find("sed", "-i"):
+        if command[-1] == str(file):
+            lines += [arg.removeprefix("$a ") for arg in command[2:-1] if arg.startswith("$a ")]
+    return lines
+
+
+def test_enable_uart_on_a_pi_5_adds_the_header_overlay(host: FakeHost) -> None:
+    config = pi(host, "Raspberry Pi 5 Model B Rev 1.0")
+    run = host.run("--dry-run", "--enable-uart")
+    assert_dry(run)
+    assert "dtoverlay=uart0-pi5" in sed_appends(run, config)
+    assert sed_appends(run, config)[:2] == ["[all]", "dtoverlay=uart0-pi5"]
+    assert "rdm6300:/dev/ttyAMA0" in run.stdout and "sudo reboot" in run.stdout
+    assert "==> Done\n" in run.stdout
+    # already there: nothing appended, and no reboot asked for it
+    config.write_text("dtparam=watchdog=on\n[all]\ndtoverlay=uart0-pi5\n")
+    host.serial_on = True
+    run = host.run("--dry-run", "--enable-uart")
+    assert_dry(run)
+    assert sed_appends(run, config) == []
+    assert run.has("systemctl", "restart", "table-companion.service")
+
+
+def test_enable_uart_on_a_pi_5_without_config_txt_does_not_claim_success(
+    host: FakeHost,
+) -> None:
+    pi(host, "Raspberry Pi 5 Model B Rev 1.0", config=None)
+    run = host.run("--dry-run", "--enable-uart")
+    assert run.returncode == 1 and run.changes == ""
+    assert "==> Done\n" not in run.stdout
+    assert "not done: the serial port on GPIO 14/15" in run.stderr
+    assert "dtoverlay=uart0-pi5" in run.stderr
+
+
+def test_enable_uart_on_a_pi_4_needs_no_overlay(host: FakeHost) -> None:
+    config = pi(host, "Raspberry Pi 4 Model B Rev 1.4")
+    run = host.run("--dry-run", "--enable-uart")
+    assert_dry(run)
+    assert not any("uart0-pi5" in line for line in sed_appends(run, config))
+    assert "ttyAMA0" not in run.stdout
+
+
+def test_watchdog_and_journal_caps(host: FakeHost) -> None:
+    """systemd feeds the SoC's watchdog; the SoC's dtparam is switched on where there is a
+    config.txt; the journal is capped."""
+    config = pi(host, "Raspberry Pi 4 Model B Rev 1.4")
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert sed_appends(run, config) == ["[all]", "dtparam=watchdog=on"]
+    watchdog = unit_entries(WATCHDOG_CONF.read_text())
+    seconds = int(watchdog["Manager.RuntimeWatchdogSec"][0].removesuffix("s"))
+    assert 0 < seconds <= 15  # the Pi's bcm2835-wdt waits 15 s at the most
+    assert watchdog["Manager.RebootWatchdogSec"]
+    journal = unit_entries(JOURNALD_CONF.read_text())
+    assert journal["Journal.SystemMaxUse"] == ["50M"]
+    assert journal["Journal.SystemKeepFree"] and journal["Journal.RuntimeMaxUse"]
+    # a config.txt that already says (even "off", the maker's choice) is left alone
+    config.write_text("dtparam=watchdog=off\n")
+    run = host.run("--dry-run")
+    assert sed_appends(run, config) == []
+    assert "already has dtparam=watchdog=off" in run.stdout
+
+
+def test_the_drop_ins_go_where_systemd_reads_them(host: FakeHost, tmp_path: Path) -> None:
+    """Put where install.sh installs them, systemd's own cat-config finds both drop-ins,
+    each of one section only."""
+    analyze = tool("systemd-analyze", "systemd")
+    run = host.run("--dry-run")
+    assert_dry(run)
+    targets = {c[-2]: c[-1] for c in run.find("install", "-D")}
+    image = tmp_path / "image"
+    for conf, config, section in ((WATCHDOG_CONF, "systemd/system.conf", "Manager"),
+                                  (JOURNALD_CONF, "systemd/journald.conf", "Journal")):
+        target = Path(targets[str(conf)].removeprefix(str(host.root)))
+        placed = image / target.relative_to("/")
+        placed.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(conf, placed)
+        result = subprocess.run([analyze, "cat-config", f"--root={image}", config],
+                                capture_output=True, text=True, check=False)
+        assert result.returncode == 0, result.stderr
+        assert f"# {placed}\n" in result.stdout, result.stdout
+        assert {k.split(".", 1)[0] for k in unit_entries(conf.read_text())} == {section}
+
+
+@pytest.mark.parametrize(
+    ("before", "args", "after"),
+    [
+        (None, [], "table"),  # a fresh Debian root: no name
+        ("raspberrypi", [], "table"),  # the image's default
+        ("companion", [], None),  # chosen in Imager: kept
+        ("companion", ["--hostname", "kitchen"], "kitchen"),
+        ("table", [], None),
+    ],
+)
+def test_hostname_is_set_or_kept(
+    host: FakeHost, before: str | None, args: list[str], after: str | None
+) -> None:
+    host.systemd_running = False  # a chroot or an image: the files themselves
+    if before is not None:
+        (host.root / "etc").mkdir()
+        (host.root / "etc/hostname").write_text(before + "\n")
+        (host.root / "etc/hosts").write_text(f"127.0.0.1\tlocalhost\n127.0.1.1\t{before}\n")
+    run = host.run("--dry-run", *args)
+    assert_dry(run)
+    name = after or before
+    assert f"phones open http://{name}.local:8080/" in run.stdout
+    written = [c for c in run.find("install", "-D") if c[-1] == f"{host.root}/etc/hostname"]
+    hosts = [c for c in run.find("sed", "-i") if c[-1] == f"{host.root}/etc/hosts"]
+    if after is None:
+        assert written == [] and hosts == []
+        if before != "table":
+            assert f"keeping the hostname '{before}'" in run.stdout
+    else:
+        assert len(written) == 1
+        assert f"becomes '{after}'" in run.stdout
+        if before is None:
+            assert hosts == [] and "no /etc/hosts" in run.stdout
+        else:
+            assert len(hosts) == 1
+            subprocess.run(hosts[0], check=True)  # the printed command, for real
+            assert (host.root / "etc/hosts").read_text() == (
+                f"127.0.0.1\tlocalhost\n127.0.1.1\t{after}\n")
+
+
+@pytest.mark.parametrize("name", ["Kitchen", "-table", "a_b", "x" * 64, "tab.le"])
+def test_bad_hostname_is_refused(host: FakeHost, name: str) -> None:
+    run = host.run("--dry-run", "--hostname", name)
+    assert run.returncode == 2 and "not a valid host name" in run.stderr
+    assert run.commands == [] and run.changes == ""
 
 
 def test_enable_uart_without_raspi_config_explains(host: FakeHost) -> None:
@@ -571,6 +730,8 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
     for done in ("all installed", f"user {me} exists", "is in video render",
                  f"belongs to {me}", "virtual environment", "the serial port is on",
                  "is the example, unchanged", "table-companion.service is up to date",
+                 "the hostname is table", "table-companion-watchdog.conf is up to date",
+                 "journald.conf.d/table-companion.conf is up to date",
                  "avahi/services/table-companion.service is up to date"):
         assert done in run.stdout, done
 
@@ -598,9 +759,21 @@ def test_edited_config_is_kept(host: FakeHost) -> None:
 
 def test_desktop_boot_is_warned_about(host: FakeHost) -> None:
     host.default_target = "graphical.target"
+    manager = host.root / "etc/systemd/system/display-manager.service"
+    manager.parent.mkdir(parents=True)
+    manager.symlink_to("/lib/systemd/system/lightdm.service")  # dangling, as in a chroot
     run = host.run("--dry-run")
     assert_dry(run)
     assert "do_boot_behaviour B1" in run.stderr
+
+
+def test_graphical_target_without_a_desktop_is_not_warned_about(host: FakeHost) -> None:
+    """graphical.target with no display manager installed draws nothing over the table."""
+    host.default_target = "graphical.target"
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert "desktop" not in run.stderr
+    assert "no desktop (display manager) holds the screen" in run.stdout
 
 
 def test_without_systemd_running_the_unit_is_enabled_for_next_boot(host: FakeHost) -> None:
@@ -628,7 +801,10 @@ def test_uninstall_removes_all_but_the_saved_games(host: FakeHost) -> None:
         f"{root}/usr/local/bin/companion",
         f"{root}/opt/table-companion",
         f"{root}/etc/table-companion",
+        f"{root}/etc/systemd/system.conf.d/table-companion-watchdog.conf",
+        f"{root}/etc/systemd/journald.conf.d/table-companion.conf",
     }
+    assert not any("hostname" in arg or "config.txt" in arg for c in run.commands for arg in c)
     assert run.find("userdel") == [["userdel", "companion"]]  # no --remove: home is the data
     assert not any("/var/lib" in arg for c in run.commands for arg in c)
     assert "saved games stay in /var/lib/table-companion" in run.stdout
@@ -691,8 +867,9 @@ def test_dry_run_on_this_machine() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     for step in ("System packages", "Service user", "Data directory", "The app in",
-                 "Configuration", "mDNS", "The Pi's own Wi-Fi", "Serial port", "udev rule",
-                 "systemd service", "Done"):
+                 "Configuration", "mDNS", "Hostname", "The Pi's own Wi-Fi", "Serial port",
+                 "Hardware watchdog", "The log capped", "udev rule", "systemd service",
+                 "Done"):
         assert f"==> {step}" in result.stdout, step
     out = result.stdout.replace("\\", "")
     assert "--no-deps /opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl" in out
