@@ -54,6 +54,8 @@ readonly DEFAULT_HOSTNAME=table
 readonly UNCHOSEN_HOSTNAMES=" raspberrypi localhost debian "
 # Debian's own Python: one from pyenv or /usr/local may sit in a home the service cannot read.
 system_python=/usr/bin/python3
+# (the rollback test's stand-in systems have their python3 on PATH)
+[ "${TABLE_COMPANION_FAKE_SYSTEM:-}" != 1 ] || system_python=python3
 
 dry_run=0
 uninstall=0
@@ -63,6 +65,9 @@ wheel_file=""
 service_user=companion
 hostname_wanted=""
 reboot_needed=0
+# The versions' directories (versions/NAME) of this install and of the one in use before.
+new_release=""
+previous_release=""
 # Set when a step asked for could not be done: the install ends saying so, with status 1.
 unfinished=()
 
@@ -180,7 +185,9 @@ install_file() {
 preflight() {
     if [ "$dry_run" -eq 1 ]; then
         echo "Dry run: printing the steps, changing nothing."
-    elif [ -n "$root" ]; then
+    elif [ -n "$root" ] && [ "${TABLE_COMPANION_FAKE_SYSTEM:-}" != 1 ]; then
+        # (tests/test_deploy.py's rollback test runs for real into a directory, with every
+        # system command a stub: it says so with TABLE_COMPANION_FAKE_SYSTEM=1)
         echo "install.sh: TABLE_COMPANION_ROOT is only for --dry-run (tests)" >&2
         exit 2
     elif [ "$(id -u)" -ne 0 ]; then
@@ -265,8 +272,17 @@ create_user() {
     fi
 }
 
+release_of() {
+    # The release directory name a venv link ($1, e.g. versions/ID/venv) points into, or "".
+    local target
+    [ -L "$1" ] || { echo ""; return; }
+    target="$(readlink "$1")"
+    target="${target%/venv}"
+    echo "${target##*/}"
+}
+
 install_app() {
-    step "The app in $prefix: a wheel of this checkout (plain Python) in a virtual environment"
+    step "The app in $prefix: a wheel of this checkout (plain Python) in a new versioned venv"
     [ -d "$root$prefix" ] || run install -d -m 0755 "$root$prefix"
     if [ "$source_dir" -ef "$root$prefix/src" ]; then
         note "running from the installed copy: nothing to copy"
@@ -278,13 +294,24 @@ install_app() {
             --exclude=.pytest_cache/ --exclude=.mypy_cache/ --exclude=.ruff_cache/ \
             --exclude='*.so' --exclude=engine_build.json "$source_dir/" "$root$prefix/src/"
     fi
-    if [ -x "$root$prefix/venv/bin/python" ] &&
-        grep -qx "home = ${system_python%/*}" "$root$prefix/venv/pyvenv.cfg" 2>/dev/null; then
-        note "virtual environment $prefix/venv exists"
-    else
-        run "$system_python" -m venv --clear "$root$prefix/venv"
-    fi
-    local pip=("$root$prefix/venv/bin/python" -m pip --disable-pip-version-check)
+    # Every install (an update too) goes into a venv of its own, versions/VERSION-TIME/venv;
+    # $prefix/venv is a link to the one in use, switched only once the new one is complete,
+    # and switched back if the new version does not start (install_service). The version
+    # in use before stays until the next update: one step back is always there.
+    local version
+    version="$(sed -n '/^version = "/{s/^version = "\(.*\)"$/\1/p;q}' \
+        "$source_dir/pyproject.toml")"
+    previous_release="$(release_of "$root$prefix/venv")"
+    new_release="$version-$(date -u +%Y%m%dT%H%M%SZ)"
+    local n=1 stamp="$new_release"
+    while [ -e "$root$prefix/versions/$new_release" ]; do  # twice within a second
+        new_release="$stamp.$n"
+        n=$((n + 1))
+    done
+    local release="$root$prefix/versions/$new_release"
+    note "new version $new_release (in use now: ${previous_release:-none})"
+    run "$system_python" -m venv "$release/venv"
+    local pip=("$release/venv/bin/python" -m pip --disable-pip-version-check)
     # Every package from the lock files (requirements/, scripts/lock.sh), each checked
     # against its hash: every Pi gets the versions the tests passed with.
     local lock="$root$prefix/src/requirements"
@@ -293,25 +320,73 @@ install_app() {
         # No compiler here: COMPANION_COMPILE=0 makes setup.py skip mypyc, and without
         # build isolation pip fetches no build tools (mypy) either: only the locked pip,
         # setuptools and wheel, into the venv.
-        local version
-        version="$(sed -n '/^version = "/{s/^version = "\(.*\)"$/\1/p;q}' \
-            "$source_dir/pyproject.toml")"
         run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/build.txt"
-        run rm -rf "$root$prefix/wheels"
         run env COMPANION_COMPILE=0 "${pip[@]}" wheel --quiet --no-cache-dir --no-deps \
-            --no-build-isolation --wheel-dir "$root$prefix/wheels" "$root$prefix/src"
+            --no-build-isolation --wheel-dir "$release/wheels" "$root$prefix/src"
         # The build directory in the copy (5 MB), made again at the next update.
         run rm -rf "$root$prefix/src/build"
-        wheel="$root$prefix/wheels/${APP//-/_}-$version-py3-none-any.whl"
+        wheel="$release/wheels/${APP//-/_}-$version-py3-none-any.whl"
     fi
-    # Out with the old app (the same version number would count as installed already),
-    # in with its locked dependencies (lgpio on the Pi's aarch64 and armv7l), then the
-    # wheel alone; pip compiles the bytecode, since the service sees /opt read-only
-    # (ProtectSystem=strict).
-    run "${pip[@]}" uninstall --quiet --yes "$APP"
+    # Its locked dependencies (lgpio on the Pi's aarch64 and armv7l), then the wheel alone;
+    # pip compiles the bytecode, since the service sees /opt read-only (ProtectSystem=strict).
     run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/run.txt"
     run "${pip[@]}" install --quiet --no-cache-dir --no-deps "$wheel"
     install_file "$source_dir/deploy/companion.sh" "$command_file" 0755
+    if [ -d "$root$prefix/venv" ] && [ ! -L "$root$prefix/venv" ]; then
+        # An install from before versioned venvs: its venv becomes the previous version. Its
+        # scripts name /opt/table-companion/venv/bin/python, which the link still reaches.
+        run install -d -m 0755 "$root$prefix/versions/earlier"
+        run mv -T "$root$prefix/venv" "$root$prefix/versions/earlier/venv"
+        previous_release=earlier
+    fi
+    use_release "$new_release"
+}
+
+use_release() {
+    # Point $prefix/venv at versions/$1/venv: a new link renamed over the old (atomic).
+    run ln -sfn "versions/$1/venv" "$root$prefix/venv.new"
+    run mv -T "$root$prefix/venv.new" "$root$prefix/venv"
+}
+
+keep_two_releases() {
+    # Only the version in use and the one before it stay.
+    local dir name
+    for dir in "$root$prefix"/versions/*/; do
+        [ -d "$dir" ] || continue
+        name="$(basename "$dir")"
+        if [ "$name" != "$new_release" ] && [ "$name" != "$previous_release" ]; then
+            run rm -rf "$root$prefix/versions/$name"
+        fi
+    done
+}
+
+started() {
+    # Whether the service is running after `systemctl restart` returned (a dry run: yes).
+    [ "$dry_run" -eq 1 ] || systemctl is-active --quiet "$APP.service"
+}
+
+start_or_roll_back() {
+    # Type=notify: `systemctl restart` waits for the companion's READY=1 (the table is up)
+    # and fails when it exits, crashes or stays silent for TimeoutStartSec=.
+    if run systemctl restart "$APP.service" && started; then
+        note "version $new_release started and reported ready"
+        keep_two_releases
+        return
+    fi
+    warn "the new version $new_release did not start (its log: journalctl -u $APP -b)"
+    if [ -z "$previous_release" ]; then
+        warn "no earlier version to go back to"
+        exit 1
+    fi
+    warn "going back to the version before, $previous_release"
+    use_release "$previous_release"
+    if run systemctl restart "$APP.service" && started; then
+        warn "rolled back: $previous_release runs again; the failed $new_release is removed"
+        run rm -rf "$root$prefix/versions/$new_release"
+    else
+        warn "$previous_release does not start either: see journalctl -u $APP -b"
+    fi
+    exit 1
 }
 
 install_config() {
@@ -566,6 +641,7 @@ install_service() {
     if ! systemd_running; then
         run systemctl enable "$APP.service"
         note "systemd is not running here: the service starts at the next boot"
+        keep_two_releases
         return
     fi
     run systemctl daemon-reload
@@ -580,8 +656,9 @@ install_service() {
     fi
     if [ "$reboot_needed" -eq 1 ]; then
         note "not starting now: reboot first (sudo reboot) for the serial port"
+        keep_two_releases
     else
-        run systemctl restart "$APP.service"
+        start_or_roll_back
     fi
 }
 
