@@ -44,6 +44,9 @@ hotspot_info=/etc/$APP/hotspot.toml
 hotspot_profile=/etc/NetworkManager/system-connections/$APP-hotspot.nmconnection
 watchdog_conf=/etc/systemd/system.conf.d/$APP-watchdog.conf
 journald_conf=/etc/systemd/journald.conf.d/$APP.conf
+usb_backup_script=/usr/local/lib/$APP/usb-backup.sh
+usb_backup_service=/etc/systemd/system/$APP-backup.service
+usb_backup_timer=/etc/systemd/system/$APP-backup.timer
 hostname_file=/etc/hostname
 hosts_file=/etc/hosts
 # A display manager's unit: only with one does a graphical boot hold the screen.
@@ -64,6 +67,7 @@ hotspot=0
 wheel_file=""
 service_user=companion
 hostname_wanted=""
+usb_backup=0
 reboot_needed=0
 # The versions' directories (versions/NAME) of this install and of the one in use before.
 new_release=""
@@ -82,6 +86,8 @@ Install Table Companion as a service that starts the table screen when the Pi bo
                   (raspi-config's non-interactive mode; needs a reboot)
   --hotspot       make the Pi's own Wi-Fi when no known network is around (a
                   NetworkManager hotspot; its name and passphrase go to $hotspot_info)
+  --usb-backup    back the saved games up every hour onto a USB stick labelled
+                  TABLEBACKUP whenever one is plugged in (a systemd timer)
   --hostname NAME the Pi's name, which phones open as NAME.local (default: keep a
                   name chosen before, e.g. in Raspberry Pi Imager; else '$DEFAULT_HOSTNAME')
   --wheel FILE    install this wheel of the app instead of building one (plain Python)
@@ -98,6 +104,7 @@ while [ $# -gt 0 ]; do
         --uninstall) uninstall=1 ;;
         --enable-uart) enable_uart=1 ;;
         --hotspot) hotspot=1 ;;
+        --usb-backup) usb_backup=1 ;;
         --wheel)
             [ $# -ge 2 ] || { echo "install.sh: --wheel needs a file" >&2; exit 2; }
             wheel_file="$2"
@@ -196,7 +203,9 @@ preflight() {
     fi
     for needed in pyproject.toml requirements/build.txt requirements/run.txt \
         deploy/$APP.service deploy/config.toml deploy/companion.sh deploy/99-$APP-readers.rules \
-         deploy/avahi/$APP.service deploy/hotspot.py; do
+         deploy/avahi/$APP.service deploy/hotspot.py deploy/usb-backup.sh \
+         deploy/systemd/watchdog.conf deploy/systemd/journald.conf \
+         deploy/systemd/$APP-backup.service deploy/systemd/$APP-backup.timer; do
         if [ ! -f "$source_dir/$needed" ]; then
             echo "install.sh: $source_dir/$needed is missing: run me from a full checkout" >&2
             exit 1
@@ -612,6 +621,49 @@ set_hostname() {
     fi
 }
 
+setup_usb_backup() {
+    step "Hourly backups onto a USB stick labelled TABLEBACKUP (a systemd timer)"
+    if [ "$usb_backup" -eq 0 ]; then
+        if [ -e "$root$usb_backup_timer" ]; then
+            note "kept: $usb_backup_timer (from an earlier --usb-backup)"
+        else
+            note "not asked (pass --usb-backup for hourly backups onto a USB stick)"
+        fi
+        return
+    fi
+    local any=0
+    install_file "$source_dir/deploy/usb-backup.sh" "$usb_backup_script" 0755
+    any=$((any + changed))
+    install_file "$source_dir/deploy/systemd/$APP-backup.service" "$usb_backup_service" 0644
+    any=$((any + changed))
+    install_file "$source_dir/deploy/systemd/$APP-backup.timer" "$usb_backup_timer" 0644
+    any=$((any + changed))
+    if systemd_running; then
+        [ "$any" -eq 0 ] || run systemctl daemon-reload
+        run systemctl enable --now "$APP-backup.timer"
+    else
+        run systemctl enable "$APP-backup.timer"
+    fi
+    note "label a stick TABLEBACKUP (FAT, exFAT or ext4) and plug it in; the newest 24 stay"
+}
+
+check_read_only_root() {
+    # raspi-config's overlay file system keeps every write in RAM: saved games included,
+    # unless they have a partition of their own (docs/raspberry-pi.md, "A read-only root").
+    local mounts="$root/proc/mounts"
+    [ -r "$mounts" ] || return 0
+    awk '$2 == "/" && $3 == "overlay" { found = 1 } END { exit !found }' "$mounts" || return 0
+    if awk -v dir="$data_dir" '$2 == dir { found = 1 } END { exit !found }' "$mounts"; then
+        note "a read-only root, with the saved games on their own partition ($data_dir)"
+    else
+        warn "the root file system is an overlay (raspi-config's read-only mode): every write"
+        warn "goes to RAM, the saved games too, and a power cut loses them all. Give"
+        warn "$data_dir a partition of its own (docs/raspberry-pi.md, 'A read-only root')"
+        warn "or turn the overlay off: sudo raspi-config nonint do_overlayfs 1"
+        unfinished+=("saved games that survive a power cut (the root is an overlay in RAM)")
+    fi
+}
+
 install_udev_rule() {
     step "udev rule for USB RFID readers: $udev_rule"
     install_file "$source_dir/deploy/99-$APP-readers.rules" "$udev_rule" 0644
@@ -666,6 +718,7 @@ do_install() {
     preflight
     install_packages
     create_user
+    check_read_only_root
     install_app
     install_config
     install_avahi_service
@@ -674,6 +727,7 @@ do_install() {
     enable_serial_port
     install_watchdog
     cap_journal
+    setup_usb_backup
     install_udev_rule
     install_service
     if [ ${#unfinished[@]} -gt 0 ]; then
@@ -696,6 +750,13 @@ do_install() {
 do_uninstall() {
     preflight
     step "Stop and remove the service"
+    if [ -e "$root$usb_backup_timer" ]; then
+        if systemd_running; then
+            run systemctl disable --now "$APP-backup.timer"
+        else
+            run systemctl disable "$APP-backup.timer"
+        fi
+    fi
     if [ -e "$root$unit_file" ]; then
         if systemd_running; then
             run systemctl disable --now "$APP.service"
@@ -713,7 +774,8 @@ do_uninstall() {
     local path had_hotspot=0
     [ ! -e "$root$hotspot_profile" ] || had_hotspot=1
     for path in "$udev_rule" "$command_file" "$avahi_file" "$hotspot_profile" "$prefix" \
-        "/etc/$APP" "$watchdog_conf" "$journald_conf"; do
+        "/etc/$APP" "$watchdog_conf" "$journald_conf" "$usb_backup_timer" "$usb_backup_service" \
+        "/usr/local/lib/$APP"; do
         if [ -e "$root$path" ]; then
             run rm -rf "$root$path"
         else

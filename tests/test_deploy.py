@@ -1052,3 +1052,125 @@ def test_a_broken_first_install_says_so(host: FakeHost, tmp_path: Path) -> None:
     assert run.returncode == 1
     assert "no earlier version to go back to" in run.stderr
     assert "the new version is broken" in run.stderr  # its own words reach the person
+
+
+# --- backups onto a USB stick, and a read-only root ------------------------------------
+
+USB_BACKUP = DEPLOY / "usb-backup.sh"
+BACKUP_UNITS = [DEPLOY / "systemd" / f"table-companion-backup.{kind}"
+                for kind in ("service", "timer")]
+
+
+def test_usb_backup_installs_a_timer(host: FakeHost) -> None:
+    run = host.run("--dry-run", "--usb-backup")
+    assert_dry(run)
+    installs = {c[-1]: c for c in run.find("install", "-D")}
+    root = str(host.root)
+    script = installs[f"{root}/usr/local/lib/table-companion/usb-backup.sh"]
+    assert script[-2] == str(USB_BACKUP) and script[3] == "0755"
+    for unit in BACKUP_UNITS:
+        assert installs[f"{root}/etc/systemd/system/{unit.name}"][-2] == str(unit)
+    assert run.has("systemctl", "enable", "--now", "table-companion-backup.timer")
+    plain = host.run("--dry-run")
+    assert "pass --usb-backup" in plain.stdout and not plain.has("systemctl", "enable", "--now")
+    host.install_everything()
+    for path in ("usr/local/lib/table-companion/usb-backup.sh",
+                 "etc/systemd/system/table-companion-backup.timer",
+                 "etc/systemd/system/table-companion-backup.service"):
+        (host.root / path).parent.mkdir(parents=True, exist_ok=True)
+        (host.root / path).write_text("x")
+    gone = host.run("--dry-run", "--uninstall")
+    assert_dry(gone)
+    assert gone.commands[0] == ["systemctl", "disable", "--now", "table-companion-backup.timer"]
+    removed = {c[-1] for c in gone.find("rm")}
+    assert {f"{root}/etc/systemd/system/table-companion-backup.timer",
+            f"{root}/etc/systemd/system/table-companion-backup.service",
+            f"{root}/usr/local/lib/table-companion"} <= removed
+
+
+def test_backup_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
+    analyze = tool("systemd-analyze", "systemd")
+    script = tmp_path / "usb-backup.sh"
+    script.write_text("#!/bin/sh\n", encoding="utf-8")
+    script.chmod(0o755)
+    for unit in BACKUP_UNITS:
+        text = unit.read_text(encoding="utf-8")
+        (tmp_path / unit.name).write_text(
+            text.replace("/usr/local/lib/table-companion/usb-backup.sh", str(script)))
+    timer = unit_entries(BACKUP_UNITS[1].read_text())
+    assert timer["Install.WantedBy"] == ["timers.target"] and timer["Timer.OnUnitActiveSec"]
+    result = subprocess.run([analyze, "verify", str(tmp_path / BACKUP_UNITS[1].name),
+                             str(tmp_path / BACKUP_UNITS[0].name)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+@pytest.fixture
+def companion_command(tmp_path: Path) -> Path:
+    """A `companion` command running this checkout."""
+    import sys
+
+    command = tmp_path / "companion"
+    command.write_text(f"#!/bin/sh\ncd {shlex.quote(str(REPO))} && exec "
+                       f"{shlex.quote(sys.executable)} -m companion \"$@\"\n")
+    command.chmod(0o755)
+    return command
+
+
+def test_usb_backup_onto_a_mounted_stick_keeps_the_newest(tmp_path: Path,
+                                                          companion_command: Path) -> None:
+    data = tmp_path / "data"
+    (data / "games").mkdir(parents=True)
+    (data / "screen.json").write_text("{}")
+    stick = tmp_path / "stick"
+    backups = stick / "table-companion-backups"
+    backups.mkdir(parents=True)
+    old = [backups / f"companion-backup-2020010{i}-000000.tar.gz" for i in range(1, 4)]
+    for path in old:
+        path.write_text("old")
+    result = subprocess.run(
+        ["bash", str(USB_BACKUP), "--mounted", str(stick), "--data-dir", str(data),
+         "--keep", "2", "--command", str(companion_command)],
+        capture_output=True, text=True, check=False, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    left = sorted(p.name for p in backups.iterdir())
+    assert len(left) == 2 and left[0] == old[-1].name, left  # the newest old one, and the new
+    new = backups / left[1]
+    assert new.stat().st_mode & 0o777 == 0o600
+    import tarfile
+
+    with tarfile.open(new) as archive:
+        assert any(name.endswith("screen.json") for name in archive.getnames())
+    assert f"removed the old backup {old[0]}" in result.stdout
+
+
+def test_usb_backup_without_a_stick_does_nothing(tmp_path: Path) -> None:
+    result = subprocess.run(["bash", str(USB_BACKUP), "--label", "NOSUCHSTICK42"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "no USB stick labelled NOSUCHSTICK42" in result.stdout
+
+
+@pytest.mark.parametrize("args", [["--keep", "0"], ["--keep", "x"], ["--label", "a b"],
+                                  ["--mounted", "/nonexistent/stick"], ["--frob"]])
+def test_usb_backup_refuses_bad_arguments(args: list[str]) -> None:
+    result = subprocess.run(["bash", str(USB_BACKUP), *args], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 2 and "usb-backup.sh:" in result.stderr
+
+
+def test_an_overlay_root_without_a_data_partition_is_not_called_done(host: FakeHost) -> None:
+    """raspi-config's read-only mode keeps every write in RAM: saved games would be lost at
+    the next power cut, unless they have their own partition."""
+    mounts = host.root / "proc/mounts"
+    mounts.parent.mkdir(parents=True)
+    mounts.write_text("overlayroot / overlay rw,relatime 0 0\n/dev/mmcblk0p1 /boot/firmware "
+                      "vfat rw 0 0\n")
+    run = host.run("--dry-run")
+    assert run.returncode == 1 and run.changes == ""
+    assert "a power cut loses them all" in run.stderr and "==> Done\n" not in run.stdout
+    with mounts.open("a") as f:
+        f.write("/dev/mmcblk0p3 /var/lib/table-companion ext4 rw,noatime 0 0\n")
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert "saved games on their own partition" in run.stdout

@@ -98,3 +98,17 @@ def test_sizes_in_the_guide_are_under_the_tested_limit() -> None:
     total = re.search(r"bring the total to\s+(\d+) MB", section)
     assert app and total
     assert int(app.group(1)) <= limit < int(total.group(1))
+
+
+def test_usb_backups_as_the_script_does_them() -> None:
+    script = (REPO / "deploy" / "usb-backup.sh").read_text(encoding="utf-8")
+    label, keep = shell_value("label", script), shell_value("keep", script)
+    assert f"`{label}`" in GUIDE and f"keeps the newest {keep}" in GUIDE
+    path = shell_value("usb_backup_script").replace("$APP", "table-companion")
+    assert f"`{path}`" in GUIDE
+    assert "files 0600" in GUIDE
+
+
+def test_the_read_only_root_check_is_described() -> None:
+    assert "do_overlayfs 0" in GUIDE and "A read-only root" in GUIDE
+    assert "A read-only root" in INSTALL  # the installer's warning points at the section
