@@ -569,11 +569,11 @@ cap_journal() {
 }
 
 current_hostname() {
+    # /etc/hostname's name: the one the system boots with ("" for none: in a chroot or an
+    # image being built, `uname -n` would be the building machine's name).
     local name=""
     if [ -r "$root$hostname_file" ]; then
         read -r name <"$root$hostname_file" || true
-    elif [ -z "$root" ]; then
-        name="$(uname -n)"
     fi
     echo "$name"
 }
