@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from companion.app import debug, hotspot, systemd
 from companion.app.terminal_qr import qr_for_terminal
 from companion.config import Config, ConfigError, load_config, parse_reader_spec
+from companion.power import watch_power
 
 if TYPE_CHECKING:
     from companion.app.row_check import RowCheck
@@ -186,6 +187,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
     sound.set_volume(controller.ui.volume / 100)
     sound.set_muted(controller.ui.muted)
     try:
+        parts.append(watch_power(controller))  # under-voltage on the table screen, off a Pi none
         # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
         # screen's card registration all go through it
         readers = Readers(session, data_dir, [], controller.post_message,

@@ -309,6 +309,9 @@ _MESSAGES: tuple[Message, ...] = (
     # who may answer (companion.inputs.authority): the table's buttons act for the current
     # player; another player's bid, trade or debt is theirs to answer
     _t("own_input", "Waiting for {player}: answer on your phone or tap your bank card"),
+    # hardware warnings: the Pi's power (companion.power.watch_power)
+    _t("warn_under_voltage", "Power supply too weak: use the Pi's own power supply"),
+    _t("warn_throttled", "The Pi is too hot and slows down: give it air"),
 )
 MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES} | LINES | WHY | LESSONS
 #: the English source texts by id (the singular of counted messages)
