@@ -166,3 +166,26 @@ def test_a_deal_on_a_phone_keeps_the_language_the_dealer_reads(table: Any) -> No
     assert resp.status_code in (200, 302)
     settle(controller, session)
     assert TableLanguage.at(controller.data_dir).chosen == "en" and texts.language() == "en"
+
+
+def test_a_language_that_cannot_be_kept_is_still_spoken(tmp_path: Path) -> None:
+    """A full or read-only card: the choice holds for this run, nothing raises, and a bad
+    file on disk is read as no choice."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / FILE_NAME).write_text("{not json", encoding="utf-8")
+    table = TableLanguage(folder)
+    assert table.chosen == "" and table.resolve("sv") == "sv"
+    folder.chmod(0o500)
+    try:
+        try:  # root writes anyway: then only the in-memory half is checked
+            (folder / "probe").write_text("x")
+            blocked = False
+        except OSError:
+            blocked = True
+        assert table.choose("ru") and table.chosen == "ru" and table.resolve("sv") == "ru"
+        if blocked:
+            assert TableLanguage(folder).chosen == ""
+        assert not table.choose("xx") and table.chosen == "ru"
+    finally:
+        folder.chmod(0o700)
