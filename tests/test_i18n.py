@@ -212,6 +212,7 @@ def test_template_is_up_to_date_with_the_sources() -> None:
     from companion.words.explaining.why_texts import WHY
     from companion.words.log_texts import LINES
     from companion.words.move_texts import MOVES
+    from companion.words.square_texts import SQUARES
 
     with i18n.TEMPLATE.open("rb") as handle:
         committed = read_po(handle)
@@ -219,7 +220,7 @@ def test_template_is_up_to_date_with_the_sources() -> None:
     keys = {(m.context, m.id) for m in committed if m.id}
     assert keys == {(m.context, m.id) for m in extracted if m.id}, \
         "run: python -m companion.words.catalog update"
-    lists = [texts.MESSAGES, SENTENCES, QUESTIONS, NEWS, LINES, MOVES, WHY, LESSONS]
+    lists = [texts.MESSAGES, SENTENCES, QUESTIONS, NEWS, LINES, MOVES, WHY, LESSONS, SQUARES]
     marked = {(m.id, m.text if m.plural is None else (m.text, m.plural))
               for listed in lists for m in listed.values()}
     assert {k for k in keys if k[0] is not None} == marked

@@ -161,8 +161,9 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
             or default_edition(current_language()),
             "players": new_game.get("players", ", ".join(players)),
             "seed": new_game.get("seed", ""), "pin": new_game.get("pin", ""),
-            "language": new_game.get("language") or remote().table_language.resolve(
-                str(new_game.get("edition") or state.get("edition") or "")),
+            # the table's language, else the one the dealer reads: dealing keeps it
+            "language": new_game.get("language") or remote().table_language.spoken()
+            or current_language(),
             "rules": {key for key in HOUSE_RULES if new_game.get(key)},
             # the teaching table: as typed, else on for a table's first game or as it is now
             "teaching": bool(new_game.get("teaching")) if form == "new_game" else bool(
