@@ -175,9 +175,13 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
             no_screen = why_no_display()
         stop_if_asked()
     # headless: the table's sounds and clocks without the screen's modules (no pygame)
+    language = screen_language(config.screen.language, args.config)
+    if surface is None:  # the configured language is the phones' too, with no screen
+        from companion.words.table_language import TableLanguage
+
+        TableLanguage.at(data_dir).configured = language
     controller = _headless_table(session, sound, data_dir) if surface is None else \
-        _screen_controller(session, sound, data_dir,
-                           screen_language(config.screen.language, args.config),
+        _screen_controller(session, sound, data_dir, language,
                            port if config.web.enabled else None)
     if not remembered:
         controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
