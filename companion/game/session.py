@@ -27,6 +27,7 @@ from companion.game.limits import note_problem
 from companion.game.reading import effective_commands
 from companion.game.replaying import (
     Stacks,
+    apply_journaled,
     clean_command,
     needs_snapshot,
     resolve,
@@ -659,7 +660,7 @@ class GameSession:
                                              *going_back.taken_back(self._journal, items)],
                           self.version + 1, None)
             return self._commit(entry, with_version(again, self.version + 1))
-        result = apply_command(self._state, original.command)
+        result = apply_journaled(self._state, original.command)
         if isinstance(result, Rejection):
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
