@@ -12,10 +12,10 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.game.api import Source
 from companion.words.catalog import group_digits
 from web_remote import rulebook
 from web_remote.context import identity, refuse, remote
-from web_remote.guard import own_move
 from web_remote.i18n import (
     _,
     current_language,
@@ -194,7 +194,8 @@ def me() -> BaseResponse:
                    and pending.get("player") == player)
     who = identity()
     target = remote().session.undo_target()
-    mine_to_undo = who is not None and who.player == player and own_move(target, who)
+    mine_to_undo = who is not None and who.player == player and target is not None \
+        and remote().session.undo_refusal(Source("phone", player=who.player)) is None
     # the player's news not seen yet; only their own phone marks it seen (parts/news.html)
     news = say_news(state, player, remote().session.news(player)
                     if me_json and player else None)
