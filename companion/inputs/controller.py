@@ -266,7 +266,8 @@ class InputController:
                     return [_not_now(state, "Paying the salary")]
                 command = command_from(entry, by=mode.player)
                 return [Submit(command, Source("rfid", player=mode.player))]
-        if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None:
+        if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None \
+                and flow.dice_entered(state):
             self.entry.dial = 0  # the dial shows 1
             return [dice_prompt(state, self.entry)]
         return [PassOn(button.value, event.gesture is Gesture.HOLD)]

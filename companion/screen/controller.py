@@ -497,6 +497,8 @@ class Controller(EntryMixin):
             self.dial_take(source)
         elif ui_action == "dial_back":  # the last die back on the dial, else no dial
             self.dial_back()
+        elif ui_action == "go_by_device":  # PASS GO where the companion moves the tokens
+            self.notify(text("go_by_device"))
         elif ui_action == "menu":
             self.open_menu()
         elif ui_action == "help":

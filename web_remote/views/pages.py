@@ -13,6 +13,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.game.api import Source
+from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
 from web_remote import rulebook
 from web_remote.context import identity, refuse, remote
@@ -205,6 +206,7 @@ def me() -> BaseResponse:
                 said=building_said(pending), placing=placing,
                 place=find(mine, "build") if placing else None,
                 roll=roll, speed_die=speed and not in_jail and not pending,
+                entered_dice=dice_entered(state),  # the table's own dice, chosen at setup
                 choose=find(mine, "choose_square"), bus=find(mine, "use_bus_ticket"),
                 gifts=[c for c in mine if c["do"] == "choose_gift"],
                 gift_labels=gift_labels(), buildings=building_labels(),

@@ -36,7 +36,7 @@ class Action:
     `command` is submitted to the session; otherwise `ui` names a screen action
     ("menu", "undo", "choose:<verb>", "confirm_bankrupt",
     "undo_now", "undo_keep", "bus_ride", "bus_back", "pick:<steps>", "dial_take",
-    "dial_back").
+    "dial_back", "go_by_device").
     """
 
     button: str | None
@@ -238,6 +238,9 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     go = legal_entry(state, "pass_go", cur)
     if go:
         actions.append(Action("pass_go", text("act_pass_go"), command_from(go)))
+    elif not (state.get("options") or {}).get("bank_only") and not me.get("in_jail"):
+        # the companion moves the tokens: the key says it pays the salary itself
+        actions.append(Action("pass_go", text("act_go_by_device"), ui="go_by_device"))
     shown_card = card_text(state, ui)
     if shown_card:
         details.append(shown_card)
