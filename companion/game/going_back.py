@@ -55,6 +55,8 @@ def undo_refusal(entry: Entry, source: Source) -> Refusal | None:
     if source.banker:
         return None
     command = entry.command
+    if command.get("do") == "new_game":
+        return Refusal("not_allowed", "only the banker can undo dealing a game")
     if entry.rng is not None or command.get("do") == "draw":
         return Refusal("result_kept", "a result seen is kept: only the banker can undo the "
                        "companion's dice or a card drawn")

@@ -611,16 +611,18 @@ class GameSession:
     def undo_refusal(self, source: Source) -> JSON | None:
         """Why an undo by `source` would be refused now ({"code", "message", "params"}),
         None when it would not. Read-only; safe from any thread."""
+        nothing = {"code": "nothing_to_undo", "message": "there is nothing to undo",
+                   "params": {}}
         try:
             applied, target = self._stacks.undo[-1]
         except IndexError:
-            return {"code": "nothing_to_undo", "message": "there is nothing to undo",
-                    "params": {}}
+            return nothing
+        if applied <= 1:  # the journal's first game (as undo_target says)
+            return nothing
         try:
             refused = self._undo_refused(source, target)
         except (JournalError, StopIteration):
-            return {"code": "nothing_to_undo", "message": "there is nothing to undo",
-                    "params": {}}
+            return nothing
         if refused is None:
             return None
         return {"code": refused.code, "message": refused.message, "params": refused.params}

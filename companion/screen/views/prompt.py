@@ -25,7 +25,7 @@ from companion.words.undo_questions import describe_undo
 
 JSON = dict[str, Any]
 PANEL_BUTTONS = ("roll", "yes", "no", "pass_go", "undo", "menu")
-CHOICE_FIELDS = ("squares", "min", "max")
+CHOICE_FIELDS = ("squares", "min", "max", "via_go")  # via_go: a land offer's squares past GO
 CHOOSABLE = ("build", "sell_building", "mortgage", "unmortgage")
 
 
@@ -73,7 +73,8 @@ def command_from(entry: Mapping[str, Any], **fields: Any) -> JSON:
 def legal_entry(state: Mapping[str, Any], do: str, by: str | None = None) -> JSON | None:
     """The first legal command with verb `do` (and player `by`, when given)."""
     for entry in state.get("legal") or []:
-        if entry.get("do") == do and (by is None or entry.get("by") == by):
+        if entry.get("do") == do and (by is None or entry.get("by") == by) \
+                and not entry.get("correction"):  # the banker's, not the table's
             return dict(entry)
     return None
 
