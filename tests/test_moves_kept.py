@@ -210,3 +210,19 @@ def test_an_old_journal_with_moves_told_by_hand_still_replays(tmp_path: Path) ->
         with GameSession.open(path, "old") as session:
             replayed = {p["name"]: p["cash"] for p in session.state()["players"]}
         assert replayed == {p.name: p.cash for p in state.players}
+
+
+def test_only_the_bankers_phone_offers_a_correction(app: Flask, game: Any) -> None:
+    ann, banker = joined(app, "Ann"), joined(app, "banker")
+    mine = ann.client.get("/me").get_data(as_text=True)
+    assert 'name="correction"' not in mine and "Moved by hand" not in mine
+    assert 'name="dice[]"' not in mine  # the companion rolls at this table: no typed dice
+    page = banker.client.get("/me?as=Ann").get_data(as_text=True)
+    assert 'name="correction" value="true" data-bool' in page
+    assert '"correction": true' in page and '"do": "pass_go"' in page
+
+
+@pytest.mark.parametrize("game", [(3, "physical_dice")], indirect=True)
+def test_a_table_with_its_own_dice_offers_typed_dice(app: Flask, game: Any) -> None:
+    page = joined(app, "Ann").client.get("/me").get_data(as_text=True)
+    assert 'name="dice[]"' in page
