@@ -226,3 +226,13 @@ def test_only_the_bankers_phone_offers_a_correction(app: Flask, game: Any) -> No
 def test_a_table_with_its_own_dice_offers_typed_dice(app: Flask, game: Any) -> None:
     page = joined(app, "Ann").client.get("/me").get_data(as_text=True)
     assert 'name="dice[]"' in page
+
+
+def test_the_history_says_a_correction(app: Flask, game: Any) -> None:
+    from companion.words import catalog
+    from companion.words.move_words import describe_move
+
+    play(game, {"do": "pass_go", "by": "Bo"})
+    row = game.history(None, 1)[-1]
+    said = describe_move(row, game.state(), "fr", catalog.translator("fr")).text
+    assert said.startswith("Correction : ") and "Bo" in said
