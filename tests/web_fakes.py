@@ -54,7 +54,9 @@ class FakeSession:
         if players:
             out = self.submit({"do": "new_game", "edition": "classic-eur",
                                "players": list(players), "seed": seed,
-                               "options": options or {}}, Source(kind="script", banker=True))
+                               # a table that rolls its own dice: tests type them in
+                               "options": {"physical_dice": True, **(options or {})}},
+                              Source(kind="script", banker=True))
             assert out.accepted, out
 
     @property
