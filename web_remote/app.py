@@ -17,6 +17,7 @@ from flask import Flask, Response, g, request, session
 
 from companion.game.api import GameSessionProtocol
 from companion.game.pins import PIN_FILE, PinGuard, PinStore
+from companion.words.table_language import TableLanguage
 from web_remote import i18n
 from web_remote.context import (
     ListenedSession,
@@ -52,7 +53,7 @@ HOOK_KEYS = frozenset({"on_join", "games", "tags"})
 
 def _before() -> Response | None:
     r = remote()
-    g.lang = i18n.pick_language(r.config["default_language"])
+    g.lang = i18n.pick_language(r.table_language.spoken, r.config["default_language"])
     if request.path.startswith("/static/"):
         return None
     key = str(session.get("dev") or f"ip:{request.remote_addr}")
@@ -123,15 +124,17 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         pin=guard,
         seats=Seats(web_dir / "seats.json"),
         proposals=Proposals(web_dir / "proposals.json", persister),
-        worth=WorthRecorder(web_dir / "networth.json", persister),
+        worth=WorthRecorder(web_dir / "networth.jsonl", persister),
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),
         persister=persister,
+        table_language=TableLanguage.at(Path(data_dir)),
     )
     if cfg["banker_pin"] and not pins.check(str(cfg["banker_pin"])):
         pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions
     app.extensions["web_remote"] = r
     state = session_.state()
     r.session.saw(int(state.get("version") or 0))
+    r.sent = (int(state.get("version") or 0), state)  # the first change is from this state
     if state.get("players"):
         r.worth.record(state)
     r.cleanup.append(session_.add_listener(r.on_update))

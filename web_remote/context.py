@@ -17,8 +17,9 @@ from flask import Response, current_app, jsonify, render_template, request, sess
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
 from companion.rules.commands import Command
+from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
-from web_remote.hub import Hub
+from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
@@ -181,7 +182,11 @@ class Remote:
     worth: WorthRecorder
     limiter: RateLimiter
     persister: Persister
+    #: the table's one language (companion.words.table_language), the screen's too
+    table_language: TableLanguage
     cleanup: list[Callable[[], None]] = field(default_factory=list)
+    #: the version and state JSON the phones' streams were last sent (the listener's alone)
+    sent: tuple[int, JSON] | None = None
 
     def on_update(self, update: Update) -> None:
         """The session's listener (its listeners' thread): hand the update over, never
@@ -194,11 +199,23 @@ class Remote:
                 self.hub.publish("trades", {"version": update.version})
             elif self.proposals.prune(update.state, update.events):
                 self.hub.publish("trades", {"version": update.version})
-            self.worth.record(update.state, new_game)
-            self.hub.publish("state", {"version": update.version, "state": update.state,
-                                       "events": update.events}, ident=update.version)
+            state = update.state
+            self.worth.record(state, new_game)
+            self.hub.publish("state", self._told(update, state, new_game),
+                             ident=update.version)
         finally:
             self.session.saw(update.version)
+
+    def _told(self, update: Update, state: JSON, new_game: bool) -> JSON:
+        """What every phone's stream is sent of this update: the change from the version
+        sent before ("from"), or the whole state after a new game, a game switched to, or
+        a gap in the versions. A phone whose state is not of version "from" asks for the
+        state (/api/state); docs/phone-remote.md."""
+        before, self.sent = self.sent, (update.version, state)
+        if new_game or before is None or before[0] != update.version - 1:
+            return {"version": update.version, "state": state, "events": update.events}
+        return {"version": update.version, "from": before[0],
+                "change": state_change(before[1], state), "events": update.events}
 
     def close(self) -> None:
         """Stop listening and end every live stream."""

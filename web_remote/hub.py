@@ -4,18 +4,79 @@ The listener runs on the session's writer thread, so `publish` only drops a mess
 each queue and wakes its writer (never blocks, never serializes); the writer (the serving
 event loop, web_remote.serving.pump) encodes it, once per message for everyone, and writes
 it out as a Server-Sent Event. Streams are capped per device and in total.
+
+After a move every phone is sent the change of the state, not the state (`state_change`:
+a pay changes a few hundred bytes of the 8.5 KB state JSON), built and encoded once for all
+of them; a stream's first event carries the whole state (docs/phone-remote.md).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
+JSON = dict[str, Any]
+#: one step of a change: [path, value] sets the value at the path (object keys and array
+#: indexes from the top), [path] deletes that key; an empty path is the whole state
+Step = list[Any]
+
 #: a client that has this many undelivered messages is too slow: it is dropped and reconnects
 QUEUE_LIMIT = 256
+
+
+def state_change(before: Any, after: Any) -> list[Step]:
+    """The steps that turn `before` into `after` (JSON values): objects are compared key by
+    key and arrays of the same length item by item, down to what differs; anything else is
+    set whole. Equal parts cost one comparison each (done in C).
+
+    >>> state_change({"a": 1, "p": [{"c": 5}, {"c": 7}], "x": 0}, {"a": 1, "p": [{"c": 5},
+    ...               {"c": 6}], "y": None})
+    [[['p', 1, 'c'], 6], [['y'], None], [['x']]]
+    """
+    steps: list[Step] = []
+    _changed(before, after, [], steps)
+    return steps
+
+
+def _changed(before: Any, after: Any, path: list[Any], steps: list[Step]) -> None:
+    if type(before) is not type(after):
+        steps.append([path, after])
+    elif isinstance(after, dict):
+        for key, value in after.items():
+            if key not in before:
+                steps.append([[*path, key], value])
+            elif before[key] != value or type(before[key]) is not type(value):
+                _changed(before[key], value, [*path, key], steps)
+        steps.extend([[*path, key]] for key in before if key not in after)
+    elif isinstance(after, list) and len(after) == len(before):
+        for i, (old, new) in enumerate(zip(before, after, strict=True)):
+            if old != new or type(old) is not type(new):
+                _changed(old, new, [*path, i], steps)
+    elif before != after:
+        steps.append([path, after])
+
+
+def apply_change(state: Any, steps: list[Step]) -> Any:
+    """`state` with the steps of `state_change` applied (a copy; `state` is left as it is):
+    what a script following the stream does with each "state" event's "change"."""
+    out = copy.deepcopy(state)
+    for step in steps:
+        path = step[0]
+        if not path:
+            out = copy.deepcopy(step[1])
+            continue
+        parent = out
+        for key in path[:-1]:
+            parent = parent[key]
+        if len(step) > 1:
+            parent[path[-1]] = copy.deepcopy(step[1])
+        else:
+            del parent[path[-1]]
+    return out
 
 
 class Message:

@@ -6,10 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.words.explaining.rulebook import GENERAL, Section, available, rulebook, section_about
+from companion.words.explaining.rulebook import (
+    GENERAL,
+    Section,
+    available,
+    cite,
+    rulebook,
+    section_about,
+)
 from web_remote.i18n import _
 
-__all__ = ["GENERAL", "Section", "available", "rulebook", "section_about", "search",
+__all__ = ["GENERAL", "Section", "available", "cite", "rulebook", "section_about", "search",
            "option_texts", "house_rules"]
 
 

@@ -19,6 +19,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "games": ("companion.app.games_cmd", "list the saved games"),
     "export": ("companion.app.export_cmd", "export the saved game as a table script"),
     "screenshot": ("companion.app.screenshot_cmd", "render the current game to a PNG"),
+    "backup": ("companion.app.backup_cmd", "copy the saved games into a file, also while "
+               "playing"),
+    "restore": ("companion.app.restore_cmd", "put a backup back (the companion stopped)"),
     "tap": ("companion.app.tap_cmd", "tap an RFID tag into a running companion"),
     "doctor": ("companion.app.doctor", "check display, audio, GPIO, readers, memory, mDNS, "
                "hotspot"),

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from companion.rules.buildings import (
     build_command_refusal,
+    builder_lots,
     building_auction_refusal,
     sell_refusal,
 )
 from companion.rules.cards import draw_refusal
+from companion.rules.codes import RulesError
 from companion.rules.commands import (
     GIFTS,
     ActOffer,
@@ -30,7 +32,7 @@ from companion.rules.commands import (
     TradeOffer,
     Verb,
 )
-from companion.rules.edition import OWNABLE
+from companion.rules.edition import OWNABLE, SquareKind
 from companion.rules.estate import (
     bid_floor,
     bid_refusal,
@@ -72,6 +74,8 @@ from companion.rules.turns import (
 #: the verbs asked of every owned square, in the order they are listed
 _PROPERTY_VERBS = (Verb.BUILD, Verb.SELL_BUILDING, Verb.MORTGAGE, Verb.UNMORTGAGE)
 _BANK_BUILDINGS = ("house", "hotel", "skyscraper")
+#: the kinds of square anything is built on (a station: a train depot, in such an edition)
+_BUILT_ON = (SquareKind.LOT, SquareKind.STATION)
 
 
 def legal_commands(g: GameState) -> list[LegalOffer]:
@@ -188,23 +192,46 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
 
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
     so their new owner's lifting is not listed twice.
+
+    Each refusal function is asked only of the squares it could accept: whatever else holds,
+    it refuses a mortgaged square to build on or mortgage, an unmortgaged one to lift, one
+    without a building (nor a train depot) to sell from, a square that is neither a lot nor
+    a station to build on, and every lot of a colour group its player may not build in
+    (`builder_lots`, asked once per group). So a mid-game state asks a few dozen questions
+    instead of four per deed, and builds a handful of refusals instead of about a hundred
+    (issue 28); tests/test_rules_offers.py still checks that `apply` accepts exactly this.
     """
     lifting = top.player if isinstance(top, LiftMortgagesPending) else -1
-    owner = g.owner
-    ownable = [s.index for s in g.edition.squares if s.kind in OWNABLE]
+    owner, mortgaged, level, depots = g.owner, g.mortgaged, g.level, g.depots
+    squares = g.edition.squares
+    ownable = [s.index for s in squares if s.kind in OWNABLE]
     for i, p in enumerate(g.players):
         if p.bankrupt:
             continue
         owned = [s for s in ownable if owner[s] == i]
         if not owned:
             continue
-        build = [s for s in owned if build_command_refusal(g, i, s, 1) is None]
-        sell = [s for s in owned if sell_refusal(g, i, s, 1) is None]
-        mortgage = [s for s in owned if mortgage_refusal(g, i, s) is None]
-        lift = [] if i == lifting else [s for s in owned if unmortgage_refusal(g, i, s) is None]
-        for verb, squares in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
-            if squares:
-                out.append(SquaresOffer(verb, p.name, squares))
+        build: list[int] = []
+        barred: set[str] = set()  # colour groups the player may not build in
+        for s in owned:
+            sq = squares[s]
+            if mortgaged[s] or sq.kind not in _BUILT_ON:
+                continue
+            if sq.kind is SquareKind.LOT:
+                if sq.group in barred:
+                    continue
+                if isinstance(builder_lots(g, i, s), RulesError):
+                    barred.add(sq.group)
+                    continue
+            if build_command_refusal(g, i, s, 1) is None:
+                build.append(s)
+        sell = [s for s in owned if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None]
+        mortgage = [s for s in owned if not mortgaged[s] and mortgage_refusal(g, i, s) is None]
+        lift = [] if i == lifting else [s for s in owned
+                                        if mortgaged[s] and unmortgage_refusal(g, i, s) is None]
+        for verb, chosen in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
+            if chosen:
+                out.append(SquaresOffer(verb, p.name, chosen))
 
 
 __all__ = ["legal_commands"]

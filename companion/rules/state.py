@@ -352,6 +352,11 @@ class GameState:
     fresh_tickets: int = 0
     #: the current player rolled Mr. Monopoly this turn: nobody else builds, lifts or trades
     mr_monopoly: bool = False
+    #: mortgaged deeds received from another player (a trade, a bankruptcy) and kept
+    #: mortgaged, in board order: lifting one later costs its value plus the interest again,
+    #: whatever the edition's rule for a player's own mortgages (SV «löser han det senare
+    #: betalar han även nu 10 % ränta utöver kapitalskulden»); set_mortgaged clears it
+    kept_mortgages: tuple[int, ...] = ()
     #: bank-only play, the salary of the move being told: GO_PAID (PASS GO before its square
     #: was told: the square must be past GO, no second salary), GO_DUE (the square told was
     #: past GO without the salary: PASS GO pays it), else NO_SALARY
@@ -372,7 +377,8 @@ class GameState:
                  claims: list[tuple[int, int, int, int, int]] | None = None,
                  bank_skyscrapers: int = 0, depots: tuple[int, ...] = (),
                  fresh_tickets: int = 0, mr_monopoly: bool = False,
-                 owned: int = 0, go_salary: int = 0) -> None:
+                 kept_mortgages: tuple[int, ...] = (), owned: int = 0,
+                 go_salary: int = 0) -> None:
         self.edition = edition
         self.options = options
         self.players = players
@@ -401,6 +407,7 @@ class GameState:
         self.depots = depots
         self.fresh_tickets = fresh_tickets
         self.mr_monopoly = mr_monopoly
+        self.kept_mortgages = kept_mortgages
         self.owned = owned
         self.go_salary = go_salary
 
@@ -426,7 +433,7 @@ class GameState:
             self.pending[:],
             self.last_card, self.pot, self.winner, self.extra, self.standings,
             self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
-            self.mr_monopoly, 0, self.go_salary)
+            self.mr_monopoly, self.kept_mortgages, 0, self.go_salary)
 
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
@@ -453,9 +460,11 @@ class GameState:
         self.level = old[:square] + (level,) + old[square + 1:]
 
     def set_mortgaged(self, square: int, mortgaged: bool) -> None:
-        """Mortgage or lift a property."""
+        """Mortgage or lift a property (a lifted one is no longer a kept mortgage)."""
         old = self.mortgaged
         self.mortgaged = old[:square] + (mortgaged,) + old[square + 1:]
+        if not mortgaged and self.kept_mortgages:
+            self.kept_mortgages = tuple(s for s in self.kept_mortgages if s != square)
 
     def wdeck(self, deck_id: str) -> list[str]:
         """A deck's card list, made this state's own so that it may be changed."""
@@ -528,6 +537,7 @@ def plain_copy(g: GameState) -> GameState:
     new.depots = g.depots
     new.fresh_tickets = g.fresh_tickets
     new.mr_monopoly = g.mr_monopoly
+    new.kept_mortgages = g.kept_mortgages
     new.owned = 0
     new.go_salary = g.go_salary
     return new

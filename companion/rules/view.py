@@ -244,6 +244,8 @@ def snapshot(g: GameState) -> JSON:
         "bank_skyscrapers": g.bank_skyscrapers, "depots": list(g.depots),
         "fresh_tickets": g.fresh_tickets, "mr_monopoly": g.mr_monopoly,
         **({"go_salary": g.go_salary} if g.go_salary else {}),  # bank-only play's salary
+        # only when there are any, so that snapshots of games without them stay as they were
+        **({"kept_mortgages": list(g.kept_mortgages)} if g.kept_mortgages else {}),
     }
 
 
@@ -276,6 +278,7 @@ def restore(data: JSON, edition: Edition) -> GameState:
             depots=tuple(data.get("depots", ())), fresh_tickets=int(data.get("fresh_tickets", 0)),
             mr_monopoly=bool(data.get("mr_monopoly", False)),
             go_salary=int(data.get("go_salary", 0)),
+            kept_mortgages=tuple(int(x) for x in data.get("kept_mortgages", ())),
         )
     except (KeyError, TypeError, EventError) as exc:
         raise ValueError(f"malformed snapshot: {exc}") from None

@@ -87,6 +87,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("act_take", "Take"),
     # TRANSLATORS: {face} is a die face: a number, "bus" or "Mr. Monopoly"
     _t("act_take_face", "Take {face}"),
+    # TRANSLATORS: NO while the physical dice are typed: the last die typed goes; {face} is
+    # that die's face (a number, "bus" or "Mr. Monopoly")
+    _t("act_clear_face", "Clear the {face}"),
     _t("act_take_money", "Take {amount}"),
     _t("act_bus_ticket", "Bus ticket"),
     _t("act_ride", "Ride"),
@@ -186,6 +189,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("menu_settings", "Sound"),
     _t("menu_help", "Keys and buttons"),
     _t("menu_rules", "House rules"),
+    # TRANSLATORS: the menu item that changes the table's language; {language} in itself
+    _t("menu_language", "Language: {language}"),
+    _t("language_title", "The table's language (the phones' too)"),
     _t("menu_close", "Close menu"),
     _t("menu_new_game", "New game"),
     _t("menu_end_now", "End now and count"),
@@ -207,6 +213,7 @@ _MESSAGES: tuple[Message, ...] = (
     _t("help_pass_go", "G  PASS GO: the salary (bank-only play; else it is automatic)"),
     _t("help_undo", "U  UNDO: undo the last move"),
     _t("help_menu", "M  MENU: build, mortgage, sound"),
+    _t("help_banker", "M held or Shift+M  banker menu: end now, cards"),
     _t("help_digits", "1–6  enter the dice (a table with its own dice)"),
     _t("help_speed", "1–3 B M  then the speed die: 1–3, bus, Mr. Monopoly"),
     _t("help_dial", "Dial  dice, bids, lists, squares; YES takes"),

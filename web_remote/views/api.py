@@ -105,6 +105,10 @@ def commands() -> Response:
     version = _version(body)
     r = remote()
     current = r.session.state()
+    by = body["command"].get("by") if isinstance(body.get("command"), dict) else None
+    if by is not None and not isinstance(by, str):  # a list or an object names nobody
+        raise Refusal("unknown_player", _("%(field)s: %(name)s is not playing.", field="by",
+                                          name=repr(by)[:40]))
     command = authorize(body.get("command"), who, current, board_size(current))
     question = confirm_question(command, who, current)
     if question is not None and body.get("confirmed") is not True:

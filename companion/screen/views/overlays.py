@@ -11,7 +11,7 @@ from companion.screen.texts import text
 from companion.screen.ui_state import Chooser
 
 HELP_LINES = ("help_roll", "help_yes", "help_no", "help_pass_go", "help_undo", "help_menu",
-              "help_digits", "help_speed", "help_dial", "help_help", "help_touch")
+              "help_banker", "help_digits", "help_speed", "help_dial", "help_help", "help_touch")
 CHOOSER_ROWS = 7
 
 

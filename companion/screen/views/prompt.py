@@ -140,6 +140,9 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         actions.append(Action("menu", text("act_menu"), ui="menu"))
     details = list(prompt.details) + _follow_ups(state)
     if (ui.dice_entry or ui.speed_entry is not None) and ui.dial is None:
+        last = ui.speed_entry if ui.speed_entry is not None else ui.dice_entry[-1]
+        actions = [a for a in actions if a.button != "no"] + [  # NO: a wrong die typed goes
+            Action("no", text("act_clear_face", face=face_word(last)), ui="dice_back")]
         needed = dice_needed(state, acting_player(state))
         details.append(text("prompt_dice_entry",
                             dice=entry_text(ui.dice_entry, ui.speed_entry, needed)))
