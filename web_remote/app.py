@@ -28,11 +28,18 @@ from web_remote.context import (
     refuse,
     remote,
 )
-from web_remote.hub import MAX_STREAMS, PER_DEVICE, Hub
+from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_ADDRESS, Hub
 from web_remote.i18n import _
 from web_remote.proposals import Proposals
 from web_remote.reasons import lesson_for
-from web_remote.security import JoinCodes, RateLimiter, Seats, load_secret, same_origin
+from web_remote.security import (
+    TABLE_SLOT,
+    JoinCodes,
+    RateLimiter,
+    Seats,
+    load_secret,
+    same_origin,
+)
 from web_remote.store import Persister
 from web_remote.views import api, banker, going_back, join, pages, story
 from web_remote.worth import WorthRecorder
@@ -46,6 +53,8 @@ DEFAULTS: dict[str, Any] = {
     "join_ttl_s": 15 * 60.0,
     "streams_max": MAX_STREAMS,  # live streams at once (past it: 503, the page retries)
     "streams_per_device": PER_DEVICE,  # a newer stream of a phone ends its oldest
+    "streams_spectators": SPECTATORS,  # spectators' streams, all together
+    "streams_spectators_per_address": SPECTATORS_PER_ADDRESS,  # ... and from one address
 }
 #: what used to be hooks in the config: now fields of TableHooks
 HOOK_KEYS = frozenset({"on_join", "games", "tags"})
@@ -57,8 +66,13 @@ def _before() -> Response | None:
     if request.path.startswith("/static/"):
         return None
     key = str(session.get("dev") or f"ip:{request.remote_addr}")
-    if not r.limiter.allow(key):
+    who = identity()
+    if not r.limiter.allow(key) or ((who is None or not who.can_act) and not r.limiter.allow(
+            f"address:{request.remote_addr}")):  # new cookies share their address's bucket
         return refuse("rate_limited", _("Too many requests: wait a moment."), 429)
+    scope = request.environ.get("asgi.scope")
+    if who is not None and who.can_act and isinstance(scope, dict):
+        scope[TABLE_SLOT] = True  # the serving loop keeps this address's connections first
     if request.method == "POST":
         if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
                            request.host_url):
@@ -104,7 +118,8 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         JSON_SORT_KEYS=False,
     )
     app.config.update({k: v for k, v in cfg.items() if k.isupper()})
-    hub = Hub(int(cfg["streams_max"]), int(cfg["streams_per_device"]))
+    hub = Hub(int(cfg["streams_max"]), int(cfg["streams_per_device"]),
+              int(cfg["streams_spectators"]), int(cfg["streams_spectators_per_address"]))
     persister = Persister()
     on_join = hooks.on_join
 

@@ -111,7 +111,10 @@ def _main(argv: list[str]) -> int:
     data_dir = args.data_dir or config.data_dir
     from companion.app.row_check import RowCheck, start_problem
 
-    problem = start_problem(data_dir)  # no acknowledged move nor banker PIN lost silently
+    # no acknowledged move nor banker PIN lost silently; and a port that exists (99999 was
+    # served on 34463 without a word)
+    problem = f"--port {args.port}: a port is 1 to 65535" if args.port is not None and \
+        not 1 <= args.port <= 65535 else start_problem(data_dir)
     if problem is not None:
         print(f"companion run: {problem}", file=sys.stderr)
         return 2

@@ -23,7 +23,7 @@ from companion.game.pins import PinGuard
 from companion.inputs import entry
 from companion.inputs.authority import decision_owner, table_source, waiting_on
 from companion.inputs.entry import acting_player
-from companion.rules.commands import Bankrupt, Command, EndGame
+from companion.rules.commands import Bankrupt, CloseAuction, Command, EndGame
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
@@ -239,6 +239,7 @@ class Controller(EntryMixin):
     def tick(self) -> bool:
         """Time-driven changes: the timed game's end, the auction gavel when time runs out."""
         changed = self._timed_game_over()
+        self.ui.banker_free = self.pins is None or not self.pins.store.is_set
         if self.ui.pin is not None and self.ui.pin_until is not None and \
                 self.ui.now >= self.ui.pin_until:
             self.ui.pin, self.ui.pin_until = None, None  # the PIN question closes by itself
@@ -543,6 +544,8 @@ class Controller(EntryMixin):
         elif ui_action == "end_now":  # the banker menu's "End now and count": asks first
             self.open_chooser(text("end_now_title"), [
                 Choice(text("menu_end_now"), action="end_now_yes"), Choice(text("act_back"))])
+        elif ui_action == "sold":  # the banker's gavel: the highest bid wins now
+            self.as_banker("sold")
         elif ui_action == "end_now_yes" and self.session is not None:
             self._send(EndGame(), Source("screen", banker=True))
         elif ui_action.startswith("setup_"):
@@ -672,7 +675,8 @@ class Controller(EntryMixin):
             chosen, edition = form.language, form.edition_id()
         else:
             chosen, edition = "", str((self.state or {}).get("edition") or "")
-        return i18n.normalize_language(chosen or self.table_language.resolve(edition))
+        return i18n.normalize_language(chosen or self.table_language.chosen or self.language
+                                       or i18n.default_language(edition or None))
 
     def sync_language(self) -> bool:
         """Switch the screen to `ui_language()` (and the board's names with it); True when
@@ -766,6 +770,9 @@ class Controller(EntryMixin):
                 self.open_banker_menu()
         elif then == "deal":
             self._deal()
+        elif then == "sold" and any(e.get("do") == "close_auction"
+                                    for e in (self.state or {}).get("legal") or []):
+            self._send(CloseAuction(), Source("screen", banker=True))
         elif then.startswith("cards:") and self.cards is not None:
             self.cards.do(then)
 

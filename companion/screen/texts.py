@@ -114,6 +114,10 @@ _MESSAGES: tuple[Message, ...] = (
     _t("prompt_building_auction", "Auction of one {building}"),
     _t("prompt_place_building", "{player}: place the {building}"),
     _t("prompt_jail", "{player} is in jail: pay {fine}, use a card or roll doubles"),
+    # TRANSLATORS: in jail with no fine to pay now (the rules allow it before the first
+    # rolls only, or the money is short): a card or doubles
+    _t("prompt_jail_roll", "{player} is in jail: use a card or roll doubles"),
+    _t("prompt_jailed", "{player} goes to jail: the turn ends"),
     _t("prompt_trade", "{sender} offers {receiver} a trade"),
     _t("prompt_trade_gives", "{player} gives {items}"),
     # decisions that belong to someone other than the current player: the shared buttons

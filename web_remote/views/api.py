@@ -176,7 +176,8 @@ def stream() -> Response:
     if request.method != "GET":  # HEAD: no body will be read, so no stream is opened
         return Response(b"", mimetype="text/event-stream", headers=headers)
     r = remote()
-    client = r.hub.subscribe(who.device)
+    client = r.hub.subscribe(who.device, seated=who.can_act,
+                             address=str(request.remote_addr or ""))
     if client is None:
         resp = refuse("rate_limited", _("Too many phones follow the table live: this page "
                                         "tries again in a moment."), 503)

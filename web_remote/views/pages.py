@@ -40,7 +40,7 @@ from web_remote.present import (
     transactions,
 )
 from web_remote.reasons import move_reasons, reason
-from web_remote.worth import chart_svg
+from web_remote.worth import chart_svg, legend_entries
 
 bp = Blueprint("pages", __name__)
 QUICK_BIDS = (10, 50, 100)
@@ -284,7 +284,7 @@ def history() -> BaseResponse:
                 players=[p["name"] for p in state.get("players", [])])
 
 
-def worth_chart(state: dict[str, Any]) -> str:
+def worth_chart(state: dict[str, Any], legend: bool = True) -> str:
     """The net worth chart, amounts written as the state's edition writes money."""
     players, samples = remote().worth.series()
     cur = state.get("currency")
@@ -292,7 +292,7 @@ def worth_chart(state: dict[str, Any]) -> str:
     return chart_svg(players, samples, _("Net worth over time"),
                      money=lambda a: money(a, cur, lang),
                      digits=lambda a: group_digits(a, cur),
-                     turn=lambda n: _("Turn %(number)d", number=n))
+                     turn=lambda n: _("Turn %(number)d", number=n), legend=legend)
 
 
 @bp.get("/worth")
@@ -300,8 +300,13 @@ def worth() -> BaseResponse:
     """Net worth over time for every player (SVG drawn here)."""
     state = remote().session.state()
     players, samples = remote().worth.series()
-    return page("worth", state=state, svg=worth_chart(state), players=players,
-                samples=samples)
+    lang = current_language()
+    # the names and figures as a list under the chart: inside the drawing they shrank
+    # to a few pixels on a phone and ran off its edge
+    legend = legend_entries(players, samples,
+                            lambda a: money(a, state.get("currency"), lang))
+    return page("worth", state=state, svg=worth_chart(state, legend=False), players=players,
+                samples=samples, legend=legend)
 
 
 @bp.get("/worth.svg")
@@ -322,7 +327,7 @@ def rules() -> BaseResponse:
     # written in reads it in the table's language, else the classic rules in its own, else
     # in English (companion.words.explaining.rulebook.rulebook)
     table = remote().table_language.spoken() or "en"
-    lang, sections = rulebook.rulebook(ed_id, current_language(), table)
+    lang, sections = rulebook.rules_page(ed_id, current_language(), table)
     query = request.args.get("q", "")[:100]
     # every option of the edition's book (to_json leaves out unset edition features, which a
     # table may still have set as a house rule)

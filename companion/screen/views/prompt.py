@@ -220,11 +220,14 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
         actions.append(Action("roll", text("act_roll"), command_from(roll)))
     elif end:
         actions.append(Action("roll", text("act_end_turn"), command_from(end)))
-    if me.get("in_jail"):
+    if me.get("in_jail") and not roll:  # just sent to jail: the turn ends there
+        title = text("prompt_jailed", player=cur)
+    elif me.get("in_jail"):
         fine = int((state.get("options") or {}).get("jail_fine", 50))
-        title = text("prompt_jail", player=cur, fine=money(fine, cur_money))
         pay = legal_entry(state, "pay_fine", cur)
         card = legal_entry(state, "use_card", cur)
+        title = text("prompt_jail" if pay else "prompt_jail_roll", player=cur,
+                     fine=money(fine, cur_money))
         if pay:
             actions.append(Action("yes", text("act_pay_fine", amount=money(fine, cur_money)),
                                   command_from(pay)))
@@ -398,9 +401,10 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     leave = legal_entry(state, "pass", focus) if focus else None
     if leave:
         actions.append(Action("no", text("act_pass"), command_from(leave)))
-    close = legal_entry(state, "close_auction")
-    if close and bidder:
-        actions.append(Action("pass_go", text("act_sold"), command_from(close)))
+    if legal_entry(state, "close_auction") and bidder and ui.banker_now():
+        # the gavel is the banker's (after the PIN or the banker card; anyone's at a table
+        # without a banker PIN); else the auction clock closes it
+        actions.append(Action("pass_go", text("act_sold"), ui="sold"))
     if ui.auction_deadline is not None and bidder:
         left = max(0, int(ui.auction_deadline - ui.now + 0.999))
         details.append(text("prompt_auction_time", seconds=left))

@@ -305,7 +305,7 @@ def _buttons(p: Painter, rect: pygame.Rect, active: bool, asking: bool) -> None:
         top.height = slot.height * 2 // 5 - p.px(2)  # as the game's buttons: cap, then action
         bottom.y, bottom.height = top.bottom, slot.bottom - top.bottom - p.px(3)
         p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
-               align="center", min_size=theme.readable(p.scale, secondary=True))
+               align="center", min_size=theme.readable(p.scale))
         p.text(label, bottom, 17, ink, bold=True, align="center",
                min_size=theme.readable(p.scale))
         p.hotspot(slot, "button", button)
