@@ -42,6 +42,7 @@ def make_state(
     current: str = "Ann",
     players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
     owners: dict[str, str] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     squares = [dict(sq) for sq in SQUARES]
     for sq in squares:
@@ -55,6 +56,8 @@ def make_state(
         "current": current,
         "pending": pending,
         "legal": legal or [],
+        # a table that rolls its own dice (set up so): the knob and the keys enter them
+        "options": {"physical_dice": True} if options is None else options,
     }
 
 
@@ -152,6 +155,14 @@ def test_physical_dice_entered_with_knob_and_roll(registry: TagRegistry) -> None
     actions = ctl.handle(press(Button.YES), state)
     assert submitted(actions) == [{"do": "roll", "by": "Ann", "dice": [3, 5]}]
     assert ctl.mode is None
+
+
+def test_where_the_companion_rolls_roll_is_its_roll_not_an_entry(
+        registry: TagRegistry) -> None:
+    ctl = InputController(registry, physical_dice=True)  # the panel has a knob for dice...
+    state = make_state([{"do": "roll", "by": "Ann"}], options={})  # ...the game does not
+    assert ctl.handle(press(Button.ROLL), state) == [PassOn("roll")]  # the device's roll
+    assert ctl.describe() is None
 
 
 def test_the_knob_goes_to_the_screens_dial_unless_an_amount_is_entered(

@@ -19,7 +19,7 @@ rules = pytest.importorskip("companion.rules")
 editions = pytest.importorskip("companion.editions")
 
 OPENING = {"do": "new_game", "edition": "mega", "players": ["Ann", "Bo", "Cy"], "seed": 3,
-           "options": {}}
+           "options": {"physical_dice": True}}  # the table's own dice, entered
 
 
 class MegaTable:

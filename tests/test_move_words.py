@@ -30,10 +30,11 @@ GAMES = sorted((ROOT / "tests" / "data" / "games").glob("*.jsonl"))
 BANK_ONLY = [
     {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"], "seed": 1,
      "options": {"bank_only": True, "rent_must_be_claimed": True}},
-    {"do": "land", "square": 1}, {"do": "buy"}, {"do": "land", "square": 3}, {"do": "buy"},
+    {"do": "land", "square": 1, "dice": [1, 1]}, {"do": "buy"},
+    {"do": "land", "square": 3, "dice": [1, 1]}, {"do": "buy"},
     {"do": "mortgage", "square": 3}, {"do": "unmortgage", "square": 3}, {"do": "pass_go"},
     {"do": "pay", "from": "Ann", "to": "Bo", "amount": 10}, {"do": "end_turn"},
-    {"do": "land", "square": 1}, {"do": "claim_rent", "by": "Ann"},
+    {"do": "land", "square": 1, "dice": [2, 2]}, {"do": "claim_rent", "by": "Ann"},
     {"do": "land", "square": 5}, {"do": "decline"}, {"do": "bid", "by": "Ann", "amount": 20},
     {"do": "close_auction"}, {"do": "auction_building", "building": "house"},
     {"do": "bid", "by": "Ann", "amount": 50}, {"do": "build", "square": 1},

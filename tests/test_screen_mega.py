@@ -49,7 +49,7 @@ def mega_session(lines: list[str] | None = None) -> FakeSession:
     session = FakeSession(players=())
     lines = lines if lines is not None else [
         json.dumps({"do": "new_game", "edition": "mega", "players": ["Ann", "Bo", "Cy"],
-                    "seed": 3, "options": {}})]
+                    "seed": 3, "options": {"physical_dice": True}})]  # typed in
     for line in lines:
         out = session.submit(json.loads(line), Source("script", banker=True))
         assert out.accepted, (line, out)

@@ -31,8 +31,9 @@ def card(name: str) -> Source:
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[GameSession]:
     with GameSession.open(tmp_path) as s:
-        out = s.submit({"do": "new_game", "edition": "classic-eur",
-                        "players": ["Ann", "Bo", "Cleo"], "seed": 3}, BANKER)
+        out = s.submit({"do": "new_game", "edition": "classic-eur",  # its own dice
+                        "players": ["Ann", "Bo", "Cleo"], "seed": 3,
+                        "options": {"physical_dice": True}}, BANKER)
         assert out.accepted
         yield s
 

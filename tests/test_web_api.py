@@ -15,7 +15,7 @@ from web_remote import create_app, join_url
 @pytest.fixture
 def game(tmp_path: Path) -> Any:
     """The real journaled session (the fake stands in only where speed matters)."""
-    session = open_real_session(tmp_path / "game")
+    session = open_real_session(tmp_path / "game", options={"physical_dice": True})
     yield session
     session.close()
 

@@ -292,7 +292,8 @@ def test_a_refused_new_game_is_said_beside_the_form_keeping_what_was_typed(
 
 @pytest.fixture
 def mega_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
-    session = open_real_session(tmp_path / "mega", ("Ann", "Bo", "Cy"), edition="mega")
+    session = open_real_session(tmp_path / "mega", ("Ann", "Bo", "Cy"), edition="mega",
+                                options={"physical_dice": True})  # dice entered on phones
     app = create_app(session, tmp_path / "mega", {"banker_pin": "2468"})
     handle = serve(app, "127.0.0.1", 0, threads=32)
     yield handle, session

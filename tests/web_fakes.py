@@ -54,7 +54,9 @@ class FakeSession:
         if players:
             out = self.submit({"do": "new_game", "edition": "classic-eur",
                                "players": list(players), "seed": seed,
-                               "options": options or {}}, Source(kind="script", banker=True))
+                               # a table that rolls its own dice: tests type them in
+                               "options": {"physical_dice": True, **(options or {})}},
+                              Source(kind="script", banker=True))
             assert out.accepted, out
 
     @property
@@ -145,6 +147,14 @@ class FakeSession:
             if len(self._undo) <= 1:
                 return None
             return {**self._journal[self._undo[-1][1] - 1], "undone": False}
+
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """Why an undo would be refused: a fake refuses only when there is nothing to undo
+        (the real session's rules: tests/test_moves_kept.py)."""
+        if self.undo_target() is None:
+            return {"code": "nothing_to_undo", "message": "there is nothing to undo",
+                    "params": {}}
+        return None
 
     def redo(self, source: Source) -> Outcome:
         """Redo the last undone command."""
@@ -260,13 +270,16 @@ def page_csrf(html: str) -> str:
 
 
 def open_real_session(data_dir: Any, players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
-                      seed: int = 3, edition: str = "classic-eur") -> Any:
-    """The real journaled GameSession in `data_dir`, with a new game started."""
+                      seed: int = 3, edition: str = "classic-eur",
+                      options: JSON | None = None) -> Any:
+    """The real journaled GameSession in `data_dir`, with a new game started (with these
+    rule options: the table's own dice, `{"physical_dice": True}`, and the like)."""
     from companion.game.session import GameSession
 
     session = GameSession.open(data_dir)
     out = session.submit({"do": "new_game", "edition": edition, "players": list(players),
-                          "seed": seed}, Source(kind="script", banker=True))
+                          "seed": seed, **({"options": options} if options else {})},
+                         Source(kind="script", banker=True))
     assert out.accepted, out
     return session
 

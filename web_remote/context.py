@@ -146,6 +146,10 @@ class ListenedSession:
         """`GameSessionProtocol.undo_target`."""
         return self.inner.undo_target()
 
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """`GameSessionProtocol.undo_refusal`."""
+        return self.inner.undo_refusal(source)
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """`GameSessionProtocol.history`."""
         return self.inner.history(player, limit)

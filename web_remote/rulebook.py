@@ -67,6 +67,8 @@ def option_texts() -> dict[str, str]:
         "build_with_all_but_one": _("Build with all lots of a group but one"),
         "unbuilt_rent_all_but_one": _("Unbuilt rent with all lots but one (times)"),
         "unbuilt_rent_full_group": _("Unbuilt rent with the whole group (times)"),
+        "physical_dice": _("The table rolls its own dice and enters them"),
+        "physical_deck": _("The table draws from its own Chance and Community Chest cards"),
     }
 
 

@@ -118,6 +118,11 @@ class GameSessionProtocol(Protocol):
         is nothing to undo. Read-only: for asking "Undo: Ann bought ...?" first."""
         ...
 
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """Why an undo by `source` would be refused now ({"code", "message", "params"}), or
+        None: a result seen is a result kept (companion.game.going_back.undo_refusal)."""
+        ...
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """Journal entries, newest last: seq, time, source, command, events."""
         ...

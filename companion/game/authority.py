@@ -84,3 +84,40 @@ def check(source: Source, command: JSON, state: GameState | None) -> JSON | Refu
 def _not_yours(decider: str, current: str) -> Refused:
     return Refused("not_your_turn", f"{decider} must do this: on their own phone or with "
                    "their bank card", {"player": decider, "current": current})
+
+
+#: the verbs of a move told by hand, which the banker may send as a correction
+MOVE_VERBS = frozenset({"land", "pass_go"})
+
+
+def correction(source: Source, command: JSON, state: GameState | None) -> JSON | Refused:
+    """A move correction is the banker's alone: a banker's land or pass_go where the
+    device moves the tokens is journaled as one ("correction": true), anyone else's
+    correction is refused."""
+    if command.get("do") not in MOVE_VERBS or state is None:
+        return command
+    if not source.banker:
+        if command.get("correction"):
+            return Refused("banker_only", "only the banker can correct a move", {})
+        return command
+    if "correction" not in command and not state.options.bank_only:
+        return {**command, "correction": True}
+    return command
+
+
+def entered_refusal(source: Source, command: JSON, state: GameState | None) -> Refused | None:
+    """Typed dice and named cards only at a table that chose its own dice or deck at setup
+    (bank-only play enters its own dice): where the companion rolls and draws, a result
+    seen is kept, not typed again. The banker may enter them (corrections)."""
+    if source.banker or state is None:
+        return None
+    verb = command.get("do")
+    options = state.options
+    if verb in ("roll", "land") and command.get("dice") is not None \
+            and not (options.physical_dice or options.bank_only):
+        return Refused("device_dice", "this table rolls with the companion: dice are entered "
+                       "only at a table that chose its own dice at setup", {})
+    if verb == "draw" and command.get("card") is not None and not options.physical_deck:
+        return Refused("device_cards", "this table draws the cards on the companion: a card is "
+                       "named only at a table that chose its own deck at setup", {})
+    return None

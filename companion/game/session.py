@@ -27,6 +27,7 @@ from companion.game.limits import note_problem
 from companion.game.reading import effective_commands
 from companion.game.replaying import (
     Stacks,
+    apply_journaled,
     clean_command,
     needs_snapshot,
     resolve,
@@ -567,6 +568,10 @@ class GameSession:
         if teach is not None and not isinstance(teach, bool):
             return _refused(self.version, "bad_command", "'teaching' must be true or false"), None
         allowed = authority.check(job.source, command, self._state)
+        if not isinstance(allowed, authority.Refused):  # moves and results (issue 26)
+            allowed = authority.correction(job.source, allowed, self._state)
+        if not isinstance(allowed, authority.Refused):
+            allowed = authority.entered_refusal(job.source, allowed, self._state) or allowed
         if isinstance(allowed, authority.Refused):
             return _refused(self.version, allowed.code, allowed.message, allowed.params), None
         # a typed command the authority left as it is goes to the engine unparsed
@@ -607,11 +612,43 @@ class GameSession:
     def _entry(self, seq: int) -> Entry:
         return next(iter(self._journal.entries(after=seq - 1, upto=seq)))
 
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """Why an undo by `source` would be refused now ({"code", "message", "params"}),
+        None when it would not. Read-only; safe from any thread."""
+        nothing = {"code": "nothing_to_undo", "message": "there is nothing to undo",
+                   "params": {}}
+        try:
+            applied, target = self._stacks.undo[-1]
+        except IndexError:
+            return nothing
+        if applied <= 1:  # the journal's first game (as undo_target says)
+            return nothing
+        try:
+            refused = self._undo_refused(source, target)
+        except (JournalError, StopIteration):
+            return nothing
+        if refused is None:
+            return None
+        return {"code": refused.code, "message": refused.message, "params": refused.params}
+
+    def _undo_refused(self, source: Source, target: int) -> Outcome | None:
+        """Who may take back move `target`: the banker's jump back the banker alone, any
+        other move as going_back.undo_refusal says (a result seen is a result kept)."""
+        if source.banker:
+            return None
+        if target in self._stacks.back:
+            return _refused(self.version, "banker_only",
+                            "only the banker can undo going back to an earlier move")
+        found = going_back.undo_refusal(self._entry(target), source)
+        if found is None:
+            return None
+        return _refused(self.version, found.code, found.message, found.params)
+
     def _undo(self, job: _Job) -> tuple[Outcome, Update | None]:
         if not self._stacks.undo:
             return _refused(self.version, "nothing_to_undo", "there is nothing to undo"), None
         applied, target = self._stacks.undo[-1]
-        refusal = self._permitted(job.source, target, "undo")
+        refusal = self._undo_refused(job.source, target)
         if refusal is not None:
             return refusal, None
         before = self._state_after(applied - 1)
@@ -663,7 +700,7 @@ class GameSession:
                                              *going_back.taken_back(self._journal, items)],
                           self.version + 1, None)
             return self._commit(entry, with_version(again, self.version + 1))
-        result = apply_command(self._state, original.command)
+        result = apply_journaled(self._state, original.command)
         if isinstance(result, Rejection):
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)

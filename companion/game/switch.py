@@ -183,6 +183,11 @@ class SessionHolder:
         """What an undo would take back in the current game (None: nothing)."""
         return self.session.undo_target()
 
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """Why an undo by `source` would be refused in the current game (None: it would
+        not)."""
+        return self.session.undo_refusal(source)
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """The current game's journal entries, newest last."""
         return self.session.history(player, limit)

@@ -15,7 +15,9 @@ from companion.rules.commands import Command
 from companion.words.catalog import format_money
 
 # Fields of a legal-command entry that list choices rather than being part of the command.
-_CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards"}
+#: (a land offer's "via_go" lists the squares past GO: landing there by hand leaves the
+#: salary due, which PASS GO then pays)
+_CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards", "via_go"}
 
 
 @dataclass(frozen=True)
@@ -85,9 +87,10 @@ Action = Submit | Undo | OpenMenu | Show | PassOn | Consent
 
 
 def legal_entry(state: JSON, do: str, by: str | None = None) -> JSON | None:
-    """The first legal command named `do` (for player `by`, when given), or None."""
+    """The first legal command named `do` (for player `by`, when given), or None; the
+    banker's move corrections are not the table's inputs to send."""
     for entry in state.get("legal") or []:
-        if entry.get("do") != do:
+        if entry.get("do") != do or entry.get("correction"):
             continue
         if by is not None and entry.get("by") not in (by, None):
             continue

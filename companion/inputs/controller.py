@@ -261,12 +261,13 @@ class InputController:
             if button is Button.NO:
                 return [Show("tap_cancelled", "Cancelled.")]
             if button is Button.PASS_GO:  # your card then PASS GO: your salary
-                entry = legal_entry(state, "pass_go", mode.player)
-                if entry is None:
-                    return [_not_now(state, "Paying the salary")]
+                # sent even when not offered: the session says why not (the companion pays
+                # GO itself, the salary of this move was paid, jail...)
+                entry = legal_entry(state, "pass_go", mode.player) or {"do": "pass_go"}
                 command = command_from(entry, by=mode.player)
                 return [Submit(command, Source("rfid", player=mode.player))]
-        if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None:
+        if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None \
+                and flow.dice_entered(state):
             self.entry.dial = 0  # the dial shows 1
             return [dice_prompt(state, self.entry)]
         return [PassOn(button.value, event.gesture is Gesture.HOLD)]

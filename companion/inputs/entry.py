@@ -115,6 +115,14 @@ def roller(state: Mapping[str, Any]) -> tuple[str | None, JSON | None]:
 # --- the dice ---------------------------------------------------------------------------
 
 
+def dice_entered(state: Mapping[str, Any]) -> bool:
+    """Whether this table enters its own dice: chosen at setup (the rule option
+    physical_dice), and always in bank-only play; elsewhere the companion rolls, and a
+    result seen is kept (typed dice would be refused)."""
+    options = state.get("options") or {}
+    return bool(options.get("physical_dice") or options.get("bank_only"))
+
+
 def clear_dice(e: EntryFields) -> None:
     """Forget the dice typed or dialled so far, and the dial."""
     e.dice_entry = []
@@ -143,6 +151,8 @@ def type_die(state: Mapping[str, Any], e: EntryFields, value: int) -> Step:
         return Refusal("not_mine")
     if roll is None:
         return Refusal("no_roll")
+    if not dice_entered(state):
+        return Refusal("device_dice")
     if len(e.dice_entry) < 2:
         e.dice_entry.append(value)
     elif dice_needed(state, who) > 2 and e.speed_entry is None and value <= 3:
@@ -173,7 +183,7 @@ def type_speed(state: Mapping[str, Any], e: EntryFields, face: str) -> Step:
     is not in yet; Refusal("not_mine") when the key means something else (M alone is
     MENU: after a white die it is Mr. Monopoly)."""
     who, roll = roller(state)
-    if who is None or roll is None or e.speed_entry is not None:
+    if who is None or roll is None or e.speed_entry is not None or not dice_entered(state):
         return Refusal("not_mine")
     if dice_needed(state, who) < 3 or (face == "mr_monopoly" and not e.dice_entry):
         return Refusal("not_mine")
@@ -185,7 +195,7 @@ def turn_dial(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:
     """The knob on the dice: the dial's face moves (the first clockwise detent shows 1);
     False when no roll is asked for."""
     _who, roll = roller(state)
-    if roll is None:
+    if roll is None or not dice_entered(state):
         return False
     faces = dial_faces(min(2, len(e.dice_entry)))
     start = 0 if e.dial is None else e.dial

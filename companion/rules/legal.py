@@ -23,7 +23,9 @@ from companion.rules.commands import (
     BareOffer,
     BidOffer,
     BuildingAuctionOffer,
+    CorrectionOffer,
     GiftOffer,
+    LandOffer,
     LegalOffer,
     PayOffer,
     SquaresOffer,
@@ -42,6 +44,7 @@ from companion.rules.estate import (
 from companion.rules.flow import bankrupt_refusal
 from companion.rules.state import (
     AUCTIONS,
+    GO_PAID,
     BirthdayGiftPending,
     BuyPending,
     ChooseSquarePending,
@@ -59,7 +62,14 @@ from companion.rules.tickets import (
     square_choices,
     ticket_refusal,
 )
-from companion.rules.turns import end_turn_refusal, leave_jail_refusal, roll_refusal
+from companion.rules.turns import (
+    end_turn_refusal,
+    leave_jail_refusal,
+    move_refusal,
+    pass_go_refusal,
+    passes_go,
+    roll_refusal,
+)
 
 #: the verbs asked of every owned square, in the order they are listed
 _PROPERTY_VERBS = (Verb.BUILD, Verb.SELL_BUILDING, Verb.MORTGAGE, Verb.UNMORTGAGE)
@@ -154,10 +164,20 @@ def _turn(g: GameState, out: list[LegalOffer], builders: bool) -> None:
     if ticket_refusal(g, cur_i, None) is None:
         out.append(SquaresOffer(Verb.USE_BUS_TICKET, cur,
                                 bus_targets(g, g.players[cur_i].position)))
-    # bank-only moves: any square, GO passed; nothing is pending, so they are the current
-    # player's to make (engine._bank_only_move)
-    out.append(SquaresOffer(Verb.LAND, cur, list(range(len(g.edition.squares)))))
-    out.append(ActOffer(Verb.PASS_GO, cur))
+    # bank-only play: the square this roll's move reached, its salary before it; where the
+    # device rolls it moves the tokens itself (turns.move_refusal)
+    if move_refusal(g, cur_i) is None:
+        start = g.players[cur_i].position
+        every = range(len(g.edition.squares))
+        via_go = [s for s in every if passes_go(start, s)]
+        paid = g.go_salary == GO_PAID
+        out.append(LandOffer(cur, via_go if paid else list(every), [] if paid else via_go))
+    if pass_go_refusal(g, cur_i) is None:
+        out.append(ActOffer(Verb.PASS_GO, cur))
+    # the banker's corrections (the session lets nobody else send them)
+    active = [p.name for p in g.players if not p.bankrupt]
+    out.append(CorrectionOffer(Verb.LAND, active, list(range(len(g.edition.squares)))))
+    out.append(CorrectionOffer(Verb.PASS_GO, active))
     # the banker's call in a shortage: what the bank still has to auction one by one;
     # refused whatever else holds while nobody may build in a group (nobody could place it)
     kinds = [b for b in _BANK_BUILDINGS if builders and building_auction_refusal(g, b) is None]

@@ -509,6 +509,8 @@ class Controller(EntryMixin):
             self.dial_take(source)
         elif ui_action == "dial_back":  # the last die back on the dial, else no dial
             self.dial_back()
+        elif ui_action == "go_by_device":  # PASS GO where the companion moves the tokens
+            self.notify(text("go_by_device"))
         elif ui_action == "dice_back":  # the last die typed goes, to be typed again
             self.untype_die()
         elif ui_action == "menu":

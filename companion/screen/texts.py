@@ -69,6 +69,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("act_build", "Build"),
     _t("act_bankrupt", "Bankrupt"),
     _t("act_pass_go", "Pass GO"),
+    # TRANSLATORS: the PASS GO key where the companion moves the tokens (a short label)
+    _t("act_go_by_device", "GO: automatic"),
+    _t("go_by_device", "The companion moves the tokens and pays the salary at GO itself"),
     _t("act_keep", "Keep"),
     _t("act_undo", "Undo"),
     _t("act_menu", "Menu"),
@@ -211,11 +214,11 @@ _MESSAGES: tuple[Message, ...] = (
     _t("help_roll", "R  ROLL: roll the dice / next player"),
     _t("help_yes", "Y  YES: answer yes (buy, bid, draw)"),
     _t("help_no", "N  NO: answer no (decline, pass)"),
-    _t("help_pass_go", "G  PASS GO: pay the salary"),
+    _t("help_pass_go", "G  PASS GO: the salary (bank-only play; else it is automatic)"),
     _t("help_undo", "U  UNDO: undo the last move"),
     _t("help_menu", "M  MENU: build, mortgage, sound"),
     _t("help_banker", "M held or Shift+M  banker menu: end now, cards"),
-    _t("help_digits", "1–6  enter the physical dice"),
+    _t("help_digits", "1–6  enter the dice (a table with its own dice)"),
     _t("help_speed", "1–3 B M  then the speed die: 1–3, bus, Mr. Monopoly"),
     _t("help_dial", "Dial  dice, bids, lists, squares; YES takes"),
     _t("help_help", "H  this help · Esc close"),
@@ -259,6 +262,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("rule_short_game", "Short game (hotel after 3 houses)"),
     _t("rule_bank_only", "Bank only (no token tracking)"),
     _t("rule_speed_die", "Speed die"),
+    _t("rule_physical_dice", "Our own dice (typed in)"),
+    _t("rule_physical_deck", "Our own Chance and Chest cards"),
 
     # house rules in force, shown on the board and in the menu
     # TRANSLATORS: {rules} is a list of the house rules below, joined by " · ".

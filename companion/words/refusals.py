@@ -145,6 +145,11 @@ def _sentence(code: str, params: dict[str, Any], state: Mapping[str, Any],
         return f"refusal_must_roll_{again}", {"player": player()}
     if code == "already_rolled":
         return "refusal_already_rolled_player", {"player": player()}
+    if code in ("already_moved", "salary_paid", "in_jail", "result_kept"):
+        return f"refusal_{code}_player", {"player": player()}
+    if code == "not_past_go":
+        start = square_name(_need(params, "start"), state, lang)
+        return "refusal_not_past_go_square", {"start": start, "square": square()}
     if code == "game_over":
         return "refusal_game_over_player", {"player": player()}
     if code == "decision_pending":

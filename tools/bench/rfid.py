@@ -54,6 +54,9 @@ class _TimingSession:
     def undo_target(self) -> JSON | None:
         return None
 
+    def undo_refusal(self, source: Source) -> JSON | None:
+        return {"code": "nothing_to_undo", "message": "nothing to undo", "params": {}}
+
     def undo_to(self, seq: int, source: Source, expect_version: int | None = None) -> Outcome:
         return Outcome(False, 1)
 

@@ -14,7 +14,7 @@ from companion.game.api import Outcome, Source
 from companion.game.limits import InputTooComplex, loads_bounded
 from companion.words import refusals
 from web_remote.context import identity, refuse, remote
-from web_remote.guard import Identity, Refusal, authorize, check_offer, own_move
+from web_remote.guard import Identity, Refusal, authorize, check_offer
 from web_remote.hub import STREAM_SLOT, Message
 from web_remote.i18n import _, current_language, say_refusal, say_undo, trades_said
 from web_remote.present import board_size, money, square_names
@@ -222,13 +222,16 @@ def undo_target() -> Response:
 @joined
 def undo() -> Response:
     """The banker undoes the last command; a player takes back their own last move, while
-    nobody has acted after it (the session checks it again)."""
+    nobody has acted after it, or gives back money a move paid them (the session decides:
+    a device roll or a card drawn only the banker)."""
     who = identity()
     assert who is not None
     if who.banker:
         return _banker_journal_step("undo")
     r = remote()
-    if not own_move(r.session.undo_target(), who):
+    # the session's rule (a result seen is kept: its own refusal, said in words, below)
+    refused = r.session.undo_refusal(source_of(who))
+    if refused is not None and refused.get("code") != "result_kept":
         raise Refusal("not_allowed", _("You can only take back your own last move, before "
                                          "anybody acts after it."), 403)
     if _version(_body()) != r.session.state().get("version"):

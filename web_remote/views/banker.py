@@ -40,7 +40,8 @@ bp = Blueprint("banker", __name__, url_prefix="/banker")
 
 
 #: the house rules the new-game form offers
-HOUSE_RULES = ("free_parking_pot", "double_salary_on_go", "no_rent_in_jail", "bank_only")
+HOUSE_RULES = ("free_parking_pot", "double_salary_on_go", "no_rent_in_jail", "bank_only",
+               "physical_dice", "physical_deck")
 
 
 @bp.get("")

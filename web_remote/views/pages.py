@@ -12,10 +12,11 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.game.api import Source
+from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
 from web_remote import rulebook
 from web_remote.context import identity, refuse, remote
-from web_remote.guard import own_move
 from web_remote.i18n import (
     _,
     current_language,
@@ -194,7 +195,8 @@ def me() -> BaseResponse:
                    and pending.get("player") == player)
     who = identity()
     target = remote().session.undo_target()
-    mine_to_undo = who is not None and who.player == player and own_move(target, who)
+    mine_to_undo = who is not None and who.player == player and target is not None \
+        and remote().session.undo_refusal(Source("phone", player=who.player)) is None
     # the player's news not seen yet; only their own phone marks it seen (parts/news.html)
     news = say_news(state, player, remote().session.news(player)
                     if me_json and player else None)
@@ -204,6 +206,7 @@ def me() -> BaseResponse:
                 said=building_said(pending), placing=placing,
                 place=find(mine, "build") if placing else None,
                 roll=roll, speed_die=speed and not in_jail and not pending,
+                entered_dice=dice_entered(state),  # the table's own dice, chosen at setup
                 choose=find(mine, "choose_square"), bus=find(mine, "use_bus_ticket"),
                 gifts=[c for c in mine if c["do"] == "choose_gift"],
                 gift_labels=gift_labels(), buildings=building_labels(),
@@ -212,10 +215,19 @@ def me() -> BaseResponse:
                 quick=quick,
                 can_pass=find(mine, "pass"), bankrupt=find(mine, "bankrupt"),
                 land=find(mine, "land"), pass_go=find(mine, "pass_go"), trades=trades,
+                correct=_correction(state, player) if who is not None and who.banker
+                else None,
                 others=others, lift_offer=lift_offer,
                 can_trade=find(mine, "trade") is not None,
                 all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
                 players=[p["name"] for p in state.get("players", [])])
+
+
+def _correction(state: dict[str, Any], player: str | None) -> dict[str, Any] | None:
+    """The banker's correction of a player's move (the token put on a square, the salary
+    paid), when `legal` offers it for that player."""
+    return next((c for c in state.get("legal", []) if c.get("correction")
+                 and c["do"] == "land" and player in c.get("players", [])), None)
 
 
 def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from companion.words.undo_questions import describe_undo
 
 JSON = dict[str, Any]
 PANEL_BUTTONS = ("roll", "yes", "no", "pass_go", "undo", "menu")
-CHOICE_FIELDS = ("squares", "min", "max")
+CHOICE_FIELDS = ("squares", "min", "max", "via_go")  # via_go: a land offer's squares past GO
 CHOOSABLE = ("build", "sell_building", "mortgage", "unmortgage")
 
 
@@ -36,7 +36,7 @@ class Action:
     `command` is submitted to the session; otherwise `ui` names a screen action
     ("menu", "undo", "choose:<verb>", "confirm_bankrupt",
     "undo_now", "undo_keep", "bus_ride", "bus_back", "pick:<steps>", "dial_take",
-    "dial_back").
+    "dial_back", "go_by_device").
     """
 
     button: str | None
@@ -73,7 +73,8 @@ def command_from(entry: Mapping[str, Any], **fields: Any) -> JSON:
 def legal_entry(state: Mapping[str, Any], do: str, by: str | None = None) -> JSON | None:
     """The first legal command with verb `do` (and player `by`, when given)."""
     for entry in state.get("legal") or []:
-        if entry.get("do") == do and (by is None or entry.get("by") == by):
+        if entry.get("do") == do and (by is None or entry.get("by") == by) \
+                and not entry.get("correction"):  # the banker's, not the table's
             return dict(entry)
     return None
 
@@ -244,6 +245,9 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     go = legal_entry(state, "pass_go", cur)
     if go:
         actions.append(Action("pass_go", text("act_pass_go"), command_from(go)))
+    elif not (state.get("options") or {}).get("bank_only") and not me.get("in_jail"):
+        # the companion moves the tokens: the key says it pays the salary itself
+        actions.append(Action("pass_go", text("act_go_by_device"), ui="go_by_device"))
     shown_card = card_text(state, ui)
     if shown_card:
         details.append(shown_card)
