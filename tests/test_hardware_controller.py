@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from companion.game.api import Source
+from companion.game.authority import as_json
 from companion.inputs.actions import Consent, OpenMenu, PassOn, Show, Submit, money
-from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import (
     Button,

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
+from companion.game.authority import as_json
 from companion.game.telling.news import auction_clock, auction_key, card_from_entries
 from companion.game.telling.seen import (
     MarkRefused,
@@ -21,7 +22,6 @@ from companion.game.telling.seen import (
     move_news,
     news_items,
 )
-from companion.inputs.authority import as_json
 from companion.rules import Accepted, Command, GameState
 
 

@@ -76,7 +76,7 @@ class PassOn:
 class Consent:
     """A player's own bank card was tapped: their answer to an offer the rules engine does
     not hold (a trade proposed on a phone, which the table screen shows), for whoever holds
-    it to accept as that player's (companion.inputs.authority: a tap acts for its owner)."""
+    it to accept as that player's (companion.game.authority: a tap acts for its owner)."""
 
     player: str
 

@@ -25,6 +25,7 @@ out (companion.inputs.pump.InputPump).
 from __future__ import annotations
 
 from companion.game.api import JSON, Source
+from companion.game.authority import actor_of
 from companion.inputs import entry as flow
 from companion.inputs.actions import (
     Action,
@@ -36,7 +37,6 @@ from companion.inputs.actions import (
     money,
     pending,
 )
-from companion.inputs.authority import decision_owner
 from companion.inputs.entry import Entry, Refusal, dial_face, dice_needed
 from companion.inputs.events import (
     Button,
@@ -238,7 +238,7 @@ class InputController:
         self._reset()
         if step is None or isinstance(step, Refusal):
             return [Show("pick_cancelled", "Cancelled.")]
-        return [Submit(step, Source("rfid", player=decision_owner(step)))]
+        return [Submit(step, Source("rfid", player=actor_of(step)))]
 
     # -- buttons and knob ---------------------------------------------------------------
 
@@ -280,7 +280,7 @@ class InputController:
             step = flow.take_dial(state, e)
             if step is not None and not isinstance(step, Refusal):
                 self._reset()
-                return [Submit(step, Source("button", player=decision_owner(step)))]
+                return [Submit(step, Source("button", player=actor_of(step)))]
             if step is None:
                 return [dice_prompt(state, e)]
         elif button is Button.NO and flow.back_dial(e):

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.game.api import JSON, GameSessionProtocol
+from companion.game.authority import as_json
 from companion.inputs.actions import Action, Consent, OpenMenu, PassOn, Show, Submit, Undo
-from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent
 

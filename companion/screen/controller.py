@@ -19,9 +19,9 @@ from typing import Any
 from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.game.authority import actor_of, table_source, waiting_on
 from companion.game.pins import PinGuard
 from companion.inputs import entry
-from companion.inputs.authority import decision_owner, table_source, waiting_on
 from companion.inputs.entry import acting_player
 from companion.rules.commands import Bankrupt, Command, EndGame
 from companion.screen import texts
@@ -368,7 +368,7 @@ class Controller(EntryMixin):
     def submit(self, command: Command | JSON, source: str) -> Outcome | None:
         """Send a command from the table's shared inputs (panel, keys, touch) to the session,
         for the current player; another named player's decision is theirs to answer (their
-        phone or bank card: companion.inputs.authority). A refusal becomes a red banner."""
+        phone or bank card: companion.game.authority). A refusal becomes a red banner."""
         if self.session is None:
             self.refuse(text("no_session"))
             return None
@@ -393,7 +393,7 @@ class Controller(EntryMixin):
                    "give": trade.get("give") or {}, "take": trade.get("take") or {}}
         self.ui.trades = [t for t in self.ui.trades if t is not trade]
         self.ui.message = None  # not the card's "tap a deed..." hint: the trade is the answer
-        self._send(command, Source("rfid", player=decision_owner(command)))
+        self._send(command, Source("rfid", player=actor_of(command)))
 
     def _send(self, command: Command | JSON, source: Source) -> Outcome:
         assert self.session is not None

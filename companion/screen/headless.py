@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
-from companion.inputs.authority import decision_owner, table_source
+from companion.game.authority import actor_of, table_source
 from companion.rules.commands import CloseAuction, Command, EndGame
 from companion.screen.audio import SoundPlayer
 from companion.screen.screen_sounds import extra_sounds
@@ -177,7 +177,7 @@ class HeadlessTable:
         command = {"do": "trade", "from": trade.get("from"), "to": player,
                    "give": trade.get("give") or {}, "take": trade.get("take") or {}}
         self._refused(self.session.submit(command,
-                                          Source("rfid", player=decision_owner(command))))
+                                          Source("rfid", player=actor_of(command))))
 
     def _submit(self, command: Command | JSON) -> None:
         sender = table_source(self.state, command, "screen")

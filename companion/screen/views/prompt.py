@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.game.authority import waiting_on
 from companion.inputs import entry as flow
-from companion.inputs.authority import waiting_on
 from companion.inputs.entry import acting_player, dial_faces, dice_needed
 from companion.inputs.picking import Pick
 from companion.rules.commands import Command

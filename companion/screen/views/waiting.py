@@ -17,7 +17,7 @@ from typing import Any
 
 import pygame
 
-from companion.inputs.authority import waiting_on
+from companion.game.authority import waiting_on
 from companion.screen import theme
 from companion.screen.painter import Painter
 from companion.screen.texts import text
