@@ -16,7 +16,6 @@ import pytest
 
 from companion.game.api import Source
 from companion.game.session import GameSession
-from companion.inputs.actions import Consent
 from companion.screen.headless import HeadlessTable
 from companion.screen.views import settings as screen_settings
 
@@ -105,25 +104,6 @@ def test_a_timed_game_ends_at_its_end(game: GameSession, tmp_path: Path) -> None
     assert game.history(None, 1)[-1]["command"] == {"do": "end_game", "reason": "time"}
     assert game.state()["winner"] is not None
     assert screen_settings.load(data).clock_end is None  # not ended again after a restart
-    table.close()
-
-
-def test_a_bank_card_accepts_the_trade_offered_to_its_owner(game: GameSession) -> None:
-    for command in ({"do": "roll", "dice": [1, 2]}, {"do": "buy"}):
-        assert game.submit(command, TABLE).accepted
-    table = HeadlessTable(game, clock=Clock())
-    caught_up(table, game)
-    table.post_trade({"id": "t1", "from": "Ann", "to": "Bo", "give": {"squares": [3]},
-                      "take": {"cash": 100}})
-    table.reader_action(Consent("Cy"))  # not Cy's trade: nothing happens
-    table.drain()
-    assert game.history(None, 1)[-1]["command"]["do"] == "buy"
-    table.reader_action(Consent("Bo"))
-    table.drain()
-    last = game.history(None, 1)[-1]
-    assert last["command"]["do"] == "trade" and last["source"]["player"] == "Bo"
-    assert next(s for s in game.state()["squares"] if s["index"] == 3)["owner"] == "Bo"
-    assert table.trades == []
     table.close()
 
 

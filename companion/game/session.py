@@ -13,7 +13,7 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -44,6 +44,7 @@ from companion.game.saved_games import (
     new_game_id,
     set_current,
 )
+from companion.game.table.offers import Facts, OfferStore
 from companion.game.telling import story
 from companion.game.telling.news import (
     AUCTION_SECONDS,
@@ -180,6 +181,8 @@ class GameSession:
         self._news_rows: dict[int, MoveNews] = {}
         self._news_lock = threading.Lock()
         self._view = self._view_of(state) if state is not None else None
+        #: the table's open offers (companion.game.table.offers), lapsed by this writer
+        self._offers: OfferStore | None = None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -351,6 +354,18 @@ class GameSession:
             return None
         minutes = g.options.time_limit_minutes
         return self._started + minutes * 60 if minutes > 0 else None
+
+    def keep_offers(self, offers: OfferStore) -> None:
+        """Keep the table's open offers with this game: the writer lapses them with every
+        change before anyone sees it, and a player's `trade` is taken only as the answer to
+        one of them (companion.game.authority)."""
+        g = self._state
+        offers.follow(Facts.of_state(g) if g is not None else None)
+        self._offers = offers
+
+    def _offered(self, trade: Mapping[str, Any]) -> bool:
+        offers = self._offers
+        return offers is not None and offers.matches(trade) is not None
 
     def game_state(self) -> GameState | None:
         """The engine state itself, for tools (replay checks, screenshots); do not change it."""
@@ -562,7 +577,7 @@ class GameSession:
         teach = command.pop("teaching", None) if command.get("do") == "new_game" else None
         if teach is not None and not isinstance(teach, bool):
             return _refused(self.version, "bad_command", "'teaching' must be true or false"), None
-        allowed = authority.check(job.source, command, self._state, lambda _trade: True)
+        allowed = authority.check(job.source, command, self._state, self._offered)
         if isinstance(allowed, authority.Refused):
             return _refused(self.version, allowed.code, allowed.message, allowed.params), None
         # a typed command the authority left as it is goes to the engine unparsed
@@ -712,11 +727,13 @@ class GameSession:
         key = auction_key(after)
         if key != self._auction[0]:
             self._auction = (key, entry.time)
+        events = entry.events_json()  # the transports' form: phones, screen, CLI
+        if self._offers is not None:  # before anyone sees the state that ends them
+            self._offers.lapse(Facts.of_state(after), events)
         self._view = view
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
-        events = entry.events_json()  # the transports' form: phones, screen, CLI
         outcome = Outcome(True, after.version, events)
         update = Update(after.version, lambda: self._clocked(view), events, entry.source) \
             if wanted else None

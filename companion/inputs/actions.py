@@ -2,7 +2,7 @@
 
 The controller is pure: it turns (input event, public state) into a list of these actions.
 The screen program (or companion.inputs.pump.InputPump) carries them out: Submit goes to
-`session.submit`, Undo to `session.undo`, OpenMenu, Show, PassOn and Consent to the screen.
+`session.submit`, Undo to `session.undo`, OpenMenu, Show, PassOn and CardHolds to the screen.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ _CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards"}
 @dataclass(frozen=True)
 class Submit:
     """Submit `command` (a typed record, or a legal entry's JSON) to the session with
-    `source`."""
+    `source`; with `expect_version`, only while the table is still at that version (an
+    answer to the question asked there)."""
 
     command: Command | JSON
     source: Source
+    expect_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -73,15 +75,15 @@ class PassOn:
 
 
 @dataclass(frozen=True)
-class Consent:
-    """A player's own bank card was tapped: their answer to an offer the rules engine does
-    not hold (a trade proposed on a phone, which the table screen shows), for whoever holds
-    it to accept as that player's (companion.game.authority: a tap acts for its owner)."""
+class CardHolds:
+    """A player's own bank card was tapped for a decision of theirs on the table that only
+    their own input answers (a debt, mortgages to lift): the shared buttons answer it for
+    them while it stands (companion.game.authority.table_source's card holder)."""
 
     player: str
 
 
-Action = Submit | Undo | OpenMenu | Show | PassOn | Consent
+Action = Submit | Undo | OpenMenu | Show | PassOn | CardHolds
 
 
 def legal_entry(state: JSON, do: str, by: str | None = None) -> JSON | None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from companion.game.api import JSON, Source
 from companion.game.authority import actor_of
+from companion.game.table.offers import OfferStore
 from companion.inputs import entry as flow
 from companion.inputs.actions import (
     Action,
@@ -47,13 +48,14 @@ from companion.inputs.events import (
     InputEvent,
     TagEvent,
 )
-from companion.inputs.modes import AmountEntry, CardTapped, Mode, RidePick
+from companion.inputs.modes import AmountEntry, CardTapped, Mode, OfferAsked, RidePick
 from companion.inputs.picking import Pick
 from companion.inputs.registrar import Registrar
 from companion.inputs.registry import TagRegistry
-from companion.inputs.taps import TapInterpreter
+from companion.inputs.taps import TapInterpreter, amount_question
 from companion.rules.commands import Bid, Pay
 from companion.words import catalog as i18n
+from companion.words.input_texts import input_text
 
 KNOB = "knob"
 
@@ -101,13 +103,8 @@ def dice_prompt(state: JSON, e: Entry) -> Show:
 
 
 def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
-    """The prompt while an amount is entered."""
-    amount = money(state, mode.amount)
-    if mode.purpose == "bid":
-        msg = f"{mode.player} bids {amount}: knob to change, YES to bid, NO to pass."
-    else:
-        msg = f"{mode.player} pays {mode.payee} {amount}: knob to change, YES to pay, NO to cancel."
-    return Show("enter_amount", msg, "prompt", describe_amount(mode))
+    """The prompt while an amount is entered (companion.inputs.taps.amount_question)."""
+    return amount_question(state, mode)
 
 
 def square_label(state: JSON, index: int) -> str:
@@ -134,7 +131,8 @@ class InputController:
 
     registry: the tag registry; registrar: the registration hook (one is made around the
     registry when not given); physical_dice: ROLL starts entering the table's dice here
-    instead of going to the screen. Not thread-safe: feed it from one thread (InputPump
+    instead of going to the screen; offers: the table's open offers (a bank card's owner
+    is asked about the one waiting for them). Not thread-safe: feed it from one thread (InputPump
     does).
     """
 
@@ -144,9 +142,10 @@ class InputController:
         *,
         registrar: Registrar | None = None,
         physical_dice: bool = False,
+        offers: OfferStore | None = None,
     ) -> None:
         self.registrar = registrar or Registrar(registry)
-        self.taps = TapInterpreter(registry)
+        self.taps = TapInterpreter(registry, offers)
         self.physical_dice = physical_dice
         self.mode: Mode | None = None
         self.entry = Entry()  # the one flow's state: dice dialled, amount steps, ride square
@@ -165,6 +164,8 @@ class InputController:
             return describe_pick(pick)
         if isinstance(mode, CardTapped):
             return {"kind": "card_tapped", "player": mode.player}
+        if isinstance(mode, OfferAsked):
+            return {"kind": "offer_asked", "player": mode.player, "offer": mode.offer}
         return None
 
     def _pick(self, state: JSON) -> Pick | None:
@@ -256,10 +257,13 @@ class InputController:
         pick = self._pick(state)
         if pick is not None:
             return self._square_button(pick, button, state)
-        if isinstance(mode, CardTapped):
+        if isinstance(mode, OfferAsked) and button is Button.YES:
+            self._reset()  # yes to exactly the offer that was put to them
+            return self.taps.accept(mode, state)
+        if isinstance(mode, CardTapped | OfferAsked):
             self._reset()
             if button is Button.NO:
-                return [Show("tap_cancelled", "Cancelled.")]
+                return [Show("tap_cancelled", input_text("tap_cancelled", "en"))]
             if button is Button.PASS_GO:  # your card then PASS GO: your salary
                 entry = legal_entry(state, "pass_go", mode.player)
                 if entry is None:
@@ -299,7 +303,10 @@ class InputController:
             return [Submit(command_from(entry, by=mode.player), Source("rfid", mode.player))]
         if button in {Button.NO, Button.UNDO, Button.MENU}:
             self._reset()
-            return [Show("amount_cancelled", "Cancelled.")]
+            return [Show("tap_cancelled", input_text("tap_cancelled", "en"))]
+        if button in (Button.ROLL, Button.PASS_GO):  # a table without a knob: more, less
+            flow.turn_amount(self.entry, 1 if button is Button.ROLL else -1)
+            self._set_amount(mode, state)
         return [amount_prompt(state, mode)]
 
     def _square_button(self, pick: Pick, button: Button, state: JSON) -> list[Action]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from companion.game.api import JSON, GameSessionProtocol
 from companion.game.authority import as_json
-from companion.inputs.actions import Action, Consent, OpenMenu, PassOn, Show, Submit, Undo
+from companion.inputs.actions import Action, CardHolds, OpenMenu, PassOn, Show, Submit, Undo
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent
 
@@ -101,7 +101,8 @@ class InputPump:
     def execute(self, action: Action) -> None:
         """Carry out one action."""
         if isinstance(action, Submit):
-            outcome = self.session.submit(action.command, action.source)
+            outcome = self.session.submit(action.command, action.source,
+                                          action.expect_version)
             if not outcome.accepted:
                 data = {"code": outcome.code, "command": dict(as_json(action.command)),
                         "params": outcome.params}
@@ -110,5 +111,5 @@ class InputPump:
             outcome = self.session.undo(action.source)
             if not outcome.accepted:
                 self.ui(Show("refused", outcome.message or "Nothing to undo.", "notice"))
-        elif isinstance(action, OpenMenu | Show | PassOn | Consent):
+        elif isinstance(action, OpenMenu | Show | PassOn | CardHolds):
             self.ui(action)

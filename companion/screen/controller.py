@@ -19,8 +19,9 @@ from typing import Any
 from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
-from companion.game.authority import actor_of, table_source, waiting_on
+from companion.game.authority import table_source, waiting_on
 from companion.game.pins import PinGuard
+from companion.game.table.offers import OfferStore
 from companion.inputs import entry
 from companion.inputs.entry import acting_player
 from companion.rules.commands import Bankrupt, Command, EndGame
@@ -51,7 +52,6 @@ from companion.screen.views.prompt import (
     square_choices,
 )
 from companion.screen.views.setup import SetupForm
-from companion.screen.views.waiting import add_trade, keep_trades
 from companion.words import catalog as i18n
 from companion.words.refusals import describe_refusal
 
@@ -113,6 +113,9 @@ class Controller(EntryMixin):
         #: the table's one banker PIN guard (companion.game.pins), the phones' too; None:
         #: no banker PIN on this table (a screenshot), the banker's actions ask for none
         self.pins: PinGuard | None = None
+        #: the table's open offers (follow_offers), None: no phone can offer a trade
+        self.offers: OfferStore | None = None
+        self._remove_offers: Callable[[], None] | None = None
         self.ui.now = clock()
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
         self.ui.styles = {n: PlayerStyle(s.get("color"), s.get("token"))
@@ -148,12 +151,6 @@ class Controller(EntryMixin):
         self.inbox.put(("button", (button, source)))
         self.wake()
 
-    def post_trade(self, proposal: JSON) -> None:
-        """A trade offered on a phone: the screen says it waits for the receiver's phone or
-        bank card (companion.screen.views.waiting); the shared YES / NO never answer it."""
-        self.inbox.put(("trade", dict(proposal)))
-        self.wake()
-
     def post_pin_warning(self, wrong: int, where: str = "phone") -> None:
         """Wrong banker PINs were typed (the remote's thread): the table sees it. One typed
         on this screen was said there already (Controller.check_pin)."""
@@ -162,15 +159,22 @@ class Controller(EntryMixin):
         self.inbox.put(("message", (text("pin_warning", count=wrong), "warning")))
         self.wake()
 
-    def post_trade_closed(self, proposal_id: str) -> None:
-        """A trade proposal was accepted or dropped on a phone (the remote's thread): the
-        screen stops waiting for its receiver."""
-        self.inbox.put(("trade_closed", proposal_id))
+    def follow_offers(self, offers: OfferStore) -> None:
+        """Show the table's open offers (companion.game.table.offers): the screen says whom
+        each waits for (companion.screen.views.waiting); the shared YES / NO never answer
+        one, the receiver's phone or their bank card's own question does."""
+        self.offers = offers
+        self._remove_offers = offers.add_listener(self._offers_changed)
+        self.ui.trades = offers.open()
+
+    def _offers_changed(self) -> None:
+        """The offers changed (any thread): shown on the loop's thread."""
+        self.inbox.put(("offers", None))
         self.wake()
 
-    def post_consent(self, player: str) -> None:
-        """A player's bank card was tapped (reader thread): their answer to a trade."""
-        self.inbox.put(("consent", player))
+    def post_card_holder(self, player: str) -> None:
+        """A player's bank card was tapped for a decision of theirs (reader thread)."""
+        self.inbox.put(("card_holder", player))
         self.wake()
 
     def post_message(self, message: str, kind: str = "info") -> None:
@@ -188,6 +192,9 @@ class Controller(EntryMixin):
         if self._remove_listener:
             self._remove_listener()
             self._remove_listener = None
+        if self._remove_offers is not None:
+            self._remove_offers()
+            self._remove_offers = None
 
     # --- the loop's side ------------------------------------------------------------------
 
@@ -210,10 +217,8 @@ class Controller(EntryMixin):
             changed = True
             if kind == "button":
                 self.press(*payload)
-            elif kind == "trade":
-                self.ui.trades = add_trade(self.ui.trades, payload)
-            elif kind == "trade_closed":  # accepted or dropped on a phone
-                self.ui.trades = [t for t in self.ui.trades if t.get("id") != payload]
+            elif kind == "offers" and self.offers is not None:
+                self.ui.trades = self.offers.open()
             elif kind == "message":
                 self.notify(*payload)
             elif kind == "refusal":
@@ -222,8 +227,8 @@ class Controller(EntryMixin):
                 self.turn(payload)
             elif kind == "warning":
                 self.warn(*payload)
-            elif kind == "consent":
-                self.consent(payload)
+            elif kind == "card_holder":
+                self.hold_card(payload)
             elif kind == "networth":
                 self._networth_read(*payload)
         return self.tick() or changed
@@ -288,7 +293,8 @@ class Controller(EntryMixin):
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
             self.ui.message = None  # the "Undone" banner goes when the next move comes
-        self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
+        if self.offers is not None:  # lapsed by the session's writer before this update
+            self.ui.trades = self.offers.open()
         self._networth_sample(update.events, state)
         self._tell_story(state)
         self._want_networth()
@@ -378,22 +384,12 @@ class Controller(EntryMixin):
             return None
         return self._send(command, sender)
 
-    def consent(self, player: str) -> None:
-        """A player's own bank card was tapped: the trade offered to them, if one waits on
-        the screen, is accepted as theirs; else, when a decision of theirs is on the table
-        (a debt), the buttons answer it for them until it changes."""
-        trade = next((t for t in reversed(self.ui.trades) if t.get("to") == player), None)
-        if trade is None and waiting_on(self.state or {}) == player:
+    def hold_card(self, player: str) -> None:
+        """A player's own bank card was tapped while a decision of theirs is on the table
+        (a debt): the buttons answer it for them until it changes."""
+        if waiting_on(self.state or {}) == player:
             self.ui.card_holder = player
             self.notify(text("card_holds", player=player))
-            return
-        if trade is None or self.session is None:
-            return
-        command = {"do": "trade", "from": trade.get("from"), "to": player,
-                   "give": trade.get("give") or {}, "take": trade.get("take") or {}}
-        self.ui.trades = [t for t in self.ui.trades if t is not trade]
-        self.ui.message = None  # not the card's "tap a deed..." hint: the trade is the answer
-        self._send(command, Source("rfid", player=actor_of(command)))
 
     def _send(self, command: Command | JSON, source: Source) -> Outcome:
         assert self.session is not None

@@ -3,7 +3,7 @@
 With no screen there is nothing to draw and no prompt for the panel's buttons to answer,
 but the table still keeps time and makes its noises: the auction gavel falls when the
 session's auction clock runs out, a timed game ends at its end, each command's events
-ring their sound, a bank card tapped for a trade offered on a phone accepts it. This
+ring their sound, a bank card's question goes to the log. This
 module does that and imports no drawing code (no pygame, no SDL: an idle headless
 companion stays small; `SoundPlayer` loads pygame's mixer only when a sound plays on a
 machine with an audio device). The screen's `Controller` does the same things on a
@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
-from companion.game.authority import actor_of, table_source
+from companion.game.api import JSON, GameSessionProtocol, Outcome, Update
+from companion.game.authority import table_source
 from companion.rules.commands import CloseAuction, Command, EndGame
 from companion.screen.audio import SoundPlayer
 from companion.screen.screen_sounds import extra_sounds
@@ -59,8 +59,6 @@ class HeadlessTable:
         self.updates: queue.Queue[Update] = queue.Queue()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
-        #: trades offered on phones, waiting for their receiver's bank card (or phone)
-        self.trades: list[JSON] = []
         #: the table's banker PIN guard (companion.game.pins); the phones use it
         self.pins: Any = None
         self._lock = threading.Lock()
@@ -85,26 +83,12 @@ class HeadlessTable:
         """Wrong banker PINs were typed on a phone."""
         self.say(f"warning: {wrong} wrong banker PIN(s) typed on a {where}")
 
-    def post_trade(self, proposal: JSON) -> None:
-        """A trade offered on a phone: its receiver may accept it with their bank card."""
-        with self._lock:
-            self.trades.append(dict(proposal))
-
-    def post_trade_closed(self, proposal_id: str) -> None:
-        """A trade accepted or dropped on a phone: no card answers it any more."""
-        with self._lock:
-            self.trades = [t for t in self.trades if t.get("id") != proposal_id]
-
     def reader_action(self, action: Any) -> None:
-        """The readers' pump's actions (companion.inputs.actions), any thread: a bank card's
-        consent to a trade, a refused tap's sound, notices to the log. The panel's
-        buttons answer the screen's prompts, and there is none here."""
-        from companion.inputs.actions import Consent, Show
+        """The readers' pump's actions (companion.inputs.actions), any thread: a refused
+        tap's sound, what a gesture asks and other notices to the log."""
+        from companion.inputs.actions import Show
 
-        if isinstance(action, Consent):
-            self.inbox.put(("consent", action.player))
-            self.wake()
-        elif isinstance(action, Show):
+        if isinstance(action, Show):
             if action.code == "refused" and self.sound is not None:
                 self.sound.play("refused")
             self.say(f"{action.level}: {action.message}")
@@ -124,19 +108,13 @@ class HeadlessTable:
         return None if not deadlines else min(deadlines) - self.clock()
 
     def drain(self) -> None:
-        """Apply the queued updates and card taps, then what the clocks say."""
+        """Apply the queued updates, then what the clocks say."""
         while True:
             try:
                 update = self.updates.get_nowait()
             except queue.Empty:
                 break
             self.apply_update(update)
-        while True:
-            try:
-                _, player = self.inbox.get_nowait()
-            except queue.Empty:
-                break
-            self.consent(player)
         self.tick()
 
     def apply_update(self, update: Update) -> None:
@@ -166,18 +144,6 @@ class HeadlessTable:
                       if e.get("do") == "close_auction"), None)
         if pending.get("bidder") and close:
             self._submit(CloseAuction())
-
-    def consent(self, player: str) -> None:
-        """A bank card tapped: the trade last offered to its owner on a phone, accepted."""
-        with self._lock:
-            trade = next((t for t in reversed(self.trades) if t.get("to") == player), None)
-            self.trades = [t for t in self.trades if t is not trade]
-        if trade is None:
-            return
-        command = {"do": "trade", "from": trade.get("from"), "to": player,
-                   "give": trade.get("give") or {}, "take": trade.get("take") or {}}
-        self._refused(self.session.submit(command,
-                                          Source("rfid", player=actor_of(command))))
 
     def _submit(self, command: Command | JSON) -> None:
         sender = table_source(self.state, command, "screen")

@@ -4,14 +4,14 @@ offered to them, their bid or pass in an auction, their debt.
 The table's shared YES / NO never takes these (companion.screen.views.prompt acts only for
 the current player): the player answers on their phone or with a tap of their bank card,
 and the screen says whom it waits for, in the board's centre, while the current player
-plays on. A trade offer reaches the screen from the phone remote (Controller.post_trade);
-the screen keeps it in `ui.trades` until the trade is done, overtaken (a deed changed
-hands, a player went out) or the turn ends. The phones keep their own list of offers.
+plays on. The offers are the table's one store (companion.game.table.offers, which the
+session's writer lapses at the turn's end, at a new game or when overtaken); the screen
+shows the open ones it holds in `ui.trades`, the newest per receiver.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +26,6 @@ from companion.screen.views.prompt import offer_text
 
 JSON = dict[str, Any]
 AUCTIONS = ("auction", "building_auction")
-#: trade offers the screen keeps in mind at once (the newest)
-MAX_TRADES = 4
 
 
 @dataclass(frozen=True)
@@ -38,53 +36,6 @@ class Waiting:
     title: str = ""  # "Ann offers Cleo a trade"
     detail: str = ""  # "Ann gives € 200 · Cleo gives Rue Lecourbe"
     player: str | None = None  # whose decision it is (their colour), None: several
-
-
-def add_trade(trades: list[JSON], proposal: Mapping[str, Any]) -> list[JSON]:
-    """The offers after a new one from the phones (the same id replaces the old one); an
-    offer without both names changes nothing.
-
-    >>> add_trade([], {"id": "a", "from": "Ann", "to": "Cleo", "give": {"cash": 50}})[0]["to"]
-    'Cleo'
-    >>> add_trade([], {"id": "b", "from": "Ann"})
-    []
-    """
-    sender, receiver = proposal.get("from"), proposal.get("to")
-    if not isinstance(sender, str) or not isinstance(receiver, str) or sender == receiver:
-        return list(trades)
-    offer = {"id": proposal.get("id"), "from": sender, "to": receiver,
-             "give": dict(proposal.get("give") or {}), "take": dict(proposal.get("take") or {})}
-    kept = [t for t in trades if offer["id"] is None or t.get("id") != offer["id"]]
-    return (kept + [offer])[-MAX_TRADES:]
-
-
-def _turn_number(state: Mapping[str, Any] | None) -> Any:
-    return ((state or {}).get("turn") or {}).get("number")
-
-
-def keep_trades(trades: list[JSON], old: Mapping[str, Any] | None, state: Mapping[str, Any],
-                events: Iterable[Mapping[str, Any]]) -> list[JSON]:
-    """The offers still open after an update: not done (a "traded" event between the two),
-    not overtaken (both players still in, every deed still with whoever offered it), and
-    the same game and turn as before (the screen stops waiting when the turn ends)."""
-    events = list(events)
-    if not trades or old is None or _turn_number(old) != _turn_number(state) \
-            or old.get("edition") != state.get("edition") \
-            or any(e.get("kind") == "game_started" for e in events):
-        return []
-    done = {(e.get("from"), e.get("to")) for e in events if e.get("kind") == "traded"}
-    active = {p.get("name") for p in state.get("players") or [] if not p.get("bankrupt")}
-    owner = {sq.get("index"): sq.get("owner") for sq in state.get("squares") or []}
-
-    def still_open(t: Mapping[str, Any]) -> bool:
-        sender, receiver = t.get("from"), t.get("to")
-        return (sender in active and receiver in active and (sender, receiver) not in done
-                and all(owner.get(s) == sender for s in (t.get("give") or {}).get("squares")
-                        or [])
-                and all(owner.get(s) == receiver for s in (t.get("take") or {}).get("squares")
-                        or []))
-
-    return [t for t in trades if still_open(t)]
 
 
 def other_bidders(state: Mapping[str, Any]) -> list[str]:
