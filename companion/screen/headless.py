@@ -1,7 +1,10 @@
 """The table without a screen (`companion run --headless`): its sounds and its clocks.
 
-With no screen there is nothing to draw and no prompt for the panel's buttons to answer,
-but the table still keeps time and makes its noises: the auction gavel falls when the
+With no screen there is nothing to draw, but the panel's buttons mean what they mean on a
+screen (companion.inputs.buttons: ROLL rolls or ends the turn, YES / NO answer the decision
+on the table for whoever decides, PASS GO pays the salary where it may; UNDO asks first in
+the log and YES / NO answer; the knob sets the next bid), and the table still keeps time
+and makes its noises: the auction gavel falls when the
 session's auction clock runs out, a timed game ends at its end, each command's events
 ring their sound, a bank card's question goes to the log. This
 module does that and imports no drawing code (no pygame, no SDL: an idle headless
@@ -20,8 +23,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.game.api import JSON, GameSessionProtocol, Outcome, Update
-from companion.game.authority import table_source
+from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.game.authority import table_source, waiting_on
+from companion.inputs.buttons import command_for
 from companion.rules.commands import CloseAuction, Command, EndGame
 from companion.screen.audio import SoundPlayer
 from companion.screen.screen_sounds import extra_sounds
@@ -59,6 +63,12 @@ class HeadlessTable:
         self.updates: queue.Queue[Update] = queue.Queue()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
+        #: the player whose own bank card let the panel answer their decision (a debt)
+        self.card_holder: str | None = None
+        #: UNDO asked its question: YES takes the move back, NO keeps it
+        self.confirm_undo = False
+        #: the knob's steps above the next bid, in an auction
+        self.bid_steps = 0
         #: the table's banker PIN guard (companion.game.pins); the phones use it
         self.pins: Any = None
         self._lock = threading.Lock()
@@ -84,11 +94,16 @@ class HeadlessTable:
         self.say(f"warning: {wrong} wrong banker PIN(s) typed on a {where}")
 
     def reader_action(self, action: Any) -> None:
-        """The readers' pump's actions (companion.inputs.actions), any thread: a refused
-        tap's sound, what a gesture asks and other notices to the log."""
-        from companion.inputs.actions import Show
+        """The readers' pump's actions (companion.inputs.actions), any thread: the panel's
+        buttons and knob (PassOn) and a card holding the buttons for its owner, handled on
+        the run's thread; a refused tap's sound, what a gesture asks and other notices to
+        the log."""
+        from companion.inputs.actions import CardHolds, PassOn, Show
 
-        if isinstance(action, Show):
+        if isinstance(action, PassOn | CardHolds):
+            self.inbox.put(("input", action))
+            self.wake()
+        elif isinstance(action, Show):
             if action.code == "refused" and self.sound is not None:
                 self.sound.play("refused")
             self.say(f"{action.level}: {action.message}")
@@ -108,22 +123,92 @@ class HeadlessTable:
         return None if not deadlines else min(deadlines) - self.clock()
 
     def drain(self) -> None:
-        """Apply the queued updates, then what the clocks say."""
+        """Apply the queued updates and the panel's presses, then what the clocks say."""
         while True:
             try:
                 update = self.updates.get_nowait()
             except queue.Empty:
                 break
             self.apply_update(update)
+        while True:
+            try:
+                _kind, action = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            self.handle(action)
         self.tick()
 
     def apply_update(self, update: Update) -> None:
-        """A new state: its sounds and the auction clock."""
+        """A new state: its sounds and the auction clock; a new decision ends what the
+        buttons held for the last one (a card holder, the UNDO question, the dialled bid)."""
+        old = self.state.get("pending") or {}
         self.state = update.state if "legal" in update.state else self.session.state()
+        new = self.state.get("pending") or {}
+        if (old.get("kind"), old.get("player")) != (new.get("kind"), new.get("player")):
+            self.card_holder = None
+        if (old.get("kind"), old.get("highest")) != (new.get("kind"), new.get("highest")):
+            self.bid_steps = 0
+        self.confirm_undo = False
         if self.sound is not None and not self.sound.play_events(update.events):
             for name in extra_sounds(update.events)[:1]:  # Mega events the mixer misses
                 self.sound.play(name)
         self._auction_clock()
+
+    def handle(self, action: Any) -> None:
+        """One press, knob turn or card holding the buttons (the run's thread)."""
+        from companion.inputs.actions import CardHolds
+
+        if isinstance(action, CardHolds):
+            if waiting_on(self.state) == action.player:
+                self.card_holder = action.player
+                self.say(f"info: {action.player}'s card: the buttons answer for them now")
+            return
+        if action.button == "knob":
+            if (self.state.get("pending") or {}).get("kind") in ("auction", "building_auction"):
+                self.bid_steps = max(0, self.bid_steps + action.steps)
+                bid = command_for(self.state, "yes", self.bid_steps)
+                if bid is not None:
+                    self.say(f"prompt: {bid['by']} bids {bid['amount']}: YES to bid")
+            return
+        self.press(action.button)
+
+    def press(self, button: str) -> None:
+        """What a panel button means now, as on the screen (companion.inputs.buttons)."""
+        if self.confirm_undo and button in ("yes", "no"):
+            self.confirm_undo = False
+            if button == "yes":
+                current = self.state.get("current")
+                self._refused(self.session.undo(Source(
+                    "button", player=current if isinstance(current, str) else None)))
+            return
+        self.confirm_undo = False
+        if button == "undo":
+            self.confirm_undo = self._ask_undo()
+            return
+        if button == "menu":
+            self.say("info: the menu is on the screen; the banker's is on the banker's phone")
+            return
+        command = command_for(self.state, button, self.bid_steps)
+        if command is None:
+            other = waiting_on(self.state)
+            self.say(f"refused: waiting for {other}: their phone or bank card" if other
+                     else f"refused: {button.upper()} does nothing now")
+            if self.sound is not None:
+                self.sound.play("refused")
+            return
+        self._submit(command, "button")
+
+    def _ask_undo(self) -> bool:
+        """Say what UNDO would take back (True: there is something to ask about)."""
+        from companion.words.undo_questions import describe_undo
+
+        target = self.session.undo_target()
+        if target is None:
+            self.say("refused: there is nothing to undo")
+            return False
+        question = describe_undo(target, self.state, "en", lambda _ctx, text: text)
+        self.say(f"prompt: {question} YES undoes, NO keeps it")
+        return True
 
     def tick(self) -> None:
         """The timed game's end, and the auction gavel when its clock runs out."""
@@ -145,9 +230,10 @@ class HeadlessTable:
         if pending.get("bidder") and close:
             self._submit(CloseAuction())
 
-    def _submit(self, command: Command | JSON) -> None:
-        sender = table_source(self.state, command, "screen")
+    def _submit(self, command: Command | JSON, kind: str = "screen") -> None:
+        sender = table_source(self.state, command, kind, self.card_holder)
         if isinstance(sender, str):
+            self.say(f"refused: waiting for {sender}: their phone or bank card")
             return
         self._refused(self.session.submit(command, sender))
 
