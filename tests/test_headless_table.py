@@ -22,16 +22,6 @@ from companion.screen.views import settings as screen_settings
 TABLE = Source("script", banker=True)
 
 
-class Clock:
-    """Seconds that move only when told."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class Sounds:
     """A SoundPlayer stand-in that remembers what it was asked to play."""
 
@@ -68,42 +58,26 @@ def game(tmp_path: Path) -> Iterator[GameSession]:
     session.close()
 
 
-def test_the_gavel_falls_when_the_auction_clock_runs_out(game: GameSession) -> None:
-    clock, sounds = Clock(), Sounds()
-    table = HeadlessTable(game, sound=sounds, clock=clock)  # type: ignore[arg-type]
+def test_a_headless_table_keeps_no_clock_of_its_own(game: GameSession,
+                                                    tmp_path: Path) -> None:
+    """The gavel and the timed game's end are the session writer's (tests/test_table_clocks.py):
+    the headless table only rings the gavel's sound when the session's update comes."""
+    data = tmp_path / "data"
+    data.mkdir()
+    screen_settings.save(data, screen_settings.ScreenSettings(clock_end=time.time() + 60))
+    sounds = Sounds()
+    table = HeadlessTable(game, sound=sounds, data_dir=data)  # type: ignore[arg-type]
     for command in ({"do": "roll", "dice": [1, 2]}, {"do": "decline"},
                     {"do": "bid", "by": "Bo", "amount": 20}):
         assert game.submit(command, TABLE).accepted
     caught_up(table, game)
-    assert "dice" in sounds.played
-    deadline = table.ui.auction_deadline
-    assert deadline is not None and 28 <= deadline - clock.now <= 30  # the session's clock
-    assert table.next_wake() == deadline - clock.now
-    clock.now = deadline - 0.5
+    assert table.next_wake() is None and "dice" in sounds.played
+    version = game.version
     table.drain()
-    assert game.state()["pending"]["kind"] == "auction"
-    clock.now = deadline
-    table.drain()
-    assert game.history(None, 1)[-1]["command"]["do"] == "close_auction"
-    assert game.state()["pending"] is None
-    caught_up(table, game)  # the gavel's own update: its sound, and no clock left
-    assert sounds.played[-1] == "gavel" and table.next_wake() is None
-    table.close()
-
-
-def test_a_timed_game_ends_at_its_end(game: GameSession, tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
-    screen_settings.save(data, screen_settings.ScreenSettings(clock_end=time.time() + 60))
-    clock = Clock()
-    table = HeadlessTable(game, data_dir=data, clock=clock)
-    left = table.next_wake()
-    assert left is not None and 55 < left <= 60
-    clock.now += 61
-    table.drain()
-    assert game.history(None, 1)[-1]["command"] == {"do": "end_game", "reason": "time"}
-    assert game.state()["winner"] is not None
-    assert screen_settings.load(data).clock_end is None  # not ended again after a restart
+    assert game.version == version
+    assert game.submit({"do": "close_auction"}, Source("session")).accepted  # the writer's
+    caught_up(table, game)
+    assert sounds.played[-1] == "gavel"
     table.close()
 
 

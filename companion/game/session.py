@@ -169,6 +169,9 @@ class GameSession:
                                                                    clock())
         #: seconds an auction waits for a new highest bid before the table closes it
         self.auction_seconds = AUCTION_SECONDS
+        #: the clock that rang last and what for (the version, the auction): a refused ring
+        #: is not tried again until the table moves on
+        self._rung: tuple[str, object] | None = None
         #: the teaching table: lessons the first time a rule applies (on for a first game)
         self._teaching = Teaching.beside(
             journal.path, first_game=not [g for g in game_ids(data_dir) if g != game_id])
@@ -496,18 +499,49 @@ class GameSession:
         assert job.outcome is not None
         return job.outcome
 
+    def _gavel_at(self) -> float | None:
+        """When the open auction's clock runs out (wall-clock seconds), while someone holds
+        the highest bid; None otherwise (an auction nobody bid in waits for its bidders)."""
+        g = self._state
+        key, since = self._auction
+        if key is None or g is None or not g.pending:
+            return None
+        top = g.pending[-1]
+        if getattr(top, "bidder", -1) < 0 or self._rung == ("gavel", key):
+            return None
+        return since + self.auction_seconds
+
+    def _end_at(self) -> float | None:
+        """When the writer ends the timed game (None: no clock, or its end was refused at
+        this version and waits for the table to move on)."""
+        return None if self._rung == ("end", self.version) else self._ends_at()
+
+    def _clock_job(self) -> _Job | None:
+        """The table's clocks, on the writer: the timed game's end, else the auction's
+        gavel, when its time has come (None: not yet)."""
+        now = self._clock()
+        ends = self._end_at()
+        if ends is not None and now >= ends:  # the timed game's time is up: end and count
+            self._rung = ("end", self.version)
+            return _Job("command", Source("session", banker=True),
+                        {"do": "end_game", "reason": "time"})
+        gavel = self._gavel_at()
+        if gavel is not None and now >= gavel:  # nobody outbid the highest bid: sold
+            self._rung = ("gavel", self._auction[0])
+            return _Job("command", Source("session"), {"do": "close_auction"})
+        return None
+
     def _run(self) -> None:
         while True:
-            ends = self._ends_at()
+            wake = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
             try:
-                job = self._queue.get(timeout=None if ends is None
-                                      else min(60.0, max(0.0, ends - self._clock())))
-            except queue.Empty:  # the timed game's time is up: end it and count
-                ends = self._ends_at()
-                if ends is None or self._clock() < ends:
+                job = self._queue.get(timeout=None if not wake
+                                      else min(60.0, max(0.0, min(wake) - self._clock())))
+            except queue.Empty:  # a clock of the table may have run out
+                clocked = self._clock_job()
+                if clocked is None:
                     continue
-                job = _Job("command", Source("session", banker=True),
-                           {"do": "end_game", "reason": "time"})
+                job = clocked
             if job is None:
                 return
             update: Update | None = None

@@ -234,35 +234,29 @@ class Controller(EntryMixin):
         return self.tick() or changed
 
     def tick(self) -> bool:
-        """Time-driven changes: the timed game's end, the auction gavel when time runs out."""
+        """Time-driven changes of the screen: the PIN question closing by itself, the timed
+        game's countdown reaching its end. The table's clocks themselves (the auction's
+        gavel, the timed game's end) are the session writer's, with or without a screen."""
         changed = self._timed_game_over()
         if self.ui.pin is not None and self.ui.pin_until is not None and \
                 self.ui.now >= self.ui.pin_until:
             self.ui.pin, self.ui.pin_until = None, None  # the PIN question closes by itself
             changed = True
         deadline = self.ui.auction_deadline
-        if deadline is None or self.ui.now < deadline or not has_game(self.state):
-            return changed
-        self.ui.auction_deadline = None
-        assert self.state is not None
-        pending = self.state.get("pending") or {}
-        close = next((e for e in self.state.get("legal") or []
-                      if e.get("do") == "close_auction"), None)
-        if pending.get("bidder") and close:
-            self.submit(dict(close), "screen")
-        return True
+        if deadline is not None and self.ui.now >= deadline:
+            self.ui.auction_deadline = None  # the session closes it: its update follows
+            changed = True
+        return changed
 
     def _timed_game_over(self) -> bool:
-        """At the timed game's end, ask the session to end the game and count."""
+        """The timed game's countdown at its end: the session's writer ends the game and
+        counts; the screen stops counting (and forgets the end for a restart)."""
         deadline = self.ui.clock_deadline
         if deadline is None or self.ui.now < deadline or not has_game(self.state):
             return False
-        assert self.state is not None
         self.ui.clock_deadline = None
         self.settings.clock_end = None
         screen_settings.save(self.data_dir, self.settings)
-        if self.state.get("winner") is None:
-            self.submit(EndGame("time"), "screen")
         return True
 
     def apply_update(self, update: Update) -> None:

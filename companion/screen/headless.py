@@ -1,16 +1,13 @@
-"""The table without a screen (`companion run --headless`): its sounds and its clocks.
+"""The table without a screen (`companion run --headless`): its panel and its sounds.
 
 With no screen there is nothing to draw, but the panel's buttons mean what they mean on a
 screen (companion.inputs.buttons: ROLL rolls or ends the turn, YES / NO answer the decision
 on the table for whoever decides, PASS GO pays the salary where it may; UNDO asks first in
-the log and YES / NO answer; the knob sets the next bid), and the table still keeps time
-and makes its noises: the auction gavel falls when the
-session's auction clock runs out, a timed game ends at its end, each command's events
-ring their sound, a bank card's question goes to the log. This
-module does that and imports no drawing code (no pygame, no SDL: an idle headless
-companion stays small; `SoundPlayer` loads pygame's mixer only when a sound plays on a
-machine with an audio device). The screen's `Controller` does the same things on a
-screen (its `tick` and `apply_update`), with its drawing.
+the log and YES / NO answer; the knob sets the next bid), each command's events ring their
+sound and a bank card's question goes to the log. The clocks (the auction's gavel, the
+timed game's end) are the session writer's, with or without a screen. This module imports
+no drawing code (no pygame, no SDL: an idle headless companion stays small; `SoundPlayer`
+loads pygame's mixer only when a sound plays on a machine with an audio device).
 """
 
 from __future__ import annotations
@@ -18,15 +15,14 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.authority import table_source, waiting_on
 from companion.inputs.buttons import command_for
-from companion.rules.commands import CloseAuction, Command, EndGame
+from companion.rules.commands import Command
 from companion.screen.audio import SoundPlayer
 from companion.screen.screen_sounds import extra_sounds
 from companion.screen.views import settings as screen_settings
@@ -36,15 +32,12 @@ log = logging.getLogger(__name__)
 
 class HeadlessUi:
     """What the headless run keeps: the phones' join link, the table's own Wi-Fi
-    (companion.app.hotspot sets it), the sound's volume and mute, the deadlines of the
-    auction clock and of a timed game on the table's `clock`."""
+    (companion.app.hotspot sets it), the sound's volume and mute."""
 
     def __init__(self) -> None:
         self.volume, self.muted = 80, False
         self.remote_url: str | None = None
         self.wifi: Any = None
-        self.auction_deadline: float | None = None
-        self.clock_deadline: float | None = None
 
 
 class HeadlessTable:
@@ -52,11 +45,10 @@ class HeadlessTable:
 
     def __init__(self, session: GameSessionProtocol, sound: SoundPlayer | None = None,
                  data_dir: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic,
                  say: Callable[[str], None] = log.info) -> None:
         """`say`: where notices go (a PIN warning, a reader's message): the log."""
         self.session, self.sound, self.data_dir = session, sound, data_dir
-        self.clock, self.say = clock, say
+        self.say = say
         self.ui = HeadlessUi()
         self.settings = screen_settings.load(data_dir)
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
@@ -72,10 +64,7 @@ class HeadlessTable:
         #: the table's banker PIN guard (companion.game.pins); the phones use it
         self.pins: Any = None
         self._lock = threading.Lock()
-        end = self.settings.clock_end
-        self.ui.clock_deadline = None if end is None else clock() + (end - time.time())
         self.state: JSON = session.state()
-        self._auction_clock()
         self._remove: Callable[[], None] | None = session.add_listener(self.on_update)
 
     # --- any thread ---------------------------------------------------------------------
@@ -117,10 +106,8 @@ class HeadlessTable:
     # --- the run's thread ---------------------------------------------------------------
 
     def next_wake(self) -> float | None:
-        """Seconds until the next clock runs out (the auction's or the timed game's)."""
-        deadlines = [d for d in (self.ui.auction_deadline, self.ui.clock_deadline)
-                     if d is not None]
-        return None if not deadlines else min(deadlines) - self.clock()
+        """Seconds until something here is due: never (the clocks are the session's)."""
+        return None
 
     def drain(self) -> None:
         """Apply the queued updates and the panel's presses, then what the clocks say."""
@@ -139,7 +126,7 @@ class HeadlessTable:
         self.tick()
 
     def apply_update(self, update: Update) -> None:
-        """A new state: its sounds and the auction clock; a new decision ends what the
+        """A new state: its sounds; a new decision ends what the
         buttons held for the last one (a card holder, the UNDO question, the dialled bid)."""
         old = self.state.get("pending") or {}
         self.state = update.state if "legal" in update.state else self.session.state()
@@ -152,7 +139,6 @@ class HeadlessTable:
         if self.sound is not None and not self.sound.play_events(update.events):
             for name in extra_sounds(update.events)[:1]:  # Mega events the mixer misses
                 self.sound.play(name)
-        self._auction_clock()
 
     def handle(self, action: Any) -> None:
         """One press, knob turn or card holding the buttons (the run's thread)."""
@@ -211,24 +197,8 @@ class HeadlessTable:
         return True
 
     def tick(self) -> None:
-        """The timed game's end, and the auction gavel when its clock runs out."""
-        now = self.clock()
-        if self.ui.clock_deadline is not None and now >= self.ui.clock_deadline and \
-                self.state.get("players"):
-            self.ui.clock_deadline = None
-            self.settings.clock_end = None
-            screen_settings.save(self.data_dir, self.settings)
-            if self.state.get("winner") is None:
-                self._submit(EndGame("time"))
-        deadline = self.ui.auction_deadline
-        if deadline is None or now < deadline:
-            return
-        self.ui.auction_deadline = None
-        pending = self.state.get("pending") or {}
-        close = next((e for e in self.state.get("legal") or []
-                      if e.get("do") == "close_auction"), None)
-        if pending.get("bidder") and close:
-            self._submit(CloseAuction())
+        """Nothing is timed here: the auction's gavel and the timed game's end are the
+        session writer's clocks (companion.game.session), with or without a screen."""
 
     def _submit(self, command: Command | JSON, kind: str = "screen") -> None:
         sender = table_source(self.state, command, kind, self.card_holder)
@@ -243,12 +213,3 @@ class HeadlessTable:
             if self.sound is not None:
                 self.sound.play("refused")
 
-    def _auction_clock(self) -> None:
-        state: Mapping[str, Any] = self.state
-        clock = state.get("auction_clock") or {}
-        pending = state.get("pending") or {}
-        if pending.get("kind") not in ("auction", "building_auction") or \
-                "seconds_left" not in clock:
-            self.ui.auction_deadline = None
-            return
-        self.ui.auction_deadline = self.clock() + float(clock["seconds_left"])
