@@ -92,7 +92,7 @@ def test_a_tap_puts_the_offer_and_only_the_answer_to_it_accepts(table: Table) ->
     asked = table.tap(CY)
     assert asked is not None and asked.code == "offer_asked"
     assert asked.data["give"].replace("\xa0", " ") == "€ 50" and \
-        asked.data["take"] == "nothing"
+        asked.data["take"] == "Nothing"
     assert table.trades() == 0, "a first tap asks, it does not accept"
     table.tap(CY)  # the same card again: yes to exactly that offer
     assert table.trades() == 1
@@ -226,3 +226,12 @@ def test_offers_of_a_saved_game_left_for_another_are_gone(tmp_path: Path) -> Non
                               "take": {}}, Source("phone", player="Cy")).accepted
     finally:
         holder.close()
+
+
+def test_the_inputs_say_the_screens_sentences_under_their_own_ids() -> None:
+    """One translation per sentence: what the inputs share with the screen is the screen's."""
+    from companion.screen.texts import MESSAGES
+    from companion.words.input_texts import SHARED
+
+    for message in SHARED:
+        assert MESSAGES[message.id] == message

@@ -180,7 +180,7 @@ def test_a_trade_offered_to_another_player_never_stops_the_game_and_is_theirs(
     table.readers.pump.emit(ButtonEvent(Button.NO))  # which the panel's NO ends
     assert table.until(lambda: table.banner() == "Cancelled."), table.banner()
     table.tap(CY)  # Cy's own card: the offer is put to her, with what each side gives
-    asked = "Ann offers Cy a trade: Ann gives € 50, Cy gives nothing."
+    asked = "Ann offers Cy a trade: Ann gives € 50, Cy gives Nothing."
     assert table.until(lambda: table.banner().startswith(asked)), table.banner()
     assert table.last()["command"]["do"] != "trade"  # asked, not yet answered
     version = table.state()["version"]

@@ -516,32 +516,45 @@ class GameSession:
         this version and waits for the table to move on)."""
         return None if self._rung == ("end", self.version) else self._ends_at()
 
+    def _clock_job_due(self) -> bool:
+        """Whether a clock of the table has run out (without ringing it)."""
+        due = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
+        return bool(due) and self._clock() >= min(due)  # no clock armed: the time not asked
+
     def _clock_job(self) -> _Job | None:
         """The table's clocks, on the writer: the timed game's end, else the auction's
         gavel, when its time has come (None: not yet)."""
+        ends, gavel = self._end_at(), self._gavel_at()
+        if ends is None and gavel is None:
+            return None  # no clock armed: the time is not even asked
         now = self._clock()
-        ends = self._end_at()
         if ends is not None and now >= ends:  # the timed game's time is up: end and count
             self._rung = ("end", self.version)
             return _Job("command", Source("session", banker=True),
                         {"do": "end_game", "reason": "time"})
-        gavel = self._gavel_at()
         if gavel is not None and now >= gavel:  # nobody outbid the highest bid: sold
             self._rung = ("gavel", self._auction[0])
             return _Job("command", Source("session"), {"do": "close_auction"})
         return None
 
     def _run(self) -> None:
+        held: _Job | None = None  # a request that came after a clock ran out: next
         while True:
-            wake = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
-            try:
-                job = self._queue.get(timeout=None if not wake
-                                      else min(60.0, max(0.0, min(wake) - self._clock())))
-            except queue.Empty:  # a clock of the table may have run out
-                clocked = self._clock_job()
-                if clocked is None:
+            clocked = self._clock_job()  # a clock that ran out rings before what came later
+            if clocked is not None:
+                job: _Job | None = clocked
+            elif held is not None:
+                job, held = held, None
+            else:
+                wake = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
+                try:
+                    job = self._queue.get(timeout=None if not wake
+                                          else min(60.0, max(0.0, min(wake) - self._clock())))
+                except queue.Empty:  # a clock of the table may have run out
                     continue
-                job = clocked
+                if job is not None and self._clock_job_due():
+                    held = job  # rings first: the request is answered right after
+                    continue
             if job is None:
                 return
             update: Update | None = None

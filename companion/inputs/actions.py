@@ -13,6 +13,7 @@ from typing import Any
 from companion.game.api import JSON, Source
 from companion.rules.commands import Command
 from companion.words.catalog import format_money
+from companion.words.input_texts import input_text
 
 # Fields of a legal-command entry that list choices rather than being part of the command.
 _CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards"}
@@ -61,6 +62,18 @@ class Show:
     level: str = "notice"
     data: dict[str, Any] = field(default_factory=dict)
     active: bool = True
+    #: its sentence in the catalog (companion.words.input_texts), said with `data` in each
+    #: face's language; "" when `message` is all there is (a reader's own warning)
+    sentence: str = ""
+
+
+def say(code: str, sentence: str = "", level: str = "notice",
+        data: dict[str, Any] | None = None, **fields: Any) -> Show:
+    """A Show of the inputs' sentence (`sentence`, else `code`) with `fields`: in English
+    for the log, its fields for every face to say it in its own language."""
+    sentence = sentence or code
+    return Show(code, input_text(sentence, "en", **fields), level, {**(data or {}), **fields},
+                sentence=sentence)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from companion.inputs.actions import (
     command_from,
     legal_entry,
     money,
-    pending,
+    say,
 )
 from companion.inputs.entry import Entry, Refusal, dial_face, dice_needed
 from companion.inputs.events import (
@@ -55,15 +55,8 @@ from companion.inputs.registry import TagRegistry
 from companion.inputs.taps import TapInterpreter, amount_question
 from companion.rules.commands import Bid, Pay
 from companion.words import catalog as i18n
-from companion.words.input_texts import input_text
 
 KNOB = "knob"
-
-
-def _not_now(state: JSON, what: str) -> Show:
-    ask = pending(state)
-    hint = f" (waiting for {ask.get('player') or 'the table'}: {ask['kind']})" if ask else ""
-    return Show("not_now", f"{what} is not possible now{hint}.")
 
 
 def dice_count(state: JSON) -> int:
@@ -96,10 +89,10 @@ def dice_prompt(state: JSON, e: Entry) -> Show:
     """The prompt while physical dice are entered."""
     info = describe_dice(state, e)
     which = len(info["values"]) + 1
-    name = "the speed die" if which == 3 else f"die {which} of {info['count']}"
-    face = str(info["current"]).replace("_", " ")
-    msg = f"Enter {name}: {face} (knob or ROLL to change, YES to confirm, NO back)"
-    return Show("enter_dice", msg, "prompt", info)
+    if which == 3:
+        return say("enter_dice", "enter_speed_die", "prompt", info, face=str(info["current"]))
+    return say("enter_dice", "enter_die", "prompt", info, number=which, count=info["count"],
+               face=str(info["current"]))
 
 
 def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
@@ -120,10 +113,9 @@ def square_label(state: JSON, index: int) -> str:
 
 def square_prompt(state: JSON, pick: Pick) -> Show:
     """The prompt while a square is picked with the knob."""
-    what = "Ride to" if pick.verb == "use_bus_ticket" else "Go to"
-    msg = (f"{what} {square_label(state, pick.focus)}? Knob to change, YES to choose, "
-           f"NO to cancel; or tap the deed.")
-    return Show("pick_square", msg, "prompt", describe_pick(pick))
+    sentence = "pick_ride" if pick.verb == "use_bus_ticket" else "pick_go"
+    return say("pick_square", sentence, "prompt", describe_pick(pick),
+               square=square_label(state, pick.focus))
 
 
 class InputController:
@@ -230,15 +222,14 @@ class InputController:
         square = next((s for s in state.get("squares") or []
                        if role is not None and s.get("id") == role.square), None)
         if square is None or int(square["index"]) not in pick.squares:
-            return [Show("not_reachable", "Tap the deed of a square on offer, or use the knob."),
-                    square_prompt(state, pick)]
+            return [say("not_reachable"), square_prompt(state, pick)]
         return self._choose(state, int(square["index"]))
 
     def _choose(self, state: JSON, square: int | None = None) -> list[Action]:
         step = flow.choose_square(state, self.entry, square)
         self._reset()
         if step is None or isinstance(step, Refusal):
-            return [Show("pick_cancelled", "Cancelled.")]
+            return [say("pick_cancelled", "tap_cancelled")]
         return [Submit(step, Source("rfid", player=actor_of(step)))]
 
     # -- buttons and knob ---------------------------------------------------------------
@@ -263,11 +254,11 @@ class InputController:
         if isinstance(mode, CardTapped | OfferAsked):
             self._reset()
             if button is Button.NO:
-                return [Show("tap_cancelled", input_text("tap_cancelled", "en"))]
+                return [say("tap_cancelled")]
             if button is Button.PASS_GO:  # your card then PASS GO: your salary
                 entry = legal_entry(state, "pass_go", mode.player)
                 if entry is None:
-                    return [_not_now(state, "Paying the salary")]
+                    return [say("not_now", "salary_not_now", player=mode.player)]
                 command = command_from(entry, by=mode.player)
                 return [Submit(command, Source("rfid", player=mode.player))]
         if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None:
@@ -290,7 +281,7 @@ class InputController:
         elif button is Button.NO and flow.back_dial(e):
             return [dice_prompt(state, e)]
         self._reset()
-        return [Show("dice_cancelled", "Dice entry cancelled.")]
+        return [say("dice_cancelled")]
 
     def _amount_button(self, mode: AmountEntry, button: Button, state: JSON) -> list[Action]:
         if button is Button.YES:
@@ -299,11 +290,11 @@ class InputController:
             self._reset()
             entry = legal_entry(state, "pass", mode.player)
             if entry is None:
-                return [_not_now(state, "Passing")]
+                return [say("not_now", "cannot_pass", player=mode.player)]
             return [Submit(command_from(entry, by=mode.player), Source("rfid", mode.player))]
         if button in {Button.NO, Button.UNDO, Button.MENU}:
             self._reset()
-            return [Show("tap_cancelled", input_text("tap_cancelled", "en"))]
+            return [say("tap_cancelled")]
         if button in (Button.ROLL, Button.PASS_GO):  # a table without a knob: more, less
             flow.turn_amount(self.entry, 1 if button is Button.ROLL else -1)
             self._set_amount(mode, state)
@@ -316,7 +307,7 @@ class InputController:
             flow.step_pick(state, self.entry, 1)
             return [square_prompt(state, flow.pick(state, self.entry) or pick)]
         self._reset()
-        return [Show("pick_cancelled", "Cancelled.")]
+        return [say("pick_cancelled", "tap_cancelled")]
 
     def _turn(self, steps: int, state: JSON) -> list[Action]:
         mode, e = self.mode, self.entry
@@ -348,7 +339,7 @@ class InputController:
         self._sync(state)
         mode = self.mode
         if not isinstance(mode, AmountEntry):
-            return [Show("not_now", "No amount is being entered.")]
+            return [say("not_now", "amount_not_now")]
         mode.amount = amount
         return self._finish_amount(mode, state)
 
@@ -358,13 +349,13 @@ class InputController:
             entry = legal_entry(state, "bid", mode.player)
             if entry is None:
                 self._reset()
-                return [_not_now(state, "Bidding")]
+                return [say("not_now", "cannot_bid", player=mode.player)]
             low, high = int(entry.get("min", 1)), entry.get("max")
         else:
             entry, low, high = None, 1, None
         if mode.amount < low or (high is not None and mode.amount > int(high)):
             return [
-                Show("bad_amount", f"{money(state, mode.amount)} is not possible."),
+                say("bad_amount", amount=money(state, mode.amount)),
                 amount_prompt(state, mode),
             ]
         self._reset()

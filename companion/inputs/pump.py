@@ -18,7 +18,16 @@ from dataclasses import dataclass
 
 from companion.game.api import JSON, GameSessionProtocol
 from companion.game.authority import as_json
-from companion.inputs.actions import Action, CardHolds, OpenMenu, PassOn, Show, Submit, Undo
+from companion.inputs.actions import (
+    Action,
+    CardHolds,
+    OpenMenu,
+    PassOn,
+    Show,
+    Submit,
+    Undo,
+    say,
+)
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent
 
@@ -86,7 +95,7 @@ class InputPump:
                 self.process(item)
             except Exception:  # noqa: BLE001 - one bad event never stops the inputs
                 log.exception("input event %r failed", item)
-                self.ui(Show("input_error", "That input could not be handled.", "warning"))
+                self.ui(say("input_error", level="warning"))
 
     def process(self, item: object) -> None:
         """Handle one queued item now (the pump thread's body; tests call it directly)."""

@@ -31,6 +31,7 @@ from companion.inputs.actions import (
     legal_entry,
     money,
     pending,
+    say,
     square_by_id,
 )
 from companion.inputs.entry import bid_amount
@@ -82,10 +83,9 @@ class TapInterpreter:
     def _bank_card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
         player = card_holder(role, _all_players(state))
         if player is None:
-            msg = f"Bank card {role.number} belongs to nobody in this game."
-            return [Show("card_unassigned", msg, data={"number": role.number})], mode
+            return [say("card_unassigned", number=role.number)], mode
         if _bankrupt(state, player):
-            return [Show("player_bankrupt", f"{player} is bankrupt.")], None
+            return [say("player_bankrupt", "bankrupt_banner", player=player)], None
         return self._card_owner(player, state, mode)
 
     def _card_owner(self, player: str, state: JSON, mode: Mode | None) -> Result:
@@ -98,12 +98,12 @@ class TapInterpreter:
             entry = legal_entry(state, "buy", player)
             if entry is not None and ask.get("player") == player:
                 return [Submit(command_from(entry), source)], None
-            return [Show("not_your_turn", f"It is {ask.get('player')}'s decision.")], mode
+            return [say("not_your_turn", player=ask.get("player"))], mode
         if kind == "auction":
             return self._start_bid(player, state, version)
         if kind:
-            data = {"player": ask.get("player"), "kind": kind}
-            shown: list[Action] = [Show("answer_first", _waiting_for(ask), data=data)]
+            shown: list[Action] = [say("answer_first", data={"kind": kind},
+                                       player=ask.get("player"))]
             if ask.get("player") == player:  # theirs: the buttons answer it for them now
                 shown.append(CardHolds(player))
             return shown, mode
@@ -112,21 +112,19 @@ class TapInterpreter:
                 return self._start_transfer(mode.player, player, state, version)
             if isinstance(mode, OfferAsked):  # the same card again: yes to that offer
                 return self.accept(mode, state), None
-            return [Show("tap_cancelled", input_text("tap_cancelled", "en"))], None
+            return [say("tap_cancelled")], None
         offer = self.offers.asked(player) if self.offers is not None else None
         if offer is not None:
             return [offer_question(state, offer)], OfferAsked(version, player, offer["id"])
         code = "card_tapped_land" if legal_entry(state, "land", player) else "card_tapped_pay"
-        show = Show(code, input_text(code, "en", player=player), level="prompt",
-                    data={"player": player})
-        return [show], CardTapped(version, player)
+        return [say(code, level="prompt", player=player)], CardTapped(version, player)
 
     def accept(self, mode: OfferAsked, state: JSON) -> list[Action]:
         """Yes to the offer put to `mode.player`: exactly that offer, while it is open and
         the table is where it was when it was asked."""
         offer = self.offers.get(mode.offer) if self.offers is not None else None
         if offer is None or offer.get("to") != mode.player:
-            return [Show("offer_gone", input_text("offer_gone", "en"))]
+            return [say("offer_gone")]
         command = {"do": "trade", "from": offer["from"], "to": offer["to"],
                    "give": offer.get("give") or {}, "take": offer.get("take") or {}}
         return [Submit(command, Source("rfid", player=mode.player), mode.version)]
@@ -134,7 +132,7 @@ class TapInterpreter:
     def _start_bid(self, player: str, state: JSON, version: int) -> Result:
         amount = bid_amount(state, player, 0)
         if amount is None:
-            return [Show("cannot_bid", f"{player} cannot bid now.")], None
+            return [say("cannot_bid", player=player)], None
         mode = AmountEntry(version, "bid", player, amount=amount)
         return [amount_question(state, mode)], mode
 
@@ -149,7 +147,7 @@ class TapInterpreter:
     def _deed(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
         square = square_by_id(state, role.square or "")
         if square is None:
-            return [Show("unknown_square", f"{role.square} is not on this board.")], mode
+            return [say("unknown_square", data={"square": role.square})], mode
         version = int(state.get("version", 0))
         choose = legal_entry(state, "choose_square")
         if choose is not None and square["index"] in (choose.get("squares") or []):
@@ -158,18 +156,18 @@ class TapInterpreter:
         if isinstance(mode, CardTapped | OfferAsked) and mode.version == version:
             entry = legal_entry(state, "land", mode.player)
             if entry is None:
-                msg = "Tapping a deed after your card lands there only in bank-only play."
-                return [Show("not_now", msg)], None
+                return [say("not_now", "land_not_now")], None
             command = command_from(entry, by=mode.player, square=square["index"])
             return [Submit(command, Source("rfid", player=mode.player))], None
-        owner = square.get("owner")
+        owner, name, where = square.get("owner"), str(square["name"]), square["index"]
         if owner is None:
-            text = f"{square['name']}: for sale, {money(state, int(square.get('price', 0)))}."
-        else:
-            rent = money(state, int(square.get("rent") or 0))
-            extra = ", mortgaged" if square.get("mortgaged") else ""
-            text = f"{square['name']}: owned by {owner}, rent {rent}{extra}."
-        return [Show("deed_info", text, data={"square": square["index"]})], mode
+            return [say("deed_info", "deed_for_sale", data={"index": where}, square=name,
+                        price=money(state, int(square.get("price", 0))))], mode
+        if square.get("mortgaged"):
+            return [say("deed_info", "deed_owned_mortgaged", data={"index": where},
+                        square=name, owner=owner)], mode
+        return [say("deed_info", "deed_owned", data={"index": where}, square=name, owner=owner,
+                    rent=money(state, int(square.get("rent") or 0)))], mode
 
     # -- Chance / Community Chest --------------------------------------------------------
 
@@ -181,32 +179,17 @@ class TapInterpreter:
                 source = Source("rfid", player=ask.get("player"))
                 return [Submit(command_from(entry, card=role.card), source)], None
             if entry is not None:
-                msg = f"That card is from the other deck; draw from {ask.get('deck')}."
-                return [Show("wrong_deck", msg)], mode
+                return [say("wrong_deck", data={"deck": ask.get("deck")})], mode
         current = state.get("current")
         ride = legal_entry(state, "use_bus_ticket", current)
         if ride is not None and role.deck == BUS_TICKETS and ride.get("squares"):
             return [], RidePick(int(state.get("version", 0)))
         if role.deck == BUS_TICKETS:
-            return [Show("card_not_now", "No bus ticket can be used now.")], mode
+            return [say("card_not_now", "ticket_not_now")], mode
         use = legal_entry(state, "use_card", current)
         if use is not None and (role.card or "").endswith("jail-free"):
             return [Submit(command_from(use), Source("rfid", player=current))], None
-        return [Show("card_not_now", "No card is to be drawn now.")], mode
-
-
-def _waiting_for(ask: JSON) -> str:
-    kind = ask.get("kind")
-    who = ask.get("player") or "the table"
-    texts = {
-        "draw": f"{who} draws a card first: tap the drawn card, or YES to let me draw.",
-        "debt": f"{who} must raise money first (sell, mortgage) or go bankrupt.",
-        "roll_for_rent": f"{who} rolls for the rent first.",
-        "lift_mortgages": f"{who} decides about the mortgages first (YES lifts, NO keeps).",
-        "choose_square": f"{who} chooses a square first: tap its deed or turn the knob.",
-        "birthday_gift": f"{who} chooses the Birthday gift first (money or a bus ticket).",
-    }
-    return texts.get(str(kind), f"Waiting for {who} ({kind}).")
+        return [say("card_not_now")], mode
 
 
 def offer_text(state: JSON, offer: JSON) -> str:
@@ -215,8 +198,8 @@ def offer_text(state: JSON, offer: JSON) -> str:
     names = {sq.get("index"): str(sq.get("name")) for sq in state.get("squares") or []}
     parts += [names.get(s, f"#{s}") for s in offer.get("squares") or []]
     if offer.get("cards"):
-        parts.append(input_text("offer_jail_cards", "en", count=int(offer["cards"])))
-    return " + ".join(parts) or input_text("offer_nothing", "en")
+        parts.append(input_text("jail_cards", "en", count=int(offer["cards"])))
+    return " + ".join(parts) or input_text("prompt_nothing", "en")
 
 
 def offer_question(state: JSON, offer: JSON) -> Show:
@@ -224,19 +207,16 @@ def offer_question(state: JSON, offer: JSON) -> Show:
     fields = {"sender": offer["from"], "receiver": offer["to"],
               "give": offer_text(state, offer.get("give") or {}),
               "take": offer_text(state, offer.get("take") or {})}
-    return Show("offer_asked", input_text("offer_asked", "en", **fields), level="prompt",
-                data={**fields, "player": offer["to"], "offer": offer["id"],
-                      "goods": {"give": offer.get("give") or {},
-                                "take": offer.get("take") or {}}})
+    return say("offer_asked", level="prompt", data={
+        "player": offer["to"], "offer": offer["id"],
+        "goods": {"give": offer.get("give") or {}, "take": offer.get("take") or {}}}, **fields)
 
 
 def amount_question(state: JSON, mode: AmountEntry) -> Show:
     """The prompt while an amount is entered (a bid, a payment after two bank cards)."""
-    amount = money(state, mode.amount)
-    data = {"kind": "amount", "purpose": mode.purpose, "player": mode.player,
-            "payee": mode.payee, "amount": mode.amount, "amount_text": amount}
+    data = {"kind": "amount", "purpose": mode.purpose, "value": mode.amount}
     if mode.purpose == "bid":
-        return Show("enter_bid", input_text("enter_bid", "en", player=mode.player,
-                                            amount=amount), "prompt", data)
-    return Show("enter_amount", input_text("enter_amount", "en", player=mode.player,
-                                             payee=mode.payee, amount=amount), "prompt", data)
+        return say("enter_bid", level="prompt", data=data, player=mode.player,
+                   amount=money(state, mode.amount))
+    return say("enter_amount", level="prompt", data=data, player=mode.player,
+               payee=mode.payee, amount=money(state, mode.amount))

@@ -158,8 +158,8 @@ class CardRegistration:
             elif action.code == "answer_first" and action.data.get("player"):
                 key = "waiting_debt" if action.data.get("kind") == "debt" else "own_input"
                 post.post_message(text(key, player=action.data["player"]), "info")
-            elif action.code in INPUT_TEXTS:  # what a gesture asks, in the screen's language
-                post.post_message(input_text(action.code, texts.language(), **action.data),
+            elif action.sentence in INPUT_TEXTS:  # what the inputs say, in the screen's words
+                post.post_message(input_text(action.sentence, texts.language(), **action.data),
                                   "info")
             elif action.code == "unknown_tag":
                 post.post_message(text("reg_unknown_tag", tag=action.data.get("tag", "?")),
