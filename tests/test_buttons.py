@@ -17,8 +17,9 @@ from companion.game.api import Source
 from companion.game.applying import apply_command, state_json
 from companion.game.authority import as_json, waiting_on
 from companion.game.session import GameSession
+from companion.game.table.buttons import PRESSES, command_for
 from companion.inputs.actions import Action, PassOn
-from companion.inputs.buttons import BUTTONS, KEYS, PRESSES, command_for
+from companion.inputs.buttons import BUTTONS, KEYS
 from companion.inputs.controller import InputController
 from companion.inputs.events import Button, ButtonEvent, EncoderEvent
 from companion.inputs.pump import InputPump

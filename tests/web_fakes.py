@@ -15,6 +15,7 @@ from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.authority import as_json
 from companion.game.table.offers import Facts, OfferStore
+from companion.game.table.view import TableView, build
 from companion.game.telling.news import auction_clock, auction_key, card_from_entries
 from companion.game.telling.seen import (
     MarkRefused,
@@ -58,6 +59,10 @@ class FakeSession:
                                "players": list(players), "seed": seed,
                                "options": options or {}}, Source(kind="script", banker=True))
             assert out.accepted, out
+
+    def table(self) -> TableView:
+        """The typed view of the table, as GameSession builds it."""
+        return build(self.state(), self._offers.open() if self._offers is not None else ())
 
     def keep_offers(self, offers: OfferStore) -> None:
         """Keep the table's open offers, lapsed with each change (as GameSession does)."""

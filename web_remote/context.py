@@ -17,6 +17,7 @@ from flask import Response, current_app, jsonify, render_template, request, sess
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
 from companion.game.table.offers import Facts, OfferStore
+from companion.game.table.view import TableView
 from companion.rules.commands import Command
 from web_remote.guard import Identity
 from web_remote.hub import Hub
@@ -139,6 +140,10 @@ class ListenedSession:
     def state(self) -> JSON:
         """`GameSessionProtocol.state`."""
         return self.inner.state()
+
+    def table(self) -> TableView:
+        """`GameSessionProtocol.table`."""
+        return self.inner.table()
 
     def undo_target(self) -> JSON | None:
         """`GameSessionProtocol.undo_target`."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.api import Source
+from companion.game.table.view import waiting_on
 from companion.rules import GameState
 from companion.rules.commands import Command
 
@@ -69,8 +70,6 @@ BANKER_VERBS = frozenset(v for v, r in RIGHTS.items() if not r.players)
 SHARED_KINDS = frozenset({"button", "keyboard", "screen", "touch"})
 #: source kinds of the table's own clocks (the session's writer; a screen's, before)
 CLOCK_KINDS = frozenset({"session", "screen"})
-#: decisions several players answer at once, each for themselves (their own bid or pass)
-AUCTIONS = ("auction", "building_auction")
 
 #: what a face may use; the rest is the session's
 __all__ = ["RIGHTS", "BANKER_VERBS", "Refused", "Right", "actor_field", "actor_of",
@@ -217,25 +216,6 @@ def someone_else(state: Mapping[str, Any], command: AnyCommand) -> str | None:
     offered = any(e.get("do") == command.get("do") and e.get("by") == owner
                   for e in state.get("legal") or [])
     return owner if offered else None
-
-
-def waiting_on(state: Mapping[str, Any]) -> str | None:
-    """The named player other than the current one whose decision is on the table now
-    (a debt to raise money for, mortgages to lift or keep, a building to place), which only
-    their own phone or bank card answers; None when it is the current player's, nobody's
-    or an auction's (each bidder answers for themselves).
-
-    >>> waiting_on({"current": "Cy", "pending": {"kind": "debt", "player": "Bo"}})
-    'Bo'
-    >>> waiting_on({"current": "Bo", "pending": {"kind": "debt", "player": "Bo"}}) is None
-    True
-    """
-    pending = state.get("pending") or {}
-    who = pending.get("player")
-    if not isinstance(who, str) or who == state.get("current") or \
-            pending.get("kind") in AUCTIONS:
-        return None
-    return who
 
 
 def table_source(state: Mapping[str, Any], command: AnyCommand, kind: str,

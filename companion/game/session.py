@@ -45,6 +45,7 @@ from companion.game.saved_games import (
     set_current,
 )
 from companion.game.table.offers import Facts, OfferStore
+from companion.game.table.view import TableView, build
 from companion.game.telling import story
 from companion.game.telling.news import (
     AUCTION_SECONDS,
@@ -186,6 +187,8 @@ class GameSession:
         self._view = self._view_of(state) if state is not None else None
         #: the table's open offers (companion.game.table.offers), lapsed by this writer
         self._offers: OfferStore | None = None
+        #: the typed view of the table (companion.game.table.view) and what it was built for
+        self._table: tuple[tuple[int, int], TableView] | None = None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -365,6 +368,19 @@ class GameSession:
         g = self._state
         offers.follow(Facts.of_state(g) if g is not None else None)
         self._offers = offers
+
+    def table(self) -> TableView:
+        """The typed view of the table every face renders (companion.game.table.view):
+        built once per version and change of the open offers, by whoever asks first. Any
+        thread."""
+        offers = self._offers
+        key = (self.version, offers.generation if offers is not None else -1)
+        cached = self._table
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = build(self.state(), offers.open() if offers is not None else ())
+        self._table = (key, view)
+        return view
 
     def _offered(self, trade: Mapping[str, Any]) -> bool:
         offers = self._offers

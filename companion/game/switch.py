@@ -27,6 +27,7 @@ from companion.game.journal import JournalError
 from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.game.session import GameSession
 from companion.game.table.offers import OfferStore
+from companion.game.table.view import TableView
 from companion.rules.commands import Command
 from companion.rules.events import GameSwitched
 
@@ -201,6 +202,10 @@ class SessionHolder:
     def game_state(self) -> Any:
         """The current game's engine state (for tools; do not change it)."""
         return self.session.game_state()
+
+    def table(self) -> TableView:
+        """The typed view of the table of the game in use."""
+        return self._session.table()
 
     def keep_offers(self, offers: OfferStore) -> None:
         """The table's open offers, kept by the game in use and by every game switched to

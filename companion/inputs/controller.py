@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from companion.game.api import JSON, Source
 from companion.game.authority import actor_of
+from companion.game.table.buttons import bid_amount
 from companion.game.table.offers import OfferStore
 from companion.inputs import entry as flow
 from companion.inputs.actions import (
@@ -330,7 +331,7 @@ class InputController:
     def _set_amount(self, mode: AmountEntry, state: JSON) -> None:
         """The amount the knob's steps make (the one flow's bid or payment)."""
         if mode.purpose == "bid":
-            mode.amount = flow.bid_amount(state, mode.player, self.entry.bid_steps) or 0
+            mode.amount = bid_amount(state, mode.player, self.entry.bid_steps) or 0
         else:
             mode.amount = flow.transfer_amount(state, self.entry.bid_steps)
 

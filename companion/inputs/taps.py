@@ -20,6 +20,7 @@ Pure: no I/O, no clock; the registry and the offers are only read.
 from __future__ import annotations
 
 from companion.game.api import JSON, Source
+from companion.game.table.buttons import bid_amount
 from companion.game.table.offers import OfferStore
 from companion.inputs.actions import (
     Action,
@@ -34,7 +35,6 @@ from companion.inputs.actions import (
     say,
     square_by_id,
 )
-from companion.inputs.entry import bid_amount
 from companion.inputs.modes import AmountEntry, CardTapped, Mode, OfferAsked, RidePick
 from companion.inputs.registry import TagKind, TagRegistry, TagRole, card_holder
 from companion.words.input_texts import input_text

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
-from companion.game.authority import table_source, waiting_on
-from companion.inputs.buttons import command_for
+from companion.game.authority import table_source
+from companion.game.table.view import TableView
 from companion.rules.commands import Command
 from companion.screen.audio import SoundPlayer
 from companion.screen.screen_sounds import extra_sounds
@@ -65,6 +65,8 @@ class HeadlessTable:
         self.pins: Any = None
         self._lock = threading.Lock()
         self.state: JSON = session.state()
+        #: the table as the session's typed view has it (companion.game.table.view)
+        self.view: TableView = session.table()
         self._remove: Callable[[], None] | None = session.add_listener(self.on_update)
 
     # --- any thread ---------------------------------------------------------------------
@@ -128,13 +130,12 @@ class HeadlessTable:
     def apply_update(self, update: Update) -> None:
         """A new state: its sounds; a new decision ends what the
         buttons held for the last one (a card holder, the UNDO question, the dialled bid)."""
-        old = self.state.get("pending") or {}
+        waited = self.view.waiting_on
         self.state = update.state if "legal" in update.state else self.session.state()
-        new = self.state.get("pending") or {}
-        if (old.get("kind"), old.get("player")) != (new.get("kind"), new.get("player")):
-            self.card_holder = None
-        if (old.get("kind"), old.get("highest")) != (new.get("kind"), new.get("highest")):
-            self.bid_steps = 0
+        self.view = self.session.table()
+        if self.view.waiting_on != waited:
+            self.card_holder = None  # a card held the buttons for that decision only
+        self.bid_steps = 0  # the dial sets the bid above the next one of this table
         self.confirm_undo = False
         if self.sound is not None and not self.sound.play_events(update.events):
             for name in extra_sounds(update.events)[:1]:  # Mega events the mixer misses
@@ -144,28 +145,28 @@ class HeadlessTable:
         """One press, knob turn or card holding the buttons (the run's thread)."""
         from companion.inputs.actions import CardHolds
 
+        view = self.session.table()
         if isinstance(action, CardHolds):
-            if waiting_on(self.state) == action.player:
+            if view.waiting_on == action.player:
                 self.card_holder = action.player
                 self.say(f"info: {action.player}'s card: the buttons answer for them now")
             return
         if action.button == "knob":
-            if (self.state.get("pending") or {}).get("kind") in ("auction", "building_auction"):
+            bid = view.press("yes", max(0, self.bid_steps + action.steps))
+            if bid is not None and bid["do"] == "bid":  # the knob sets the next bid
                 self.bid_steps = max(0, self.bid_steps + action.steps)
-                bid = command_for(self.state, "yes", self.bid_steps)
-                if bid is not None:
-                    self.say(f"prompt: {bid['by']} bids {bid['amount']}: YES to bid")
+                self.say(f"prompt: {bid['by']} bids {bid['amount']}: YES to bid")
             return
-        self.press(action.button)
+        self.press(action.button, view)
 
-    def press(self, button: str) -> None:
-        """What a panel button means now, as on the screen (companion.inputs.buttons)."""
+    def press(self, button: str, view: TableView | None = None) -> None:
+        """What a panel button means now, as on the screen: the session's view of the table
+        says what it sends (companion.game.table.buttons)."""
+        view = view or self.session.table()
         if self.confirm_undo and button in ("yes", "no"):
             self.confirm_undo = False
             if button == "yes":
-                current = self.state.get("current")
-                self._refused(self.session.undo(Source(
-                    "button", player=current if isinstance(current, str) else None)))
+                self._refused(self.session.undo(Source("button", player=view.current)))
             return
         self.confirm_undo = False
         if button == "undo":
@@ -174,9 +175,9 @@ class HeadlessTable:
         if button == "menu":
             self.say("info: the menu is on the screen; the banker's is on the banker's phone")
             return
-        command = command_for(self.state, button, self.bid_steps)
+        command = view.press(button, self.bid_steps)
         if command is None:
-            other = waiting_on(self.state)
+            other = view.waiting_on
             self.say(f"refused: waiting for {other}: their phone or bank card" if other
                      else f"refused: {button.upper()} does nothing now")
             if self.sound is not None:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.authority import waiting_on
+from companion.game.table.buttons import command_for
 from companion.inputs import entry as flow
-from companion.inputs.buttons import BUTTONS, command_for
+from companion.inputs.buttons import BUTTONS
 from companion.inputs.entry import acting_player, dial_faces, dice_needed
 from companion.inputs.picking import Pick
 from companion.rules.commands import Command
