@@ -137,3 +137,23 @@ def test_a_timed_game_ends_from_the_writer(timed: tuple[GameSession, Clock]) -> 
     session.set_teaching(False, BANKER)
     assert ended.wait(10)
     assert session.history(None, 1)[-1]["command"] == {"do": "end_game", "reason": "time"}
+
+
+@pytest.mark.usefixtures("screen_in_english")
+def test_the_screen_counts_down_the_sessions_clock(tmp_path: Path) -> None:
+    """One clock: the screen's countdown is the session's end of the game, not a second end
+    of its own kept in the screen's settings."""
+    import time
+
+    from companion.screen.controller import Controller
+
+    with GameSession.open(tmp_path) as session:
+        assert session.submit({"do": "new_game", "edition": "classic-eur",
+                               "players": ["Ann", "Bo"], "options": {"variant": "timed",
+                               "time_limit_minutes": 30}}, BANKER).accepted
+        screen = Controller(session, language="en", clock=lambda: 500.0)
+        left = session.state()["clock"]["ends_at"] - time.time()
+        assert 29 * 60 < left <= 30 * 60
+        assert screen.ui.clock_deadline is not None
+        assert abs(screen.ui.clock_deadline - (500.0 + left)) < 5
+        screen.close()

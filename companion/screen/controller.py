@@ -250,13 +250,11 @@ class Controller(EntryMixin):
 
     def _timed_game_over(self) -> bool:
         """The timed game's countdown at its end: the session's writer ends the game and
-        counts; the screen stops counting (and forgets the end for a restart)."""
+        counts; the screen stops counting."""
         deadline = self.ui.clock_deadline
         if deadline is None or self.ui.now < deadline or not has_game(self.state):
             return False
         self.ui.clock_deadline = None
-        self.settings.clock_end = None
-        screen_settings.save(self.data_dir, self.settings)
         return True
 
     def apply_update(self, update: Update) -> None:
@@ -300,6 +298,7 @@ class Controller(EntryMixin):
             for name in extra_sounds(update.events)[:1]:  # Mega events the mixer misses
                 self.sound.play(name)
         self._auction_clock(old, state)
+        self._apply_clock()
         if self.ui.overlay == "chooser":
             self.ui.overlay, self.ui.chooser = None, None
         self.clear_dice()
@@ -685,12 +684,10 @@ class Controller(EntryMixin):
         self.ui.styles = form.styles()
         self.settings.styles = {n: {"color": s.color or "", "token": s.token or ""}
                                 for n, s in self.ui.styles.items()}
-        self.settings.clock_end = time.time() + form.timed * 60 if form.timed else None
         self.settings.language = form.language
         screen_settings.save(self.data_dir, self.settings)
         if form.pin and self.pins is not None:
             self.pins.store.set(form.pin)
-        self._apply_clock()
         outcome = self._send(form.new_game_command(random.SystemRandom().randrange(1 << 31)),
                              Source("screen", banker=True))
         if outcome.accepted:
@@ -772,9 +769,11 @@ class Controller(EntryMixin):
         self.refuse(f"{said} · {text('pin_wait', seconds=wait)}" if wait else said)
 
     def _apply_clock(self) -> None:
-        """The timed game's end as a deadline on the loop's clock."""
-        end = self.settings.clock_end
-        self.ui.clock_deadline = None if end is None else self.clock() + (end - time.time())
+        """The timed game's end as the session keeps it (the state's `clock`, rung by its
+        writer), as a deadline on the loop's clock."""
+        ends = ((self.state or {}).get("clock") or {}).get("ends_at")
+        self.ui.clock_deadline = None if not isinstance(ends, int | float) else \
+            self.clock() + (float(ends) - time.time())
 
     def type_text(self, chars: str) -> None:
         """Typed characters: a name or PIN on the setup form."""
