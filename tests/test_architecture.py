@@ -207,7 +207,6 @@ def _legal_reads(path: Path) -> int:
 LEGAL_READERS = {
     "companion.screen.controller": 2,  # the menu's verbs; a state with "legal" or not
     "companion.screen.views.prompt": 2,  # legal_entry; the square picker's squares
-    "companion.screen.views.waiting": 1,  # the auction's other bidders
     "companion.screen.headless": 1,  # a state with "legal" or not
     "web_remote.views.banker": 2,  # the banker's building auction and builders
     "web_remote.present": 1,  # the phone's command forms

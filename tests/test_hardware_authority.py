@@ -176,7 +176,7 @@ def test_a_trade_offered_to_another_player_never_stops_the_game_and_is_theirs(
     table.tap(BO)  # not Bo's trade: his card accepts nothing, it asks its own question
     question = "Bo's card: tap another player's card to pay them. NO cancels."
     assert table.until(lambda: table.banner() == question), table.banner()
-    assert table.controller.ui.trades and table.last()["command"]["do"] != "trade"
+    assert table.controller.ui.table.offers and table.last()["command"]["do"] != "trade"
     table.readers.pump.emit(ButtonEvent(Button.NO))  # which the panel's NO ends
     assert table.until(lambda: table.banner() == "Cancelled."), table.banner()
     table.tap(CY)  # Cy's own card: the offer is put to her, with what each side gives
@@ -192,7 +192,7 @@ def test_a_trade_offered_to_another_player_never_stops_the_game_and_is_theirs(
     after = {p["name"]: p["cash"] for p in table.state()["players"]}
     assert (after["Ann"], after["Cy"], after["Bo"]) == (cash["Ann"] - 50, cash["Cy"] + 50,
                                                        cash["Bo"])
-    assert table.until(lambda: table.controller.ui.trades == [])
+    assert table.until(lambda: table.controller.ui.table.offers == ())
 
 
 def test_a_trade_offered_to_the_current_player_is_answered_with_their_own_card(
@@ -231,7 +231,7 @@ def test_a_trade_accepted_with_a_bank_card_leaves_every_phones_open_proposals(
         assert [t["to"] for t in cy.client.get("/api/trades").get_json()] == ["Cy"]
         stream.take()
         c.drain()
-        assert [t["to"] for t in c.ui.trades] == ["Cy"]  # the screen shows the same offer
+        assert [t["to"] for t in c.ui.table.offers] == ["Cy"]  # the screen shows the same offer
         table.tap(CY)
         assert table.until(lambda: table.banner().startswith("Ann offers Cy")), table.banner()
         table.tap(CY)

@@ -78,7 +78,7 @@ def test_a_trade_offer_waits_for_the_receiver_and_the_current_player_plays_on(
     session, controller = table()
     offer(controller, sender)
     controller.drain()
-    assert controller.ui.trades and controller.ui.trades[0]["to"] == "Cleo"
+    assert controller.ui.table.offers and controller.ui.table.offers[0]["to"] == "Cleo"
     shown = drawn(controller)
     assert WAIT_CLEO in shown
     assert f"{sender} offers Cleo a trade" in shown
@@ -89,7 +89,7 @@ def test_a_trade_offer_waits_for_the_receiver_and_the_current_player_plays_on(
         controller.press(button)
         assert controller.ui.message is not None and controller.ui.message.kind == "refused"
     assert session.version == version and cash(controller) == before
-    assert controller.ui.trades, "the offer still waits for Cleo"
+    assert controller.ui.table.offers, "the offer still waits for Cleo"
     controller.press("roll")  # Ann's turn goes on
     assert last_command(session)["do"] == "roll" and last_command(session)["by"] == "Ann"
     assert session.version > version
@@ -105,7 +105,7 @@ def test_the_line_goes_when_cleo_accepts_on_her_phone() -> None:
     assert session.submit(command, Source("phone", "Cleo")).accepted
     controller.drain()
     assert cash(controller)["Cleo"] == 1700
-    assert controller.ui.trades == []
+    assert controller.ui.table.offers == ()
     assert WAIT_CLEO not in drawn(controller)
 
 
@@ -116,11 +116,11 @@ def test_the_screen_stops_waiting_when_the_turn_ends() -> None:
     controller.dice_digit(4)
     controller.dice_digit(6)  # just visiting the jail: nothing to decide
     assert last_command(session) == {"do": "roll", "by": "Ann", "dice": [4, 6]}
-    assert controller.ui.trades, "a roll in the same turn keeps the offer"
+    assert controller.ui.table.offers, "a roll in the same turn keeps the offer"
     controller.press("roll")
     assert last_command(session) == {"do": "end_turn", "by": "Ann"}
     assert controller.state is not None and controller.state["current"] == "Bo"
-    assert controller.ui.trades == []
+    assert controller.ui.table.offers == ()
     assert WAIT_CLEO not in drawn(controller)
 
 
@@ -133,20 +133,20 @@ def test_offers_the_table_has_overtaken_are_dropped() -> None:
     offer(controller, "Ann", "Cleo", give={"squares": [3]}, take={"cash": 5})
     offer(controller, "Bo", "Cleo", give={"cash": 5})
     controller.drain()
-    assert len(controller.ui.trades) == 2
+    assert len(controller.ui.table.offers) == 2
     assert session.submit({"do": "trade", "from": "Ann", "to": "Bo", "give": {"squares": [3]},
                            "take": {}}, banker).accepted  # the deed changed hands
     controller.drain()
-    assert [t["from"] for t in controller.ui.trades] == ["Bo"]
+    assert [t["from"] for t in controller.ui.table.offers] == ["Bo"]
     assert session.submit({"do": "trade", "from": "Bo", "to": "Cleo", "give": {"cash": 5},
                            "take": {}}, banker).accepted  # the same deal, done
     controller.drain()
-    assert controller.ui.trades == []
+    assert controller.ui.table.offers == ()
     offer(controller, "Bo", "Cleo")
     assert session.submit({"do": "new_game", "edition": "classic-eur",
                            "players": list(PLAYERS)}, banker).accepted
     controller.drain()
-    assert controller.ui.trades == []
+    assert controller.ui.table.offers == ()
 
 
 # --- an auction ----------------------------------------------------------------------------------
@@ -244,11 +244,11 @@ def test_a_proposal_settled_on_a_phone_is_no_longer_waited_for() -> None:
     first = offer(controller, "Ann", "Bo")
     second = offer(controller, "Ann", "Cleo")
     controller.drain()
-    assert {t["id"] for t in controller.ui.trades} == {first, second}
+    assert {t["id"] for t in controller.ui.table.offers} == {first, second}
     assert controller.offers is not None
     controller.offers.remove(first)  # declined on Bo's phone
     controller.drain()
-    assert [t["id"] for t in controller.ui.trades] == [second]
+    assert [t["id"] for t in controller.ui.table.offers] == [second]
     assert not any("Bo" in w.line for w in waiting_for(controller.state or {}, controller.ui))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
-from companion.game.authority import table_source, waiting_on
+from companion.game.authority import table_source
 from companion.game.pins import PinGuard
 from companion.game.table.offers import OfferStore
 from companion.inputs import entry
@@ -131,6 +131,7 @@ class Controller(EntryMixin):
         #: that read while it runs (tests join it)
         self.networth_job: threading.Thread | None = None
         self._apply_clock()
+        self.refresh_table()
         if has_game(self.state):
             self.sync_language()
             self._resume_history()
@@ -165,7 +166,13 @@ class Controller(EntryMixin):
         one, the receiver's phone or their bank card's own question does."""
         self.offers = offers
         self._remove_offers = offers.add_listener(self._offers_changed)
-        self.ui.trades = offers.open()
+        self.refresh_table()
+
+    def refresh_table(self) -> None:
+        """The session's typed view of the table as it stands (whom the screen waits for,
+        the open offers)."""
+        table = getattr(self.session, "table", None)
+        self.ui.table = table() if callable(table) else None
 
     def _offers_changed(self) -> None:
         """The offers changed (any thread): shown on the loop's thread."""
@@ -217,8 +224,8 @@ class Controller(EntryMixin):
             changed = True
             if kind == "button":
                 self.press(*payload)
-            elif kind == "offers" and self.offers is not None:
-                self.ui.trades = self.offers.open()
+            elif kind == "offers":
+                self.refresh_table()
             elif kind == "message":
                 self.notify(*payload)
             elif kind == "refusal":
@@ -285,8 +292,7 @@ class Controller(EntryMixin):
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
             self.ui.message = None  # the "Undone" banner goes when the next move comes
-        if self.offers is not None:  # lapsed by the session's writer before this update
-            self.ui.trades = self.offers.open()
+        self.refresh_table()  # the offers lapsed by the session's writer before this update
         self._networth_sample(update.events, state)
         self._tell_story(state)
         self._want_networth()
@@ -380,7 +386,7 @@ class Controller(EntryMixin):
     def hold_card(self, player: str) -> None:
         """A player's own bank card was tapped while a decision of theirs is on the table
         (a debt): the buttons answer it for them until it changes."""
-        if waiting_on(self.state or {}) == player:
+        if self.ui.table is not None and self.ui.table.waiting_on == player:
             self.ui.card_holder = player
             self.notify(text("card_holds", player=player))
 
@@ -434,7 +440,8 @@ class Controller(EntryMixin):
             return
         action = self.current_prompt().for_button(button)
         if action is None:
-            other = waiting_on(self.state or {}) if has_game(self.state) else None
+            other = self.ui.table.waiting_on if has_game(self.state) and \
+                self.ui.table is not None else None
             self.refuse(text("own_input", player=other) if other is not None else
                         text("nothing_for_button", button=text(f"btn_{button}")))
             return

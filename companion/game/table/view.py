@@ -113,11 +113,11 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
     pending = state.get("pending") or {}
     asked: list[Asked] = []
     kind = pending.get("kind")
-    if kind in AUCTIONS:  # each who may still bid or pass, in seat order
-        for entry in state.get("legal") or []:
+    if kind in AUCTIONS:  # each who may still bid or pass, in seat order (the highest
+        for entry in state.get("legal") or []:  # bidder is not asked to outbid themselves)
             by = entry.get("by")
             if entry.get("do") in ("bid", "pass") and isinstance(by, str) and \
-                    all(a.player != by for a in asked):
+                    by != pending.get("bidder") and all(a.player != by for a in asked):
                 asked.append(Asked(by, str(kind)))
     elif kind and isinstance(pending.get("player"), str):
         asked.append(Asked(pending["player"], str(kind)))

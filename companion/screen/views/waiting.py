@@ -4,9 +4,9 @@ offered to them, their bid or pass in an auction, their debt.
 The table's shared YES / NO never takes these (companion.screen.views.prompt acts only for
 the current player): the player answers on their phone or with a tap of their bank card,
 and the screen says whom it waits for, in the board's centre, while the current player
-plays on. The offers are the table's one store (companion.game.table.offers, which the
-session's writer lapses at the turn's end, at a new game or when overtaken); the screen
-shows the open ones it holds in `ui.trades`, the newest per receiver.
+plays on. Who is asked what, and the open offers, are the session's view of the table
+(companion.game.table.view, in `ui.table`): the offers lapse with the session's writer (at
+the turn's end, at a new game, when overtaken); the screen shows the newest per receiver.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any
 
 import pygame
 
-from companion.game.authority import waiting_on
 from companion.screen import theme
 from companion.screen.painter import Painter
 from companion.screen.texts import text
@@ -38,42 +37,25 @@ class Waiting:
     player: str | None = None  # whose decision it is (their colour), None: several
 
 
-def other_bidders(state: Mapping[str, Any]) -> list[str]:
-    """Who besides the current player may still bid or pass in the auction on the table
-    (the highest bidder is not waited for), in seat order.
-
-    >>> other_bidders({"current": "Ann", "pending": {"kind": "auction", "bidder": "Bo"},
-    ...                "legal": [{"do": "bid", "by": "Ann"}, {"do": "bid", "by": "Bo"},
-    ...                          {"do": "pass", "by": "Cy"}, {"do": "close_auction"}]})
-    ['Cy']
-    """
-    pending = state.get("pending") or {}
-    if pending.get("kind") not in AUCTIONS:
-        return []
-    skip = {state.get("current"), pending.get("bidder")}
-    names: list[str] = []
-    for entry in state.get("legal") or []:
-        by = entry.get("by")
-        if entry.get("do") in ("bid", "pass") and by not in skip and by not in names:
-            names.append(str(by))
-    return names
-
-
 def waiting_for(state: Mapping[str, Any], ui: UiState) -> list[Waiting]:
-    """What the table waits for from players other than the current one, in the screen's
-    language: a decision of theirs on the table (a debt), the auction's other bidders, then
-    each receiver of a trade offer (the newest offer to them)."""
+    """What the table waits for from players other than the current one, as the session's
+    view of the table says (`ui.table`), in the screen's language: a decision of theirs on
+    the table (a debt), the auction's other bidders, then each receiver of a trade offer
+    (the newest offer to them)."""
+    view = ui.table
+    if view is None:
+        return []
     out: list[Waiting] = []
-    decider = waiting_on(state)
+    decider = view.waiting_on
     if decider is not None and decider != ui.card_holder:
-        debt = (state.get("pending") or {}).get("kind") == "debt"
+        debt = any(a.what == "debt" for a in view.asked_of(decider))
         out.append(Waiting(text("waiting_debt" if debt else "own_input", player=decider),
                            player=decider))
-    bidders = other_bidders(state)
+    bidders = [a.player for a in view.asked if a.what in AUCTIONS and a.player != view.current]
     if bidders:
         out.append(Waiting(text("waiting_bid", players=", ".join(bidders)),
                            player=bidders[0] if len(bidders) == 1 else None))
-    for trade in reversed(ui.trades):
+    for trade in reversed(view.offers):
         sender, receiver = trade["from"], trade["to"]
         if any(w.player == receiver and w.title for w in out):
             continue  # one line per receiver: "Waiting for Cleo" says it for every offer
