@@ -63,6 +63,20 @@ def deal(trade: Mapping[str, Any]) -> tuple[Any, ...]:
     return trade.get("from"), trade.get("to"), side(trade.get("give")), side(trade.get("take"))
 
 
+def put_to(offers: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """The offer put to each receiver (the one the screen shows them, a card's question
+    names, YES answers): the newest open offer made to them. `offers`: oldest first.
+
+    >>> sorted((to, o["id"]) for to, o in put_to([{"id": "a", "to": "Cy"},
+    ...     {"id": "b", "to": "Bo"}, {"id": "c", "to": "Cy"}]).items())
+    [('Bo', 'b'), ('Cy', 'c')]
+    """
+    out: dict[str, Mapping[str, Any]] = {}
+    for offer in offers:
+        out[str(offer.get("to"))] = offer
+    return out
+
+
 @dataclass(frozen=True)
 class Facts:
     """What the lapse rules read of a state: the turn, who is still in, who owns what."""
@@ -151,8 +165,8 @@ class OfferStore:
     def asked(self, player: str) -> JSON | None:
         """The offer the table puts to `player` now: the newest open offer made to them (the
         one the screen shows them), or None."""
-        offers = [p for p in self.open(player) if p["to"] == player]
-        return offers[-1] if offers else None
+        offer = put_to(self.open(player)).get(player)
+        return dict(offer) if offer is not None else None
 
     def matches(self, trade: Mapping[str, Any]) -> str | None:
         """The id of the open offer with exactly this deal (a `trade` command), or None."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.table.buttons import GAME_BUTTONS, command_for
+from companion.game.table.offers import put_to
 
 JSON = dict[str, Any]
 #: decisions several players answer at once, each for themselves (their own bid or pass)
@@ -121,10 +122,7 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
                 asked.append(Asked(by, str(kind)))
     elif kind and isinstance(pending.get("player"), str):
         asked.append(Asked(pending["player"], str(kind)))
-    newest: dict[str, Mapping[str, Any]] = {}
-    for offer in offers:  # the newest offer to each receiver is the one put to them
-        newest[str(offer.get("to"))] = offer
-    asked += [Asked(to, "offer", str(offer.get("id"))) for to, offer in newest.items()]
+    asked += [Asked(to, "offer", str(offer.get("id"))) for to, offer in put_to(offers).items()]
     current, winner = state.get("current"), state.get("winner")
     return TableView(
         version=int(state.get("version") or 0),

@@ -55,10 +55,11 @@ def waiting_for(state: Mapping[str, Any], ui: UiState) -> list[Waiting]:
     if bidders:
         out.append(Waiting(text("waiting_bid", players=", ".join(bidders)),
                            player=bidders[0] if len(bidders) == 1 else None))
-    for trade in reversed(view.offers):
+    by_id = {str(o.get("id")): o for o in view.offers}
+    put = [by_id[str(a.offer)] for a in view.asked if a.what == "offer" and str(a.offer) in by_id]
+    for trade in sorted(put, key=lambda o: o.get("created") or 0, reverse=True):
+        # one line per receiver, the offer put to them: "Waiting for Cleo"
         sender, receiver = trade["from"], trade["to"]
-        if any(w.player == receiver and w.title for w in out):
-            continue  # one line per receiver: "Waiting for Cleo" says it for every offer
         detail = " · ".join(
             text("prompt_trade_gives", player=who, items=offer_text(state, ui, offer or {}))
             for who, offer in ((sender, trade.get("give")), (receiver, trade.get("take"))))
