@@ -54,6 +54,7 @@ class Table:
                                offers=self.offers)
         self.cards = CardRegistration(self.controller, self.readers.registrar)
         self.controller.cards = self.cards
+        self.controller.gestures = self.readers.pump.take_press  # as `companion run` does
         self.readers.set_ui(self.cards.ui)
 
     def close(self) -> None:
@@ -448,3 +449,26 @@ def test_a_new_game_on_the_screen_is_dealt_as_the_banker_after_the_pin(
     entry = table.last()
     assert entry["command"]["do"] == "new_game" and c.ui.setup is None
     assert entry["source"] == {"kind": "screen", "player": None, "banker": True}
+
+
+def test_a_keyboard_answers_a_bank_cards_question_as_the_panel_does(table: Table) -> None:
+    """A table with only a keyboard (or the touch screen): N cancels a bank card's question,
+    and after two cards R, G and Y set and pay the amount, as ROLL, PASS GO and YES do."""
+    question = "Bo's card: tap another player's card to pay them. NO cancels."
+    table.tap(BO)
+    assert table.until(lambda: table.banner() == question), table.banner()
+    version = table.state()["version"]
+    table.controller.press("no", "keyboard")
+    assert table.until(lambda: table.banner() == "Cancelled."), table.banner()
+    table.tap(BO)
+    assert table.until(lambda: table.banner() == question), table.banner()
+    table.tap(CY)
+    assert table.until(lambda: table.banner().startswith("Bo pays Cy")), table.banner()
+    for key in ("roll", "roll", "roll", "pass_go"):  # two steps of 10
+        table.controller.press(key, "keyboard")
+    assert table.until(lambda: table.banner().startswith("Bo pays Cy € 20")), table.banner()
+    table.controller.press("yes", "screen")  # the touch screen's YES
+    assert table.until(lambda: table.state()["version"] > version), table.banner()
+    assert table.last()["command"] == {"do": "pay", "from": "Bo", "to": "Cy", "amount": 20}
+    table.controller.press("roll", "keyboard")  # no gesture waits: the screen's ROLL rolls
+    assert table.last()["command"]["do"] == "roll"

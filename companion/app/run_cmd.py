@@ -183,6 +183,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
 
             cards = CardRegistration(controller, readers.registrar)
             controller.cards = cards
+            controller.gestures = readers.pump.take_press  # keys answer a card's question
             readers.set_ui(cards.ui)
             parts.append(cards)
         if config.web.enabled:

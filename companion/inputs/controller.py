@@ -161,6 +161,12 @@ class InputController:
             return {"kind": "offer_asked", "player": mode.player, "offer": mode.offer}
         return None
 
+    def busy(self) -> bool:
+        """Whether a gesture the hardware started waits for a button (a bank card's question,
+        an offer put to its owner, an amount, dice, a ride): the keys and the touch screen
+        answer it too, as the panel does."""
+        return self.mode is not None or self.entry.dial is not None
+
     def _pick(self, state: JSON) -> Pick | None:
         """The ride being picked, when a tapped bus ticket started one."""
         if not isinstance(self.mode, RidePick):

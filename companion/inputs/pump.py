@@ -29,7 +29,7 @@ from companion.inputs.actions import (
     say,
 )
 from companion.inputs.controller import InputController
-from companion.inputs.events import InputEvent
+from companion.inputs.events import Button, ButtonEvent, InputEvent
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,18 @@ class InputPump:
     def enter_amount(self, amount: int) -> None:
         """An amount typed on the screen or phone keypad."""
         self.call(lambda state: self.controller.enter_amount(amount, state))
+
+    def take_press(self, button: str) -> bool:
+        """A key or a touch of the screen (any thread): queued as the panel's button would
+        be when a gesture the hardware started waits for one (True), else left to the
+        screen (False), so every press means the same whichever input it comes from."""
+        if not self.controller.busy():
+            return False
+        try:
+            self.emit(ButtonEvent(Button(button)))
+        except ValueError:  # not one of the six buttons
+            return False
+        return True
 
     def start(self) -> None:
         """Start the pump thread."""

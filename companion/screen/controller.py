@@ -113,6 +113,9 @@ class Controller(EntryMixin):
         #: the table's one banker PIN guard (companion.game.pins), the phones' too; None:
         #: no banker PIN on this table (a screenshot), the banker's actions ask for none
         self.pins: PinGuard | None = None
+        #: the readers' pump's `take_press`: a key or touch goes to the gesture a bank card
+        #: started (its question, the amount) while one waits, as the panel's button would
+        self.gestures: Callable[[str], bool] | None = None
         #: the table's open offers (follow_offers), None: no phone can offer a trade
         self.offers: OfferStore | None = None
         self._remove_offers: Callable[[], None] | None = None
@@ -432,6 +435,8 @@ class Controller(EntryMixin):
             return
         if self.cards is not None and self.cards.press(button, source):
             return  # a card registration run has the buttons, or the banker menu opened
+        if source != "button" and self.gestures is not None and self.gestures(button):
+            return  # a key or a touch for the gesture a card started: the readers' pump's
         if self.ui.overlay == "help":
             self.ui.overlay = None
             return
