@@ -68,8 +68,9 @@ RIGHTS: dict[str, Right] = {
 BANKER_VERBS = frozenset(v for v, r in RIGHTS.items() if not r.players)
 #: source kinds of the table's shared inputs, which name no player
 SHARED_KINDS = frozenset({"button", "keyboard", "screen", "touch"})
-#: source kinds of the table's own clocks (the session's writer; a screen's, before)
-CLOCK_KINDS = frozenset({"session", "screen"})
+#: source kinds of the table's own clocks: the session's writer (not the touch screen, a
+#: shared input like any other)
+CLOCK_KINDS = frozenset({"session"})
 
 #: what a face may use; the rest is the session's
 __all__ = ["RIGHTS", "BANKER_VERBS", "Refused", "Right", "actor_field", "actor_of",
