@@ -168,8 +168,9 @@ class GameSession:
         #: the open auction and when its clock (re)started: the one clock of the table
         self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
                                                                    clock())
-        #: seconds an auction waits for a new highest bid before the table closes it
-        self.auction_seconds = AUCTION_SECONDS
+        #: seconds an auction waits for a new highest bid before the table closes it; None:
+        #: no auction clock at this table (the banker closes auctions, a script does)
+        self.auction_seconds: float | None = AUCTION_SECONDS
         #: the clock that rang last and what for (the version, the auction): a refused ring
         #: is not tried again until the table moves on
         self._rung: tuple[str, object] | None = None
@@ -337,9 +338,9 @@ class GameSession:
         out = view.get()
         g = view.state
         key, since = self._auction
-        if key is not None:  # the one auction clock, as it stands now
-            out = {**out, "auction_clock": auction_clock(since, self._clock(),
-                                                         self.auction_seconds)}
+        seconds = self.auction_seconds
+        if key is not None and seconds is not None:  # the one auction clock, as it stands now
+            out = {**out, "auction_clock": auction_clock(since, self._clock(), seconds)}
         ends = self._ends_at(g)
         if ends is None:
             return out
@@ -520,12 +521,13 @@ class GameSession:
         the highest bid; None otherwise (an auction nobody bid in waits for its bidders)."""
         g = self._state
         key, since = self._auction
-        if key is None or g is None or not g.pending:
+        seconds = self.auction_seconds
+        if key is None or g is None or not g.pending or seconds is None:
             return None
         top = g.pending[-1]
         if getattr(top, "bidder", -1) < 0 or self._rung == ("gavel", key):
             return None
-        return since + self.auction_seconds
+        return since + seconds
 
     def _end_at(self) -> float | None:
         """When the writer ends the timed game (None: no clock, or its end was refused at
