@@ -5,7 +5,8 @@ printed price in steps of 1/150 of the start cash (10 of 1 500); build evenly on
 groups while keeping a reserve of 1/10 of the start cash; use a jail card, or pay the fine
 when rich, else roll; raise money for a debt by selling buildings, then mortgaging, and go
 bankrupt only when nothing is left; trade only to complete a colour group (the buyer offers
-twice the price, a seller agrees unless it breaks its own group). Bots read the state and
+twice the price, and only when its cash covers that, what a mortgaged lot costs it at once
+and the reserve; a seller agrees unless it breaks its own group). Bots read the state and
 answer with commands, like any other input. Mega edition: build with all lots of a group
 but one when the rules allow it, skyscrapers on whole groups, a train depot on a station
 when rich; a bus ticket rides to the first affordable unowned property on the side, else
@@ -38,6 +39,7 @@ from companion.rules.commands import (
     UseCard,
 )
 from companion.rules.edition import SquareKind
+from companion.rules.estate import mortgaged_due
 from companion.rules.state import (
     AuctionPending,
     BirthdayGiftPending,
@@ -344,7 +346,9 @@ class Bots:
             if g.players[seller].bankrupt or level[target]:  # the seller's one lot is built
                 continue
             price = 2 * g.edition.squares[target].price
-            if price > cash - self.reserve:
+            # a mortgaged lot costs the buyer its interest, or its whole lift where the buyer
+            # must redeem at once (the Russian rule), on top of the price
+            if price + mortgaged_due(g, player, (target,)) > cash - self.reserve:
                 continue
             self.trade_turn = g.turn_number
             return Trade(g.players[player].name, g.players[seller].name, Offer(cash=price),

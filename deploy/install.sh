@@ -7,7 +7,8 @@
 #
 # No compiler on the Pi: the app is installed as a wheel of plain Python (the rules engine
 # without mypyc), built from this checkout with Debian's python3 alone; --wheel FILE
-# installs one built elsewhere instead (for example a compiled engine for aarch64).
+# installs one built elsewhere instead (for example a compiled engine for aarch64). Every
+# Python package comes from the lock files in requirements/, checked against its hash.
 #
 # Safe to run again (that is how you update): every step checks what is already done.
 # With --dry-run it only prints the commands it would run, and needs no root.
@@ -159,8 +160,9 @@ preflight() {
         echo "install.sh: run me as root: sudo $0" >&2
         exit 1
     fi
-    for needed in pyproject.toml deploy/$APP.service deploy/config.toml deploy/companion.sh \
-        deploy/99-$APP-readers.rules deploy/avahi/$APP.service deploy/hotspot.py; do
+    for needed in pyproject.toml requirements/build.txt requirements/run.txt \
+        deploy/$APP.service deploy/config.toml deploy/companion.sh deploy/99-$APP-readers.rules \
+         deploy/avahi/$APP.service deploy/hotspot.py; do
         if [ ! -f "$source_dir/$needed" ]; then
             echo "install.sh: $source_dir/$needed is missing: run me from a full checkout" >&2
             exit 1
@@ -256,29 +258,32 @@ install_app() {
         run "$system_python" -m venv --clear "$root$prefix/venv"
     fi
     local pip=("$root$prefix/venv/bin/python" -m pip --disable-pip-version-check)
+    # Every package from the lock files (requirements/, scripts/lock.sh), each checked
+    # against its hash: every Pi gets the versions the tests passed with.
+    local lock="$root$prefix/src/requirements"
     local wheel="$wheel_file"
     if [ -z "$wheel" ]; then
         # No compiler here: COMPANION_COMPILE=0 makes setup.py skip mypyc, and without
-        # build isolation pip fetches no build tools (mypy) either; only a setuptools new
-        # enough for pyproject.toml, into the venv.
+        # build isolation pip fetches no build tools (mypy) either: only the locked pip,
+        # setuptools and wheel, into the venv.
         local version
         version="$(sed -n '/^version = "/{s/^version = "\(.*\)"$/\1/p;q}' \
             "$source_dir/pyproject.toml")"
-        run "${pip[@]}" install --quiet --no-cache-dir 'setuptools>=77'
+        run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/build.txt"
         run rm -rf "$root$prefix/wheels"
         run env COMPANION_COMPILE=0 "${pip[@]}" wheel --quiet --no-cache-dir --no-deps \
             --no-build-isolation --wheel-dir "$root$prefix/wheels" "$root$prefix/src"
-        # The build's leftovers: setuptools (the app does not need it to run) and its
-        # build directory in the copy (5 MB), both made again at the next update.
-        run "${pip[@]}" uninstall --quiet --yes setuptools
+        # The build directory in the copy (5 MB), made again at the next update.
         run rm -rf "$root$prefix/src/build"
         wheel="$root$prefix/wheels/${APP//-/_}-$version-py3-none-any.whl"
     fi
     # Out with the old app (the same version number would count as installed already),
-    # in with the wheel and its dependencies; pip compiles the bytecode, since the service
-    # sees /opt read-only (ProtectSystem=strict).
+    # in with its locked dependencies (lgpio on the Pi's aarch64 and armv7l), then the
+    # wheel alone; pip compiles the bytecode, since the service sees /opt read-only
+    # (ProtectSystem=strict).
     run "${pip[@]}" uninstall --quiet --yes "$APP"
-    run "${pip[@]}" install --quiet --no-cache-dir "${wheel}[pi]"
+    run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/run.txt"
+    run "${pip[@]}" install --quiet --no-cache-dir --no-deps "$wheel"
     install_file "$source_dir/deploy/companion.sh" "$command_file" 0755
 }
 

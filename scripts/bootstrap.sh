@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Create (or refresh) the project's virtual environment in .venv with the given extras.
-# Sourced by start.sh and test.sh so that both quick-start commands work on a fresh
-# Debian / Raspberry Pi OS machine with only Python 3.11+ installed.
+# Create (or refresh) the project's virtual environment in .venv from the lock files in
+# requirements/: with no argument the app's (requirements/run.txt), with "dev" everything
+# with the dev tools (requirements/dev.txt). Sourced by start.sh and test.sh so that both
+# quick-start commands work on a fresh Debian / Raspberry Pi OS machine with only Python
+# 3.11+ installed.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -66,19 +68,34 @@ fi
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-# Reinstall when the packaging or a compiled engine source changed (rebuilding the engine).
-stamp_of() { cat "$root/pyproject.toml" "$root/setup.py" "$root"/companion/rules/*.py \
-    "$root/companion/bots.py" | sha1sum | cut -c1-12; }
-stamp="$venv/.installed-$(stamp_of)-${extras:-none}-compile${COMPANION_COMPILE:-1}"
-if [ ! -f "$stamp" ]; then
-    echo "Setting up .venv (compiling the rules engine takes a minute or two)..."
-    "$venv/bin/python" -m pip install -q --upgrade pip
+# Everything comes from the lock files in requirements/ (scripts/lock.sh makes them), each
+# file checked against its hash: pip itself and the build tools (setuptools, wheel; mypy to
+# compile the engine), then the app's dependencies, or all of them with the dev tools.
+# Then the project, editable, with nothing more: --no-deps, and --no-build-isolation so
+# that the build uses the locked tools above instead of fetching the newest.
+lock="$root/requirements"
+compile="${COMPANION_COMPILE:-1}"
+[ "$compile" = 0 ] || compile=1
+digest() { cat "$@" | sha1sum | cut -c1-12; }
+deps_stamp="$venv/.deps-$(digest "$lock"/*.txt)-${extras:-none}-compile$compile"
+# The editable install: again when the packaging or a compiled engine source changed.
+project_stamp="$venv/.project-$(digest "$root/pyproject.toml" "$root/setup.py" \
+    "$root"/companion/rules/*.py "$root/companion/bots.py")-compile$compile"
+if [ ! -f "$deps_stamp" ]; then
+    echo "Setting up .venv: the locked dependencies (requirements/${extras:-run}.txt)..."
+    locked=(-r "$lock/build.txt")
+    [ "$compile" = 0 ] || locked+=(-r "$lock/mypyc.txt")
+    if [ -n "$extras" ]; then locked+=(-r "$lock/$extras.txt"); else locked+=(-r "$lock/run.txt"); fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
+        "${locked[@]}"
+    rm -f "$venv"/.deps-*-"${extras:-none}"-compile*
+    touch "$deps_stamp"
+fi
+if [ ! -f "$project_stamp" ]; then
+    echo "Setting up .venv: the companion (compiling the rules engine takes a minute or two)..."
     # PYTHONWARNINGS: setuptools warns at length about every editable install
-    if [ -n "$extras" ]; then
-        PYTHONWARNINGS=ignore "$venv/bin/python" -m pip install -q -e "${root}[${extras}]"
-    else
-        PYTHONWARNINGS=ignore "$venv/bin/python" -m pip install -q -e "$root"
-    fi
-    rm -f "$venv"/.installed-*-"${extras:-none}"-compile*
-    touch "$stamp"
+    PYTHONWARNINGS=ignore "$venv/bin/python" -m pip install --quiet \
+        --disable-pip-version-check --no-deps --no-build-isolation -e "$root"
+    rm -f "$venv"/.project-*
+    touch "$project_stamp"
 fi

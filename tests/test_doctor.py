@@ -103,6 +103,7 @@ def make_pi(root: Path, model: str = "Raspberry Pi 4 Model B Rev 1.4") -> Path:
         "dev/ttyUSB0": "",
         "proc/meminfo": MEMINFO,
         "etc/hostname": "monopoly\n",
+        "sys/devices/platform/soc/soc:firmware/get_throttled": "0\n",
         "etc/avahi/services/table-companion.service": (
             REPO / "deploy" / "avahi" / "table-companion.service").read_text(),
     }
@@ -682,3 +683,24 @@ def test_hotspot_refused_by_libnm_or_half_made_fails_or_warns(pi: Host) -> None:
     (pi.root / doctor.table.HOTSPOT_PROFILE[1:]).unlink()
     (none,) = doctor.table.check_hotspot(pi, Config())
     assert none.status is Status.OK and none.message.startswith("none: ")
+
+
+@pytest.mark.parametrize("flags, status, words", [
+    ("50005", Status.FAIL, "under-voltage now"),
+    ("50000", Status.WARN, "under-voltage happened since the Pi started"),
+    ("40000", Status.WARN, "slowed down since the Pi started"),
+    ("8", Status.WARN, "slowed down now"),
+    ("0", Status.OK, "no under-voltage"),
+])
+def test_power_flags_of_the_firmware(pi: Host, flags: str, status: Status, words: str) -> None:
+    (pi.root / "sys/devices/platform/soc/soc:firmware/get_throttled").write_text(flags + "\n")
+    [finding] = by_check(doctor.run_checks(pi, Options(data_dir=Path("/data"))), "power")
+    assert finding.status is status and words in finding.message, finding
+    assert status is Status.OK or "power supply" in finding.fix or "heatsink" in finding.fix
+
+
+def test_power_from_vcgencmd_without_the_sysfs_file(pi: Host) -> None:
+    (pi.root / "sys/devices/platform/soc/soc:firmware/get_throttled").unlink()
+    pi.run.answers["vcgencmd"] = (0, "throttled=0x50005\n", "")  # type: ignore[attr-defined]
+    [finding] = by_check(doctor.run_checks(pi, Options(data_dir=Path("/data"))), "power")
+    assert finding.status is Status.FAIL and "under-voltage now" in finding.message

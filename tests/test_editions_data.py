@@ -33,8 +33,7 @@ RULEBOOK_OPTIONS: dict[str, dict[str, Any]] = {
     "ru-monopolist": {"double_rent_with_mortgaged_lot": False,
                       "mortgaged_transfer": "redeem_at_once",
                       "free_parking_exempt_from_collect_cards": True,
-                      "utility_rent_fresh_roll": True,
-                      "mortgage_strips_only_lot": True},
+                      "utility_rent_fresh_roll": True},
 }
 #: players (min, max) per RULES.md; the classic 2-8 where a rulebook is silent
 PLAYERS = {"sv": (2, 6), "ru-monopolist": (2, 6)}

@@ -120,7 +120,7 @@ def say(entry: dict[str, Any], state: dict[str, Any] = EUR, lang: str = "en",
         {"kind": "moved", "player": "Cy", "from": 0, "to": 4},
         {"kind": "transfer", "from": "Cy", "to": None, "amount": 200, "reason": "tax"},
         {"kind": "mr_monopoly", "player": "Cy"}, {"kind": "jailed", "player": "Cy"}]},
-     "Cy rolled 2 + 2 + Mr. Monopoly and moved to Impôts sur le revenu",
+     "Cy rolled 2 + 2 + Mr. Monopoly and moved to Income Tax",
      ("Cy → Bank € 200", "Cy: Mr. Monopoly", "Cy went to jail")),
     ({"command": {"do": "buy"}, "events": [
         {"kind": "transfer", "from": "Ann", "to": None, "amount": 400, "reason": "purchase"},

@@ -9,7 +9,6 @@ short quote (the rulebooks: 000 Swedish, 001 Swiss FR/DE, 002 Mega and classic e
 
 from __future__ import annotations
 
-import pytest
 from rules_helpers import arrange, ok, refused, start, transfers
 
 from companion.rules import GameState, PendingKind
@@ -105,8 +104,6 @@ def test_sv_interest_when_mortgaging_rounded_to_50_and_the_jail_fine_window() ->
     assert cash(g) == [29950, 29000]
 
 
-@pytest.mark.xfail(strict=True, reason="engine disagrees with 000: a mortgaged lot bought "
-                   "and lifted later costs the capital only under mortgage_interest on_take")
 def test_sv_a_bought_mortgaged_lot_lifted_later_costs_another_ten_percent() -> None:
     g = arrange(start(("Ann", "Bo"), edition="sv"), owners={1: 0}, mortgaged=[1])
     g, ev = ok(g, {"do": "trade", "from": "Ann", "to": "Bo", "give": {"squares": [1]},

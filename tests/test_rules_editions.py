@@ -73,15 +73,15 @@ def test_mortgaged_deed_sold_russian_buyer_redeems_at_once_others_pay_ten_percen
         del value
 
 
-def test_russian_mortgage_strips_only_the_lot() -> None:
-    ed = edition("ru-monopolist")
-    group = next(m for m in ed.groups.values() if ed.squares[m[0]].kind == "lot" and len(m) == 3)
-    g = arrange(start(edition="ru-monopolist"), owners={s: 0 for s in group},
-                levels={group[1]: 1, group[2]: 1})
-    g, _ = ok(g, {"do": "mortgage", "square": group[0]})
-    assert g.mortgaged[group[0]] and g.level[group[1]] == 1
-    refused(arrange(start(edition="classic-eur"), owners={6: 0, 8: 0, 9: 0},
-                    levels={8: 1, 9: 1}), {"do": "mortgage", "square": 6}, "has_buildings")
+def test_every_edition_mortgage_strips_only_the_lot() -> None:
+    for ed_id in ("ru-monopolist", "classic-eur", "classic-en", "sv", "ch", "pl", "mega"):
+        ed = edition(ed_id)
+        group = next(m for m in ed.groups.values()
+                     if ed.squares[m[0]].kind == "lot" and len(m) == 3)
+        g = arrange(start(edition=ed_id), owners={s: 0 for s in group},
+                    levels={group[1]: 1, group[2]: 1})
+        g, _ = ok(g, {"do": "mortgage", "square": group[0]})
+        assert g.mortgaged[group[0]] and g.level[group[1]] == 1, ed_id
 
 
 # --- buildings --------------------------------------------------------------------------

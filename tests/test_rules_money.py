@@ -15,9 +15,11 @@ def test_mortgage_pays_value_and_lifting_costs_value_plus_ten_percent() -> None:
     refused(g, {"do": "unmortgage", "square": 39}, "not_mortgaged")
 
 
-def test_no_mortgage_with_buildings_in_the_group() -> None:
+def test_no_mortgage_with_buildings_on_the_lot_but_beside_a_built_lot() -> None:
     g = arrange(start(), owners={1: 0, 3: 0}, levels={1: 1})
-    refused(g, {"do": "mortgage", "square": 3}, "has_buildings")
+    refused(g, {"do": "mortgage", "square": 1}, "has_buildings")
+    g, _ = ok(g, {"do": "mortgage", "square": 3})  # «les bâtiments de cette propriété»
+    assert g.mortgaged[3] and g.level[1] == 1
 
 
 def test_interest_paid_on_taking_rounded_then_lifting_costs_the_capital() -> None:

@@ -227,7 +227,10 @@ def check_invariants(g: GameState, before: GameState, events: Events) -> None:
             all_but_one = (g.options.build_with_all_but_one and len(members) > 2
                            and len(mine) == len(members) - 1)
             assert len(mine) == len(members) or all_but_one, f"{group} built without monopoly"
-            assert not any(g.mortgaged[s] for s in mine)
+            # a mortgaged lot carries nothing; beside built lots only when the rules let a
+            # lot be mortgaged once its own buildings are sold
+            assert not any(g.mortgaged[s] and g.level[s] for s in mine)
+            assert g.options.mortgage_strips_only_lot or not any(g.mortgaged[s] for s in mine)
             levels = [g.level[s] for s in mine]
             sold_outright = max(levels) - min(levels) > 1
             assert not sold_outright or g.bank_houses < g.options.houses_before_hotel or (

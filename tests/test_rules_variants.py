@@ -86,6 +86,8 @@ def test_russian_creditor_keeps_mortgage_but_buyer_redeems_at_once() -> None:
 
 
 def test_mortgage_strips_only_the_lot_option() -> None:
+    refused(arrange(start(mortgage_strips_only_lot=False), owners={6: 0, 8: 0, 9: 0},
+                    levels={8: 1, 9: 1}), {"do": "mortgage", "square": 6}, "has_buildings")
     g = arrange(start(mortgage_strips_only_lot=True), owners={6: 0, 8: 0, 9: 0},
                 levels={8: 1, 9: 1})
     g, _ = ok(g, {"do": "mortgage", "square": 6})

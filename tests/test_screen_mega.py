@@ -138,7 +138,7 @@ def test_bus_ticket_ride_asks_where_and_can_be_called_off() -> None:
     assert controller.state is not None and controller.state["current"] == "Cy"
     key(loop, "y")
     assert controller.ui.bus_ride
-    assert "Cy: ride the bus to Impôts sur le revenu?" in drawn(controller, loop)
+    assert "Cy: ride the bus to Income Tax?" in drawn(controller, loop)  # said in English
     key(loop, "r")  # Back: no ride after all
     assert not controller.ui.bus_ride and session.version == 21
     key(loop, "y")

@@ -331,6 +331,54 @@ def nspawn_blocker() -> str | None:
     return None
 
 
+#: what the unit's PrivateTmp=yes hides from the service: a checkout or venv there is
+#: mounted elsewhere in the container
+HIDDEN = (Path("/tmp"), Path("/var/tmp"))
+#: where those go instead (the container's root is a fresh tmpfs: nothing else is there)
+ELSEWHERE = Path("/opt/companion-checkout")
+
+
+class Places:
+    """The host's directories mounted in the container, and where each one is in there."""
+
+    def __init__(self, binds: list[tuple[Path, Path]]) -> None:
+        self.binds = binds
+
+    def inside(self, path: Path) -> Path:
+        """Where host path `path` (under one of the binds) is seen in the container."""
+        for host, there in self.binds:
+            if path.is_relative_to(host):
+                return there / path.relative_to(host)
+        raise AssertionError(f"{path} is not mounted in the container")
+
+
+def container_places(paths: set[Path]) -> Places:
+    """The binds for `paths` (what /usr already holds left out, nested ones in their
+    parent's): each at its own path, but those under /tmp or /var/tmp, which PrivateTmp
+    would hide from the service, at ELSEWHERE/<n>."""
+    wanted = sorted({p for p in paths if not p.is_relative_to("/usr")})
+    tops = [p for p in wanted if not any(p != q and p.is_relative_to(q) for q in wanted)]
+    binds: list[tuple[Path, Path]] = []
+    for number, host in enumerate(tops):
+        hidden = any(host.is_relative_to(h) for h in HIDDEN)
+        binds.append((host, ELSEWHERE / str(number) if hidden else host))
+    return Places(binds)
+
+
+def test_a_checkout_under_tmp_is_mounted_where_private_tmp_does_not_hide_it() -> None:
+    """A clone in /tmp/x with its venv in /tmp/x/.venv: one bind, outside /tmp."""
+    places = container_places({Path("/tmp/x"), Path("/tmp/x/.venv"), Path("/usr"),
+                               Path("/root/.pyenv/versions/3.11.7")})
+    assert places.binds == [(Path("/root/.pyenv/versions/3.11.7"),
+                             Path("/root/.pyenv/versions/3.11.7")),
+                            (Path("/tmp/x"), ELSEWHERE / "1")]
+    assert places.inside(Path("/tmp/x/.venv/bin/python")) == ELSEWHERE / "1/.venv/bin/python"
+    assert places.inside(Path("/root/.pyenv/versions/3.11.7/bin/python3")) == Path(
+        "/root/.pyenv/versions/3.11.7/bin/python3")
+    assert container_places({Path("/var/tmp/y")}).binds == [(Path("/var/tmp/y"),
+                                                              ELSEWHERE / "0")]
+
+
 class SystemdContainer(Supervised):
     """systemd as PID 1 of a volatile container over this machine's /usr, running the
     repo's unit with a drop-in; the host shares its network, so the remote's port is ours."""
@@ -342,7 +390,11 @@ class SystemdContainer(Supervised):
         (units / "table-companion.service.d").mkdir(parents=True)
         shutil.copy(UNIT, units / "table-companion.service")
         python = Path(sys.executable)
-        env = " ".join(f"{k}={v}" for k, v in {**APP_ENV, "PYTHONPATH": str(REPO)}.items())
+        binds = {REPO, Path(sys.prefix), Path(sys.base_prefix), python.resolve().parent}
+        self.places = container_places(binds)
+        inside = self.places.inside
+        env = " ".join(f"{k}={v}" for k, v in
+                       {**APP_ENV, "PYTHONPATH": str(inside(REPO))}.items())
         (units / "table-companion.service.d" / "test.conf").write_text(f"""\
 # This checkout instead of the installed app; root (the container has no users or groups);
 # a short watchdog. Everything else is deploy/table-companion.service as installed.
@@ -351,20 +403,18 @@ User=
 Group=
 SupplementaryGroups=
 ExecStart=
-ExecStart={python} -m companion run --headless --port {self.port}
+ExecStart={inside(python)} -m companion run --headless --port {self.port}
 Environment={env}
 WatchdogSec={WATCHDOG_S:g}
 RestartSec=1
 # This Python and checkout may live under /root or /home (ProtectHome would hide them).
 ProtectHome=no
 """)
-        binds = {REPO, Path(sys.prefix), Path(sys.base_prefix), python.resolve().parent}
-        binds = {b for b in binds if not b.is_relative_to("/usr")}
         self.argv = ["systemd-nspawn", "--directory=/", "--volatile=yes", "--register=no",
                      "--keep-unit", f"--machine={self.name}", "--console=pipe",
                      f"--bind-ro={units}:/etc/systemd/system",
                      f"--bind={data}:/var/lib/table-companion",
-                     *[f"--bind-ro={b}" for b in sorted(binds)],
+                     *[f"--bind-ro={host}:{there}" for host, there in self.places.binds],
                      "--boot", "systemd.wants=table-companion.service"]
         self.proc: subprocess.Popen[str] | None = None
         self.log = tmp / "nspawn.log"

@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from web_fakes import ORIGIN, Phone, open_real_session
 
-from companion.editions import load_edition
+from companion.words.catalog import localized_name
 from web_remote import TableHooks, create_app
 
 JSON = {"Accept": "application/json"}
@@ -132,7 +132,8 @@ def test_a_refused_new_game_is_said_beside_the_form_with_what_was_typed(
     assert "<h1>Banker</h1>" in html and "Sorry" not in html, "the banker page, not an error page"
     assert 'data-partial="/banker"' in html  # its live part refreshes from the banker page
     form = beside(html, "/banker/new-game")
-    assert said(form) == ("bad_players", f"{load_edition('sv').name} is for 2 to 6 players.")
+    sweden = localized_name("sv", "sv", "en")  # as an English phone names the edition
+    assert said(form) == ("bad_players", f"{sweden} is for 2 to 6 players.")
     assert 'value="Åsa, Bo, Cy, Dee, Eve, Fay, Gus"' in form
     assert re.search(r'<option value="sv"[^>]* selected>', form)
     assert 'name="seed" inputmode="numeric" value="7"' in form and 'value="13579"' in form
@@ -167,8 +168,8 @@ def test_the_pages_script_gets_json_to_say_it_beside_the_form(banker: Phone,
     assert refused.status_code == 400
     assert refused.get_json() == {
         "ok": False, "code": "bad_players",
-        "message": f"{load_edition('sv').name} is for 2 to 6 players.",
-        "message_en": f"{load_edition('sv').name} is for 2 to 6 players."}
+        "message": f"{localized_name('sv', 'sv', 'en')} is for 2 to 6 players.",
+        "message_en": f"{localized_name('sv', 'sv', 'en')} is for 2 to 6 players."}
     done = send(banker, "/banker/new-game", script=True, edition="sv", players="Åsa, Bo")
     assert done.status_code == 200 and done.get_json() == {"ok": True}
     assert [p["name"] for p in game.state()["players"]] == ["Åsa", "Bo"]

@@ -627,7 +627,7 @@ def test_a_tapped_payment_says_why_and_the_player_is_taught(browser: Any, server
     expect(why).to_be_hidden()  # folded until tapped
     line.locator("summary").tap()
     expect(why).to_be_visible()
-    expect(why).to_have_text("Impôts sur le revenu: € 200, as printed on the square")
+    expect(why).to_have_text("Income Tax: € 200, as printed on the square")
     ann.screenshot(path=str(shots / "why-table.png"), full_page=True)
     ann.locator("ol.recent li").first.locator(".why-rule a").tap()
     ann.wait_for_url("**/rules#taxes")

@@ -115,7 +115,7 @@ def test_a_tapped_money_move_says_why_with_its_rule(app: Flask, game: Any) -> No
     play(game, {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})  # Bo pays Ann's rent
     for lang, why, rule in (
             ("en", "Rent € 4: the printed rent of Rue Lecourbe, no houses", "Rent"),
-            ("sv", "Hyra € 4: tryckt hyra för Rue Lecourbe, inga hus", "Rent"),
+            ("sv", "Hyra € 4: tryckt hyra för Rue Lecourbe, inga hus", "Hyra"),
             ("fr", "Loyer € 4 : le loyer imprimé de Rue Lecourbe, sans maison", "Loyers")):
         ann.client.set_cookie("lang", lang)
         html = unescape(ann.client.get("/table?partial=1").get_data(as_text=True))

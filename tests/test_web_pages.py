@@ -211,10 +211,10 @@ def test_banker_new_game_sets_pin(banker: Phone, app: Flask, game: Any) -> None:
 
 
 def test_banker_new_game_follows_the_editions_player_count(banker: Phone, game: Any) -> None:
-    from companion.editions import load_edition
+    from companion.words.catalog import localized_name
 
     page = text(banker.client.get("/banker"))
-    sweden = load_edition("sv").name
+    sweden = localized_name("sv", "sv", "en")  # the edition as an English phone names it
     assert f'value="sv" data-min="2" data-max="6" data-allowed="{sweden} is for 2 to 6 ' \
         'players."' in page
     assert 'value="classic-eur" data-min="2" data-max="8"' in page
@@ -240,6 +240,29 @@ def test_banker_new_game_follows_the_editions_player_count(banker: Phone, game: 
     assert game.version == before
     assert new_game("classic-eur", seven).status_code == 302  # 7 are fine on this board
     assert len(game.state()["players"]) == 7
+
+
+def test_the_banker_downloads_a_backup_that_restores_the_game(
+        banker: Phone, ann: Phone, game: Any, tmp_path: Any) -> None:
+    import tarfile
+
+    from companion.game.backup import restore_backup
+    from companion.game.session import GameSession
+
+    ann.command({"do": "roll", "dice": [1, 2]})
+    ann.command({"do": "buy"})
+    assert ann.client.get("/banker/backup").status_code in (302, 403)  # the banker's only
+    resp = banker.client.get("/banker/backup")
+    assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
+    assert "attachment" in resp.headers["Content-Disposition"]
+    archive = tmp_path / "b.tar.gz"
+    archive.write_bytes(resp.get_data())
+    with tarfile.open(archive) as tar:
+        assert not any(n.endswith("secret_key") for n in tar.getnames())
+    restore_backup(archive, tmp_path / "restored")
+    with GameSession.open(tmp_path / "restored") as back:
+        assert back.state()["version"] == game.version
+        assert back.state()["players"] == game.state()["players"]
 
 
 def test_banker_export_replays_to_the_same_table(banker: Phone, ann: Phone, game: Any) -> None:

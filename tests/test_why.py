@@ -91,7 +91,7 @@ def test_tax_and_salary() -> None:
     g, events = ok(start(), {"do": "roll", "dice": [1, 3]})
     tax = only(events, "tax")
     assert tax["amount"] == 200
-    assert said(tax, g) == "Impôts sur le revenu: € 200, as printed on the square"
+    assert said(tax, g) == "Income Tax: € 200, as printed on the square"
     g = arrange(start(), position={ANN: 38})
     g, events = ok(g, {"do": "roll", "dice": [1, 3]})
     salary = only(events, "salary")
@@ -201,7 +201,8 @@ def worked_out(why: JSON, options: JSON) -> int | None:
               "jail_fine": "fine", "jail_fine_forced": "fine", "purchase": "price",
               "auction": "bid", "building_auction": "bid", "mortgage": "value",
               "mortgage_lift_value": "value", "build_depot": "cost", "card": "amount",
-              "card_each_player": "amount", "bankruptcy": "cash", "bankrupt_buildings": "value",
+              "card_each_player": "amount", "card_pay_each_player": "amount",
+              "bankruptcy": "cash", "bankrupt_buildings": "value",
               "start_cash": "cash", "start_pot": "pot", "dealt_deed": "price"}
     assert rule in single, f"a reason this test does not know: {rule}"
     return int(t[single[rule]])

@@ -19,8 +19,9 @@ from companion.game.pins import PinGuard, PinWarning
 from companion.game.table.offers import Facts, OfferStore
 from companion.game.table.view import TableView
 from companion.rules.commands import Command
+from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
-from web_remote.hub import Hub
+from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
@@ -185,9 +186,13 @@ class Remote:
     worth: WorthRecorder
     limiter: RateLimiter
     persister: Persister
+    #: the table's one language (companion.words.table_language), the screen's too
+    table_language: TableLanguage
     #: whether the session's writer lapses the offers (else this listener does, after it)
     offers_lapsed_by_writer: bool = True
     cleanup: list[Callable[[], None]] = field(default_factory=list)
+    #: the version and state JSON the phones' streams were last sent (the listener's alone)
+    sent: tuple[int, JSON] | None = None
     #: the offers' generation the phones were last told of
     _offers_told: int = 0
 
@@ -197,17 +202,32 @@ class Remote:
         try:
             new_game = any(e.get("kind") in ("game_started", "game_switched")
                            for e in update.events)
+            state = update.state  # read once: each read adds the clocks as they stand
             offers = self.proposals
             if not self.offers_lapsed_by_writer:  # a session without the table's store
-                offers.lapse(Facts.of_json(update.state), update.events)
+                offers.lapse(Facts.of_json(state), update.events)
             if offers.generation != self._offers_told:
                 self._offers_told = offers.generation
                 self.hub.publish("trades", {"version": update.version})
-            self.worth.record(update.state, new_game)
-            self.hub.publish("state", {"version": update.version, "state": update.state,
-                                       "events": update.events}, ident=update.version)
+            self.worth.record(state, new_game)
+            if self.hub.count:
+                self.hub.publish("state", self._told(update, state, new_game),
+                                 ident=update.version)
+            else:  # nobody follows: a phone that comes reads the state as it is then
+                self.sent = (update.version, state)
         finally:
             self.session.saw(update.version)
+
+    def _told(self, update: Update, state: JSON, new_game: bool) -> JSON:
+        """What every phone's stream is sent of this update: the change from the version
+        sent before ("from"), or the whole state after a new game, a game switched to, or
+        a gap in the versions. A phone whose state is not of version "from" asks for the
+        state (/api/state); docs/phone-remote.md."""
+        before, self.sent = self.sent, (update.version, state)
+        if new_game or before is None or before[0] != update.version - 1:
+            return {"version": update.version, "state": state, "events": update.events}
+        return {"version": update.version, "from": before[0],
+                "change": state_change(before[1], state), "events": update.events}
 
     def close(self) -> None:
         """Stop listening and end every live stream."""

@@ -4,18 +4,79 @@ The listener runs on the session's writer thread, so `publish` only drops a mess
 each queue and wakes its writer (never blocks, never serializes); the writer (the serving
 event loop, web_remote.serving.pump) encodes it, once per message for everyone, and writes
 it out as a Server-Sent Event. Streams are capped per device and in total.
+
+After a move every phone is sent the change of the state, not the state (`state_change`:
+a pay changes a few hundred bytes of the 8.5 KB state JSON), built and encoded once for all
+of them; a stream's first event carries the whole state (docs/phone-remote.md).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
+JSON = dict[str, Any]
+#: one step of a change: [path, value] sets the value at the path (object keys and array
+#: indexes from the top), [path] deletes that key; an empty path is the whole state
+Step = list[Any]
+
 #: a client that has this many undelivered messages is too slow: it is dropped and reconnects
 QUEUE_LIMIT = 256
+
+
+def state_change(before: Any, after: Any) -> list[Step]:
+    """The steps that turn `before` into `after` (JSON values): objects are compared key by
+    key and arrays of the same length item by item, down to what differs; anything else is
+    set whole. Equal parts cost one comparison each (done in C).
+
+    >>> state_change({"a": 1, "p": [{"c": 5}, {"c": 7}], "x": 0}, {"a": 1, "p": [{"c": 5},
+    ...               {"c": 6}], "y": None})
+    [[['p', 1, 'c'], 6], [['y'], None], [['x']]]
+    """
+    steps: list[Step] = []
+    _changed(before, after, [], steps)
+    return steps
+
+
+def _changed(before: Any, after: Any, path: list[Any], steps: list[Step]) -> None:
+    if type(before) is not type(after):
+        steps.append([path, after])
+    elif isinstance(after, dict):
+        for key, value in after.items():
+            if key not in before:
+                steps.append([[*path, key], value])
+            elif before[key] != value or type(before[key]) is not type(value):
+                _changed(before[key], value, [*path, key], steps)
+        steps.extend([[*path, key]] for key in before if key not in after)
+    elif isinstance(after, list) and len(after) == len(before):
+        for i, (old, new) in enumerate(zip(before, after, strict=True)):
+            if old != new or type(old) is not type(new):
+                _changed(old, new, [*path, i], steps)
+    elif before != after:
+        steps.append([path, after])
+
+
+def apply_change(state: Any, steps: list[Step]) -> Any:
+    """`state` with the steps of `state_change` applied (a copy; `state` is left as it is):
+    what a script following the stream does with each "state" event's "change"."""
+    out = copy.deepcopy(state)
+    for step in steps:
+        path = step[0]
+        if not path:
+            out = copy.deepcopy(step[1])
+            continue
+        parent = out
+        for key in path[:-1]:
+            parent = parent[key]
+        if len(step) > 1:
+            parent[path[-1]] = copy.deepcopy(step[1])
+        else:
+            del parent[path[-1]]
+    return out
 
 
 class Message:
@@ -51,6 +112,11 @@ MAX_STREAMS = 64
 #: live streams of one phone (its open tabs): a newer one ends the oldest (a reload whose
 #: old stream is not gone yet); a closed page's stream ends at once anyway
 PER_DEVICE = 4
+#: live streams of spectators (phones that hold no seat and are not the banker's), all
+#: together: the rest is the players' and the banker's, whose streams are always served
+SPECTATORS = MAX_STREAMS // 2
+#: live streams of spectators from one address (a laptop's many cookies)
+SPECTATORS_PER_ADDRESS = 8
 
 
 class Client:
@@ -65,6 +131,8 @@ class Client:
         self.ended = False
         self.waker: Callable[[], None] | None = None
         self.forget: Callable[[Client], None] | None = None  # the hub's unsubscribe
+        self.seated = True  # a player's or the banker's stream (False: a spectator's)
+        self.address = ""  # where a spectator's stream comes from
 
     def put(self, message: Message) -> bool:
         """Queue a message (never blocks); False when the queue was full: dropped."""
@@ -114,18 +182,27 @@ class Client:
 class Hub:
     """Fan-out of messages to every connected stream, with a cap per device and in total."""
 
-    def __init__(self, max_streams: int = MAX_STREAMS, per_device: int = PER_DEVICE) -> None:
+    def __init__(self, max_streams: int = MAX_STREAMS, per_device: int = PER_DEVICE,
+                 spectators: int = SPECTATORS,
+                 spectators_per_address: int = SPECTATORS_PER_ADDRESS) -> None:
         self._clients: dict[Client, None] = {}  # oldest first
         self._lock = threading.Lock()
         self._closed = False
         self.max_streams = max_streams
         self.per_device = per_device
+        self.spectators = spectators
+        self.spectators_per_address = spectators_per_address
 
-    def subscribe(self, device: str = "") -> Client | None:
-        """A new client queue, or None past the total cap. A device at its own cap ends its
-        oldest stream (a reloaded page whose old stream is not yet gone); while the hub is
-        shutting down the client is ended at once."""
+    def subscribe(self, device: str = "", *, seated: bool = True,
+                  address: str = "") -> Client | None:
+        """A new client queue, or None past the caps. A device at its own cap ends its
+        oldest stream (a reloaded page whose old stream is not yet gone); spectators
+        (`seated` False) hold at most `spectators` streams together and
+        `spectators_per_address` from one `address`; a player's or the banker's stream past
+        the total cap ends the oldest spectator's. While the hub is shutting down the client
+        is ended at once."""
         client = Client(device)
+        client.seated, client.address = seated, address
         superseded: list[Client] = []
         with self._lock:
             if self._closed:
@@ -136,13 +213,23 @@ class Hub:
                 oldest = mine.pop(0)
                 del self._clients[oldest]
                 superseded.append(oldest)
-            if len(self._clients) >= self.max_streams:
-                return None
-            self._clients[client] = None
-            client.forget = self.unsubscribe
+            watching = [c for c in self._clients if not c.seated]
+            if not seated and (len(watching) >= self.spectators or sum(
+                    c.address == address for c in watching) >= self.spectators_per_address):
+                refused = True
+            elif len(self._clients) >= self.max_streams:
+                refused = not (seated and watching)
+                if not refused:  # the table's own phones first: a spectator makes room
+                    del self._clients[watching[0]]
+                    superseded.append(watching[0])
+            else:
+                refused = False
+            if not refused:
+                self._clients[client] = None
+                client.forget = self.unsubscribe
         for old in superseded:
             old.end()
-        return client
+        return None if refused else client
 
     def unsubscribe(self, client: Client) -> None:
         """Forget a client (its stream ended)."""

@@ -14,6 +14,7 @@ the History page's events by `say_events`, with those of companion.words.move_wo
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from typing import Any
 
 from flask import g, has_request_context, request
@@ -36,11 +37,16 @@ def catalog(lang: str) -> gettext.GNUTranslations:
     return translator(lang)
 
 
-def pick_language(default: str = DEFAULT) -> str:
-    """The request's language: its cookie, else the browser's preference, else the default."""
+def pick_language(table: Callable[[], str] | None = None, default: str = DEFAULT) -> str:
+    """The request's language: the one its owner picked on the phone (a cookie), else the
+    table's (one language per table: a phone that picked none reads what the screen says),
+    else the browser's preference, else the default."""
     chosen = request.cookies.get(COOKIE, "")
     if chosen in LANGUAGES:
         return chosen
+    spoken = table() if table is not None else ""
+    if spoken in LANGUAGES:
+        return spoken
     best = request.accept_languages.best_match(list(LANGUAGES))
     return best or default
 

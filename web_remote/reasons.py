@@ -9,9 +9,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.words.explaining.lessons import say_lesson
-from companion.words.explaining.why_words import explain, topic
+from companion.words.explaining.why_words import citations, explain
 from companion.words.move_words import Words
 from web_remote import rulebook
+from web_remote.context import remote
 from web_remote.i18n import catalog, current_language
 
 JSON = dict[str, Any]
@@ -25,13 +26,11 @@ def reason(event: Mapping[str, Any], state: Mapping[str, Any]) -> JSON | None:
     if text is None:
         return None
     out: JSON = {"text": text}
-    about = topic(event)
-    if about is not None:
-        section = rulebook.section_about(str(state.get("edition", rulebook.GENERAL)), lang,
-                                         about, str(state.get("language") or "en"))
-        if section is not None:
-            out.update(title=section.title, quote=section.first_sentence(),
-                       anchor=section.anchor)
+    cited = rulebook.cite(str(state.get("edition", rulebook.GENERAL)), lang, citations(event),
+                          remote().table_language.spoken() or lang)
+    if cited is not None:
+        section, quote = cited
+        out.update(title=section.title, quote=quote, anchor=section.anchor)
     return out
 
 

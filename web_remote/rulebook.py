@@ -6,10 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.words.explaining.rulebook import GENERAL, Section, available, rulebook, section_about
+from companion.words.explaining.rulebook import (
+    GENERAL,
+    Section,
+    available,
+    cite,
+    rulebook,
+    rules_page,
+    section_about,
+)
 from web_remote.i18n import _
 
-__all__ = ["GENERAL", "Section", "available", "rulebook", "section_about", "search",
+__all__ = ["GENERAL", "Section", "available", "cite", "rulebook", "rules_page", "section_about",
+           "search",
            "option_texts", "house_rules"]
 
 
@@ -61,12 +70,27 @@ def option_texts() -> dict[str, str]:
     }
 
 
+def choice_texts() -> dict[str, str]:
+    """A phrase per value of the options that choose among ways (never the raw value)."""
+    return {
+        "on_lift": _("with the lifting (value + interest)"),
+        "on_take": _("when mortgaging"),
+        "none": _("no interest"),
+        "fee_then_choice": _("interest at once, lift later at the value"),
+        "redeem_at_once": _("lifted at once (value + interest)"),
+        "half": _("half their price"),
+        "price": _("their full price"),
+    }
+
+
 def value_text(value: Any) -> str:
     """An option's value for people."""
     if value is True:
         return _("yes")
     if value is False:
         return _("no")
+    if isinstance(value, str):
+        return choice_texts().get(value, value)
     return str(value)
 
 

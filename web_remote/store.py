@@ -1,24 +1,43 @@
 """Small JSON files in the data directory: atomic writes, and a writer thread for callers
 (the session's listener) that must never wait for the SD card.
+
+A file replaced whole (`save`) costs what the file holds; a file that grows with the game
+(the net-worth chart) is appended to instead (`append`), so a move costs the same at move
+5 000 as at move 1.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.paths import read_json, write_json
+from companion.paths import append_bytes, read_json, replace_bytes, write_json
 
 __all__ = ["Persister", "read_json", "write_json"]
 
 
+@dataclass
+class _Pending:
+    """What is still to be written to one path: its whole content (replacing the file,
+    called on the writer thread), then lines to add after it."""
+
+    whole: Callable[[], bytes] | None = None
+    tail: list[bytes] = field(default_factory=list)
+
+
 class Persister:
-    """Writes files on its own thread; later saves of a path replace pending ones."""
+    """Writes files on its own thread; a later `save` of a path replaces what is pending
+    for it, `append`s are written in order after it."""
 
     def __init__(self) -> None:
-        self._pending: dict[Path, Callable[[], Any]] = {}
+        self._pending: dict[Path, _Pending] = {}
+        #: per path, writes that failed (a full card): retried before the next append, the
+        #: lines starting on a fresh line (a reader then loses a torn line alone)
+        self._failed: dict[Path, _Pending] = {}
         self._cond = threading.Condition()
         self._busy = False
         self._stopped = False
@@ -26,9 +45,24 @@ class Persister:
         self._thread.start()
 
     def save(self, path: Path, snapshot: Callable[[], Any]) -> None:
-        """Schedule writing `snapshot()` (called on the writer thread) to `path`."""
+        """Schedule writing `snapshot()` (called on the writer thread) to `path` as JSON."""
+        self.replace(path, lambda: json.dumps(snapshot(), ensure_ascii=False,
+                                              separators=(",", ":")).encode("utf-8"))
+
+    def replace(self, path: Path, content: Callable[[], bytes]) -> None:
+        """Schedule replacing `path` with `content()` (called on the writer thread),
+        atomically; appends scheduled before are dropped (the content holds them)."""
         with self._cond:
-            self._pending[path] = snapshot
+            self._failed.pop(path, None)
+            self._pending[path] = _Pending(content)
+            self._cond.notify()
+
+    def append(self, path: Path, data: bytes) -> None:
+        """Schedule adding `data` at the end of `path` (after a pending replacement)."""
+        with self._cond:
+            pending = self._pending.get(path) or self._failed.pop(path, None) or _Pending()
+            pending.tail.append(data)
+            self._pending[path] = pending
             self._cond.notify()
 
     def flush(self, timeout: float = 5.0) -> bool:
@@ -50,13 +84,35 @@ class Persister:
                 self._cond.wait_for(lambda: self._pending or self._stopped)
                 if self._stopped and not self._pending:
                     return
-                path, snapshot = self._pending.popitem()
+                path, pending = self._pending.popitem()
                 self._busy = True
             try:
-                write_json(path, snapshot())
-            except OSError:
-                pass  # a full or read-only card must not stop the game; next save retries
+                self._write(path, pending)
             finally:
                 with self._cond:
                     self._busy = False
                     self._cond.notify_all()
+
+    def _write(self, path: Path, pending: _Pending) -> None:
+        """One path's pending writes. A full or read-only card must not stop the game: what
+        failed is kept and tried again with the path's next append (or given up for its next
+        replacement); lines tried again start on a fresh line, so a reader of the file loses
+        a torn line alone."""
+        try:
+            if pending.whole is not None:
+                replace_bytes(path, pending.whole())
+                pending = _Pending(None, pending.tail)  # done: not written again
+            if pending.tail:
+                append_bytes(path, b"".join(pending.tail))
+            return
+        except OSError:
+            pass
+        if pending.whole is None:
+            pending.tail.insert(0, b"\n")
+        with self._cond:
+            later = self._pending.get(path)
+            if later is None:
+                self._failed[path] = pending
+            elif later.whole is None:  # appended meanwhile: after what failed, in order
+                pending.tail.extend(later.tail)
+                self._pending[path] = pending

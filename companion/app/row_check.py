@@ -17,8 +17,35 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.game.journal import Journal, JournalCorrupt
-from companion.game.saved_games import current_game, journal_path
+from companion.game.journal import (
+    Journal,
+    JournalCorrupt,
+    JournalError,
+    lost_journals,
+    storage_message,
+)
+from companion.game.pins import PIN_FILE, pin_file_problem
+from companion.game.saved_games import current_game, games_dir, journal_path
+
+
+def start_problem(data_dir: Path) -> str | None:
+    """Why `companion run` must not start on `data_dir` (one line saying what to do), or
+    None: the data directory is a directory it can use, no game's journal is gone while its
+    acknowledgement mark says moves were made, and the banker PIN file, when there is one,
+    is sound (a damaged one would leave the banker's seat open). Changes no file but
+    creating a missing data directory; a damaged journal is found when it is opened."""
+    if data_dir.exists() and not data_dir.is_dir():
+        return f"the data directory {data_dir} is a file, not a directory: choose another " \
+               "with --data-dir DIR"
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot use the data directory {data_dir}: {storage_message(exc)}"
+    try:
+        lost_journals(games_dir(data_dir))
+    except JournalError as exc:
+        return str(exc)
+    return pin_file_problem(data_dir / PIN_FILE)
 
 
 class RowCheck:

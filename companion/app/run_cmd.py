@@ -109,7 +109,15 @@ def _main(argv: list[str]) -> int:
         return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     data_dir = args.data_dir or config.data_dir
-    from companion.app.row_check import RowCheck
+    from companion.app.row_check import RowCheck, start_problem
+
+    # no acknowledged move nor banker PIN lost silently; and a port that exists (99999 was
+    # served on 34463 without a word)
+    problem = f"--port {args.port}: a port is 1 to 65535" if args.port is not None and \
+        not 1 <= args.port <= 65535 else start_problem(data_dir)
+    if problem is not None:
+        print(f"companion run: {problem}", file=sys.stderr)
+        return 2
 
     rows = RowCheck(data_dir)  # the journal's rows checked in a child while this imports
     try:
@@ -150,8 +158,23 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
     sound = SoundPlayer(volume=config.sound.volume / 100, muted=config.sound.mute)
     parts.append(sound)
     port = args.port or config.web.port
+    # the display is looked for before the table's face is chosen: with none usable (no
+    # desktop, no KMS/DRM card, a driver that fails) the table runs headless, never a
+    # screen's controller without its loop
+    surface, no_screen = None, "--headless" if args.headless else None
+    if not args.headless:
+        from companion.screen.app import DisplaySpec, open_display, prefer_plain_framebuffer
+
+        prefer_plain_framebuffer()  # no GL where SDL does not need it (the user's wins)
+        surface = open_display(DisplaySpec(parse_size(args.size) or config.screen.size,
+                                           args.fullscreen or config.screen.fullscreen))
+        if surface is None:
+            from companion.screen.app import why_no_display
+
+            no_screen = why_no_display()
+        stop_if_asked()
     # headless: the table's sounds and clocks without the screen's modules (no pygame)
-    controller = _headless_table(session, sound, data_dir) if args.headless else \
+    controller = _headless_table(session, sound, data_dir) if surface is None else \
         _screen_controller(session, sound, data_dir,
                            screen_language(config.screen.language, args.config),
                            port if config.web.enabled else None)
@@ -176,7 +199,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
         readers = Readers(session, data_dir, [], controller.post_message,
                           config.readers.rdm6300_confirm, offers)
         parts.append(readers)
-        if args.headless:
+        if surface is None:
             readers.set_ui(controller.reader_action)
         else:
             from companion.screen.views.registration import CardRegistration
@@ -215,14 +238,6 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
             parts.append(panel)
         readers.open(reader_specs(readers_wanted, on_a_pi=panel is not None))
         stop_if_asked()
-        surface = None
-        if not args.headless:
-            from companion.screen.app import DisplaySpec, open_display, prefer_plain_framebuffer
-
-            prefer_plain_framebuffer()  # no GL where SDL does not need it (the user's wins)
-            surface = open_display(DisplaySpec(parse_size(args.size) or config.screen.size,
-                                               args.fullscreen or config.screen.fullscreen))
-        stop_if_asked()
         heartbeat = systemd.Heartbeat()
         debug.install_freeze_switch(session=session)  # tests only: COMPANION_DEBUG_FREEZE=1
 
@@ -231,7 +246,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                 heartbeat.beat(time.monotonic())
 
         if surface is None:
-            return run_headless(controller, alive)
+            return run_headless(controller, alive, no_screen)
         from companion.screen.app import ScreenLoop
 
         loop = ScreenLoop(controller, surface)
@@ -285,10 +300,17 @@ def install_stop_signals(stop: Any) -> None:
         handler()
 
 
-def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> int:
-    """No screen: say where the phone remote is, keep the table's sounds and clocks
-    (`controller`: a companion.screen.headless.HeadlessTable) running on session updates,
-    until SIGTERM / SIGINT."""
+def run_headless(controller: Any, alive: Callable[[], None] = lambda: None,
+                 why: str | None = None, terminal: bool | None = None) -> int:
+    """No screen: say once why (`why`), and where the phone remote is, keep the table's
+    sounds and clocks (`controller`: a companion.screen.headless.HeadlessTable) running on
+    session updates, until SIGTERM / SIGINT.
+
+    The join QR code is printed once, at the start; each later join link is one line, with
+    its QR code only on a `terminal` a person reads (default: whether stdout is one), never
+    into the service's log at every join (an SD card's wear)."""
+    if terminal is None:
+        terminal = sys.stdout.isatty()
     url = controller.ui.remote_url
     wake = threading.Event()
     stop = threading.Event()
@@ -300,8 +322,9 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> i
 
     # before saying it runs: a stop asked for from then on must find the handlers in place
     install_stop_signals(request_stop)
-    print(f"Table Companion running without a screen. Phones join at: {url or 'off'}",
-          flush=True)
+    because = f" ({why})" if why else ""
+    print(f"Table Companion running without a screen{because}. "
+          f"Phones join at: {url or 'off'}", flush=True)
     wifi = hotspot.headless_lines(controller.ui, url)  # the Pi's own Wi-Fi, then the join
     for line in wifi:
         print(line, flush=True)
@@ -318,6 +341,6 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None) -> i
         if controller.ui.remote_url != url:  # a phone joined: print the next one-time link
             url = controller.ui.remote_url
             print(f"Next phone joins at: {url}", flush=True)
-            if url:
+            if url and terminal:
                 print(qr_for_terminal(url), flush=True)
     return 0

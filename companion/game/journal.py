@@ -111,6 +111,28 @@ def read_ack(path: Path) -> tuple[int, int] | None:
     return seq, crc
 
 
+def lost_journals(folder: Path) -> None:
+    """JournalIncomplete when a game's acknowledgement mark is in `folder` but its journal
+    is not (deleted, or lost with its directory entry): acknowledged moves would vanish
+    without a word, the start making a new game at version 0. Nothing is touched."""
+    try:
+        marks = sorted(folder.glob("*" + SUFFIX + ACK_SUFFIX))
+    except OSError:
+        return
+    for mark_file in marks:
+        journal = mark_file.with_name(mark_file.name[: -len(ACK_SUFFIX)])
+        mark = read_ack(journal)
+        if journal.exists() or (mark is not None and mark[0] == 0):
+            continue  # a journal to check, or a game that never acknowledged a move
+        game = journal.name[: -len(SUFFIX)]
+        count = "some" if mark is None else str(mark[0])  # a torn mark: moves were made
+        raise JournalIncomplete(
+            f"the saved game {game} had {count} acknowledged moves but its journal "
+            f"{journal} is gone; nothing was changed. Put the journal back (from a backup; "
+            f"'companion games --rescue {game}' if it is damaged), or give the game up by "
+            f"deleting {mark_file}")
+
+
 @dataclass(frozen=True)
 class Entry:
     """One journal row: a command as resolved by the engine, an undo / redo of one, or the
@@ -203,8 +225,12 @@ def _fsync_dir(path: Path) -> None:
 
 
 def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
-    """A connection with the journal's pragmas (WAL, synchronous=FULL) set."""
+    """A connection with the journal's pragmas (WAL, synchronous=FULL) set. Read-only and
+    without a WAL file beside it, the file is opened immutable: reading makes no empty WAL
+    (a journal refused at the start is left exactly as it was)."""
     uri = f"file:{path}?mode={'ro' if readonly else 'rw'}"
+    if readonly and not os.path.exists(f"{path}-wal"):
+        uri = f"file:{path}?immutable=1"
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
                            timeout=5.0)
     try:

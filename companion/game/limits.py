@@ -7,6 +7,7 @@ line nested 20 000 deep or a 5 000-digit number is a clear refusal, not a traceb
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 #: deeper than any command (a trade's offer is three levels) and far from the recursion limit
@@ -15,6 +16,18 @@ MAX_DEPTH = 16
 MAX_DIGITS = 18
 #: characters of the free-text `note` a command may carry into the journal
 MAX_NOTE = 200
+
+
+#: the seeds a table deals with: below 2**31, well within MAX_DIGITS
+SEED_LIMIT = 1 << 31
+
+
+def fresh_seed() -> int:
+    """A new random seed for a game dealt at the table (the screen's setup, the banker's
+    phone form): the device's dice and the decks differ every evening. It goes into the
+    journaled new_game command, so that replay and export stay exact; scripts name their own.
+    """
+    return secrets.randbelow(SEED_LIMIT)
 
 
 class InputTooComplex(ValueError):

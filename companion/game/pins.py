@@ -1,16 +1,18 @@
-"""The banker's PIN and its one door for the whole table, the screen's and the phones' alike.
+"""The banker's PIN and its one guard for the whole table, the screen's and the phones' alike.
 
 The PIN is kept only as a salted PBKDF2 hash in the data directory (`web/banker.json`),
 with the generation of banker sessions. `PinGuard` is the only way to check it: at most 10
-checks a minute for the whole table, whatever typed them (a phone or the screen's banker
-menu), a wait that doubles after each further wrong PIN in a row, and a warning for the
-banker after every wrong one. companion/app builds one guard and hands it to both.
+checks a minute at each door (all the phones together, the screen's banker menu, an open
+banker session), a wait that doubles after each further wrong PIN in a row at that door,
+and a warning for the banker after every wrong one, wherever it was typed: guessing on
+phones never locks the banker out. companion/app builds one guard and hands it to both.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 import time
@@ -33,25 +35,70 @@ def valid_pin(pin: str) -> bool:
     return pin.isascii() and pin.isdigit() and MIN_PIN <= len(pin) <= MAX_PIN
 
 
+def pin_file_problem(path: Path) -> str | None:
+    """Why the banker PIN file cannot be trusted (one line), or None when it is sound or
+    absent (no PIN set yet). A damaged file must never read as "no PIN": the next phone
+    would set its own and be the banker."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"the banker PIN file {path} cannot be read ({exc.strerror or exc})"
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        data = None
+    if isinstance(data, dict) and _sound(data):
+        return None
+    return (f"the banker PIN file {path} is damaged; nothing was changed. Put it back from a "
+            "backup, or delete it to let the next banker who joins set a new PIN")
+
+
+def _sound(data: dict[str, Any]) -> bool:
+    """Whether a PIN file's content is what PinStore writes."""
+    generation = data.get("generation", 0)
+    if isinstance(generation, bool) or not isinstance(generation, int):
+        return False
+    if "hash" not in data and "salt" not in data:
+        return True  # no PIN set (the banker phones were locked before one was)
+    salt, digest = data.get("salt"), data.get("hash")
+    if not (isinstance(salt, str) and isinstance(digest, str) and len(digest) == 64):
+        return False
+    try:
+        bytes.fromhex(salt), bytes.fromhex(digest)
+    except ValueError:
+        return False
+    return True
+
+
 class PinStore:
     """The banker's PIN, kept only as a salted PBKDF2 hash in the data directory, with the
     generation of banker sessions: every banker cookie carries the generation it was given,
-    and locking the banker phone or changing the PIN moves it on, ending every other one."""
+    and locking the banker phone or changing the PIN moves it on, ending every other one.
+
+    A damaged file (`damaged`) keeps the table PIN-locked: a PIN is set, and none is right,
+    until the banker sets a new one (the screen's setup, or the banker card's menu);
+    `companion run` refuses to start on it anyway (companion.app.row_check)."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
         self._lock = threading.Lock()
-        raw = read_json(path, {})
+        self.damaged = pin_file_problem(path) is not None
+        raw = {} if self.damaged else read_json(path, {})
         self._data: dict[str, Any] = raw if isinstance(raw, dict) else {}
 
     @property
     def is_set(self) -> bool:
-        """Whether a banker PIN exists."""
-        return bool(self._data.get("hash"))
+        """Whether a banker PIN exists (a damaged file counts: never an open banker seat)."""
+        return self.damaged or bool(self._data.get("hash"))
 
     @property
     def generation(self) -> int:
-        """The banker sessions' generation: a banker cookie of another one is void."""
+        """The banker sessions' generation: a banker cookie of another one is void (every
+        one, while the file is damaged)."""
+        if self.damaged:
+            return -1
         value = self._data.get("generation", 0)
         return value if isinstance(value, int) else 0
 
@@ -64,10 +111,14 @@ class PinStore:
             generation = self.generation + 1
             self._data = {"salt": salt, "hash": digest.hex(), "generation": generation}
             write_json(self._path, self._data, private=True)
+            self.damaged = False
         return generation
 
     def end_sessions(self) -> int:
-        """End every banker session (the banker locked a phone); returns the new generation."""
+        """End every banker session (the banker locked a phone); returns the new generation.
+        A damaged file is left as it is (it ends every session already)."""
+        if self.damaged:
+            return self.generation
         with self._lock:
             generation = self.generation + 1
             self._data = {**self._data, "generation": generation}
@@ -89,8 +140,8 @@ class PinStore:
 @dataclass(frozen=True)
 class PinWarning:
     """Wrong banker PINs the banker has not yet seen: how many, since when, the last one,
-    how long the table now waits before it checks another PIN (seconds), and where the
-    last one was typed."""
+    how long the door it was typed at now waits before it checks another PIN (seconds),
+    and where the last one was typed."""
 
     wrong: int
     first: float
@@ -112,18 +163,43 @@ class PinVerdict:
         return self.result == "right"
 
 
-#: PIN checks the whole table may make per minute, whatever the number of phones
+#: PIN checks one door may make per minute (the phones' door: whatever their number)
 PIN_CHECKS_PER_MINUTE = 10
 #: wrong PINs in a row before each next one doubles the wait (1 s, 2 s, 4 s ... 15 min)
 FREE_WRONG = 3
 MAX_BACKOFF_S = 15 * 60.0
+#: the doors a PIN is typed at, each throttled on its own: the phones that are not the
+#: banker's (all of them together, however many cookies they rotate), the table screen's
+#: banker menu, and a banker session already open (changing the PIN asks the old one)
+LANES = ("phone", "screen", "banker")
+
+
+class _Door:
+    """One door's throttle: the checks of the last minute and the wrong PINs in a row."""
+
+    __slots__ = ("checks", "in_a_row", "not_before")
+
+    def __init__(self) -> None:
+        self.checks: deque[float] = deque()
+        self.in_a_row = 0
+        self.not_before = 0.0
+
+    def wait(self, now: float, per_minute: int) -> float:
+        while self.checks and self.checks[0] <= now - 60.0:
+            self.checks.popleft()
+        wait = self.not_before - now
+        if len(self.checks) >= per_minute:
+            wait = max(wait, self.checks[0] + 60.0 - now)
+        return max(0.0, wait)
 
 
 class PinGuard:
-    """The one door to the banker PIN for the whole table: at most 10 checks a minute, a
-    wait that doubles after each further wrong PIN in a row, and a warning for the banker
-    (on the banker page, and `on_warning` for the table screen) after every wrong one,
-    wherever it was typed.
+    """The one guard of the banker PIN for the whole table, with a door for each place a
+    PIN is typed (LANES): at most 10 checks a minute at a door, a wait that doubles after
+    each further wrong PIN in a row there, and a warning for the banker (on the banker page,
+    and `on_warning` for the table screen) after every wrong one, wherever it was typed.
+    Guesses from phones never make the screen's banker menu or an open banker session wait,
+    and the banker card needs no PIN at all: the banker is never locked out.
     The clock is injected, so tests need no sleeping."""
 
     def __init__(self, store: PinStore, clock: Callable[[], float] = time.monotonic,
@@ -136,54 +212,54 @@ class PinGuard:
         self._on_warning = on_warning
         self._per_minute = per_minute
         self._lock = threading.Lock()
-        self._checks: deque[float] = deque()
-        self._in_a_row = 0
-        self._not_before = 0.0
+        self._doors = {lane: _Door() for lane in LANES}
         self._unseen: list[float] = []
         self._where = "phone"
+        self._last_lane = "phone"
 
-    def _wait(self, now: float) -> float:
-        while self._checks and self._checks[0] <= now - 60.0:
-            self._checks.popleft()
-        wait = self._not_before - now
-        if len(self._checks) >= self._per_minute:
-            wait = max(wait, self._checks[0] + 60.0 - now)
-        return max(0.0, wait)
+    def _door(self, lane: str) -> _Door:
+        return self._doors.get(lane) or self._doors["phone"]
 
-    def wait(self) -> float:
-        """Seconds until the table checks another PIN (0: now)."""
+    def wait(self, lane: str = "phone") -> float:
+        """Seconds until the door `lane` checks another PIN (0: now)."""
         with self._lock:
-            return self._wait(self._clock())
+            return self._door(lane).wait(self._clock(), self._per_minute)
 
-    def check(self, pin: str, where: str = "phone") -> PinVerdict:
-        """Check a PIN when the table may, counting it; a wrong one warns the banker
-        (`where`: "phone" or "screen", said in the warning)."""
+    def check(self, pin: str, where: str = "phone", lane: str | None = None) -> PinVerdict:
+        """Check a PIN when its door may, counting it; a wrong one warns the banker
+        (`where`: "phone" or "screen", said in the warning; `lane`: the door, `where` unless
+        said: "banker" for a phone whose banker session is open)."""
+        lane = lane if lane in LANES else where
         now = self._clock()
         with self._lock:
-            wait = self._wait(now)
+            door = self._door(lane)
+            wait = door.wait(now, self._per_minute)
             if wait > 0:
                 return PinVerdict("wait", wait)
-            self._checks.append(now)
+            door.checks.append(now)
         right = self.store.check(pin)
         with self._lock:
             if right:
-                self._in_a_row = 0
+                door.in_a_row = 0
                 return PinVerdict("right")
-            self._in_a_row += 1
-            if self._in_a_row >= FREE_WRONG:
-                backoff = min(MAX_BACKOFF_S, 2.0 ** (self._in_a_row - FREE_WRONG))
-                self._not_before = max(self._not_before, now + backoff)
+            door.in_a_row += 1
+            if door.in_a_row >= FREE_WRONG:
+                backoff = min(MAX_BACKOFF_S, 2.0 ** (door.in_a_row - FREE_WRONG))
+                door.not_before = max(door.not_before, now + backoff)
             self._unseen.append(self._wall())
             self._where = where
+            self._last_lane = lane
             warning = self._warning(now)
+            wait = door.wait(now, self._per_minute)
         if self._on_warning is not None and warning is not None:
             self._on_warning(warning)
-        return PinVerdict("wrong", self.wait())
+        return PinVerdict("wrong", wait)
 
     def _warning(self, now: float) -> PinWarning | None:
         if not self._unseen:
             return None
-        return PinWarning(len(self._unseen), self._unseen[0], self._unseen[-1], self._wait(now),
+        wait = self._door(self._last_lane).wait(now, self._per_minute)
+        return PinWarning(len(self._unseen), self._unseen[0], self._unseen[-1], wait,
                           self._where)
 
     def warning(self) -> PinWarning | None:

@@ -149,6 +149,9 @@ class GameSession:
         self._listeners_lock = threading.Lock()
         self._view: PublicView | None = None  # set once the teaching table is known, below
         self._story: tuple[int, JSON | None] | None = None
+        #: one teller at a time: readers asking together (the screen and the phones when a
+        #: finished game is resumed) wait for the one story, told and saved once
+        self._story_lock = threading.Lock()
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         #: for the listeners' thread, in order: a view to build while the writer waits for
         #: the disk, an accepted change to tell the listeners of, None to stop
@@ -394,19 +397,20 @@ class GameSession:
     def story(self) -> JSON | None:
         """The story of the game in play (companion.game.telling.story, as JSON), None before a
         game; once the game is over it is also saved beside the journal. Any thread."""
-        version = self.version
-        cached = self._story
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        told = story.tell(effective_commands(self._journal))
-        if told is not None and told.over and not self._journal.readonly:
-            try:
-                story.save(self._journal.path, told)
-            except OSError as exc:
-                log.warning("cannot save the story of %s: %s", self.game_id, exc)
-        out = told.to_json() if told is not None else None
-        self._story = (version, out)
-        return out
+        with self._story_lock:
+            version = self.version
+            cached = self._story
+            if cached is not None and cached[0] == version:
+                return cached[1]
+            told = story.tell(effective_commands(self._journal))
+            if told is not None and told.over and not self._journal.readonly:
+                try:
+                    story.save(self._journal.path, told)
+                except OSError as exc:
+                    log.warning("cannot save the story of %s: %s", self.game_id, exc)
+            out = told.to_json() if told is not None else None
+            self._story = (version, out)
+            return out
 
     def set_teaching(self, on: bool, source: Source) -> Outcome:
         """Switch the teaching table on or off for this game: the banker's call."""

@@ -153,6 +153,22 @@ def type_die(state: Mapping[str, Any], e: EntryFields, value: int) -> Step:
     return _complete(state, e, who)
 
 
+def untype_die(e: EntryFields) -> int | str | None:
+    """NO while dice are being typed: the last die typed goes (the speed die first), to be
+    typed again; the face taken back, or None when none was typed.
+
+    >>> e = Entry(dice_entry=[5, 2])
+    >>> untype_die(e), e.dice_entry
+    (2, [5])
+    """
+    if e.speed_entry is not None:
+        face, e.speed_entry = e.speed_entry, None
+        return face
+    if e.dice_entry:
+        return e.dice_entry.pop()
+    return None
+
+
 def type_speed(state: Mapping[str, Any], e: EntryFields, face: str) -> Step:
     """The speed die's bus or Mr. Monopoly typed, when the roll takes the speed die and it
     is not in yet; Refusal("not_mine") when the key means something else (M alone is

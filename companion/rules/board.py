@@ -159,9 +159,9 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
                                (("rent", base),),
                                "double_rent_with_mortgaged_lot" if times != 1 else None))
         return base
-    count = sum(1 for s in g.edition.groups[sq.group] if g.owner[s] == owner
-                and not g.mortgaged[s])
-    count = max(count, 1)
+    # the stations (utilities) the owner holds, mortgaged ones too: a mortgaged deed is
+    # still its owner's ("vous êtes toujours en sa possession"), it only earns no rent itself
+    count = sum(1 for s in g.edition.groups[sq.group] if g.owner[s] == owner)
     if sq.kind is SquareKind.STATION:
         rent = sq.rent[count - 1]
         depot = bool(g.depots) and square in g.depots

@@ -59,6 +59,15 @@ def auction_refusal(g: GameState) -> RulesError | None:
     return None
 
 
+def debt_refusal(g: GameState, who: int, what: str) -> RulesError | None:
+    """A player whose debt waits on the table spends nothing on `what` (building, lifting
+    mortgages) until it is paid: the money raised goes to the creditor first."""
+    if any(isinstance(d, DebtPending) and d.player == who for d in g.pending):
+        return RulesError(Code.DECISION_PENDING, f"no {what} before "
+                          f"{g.players[who].name}'s debt is paid")
+    return None
+
+
 def mr_monopoly_refusal(g: GameState, who: int, what: str) -> RulesError | None:
     """Nobody but the player whose Mr. Monopoly turn it is may build, lift or trade."""
     if g.mr_monopoly and who != g.current:
@@ -244,7 +253,8 @@ def _placing_refusal(g: GameState, player: int, square: int,
                      count: int) -> RulesError | None:
     """Why the `build` command is refused before the building itself is looked at: a
     building won at auction is placed first, by its winner, one level that is that building;
-    nobody builds while an auction runs nor, but the current player, in a Mr. Monopoly turn."""
+    nobody builds while an auction runs nor, but the current player, in a Mr. Monopoly turn,
+    nor a player whose debt waits."""
     top = g.top
     if isinstance(top, PlaceBuildingPending):
         if top.player != player:
@@ -256,7 +266,8 @@ def _placing_refusal(g: GameState, player: int, square: int,
             return RulesError(Code.NOT_NOW, f"place the {top.building} won: one more level on "
                               f"{g.edition.squares[square].name} is not a {top.building}")
         return None  # placing a building won at auction answers a decision: always allowed
-    return auction_refusal(g) or mr_monopoly_refusal(g, player, "building")
+    return auction_refusal(g) or mr_monopoly_refusal(g, player, "building") \
+        or debt_refusal(g, player, "building")
 
 
 def _placing(g: GameState) -> bool:
@@ -394,12 +405,18 @@ def start_building_auction(g: GameState, ev: Events, building: str) -> None:
     refusal = building_auction_refusal(g, building)
     if refusal is not None:
         raise refusal
-    placers = [i for i, p in enumerate(g.players) if not p.bankrupt and can_place(g, i, building)]
-    costs = [
-        g.edition.squares[s].house_cost for s in range(len(g.level))
-        if g.edition.squares[s].kind is SquareKind.LOT and g.owner[s] >= 0
-    ]
-    # only players who could place it take part: the others are out from the start
+    placers: list[int] = []
+    costs: list[int] = []
+    for i, p in enumerate(g.players):
+        lots = [] if p.bankrupt else placeable_lots(g, i, building)
+        if lots:
+            placers.append(i)
+            costs.extend(g.edition.squares[s].house_cost for s in lots)
+    # only players who could place it take part: the others are out from the start. The
+    # bidding opens at the lowest price printed on the deeds in question (FR «L'enchère
+    # commence au prix le plus bas indiqué sur une des Cartes de Propriété en question»,
+    # RU «на участки, на которых предполагается строительство»): the lots where the
+    # building could go up now, not every lot a bidder owns
     g.pending.append(BuildingAuctionPending(
         building, passed=tuple(i for i in range(len(g.players)) if i not in placers),
         min_bid=min(costs) if costs else 1))
@@ -494,12 +511,23 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
     raise AssertionError("an empty group is always even")  # pragma: no cover
 
 
-def can_place(g: GameState, player: int, building: str) -> bool:
-    """Whether the player has a lot where the rules let one won building go now: one more
+def _placeable(g: GameState, player: int, building: str, square: int) -> bool:
+    """Whether one won building could go on the square now: the player's lot, one more
     level that is that building, and a free build there (build_refusal) accepted."""
-    for s, sq in enumerate(g.edition.squares):
-        if (sq.kind is SquareKind.LOT and g.owner[s] == player and places(g, building, s)
-                and build_refusal(g, player, s, 1, True) is None):
+    return (g.edition.squares[square].kind is SquareKind.LOT and g.owner[square] == player
+            and places(g, building, square)
+            and build_refusal(g, player, square, 1, True) is None)
+
+
+def placeable_lots(g: GameState, player: int, building: str) -> list[int]:
+    """The player's lots where one won building could go now."""
+    return [s for s in range(len(g.level)) if _placeable(g, player, building, s)]
+
+
+def can_place(g: GameState, player: int, building: str) -> bool:
+    """Whether the player has a lot where one won building could go now."""
+    for s in range(len(g.level)):
+        if _placeable(g, player, building, s):
             return True
     return False
 
@@ -513,6 +541,7 @@ def places(g: GameState, building: str, square: int) -> bool:
 
 
 __all__ = ["build", "build_command", "build_command_refusal", "build_refusal", "can_place",
+           "placeable_lots",
            "places", "build_depot", "sell_building", "sell_refusal", "start_building_auction",
            "building_auction_refusal", "own_property", "property_refusal", "auction_refusal",
            "mr_monopoly_refusal", "after_acquiring", "rebalance", "completes_built_group",

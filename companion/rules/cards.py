@@ -85,7 +85,9 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
     elif effect == "each_player":
         amount = int(prm["amount"])
         others = [i for i, o in enumerate(g.players) if i != player and not o.bankrupt]
-        why = Why("card_each_player", None, (("amount", abs(amount)),))
+        # collecting from each player, or paying each (the reason says which way)
+        why = Why("card_each_player" if amount > 0 else "card_pay_each_player", None,
+                  (("amount", abs(amount)),))
         if amount < 0:
             for i in reversed(others):
                 charge(g, ev, player, i, -amount, "card", why=why)

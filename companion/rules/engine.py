@@ -452,7 +452,7 @@ def _unmortgage(g: GameState, ev: Events, cmd: Unmortgage) -> None:
 
 
 def _leave_jail(g: GameState, ev: Events, by: str | None, by_card: bool) -> None:
-    """Any jailed player may pay or use a card before their roll (turns.leave_jail)."""
+    """A jailed player pays or uses a card in their turn, before its roll (turns.leave_jail)."""
     who = _named(g, by, g.current)
     turns.leave_jail(g, ev, who, by_card=by_card)
 

@@ -9,6 +9,7 @@ from companion.rules.buildings import (
     build,
     can_place,
     completes_built_group,
+    debt_refusal,
     mr_monopoly_refusal,
     property_refusal,
     sell_building,
@@ -33,12 +34,12 @@ from companion.rules.events import (
 )
 from companion.rules.money import (
     charge,
-    interest,
     interest_why,
     lift_cost,
     lift_why,
     mortgage_take_interest,
     transfer,
+    transfer_interest,
 )
 from companion.rules.state import (
     AUCTIONS,
@@ -204,9 +205,12 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
         # lots but one) carries nothing of theirs
         group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
         if g.options.mortgage_strips_only_lot:
-            if g.level[square] or any(g.level[s] > 1 for s in group):
-                return RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first; "
-                                  "the other lots of its group may keep one house each")
+            # only this lot's buildings go back first (SV «Alla byggnader på en tomt måste
+            # säljas», FR «vendez tout d'abord les bâtiments de cette propriété»); the other
+            # lots keep theirs, as evenly as the selling left them (RU «на остальных
+            # участках этого цвета оставить по одному дому»)
+            if g.level[square]:
+                return RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first")
         elif any(g.level[s] for s in group):
             return RulesError(Code.HAS_BUILDINGS,
                               f"sell the buildings of {sq.name}'s group first")
@@ -216,7 +220,7 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
 
 
 def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
-    """Mortgage a property with no buildings in its group; the bank pays its value."""
+    """Mortgage a property with no buildings on it; the bank pays its value."""
     refusal = mortgage_refusal(g, player, square)
     if refusal is not None:
         raise refusal
@@ -239,9 +243,9 @@ def _lift_offered(g: GameState, player: int, square: int) -> bool:
 
 def unmortgage_refusal(g: GameState, player: int, square: int) -> RulesError | None:
     """Why the player cannot lift the mortgage (None: they can). Not while an auction runs,
-    nor in another player's Mr. Monopoly turn."""
+    nor in another player's Mr. Monopoly turn, nor while the player's debt waits."""
     refusal = auction_refusal(g) or mr_monopoly_refusal(g, player, "lifting of mortgages") \
-        or property_refusal(g, player, square)
+        or debt_refusal(g, player, "lifting of mortgages") or property_refusal(g, player, square)
     if refusal is not None:
         return refusal
     sq = g.edition.squares[square]
@@ -305,21 +309,14 @@ def trade(
                                  f"sell the train depot of {sq.name} before trading it")
     # Interest on mortgaged deeds received must be payable from the cash after the trade;
     # a mortgaged last lot of a group the receiver built on is lifted at once.
-    for who, other, (_, _, got) in ((b, a, give), (a, b, take)):
+    for who, (_, _, got) in ((b, give), (a, take)):
         cash_after = g.players[who].cash - (give[0] if who == a else take[0]) + (
             take[0] if who == a else give[0])
-        receiving = frozenset(got)
-        due = sum(
-            (lift_cost(g, s) if g.options.mortgaged_transfer == "redeem_at_once"
-             or completes_built_group(g, who, s, receiving)
-             else interest(g, g.edition.squares[s].mortgage))
-            for s in got if g.mortgaged[s]
-        )
+        due = mortgaged_due(g, who, got)
         if due > cash_after:
             raise RulesError(Code.INSUFFICIENT_FUNDS,
                              f"{g.players[who].name} could not pay the {due} due on "
                              "the mortgaged deeds received")
-        del other
     pa, pb = g.wp(a), g.wp(b)
     transfer(g, ev, a, b, give[0], "trade", Why("trade"))
     transfer(g, ev, b, a, take[0], "trade", Why("trade"))
@@ -339,6 +336,19 @@ def trade(
     receive_mortgaged(g, ev, a, [s for s in take[2] if g.mortgaged[s]])
 
 
+def mortgaged_due(g: GameState, player: int, squares: list[int] | tuple[int, ...]) -> int:
+    """What the player pays the bank at once for the mortgaged deeds among `squares`, all
+    received together: the interest, or the whole lift where the buyer must redeem at once
+    (RU) or the deed completes a group they built on (Mega)."""
+    receiving = frozenset(squares)
+    return sum(
+        (lift_cost(g, s) if g.options.mortgaged_transfer == "redeem_at_once"
+         or completes_built_group(g, player, s, receiving)
+         else transfer_interest(g, g.edition.squares[s].mortgage))
+        for s in squares if g.mortgaged[s]
+    )
+
+
 def receive_mortgaged(
     g: GameState, ev: Events, player: int, squares: list[int], how: str | None = None
 ) -> None:
@@ -352,7 +362,10 @@ def receive_mortgaged(
             g.set_mortgaged(s, False)
             ev.append(Unmortgaged(g.players[player].name, s))
         return
-    fee = sum(interest(g, g.edition.squares[s].mortgage) for s in squares)
+    fee = sum(transfer_interest(g, g.edition.squares[s].mortgage) for s in squares)
+    # kept mortgaged, each will cost the interest again when lifted later (lift_cost); one
+    # lifted now, at its value (the offer below), is no longer kept (set_mortgaged)
+    g.kept_mortgages = tuple(sorted({*g.kept_mortgages, *squares}))
     g.pending.append(LiftMortgagesPending(player, tuple(sorted(squares))))
     charge(g, ev, player, BANK, fee, "mortgage_interest", why=interest_why(g, squares, fee))
 
@@ -380,4 +393,4 @@ __all__ = ["buy", "buy_refusal", "decline", "bid", "bid_floor", "bid_refusal", "
            "pass_refusal", "mortgage_refusal", "unmortgage_refusal", "close_auction", "build",
            "sell_building",
            "mortgage", "unmortgage", "trade", "start_auction", "start_building_auction", "pay",
-           "charge"]
+           "charge", "mortgaged_due"]

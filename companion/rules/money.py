@@ -122,7 +122,19 @@ def interest_why(g: GameState, squares: list[int], fee: int) -> Why:
                "mortgage_interest_percent")
 
 
+def transfer_interest(g: GameState, value: int) -> int:
+    """Interest a player pays at once on a mortgaged deed received from another (none when
+    the table plays without interest: SV «Bestämmelserna om ränta kunna ... helt uteslutas»)."""
+    return 0 if g.options.mortgage_interest == "none" else interest(g, value)
+
+
 def lift_cost(g: GameState, square: int) -> int:
-    """What lifting a mortgage costs normally: the value, plus interest under "on_lift"."""
+    """What lifting a mortgage costs normally: the value, plus interest under "on_lift" or
+    when the deed was received mortgaged and kept: FR «plus tard, la valeur de l'hypothèque
+    plus encore 10 % d'intérêts», SV «löser han det senare betalar han även nu 10 % ränta
+    utöver kapitalskulden» (where a player's own mortgage is lifted at its value alone)."""
     value = g.edition.squares[square].mortgage
-    return value + (interest(g, value) if g.options.mortgage_interest == "on_lift" else 0)
+    mode = g.options.mortgage_interest
+    if mode == "on_lift" or (mode != "none" and square in g.kept_mortgages):
+        return value + interest(g, value)
+    return value

@@ -59,8 +59,9 @@ class RuleOptions:
     bankrupt_if_fine_unpayable: bool = False
     #: how a creditor takes mortgaged deeds from a bankrupt (see mortgaged_transfer)
     mortgaged_bankruptcy_transfer: str = "fee_then_choice"
-    #: a lot may be mortgaged while the other lots of its group keep one house each
-    mortgage_strips_only_lot: bool = False
+    #: a lot may be mortgaged once its own buildings are sold, while the other lots of its
+    #: group keep theirs (every rulebook; off, a house rule: the whole group sold first)
+    mortgage_strips_only_lot: bool = True
     #: every utility rent is thrown for with a fresh roll (not the move's dice)
     utility_rent_fresh_roll: bool = False
     #: deeds dealt to each player at the start, paid at the printed price (short/timed game)

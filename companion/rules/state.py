@@ -350,6 +350,11 @@ class GameState:
     fresh_tickets: int = 0
     #: the current player rolled Mr. Monopoly this turn: nobody else builds, lifts or trades
     mr_monopoly: bool = False
+    #: mortgaged deeds received from another player (a trade, a bankruptcy) and kept
+    #: mortgaged, in board order: lifting one later costs its value plus the interest again,
+    #: whatever the edition's rule for a player's own mortgages (SV «löser han det senare
+    #: betalar han även nu 10 % ränta utöver kapitalskulden»); set_mortgaged clears it
+    kept_mortgages: tuple[int, ...] = ()
     #: which Player records this state owns (may change), one bit per player index; the
     #: others are shared, read-only, and so is the list while no bit is set
     owned: int = field(default=0, repr=False, compare=False)
@@ -366,7 +371,7 @@ class GameState:
                  claims: list[tuple[int, int, int, int, int]] | None = None,
                  bank_skyscrapers: int = 0, depots: tuple[int, ...] = (),
                  fresh_tickets: int = 0, mr_monopoly: bool = False,
-                 owned: int = 0) -> None:
+                 kept_mortgages: tuple[int, ...] = (), owned: int = 0) -> None:
         self.edition = edition
         self.options = options
         self.players = players
@@ -395,6 +400,7 @@ class GameState:
         self.depots = depots
         self.fresh_tickets = fresh_tickets
         self.mr_monopoly = mr_monopoly
+        self.kept_mortgages = kept_mortgages
         self.owned = owned
 
     def copy(self) -> GameState:
@@ -419,7 +425,7 @@ class GameState:
             self.pending[:],
             self.last_card, self.pot, self.winner, self.extra, self.standings,
             self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
-            self.mr_monopoly)
+            self.mr_monopoly, self.kept_mortgages)
 
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
@@ -446,9 +452,11 @@ class GameState:
         self.level = old[:square] + (level,) + old[square + 1:]
 
     def set_mortgaged(self, square: int, mortgaged: bool) -> None:
-        """Mortgage or lift a property."""
+        """Mortgage or lift a property (a lifted one is no longer a kept mortgage)."""
         old = self.mortgaged
         self.mortgaged = old[:square] + (mortgaged,) + old[square + 1:]
+        if not mortgaged and self.kept_mortgages:
+            self.kept_mortgages = tuple(s for s in self.kept_mortgages if s != square)
 
     def wdeck(self, deck_id: str) -> list[str]:
         """A deck's card list, made this state's own so that it may be changed."""
@@ -521,6 +529,7 @@ def plain_copy(g: GameState) -> GameState:
     new.depots = g.depots
     new.fresh_tickets = g.fresh_tickets
     new.mr_monopoly = g.mr_monopoly
+    new.kept_mortgages = g.kept_mortgages
     new.owned = 0
     return new
 

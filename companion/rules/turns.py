@@ -128,14 +128,18 @@ def roll(g: GameState, ev: Events, player: int,
 
 
 def leave_jail_refusal(g: GameState, player: int, by_card: bool) -> RulesError | None:
-    """Why the player cannot leave jail by the fine or a card now (None: they can). Any
-    jailed player may, before their roll, but not while the table waits for a decision."""
+    """Why the player cannot leave jail by the fine or a card now (None: they can). A
+    jailed player may in their own turn, before its roll ("pay the fine and play in the next
+    turn": not in the turn that sent them there, which ends, nor in another player's), but
+    not while the table waits for a decision."""
     if g.pending:
         return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     p = g.players[player]
     if not p.in_jail:
         return RulesError(Code.NOT_IN_JAIL, f"{p.name} is not in jail")
-    if player == g.current and g.rolled:
+    if player != g.current:
+        return RulesError(Code.NOT_NOW, f"{p.name} may leave jail in their own turn")
+    if g.rolled:
         return RulesError(Code.NOT_NOW, "leave jail before rolling")
     if by_card:
         if not p.jail_cards:

@@ -241,6 +241,8 @@ def snapshot(g: GameState) -> JSON:
         "standings": list(g.standings), "claims": [list(c) for c in g.claims],
         "bank_skyscrapers": g.bank_skyscrapers, "depots": list(g.depots),
         "fresh_tickets": g.fresh_tickets, "mr_monopoly": g.mr_monopoly,
+        # only when there are any, so that snapshots of games without them stay as they were
+        **({"kept_mortgages": list(g.kept_mortgages)} if g.kept_mortgages else {}),
     }
 
 
@@ -272,6 +274,7 @@ def restore(data: JSON, edition: Edition) -> GameState:
             bank_skyscrapers=int(data.get("bank_skyscrapers", edition.skyscrapers)),
             depots=tuple(data.get("depots", ())), fresh_tickets=int(data.get("fresh_tickets", 0)),
             mr_monopoly=bool(data.get("mr_monopoly", False)),
+            kept_mortgages=tuple(int(x) for x in data.get("kept_mortgages", ())),
         )
     except (KeyError, TypeError, EventError) as exc:
         raise ValueError(f"malformed snapshot: {exc}") from None

@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 KEY_BUTTONS = {"r": "roll", "y": "yes", "n": "no", "g": "pass_go", "u": "undo", "m": "menu"}
 FRAME_MS = 16  # animation frames at about 60 Hz
+#: how long M is held for the banker menu: the panel's default `[buttons] hold_seconds`
+MENU_HOLD_S = 1.0
 IDLE_WAKE_MS = 1000  # even when idle, look at the stop flag once a second
 
 
@@ -79,15 +81,38 @@ def _drop_our_hint() -> bool:
     return True
 
 
+#: SDL's drivers that draw where nobody sees: chosen on purpose (SDL_VIDEODRIVER, the
+#: tests) they are a screen, fallen back to by SDL they mean there is no display
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+#: why the last `open_display` found no display (None: it found one, or was not asked)
+_why_none: str | None = None
+
+
+def why_no_display() -> str:
+    """Why `open_display` returned None, in a few words for the start's one line."""
+    return _why_none or "no display"
+
+
 def open_display(spec: DisplaySpec) -> pygame.Surface | None:
-    """The display surface, or None when this machine has no display to draw on."""
+    """The display surface, or None when this machine has no display to draw on (then
+    `why_no_display` says why; the caller says it once)."""
+    global _why_none
+    _why_none = None
     driver = choose_video_driver()
     if driver == "offscreen-none":
+        _why_none = "no desktop (DISPLAY, WAYLAND_DISPLAY) and no KMS/DRM card in /dev/dri"
         return None
     if driver:
         os.environ["SDL_VIDEODRIVER"] = driver
+    forced = bool(os.environ.get("SDL_VIDEODRIVER"))
     try:
-        return _open(spec)
+        surface = _open(spec)
+        if not forced and pygame.display.get_driver() in INVISIBLE_DRIVERS:
+            # SDL fell back to drawing in memory (a desktop that is gone): nobody sees it
+            _why_none = f"no display answers (SDL fell back to {pygame.display.get_driver()})"
+            pygame.display.quit()
+            return None
+        return surface
     except pygame.error as exc:
         pygame.display.quit()
         if _drop_our_hint():  # this driver draws only through GL: let SDL use it
@@ -97,7 +122,7 @@ def open_display(spec: DisplaySpec) -> pygame.Surface | None:
             except pygame.error as again:
                 exc = again
                 pygame.display.quit()
-        log.warning("no display (%s): running headless", exc)
+        _why_none = f"the display did not open: {exc}"
         return None
 
 
@@ -129,6 +154,8 @@ class ScreenLoop:
         self.waiter = waiter or InputWaiter.for_driver(pygame.display.get_driver(),
                                                        pygame.display.get_wm_info())
         self.frames = 0
+        #: when M went down and is still held (the banker menu once held MENU_HOLD_S)
+        self.menu_down: float | None = None
         #: called on every pass of the loop, after the first frame (the composition root
         #: feeds the service watchdog there); None: nothing
         self.on_pass: Callable[[], None] | None = None
@@ -162,6 +189,9 @@ class ScreenLoop:
         if frame is None or frame.animating:
             return FRAME_MS
         deadline = self.controller.ui.next_change()
+        if self.menu_down is not None:  # M held: wake when it becomes the banker menu
+            held = self.menu_down + MENU_HOLD_S
+            deadline = held if deadline is None else min(deadline, held)
         if deadline is None:
             return IDLE_WAKE_MS
         wait = (deadline - self.controller.clock()) * 1000
@@ -177,7 +207,8 @@ class ScreenLoop:
                 if self.on_pass is not None:
                     self.on_pass()  # the service watchdog: the loop turns
                 events = self.wait_events(self.timeout_ms())
-                dirty = any(self.handle(e) for e in events)
+                dirty = self.handle_all(events)
+                dirty = self.menu_held() or dirty
                 dirty = self.controller.drain() or dirty
                 frame = self.controller.frame
                 due = frame is not None and frame.next_change is not None \
@@ -201,9 +232,29 @@ class ScreenLoop:
                 return []
             self.waiter.wait(left)
 
+    def handle_all(self, events: list[pygame.event.Event]) -> bool:
+        """Every event of a batch, in order (keys typed in a burst arrive in one batch: none
+        may be left out); True when any may change the picture."""
+        dirty = False
+        for event in events:
+            dirty = self.handle(event) or dirty
+        return dirty
+
+    def menu_held(self) -> bool:
+        """M held down for MENU_HOLD_S: the banker menu (behind the banker PIN), as the
+        panel's MENU held; True when it opened."""
+        if self.menu_down is None or self.controller.clock() < self.menu_down + MENU_HOLD_S:
+            return False
+        self.menu_down = None
+        self.controller.press("banker_menu", "keyboard")
+        return True
+
     def handle(self, event: pygame.event.Event) -> bool:
         """One pygame event; True when it may change the picture."""
         c = self.controller
+        if event.type == pygame.KEYUP and pygame.key.name(event.key) == "m":
+            self.menu_down = None  # let go before the hold: the menu it opened stays
+            return False
         if event.type == pygame.QUIT:
             self.stop.set()
             return False
@@ -236,7 +287,8 @@ class ScreenLoop:
 
     def key(self, event: pygame.event.Event) -> bool:
         """Keyboard: the panel's buttons, digits for dice (B and M for the speed die's bus
-        and Mr. Monopoly while a roll takes it) or the banker PIN, H help, arrows in lists."""
+        and Mr. Monopoly while a roll takes it) or the banker PIN, H help, arrows in lists;
+        M held (or Shift+M) the banker menu, as the panel's MENU held."""
         c = self.controller
         name = pygame.key.name(event.key)
         setup = c.ui.setup
@@ -274,6 +326,11 @@ class ScreenLoop:
             return True
         if name in SPEED_KEYS and c.ui.overlay is None and c.speed_key(SPEED_KEYS[name]):
             return True
+        if name == "m" and getattr(event, "mod", 0) & pygame.KMOD_SHIFT:
+            c.press("banker_menu", "keyboard")  # Shift+M: the banker menu at once
+            return True
+        if name == "m":  # the menu now; held on, the banker menu (menu_held)
+            self.menu_down = c.clock()
         if name in KEY_BUTTONS:
             c.press(KEY_BUTTONS[name], "keyboard")
         elif name == "h":

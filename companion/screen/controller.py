@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -20,11 +19,12 @@ from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.authority import table_source
+from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
 from companion.game.table.offers import OfferStore
 from companion.inputs import entry
 from companion.inputs.entry import acting_player
-from companion.rules.commands import Bankrupt, Command, EndGame
+from companion.rules.commands import Bankrupt, CloseAuction, Command, EndGame
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
@@ -54,6 +54,7 @@ from companion.screen.views.prompt import (
 from companion.screen.views.setup import SetupForm
 from companion.words import catalog as i18n
 from companion.words.refusals import describe_refusal
+from companion.words.table_language import TableLanguage
 
 log = logging.getLogger(__name__)
 #: how long the right banker PIN (or the banker card) makes the screen the banker's
@@ -104,6 +105,13 @@ class Controller(EntryMixin):
         self.data_dir = data_dir
         self.clock = clock
         self.settings = screen_settings.load(data_dir)
+        #: the table's one language, the phones' too (companion.words.table_language)
+        self.table_language = TableLanguage.at(data_dir) if data_dir is not None else \
+            TableLanguage(None)
+        self.table_language.configured = self.language
+        if not self.table_language.chosen and isinstance(self.settings.language, str) \
+                and self.settings.language:
+            self.table_language.choose(self.settings.language)  # chosen before it was shared
         self.updates: queue.Queue[Update] = queue.Queue()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
@@ -248,6 +256,7 @@ class Controller(EntryMixin):
         game's countdown reaching its end. The table's clocks themselves (the auction's
         gavel, the timed game's end) are the session writer's, with or without a screen."""
         changed = self._timed_game_over()
+        self.ui.banker_free = self.pins is None or not self.pins.store.is_set
         if self.ui.pin is not None and self.ui.pin_until is not None and \
                 self.ui.now >= self.ui.pin_until:
             self.ui.pin, self.ui.pin_until = None, None  # the PIN question closes by itself
@@ -435,6 +444,9 @@ class Controller(EntryMixin):
             return
         if self.cards is not None and self.cards.press(button, source):
             return  # a card registration run has the buttons, or the banker menu opened
+        if button == "banker_menu":  # MENU held (no card registration on this screen)
+            self.as_banker("banker_menu")
+            return
         if source != "button" and self.gestures is not None and self.gestures(button):
             return  # a key or a touch for the gesture a card started: the readers' pump's
         if self.ui.overlay == "help":
@@ -498,6 +510,8 @@ class Controller(EntryMixin):
             self.dial_take(source)
         elif ui_action == "dial_back":  # the last die back on the dial, else no dial
             self.dial_back()
+        elif ui_action == "dice_back":  # the last die typed goes, to be typed again
+            self.untype_die()
         elif ui_action == "menu":
             self.open_menu()
         elif ui_action == "help":
@@ -516,11 +530,21 @@ class Controller(EntryMixin):
                                                      Choice(text("act_back"))])
         elif ui_action.startswith("sound:"):
             self._sound(ui_action.split(":", 1)[1])
+        elif ui_action == "languages":  # the table's language, the phones' too
+            self.open_chooser(text("language_title"), [
+                Choice(name, action=f"language:{code}")
+                for code, name in i18n.LANGUAGE_NAMES.items()] + [Choice(text("act_back"))])
+        elif ui_action.startswith("language:"):
+            self.table_language.choose(ui_action.split(":", 1)[1])
+            self.sync_language()
+            self.open_menu()
         elif ui_action == "new_game":
             self.open_setup()
         elif ui_action == "end_now":  # the banker menu's "End now and count": asks first
             self.open_chooser(text("end_now_title"), [
                 Choice(text("menu_end_now"), action="end_now_yes"), Choice(text("act_back"))])
+        elif ui_action == "sold":  # the banker's gavel: the highest bid wins now
+            self.as_banker("sold")
         elif ui_action == "end_now_yes" and self.session is not None:
             self._send(EndGame(), Source("screen", banker=True))
         elif ui_action.startswith("setup_"):
@@ -573,12 +597,25 @@ class Controller(EntryMixin):
             Choice(text("settings_unmute" if self.ui.muted else "settings_mute"),
                    action="sound:mute"),
             Choice(text("menu_rules"), action="house_rules"),
+            Choice(text("menu_language", language=i18n.LANGUAGE_NAMES.get(
+                texts.language(), texts.language())), action="languages"),
             Choice(text("menu_help"), action="help"),
         ]
         if state.get("winner"):
             choices.append(Choice(text("menu_new_game"), action="new_game"))
         choices.append(Choice(text("menu_close")))
         self.open_chooser(text("menu_title"), choices)
+
+    def open_banker_menu(self, extra: tuple[Choice, ...] = ()) -> None:
+        """The banker menu (MENU held, Shift+M, the banker card), once the banker PIN is
+        typed: `extra` (Register cards) and "End now and count" above the menu's own."""
+        self.open_menu()
+        chooser = self.ui.chooser
+        if chooser is None:
+            return
+        end_now = self.end_now_choice()
+        chooser.choices[:0] = [*extra, *([end_now] if end_now is not None else [])]
+        chooser.title = text("reg_banker_menu")
 
     def end_now_choice(self) -> Choice | None:
         """The banker menu's "End now and count" (None when no game runs): only the banker
@@ -621,7 +658,7 @@ class Controller(EntryMixin):
 
     def open_setup(self) -> None:
         """Show the new-game form (in the language chosen last time, if any)."""
-        chosen = self.settings.language if isinstance(self.settings.language, str) else ""
+        chosen = self.table_language.chosen  # the table's, whoever dealt last
         self.ui.setup = SetupForm(editions=edition_names() or [("classic-eur", "")],
                                   language=chosen, fallback=self.language)
         self.ui.overlay, self.ui.chooser = None, None
@@ -636,11 +673,9 @@ class Controller(EntryMixin):
         if form is not None:
             chosen, edition = form.language, form.edition_id()
         else:
-            saved = self.settings.language
-            chosen = saved if isinstance(saved, str) else ""
-            edition = str((self.state or {}).get("edition") or "")
-        return i18n.normalize_language(chosen or self.language or
-                                       i18n.default_language(edition or None))
+            chosen, edition = "", str((self.state or {}).get("edition") or "")
+        return i18n.normalize_language(chosen or self.table_language.chosen or self.language
+                                       or i18n.default_language(edition or None))
 
     def sync_language(self) -> bool:
         """Switch the screen to `ui_language()` (and the board's names with it); True when
@@ -698,9 +733,10 @@ class Controller(EntryMixin):
                                 for n, s in self.ui.styles.items()}
         self.settings.language = form.language
         screen_settings.save(self.data_dir, self.settings)
+        self.table_language.choose(self.ui_language())  # kept whoever deals the next game
         if form.pin and self.pins is not None:
             self.pins.store.set(form.pin)
-        outcome = self._send(form.new_game_command(random.SystemRandom().randrange(1 << 31)),
+        outcome = self._send(form.new_game_command(fresh_seed()),
                              Source("screen", banker=True))
         if outcome.accepted:
             self.ui.setup = None
@@ -728,9 +764,12 @@ class Controller(EntryMixin):
             if self.cards is not None:
                 self.cards.open_menu()
             else:
-                self.open_menu()
+                self.open_banker_menu()
         elif then == "deal":
             self._deal()
+        elif then == "sold" and any(e.get("do") == "close_auction"
+                                    for e in (self.state or {}).get("legal") or []):
+            self._send(CloseAuction(), Source("screen", banker=True))
         elif then.startswith("cards:") and self.cards is not None:
             self.cards.do(then)
 

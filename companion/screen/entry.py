@@ -104,6 +104,10 @@ class EntryMixin:
         self._step(step, source)
         return True
 
+    def untype_die(self) -> None:
+        """NO while dice are being typed: the last die typed goes (a wrong key)."""
+        entry.untype_die(self.ui)
+
     def clear_dice(self) -> None:
         """Forget the dice typed or dialled so far."""
         entry.clear_dice(self.ui)

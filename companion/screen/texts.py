@@ -84,6 +84,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("act_take", "Take"),
     # TRANSLATORS: {face} is a die face: a number, "bus" or "Mr. Monopoly"
     _t("act_take_face", "Take {face}"),
+    # TRANSLATORS: NO while the physical dice are typed: the last die typed goes; {face} is
+    # that die's face (a number, "bus" or "Mr. Monopoly")
+    _t("act_clear_face", "Clear the {face}"),
     _t("act_take_money", "Take {amount}"),
     _t("act_bus_ticket", "Bus ticket"),
     _t("act_ride", "Ride"),
@@ -108,6 +111,10 @@ _MESSAGES: tuple[Message, ...] = (
     _t("prompt_building_auction", "Auction of one {building}"),
     _t("prompt_place_building", "{player}: place the {building}"),
     _t("prompt_jail", "{player} is in jail: pay {fine}, use a card or roll doubles"),
+    # TRANSLATORS: in jail with no fine to pay now (the rules allow it before the first
+    # rolls only, or the money is short): a card or doubles
+    _t("prompt_jail_roll", "{player} is in jail: use a card or roll doubles"),
+    _t("prompt_jailed", "{player} goes to jail: the turn ends"),
     _t("prompt_trade", "{sender} offers {receiver} a trade"),
     _t("prompt_trade_gives", "{player} gives {items}"),
     # decisions that belong to someone other than the current player: the shared buttons
@@ -183,6 +190,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("menu_settings", "Sound"),
     _t("menu_help", "Keys and buttons"),
     _t("menu_rules", "House rules"),
+    # TRANSLATORS: the menu item that changes the table's language; {language} in itself
+    _t("menu_language", "Language: {language}"),
+    _t("language_title", "The table's language (the phones' too)"),
     _t("menu_close", "Close menu"),
     _t("menu_new_game", "New game"),
     _t("menu_end_now", "End now and count"),
@@ -204,6 +214,7 @@ _MESSAGES: tuple[Message, ...] = (
     _t("help_pass_go", "G  PASS GO: pay the salary"),
     _t("help_undo", "U  UNDO: undo the last move"),
     _t("help_menu", "M  MENU: build, mortgage, sound"),
+    _t("help_banker", "M held or Shift+M  banker menu: end now, cards"),
     _t("help_digits", "1–6  enter the physical dice"),
     _t("help_speed", "1–3 B M  then the speed die: 1–3, bus, Mr. Monopoly"),
     _t("help_dial", "Dial  dice, bids, lists, squares; YES takes"),

@@ -33,6 +33,8 @@ class HttpPhone:
         #: perf_counter() of the stream's last read, and of the block next_event returned last
         self._last_read = 0.0
         self.arrived = 0.0
+        #: bytes of the stream's events read so far (keep-alives included)
+        self.event_bytes = 0
         self._sock: socket.socket | None = None
 
     def request(self, method: str, path: str, body: bytes | None = None,
@@ -109,6 +111,7 @@ class HttpPhone:
                 # before its JSON is parsed (a phone parses in its own browser, not here)
                 self.arrived = self._last_read
                 block, self._buffer = self._buffer.split(b"\n\n", 1)
+                self.event_bytes += len(block) + 2
                 event, data = "message", None
                 comment = None
                 for line in block.decode().split("\n"):

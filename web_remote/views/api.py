@@ -105,6 +105,10 @@ def commands() -> Response:
     version = _version(body)
     r = remote()
     current = r.session.state()
+    by = body["command"].get("by") if isinstance(body.get("command"), dict) else None
+    if by is not None and not isinstance(by, str):  # a list or an object names nobody
+        raise Refusal("unknown_player", _("%(field)s: %(name)s is not playing.", field="by",
+                                          name=repr(by)[:40]))
     command = authorize(body.get("command"), who, current, board_size(current))
     question = confirm_question(command, who, current)
     if question is not None and body.get("confirmed") is not True:
@@ -172,7 +176,8 @@ def stream() -> Response:
     if request.method != "GET":  # HEAD: no body will be read, so no stream is opened
         return Response(b"", mimetype="text/event-stream", headers=headers)
     r = remote()
-    client = r.hub.subscribe(who.device)
+    client = r.hub.subscribe(who.device, seated=who.can_act,
+                             address=str(request.remote_addr or ""))
     if client is None:
         resp = refuse("rate_limited", _("Too many phones follow the table live: this page "
                                         "tries again in a moment."), 503)

@@ -10,6 +10,7 @@ form filled in as it was sent.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import time
@@ -22,6 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion.editions import edition_ids, player_limits
 from companion.game.api import Source
 from companion.game.applying import apply_command
+from companion.game.limits import MAX_DIGITS, fresh_seed
 from companion.game.pins import PinWarning, valid_pin
 from companion.rules import Rejection
 from companion.words import catalog as i18n_words
@@ -63,7 +65,7 @@ def _render(refused: dict[str, str] | None = None,
                     if r.hooks.registration is not None else None)
     game_list = [{**g, "name": game_label(g)} for g in games.list()] \
         if games is not None else None
-    shown = {"new_game": True, "pin": True, "seats": True, "teaching": True,
+    shown = {"new_game": True, "pin": True, "seats": True, "teaching": True, "language": True,
              "tags": tags is not None, "registration": registration is not None,
              "resume": game_list is not None}
     if refused is not None and not shown.get(refused["form"]):
@@ -85,6 +87,7 @@ def _render(refused: dict[str, str] | None = None,
         refused=refused, typed=_typed(refused, sent, state, players),
         pin_set=r.pin.store.is_set, pin_warning=pin_warning_said(r.pin.warning()),
         seats=r.seats.held(), edition_name=edition_name,
+        table_lang=r.table_language.resolve(str(state.get("edition") or "")),
     ), mimetype="text/html")
 
 
@@ -157,7 +160,9 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
             "edition": new_game.get("edition") or state.get("edition")
             or default_edition(current_language()),
             "players": new_game.get("players", ", ".join(players)),
-            "seed": new_game.get("seed", "0"), "pin": new_game.get("pin", ""),
+            "seed": new_game.get("seed", ""), "pin": new_game.get("pin", ""),
+            "language": new_game.get("language") or remote().table_language.resolve(
+                str(new_game.get("edition") or state.get("edition") or "")),
             "rules": {key for key in HOUSE_RULES if new_game.get(key)},
             # the teaching table: as typed, else on for a table's first game or as it is now
             "teaching": bool(new_game.get("teaching")) if form == "new_game" else bool(
@@ -214,7 +219,8 @@ def players_allowed(edition_id: str) -> str:
     fewest, most = player_limits(edition_id)
     return ngettext("%(edition)s is for %(min)d to %(num)d player.",
                     "%(edition)s is for %(min)d to %(num)d players.", most,
-                    edition=ed.name if ed is not None else edition_id, min=fewest)
+                    edition=edition_name(edition_id) if ed is not None else edition_id,
+                    min=fewest)
 
 
 @bp.post("/new-game")
@@ -250,19 +256,21 @@ def new_game() -> BaseResponse:
         if not old:
             return _form_refused("new_game", "bad_pin", _("Type the old PIN to change it."),
                                  403)
-        verdict = r.pin.check(old)
+        verdict = r.pin.check(old, lane="banker")  # its own door: never kept waiting
         if not verdict.right:
             return _form_refused("new_game", *pin_refusal(verdict))
-    seed_text = request.form.get("seed", "0") or "0"
-    if not seed_text.isdigit():
+    seed_text = request.form.get("seed", "").strip()  # none typed: new dice every evening
+    if seed_text and not (seed_text.isascii() and seed_text.isdigit()
+                          and len(seed_text) <= MAX_DIGITS):
         return _form_refused("new_game", "bad_command", _("The seed must be a whole number."),
                              400)
+    seed = int(seed_text) if seed_text else fresh_seed()
     options: dict[str, Any] = {}
     for key in HOUSE_RULES:
         if request.form.get(key):
             options[key] = True
     command = {"do": "new_game", "edition": edition_id, "players": names,
-               "seed": int(seed_text), "options": options,
+               "seed": seed, "options": options,
                "teaching": bool(request.form.get("teaching"))}
     who = identity()
     assert who is not None
@@ -286,6 +294,8 @@ def new_game() -> BaseResponse:
         out = r.session.submit(command, source)
     if not out.accepted:
         return _refused(out.code, out.params, out.message)
+    # the game is dealt in the language chosen on the form: the table's from now on
+    r.table_language.choose(request.form.get("language", "") or current_language())
     if pin:
         make_banker(r.pin.store.set(pin))
     return _done()
@@ -313,7 +323,7 @@ def change_pin() -> BaseResponse:
     old = request.form.get("old_pin", "")
     if not old:
         return _form_refused("pin", "bad_pin", _("Type the old PIN to change it."), 403)
-    verdict = r.pin.check(old)
+    verdict = r.pin.check(old, lane="banker")  # its own door: never kept waiting
     if not verdict.right:
         return _form_refused("pin", *pin_refusal(verdict))
     make_banker(r.pin.store.set(pin))
@@ -345,6 +355,18 @@ def teaching() -> BaseResponse:
                                         Source(kind="phone", player=who.player, banker=True))
     if not out.accepted:
         return _form_refused("teaching", out.code or "not_allowed", out.message or "", 403)
+    return _done()
+
+
+@bp.post("/language")
+def table_language() -> BaseResponse:
+    """The table's one language (the screen's, and every phone's that picked none): the
+    banker's call, kept for the next games whoever deals them."""
+    denied = banker_only()
+    if denied is not None:
+        return denied
+    if not remote().table_language.choose(request.form.get("language", "")):
+        return _form_refused("language", "bad_language", _("Unknown language."), 400)
     return _done()
 
 
@@ -458,4 +480,21 @@ def export() -> BaseResponse:
     lines = [json.dumps(c, ensure_ascii=False) for c in effective_commands(entries)]
     resp = Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
     resp.headers["Content-Disposition"] = "attachment; filename=game.jsonl"
+    return resp
+
+
+@bp.get("/backup")
+def backup() -> BaseResponse:
+    """Every saved game and the table's settings as one file to keep off the table
+    (companion.game.backup: a consistent copy while the game goes on)."""
+    denied = banker_only()
+    if denied is not None:
+        return denied
+    from companion.game.backup import default_name, write_backup
+
+    packed = io.BytesIO()  # an evening's journal is well under a megabyte
+    write_backup(remote().data_dir, packed)
+    resp = Response(packed.getvalue(), mimetype="application/gzip")
+    resp.headers["Content-Disposition"] = f"attachment; filename={default_name()}"
+    resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -39,7 +39,7 @@ from web_remote.present import (
     transactions,
 )
 from web_remote.reasons import move_reasons, reason
-from web_remote.worth import chart_svg
+from web_remote.worth import chart_svg, legend_entries
 
 bp = Blueprint("pages", __name__)
 QUICK_BIDS = (10, 50, 100)
@@ -272,7 +272,7 @@ def history() -> BaseResponse:
                 players=[p["name"] for p in state.get("players", [])])
 
 
-def worth_chart(state: dict[str, Any]) -> str:
+def worth_chart(state: dict[str, Any], legend: bool = True) -> str:
     """The net worth chart, amounts written as the state's edition writes money."""
     players, samples = remote().worth.series()
     cur = state.get("currency")
@@ -280,7 +280,7 @@ def worth_chart(state: dict[str, Any]) -> str:
     return chart_svg(players, samples, _("Net worth over time"),
                      money=lambda a: money(a, cur, lang),
                      digits=lambda a: group_digits(a, cur),
-                     turn=lambda n: _("Turn %(number)d", number=n))
+                     turn=lambda n: _("Turn %(number)d", number=n), legend=legend)
 
 
 @bp.get("/worth")
@@ -288,8 +288,13 @@ def worth() -> BaseResponse:
     """Net worth over time for every player (SVG drawn here)."""
     state = remote().session.state()
     players, samples = remote().worth.series()
-    return page("worth", state=state, svg=worth_chart(state), players=players,
-                samples=samples)
+    lang = current_language()
+    # the names and figures as a list under the chart: inside the drawing they shrank
+    # to a few pixels on a phone and ran off its edge
+    legend = legend_entries(players, samples,
+                            lambda a: money(a, state.get("currency"), lang))
+    return page("worth", state=state, svg=worth_chart(state, legend=False), players=players,
+                samples=samples, legend=legend)
 
 
 @bp.get("/worth.svg")
@@ -307,9 +312,10 @@ def rules() -> BaseResponse:
     ed_id = str(state.get("edition", "classic-eur"))
     ed = edition(ed_id)
     # the table's edition decides the rules; a phone whose language that rulebook is not
-    # written in reads it in English (a Russian phone at a Swedish table: the Swedish
-    # rules in English), else in the edition's own language
-    lang, sections = rulebook.rulebook(ed_id, current_language(), "en")
+    # written in reads it in the table's language, else the classic rules in its own, else
+    # in English (companion.words.explaining.rulebook.rulebook)
+    table = remote().table_language.spoken() or "en"
+    lang, sections = rulebook.rules_page(ed_id, current_language(), table)
     query = request.args.get("q", "")[:100]
     # every option of the edition's book (to_json leaves out unset edition features, which a
     # table may still have set as a house rule)
@@ -317,6 +323,19 @@ def rules() -> BaseResponse:
     return page("rules", state=state, sections=rulebook.search(sections, query), query=query,
                 rules_lang=lang, total=len(sections),
                 house=rulebook.house_rules(state.get("options", {}), defaults))
+
+
+def table_url() -> str:
+    """The table's own address as this phone reached it: the configured `table_url`, else
+    the address and port of this server's end of the connection. Never the request's Host
+    header, which the sender writes (a link built from it would lead anywhere)."""
+    configured = remote().config.get("table_url")
+    if isinstance(configured, str) and configured:
+        return configured
+    host = str(request.environ.get("SERVER_NAME") or "127.0.0.1")
+    port = str(request.environ.get("SERVER_PORT") or "80")
+    host = f"[{host}]" if ":" in host else host
+    return f"{request.scheme}://{host}:{port}/"
 
 
 @bp.get("/qr.svg")
@@ -330,7 +349,7 @@ def qr() -> BaseResponse:
     if not who.banker:
         return refuse("banker_only", _("Only the banker's phone and the table screen show "
                                        "join codes."), 403)
-    url = join_url(remote(), request.host_url)
+    url = join_url(remote(), table_url())
     buf = io.BytesIO()
     segno.make(url, error="m").save(buf, kind="svg", scale=6, xmldecl=False, title=url)
     resp = Response(buf.getvalue(), mimetype="image/svg+xml")

@@ -488,6 +488,7 @@ def run_checks(host: Host, options: Options) -> list[Finding]:
     findings += table.check_memory(host)
     findings += table.check_mdns(host, config)
     findings += table.check_hotspot(host, config)
+    findings += table.check_power(host)
     return findings
 
 

@@ -252,3 +252,37 @@ def _readable(path: Path) -> bool:
             return True
     except OSError:
         return False
+
+
+# --- the power supply --------------------------------------------------------------------
+
+
+def check_power(host: Host) -> list[Finding]:
+    """Under-voltage and throttling as the Pi's firmware reports them (companion.power)."""
+    from companion.power import read_power
+
+    def run(argv: list[str]) -> str | None:
+        done = host.command(argv)
+        return done.stdout if done is not None and done.returncode == 0 else None
+
+    power = read_power(host.root, run)
+    if power is None:
+        if host.on_pi:
+            return [Finding("power", Status.WARN, "the firmware's power flags cannot be read",
+                            "update the Pi's kernel and firmware: sudo apt full-upgrade")]
+        return [Finding("power", Status.OK, "not a Raspberry Pi: no power flags to read")]
+    supply = "use the Pi's official power supply (5.1 V, 2.5 A for a Zero 2 W or a 3, " \
+        "3 A for a 4, 5 A for a 5) and a short, thick cable; an SD card written during a " \
+        "voltage drop can be damaged"
+    if power.under_voltage_now:
+        return [Finding("power", Status.FAIL, f"under-voltage now (flags {power.flags:#x})",
+                        supply)]
+    if power.under_voltage_since_boot:
+        return [Finding("power", Status.WARN, "under-voltage happened since the Pi started "
+                        f"(flags {power.flags:#x})", supply)]
+    if power.throttled_now or power.throttled_since_boot:
+        when = "now" if power.throttled_now else "since the Pi started"
+        return [Finding("power", Status.WARN, f"the processor was slowed down {when} (heat; "
+                        f"flags {power.flags:#x})", "give the Pi air or a heatsink; keep it "
+                        "out of the sun and off the radiator")]
+    return [Finding("power", Status.OK, "no under-voltage or throttling since the Pi started")]

@@ -144,6 +144,9 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         actions.append(Action("menu", text("act_menu"), ui="menu"))
     details = list(prompt.details) + _follow_ups(state)
     if (ui.dice_entry or ui.speed_entry is not None) and ui.dial is None:
+        last = ui.speed_entry if ui.speed_entry is not None else ui.dice_entry[-1]
+        actions = [a for a in actions if a.button != "no"] + [  # NO: a wrong die typed goes
+            Action("no", text("act_clear_face", face=face_word(last)), ui="dice_back")]
         needed = dice_needed(state, acting_player(state))
         details.append(text("prompt_dice_entry",
                             dice=entry_text(ui.dice_entry, ui.speed_entry, needed)))
@@ -219,11 +222,14 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     roll = press if press is not None and press["do"] == "roll" else None
     if press is not None:
         actions.append(Action("roll", text("act_roll" if roll else "act_end_turn"), press))
-    if me.get("in_jail"):
+    if me.get("in_jail") and not roll:  # just sent to jail: the turn ends there
+        title = text("prompt_jailed", player=cur)
+    elif me.get("in_jail"):
         fine = int((state.get("options") or {}).get("jail_fine", 50))
-        title = text("prompt_jail", player=cur, fine=money(fine, cur_money))
         pay = command_for(state, "yes")
         card = command_for(state, "no")
+        title = text("prompt_jail" if pay else "prompt_jail_roll", player=cur,
+                     fine=money(fine, cur_money))
         if pay:
             actions.append(Action("yes", text("act_pay_fine", amount=money(fine, cur_money)),
                                   pay))
@@ -390,7 +396,11 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     leave = command_for(state, "no")
     if leave:
         actions.append(Action("no", text("act_pass"), leave))
-    # "Sold!" is the auction clock's (the session's writer), never the shared buttons'
+    if legal_entry(state, "close_auction") and bidder and ui.banker_now():
+        # the gavel is the banker's (after the PIN or the banker card; anyone's at a table
+        # without a banker PIN), a screen action behind the banker's authority; else the
+        # auction's clock on the session's writer closes it
+        actions.append(Action("pass_go", text("act_sold"), ui="sold"))
     if ui.auction_deadline is not None and bidder:
         left = max(0, int(ui.auction_deadline - ui.now + 0.999))
         details.append(text("prompt_auction_time", seconds=left))

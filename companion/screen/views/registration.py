@@ -56,9 +56,9 @@ class ScreenHost(Protocol):
     def post_message(self, message: str, kind: str = "info") -> None: ...
     def open_chooser(self, title: str, choices: list[Choice]) -> None: ...
     def open_menu(self) -> None: ...
+    def open_banker_menu(self, extra: tuple[Choice, ...] = ()) -> None: ...
     def as_banker(self, then: str) -> None: ...
     def authorize_banker(self) -> None: ...
-    def end_now_choice(self) -> Choice | None: ...
     def refuse(self, refusal: str | Outcome) -> None: ...
     def notify(self, message: str, kind: str = "info") -> None: ...
 
@@ -210,14 +210,7 @@ class CardRegistration:
 
     def open_menu(self) -> None:
         """The banker menu: the screen's menu with "Register cards" on top."""
-        self.controller.open_menu()
-        chooser = self.controller.ui.chooser
-        if chooser is not None:
-            chooser.choices.insert(0, Choice(text("reg_menu"), action=MENU_ACTION))
-            end_now = self.controller.end_now_choice()
-            if end_now is not None:
-                chooser.choices.insert(1, end_now)
-            chooser.title = text("reg_banker_menu")
+        self.controller.open_banker_menu((Choice(text("reg_menu"), action=MENU_ACTION),))
 
     def refresh(self) -> None:
         """Take the registrar's status into the overlay: shown while a run is active
@@ -316,7 +309,7 @@ def _buttons(p: Painter, rect: pygame.Rect, active: bool, asking: bool) -> None:
         top.height = slot.height * 2 // 5 - p.px(2)  # as the game's buttons: cap, then action
         bottom.y, bottom.height = top.bottom, slot.bottom - top.bottom - p.px(3)
         p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
-               align="center", min_size=theme.readable(p.scale, secondary=True))
+               align="center", min_size=theme.readable(p.scale))
         p.text(label, bottom, 17, ink, bold=True, align="center",
                min_size=theme.readable(p.scale))
         p.hotspot(slot, "button", button)

@@ -57,7 +57,7 @@ def say_lesson(lesson: Mapping[str, Any], state: Mapping[str, Any], lang: str,
     if text is None:
         return None
     section = rulebook.section_about(str(state.get("edition", rulebook.GENERAL)), lang,
-                                     SECTION[topic], str(state.get("language") or "en"))
+                                     SECTION[topic], lang)  # else the classic book in lang
     where = words.say("lesson_where", section=section.title) if section is not None else None
     return LessonSaid(words.say("lesson_badge") or "", text, where or "",
                       section.anchor if section is not None else "")

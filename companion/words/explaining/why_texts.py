@@ -65,6 +65,7 @@ _WHY: tuple[Message, ...] = (
        "{amount}"),
     _t("why_card", "As the card says: {amount}"),
     _t("why_card_each_player", "As the card says: {amount} from each player"),
+    _t("why_card_pay_each_player", "As the card says: {amount} to each player"),
     _t("why_card_repairs", "Repairs {amount} = {houses} × {per_house} + {hotels} × {per_hotel}"),
     _t("why_card_repairs_skyscrapers",
        "Repairs {amount} = {houses} × {per_house} + {hotels} × {per_hotel} + {skyscrapers} × "

@@ -36,15 +36,35 @@ MONEY_TERMS = frozenset({"rent", "salary", "tax", "pot", "gift", "fine", "price"
 
 #: the rulebook section (an id of the rules page, docs/phone-remote.md) each rule is in
 TOPICS: dict[str, str] = {
-    "salary": "go", "salary_on_go": "go", "tax": "taxes", "free_parking": "taxes",
-    "birthday_gift": "cards", "jail_fine": "jail", "jail_fine_forced": "jail",
+    "salary": "go", "salary_on_go": "go", "tax": "taxes",
+    "birthday_gift": "squares", "jail_fine": "jail", "jail_fine_forced": "jail",
     "purchase": "buying", "auction": "auctions", "building_auction": "buildings",
     "mortgage": "mortgages", "mortgage_interest": "mortgages", "mortgage_lift": "mortgages",
     "mortgage_lift_value": "mortgages", "build": "buildings", "build_depot": "buildings",
     "sell_building": "selling", "sell_depot": "selling", "sell_group_hotels": "selling",
     "rebalance": "buildings", "card": "cards", "card_each_player": "cards",
-    "card_repairs": "cards", "bankruptcy": "debts", "bankrupt_buildings": "debts",
+    "card_pay_each_player": "cards", "card_repairs": "cards", "rent_utility_card": "cards",
+    "bankruptcy": "debts", "bankrupt_buildings": "debts",
     "start_cash": "setup", "start_pot": "setup", "dealt_deed": "setup", "trade": "trading",
+}
+
+#: the sentence of the rulebook that produced the amount (`{#topic}` before a sentence of
+#: companion/data/rules/), the most precise first; the section's topic comes after these
+SENTENCES: dict[str, tuple[str, ...]] = {
+    "rent_lot": ("rent_lot",), "rent_full_group": ("rent_group",),
+    "rent_all_but_one": ("rent_all_but_one",),
+    "rent_group_mortgaged": ("rent_group_mortgaged", "rent_lot"),
+    "rent_houses": ("rent_buildings",), "rent_hotel": ("rent_buildings",),
+    "rent_skyscraper": ("skyscraper", "rent_buildings"),
+    "rent_station": ("rent_station",), "rent_station_depot": ("depot", "rent_station"),
+    "rent_utility": ("rent_utility",), "rent_claimed": ("rent_claim",),
+    "salary_on_go": ("salary_on_go",), "birthday_gift": ("birthday",),
+    "free_parking": ("free_parking",),
+    "jail_fine": ("jail_fine",), "jail_fine_forced": ("jail_fine_forced",),
+    "building_auction": ("building_auction",), "mortgage_interest": ("mortgage_interest",),
+    "mortgage_lift": ("mortgage_lift",),
+    "mortgage_lift_value": ("mortgage_lift_value", "mortgage_lift"),
+    "build_depot": ("depot",), "sell_depot": ("depot",), "rebalance": ("built_group",),
 }
 
 
@@ -54,7 +74,16 @@ def topic(event: Mapping[str, Any]) -> str | None:
     if not isinstance(why, Mapping):
         return None
     rule = str(why.get("rule", ""))
-    return "rent" if rule.startswith("rent_") else TOPICS.get(rule)
+    return TOPICS.get(rule) or ("rent" if rule.startswith("rent_") else None)
+
+
+def citations(event: Mapping[str, Any]) -> tuple[str, ...]:
+    """The topics a reason may quote, the most precise first: the rule's own sentence, then
+    its section (companion.words.explaining.rulebook.cite takes the first the book has)."""
+    why = event.get("why")
+    rule = str(why.get("rule", "")) if isinstance(why, Mapping) else ""
+    section = topic(event)
+    return SENTENCES.get(rule, ()) + ((section,) if section else ())
 
 
 @cache
