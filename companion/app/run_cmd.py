@@ -186,7 +186,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
 
     offers = OfferStore(data_dir / "web" / "proposals.json")
     session.keep_offers(offers)
-    if not args.headless:
+    if surface is not None:  # a screen (a headless table reads the offers in the view)
         controller.follow_offers(offers)
     # one banker PIN guard for the table: the phones' and the screen's banker menu
     controller.pins = table_pin(data_dir, lambda w: controller.post_pin_warning(w.wrong,
