@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from companion.game.authority import as_json
 from companion.inputs.actions import PassOn, Submit
-from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import Button, ButtonEvent, EncoderEvent, InputEvent, TagEvent
 from companion.inputs.registry import TagKind, TagRegistry, TagRole

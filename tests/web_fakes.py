@@ -13,6 +13,9 @@ from typing import Any
 
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
+from companion.game.authority import as_json
+from companion.game.table.offers import Facts, OfferStore
+from companion.game.table.view import TableView, build
 from companion.game.telling.news import auction_clock, auction_key, card_from_entries
 from companion.game.telling.seen import (
     MarkRefused,
@@ -21,7 +24,6 @@ from companion.game.telling.seen import (
     move_news,
     news_items,
 )
-from companion.inputs.authority import as_json
 from companion.rules import Accepted, Command, GameState
 
 
@@ -51,6 +53,7 @@ class FakeSession:
         self._auction: tuple[Any, float] = (None, 0.0)
         self.submitted = 0
         self._seen = SeenNews(None)  # the news marks, in memory
+        self._offers: OfferStore | None = None  # lapsed by this writer, as the real one
         if players:
             out = self.submit({"do": "new_game", "edition": "classic-eur",
                                "players": list(players), "seed": seed,
@@ -58,6 +61,15 @@ class FakeSession:
                                "options": {"physical_dice": True, **(options or {})}},
                               Source(kind="script", banker=True))
             assert out.accepted, out
+
+    def table(self) -> TableView:
+        """The typed view of the table, as GameSession builds it."""
+        return build(self.state(), self._offers.open() if self._offers is not None else ())
+
+    def keep_offers(self, offers: OfferStore) -> None:
+        """Keep the table's open offers, lapsed with each change (as GameSession does)."""
+        offers.follow(Facts.of_state(self._state) if self._state is not None else None)
+        self._offers = offers
 
     @property
     def version(self) -> int:
@@ -79,6 +91,8 @@ class FakeSession:
         key = auction_key(state)
         if key != self._auction[0]:
             self._auction = (key, time.time())
+        if state is not None and self._offers is not None:
+            self._offers.lapse(Facts.of_state(state), events)
         if state is not None:
             update = Update(version, self._public(state), events, source)
             for listener in list(self._listeners):

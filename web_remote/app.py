@@ -17,6 +17,7 @@ from flask import Flask, Response, g, request, session
 
 from companion.game.api import GameSessionProtocol
 from companion.game.pins import PIN_FILE, PinGuard, PinStore
+from companion.game.table.offers import OfferStore
 from companion.words.table_language import TableLanguage
 from web_remote import i18n
 from web_remote.context import (
@@ -30,7 +31,6 @@ from web_remote.context import (
 )
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_ADDRESS, Hub
 from web_remote.i18n import _
-from web_remote.proposals import Proposals
 from web_remote.reasons import lesson_for
 from web_remote.security import (
     TABLE_SLOT,
@@ -131,6 +131,14 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     guard = hooks.pin_guard or PinGuard(PinStore(Path(data_dir) / PIN_FILE),
                                         on_warning=hooks.on_pin_warning)
     pins = guard.store
+    # the table's one store of open offers (the screen's and the readers' too), else the
+    # remote's own, kept by the session's writer when it can
+    offers = hooks.offers or OfferStore(web_dir / "proposals.json")
+    offers.persist_with(persister.save)
+    keep = getattr(session_, "keep_offers", None)
+    keeps = hooks.offers is not None or callable(keep)
+    if hooks.offers is None and callable(keep):
+        keep(offers)
     r = Remote(
         session=ListenedSession(session_), data_dir=Path(data_dir), config=cfg, hooks=hooks,
         hub=hub,
@@ -138,11 +146,12 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
                         on_spent=joined),
         pin=guard,
         seats=Seats(web_dir / "seats.json"),
-        proposals=Proposals(web_dir / "proposals.json", persister),
+        proposals=offers,
         worth=WorthRecorder(web_dir / "networth.jsonl", persister),
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),
         persister=persister,
         table_language=TableLanguage.at(Path(data_dir)),
+        offers_lapsed_by_writer=keeps,
     )
     if cfg["banker_pin"] and not pins.check(str(cfg["banker_pin"])):
         pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions

@@ -185,6 +185,14 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                            port if config.web.enabled else None)
     if not remembered:
         controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
+    # the table's one store of open offers: kept by the session's writer, offered and
+    # answered on the phones, shown on the screen, put to a tapped bank card's owner
+    from companion.game.table.offers import OfferStore
+
+    offers = OfferStore(data_dir / "web" / "proposals.json")
+    session.keep_offers(offers)
+    if surface is not None:  # a screen (a headless table reads the offers in the view)
+        controller.follow_offers(offers)
     # one banker PIN guard for the table: the phones' and the screen's banker menu
     controller.pins = table_pin(data_dir, lambda w: controller.post_pin_warning(w.wrong,
                                                                                 w.where))
@@ -195,7 +203,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
         # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
         # screen's card registration all go through it
         readers = Readers(session, data_dir, [], controller.post_message,
-                          config.readers.rdm6300_confirm)
+                          config.readers.rdm6300_confirm, offers)
         parts.append(readers)
         if surface is None:
             readers.set_ui(controller.reader_action)
@@ -204,6 +212,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
 
             cards = CardRegistration(controller, readers.registrar)
             controller.cards = cards
+            controller.gestures = readers.pump.take_press  # keys answer a card's question
             readers.set_ui(cards.ui)
             parts.append(cards)
         if config.web.enabled:
@@ -215,8 +224,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
 
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,
-                                   tags=readers.registrar, on_trade=controller.post_trade,
-                                   on_trade_closed=controller.post_trade_closed,
+                                   tags=readers.registrar, offers=offers,
                                    pin_guard=controller.pins)
                 remote.start()
                 parts.append(remote)

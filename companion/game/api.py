@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.rules.commands import Command
+
+if TYPE_CHECKING:
+    from companion.game.table.view import TableView
 
 JSON = dict[str, Any]
 
@@ -83,6 +86,11 @@ class GameSessionProtocol(Protocol):
 
     def state(self) -> JSON:
         """The public state JSON (docs/state-json.md), including "legal"."""
+        ...
+
+    def table(self) -> TableView:
+        """The typed view of the table (companion.game.table.view): whose turn, what each
+        person is asked, the offers, the clocks, what each button sends now."""
         ...
 
     def undo(self, source: Source) -> Outcome:

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from companion.game.api import JSON
 from companion.game.pins import MAX_PIN, valid_pin
+from companion.game.table.buttons import bid_step
 from companion.inputs.picking import Pick, current_pick
 from companion.rules.commands import Command, Roll
 
@@ -242,27 +243,6 @@ def take_dial(state: Mapping[str, Any], e: EntryFields) -> Step:
 
 
 # --- amounts ----------------------------------------------------------------------------
-
-
-def bid_step(state: Mapping[str, Any]) -> int:
-    """How much one step (a YES press, a knob detent) changes an amount: a twentieth of the
-    salary (10 on the € boards)."""
-    salary = int((state.get("options") or {}).get("salary", 200))
-    return max(1, salary // 20)
-
-
-def bid_amount(state: Mapping[str, Any], by: str | None, steps: int) -> int | None:
-    """The bid `by` makes now: the highest bid plus one step, plus `steps` more (the knob),
-    within what the legal bid allows; None when `by` cannot bid."""
-    bid = _legal(state, "bid", by)
-    if bid is None:
-        return None
-    highest = int((state.get("pending") or {}).get("highest", 0))
-    wanted = highest + bid_step(state) * (1 + steps)
-    low = int(bid.get("min", highest + 1))
-    high = bid.get("max")
-    amount = max(low, wanted)
-    return amount if high is None else min(int(high), amount)
 
 
 def turn_bid(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:

@@ -311,7 +311,7 @@ _MESSAGES: tuple[Message, ...] = (
     _t("reg_act_move", "Move it"),
     _t("reg_act_keep", "Keep it"),
     _t("reg_unknown_tag", "Unknown card (tag {tag}): register it in the banker menu (hold MENU)"),
-    # who may answer (companion.inputs.authority): the table's buttons act for the current
+    # who may answer (companion.game.authority): the table's buttons act for the current
     # player; another player's bid, trade or debt is theirs to answer
     _t("own_input", "Waiting for {player}: answer on your phone or tap your bank card"),
     # hardware warnings: the Pi's power (companion.power.watch_power)

@@ -10,6 +10,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.game.table.view import TableView
 from companion.inputs.entry import PinEntry
 from companion.rules.commands import Command
 from companion.screen.theme import Color
@@ -152,9 +153,9 @@ class UiState:
     #: the hotspot to join first: the phones' corner shows its Wi-Fi QR code while set
     wifi: WifiJoin | None = None
     clock_deadline: float | None = None  # timed game: monotonic end time
-    #: trade offers from the phones waiting for their receiver's phone or bank card
-    #: (companion.screen.views.waiting); the shared YES / NO never answers them
-    trades: list[dict[str, Any]] = field(default_factory=list)
+    #: the session's typed view of the table (companion.game.table.view): what each person
+    #: is asked, the open offers (companion.screen.views.waiting draws whom it waits for)
+    table: TableView | None = None
     #: the player other than the current one who tapped their own bank card for their
     #: decision on the table (a debt): the panel answers it for them until it changes
     card_holder: str | None = None

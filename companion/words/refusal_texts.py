@@ -167,6 +167,7 @@ _SENTENCES: tuple[Message, ...] = (
     _t("refusal_empty_trade", "A trade must exchange something"),
     _t("refusal_too_many", "You have too many open proposals"),
     _t("refusal_no_proposal", "That proposal is no longer open"),
+    _t("refusal_no_offer", "Only an open offer can be accepted: this trade was not offered"),
     _t("refusal_not_yours", "You can only answer your own trades"),
     _t("refusal_bad_pin", "Choose a PIN of 4 to 12 digits"),
     _t("refusal_no_tags", "No RFID reader is connected to this companion"),

@@ -325,12 +325,14 @@ def propose() -> Response:
     take = check_offer(body.get("take"), str(receiver), current, size, "take")
     if not any(give.values()) and not any(take.values()):
         raise Refusal("empty_trade", _("A trade must exchange something."))
-    item = r.proposals.add(sender, str(receiver), give, take, version)
+    turn = (current.get("turn") or {}).get("number")
+    if r.proposals.turn is not None and turn != r.proposals.turn:
+        return refuse("stale_version", _("The table has changed: look again."), 409)
+    item = r.proposals.add(sender, str(receiver), give, take, version,
+                           turn if isinstance(turn, int) else None)
     if item is None:
         raise Refusal("too_many", _("You have too many open proposals."), 429)
-    r.hub.publish("trades", {"id": item["id"]})
-    if r.hooks.on_trade is not None:
-        r.hooks.on_trade(item)  # the big screen shows it too
+    r.hub.publish("trades", {"id": item["id"]})  # the screen reads the same store
     return jsonify({"ok": True, "proposal": item})
 
 
@@ -355,7 +357,6 @@ def accept(pid: str) -> Response:
                            expect_version=version)
     if out.accepted:
         r.proposals.remove(pid)
-        _closed(pid)
     elif out.code != "stale_version":
         state = r.session.state()
         r.proposals.note_error(pid, refusals.english(out.code, out.params, out.message, state),
@@ -378,13 +379,7 @@ def decline(pid: str) -> Response:
     if not (who.banker or (who.role == "player" and who.player in (item["from"], item["to"]))):
         raise Refusal("not_yours", _("You can only answer your own trades."), 403)
     r.proposals.remove(pid)
-    _closed(pid)
     r.hub.publish("trades", {"id": pid})
     return jsonify({"ok": True})
 
 
-def _closed(pid: str) -> None:
-    """Tell the table screen a proposal is settled, so it stops waiting for its receiver."""
-    hook = remote().hooks.on_trade_closed
-    if hook is not None:
-        hook(pid)
