@@ -26,6 +26,7 @@ from companion.game.journal import (
 )
 from companion.game.pins import PIN_FILE, pin_file_problem
 from companion.game.saved_games import current_game, games_dir, journal_path
+from companion.paths import data_dir_problem
 
 
 def start_problem(data_dir: Path) -> str | None:
@@ -34,9 +35,9 @@ def start_problem(data_dir: Path) -> str | None:
     acknowledgement mark says moves were made, and the banker PIN file, when there is one,
     is sound (a damaged one would leave the banker's seat open). Changes no file but
     creating a missing data directory; a damaged journal is found when it is opened."""
-    if data_dir.exists() and not data_dir.is_dir():
-        return f"the data directory {data_dir} is a file, not a directory: choose another " \
-               "with --data-dir DIR"
+    problem = data_dir_problem(data_dir)
+    if problem is not None:
+        return problem
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
