@@ -33,6 +33,7 @@ from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_A
 from web_remote.i18n import _
 from web_remote.reasons import lesson_for
 from web_remote.security import (
+    SEATS_FILE,
     TABLE_SLOT,
     JoinCodes,
     RateLimiter,
@@ -145,7 +146,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         joins=JoinCodes(ttl=float(cfg["join_ttl_s"]),
                         on_spent=joined),
         pin=guard,
-        seats=Seats(web_dir / "seats.json"),
+        seats=Seats(Path(data_dir) / SEATS_FILE),
         proposals=offers,
         worth=WorthRecorder(web_dir / "networth.jsonl", persister),
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),
