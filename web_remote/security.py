@@ -5,9 +5,11 @@ table-wide guard are the screen's too: companion.game.pins.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -211,11 +213,53 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def same_origin(origin: str | None, referer: str | None, host_url: str) -> bool:
-    """Whether a POST comes from our own pages: Origin (else Referer) must match the host."""
-    ours = urlsplit(host_url)
+def table_names() -> list[str]:
+    """The names this machine answers to on the table's network: its host name and the
+    mDNS name avahi announces (`<name>.local`, docs: deploy/install.sh)."""
+    name = socket.gethostname().strip().lower()
+    if not name or name == "localhost":
+        return []
+    base = name.removesuffix(".local")
+    return [base, f"{base}.local"]
+
+
+def table_origins(scheme: str, server_name: str, server_port: str, names: Iterable[str],
+                  configured: str | None = None) -> list[str]:
+    """The origins the table's own pages have for a request that arrived on `server_name`
+    and `server_port` (this server's end of the connection, never the Host header the
+    sender writes): that address, the table's `names` on that port, `localhost` when the
+    connection is a loopback one, and the configured table URL."""
+    host = server_name.strip("[]")
+    port = server_port or ("443" if scheme == "https" else "80")
+    hosts = [host, *names]
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            hosts.append("localhost")
+    except ValueError:
+        pass
+    found = [f"{scheme}://[{h}]:{port}" if ":" in h else f"{scheme}://{h}:{port}" for h in hosts]
+    return found + ([configured] if configured else [])
+
+
+def _origin_key(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin or URL, the default port filled in; None: unreadable."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower().rstrip("."), port or (443 if scheme == "https" else 80)
+
+
+def same_origin(origin: str | None, referer: str | None, ours: Iterable[str]) -> bool:
+    """Whether a POST comes from our own pages: Origin (else Referer) must be one of the
+    table's own origins `ours` (table_origins). Not the Host header: a page of another site
+    whose name points at the table (DNS rebinding) sends a Host matching its Origin."""
     for header in (origin, referer):
         if header and header != "null":
-            theirs = urlsplit(header)
-            return (theirs.scheme, theirs.netloc) == (ours.scheme, ours.netloc)
+            theirs = _origin_key(header)
+            return theirs is not None and theirs in {_origin_key(o) for o in ours}
     return False
