@@ -202,7 +202,7 @@ def test_a_real_engine_refusal_is_said_in_the_tables_language(edition: str, lang
         assert not isinstance(result, Rejection), result
         state = result.state
     refused = apply_command(state, {"do": "buy", "by": "Ann"})
-    assert isinstance(refused, Rejection)
+    assert isinstance(refused, Rejection) and state is not None
     said = describe_refusal(refused.code, refused.params, refused.message,
                             state_json(state), lang, i18n.translator(lang).pgettext)
     assert said.replace(i18n.NBSP, " ") == expected
