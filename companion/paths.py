@@ -26,6 +26,30 @@ def default_data_dir() -> Path:
     return Path(base) / APP_DIR_NAME
 
 
+class UnusableDataDir(ValueError):
+    """The data directory asked for cannot be one (a file there); its message is one line
+    saying what to do. `companion` prints it after the subcommand's name (companion/app/cli.py)."""
+
+
+def data_dir_problem(data_dir: Path) -> str | None:
+    """Why `data_dir` cannot be a data directory (one line saying what to do), or None.
+
+    A missing one is fine (it is created when something is saved); a file there is not, and
+    would otherwise surface as a raw errno message from deep inside the command."""
+    if data_dir.exists() and not data_dir.is_dir():
+        return f"the data directory {data_dir} is a file, not a directory: choose another " \
+               "with --data-dir DIR"
+    return None
+
+
+def usable_data_dir(data_dir: Path) -> Path:
+    """`data_dir` itself when it can be a data directory; UnusableDataDir when not."""
+    problem = data_dir_problem(data_dir)
+    if problem is not None:
+        raise UnusableDataDir(problem)
+    return data_dir
+
+
 def default_config_file() -> Path:
     """The configuration file: $COMPANION_CONFIG, else the XDG config dir's config.toml."""
     explicit = os.environ.get("COMPANION_CONFIG")

@@ -26,6 +26,7 @@ from companion.game.journal import _row_crc, read_ack
 from companion.game.pins import PIN_FILE, PinStore
 from tools.bench.probe import HttpPhone
 from web_remote import create_app
+from web_remote.security import SEATS_FILE, Seats
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "SDL_AUDIODRIVER": "dummy", "SDL_VIDEODRIVER": "dummy"}
@@ -214,6 +215,51 @@ def test_a_damaged_banker_file_never_opens_the_banker_seat(game: Any, tmp_path: 
         assert not store.damaged and store.check("97531")
     finally:
         app.extensions["web_remote"].close()
+
+
+@pytest.mark.parametrize("damage", [b'{"Ann": "dev-1", "Bo', b"", b"[]", b'{"Ann": 7}'])
+def test_a_damaged_seats_file_stops_the_start(data: Path, damage: bytes) -> None:
+    seats = data / SEATS_FILE
+    seats.parent.mkdir(parents=True, exist_ok=True)
+    seats.write_bytes(damage)
+    before = files(data)
+    line = refusal(data)
+    assert str(seats) in line and "damaged" in line
+    assert files(data) == before
+
+
+def test_a_damaged_seats_file_never_frees_a_held_seat(game: Any, tmp_path: Path) -> None:
+    """Wherever the file is read past the start: every seat stays held (by no phone) until
+    the banker releases it; the damaged file is left as it was, so a restart holds them
+    again."""
+    seats = tmp_path / "game" / SEATS_FILE
+    seats.parent.mkdir(parents=True, exist_ok=True)
+    damage = b'{"Ann": "phone-of-ann", "Bo": "pho'  # cut off by a power cut mid-write
+    seats.write_bytes(damage)
+    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"})
+    try:
+        thief = Phone(app)
+        resp = thief.join("player:Ann")
+        assert resp.status_code == 409, resp.data  # not "free": someone may hold it
+        assert thief.client.get("/api/state").status_code == 401
+        banker = Phone(app)
+        assert banker.join("banker", pin="2468").status_code == 302
+        page = banker.client.get("/banker?partial=1").get_data(as_text=True)
+        assert "Release this seat" in page
+        released = banker.client.post(
+            "/banker/seat", data={"player": "Ann", "csrf_token": banker.csrf},
+            headers={"Origin": ORIGIN, "Accept": "application/json"})
+        assert released.get_json() == {"ok": True}
+        ann = Phone(app)
+        assert ann.join("player:Ann").status_code == 302  # the banker's release frees it
+        assert ann.command({"do": "roll", "dice": [1, 2]}).status_code == 200
+        assert Phone(app).join("player:Bo").status_code == 409  # Bo's seat is still held
+        assert Phone(app).join("player:Ann").status_code == 409  # and Ann's is now taken
+        assert seats.read_bytes() == damage
+    finally:
+        app.extensions["web_remote"].close()
+    again = Seats(seats)  # restarted: every seat held again, none free
+    assert again.damaged and again.holder("Ann") is not None and again.holder("Cy") is not None
 
 
 def test_a_data_dir_naming_a_file_is_one_line(tmp_path: Path) -> None:

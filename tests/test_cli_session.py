@@ -137,3 +137,29 @@ def test_default_data_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert default_data_dir() == tmp_path / "table-companion"
     code, out, _ = run(capsys, games_cmd.main, ["--new", "--id", "x"])
     assert code == 0 and (tmp_path / "table-companion" / "games" / "x.journal").exists()
+
+
+#: every subcommand taking --data-dir, with what else it needs to reach the data directory
+DATA_DIR_COMMANDS: dict[str, list[str]] = {
+    "undo": [], "state": [], "games": [], "export": [], "backup": [],
+    "restore": ["backup.tar.gz"], "replay": ["SCRIPT"], "screenshot": ["--out", "shot.png"],
+    "tap": ["04a1b2c3d4"], "run": [],
+}
+
+
+@pytest.mark.parametrize("name", sorted(DATA_DIR_COMMANDS))
+def test_a_data_dir_naming_a_file_is_one_line_for_every_subcommand(
+        name: str, tmp_path: Path, script: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--data-dir FILE` says so in one line (as `companion run` does), not as a raw errno
+    message from deep inside the command, and leaves the file alone."""
+    from companion.app import cli
+
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a directory\n")
+    extra = [str(script) if a == "SCRIPT" else a for a in DATA_DIR_COMMANDS[name]]
+    code = cli.main([name, "--data-dir", str(afile), *extra])
+    out, err = capsys.readouterr()
+    assert code == 2 and not out, (out, err)
+    assert err == f"companion {name}: the data directory {afile} is a file, not a directory: " \
+        "choose another with --data-dir DIR\n"
+    assert afile.read_text() == "not a directory\n"

@@ -41,6 +41,7 @@ FACTS: dict[str, dict[str, Any]] = {
     "no_monopoly": {"square": 39},
     "uneven": {"square": 39},
     "group_mortgaged": {"square": 39},
+    "has_buildings": {"square": 39, "on": "lot"},
     "can_still_pay": {"player": "Björn", "can": 12000, "owed": 4000},
     "game_over": {"player": "Märta"},
 }
@@ -201,10 +202,37 @@ def test_a_real_engine_refusal_is_said_in_the_tables_language(edition: str, lang
         assert not isinstance(result, Rejection), result
         state = result.state
     refused = apply_command(state, {"do": "buy", "by": "Ann"})
-    assert isinstance(refused, Rejection)
+    assert isinstance(refused, Rejection) and state is not None
     said = describe_refusal(refused.code, refused.params, refused.message,
                             state_json(state), lang, i18n.translator(lang).pgettext)
     assert said.replace(i18n.NBSP, " ") == expected
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_mortgage_refused_for_buildings_names_the_lot_not_its_group(lang: str) -> None:
+    """Issue 27's rule 4: only the lot's own buildings go before its mortgage, so the table
+    asks for those (on that lot); a trade still needs the whole group bare."""
+    from tests.rules_helpers import arrange, start
+
+    g = arrange(start(("Ann", "Bo"), edition="classic-eur"), owners={6: 0, 8: 0, 9: 0},
+                levels={6: 1, 8: 1, 9: 1})
+    lot = refusals.square_name(6, state_json(g), lang)
+    said = {}
+    for on, command in (("lot", {"do": "mortgage", "by": "Ann", "square": 6}),
+                        ("group", {"do": "trade", "from": "Ann", "to": "Bo",
+                                   "give": {"squares": [6]}, "take": {}})):
+        refused = apply_command(g, command)
+        assert isinstance(refused, Rejection), refused
+        assert refused.code == "has_buildings" and refused.params["on"] == on
+        said[on] = describe_refusal(refused.code, refused.params, refused.message,
+                                    state_json(g), lang, i18n.translator(lang).pgettext)
+        assert lot in said[on] and said[on] != refused.message, said
+    # the two say different things, and neither is the old "of the group" sentence for both
+    assert said["lot"] != said["group"]
+    assert said["lot"] != i18n.translator(lang).pgettext(
+        "refusal_has_buildings", "Sell the buildings of the group first") or lang != "en"
+    if lang == "en":
+        assert said["lot"] == f"Sell the buildings on {lot} first"
 
 
 def test_the_modules_examples_hold() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from web_fakes import ORIGIN, Phone, open_real_session
+from web_fakes import ORIGIN, Phone, open_real_session, page_csrf
 
 from web_remote import create_app, join_url
 
@@ -316,3 +316,58 @@ def test_history_api(game: Any, ann: Phone) -> None:
     assert len(everything) == 2 and everything[-1]["command"]["do"] == "pay"
     assert [e["command"]["do"] for e in mine] == ["new_game"]
     assert ann.client.get("/api/history?limit=x").status_code == 400
+
+
+def join_from(app: Any, arrived: str, origin: str, host: str | None = None) -> Any:
+    """A phone that reached the table at `arrived` (this server's end of the connection)
+    joins as Ann from a page whose origin is `origin`, sending `host` as its Host header."""
+    client = app.test_client()
+    headers = {"Host": host} if host is not None else {}
+    path = join_url(app, arrived, fresh=True).removeprefix(arrived.rstrip("/"))
+    page = client.get(path, base_url=arrived, headers=headers)
+    assert page.status_code == 200, page.data
+    return client.post(path, base_url=arrived, headers={**headers, "Origin": origin,
+                                                        "Accept": "application/json"},
+                       data={"who": "player:Ann", "csrf_token": page_csrf(page.get_data(
+                           as_text=True))})
+
+
+@pytest.mark.parametrize(("arrived", "origin", "host"), [
+    ("http://192.168.1.20:8080", "http://192.168.1.20:8080", None),  # by IP
+    ("http://10.42.0.1:8080", "http://10.42.0.1:8080", None),  # the Pi's own hotspot
+    ("http://192.168.1.20:8080", "http://table.local:8080", "table.local:8080"),  # mDNS
+    ("http://192.168.1.20:8080", "http://TABLE.local.:8080", "TABLE.local.:8080"),
+    ("http://127.0.0.1:8080", "http://localhost:8080", "localhost:8080"),  # the Pi itself
+    ("http://10.42.0.1:80", "http://10.42.0.1", None),  # the default port left out
+    ("http://192.168.1.20:8080", "https://companion.example", "companion.example"),
+])
+def test_the_origin_check_lets_the_tables_own_addresses_in(
+        game: Any, tmp_path: Path, arrived: str, origin: str, host: str | None) -> None:
+    app = create_app(game, tmp_path / "web", {"table_names": ["table", "table.local"],
+                                              "table_url": "https://companion.example/"})
+    try:
+        resp = join_from(app, arrived, origin, host)
+        assert resp.status_code == 302, resp.data
+    finally:
+        app.extensions["web_remote"].close()
+
+
+@pytest.mark.parametrize(("arrived", "origin", "host"), [
+    # another site whose name points at the table (DNS rebinding): its Host matches its Origin
+    ("http://192.168.1.20:8080", "http://evil.example:8080", "evil.example:8080"),
+    ("http://192.168.1.20:8080", "http://table.local.evil.example:8080",
+     "table.local.evil.example:8080"),
+    ("http://192.168.1.20:8080", "http://192.168.1.20:9090", "192.168.1.20:9090"),  # a port
+    ("http://192.168.1.20:8080", "https://192.168.1.20:8080", None),  # another scheme
+    ("http://192.168.1.20:8080", "http://localhost:8080", "localhost:8080"),  # not loopback
+    ("http://192.168.1.20:8080", "http://10.42.0.1:8080", "10.42.0.1:8080"),  # not arrived on
+])
+def test_the_origin_check_does_not_trust_the_host_header(
+        game: Any, tmp_path: Path, arrived: str, origin: str, host: str | None) -> None:
+    app = create_app(game, tmp_path / "web", {"table_names": ["table", "table.local"]})
+    try:
+        resp = join_from(app, arrived, origin, host)
+        assert resp.status_code == 403 and resp.get_json()["code"] == "bad_origin", resp.data
+        assert app.extensions["web_remote"].seats.holder("Ann") is None  # nothing changed
+    finally:
+        app.extensions["web_remote"].close()

@@ -33,12 +33,15 @@ from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_A
 from web_remote.i18n import _
 from web_remote.reasons import lesson_for
 from web_remote.security import (
+    SEATS_FILE,
     TABLE_SLOT,
     JoinCodes,
     RateLimiter,
     Seats,
     load_secret,
     same_origin,
+    table_names,
+    table_origins,
 )
 from web_remote.store import Persister
 from web_remote.views import api, banker, going_back, join, pages, story
@@ -55,6 +58,8 @@ DEFAULTS: dict[str, Any] = {
     "streams_per_device": PER_DEVICE,  # a newer stream of a phone ends its oldest
     "streams_spectators": SPECTATORS,  # spectators' streams, all together
     "streams_spectators_per_address": SPECTATORS_PER_ADDRESS,  # ... and from one address
+    "table_url": None,  # the address phones are given (else the one they reached)
+    "table_names": None,  # names the table answers to (else its host name and <name>.local)
 }
 #: what used to be hooks in the config: now fields of TableHooks
 HOOK_KEYS = frozenset({"on_join", "games", "tags"})
@@ -74,8 +79,11 @@ def _before() -> Response | None:
     if who is not None and who.can_act and isinstance(scope, dict):
         scope[TABLE_SLOT] = True  # the serving loop keeps this address's connections first
     if request.method == "POST":
+        ours = table_origins(request.scheme, str(request.environ.get("SERVER_NAME") or ""),
+                             str(request.environ.get("SERVER_PORT") or ""),
+                             r.config["table_names"], r.config.get("table_url") or None)
         if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
-                           request.host_url):
+                           ours):
             return refuse("bad_origin", _("This request did not come from the remote's pages."),
                           403)
         sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
@@ -104,6 +112,8 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     if misplaced:
         raise TypeError(f"pass {', '.join(sorted(misplaced))} as TableHooks, not config")
     cfg = {**DEFAULTS, **(config or {})}
+    if cfg["table_names"] is None:
+        cfg["table_names"] = table_names()
     hooks = hooks or TableHooks()
     web_dir = Path(data_dir) / "web"
     web_dir.mkdir(parents=True, exist_ok=True)
@@ -145,7 +155,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         joins=JoinCodes(ttl=float(cfg["join_ttl_s"]),
                         on_spent=joined),
         pin=guard,
-        seats=Seats(web_dir / "seats.json"),
+        seats=Seats(Path(data_dir) / SEATS_FILE),
         proposals=offers,
         worth=WorthRecorder(web_dir / "networth.jsonl", persister),
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),

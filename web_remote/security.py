@@ -5,11 +5,14 @@ table-wide guard are the screen's too: companion.game.pins.
 
 from __future__ import annotations
 
+import ipaddress
+import json
 import os
 import secrets
+import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -82,23 +85,66 @@ class JoinCodes:
         return ok
 
 
+#: the seats file, in the phone remote's folder of the data directory
+SEATS_FILE = Path("web") / "seats.json"
+#: the holder of every seat while the seats file is damaged: no phone's device id
+UNKNOWN_HOLDER = "?"
+
+
+def seats_file_problem(path: Path) -> str | None:
+    """Why the seats file cannot be trusted (one line), or None when it is sound or absent
+    (no seat held yet). A damaged file must never read as "every seat free": the next join
+    link would take a seat another phone holds."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"the phones' seats file {path} cannot be read ({exc.strerror or exc})"
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        data = None
+    if isinstance(data, dict) and all(isinstance(v, str) and v for v in data.values()):
+        return None
+    return (f"the phones' seats file {path} is damaged; nothing was changed. Put it back from "
+            "a backup, or delete it to let each player's phone join its seat again")
+
+
 class Seats:
     """Which phone holds each player's seat (player name -> the phone's device id), kept in
     the data directory: a fresh join link cannot take a held seat; only the banker releases
-    it, which signs the old phone out at once."""
+    it, which signs the old phone out at once.
+
+    A damaged file (`damaged`) holds every seat for no phone until the banker releases it
+    (`companion run` refuses to start on it anyway, companion.app.row_check); while it is
+    damaged nothing is written over it, so a restart holds every seat again."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
         self._lock = threading.Lock()
-        raw = read_json(path, {})
+        self.damaged = seats_file_problem(path) is not None
+        raw = {} if self.damaged else read_json(path, {})
         self._held: dict[str, str] = {k: v for k, v in raw.items()
                                       if isinstance(k, str) and isinstance(v, str)} \
             if isinstance(raw, dict) else {}
+        self._released: set[str] = set()  # seats the banker freed while the file is damaged
 
     def holder(self, player: str) -> str | None:
-        """The device holding the seat (None: free)."""
+        """The device holding the seat (None: free; UNKNOWN_HOLDER: the file is damaged and
+        the banker has not released it)."""
         with self._lock:
-            return self._held.get(player)
+            return self._holder(player)
+
+    def _holder(self, player: str) -> str | None:
+        held = self._held.get(player)
+        if held is None and self.damaged and player not in self._released:
+            return UNKNOWN_HOLDER
+        return held
+
+    def _save(self) -> None:
+        if not self.damaged:  # a damaged file stays as it is: a restart holds every seat
+            write_json(self._path, self._held, private=True)
 
     def holds(self, player: str, device: str) -> bool:
         """Whether this device holds the player's seat."""
@@ -109,24 +155,29 @@ class Seats:
         """Give a free seat (or one this device holds) to the device; False when another
         phone holds it."""
         with self._lock:
-            if self._held.get(player, device) != device:
+            if not device or device == UNKNOWN_HOLDER or \
+                    (self._holder(player) or device) != device:
                 return False
             self._held[player] = device
-            write_json(self._path, self._held, private=True)
+            self._save()
             return True
 
     def release(self, player: str) -> bool:
         """Free the seat (the banker's "release this seat"); False when it was free."""
         with self._lock:
-            if self._held.pop(player, None) is None:
+            if self._holder(player) is None:
                 return False
-            write_json(self._path, self._held, private=True)
+            self._held.pop(player, None)
+            if self.damaged:
+                self._released.add(player)
+            self._save()
             return True
 
-    def held(self) -> list[str]:
-        """The players whose seat a phone holds."""
+    def held(self, players: Iterable[str] = ()) -> list[str]:
+        """The players whose seat a phone holds; while the file is damaged also each of
+        `players` (the game's) the banker has not released."""
         with self._lock:
-            return sorted(self._held)
+            return sorted({*self._held, *(p for p in players if self._holder(p) is not None)})
 
 
 class RateLimiter:
@@ -162,11 +213,53 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def same_origin(origin: str | None, referer: str | None, host_url: str) -> bool:
-    """Whether a POST comes from our own pages: Origin (else Referer) must match the host."""
-    ours = urlsplit(host_url)
+def table_names() -> list[str]:
+    """The names this machine answers to on the table's network: its host name and the
+    mDNS name avahi announces (`<name>.local`, docs: deploy/install.sh)."""
+    name = socket.gethostname().strip().lower()
+    if not name or name == "localhost":
+        return []
+    base = name.removesuffix(".local")
+    return [base, f"{base}.local"]
+
+
+def table_origins(scheme: str, server_name: str, server_port: str, names: Iterable[str],
+                  configured: str | None = None) -> list[str]:
+    """The origins the table's own pages have for a request that arrived on `server_name`
+    and `server_port` (this server's end of the connection, never the Host header the
+    sender writes): that address, the table's `names` on that port, `localhost` when the
+    connection is a loopback one, and the configured table URL."""
+    host = server_name.strip("[]")
+    port = server_port or ("443" if scheme == "https" else "80")
+    hosts = [host, *names]
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            hosts.append("localhost")
+    except ValueError:
+        pass
+    found = [f"{scheme}://[{h}]:{port}" if ":" in h else f"{scheme}://{h}:{port}" for h in hosts]
+    return found + ([configured] if configured else [])
+
+
+def _origin_key(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin or URL, the default port filled in; None: unreadable."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower().rstrip("."), port or (443 if scheme == "https" else 80)
+
+
+def same_origin(origin: str | None, referer: str | None, ours: Iterable[str]) -> bool:
+    """Whether a POST comes from our own pages: Origin (else Referer) must be one of the
+    table's own origins `ours` (table_origins). Not the Host header: a page of another site
+    whose name points at the table (DNS rebinding) sends a Host matching its Origin."""
     for header in (origin, referer):
         if header and header != "null":
-            theirs = urlsplit(header)
-            return (theirs.scheme, theirs.netloc) == (ours.scheme, ours.netloc)
+            theirs = _origin_key(header)
+            return theirs is not None and theirs in {_origin_key(o) for o in ours}
     return False

@@ -12,6 +12,8 @@ import importlib
 import sys
 from pathlib import Path
 
+from companion.paths import UnusableDataDir
+
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.app.run_cmd", "start the companion: screen, buttons, readers, phone remote"),
     "replay": ("companion.app.replay", "apply a table script and print the table or the state"),
@@ -62,5 +64,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"companion: {name!r} is not available in this version yet", file=sys.stderr)
         return 2
-    result: int = getattr(module, function or "main")(rest)
+    try:
+        result: int = getattr(module, function or "main")(rest)
+    except UnusableDataDir as exc:  # --data-dir FILE: one line, as `companion run` says it
+        print(f"companion {name}: {exc}", file=sys.stderr)
+        return 2
     return result

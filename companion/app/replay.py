@@ -86,8 +86,9 @@ def main(argv: list[str]) -> int:
         return 2
     if args.data_dir is not None:
         from companion.app.script_cli import replay_durably
+        from companion.paths import usable_data_dir
 
-        code: int = replay_durably(lines, args.data_dir)
+        code: int = replay_durably(lines, usable_data_dir(args.data_dir))
         return code
     state, rejected = replay_lines(lines)
     if state is None:

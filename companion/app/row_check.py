@@ -26,17 +26,19 @@ from companion.game.journal import (
 )
 from companion.game.pins import PIN_FILE, pin_file_problem
 from companion.game.saved_games import current_game, games_dir, journal_path
+from companion.paths import data_dir_problem
 
 
 def start_problem(data_dir: Path) -> str | None:
     """Why `companion run` must not start on `data_dir` (one line saying what to do), or
     None: the data directory is a directory it can use, no game's journal is gone while its
-    acknowledgement mark says moves were made, and the banker PIN file, when there is one,
-    is sound (a damaged one would leave the banker's seat open). Changes no file but
+    acknowledgement mark says moves were made, and the banker PIN file and the phones' seats
+    file, when there are, are sound (a damaged one would leave the banker's or a player's
+    seat open). Changes no file but
     creating a missing data directory; a damaged journal is found when it is opened."""
-    if data_dir.exists() and not data_dir.is_dir():
-        return f"the data directory {data_dir} is a file, not a directory: choose another " \
-               "with --data-dir DIR"
+    problem = data_dir_problem(data_dir)
+    if problem is not None:
+        return problem
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -45,7 +47,9 @@ def start_problem(data_dir: Path) -> str | None:
         lost_journals(games_dir(data_dir))
     except JournalError as exc:
         return str(exc)
-    return pin_file_problem(data_dir / PIN_FILE)
+    from web_remote.security import SEATS_FILE, seats_file_problem  # not in the row child
+
+    return pin_file_problem(data_dir / PIN_FILE) or seats_file_problem(data_dir / SEATS_FILE)
 
 
 class RowCheck:

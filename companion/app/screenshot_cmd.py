@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from companion.app import hotspot
 from companion.config import ConfigError, load_config
-from companion.paths import default_data_dir
+from companion.paths import default_data_dir, usable_data_dir
 
 if TYPE_CHECKING:
     from pygame import Surface
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
     from companion.game.journal import JournalError, JournalLocked
     from companion.game.session import open_session
 
-    data_dir = args.data_dir or default_data_dir()
+    data_dir = usable_data_dir(args.data_dir or default_data_dir())
     try:
         session = open_session(data_dir)
     except JournalLocked as exc:

@@ -15,7 +15,7 @@ from typing import Any
 from companion.game.api import Outcome, Source
 from companion.game.journal import JournalError, source_from_json
 from companion.game.session import GameSession
-from companion.paths import default_data_dir
+from companion.paths import default_data_dir, usable_data_dir
 
 #: the authority of a script or the keyboard: the person at the console is the banker
 SCRIPT = Source(kind="script", banker=True)
@@ -66,8 +66,9 @@ def add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def data_dir_of(args: argparse.Namespace) -> Path:
-    """The data directory asked for, or the platform's default."""
-    return args.data_dir if args.data_dir is not None else default_data_dir()
+    """The data directory asked for, or the platform's default; UnusableDataDir (one line,
+    printed by `companion`) when it is a file."""
+    return usable_data_dir(args.data_dir if args.data_dir is not None else default_data_dir())
 
 
 def import_script(lines: list[tuple[int, dict[str, Any]]], data_dir: Path,

@@ -43,12 +43,10 @@ def main(argv: list[str]) -> int:
         return 2
     if args.serial:
         return _tap_serial(args.serial, tag)
-    if args.data_dir is not None:
-        data_dir = args.data_dir
-    else:
-        from companion.paths import default_data_dir
+    from companion.paths import default_data_dir, usable_data_dir
 
-        data_dir = default_data_dir()
+    data_dir = usable_data_dir(args.data_dir if args.data_dir is not None
+                               else default_data_dir())
     try:
         answer = send_tap(data_dir, tag)
     except OSError as exc:

@@ -30,7 +30,8 @@ class Code(StrEnum):
     UNEVEN = "uneven"  #: building or selling would break even building
     MAX_BUILDINGS = "max_buildings"  #: the lot already has a hotel / nothing to sell
     HOUSING_SHORTAGE = "housing_shortage"  #: the bank lacks the houses or hotels
-    HAS_BUILDINGS = "has_buildings"  #: buildings in the group must be sold first
+    #: buildings must be sold first (params: the square and `on`: its lot, group or depot)
+    HAS_BUILDINGS = "has_buildings"
     ALREADY_MORTGAGED = "already_mortgaged"  #: the property is mortgaged already
     NOT_MORTGAGED = "not_mortgaged"  #: the property is not mortgaged
     BID_TOO_LOW = "bid_too_low"  #: a bid must beat the highest bid

@@ -210,12 +210,15 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
             # lots keep theirs, as evenly as the selling left them (RU «на остальных
             # участках этого цвета оставить по одному дому»)
             if g.level[square]:
-                return RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first")
+                return RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first",
+                                  square=square, on="lot")
         elif any(g.level[s] for s in group):
             return RulesError(Code.HAS_BUILDINGS,
-                              f"sell the buildings of {sq.name}'s group first")
+                              f"sell the buildings of {sq.name}'s group first",
+                              square=square, on="group")
     elif square in g.depots:
-        return RulesError(Code.HAS_BUILDINGS, f"sell the train depot of {sq.name} first")
+        return RulesError(Code.HAS_BUILDINGS, f"sell the train depot of {sq.name} first",
+                          square=square, on="depot")
     return None
 
 
@@ -303,10 +306,12 @@ def trade(
             sq = g.edition.squares[s]
             if any(g.level[x] for x in g.edition.groups[sq.group] if g.owner[x] == who):
                 raise RulesError(Code.HAS_BUILDINGS,
-                                 f"sell the buildings of {sq.name}'s group before trading it")
+                                 f"sell the buildings of {sq.name}'s group before trading it",
+                                 square=s, on="group")
             if s in g.depots:
                 raise RulesError(Code.HAS_BUILDINGS,
-                                 f"sell the train depot of {sq.name} before trading it")
+                                 f"sell the train depot of {sq.name} before trading it",
+                                 square=s, on="depot")
     # Interest on mortgaged deeds received must be payable from the cash after the trade;
     # a mortgaged last lot of a group the receiver built on is lifted at once.
     for who, (_, _, got) in ((b, give), (a, take)):

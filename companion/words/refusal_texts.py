@@ -79,7 +79,14 @@ _SENTENCES: tuple[Message, ...] = (
        "Build evenly: the other lots in the group of {square} need a building first"),
     _t("refusal_max_buildings", "That lot cannot take or give up another building"),
     _t("refusal_housing_shortage", "The bank has no such building left"),
-    _t("refusal_has_buildings", "Sell the buildings of the group first"),
+    _t("refusal_has_buildings", "Sell the buildings first"),
+    # TRANSLATORS: a lot is mortgaged once its own buildings are sold; the other lots of its
+    # group may keep theirs
+    _t("refusal_has_buildings_lot", "Sell the buildings on {square} first"),
+    # TRANSLATORS: a deed is traded (or, with that house rule, mortgaged) only when no lot of
+    # its group has a building
+    _t("refusal_has_buildings_group", "Sell the buildings of the group of {square} first"),
+    _t("refusal_has_buildings_depot", "Sell the train depot on {square} first"),
     _t("refusal_already_mortgaged", "That property is mortgaged already"),
     _t("refusal_not_mortgaged", "That property is not mortgaged"),
     _t("refusal_bid_too_low", "A bid must beat the highest bid"),

@@ -164,6 +164,11 @@ def _sentence(code: str, params: dict[str, Any], state: Mapping[str, Any],
         return "refusal_bid_too_low_minimum", {"minimum": money("minimum")}
     if code in ("no_monopoly", "uneven", "group_mortgaged"):
         return f"refusal_{code}_square", {"square": square()}
+    if code == "has_buildings":
+        on = _need(params, "on")
+        if on not in ("lot", "group", "depot"):
+            raise _Missing("on")
+        return f"refusal_has_buildings_{on}", {"square": square()}
     if code == "can_still_pay":
         return "refusal_can_still_pay_player", {"player": player(), "can": money("can"),
                                                 "owed": money("owed")}

@@ -87,7 +87,7 @@ def _render(refused: dict[str, str] | None = None,
         said=building_said(state.get("pending")), names=square_names(state, lang),
         refused=refused, typed=_typed(refused, sent, state, players),
         pin_set=r.pin.store.is_set, pin_warning=pin_warning_said(r.pin.warning()),
-        seats=r.seats.held(), edition_name=edition_name,
+        seats=r.seats.held(players), edition_name=edition_name,
         table_lang=r.table_language.resolve(str(state.get("edition") or "")),
     ), mimetype="text/html")
 

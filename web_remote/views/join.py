@@ -41,7 +41,7 @@ def join_form(code: str) -> BaseResponse:
     r = remote()
     who = identity()
     mine = who.player if who is not None else None  # this phone may take its own seat again
-    held = [name for name in r.seats.held() if name != mine]
+    held = [name for name in r.seats.held(_players()) if name != mine]
     return Response(render_template("join.html", code=code, players=_players(), held=held,
                                     pin_set=r.pin.store.is_set), mimetype="text/html")
 
