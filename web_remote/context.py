@@ -21,6 +21,7 @@ from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
+from web_remote.present import changes_history
 from web_remote.proposals import Proposals
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
@@ -211,14 +212,15 @@ class Remote:
 
     def _told(self, update: Update, state: JSON, new_game: bool) -> JSON:
         """What every phone's stream is sent of this update: the change from the version
-        sent before ("from"), or the whole state after a new game, a game switched to, or
-        a gap in the versions. A phone whose state is not of version "from" asks for the
+        sent before ("from"), with whether the History page changed ("history"), or the
+        whole state after a new game, a game switched to, or a gap in the versions. A phone whose state is not of version "from" asks for the
         state (/api/state); docs/phone-remote.md."""
         before, self.sent = self.sent, (update.version, state)
         if new_game or before is None or before[0] != update.version - 1:
             return {"version": update.version, "state": state, "events": update.events}
         return {"version": update.version, "from": before[0],
-                "change": state_change(before[1], state), "events": update.events}
+                "change": state_change(before[1], state), "events": update.events,
+                "history": changes_history(update.events)}
 
     def close(self) -> None:
         """Stop listening and end every live stream."""
