@@ -19,8 +19,9 @@ def _partials(page: Any) -> list[str]:
     return seen
 
 
-def test_pages_read_again_only_what_changed(browser: Any, server: ServerHandle,  # noqa: F811
-                                            game: Any) -> None:
+def test_pages_read_again_only_what_changed(browser: Any,  # noqa: F811
+                                            server: ServerHandle,  # noqa: F811
+                                            game: Any) -> None:  # noqa: F811
     rules = phone(browser, server, "spectator")
     rules.goto(server.url + "/rules")
     rules.wait_for_selector("body[data-live='1']")

@@ -213,8 +213,9 @@ class Remote:
     def _told(self, update: Update, state: JSON, new_game: bool) -> JSON:
         """What every phone's stream is sent of this update: the change from the version
         sent before ("from"), with whether the History page changed ("history"), or the
-        whole state after a new game, a game switched to, or a gap in the versions. A phone whose state is not of version "from" asks for the
-        state (/api/state); docs/phone-remote.md."""
+        whole state after a new game, a game switched to, or a gap in the versions. A phone
+        whose state is not of version "from" asks for the state (/api/state);
+        docs/phone-remote.md."""
         before, self.sent = self.sent, (update.version, state)
         if new_game or before is None or before[0] != update.version - 1:
             return {"version": update.version, "state": state, "events": update.events}
