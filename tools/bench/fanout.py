@@ -53,6 +53,8 @@ def _join_all(child: Companion) -> list[HttpPhone]:
 #: page refreshes timed per page after the payments (a phone's page reads its live part
 #: again, `?partial=1`, whenever its stream says the version changed)
 REFRESHES = 20
+#: payments after which all 12 phones read their pages again, timed together
+REFRESH_MOVES = 20
 
 
 def fanout_ms(data_dir: Path, samples: int
@@ -61,7 +63,9 @@ def fanout_ms(data_dir: Path, samples: int
     timings, how many payments the game refused (a pending debt), the companion's CPU ms
     per timed payment (every thread of its process, refused payments included), the
     bytes one phone's stream carried per payment, and the companion's CPU ms for one
-    refresh of a player's own page and of a spectator's table page."""
+    refresh of a player's own page and of a spectator's table page (20 at one version:
+    the table page is rendered for the first, views/shared.py), and for all 12 phones'
+    refreshes after a move ("per_move")."""
     stop = threading.Event()
     phones: list[HttpPhone] = []
     threads_: list[threading.Thread] = []
@@ -78,6 +82,7 @@ def fanout_ms(data_dir: Path, samples: int
             version = int(state["version"])
             playing = [PLAYERS.index(p["name"]) for p in state["players"]
                        if not p.get("bankrupt")]
+            seated = {PLAYERS[k] for k in playing}
             if arrivals.wait_all(version, 10) is None:
                 raise RuntimeError("not every phone got the first state")
             timings: list[float] = []
@@ -104,6 +109,31 @@ def fanout_ms(data_dir: Path, samples: int
                 timings.append((last - start) * 1000)
             cpu1, bytes1 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
             pages: dict[str, float] = {}
+            # a table's phones after each move: every page reads its live part again, as
+            # web_remote/static/app.js does after a payment (a player's phone on Me, a
+            # spectator's on Table); the payment's own CPU is left out
+            refresh_ns = 0
+            moves = 0
+            while moves < REFRESH_MOVES:
+                payer, payee = playing[i % len(playing)], playing[(i + 1) % len(playing)]
+                i += 1
+                status, body = phones[payer].command(
+                    {"do": "pay", "to": PLAYERS[payee], "amount": 1}, version)
+                if isinstance(body, dict) and "version" in body:
+                    version = int(body["version"])
+                if status != 200:
+                    continue
+                if arrivals.wait_all(version, 10) is None:
+                    raise RuntimeError("an update did not reach every phone")
+                moves += 1
+                before = cpu_ns(child.pid)
+                for k, phone in enumerate(phones):
+                    path = "/me" if k < len(PLAYERS) and PLAYERS[k] in seated else "/table"
+                    if phone.request("GET", f"{path}?partial=1")[0] != 200:
+                        raise RuntimeError(f"{path}?partial=1 was refused")
+                after = cpu_ns(child.pid)
+                refresh_ns += sum(ran - before.get(tid, 0) for tid, ran in after.items())
+            pages["per_move"] = refresh_ns / 1e6 / REFRESH_MOVES
             for name, phone, path in (("me", phones[playing[0]], "/me"),
                                       ("table", phones[-1], "/table")):
                 before = cpu_ns(child.pid)
@@ -150,6 +180,7 @@ def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
         "fanout.stream_bytes_per_move": round(mid_bytes, 1),
         "fanout.refresh_me_cpu_ms": round(pages["me"], 2),
         "fanout.refresh_table_cpu_ms": round(pages["table"], 2),
+        "fanout.refresh_cpu_ms_per_move": round(pages["per_move"], 2),
         "fanout.samples": float(len(mid)),
         "fanout.phones": float(len(PLAYERS) + SPECTATORS),
         "fanout.mid_game_commands": float(mid_game),
