@@ -188,6 +188,10 @@ class Remote:
     cleanup: list[Callable[[], None]] = field(default_factory=list)
     #: the version and state JSON the phones' streams were last sent (the listener's alone)
     sent: tuple[int, JSON] | None = None
+    #: each player's unseen news keys, and whose own move the undo button took back, as
+    #: the last update left them (the listener's alone: `_me_changed`)
+    _news: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    _undo_by: str | None = None
 
     def on_update(self, update: Update) -> None:
         """The session's listener (its listeners' thread): hand the update over, never
@@ -207,6 +211,7 @@ class Remote:
                                  ident=update.version)
             else:  # nobody follows: a phone that comes reads the state as it is then
                 self.sent = (update.version, state)
+                self._me_changed(state, [])  # what the next change is told against
         finally:
             self.session.saw(update.version)
 
@@ -219,9 +224,41 @@ class Remote:
         before, self.sent = self.sent, (update.version, state)
         if new_game or before is None or before[0] != update.version - 1:
             return {"version": update.version, "state": state, "events": update.events}
-        return {"version": update.version, "from": before[0],
-                "change": state_change(before[1], state), "events": update.events,
-                "history": changes_history(update.events)}
+        change = state_change(before[1], state)
+        return {"version": update.version, "from": before[0], "change": change,
+                "events": update.events, "history": changes_history(update.events),
+                "me": self._me_changed(state, change)}
+
+    def _me_changed(self, state: JSON, change: list[Any]) -> list[str] | None:
+        """The players whose Me page may show something new at this version, None for
+        anybody's: a change of the state beyond some players' own entries (their cash, their
+        square...) may touch every page; else the pages of those players, of players whose
+        unseen news changed, and of the players whose own move the undo button takes back,
+        before and after. A phone on another player's Me page keeps it (app.js);
+        tests/test_web_me_changed.py renders every page to hold this to account."""
+        players = state.get("players") or []
+        touched: set[str] = set()
+        anybody = False
+        for step in change:
+            path = step[0]
+            if path == ["version"]:
+                continue
+            if len(path) >= 3 and path[0] == "players" and isinstance(path[1], int) \
+                    and path[2] not in ("name", "bankrupt") and path[1] < len(players):
+                touched.add(str(players[path[1]]["name"]))
+                continue
+            anybody = True
+        news = {str(p["name"]): tuple(item.get("key") for item in
+                                      self.session.news(str(p["name"])))
+                for p in players}
+        touched.update(p for p, keys in news.items() if self._news.get(p) != keys)
+        self._news = news
+        target = self.session.undo_target()
+        source = (target or {}).get("source") or {}
+        by = source.get("player") if source.get("kind") == "phone" else None
+        touched.update(p for p in (self._undo_by, by) if isinstance(p, str))
+        self._undo_by = by if isinstance(by, str) else None
+        return None if anybody else sorted(touched)
 
     def close(self) -> None:
         """Stop listening and end every live stream."""

@@ -445,7 +445,8 @@
 
   // A page reads its live part again only when it may show something that changed: the
   // stream's change of the state says what did (docs/phone-remote.md). The Rules page shows
-  // the edition and its options; History its rows, which the server says changed or not.
+  // the edition and its options; History its rows, which the server says changed or not;
+  // Me one player's, and the server names the players whose Me page may show news.
   // A page that shows nothing new takes the new version as it is, so its buttons act on it.
   const page = document.body.dataset.page || "";
   const SHARED = new Set(["table", "history", "worth", "rules"]);  // no trades shown there
@@ -456,6 +457,10 @@
         ["options", "edition"].includes(step[0][0]));
     }
     if (page === "history") return data.history === false;
+    if (page === "me") {  // the server names the players whose Me page may have changed
+      const who = live.querySelector(".part[data-player]")?.dataset.player;
+      return Boolean(who) && Array.isArray(data.me) && !data.me.includes(who);
+    }
     return false;
   }
   function keep(version) {
