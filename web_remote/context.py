@@ -21,7 +21,7 @@ from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
-from web_remote.present import changes_history
+from web_remote.present import changes_history, legal_for
 from web_remote.proposals import Proposals
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
@@ -98,6 +98,8 @@ class TableHooks:
     on_trade_closed: Callable[[str], None] | None = None
 
 
+#: the parts of the state no Me page shows (the dice are on the Table page)
+UNSEEN_ON_ME = frozenset({"version", "dice"})
 #: how long a phone's answer waits for the remote's listener to have had its change
 CATCH_UP_S = 2.0
 
@@ -227,9 +229,10 @@ class Remote:
         change = state_change(before[1], state)
         return {"version": update.version, "from": before[0], "change": change,
                 "events": update.events, "history": changes_history(update.events),
-                "me": self._me_changed(state, change)}
+                "me": self._me_changed(state, change, before[1])}
 
-    def _me_changed(self, state: JSON, change: list[Any]) -> list[str] | None:
+    def _me_changed(self, state: JSON, change: list[Any],
+                    before: JSON | None = None) -> list[str] | None:
         """The players whose Me page may show something new at this version, None for
         anybody's: a change of the state beyond some players' own entries (their cash, their
         square...) may touch every page; else the pages of those players, of players whose
@@ -238,16 +241,22 @@ class Remote:
         tests/test_web_me_changed.py renders every page to hold this to account."""
         players = state.get("players") or []
         touched: set[str] = set()
-        anybody = False
+        anybody = legal = False
         for step in change:
             path = step[0]
-            if path == ["version"]:
+            if path and path[0] in UNSEEN_ON_ME:
+                continue
+            if path and path[0] == "legal" and before is not None:
+                legal = True  # the players whose own offers changed: below
                 continue
             if len(path) >= 3 and path[0] == "players" and isinstance(path[1], int) \
                     and path[2] not in ("name", "bankrupt") and path[1] < len(players):
                 touched.add(str(players[path[1]]["name"]))
                 continue
             anybody = True
+        if legal and before is not None:
+            touched.update(str(p["name"]) for p in players
+                           if legal_for(before, str(p["name"])) != legal_for(state, str(p["name"])))
         news = {str(p["name"]): tuple(item.get("key") for item in
                                       self.session.news(str(p["name"])))
                 for p in players}

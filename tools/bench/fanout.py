@@ -124,7 +124,9 @@ def fanout_ms(data_dir: Path, samples: int
                 if status != 200:
                     continue
                 if arrivals.wait_all(version, 10) is None:
-                    raise RuntimeError("an update did not reach every phone")
+                    raise RuntimeError(f"version {version} reached "
+                                       f"{len(arrivals.seen.get(version, ()))} phones of "
+                                       f"{len(phones)} within 10 s")
                 moves += 1
                 before = cpu_ns(child.pid)
                 for k, phone in enumerate(phones):
