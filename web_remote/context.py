@@ -23,6 +23,7 @@ from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
+from web_remote.present import changes_history, legal_for
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
 from web_remote.worth import WorthRecorder
@@ -97,6 +98,8 @@ class TableHooks:
     offers: OfferStore | None = None
 
 
+#: the parts of the state no Me page shows (the dice are on the Table page)
+UNSEEN_ON_ME = frozenset({"version", "dice"})
 #: how long a phone's answer waits for the remote's listener to have had its change
 CATCH_UP_S = 2.0
 
@@ -199,6 +202,10 @@ class Remote:
     sent: tuple[int, JSON] | None = None
     #: the offers' generation the phones were last told of
     _offers_told: int = 0
+    #: each player's unseen news keys, and whose own move the undo button took back, as
+    #: the last update left them (the listener's alone: `_me_changed`)
+    _news: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    _undo_by: str | None = None
 
     def on_update(self, update: Update) -> None:
         """The session's listener (its listeners' thread): hand the update over, never
@@ -219,19 +226,61 @@ class Remote:
                                  ident=update.version)
             else:  # nobody follows: a phone that comes reads the state as it is then
                 self.sent = (update.version, state)
+                self._me_changed(state, [])  # what the next change is told against
         finally:
             self.session.saw(update.version)
 
     def _told(self, update: Update, state: JSON, new_game: bool) -> JSON:
         """What every phone's stream is sent of this update: the change from the version
-        sent before ("from"), or the whole state after a new game, a game switched to, or
-        a gap in the versions. A phone whose state is not of version "from" asks for the
-        state (/api/state); docs/phone-remote.md."""
+        sent before ("from"), with whether the History page changed ("history"), or the
+        whole state after a new game, a game switched to, or a gap in the versions. A phone
+        whose state is not of version "from" asks for the state (/api/state);
+        docs/phone-remote.md."""
         before, self.sent = self.sent, (update.version, state)
         if new_game or before is None or before[0] != update.version - 1:
             return {"version": update.version, "state": state, "events": update.events}
-        return {"version": update.version, "from": before[0],
-                "change": state_change(before[1], state), "events": update.events}
+        change = state_change(before[1], state)
+        return {"version": update.version, "from": before[0], "change": change,
+                "events": update.events, "history": changes_history(update.events),
+                "me": self._me_changed(state, change, before[1])}
+
+    def _me_changed(self, state: JSON, change: list[Any],
+                    before: JSON | None = None) -> list[str] | None:
+        """The players whose Me page may show something new at this version, None for
+        anybody's: a change of the state beyond some players' own entries (their cash, their
+        square...) may touch every page; else the pages of those players, of players whose
+        unseen news changed, and of the players whose own move the undo button takes back,
+        before and after. A phone on another player's Me page keeps it (app.js);
+        tests/test_web_me_changed.py renders every page to hold this to account."""
+        players = state.get("players") or []
+        touched: set[str] = set()
+        anybody = legal = False
+        for step in change:
+            path = step[0]
+            if path and path[0] in UNSEEN_ON_ME:
+                continue
+            if path and path[0] == "legal" and before is not None:
+                legal = True  # the players whose own offers changed: below
+                continue
+            if len(path) >= 3 and path[0] == "players" and isinstance(path[1], int) \
+                    and path[2] not in ("name", "bankrupt") and path[1] < len(players):
+                touched.add(str(players[path[1]]["name"]))
+                continue
+            anybody = True
+        if legal and before is not None:
+            touched.update(str(p["name"]) for p in players
+                           if legal_for(before, str(p["name"])) != legal_for(state, str(p["name"])))
+        news = {str(p["name"]): tuple(item.get("key") for item in
+                                      self.session.news(str(p["name"])))
+                for p in players}
+        touched.update(p for p, keys in news.items() if self._news.get(p) != keys)
+        self._news = news
+        target = self.session.undo_target()
+        source = (target or {}).get("source") or {}
+        by = source.get("player") if source.get("kind") == "phone" else None
+        touched.update(p for p in (self._undo_by, by) if isinstance(p, str))
+        self._undo_by = by if isinstance(by, str) else None
+        return None if anybody else sorted(touched)
 
     def close(self) -> None:
         """Stop listening and end every live stream."""

@@ -249,6 +249,19 @@ EVENT_KINDS = frozenset({
 })
 
 
+#: the events of a journal entry that change what History lists besides its own rows: an
+#: undo (going back too) marks rows taken back, a redo marks them in force again
+MARKS_KINDS = frozenset({"undone", "redone", "game_started", "game_switched"})
+
+
+def changes_history(entry_events: list[JSON]) -> bool:
+    """Whether a journal entry with these events changes the History page: it adds a row
+    (a transfer, an event of EVENT_KINDS) or marks rows (MARKS_KINDS). A phone showing
+    History reads it again only then (web_remote/static/app.js)."""
+    return any(e.get("kind") == "transfer" or e.get("kind") in EVENT_KINDS
+               or e.get("kind") in MARKS_KINDS for e in entry_events)
+
+
 def events(entries: list[JSON], player: str | None) -> list[JSON]:
     """The notable events of the journal entries (EVENT_KINDS), newest first, optionally
     one player's; events of undone commands are kept and marked."""

@@ -53,6 +53,47 @@ def _join_all(child: Companion) -> list[HttpPhone]:
 #: page refreshes timed per page after the payments (a phone's page reads its live part
 #: again, `?partial=1`, whenever its stream says the version changed)
 REFRESHES = 20
+#: payments after which all 12 phones read their pages again, timed together
+REFRESH_MOVES = 20
+
+
+class _Told:
+    """What the stream told of each version (its payload), for the pages' choice."""
+
+    def __init__(self) -> None:
+        self.payloads: dict[int, Any] = {}
+        self.cond = threading.Condition()
+
+    def wait(self, version: int, timeout: float) -> Any:
+        """The payload of `version`, None when it did not come in time."""
+        with self.cond:
+            self.cond.wait_for(lambda: version in self.payloads, timeout)
+            return self.payloads.get(version)
+
+
+def _telling_reader(phone: HttpPhone, arrivals: _Arrivals, told: _Told,
+                    stop: threading.Event) -> None:
+    """`_reader`, keeping each state event's payload too."""
+    while not stop.is_set():
+        try:
+            item = phone.next_event(0.5)
+        except (ConnectionError, OSError):
+            return
+        if item is not None and item[0] == "state":
+            arrivals.record(int(item[1]["version"]), phone.arrived)
+            with told.cond:
+                told.payloads[int(item[1]["version"])] = item[1]
+                told.cond.notify_all()
+
+
+def reads_again(payload: Any, page: str, player: str | None) -> bool:
+    """Whether a phone's page reads its live part again after this state event, as
+    web_remote/static/app.js decides: a Me page only when its player is named in "me"
+    (or "me" says nothing), the Table page always."""
+    if page != "me" or not isinstance(payload, dict) or "change" not in payload:
+        return True
+    named = payload.get("me")
+    return not isinstance(named, list) or player in named
 
 
 def fanout_ms(data_dir: Path, samples: int
@@ -61,7 +102,9 @@ def fanout_ms(data_dir: Path, samples: int
     timings, how many payments the game refused (a pending debt), the companion's CPU ms
     per timed payment (every thread of its process, refused payments included), the
     bytes one phone's stream carried per payment, and the companion's CPU ms for one
-    refresh of a player's own page and of a spectator's table page."""
+    refresh of a player's own page and of a spectator's table page (20 at one version:
+    the table page is rendered for the first, views/shared.py), and for all 12 phones'
+    refreshes after a move ("per_move")."""
     stop = threading.Event()
     phones: list[HttpPhone] = []
     threads_: list[threading.Thread] = []
@@ -69,15 +112,19 @@ def fanout_ms(data_dir: Path, samples: int
         try:
             phones = _join_all(child)
             arrivals = _Arrivals(len(phones))
-            for phone in phones:
+            told = _Told()
+            for k, phone in enumerate(phones):
                 phone.open_stream()
-                t = threading.Thread(target=_reader, args=(phone, arrivals, stop), daemon=True)
+                t = threading.Thread(target=_telling_reader, args=(phone, arrivals, told, stop),
+                                     daemon=True) if k == 0 else threading.Thread(
+                    target=_reader, args=(phone, arrivals, stop), daemon=True)
                 t.start()
                 threads_.append(t)
             state = phones[0].state()
             version = int(state["version"])
             playing = [PLAYERS.index(p["name"]) for p in state["players"]
                        if not p.get("bankrupt")]
+            seated = {PLAYERS[k] for k in playing}
             if arrivals.wait_all(version, 10) is None:
                 raise RuntimeError("not every phone got the first state")
             timings: list[float] = []
@@ -104,6 +151,37 @@ def fanout_ms(data_dir: Path, samples: int
                 timings.append((last - start) * 1000)
             cpu1, bytes1 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
             pages: dict[str, float] = {}
+            # a table's phones after each move: every page reads its live part again, as
+            # web_remote/static/app.js does after a payment (a player's phone on Me, a
+            # spectator's on Table, only the pages their stream's event says may
+            # have changed: reads_again); the
+            # payment's own CPU is left out (its answer comes once the stream was told)
+            refresh_ns = 0
+            moves = reads = 0
+            while moves < REFRESH_MOVES:
+                payer, payee = playing[i % len(playing)], playing[(i + 1) % len(playing)]
+                i += 1
+                status, body = phones[payer].command(
+                    {"do": "pay", "to": PLAYERS[payee], "amount": 1}, version)
+                if isinstance(body, dict) and "version" in body:
+                    version = int(body["version"])
+                if status != 200:
+                    continue
+                moves += 1
+                payload = told.wait(version, 10)
+                before = cpu_ns(child.pid)
+                for k, phone in enumerate(phones):
+                    mine = PLAYERS[k] if k < len(PLAYERS) and PLAYERS[k] in seated else None
+                    path = "/me" if mine else "/table"
+                    if not reads_again(payload, path[1:], mine):
+                        continue
+                    reads += 1
+                    if phone.request("GET", f"{path}?partial=1")[0] != 200:
+                        raise RuntimeError(f"{path}?partial=1 was refused")
+                after = cpu_ns(child.pid)
+                refresh_ns += sum(ran - before.get(tid, 0) for tid, ran in after.items())
+            pages["per_move"] = refresh_ns / 1e6 / REFRESH_MOVES
+            pages["reads_per_move"] = reads / REFRESH_MOVES
             for name, phone, path in (("me", phones[playing[0]], "/me"),
                                       ("table", phones[-1], "/table")):
                 before = cpu_ns(child.pid)
@@ -150,6 +228,8 @@ def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
         "fanout.stream_bytes_per_move": round(mid_bytes, 1),
         "fanout.refresh_me_cpu_ms": round(pages["me"], 2),
         "fanout.refresh_table_cpu_ms": round(pages["table"], 2),
+        "fanout.refresh_cpu_ms_per_move": round(pages["per_move"], 2),
+        "fanout.refresh_reads_per_move": round(pages["reads_per_move"], 2),
         "fanout.samples": float(len(mid)),
         "fanout.phones": float(len(PLAYERS) + SPECTATORS),
         "fanout.mid_game_commands": float(mid_game),

@@ -446,6 +446,33 @@
     follow();
   }
 
+  // A page reads its live part again only when it may show something that changed: the
+  // stream's change of the state says what did (docs/phone-remote.md). The Rules page shows
+  // the edition and its options; History its rows, which the server says changed or not;
+  // Me one player's, and the server names the players whose Me page may show news.
+  // A page that shows nothing new takes the new version as it is, so its buttons act on it.
+  const page = document.body.dataset.page || "";
+  const SHARED = new Set(["table", "history", "worth", "rules"]);  // no trades shown there
+  function unchangedHere(data) {
+    if (!Array.isArray(data.change) || data.from !== shownVersion()) return false;
+    if (page === "rules") {
+      return !data.change.some((step) => !step[0].length ||
+        ["options", "edition"].includes(step[0][0]));
+    }
+    if (page === "history") return data.history === false;
+    if (page === "me") {  // the server names the players whose Me page may have changed
+      const who = live.querySelector(".part[data-player]")?.dataset.player;
+      return Boolean(who) && Array.isArray(data.me) && !data.me.includes(who);
+    }
+    return false;
+  }
+  function keep(version) {
+    for (const el of live.querySelectorAll("[data-version]")) {
+      el.dataset.version = String(version);
+    }
+    document.body.dataset.shown = String(version);
+  }
+
   // The live stream; a refused one (too many phones follow the table: 503) is closed by
   // the browser for good, so the page asks again a little later.
   function follow() {
@@ -456,9 +483,11 @@
     events.addEventListener("state", (e) => {
       const data = JSON.parse(e.data);
       document.body.dataset.seen = String(data.version);
-      if (data.version !== shownVersion()) refresh();
+      if (data.version === shownVersion()) return;
+      if (unchangedHere(data)) keep(data.version);
+      else refresh();
     });
-    events.addEventListener("trades", () => refresh());
+    events.addEventListener("trades", () => { if (!SHARED.has(page)) refresh(); });
     // another phone of the player saw news this page shows: the page drops it
     events.addEventListener("news", (e) => {
       const keys = JSON.parse(e.data).keys || [];

@@ -5,6 +5,7 @@ part (?partial=1) when the phone's script refreshes it after an update.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -40,6 +41,7 @@ from web_remote.present import (
     transactions,
 )
 from web_remote.reasons import move_reasons, reason
+from web_remote.views.shared import shared
 from web_remote.worth import chart_svg, legend_entries
 
 bp = Blueprint("pages", __name__)
@@ -137,13 +139,34 @@ def page(name: str, **ctx: Any) -> BaseResponse:
         if request.args.get("partial"):
             return refuse("not_joined", _("Scan the code on the table to join."), 401)
         return redirect(url_for("join.home"))
-    state = ctx.setdefault("state", remote().session.state())
+    ctx.setdefault("state", remote().session.state())
+    template = f"parts/{name}.html" if request.args.get("partial") else f"{name}.html"
+    return Response(_render(name, template, ctx), mimetype="text/html")
+
+
+def _render(name: str, template: str, ctx: dict[str, Any]) -> str:
+    """The template with what every page has besides its own: money and square names in
+    the phone's language, the verbs' labels, the groups' colours."""
+    state = ctx["state"]
     lang = current_language()
     ctx.update(money=lambda a: money(a, state.get("currency"), lang), labels=verb_labels(),
                names=square_names(state, lang), page_name=name,
                colour=lambda grp: group_colour(state, grp), partial_url=request.full_path)
-    template = f"parts/{name}.html" if request.args.get("partial") else f"{name}.html"
-    return Response(render_template(template, **ctx), mimetype="text/html")
+    return render_template(template, **ctx)
+
+
+def shared_page(name: str, state: dict[str, Any], key: tuple[Any, ...],
+                build: Callable[[], dict[str, Any]]) -> BaseResponse:
+    """A page every phone of one language sees alike, but for what `key` names (the
+    banker's links, a filter): its live part is rendered once per state of the table and
+    handed to every phone that asks for it (views/shared.py); `build` gives the page's own
+    values, only when it is rendered. The whole page, and a phone not joined, as `page`."""
+    who = identity()
+    if who is None or not request.args.get("partial"):
+        return page(name, state=state, **build())
+    html = shared().get(state, (name, current_language(), who.banker, *key),
+                        lambda: _render(name, f"parts/{name}.html", {**build(), "state": state}))
+    return Response(html, mimetype="text/html")
 
 
 def _acting_for(state: dict[str, Any]) -> str | None:
@@ -256,13 +279,17 @@ def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
 def table() -> BaseResponse:
     """Everything the big screen shows, so a laptop can be the screen."""
     state = remote().session.state()
-    faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
-    return page("table", state=state, moves=latest_moves(state), news=say_news(state, None),
-                board=board(state, current_language()),
-                said=building_said(state.get("pending")),
-                speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
-                owned={s["index"]: s for s in state.get("squares", [])},
-                tickets="bus_tickets" in (state.get("bank") or {}))
+
+    def build() -> dict[str, Any]:
+        faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
+        return dict(moves=latest_moves(state), news=say_news(state, None),
+                    board=board(state, current_language()),
+                    said=building_said(state.get("pending")),
+                    speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
+                    owned={s["index"]: s for s in state.get("squares", [])},
+                    tickets="bus_tickets" in (state.get("bank") or {}))
+
+    return shared_page("table", state, (), build)
 
 
 @bp.get("/history")
@@ -270,23 +297,28 @@ def history() -> BaseResponse:
     """Every transaction from the journal, filterable by player."""
     state = remote().session.state()
     player = request.args.get("player") or None
-    entries = remote().session.history(player, 2000)
-    rows = transactions(entries, player)
-    for row in rows:
-        row["said_why"] = reason({"amount": row["amount"], "to": row["to"], "why": row["why"]},
-                                 state) if row.get("why") else None
-    listed = events(entries, player)
-    moves = [{**e, "text": said} for e, said in zip(listed, say_events(listed, state),
-                                                    strict=True) if said]
-    return page("history", state=state, rows=rows, player=player, reasons=reason_labels(),
-                sources=source_labels(),
-                moves=moves,
-                players=[p["name"] for p in state.get("players", [])])
+
+    def build() -> dict[str, Any]:
+        entries = remote().session.history(player, 2000)
+        rows = transactions(entries, player)
+        for row in rows:
+            row["said_why"] = reason({"amount": row["amount"], "to": row["to"],
+                                      "why": row["why"]}, state) if row.get("why") else None
+        listed = events(entries, player)
+        moves = [{**e, "text": said} for e, said in zip(listed, say_events(listed, state),
+                                                        strict=True) if said]
+        return dict(rows=rows, player=player, reasons=reason_labels(),
+                    sources=source_labels(), moves=moves,
+                    players=[p["name"] for p in state.get("players", [])])
+
+    return shared_page("history", state, (player,), build)
 
 
-def worth_chart(state: dict[str, Any], legend: bool = True) -> str:
-    """The net worth chart, amounts written as the state's edition writes money."""
-    players, samples = remote().worth.series()
+def worth_chart(state: dict[str, Any], legend: bool = True,
+                series: tuple[list[str], list[dict[str, Any]]] | None = None) -> str:
+    """The net worth chart (of `series`, else the recorder's now), amounts written as the
+    state's edition writes money."""
+    players, samples = series or remote().worth.series()
     cur = state.get("currency")
     lang = current_language()
     return chart_svg(players, samples, _("Net worth over time"),
@@ -299,14 +331,21 @@ def worth_chart(state: dict[str, Any], legend: bool = True) -> str:
 def worth() -> BaseResponse:
     """Net worth over time for every player (SVG drawn here)."""
     state = remote().session.state()
+    # the chart's samples are recorded by the remote's listener, which may not have had
+    # this state yet: the cached chart is the one of its samples
     players, samples = remote().worth.series()
-    lang = current_language()
-    # the names and figures as a list under the chart: inside the drawing they shrank
-    # to a few pixels on a phone and ran off its edge
-    legend = legend_entries(players, samples,
-                            lambda a: money(a, state.get("currency"), lang))
-    return page("worth", state=state, svg=worth_chart(state, legend=False), players=players,
-                samples=samples, legend=legend)
+    last = (len(samples), samples[-1].get("v") if samples else None)
+
+    def build() -> dict[str, Any]:
+        lang = current_language()
+        # the names and figures as a list under the chart: inside the drawing they shrank
+        # to a few pixels on a phone and ran off its edge
+        legend = legend_entries(players, samples,
+                                lambda a: money(a, state.get("currency"), lang))
+        return dict(svg=worth_chart(state, legend=False, series=(players, samples)),
+                    players=players, samples=samples, legend=legend)
+
+    return shared_page("worth", state, last, build)
 
 
 @bp.get("/worth.svg")

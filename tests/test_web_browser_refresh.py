@@ -1,0 +1,60 @@
+"""In a real browser: after a move a page reads its live part again only when it may show
+something that changed (web_remote/static/app.js, docs/phone-remote.md). The Rules page
+and History after a move that lists nothing new keep what they show and take the new
+version; the Table and Me pages, and History after a payment, read it again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_web_browser import TABLE, browser, expect, game, phone, server  # noqa: F401
+
+from web_remote.serving import ServerHandle
+
+
+def _partials(page: Any) -> list[str]:
+    """The live-part requests this page sends (recorded from now on)."""
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url) if "partial=1" in r.url else None)
+    return seen
+
+
+def test_pages_read_again_only_what_changed(browser: Any,  # noqa: F811
+                                            server: ServerHandle,  # noqa: F811
+                                            game: Any) -> None:  # noqa: F811
+    rules = phone(browser, server, "spectator")
+    rules.goto(server.url + "/rules")
+    rules.wait_for_selector("body[data-live='1']")
+    history = phone(browser, server, "spectator")
+    history.goto(server.url + "/history")
+    history.wait_for_selector("body[data-live='1']")
+    table = phone(browser, server, "spectator")
+    table.goto(server.url + "/table")
+    table.wait_for_selector("body[data-live='1']")
+    ann = phone(browser, server, "player:Ann")
+    asked = {name: _partials(p) for name, p in
+             (("rules", rules), ("history", history), ("table", table), ("me", ann))}
+
+    out = game.submit({"do": "roll", "dice": [1, 2]}, TABLE)  # a move, no payment
+    assert out.accepted
+    for p in (rules, history, table, ann):
+        expect(p.locator("body")).to_have_attribute("data-shown", str(out.version))
+        expect(p.locator(f"#live [data-version='{out.version}']").first).to_be_attached()
+    assert asked["rules"] == [] and asked["history"] == []
+    assert len(asked["table"]) == 1 and len(asked["me"]) == 1
+    assert "Rue Lecourbe" in ann.locator("#live").inner_text()  # Ann may buy it now
+
+    out = game.submit({"do": "buy"}, TABLE)  # a payment: a History row
+    assert out.accepted
+    for p in (rules, history, table, ann):
+        expect(p.locator("body")).to_have_attribute("data-shown", str(out.version))
+    expect(history.locator("tr[data-seq]").first).to_be_attached()
+    assert asked["rules"] == [] and len(asked["history"]) == 1
+    assert len(asked["table"]) == 2
+
+    # a page that kept its part acts on the new version: the stale-version check passes
+    ann.goto(server.url + "/rules")
+    ann.wait_for_selector("body[data-live='1']")
+    out = game.submit({"do": "end_turn"}, TABLE)
+    assert out.accepted
+    expect(ann.locator("body")).to_have_attribute("data-shown", str(out.version))
