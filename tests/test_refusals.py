@@ -44,6 +44,11 @@ FACTS: dict[str, dict[str, Any]] = {
     "has_buildings": {"square": 39, "on": "lot"},
     "can_still_pay": {"player": "Björn", "can": 12000, "owed": 4000},
     "game_over": {"player": "Märta"},
+    "already_moved": {"player": "Björn"},
+    "salary_paid": {"player": "Björn"},
+    "in_jail": {"player": "Björn"},
+    "result_kept": {"player": "Björn"},
+    "not_past_go": {"start": 9, "square": 39},
 }
 #: the facts above as they must appear in the sentence (names, money in kronor)
 SHOWN = {"player", "square", "needed", "cash", "minimum", "can", "owed"}

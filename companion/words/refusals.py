@@ -46,9 +46,10 @@ ENGINE_CODES: tuple[str, ...] = tuple(code.value for code in Code)
 SESSION_CODES: tuple[str, ...] = (
     "stale_version", "nothing_to_undo", "nothing_to_redo", "not_allowed", "storage_error",
     "session_closed", "internal_error", "not_in_line", "before_game_start", "last_move",
+    "result_kept",
 )
 #: the one authority table's own codes (companion/game/authority.py)
-AUTHORITY_CODES: tuple[str, ...] = ("no_offer",)
+AUTHORITY_CODES: tuple[str, ...] = ("no_offer", "device_dice", "device_cards")
 #: the phone remote's own codes (web_remote: refuse() and Refusal); bad_amount also the
 #: table's amount entry (companion/inputs)
 WEB_CODES: tuple[str, ...] = (
