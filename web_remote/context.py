@@ -23,7 +23,7 @@ from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
-from web_remote.present import changes_history, legal_for
+from web_remote.present import OFFERS_KEY, changes_history, legal_for
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
 from web_remote.worth import WorthRecorder
@@ -259,7 +259,7 @@ class Remote:
             path = step[0]
             if path and path[0] in UNSEEN_ON_ME:
                 continue
-            if path and path[0] == "legal" and before is not None:
+            if path and path[0] == OFFERS_KEY and before is not None:
                 legal = True  # the players whose own offers changed: below
                 continue
             if len(path) >= 3 and path[0] == "players" and isinstance(path[1], int) \

@@ -87,10 +87,26 @@ def lift_cost(value: int, options: JSON) -> int:
     return value + extra
 
 
+#: the state's list of the engine's offers: the phones read it here only
+OFFERS_KEY = "legal"
+
+
+def offers(state: JSON) -> list[JSON]:
+    """Every command the engine offers now (the state's list)."""
+    return list(state.get(OFFERS_KEY) or [])
+
+
+def correction_for(state: JSON, player: str | None) -> JSON | None:
+    """The banker's correction of a player's move (the token put on a square, the salary
+    paid), when the engine offers it for that player."""
+    return next((c for c in offers(state) if c.get("correction")
+                 and c["do"] == "land" and player in c.get("players", [])), None)
+
+
 def legal_for(state: JSON, player: str | None) -> list[JSON]:
     """The legal commands a player may send (those with their name, and auction/trade)."""
     out = []
-    for cmd in state.get("legal", []):
+    for cmd in offers(state):
         by = cmd.get("by")
         if by == player or (by is None and cmd["do"] == "trade" and player in cmd["players"]):
             out.append(cmd)

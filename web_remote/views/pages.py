@@ -30,6 +30,7 @@ from web_remote.i18n import (
 from web_remote.links import join_url
 from web_remote.present import (
     board,
+    correction_for,
     deeds,
     edition,
     events,
@@ -238,19 +239,12 @@ def me() -> BaseResponse:
                 quick=quick,
                 can_pass=find(mine, "pass"), bankrupt=find(mine, "bankrupt"),
                 land=find(mine, "land"), pass_go=find(mine, "pass_go"), trades=trades,
-                correct=_correction(state, player) if who is not None and who.banker
+                correct=correction_for(state, player) if who is not None and who.banker
                 else None,
                 others=others, lift_offer=lift_offer,
                 can_trade=find(mine, "trade") is not None,
                 all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
                 players=[p["name"] for p in state.get("players", [])])
-
-
-def _correction(state: dict[str, Any], player: str | None) -> dict[str, Any] | None:
-    """The banker's correction of a player's move (the token put on a square, the salary
-    paid), when `legal` offers it for that player."""
-    return next((c for c in state.get("legal", []) if c.get("correction")
-                 and c["do"] == "land" and player in c.get("players", [])), None)
 
 
 def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
