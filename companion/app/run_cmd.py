@@ -133,6 +133,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
         reader_specs,
         screen_language,
         start_panel,
+        start_speech,
         table_pin,
     )
     from companion.game.journal import JournalError
@@ -182,11 +183,20 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                                                                                 w.where))
     sound.set_volume(controller.ui.volume / 100)
     sound.set_muted(controller.ui.muted)
+    configured = screen_language(config.screen.language, args.config)
+    speech = start_speech(session, data_dir, lambda: getattr(
+        getattr(controller, "settings", None), "language", "") or configured)
+    parts.append(speech)
+
+    def notice(message: str, kind: str) -> None:  # shown, and a warning said aloud
+        controller.post_message(message, kind)
+        if kind == "warning":
+            speech.warn(message)
+
     try:
         # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
         # screen's card registration all go through it
-        readers = Readers(session, data_dir, [], controller.post_message,
-                          config.readers.rdm6300_confirm)
+        readers = Readers(session, data_dir, [], notice, config.readers.rdm6300_confirm)
         parts.append(readers)
         if surface is None:
             readers.set_ui(controller.reader_action)
