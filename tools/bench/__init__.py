@@ -159,6 +159,7 @@ PARTS: list[tuple[str, str, str]] = [
     ("fanout", "tools.bench.fanout", "run_bench"),
     ("rfid", "tools.bench.rfid", "run_bench"),
     ("web", "tools.bench.web", "run_bench"),
+    ("speech", "tools.bench.speech", "run_bench"),
 ]
 NAMES = ["engine"] + [name for name, _m, _f in PARTS]
 #: old part names: the screen's stand-in gave way to the real window's parts
