@@ -152,6 +152,7 @@
         retype(typing);
         wire();
         newsDue();
+        speakNews();
         document.body.dataset.shown = String(shownVersion());
       })
       .catch(() => {})
@@ -436,8 +437,32 @@
   }
   document.addEventListener("visibilitychange", newsDue);
 
+  // A player may have their own news read aloud in their own earpiece (the browser's
+  // speech, in the page's language) instead of, or as well as, the table's voice: the
+  // choice is this phone's (localStorage); a line is read once (its keys, this tab).
+  const SPEAK = "companion.speakNews";
+  const spoken = new Set();
+  function speakNews() {
+    const box = live ? live.querySelector("input[data-speak-news]") : null;
+    const on = localStorage.getItem(SPEAK) === "1";
+    if (box) {
+      box.checked = on;
+      box.onchange = () => { localStorage.setItem(SPEAK, box.checked ? "1" : "0"); };
+    }
+    const lines = [...(live ? live.querySelectorAll("ul.news li[data-key]") : [])];
+    const fresh = lines.filter((li) => !spoken.has(li.dataset.key));
+    fresh.forEach((li) => spoken.add(li.dataset.key));
+    if (!on || !window.speechSynthesis || !speakNews.primed) { speakNews.primed = true; return; }
+    for (const li of fresh) {
+      const said = new SpeechSynthesisUtterance(li.textContent);
+      said.lang = document.documentElement.lang;
+      window.speechSynthesis.speak(said);
+    }
+  }
+
   wire();
   newsDue();
+  speakNews();
   if (live && live.dataset.partial && window.EventSource) {
     document.body.dataset.shown = String(shownVersion());
     follow();
