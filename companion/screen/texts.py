@@ -305,6 +305,11 @@ _MESSAGES: tuple[Message, ...] = (
     # who may answer (companion.inputs.authority): the table's buttons act for the current
     # player; another player's bid, trade or debt is theirs to answer
     _t("own_input", "Waiting for {player}: answer on your phone or tap your bank card"),
+    # TRANSLATORS: the menu entry that switches the table's spoken announcements off / on
+    _t("settings_voice_off", "Voice off"),
+    _t("settings_voice_on", "Voice on"),
+    # TRANSLATORS: the menu entry that changes the spoken announcements' volume (in steps)
+    _t("settings_voice_volume", "Voice volume {volume} %"),
 )
 MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES} | LINES | WHY | LESSONS
 #: the English source texts by id (the singular of counted messages)
