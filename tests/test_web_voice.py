@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask
@@ -84,7 +84,7 @@ def test_the_screen_menu_switches_the_voice(tmp_path: Path) -> None:
     from companion.screen.controller import Controller
     from companion.screen.views.prompt import Action
 
-    controller = Controller(FakeSession(), data_dir=tmp_path)
+    controller = Controller(cast(Any, FakeSession()), data_dir=tmp_path)
     controller.open_menu()
     chooser = controller.ui.chooser
     assert chooser is not None
