@@ -122,12 +122,11 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
 
     p.surface.blit(_ring_layer(p, rect, by_index, ui, colors), rect.topleft)
     labelled = p.scale >= LABELS_FROM  # room for a short name on each square; none on 7 inch
-    if labelled:  # on the colour bar, dark on a light colour
+    if labelled:  # on the colour bar, black or white: whichever reads better
         for info in ui.board.squares:
             label = theme.SIZES["square_label"]
             bar = _group_color(by_index.get(info.index), info, ui)
-            light = bar is not None and 0.299 * bar[0] + 0.587 * bar[1] + 0.114 * bar[2] > 140
-            ink = (20, 20, 25) if light else theme.TEXT
+            ink = theme.TEXT if bar is None else theme.ink_on(bar)  # AA on every group
             box = label_box(p, cell_rect(info.index))
             px = round(label * p.scale)  # never shrunk: cut to fewer letters instead
 
