@@ -47,3 +47,23 @@ def test_square_names_on_every_colour_group() -> None:
 def test_the_checker_sees_a_weak_pair() -> None:
     """White on the yes cap's green was 2.3:1: the measure can fail."""
     assert contrast((250, 250, 250), theme.BUTTON_COLORS["yes"]) < AA
+
+
+def test_the_board_carries_each_groups_letter() -> None:
+    """A street's group is told apart without colour: the same letter as on the phones,
+    drawn under its colour bar."""
+    import pygame
+
+    from companion.editions import group_letters
+    from companion.screen.painter import Painter
+    from companion.screen.views.board_info import board_info
+    from companion.screen.views.board_map import _draw_group_letter
+
+    assert board_info("sv").group_letters == group_letters("sv")
+    assert sorted(group_letters("sv").values()) == list("ABCDEFGH")
+    surface = pygame.Surface((400, 400))
+    painter = Painter(surface, 1.0, 1.0)
+    _draw_group_letter(painter, pygame.Rect(0, 0, 40, 40), 10, "C")
+    _draw_group_letter(painter, pygame.Rect(40, 0, 40, 40), 10, "")  # a station: none
+    assert [t.text for t in painter.texts] == ["C"]
+    assert contrast(theme.TEXT, theme.BOARD_CELL) >= AA  # the letter on its cell
