@@ -164,8 +164,10 @@ def test_news_and_bids_reach_a_screen_reader(browser: Any, served: ServerHandle)
 def test_each_colour_group_carries_its_letter(browser: Any, served: ServerHandle) -> None:
     ann = joined(browser, served, "sv", "player:Ann", "light")
     ann.goto(served.url + "/table")
-    letters = set(ann.locator("ul.deedlist .grp").all_inner_texts())
+    letters = set(ann.locator("ul.deedlist .grp-tag").all_inner_texts())
     assert letters == set(group_letters("sv").values())
+    ann.goto(served.url + "/story")
+    assert set(ann.locator(".grp-tag").all_inner_texts()) <= set(group_letters("sv").values())
     ann.goto(served.url + "/me")
     deed = ann.locator("article.deed header .grp").first
     assert deed.inner_text() == group_letters("sv")["brown"]

@@ -34,7 +34,6 @@ from web_remote.present import (
     find,
     group_colour,
     group_mark,
-    ink_on,
     legal_for,
     money,
     square_names,
@@ -143,7 +142,7 @@ def page(name: str, **ctx: Any) -> BaseResponse:
     ctx.update(money=lambda a: money(a, state.get("currency"), lang), labels=verb_labels(),
                names=square_names(state, lang), page_name=name,
                colour=lambda grp: group_colour(state, grp), partial_url=request.full_path,
-               group_mark=lambda grp: group_mark(state, grp), ink=ink_on)
+               group_mark=lambda grp: group_mark(state, grp))
     template = f"parts/{name}.html" if request.args.get("partial") else f"{name}.html"
     return Response(render_template(template, **ctx), mimetype="text/html")
 
