@@ -202,3 +202,21 @@ def test_a_warning_the_screen_shows_is_said(game: Any, tmp_path: Path) -> None:
     finally:
         announcer.close()
     assert [(s.text, s.lang) for s in voice.heard] == [("RFID reader unplugged", "en")]
+
+
+def test_the_voice_speaks_the_tables_language(game: Any, tmp_path: Path) -> None:
+    """The language chosen for the table (setup, banker page) is the one spoken."""
+    from companion.words.table_language import TableLanguage
+
+    data = tmp_path / "game"
+    TableLanguage.at(data).choose("de")
+    voice = Voice(sink=tmp_path / "heard", engine="/bin/true")
+    announcer = Announcer(game, voice, data)
+    try:
+        play(game, {"do": "roll", "dice": [1, 2]}, {"do": "buy", "by": "Anna"},
+             {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})
+        assert announcer.settle(game.state()["version"]) and voice.idle(10)
+    finally:
+        announcer.close()
+    assert {s.lang for s in voice.heard} == {"de"}
+    assert "Bram zahlt Anna 4 Euro Miete für Rue Lecourbe" in [s.text for s in voice.heard]

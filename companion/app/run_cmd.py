@@ -183,9 +183,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                                                                                 w.where))
     sound.set_volume(controller.ui.volume / 100)
     sound.set_muted(controller.ui.muted)
-    configured = screen_language(config.screen.language, args.config)
-    speech = start_speech(session, data_dir, lambda: getattr(
-        getattr(controller, "settings", None), "language", "") or configured)
+    speech = start_speech(session, data_dir)  # speaks the table's language
     parts.append(speech)
 
     def notice(message: str, kind: str) -> None:  # shown, and a warning said aloud

@@ -129,12 +129,11 @@ class WebRemote:
             self.handle.stop()
 
 
-def start_speech(session: GameSessionProtocol, data_dir: Path,
-                 language: Callable[[], str]) -> Announcer:
+def start_speech(session: GameSessionProtocol, data_dir: Path) -> Announcer:
     """The table's voice: the session's announcements said by espeak-ng in a child process
-    (silent without the engine or a sound device); on/off, volume and quiet hours in the
-    data directory's speech.json (companion.speech.settings)."""
-    return Announcer(session, Voice(), data_dir, language)
+    (silent without the engine or a sound device), in the table's language; on/off, volume
+    and quiet hours in the data directory's speech.json (companion.speech.settings)."""
+    return Announcer(session, Voice(), data_dir)
 
 
 def table_pin(data_dir: Path, on_warning: Callable[[PinWarning], None]) -> PinGuard:

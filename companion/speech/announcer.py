@@ -22,6 +22,7 @@ from companion.speech import settings as speech_settings
 from companion.speech.spoken import sentences, spoken_for
 from companion.speech.voice import Voice
 from companion.words import catalog as i18n
+from companion.words.table_language import TableLanguage
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +44,11 @@ class Announcer:
     """Listens to a session and says what happens in the table's language."""
 
     def __init__(self, session: GameSessionProtocol, voice: Voice,
-                 data_dir: Path | None = None, language: Callable[[], str] = lambda: "",
+                 data_dir: Path | None = None, language: Callable[[], str] | None = None,
                  hour: Callable[[], int] = local_hour) -> None:
-        """`language`: the table's language now ("" follows the edition's)."""
+        """`language`: a language to speak instead of the table's (tests); by default the
+        table's one language (companion.words.table_language: chosen at setup or on the
+        banker page, else the configured screen language, else the edition's)."""
         self.session, self.voice, self.data_dir = session, voice, data_dir
         self.language, self.hour = language, hour
         self.settings = speech_settings.load(data_dir)
@@ -121,11 +124,14 @@ class Announcer:
         return self.settings.speaks_at(self.hour())
 
     def _lang(self, state: Mapping[str, object]) -> str:
-        chosen = self.language()
+        chosen = self.language() if self.language is not None else ""
         if chosen:
             return i18n.normalize_language(chosen)
         edition = state.get("edition")
-        return i18n.default_language(edition if isinstance(edition, str) else None)
+        edition_id = edition if isinstance(edition, str) else None
+        if self.data_dir is not None:
+            return TableLanguage.at(self.data_dir).resolve(edition_id)
+        return i18n.default_language(edition_id)
 
     def close(self) -> None:
         """Stop listening, finish the announcer's thread, and close the voice."""
