@@ -4,14 +4,24 @@ Under-voltage is the first cause of a damaged SD card on a Pi: `companion doctor
 the running table warns on its screen and phones. The firmware's flags are read from the
 kernel's sysfs file (no process started; cheap enough to look every half minute), else from
 `vcgencmd get_throttled`. Off a Pi there is nothing to read, and nothing is said.
+
+While the table runs, `watch_power` reads them every half minute on a thread of its own,
+never on the path of a move, and posts a change to the table's face as a hardware warning
+(`post_warning(code, source, message, active)`; the screen's sentence is the catalog's
+`warn_<code>`), cleared when it is over.
 """
 
 from __future__ import annotations
 
+import logging
 import subprocess
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 #: the Raspberry Pi kernel's copy of the firmware's throttled flags (hex text)
 SYSFS = "/sys/devices/platform/soc/soc:firmware/get_throttled"
@@ -95,3 +105,107 @@ def _vcgencmd(argv: list[str]) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
+
+
+# --- watched while the table runs ----------------------------------------------------
+
+#: seconds between two reads of the flags
+EVERY_S = 30.0
+#: the warnings' codes (the screen's sentences are `warn_under_voltage`, `warn_throttled`)
+UNDER_VOLTAGE = "under_voltage"
+THROTTLED = "throttled"
+#: the English fallbacks, for a face without the catalog's sentence (and the log)
+MESSAGES = {
+    UNDER_VOLTAGE: "Power supply too weak: use the Pi's own power supply",
+    THROTTLED: "The Pi is too hot and slows down: give it air",
+}
+
+#: post(code, source, message, active): the face's post_warning
+Post = Callable[[str, str, str, bool], None]
+Reader = Callable[[], Power | None]
+
+
+def wanted(power: Power, before: Power | None) -> set[str]:
+    """The warnings `power` calls for: under-voltage now, or a dip since the last read
+    (the firmware's since-boot bit newly set: a dip shorter than the read interval);
+    throttling now, unless under-voltage already explains it.
+
+    >>> sorted(wanted(Power(0x1), None)), sorted(wanted(Power(0x50000), Power(0x0)))
+    (['under_voltage'], ['under_voltage'])
+    >>> sorted(wanted(Power(0x50000), Power(0x50000))), sorted(wanted(Power(0x4), None))
+    ([], ['throttled'])
+    """
+    shown = set()
+    dipped = before is not None and power.under_voltage_since_boot \
+        and not before.under_voltage_since_boot
+    if power.under_voltage_now or dipped:
+        shown.add(UNDER_VOLTAGE)
+    elif power.throttled_now:
+        shown.add(THROTTLED)
+    return shown
+
+
+class PowerWatch:
+    """Reads the flags every `every` seconds and posts what changed (`check`, also callable
+    directly); `close` stops the thread."""
+
+    def __init__(self, post: Post, read: Reader, first: Power, every: float = EVERY_S) -> None:
+        self._post, self._read, self.every = post, read, every
+        self._last: Power | None = None
+        self.shown: set[str] = set()
+        self._stop = threading.Event()
+        self.check(first)
+        self._thread = threading.Thread(target=self._run, name="power-watch", daemon=True)
+        self._thread.start()
+
+    def check(self, power: Power | None = None) -> set[str]:
+        """One look: post the warnings that start and clear those that ended; returns what
+        is shown now. An unreadable moment changes nothing."""
+        power = self._read() if power is None else power
+        if power is None:
+            return self.shown
+        now = wanted(power, self._last)
+        self._last = power
+        for code in sorted(now - self.shown):
+            log.warning("power: %s (firmware flags %#x)", MESSAGES[code], power.flags)
+            self._post(code, "power", MESSAGES[code], True)
+        for code in sorted(self.shown - now):
+            log.info("power: %s is over (flags %#x)", code, power.flags)
+            self._post(code, "power", MESSAGES[code], False)
+        self.shown = now
+        return now
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.check()
+            except Exception:  # a watcher never takes the table down
+                log.exception("power: reading the firmware's flags failed")
+
+    def close(self) -> None:
+        """Stop reading."""
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+
+def watch_power(face: Any, root: Path = Path("/"), every: float = EVERY_S,
+                run: Callable[[list[str]], str | None] | None = None) -> PowerWatch | None:
+    """Start watching for the table's `face` (the screen's controller: its post_warning;
+    a headless table: its post_message, into the log). None off a Pi (nothing to read)."""
+    def read() -> Power | None:
+        return read_power(root, run)
+
+    first = read()
+    if first is None:
+        return None
+    post_warning = getattr(face, "post_warning", None)
+    if callable(post_warning):
+        post: Post = post_warning
+    else:
+        post_message = face.post_message
+
+        def post(code: str, source: str, message: str, active: bool) -> None:
+            if active:
+                post_message(message, "warning")
+
+    return PowerWatch(post, read, first, every)

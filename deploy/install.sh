@@ -2,7 +2,8 @@
 # Install Table Companion on Raspberry Pi OS Bookworm (64-bit) or Debian 12 as a service
 # that starts the table screen at boot, without a desktop. Run it from a checkout:
 #
-#     sudo deploy/install.sh [--enable-uart] [--hotspot] [--user NAME] [--dry-run]
+#     sudo deploy/install.sh [--enable-uart] [--hotspot] [--hostname NAME] [--user NAME]
+#                            [--dry-run]
 #     sudo deploy/install.sh --uninstall        # removes everything but the saved games
 #
 # No compiler on the Pi: the app is installed as a wheel of plain Python (the rules engine
@@ -42,8 +43,23 @@ command_file=/usr/local/bin/companion
 avahi_file=/etc/avahi/services/$APP.service
 hotspot_info=/etc/$APP/hotspot.toml
 hotspot_profile=/etc/NetworkManager/system-connections/$APP-hotspot.nmconnection
+watchdog_conf=/etc/systemd/system.conf.d/$APP-watchdog.conf
+journald_conf=/etc/systemd/journald.conf.d/$APP.conf
+usb_backup_script=/usr/local/lib/$APP/usb-backup.sh
+usb_backup_service=/etc/systemd/system/$APP-backup.service
+usb_backup_timer=/etc/systemd/system/$APP-backup.timer
+hostname_file=/etc/hostname
+hosts_file=/etc/hosts
+# A display manager's unit: only with one does a graphical boot hold the screen.
+display_manager=/etc/systemd/system/display-manager.service
+#: the name phones open as <name>.local, unless one was chosen (in Imager, or --hostname)
+readonly DEFAULT_HOSTNAME=table
+# Names no one chose: the images' and installers' defaults, replaced by $DEFAULT_HOSTNAME.
+readonly UNCHOSEN_HOSTNAMES=" raspberrypi localhost debian "
 # Debian's own Python: one from pyenv or /usr/local may sit in a home the service cannot read.
 system_python=/usr/bin/python3
+# (the rollback test's stand-in systems have their python3 on PATH)
+[ "${TABLE_COMPANION_FAKE_SYSTEM:-}" != 1 ] || system_python=python3
 
 dry_run=0
 uninstall=0
@@ -51,7 +67,14 @@ enable_uart=0
 hotspot=0
 wheel_file=""
 service_user=companion
+hostname_wanted=""
+usb_backup=0
 reboot_needed=0
+# The versions' directories (versions/NAME) of this install and of the one in use before.
+new_release=""
+previous_release=""
+# Set when a step asked for could not be done: the install ends saying so, with status 1.
+unfinished=()
 
 usage() {
     cat <<EOF
@@ -64,6 +87,10 @@ Install Table Companion as a service that starts the table screen when the Pi bo
                   (raspi-config's non-interactive mode; needs a reboot)
   --hotspot       make the Pi's own Wi-Fi when no known network is around (a
                   NetworkManager hotspot; its name and passphrase go to $hotspot_info)
+  --usb-backup    back the saved games up every hour onto a USB stick labelled
+                  TABLEBACKUP whenever one is plugged in (a systemd timer)
+  --hostname NAME the Pi's name, which phones open as NAME.local (default: keep a
+                  name chosen before, e.g. in Raspberry Pi Imager; else '$DEFAULT_HOSTNAME')
   --wheel FILE    install this wheel of the app instead of building one (plain Python)
   --dry-run       print every step without changing anything
   --uninstall     remove the service, the app, its command, config and udev rule;
@@ -78,6 +105,7 @@ while [ $# -gt 0 ]; do
         --uninstall) uninstall=1 ;;
         --enable-uart) enable_uart=1 ;;
         --hotspot) hotspot=1 ;;
+        --usb-backup) usb_backup=1 ;;
         --wheel)
             [ $# -ge 2 ] || { echo "install.sh: --wheel needs a file" >&2; exit 2; }
             wheel_file="$2"
@@ -90,6 +118,12 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         --user=*) service_user="${1#--user=}" ;;
+        --hostname)
+            [ $# -ge 2 ] || { echo "install.sh: --hostname needs a name" >&2; exit 2; }
+            hostname_wanted="$2"
+            shift
+            ;;
+        --hostname=*) hostname_wanted="${1#--hostname=}" ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -98,6 +132,11 @@ done
 
 if ! [[ "$service_user" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]]; then
     echo "install.sh: '$service_user' is not a valid user name" >&2
+    exit 2
+fi
+if [ -n "$hostname_wanted" ] &&
+    ! [[ "$hostname_wanted" =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]]; then
+    echo "install.sh: '$hostname_wanted' is not a valid host name (a-z, 0-9 and '-', up to 63)" >&2
     exit 2
 fi
 if [ -n "$wheel_file" ]; then
@@ -154,7 +193,9 @@ install_file() {
 preflight() {
     if [ "$dry_run" -eq 1 ]; then
         echo "Dry run: printing the steps, changing nothing."
-    elif [ -n "$root" ]; then
+    elif [ -n "$root" ] && [ "${TABLE_COMPANION_FAKE_SYSTEM:-}" != 1 ]; then
+        # (tests/test_deploy.py's rollback test runs for real into a directory, with every
+        # system command a stub: it says so with TABLE_COMPANION_FAKE_SYSTEM=1)
         echo "install.sh: TABLE_COMPANION_ROOT is only for --dry-run (tests)" >&2
         exit 2
     elif [ "$(id -u)" -ne 0 ]; then
@@ -163,7 +204,9 @@ preflight() {
     fi
     for needed in pyproject.toml requirements/build.txt requirements/run.txt \
         deploy/$APP.service deploy/config.toml deploy/companion.sh deploy/99-$APP-readers.rules \
-         deploy/avahi/$APP.service deploy/hotspot.py; do
+         deploy/avahi/$APP.service deploy/hotspot.py deploy/usb-backup.sh \
+         deploy/systemd/watchdog.conf deploy/systemd/journald.conf \
+         deploy/systemd/$APP-backup.service deploy/systemd/$APP-backup.timer; do
         if [ ! -f "$source_dir/$needed" ]; then
             echo "install.sh: $source_dir/$needed is missing: run me from a full checkout" >&2
             exit 1
@@ -239,8 +282,17 @@ create_user() {
     fi
 }
 
+release_of() {
+    # The release directory name a venv link ($1, e.g. versions/ID/venv) points into, or "".
+    local target
+    [ -L "$1" ] || { echo ""; return; }
+    target="$(readlink "$1")"
+    target="${target%/venv}"
+    echo "${target##*/}"
+}
+
 install_app() {
-    step "The app in $prefix: a wheel of this checkout (plain Python) in a virtual environment"
+    step "The app in $prefix: a wheel of this checkout (plain Python) in a new versioned venv"
     [ -d "$root$prefix" ] || run install -d -m 0755 "$root$prefix"
     if [ "$source_dir" -ef "$root$prefix/src" ]; then
         note "running from the installed copy: nothing to copy"
@@ -252,13 +304,24 @@ install_app() {
             --exclude=.pytest_cache/ --exclude=.mypy_cache/ --exclude=.ruff_cache/ \
             --exclude='*.so' --exclude=engine_build.json "$source_dir/" "$root$prefix/src/"
     fi
-    if [ -x "$root$prefix/venv/bin/python" ] &&
-        grep -qx "home = ${system_python%/*}" "$root$prefix/venv/pyvenv.cfg" 2>/dev/null; then
-        note "virtual environment $prefix/venv exists"
-    else
-        run "$system_python" -m venv --clear "$root$prefix/venv"
-    fi
-    local pip=("$root$prefix/venv/bin/python" -m pip --disable-pip-version-check)
+    # Every install (an update too) goes into a venv of its own, versions/VERSION-TIME/venv;
+    # $prefix/venv is a link to the one in use, switched only once the new one is complete,
+    # and switched back if the new version does not start (install_service). The version
+    # in use before stays until the next update: one step back is always there.
+    local version
+    version="$(sed -n '/^version = "/{s/^version = "\(.*\)"$/\1/p;q}' \
+        "$source_dir/pyproject.toml")"
+    previous_release="$(release_of "$root$prefix/venv")"
+    new_release="$version-$(date -u +%Y%m%dT%H%M%SZ)"
+    local n=1 stamp="$new_release"
+    while [ -e "$root$prefix/versions/$new_release" ]; do  # twice within a second
+        new_release="$stamp.$n"
+        n=$((n + 1))
+    done
+    local release="$root$prefix/versions/$new_release"
+    note "new version $new_release (in use now: ${previous_release:-none})"
+    run "$system_python" -m venv "$release/venv"
+    local pip=("$release/venv/bin/python" -m pip --disable-pip-version-check)
     # Every package from the lock files (requirements/, scripts/lock.sh), each checked
     # against its hash: every Pi gets the versions the tests passed with.
     local lock="$root$prefix/src/requirements"
@@ -267,25 +330,73 @@ install_app() {
         # No compiler here: COMPANION_COMPILE=0 makes setup.py skip mypyc, and without
         # build isolation pip fetches no build tools (mypy) either: only the locked pip,
         # setuptools and wheel, into the venv.
-        local version
-        version="$(sed -n '/^version = "/{s/^version = "\(.*\)"$/\1/p;q}' \
-            "$source_dir/pyproject.toml")"
         run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/build.txt"
-        run rm -rf "$root$prefix/wheels"
         run env COMPANION_COMPILE=0 "${pip[@]}" wheel --quiet --no-cache-dir --no-deps \
-            --no-build-isolation --wheel-dir "$root$prefix/wheels" "$root$prefix/src"
+            --no-build-isolation --wheel-dir "$release/wheels" "$root$prefix/src"
         # The build directory in the copy (5 MB), made again at the next update.
         run rm -rf "$root$prefix/src/build"
-        wheel="$root$prefix/wheels/${APP//-/_}-$version-py3-none-any.whl"
+        wheel="$release/wheels/${APP//-/_}-$version-py3-none-any.whl"
     fi
-    # Out with the old app (the same version number would count as installed already),
-    # in with its locked dependencies (lgpio on the Pi's aarch64 and armv7l), then the
-    # wheel alone; pip compiles the bytecode, since the service sees /opt read-only
-    # (ProtectSystem=strict).
-    run "${pip[@]}" uninstall --quiet --yes "$APP"
+    # Its locked dependencies (lgpio on the Pi's aarch64 and armv7l), then the wheel alone;
+    # pip compiles the bytecode, since the service sees /opt read-only (ProtectSystem=strict).
     run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/run.txt"
     run "${pip[@]}" install --quiet --no-cache-dir --no-deps "$wheel"
     install_file "$source_dir/deploy/companion.sh" "$command_file" 0755
+    if [ -d "$root$prefix/venv" ] && [ ! -L "$root$prefix/venv" ]; then
+        # An install from before versioned venvs: its venv becomes the previous version. Its
+        # scripts name /opt/table-companion/venv/bin/python, which the link still reaches.
+        run install -d -m 0755 "$root$prefix/versions/earlier"
+        run mv -T "$root$prefix/venv" "$root$prefix/versions/earlier/venv"
+        previous_release=earlier
+    fi
+    use_release "$new_release"
+}
+
+use_release() {
+    # Point $prefix/venv at versions/$1/venv: a new link renamed over the old (atomic).
+    run ln -sfn "versions/$1/venv" "$root$prefix/venv.new"
+    run mv -T "$root$prefix/venv.new" "$root$prefix/venv"
+}
+
+keep_two_releases() {
+    # Only the version in use and the one before it stay.
+    local dir name
+    for dir in "$root$prefix"/versions/*/; do
+        [ -d "$dir" ] || continue
+        name="$(basename "$dir")"
+        if [ "$name" != "$new_release" ] && [ "$name" != "$previous_release" ]; then
+            run rm -rf "$root$prefix/versions/$name"
+        fi
+    done
+}
+
+started() {
+    # Whether the service is running after `systemctl restart` returned (a dry run: yes).
+    [ "$dry_run" -eq 1 ] || systemctl is-active --quiet "$APP.service"
+}
+
+start_or_roll_back() {
+    # Type=notify: `systemctl restart` waits for the companion's READY=1 (the table is up)
+    # and fails when it exits, crashes or stays silent for TimeoutStartSec=.
+    if run systemctl restart "$APP.service" && started; then
+        note "version $new_release started and reported ready"
+        keep_two_releases
+        return
+    fi
+    warn "the new version $new_release did not start (its log: journalctl -u $APP -b)"
+    if [ -z "$previous_release" ]; then
+        warn "no earlier version to go back to"
+        exit 1
+    fi
+    warn "going back to the version before, $previous_release"
+    use_release "$previous_release"
+    if run systemctl restart "$APP.service" && started; then
+        warn "rolled back: $previous_release runs again; the failed $new_release is removed"
+        run rm -rf "$root$prefix/versions/$new_release"
+    else
+        warn "$previous_release does not start either: see journalctl -u $APP -b"
+    fi
+    exit 1
 }
 
 install_config() {
@@ -311,6 +422,7 @@ enable_serial_port() {
         warn "raspi-config not found (plain Debian?): add 'enable_uart=1' to"
         warn "/boot/firmware/config.txt, remove 'console=serial0,115200' from"
         warn "/boot/firmware/cmdline.txt, and reboot"
+        enable_pi5_header_uart
         return
     fi
     # raspi-config's non-interactive mode: 0 means on, 1 means off (for get and do).
@@ -326,6 +438,26 @@ enable_serial_port() {
         run raspi-config nonint do_serial_cons 1
         reboot_needed=1
     fi
+    enable_pi5_header_uart
+}
+
+enable_pi5_header_uart() {
+    # A Pi 5's enable_uart=1 is its debug connector's port; GPIO 14/15 need an overlay.
+    local model config
+    model="$(pi_model)"
+    [[ "$model" == "Raspberry Pi 5"* ]] || return 0
+    config="$(boot_config)"
+    if [ -z "$config" ]; then
+        warn "a Pi 5 needs dtoverlay=uart0-pi5 in /boot/firmware/config.txt for GPIO 14/15,"
+        warn "and there is no config.txt here: add the line by hand, and reboot"
+        unfinished+=("the serial port on GPIO 14/15 (add dtoverlay=uart0-pi5 to config.txt)")
+        return
+    fi
+    if add_boot_line "$config" "dtoverlay=uart0-pi5" "dtoverlay=uart0-pi5([[:space:]]|$)"; then
+        reboot_needed=1
+    fi
+    note "a Pi 5 ($model): the header's port is /dev/ttyAMA0 (dtoverlay=uart0-pi5);"
+    note "in [readers] use rdm6300:/dev/ttyAMA0"
 }
 
 web_port() {
@@ -380,6 +512,159 @@ setup_hotspot() {
     fi
 }
 
+boot_config() {
+    # The Raspberry Pi firmware's config.txt (Bookworm's place, then the older one), or "".
+    local file
+    for file in /boot/firmware/config.txt /boot/config.txt; do
+        if [ -f "$root$file" ]; then
+            echo "$file"
+            return
+        fi
+    done
+    echo ""
+}
+
+pi_model() {
+    # The board's name from the device tree ("Raspberry Pi 5 Model B Rev 1.0"), or "".
+    local file model=""
+    for file in /proc/device-tree/model /sys/firmware/devicetree/base/model; do
+        if [ -r "$root$file" ]; then
+            IFS= read -r -d '' model <"$root$file" || true
+            break
+        fi
+    done
+    echo "$model"
+}
+
+add_boot_line() {
+    # Append line $2 to config.txt $1 under [all] (so no [pi4]-style section above it
+    # limits it to one model) unless a line setting the same thing ($3, a regex) is there.
+    if grep -Eq "^[[:space:]]*$3" "$root$1"; then
+        note "$1 already has $(grep -m 1 -E "^[[:space:]]*$3" "$root$1")"
+        return 1
+    fi
+    run sed -i -e '$a [all]' -e "\$a $2" "$root$1"
+}
+
+install_watchdog() {
+    step "Hardware watchdog: a Pi that hangs whole resets itself (systemd feeds /dev/watchdog)"
+    install_file "$source_dir/deploy/systemd/watchdog.conf" "$watchdog_conf" 0644
+    if [ "$changed" -eq 1 ] && systemd_running; then
+        run systemctl daemon-reexec  # systemd reads RuntimeWatchdogSec= when it starts
+    fi
+    local config
+    config="$(boot_config)"
+    if [ -z "$config" ]; then
+        note "no Raspberry Pi config.txt here: systemd uses the kernel's /dev/watchdog if it has one"
+    elif add_boot_line "$config" "dtparam=watchdog=on" "dtparam=watchdog="; then
+        note "the SoC's watchdog is switched on in $config from the next boot"
+    fi
+}
+
+cap_journal() {
+    step "The log capped to spare the SD card: $journald_conf"
+    install_file "$source_dir/deploy/systemd/journald.conf" "$journald_conf" 0644
+    if [ "$changed" -eq 1 ] && systemd_running; then
+        run systemctl restart systemd-journald.service
+    fi
+}
+
+current_hostname() {
+    # /etc/hostname's name: the one the system boots with ("" for none: in a chroot or an
+    # image being built, `uname -n` would be the building machine's name).
+    local name=""
+    if [ -r "$root$hostname_file" ]; then
+        read -r name <"$root$hostname_file" || true
+    fi
+    echo "$name"
+}
+
+set_hostname() {
+    local port current name
+    port="$(web_port)"
+    current="$(current_hostname)"
+    if [ -n "$hostname_wanted" ]; then
+        name="$hostname_wanted"
+    elif [ -n "$current" ] && [[ "$UNCHOSEN_HOSTNAMES" != *" $current "* ]]; then
+        name="$current"
+    else
+        name="$DEFAULT_HOSTNAME"
+    fi
+    step "Hostname: phones open http://$name.local:$port/"
+    if [ "$name" = "$current" ]; then
+        if [ -n "$hostname_wanted" ] || [ "$name" = "$DEFAULT_HOSTNAME" ]; then
+            note "the hostname is $name"
+        else
+            note "keeping the hostname '$name' chosen before (in Imager?); --hostname NAME changes it"
+        fi
+        return
+    fi
+    note "'${current:-none}' becomes '$name'"
+    if have hostnamectl && systemd_running; then
+        run hostnamectl hostname "$name"  # writes /etc/hostname too
+    else
+        local tmp
+        tmp="$(mktemp)"
+        echo "$name" >"$tmp"
+        install_file "$tmp" "$hostname_file" 0644
+        rm -f "$tmp"
+    fi
+    # Debian names the host itself on 127.0.1.1 (sudo warns when the name resolves nowhere).
+    if [ ! -f "$root$hosts_file" ]; then
+        note "no $hosts_file to update"
+    elif grep -q '^127\.0\.1\.1[[:space:]]' "$root$hosts_file"; then
+        run sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$name/" "$root$hosts_file"
+    else
+        run sed -i "\$a 127.0.1.1\t$name" "$root$hosts_file"
+    fi
+    if systemd_running; then
+        run systemctl try-restart avahi-daemon.service  # announce the new name now
+    fi
+}
+
+setup_usb_backup() {
+    step "Hourly backups onto a USB stick labelled TABLEBACKUP (a systemd timer)"
+    if [ "$usb_backup" -eq 0 ]; then
+        if [ -e "$root$usb_backup_timer" ]; then
+            note "kept: $usb_backup_timer (from an earlier --usb-backup)"
+        else
+            note "not asked (pass --usb-backup for hourly backups onto a USB stick)"
+        fi
+        return
+    fi
+    local any=0
+    install_file "$source_dir/deploy/usb-backup.sh" "$usb_backup_script" 0755
+    any=$((any + changed))
+    install_file "$source_dir/deploy/systemd/$APP-backup.service" "$usb_backup_service" 0644
+    any=$((any + changed))
+    install_file "$source_dir/deploy/systemd/$APP-backup.timer" "$usb_backup_timer" 0644
+    any=$((any + changed))
+    if systemd_running; then
+        [ "$any" -eq 0 ] || run systemctl daemon-reload
+        run systemctl enable --now "$APP-backup.timer"
+    else
+        run systemctl enable "$APP-backup.timer"
+    fi
+    note "label a stick TABLEBACKUP (FAT, exFAT or ext4) and plug it in; the newest 24 stay"
+}
+
+check_read_only_root() {
+    # raspi-config's overlay file system keeps every write in RAM: saved games included,
+    # unless they have a partition of their own (docs/raspberry-pi.md, "A read-only root").
+    local mounts="$root/proc/mounts"
+    [ -r "$mounts" ] || return 0
+    awk '$2 == "/" && $3 == "overlay" { found = 1 } END { exit !found }' "$mounts" || return 0
+    if awk -v dir="$data_dir" '$2 == dir { found = 1 } END { exit !found }' "$mounts"; then
+        note "a read-only root, with the saved games on their own partition ($data_dir)"
+    else
+        warn "the root file system is an overlay (raspi-config's read-only mode): every write"
+        warn "goes to RAM, the saved games too, and a power cut loses them all. Give"
+        warn "$data_dir a partition of its own (docs/raspberry-pi.md, 'A read-only root')"
+        warn "or turn the overlay off: sudo raspi-config nonint do_overlayfs 1"
+        unfinished+=("saved games that survive a power cut (the root is an overlay in RAM)")
+    fi
+}
+
 install_udev_rule() {
     step "udev rule for USB RFID readers: $udev_rule"
     install_file "$source_dir/deploy/99-$APP-readers.rules" "$udev_rule" 0644
@@ -409,18 +694,24 @@ install_service() {
     if ! systemd_running; then
         run systemctl enable "$APP.service"
         note "systemd is not running here: the service starts at the next boot"
+        keep_two_releases
         return
     fi
     run systemctl daemon-reload
     run systemctl enable "$APP.service"
     if [ "$(systemctl get-default 2>/dev/null)" = graphical.target ]; then
-        warn "this Pi boots to a desktop, which holds the screen: the companion cannot draw."
-        warn "switch to console boot (sudo raspi-config nonint do_boot_behaviour B1) and reboot"
+        if [ -e "$root$display_manager" ] || [ -L "$root$display_manager" ]; then
+            warn "this Pi boots to a desktop, which holds the screen: the companion cannot draw."
+            warn "switch to console boot (sudo raspi-config nonint do_boot_behaviour B1) and reboot"
+        else
+            note "boots to graphical.target, but no desktop (display manager) holds the screen"
+        fi
     fi
     if [ "$reboot_needed" -eq 1 ]; then
         note "not starting now: reboot first (sudo reboot) for the serial port"
+        keep_two_releases
     else
-        run systemctl restart "$APP.service"
+        start_or_roll_back
     fi
 }
 
@@ -428,13 +719,26 @@ do_install() {
     preflight
     install_packages
     create_user
+    check_read_only_root
     install_app
     install_config
     install_avahi_service
+    set_hostname
     setup_hotspot
     enable_serial_port
+    install_watchdog
+    cap_journal
+    setup_usb_backup
     install_udev_rule
     install_service
+    if [ ${#unfinished[@]} -gt 0 ]; then
+        step "Done, but not all of it"
+        local item
+        for item in "${unfinished[@]}"; do
+            warn "not done: $item"
+        done
+        exit 1
+    fi
     step "Done"
     if [ "$reboot_needed" -eq 1 ]; then
         echo "    Reboot now (sudo reboot) to turn on the serial port; the companion starts by itself."
@@ -447,6 +751,13 @@ do_install() {
 do_uninstall() {
     preflight
     step "Stop and remove the service"
+    if [ -e "$root$usb_backup_timer" ]; then
+        if systemd_running; then
+            run systemctl disable --now "$APP-backup.timer"
+        else
+            run systemctl disable "$APP-backup.timer"
+        fi
+    fi
     if [ -e "$root$unit_file" ]; then
         if systemd_running; then
             run systemctl disable --now "$APP.service"
@@ -460,11 +771,12 @@ do_uninstall() {
     else
         note "no service installed"
     fi
-    step "Remove the udev rule, the command, mDNS, the hotspot, the app and the configuration"
+    step "Remove the udev rule, the command, mDNS, the hotspot, the app, the configuration, the watchdog and journal settings"
     local path had_hotspot=0
     [ ! -e "$root$hotspot_profile" ] || had_hotspot=1
     for path in "$udev_rule" "$command_file" "$avahi_file" "$hotspot_profile" "$prefix" \
-        "/etc/$APP"; do
+        "/etc/$APP" "$watchdog_conf" "$journald_conf" "$usb_backup_timer" "$usb_backup_service" \
+        "/usr/local/lib/$APP"; do
         if [ -e "$root$path" ]; then
             run rm -rf "$root$path"
         else
@@ -483,7 +795,7 @@ do_uninstall() {
     fi
     step "Done"
     echo "    The saved games stay in $data_dir (delete it by hand if you want them gone)."
-    echo "    System packages, groups and the serial port setting are left as they are."
+    echo "    System packages, groups, the hostname and config.txt's lines are left as they are."
 }
 
 if [ "$uninstall" -eq 1 ]; then

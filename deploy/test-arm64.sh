@@ -29,6 +29,9 @@ readonly SIZE_LIMIT_MB=150
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache_dir=/var/cache/$APP-arm64
 keep=0
+# The version directories of the first install and the one kept after the update.
+first=""
+previous=""
 fresh_base=0
 base_only=0
 preflight=0
@@ -359,6 +362,23 @@ used_mb() {
 
 install_sh() { in_root bash "/root/$APP/deploy/install.sh" "$@"; }
 
+check_versions() {
+    # After the update: the venv link points at the update's version, the first is kept.
+    local link in_use
+    link="$root/opt/$APP/venv"
+    [ -L "$link" ] || { fail "/opt/$APP/venv is not a link to a version"; return; }
+    in_use="$(readlink "$link")"
+    in_use="${in_use%/venv}"
+    in_use="${in_use##*/}"
+    previous="$first"
+    if [ "$in_use" != "$first" ] && [ -x "$root/opt/$APP/versions/$first/venv/bin/companion" ]
+    then
+        ok "versions: $in_use in use, $first kept for a rollback"
+    else
+        fail "versions: $in_use in use; the first install's $first not kept apart"
+    fi
+}
+
 check_installed() {
     local path
     for path in /usr/local/bin/companion /etc/$APP/config.toml \
@@ -380,7 +400,9 @@ check_installed() {
     where="$(in_root /opt/$APP/venv/bin/python -c \
         'import companion, pathlib; print(pathlib.Path(companion.__file__).parent)')"
     case "$where" in
-        /opt/$APP/venv/lib/python3*/site-packages/companion) ok "a wheel in the venv: $where" ;;
+        /opt/$APP/venv/lib/python3*/site-packages/companion | \
+            /opt/$APP/versions/*/venv/lib/python3*/site-packages/companion)
+            ok "a wheel in the venv: $where" ;;
         *) fail "companion is imported from $where, not from the venv's site-packages" ;;
     esac
     if find "$root$where" -name '*.so' | grep -q .; then
@@ -548,6 +570,9 @@ main() {
     before="$(used_mb)"
     timed "deploy/install.sh (first install)" install_sh
     after="$(used_mb)"
+    first="$(readlink "$root/opt/$APP/venv")"
+    first="${first%/venv}"
+    first="${first##*/}"
     timed "deploy/install.sh --hotspot (second run: an update)" install_sh --hotspot
     timed "installed files" check_installed
     timed "the unit: systemd-analyze verify" check_unit
@@ -555,11 +580,16 @@ main() {
     timed "the avahi service" check_avahi
     timed "companion doctor, replay, screenshot" run_companion
     timed "the hotspot profile" check_hotspot
-    local app_mb
-    app_mb="$(du -sxm "$root/opt/$APP" | cut -f1)"
+    timed "the versions: the update's in use, the first kept" check_versions
+    local app_mb all_mb
+    # The app as one version of it takes: the checkout's copy and the version in use (the
+    # one kept for a rollback is said apart).
+    app_mb="$(du -sxm --exclude="$root/opt/$APP/versions/$previous" "$root/opt/$APP" | cut -f1)"
+    all_mb="$(du -sxm "$root/opt/$APP" | cut -f1)"
     printf '\n==> Summary\n'
     print_timings
-    say "installed size: the app in /opt/$APP $app_mb MB (limit $SIZE_LIMIT_MB MB);" \
+    say "installed size: the app in /opt/$APP $app_mb MB (limit $SIZE_LIMIT_MB MB), $all_mb MB" \
+        "with the version before kept for a rollback;" \
         "with the Debian packages install.sh added to a bare Debian: $((after - before)) MB"
     if [ "$app_mb" -gt "$SIZE_LIMIT_MB" ]; then
         fail "the app takes $app_mb MB in /opt/$APP, over $SIZE_LIMIT_MB MB"

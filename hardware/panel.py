@@ -25,6 +25,7 @@ from gpiozero import Device, DigitalInputDevice, RotaryEncoder
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import ButtonsConfig, EncoderConfig, pin_conflict
+from companion.inputs.buttons import KEYS
 from companion.inputs.events import Button, Emit, EncoderEvent
 from hardware.debounce import ButtonDebouncer, Clock, DebounceTiming
 
@@ -32,14 +33,7 @@ from hardware.debounce import ButtonDebouncer, Clock, DebounceTiming
 HOLD_BUTTONS: frozenset[Button] = frozenset({Button.MENU})
 
 # Keys (pygame key names) that press the simulated buttons or turn the simulated encoder.
-KEYBOARD_MAP: dict[str, Button] = {
-    "r": Button.ROLL,
-    "y": Button.YES,
-    "n": Button.NO,
-    "g": Button.PASS_GO,
-    "u": Button.UNDO,
-    "m": Button.MENU,
-}
+KEYBOARD_MAP: dict[str, Button] = {key: Button(name) for key, name in KEYS.items()}
 ENCODER_KEYS: dict[str, int] = {"up": 1, "right": 1, "down": -1, "left": -1}
 KNOB = "encoder_button"
 """The name `drive` knows the encoder's push switch by."""

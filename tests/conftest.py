@@ -11,10 +11,11 @@ import pytest
 
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[Any]:
-    """The real journaled session with a 3-player game (a test file's own `game` wins)."""
+    """The real journaled session with a 3-player game at a table that rolls its own dice
+    (the phones enter them; a test file's own `game` wins)."""
     from web_fakes import open_real_session
 
-    session = open_real_session(tmp_path / "game")
+    session = open_real_session(tmp_path / "game", options={"physical_dice": True})
     yield session
     session.close()
 

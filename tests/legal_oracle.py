@@ -109,8 +109,20 @@ def legal_by_trial(g: GameState) -> list[JSON]:
                 for verb in ("pay_fine", "use_card"):
                     if _ok(g, {"do": verb, "by": name}):
                         out.append({"do": verb, "by": name})
-        out.append({"do": "land", "by": cur, "squares": list(range(len(g.edition.squares)))})
-        out.append({"do": "pass_go", "by": cur})
+        every = list(range(len(g.edition.squares)))
+        squares = [s for s in every if _ok(g, {"do": "land", "by": cur, "square": s})]
+        if squares:
+            via_go = [s for s in squares if _ok(g, {"do": "land", "by": cur, "square": s,
+                                                     "via_go": True})]
+            out.append({"do": "land", "by": cur, "squares": squares, "via_go": via_go})
+        if _ok(g, {"do": "pass_go", "by": cur}):
+            out.append({"do": "pass_go", "by": cur})
+        out.append({"do": "land", "correction": True, "players": active,
+                    "squares": [s for s in every if _ok(g, {"do": "land", "by": cur,
+                                                             "square": s, "correction": True})]})
+        out.append({"do": "pass_go", "correction": True, "players": [
+            name for name in active if _ok(g, {"do": "pass_go", "by": name,
+                                                "correction": True})]})
         # the banker's call in a shortage: what the bank still has to auction one by one
         kinds = [b for b in ("house", "hotel", "skyscraper")
                  if _ok(g, {"do": "auction_building", "building": b})]
@@ -121,10 +133,11 @@ def legal_by_trial(g: GameState) -> list[JSON]:
             continue
         owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == i]
         for verb in ("build", "sell_building", "mortgage", "unmortgage"):
-            if top is not None and top.kind is PendingKind.LIFT_MORTGAGES and verb == "unmortgage" \
-                    and top.player == i:
-                continue
-            squares = [s for s in owned if _ok(g, {"do": verb, "by": p.name, "square": s})]
+            # the deeds just received with their mortgages are lifted in that answer
+            answered = set(top.squares) if top is not None and top.player == i and \
+                top.kind is PendingKind.LIFT_MORTGAGES and verb == "unmortgage" else set()
+            squares = [s for s in owned if s not in answered
+                       and _ok(g, {"do": verb, "by": p.name, "square": s})]
             if squares:
                 out.append({"do": verb, "by": p.name, "squares": squares})
     for owner in dict.fromkeys(c[1] for c in g.claims):

@@ -162,3 +162,61 @@ def test_the_phone_views_take_what_they_share_from_the_context() -> None:
     for name, targets in edges.items():
         if name.startswith("web_remote.views."):
             assert not targets & {"web_remote.app", "web_remote"}, name  # the package: the app
+
+
+# --- the table layer: no face decides a rule (issue 25) ------------------------------------
+
+#: the faces: they render the table and forward what people do
+FACES = ("companion.screen", "hardware", "web_remote")
+
+
+def _is_face(module: str) -> bool:
+    return any(module == f or module.startswith(f + ".") for f in FACES)
+
+
+def test_no_face_imports_the_authority_internals() -> None:
+    """A face may use what companion.game.authority offers it (`__all__`: the table of
+    rights, who a shared input acts for, who is waited for), never the session's own check
+    helpers; and it reaches the game only through companion.game.api, never the session."""
+    from companion.game import authority
+
+    known = modules()
+    wrong = []
+    for name, path in known.items():
+        if not _is_face(name):
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "companion.game.authority":
+                wrong += [f"{name}: {a.name}" for a in node.names
+                          if a.name not in authority.__all__]
+            if isinstance(node, ast.ImportFrom) and node.module in (
+                    "companion.game.session", "companion.game.journal"):
+                wrong.append(f"{name}: {node.module}")
+    assert wrong == []
+
+
+def _legal_reads(path: Path) -> int:
+    """How often a module reads the engine's offer list (`"legal"`) itself."""
+    return sum(isinstance(node, ast.Constant) and node.value == "legal"
+               for node in ast.walk(ast.parse(path.read_text("utf-8"))))
+
+
+#: the faces that still read the engine's `legal` list themselves, and how often: a ratchet
+#: that only goes down (the screen's lists of squares to build on, its menu, the phones'
+#: command forms); the buttons' meaning is companion.game.table.buttons' and the offers'
+#: companion.game.table.offers', and no other face may start reading it
+LEGAL_READERS = {
+    "companion.screen.controller": 3,  # the menu's verbs, the banker's Sold!; a state
+    # with "legal" or not
+    "companion.screen.views.prompt": 2,  # legal_entry; the square picker's squares
+    "companion.screen.headless": 1,  # a state with "legal" or not
+    "web_remote.views.banker": 2,  # the banker's building auction and builders
+    "web_remote.present": 1,  # the phone's command forms
+}
+
+
+def test_faces_read_the_engines_offers_only_where_they_still_do() -> None:
+    reads = {name: _legal_reads(path) for name, path in modules().items() if _is_face(name)}
+    grown = {name: n for name, n in reads.items() if n > LEGAL_READERS.get(name, 0)}
+    assert grown == {}, "a face reads `legal` itself: ask the session's view of the table " \
+        "(companion.game.table) or companion.game.authority instead"

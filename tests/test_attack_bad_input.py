@@ -70,3 +70,12 @@ def test_the_command_answer_is_json_not_a_traceback(game: Any, tmp_path: Path) -
         assert status == 400 and b"Traceback" not in raw
         assert json.loads(raw)["code"] == "unknown_player"
         banker.close()
+
+
+def test_redirects_never_name_the_host_header(game: Any, tmp_path: Path) -> None:
+    with start(game, tmp_path) as server:
+        ann = joined(server, "player:Ann")
+        status, headers, _body = ann.request("GET", "/", headers={"Host": "evil.example"})
+        assert status == 302 and "evil.example" not in headers["location"], headers
+        assert headers["location"].startswith("/")
+        ann.close()

@@ -46,9 +46,9 @@ def run(data: Path, port: int) -> subprocess.Popen[str]:
         text=True, env={**ENV, "COMPANION_CONFIG": str(data.parent / "none.toml")})
 
 
-def refusal(data: Path) -> str:
+def refusal(data: Path, port: int | None = None) -> str:
     """Start `companion run` on `data`: it must stop at once with exit 2 and one line."""
-    proc = run(data, free_port())
+    proc = run(data, port or free_port())
     try:
         out, err = proc.communicate(timeout=START_S)
     finally:
@@ -222,3 +222,9 @@ def test_a_data_dir_naming_a_file_is_one_line(tmp_path: Path) -> None:
     line = refusal(afile)
     assert str(afile) in line and "not a directory" in line
     assert afile.read_text() == "not a directory\n"
+
+
+@pytest.mark.parametrize("port", [99999, 65536, -5])
+def test_a_port_out_of_range_is_one_line(tmp_path: Path, port: int) -> None:
+    line = refusal(tmp_path / "data", port)  # 99999 was served on 34463 without a word
+    assert f"--port {port}" in line and "1 to 65535" in line

@@ -75,6 +75,8 @@ def test_a_backup_taken_while_moves_are_committed_restores_a_consistent_game(
     with tarfile.open(archive) as tar:
         names = tar.getnames()
     assert not any(n.endswith(("secret_key", "-wal", "-shm", "/lock")) for n in names), names
+    again = save_backup(data, data / "companion-backup-kept-here.tar.gz")
+    assert not any("companion-backup" in f for f in again.files)  # not a backup of a backup
     assert len(summary.games) == 1
     restored = tmp_path / "restored"
     restore_backup(archive, restored)

@@ -135,16 +135,45 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert 0 < r["press.key_taken_ms_p50"] <= r["press.key_taken_ms_p99"]
     assert 0 < r["press.draw_ms_p50"] <= r["press.draw_ms_p99"]
     assert 0 < r["press.commit_ms_p50"] <= r["press.commit_ms_p99"] < r["press.flip_ms_max"]
+    assert 0.1 < r["press.cpu_ms_per_move"] < 10_000  # the companion's own, from /proc
+    assert r["press.frames_per_move"] >= 1  # its first frame with the result at least
 
 
 def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:
     from tools.bench.fanout import run_bench
 
-    r = run_bench(samples=4, mid_game=30)
+    r = run_bench(samples=4, mid_game=30, late_game=60)
     assert r["fanout.phones"] == 12 and r["fanout.samples"] == 4
     assert 0 < r["fanout.ms_p50"] <= r["fanout.ms_p99"]
+    assert 0 < r["fanout.late_ms_p50"] <= r["fanout.late_ms_p99"]
     assert 0 < r["fanout.fresh_ms_p50"] <= r["fanout.fresh_ms_p99"]
     assert r["fanout.mid_game_ratio_p50"] > 0
+    for key in ("fanout.cpu_ms_per_move", "fanout.late_cpu_ms_per_move",
+                "fanout.fresh_cpu_ms_per_move"):  # the companion's own CPU, from /proc
+        assert 0.1 < r[key] < 10_000, key
+    assert r["fanout.late_to_mid_cpu_ratio"] > 0
+    # each phone got each payment, as a change of the state: far less than the state
+    assert 100 < r["fanout.stream_bytes_per_move"] < 4000
+    assert 0.1 < r["fanout.refresh_me_cpu_ms"] < 10_000  # a phone reading its page again
+    assert 0.1 < r["fanout.refresh_table_cpu_ms"] < 10_000
+
+
+def test_build_journal_with_the_remote_grows_its_chart(tmp_path: Path) -> None:
+    version = build_journal(tmp_path, 40, seed=4, players=3, remote=True)
+    lines = (tmp_path / "web" / "networth.jsonl").read_bytes().splitlines()
+    assert json.loads(lines[-1])["v"] == version and len(lines) == 40 + 1
+
+
+def test_the_pi_factor_times_the_published_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tools.bench.pi as pi
+
+    seconds = pi.loop_seconds(run=20, runs=2)
+    assert seconds > 0
+    monkeypatch.setattr(pi, "loop_seconds", lambda: 10.0)
+    r = pi.run_bench()
+    assert r["pi.loop_s_here"] == 10.0
+    assert r["pi.pi_3b_plus_factor"] == 24.5  # 245 s published on a Pi 3 B+
+    assert r["pi.zero_2w_factor_from_pi_3b_plus"] == 34.3  # its 1.4 GHz against 1.0
 
 
 def test_engines_run_both_engines_in_child_processes() -> None:
@@ -205,3 +234,17 @@ def test_the_old_screen_part_name_runs_press_and_run(
     out = json.loads(capsys.readouterr().out)
     assert out["press.samples"] == 1 and out["run.idle_seconds"] == 1
     assert not any(key.startswith(("journal.", "engine.", "fanout.")) for key in out)
+
+
+def test_the_peer_part_says_it_skipped_without_a_checkout(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tools.bench.peer import ratios, run_bench
+
+    monkeypatch.delenv("COMPANION_PEER", raising=False)
+    assert "peer.skipped" in run_bench(0.1)
+    monkeypatch.setenv("COMPANION_PEER", str(tmp_path))  # not the peer's checkout
+    assert "peer.skipped" in run_bench(0.1)
+    assert ratios({"engine.plain_player_turns_per_s": 50.0}) == {}
+    assert ratios({"peer.player_turns_per_s": 100.0, "engine.plain_player_turns_per_s": 50.0,
+                   "engine.player_turns_per_s": 300.0, "engine.compiled": True}) == {
+        "peer.plain_engine_ratio": 0.5, "peer.compiled_engine_ratio": 3.0}

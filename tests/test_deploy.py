@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import getpass
 import os
+import re
 import shlex
 import shutil
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,10 @@ PACKAGES = [
 ]
 HOTSPOT_PACKAGES = ["network-manager", "wpasupplicant", "dnsmasq-base"]
 AVAHI = DEPLOY / "avahi" / "table-companion.service"
+WATCHDOG_CONF = DEPLOY / "systemd" / "watchdog.conf"
+#: the version directory of an earlier install (versions/OLD/venv)
+OLD = "0.0.9-20260101T000000Z"
+JOURNALD_CONF = DEPLOY / "systemd" / "journald.conf"
 SKIP_DIRS = {".git", ".venv", "node_modules", "build", "__pycache__"}
 
 
@@ -205,12 +210,12 @@ def test_udev_rule_gives_readers_to_dialout() -> None:
 # --- install.sh, hermetic dry runs ------------------------------------------------------
 
 READ_ONLY_TOOLS = [
-    "awk", "basename", "bash", "cat", "cmp", "dirname", "find", "grep", "mktemp", "rm", "sed",
-    "uname",
+    "awk", "basename", "bash", "cat", "cmp", "date", "dirname", "find", "grep", "mktemp",
+    "readlink", "rm", "sed", "uname",
 ]
 MUTATING_STUBS = [
     "apt-get", "useradd", "usermod", "groupadd", "userdel", "install", "rsync", "chown",
-    "python3", "ln", "udevadm", "apt", "pip",
+    "python3", "ln", "mv", "udevadm", "apt", "pip", "hostnamectl",
 ]
 STUB = r"""#!/bin/bash
 # A fake system command for tests/test_deploy.py: answers questions, logs changes.
@@ -252,7 +257,9 @@ class FakeHost:
     wifi_country: str = ""
     systemd_running: bool = True
 
-    def run(self, *args: str, fake_root: bool = True, extra_stubs: Iterable[str] = ()) -> Run:
+    def run(self, *args: str, fake_root: bool = True, extra_stubs: Iterable[str] = (),
+            tools: Mapping[str, str] | None = None, real: Iterable[str] = (),
+            env: Mapping[str, str] | None = None) -> Run:
         """Run install.sh with `args` on this host; return its output and commands."""
         bin_dir = self.root.parent / "bin"
         bin_dir.mkdir(exist_ok=True)
@@ -267,13 +274,23 @@ class FakeHost:
             stubs.append("raspi-config")
         for name in stubs:
             stub = bin_dir / name
+            stub.unlink(missing_ok=True)  # never write through a link to a real tool
             stub.write_text(STUB, encoding="utf-8")
             stub.chmod(0o755)
+        for name, script in (tools or {}).items():  # a test's own stand-ins
+            (bin_dir / name).unlink(missing_ok=True)
+            (bin_dir / name).write_text(script, encoding="utf-8")
+            (bin_dir / name).chmod(0o755)
+        for name in real:  # real tools in place of stubs (for a real run into the root):
+            (bin_dir / name).unlink(missing_ok=True)  # copies, so that the next run's
+            found = shutil.which(name)  # stubs can never be written into the system's
+            assert found, name
+            shutil.copy(found, bin_dir / name)
         if self.systemd_running:
             (self.root / "run/systemd/system").mkdir(parents=True, exist_ok=True)
         log = self.root.parent / "changes.log"
         log.write_text("", encoding="utf-8")
-        env = {
+        environ = {
             "PATH": str(bin_dir),
             "HOME": str(self.root),
             "FAKE_LOG": str(log),
@@ -286,12 +303,13 @@ class FakeHost:
             "FAKE_SERIAL_HW": "0" if self.serial_on else "1",
             "FAKE_SERIAL_CONS": "1" if self.serial_on else "0",
             "FAKE_WIFI_COUNTRY": self.wifi_country,
+            **(env or {}),
         }
         if fake_root:
-            env["TABLE_COMPANION_ROOT"] = str(self.root)
+            environ["TABLE_COMPANION_ROOT"] = str(self.root)
         result = subprocess.run(
             [str(bin_dir / "bash"), str(INSTALL), *args],
-            env=env, capture_output=True, text=True, check=False,
+            env=environ, capture_output=True, text=True, check=False,
         )
         return Run(result.returncode, result.stdout, result.stderr, log.read_text())
 
@@ -312,15 +330,21 @@ class FakeHost:
                 (DEPLOY / "99-table-companion-readers.rules").read_text(),
             "etc/table-companion/config.toml": (DEPLOY / "config.toml").read_text(),
             "usr/local/bin/companion": (DEPLOY / "companion.sh").read_text(),
-            "opt/table-companion/venv/bin/python": "#!/bin/sh\n",
-            "opt/table-companion/venv/pyvenv.cfg": "home = /usr/bin\nversion = 3.11.2\n",
+            f"opt/table-companion/versions/{OLD}/venv/bin/python": "#!/bin/sh\n",
+            f"opt/table-companion/versions/{OLD}/venv/pyvenv.cfg":
+                "home = /usr/bin\nversion = 3.11.2\n",
             "var/lib/table-companion/games/one.json": "{}",
+            "etc/systemd/system.conf.d/table-companion-watchdog.conf": WATCHDOG_CONF.read_text(),
+            "etc/systemd/journald.conf.d/table-companion.conf": JOURNALD_CONF.read_text(),
+            "etc/hostname": "table\n",
+            "etc/hosts": "127.0.0.1\tlocalhost\n127.0.1.1\ttable\n",
         }
         for name, text in files.items():
             path = self.root / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        (self.root / "opt/table-companion/venv/bin/python").chmod(0o755)
+        (self.root / f"opt/table-companion/versions/{OLD}/venv/bin/python").chmod(0o755)
+        (self.root / "opt/table-companion/venv").symlink_to(f"versions/{OLD}/venv")
         (self.root / "var/lib/table-companion").chmod(0o750)
 
 
@@ -398,8 +422,10 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
     rsync = run.find("rsync")
     assert rsync and rsync[0][-2:] == [f"{REPO}/", f"{root}/opt/table-companion/src/"]
     assert "--exclude=.git/" in rsync[0] and "--delete" in rsync[0]
-    assert run.find("/usr/bin/python3", "-m", "venv", "--clear", f"{root}/opt/table-companion/venv")
+    release = new_release(run)
+    assert re.fullmatch(r"0\.1\.0-\d{8}T\d{6}Z", release), release
     assert_builds_and_installs_the_wheel(run)
+    assert_switches_to(run, release)
     installs = {c[-1]: c[-2] for c in run.find("install", "-D")}
     assert installs.pop(f"{root}/etc/avahi/services/table-companion.service")
     assert installs == {
@@ -408,7 +434,13 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
         f"{root}/etc/udev/rules.d/99-table-companion-readers.rules":
             str(DEPLOY / "99-table-companion-readers.rules"),
         f"{root}/etc/systemd/system/table-companion.service": str(UNIT),
+        f"{root}/etc/systemd/system.conf.d/table-companion-watchdog.conf": str(WATCHDOG_CONF),
+        f"{root}/etc/systemd/journald.conf.d/table-companion.conf": str(JOURNALD_CONF),
     }
+    assert run.find("hostnamectl") == [["hostnamectl", "hostname", "table"]]
+    assert "phones open http://table.local:8080/" in run.stdout
+    assert run.has("systemctl", "daemon-reexec")
+    assert run.has("systemctl", "restart", "systemd-journald.service")
     assert run.has("udevadm", "control", "--reload-rules")
     assert run.has("systemctl", "daemon-reload")
     assert run.has("systemctl", "enable", "table-companion.service")
@@ -421,26 +453,51 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
 REPO_HOTSPOT = str(DEPLOY / "hotspot.py")
 
 
+def new_release(run: Run) -> str:
+    """The version directory (versions/NAME/venv) the run made its new venv in."""
+    venvs = run.find("/usr/bin/python3", "-m", "venv")
+    assert len(venvs) == 1, run.commands
+    path = Path(venvs[0][-1])
+    assert path.name == "venv" and path.parent.parent.name == "versions"
+    assert str(path.parent.parent).endswith("/opt/table-companion/versions")
+    return path.parent.name
+
+
+def assert_switches_to(run: Run, release: str) -> None:
+    """$prefix/venv becomes a link to versions/RELEASE/venv, renamed over the old link."""
+    prefix = f"{run.root}/opt/table-companion"
+    assert run.find("ln", "-sfn") == [["ln", "-sfn", f"versions/{release}/venv",
+                                       f"{prefix}/venv.new"]]
+    assert run.find("mv", "-T", f"{prefix}/venv.new") == [
+        ["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"]]
+    link = run.commands.index(["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"])
+    pip = [i for i, c in enumerate(run.commands) if "pip" in c]
+    assert pip and max(pip) < link  # switched only once the new venv is complete
+    restart = ["systemctl", "restart", "table-companion.service"]
+    if restart in run.commands:
+        assert link < run.commands.index(restart)
+
+
 def assert_builds_and_installs_the_wheel(run: Run) -> None:
     """A plain-Python wheel built without a compiler, with the locked build tools only (no
-    build isolation: nothing fetched unpinned), then installed with the locked dependencies."""
+    build isolation: nothing fetched unpinned), then installed with the locked dependencies,
+    all in a new venv of its own."""
     root = str(run.root)
-    pip = [f"{root}/opt/table-companion/venv/bin/python", "-m", "pip",
-           "--disable-pip-version-check"]
+    release = f"{root}/opt/table-companion/versions/{new_release(run)}"
+    pip = [f"{release}/venv/bin/python", "-m", "pip", "--disable-pip-version-check"]
     lock = f"{root}/opt/table-companion/src/requirements"
     build = run.find("env", "COMPANION_COMPILE=0", *pip, "wheel")
     assert len(build) == 1
     assert "--no-build-isolation" in build[0] and "--no-deps" in build[0]
     assert build[0][-1] == f"{root}/opt/table-companion/src"
-    assert build[0][build[0].index("--wheel-dir") + 1] == f"{root}/opt/table-companion/wheels"
+    assert build[0][build[0].index("--wheel-dir") + 1] == f"{release}/wheels"
     assert run.find(*pip, "install", "--quiet", "--no-cache-dir", "--require-hashes",
                     "-r", f"{lock}/build.txt")
-    assert run.find(*pip, "uninstall", "--quiet", "--yes", "table-companion")
     assert run.find(*pip, "install", "--quiet", "--no-cache-dir", "--require-hashes",
                     "-r", f"{lock}/run.txt")
     app = [c for c in run.find(*pip, "install") if c[-1].endswith(".whl")]
     assert app == [[*pip, "install", "--quiet", "--no-cache-dir", "--no-deps",
-                    f"{root}/opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl"]]
+                    f"{release}/wheels/table_companion-0.1.0-py3-none-any.whl"]]
     assert not any("--editable" in c or "-e" in c for c in run.commands)
     # every pip install of a package is from a lock file, but the app's own wheel
     for command in run.find(*pip, "install"):
@@ -448,7 +505,7 @@ def assert_builds_and_installs_the_wheel(run: Run) -> None:
     order = [i for i, c in enumerate(run.commands) if c[: len(pip)] == pip or c[2:6] == pip]
     kinds = [run.commands[i][len(pip)] if run.commands[i][0] != "env" else "wheel"
              for i in order]
-    assert kinds == ["install", "wheel", "uninstall", "install", "install"]
+    assert kinds == ["install", "wheel", "install", "install"]
 
 
 def test_no_compiler_on_the_pi(host: FakeHost) -> None:
@@ -466,7 +523,7 @@ def test_a_given_wheel_is_installed_instead_of_building(host: FakeHost, tmp_path
     run = host.run("--dry-run", "--wheel", str(wheel))
     assert_dry(run)
     assert not run.find("env", "COMPANION_COMPILE=0")
-    python = f"{host.root}/opt/table-companion/venv/bin/python"
+    python = f"{host.root}/opt/table-companion/versions/{new_release(run)}/venv/bin/python"
     installs = [c for c in run.find(python, "-m", "pip", "--disable-pip-version-check",
                                     "install")]
     assert [c[-1] for c in installs] == [
@@ -537,8 +594,155 @@ def test_enable_uart_uses_raspi_config_and_asks_for_a_reboot(host: FakeHost) -> 
         ["raspi-config", "nonint", "do_serial_cons", "1"],
     ]
     assert "sudo reboot" in run.stdout
-    assert not run.has("systemctl", "restart")  # the reader would not work until then
+    # the reader would not work until then
+    assert not run.has("systemctl", "restart", "table-companion.service")
     assert run.has("systemctl", "enable", "table-companion.service")
+
+
+def pi(host: FakeHost, model: str, config: str | None = "[all]\nenable_uart=1\n") -> Path:
+    """Make `host` a Raspberry Pi `model` (its device tree's name) with config.txt."""
+    tree = host.root / "proc/device-tree/model"
+    tree.parent.mkdir(parents=True, exist_ok=True)
+    tree.write_bytes(model.encode() + b"\0")
+    boot = host.root / "boot/firmware/config.txt"
+    if config is not None:
+        boot.parent.mkdir(parents=True, exist_ok=True)
+        boot.write_text(config, encoding="utf-8")
+    return boot
+
+
+def sed_appends(run: Run, file: Path) -> list[str]:
+    """The lines install.sh's `sed -i -e '$a LINE' ... FILE` commands append to `file`."""
+    lines = []
+    for command in run.find("sed", "-i"):
+        if command[-1] == str(file):
+            lines += [arg.removeprefix("$a ") for arg in command[2:-1] if arg.startswith("$a ")]
+    return lines
+
+
+def test_enable_uart_on_a_pi_5_adds_the_header_overlay(host: FakeHost) -> None:
+    config = pi(host, "Raspberry Pi 5 Model B Rev 1.0")
+    run = host.run("--dry-run", "--enable-uart")
+    assert_dry(run)
+    assert "dtoverlay=uart0-pi5" in sed_appends(run, config)
+    assert sed_appends(run, config)[:2] == ["[all]", "dtoverlay=uart0-pi5"]
+    assert "rdm6300:/dev/ttyAMA0" in run.stdout and "sudo reboot" in run.stdout
+    assert "==> Done\n" in run.stdout
+    # already there: nothing appended, and no reboot asked for it
+    config.write_text("dtparam=watchdog=on\n[all]\ndtoverlay=uart0-pi5\n")
+    host.serial_on = True
+    run = host.run("--dry-run", "--enable-uart")
+    assert_dry(run)
+    assert sed_appends(run, config) == []
+    assert run.has("systemctl", "restart", "table-companion.service")
+
+
+def test_enable_uart_on_a_pi_5_without_config_txt_does_not_claim_success(
+    host: FakeHost,
+) -> None:
+    pi(host, "Raspberry Pi 5 Model B Rev 1.0", config=None)
+    run = host.run("--dry-run", "--enable-uart")
+    assert run.returncode == 1 and run.changes == ""
+    assert "==> Done\n" not in run.stdout
+    assert "not done: the serial port on GPIO 14/15" in run.stderr
+    assert "dtoverlay=uart0-pi5" in run.stderr
+
+
+def test_enable_uart_on_a_pi_4_needs_no_overlay(host: FakeHost) -> None:
+    config = pi(host, "Raspberry Pi 4 Model B Rev 1.4")
+    run = host.run("--dry-run", "--enable-uart")
+    assert_dry(run)
+    assert not any("uart0-pi5" in line for line in sed_appends(run, config))
+    assert "ttyAMA0" not in run.stdout
+
+
+def test_watchdog_and_journal_caps(host: FakeHost) -> None:
+    """systemd feeds the SoC's watchdog; the SoC's dtparam is switched on where there is a
+    config.txt; the journal is capped."""
+    config = pi(host, "Raspberry Pi 4 Model B Rev 1.4")
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert sed_appends(run, config) == ["[all]", "dtparam=watchdog=on"]
+    watchdog = unit_entries(WATCHDOG_CONF.read_text())
+    seconds = int(watchdog["Manager.RuntimeWatchdogSec"][0].removesuffix("s"))
+    assert 0 < seconds <= 15  # the Pi's bcm2835-wdt waits 15 s at the most
+    assert watchdog["Manager.RebootWatchdogSec"]
+    journal = unit_entries(JOURNALD_CONF.read_text())
+    assert journal["Journal.SystemMaxUse"] == ["50M"]
+    assert journal["Journal.SystemKeepFree"] and journal["Journal.RuntimeMaxUse"]
+    # a config.txt that already says (even "off", the maker's choice) is left alone
+    config.write_text("dtparam=watchdog=off\n")
+    run = host.run("--dry-run")
+    assert sed_appends(run, config) == []
+    assert "already has dtparam=watchdog=off" in run.stdout
+
+
+def test_the_drop_ins_go_where_systemd_reads_them(host: FakeHost, tmp_path: Path) -> None:
+    """Put where install.sh installs them, systemd's own cat-config finds both drop-ins,
+    each of one section only."""
+    analyze = tool("systemd-analyze", "systemd")
+    run = host.run("--dry-run")
+    assert_dry(run)
+    targets = {c[-2]: c[-1] for c in run.find("install", "-D")}
+    image = tmp_path / "image"
+    for conf, config, section in ((WATCHDOG_CONF, "systemd/system.conf", "Manager"),
+                                  (JOURNALD_CONF, "systemd/journald.conf", "Journal")):
+        target = Path(targets[str(conf)].removeprefix(str(host.root)))
+        placed = image / target.relative_to("/")
+        placed.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(conf, placed)
+        result = subprocess.run([analyze, "cat-config", f"--root={image}", config],
+                                capture_output=True, text=True, check=False)
+        assert result.returncode == 0, result.stderr
+        assert f"# {placed}\n" in result.stdout, result.stdout
+        assert {k.split(".", 1)[0] for k in unit_entries(conf.read_text())} == {section}
+
+
+@pytest.mark.parametrize(
+    ("before", "args", "after"),
+    [
+        (None, [], "table"),  # a fresh Debian root: no name
+        ("raspberrypi", [], "table"),  # the image's default
+        ("companion", [], None),  # chosen in Imager: kept
+        ("companion", ["--hostname", "kitchen"], "kitchen"),
+        ("table", [], None),
+    ],
+)
+def test_hostname_is_set_or_kept(
+    host: FakeHost, before: str | None, args: list[str], after: str | None
+) -> None:
+    host.systemd_running = False  # a chroot or an image: the files themselves
+    if before is not None:
+        (host.root / "etc").mkdir()
+        (host.root / "etc/hostname").write_text(before + "\n")
+        (host.root / "etc/hosts").write_text(f"127.0.0.1\tlocalhost\n127.0.1.1\t{before}\n")
+    run = host.run("--dry-run", *args)
+    assert_dry(run)
+    name = after or before
+    assert f"phones open http://{name}.local:8080/" in run.stdout
+    written = [c for c in run.find("install", "-D") if c[-1] == f"{host.root}/etc/hostname"]
+    hosts = [c for c in run.find("sed", "-i") if c[-1] == f"{host.root}/etc/hosts"]
+    if after is None:
+        assert written == [] and hosts == []
+        if before != "table":
+            assert f"keeping the hostname '{before}'" in run.stdout
+    else:
+        assert len(written) == 1
+        assert f"becomes '{after}'" in run.stdout
+        if before is None:
+            assert hosts == [] and "no /etc/hosts" in run.stdout
+        else:
+            assert len(hosts) == 1
+            subprocess.run(hosts[0], check=True)  # the printed command, for real
+            assert (host.root / "etc/hosts").read_text() == (
+                f"127.0.0.1\tlocalhost\n127.0.1.1\t{after}\n")
+
+
+@pytest.mark.parametrize("name", ["Kitchen", "-table", "a_b", "x" * 64, "tab.le"])
+def test_bad_hostname_is_refused(host: FakeHost, name: str) -> None:
+    run = host.run("--dry-run", "--hostname", name)
+    assert run.returncode == 2 and "not a valid host name" in run.stderr
+    assert run.commands == [] and run.changes == ""
 
 
 def test_enable_uart_without_raspi_config_explains(host: FakeHost) -> None:
@@ -554,24 +758,30 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
     host.install_everything(user=me)
     run = host.run("--dry-run", "--enable-uart", "--user", me)
     assert_dry(run)
-    python = f"{host.root}/opt/table-companion/venv/bin/python"
+    prefix = f"{host.root}/opt/table-companion"
+    release = new_release(run)
+    python = f"{prefix}/versions/{release}/venv/bin/python"
     assert [c[:5] if c[0] != "env" else c[2:7] for c in run.commands
             if c[0] != "systemctl"] == [
         ["rsync", "-a", "--delete", "--delete-excluded", "--exclude=.git/"],
+        ["/usr/bin/python3", "-m", "venv", f"{prefix}/versions/{release}/venv"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
-        ["rm", "-rf", f"{host.root}/opt/table-companion/wheels"],
         [python, "-m", "pip", "--disable-pip-version-check", "wheel"],
-        ["rm", "-rf", f"{host.root}/opt/table-companion/src/build"],
-        [python, "-m", "pip", "--disable-pip-version-check", "uninstall"],
+        ["rm", "-rf", f"{prefix}/src/build"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
+        ["ln", "-sfn", f"versions/{release}/venv", f"{prefix}/venv.new"],
+        ["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"],
     ]
+    assert f"(in use now: {OLD})" in run.stdout
     assert [c[1] for c in run.commands if c[0] == "systemctl"] == [
         "daemon-reload", "enable", "restart",
     ]
     for done in ("all installed", f"user {me} exists", "is in video render",
-                 f"belongs to {me}", "virtual environment", "the serial port is on",
+                 f"belongs to {me}", "the serial port is on",
                  "is the example, unchanged", "table-companion.service is up to date",
+                 "the hostname is table", "table-companion-watchdog.conf is up to date",
+                 "journald.conf.d/table-companion.conf is up to date",
                  "avahi/services/table-companion.service is up to date"):
         assert done in run.stdout, done
 
@@ -599,9 +809,21 @@ def test_edited_config_is_kept(host: FakeHost) -> None:
 
 def test_desktop_boot_is_warned_about(host: FakeHost) -> None:
     host.default_target = "graphical.target"
+    manager = host.root / "etc/systemd/system/display-manager.service"
+    manager.parent.mkdir(parents=True)
+    manager.symlink_to("/lib/systemd/system/lightdm.service")  # dangling, as in a chroot
     run = host.run("--dry-run")
     assert_dry(run)
     assert "do_boot_behaviour B1" in run.stderr
+
+
+def test_graphical_target_without_a_desktop_is_not_warned_about(host: FakeHost) -> None:
+    """graphical.target with no display manager installed draws nothing over the table."""
+    host.default_target = "graphical.target"
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert "desktop" not in run.stderr
+    assert "no desktop (display manager) holds the screen" in run.stdout
 
 
 def test_without_systemd_running_the_unit_is_enabled_for_next_boot(host: FakeHost) -> None:
@@ -629,7 +851,10 @@ def test_uninstall_removes_all_but_the_saved_games(host: FakeHost) -> None:
         f"{root}/usr/local/bin/companion",
         f"{root}/opt/table-companion",
         f"{root}/etc/table-companion",
+        f"{root}/etc/systemd/system.conf.d/table-companion-watchdog.conf",
+        f"{root}/etc/systemd/journald.conf.d/table-companion.conf",
     }
+    assert not any("hostname" in arg or "config.txt" in arg for c in run.commands for arg in c)
     assert run.find("userdel") == [["userdel", "companion"]]  # no --remove: home is the data
     assert not any("/var/lib" in arg for c in run.commands for arg in c)
     assert "saved games stay in /var/lib/table-companion" in run.stdout
@@ -692,20 +917,261 @@ def test_dry_run_on_this_machine() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     for step in ("System packages", "Service user", "Data directory", "The app in",
-                 "Configuration", "mDNS", "The Pi's own Wi-Fi", "Serial port", "udev rule",
-                 "systemd service", "Done"):
+                 "Configuration", "mDNS", "Hostname", "The Pi's own Wi-Fi", "Serial port",
+                 "Hardware watchdog", "The log capped", "udev rule", "systemd service",
+                 "Done"):
         assert f"==> {step}" in result.stdout, step
     out = result.stdout.replace("\\", "")
-    assert "--no-deps /opt/table-companion/wheels/table_companion-0.1.0-py3-none-any.whl" in out
+    assert re.search(r"--no-deps /opt/table-companion/versions/0\.1\.0-\d{8}T\d{6}Z/wheels/"
+                     r"table_companion-0\.1\.0-py3-none-any\.whl", out)
     assert "--require-hashes -r /opt/table-companion/src/requirements/run.txt" in out
 
 
-def test_venv_of_another_python_is_rebuilt(host: FakeHost) -> None:
-    """A venv made from pyenv's Python points into /root, which the service cannot read."""
+def test_an_install_from_before_versions_becomes_the_previous_version(host: FakeHost) -> None:
+    """A real venv directory (the layout before versioned venvs) is moved aside as the
+    version to go back to, and the link takes its place."""
     host.install_everything()
-    (host.root / "opt/table-companion/venv/pyvenv.cfg").write_text(
-        "home = /root/.pyenv/versions/3.11.7/bin\n"
-    )
+    prefix = host.root / "opt/table-companion"
+    (prefix / "venv").unlink()
+    shutil.rmtree(prefix / "versions")
+    (prefix / "venv/bin").mkdir(parents=True)
     run = host.run("--dry-run")
     assert_dry(run)
-    assert run.find("/usr/bin/python3", "-m", "venv", "--clear")
+    assert run.find("mv", "-T", f"{prefix}/venv") == [
+        ["mv", "-T", f"{prefix}/venv", f"{prefix}/versions/earlier/venv"]]
+    assert_switches_to(run, new_release(run))
+    assert run.commands.index(["mv", "-T", f"{prefix}/venv", f"{prefix}/versions/earlier/venv"]) \
+        < run.commands.index(["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"])
+
+
+# --- updates: a new venv per version, rolled back when it does not start --------------
+
+#: `python3 -m venv DIR` makes DIR/bin/python, a pip that "installs" a wheel by making its
+#: bytes the venv's bin/companion program (a wheel here is a shell script standing in)
+FAKE_PYTHON = r"""#!/bin/bash
+echo "python3 $*" >>"$FAKE_LOG"
+if [ "$1 $2" = "-m venv" ]; then
+    /bin/mkdir -p "$3/bin"
+    /bin/cp "$0.venv" "$3/bin/python"
+    /bin/chmod 755 "$3/bin/python"
+fi
+"""
+FAKE_VENV_PYTHON = r"""#!/bin/bash
+wheel="${*: -1}"
+if [ "$3 $4" = "--disable-pip-version-check install" ] && [[ "$wheel" == *.whl ]]; then
+    /bin/cp "$wheel" "${0%/python}/companion"
+    /bin/chmod 755 "${0%/python}/companion"
+fi
+"""
+#: systemd standing in: `restart` starts the linked venv's companion, which "reports ready"
+#: by exiting 0; `is-active` tells how the last start went
+FAKE_SYSTEMCTL = r"""#!/bin/bash
+echo "systemctl $*" >>"$FAKE_LOG"
+state="$TABLE_COMPANION_ROOT/systemctl.state"
+case "$1" in
+    get-default) echo multi-user.target ;;
+    restart)
+        if "$TABLE_COMPANION_ROOT/opt/table-companion/venv/bin/companion"; then
+            echo active >"$state"
+        else
+            echo failed >"$state"
+            exit 1
+        fi ;;
+    is-active) [ "$(/bin/cat "$state" 2>/dev/null)" = active ] ;;
+esac
+"""
+GOOD = "#!/bin/sh\necho READY=1\n"
+BROKEN = "#!/bin/sh\necho 'ImportError: the new version is broken' >&2\nexit 1\n"
+
+
+def update(host: FakeHost, wheel: Path) -> Run:
+    """install.sh for real into the host's root (every system command a stand-in), with
+    `wheel` as the new version."""
+    bin_dir = host.root.parent / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3.venv").write_text(FAKE_VENV_PYTHON, encoding="utf-8")
+    return host.run("--wheel", str(wheel),
+                    tools={"python3": FAKE_PYTHON, "systemctl": FAKE_SYSTEMCTL},
+                    real=["ln", "mv"], env={"TABLE_COMPANION_FAKE_SYSTEM": "1"})
+
+
+def in_use(host: FakeHost) -> str:
+    """The version directory the venv link points into."""
+    link = host.root / "opt/table-companion/venv"
+    assert link.is_symlink()
+    return Path(os.readlink(link)).parent.name
+
+
+def versions(host: FakeHost) -> set[str]:
+    return {p.name for p in (host.root / "opt/table-companion/versions").iterdir()}
+
+
+def test_a_broken_update_is_rolled_back_and_a_good_one_kept(host: FakeHost,
+                                                            tmp_path: Path) -> None:
+    host.install_everything(user=getpass.getuser())
+    old = host.root / f"opt/table-companion/versions/{OLD}/venv/bin/companion"
+    old.write_text(GOOD)
+    old.chmod(0o755)
+    broken, good = tmp_path / "broken-0.1.0.whl", tmp_path / "good-0.1.0.whl"
+    broken.write_text(BROKEN)
+    good.write_text(GOOD)
+
+    run = update(host, broken)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "did not start" in run.stderr and f"rolled back: {OLD} runs again" in run.stderr
+    assert "==> Done" not in run.stdout
+    assert in_use(host) == OLD and versions(host) == {OLD}  # the failed one is gone
+    restarts = [line for line in run.changes.splitlines() if line.startswith("systemctl restart")]
+    assert len(restarts) == 2  # the new version, then the old one again
+    assert (host.root / "systemctl.state").read_text() == "active\n"
+
+    run = update(host, good)
+    assert run.returncode == 0, run.stdout + run.stderr
+    first = in_use(host)
+    assert first != OLD and versions(host) == {OLD, first}  # one step back kept
+    assert f"version {first} started and reported ready" in run.stdout
+
+    run = update(host, good)  # within the same second, too
+    assert run.returncode == 0, run.stdout + run.stderr
+    second = in_use(host)
+    assert versions(host) == {first, second} and second != first  # OLD pruned
+
+    run = update(host, broken)
+    assert run.returncode == 1 and in_use(host) == second
+    assert versions(host) == {first, second}
+
+
+def test_a_broken_first_install_says_so(host: FakeHost, tmp_path: Path) -> None:
+    """No earlier version to go back to: the failure is reported, not hidden."""
+    host.install_everything(user=getpass.getuser())
+    prefix = host.root / "opt/table-companion"
+    (prefix / "venv").unlink()
+    shutil.rmtree(prefix / "versions")
+    broken = tmp_path / "broken-0.1.0.whl"
+    broken.write_text(BROKEN)
+    run = update(host, broken)
+    assert run.returncode == 1
+    assert "no earlier version to go back to" in run.stderr
+    assert "the new version is broken" in run.stderr  # its own words reach the person
+
+
+# --- backups onto a USB stick, and a read-only root ------------------------------------
+
+USB_BACKUP = DEPLOY / "usb-backup.sh"
+BACKUP_UNITS = [DEPLOY / "systemd" / f"table-companion-backup.{kind}"
+                for kind in ("service", "timer")]
+
+
+def test_usb_backup_installs_a_timer(host: FakeHost) -> None:
+    run = host.run("--dry-run", "--usb-backup")
+    assert_dry(run)
+    installs = {c[-1]: c for c in run.find("install", "-D")}
+    root = str(host.root)
+    script = installs[f"{root}/usr/local/lib/table-companion/usb-backup.sh"]
+    assert script[-2] == str(USB_BACKUP) and script[3] == "0755"
+    for unit in BACKUP_UNITS:
+        assert installs[f"{root}/etc/systemd/system/{unit.name}"][-2] == str(unit)
+    assert run.has("systemctl", "enable", "--now", "table-companion-backup.timer")
+    plain = host.run("--dry-run")
+    assert "pass --usb-backup" in plain.stdout and not plain.has("systemctl", "enable", "--now")
+    host.install_everything()
+    for path in ("usr/local/lib/table-companion/usb-backup.sh",
+                 "etc/systemd/system/table-companion-backup.timer",
+                 "etc/systemd/system/table-companion-backup.service"):
+        (host.root / path).parent.mkdir(parents=True, exist_ok=True)
+        (host.root / path).write_text("x")
+    gone = host.run("--dry-run", "--uninstall")
+    assert_dry(gone)
+    assert gone.commands[0] == ["systemctl", "disable", "--now", "table-companion-backup.timer"]
+    removed = {c[-1] for c in gone.find("rm")}
+    assert {f"{root}/etc/systemd/system/table-companion-backup.timer",
+            f"{root}/etc/systemd/system/table-companion-backup.service",
+            f"{root}/usr/local/lib/table-companion"} <= removed
+
+
+def test_backup_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
+    analyze = tool("systemd-analyze", "systemd")
+    script = tmp_path / "usb-backup.sh"
+    script.write_text("#!/bin/sh\n", encoding="utf-8")
+    script.chmod(0o755)
+    for unit in BACKUP_UNITS:
+        text = unit.read_text(encoding="utf-8")
+        (tmp_path / unit.name).write_text(
+            text.replace("/usr/local/lib/table-companion/usb-backup.sh", str(script)))
+    timer = unit_entries(BACKUP_UNITS[1].read_text())
+    assert timer["Install.WantedBy"] == ["timers.target"] and timer["Timer.OnUnitActiveSec"]
+    result = subprocess.run([analyze, "verify", str(tmp_path / BACKUP_UNITS[1].name),
+                             str(tmp_path / BACKUP_UNITS[0].name)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+@pytest.fixture
+def companion_command(tmp_path: Path) -> Path:
+    """A `companion` command running this checkout."""
+    import sys
+
+    command = tmp_path / "companion"
+    command.write_text(f"#!/bin/sh\ncd {shlex.quote(str(REPO))} && exec "
+                       f"{shlex.quote(sys.executable)} -m companion \"$@\"\n")
+    command.chmod(0o755)
+    return command
+
+
+def test_usb_backup_onto_a_mounted_stick_keeps_the_newest(tmp_path: Path,
+                                                          companion_command: Path) -> None:
+    data = tmp_path / "data"
+    (data / "games").mkdir(parents=True)
+    (data / "screen.json").write_text("{}")
+    stick = tmp_path / "stick"
+    backups = stick / "table-companion-backups"
+    backups.mkdir(parents=True)
+    old = [backups / f"companion-backup-2020010{i}-000000.tar.gz" for i in range(1, 4)]
+    for path in old:
+        path.write_text("old")
+    result = subprocess.run(
+        ["bash", str(USB_BACKUP), "--mounted", str(stick), "--data-dir", str(data),
+         "--keep", "2", "--command", str(companion_command)],
+        capture_output=True, text=True, check=False, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    left = sorted(p.name for p in backups.iterdir())
+    assert len(left) == 2 and left[0] == old[-1].name, left  # the newest old one, and the new
+    new = backups / left[1]
+    assert new.stat().st_mode & 0o777 == 0o600
+    import tarfile
+
+    with tarfile.open(new) as archive:
+        assert any(name.endswith("screen.json") for name in archive.getnames())
+    assert f"removed the old backup {old[0]}" in result.stdout
+
+
+def test_usb_backup_without_a_stick_does_nothing(tmp_path: Path) -> None:
+    result = subprocess.run(["bash", str(USB_BACKUP), "--label", "NOSUCHSTICK42"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "no USB stick labelled NOSUCHSTICK42" in result.stdout
+
+
+@pytest.mark.parametrize("args", [["--keep", "0"], ["--keep", "x"], ["--label", "a b"],
+                                  ["--mounted", "/nonexistent/stick"], ["--frob"]])
+def test_usb_backup_refuses_bad_arguments(args: list[str]) -> None:
+    result = subprocess.run(["bash", str(USB_BACKUP), *args], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 2 and "usb-backup.sh:" in result.stderr
+
+
+def test_an_overlay_root_without_a_data_partition_is_not_called_done(host: FakeHost) -> None:
+    """raspi-config's read-only mode keeps every write in RAM: saved games would be lost at
+    the next power cut, unless they have their own partition."""
+    mounts = host.root / "proc/mounts"
+    mounts.parent.mkdir(parents=True)
+    mounts.write_text("overlayroot / overlay rw,relatime 0 0\n/dev/mmcblk0p1 /boot/firmware "
+                      "vfat rw 0 0\n")
+    run = host.run("--dry-run")
+    assert run.returncode == 1 and run.changes == ""
+    assert "a power cut loses them all" in run.stderr and "==> Done\n" not in run.stdout
+    with mounts.open("a") as f:
+        f.write("/dev/mmcblk0p3 /var/lib/table-companion ext4 rw,noatime 0 0\n")
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert "saved games on their own partition" in run.stdout

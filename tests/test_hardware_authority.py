@@ -21,6 +21,7 @@ from companion.app.wiring import Readers, table_pin
 from companion.game.api import JSON, Source, Update
 from companion.game.pins import PinGuard, PinWarning
 from companion.game.session import GameSession
+from companion.game.table.offers import OfferStore
 from companion.inputs.events import Button, ButtonEvent, EncoderEvent, Gesture
 from companion.inputs.registry import TagKind, TagRole
 from companion.screen.controller import Controller
@@ -43,12 +44,17 @@ class Table:
         self.session.submit({"do": "new_game", "edition": "classic-eur",
                              "players": ["Ann", "Bo", "Cy"], "seed": 1},
                             Source("script", banker=True))
+        self.offers = OfferStore(data_dir / "offers.json")  # as `companion run` wires it
+        self.session.keep_offers(self.offers)
         self.controller = Controller(self.session, language="en")
+        self.controller.follow_offers(self.offers)
         self.woken = threading.Event()
         self.controller.wake = self.woken.set
-        self.readers = Readers(self.session, data_dir, ["fake"], self.controller.post_message)
+        self.readers = Readers(self.session, data_dir, ["fake"], self.controller.post_message,
+                               offers=self.offers)
         self.cards = CardRegistration(self.controller, self.readers.registrar)
         self.controller.cards = self.cards
+        self.controller.gestures = self.readers.pump.take_press  # as `companion run` does
         self.readers.set_ui(self.cards.ui)
 
     def close(self) -> None:
@@ -71,7 +77,7 @@ class Table:
 
     def banner(self) -> str:
         message = self.controller.ui.message
-        return message.text if message is not None else ""
+        return message.text.replace("\xa0", " ") if message is not None else ""
 
     def until(self, check: Callable[[], bool]) -> bool:
         """Drain the screen's inbox as the loop would, until `check()` (no sleeping)."""
@@ -96,6 +102,13 @@ class Table:
 
     def tap(self, tag: str) -> None:
         assert send_tap(self.data_dir, tag) == "ok"
+
+    def offer(self, offer: JSON) -> JSON:
+        """A trade offered on a phone, into the table's one store."""
+        made = self.offers.add(offer["from"], offer["to"], offer.get("give") or {},
+                               offer.get("take") or {}, self.state()["version"])
+        assert made is not None
+        return made
 
 
 @pytest.fixture
@@ -149,7 +162,7 @@ OFFER: dict[str, Any] = {"from": "Ann", "to": "Cy", "give": {"cash": 50}, "take"
 def test_a_trade_offered_to_another_player_never_stops_the_game_and_is_theirs(
     table: Table,
 ) -> None:
-    table.controller.post_trade(OFFER)
+    table.offer(OFFER)
     table.controller.drain()
     waiting = waiting_for(table.state(), table.controller.ui)
     assert any("Waiting for Cy" in w.line for w in waiting), waiting
@@ -161,45 +174,54 @@ def test_a_trade_offered_to_another_player_never_stops_the_game_and_is_theirs(
     assert table.state()["pending"]["kind"] == "buy"  # the device's dice (seed 1): a lot
     table.script({"do": "decline"}, {"do": "close_auction"})  # nobody bids
     cash = {p["name"]: p["cash"] for p in table.state()["players"]}
-    table.tap(BO)  # not Bo's trade: his card accepts nothing (it starts his own gesture)
-    assert table.until(lambda: "Bo: tap a deed" in table.banner()), table.banner()
-    assert table.controller.ui.trades and table.last()["command"]["do"] != "trade"
+    table.tap(BO)  # not Bo's trade: his card accepts nothing, it asks its own question
+    question = "Bo's card: tap another player's card to pay them. NO cancels."
+    assert table.until(lambda: table.banner() == question), table.banner()
+    assert table.controller.ui.table.offers and table.last()["command"]["do"] != "trade"
     table.readers.pump.emit(ButtonEvent(Button.NO))  # which the panel's NO ends
     assert table.until(lambda: table.banner() == "Cancelled."), table.banner()
-    table.tap(CY)  # Cy's own card: her acceptance
-    assert table.until(lambda: table.last()["command"]["do"] == "trade"), table.banner()
+    table.tap(CY)  # Cy's own card: the offer is put to her, with what each side gives
+    asked = "Ann offers Cy a trade: Ann gives € 50, Cy gives Nothing."
+    assert table.until(lambda: table.banner().startswith(asked)), table.banner()
+    assert table.last()["command"]["do"] != "trade"  # asked, not yet answered
+    version = table.state()["version"]
+    table.tap(CY)  # her card again: yes to that offer
+    assert table.until(lambda: table.state()["version"] > version), table.banner()
+    assert table.last()["command"]["do"] == "trade"
     entry = table.last()
     assert entry["source"] == {"kind": "rfid", "player": "Cy", "banker": False}
     after = {p["name"]: p["cash"] for p in table.state()["players"]}
     assert (after["Ann"], after["Cy"], after["Bo"]) == (cash["Ann"] - 50, cash["Cy"] + 50,
                                                        cash["Bo"])
-    assert table.controller.ui.trades == []
+    assert table.until(lambda: table.controller.ui.table.offers == ())
 
 
 def test_a_trade_offered_to_the_current_player_is_answered_with_their_own_card(
         table: Table) -> None:
-    table.controller.post_trade({**OFFER, "from": "Cy", "to": "Ann"})
+    table.offer({**OFFER, "from": "Cy", "to": "Ann"})
     table.controller.drain()
     version = table.state()["version"]
     table.controller.press("yes", "button")  # the shared YES answers no trade, not even Ann's
     assert table.state()["version"] == version
-    table.tap(ANN)
+    table.tap(ANN)  # the offer put to Ann; the panel's YES now answers that question
+    assert table.until(lambda: table.banner().startswith("Cy offers Ann")), table.banner()
+    table.readers.pump.emit(ButtonEvent(Button.YES))
     assert table.until(lambda: table.last()["command"]["do"] == "trade"), table.banner()
     assert table.last()["source"] == {"kind": "rfid", "player": "Ann", "banker": False}
 
 
 def test_a_trade_accepted_with_a_bank_card_leaves_every_phones_open_proposals(
         table: Table) -> None:
-    """Offered on Ann's phone through the real remote, accepted by a tap of Cy's card: the
-    proposal goes from every phone's list at once (a live "trades" update), as it would
-    when accepted on Cy's phone."""
+    """Offered on Ann's phone through the real remote, accepted by Cy's card: the offer
+    goes from every phone's list at once (a live "trades" update), as it would when
+    accepted on Cy's phone: the phones, the screen and the readers hold one store."""
     from web_fakes import joined
 
     from web_remote import TableHooks, create_app
 
     c = table.controller
     app = create_app(table.session, table.data_dir, {"banker_pin": "2468"},
-                     TableHooks(on_trade=c.post_trade, on_trade_closed=c.post_trade_closed))
+                     TableHooks(offers=table.offers))
     try:
         ann, cy = joined(app, "Ann"), joined(app, "Cy")
         stream = app.extensions["web_remote"].hub.subscribe("a phone")
@@ -210,11 +232,13 @@ def test_a_trade_accepted_with_a_bank_card_leaves_every_phones_open_proposals(
         assert [t["to"] for t in cy.client.get("/api/trades").get_json()] == ["Cy"]
         stream.take()
         c.drain()
+        assert [t["to"] for t in c.ui.table.offers] == ["Cy"]  # the screen shows the same offer
+        table.tap(CY)
+        assert table.until(lambda: table.banner().startswith("Ann offers Cy")), table.banner()
         table.tap(CY)
         assert table.until(lambda: table.last()["command"]["do"] == "trade"), table.banner()
         assert table.last()["source"] == {"kind": "rfid", "player": "Cy", "banker": False}
-        messages, _ended = stream.take()
-        assert "trades" in [m.event for m in messages]  # the phones reload their list now
+        assert table.until(lambda: "trades" in [m.event for m in stream.take()[0]])
         for phone in (ann, cy, joined(app, "banker")):
             assert phone.client.get("/api/trades").get_json() == []
     finally:
@@ -440,3 +464,26 @@ def test_a_new_game_on_the_screen_is_dealt_as_the_banker_after_the_pin(
     entry = table.last()
     assert entry["command"]["do"] == "new_game" and c.ui.setup is None
     assert entry["source"] == {"kind": "screen", "player": None, "banker": True}
+
+
+def test_a_keyboard_answers_a_bank_cards_question_as_the_panel_does(table: Table) -> None:
+    """A table with only a keyboard (or the touch screen): N cancels a bank card's question,
+    and after two cards R, G and Y set and pay the amount, as ROLL, PASS GO and YES do."""
+    question = "Bo's card: tap another player's card to pay them. NO cancels."
+    table.tap(BO)
+    assert table.until(lambda: table.banner() == question), table.banner()
+    version = table.state()["version"]
+    table.controller.press("no", "keyboard")
+    assert table.until(lambda: table.banner() == "Cancelled."), table.banner()
+    table.tap(BO)
+    assert table.until(lambda: table.banner() == question), table.banner()
+    table.tap(CY)
+    assert table.until(lambda: table.banner().startswith("Bo pays Cy")), table.banner()
+    for key in ("roll", "roll", "roll", "pass_go"):  # two steps of 10
+        table.controller.press(key, "keyboard")
+    assert table.until(lambda: table.banner().startswith("Bo pays Cy € 20")), table.banner()
+    table.controller.press("yes", "screen")  # the touch screen's YES
+    assert table.until(lambda: table.state()["version"] > version), table.banner()
+    assert table.last()["command"] == {"do": "pay", "from": "Bo", "to": "Cy", "amount": 20}
+    table.controller.press("roll", "keyboard")  # no gesture waits: the screen's ROLL rolls
+    assert table.last()["command"]["do"] == "roll"

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from companion.game.api import Source
-from companion.inputs.actions import Consent, OpenMenu, PassOn, Show, Submit, money
-from companion.inputs.authority import as_json
+from companion.game.authority import as_json
+from companion.inputs.actions import CardHolds, OpenMenu, PassOn, Show, Submit, money
 from companion.inputs.controller import InputController
 from companion.inputs.events import (
     Button,
@@ -42,6 +42,7 @@ def make_state(
     current: str = "Ann",
     players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
     owners: dict[str, str] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     squares = [dict(sq) for sq in SQUARES]
     for sq in squares:
@@ -55,6 +56,8 @@ def make_state(
         "current": current,
         "pending": pending,
         "legal": legal or [],
+        # a table that rolls its own dice (set up so): the knob and the keys enter them
+        "options": {"physical_dice": True} if options is None else options,
     }
 
 
@@ -154,6 +157,14 @@ def test_physical_dice_entered_with_knob_and_roll(registry: TagRegistry) -> None
     assert ctl.mode is None
 
 
+def test_where_the_companion_rolls_roll_is_its_roll_not_an_entry(
+        registry: TagRegistry) -> None:
+    ctl = InputController(registry, physical_dice=True)  # the panel has a knob for dice...
+    state = make_state([{"do": "roll", "by": "Ann"}], options={})  # ...the game does not
+    assert ctl.handle(press(Button.ROLL), state) == [PassOn("roll")]  # the device's roll
+    assert ctl.describe() is None
+
+
 def test_the_knob_goes_to_the_screens_dial_unless_an_amount_is_entered(
     ctl: InputController,
 ) -> None:
@@ -218,7 +229,10 @@ def test_jail_free_card_is_used_when_it_may_be(ctl: InputController) -> None:
 
 def test_bank_only_card_then_deed_lands_there(ctl: InputController) -> None:
     state = make_state([{"do": "land", "by": "Bo"}], current="Bo")
-    assert codes(tap(ctl, "B2", state)) == ["card_tapped"]
+    [asked] = tap(ctl, "B2", state)  # a question, in the catalog, that NO cancels
+    assert isinstance(asked, Show) and asked.code == "card_tapped_land"
+    assert asked.message == ("Bo's card: tap a deed to land there, or another player's card "
+                             "to pay them. NO cancels.")
     actions = tap(ctl, "DEED13", state)
     assert actions == [
         Submit(
@@ -262,7 +276,7 @@ def test_transfer_amount_from_the_keypad_and_cancel(ctl: InputController) -> Non
     ]
     tap(ctl, "B2", state)
     tap(ctl, "A1", state)
-    assert codes(ctl.handle(press(Button.NO), state)) == ["amount_cancelled"]
+    assert codes(ctl.handle(press(Button.NO), state)) == ["tap_cancelled"]
     assert codes(ctl.enter_amount(75, state)) == ["not_now"]
 
 
@@ -322,9 +336,10 @@ def test_card_of_an_empty_seat_belongs_to_nobody(ctl: InputController) -> None:
 
 def test_waiting_decisions_are_explained_on_tap(ctl: InputController) -> None:
     debt = {"kind": "debt", "player": "Ann", "creditor": "Bo", "amount": 250}
-    [show, consent] = tap(ctl, "A1", make_state([{"do": "bankrupt", "by": "Ann"}], debt))
+    [show, holds] = tap(ctl, "A1", make_state([{"do": "bankrupt", "by": "Ann"}], debt))
     assert isinstance(show, Show) and "Ann" in show.message
-    assert consent == Consent("Ann")  # a trade offered to Ann on the screen would be hers
+    assert holds == CardHolds("Ann")  # her debt: the panel answers it for her now
+    assert tap(ctl, "B2", make_state([], debt)) == [show]  # not Bo's: nothing held
     assert ctl.mode is None
 
 

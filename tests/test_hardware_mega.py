@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from companion.game.authority import as_json
 from companion.inputs.actions import Show, Submit
-from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController, dice_count
 from companion.inputs.events import Button, ButtonEvent, EncoderEvent, InputEvent, TagEvent
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
@@ -19,7 +19,7 @@ rules = pytest.importorskip("companion.rules")
 editions = pytest.importorskip("companion.editions")
 
 OPENING = {"do": "new_game", "edition": "mega", "players": ["Ann", "Bo", "Cy"], "seed": 3,
-           "options": {}}
+           "options": {"physical_dice": True}}  # the table's own dice, entered
 
 
 class MegaTable:

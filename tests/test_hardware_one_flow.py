@@ -59,7 +59,7 @@ def at_the_screen(session: FakeSession, *inputs: tuple[str, Any]) -> Controller:
 def mega(*commands: dict[str, Any]) -> FakeSession:
     session = FakeSession(players=())
     opening = {"do": "new_game", "edition": "mega", "players": ["Ann", "Bo", "Cy"], "seed": 3,
-               "options": {}}
+               "options": {"physical_dice": True}}  # the table's own dice, entered
     for command in (opening, *commands):
         assert session.submit(command, BANKER).accepted, command
     return session

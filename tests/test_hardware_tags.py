@@ -18,8 +18,8 @@ import companion.inputs.registration as registration_mod
 import companion.inputs.registry as registry_mod
 from companion.app import tap_cmd
 from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.authority import as_json
 from companion.inputs.actions import PassOn, Show
-from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import Button, ButtonEvent, TagEvent
 from companion.inputs.pump import InputPump

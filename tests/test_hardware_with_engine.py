@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from companion.game.authority import as_json
 from companion.inputs.actions import PassOn, Submit
-from companion.inputs.authority import as_json
 from companion.inputs.controller import InputController
 from companion.inputs.events import Button, ButtonEvent, EncoderEvent, InputEvent, TagEvent
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
@@ -19,8 +19,10 @@ editions = pytest.importorskip("companion.editions")
 class Table:
     """A real game driven only through the input controller."""
 
-    def __init__(self, registry: TagRegistry, physical_dice: bool = False) -> None:
-        start = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"], "seed": 7}
+    def __init__(self, registry: TagRegistry, physical_dice: bool = False,
+                 **options: Any) -> None:
+        start = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"], "seed": 7,
+                 "options": {"physical_dice": physical_dice, **options}}
         self.game = rules.new_game(editions.load_edition("classic-eur"), start).state
         self.controller = InputController(registry, physical_dice=physical_dice)
 
@@ -38,6 +40,15 @@ class Table:
                 self.game = result.state
                 commands.append(dict(as_json(action.command)))
         return commands
+
+    def refused(self, event: InputEvent) -> str:
+        """Feed one event whose one command the engine refuses: the refusal's code."""
+        submits = [a for a in self.controller.handle(event, self.state())
+                   if isinstance(a, Submit)]
+        assert len(submits) == 1, submits
+        result = rules.apply(self.game, submits[0].command)
+        assert isinstance(result, rules.Rejection), result
+        return str(result.code.value)
 
     def cash(self, name: str) -> int:
         return int(next(p["cash"] for p in self.state()["players"] if p["name"] == name))
@@ -70,7 +81,7 @@ def test_physical_dice_then_the_drawn_chance_card(registry: TagRegistry) -> None
 
 
 def test_bank_only_card_deed_then_card_buys(registry: TagRegistry) -> None:
-    table = Table(registry)
+    table = Table(registry, bank_only=True)
     table.send(TagEvent("ANN"))
     assert table.send(TagEvent("BELLEVILLE")) == [{"do": "land", "by": "Ann", "square": 1}]
     assert table.state()["pending"]["kind"] == "buy"
@@ -88,12 +99,23 @@ def test_two_cards_and_an_amount_move_money(registry: TagRegistry) -> None:
     assert (table.cash("Ann"), table.cash("Bo")) == (ann + 40, bo - 40)
 
 
-def test_card_then_pass_go_then_entered_dice(registry: TagRegistry) -> None:
-    table = Table(registry, physical_dice=True)
+def test_card_then_pass_go_pays_in_bank_only_play(registry: TagRegistry) -> None:
+    table = Table(registry, bank_only=True)
     before = table.cash("Ann")
     table.send(TagEvent("ANN"))
     assert table.send(ButtonEvent(Button.PASS_GO)) == [{"do": "pass_go", "by": "Ann"}]
     assert table.cash("Ann") == before + table.state()["options"].get("salary", 200)
+    table.send(TagEvent("ANN"))  # once per move: the second press is refused, and says why
+    assert table.refused(ButtonEvent(Button.PASS_GO)) == "salary_paid"
+    assert table.cash("Ann") == before + table.state()["options"].get("salary", 200)
+
+
+def test_card_then_pass_go_pays_nothing_where_the_device_moves(registry: TagRegistry) -> None:
+    table = Table(registry, physical_dice=True)
+    before = table.cash("Ann")
+    table.send(TagEvent("ANN"))
+    assert table.refused(ButtonEvent(Button.PASS_GO)) == "device_moves"  # the roll pays GO
+    assert table.cash("Ann") == before
     for event in [ButtonEvent(Button.ROLL), EncoderEvent(3), ButtonEvent(Button.YES)]:
         table.send(event)  # first die 4
     table.send(EncoderEvent(5))  # second die 6: square 10, just visiting

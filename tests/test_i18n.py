@@ -211,8 +211,10 @@ def test_template_is_up_to_date_with_the_sources() -> None:
     from companion.speech.texts import SPEECH
     from companion.words.explaining.lesson_texts import LESSONS
     from companion.words.explaining.why_texts import WHY
+    from companion.words.input_texts import INPUT_TEXTS
     from companion.words.log_texts import LINES
     from companion.words.move_texts import MOVES
+    from companion.words.square_texts import SQUARES
 
     with i18n.TEMPLATE.open("rb") as handle:
         committed = read_po(handle)
@@ -220,7 +222,8 @@ def test_template_is_up_to_date_with_the_sources() -> None:
     keys = {(m.context, m.id) for m in committed if m.id}
     assert keys == {(m.context, m.id) for m in extracted if m.id}, \
         "run: python -m companion.words.catalog update"
-    lists = [texts.MESSAGES, SENTENCES, QUESTIONS, NEWS, LINES, MOVES, WHY, LESSONS, SPEECH]
+    lists = [texts.MESSAGES, SENTENCES, QUESTIONS, NEWS, LINES, MOVES, WHY, LESSONS, SQUARES,
+             INPUT_TEXTS, SPEECH]
     marked = {(m.id, m.text if m.plural is None else (m.text, m.plural))
               for listed in lists for m in listed.values()}
     assert {k for k in keys if k[0] is not None} == marked

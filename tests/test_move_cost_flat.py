@@ -150,6 +150,6 @@ def test_the_last_moves_cost_what_the_first_did(data_dir: Path,
         sys.settrace(None)
     (first_calls, first_bytes), (last_calls, last_bytes) = windows
     assert session.version >= MOVES
-    assert first_calls > 100 * WINDOW and first_bytes > 1000 * WINDOW  # it did count
+    assert first_calls > 100 * WINDOW and first_bytes > 100 * WINDOW  # it did count
     assert last_calls <= first_calls * GROWTH, (first_calls, last_calls)
     assert last_bytes <= first_bytes * GROWTH, (first_bytes, last_bytes)

@@ -31,9 +31,13 @@ from companion.rules.commands import (
     BuildingAuctionOffer,
     ChooseGift,
     Command,
+    CorrectionOffer,
     GiftOffer,
+    Land,
+    LandOffer,
     LegalOffer,
     Offer,
+    PassGo,
     Pay,
     PayOffer,
     Roll,
@@ -66,6 +70,14 @@ def matches(cmd: Command, offer: LegalOffer, g: GameState) -> bool:
     if isinstance(offer, BuildingAuctionOffer):
         assert isinstance(cmd, AuctionBuilding)
         return cmd.building in offer.buildings
+    if isinstance(cmd, (Land, PassGo)) and cmd.correction:  # the banker's, for anyone
+        if not isinstance(offer, CorrectionOffer):
+            return False
+        who = cmd.by if cmd.by is not None else g.players[g.current].name
+        return who in offer.players and (offer.squares is None or (
+            isinstance(cmd, Land) and g.edition.square_index(cmd.square) in offer.squares))
+    if isinstance(offer, CorrectionOffer):
+        return False
     if isinstance(offer, BareOffer):
         return getattr(cmd, "by", None) is None
     if getattr(cmd, "by", None) != offer.by:
@@ -73,6 +85,10 @@ def matches(cmd: Command, offer: LegalOffer, g: GameState) -> bool:
     if isinstance(offer, SquaresOffer):
         square = getattr(cmd, "square", None)
         return g.edition.square_index(square) in offer.squares
+    if isinstance(offer, LandOffer):
+        assert isinstance(cmd, Land)
+        square = g.edition.square_index(cmd.square)
+        return square in offer.squares and (not cmd.via_go or square in offer.via_go)
     if isinstance(offer, GiftOffer):
         assert isinstance(cmd, ChooseGift)
         return cmd.gift == offer.gift
@@ -116,6 +132,8 @@ def random_command(rng: random.Random, g: GameState) -> dict[str, Any]:
             cmd["dice"].append(rng.choice(SPEED))
     if verb == "land" and rng.random() < 0.3:
         cmd["via_go"] = True
+    if verb in {"land", "pass_go"} and rng.random() < 0.3:
+        cmd["correction"] = True
     if verb == "pay":
         cmd.update({"from": rng.choice(names + ["bank"]), "to": rng.choice(names + ["bank"]),
                     "amount": rng.randint(1, 300)})
@@ -130,6 +148,15 @@ def concrete(rng: random.Random, offer: LegalOffer, g: GameState) -> Command:
     """One concrete command within an offer."""
     if isinstance(offer, SquaresOffer):
         cmd = {"do": offer.do.value, "by": offer.by, "square": rng.choice(offer.squares)}
+    elif isinstance(offer, LandOffer):
+        square = rng.choice(offer.squares)
+        cmd = {"do": "land", "by": offer.by, "square": square}
+        if square in offer.via_go and rng.random() < 0.5:
+            cmd["via_go"] = True
+    elif isinstance(offer, CorrectionOffer):
+        cmd = {"do": offer.do.value, "by": rng.choice(offer.players), "correction": True}
+        if offer.squares is not None:
+            cmd["square"] = rng.choice(offer.squares)
     elif isinstance(offer, BuildingAuctionOffer):
         cmd = {"do": "auction_building", "building": rng.choice(offer.buildings)}
     elif isinstance(offer, BidOffer):
@@ -229,15 +256,17 @@ def test_legal_commands_are_what_trying_every_candidate_through_apply_gives(
 
 @pytest.mark.parametrize("verb", ["pass_go", "land"])
 def test_bank_only_moves_belong_to_the_current_player_with_nothing_pending(verb: str) -> None:
-    g = start(("Ann", "Bo", "Cy"))
+    g = start(("Ann", "Bo", "Cy"), bank_only=True)
     extra: dict[str, Any] = {"square": 5} if verb == "land" else {}
     for who in ("Bo", "Cy"):
         r = apply(g, {"do": verb, "by": who, **extra})
         assert not isinstance(r, Accepted) and r.code.value == "not_your_turn"
-    r = apply(g, {"do": "roll", "dice": [1, 2]})  # Ann lands on a lot: buy? is pending
+    r = apply(g, {"do": "land", "square": 1})  # Ann lands on a lot: buy? is pending
     assert isinstance(r, Accepted) and r.state.top is not None
     r = apply(r.state, {"do": verb, "by": "Ann", **extra})
     assert not isinstance(r, Accepted) and r.code.value == "decision_pending"
     r = apply(g, {"do": verb, "by": "Ann", **extra})
     assert isinstance(r, Accepted)
     assert r.state.players[0].cash > g.players[0].cash or verb == "land"
+    r = apply(start(("Ann", "Bo", "Cy")), {"do": verb, "by": "Ann", **extra})
+    assert not isinstance(r, Accepted) and r.code.value == "device_moves"

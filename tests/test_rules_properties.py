@@ -82,7 +82,9 @@ def trade_side(draw: Draw, g: GameState, name: str) -> dict[str, Any]:
 def concrete(template: dict[str, Any], draw: Draw, g: GameState) -> dict[str, Any]:
     """A concrete command from a legal_commands template."""
     cmd = {k: v for k, v in template.items()
-           if k not in {"squares", "min", "max", "players", "buildings"}}
+           if k not in {"squares", "min", "max", "players", "buildings", "via_go"}}
+    if template.get("correction"):  # the banker's, for any player
+        cmd["by"] = draw.sample(template["players"])
     if "buildings" in template:
         cmd["building"] = draw.sample(template["buildings"])
     if "squares" in template:
@@ -96,7 +98,8 @@ def concrete(template: dict[str, Any], draw: Draw, g: GameState) -> dict[str, An
         if g.options.speed_die and top is None and not roller.in_jail:
             cmd["dice"].append(draw.sample(SPEED_FACES))
     if template["do"] == "land":  # bank-only play: the table moved the token
-        if draw.integer(0, 1):
+        if draw.integer(0, 1) and (template.get("correction")
+                                   or cmd["square"] in template["via_go"]):
             cmd["via_go"] = True
         if draw.integer(0, 2) == 0:  # the white dice, for a utility's rent
             cmd["dice"] = [draw.integer(1, 6), draw.integer(1, 6)]

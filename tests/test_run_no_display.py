@@ -139,3 +139,28 @@ def test_the_join_qr_code_goes_into_the_log_once_not_at_every_join(
     starts_of_blocks = [i for i, line in enumerate(seen) if line.startswith("█████")
                         and (i == 0 or not seen[i - 1].startswith("█"))]
     assert len(starts_of_blocks) == 1, "".join(seen)
+
+
+def test_a_headless_table_speaks_its_configured_language_to_the_phones(tmp_path: Path) -> None:
+    """With no screen the configured [screen] language is the phones' too (it only reached
+    them through the screen's controller)."""
+    config = tmp_path / "config.toml"
+    config.write_text('[screen]\nlanguage = "nl"\n')
+    port = free_port()
+    env = {**no_display_env("none"), "COMPANION_CONFIG": str(config)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
+         "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # the start says where phones join once it serves them
+            if "Phones join at:" in line:
+                break
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/",
+                                         headers={"Accept-Language": "en"})
+        with urllib.request.urlopen(request, timeout=10) as page:
+            assert '<html lang="nl">' in page.read().decode()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)

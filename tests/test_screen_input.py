@@ -229,18 +229,19 @@ def test_setup_refuses_too_many_players_with_the_editions_limits() -> None:
     assert controller.ui.setup is form
 
 
-def test_timed_game_ends_and_counts_when_the_clock_runs_out() -> None:
+def test_the_timed_games_countdown_ends_on_the_screen_and_the_session_ends_it() -> None:
+    """The screen counts down; the game's end is the session writer's clock (with or
+    without a screen: tests/test_table_clocks.py), never a second one on the screen."""
     session = FakeSession()
     controller, loop = make_loop(session)
     controller.ui.clock_deadline = controller.ui.now + 60
     assert controller.tick() is False and controller.state["winner"] is None
     controller.ui.now += 61
+    before = session.submitted
     assert controller.tick() is True
-    controller.drain_updates()
-    assert last_command(session) == {"do": "end_game", "reason": "time"}
-    assert controller.state["winner"] is not None and controller.state["standings"]
+    assert session.submitted == before, "the screen sends no end of its own"
     assert controller.ui.clock_deadline is None
-    assert controller.tick() is False  # asked once only
+    assert controller.tick() is False
 
 
 def test_timed_setup_asks_the_engine_for_the_timed_variant() -> None:

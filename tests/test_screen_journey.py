@@ -180,11 +180,14 @@ def test_bursts_of_keys_set_up_deal_roll_and_end_the_game(
     form = reports.last["setup"]
     lines = form["lines"]
     assert form["focus"] == lines[0]
-    # one burst: two names (one with a capital after Tab), the speed die on, the banker
-    # PIN, deal; then three turns of typed dice, a wrong one cleared with N
+    # one burst: two names (one with a capital after Tab), the speed die and the table's
+    # own dice on, the banker PIN, deal; then three turns of typed dice, a wrong one
+    # cleared with N
     burst = (moves(lines, lines[0], "player:0") + typed("Wilhelmina") + ["Tab"] + typed("Bea")
              + moves(lines, "player:1", "rule:speed_die") + ["Right"]
-             + moves(lines, "rule:speed_die", "pin") + typed(PIN) + ["Down", "Return"]
+             # the table rolls its own dice: typed dice are taken only then (issue 26)
+             + moves(lines, "rule:speed_die", "rule:physical_dice") + ["Right"]
+             + moves(lines, "rule:physical_dice", "pin") + typed(PIN) + ["Down", "Return"]
              + ["3", "4", "3", "r"]  # Wilhelmina: 3 + 4 + speed 3 = just visiting; end turn
              + ["6", "n", "4", "3", "3", "r"]  # Bea: 6 typed wrong, N clears it
              + ["5", "6", "3"])  # Wilhelmina again: the issue's 5, 6, 3

@@ -82,7 +82,8 @@ def test_money_is_large(language: str) -> None:
 
 
 def test_the_floor_test_can_fail() -> None:
-    """A text drawn at 15 px with the plain floor is caught; a declared secondary one is not."""
+    """A text drawn at 15 px with the plain floor is caught; a declared secondary one (a
+    waiting trade's details, the only ones left) is not."""
     p = Painter(pygame.Surface(SIZE), 1.0, 1.0)
     box = pygame.Rect(0, 0, 400, 40)
     p.text("small", box, 15, theme.TEXT, min_size=15)

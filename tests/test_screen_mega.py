@@ -49,7 +49,7 @@ def mega_session(lines: list[str] | None = None) -> FakeSession:
     session = FakeSession(players=())
     lines = lines if lines is not None else [
         json.dumps({"do": "new_game", "edition": "mega", "players": ["Ann", "Bo", "Cy"],
-                    "seed": 3, "options": {}})]
+                    "seed": 3, "options": {"physical_dice": True}})]  # typed in
     for line in lines:
         out = session.submit(json.loads(line), Source("script", banker=True))
         assert out.accepted, (line, out)
@@ -138,7 +138,7 @@ def test_bus_ticket_ride_asks_where_and_can_be_called_off() -> None:
     assert controller.state is not None and controller.state["current"] == "Cy"
     key(loop, "y")
     assert controller.ui.bus_ride
-    assert "Cy: ride the bus to Impôts sur le revenu?" in drawn(controller, loop)
+    assert "Cy: ride the bus to Income Tax?" in drawn(controller, loop)  # said in English
     key(loop, "r")  # Back: no ride after all
     assert not controller.ui.bus_ride and session.version == 21
     key(loop, "y")

@@ -14,6 +14,7 @@ from fixtures.screen.scenarios import LANGUAGES, SCENARIOS, SIZES, scenario
 from companion.screen import texts
 from companion.screen.fonts import missing_glyphs
 from companion.screen.render import render
+from companion.screen.ui_state import DELTA_SHOWN_S
 
 pytestmark = pytest.mark.usefixtures("screen_in_english")
 
@@ -56,22 +57,28 @@ def test_refusal_names_price_and_cash() -> None:
     assert frame.prompt is not None and frame.prompt.for_button("yes") is None
 
 
-def test_balance_animates_then_settles() -> None:
+def test_the_first_frame_shows_the_new_balance_and_nothing_redraws_by_itself() -> None:
+    """A move's first frame has its result (the new balance, its change beside it); no
+    frame follows on its own until the change is taken down (issue 28: every frame costs a
+    whole redraw)."""
     state, ui = scenario("rich", "en")
     assert state is not None
     ui.anims["Zoë"].start = ui.now
-    surface = pygame.Surface((800, 480))
-    first = render(state, ui, surface)
-    assert first.animating
-    # eight players: one row each, the digits large and the currency beside them
-    assert "20\u00a0200" in [t.drawn for t in first.texts]
-    assert "−1\u00a0400" in [t.drawn for t in first.texts]
-    ui.now += 5
     ui.message = None
     ui.clock_deadline = None
+    surface = pygame.Surface((800, 480))
+    first = render(state, ui, surface)
+    assert not first.animating
+    # eight players: one row each, the digits large and the currency beside them
+    drawn = [t.drawn for t in first.texts]
+    assert "18\u00a0800" in drawn and "20\u00a0200" not in drawn  # the result, not the old
+    assert "−1\u00a0400" in drawn
+    assert first.next_change == ui.now + DELTA_SHOWN_S  # the change is taken down then
+    ui.now += DELTA_SHOWN_S
     settled = render(state, ui, surface)
     assert not settled.animating and settled.next_change is None
-    assert "18\u00a0800" in [t.drawn for t in settled.texts]
+    drawn = [t.drawn for t in settled.texts]
+    assert "18\u00a0800" in drawn and "−1\u00a0400" not in drawn
 
 
 def test_game_over_shows_standings_and_chart() -> None:

@@ -14,10 +14,10 @@ import pytest
 from web_fakes import FakeSession
 
 from companion.game.api import Source
+from companion.game.table.offers import OfferStore
 from companion.screen import texts
 from companion.screen.controller import Controller
 from companion.screen.render import render
-from companion.screen.views.waiting import add_trade, keep_trades
 from companion.words import catalog as i18n
 
 PLAYERS = ("Ann", "Bo", "Cleo")
@@ -29,8 +29,13 @@ pytestmark = pytest.mark.usefixtures("screen_in_english")
 
 
 def table(language: str = "en") -> tuple[FakeSession, Controller]:
+    """A session keeping the table's one store of offers, and the screen showing it."""
     session = FakeSession(players=PLAYERS)
-    return session, Controller(session, language=language)
+    session.keep_offers(OfferStore())
+    controller = Controller(session, language=language)
+    assert session._offers is not None
+    controller.follow_offers(session._offers)
+    return session, controller
 
 
 def drawn(controller: Controller, size: tuple[int, int] = (800, 480),
@@ -50,11 +55,14 @@ def cash(controller: Controller) -> dict[str, int]:
     return {p["name"]: int(p["cash"]) for p in controller.state["players"]}
 
 
-def offer(sender: str = "Ann", receiver: str = "Cleo", pid: str = "p1") -> dict[str, Any]:
-    """A proposal as the phone remote posts it (web_remote.proposals)."""
-    return {"id": pid, "from": sender, "to": receiver, "version": 1, "created": 0.0,
-            "give": {"cash": 200, "squares": [], "cards": 0},
-            "take": {"cash": 0, "squares": [], "cards": 0}, "error": None}
+def offer(controller: Controller, sender: str = "Ann", receiver: str = "Cleo",
+          **goods: Any) -> str:
+    """A trade offered on a phone, into the table's store (companion.game.table.offers)."""
+    assert controller.offers is not None
+    made = controller.offers.add(sender, receiver, goods.get("give", {"cash": 200}),
+                                 goods.get("take", {}), 1)
+    assert made is not None
+    return str(made["id"])
 
 
 def last_command(session: FakeSession) -> dict[str, Any]:
@@ -68,9 +76,9 @@ def last_command(session: FakeSession) -> dict[str, Any]:
 def test_a_trade_offer_waits_for_the_receiver_and_the_current_player_plays_on(
         sender: str) -> None:
     session, controller = table()
-    controller.post_trade(offer(sender))
+    offer(controller, sender)
     controller.drain()
-    assert controller.ui.trades and controller.ui.trades[0]["to"] == "Cleo"
+    assert controller.ui.table.offers and controller.ui.table.offers[0]["to"] == "Cleo"
     shown = drawn(controller)
     assert WAIT_CLEO in shown
     assert f"{sender} offers Cleo a trade" in shown
@@ -81,7 +89,7 @@ def test_a_trade_offer_waits_for_the_receiver_and_the_current_player_plays_on(
         controller.press(button)
         assert controller.ui.message is not None and controller.ui.message.kind == "refused"
     assert session.version == version and cash(controller) == before
-    assert controller.ui.trades, "the offer still waits for Cleo"
+    assert controller.ui.table.offers, "the offer still waits for Cleo"
     controller.press("roll")  # Ann's turn goes on
     assert last_command(session)["do"] == "roll" and last_command(session)["by"] == "Ann"
     assert session.version > version
@@ -90,48 +98,55 @@ def test_a_trade_offer_waits_for_the_receiver_and_the_current_player_plays_on(
 
 def test_the_line_goes_when_cleo_accepts_on_her_phone() -> None:
     session, controller = table()
-    controller.post_trade(offer())
+    offer(controller)
     controller.drain()
     command = {"do": "trade", "from": "Ann", "to": "Cleo", "give": {"cash": 200},
                "take": {}}
     assert session.submit(command, Source("phone", "Cleo")).accepted
     controller.drain()
     assert cash(controller)["Cleo"] == 1700
-    assert controller.ui.trades == []
+    assert controller.ui.table.offers == ()
     assert WAIT_CLEO not in drawn(controller)
 
 
 def test_the_screen_stops_waiting_when_the_turn_ends() -> None:
     session, controller = table()
-    controller.post_trade(offer())
+    offer(controller)
     controller.drain()
     controller.dice_digit(4)
     controller.dice_digit(6)  # just visiting the jail: nothing to decide
     assert last_command(session) == {"do": "roll", "by": "Ann", "dice": [4, 6]}
-    assert controller.ui.trades, "a roll in the same turn keeps the offer"
+    assert controller.ui.table.offers, "a roll in the same turn keeps the offer"
     controller.press("roll")
     assert last_command(session) == {"do": "end_turn", "by": "Ann"}
     assert controller.state is not None and controller.state["current"] == "Bo"
-    assert controller.ui.trades == []
+    assert controller.ui.table.offers == ()
     assert WAIT_CLEO not in drawn(controller)
 
 
 def test_offers_the_table_has_overtaken_are_dropped() -> None:
-    state = {"turn": {"number": 3}, "edition": "classic-eur",
-             "players": [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cleo", "bankrupt": False}],
-             "squares": [{"index": 1, "owner": "Ann"}, {"index": 3, "owner": "Cleo"}]}
-    deeds = add_trade([], dict(offer(), give={"squares": [1]}, take={"squares": [3]}))
-    assert keep_trades(deeds, state, state, []) == deeds
-    sold = dict(state, squares=[{"index": 1, "owner": "Bo"}, {"index": 3, "owner": "Cleo"}])
-    assert keep_trades(deeds, state, sold, []) == []
-    out = dict(state, players=[{"name": "Ann"}, {"name": "Cleo", "bankrupt": True}])
-    assert keep_trades(deeds, state, out, []) == []
-    done = [{"kind": "traded", "from": "Ann", "to": "Cleo"}]
-    assert keep_trades(deeds, state, state, done) == []
-    assert keep_trades(deeds, state, state, [{"kind": "game_started"}]) == []
-    assert keep_trades(deeds, None, state, []) == []
-    again = add_trade(deeds, dict(offer(), give={"cash": 5}))  # the same id replaces
-    assert len(again) == 1 and again[0]["give"] == {"cash": 5}
+    """The store's lapse rules, as the screen sees them after each update."""
+    session, controller = table()
+    banker = Source("script", banker=True)
+    for command in ({"do": "roll", "dice": [1, 2]}, {"do": "buy"}):  # Ann: Rue Lecourbe (3)
+        assert session.submit(command, banker).accepted
+    offer(controller, "Ann", "Cleo", give={"squares": [3]}, take={"cash": 5})
+    offer(controller, "Bo", "Cleo", give={"cash": 5})
+    controller.drain()
+    assert len(controller.ui.table.offers) == 2
+    assert session.submit({"do": "trade", "from": "Ann", "to": "Bo", "give": {"squares": [3]},
+                           "take": {}}, banker).accepted  # the deed changed hands
+    controller.drain()
+    assert [t["from"] for t in controller.ui.table.offers] == ["Bo"]
+    assert session.submit({"do": "trade", "from": "Bo", "to": "Cleo", "give": {"cash": 5},
+                           "take": {}}, banker).accepted  # the same deal, done
+    controller.drain()
+    assert controller.ui.table.offers == ()
+    offer(controller, "Bo", "Cleo")
+    assert session.submit({"do": "new_game", "edition": "classic-eur",
+                           "players": list(PLAYERS)}, banker).accepted
+    controller.drain()
+    assert controller.ui.table.offers == ()
 
 
 # --- an auction ----------------------------------------------------------------------------------
@@ -198,7 +213,7 @@ def test_after_the_current_player_passes_the_others_bid_on_their_phones() -> Non
 def test_the_waiting_line_is_drawn_in_the_screens_language(language: str,
                                                           tmp_path: Path) -> None:
     session, controller = table(language)
-    controller.post_trade(offer())
+    offer(controller)
     controller.drain()
     controller.sync_language()
     line = i18n.translator(language).pgettext("waiting_trade", WAIT_TEXT) \
@@ -215,27 +230,25 @@ def test_the_waiting_line_is_drawn_in_the_screens_language(language: str,
 
 def test_two_offers_to_one_player_make_one_line() -> None:
     session, controller = table()
-    controller.post_trade(offer("Ann", "Cleo", "p1"))
-    controller.post_trade(offer("Bo", "Cleo", "p2"))
+    offer(controller, "Ann", "Cleo")
+    offer(controller, "Bo", "Cleo")
     controller.drain()
     shown = drawn(controller)
     assert shown.count(WAIT_CLEO) == 1 and "Bo offers Cleo a trade" in shown
 
 
 def test_a_proposal_settled_on_a_phone_is_no_longer_waited_for() -> None:
-    from web_fakes import FakeSession
-
-    from companion.screen.controller import Controller
     from companion.screen.views.waiting import waiting_for
 
-    controller = Controller(FakeSession())
-    controller.post_trade({"id": "p1", "from": "Ann", "to": "Bo", "give": {"cash": 5}})
-    controller.post_trade({"id": "p2", "from": "Ann", "to": "Cy", "give": {"cash": 5}})
+    session, controller = table()
+    first = offer(controller, "Ann", "Bo")
+    second = offer(controller, "Ann", "Cleo")
     controller.drain()
-    assert {t["id"] for t in controller.ui.trades} == {"p1", "p2"}
-    controller.post_trade_closed("p1")
+    assert {t["id"] for t in controller.ui.table.offers} == {first, second}
+    assert controller.offers is not None
+    controller.offers.remove(first)  # declined on Bo's phone
     controller.drain()
-    assert [t["id"] for t in controller.ui.trades] == ["p2"]
+    assert [t["id"] for t in controller.ui.table.offers] == [second]
     assert not any("Bo" in w.line for w in waiting_for(controller.state or {}, controller.ui))
 
 

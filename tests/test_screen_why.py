@@ -29,7 +29,7 @@ def test_the_move_just_made_says_why_its_amount() -> None:
     controller.dice_digit(1)  # Ann: income tax
     said = " ".join(drawn(controller))
     assert "Ann → Bank € 200" in said
-    assert "Impôts sur le revenu: € 200, as printed on the square" in said
+    assert "Income Tax: € 200, as printed on the square" in said
     assert session.submit({"do": "end_turn", "by": "Ann"}, BANKER).accepted
     controller.drain()
     controller.dice_digit(1)

@@ -15,6 +15,7 @@ import pytest
 
 from companion.game.api import Source
 from companion.game.session import GameSession
+from companion.game.table.offers import OfferStore
 
 BANKER = Source("script", banker=True)
 BUTTON = Source("button")
@@ -31,8 +32,9 @@ def card(name: str) -> Source:
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[GameSession]:
     with GameSession.open(tmp_path) as s:
-        out = s.submit({"do": "new_game", "edition": "classic-eur",
-                        "players": ["Ann", "Bo", "Cleo"], "seed": 3}, BANKER)
+        out = s.submit({"do": "new_game", "edition": "classic-eur",  # its own dice
+                        "players": ["Ann", "Bo", "Cleo"], "seed": 3,
+                        "options": {"physical_dice": True}}, BANKER)
         assert out.accepted
         yield s
 
@@ -87,7 +89,14 @@ def test_a_trade_is_accepted_only_by_whom_it_is_offered_to(game: GameSession) ->
     refused(game, trade, phone("Ann"), "not_your_turn")  # the proposer cannot accept for Cleo
     refused(game, trade, BUTTON, "not_your_turn")  # nor whoever presses YES (Ann's turn)
     refused(game, trade, card("Bo"), "not_your_turn")
-    assert game.submit(trade, card("Cleo")).accepted  # Cleo taps her bank card
+    refused(game, trade, card("Cleo"), "no_offer")  # nobody offered it: not even Cleo's
+    offers = OfferStore()
+    game.keep_offers(offers)
+    assert offers.add("Ann", "Cleo", {"cash": 10}, {}, game.version) is not None
+    refused(game, {**trade, "give": {"cash": 1}}, card("Cleo"), "no_offer")  # other terms
+    assert game.submit(trade, card("Cleo")).accepted  # Cleo's answer to Ann's offer
+    assert offers.open() == []  # done: no longer open
+    refused(game, trade, card("Cleo"), "no_offer")  # and not accepted twice
 
 
 def test_the_tables_clocks_may_close_an_auction_but_no_person_without_the_pin(
@@ -96,8 +105,10 @@ def test_the_tables_clocks_may_close_an_auction_but_no_person_without_the_pin(
     game.submit({"do": "decline"}, BUTTON)
     game.submit({"do": "bid", "by": "Bo", "amount": 10}, card("Bo"))
     refused(game, {"do": "close_auction"}, BUTTON, "banker_only")
-    refused(game, {"do": "end_game", "reason": "agreement"}, Source("screen"), "banker_only")
-    assert game.submit({"do": "close_auction"}, Source("screen")).accepted
+    refused(game, {"do": "end_game", "reason": "agreement"}, Source("session"), "banker_only")
+    # the touch screen is a shared input like the panel: the gavel is the session's clock
+    refused(game, {"do": "close_auction"}, Source("screen"), "banker_only")
+    assert game.submit({"do": "close_auction"}, Source("session")).accepted
 
 
 def test_an_input_that_names_nobody_and_is_not_shared_is_refused(game: GameSession) -> None:

@@ -17,7 +17,9 @@ from companion.rules import Accepted, GameState, snapshot
 from tools.bench.journal import bot_script
 
 BANKER = Source("keyboard", banker=True)
-NEW = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"], "seed": 5}
+#: a table that rolls its own dice: the players' phones enter them
+NEW = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"], "seed": 5,
+       "options": {"physical_dice": True}}
 
 
 def ann_phone() -> Source:
@@ -136,7 +138,8 @@ def test_the_first_game_cannot_be_undone(tmp_path: Path) -> None:
 def test_undo_and_redo_are_in_the_history(tmp_path: Path) -> None:
     with GameSession.open(tmp_path) as s:
         s.submit(NEW, BANKER)
-        s.submit({"do": "pay", "from": "Ann", "to": "Bo", "amount": 50}, ann_phone())
+        # (money paid to the bank: a payment to Bo would be Bo's or the banker's to undo)
+        s.submit({"do": "pay", "from": "Ann", "to": "bank", "amount": 50}, ann_phone())
         s.undo(ann_phone())
         entries = s.history()
         assert [e["kind"] for e in entries] == ["command", "command", "undo"]
@@ -145,7 +148,7 @@ def test_undo_and_redo_are_in_the_history(tmp_path: Path) -> None:
         s.redo(BANKER)
         entries = s.history()
         assert not entries[1]["undone"] and entries[3]["kind"] == "redo"
-        assert [e["seq"] for e in s.history(player="Bo")] == [1, 2, 3, 4]
+        assert [e["seq"] for e in s.history(player="Ann")] == [1, 2, 3, 4]
         assert s.history(limit=2)[0]["seq"] == 3
 
 

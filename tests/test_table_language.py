@@ -151,3 +151,41 @@ def test_a_game_dealt_on_the_screen_keeps_its_language_for_the_phones(table: Any
     banker.join("banker", pin="2468")
     page = banker.client.get("/banker").get_data(as_text=True)
     assert re.search(r'<option value="nl" lang="nl" selected>', page)
+
+
+def test_a_deal_on_a_phone_keeps_the_language_the_dealer_reads(table: Any) -> None:
+    """The form's language is the table's, else the dealer's phone's: a banker reading
+    English who deals the classic euro board without touching it does not get French."""
+    session, app, controller = table
+    banker = Phone(app)
+    banker.join("banker", pin="2468")
+    banker.client.get("/lang/en")
+    page = banker.client.get("/banker").get_data(as_text=True)
+    assert re.search(r'<option value="en" lang="en" selected>', page)
+    resp = deal_on_phone(banker, edition="classic-eur", players="Ann, Bo", language="en")
+    assert resp.status_code in (200, 302)
+    settle(controller, session)
+    assert TableLanguage.at(controller.data_dir).chosen == "en" and texts.language() == "en"
+
+
+def test_a_language_that_cannot_be_kept_is_still_spoken(tmp_path: Path) -> None:
+    """A full or read-only card: the choice holds for this run, nothing raises, and a bad
+    file on disk is read as no choice."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / FILE_NAME).write_text("{not json", encoding="utf-8")
+    table = TableLanguage(folder)
+    assert table.chosen == "" and table.resolve("sv") == "sv"
+    folder.chmod(0o500)
+    try:
+        try:  # root writes anyway: then only the in-memory half is checked
+            (folder / "probe").write_text("x")
+            blocked = False
+        except OSError:
+            blocked = True
+        assert table.choose("ru") and table.chosen == "ru" and table.resolve("sv") == "ru"
+        if blocked:
+            assert TableLanguage(folder).chosen == ""
+        assert not table.choose("xx") and table.chosen == "ru"
+    finally:
+        folder.chmod(0o700)

@@ -15,7 +15,7 @@ from web_remote import create_app, join_url
 @pytest.fixture
 def game(tmp_path: Path) -> Any:
     """The real journaled session (the fake stands in only where speed matters)."""
-    session = open_real_session(tmp_path / "game")
+    session = open_real_session(tmp_path / "game", options={"physical_dice": True})
     yield session
     session.close()
 
@@ -290,8 +290,9 @@ def test_player_cannot_undo_or_close_auctions(game: Any, ann: Phone) -> None:
     assert ann.post("/api/undo", {"version": game.version}).status_code == 403
     resp = ann.command({"do": "close_auction"})
     assert resp.status_code == 403 and resp.get_json()["code"] == "banker_only"
+    # a trade is its receiver's to accept (companion.game.authority.RIGHTS), never its sender's
     resp = ann.command({"do": "trade", "from": "Ann", "to": "Bo", "give": {"cash": 1}})
-    assert resp.get_json()["code"] == "banker_only"
+    assert resp.status_code == 403 and resp.get_json()["code"] == "not_yours"
 
 
 def test_flood_is_rate_limited(game: Any, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from web_fakes import joined, open_real_session, play
 
 @pytest.fixture
 def game(tmp_path: Path) -> Any:
-    session = open_real_session(tmp_path / "game")
+    session = open_real_session(tmp_path / "game", options={"physical_dice": True})
     yield session
     session.close()
 
@@ -47,15 +47,15 @@ def test_no_salary_while_a_decision_is_pending(app: Flask, game: Any) -> None:
     ann = joined(app, "Ann")
     before = cash(app)
     for command in ({"do": "pass_go"}, {"do": "land", "square": 0}):
-        resp = ann.command(command)
-        assert resp.status_code == 422 and resp.get_json()["code"] == "decision_pending"
-    assert cash(app) == before
+        resp = ann.command(command)  # where the device rolls, moves are never a player's
+        assert resp.status_code == 422 and resp.get_json()["code"] == "device_moves"
+    assert cash(app) == before  # (bank-only play: tests/test_rules_bank_only.py)
 
 
 def test_the_refusal_is_said_in_the_phones_language(app: Flask) -> None:
     bo = joined(app, "Bo")
     bo.client.get("/lang/fr")
-    resp = bo.command({"do": "pass_go"})
+    resp = bo.command({"do": "end_turn"})
     body = resp.get_json()
     assert body["code"] == "not_your_turn"
     assert body["message"] != body["message_en"] and "Ann" in body["message"]

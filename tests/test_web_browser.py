@@ -292,7 +292,8 @@ def test_a_refused_new_game_is_said_beside_the_form_keeping_what_was_typed(
 
 @pytest.fixture
 def mega_server(tmp_path: Path) -> Iterator[tuple[ServerHandle, Any]]:
-    session = open_real_session(tmp_path / "mega", ("Ann", "Bo", "Cy"), edition="mega")
+    session = open_real_session(tmp_path / "mega", ("Ann", "Bo", "Cy"), edition="mega",
+                                options={"physical_dice": True})  # dice entered on phones
     app = create_app(session, tmp_path / "mega", {"banker_pin": "2468"})
     handle = serve(app, "127.0.0.1", 0, threads=32)
     yield handle, session
@@ -627,7 +628,7 @@ def test_a_tapped_payment_says_why_and_the_player_is_taught(browser: Any, server
     expect(why).to_be_hidden()  # folded until tapped
     line.locator("summary").tap()
     expect(why).to_be_visible()
-    expect(why).to_have_text("Impôts sur le revenu: € 200, as printed on the square")
+    expect(why).to_have_text("Income Tax: € 200, as printed on the square")
     ann.screenshot(path=str(shots / "why-table.png"), full_page=True)
     ann.locator("ol.recent li").first.locator(".why-rule a").tap()
     ann.wait_for_url("**/rules#taxes")

@@ -19,7 +19,8 @@ from web_remote.serving import ServerHandle
 
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[Any]:
-    session = open_real_session(tmp_path / "game", ("Ann", "Bo", "Cy"))
+    session = open_real_session(tmp_path / "game", ("Ann", "Bo", "Cy"),
+                                options={"physical_dice": True})  # dice entered on phones
     yield session
     session.close()
 

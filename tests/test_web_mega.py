@@ -31,7 +31,8 @@ OPENING = [
 
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[Any]:
-    session = open_real_session(tmp_path / "game", edition="mega")
+    session = open_real_session(tmp_path / "game", edition="mega",
+                                options={"physical_dice": True, "physical_deck": True})
     yield session
     session.close()
 
@@ -56,7 +57,7 @@ def test_dice_entry_has_the_speed_die_for_the_current_player(app: Flask) -> None
 
 
 def test_classic_dice_entry_has_two_dice(tmp_path: Path) -> None:
-    with open_real_session(tmp_path / "classic") as classic:
+    with open_real_session(tmp_path / "classic", options={"physical_dice": True}) as classic:
         app = create_app(classic, tmp_path / "classic", {"banker_pin": "2468"})
         page = text(joined(app, "Ann").client.get("/me"))
         assert 'data-cmd-form="roll"' in page and "Speed die" not in page

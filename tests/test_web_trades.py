@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from web_fakes import Phone
 
+from companion.game.table.offers import OfferStore
 from web_remote import TableHooks, create_app
 
 
@@ -140,24 +141,49 @@ def test_new_game_clears_proposals(ann: Phone, app: Flask, game: Any) -> None:
     assert banker.client.get("/api/trades").get_json() == []
 
 
-def test_screen_is_told_of_proposals(game: Any, tmp_path: Path) -> None:
-    shown: list[dict[str, Any]] = []
-    app = create_app(game, tmp_path / "told", hooks=TableHooks(on_trade=shown.append))
-    ann = joined(app, "player:Ann")
-    propose(ann, game, to="Bo", give={"cash": 5})
-    assert shown and shown[0]["from"] == "Ann" and shown[0]["to"] == "Bo"
-
-
-def test_screen_is_told_when_a_proposal_is_settled(game: Any, tmp_path: Path) -> None:
-    """The screen's "Waiting for Bo" goes when Bo declines, or accepts, on his phone."""
-    closed: list[str] = []
-    app = create_app(game, tmp_path / "closed", hooks=TableHooks(on_trade_closed=closed.append))
+def test_the_screen_and_the_phones_share_one_store(game: Any, tmp_path: Path) -> None:
+    """The phones offer into the table's one store (companion.game.table.offers), which the
+    screen and the card readers read: no second list to tell."""
+    offers = OfferStore(tmp_path / "offers.json")
+    game.keep_offers(offers)
+    app = create_app(game, tmp_path / "told", hooks=TableHooks(offers=offers))
     ann, bo = joined(app, "player:Ann"), joined(app, "player:Bo")
     first = propose(ann, game, to="Bo", give={"cash": 5}).get_json()["proposal"]["id"]
     second = propose(ann, game, to="Bo", give={"cash": 7}).get_json()["proposal"]["id"]
-    assert closed == []
+    assert [o["id"] for o in offers.open()] == [first, second]
+    assert offers.asked("Bo")["id"] == second  # the newest is the one put to Bo
     assert bo.post(f"/api/trades/{first}/decline", {}).status_code == 200
-    assert closed == [first]
+    assert [o["id"] for o in offers.open()] == [second]
     accepted = bo.post(f"/api/trades/{second}/accept", {"version": game.version})
     assert accepted.status_code == 200, accepted.get_json()
-    assert closed == [first, second]
+    assert offers.open() == []
+    app.extensions["web_remote"].close()
+
+
+def test_an_offer_lapses_at_the_end_of_its_turn(ann: Phone, app: Flask, game: Any) -> None:
+    bo = joined(app, "player:Bo")
+    pid = propose(ann, game, to="Bo", give={"cash": 5}).get_json()["proposal"]["id"]
+    assert ann.command({"do": "end_turn"}).status_code == 200
+    assert bo.client.get("/api/trades").get_json() == []
+    out = bo.post(f"/api/trades/{pid}/accept", {"version": game.version})
+    assert out.status_code == 404 and out.get_json()["code"] == "no_proposal"
+    assert cash(game)["Bo"] == 1500
+
+
+def test_a_receiver_cannot_dictate_a_trade_nobody_offered(ann: Phone, app: Flask,
+                                                          game: Any) -> None:
+    """A trade is the receiver's answer to an open offer with the very same deal: Bo's
+    phone sending its own terms (Ann's street for 1) is refused and nothing changes."""
+    bo = joined(app, "player:Bo")
+    propose(ann, game, to="Bo", give={"squares": [3]}, take={"cash": 100})
+    before, money = game.state(), cash(game)
+    for take in ({"cash": 1}, {"cash": 99}):
+        resp = bo.command({"do": "trade", "from": "Ann", "to": "Bo",
+                           "give": {"squares": [3]}, "take": take})
+        assert resp.get_json()["code"] == "no_offer", resp.get_json()
+    assert game.state()["squares"] == before["squares"] and cash(game) == money
+    resp = bo.command({"do": "trade", "from": "Ann", "to": "Bo", "give": {"squares": [3]},
+                       "take": {"cash": 100}})  # the offer as it stands: Bo's to accept
+    assert resp.status_code == 200, resp.get_json()
+    assert {s["index"]: s["owner"] for s in game.state()["squares"]}[3] == "Bo"
+    assert bo.client.get("/api/trades").get_json() == []

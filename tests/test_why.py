@@ -91,7 +91,7 @@ def test_tax_and_salary() -> None:
     g, events = ok(start(), {"do": "roll", "dice": [1, 3]})
     tax = only(events, "tax")
     assert tax["amount"] == 200
-    assert said(tax, g) == "Impôts sur le revenu: € 200, as printed on the square"
+    assert said(tax, g) == "Income Tax: € 200, as printed on the square"
     g = arrange(start(), position={ANN: 38})
     g, events = ok(g, {"do": "roll", "dice": [1, 3]})
     salary = only(events, "salary")

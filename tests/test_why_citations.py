@@ -134,3 +134,49 @@ def test_a_card_paying_each_player_says_to_each_player() -> None:
         assert text.endswith(direction), text
         other = "from each player" if direction == "to each player" else "to each player"
         assert other not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("edition", ["classic-eur", MEGA])
+def test_the_rules_page_has_every_section_the_reasons_link_to(lang: str, edition: str) -> None:
+    """A Dutch Mega table's rules page has GO, jail, auctions and trading (Mega's book writes
+    only its differences: the classic sections it leaves out follow), in the page's language,
+    and every section a reason or a lesson can cite is on it."""
+    from companion.words.explaining.lessons import SECTION
+    from companion.words.explaining.why_words import TOPICS
+
+    shown, sections = rulebook.rules_page(edition, lang, lang)
+    assert shown == lang
+    anchors = {t for s in sections for t in s.topics}
+    assert {"go", "jail", "auctions", "trading"} <= anchors
+    cited = {t for t in TOPICS.values()} | set(SECTION.values())
+    for topic in cited:
+        found = rulebook.section_about(edition, lang, topic, lang)
+        if found is not None:
+            assert found.anchor in anchors, (topic, found.anchor)
+
+
+OWN_BOOKS = [(book.split(".")[0], book.split(".")[1])
+             for book in sorted(p.stem for p in rulebook.RULES_DIR.glob("*.md"))
+             if not book.startswith(("classic-eur.", "mega."))]
+
+
+@pytest.mark.parametrize(("edition", "lang"), OWN_BOOKS)
+def test_an_editions_own_book_cites_its_own_sentence_for_each_rent_and_fee(
+        edition: str, lang: str) -> None:
+    """A Swedish game quotes the Swedish rules (in kronor), each kind of rent its own
+    sentence there: built rent and station rent are not the unbuilt lot's."""
+    from companion.words.explaining.why_words import SENTENCES, TOPICS
+
+    own = {id(s) for s in rulebook.rulebook(edition, lang, lang)[1]}
+    quotes = {}
+    for rule in ("rent_lot", "rent_houses", "rent_station", "rent_utility", "jail_fine",
+                 "mortgage_lift"):
+        topics = SENTENCES[rule] + (TOPICS.get(rule, "rent"),)
+        cited = rulebook.cite(edition, lang, topics, lang)
+        assert cited is not None, rule
+        section, quote = cited
+        assert id(section) in own, (rule, section.title)
+        assert any(t == SENTENCES[rule][0] for t, _p, _at in section.marks), (rule, quote)
+        quotes[rule] = quote
+    assert len(set(quotes.values())) >= 5, quotes  # station and utility may share one

@@ -13,6 +13,9 @@ from typing import Any
 
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.applying import apply_command, state_json
+from companion.game.authority import as_json
+from companion.game.table.offers import Facts, OfferStore
+from companion.game.table.view import TableView, build
 from companion.game.telling.news import auction_clock, auction_key, card_from_entries
 from companion.game.telling.seen import (
     MarkRefused,
@@ -21,7 +24,6 @@ from companion.game.telling.seen import (
     move_news,
     news_items,
 )
-from companion.inputs.authority import as_json
 from companion.rules import Accepted, Command, GameState
 
 
@@ -51,11 +53,23 @@ class FakeSession:
         self._auction: tuple[Any, float] = (None, 0.0)
         self.submitted = 0
         self._seen = SeenNews(None)  # the news marks, in memory
+        self._offers: OfferStore | None = None  # lapsed by this writer, as the real one
         if players:
             out = self.submit({"do": "new_game", "edition": "classic-eur",
                                "players": list(players), "seed": seed,
-                               "options": options or {}}, Source(kind="script", banker=True))
+                               # a table that rolls its own dice: tests type them in
+                               "options": {"physical_dice": True, **(options or {})}},
+                              Source(kind="script", banker=True))
             assert out.accepted, out
+
+    def table(self) -> TableView:
+        """The typed view of the table, as GameSession builds it."""
+        return build(self.state(), self._offers.open() if self._offers is not None else ())
+
+    def keep_offers(self, offers: OfferStore) -> None:
+        """Keep the table's open offers, lapsed with each change (as GameSession does)."""
+        offers.follow(Facts.of_state(self._state) if self._state is not None else None)
+        self._offers = offers
 
     @property
     def version(self) -> int:
@@ -77,6 +91,8 @@ class FakeSession:
         key = auction_key(state)
         if key != self._auction[0]:
             self._auction = (key, time.time())
+        if state is not None and self._offers is not None:
+            self._offers.lapse(Facts.of_state(state), events)
         if state is not None:
             update = Update(version, self._public(state), events, source)
             for listener in list(self._listeners):
@@ -145,6 +161,14 @@ class FakeSession:
             if len(self._undo) <= 1:
                 return None
             return {**self._journal[self._undo[-1][1] - 1], "undone": False}
+
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """Why an undo would be refused: a fake refuses only when there is nothing to undo
+        (the real session's rules: tests/test_moves_kept.py)."""
+        if self.undo_target() is None:
+            return {"code": "nothing_to_undo", "message": "there is nothing to undo",
+                    "params": {}}
+        return None
 
     def redo(self, source: Source) -> Outcome:
         """Redo the last undone command."""
@@ -260,13 +284,16 @@ def page_csrf(html: str) -> str:
 
 
 def open_real_session(data_dir: Any, players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
-                      seed: int = 3, edition: str = "classic-eur") -> Any:
-    """The real journaled GameSession in `data_dir`, with a new game started."""
+                      seed: int = 3, edition: str = "classic-eur",
+                      options: JSON | None = None) -> Any:
+    """The real journaled GameSession in `data_dir`, with a new game started (with these
+    rule options: the table's own dice, `{"physical_dice": True}`, and the like)."""
     from companion.game.session import GameSession
 
     session = GameSession.open(data_dir)
     out = session.submit({"do": "new_game", "edition": edition, "players": list(players),
-                          "seed": seed}, Source(kind="script", banker=True))
+                          "seed": seed, **({"options": options} if options else {})},
+                         Source(kind="script", banker=True))
     assert out.accepted, out
     return session
 

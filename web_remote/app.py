@@ -17,6 +17,7 @@ from flask import Flask, Response, g, request, session
 
 from companion.game.api import GameSessionProtocol
 from companion.game.pins import PIN_FILE, PinGuard, PinStore
+from companion.game.table.offers import OfferStore
 from companion.words.table_language import TableLanguage
 from web_remote import i18n
 from web_remote.context import (
@@ -28,11 +29,17 @@ from web_remote.context import (
     refuse,
     remote,
 )
-from web_remote.hub import MAX_STREAMS, PER_DEVICE, Hub
+from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_ADDRESS, Hub
 from web_remote.i18n import _
-from web_remote.proposals import Proposals
 from web_remote.reasons import lesson_for
-from web_remote.security import JoinCodes, RateLimiter, Seats, load_secret, same_origin
+from web_remote.security import (
+    TABLE_SLOT,
+    JoinCodes,
+    RateLimiter,
+    Seats,
+    load_secret,
+    same_origin,
+)
 from web_remote.store import Persister
 from web_remote.views import api, banker, going_back, join, pages, story
 from web_remote.worth import WorthRecorder
@@ -46,6 +53,8 @@ DEFAULTS: dict[str, Any] = {
     "join_ttl_s": 15 * 60.0,
     "streams_max": MAX_STREAMS,  # live streams at once (past it: 503, the page retries)
     "streams_per_device": PER_DEVICE,  # a newer stream of a phone ends its oldest
+    "streams_spectators": SPECTATORS,  # spectators' streams, all together
+    "streams_spectators_per_address": SPECTATORS_PER_ADDRESS,  # ... and from one address
 }
 #: what used to be hooks in the config: now fields of TableHooks
 HOOK_KEYS = frozenset({"on_join", "games", "tags"})
@@ -57,8 +66,13 @@ def _before() -> Response | None:
     if request.path.startswith("/static/"):
         return None
     key = str(session.get("dev") or f"ip:{request.remote_addr}")
-    if not r.limiter.allow(key):
+    who = identity()
+    if not r.limiter.allow(key) or ((who is None or not who.can_act) and not r.limiter.allow(
+            f"address:{request.remote_addr}")):  # new cookies share their address's bucket
         return refuse("rate_limited", _("Too many requests: wait a moment."), 429)
+    scope = request.environ.get("asgi.scope")
+    if who is not None and who.can_act and isinstance(scope, dict):
+        scope[TABLE_SLOT] = True  # the serving loop keeps this address's connections first
     if request.method == "POST":
         if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
                            request.host_url):
@@ -104,7 +118,8 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         JSON_SORT_KEYS=False,
     )
     app.config.update({k: v for k, v in cfg.items() if k.isupper()})
-    hub = Hub(int(cfg["streams_max"]), int(cfg["streams_per_device"]))
+    hub = Hub(int(cfg["streams_max"]), int(cfg["streams_per_device"]),
+              int(cfg["streams_spectators"]), int(cfg["streams_spectators_per_address"]))
     persister = Persister()
     on_join = hooks.on_join
 
@@ -116,6 +131,14 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     guard = hooks.pin_guard or PinGuard(PinStore(Path(data_dir) / PIN_FILE),
                                         on_warning=hooks.on_pin_warning)
     pins = guard.store
+    # the table's one store of open offers (the screen's and the readers' too), else the
+    # remote's own, kept by the session's writer when it can
+    offers = hooks.offers or OfferStore(web_dir / "proposals.json")
+    offers.persist_with(persister.save)
+    keep = getattr(session_, "keep_offers", None)
+    keeps = hooks.offers is not None or callable(keep)
+    if hooks.offers is None and callable(keep):
+        keep(offers)
     r = Remote(
         session=ListenedSession(session_), data_dir=Path(data_dir), config=cfg, hooks=hooks,
         hub=hub,
@@ -123,11 +146,12 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
                         on_spent=joined),
         pin=guard,
         seats=Seats(web_dir / "seats.json"),
-        proposals=Proposals(web_dir / "proposals.json", persister),
+        proposals=offers,
         worth=WorthRecorder(web_dir / "networth.jsonl", persister),
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),
         persister=persister,
         table_language=TableLanguage.at(Path(data_dir)),
+        offers_lapsed_by_writer=keeps,
     )
     if cfg["banker_pin"] and not pins.check(str(cfg["banker_pin"])):
         pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions

@@ -16,12 +16,13 @@ from flask import Response, current_app, jsonify, render_template, request, sess
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
+from companion.game.table.offers import Facts, OfferStore
+from companion.game.table.view import TableView
 from companion.rules.commands import Command
 from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
-from web_remote.proposals import Proposals
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
 from web_remote.worth import WorthRecorder
@@ -82,9 +83,9 @@ class TableHooks:
     pin_guard: the table's one banker PIN guard, shared with the screen (companion.game.pins;
     None: the remote makes its own over `<data_dir>/web/banker.json`);
     on_pin_warning: wrong banker PINs were typed (the screen may warn the banker);
-    on_trade: a new trade proposal (the screen may show it);
-    on_trade_closed: a proposal was accepted or dropped on a phone (its id: the screen stops
-    waiting for it)."""
+    offers: the table's one store of open offers (companion.game.table.offers), which the
+    screen, a headless table and the card readers read too (None: the remote keeps its own
+    over `<data_dir>/web/proposals.json`)."""
 
     on_join: Callable[[], None] | None = None
     games: SavedGames | None = None
@@ -93,8 +94,7 @@ class TableHooks:
     registration: CardRegistration | None = None
     pin_guard: PinGuard | None = None
     on_pin_warning: Callable[[PinWarning], None] | None = None
-    on_trade: Callable[[JSON], None] | None = None
-    on_trade_closed: Callable[[str], None] | None = None
+    offers: OfferStore | None = None
 
 
 #: how long a phone's answer waits for the remote's listener to have had its change
@@ -142,9 +142,17 @@ class ListenedSession:
         """`GameSessionProtocol.state`."""
         return self.inner.state()
 
+    def table(self) -> TableView:
+        """`GameSessionProtocol.table`."""
+        return self.inner.table()
+
     def undo_target(self) -> JSON | None:
         """`GameSessionProtocol.undo_target`."""
         return self.inner.undo_target()
+
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """`GameSessionProtocol.undo_refusal`."""
+        return self.inner.undo_refusal(source)
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """`GameSessionProtocol.history`."""
@@ -178,15 +186,19 @@ class Remote:
     joins: JoinCodes
     pin: PinGuard
     seats: Seats
-    proposals: Proposals
+    proposals: OfferStore
     worth: WorthRecorder
     limiter: RateLimiter
     persister: Persister
     #: the table's one language (companion.words.table_language), the screen's too
     table_language: TableLanguage
+    #: whether the session's writer lapses the offers (else this listener does, after it)
+    offers_lapsed_by_writer: bool = True
     cleanup: list[Callable[[], None]] = field(default_factory=list)
     #: the version and state JSON the phones' streams were last sent (the listener's alone)
     sent: tuple[int, JSON] | None = None
+    #: the offers' generation the phones were last told of
+    _offers_told: int = 0
 
     def on_update(self, update: Update) -> None:
         """The session's listener (its listeners' thread): hand the update over, never
@@ -194,15 +206,19 @@ class Remote:
         try:
             new_game = any(e.get("kind") in ("game_started", "game_switched")
                            for e in update.events)
-            if new_game:
-                self.proposals.clear()
+            state = update.state  # read once: each read adds the clocks as they stand
+            offers = self.proposals
+            if not self.offers_lapsed_by_writer:  # a session without the table's store
+                offers.lapse(Facts.of_json(state), update.events)
+            if offers.generation != self._offers_told:
+                self._offers_told = offers.generation
                 self.hub.publish("trades", {"version": update.version})
-            elif self.proposals.prune(update.state, update.events):
-                self.hub.publish("trades", {"version": update.version})
-            state = update.state
             self.worth.record(state, new_game)
-            self.hub.publish("state", self._told(update, state, new_game),
-                             ident=update.version)
+            if self.hub.count:
+                self.hub.publish("state", self._told(update, state, new_game),
+                                 ident=update.version)
+            else:  # nobody follows: a phone that comes reads the state as it is then
+                self.sent = (update.version, state)
         finally:
             self.session.saw(update.version)
 

@@ -1,8 +1,12 @@
-"""Who may send which command, and is it well-formed: checked before the session sees it.
+"""Is a phone's command well-formed, and does it act for the phone's own player: checked
+before the session sees it.
 
-A player acts only as themselves (their name is filled in when missing), the banker for
-anyone, spectators never. Amounts must be whole, positive and within reason, squares must
-exist. The engine still decides whether the command is allowed by the rules now.
+Who may send which verb is the one table's (companion.game.authority.RIGHTS), which the
+session checks for every source; here a player's name is filled in where the command
+names who acts (a payment's payer, a trade's receiver accepting an open offer), another
+player's name is refused, and spectators never act. Amounts must be whole, positive and
+within reason, squares must exist. The engine still decides whether the command is allowed
+by the rules now.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.authority import BANKER_VERBS, RIGHTS, actor_field
 from companion.game.limits import MAX_NOTE, note_problem
 from companion.rules.engine import MAX_NAME, valid_name
 from web_remote.i18n import _, current_language
@@ -17,17 +22,9 @@ from web_remote.present import square_names
 
 JSON = dict[str, Any]
 
-#: verbs a player may send for themselves ("by" is theirs)
-SELF_VERBS = frozenset({
-    "roll", "buy", "decline", "bid", "pass", "draw", "end_turn", "land", "pass_go", "build",
-    "sell_building", "mortgage", "unmortgage", "pay_fine", "use_card", "bankrupt",
-    "claim_rent", "use_bus_ticket", "choose_square", "choose_gift",  # the last three: Mega
-})
-#: verbs only the banker may send from a phone (players trade through proposals)
-BANKER_VERBS = frozenset({"close_auction", "new_game", "auction_building", "trade",
-                          "end_game"})
-#: every verb the phone API accepts; the engine's vocabulary
-VERBS = SELF_VERBS | BANKER_VERBS | {"pay"}
+#: every verb the phone API accepts: the engine's vocabulary, as the one table of who may
+#: send what has it (companion.game.authority.RIGHTS); the session checks who may
+VERBS = frozenset(RIGHTS)
 #: the largest amount anybody may type: far above any real payment, far below nonsense
 MAX_AMOUNT = 100_000
 MAX_COUNT = 5
@@ -144,7 +141,7 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
             raise Refusal("not_a_player", _("You are not a player of this game."), 403)
         if verb in BANKER_VERBS:
             raise Refusal("banker_only", _("Only the banker can do that."), 403)
-        field = "from" if verb == "pay" else "by"
+        field = actor_field(verb)  # the payer of `pay`, the receiver of a `trade`
         if out.get(field, me) != me:
             raise Refusal("not_yours", _("You can only act for yourself."), 403)
         out[field] = me

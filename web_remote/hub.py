@@ -112,6 +112,11 @@ MAX_STREAMS = 64
 #: live streams of one phone (its open tabs): a newer one ends the oldest (a reload whose
 #: old stream is not gone yet); a closed page's stream ends at once anyway
 PER_DEVICE = 4
+#: live streams of spectators (phones that hold no seat and are not the banker's), all
+#: together: the rest is the players' and the banker's, whose streams are always served
+SPECTATORS = MAX_STREAMS // 2
+#: live streams of spectators from one address (a laptop's many cookies)
+SPECTATORS_PER_ADDRESS = 8
 
 
 class Client:
@@ -126,6 +131,8 @@ class Client:
         self.ended = False
         self.waker: Callable[[], None] | None = None
         self.forget: Callable[[Client], None] | None = None  # the hub's unsubscribe
+        self.seated = True  # a player's or the banker's stream (False: a spectator's)
+        self.address = ""  # where a spectator's stream comes from
 
     def put(self, message: Message) -> bool:
         """Queue a message (never blocks); False when the queue was full: dropped."""
@@ -175,18 +182,27 @@ class Client:
 class Hub:
     """Fan-out of messages to every connected stream, with a cap per device and in total."""
 
-    def __init__(self, max_streams: int = MAX_STREAMS, per_device: int = PER_DEVICE) -> None:
+    def __init__(self, max_streams: int = MAX_STREAMS, per_device: int = PER_DEVICE,
+                 spectators: int = SPECTATORS,
+                 spectators_per_address: int = SPECTATORS_PER_ADDRESS) -> None:
         self._clients: dict[Client, None] = {}  # oldest first
         self._lock = threading.Lock()
         self._closed = False
         self.max_streams = max_streams
         self.per_device = per_device
+        self.spectators = spectators
+        self.spectators_per_address = spectators_per_address
 
-    def subscribe(self, device: str = "") -> Client | None:
-        """A new client queue, or None past the total cap. A device at its own cap ends its
-        oldest stream (a reloaded page whose old stream is not yet gone); while the hub is
-        shutting down the client is ended at once."""
+    def subscribe(self, device: str = "", *, seated: bool = True,
+                  address: str = "") -> Client | None:
+        """A new client queue, or None past the caps. A device at its own cap ends its
+        oldest stream (a reloaded page whose old stream is not yet gone); spectators
+        (`seated` False) hold at most `spectators` streams together and
+        `spectators_per_address` from one `address`; a player's or the banker's stream past
+        the total cap ends the oldest spectator's. While the hub is shutting down the client
+        is ended at once."""
         client = Client(device)
+        client.seated, client.address = seated, address
         superseded: list[Client] = []
         with self._lock:
             if self._closed:
@@ -197,13 +213,23 @@ class Hub:
                 oldest = mine.pop(0)
                 del self._clients[oldest]
                 superseded.append(oldest)
-            if len(self._clients) >= self.max_streams:
-                return None
-            self._clients[client] = None
-            client.forget = self.unsubscribe
+            watching = [c for c in self._clients if not c.seated]
+            if not seated and (len(watching) >= self.spectators or sum(
+                    c.address == address for c in watching) >= self.spectators_per_address):
+                refused = True
+            elif len(self._clients) >= self.max_streams:
+                refused = not (seated and watching)
+                if not refused:  # the table's own phones first: a spectator makes room
+                    del self._clients[watching[0]]
+                    superseded.append(watching[0])
+            else:
+                refused = False
+            if not refused:
+                self._clients[client] = None
+                client.forget = self.unsubscribe
         for old in superseded:
             old.end()
-        return client
+        return None if refused else client
 
     def unsubscribe(self, client: Client) -> None:
         """Forget a client (its stream ended)."""

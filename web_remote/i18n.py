@@ -145,7 +145,7 @@ def ngettext(singular: str, plural: str, n: int, **values: Any) -> Said:
 
 def trades_said(items: list[dict[str, Any]], state: dict[str, Any]) -> list[dict[str, Any]]:
     """Trade proposals with the reason a failed accept was refused (`error`) in the current
-    phone's language (web_remote.proposals keeps its code, params and English message)."""
+    phone's language (companion.game.table.offers keeps its code, params and English message)."""
     return [dict(item, error=say_refusal(item.get("error_code"), item.get("error_params"),
                                          item.get("error"), state))
             if item.get("error") else item for item in items]

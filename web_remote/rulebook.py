@@ -12,11 +12,13 @@ from companion.words.explaining.rulebook import (
     available,
     cite,
     rulebook,
+    rules_page,
     section_about,
 )
 from web_remote.i18n import _
 
-__all__ = ["GENERAL", "Section", "available", "cite", "rulebook", "section_about", "search",
+__all__ = ["GENERAL", "Section", "available", "cite", "rulebook", "rules_page", "section_about",
+           "search",
            "option_texts", "house_rules"]
 
 
@@ -65,6 +67,21 @@ def option_texts() -> dict[str, str]:
         "build_with_all_but_one": _("Build with all lots of a group but one"),
         "unbuilt_rent_all_but_one": _("Unbuilt rent with all lots but one (times)"),
         "unbuilt_rent_full_group": _("Unbuilt rent with the whole group (times)"),
+        "physical_dice": _("The table rolls its own dice and enters them"),
+        "physical_deck": _("The table draws from its own Chance and Community Chest cards"),
+    }
+
+
+def choice_texts() -> dict[str, str]:
+    """A phrase per value of the options that choose among ways (never the raw value)."""
+    return {
+        "on_lift": _("with the lifting (value + interest)"),
+        "on_take": _("when mortgaging"),
+        "none": _("no interest"),
+        "fee_then_choice": _("interest at once, lift later at the value"),
+        "redeem_at_once": _("lifted at once (value + interest)"),
+        "half": _("half their price"),
+        "price": _("their full price"),
     }
 
 
@@ -74,6 +91,8 @@ def value_text(value: Any) -> str:
         return _("yes")
     if value is False:
         return _("no")
+    if isinstance(value, str):
+        return choice_texts().get(value, value)
     return str(value)
 
 

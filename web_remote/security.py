@@ -17,6 +17,10 @@ from web_remote.store import read_json, write_json
 
 #: how long a join link shown on the screen stays valid
 JOIN_TTL_S = 15 * 60
+#: the ASGI scope key where the app marks a request sent by a player's or the banker's
+#: phone, so that the serving loop (web_remote.serving) keeps that address's connections
+#: before anyone else's; absent when another WSGI server runs the app
+TABLE_SLOT = "web_remote.table"
 
 
 def load_secret(path: Path) -> bytes:

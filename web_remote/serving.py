@@ -8,8 +8,12 @@ HTTP server) holds the connections; page and command requests run the Flask app 
 bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
 itself and takes no thread: a closed socket ends its stream at once. Connections are
 guarded before any request: at most `per_address` from one address (past it: a 503 and
-closed); one that has not sent a whole request head within `first_request_s` is closed,
-and a body is read whole on the loop before a thread runs the request. The Flask view
+closed), and when all `max_connections` are held a newcomer from a lighter address ends
+one of the heaviest address's (Gate: a laptop with many addresses never shuts a phone
+out); every request head must arrive whole in time (the first within `first_request_s`,
+each next one within `next_request_s` of the answer before it, which also closes idle
+kept-alive connections), and a body is read whole on the loop, within BODY_TIMEOUT_S,
+before a thread runs the request. The Flask view
 `/api/stream` still decides who may stream (joined phones, a cap per device and in total,
 web_remote.hub); it hands the stream over through the ASGI scope.
 """
@@ -27,6 +31,7 @@ from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from web_remote.hub import STREAM_SLOT, Client, Message
+from web_remote.security import TABLE_SLOT
 
 #: threads for pages and commands (live streams take none)
 MIN_THREADS = 8
@@ -34,12 +39,15 @@ MIN_THREADS = 8
 PER_ADDRESS = 32
 #: a connection must send a whole request head within this long (s), or it is closed
 FIRST_REQUEST_S = 8.0
-#: an idle kept-alive connection between two requests is closed after this long (s)
+#: the next request head on a kept-alive connection must be whole within this long after
+#: the answer before it (s): an idle connection, or one dribbling a head, is closed then
 KEEPALIVE_S = 15.0
-#: connections (and requests in progress) past which every new request gets a 503
+#: connections open at once; past it a lighter address's newcomer replaces a heavier one's
 MAX_CONNECTIONS = 512
 #: a request body must have arrived whole within this long (s), or the answer is a 408
 BODY_TIMEOUT_S = 10.0
+#: addresses remembered as the table's (a player's or the banker's phone was seen there)
+TABLE_ADDRESSES = 64
 #: how long `serve` waits for the loop to start serving (s)
 START_TIMEOUT_S = 10.0
 #: how often the serving loop does its housekeeping while nothing else wakes it
@@ -51,68 +59,149 @@ _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset
 
 
 class Gate:
-    """Connections open per address (used on the event loop only)."""
+    """Connections open per address, and in all (used on the event loop only).
 
-    def __init__(self, per_address: int) -> None:
+    No address may hold more than `per_address`; when all `total` are held, a newcomer
+    from an address holding fewer than the heaviest one (by two or more) ends that heaviest
+    address's oldest idle connection (else its oldest) and takes its place: a laptop with
+    many addresses can fill the table's connections only until a phone comes, and every
+    address keeps at least its share (total / addresses). The table's addresses (where a
+    player's or the banker's phone was seen, `seated`) come first: their connections are
+    never ended for another's, and a newcomer of theirs always ends one of the heaviest
+    other address's (and when the table's hold every connection, the fair rule among them:
+    a player's laptop with many addresses cannot shut the other players out)."""
+
+    def __init__(self, per_address: int, total: int = 1 << 30) -> None:
         self.per_address = per_address
-        self.open: dict[str, int] = {}
+        self.total = total
+        self.open: dict[str, list[Any]] = {}  # address -> its connections, oldest first
+        self.count = 0
+        self.table: dict[str, None] = {}  # the table's addresses, the latest seen last
 
-    def enter(self, address: str) -> bool:
-        """Count one more connection from `address`; False past the limit (not counted)."""
-        held = self.open.get(address, 0)
-        if held >= self.per_address:
+    def seated(self, address: str) -> None:
+        """A player's or the banker's phone sent a request from `address`."""
+        self.table.pop(address, None)
+        self.table[address] = None
+        while len(self.table) > TABLE_ADDRESSES:  # the oldest are forgotten
+            del self.table[next(iter(self.table))]
+
+    def enter(self, address: str, conn: Any = None) -> bool:
+        """Count one more connection from `address`; False past its share (not counted).
+        `conn` (its protocol, with `idle` and `evict()`) may be ended later for another."""
+        held = self.open.get(address, [])
+        if len(held) >= self.per_address:
             return False
-        self.open[address] = held + 1
+        if self.count >= self.total and not self._make_room(address, len(held)):
+            return False
+        self.open.setdefault(address, []).append(conn)
+        self.count += 1
         return True
 
-    def leave(self, address: str) -> None:
+    def _make_room(self, address: str, mine: int) -> bool:
+        """End one connection of the heaviest address not the table's, when it holds two
+        more than `mine` (any number, for a newcomer of the table's); among the table's
+        own addresses (when they hold every connection) the fair rule again."""
+        def load(a: str) -> int:
+            return len(self.open[a])
+
+        heaviest = max((a for a in self.open if a not in self.table), key=load, default=None)
+        fair = address not in self.table
+        if heaviest is None and not fair:  # the table's hold them all: be fair among them
+            heaviest, fair = max(self.open, key=load, default=None), True
+        if heaviest is None or (fair and load(heaviest) < mine + 2):
+            return False
+        conns = self.open[heaviest]
+        victim = next((c for c in conns if c is not None and c.idle), None) \
+            or next((c for c in conns if c is not None), None)
+        if victim is None:
+            return False
+        self._forget(heaviest, victim)
+        victim.evict()
+        return True
+
+    def _forget(self, address: str, conn: Any) -> None:
+        held = self.open.get(address)
+        if held is None:
+            return
+        try:
+            held.remove(conn)
+        except ValueError:
+            return
+        self.count -= 1
+        if not held:
+            del self.open[address]
+
+    def leave(self, address: str, conn: Any = None) -> None:
         """A counted connection closed."""
-        held = self.open.get(address, 0) - 1
-        if held > 0:
-            self.open[address] = held
-        else:
-            self.open.pop(address, None)
+        self._forget(address, conn)
 
 
-def guarded_protocol(gate: Gate, first_request_s: float) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP/1.1 protocol behind the gate: a connection past the per-address limit
-    gets a 503 and is closed; one without a whole request head in time is closed. Only the
-    asyncio.Protocol methods are extended, each calling uvicorn's own."""
+def guarded_protocol(gate: Gate, first_request_s: float,
+                     next_request_s: float = 0.0) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP/1.1 protocol behind the gate: a connection past its address's share
+    gets a 503 and is closed; every request head must arrive whole in time (the first
+    within `first_request_s` of connecting, each next one within `next_request_s` of the
+    answer before it, which also closes an idle kept-alive connection), or the connection
+    is closed. The asyncio.Protocol methods are extended, and uvicorn's `handle_events` and
+    `on_response_complete` (each calling uvicorn's own) say when a request head was read
+    and when an answer ended."""
+    between = next_request_s or KEEPALIVE_S
 
     class Guarded(H11Protocol):
         _address = ""
         _counted = False
         _deadline: asyncio.TimerHandle | None = None
-        _tail = b""
+        _waiting_after: object = None  # the finished request whose successor is awaited
+
+        @property
+        def idle(self) -> bool:
+            """No request is being answered (waiting for a head, or between requests)."""
+            return self.cycle is None or self.cycle.response_complete
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)  # type: ignore[arg-type]
             self._address = self.client[0] if self.client else ""
-            if not gate.enter(self._address):
+            if not gate.enter(self._address, self):
                 self.transport.write(_BUSY)
                 self.transport.close()
                 return
             self._counted = True
-            self._deadline = self.loop.call_later(first_request_s, self._too_slow)
+            self._arm(first_request_s)
 
-        def data_received(self, data: bytes) -> None:
-            if self._deadline is not None:  # until the first request's head is complete
-                seen = self._tail + data
-                if b"\r\n\r\n" in seen or b"\n\n" in seen:
-                    self._deadline.cancel()
-                    self._deadline = None
-                else:
-                    self._tail = seen[-3:]
-            super().data_received(data)
+        def _arm(self, seconds: float) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._waiting_after = self.cycle
+            self._deadline = self.loop.call_later(seconds, self._too_slow)
 
-        def connection_lost(self, exc: Exception | None) -> None:
+        def _disarm(self) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self._deadline is not None and self.cycle is not self._waiting_after:
+                self._disarm()  # a whole request head came: its request is answered now
+
+        def on_response_complete(self) -> None:
+            answered = self.cycle
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.cycle is answered:
+                self._arm(between)  # the next head (or the end) must come in time
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
             if self._counted:
                 self._counted = False
-                gate.leave(self._address)
+                gate.leave(self._address, self)
             super().connection_lost(exc)
+
+        def evict(self) -> None:
+            """Closed to make room for another address's connection (the gate forgot it)."""
+            self._counted = False
+            self._disarm()
+            self.transport.close()
 
         def _too_slow(self) -> None:
             self._deadline = None
@@ -125,8 +214,9 @@ class Dispatcher:
     """The ASGI app: `/api/stream` answered by the Flask view, then written by the loop;
     every other request runs the Flask app on the thread pool."""
 
-    def __init__(self, app: Flask, threads: int) -> None:
+    def __init__(self, app: Flask, threads: int, gate: Gate | None = None) -> None:
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
+        self.gate = gate
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024)
         self.ready = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -191,6 +281,14 @@ class Dispatcher:
             return {"type": "http.request", "body": whole, "more_body": False}
 
         await self.wsgi(scope, replay, send)  # type: ignore[arg-type]
+        self._seen(scope)
+
+    def _seen(self, scope: dict[str, Any]) -> None:
+        """After the app answered: a request the app marked as a player's or the banker's
+        makes its address the table's (the gate keeps its connections first)."""
+        client = scope.get("client")
+        if scope.get(TABLE_SLOT) and self.gate is not None and client:
+            self.gate.seated(str(client[0]))
 
     async def _unless_closing(self, waiting: Any) -> Any:
         """What `waiting` gives, or None when the server stops first."""
@@ -225,6 +323,7 @@ class Dispatcher:
             held.append(message)
 
         await self.wsgi(scope, receive, hold)  # type: ignore[arg-type]
+        self._seen(scope)
         slot = scope.get(STREAM_SLOT)
         if slot is None or not held or held[0]["type"] != "http.response.start":
             for message in held:  # a refusal: passed on as it was
@@ -389,17 +488,22 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = MIN_THREADS,
-          *, per_address: int = PER_ADDRESS,
-          first_request_s: float = FIRST_REQUEST_S) -> ServerHandle:
+          *, per_address: int = PER_ADDRESS, first_request_s: float = FIRST_REQUEST_S,
+          next_request_s: float = KEEPALIVE_S,
+          max_connections: int = MAX_CONNECTIONS) -> ServerHandle:
     """Start serving `app` in the background (port 0: any free port); returns the handle
-    once the loop serves. `threads` run pages and commands; streams take none."""
+    once the loop serves. `threads` run pages and commands; streams take none. The
+    connection guards (`per_address`, `first_request_s`, `next_request_s`,
+    `max_connections`) are the module's constants unless a test says otherwise."""
     sock = listening_socket(host, port)
-    dispatcher = Dispatcher(app, max(threads, 2))
+    gate = Gate(per_address, max_connections)
+    dispatcher = Dispatcher(app, max(threads, 2), gate)
     config = Config(
-        dispatcher, http=guarded_protocol(Gate(per_address), first_request_s), ws="none",
+        dispatcher, http=guarded_protocol(gate, first_request_s, next_request_s), ws="none",
         lifespan="on", loop="asyncio", log_config=None, log_level="warning",
         access_log=False, proxy_headers=False, server_header=False,
-        timeout_keep_alive=int(KEEPALIVE_S), limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=max(1, int(next_request_s)),
+        limit_concurrency=2 * max_connections,  # a backstop: the gate makes room before it
         backlog=1024)
     server = QuietServer(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},

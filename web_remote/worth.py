@@ -67,7 +67,7 @@ def read_series(path: Path) -> tuple[list[str], list[JSON], int, bool]:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         return [], [], len(lines), whole
     samples: list[JSON] = []
-    for text in lines[1:]:
+    for text in lines[max(1, len(lines) - MAX_SAMPLES - 1):]:  # the chart keeps no more
         if not text.strip():
             continue
         try:
@@ -151,11 +151,12 @@ def _nice_step(top: int) -> int:
 def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 640,
               height: int = 320, money: Callable[[int], str] = str,
               digits: Callable[[int], str] = str,
-              turn: Callable[[int], str] = lambda n: f"Turn {n}") -> str:
+              turn: Callable[[int], str] = lambda n: f"Turn {n}", legend: bool = True) -> str:
     """An SVG line chart of net worth per player over the game: each player's latest
     worth written by `money` (as the edition writes money), the scale's steps by `digits`
     (grouped as the edition groups them), the time axis by the turns of its first and
-    last samples, said by `turn` ("Turn 12")."""
+    last samples, said by `turn` ("Turn 12"). `legend` False leaves the names out (a page
+    that lists them beside the chart, legible on a phone: `legend_entries`)."""
     left, right, top, bottom = 56, 12, 28, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max((w for s in samples for w in s["w"]), default=0)
@@ -194,6 +195,8 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
         if points:
             out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
                        f'stroke-linejoin="round" points="{points}" data-player="{escape(name)}"/>')
+        if not legend:
+            continue
         lx = left + 8 + (k % 4) * (plot_w // 4)
         ly = 12 + (k // 4) * 14
         out.append(f'<rect x="{lx}" y="{ly - 8}" width="10" height="10" fill="{colour}"/>')
@@ -202,3 +205,11 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
                    f"{escape(money(last))}</text>")
     out.append("</svg>")
     return "\n".join(out)
+
+
+def legend_entries(players: list[str], samples: list[JSON],
+                   money: Callable[[int], str] = str) -> list[tuple[str, str, str]]:
+    """(name, colour, latest worth) of every player, in the chart's colours."""
+    last = samples[-1]["w"] if samples else []
+    return [(name, PALETTE[k % len(PALETTE)], money(last[k] if k < len(last) else 0))
+            for k, name in enumerate(players)]

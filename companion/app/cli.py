@@ -1,7 +1,8 @@
 """The `companion` console command: one entry point, one module per subcommand.
 
-Each subcommand lives in its own module exposing `main(argv: list[str]) -> int`; this
-table maps names to modules so that the command starts fast and a subcommand's
+Each subcommand lives in its own module exposing `main(argv: list[str]) -> int` (or the
+function named after a colon, for commands that share a module); this table maps names to
+modules so that the command starts fast and a subcommand's
 dependencies (pygame, flask, serial) load only when it runs.
 """
 
@@ -19,9 +20,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "games": ("companion.app.games_cmd", "list the saved games"),
     "export": ("companion.app.export_cmd", "export the saved game as a table script"),
     "screenshot": ("companion.app.screenshot_cmd", "render the current game to a PNG"),
-    "backup": ("companion.app.backup_cmd", "copy the saved games into a file, also while "
-               "playing"),
-    "restore": ("companion.app.restore_cmd", "put a backup back (the companion stopped)"),
+    "backup": ("companion.app.games_cmd:backup_main",
+               "copy the saved games into a file, also while playing"),
+    "restore": ("companion.app.games_cmd:restore_main",
+                "put a backup back (the companion stopped)"),
     "tap": ("companion.app.tap_cmd", "tap an RFID tag into a running companion"),
     "doctor": ("companion.app.doctor", "check display, audio, GPIO, readers, memory, mDNS, "
                "hotspot"),
@@ -48,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     if name not in SUBCOMMANDS:
         print(f"companion: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
-    module_name = SUBCOMMANDS[name][0]
+    module_name, _, function = SUBCOMMANDS[name][0].partition(":")
     if module_name.startswith("tools."):  # developer tools live in the checkout, not installed
         checkout = str(Path(__file__).resolve().parents[2])
         if checkout not in sys.path:
@@ -60,5 +62,5 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"companion: {name!r} is not available in this version yet", file=sys.stderr)
         return 2
-    result: int = module.main(rest)
+    result: int = getattr(module, function or "main")(rest)
     return result

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from companion.app import debug, hotspot, systemd
 from companion.app.terminal_qr import qr_for_terminal
 from companion.config import Config, ConfigError, load_config, parse_reader_spec
+from companion.power import watch_power
 
 if TYPE_CHECKING:
     from companion.app.row_check import RowCheck
@@ -111,7 +112,10 @@ def _main(argv: list[str]) -> int:
     data_dir = args.data_dir or config.data_dir
     from companion.app.row_check import RowCheck, start_problem
 
-    problem = start_problem(data_dir)  # no acknowledged move nor banker PIN lost silently
+    # no acknowledged move nor banker PIN lost silently; and a port that exists (99999 was
+    # served on 34463 without a word)
+    problem = f"--port {args.port}: a port is 1 to 65535" if args.port is not None and \
+        not 1 <= args.port <= 65535 else start_problem(data_dir)
     if problem is not None:
         print(f"companion run: {problem}", file=sys.stderr)
         return 2
@@ -172,12 +176,24 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
             no_screen = why_no_display()
         stop_if_asked()
     # headless: the table's sounds and clocks without the screen's modules (no pygame)
+    language = screen_language(config.screen.language, args.config)
+    if surface is None:  # the configured language is the phones' too, with no screen
+        from companion.words.table_language import TableLanguage
+
+        TableLanguage.at(data_dir).configured = language
     controller = _headless_table(session, sound, data_dir) if surface is None else \
-        _screen_controller(session, sound, data_dir,
-                           screen_language(config.screen.language, args.config),
+        _screen_controller(session, sound, data_dir, language,
                            port if config.web.enabled else None)
     if not remembered:
         controller.ui.volume, controller.ui.muted = config.sound.volume, config.sound.mute
+    # the table's one store of open offers: kept by the session's writer, offered and
+    # answered on the phones, shown on the screen, put to a tapped bank card's owner
+    from companion.game.table.offers import OfferStore
+
+    offers = OfferStore(data_dir / "web" / "proposals.json")
+    session.keep_offers(offers)
+    if surface is not None:  # a screen (a headless table reads the offers in the view)
+        controller.follow_offers(offers)
     # one banker PIN guard for the table: the phones' and the screen's banker menu
     controller.pins = table_pin(data_dir, lambda w: controller.post_pin_warning(w.wrong,
                                                                                 w.where))
@@ -192,9 +208,11 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
             speech.warn(message)
 
     try:
+        parts.append(watch_power(controller))  # under-voltage on the table screen, off a Pi none
         # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
         # screen's card registration all go through it
-        readers = Readers(session, data_dir, [], notice, config.readers.rdm6300_confirm)
+        readers = Readers(session, data_dir, [], notice,
+                          config.readers.rdm6300_confirm, offers)
         parts.append(readers)
         if surface is None:
             readers.set_ui(controller.reader_action)
@@ -203,6 +221,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
 
             cards = CardRegistration(controller, readers.registrar)
             controller.cards = cards
+            controller.gestures = readers.pump.take_press  # keys answer a card's question
             readers.set_ui(cards.ui)
             parts.append(cards)
         if config.web.enabled:
@@ -214,8 +233,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
 
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,
-                                   tags=readers.registrar, on_trade=controller.post_trade,
-                                   on_trade_closed=controller.post_trade_closed,
+                                   tags=readers.registrar, offers=offers,
                                    pin_guard=controller.pins)
                 remote.start()
                 parts.append(remote)

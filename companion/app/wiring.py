@@ -19,6 +19,7 @@ from companion import net
 from companion.config import ButtonsConfig, EncoderConfig
 from companion.game.api import GameSessionProtocol
 from companion.game.pins import PIN_FILE, PinGuard, PinStore, PinWarning
+from companion.game.table.offers import OfferStore
 from companion.inputs.actions import Action, OpenMenu, Show
 from companion.inputs.controller import InputController
 from companion.inputs.events import Emit
@@ -94,19 +95,18 @@ class WebRemote:
     def __init__(self, session: GameSessionProtocol, host: str, port: int,
                  data_dir: Path, on_join: Callable[[], None] | None = None,
                  games: Any = None, tags: Any = None,
-                 on_trade: Callable[[Any], None] | None = None,
-                 on_trade_closed: Callable[[str], None] | None = None,
+                 offers: OfferStore | None = None,
                  on_pin_warning: Callable[[Any], None] | None = None,
                  pin_guard: PinGuard | None = None) -> None:
         self._web_remote = web_remote
         # games: the banker page's saved-game list (list(), resume(id)), when switchable;
         # tags: the card registry and registration run (companion.inputs.registrar.Registrar);
-        # on_trade: a phone proposed a trade; on_pin_warning: wrong banker PINs were typed;
+        # offers: the table's one store of open offers; on_pin_warning: wrong banker PINs;
         # pin_guard: the table's one banker PIN guard, the screen's too (table_pin)
         self.app = web_remote.create_app(session, data_dir, hooks=web_remote.TableHooks(
             on_join=on_join, games=games, tags=tags, registration=tags,
             new_game_file=games.start_new_game_file if games is not None else None,
-            on_trade=on_trade, on_trade_closed=on_trade_closed,
+            offers=offers,
             on_pin_warning=on_pin_warning, pin_guard=pin_guard))
         self._host, self._port = host, port
         self.handle: Any = None
@@ -189,7 +189,8 @@ class Readers:
     """
 
     def __init__(self, session: GameSessionProtocol, data_dir: Path, specs: list[str],
-                 message: Callable[[str, str], None], rdm6300_confirm: int = 2) -> None:
+                 message: Callable[[str, str], None], rdm6300_confirm: int = 2,
+                 offers: OfferStore | None = None) -> None:
         def ui(action: Action) -> None:
             if isinstance(action, Show):
                 kind = {"warning": "warning", "prompt": "info"}.get(action.level, "info")
@@ -199,7 +200,8 @@ class Readers:
 
         self.registry = TagRegistry.in_data_dir(data_dir)
         self.registrar = Registrar(self.registry, session.state)
-        controller = InputController(self.registry, registrar=self.registrar)
+        controller = InputController(self.registry, registrar=self.registrar,
+                                     offers=offers)
         self.pump = InputPump(session, controller, ui)
         self.readers: list[Reader] = []
         self._data_dir, self._message = data_dir, message

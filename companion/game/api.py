@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.rules.commands import Command
+
+if TYPE_CHECKING:
+    from companion.game.table.view import TableView
 
 JSON = dict[str, Any]
 
@@ -85,6 +88,11 @@ class GameSessionProtocol(Protocol):
         """The public state JSON (docs/state-json.md), including "legal"."""
         ...
 
+    def table(self) -> TableView:
+        """The typed view of the table (companion.game.table.view): whose turn, what each
+        person is asked, the offers, the clocks, what each button sends now."""
+        ...
+
     def undo(self, source: Source) -> Outcome:
         """Undo the last command (journaled itself); device-rolled dice are never re-rolled."""
         ...
@@ -116,6 +124,11 @@ class GameSessionProtocol(Protocol):
         """What an undo would take back now: the journal entry of that command (seq, time,
         kind, source, command, events, version, as `history` gives it), or None when there
         is nothing to undo. Read-only: for asking "Undo: Ann bought ...?" first."""
+        ...
+
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """Why an undo by `source` would be refused now ({"code", "message", "params"}), or
+        None: a result seen is a result kept (companion.game.going_back.undo_refusal)."""
         ...
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:

@@ -61,6 +61,8 @@ def default_name(now: float | None = None) -> str:
 
 def _kept(relative: Path) -> bool:
     name = relative.name
+    if name.startswith(("companion-backup-", ".backup-")):
+        return False  # a backup kept in the data directory is not backed up again
     return name not in LEFT_OUT and not name.endswith(LEFT_OUT_ENDINGS) and \
         not name.endswith(SUFFIX) and not name.endswith(SUFFIX + ACK_SUFFIX)
 

@@ -61,9 +61,29 @@ def with_version(state: GameState, version: int) -> GameState:
     return fixed
 
 
+#: refusals of the movement checks (issue 26) that a `land` or `pass_go` journaled before
+#: them was never met with: such a row is replayed as the banker's correction, which is the
+#: rule it was accepted under (any square, the salary when asked)
+_MOVE_CHECKS = frozenset({"device_moves", "already_moved", "not_past_go", "salary_paid",
+                          "in_jail", "not_your_turn"})
+
+
+def apply_journaled(state: GameState | None, command: JSON) -> Accepted | Rejection:
+    """A journaled command applied again (a replay, a redo): as the engine takes it now, and
+    a move told before moves were checked as the correction it then was."""
+    result = apply_command(state, command)
+    if (isinstance(result, Rejection) and result.code.value in _MOVE_CHECKS
+            and command.get("do") in ("land", "pass_go") and not command.get("correction")):
+        again = apply_command(state, {**command, "correction": True})
+        if isinstance(again, Accepted):
+            return again
+    assert isinstance(result, (Accepted, Rejection))
+    return result
+
+
 def step(state: GameState | None, entry: Entry) -> GameState:
     """The state after a command or redo entry; JournalCorrupt if it no longer replays."""
-    result = apply_command(state, entry.command)
+    result = apply_journaled(state, entry.command)
     if isinstance(result, Rejection):
         raise JournalCorrupt(f"entry {entry.seq} no longer applies: {result.code.value}: "
                              f"{result.message}")

@@ -13,7 +13,7 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -27,6 +27,7 @@ from companion.game.limits import note_problem
 from companion.game.reading import effective_commands
 from companion.game.replaying import (
     Stacks,
+    apply_journaled,
     clean_command,
     needs_snapshot,
     resolve,
@@ -44,6 +45,8 @@ from companion.game.saved_games import (
     new_game_id,
     set_current,
 )
+from companion.game.table.offers import Facts, OfferStore
+from companion.game.table.view import TableView, build
 from companion.game.telling import story
 from companion.game.telling.news import (
     AUCTION_SECONDS,
@@ -147,6 +150,9 @@ class GameSession:
         self._listeners_lock = threading.Lock()
         self._view: PublicView | None = None  # set once the teaching table is known, below
         self._story: tuple[int, JSON | None] | None = None
+        #: one teller at a time: readers asking together (the screen and the phones when a
+        #: finished game is resumed) wait for the one story, told and saved once
+        self._story_lock = threading.Lock()
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         #: for the listeners' thread, in order: a view to build while the writer waits for
         #: the disk, an accepted change to tell the listeners of, None to stop
@@ -166,8 +172,12 @@ class GameSession:
         #: the open auction and when its clock (re)started: the one clock of the table
         self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
                                                                    clock())
-        #: seconds an auction waits for a new highest bid before the table closes it
-        self.auction_seconds = AUCTION_SECONDS
+        #: seconds an auction waits for a new highest bid before the table closes it; None:
+        #: no auction clock at this table (the banker closes auctions, a script does)
+        self.auction_seconds: float | None = AUCTION_SECONDS
+        #: the clock that rang last and what for (the version, the auction): a refused ring
+        #: is not tried again until the table moves on
+        self._rung: tuple[str, object] | None = None
         #: the teaching table: lessons the first time a rule applies (on for a first game)
         self._teaching = Teaching.beside(
             journal.path, first_game=not [g for g in game_ids(data_dir) if g != game_id])
@@ -180,6 +190,10 @@ class GameSession:
         self._news_rows: dict[int, MoveNews] = {}
         self._news_lock = threading.Lock()
         self._view = self._view_of(state) if state is not None else None
+        #: the table's open offers (companion.game.table.offers), lapsed by this writer
+        self._offers: OfferStore | None = None
+        #: the typed view of the table (companion.game.table.view) and what it was built for
+        self._table: tuple[tuple[int, int], TableView] | None = None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -328,9 +342,9 @@ class GameSession:
         out = view.get()
         g = view.state
         key, since = self._auction
-        if key is not None:  # the one auction clock, as it stands now
-            out = {**out, "auction_clock": auction_clock(since, self._clock(),
-                                                         self.auction_seconds)}
+        seconds = self.auction_seconds
+        if key is not None and seconds is not None:  # the one auction clock, as it stands now
+            out = {**out, "auction_clock": auction_clock(since, self._clock(), seconds)}
         ends = self._ends_at(g)
         if ends is None:
             return out
@@ -352,6 +366,31 @@ class GameSession:
         minutes = g.options.time_limit_minutes
         return self._started + minutes * 60 if minutes > 0 else None
 
+    def keep_offers(self, offers: OfferStore) -> None:
+        """Keep the table's open offers with this game: the writer lapses them with every
+        change before anyone sees it, and a player's `trade` is taken only as the answer to
+        one of them (companion.game.authority)."""
+        g = self._state
+        offers.follow(Facts.of_state(g) if g is not None else None)
+        self._offers = offers
+
+    def table(self) -> TableView:
+        """The typed view of the table every face renders (companion.game.table.view):
+        built once per version and change of the open offers, by whoever asks first. Any
+        thread."""
+        offers = self._offers
+        key = (self.version, offers.generation if offers is not None else -1)
+        cached = self._table
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = build(self.state(), offers.open() if offers is not None else ())
+        self._table = (key, view)
+        return view
+
+    def _offered(self, trade: Mapping[str, Any]) -> bool:
+        offers = self._offers
+        return offers is not None and offers.matches(trade) is not None
+
     def game_state(self) -> GameState | None:
         """The engine state itself, for tools (replay checks, screenshots); do not change it."""
         return self._state
@@ -359,19 +398,20 @@ class GameSession:
     def story(self) -> JSON | None:
         """The story of the game in play (companion.game.telling.story, as JSON), None before a
         game; once the game is over it is also saved beside the journal. Any thread."""
-        version = self.version
-        cached = self._story
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        told = story.tell(effective_commands(self._journal))
-        if told is not None and told.over and not self._journal.readonly:
-            try:
-                story.save(self._journal.path, told)
-            except OSError as exc:
-                log.warning("cannot save the story of %s: %s", self.game_id, exc)
-        out = told.to_json() if told is not None else None
-        self._story = (version, out)
-        return out
+        with self._story_lock:
+            version = self.version
+            cached = self._story
+            if cached is not None and cached[0] == version:
+                return cached[1]
+            told = story.tell(effective_commands(self._journal))
+            if told is not None and told.over and not self._journal.readonly:
+                try:
+                    story.save(self._journal.path, told)
+                except OSError as exc:
+                    log.warning("cannot save the story of %s: %s", self.game_id, exc)
+            out = told.to_json() if told is not None else None
+            self._story = (version, out)
+            return out
 
     def set_teaching(self, on: bool, source: Source) -> Outcome:
         """Switch the teaching table on or off for this game: the banker's call."""
@@ -481,18 +521,63 @@ class GameSession:
         assert job.outcome is not None
         return job.outcome
 
+    def _gavel_at(self) -> float | None:
+        """When the open auction's clock runs out (wall-clock seconds), while someone holds
+        the highest bid; None otherwise (an auction nobody bid in waits for its bidders)."""
+        g = self._state
+        key, since = self._auction
+        seconds = self.auction_seconds
+        if key is None or g is None or not g.pending or seconds is None:
+            return None
+        top = g.pending[-1]
+        if getattr(top, "bidder", -1) < 0 or self._rung == ("gavel", key):
+            return None
+        return since + seconds
+
+    def _end_at(self) -> float | None:
+        """When the writer ends the timed game (None: no clock, or its end was refused at
+        this version and waits for the table to move on)."""
+        return None if self._rung == ("end", self.version) else self._ends_at()
+
+    def _clock_job_due(self) -> bool:
+        """Whether a clock of the table has run out (without ringing it)."""
+        due = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
+        return bool(due) and self._clock() >= min(due)  # no clock armed: the time not asked
+
+    def _clock_job(self) -> _Job | None:
+        """The table's clocks, on the writer: the timed game's end, else the auction's
+        gavel, when its time has come (None: not yet)."""
+        ends, gavel = self._end_at(), self._gavel_at()
+        if ends is None and gavel is None:
+            return None  # no clock armed: the time is not even asked
+        now = self._clock()
+        if ends is not None and now >= ends:  # the timed game's time is up: end and count
+            self._rung = ("end", self.version)
+            return _Job("command", Source("session", banker=True),
+                        {"do": "end_game", "reason": "time"})
+        if gavel is not None and now >= gavel:  # nobody outbid the highest bid: sold
+            self._rung = ("gavel", self._auction[0])
+            return _Job("command", Source("session"), {"do": "close_auction"})
+        return None
+
     def _run(self) -> None:
+        held: _Job | None = None  # a request that came after a clock ran out: next
         while True:
-            ends = self._ends_at()
-            try:
-                job = self._queue.get(timeout=None if ends is None
-                                      else min(60.0, max(0.0, ends - self._clock())))
-            except queue.Empty:  # the timed game's time is up: end it and count
-                ends = self._ends_at()
-                if ends is None or self._clock() < ends:
+            clocked = self._clock_job()  # a clock that ran out rings before what came later
+            if clocked is not None:
+                job: _Job | None = clocked
+            elif held is not None:
+                job, held = held, None
+            else:
+                wake = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
+                try:
+                    job = self._queue.get(timeout=None if not wake
+                                          else min(60.0, max(0.0, min(wake) - self._clock())))
+                except queue.Empty:  # a clock of the table may have run out
                     continue
-                job = _Job("command", Source("session", banker=True),
-                           {"do": "end_game", "reason": "time"})
+                if job is not None and self._clock_job_due():
+                    held = job  # rings first: the request is answered right after
+                    continue
             if job is None:
                 return
             update: Update | None = None
@@ -562,7 +647,11 @@ class GameSession:
         teach = command.pop("teaching", None) if command.get("do") == "new_game" else None
         if teach is not None and not isinstance(teach, bool):
             return _refused(self.version, "bad_command", "'teaching' must be true or false"), None
-        allowed = authority.check(job.source, command, self._state)
+        allowed = authority.check(job.source, command, self._state, self._offered)
+        if not isinstance(allowed, authority.Refused):  # moves and results (issue 26)
+            allowed = authority.correction(job.source, allowed, self._state)
+        if not isinstance(allowed, authority.Refused):
+            allowed = authority.entered_refusal(job.source, allowed, self._state) or allowed
         if isinstance(allowed, authority.Refused):
             return _refused(self.version, allowed.code, allowed.message, allowed.params), None
         # a typed command the authority left as it is goes to the engine unparsed
@@ -603,11 +692,43 @@ class GameSession:
     def _entry(self, seq: int) -> Entry:
         return next(iter(self._journal.entries(after=seq - 1, upto=seq)))
 
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """Why an undo by `source` would be refused now ({"code", "message", "params"}),
+        None when it would not. Read-only; safe from any thread."""
+        nothing = {"code": "nothing_to_undo", "message": "there is nothing to undo",
+                   "params": {}}
+        try:
+            applied, target = self._stacks.undo[-1]
+        except IndexError:
+            return nothing
+        if applied <= 1:  # the journal's first game (as undo_target says)
+            return nothing
+        try:
+            refused = self._undo_refused(source, target)
+        except (JournalError, StopIteration):
+            return nothing
+        if refused is None:
+            return None
+        return {"code": refused.code, "message": refused.message, "params": refused.params}
+
+    def _undo_refused(self, source: Source, target: int) -> Outcome | None:
+        """Who may take back move `target`: the banker's jump back the banker alone, any
+        other move as going_back.undo_refusal says (a result seen is a result kept)."""
+        if source.banker:
+            return None
+        if target in self._stacks.back:
+            return _refused(self.version, "banker_only",
+                            "only the banker can undo going back to an earlier move")
+        found = going_back.undo_refusal(self._entry(target), source)
+        if found is None:
+            return None
+        return _refused(self.version, found.code, found.message, found.params)
+
     def _undo(self, job: _Job) -> tuple[Outcome, Update | None]:
         if not self._stacks.undo:
             return _refused(self.version, "nothing_to_undo", "there is nothing to undo"), None
         applied, target = self._stacks.undo[-1]
-        refusal = self._permitted(job.source, target, "undo")
+        refusal = self._undo_refused(job.source, target)
         if refusal is not None:
             return refusal, None
         before = self._state_after(applied - 1)
@@ -659,7 +780,7 @@ class GameSession:
                                              *going_back.taken_back(self._journal, items)],
                           self.version + 1, None)
             return self._commit(entry, with_version(again, self.version + 1))
-        result = apply_command(self._state, original.command)
+        result = apply_journaled(self._state, original.command)
         if isinstance(result, Rejection):
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
@@ -712,11 +833,13 @@ class GameSession:
         key = auction_key(after)
         if key != self._auction[0]:
             self._auction = (key, entry.time)
+        events = entry.events_json()  # the transports' form: phones, screen, CLI
+        if self._offers is not None:  # before anyone sees the state that ends them
+            self._offers.lapse(Facts.of_state(after), events)
         self._view = view
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
-        events = entry.events_json()  # the transports' form: phones, screen, CLI
         outcome = Outcome(True, after.version, events)
         update = Update(after.version, lambda: self._clocked(view), events, entry.source) \
             if wanted else None

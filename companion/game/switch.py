@@ -26,6 +26,8 @@ from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.journal import JournalError
 from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.game.session import GameSession
+from companion.game.table.offers import OfferStore
+from companion.game.table.view import TableView
 from companion.rules.commands import Command
 from companion.rules.events import GameSwitched
 
@@ -113,6 +115,8 @@ class SessionHolder:
         self._switch_lock = threading.RLock()
         #: each listener given to the holder, with its remover on the current session
         self._listeners: list[_Listener] = []
+        #: the table's open offers, kept by whichever game is in use (none survive a switch)
+        self._offers: OfferStore | None = None
 
     @classmethod
     def open(cls, data_dir: Path, game_id: str | None = None) -> SessionHolder:
@@ -183,6 +187,11 @@ class SessionHolder:
         """What an undo would take back in the current game (None: nothing)."""
         return self.session.undo_target()
 
+    def undo_refusal(self, source: Source) -> JSON | None:
+        """Why an undo by `source` would be refused in the current game (None: it would
+        not)."""
+        return self.session.undo_refusal(source)
+
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
         """The current game's journal entries, newest last."""
         return self.session.history(player, limit)
@@ -198,6 +207,17 @@ class SessionHolder:
     def game_state(self) -> Any:
         """The current game's engine state (for tools; do not change it)."""
         return self.session.game_state()
+
+    def table(self) -> TableView:
+        """The typed view of the table of the game in use."""
+        return self._session.table()
+
+    def keep_offers(self, offers: OfferStore) -> None:
+        """The table's open offers, kept by the game in use and by every game switched to
+        (a switch clears them: they were offers in the other game)."""
+        with self._switch_lock:
+            self._offers = offers
+            self._session.keep_offers(offers)
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Listen to whichever game is current, now and after every switch."""
@@ -344,6 +364,9 @@ class SessionHolder:
         return state
 
     def _attach_all(self) -> None:
+        if self._offers is not None:
+            self._offers.clear()
+            self._session.keep_offers(self._offers)
         for entry in self._listeners:
             entry.detach = self._session.add_listener(entry.callback)
 

@@ -2,7 +2,7 @@
 
 The controller is pure: it turns (input event, public state) into a list of these actions.
 The screen program (or companion.inputs.pump.InputPump) carries them out: Submit goes to
-`session.submit`, Undo to `session.undo`, OpenMenu, Show, PassOn and Consent to the screen.
+`session.submit`, Undo to `session.undo`, OpenMenu, Show, PassOn and CardHolds to the screen.
 """
 
 from __future__ import annotations
@@ -13,18 +13,23 @@ from typing import Any
 from companion.game.api import JSON, Source
 from companion.rules.commands import Command
 from companion.words.catalog import format_money
+from companion.words.input_texts import input_text
 
 # Fields of a legal-command entry that list choices rather than being part of the command.
-_CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards"}
+#: (a land offer's "via_go" lists the squares past GO: landing there by hand leaves the
+#: salary due, which PASS GO then pays)
+_CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards", "via_go"}
 
 
 @dataclass(frozen=True)
 class Submit:
     """Submit `command` (a typed record, or a legal entry's JSON) to the session with
-    `source`."""
+    `source`; with `expect_version`, only while the table is still at that version (an
+    answer to the question asked there)."""
 
     command: Command | JSON
     source: Source
+    expect_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,18 @@ class Show:
     level: str = "notice"
     data: dict[str, Any] = field(default_factory=dict)
     active: bool = True
+    #: its sentence in the catalog (companion.words.input_texts), said with `data` in each
+    #: face's language; "" when `message` is all there is (a reader's own warning)
+    sentence: str = ""
+
+
+def say(code: str, sentence: str = "", level: str = "notice",
+        data: dict[str, Any] | None = None, **fields: Any) -> Show:
+    """A Show of the inputs' sentence (`sentence`, else `code`) with `fields`: in English
+    for the log, its fields for every face to say it in its own language."""
+    sentence = sentence or code
+    return Show(code, input_text(sentence, "en", **fields), level, {**(data or {}), **fields},
+                sentence=sentence)
 
 
 @dataclass(frozen=True)
@@ -73,21 +90,22 @@ class PassOn:
 
 
 @dataclass(frozen=True)
-class Consent:
-    """A player's own bank card was tapped: their answer to an offer the rules engine does
-    not hold (a trade proposed on a phone, which the table screen shows), for whoever holds
-    it to accept as that player's (companion.inputs.authority: a tap acts for its owner)."""
+class CardHolds:
+    """A player's own bank card was tapped for a decision of theirs on the table that only
+    their own input answers (a debt, mortgages to lift): the shared buttons answer it for
+    them while it stands (companion.game.authority.table_source's card holder)."""
 
     player: str
 
 
-Action = Submit | Undo | OpenMenu | Show | PassOn | Consent
+Action = Submit | Undo | OpenMenu | Show | PassOn | CardHolds
 
 
 def legal_entry(state: JSON, do: str, by: str | None = None) -> JSON | None:
-    """The first legal command named `do` (for player `by`, when given), or None."""
+    """The first legal command named `do` (for player `by`, when given), or None; the
+    banker's move corrections are not the table's inputs to send."""
     for entry in state.get("legal") or []:
-        if entry.get("do") != do:
+        if entry.get("do") != do or entry.get("correction"):
             continue
         if by is not None and entry.get("by") not in (by, None):
             continue

@@ -25,6 +25,9 @@ out (companion.inputs.pump.InputPump).
 from __future__ import annotations
 
 from companion.game.api import JSON, Source
+from companion.game.authority import actor_of
+from companion.game.table.buttons import bid_amount
+from companion.game.table.offers import OfferStore
 from companion.inputs import entry as flow
 from companion.inputs.actions import (
     Action,
@@ -34,9 +37,8 @@ from companion.inputs.actions import (
     command_from,
     legal_entry,
     money,
-    pending,
+    say,
 )
-from companion.inputs.authority import decision_owner
 from companion.inputs.entry import Entry, Refusal, dial_face, dice_needed
 from companion.inputs.events import (
     Button,
@@ -47,21 +49,15 @@ from companion.inputs.events import (
     InputEvent,
     TagEvent,
 )
-from companion.inputs.modes import AmountEntry, CardTapped, Mode, RidePick
+from companion.inputs.modes import AmountEntry, CardTapped, Mode, OfferAsked, RidePick
 from companion.inputs.picking import Pick
 from companion.inputs.registrar import Registrar
 from companion.inputs.registry import TagRegistry
-from companion.inputs.taps import TapInterpreter
+from companion.inputs.taps import TapInterpreter, amount_question
 from companion.rules.commands import Bid, Pay
 from companion.words import catalog as i18n
 
 KNOB = "knob"
-
-
-def _not_now(state: JSON, what: str) -> Show:
-    ask = pending(state)
-    hint = f" (waiting for {ask.get('player') or 'the table'}: {ask['kind']})" if ask else ""
-    return Show("not_now", f"{what} is not possible now{hint}.")
 
 
 def dice_count(state: JSON) -> int:
@@ -94,20 +90,15 @@ def dice_prompt(state: JSON, e: Entry) -> Show:
     """The prompt while physical dice are entered."""
     info = describe_dice(state, e)
     which = len(info["values"]) + 1
-    name = "the speed die" if which == 3 else f"die {which} of {info['count']}"
-    face = str(info["current"]).replace("_", " ")
-    msg = f"Enter {name}: {face} (knob or ROLL to change, YES to confirm, NO back)"
-    return Show("enter_dice", msg, "prompt", info)
+    if which == 3:
+        return say("enter_dice", "enter_speed_die", "prompt", info, face=str(info["current"]))
+    return say("enter_dice", "enter_die", "prompt", info, number=which, count=info["count"],
+               face=str(info["current"]))
 
 
 def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
-    """The prompt while an amount is entered."""
-    amount = money(state, mode.amount)
-    if mode.purpose == "bid":
-        msg = f"{mode.player} bids {amount}: knob to change, YES to bid, NO to pass."
-    else:
-        msg = f"{mode.player} pays {mode.payee} {amount}: knob to change, YES to pay, NO to cancel."
-    return Show("enter_amount", msg, "prompt", describe_amount(mode))
+    """The prompt while an amount is entered (companion.inputs.taps.amount_question)."""
+    return amount_question(state, mode)
 
 
 def square_label(state: JSON, index: int) -> str:
@@ -123,10 +114,9 @@ def square_label(state: JSON, index: int) -> str:
 
 def square_prompt(state: JSON, pick: Pick) -> Show:
     """The prompt while a square is picked with the knob."""
-    what = "Ride to" if pick.verb == "use_bus_ticket" else "Go to"
-    msg = (f"{what} {square_label(state, pick.focus)}? Knob to change, YES to choose, "
-           f"NO to cancel; or tap the deed.")
-    return Show("pick_square", msg, "prompt", describe_pick(pick))
+    sentence = "pick_ride" if pick.verb == "use_bus_ticket" else "pick_go"
+    return say("pick_square", sentence, "prompt", describe_pick(pick),
+               square=square_label(state, pick.focus))
 
 
 class InputController:
@@ -134,7 +124,8 @@ class InputController:
 
     registry: the tag registry; registrar: the registration hook (one is made around the
     registry when not given); physical_dice: ROLL starts entering the table's dice here
-    instead of going to the screen. Not thread-safe: feed it from one thread (InputPump
+    instead of going to the screen; offers: the table's open offers (a bank card's owner
+    is asked about the one waiting for them). Not thread-safe: feed it from one thread (InputPump
     does).
     """
 
@@ -144,9 +135,10 @@ class InputController:
         *,
         registrar: Registrar | None = None,
         physical_dice: bool = False,
+        offers: OfferStore | None = None,
     ) -> None:
         self.registrar = registrar or Registrar(registry)
-        self.taps = TapInterpreter(registry)
+        self.taps = TapInterpreter(registry, offers)
         self.physical_dice = physical_dice
         self.mode: Mode | None = None
         self.entry = Entry()  # the one flow's state: dice dialled, amount steps, ride square
@@ -165,7 +157,15 @@ class InputController:
             return describe_pick(pick)
         if isinstance(mode, CardTapped):
             return {"kind": "card_tapped", "player": mode.player}
+        if isinstance(mode, OfferAsked):
+            return {"kind": "offer_asked", "player": mode.player, "offer": mode.offer}
         return None
+
+    def busy(self) -> bool:
+        """Whether a gesture the hardware started waits for a button (a bank card's question,
+        an offer put to its owner, an amount, dice, a ride): the keys and the touch screen
+        answer it too, as the panel does."""
+        return self.mode is not None or self.entry.dial is not None
 
     def _pick(self, state: JSON) -> Pick | None:
         """The ride being picked, when a tapped bus ticket started one."""
@@ -229,16 +229,15 @@ class InputController:
         square = next((s for s in state.get("squares") or []
                        if role is not None and s.get("id") == role.square), None)
         if square is None or int(square["index"]) not in pick.squares:
-            return [Show("not_reachable", "Tap the deed of a square on offer, or use the knob."),
-                    square_prompt(state, pick)]
+            return [say("not_reachable"), square_prompt(state, pick)]
         return self._choose(state, int(square["index"]))
 
     def _choose(self, state: JSON, square: int | None = None) -> list[Action]:
         step = flow.choose_square(state, self.entry, square)
         self._reset()
         if step is None or isinstance(step, Refusal):
-            return [Show("pick_cancelled", "Cancelled.")]
-        return [Submit(step, Source("rfid", player=decision_owner(step)))]
+            return [say("pick_cancelled", "tap_cancelled")]
+        return [Submit(step, Source("rfid", player=actor_of(step)))]
 
     # -- buttons and knob ---------------------------------------------------------------
 
@@ -256,17 +255,21 @@ class InputController:
         pick = self._pick(state)
         if pick is not None:
             return self._square_button(pick, button, state)
-        if isinstance(mode, CardTapped):
+        if isinstance(mode, OfferAsked) and button is Button.YES:
+            self._reset()  # yes to exactly the offer that was put to them
+            return self.taps.accept(mode, state)
+        if isinstance(mode, CardTapped | OfferAsked):
             self._reset()
             if button is Button.NO:
-                return [Show("tap_cancelled", "Cancelled.")]
+                return [say("tap_cancelled")]
             if button is Button.PASS_GO:  # your card then PASS GO: your salary
-                entry = legal_entry(state, "pass_go", mode.player)
-                if entry is None:
-                    return [_not_now(state, "Paying the salary")]
+                # sent even when not offered: the session says why not (the companion pays
+                # GO itself, the salary of this move was paid, jail...)
+                entry = legal_entry(state, "pass_go", mode.player) or {"do": "pass_go"}
                 command = command_from(entry, by=mode.player)
                 return [Submit(command, Source("rfid", player=mode.player))]
-        if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None:
+        if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None \
+                and flow.dice_entered(state):
             self.entry.dial = 0  # the dial shows 1
             return [dice_prompt(state, self.entry)]
         return [PassOn(button.value, event.gesture is Gesture.HOLD)]
@@ -280,13 +283,13 @@ class InputController:
             step = flow.take_dial(state, e)
             if step is not None and not isinstance(step, Refusal):
                 self._reset()
-                return [Submit(step, Source("button", player=decision_owner(step)))]
+                return [Submit(step, Source("button", player=actor_of(step)))]
             if step is None:
                 return [dice_prompt(state, e)]
         elif button is Button.NO and flow.back_dial(e):
             return [dice_prompt(state, e)]
         self._reset()
-        return [Show("dice_cancelled", "Dice entry cancelled.")]
+        return [say("dice_cancelled")]
 
     def _amount_button(self, mode: AmountEntry, button: Button, state: JSON) -> list[Action]:
         if button is Button.YES:
@@ -295,11 +298,14 @@ class InputController:
             self._reset()
             entry = legal_entry(state, "pass", mode.player)
             if entry is None:
-                return [_not_now(state, "Passing")]
+                return [say("not_now", "cannot_pass", player=mode.player)]
             return [Submit(command_from(entry, by=mode.player), Source("rfid", mode.player))]
         if button in {Button.NO, Button.UNDO, Button.MENU}:
             self._reset()
-            return [Show("amount_cancelled", "Cancelled.")]
+            return [say("tap_cancelled")]
+        if button in (Button.ROLL, Button.PASS_GO):  # a table without a knob: more, less
+            flow.turn_amount(self.entry, 1 if button is Button.ROLL else -1)
+            self._set_amount(mode, state)
         return [amount_prompt(state, mode)]
 
     def _square_button(self, pick: Pick, button: Button, state: JSON) -> list[Action]:
@@ -309,7 +315,7 @@ class InputController:
             flow.step_pick(state, self.entry, 1)
             return [square_prompt(state, flow.pick(state, self.entry) or pick)]
         self._reset()
-        return [Show("pick_cancelled", "Cancelled.")]
+        return [say("pick_cancelled", "tap_cancelled")]
 
     def _turn(self, steps: int, state: JSON) -> list[Action]:
         mode, e = self.mode, self.entry
@@ -332,7 +338,7 @@ class InputController:
     def _set_amount(self, mode: AmountEntry, state: JSON) -> None:
         """The amount the knob's steps make (the one flow's bid or payment)."""
         if mode.purpose == "bid":
-            mode.amount = flow.bid_amount(state, mode.player, self.entry.bid_steps) or 0
+            mode.amount = bid_amount(state, mode.player, self.entry.bid_steps) or 0
         else:
             mode.amount = flow.transfer_amount(state, self.entry.bid_steps)
 
@@ -341,7 +347,7 @@ class InputController:
         self._sync(state)
         mode = self.mode
         if not isinstance(mode, AmountEntry):
-            return [Show("not_now", "No amount is being entered.")]
+            return [say("not_now", "amount_not_now")]
         mode.amount = amount
         return self._finish_amount(mode, state)
 
@@ -351,13 +357,13 @@ class InputController:
             entry = legal_entry(state, "bid", mode.player)
             if entry is None:
                 self._reset()
-                return [_not_now(state, "Bidding")]
+                return [say("not_now", "cannot_bid", player=mode.player)]
             low, high = int(entry.get("min", 1)), entry.get("max")
         else:
             entry, low, high = None, 1, None
         if mode.amount < low or (high is not None and mode.amount > int(high)):
             return [
-                Show("bad_amount", f"{money(state, mode.amount)} is not possible."),
+                say("bad_amount", amount=money(state, mode.amount)),
                 amount_prompt(state, mode),
             ]
         self._reset()

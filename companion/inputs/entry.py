@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from companion.game.api import JSON
 from companion.game.pins import MAX_PIN, valid_pin
+from companion.game.table.buttons import bid_step
 from companion.inputs.picking import Pick, current_pick
 from companion.rules.commands import Command, Roll
 
@@ -115,6 +116,14 @@ def roller(state: Mapping[str, Any]) -> tuple[str | None, JSON | None]:
 # --- the dice ---------------------------------------------------------------------------
 
 
+def dice_entered(state: Mapping[str, Any]) -> bool:
+    """Whether this table enters its own dice: chosen at setup (the rule option
+    physical_dice), and always in bank-only play; elsewhere the companion rolls, and a
+    result seen is kept (typed dice would be refused)."""
+    options = state.get("options") or {}
+    return bool(options.get("physical_dice") or options.get("bank_only"))
+
+
 def clear_dice(e: EntryFields) -> None:
     """Forget the dice typed or dialled so far, and the dial."""
     e.dice_entry = []
@@ -143,6 +152,8 @@ def type_die(state: Mapping[str, Any], e: EntryFields, value: int) -> Step:
         return Refusal("not_mine")
     if roll is None:
         return Refusal("no_roll")
+    if not dice_entered(state):
+        return Refusal("device_dice")
     if len(e.dice_entry) < 2:
         e.dice_entry.append(value)
     elif dice_needed(state, who) > 2 and e.speed_entry is None and value <= 3:
@@ -173,7 +184,7 @@ def type_speed(state: Mapping[str, Any], e: EntryFields, face: str) -> Step:
     is not in yet; Refusal("not_mine") when the key means something else (M alone is
     MENU: after a white die it is Mr. Monopoly)."""
     who, roll = roller(state)
-    if who is None or roll is None or e.speed_entry is not None:
+    if who is None or roll is None or e.speed_entry is not None or not dice_entered(state):
         return Refusal("not_mine")
     if dice_needed(state, who) < 3 or (face == "mr_monopoly" and not e.dice_entry):
         return Refusal("not_mine")
@@ -185,7 +196,7 @@ def turn_dial(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:
     """The knob on the dice: the dial's face moves (the first clockwise detent shows 1);
     False when no roll is asked for."""
     _who, roll = roller(state)
-    if roll is None:
+    if roll is None or not dice_entered(state):
         return False
     faces = dial_faces(min(2, len(e.dice_entry)))
     start = 0 if e.dial is None else e.dial
@@ -232,27 +243,6 @@ def take_dial(state: Mapping[str, Any], e: EntryFields) -> Step:
 
 
 # --- amounts ----------------------------------------------------------------------------
-
-
-def bid_step(state: Mapping[str, Any]) -> int:
-    """How much one step (a YES press, a knob detent) changes an amount: a twentieth of the
-    salary (10 on the € boards)."""
-    salary = int((state.get("options") or {}).get("salary", 200))
-    return max(1, salary // 20)
-
-
-def bid_amount(state: Mapping[str, Any], by: str | None, steps: int) -> int | None:
-    """The bid `by` makes now: the highest bid plus one step, plus `steps` more (the knob),
-    within what the legal bid allows; None when `by` cannot bid."""
-    bid = _legal(state, "bid", by)
-    if bid is None:
-        return None
-    highest = int((state.get("pending") or {}).get("highest", 0))
-    wanted = highest + bid_step(state) * (1 + steps)
-    low = int(bid.get("min", highest + 1))
-    high = bid.get("max")
-    amount = max(low, wanted)
-    return amount if high is None else min(int(high), amount)
 
 
 def turn_bid(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:

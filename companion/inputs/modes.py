@@ -1,6 +1,6 @@
 """The gestures the hardware starts by itself, between two events: a bank card tapped (a
-deed or another card follows), an amount being entered after a card tap (a bid, a
-payment), a bus ticket's ride being picked.
+deed or another card follows; an offer waiting for its owner is put to them), an amount
+being entered after a card tap (a bid, a payment), a bus ticket's ride being picked.
 
 How dice, amounts and squares are entered is companion.inputs.entry's (the one flow, the
 screen's too); these only say what the hardware started. Every mode remembers the state
@@ -34,6 +34,17 @@ class CardTapped:
 
 
 @dataclass
+class OfferAsked:
+    """A bank card was tapped while a trade offered to its owner waits: the offer is put to
+    them (what each side gives); YES or the same card again accepts exactly this offer, a
+    deed or another card goes on as after any bank card, NO cancels."""
+
+    version: int
+    player: str  # the card's owner, the offer's receiver
+    offer: str  # the id of the offer put to them (companion.game.table.offers)
+
+
+@dataclass
 class RidePick:
     """A bus ticket was tapped: the square of its ride is being picked (the entry's bus
     ride and square in focus; knob or ROLL move, YES or a tap of the deed chooses)."""
@@ -41,4 +52,4 @@ class RidePick:
     version: int
 
 
-Mode = AmountEntry | CardTapped | RidePick
+Mode = AmountEntry | CardTapped | OfferAsked | RidePick

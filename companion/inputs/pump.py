@@ -17,10 +17,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.game.api import JSON, GameSessionProtocol
-from companion.inputs.actions import Action, Consent, OpenMenu, PassOn, Show, Submit, Undo
-from companion.inputs.authority import as_json
+from companion.game.authority import as_json
+from companion.inputs.actions import (
+    Action,
+    CardHolds,
+    OpenMenu,
+    PassOn,
+    Show,
+    Submit,
+    Undo,
+    say,
+)
 from companion.inputs.controller import InputController
-from companion.inputs.events import InputEvent
+from companion.inputs.events import Button, ButtonEvent, InputEvent
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +73,18 @@ class InputPump:
         """An amount typed on the screen or phone keypad."""
         self.call(lambda state: self.controller.enter_amount(amount, state))
 
+    def take_press(self, button: str) -> bool:
+        """A key or a touch of the screen (any thread): queued as the panel's button would
+        be when a gesture the hardware started waits for one (True), else left to the
+        screen (False), so every press means the same whichever input it comes from."""
+        if not self.controller.busy():
+            return False
+        try:
+            self.emit(ButtonEvent(Button(button)))
+        except ValueError:  # not one of the six buttons
+            return False
+        return True
+
     def start(self) -> None:
         """Start the pump thread."""
         if self._thread is None:
@@ -86,7 +107,7 @@ class InputPump:
                 self.process(item)
             except Exception:  # noqa: BLE001 - one bad event never stops the inputs
                 log.exception("input event %r failed", item)
-                self.ui(Show("input_error", "That input could not be handled.", "warning"))
+                self.ui(say("input_error", level="warning"))
 
     def process(self, item: object) -> None:
         """Handle one queued item now (the pump thread's body; tests call it directly)."""
@@ -101,7 +122,8 @@ class InputPump:
     def execute(self, action: Action) -> None:
         """Carry out one action."""
         if isinstance(action, Submit):
-            outcome = self.session.submit(action.command, action.source)
+            outcome = self.session.submit(action.command, action.source,
+                                          action.expect_version)
             if not outcome.accepted:
                 data = {"code": outcome.code, "command": dict(as_json(action.command)),
                         "params": outcome.params}
@@ -110,5 +132,5 @@ class InputPump:
             outcome = self.session.undo(action.source)
             if not outcome.accepted:
                 self.ui(Show("refused", outcome.message or "Nothing to undo.", "notice"))
-        elif isinstance(action, OpenMenu | Show | PassOn | Consent):
+        elif isinstance(action, OpenMenu | Show | PassOn | CardHolds):
             self.ui(action)

@@ -2,24 +2,29 @@
 
 - your bank card when you are asked to buy: buy it; during an auction: start your bid;
 - a drawn Chance / Community Chest card: apply it (`draw` with the card's id);
-- bank-only play: your card then a deed: `land` there (the engine charges the rent the
-  rules say, or offers the purchase); two bank cards then an amount: the first pays the
-  second;
+- your bank card outside any decision asks its question, which NO cancels: a trade offered
+  to you on a phone and waiting is put to you first, with what each side gives (YES or the
+  same card again accepts exactly that offer); then, in bank-only play, a deed: `land`
+  there (the engine charges the rent the rules say, or offers the purchase); another bank
+  card and an amount: the first pays the second. A card tapped to start a payment never
+  accepts a trade: only the answer to the offer's own question does;
 - Mega: a bus ticket when the player may ride starts picking the square (knob, or tap
   the deed); a deed tapped while a square is to be chosen (triple, Auction square)
   chooses it; a bus ticket drawn from the pile is taken like a Chance card;
 - the banker card: the banker menu; an unknown tag: says so;
-- a bank card that answered nothing in the game also says its owner is at the reader
-  (Consent): a trade offered to them on the screen is accepted as theirs.
-Pure: no I/O, no clock; the registry is only read.
+- your bank card while a decision of yours waits that only your own input answers (a
+  debt): the shared buttons answer it for you while it stands (CardHolds).
+Pure: no I/O, no clock; the registry and the offers are only read.
 """
 
 from __future__ import annotations
 
 from companion.game.api import JSON, Source
+from companion.game.table.buttons import bid_amount
+from companion.game.table.offers import OfferStore
 from companion.inputs.actions import (
     Action,
-    Consent,
+    CardHolds,
     OpenMenu,
     Show,
     Submit,
@@ -27,11 +32,12 @@ from companion.inputs.actions import (
     legal_entry,
     money,
     pending,
+    say,
     square_by_id,
 )
-from companion.inputs.entry import bid_amount
-from companion.inputs.modes import AmountEntry, CardTapped, Mode, RidePick
+from companion.inputs.modes import AmountEntry, CardTapped, Mode, OfferAsked, RidePick
 from companion.inputs.registry import TagKind, TagRegistry, TagRole, card_holder
+from companion.words.input_texts import input_text
 
 Result = tuple[list[Action], Mode | None]
 BUS_TICKETS = "bus_tickets"
@@ -48,8 +54,10 @@ def _bankrupt(state: JSON, name: str) -> bool:
 class TapInterpreter:
     """Turns tapped tags into actions; the controller keeps the mode it returns."""
 
-    def __init__(self, registry: TagRegistry) -> None:
+    def __init__(self, registry: TagRegistry, offers: OfferStore | None = None) -> None:
         self.registry = registry
+        #: the table's open offers (a card's owner is asked about the one made to them)
+        self.offers = offers
 
     def interpret(self, tag: str, state: JSON, mode: Mode | None) -> Result:
         """The actions for a tap of `tag`, and the controller's next mode."""
@@ -75,14 +83,10 @@ class TapInterpreter:
     def _bank_card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
         player = card_holder(role, _all_players(state))
         if player is None:
-            msg = f"Bank card {role.number} belongs to nobody in this game."
-            return [Show("card_unassigned", msg, data={"number": role.number})], mode
+            return [say("card_unassigned", number=role.number)], mode
         if _bankrupt(state, player):
-            return [Show("player_bankrupt", f"{player} is bankrupt.")], None
-        actions, next_mode = self._card_owner(player, state, mode)
-        if any(isinstance(a, Submit) for a in actions) or isinstance(next_mode, AmountEntry):
-            return actions, next_mode  # the tap answered the game: nothing else
-        return [*actions, Consent(player)], next_mode  # last: a trade it accepts wins
+            return [say("player_bankrupt", "bankrupt_banner", player=player)], None
+        return self._card_owner(player, state, mode)
 
     def _card_owner(self, player: str, state: JSON, mode: Mode | None) -> Result:
         """What the bank card of `player` does now (it acts for them, and only them)."""
@@ -94,62 +98,76 @@ class TapInterpreter:
             entry = legal_entry(state, "buy", player)
             if entry is not None and ask.get("player") == player:
                 return [Submit(command_from(entry), source)], None
-            return [Show("not_your_turn", f"It is {ask.get('player')}'s decision.")], mode
+            return [say("not_your_turn", player=ask.get("player"))], mode
         if kind == "auction":
             return self._start_bid(player, state, version)
         if kind:
-            data = {"player": ask.get("player"), "kind": kind}
-            return [Show("answer_first", _waiting_for(ask), data=data)], mode
-        if isinstance(mode, CardTapped) and mode.version == version:
-            if mode.player == player:
-                return [Show("tap_cancelled", "Cancelled.")], None
-            return self._start_transfer(mode.player, player, state, version)
-        prompt = f"{player}: tap a deed to land on it, or another bank card to pay that player."
-        show = Show("card_tapped", prompt, level="prompt", data={"player": player})
-        return [show], CardTapped(version, player)
+            shown: list[Action] = [say("answer_first", data={"kind": kind},
+                                       player=ask.get("player"))]
+            if ask.get("player") == player:  # theirs: the buttons answer it for them now
+                shown.append(CardHolds(player))
+            return shown, mode
+        if isinstance(mode, OfferAsked | CardTapped) and mode.version == version:
+            if mode.player != player:  # a second card: the first pays it, never a trade
+                return self._start_transfer(mode.player, player, state, version)
+            if isinstance(mode, OfferAsked):  # the same card again: yes to that offer
+                return self.accept(mode, state), None
+            return [say("tap_cancelled")], None
+        offer = self.offers.asked(player) if self.offers is not None else None
+        if offer is not None:
+            return [offer_question(state, offer)], OfferAsked(version, player, offer["id"])
+        code = "card_tapped_land" if legal_entry(state, "land", player) else "card_tapped_pay"
+        return [say(code, level="prompt", player=player)], CardTapped(version, player)
+
+    def accept(self, mode: OfferAsked, state: JSON) -> list[Action]:
+        """Yes to the offer put to `mode.player`: exactly that offer, while it is open and
+        the table is where it was when it was asked."""
+        offer = self.offers.get(mode.offer) if self.offers is not None else None
+        if offer is None or offer.get("to") != mode.player:
+            return [say("offer_gone")]
+        command = {"do": "trade", "from": offer["from"], "to": offer["to"],
+                   "give": offer.get("give") or {}, "take": offer.get("take") or {}}
+        return [Submit(command, Source("rfid", player=mode.player), mode.version)]
 
     def _start_bid(self, player: str, state: JSON, version: int) -> Result:
         amount = bid_amount(state, player, 0)
         if amount is None:
-            return [Show("cannot_bid", f"{player} cannot bid now.")], None
+            return [say("cannot_bid", player=player)], None
         mode = AmountEntry(version, "bid", player, amount=amount)
-        msg = f"{player} bids {money(state, amount)}: turn the knob, YES to bid, NO to pass."
-        return [Show("enter_bid", msg, level="prompt", data={"player": player})], mode
+        return [amount_question(state, mode)], mode
 
     def _start_transfer(self, payer: str, payee: str, state: JSON, version: int) -> Result:
         # `pay` (corrections, side deals) is accepted whenever nothing is pending, but the
         # engine does not list it in `legal`; the session refuses it if it is not allowed.
         mode = AmountEntry(version, "transfer", payer, payee=payee)
-        msg = f"{payer} pays {payee}: turn the knob to the amount, YES to pay."
-        data = {"from": payer, "to": payee}
-        return [Show("enter_amount", msg, level="prompt", data=data)], mode
+        return [amount_question(state, mode)], mode
 
     # -- deeds --------------------------------------------------------------------------
 
     def _deed(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
         square = square_by_id(state, role.square or "")
         if square is None:
-            return [Show("unknown_square", f"{role.square} is not on this board.")], mode
+            return [say("unknown_square", data={"square": role.square})], mode
         version = int(state.get("version", 0))
         choose = legal_entry(state, "choose_square")
         if choose is not None and square["index"] in (choose.get("squares") or []):
             command = command_from(choose, square=square["index"])
             return [Submit(command, Source("rfid", player=choose.get("by")))], None
-        if isinstance(mode, CardTapped) and mode.version == version:
+        if isinstance(mode, CardTapped | OfferAsked) and mode.version == version:
             entry = legal_entry(state, "land", mode.player)
             if entry is None:
-                msg = "Tapping a deed after your card lands there only in bank-only play."
-                return [Show("not_now", msg)], None
+                return [say("not_now", "land_not_now")], None
             command = command_from(entry, by=mode.player, square=square["index"])
             return [Submit(command, Source("rfid", player=mode.player))], None
-        owner = square.get("owner")
+        owner, name, where = square.get("owner"), str(square["name"]), square["index"]
         if owner is None:
-            text = f"{square['name']}: for sale, {money(state, int(square.get('price', 0)))}."
-        else:
-            rent = money(state, int(square.get("rent") or 0))
-            extra = ", mortgaged" if square.get("mortgaged") else ""
-            text = f"{square['name']}: owned by {owner}, rent {rent}{extra}."
-        return [Show("deed_info", text, data={"square": square["index"]})], mode
+            return [say("deed_info", "deed_for_sale", data={"index": where}, square=name,
+                        price=money(state, int(square.get("price", 0))))], mode
+        if square.get("mortgaged"):
+            return [say("deed_info", "deed_owned_mortgaged", data={"index": where},
+                        square=name, owner=owner)], mode
+        return [say("deed_info", "deed_owned", data={"index": where}, square=name, owner=owner,
+                    rent=money(state, int(square.get("rent") or 0)))], mode
 
     # -- Chance / Community Chest --------------------------------------------------------
 
@@ -161,29 +179,44 @@ class TapInterpreter:
                 source = Source("rfid", player=ask.get("player"))
                 return [Submit(command_from(entry, card=role.card), source)], None
             if entry is not None:
-                msg = f"That card is from the other deck; draw from {ask.get('deck')}."
-                return [Show("wrong_deck", msg)], mode
+                return [say("wrong_deck", data={"deck": ask.get("deck")})], mode
         current = state.get("current")
         ride = legal_entry(state, "use_bus_ticket", current)
         if ride is not None and role.deck == BUS_TICKETS and ride.get("squares"):
             return [], RidePick(int(state.get("version", 0)))
         if role.deck == BUS_TICKETS:
-            return [Show("card_not_now", "No bus ticket can be used now.")], mode
+            return [say("card_not_now", "ticket_not_now")], mode
         use = legal_entry(state, "use_card", current)
         if use is not None and (role.card or "").endswith("jail-free"):
             return [Submit(command_from(use), Source("rfid", player=current))], None
-        return [Show("card_not_now", "No card is to be drawn now.")], mode
+        return [say("card_not_now")], mode
 
 
-def _waiting_for(ask: JSON) -> str:
-    kind = ask.get("kind")
-    who = ask.get("player") or "the table"
-    texts = {
-        "draw": f"{who} draws a card first: tap the drawn card, or YES to let me draw.",
-        "debt": f"{who} must raise money first (sell, mortgage) or go bankrupt.",
-        "roll_for_rent": f"{who} rolls for the rent first.",
-        "lift_mortgages": f"{who} decides about the mortgages first (YES lifts, NO keeps).",
-        "choose_square": f"{who} chooses a square first: tap its deed or turn the knob.",
-        "birthday_gift": f"{who} chooses the Birthday gift first (money or a bus ticket).",
-    }
-    return texts.get(str(kind), f"Waiting for {who} ({kind}).")
+def offer_text(state: JSON, offer: JSON) -> str:
+    """One side of a trade in the edition's words: "€ 200 + Rue Lecourbe + 1 jail card"."""
+    parts = [money(state, int(offer["cash"]))] if offer.get("cash") else []
+    names = {sq.get("index"): str(sq.get("name")) for sq in state.get("squares") or []}
+    parts += [names.get(s, f"#{s}") for s in offer.get("squares") or []]
+    if offer.get("cards"):
+        parts.append(input_text("jail_cards", "en", count=int(offer["cards"])))
+    return " + ".join(parts) or input_text("prompt_nothing", "en")
+
+
+def offer_question(state: JSON, offer: JSON) -> Show:
+    """The offer put to its receiver: who gives what (the fields a face says it with)."""
+    fields = {"sender": offer["from"], "receiver": offer["to"],
+              "give": offer_text(state, offer.get("give") or {}),
+              "take": offer_text(state, offer.get("take") or {})}
+    return say("offer_asked", level="prompt", data={
+        "player": offer["to"], "offer": offer["id"],
+        "goods": {"give": offer.get("give") or {}, "take": offer.get("take") or {}}}, **fields)
+
+
+def amount_question(state: JSON, mode: AmountEntry) -> Show:
+    """The prompt while an amount is entered (a bid, a payment after two bank cards)."""
+    data = {"kind": "amount", "purpose": mode.purpose, "value": mode.amount}
+    if mode.purpose == "bid":
+        return say("enter_bid", level="prompt", data=data, player=mode.player,
+                   amount=money(state, mode.amount))
+    return say("enter_amount", level="prompt", data=data, player=mode.player,
+               payee=mode.payee, amount=money(state, mode.amount))

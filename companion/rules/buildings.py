@@ -59,6 +59,15 @@ def auction_refusal(g: GameState) -> RulesError | None:
     return None
 
 
+def debt_refusal(g: GameState, who: int, what: str) -> RulesError | None:
+    """A player whose debt waits on the table spends nothing on `what` (building, lifting
+    mortgages) until it is paid: the money raised goes to the creditor first."""
+    if any(isinstance(d, DebtPending) and d.player == who for d in g.pending):
+        return RulesError(Code.DECISION_PENDING, f"no {what} before "
+                          f"{g.players[who].name}'s debt is paid")
+    return None
+
+
 def mr_monopoly_refusal(g: GameState, who: int, what: str) -> RulesError | None:
     """Nobody but the player whose Mr. Monopoly turn it is may build, lift or trade."""
     if g.mr_monopoly and who != g.current:
@@ -244,7 +253,8 @@ def _placing_refusal(g: GameState, player: int, square: int,
                      count: int) -> RulesError | None:
     """Why the `build` command is refused before the building itself is looked at: a
     building won at auction is placed first, by its winner, one level that is that building;
-    nobody builds while an auction runs nor, but the current player, in a Mr. Monopoly turn."""
+    nobody builds while an auction runs nor, but the current player, in a Mr. Monopoly turn,
+    nor a player whose debt waits."""
     top = g.top
     if isinstance(top, PlaceBuildingPending):
         if top.player != player:
@@ -256,7 +266,8 @@ def _placing_refusal(g: GameState, player: int, square: int,
             return RulesError(Code.NOT_NOW, f"place the {top.building} won: one more level on "
                               f"{g.edition.squares[square].name} is not a {top.building}")
         return None  # placing a building won at auction answers a decision: always allowed
-    return auction_refusal(g) or mr_monopoly_refusal(g, player, "building")
+    return auction_refusal(g) or mr_monopoly_refusal(g, player, "building") \
+        or debt_refusal(g, player, "building")
 
 
 def _placing(g: GameState) -> bool:

@@ -48,6 +48,11 @@ class Code(StrEnum):
     NO_BUS_TICKET = "no_bus_ticket"  #: the player holds no bus ticket usable now
     UNREACHABLE = "unreachable"  #: the square cannot be reached that way (bus, triple)
     MR_MONOPOLY_TURN = "mr_monopoly_turn"  #: another player's Mr. Monopoly turn is running
+    DEVICE_MOVES = "device_moves"  #: the device moves the tokens and pays GO (a dice game)
+    ALREADY_MOVED = "already_moved"  #: this roll's move was told already (bank-only play)
+    NOT_PAST_GO = "not_past_go"  #: the move told did not pass or reach GO
+    SALARY_PAID = "salary_paid"  #: the salary for this move was paid already
+    IN_JAIL = "in_jail"  #: a jailed player leaves jail first (fine, card, or a roll)
 
 
 @dataclass(frozen=True, slots=True)

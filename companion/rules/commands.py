@@ -245,7 +245,8 @@ class EndTurn:
 
 @dataclass(slots=True, init=False)
 class Land:
-    """Bank-only play: the player landed on (or was moved to) a square."""
+    """Bank-only play: the player's token landed on a square (one per roll, doubles give
+    another); GO is paid when the move from the token's square passed or reached it."""
 
     do: ClassVar[Verb] = Verb.LAND
     square: Final[int | str]
@@ -253,12 +254,17 @@ class Land:
     via_go: Final[bool]
     dice: Final[tuple[int | str, ...] | None]
 
+    #: the banker's correction: the token put there outside the turn's move (any player,
+    #: any square, GO paid when `via_go`); journaled as such
+    correction: Final[bool]
+
     def __init__(self, square: int | str, by: str | None = None, via_go: bool = False,
-                 dice: tuple[int | str, ...] | None = None) -> None:
+                 dice: tuple[int | str, ...] | None = None, correction: bool = False) -> None:
         self.square = square
         self.by = by
         self.via_go = via_go
         self.dice = dice
+        self.correction = correction
 
     def to_json(self) -> JSON:
         """The command as table-script JSON."""
@@ -268,22 +274,31 @@ class Land:
             out["dice"] = list(self.dice)
         if self.via_go:
             out["via_go"] = True
+        if self.correction:
+            out["correction"] = True
         return out
 
 
 @dataclass(slots=True, init=False)
 class PassGo:
-    """Pay the salary for passing GO (bank-only play)."""
+    """Bank-only play: the salary for the move being made, before its square is told (at
+    most once per move; the square told then must be past GO)."""
 
     do: ClassVar[Verb] = Verb.PASS_GO
     by: Final[str | None]
+    #: the banker's correction: the salary paid outside the turn's move; journaled as such
+    correction: Final[bool]
 
-    def __init__(self, by: str | None = None) -> None:
+    def __init__(self, by: str | None = None, correction: bool = False) -> None:
         self.by = by
+        self.correction = correction
 
     def to_json(self) -> JSON:
         """The command as table-script JSON."""
-        return _by({"do": "pass_go"}, self.by)
+        out = _by({"do": "pass_go"}, self.by)
+        if self.correction:
+            out["correction"] = True
+        return out
 
 
 @dataclass(slots=True, init=False)
@@ -723,9 +738,52 @@ class TradeOffer:
         return {"do": "trade", "players": self.players}
 
 
+@dataclass(slots=True, init=False)
+class LandOffer:
+    """Bank-only play: where `by` may tell their token landed (`squares`), and of those the
+    ones whose move passed or reached GO (`via_go`: landing there pays the salary)."""
+
+    do: ClassVar[Verb] = Verb.LAND
+    by: Final[str]
+    squares: Final[list[int]]
+    via_go: Final[list[int]]
+
+    def __init__(self, by: str, squares: list[int], via_go: list[int]) -> None:
+        self.by = by
+        self.squares = squares
+        self.via_go = via_go
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        return {"do": "land", "by": self.by, "squares": self.squares, "via_go": self.via_go}
+
+
+@dataclass(slots=True, init=False)
+class CorrectionOffer:
+    """The banker's correction of a move (land or pass_go with "correction": true): for any
+    of `players`, on any of `squares` (land). Nobody is named: the session lets only the
+    banker send it."""
+
+    do: Final[Verb]
+    players: Final[list[str]]
+    squares: Final[list[int] | None]
+
+    def __init__(self, do: Verb, players: list[str], squares: list[int] | None = None) -> None:
+        self.do = do
+        self.players = players
+        self.squares = squares
+
+    def to_json(self) -> JSON:
+        """The offer as an entry of the public state's "legal" list."""
+        out: JSON = {"do": self.do._value_, "correction": True, "players": self.players}
+        if self.squares is not None:
+            out["squares"] = self.squares
+        return out
+
+
 #: what legal_commands offers: one record per shape of offer
 LegalOffer = (ActOffer | BareOffer | BidOffer | SquaresOffer | GiftOffer | BuildingAuctionOffer
-              | PayOffer | TradeOffer)
+              | PayOffer | TradeOffer | LandOffer | CorrectionOffer)
 
 
 #: what `build` may name: houses and a hotel come by count, a skyscraper on a hotel, a depot
@@ -743,8 +801,8 @@ _FIELDS: dict[Verb, set[str]] = {
     Verb.CLOSE_AUCTION: set(),
     Verb.DRAW: {"by", "card"},
     Verb.END_TURN: {"by"},
-    Verb.LAND: {"by", "square", "via_go", "dice"},
-    Verb.PASS_GO: {"by"},
+    Verb.LAND: {"by", "square", "via_go", "dice", "correction"},
+    Verb.PASS_GO: {"by", "correction"},
     Verb.PAY: {"from", "to", "amount"},
     Verb.BUILD: {"by", "square", "count", "building"},
     Verb.SELL_BUILDING: {"by", "square", "count"},
@@ -889,6 +947,11 @@ def parse_command(obj: Any) -> Command:
         if not isinstance(obj["via_go"], bool):
             raise _bad("'via_go' must be true or false")
         via_go = obj["via_go"]
+    correction = False
+    if "correction" in obj:
+        if not isinstance(obj["correction"], bool):
+            raise _bad("'correction' must be true or false")
+        correction = obj["correction"]
     if verb is Verb.TRADE:
         give = _offer(obj.get("give"), "give")
         take = _offer(obj.get("take"), "take")
@@ -938,9 +1001,9 @@ def parse_command(obj: Any) -> Command:
     if verb is Verb.DRAW:
         return Draw(by, card)
     if verb is Verb.LAND:
-        return Land(square, by, via_go, dice)
+        return Land(square, by, via_go, dice, correction)
     if verb is Verb.PASS_GO:
-        return PassGo(by)
+        return PassGo(by, correction)
     if verb is Verb.PAY:
         return Pay(payer, payee, amount)
     if verb is Verb.BUILD:

@@ -409,21 +409,21 @@ def _end_turn(g: GameState, ev: Events, cmd: EndTurn) -> None:
     turns.end_turn(g, ev, _actor(g, cmd.by, g.current))
 
 
-def _bank_only_move(g: GameState, by: str | None) -> int:
-    """Bank-only moves (land, pass GO) pay out money: only the current player, in their
-    turn, with nothing pending; corrections outside the rules are the banker's `pay`."""
-    if g.pending:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
-    return _actor(g, by, g.current)
-
-
 def _land(g: GameState, ev: Events, cmd: Land) -> None:
-    who = _bank_only_move(g, cmd.by)
-    turns.land_on(g, ev, who, square_of(g, cmd.square), cmd.via_go, cmd.dice)
+    square = square_of(g, cmd.square)
+    if cmd.correction:  # the banker's: any player still in the game
+        who = _named(g, cmd.by, g.current)
+        turns.correct_land(g, ev, who, square, cmd.via_go, cmd.dice)
+        return
+    turns.land_on(g, ev, _named(g, cmd.by, g.current), square, cmd.via_go, cmd.dice)
 
 
 def _pass_go(g: GameState, ev: Events, cmd: PassGo) -> None:
-    turns.pass_go(g, ev, _bank_only_move(g, cmd.by))
+    who = _named(g, cmd.by, g.current)
+    if cmd.correction:
+        turns.correct_salary(g, ev, who)
+        return
+    turns.pass_go(g, ev, who)
 
 
 def _pay(g: GameState, ev: Events, cmd: Pay) -> None:
@@ -452,7 +452,7 @@ def _unmortgage(g: GameState, ev: Events, cmd: Unmortgage) -> None:
 
 
 def _leave_jail(g: GameState, ev: Events, by: str | None, by_card: bool) -> None:
-    """Any jailed player may pay or use a card before their roll (turns.leave_jail)."""
+    """A jailed player pays or uses a card in their turn, before its roll (turns.leave_jail)."""
     who = _named(g, by, g.current)
     turns.leave_jail(g, ev, who, by_card=by_card)
 

@@ -9,6 +9,7 @@ from companion.rules.buildings import (
     build,
     can_place,
     completes_built_group,
+    debt_refusal,
     mr_monopoly_refusal,
     property_refusal,
     sell_building,
@@ -242,9 +243,9 @@ def _lift_offered(g: GameState, player: int, square: int) -> bool:
 
 def unmortgage_refusal(g: GameState, player: int, square: int) -> RulesError | None:
     """Why the player cannot lift the mortgage (None: they can). Not while an auction runs,
-    nor in another player's Mr. Monopoly turn."""
+    nor in another player's Mr. Monopoly turn, nor while the player's debt waits."""
     refusal = auction_refusal(g) or mr_monopoly_refusal(g, player, "lifting of mortgages") \
-        or property_refusal(g, player, square)
+        or debt_refusal(g, player, "lifting of mortgages") or property_refusal(g, player, square)
     if refusal is not None:
         return refusal
     sq = g.edition.squares[square]

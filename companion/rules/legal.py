@@ -23,7 +23,9 @@ from companion.rules.commands import (
     BareOffer,
     BidOffer,
     BuildingAuctionOffer,
+    CorrectionOffer,
     GiftOffer,
+    LandOffer,
     LegalOffer,
     PayOffer,
     SquaresOffer,
@@ -42,6 +44,7 @@ from companion.rules.estate import (
 from companion.rules.flow import bankrupt_refusal
 from companion.rules.state import (
     AUCTIONS,
+    GO_PAID,
     BirthdayGiftPending,
     BuyPending,
     ChooseSquarePending,
@@ -59,7 +62,14 @@ from companion.rules.tickets import (
     square_choices,
     ticket_refusal,
 )
-from companion.rules.turns import end_turn_refusal, leave_jail_refusal, roll_refusal
+from companion.rules.turns import (
+    end_turn_refusal,
+    leave_jail_refusal,
+    move_refusal,
+    pass_go_refusal,
+    passes_go,
+    roll_refusal,
+)
 
 #: the verbs asked of every owned square, in the order they are listed
 _PROPERTY_VERBS = (Verb.BUILD, Verb.SELL_BUILDING, Verb.MORTGAGE, Verb.UNMORTGAGE)
@@ -78,11 +88,13 @@ def legal_commands(g: GameState) -> list[LegalOffer]:
     players = g.players
     active = [p.name for p in players if not p.bankrupt]
     top = g.top
+    owned: list[LegalOffer] = []  # listed after the turn's or the decision's offers
+    builders = _property(g, top, owned)
     if top is not None:
         _answers(g, top, out)
     else:
-        _turn(g, out)
-    _property(g, top, out)
+        _turn(g, out, builders)
+    out.extend(owned)
     for owner in dict.fromkeys(c[1] for c in g.claims):
         out.append(ActOffer(Verb.CLAIM_RENT, players[owner].name))
     payers = [p.name for p in players if not p.bankrupt and p.cash > 0]
@@ -136,8 +148,9 @@ def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
                 out.append(GiftOffer(who, gift))
 
 
-def _turn(g: GameState, out: list[LegalOffer]) -> None:
-    """With nothing pending: the current player's moves, and leaving jail for anyone."""
+def _turn(g: GameState, out: list[LegalOffer], builders: bool) -> None:
+    """With nothing pending: the current player's moves (leaving jail among them).
+    `builders`: whether any player may build in a colour group (`_property`)."""
     cur_i = g.current
     cur = g.players[cur_i].name
     if roll_refusal(g, cur_i) is None:
@@ -151,27 +164,32 @@ def _turn(g: GameState, out: list[LegalOffer]) -> None:
     if ticket_refusal(g, cur_i, None) is None:
         out.append(SquaresOffer(Verb.USE_BUS_TICKET, cur,
                                 bus_targets(g, g.players[cur_i].position)))
-    for i, p in enumerate(g.players):
-        if i != cur_i and not p.bankrupt and p.in_jail:
-            if leave_jail_refusal(g, i, by_card=False) is None:
-                out.append(ActOffer(Verb.PAY_FINE, p.name))
-            if leave_jail_refusal(g, i, by_card=True) is None:
-                out.append(ActOffer(Verb.USE_CARD, p.name))
-    # bank-only moves: any square, GO passed; nothing is pending, so they are the current
-    # player's to make (engine._bank_only_move)
-    out.append(SquaresOffer(Verb.LAND, cur, list(range(len(g.edition.squares)))))
-    out.append(ActOffer(Verb.PASS_GO, cur))
-    # the banker's call in a shortage: what the bank still has to auction one by one
-    kinds = [b for b in _BANK_BUILDINGS if building_auction_refusal(g, b) is None]
+    # bank-only play: the square this roll's move reached, its salary before it; where the
+    # device rolls it moves the tokens itself (turns.move_refusal)
+    if move_refusal(g, cur_i) is None:
+        start = g.players[cur_i].position
+        every = range(len(g.edition.squares))
+        via_go = [s for s in every if passes_go(start, s)]
+        paid = g.go_salary == GO_PAID
+        out.append(LandOffer(cur, via_go if paid else list(every), [] if paid else via_go))
+    if pass_go_refusal(g, cur_i) is None:
+        out.append(ActOffer(Verb.PASS_GO, cur))
+    # the banker's corrections (the session lets nobody else send them)
+    active = [p.name for p in g.players if not p.bankrupt]
+    out.append(CorrectionOffer(Verb.LAND, active, list(range(len(g.edition.squares)))))
+    out.append(CorrectionOffer(Verb.PASS_GO, active))
+    # the banker's call in a shortage: what the bank still has to auction one by one;
+    # refused whatever else holds while nobody may build in a group (nobody could place it)
+    kinds = [b for b in _BANK_BUILDINGS if builders and building_auction_refusal(g, b) is None]
     if kinds:
         out.append(BuildingAuctionOffer(kinds))
 
 
-def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
+def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> bool:
     """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
 
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
-    so their new owner's lifting is not listed twice.
+    so their new owner's lifting of those is not listed twice (their other deeds are).
 
     Each refusal function is asked only of the squares it could accept: whatever else holds,
     it refuses a mortgaged square to build on or mortgage, an unmortgaged one to lift, one
@@ -180,11 +198,16 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
     (`builder_lots`, asked once per group). So a mid-game state asks a few dozen questions
     instead of four per deed, and builds a handful of refusals instead of about a hundred
     (issue 28); tests/test_rules_offers.py still checks that `apply` accepts exactly this.
+
+    Returns whether any player may build in a colour group where they have an unmortgaged
+    lot: without one, nobody could place a building the bank auctions either.
     """
     lifting = top.player if isinstance(top, LiftMortgagesPending) else -1
+    received = set(top.squares) if isinstance(top, LiftMortgagesPending) else set()
     owner, mortgaged, level, depots = g.owner, g.mortgaged, g.level, g.depots
     squares = g.edition.squares
     ownable = [s.index for s in squares if s.kind in OWNABLE]
+    builders = False
     for i, p in enumerate(g.players):
         if p.bankrupt:
             continue
@@ -203,15 +226,17 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> None:
                 if isinstance(builder_lots(g, i, s), RulesError):
                     barred.add(sq.group)
                     continue
+                builders = True
             if build_command_refusal(g, i, s, 1) is None:
                 build.append(s)
         sell = [s for s in owned if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None]
         mortgage = [s for s in owned if not mortgaged[s] and mortgage_refusal(g, i, s) is None]
-        lift = [] if i == lifting else [s for s in owned
-                                        if mortgaged[s] and unmortgage_refusal(g, i, s) is None]
+        lift = [s for s in owned if mortgaged[s] and not (i == lifting and s in received)
+                and unmortgage_refusal(g, i, s) is None]
         for verb, chosen in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
             if chosen:
                 out.append(SquaresOffer(verb, p.name, chosen))
+    return builders
 
 
 __all__ = ["legal_commands"]

@@ -83,6 +83,12 @@ class RuleOptions:
     unbuilt_rent_all_but_one: int = 1
     #: an unbuilt lot's rent times this when its owner has the whole group (classic: double)
     unbuilt_rent_full_group: int = 2
+    #: the table rolls its own dice and enters them (chosen at setup); otherwise only the
+    #: companion rolls, and a player's typed dice are refused (bank-only play enters its own)
+    physical_dice: bool = False
+    #: the table draws from its own Chance and Community Chest decks and names (taps) the card
+    #: drawn; otherwise only the companion draws, and a player's named card is refused
+    physical_deck: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON object.
@@ -130,12 +136,15 @@ class RuleOptions:
 _NAMES = tuple(f.name for f in fields(RuleOptions))
 
 #: options listed in to_json only when set (name -> neutral value): added with the Mega
-#: edition, they would otherwise change the state JSON of every other edition
+#: edition (and the table's own dice and deck), they would otherwise change the state JSON
+#: of every other edition and game
 _LISTED_WHEN_SET: dict[str, object] = {
     "speed_die": False,
     "build_with_all_but_one": False,
     "unbuilt_rent_all_but_one": 1,
     "unbuilt_rent_full_group": 2,
+    "physical_dice": False,
+    "physical_deck": False,
 }
 
 _CHOICES: dict[str, set[str]] = {

@@ -25,6 +25,8 @@ COMPILED: Final = not __file__.endswith(".py")
 BANK = -1
 POT = -2  #: the Free Parking pot (house rule), a party like the bank
 NOBODY = -1
+#: GameState.go_salary: the salary of the move being told in bank-only play
+NO_SALARY, GO_PAID, GO_DUE = 0, 1, 2
 
 
 class PendingKind(StrEnum):
@@ -355,6 +357,10 @@ class GameState:
     #: whatever the edition's rule for a player's own mortgages (SV «löser han det senare
     #: betalar han även nu 10 % ränta utöver kapitalskulden»); set_mortgaged clears it
     kept_mortgages: tuple[int, ...] = ()
+    #: bank-only play, the salary of the move being told: GO_PAID (PASS GO before its square
+    #: was told: the square must be past GO, no second salary), GO_DUE (the square told was
+    #: past GO without the salary: PASS GO pays it), else NO_SALARY
+    go_salary: int = 0
     #: which Player records this state owns (may change), one bit per player index; the
     #: others are shared, read-only, and so is the list while no bit is set
     owned: int = field(default=0, repr=False, compare=False)
@@ -371,7 +377,8 @@ class GameState:
                  claims: list[tuple[int, int, int, int, int]] | None = None,
                  bank_skyscrapers: int = 0, depots: tuple[int, ...] = (),
                  fresh_tickets: int = 0, mr_monopoly: bool = False,
-                 kept_mortgages: tuple[int, ...] = (), owned: int = 0) -> None:
+                 kept_mortgages: tuple[int, ...] = (), owned: int = 0,
+                 go_salary: int = 0) -> None:
         self.edition = edition
         self.options = options
         self.players = players
@@ -402,6 +409,7 @@ class GameState:
         self.mr_monopoly = mr_monopoly
         self.kept_mortgages = kept_mortgages
         self.owned = owned
+        self.go_salary = go_salary
 
     def copy(self) -> GameState:
         """A copy that may be changed without touching this one.
@@ -425,7 +433,7 @@ class GameState:
             self.pending[:],
             self.last_card, self.pot, self.winner, self.extra, self.standings,
             self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
-            self.mr_monopoly, self.kept_mortgages)
+            self.mr_monopoly, self.kept_mortgages, 0, self.go_salary)
 
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
@@ -531,6 +539,7 @@ def plain_copy(g: GameState) -> GameState:
     new.mr_monopoly = g.mr_monopoly
     new.kept_mortgages = g.kept_mortgages
     new.owned = 0
+    new.go_salary = g.go_salary
     return new
 
 

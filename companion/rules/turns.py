@@ -17,7 +17,15 @@ from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Why, W
 from companion.rules.money import charge, transfer
 from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.standings import end_and_count
-from companion.rules.state import BANK, NOBODY, GameState, RollForRentPending
+from companion.rules.state import (
+    BANK,
+    GO_DUE,
+    GO_PAID,
+    NO_SALARY,
+    NOBODY,
+    GameState,
+    RollForRentPending,
+)
 
 WHITE_DICE = 2
 
@@ -66,13 +74,17 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
     if not g.must_roll:
         return RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already",
                           player=g.players[player].name)
+    if g.go_salary == GO_PAID:  # bank-only play: PASS GO paid this move, its square next
+        name = g.players[player].name
+        return RulesError(Code.SALARY_PAID, f"{name} has had the salary for this move: tell "
+                          "the square the token reached", player=name)
     return None
 
 
 def roll(g: GameState, ev: Events, player: int,
          dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
     """Roll for the turn (or for a utility's rent when a fresh roll is owed); the dice."""
-    if g.pending or player != g.current or not g.must_roll:  # the usual roll needs no look
+    if g.pending or player != g.current or not g.must_roll or g.go_salary:  # else no look
         refusal = roll_refusal(g, player)
         if refusal is not None:
             raise refusal
@@ -128,14 +140,18 @@ def roll(g: GameState, ev: Events, player: int,
 
 
 def leave_jail_refusal(g: GameState, player: int, by_card: bool) -> RulesError | None:
-    """Why the player cannot leave jail by the fine or a card now (None: they can). Any
-    jailed player may, before their roll, but not while the table waits for a decision."""
+    """Why the player cannot leave jail by the fine or a card now (None: they can). A
+    jailed player may in their own turn, before its roll ("pay the fine and play in the next
+    turn": not in the turn that sent them there, which ends, nor in another player's), but
+    not while the table waits for a decision."""
     if g.pending:
         return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     p = g.players[player]
     if not p.in_jail:
         return RulesError(Code.NOT_IN_JAIL, f"{p.name} is not in jail")
-    if player == g.current and g.rolled:
+    if player != g.current:
+        return RulesError(Code.NOT_NOW, f"{p.name} may leave jail in their own turn")
+    if g.rolled:
         return RulesError(Code.NOT_NOW, "leave jail before rolling")
     if by_card:
         if not p.jail_cards:
@@ -207,6 +223,7 @@ def next_turn(g: GameState, ev: Events) -> None:
     g.dice = None
     g.fresh_tickets = 0
     g.mr_monopoly = False
+    g.go_salary = NO_SALARY
     ev.append(Turn(g.players[nxt].name, g.turn_number))
 
 
@@ -226,11 +243,140 @@ def after_player_left(g: GameState, ev: Events, player: int) -> None:
         next_turn(g, ev)
 
 
+def passes_go(start: int, square: int) -> bool:
+    """Whether a move forward from `start` to `square` passed or reached GO (square 0).
+
+    Bank-only play: `start` is the square the token was last told or put on (the engine
+    moves it itself for cards and jail), so a lower square means the move went round the
+    board; a move told late may be missed, never invented.
+
+    >>> passes_go(36, 4), passes_go(4, 9), passes_go(35, 0), passes_go(0, 0)
+    (True, False, True, True)
+    """
+    return square < start or square == 0
+
+
+def move_refusal(g: GameState, player: int, telling: bool = True) -> RulesError | None:
+    """Why the player may not tell a move now (None: they may): bank-only play only, in
+    their turn, out of jail, with nothing pending; `telling` a square: one per roll.
+    Where the device rolls, it moves the tokens and pays GO itself."""
+    if not g.options.bank_only:
+        return RulesError(Code.DEVICE_MOVES, "the device moves the tokens and pays the salary "
+                          "at GO itself: only the banker can correct a move")
+    if g.pending:
+        return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    p = g.players[player]
+    if player != g.current:
+        return RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
+                          player=g.players[g.current].name)
+    if p.in_jail:
+        return RulesError(Code.IN_JAIL, f"{p.name} is in jail: pay the fine, use a card or "
+                          "roll (doubles move the token out) first", player=p.name)
+    if telling and not g.must_roll:
+        return RulesError(Code.ALREADY_MOVED, f"{p.name} has moved this turn already "
+                          "(doubles give another move: tell the dice with the square)",
+                          player=p.name)
+    return None
+
+
+def land_refusal(g: GameState, player: int, square: int, via_go: bool) -> RulesError | None:
+    """Why the player's token may not be told on `square` now (None: it may): one square
+    per roll; past GO (`via_go`, or its salary taken first) only where the move from the
+    token's square passed or reached it, and one salary per move."""
+    refusal = move_refusal(g, player)
+    if refusal is not None:
+        return refusal
+    paid = g.go_salary == GO_PAID
+    start = g.players[player].position
+    if (via_go or paid) and not passes_go(start, square):
+        names = g.edition.squares
+        return RulesError(Code.NOT_PAST_GO, f"a move from {names[start].name} to "
+                          f"{names[square].name} does not pass GO",
+                          player=g.players[player].name, start=start, square=square)
+    if via_go and paid:
+        return _salary_paid(g, player)
+    return None
+
+
 def land_on(g: GameState, ev: Events, player: int, square: int, via_go: bool,
             dice: tuple[int | str, ...] | None) -> None:
-    """Bank-only play: the table moved the token; the square takes effect."""
+    """Bank-only play: the table moved the token; the square takes effect. The salary
+    with `via_go` (or on GO itself); a move past GO told without it leaves the salary due
+    (PASS GO pays it). Entered dice that are doubles give another move, the third doubles
+    go to jail."""
+    refusal = land_refusal(g, player, square, via_go)
+    if refusal is not None:
+        raise refusal
+    values = read_dice(g, dice, white_only=True) if dice is not None else None
+    g.rolled = True
+    paid = g.go_salary == GO_PAID
+    g.go_salary = NO_SALARY  # the next move (doubles) has its own
+    if values is not None:
+        g.dice = values
+        if count_doubles(g, ev, player, values[0] == values[1]):
+            return  # the third doubles: to jail, not to the square
+    else:
+        g.must_roll = False
+    p = g.wp(player)
+    start = p.position
+    ev.append(Moved(p.name, start, square))
+    p.position = square
+    if not paid:
+        if via_go or square == 0:
+            pay_salary(g, ev, player, landed=square == 0)
+        elif passes_go(start, square):
+            g.go_salary = GO_DUE
+    saved = g.dice
+    if values is None:
+        g.dice = None  # a utility then asks for the dice
+    land(g, ev, player)
+    g.dice = saved
+
+
+def _salary_paid(g: GameState, player: int) -> RulesError:
+    name = g.players[player].name
+    return RulesError(Code.SALARY_PAID, f"{name} has had the salary for this move",
+                      player=name)
+
+
+def pass_go_refusal(g: GameState, player: int) -> RulesError | None:
+    """Why the player may not take the salary now (None: they may): bank-only play, in
+    their turn, out of jail, once per move: before its square is told, or after a square
+    told past GO without it."""
+    refusal = move_refusal(g, player, telling=g.go_salary != GO_DUE)
+    if refusal is not None:
+        return refusal
+    if g.go_salary == GO_PAID:
+        return _salary_paid(g, player)
+    return None
+
+
+def pass_go(g: GameState, ev: Events, player: int) -> None:
+    """Bank-only play: the salary for the move being made (before its square is told) or
+    for the square just told past GO."""
+    refusal = pass_go_refusal(g, player)
+    if refusal is not None:
+        raise refusal
+    due = g.go_salary == GO_DUE
+    pay_salary(g, ev, player)
+    g.go_salary = NO_SALARY if due else GO_PAID
+
+
+def correction_refusal(g: GameState) -> RulesError | None:
+    """Why the banker cannot correct a move now (None: they can): a decision is pending."""
     if g.pending:
-        raise RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+        return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
+    return None
+
+
+def correct_land(g: GameState, ev: Events, player: int, square: int, via_go: bool,
+                 dice: tuple[int | str, ...] | None) -> None:
+    """The banker's correction: the token put on a square outside the turn's move, the
+    square taking effect; the salary when `via_go` or on GO. The turn's own move (and what
+    is owed of it) stays as it was."""
+    refusal = correction_refusal(g)
+    if refusal is not None:
+        raise refusal
     p = g.wp(player)
     ev.append(Moved(p.name, p.position, square))
     if p.in_jail:
@@ -248,11 +394,15 @@ def land_on(g: GameState, ev: Events, player: int, square: int, via_go: bool,
     g.dice = saved
 
 
-def pass_go(g: GameState, ev: Events, player: int) -> None:
-    """Pay the salary (bank-only tables, and corrections)."""
+def correct_salary(g: GameState, ev: Events, player: int) -> None:
+    """The banker's correction: a salary paid outside the turn's move."""
+    refusal = correction_refusal(g)
+    if refusal is not None:
+        raise refusal
     pay_salary(g, ev, player)
 
 
 __all__ = ["roll", "roll_refusal", "leave_jail", "leave_jail_refusal", "end_turn",
-           "end_turn_refusal", "next_turn", "after_player_left", "land_on",
-           "pass_go", "NOBODY"]
+           "end_turn_refusal", "next_turn", "after_player_left", "land_on", "land_refusal",
+           "move_refusal", "pass_go", "pass_go_refusal", "passes_go", "correction_refusal",
+           "correct_land", "correct_salary", "NOBODY"]

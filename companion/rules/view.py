@@ -14,6 +14,7 @@ from companion.rules.options import RuleOptions
 from companion.rules.speed import triple_targets
 from companion.rules.state import (
     BANK,
+    GO_PAID,
     NOBODY,
     AuctionPending,
     BirthdayGiftPending,
@@ -128,7 +129,8 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
         "current": g.players[g.current].name,
         "turn": {"number": g.turn_number, "rolled": g.rolled, "doubles": g.doubles,
                  "must_roll": g.must_roll,
-                 **({"mr_monopoly": g.mr_monopoly} if g.options.speed_die else {})},
+                 **({"mr_monopoly": g.mr_monopoly} if g.options.speed_die else {}),
+                 **({"go_paid": g.go_salary == GO_PAID} if g.options.bank_only else {})},
         "dice": dice_json(g.dice) if g.dice else None,
         "pending": pending_json(g, g.pending[-1]) if g.pending else None,
         "waiting": [pending_json(g, p) for p in reversed(g.pending[:-1])],
@@ -241,6 +243,7 @@ def snapshot(g: GameState) -> JSON:
         "standings": list(g.standings), "claims": [list(c) for c in g.claims],
         "bank_skyscrapers": g.bank_skyscrapers, "depots": list(g.depots),
         "fresh_tickets": g.fresh_tickets, "mr_monopoly": g.mr_monopoly,
+        **({"go_salary": g.go_salary} if g.go_salary else {}),  # bank-only play's salary
         # only when there are any, so that snapshots of games without them stay as they were
         **({"kept_mortgages": list(g.kept_mortgages)} if g.kept_mortgages else {}),
     }
@@ -274,6 +277,7 @@ def restore(data: JSON, edition: Edition) -> GameState:
             bank_skyscrapers=int(data.get("bank_skyscrapers", edition.skyscrapers)),
             depots=tuple(data.get("depots", ())), fresh_tickets=int(data.get("fresh_tickets", 0)),
             mr_monopoly=bool(data.get("mr_monopoly", False)),
+            go_salary=int(data.get("go_salary", 0)),
             kept_mortgages=tuple(int(x) for x in data.get("kept_mortgages", ())),
         )
     except (KeyError, TypeError, EventError) as exc:

@@ -18,12 +18,13 @@ from typing import Any
 from companion import net
 from companion.config import WebConfig
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.game.authority import table_source
 from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
+from companion.game.table.offers import OfferStore
 from companion.inputs import entry
-from companion.inputs.authority import decision_owner, table_source, waiting_on
 from companion.inputs.entry import acting_player
-from companion.rules.commands import Bankrupt, Command, EndGame
+from companion.rules.commands import Bankrupt, CloseAuction, Command, EndGame
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
@@ -51,7 +52,6 @@ from companion.screen.views.prompt import (
     square_choices,
 )
 from companion.screen.views.setup import SetupForm
-from companion.screen.views.waiting import add_trade, keep_trades
 from companion.speech import settings as speech_settings
 from companion.words import catalog as i18n
 from companion.words.refusals import describe_refusal
@@ -122,6 +122,12 @@ class Controller(EntryMixin):
         #: the table's one banker PIN guard (companion.game.pins), the phones' too; None:
         #: no banker PIN on this table (a screenshot), the banker's actions ask for none
         self.pins: PinGuard | None = None
+        #: the readers' pump's `take_press`: a key or touch goes to the gesture a bank card
+        #: started (its question, the amount) while one waits, as the panel's button would
+        self.gestures: Callable[[str], bool] | None = None
+        #: the table's open offers (follow_offers), None: no phone can offer a trade
+        self.offers: OfferStore | None = None
+        self._remove_offers: Callable[[], None] | None = None
         self.ui.now = clock()
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
         self.ui.styles = {n: PlayerStyle(s.get("color"), s.get("token"))
@@ -137,6 +143,7 @@ class Controller(EntryMixin):
         #: that read while it runs (tests join it)
         self.networth_job: threading.Thread | None = None
         self._apply_clock()
+        self.refresh_table()
         if has_game(self.state):
             self.sync_language()
             self._resume_history()
@@ -157,12 +164,6 @@ class Controller(EntryMixin):
         self.inbox.put(("button", (button, source)))
         self.wake()
 
-    def post_trade(self, proposal: JSON) -> None:
-        """A trade offered on a phone: the screen says it waits for the receiver's phone or
-        bank card (companion.screen.views.waiting); the shared YES / NO never answer it."""
-        self.inbox.put(("trade", dict(proposal)))
-        self.wake()
-
     def post_pin_warning(self, wrong: int, where: str = "phone") -> None:
         """Wrong banker PINs were typed (the remote's thread): the table sees it. One typed
         on this screen was said there already (Controller.check_pin)."""
@@ -171,15 +172,28 @@ class Controller(EntryMixin):
         self.inbox.put(("message", (text("pin_warning", count=wrong), "warning")))
         self.wake()
 
-    def post_trade_closed(self, proposal_id: str) -> None:
-        """A trade proposal was accepted or dropped on a phone (the remote's thread): the
-        screen stops waiting for its receiver."""
-        self.inbox.put(("trade_closed", proposal_id))
+    def follow_offers(self, offers: OfferStore) -> None:
+        """Show the table's open offers (companion.game.table.offers): the screen says whom
+        each waits for (companion.screen.views.waiting); the shared YES / NO never answer
+        one, the receiver's phone or their bank card's own question does."""
+        self.offers = offers
+        self._remove_offers = offers.add_listener(self._offers_changed)
+        self.refresh_table()
+
+    def refresh_table(self) -> None:
+        """The session's typed view of the table as it stands (whom the screen waits for,
+        the open offers)."""
+        table = getattr(self.session, "table", None)
+        self.ui.table = table() if callable(table) else None
+
+    def _offers_changed(self) -> None:
+        """The offers changed (any thread): shown on the loop's thread."""
+        self.inbox.put(("offers", None))
         self.wake()
 
-    def post_consent(self, player: str) -> None:
-        """A player's bank card was tapped (reader thread): their answer to a trade."""
-        self.inbox.put(("consent", player))
+    def post_card_holder(self, player: str) -> None:
+        """A player's bank card was tapped for a decision of theirs (reader thread)."""
+        self.inbox.put(("card_holder", player))
         self.wake()
 
     def post_message(self, message: str, kind: str = "info") -> None:
@@ -197,6 +211,9 @@ class Controller(EntryMixin):
         if self._remove_listener:
             self._remove_listener()
             self._remove_listener = None
+        if self._remove_offers is not None:
+            self._remove_offers()
+            self._remove_offers = None
 
     # --- the loop's side ------------------------------------------------------------------
 
@@ -219,10 +236,8 @@ class Controller(EntryMixin):
             changed = True
             if kind == "button":
                 self.press(*payload)
-            elif kind == "trade":
-                self.ui.trades = add_trade(self.ui.trades, payload)
-            elif kind == "trade_closed":  # accepted or dropped on a phone
-                self.ui.trades = [t for t in self.ui.trades if t.get("id") != payload]
+            elif kind == "offers":
+                self.refresh_table()
             elif kind == "message":
                 self.notify(*payload)
             elif kind == "refusal":
@@ -231,42 +246,35 @@ class Controller(EntryMixin):
                 self.turn(payload)
             elif kind == "warning":
                 self.warn(*payload)
-            elif kind == "consent":
-                self.consent(payload)
+            elif kind == "card_holder":
+                self.hold_card(payload)
             elif kind == "networth":
                 self._networth_read(*payload)
         return self.tick() or changed
 
     def tick(self) -> bool:
-        """Time-driven changes: the timed game's end, the auction gavel when time runs out."""
+        """Time-driven changes of the screen: the PIN question closing by itself, the timed
+        game's countdown reaching its end. The table's clocks themselves (the auction's
+        gavel, the timed game's end) are the session writer's, with or without a screen."""
         changed = self._timed_game_over()
+        self.ui.banker_free = self.pins is None or not self.pins.store.is_set
         if self.ui.pin is not None and self.ui.pin_until is not None and \
                 self.ui.now >= self.ui.pin_until:
             self.ui.pin, self.ui.pin_until = None, None  # the PIN question closes by itself
             changed = True
         deadline = self.ui.auction_deadline
-        if deadline is None or self.ui.now < deadline or not has_game(self.state):
-            return changed
-        self.ui.auction_deadline = None
-        assert self.state is not None
-        pending = self.state.get("pending") or {}
-        close = next((e for e in self.state.get("legal") or []
-                      if e.get("do") == "close_auction"), None)
-        if pending.get("bidder") and close:
-            self.submit(dict(close), "screen")
-        return True
+        if deadline is not None and self.ui.now >= deadline:
+            self.ui.auction_deadline = None  # the session closes it: its update follows
+            changed = True
+        return changed
 
     def _timed_game_over(self) -> bool:
-        """At the timed game's end, ask the session to end the game and count."""
+        """The timed game's countdown at its end: the session's writer ends the game and
+        counts; the screen stops counting."""
         deadline = self.ui.clock_deadline
         if deadline is None or self.ui.now < deadline or not has_game(self.state):
             return False
-        assert self.state is not None
         self.ui.clock_deadline = None
-        self.settings.clock_end = None
-        screen_settings.save(self.data_dir, self.settings)
-        if self.state.get("winner") is None:
-            self.submit(EndGame("time"), "screen")
         return True
 
     def apply_update(self, update: Update) -> None:
@@ -297,7 +305,7 @@ class Controller(EntryMixin):
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
             self.ui.message = None  # the "Undone" banner goes when the next move comes
-        self.ui.trades = keep_trades(self.ui.trades, old, state, update.events)
+        self.refresh_table()  # the offers lapsed by the session's writer before this update
         self._networth_sample(update.events, state)
         self._tell_story(state)
         self._want_networth()
@@ -309,6 +317,7 @@ class Controller(EntryMixin):
             for name in extra_sounds(update.events)[:1]:  # Mega events the mixer misses
                 self.sound.play(name)
         self._auction_clock(old, state)
+        self._apply_clock()
         if self.ui.overlay == "chooser":
             self.ui.overlay, self.ui.chooser = None, None
         self.clear_dice()
@@ -377,7 +386,7 @@ class Controller(EntryMixin):
     def submit(self, command: Command | JSON, source: str) -> Outcome | None:
         """Send a command from the table's shared inputs (panel, keys, touch) to the session,
         for the current player; another named player's decision is theirs to answer (their
-        phone or bank card: companion.inputs.authority). A refusal becomes a red banner."""
+        phone or bank card: companion.game.authority). A refusal becomes a red banner."""
         if self.session is None:
             self.refuse(text("no_session"))
             return None
@@ -387,22 +396,12 @@ class Controller(EntryMixin):
             return None
         return self._send(command, sender)
 
-    def consent(self, player: str) -> None:
-        """A player's own bank card was tapped: the trade offered to them, if one waits on
-        the screen, is accepted as theirs; else, when a decision of theirs is on the table
-        (a debt), the buttons answer it for them until it changes."""
-        trade = next((t for t in reversed(self.ui.trades) if t.get("to") == player), None)
-        if trade is None and waiting_on(self.state or {}) == player:
+    def hold_card(self, player: str) -> None:
+        """A player's own bank card was tapped while a decision of theirs is on the table
+        (a debt): the buttons answer it for them until it changes."""
+        if self.ui.table is not None and self.ui.table.waiting_on == player:
             self.ui.card_holder = player
             self.notify(text("card_holds", player=player))
-            return
-        if trade is None or self.session is None:
-            return
-        command = {"do": "trade", "from": trade.get("from"), "to": player,
-                   "give": trade.get("give") or {}, "take": trade.get("take") or {}}
-        self.ui.trades = [t for t in self.ui.trades if t is not trade]
-        self.ui.message = None  # not the card's "tap a deed..." hint: the trade is the answer
-        self._send(command, Source("rfid", player=decision_owner(command)))
 
     def _send(self, command: Command | JSON, source: Source) -> Outcome:
         assert self.session is not None
@@ -449,6 +448,8 @@ class Controller(EntryMixin):
         if button == "banker_menu":  # MENU held (no card registration on this screen)
             self.as_banker("banker_menu")
             return
+        if source != "button" and self.gestures is not None and self.gestures(button):
+            return  # a key or a touch for the gesture a card started: the readers' pump's
         if self.ui.overlay == "help":
             self.ui.overlay = None
             return
@@ -457,7 +458,8 @@ class Controller(EntryMixin):
             return
         action = self.current_prompt().for_button(button)
         if action is None:
-            other = waiting_on(self.state or {}) if has_game(self.state) else None
+            other = self.ui.table.waiting_on if has_game(self.state) and \
+                self.ui.table is not None else None
             self.refuse(text("own_input", player=other) if other is not None else
                         text("nothing_for_button", button=text(f"btn_{button}")))
             return
@@ -509,6 +511,8 @@ class Controller(EntryMixin):
             self.dial_take(source)
         elif ui_action == "dial_back":  # the last die back on the dial, else no dial
             self.dial_back()
+        elif ui_action == "go_by_device":  # PASS GO where the companion moves the tokens
+            self.notify(text("go_by_device"))
         elif ui_action == "dice_back":  # the last die typed goes, to be typed again
             self.untype_die()
         elif ui_action == "menu":
@@ -544,6 +548,8 @@ class Controller(EntryMixin):
         elif ui_action == "end_now":  # the banker menu's "End now and count": asks first
             self.open_chooser(text("end_now_title"), [
                 Choice(text("menu_end_now"), action="end_now_yes"), Choice(text("act_back"))])
+        elif ui_action == "sold":  # the banker's gavel: the highest bid wins now
+            self.as_banker("sold")
         elif ui_action == "end_now_yes" and self.session is not None:
             self._send(EndGame(), Source("screen", banker=True))
         elif ui_action.startswith("setup_"):
@@ -692,7 +698,8 @@ class Controller(EntryMixin):
             chosen, edition = form.language, form.edition_id()
         else:
             chosen, edition = "", str((self.state or {}).get("edition") or "")
-        return i18n.normalize_language(chosen or self.table_language.resolve(edition))
+        return i18n.normalize_language(chosen or self.table_language.chosen or self.language
+                                       or i18n.default_language(edition or None))
 
     def sync_language(self) -> bool:
         """Switch the screen to `ui_language()` (and the board's names with it); True when
@@ -748,13 +755,11 @@ class Controller(EntryMixin):
         self.ui.styles = form.styles()
         self.settings.styles = {n: {"color": s.color or "", "token": s.token or ""}
                                 for n, s in self.ui.styles.items()}
-        self.settings.clock_end = time.time() + form.timed * 60 if form.timed else None
         self.settings.language = form.language
         screen_settings.save(self.data_dir, self.settings)
         self.table_language.choose(self.ui_language())  # kept whoever deals the next game
         if form.pin and self.pins is not None:
             self.pins.store.set(form.pin)
-        self._apply_clock()
         outcome = self._send(form.new_game_command(fresh_seed()),
                              Source("screen", banker=True))
         if outcome.accepted:
@@ -786,6 +791,9 @@ class Controller(EntryMixin):
                 self.open_banker_menu()
         elif then == "deal":
             self._deal()
+        elif then == "sold" and any(e.get("do") == "close_auction"
+                                    for e in (self.state or {}).get("legal") or []):
+            self._send(CloseAuction(), Source("screen", banker=True))
         elif then.startswith("cards:") and self.cards is not None:
             self.cards.do(then)
 
@@ -836,9 +844,11 @@ class Controller(EntryMixin):
         self.refuse(f"{said} · {text('pin_wait', seconds=wait)}" if wait else said)
 
     def _apply_clock(self) -> None:
-        """The timed game's end as a deadline on the loop's clock."""
-        end = self.settings.clock_end
-        self.ui.clock_deadline = None if end is None else self.clock() + (end - time.time())
+        """The timed game's end as the session keeps it (the state's `clock`, rung by its
+        writer), as a deadline on the loop's clock."""
+        ends = ((self.state or {}).get("clock") or {}).get("ends_at")
+        self.ui.clock_deadline = None if not isinstance(ends, int | float) else \
+            self.clock() + (float(ends) - time.time())
 
     def type_text(self, chars: str) -> None:
         """Typed characters: a name or PIN on the setup form."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.game.api import Outcome
 from companion.inputs import entry
 from companion.screen.texts import MESSAGES, text
 
 if TYPE_CHECKING:
-    from companion.game.api import JSON, Outcome
+    from companion.game.api import JSON
     from companion.rules.commands import Command
     from companion.screen.ui_state import UiState
 
@@ -84,6 +85,9 @@ class EntryMixin:
                 self.refuse(text("nothing_for_button", button=text("btn_roll")))
             elif step.code == "speed_next":
                 self.refuse(text("prompt_speed_next"))
+            elif step.code == "device_dice":  # the companion rolls at this table
+                self.refuse(Outcome(False, 0, code="device_dice",
+                                    message="this table rolls with the companion"))
         elif step is not None:
             self.submit(step, source)
 

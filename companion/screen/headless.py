@@ -1,13 +1,13 @@
-"""The table without a screen (`companion run --headless`): its sounds and its clocks.
+"""The table without a screen (`companion run --headless`): its panel and its sounds.
 
-With no screen there is nothing to draw and no prompt for the panel's buttons to answer,
-but the table still keeps time and makes its noises: the auction gavel falls when the
-session's auction clock runs out, a timed game ends at its end, each command's events
-ring their sound, a bank card tapped for a trade offered on a phone accepts it. This
-module does that and imports no drawing code (no pygame, no SDL: an idle headless
-companion stays small; `SoundPlayer` loads pygame's mixer only when a sound plays on a
-machine with an audio device). The screen's `Controller` does the same things on a
-screen (its `tick` and `apply_update`), with its drawing.
+With no screen there is nothing to draw, but the panel's buttons mean what they mean on a
+screen (companion.inputs.buttons: ROLL rolls or ends the turn, YES / NO answer the decision
+on the table for whoever decides, PASS GO pays the salary where it may; UNDO asks first in
+the log and YES / NO answer; the knob sets the next bid), each command's events ring their
+sound and a bank card's question goes to the log. The clocks (the auction's gavel, the
+timed game's end) are the session writer's, with or without a screen. This module imports
+no drawing code (no pygame, no SDL: an idle headless companion stays small; `SoundPlayer`
+loads pygame's mixer only when a sound plays on a machine with an audio device).
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
-from companion.inputs.authority import decision_owner, table_source
-from companion.rules.commands import CloseAuction, Command, EndGame
+from companion.game.authority import table_source
+from companion.game.table.view import TableView
+from companion.rules.commands import Command
 from companion.screen.audio import SoundPlayer
 from companion.screen.screen_sounds import extra_sounds
 from companion.screen.views import settings as screen_settings
@@ -32,15 +32,12 @@ log = logging.getLogger(__name__)
 
 class HeadlessUi:
     """What the headless run keeps: the phones' join link, the table's own Wi-Fi
-    (companion.app.hotspot sets it), the sound's volume and mute, the deadlines of the
-    auction clock and of a timed game on the table's `clock`."""
+    (companion.app.hotspot sets it), the sound's volume and mute."""
 
     def __init__(self) -> None:
         self.volume, self.muted = 80, False
         self.remote_url: str | None = None
         self.wifi: Any = None
-        self.auction_deadline: float | None = None
-        self.clock_deadline: float | None = None
 
 
 class HeadlessTable:
@@ -48,26 +45,28 @@ class HeadlessTable:
 
     def __init__(self, session: GameSessionProtocol, sound: SoundPlayer | None = None,
                  data_dir: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic,
                  say: Callable[[str], None] = log.info) -> None:
         """`say`: where notices go (a PIN warning, a reader's message): the log."""
         self.session, self.sound, self.data_dir = session, sound, data_dir
-        self.clock, self.say = clock, say
+        self.say = say
         self.ui = HeadlessUi()
         self.settings = screen_settings.load(data_dir)
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
         self.updates: queue.Queue[Update] = queue.Queue()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
-        #: trades offered on phones, waiting for their receiver's bank card (or phone)
-        self.trades: list[JSON] = []
+        #: the player whose own bank card let the panel answer their decision (a debt)
+        self.card_holder: str | None = None
+        #: UNDO asked its question: YES takes the move back, NO keeps it
+        self.confirm_undo = False
+        #: the knob's steps above the next bid, in an auction
+        self.bid_steps = 0
         #: the table's banker PIN guard (companion.game.pins); the phones use it
         self.pins: Any = None
         self._lock = threading.Lock()
-        end = self.settings.clock_end
-        self.ui.clock_deadline = None if end is None else clock() + (end - time.time())
         self.state: JSON = session.state()
-        self._auction_clock()
+        #: the table as the session's typed view has it (companion.game.table.view)
+        self.view: TableView = session.table()
         self._remove: Callable[[], None] | None = session.add_listener(self.on_update)
 
     # --- any thread ---------------------------------------------------------------------
@@ -85,24 +84,15 @@ class HeadlessTable:
         """Wrong banker PINs were typed on a phone."""
         self.say(f"warning: {wrong} wrong banker PIN(s) typed on a {where}")
 
-    def post_trade(self, proposal: JSON) -> None:
-        """A trade offered on a phone: its receiver may accept it with their bank card."""
-        with self._lock:
-            self.trades.append(dict(proposal))
-
-    def post_trade_closed(self, proposal_id: str) -> None:
-        """A trade accepted or dropped on a phone: no card answers it any more."""
-        with self._lock:
-            self.trades = [t for t in self.trades if t.get("id") != proposal_id]
-
     def reader_action(self, action: Any) -> None:
-        """The readers' pump's actions (companion.inputs.actions), any thread: a bank card's
-        consent to a trade, a refused tap's sound, notices to the log. The panel's
-        buttons answer the screen's prompts, and there is none here."""
-        from companion.inputs.actions import Consent, Show
+        """The readers' pump's actions (companion.inputs.actions), any thread: the panel's
+        buttons and knob (PassOn) and a card holding the buttons for its owner, handled on
+        the run's thread; a refused tap's sound, what a gesture asks and other notices to
+        the log."""
+        from companion.inputs.actions import CardHolds, PassOn, Show
 
-        if isinstance(action, Consent):
-            self.inbox.put(("consent", action.player))
+        if isinstance(action, PassOn | CardHolds):
+            self.inbox.put(("input", action))
             self.wake()
         elif isinstance(action, Show):
             if action.code == "refused" and self.sound is not None:
@@ -118,13 +108,11 @@ class HeadlessTable:
     # --- the run's thread ---------------------------------------------------------------
 
     def next_wake(self) -> float | None:
-        """Seconds until the next clock runs out (the auction's or the timed game's)."""
-        deadlines = [d for d in (self.ui.auction_deadline, self.ui.clock_deadline)
-                     if d is not None]
-        return None if not deadlines else min(deadlines) - self.clock()
+        """Seconds until something here is due: never (the clocks are the session's)."""
+        return None
 
     def drain(self) -> None:
-        """Apply the queued updates and card taps, then what the clocks say."""
+        """Apply the queued updates and the panel's presses, then what the clocks say."""
         while True:
             try:
                 update = self.updates.get_nowait()
@@ -133,55 +121,90 @@ class HeadlessTable:
             self.apply_update(update)
         while True:
             try:
-                _, player = self.inbox.get_nowait()
+                _kind, action = self.inbox.get_nowait()
             except queue.Empty:
                 break
-            self.consent(player)
+            self.handle(action)
         self.tick()
 
     def apply_update(self, update: Update) -> None:
-        """A new state: its sounds and the auction clock."""
+        """A new state: its sounds; a new decision ends what the
+        buttons held for the last one (a card holder, the UNDO question, the dialled bid)."""
+        waited = self.view.waiting_on
         self.state = update.state if "legal" in update.state else self.session.state()
+        self.view = self.session.table()
+        if self.view.waiting_on != waited:
+            self.card_holder = None  # a card held the buttons for that decision only
+        self.bid_steps = 0  # the dial sets the bid above the next one of this table
+        self.confirm_undo = False
         if self.sound is not None and not self.sound.play_events(update.events):
             for name in extra_sounds(update.events)[:1]:  # Mega events the mixer misses
                 self.sound.play(name)
-        self._auction_clock()
+
+    def handle(self, action: Any) -> None:
+        """One press, knob turn or card holding the buttons (the run's thread)."""
+        from companion.inputs.actions import CardHolds
+
+        view = self.session.table()
+        if isinstance(action, CardHolds):
+            if view.waiting_on == action.player:
+                self.card_holder = action.player
+                self.say(f"info: {action.player}'s card: the buttons answer for them now")
+            return
+        if action.button == "knob":
+            bid = view.press("yes", max(0, self.bid_steps + action.steps))
+            if bid is not None and bid["do"] == "bid":  # the knob sets the next bid
+                self.bid_steps = max(0, self.bid_steps + action.steps)
+                self.say(f"prompt: {bid['by']} bids {bid['amount']}: YES to bid")
+            return
+        self.press(action.button, view)
+
+    def press(self, button: str, view: TableView | None = None) -> None:
+        """What a panel button means now, as on the screen: the session's view of the table
+        says what it sends (companion.game.table.buttons)."""
+        view = view or self.session.table()
+        if self.confirm_undo and button in ("yes", "no"):
+            self.confirm_undo = False
+            if button == "yes":
+                self._refused(self.session.undo(Source("button", player=view.current)))
+            return
+        self.confirm_undo = False
+        if button == "undo":
+            self.confirm_undo = self._ask_undo()
+            return
+        if button == "menu":
+            self.say("info: the menu is on the screen; the banker's is on the banker's phone")
+            return
+        command = view.press(button, self.bid_steps)
+        if command is None:
+            other = view.waiting_on
+            self.say(f"refused: waiting for {other}: their phone or bank card" if other
+                     else f"refused: {button.upper()} does nothing now")
+            if self.sound is not None:
+                self.sound.play("refused")
+            return
+        self._submit(command, "button")
+
+    def _ask_undo(self) -> bool:
+        """Say what UNDO would take back (True: there is something to ask about)."""
+        from companion.words.undo_questions import describe_undo
+
+        target = self.session.undo_target()
+        if target is None:
+            self.say("refused: there is nothing to undo")
+            return False
+        question = describe_undo(target, self.state, "en", lambda _ctx, text: text)
+        self.say(f"prompt: {question} YES undoes, NO keeps it")
+        return True
 
     def tick(self) -> None:
-        """The timed game's end, and the auction gavel when its clock runs out."""
-        now = self.clock()
-        if self.ui.clock_deadline is not None and now >= self.ui.clock_deadline and \
-                self.state.get("players"):
-            self.ui.clock_deadline = None
-            self.settings.clock_end = None
-            screen_settings.save(self.data_dir, self.settings)
-            if self.state.get("winner") is None:
-                self._submit(EndGame("time"))
-        deadline = self.ui.auction_deadline
-        if deadline is None or now < deadline:
-            return
-        self.ui.auction_deadline = None
-        pending = self.state.get("pending") or {}
-        close = next((e for e in self.state.get("legal") or []
-                      if e.get("do") == "close_auction"), None)
-        if pending.get("bidder") and close:
-            self._submit(CloseAuction())
+        """Nothing is timed here: the auction's gavel and the timed game's end are the
+        session writer's clocks (companion.game.session), with or without a screen."""
 
-    def consent(self, player: str) -> None:
-        """A bank card tapped: the trade last offered to its owner on a phone, accepted."""
-        with self._lock:
-            trade = next((t for t in reversed(self.trades) if t.get("to") == player), None)
-            self.trades = [t for t in self.trades if t is not trade]
-        if trade is None:
-            return
-        command = {"do": "trade", "from": trade.get("from"), "to": player,
-                   "give": trade.get("give") or {}, "take": trade.get("take") or {}}
-        self._refused(self.session.submit(command,
-                                          Source("rfid", player=decision_owner(command))))
-
-    def _submit(self, command: Command | JSON) -> None:
-        sender = table_source(self.state, command, "screen")
+    def _submit(self, command: Command | JSON, kind: str = "screen") -> None:
+        sender = table_source(self.state, command, kind, self.card_holder)
         if isinstance(sender, str):
+            self.say(f"refused: waiting for {sender}: their phone or bank card")
             return
         self._refused(self.session.submit(command, sender))
 
@@ -191,12 +214,3 @@ class HeadlessTable:
             if self.sound is not None:
                 self.sound.play("refused")
 
-    def _auction_clock(self) -> None:
-        state: Mapping[str, Any] = self.state
-        clock = state.get("auction_clock") or {}
-        pending = state.get("pending") or {}
-        if pending.get("kind") not in ("auction", "building_auction") or \
-                "seconds_left" not in clock:
-            self.ui.auction_deadline = None
-            return
-        self.ui.auction_deadline = self.clock() + float(clock["seconds_left"])

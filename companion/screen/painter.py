@@ -194,7 +194,8 @@ class Painter:
         return pygame.Rect(rect)
 
     def _ellipsise(self, text: str, max_width: int, px: int, bold: bool) -> str:
-        """The longest prefix of `text` plus an ellipsis that fits `max_width`."""
+        """The longest prefix of `text` plus an ellipsis that fits `max_width`, ending at a
+        word's end when one fits (never "Gefäng…" when "2/3 · 1…" can be said)."""
         low, high = 0, len(text)
         while low < high:
             mid = (low + high + 1) // 2
@@ -202,7 +203,10 @@ class Painter:
                 low = mid
             else:
                 high = mid - 1
-        return text[:low].rstrip() + ELLIPSIS
+        cut = text[:low]
+        if low < len(text) and not text[low].isspace() and " " in cut.strip():
+            cut = cut[:cut.rstrip().rfind(" ")]  # whole words: back to the last space
+        return cut.rstrip(" ·,;:-–") + ELLIPSIS
 
     def paragraph(
         self, text: str, box: pygame.Rect, size: float, color: Color, bold: bool = False,

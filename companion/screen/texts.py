@@ -69,6 +69,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("act_build", "Build"),
     _t("act_bankrupt", "Bankrupt"),
     _t("act_pass_go", "Pass GO"),
+    # TRANSLATORS: the PASS GO key where the companion moves the tokens (a short label)
+    _t("act_go_by_device", "GO: automatic"),
+    _t("go_by_device", "The companion moves the tokens and pays the salary at GO itself"),
     _t("act_keep", "Keep"),
     _t("act_undo", "Undo"),
     _t("act_menu", "Menu"),
@@ -111,6 +114,10 @@ _MESSAGES: tuple[Message, ...] = (
     _t("prompt_building_auction", "Auction of one {building}"),
     _t("prompt_place_building", "{player}: place the {building}"),
     _t("prompt_jail", "{player} is in jail: pay {fine}, use a card or roll doubles"),
+    # TRANSLATORS: in jail with no fine to pay now (the rules allow it before the first
+    # rolls only, or the money is short): a card or doubles
+    _t("prompt_jail_roll", "{player} is in jail: use a card or roll doubles"),
+    _t("prompt_jailed", "{player} goes to jail: the turn ends"),
     _t("prompt_trade", "{sender} offers {receiver} a trade"),
     _t("prompt_trade_gives", "{player} gives {items}"),
     # decisions that belong to someone other than the current player: the shared buttons
@@ -207,11 +214,11 @@ _MESSAGES: tuple[Message, ...] = (
     _t("help_roll", "R  ROLL: roll the dice / next player"),
     _t("help_yes", "Y  YES: answer yes (buy, bid, draw)"),
     _t("help_no", "N  NO: answer no (decline, pass)"),
-    _t("help_pass_go", "G  PASS GO: pay the salary"),
+    _t("help_pass_go", "G  PASS GO: the salary (bank-only play; else it is automatic)"),
     _t("help_undo", "U  UNDO: undo the last move"),
     _t("help_menu", "M  MENU: build, mortgage, sound"),
     _t("help_banker", "M held or Shift+M  banker menu: end now, cards"),
-    _t("help_digits", "1–6  enter the physical dice"),
+    _t("help_digits", "1–6  enter the dice (a table with its own dice)"),
     _t("help_speed", "1–3 B M  then the speed die: 1–3, bus, Mr. Monopoly"),
     _t("help_dial", "Dial  dice, bids, lists, squares; YES takes"),
     _t("help_help", "H  this help · Esc close"),
@@ -255,6 +262,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("rule_short_game", "Short game (hotel after 3 houses)"),
     _t("rule_bank_only", "Bank only (no token tracking)"),
     _t("rule_speed_die", "Speed die"),
+    _t("rule_physical_dice", "Our own dice (typed in)"),
+    _t("rule_physical_deck", "Our own Chance and Chest cards"),
 
     # house rules in force, shown on the board and in the menu
     # TRANSLATORS: {rules} is a list of the house rules below, joined by " · ".
@@ -302,9 +311,12 @@ _MESSAGES: tuple[Message, ...] = (
     _t("reg_act_move", "Move it"),
     _t("reg_act_keep", "Keep it"),
     _t("reg_unknown_tag", "Unknown card (tag {tag}): register it in the banker menu (hold MENU)"),
-    # who may answer (companion.inputs.authority): the table's buttons act for the current
+    # who may answer (companion.game.authority): the table's buttons act for the current
     # player; another player's bid, trade or debt is theirs to answer
     _t("own_input", "Waiting for {player}: answer on your phone or tap your bank card"),
+    # hardware warnings: the Pi's power (companion.power.watch_power)
+    _t("warn_under_voltage", "Power supply too weak: use the Pi's own power supply"),
+    _t("warn_throttled", "The Pi is too hot and slows down: give it air"),
     # TRANSLATORS: the menu entry that switches the table's spoken announcements off / on
     _t("settings_voice_off", "Voice off"),
     _t("settings_voice_on", "Voice on"),

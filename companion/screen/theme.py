@@ -22,19 +22,21 @@ HOTEL: Color = (230, 50, 50)
 
 # Text sizes in design units (one unit is one pixel of the 800x480 7" screen, about 0.19
 # mm): what the table reads from a metre away never falls under READABLE (about 3 mm);
-# a player's cash, the largest, never under MONEY. Only the SECONDARY facts, long and read
-# closer (the bank's stock and the pot, the house rules, a waiting trade's details, where a
-# lesson stands in the rules, the detail line of a decision, a button's cap name) may go down
-# to READABLE - 2. The views name their sizes here instead of writing numbers.
+# a player's cash, the largest, never under MONEY. The facts read closer (the bank's stock
+# and the pot, the house rules, where a lesson stands in the rules, the detail line of a
+# decision, a button's cap name) are READABLE too: where one does not fit, it wraps or gives
+# up whole words. Only a waiting trade's details may still go down to READABLE - 2. The
+# views name their sizes here instead of writing numbers.
 READABLE = 16
 MONEY = 28
 
 
 def readable(scale: float, secondary: bool = False) -> float:
     """The smallest size, in design units, for what the table reads at this scale:
-    READABLE on the 7-inch screen (2 less for `secondary` facts that may be long: the
-    bank's stock, the house rules, a trade's details); on a screen 1.25 times as large or
-    more, 60 % of it, which is still larger in pixels (21 px at 1920x1080).
+    READABLE on the 7-inch screen (2 less for the `secondary` details of a trade waiting
+    on a phone, companion.screen.views.waiting; every other view keeps READABLE); on a
+    screen 1.25 times as large or more, 60 % of it, which is still larger in pixels (21 px
+    at 1920x1080).
 
     >>> readable(1.0), readable(1.0, secondary=True), readable(2.25)
     (16, 14, 9.6)
@@ -52,19 +54,19 @@ SIZES: dict[str, float] = {
     "card_title": 16,  # "Cleo drew Chance"
     "card": 16,  # the card's text
     "qr_caption": 16,  # the join address under the QR code, and "start companion run"
-    "bank": 14,  # secondary: houses and hotels left, the pot
-    "house_rules": 14,  # secondary: the house rules in force, under the card
+    "bank": 16,  # secondary: houses and hotels left, the pot
+    "house_rules": 16,  # secondary: the house rules in force, under the card
     "waiting_title": 16,  # a trade or bid waiting for someone's phone: what it is
     "waiting_detail": 14,  # secondary: ...what it offers
     "waiting_line": 16,  # ...and whom the table waits for
     "lesson_badge": 16,  # the teaching table's "New rule"
     "lesson": 16,  # ...its two sentences
-    "lesson_where": 14,  # secondary: ...where the rule stands in the rules ("Rules: Jail")
+    "lesson_where": 16,  # secondary: ...where the rule stands in the rules ("Rules: Jail")
     "roll": 26,  # the roll written in digits beside the dice
     "prompt_detail": 16,  # the line under a decision (secondary when it must shrink)
     "square_label": 8,  # a square's short name on its colour bar, from 1280x720: 12 px there, 18 px
     # at 1920x1080, never shrunk (a name too wide is cut to fewer letters)
-    "button_name": 14,  # secondary: the panel cap's name above an on-screen button's action
+    "button_name": 16,  # secondary: the panel cap's name above an on-screen button's action
 }
 
 # Buttons on screen carry the colours of the panel's caps, so a glance finds the cap.

@@ -184,8 +184,12 @@ def localized_name(edition: str | Mapping[str, Any], key: str, lang: str) -> str
         found = (local.get(block) or {}).get(key)
         if found:
             return str(found)
-    for square in data.get("squares") or []:
+    squares = data.get("squares") or []
+    for square in squares:
         if square.get("id") == key:
+            generic = _generic_square(squares, square)
+            if generic is not None and normalize_language(lang) != data.get("language"):
+                return translator(lang).pgettext(generic.id, generic.text)
             return str(square.get("name", key))
     for deck_id, deck in (data.get("decks") or {}).items():
         if deck_id == key:
@@ -197,6 +201,18 @@ def localized_name(edition: str | Mapping[str, Any], key: str, lang: str) -> str
     if group is not None:
         return str(group.get("name", key)) if isinstance(group, dict) else key
     raise KeyError(f"{data.get('id', '?')} has no square, card, deck or group {key!r}")
+
+
+def _generic_square(squares: list[Any], square: Mapping[str, Any]) -> Any:
+    """The catalog's name of a square every board has (GO, Chance, a tax...), None for a
+    street, a station or a utility (companion.words.square_texts)."""
+    from companion.words.square_texts import SQUARES
+
+    kind = str(square.get("kind", ""))
+    if kind == "tax":
+        taxes = [s.get("id") for s in squares if s.get("kind") == "tax"]
+        kind = "income_tax" if taxes and taxes[0] == square.get("id") else "luxury_tax"
+    return SQUARES.get(f"square_{kind}")
 
 
 # --- money ------------------------------------------------------------------------------------

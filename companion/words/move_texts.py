@@ -80,6 +80,8 @@ _MOVES: tuple[Message, ...] = (
     # an undo or redo of the move in {move}
     _t("move_undone", "Taken back: {move}"),
     _t("move_redone", "Done again: {move}"),
+    # TRANSLATORS: the banker's correction of a move (a token put on a square, a salary)
+    _t("move_correction", "Correction: {move}"),
     # TRANSLATORS: the banker's phone (or card) made the move for the player it names
     _t("move_by_banker", "{move} (by the banker)"),
     # what else happened, said under the move

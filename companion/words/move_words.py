@@ -301,6 +301,8 @@ def describe_move(entry: Mapping[str, Any], state: Mapping[str, Any] | None, lan
         lines = tuple(consequences(entry, words))
         if kind == "redo":
             text = _wrap(words, "move_redone", text)
+    if (subject.get("command") or {}).get("correction"):  # journaled as a correction
+        text = _wrap(words, "move_correction", text)
     if _by_banker(entry.get("source"), subject):
         text = _wrap(words, "move_by_banker", text)
     return MoveSaid(text, lines, bool(entry.get("undone")))

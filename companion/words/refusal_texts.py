@@ -103,6 +103,23 @@ _SENTENCES: tuple[Message, ...] = (
     _t("refusal_no_bus_ticket", "No bus ticket to use now"),
     _t("refusal_unreachable", "That square cannot be reached that way"),
     _t("refusal_mr_monopoly_turn", "Wait until the Mr. Monopoly turn is over"),
+    # TRANSLATORS: a game where the companion rolls: it moves the tokens and pays at GO
+    _t("refusal_device_moves", "The companion moves the tokens and pays the salary at GO "
+       "itself: only the banker can correct a move"),
+    # TRANSLATORS: bank-only play: one square told per roll, doubles give another
+    _t("refusal_already_moved", "This roll's move was told already: doubles give another "
+       "move (enter the dice with the square)"),
+    _t("refusal_already_moved_player", "{player} has moved this turn already: doubles give "
+       "another move (enter the dice with the square)"),
+    _t("refusal_not_past_go", "That move does not pass GO"),
+    # TRANSLATORS: {start} and {square} are squares of the board
+    _t("refusal_not_past_go_square", "A move from {start} to {square} does not pass GO"),
+    _t("refusal_salary_paid", "The salary for this move was paid already"),
+    _t("refusal_salary_paid_player", "{player} has had the salary for this move: tell the "
+       "square the token reached"),
+    _t("refusal_in_jail", "Leave jail first: pay the fine, use a card or roll the dice"),
+    _t("refusal_in_jail_player", "{player} is in jail: pay the fine, use a card or roll "
+       "(doubles move the token out)"),
     # --- the game session's codes (companion/game/session.py) ---
     _t("refusal_stale_version", "The table has changed: look again"),
     _t("refusal_nothing_to_undo", "Nothing to undo"),
@@ -117,6 +134,16 @@ _SENTENCES: tuple[Message, ...] = (
     _t("refusal_before_game_start_seq",
        "Move #{seq} was before this game began: start a new game instead"),
     _t("refusal_not_allowed", "Only the banker or whoever sent it can undo that"),
+    # TRANSLATORS: the table chose at setup whether it rolls its own dice / uses its own deck
+    _t("refusal_device_dice", "This table rolls with the companion: entering dice is only for "
+       "a table that chose its own dice at setup"),
+    _t("refusal_device_cards", "This table draws the cards on the companion: naming a card is "
+       "only for a table that chose its own deck at setup"),
+    # TRANSLATORS: a result seen is a result kept: an undo that would let a player try again
+    _t("refusal_result_kept", "A result seen is kept: only the banker can undo the "
+       "companion's dice or a card drawn"),
+    _t("refusal_result_kept_player", "{player} received money in that move: only the banker "
+       "or {player} can undo it"),
     _t("refusal_storage_error", "The game could not be saved: nothing changed"),
     _t("refusal_session_closed", "The game session is closed"),
     _t("refusal_internal_error", "Something went wrong inside the companion: nothing changed"),
@@ -140,6 +167,7 @@ _SENTENCES: tuple[Message, ...] = (
     _t("refusal_empty_trade", "A trade must exchange something"),
     _t("refusal_too_many", "You have too many open proposals"),
     _t("refusal_no_proposal", "That proposal is no longer open"),
+    _t("refusal_no_offer", "Only an open offer can be accepted: this trade was not offered"),
     _t("refusal_not_yours", "You can only answer your own trades"),
     _t("refusal_bad_pin", "Choose a PIN of 4 to 12 digits"),
     _t("refusal_no_tags", "No RFID reader is connected to this companion"),

@@ -47,6 +47,8 @@ SESSION_CODES: tuple[str, ...] = (
     "stale_version", "nothing_to_undo", "nothing_to_redo", "not_allowed", "storage_error",
     "session_closed", "internal_error", "not_in_line", "before_game_start", "last_move",
 )
+#: the one authority table's own codes (companion/game/authority.py)
+AUTHORITY_CODES: tuple[str, ...] = ("no_offer",)
 #: the phone remote's own codes (web_remote: refuse() and Refusal); bad_amount also the
 #: table's amount entry (companion/inputs)
 WEB_CODES: tuple[str, ...] = (
@@ -57,7 +59,8 @@ WEB_CODES: tuple[str, ...] = (
     "bad_pin", "no_tags", "no_games", "no_such_game", "bad_game", "cannot_resume", "refused",
 )
 #: every code with a sentence of its own
-CODES: tuple[str, ...] = tuple(dict.fromkeys(ENGINE_CODES + SESSION_CODES + WEB_CODES))
+CODES: tuple[str, ...] = tuple(dict.fromkeys(ENGINE_CODES + SESSION_CODES + AUTHORITY_CODES
+                                             + WEB_CODES))
 #: what an insufficient_funds refusal was for, each with its sentence ("bid" names no square)
 PURPOSES: tuple[str, ...] = ("buy", "build", "depot", "unmortgage", "jail_fine", "bid", "pay")
 _WITH_SQUARE = frozenset({"buy", "build", "depot", "unmortgage"})
@@ -145,6 +148,11 @@ def _sentence(code: str, params: dict[str, Any], state: Mapping[str, Any],
         return f"refusal_must_roll_{again}", {"player": player()}
     if code == "already_rolled":
         return "refusal_already_rolled_player", {"player": player()}
+    if code in ("already_moved", "salary_paid", "in_jail", "result_kept"):
+        return f"refusal_{code}_player", {"player": player()}
+    if code == "not_past_go":
+        start = square_name(_need(params, "start"), state, lang)
+        return "refusal_not_past_go_square", {"start": start, "square": square()}
     if code == "game_over":
         return "refusal_game_over_player", {"player": player()}
     if code == "decision_pending":

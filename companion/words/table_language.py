@@ -21,6 +21,7 @@ False
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import ClassVar
@@ -29,6 +30,7 @@ from companion.paths import read_json, write_json
 from companion.words.catalog import LANGUAGES, default_language
 
 FILE_NAME = "table_language.json"
+log = logging.getLogger(__name__)
 
 
 class TableLanguage:
@@ -65,8 +67,11 @@ class TableLanguage:
             return False
         with self._lock:
             if lang != self.chosen and self.path is not None:
-                write_json(self.path, {"language": lang})
-                self.chosen = lang
+                try:
+                    write_json(self.path, {"language": lang})
+                except OSError as exc:  # a full card: spoken now, forgotten at a restart
+                    log.warning("cannot keep the table's language: %s", exc)
+            self.chosen = lang
         return True
 
     def spoken(self) -> str:

@@ -159,6 +159,8 @@ PARTS: list[tuple[str, str, str]] = [
     ("fanout", "tools.bench.fanout", "run_bench"),
     ("rfid", "tools.bench.rfid", "run_bench"),
     ("web", "tools.bench.web", "run_bench"),
+    ("pi", "tools.bench.pi", "run_bench"),
+    ("peer", "tools.bench.peer", "run_bench"),
     ("speech", "tools.bench.speech", "run_bench"),
 ]
 NAMES = ["engine"] + [name for name, _m, _f in PARTS]
@@ -203,6 +205,9 @@ def main(argv: list[str]) -> int:
             results.update(run())
         except Exception as exc:  # a failing part is reported, the others still run
             errors[name] = f"{type(exc).__name__}: {exc}"
+    from tools.bench.peer import ratios
+
+    results.update(ratios(results))  # the engine against the peer, when both ran
     results["bench.seconds"] = round(time.perf_counter() - started, 1)
     if errors:
         results["errors"] = errors

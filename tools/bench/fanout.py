@@ -1,9 +1,13 @@
 """`companion bench` part "fanout": from a phone's POST until 8 players' phones and 4
 spectators all have the update on their live stream, over real HTTP to a real
-`companion run --headless`, mid-game (MID_GAME commands in) and on a fresh game.
+`companion run --headless`, mid-game (MID_GAME commands in), late in a game (LATE_GAME
+commands in) and on a fresh game; and what each move costs the companion: its process's
+CPU time from /proc over the timed moves, and the bytes each phone's stream carried.
 
-The phones join with the one-time links the companion prints, as people would; the
-commands are small payments between players, each from the paying player's phone.
+The saved games are played with the phone remote attached, as at a table, so its files
+(the net-worth chart) have grown with the game. The phones join with the one-time links
+the companion prints, as people would; the commands are small payments between players
+still in the game, each from the paying player's phone.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from typing import Any
 
 from tools.bench.journal import build_journal, percentile
 from tools.bench.probe import HttpPhone
-from tools.bench.proc import Companion
+from tools.bench.proc import Companion, cpu_ns
 from tools.bench.web import _Arrivals, _reader
 
 PLAYERS = [f"P{i}" for i in range(1, 9)]
 SPECTATORS = 4
 MID_GAME = 400
+LATE_GAME = 1300
 SAMPLES = 200
 
 
@@ -30,21 +35,36 @@ def _join_all(child: Companion) -> list[HttpPhone]:
     base = f"http://127.0.0.1:{child.port}"
     link = child.next_line("Table Companion running").rsplit(" ", 1)[1]
     phones: list[HttpPhone] = []
-    for who in [f"player:{p}" for p in PLAYERS] + ["spectator"] * SPECTATORS:
-        phone = HttpPhone(base)
+    for i, who in enumerate([f"player:{p}" for p in PLAYERS] + ["spectator"] * SPECTATORS):
+        address = f"127.0.1.{i + 1}"  # each phone of a table has an address of its own
+        phone = HttpPhone(base, source=address)
         if phone.join(link, who) != 302:
-            raise RuntimeError(f"bench phone could not join as {who}")
+            # a player out of the game has no seat (the link is not spent): their phone
+            # follows the table as a spectator
+            phone.close()
+            phone = HttpPhone(base, source=address)
+            if phone.join(link, "spectator") != 302:
+                raise RuntimeError(f"bench phone could not join as {who} nor as a spectator")
         phones.append(phone)
         link = child.next_line("Next phone joins at").rsplit(" ", 1)[1]
     return phones
 
 
-def fanout_ms(data_dir: Path, samples: int) -> tuple[list[float], int]:
-    """Start the companion on `data_dir`, join 12 phones, time `samples` payments; the
-    timings and how many payments the game refused (a bankrupt payer, a pending debt)."""
+#: page refreshes timed per page after the payments (a phone's page reads its live part
+#: again, `?partial=1`, whenever its stream says the version changed)
+REFRESHES = 20
+
+
+def fanout_ms(data_dir: Path, samples: int
+              ) -> tuple[list[float], int, float, float, dict[str, float]]:
+    """Start the companion on `data_dir`, join 12 phones, time `samples` payments: the
+    timings, how many payments the game refused (a pending debt), the companion's CPU ms
+    per timed payment (every thread of its process, refused payments included), the
+    bytes one phone's stream carried per payment, and the companion's CPU ms for one
+    refresh of a player's own page and of a spectator's table page."""
     stop = threading.Event()
     phones: list[HttpPhone] = []
-    threads: list[threading.Thread] = []
+    threads_: list[threading.Thread] = []
     with Companion(data_dir) as child:
         try:
             phones = _join_all(child)
@@ -53,17 +73,21 @@ def fanout_ms(data_dir: Path, samples: int) -> tuple[list[float], int]:
                 phone.open_stream()
                 t = threading.Thread(target=_reader, args=(phone, arrivals, stop), daemon=True)
                 t.start()
-                threads.append(t)
-            version = int(phones[0].state()["version"])
+                threads_.append(t)
+            state = phones[0].state()
+            version = int(state["version"])
+            playing = [PLAYERS.index(p["name"]) for p in state["players"]
+                       if not p.get("bankrupt")]
             if arrivals.wait_all(version, 10) is None:
                 raise RuntimeError("not every phone got the first state")
             timings: list[float] = []
             refused = 0
             i = 0
+            cpu0, bytes0 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
             while len(timings) < samples:
                 if refused > samples:
                     raise RuntimeError("the game refuses the bench's payments")
-                payer, payee = i % 8, (i + 1) % 8
+                payer, payee = playing[i % len(playing)], playing[(i + 1) % len(playing)]
                 i += 1
                 start = time.perf_counter()
                 status, body = phones[payer].command(
@@ -78,32 +102,57 @@ def fanout_ms(data_dir: Path, samples: int) -> tuple[list[float], int]:
                 if last is None:
                     raise RuntimeError("an update did not reach every phone")
                 timings.append((last - start) * 1000)
+            cpu1, bytes1 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
+            pages: dict[str, float] = {}
+            for name, phone, path in (("me", phones[playing[0]], "/me"),
+                                      ("table", phones[-1], "/table")):
+                before = cpu_ns(child.pid)
+                for _ in range(REFRESHES):
+                    if phone.request("GET", f"{path}?partial=1")[0] != 200:
+                        raise RuntimeError(f"{path}?partial=1 was refused")
+                after = cpu_ns(child.pid)
+                pages[name] = sum(ran - before.get(tid, 0)
+                                  for tid, ran in after.items()) / 1e6 / REFRESHES
         finally:
             stop.set()
             for phone in phones:
                 phone.close()
-            for t in threads:
+            for t in threads_:
                 t.join(2)
-    return timings, refused
+    cpu_ms = sum(ran - cpu0.get(tid, 0) for tid, ran in cpu1.items()) / 1e6 / len(timings)
+    return timings, refused, cpu_ms, (bytes1 - bytes0) / len(timings) / len(phones), pages
 
 
-def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME) -> dict[str, Any]:
-    """fanout.* mid-game and on a fresh game, with the p50 ratio."""
+def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
+              late_game: int = LATE_GAME) -> dict[str, Any]:
+    """fanout.* mid-game, late and on a fresh game, with the ratios."""
     with tempfile.TemporaryDirectory(prefix="companion-fanout-") as tmp:
-        mid_dir, fresh_dir = Path(tmp, "mid"), Path(tmp, "fresh")
-        build_journal(mid_dir, mid_game, seed=5, players=len(PLAYERS))
-        build_journal(fresh_dir, 1, seed=5, players=len(PLAYERS))
-        mid, mid_refused = fanout_ms(mid_dir, samples)
-        fresh, _ = fanout_ms(fresh_dir, samples)
+        mid_dir, late_dir, fresh_dir = Path(tmp, "mid"), Path(tmp, "late"), Path(tmp, "fresh")
+        build_journal(mid_dir, mid_game, seed=5, players=len(PLAYERS), remote=True)
+        build_journal(late_dir, late_game, seed=5, players=len(PLAYERS), remote=True)
+        build_journal(fresh_dir, 1, seed=5, players=len(PLAYERS), remote=True)
+        mid, mid_refused, mid_cpu, mid_bytes, pages = fanout_ms(mid_dir, samples)
+        late, late_refused, late_cpu, _, _ = fanout_ms(late_dir, samples)
+        fresh, _, fresh_cpu, _, _ = fanout_ms(fresh_dir, samples)
     mid_p50, fresh_p50 = statistics.median(mid), statistics.median(fresh)
     return {
         "fanout.ms_p50": round(mid_p50, 2),
         "fanout.ms_p99": round(percentile(mid, 0.99), 2),
+        "fanout.late_ms_p50": round(statistics.median(late), 2),
+        "fanout.late_ms_p99": round(percentile(late, 0.99), 2),
         "fanout.fresh_ms_p50": round(fresh_p50, 2),
         "fanout.fresh_ms_p99": round(percentile(fresh, 0.99), 2),
         "fanout.mid_game_ratio_p50": round(mid_p50 / fresh_p50, 3),
+        "fanout.cpu_ms_per_move": round(mid_cpu, 3),
+        "fanout.late_cpu_ms_per_move": round(late_cpu, 3),
+        "fanout.fresh_cpu_ms_per_move": round(fresh_cpu, 3),
+        "fanout.late_to_mid_cpu_ratio": round(late_cpu / mid_cpu, 3),
+        "fanout.stream_bytes_per_move": round(mid_bytes, 1),
+        "fanout.refresh_me_cpu_ms": round(pages["me"], 2),
+        "fanout.refresh_table_cpu_ms": round(pages["table"], 2),
         "fanout.samples": float(len(mid)),
         "fanout.phones": float(len(PLAYERS) + SPECTATORS),
         "fanout.mid_game_commands": float(mid_game),
-        "fanout.refused": float(mid_refused),
+        "fanout.late_game_commands": float(late_game),
+        "fanout.refused": float(mid_refused + late_refused),
     }

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.bench.journal import build_journal, percentile
-from tools.bench.proc import Companion, Xvfb, have_xvfb
+from tools.bench.proc import Companion, Xvfb, cpu_ns, have_xvfb
 
 SAMPLES = 250
 WINDOW = "800x480"
@@ -108,6 +108,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                 if first is None:
                     raise RuntimeError("no first frame: " + " | ".join(child.errors[-5:]))
                 keys.point(400, 240)
+                frames.settle()
+                cpu0, frames0 = cpu_ns(child.pid), frames.count
                 timings: list[float] = []
                 taken: list[float] = []
                 committed: list[float] = []
@@ -140,6 +142,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                     began, ended = frames.submitted
                     if sent <= began <= ended <= frame[0]:
                         committed.append((ended - began) * 1000)
+                frames.settle()  # the last press's frames too
+                cpu1, frames1 = cpu_ns(child.pid), frames.count
             finally:
                 if keys is not None:
                     keys.close()
@@ -163,4 +167,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         "press.unanswered": "; ".join(unanswered),
         "press.draw_ms_p50": round(statistics.median(frames.draw_ms), 2),
         "press.draw_ms_p99": round(percentile(frames.draw_ms, 0.99), 2),
+        "press.cpu_ms_per_move": round(
+            sum(ran - cpu0.get(tid, 0) for tid, ran in cpu1.items()) / 1e6 / len(timings), 2),
+        "press.frames_per_move": round((frames1 - frames0) / len(timings), 2),
     }

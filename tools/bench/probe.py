@@ -18,7 +18,7 @@ _CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 class HttpPhone:
     """One phone: its own connection for requests and one for the live stream."""
 
-    def __init__(self, base_url: str, timeout: float = 10.0) -> None:
+    def __init__(self, base_url: str, timeout: float = 10.0, source: str | None = None) -> None:
         parts = urlsplit(base_url)
         self.base = base_url.rstrip("/")
         self.host = parts.hostname or "127.0.0.1"
@@ -26,14 +26,23 @@ class HttpPhone:
         self.timeout = timeout
         self.cookie = ""
         self.csrf = ""
-        self._conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        #: the address this phone connects from (a loopback one of its own: each phone of a
+        #: table has its own), None: the kernel's choice
+        self.source = (source, 0) if source else None
+        self._conn = self._connection()
         self._stream: http.client.HTTPResponse | None = None
         self._stream_conn: http.client.HTTPConnection | None = None
         self._buffer = b""
         #: perf_counter() of the stream's last read, and of the block next_event returned last
         self._last_read = 0.0
         self.arrived = 0.0
+        #: bytes of the stream's events read so far (keep-alives included)
+        self.event_bytes = 0
         self._sock: socket.socket | None = None
+
+    def _connection(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout,
+                                          source_address=self.source)
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -45,7 +54,7 @@ class HttpPhone:
             resp = self._conn.getresponse()
         except (http.client.HTTPException, OSError):
             self._conn.close()
-            self._conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            self._conn = self._connection()
             self._conn.request(method, path, body=body, headers=h)
             resp = self._conn.getresponse()
         data = resp.read()
@@ -90,13 +99,14 @@ class HttpPhone:
 
     def open_stream(self) -> None:
         """Connect the live stream (its first event is the current state)."""
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        conn = self._connection()
         conn.request("GET", "/api/stream", headers={"Cookie": self.cookie,
                                                      "Accept": "text/event-stream"})
         self._sock = conn.sock  # http.client lets go of it for a response without a length
         resp = conn.getresponse()
         if resp.status != 200:
-            raise ConnectionError(f"stream refused: {resp.status}")
+            raise ConnectionError(f"stream refused: {resp.status} "
+                                  f"{resp.read(300).decode(errors='replace')}")
         self._stream_conn, self._stream = conn, resp
 
     def next_event(self, timeout: float) -> tuple[str, Any] | None:
@@ -109,6 +119,7 @@ class HttpPhone:
                 # before its JSON is parsed (a phone parses in its own browser, not here)
                 self.arrived = self._last_read
                 block, self._buffer = self._buffer.split(b"\n\n", 1)
+                self.event_bytes += len(block) + 2
                 event, data = "message", None
                 comment = None
                 for line in block.decode().split("\n"):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.table.view import TableView, build
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent, TagEvent
 from companion.inputs.pump import InputPump
@@ -53,6 +54,11 @@ class _TimingSession:
 
     def undo_target(self) -> JSON | None:
         return None
+
+    def undo_refusal(self, source: Source) -> JSON | None:
+        return {"code": "nothing_to_undo", "message": "nothing to undo", "params": {}}
+    def table(self) -> TableView:
+        return build(self._state)
 
     def undo_to(self, seq: int, source: Source, expect_version: int | None = None) -> Outcome:
         return Outcome(False, 1)

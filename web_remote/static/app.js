@@ -237,8 +237,11 @@
       if (!el.name || el.disabled || el.type === "submit") continue;
       if (el.type === "checkbox" && !el.checked) continue;
       let value = el.value;
+      // data-bool: a yes/no field (the banker's correction, "passed GO")
       // data-num: a number when it looks like one (the speed die: 1, 2, 3, "bus"...)
-      if (el.type === "number" || el.dataset.int !== undefined ||
+      if (el.dataset.bool !== undefined) {
+        value = value === "true";
+      } else if (el.type === "number" || el.dataset.int !== undefined ||
           ((el.type === "checkbox" || el.dataset.num !== undefined) && /^-?\d+$/.test(value))) {
         if (value === "") continue;
         value = Number(value);

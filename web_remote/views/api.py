@@ -14,7 +14,7 @@ from companion.game.api import Outcome, Source
 from companion.game.limits import InputTooComplex, loads_bounded
 from companion.words import refusals
 from web_remote.context import identity, refuse, remote
-from web_remote.guard import Identity, Refusal, authorize, check_offer, own_move
+from web_remote.guard import Identity, Refusal, authorize, check_offer
 from web_remote.hub import STREAM_SLOT, Message
 from web_remote.i18n import _, current_language, say_refusal, say_undo, trades_said
 from web_remote.present import board_size, money, square_names
@@ -176,7 +176,8 @@ def stream() -> Response:
     if request.method != "GET":  # HEAD: no body will be read, so no stream is opened
         return Response(b"", mimetype="text/event-stream", headers=headers)
     r = remote()
-    client = r.hub.subscribe(who.device)
+    client = r.hub.subscribe(who.device, seated=who.can_act,
+                             address=str(request.remote_addr or ""))
     if client is None:
         resp = refuse("rate_limited", _("Too many phones follow the table live: this page "
                                         "tries again in a moment."), 503)
@@ -221,13 +222,16 @@ def undo_target() -> Response:
 @joined
 def undo() -> Response:
     """The banker undoes the last command; a player takes back their own last move, while
-    nobody has acted after it (the session checks it again)."""
+    nobody has acted after it, or gives back money a move paid them (the session decides:
+    a device roll or a card drawn only the banker)."""
     who = identity()
     assert who is not None
     if who.banker:
         return _banker_journal_step("undo")
     r = remote()
-    if not own_move(r.session.undo_target(), who):
+    # the session's rule (a result seen is kept: its own refusal, said in words, below)
+    refused = r.session.undo_refusal(source_of(who))
+    if refused is not None and refused.get("code") != "result_kept":
         raise Refusal("not_allowed", _("You can only take back your own last move, before "
                                          "anybody acts after it."), 403)
     if _version(_body()) != r.session.state().get("version"):
@@ -321,12 +325,14 @@ def propose() -> Response:
     take = check_offer(body.get("take"), str(receiver), current, size, "take")
     if not any(give.values()) and not any(take.values()):
         raise Refusal("empty_trade", _("A trade must exchange something."))
-    item = r.proposals.add(sender, str(receiver), give, take, version)
+    turn = (current.get("turn") or {}).get("number")
+    if r.proposals.turn is not None and turn != r.proposals.turn:
+        return refuse("stale_version", _("The table has changed: look again."), 409)
+    item = r.proposals.add(sender, str(receiver), give, take, version,
+                           turn if isinstance(turn, int) else None)
     if item is None:
         raise Refusal("too_many", _("You have too many open proposals."), 429)
-    r.hub.publish("trades", {"id": item["id"]})
-    if r.hooks.on_trade is not None:
-        r.hooks.on_trade(item)  # the big screen shows it too
+    r.hub.publish("trades", {"id": item["id"]})  # the screen reads the same store
     return jsonify({"ok": True, "proposal": item})
 
 
@@ -351,7 +357,6 @@ def accept(pid: str) -> Response:
                            expect_version=version)
     if out.accepted:
         r.proposals.remove(pid)
-        _closed(pid)
     elif out.code != "stale_version":
         state = r.session.state()
         r.proposals.note_error(pid, refusals.english(out.code, out.params, out.message, state),
@@ -374,13 +379,7 @@ def decline(pid: str) -> Response:
     if not (who.banker or (who.role == "player" and who.player in (item["from"], item["to"]))):
         raise Refusal("not_yours", _("You can only answer your own trades."), 403)
     r.proposals.remove(pid)
-    _closed(pid)
     r.hub.publish("trades", {"id": pid})
     return jsonify({"ok": True})
 
 
-def _closed(pid: str) -> None:
-    """Tell the table screen a proposal is settled, so it stops waiting for its receiver."""
-    hook = remote().hooks.on_trade_closed
-    if hook is not None:
-        hook(pid)

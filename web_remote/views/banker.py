@@ -41,7 +41,8 @@ bp = Blueprint("banker", __name__, url_prefix="/banker")
 
 
 #: the house rules the new-game form offers
-HOUSE_RULES = ("free_parking_pot", "double_salary_on_go", "no_rent_in_jail", "bank_only")
+HOUSE_RULES = ("free_parking_pot", "double_salary_on_go", "no_rent_in_jail", "bank_only",
+               "physical_dice", "physical_deck")
 
 
 @bp.get("")
@@ -164,8 +165,9 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
             or default_edition(current_language()),
             "players": new_game.get("players", ", ".join(players)),
             "seed": new_game.get("seed", ""), "pin": new_game.get("pin", ""),
-            "language": new_game.get("language") or remote().table_language.resolve(
-                str(new_game.get("edition") or state.get("edition") or "")),
+            # the table's language, else the one the dealer reads: dealing keeps it
+            "language": new_game.get("language") or remote().table_language.spoken()
+            or current_language(),
             "rules": {key for key in HOUSE_RULES if new_game.get(key)},
             # the teaching table: as typed, else on for a table's first game or as it is now
             "teaching": bool(new_game.get("teaching")) if form == "new_game" else bool(

@@ -12,10 +12,11 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.game.api import Source
+from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
 from web_remote import rulebook
 from web_remote.context import identity, refuse, remote
-from web_remote.guard import own_move
 from web_remote.i18n import (
     _,
     current_language,
@@ -40,7 +41,7 @@ from web_remote.present import (
     transactions,
 )
 from web_remote.reasons import move_reasons, reason
-from web_remote.worth import chart_svg
+from web_remote.worth import chart_svg, legend_entries
 
 bp = Blueprint("pages", __name__)
 QUICK_BIDS = (10, 50, 100)
@@ -196,7 +197,8 @@ def me() -> BaseResponse:
                    and pending.get("player") == player)
     who = identity()
     target = remote().session.undo_target()
-    mine_to_undo = who is not None and who.player == player and own_move(target, who)
+    mine_to_undo = who is not None and who.player == player and target is not None \
+        and remote().session.undo_refusal(Source("phone", player=who.player)) is None
     # the player's news not seen yet; only their own phone marks it seen (parts/news.html)
     news = say_news(state, player, remote().session.news(player)
                     if me_json and player else None)
@@ -206,6 +208,7 @@ def me() -> BaseResponse:
                 said=building_said(pending), placing=placing,
                 place=find(mine, "build") if placing else None,
                 roll=roll, speed_die=speed and not in_jail and not pending,
+                entered_dice=dice_entered(state),  # the table's own dice, chosen at setup
                 choose=find(mine, "choose_square"), bus=find(mine, "use_bus_ticket"),
                 gifts=[c for c in mine if c["do"] == "choose_gift"],
                 gift_labels=gift_labels(), buildings=building_labels(),
@@ -214,10 +217,19 @@ def me() -> BaseResponse:
                 quick=quick,
                 can_pass=find(mine, "pass"), bankrupt=find(mine, "bankrupt"),
                 land=find(mine, "land"), pass_go=find(mine, "pass_go"), trades=trades,
+                correct=_correction(state, player) if who is not None and who.banker
+                else None,
                 others=others, lift_offer=lift_offer,
                 can_trade=find(mine, "trade") is not None,
                 all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
                 players=[p["name"] for p in state.get("players", [])])
+
+
+def _correction(state: dict[str, Any], player: str | None) -> dict[str, Any] | None:
+    """The banker's correction of a player's move (the token put on a square, the salary
+    paid), when `legal` offers it for that player."""
+    return next((c for c in state.get("legal", []) if c.get("correction")
+                 and c["do"] == "land" and player in c.get("players", [])), None)
 
 
 def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -274,7 +286,7 @@ def history() -> BaseResponse:
                 players=[p["name"] for p in state.get("players", [])])
 
 
-def worth_chart(state: dict[str, Any]) -> str:
+def worth_chart(state: dict[str, Any], legend: bool = True) -> str:
     """The net worth chart, amounts written as the state's edition writes money."""
     players, samples = remote().worth.series()
     cur = state.get("currency")
@@ -282,7 +294,7 @@ def worth_chart(state: dict[str, Any]) -> str:
     return chart_svg(players, samples, _("Net worth over time"),
                      money=lambda a: money(a, cur, lang),
                      digits=lambda a: group_digits(a, cur),
-                     turn=lambda n: _("Turn %(number)d", number=n))
+                     turn=lambda n: _("Turn %(number)d", number=n), legend=legend)
 
 
 @bp.get("/worth")
@@ -290,8 +302,13 @@ def worth() -> BaseResponse:
     """Net worth over time for every player (SVG drawn here)."""
     state = remote().session.state()
     players, samples = remote().worth.series()
-    return page("worth", state=state, svg=worth_chart(state), players=players,
-                samples=samples)
+    lang = current_language()
+    # the names and figures as a list under the chart: inside the drawing they shrank
+    # to a few pixels on a phone and ran off its edge
+    legend = legend_entries(players, samples,
+                            lambda a: money(a, state.get("currency"), lang))
+    return page("worth", state=state, svg=worth_chart(state, legend=False), players=players,
+                samples=samples, legend=legend)
 
 
 @bp.get("/worth.svg")
@@ -312,7 +329,7 @@ def rules() -> BaseResponse:
     # written in reads it in the table's language, else the classic rules in its own, else
     # in English (companion.words.explaining.rulebook.rulebook)
     table = remote().table_language.spoken() or "en"
-    lang, sections = rulebook.rulebook(ed_id, current_language(), table)
+    lang, sections = rulebook.rules_page(ed_id, current_language(), table)
     query = request.args.get("q", "")[:100]
     # every option of the edition's book (to_json leaves out unset edition features, which a
     # table may still have set as a house rule)

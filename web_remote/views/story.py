@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.words.catalog import group_digits
+from companion.words.catalog import group_digits, localized_name
 from companion.words.move_words import Words, trade_lines
 from web_remote.context import identity, refuse, remote
 from web_remote.i18n import _, catalog, current_language
@@ -71,7 +71,8 @@ def told(story: dict[str, Any], state: dict[str, Any], inline: bool = False) -> 
                           amount=cash(a["amount"])) if a.get("winner")
                         else _("%(what)s: nobody bid", what=what))
     return {
-        "svg": svg, "edition": ed.name if ed is not None else story.get("edition"),
+        "svg": svg, "edition": localized_name(ed.id, ed.id, lang) if ed is not None
+        else story.get("edition"),
         "players": ", ".join(story["players"]), "winner": story.get("winner"),
         "over": story.get("over"), "time": clock(int(story.get("seconds", 0))),
         "turns": story.get("turns", 0),

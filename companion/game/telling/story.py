@@ -13,8 +13,10 @@ one HTML page. Pure apart from `save`: no clock, no randomness.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -212,14 +214,21 @@ def story_path(journal: Path) -> Path:
 
 
 def save(journal: Path, story: Story) -> Path:
-    """Write the story beside the journal (atomically: a temporary file renamed)."""
+    """Write the story beside the journal (atomically: a temporary file of this writer's
+    own, renamed; two writers at once each rename a whole story)."""
     target = story_path(journal)
-    tmp = target.with_name(f".{target.name}.tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        json.dump(story.to_json(), fh, ensure_ascii=False, separators=(",", ":"))
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, target)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.fchmod(fd, 0o644)  # as a file opened for writing (mkstemp's own is 0600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(story.to_json(), fh, ensure_ascii=False, separators=(",", ":"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
     return target
 
 

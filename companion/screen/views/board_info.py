@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from companion.screen.theme import GROUP_COLORS, parse_hex
 from companion.screen.ui_state import BoardInfo, SquareInfo
+from companion.words import catalog as i18n
 
 
 def edition_names() -> list[tuple[str, str]]:
@@ -38,10 +40,19 @@ def board_info(edition_id: str, lang: str | None = None) -> BoardInfo:
     except (OSError, ValueError):
         return BoardInfo()
     local = (data.get("localized") or {}).get(lang or "") or {}
-    names = local.get("squares") or {}
+
+    def name(sq: dict[str, Any]) -> str:
+        # the one lookup of the phones too: the edition's name in `lang`, else for GO,
+        # Chance and the like the catalog's (companion.words.square_texts), else printed
+        if lang and sq.get("id"):
+            try:
+                return i18n.localized_name(edition_id, str(sq["id"]), lang)
+            except KeyError:
+                pass
+        return str(sq.get("name", ""))
+
     squares = tuple(
-        SquareInfo(i, str(names.get(sq.get("id")) or sq.get("name", "")), str(sq.get("kind", "")),
-                   sq.get("group"))
+        SquareInfo(i, name(sq), str(sq.get("kind", "")), sq.get("group"))
         for i, sq in enumerate(data.get("squares") or [])
     )
     colors = {name: parse_hex(str(g.get("color", "")), GROUP_COLORS.get(name, (150, 150, 150)))
@@ -52,5 +63,5 @@ def board_info(edition_id: str, lang: str | None = None) -> BoardInfo:
     cards = {str(k): str(v) for k, v in (local.get("cards") or {}).items()}
     from companion.editions import group_letters
 
-    return BoardInfo(squares, colors, decks, cards, localized=bool(local),
+    return BoardInfo(squares, colors, decks, cards, localized=bool(local) or bool(lang),
                      group_letters=group_letters(edition_id))

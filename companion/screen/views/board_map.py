@@ -360,24 +360,28 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     if state.get("pot"):
         lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
     line_h = p.px(theme.SIZES["bank"] + 5)
+    # a line too long for the centre at the readable size takes two (never cut short)
+    spans = [min(2, p.wrapped(line, inner.width, theme.SIZES["bank"])[0]) for line in lines]
     rules = house_rules_line(state.get("options"))
-    if alone and not _card_fits(p, inner, title, shown, len(lines) * line_h):
-        lines, rules = [], ""  # a long card takes the whole centre while it shows
+    if alone and not _card_fits(p, inner, title, shown, sum(spans) * line_h):
+        lines, spans, rules = [], [], ""  # a long card takes the whole centre while it shows
         if not _card_fits(p, inner, title, shown, 0):  # and the deck's name alone heads it
             deck = str(card.get("deck", ""))
             title = ui.board.deck_names.get(deck) or deck
-    bottom = pygame.Rect(inner.x, inner.bottom - line_h * len(lines), inner.width,
-                         line_h * len(lines))
-    for i, line in enumerate(lines):
-        p.text(line, pygame.Rect(bottom.x, bottom.y + i * line_h, bottom.width, line_h),
-               theme.SIZES["bank"], theme.TEXT_DIM, align="center",
-               min_size=theme.readable(p.scale, secondary=True))
+    bottom = pygame.Rect(inner.x, inner.bottom - line_h * sum(spans), inner.width,
+                         line_h * sum(spans))
+    y = bottom.y
+    for line, span in zip(lines, spans, strict=True):
+        p.paragraph(line, pygame.Rect(bottom.x, y, bottom.width, line_h * span),
+                    theme.SIZES["bank"], theme.TEXT_DIM, align="center", max_lines=span,
+                    min_size=theme.readable(p.scale))
+        y += line_h * span
     if rules:
         count, rule_h = p.wrapped(rules, inner.width, theme.SIZES["house_rules"])
-        box = pygame.Rect(inner.x, bottom.y - min(4, count) * rule_h, inner.width,
-                          min(4, count) * rule_h)
+        box = pygame.Rect(inner.x, bottom.y - min(6, count) * rule_h, inner.width,
+                          min(6, count) * rule_h)
         p.paragraph(rules, box, theme.SIZES["house_rules"], theme.ACCENT, align="center",
-                    max_lines=4, min_size=theme.readable(p.scale, secondary=True))
+                    max_lines=6, min_size=theme.readable(p.scale))
         bottom = box
     top = inner.y
     if lesson is not None:  # the teaching table: a rule that applied for the first time

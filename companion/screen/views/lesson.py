@@ -41,7 +41,7 @@ def draw_lesson(p: Painter, rect: pygame.Rect, said: LessonSaid, color: theme.Co
     foot = pygame.Rect(inner.x, inner.bottom - p.px(sizes["lesson_where"] + 5), inner.width,
                        p.px(sizes["lesson_where"] + 5))
     p.text(said.where, foot, sizes["lesson_where"], theme.TEXT_DIM, align="center",
-           min_size=theme.readable(p.scale, secondary=True))
+           min_size=theme.readable(p.scale))
     body = pygame.Rect(inner.x, head.bottom, inner.width, foot.y - head.bottom)
     p.paragraph(said.text, body, sizes["lesson"], theme.TEXT, align="center", max_lines=6,
                 min_size=theme.readable(p.scale))

@@ -25,21 +25,21 @@ def _dim(p: Painter) -> None:
 def draw_help(p: Painter) -> None:
     """Which key or panel button does what (H or the MENU's help)."""
     _dim(p)
-    box = p.rect(120, 30, 560, 420)
+    box = p.rect(40, 30, 720, 420)  # wide: every key's line whole at the readable size
     p.fill(box, theme.PANEL, radius=10)
     p.frame(box, theme.ACCENT, width=2, radius=10)
     inner = box.inflate(-p.px(30), -p.px(20))
     lines = rows(inner, len(HELP_LINES) + 1)
     p.text(text("help_title"), lines[0], 22, theme.ACCENT, bold=True)
     for line, key in zip(lines[1:], HELP_LINES, strict=True):
-        p.text(text(key), line, 16, theme.TEXT)
+        p.text(text(key), line, 16, theme.TEXT, min_size=theme.readable(p.scale))
     p.hotspot(box, "close")
 
 
 def draw_chooser(p: Painter, chooser: Chooser) -> None:
     """A list to choose from: ROLL / NO move, YES chooses; every row is a touch target."""
     _dim(p)
-    box = p.rect(150, 24, 500, 432)
+    box = p.rect(100, 24, 600, 432)
     p.fill(box, theme.PANEL, radius=10)
     p.frame(box, theme.ACCENT, width=2, radius=10)
     inner = box.inflate(-p.px(24), -p.px(16))
@@ -52,5 +52,5 @@ def draw_chooser(p: Painter, chooser: Chooser) -> None:
         p.fill(slot, theme.ACCENT if focused else theme.PANEL_LIGHT, radius=6)
         label_box = slot.inflate(-p.px(20), -p.px(4))
         p.text(choice.label, label_box, 17, (20, 20, 25) if focused else theme.TEXT,
-               bold=focused, min_size=10)
+               bold=focused, min_size=theme.readable(p.scale))
         p.hotspot(slot, "choose", index)

@@ -13,7 +13,7 @@ from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
 from companion.screen.painter import Painter, line_metrics
 from companion.screen.texts import text
-from companion.screen.ui_state import BALANCE_ANIM_S, DELTA_SHOWN_S, UiState
+from companion.screen.ui_state import DELTA_SHOWN_S, UiState
 from companion.screen.views.dice import draw_die
 from companion.screen.views.prompt import PANEL_BUTTONS, Prompt
 from companion.words import catalog as i18n
@@ -42,22 +42,58 @@ def roll_total(dice: list[Any]) -> int | None:
     return sum(numbers) if numbers else None
 
 
+def fitted_name(p: Painter, name: str, width: int, lines: int = 1, bold: bool = True) -> str:
+    """`name` as it fits `lines` lines of `width` pixels at the readable size, whole words
+    only (never cut mid-word): the whole name, else its first word with the others'
+    initials ("Wilhelmina v. O."), else the first word, else the initials; a number of
+    the name (a seat) is always kept whole.
+
+    >>> import pygame; _ = pygame.init()
+    >>> p = Painter(pygame.Surface((800, 480)), 1.0, 1.0)
+    >>> fitted_name(p, "Ann", 200), fitted_name(p, "Wilhelmina van Oranje-Nassau 3", 190)
+    ('Ann', 'Wilhelmina v. O. 3')
+    """
+    size = theme.readable(p.scale)
+    px = max(6, round(size * p.scale))
+    words = name.split()
+
+    def fits(candidate: str) -> bool:
+        return (p.wrapped(candidate, width, size, bold)[0] <= lines
+                and all(p.measure(w, px, bold)[0] <= width for w in candidate.split()))
+
+    def initial(word: str) -> str:
+        return word if word.isdigit() else word[0] + "."
+
+    candidates = [name]
+    if len(words) > 1:
+        candidates += [" ".join([words[0], *map(initial, words[1:])]),
+                       " ".join([words[0], *(w for w in words[1:] if w.isdigit())]),
+                       " ".join(map(initial, words))]
+    return next((c for c in candidates if fits(c)), candidates[-1])
+
+
 def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
                 colors: dict[str, theme.Color]) -> None:
-    """Turn number and whose turn, the dice, the timed game's clock."""
+    """Turn number and whose turn, the dice, the timed game's clock: whose turn at the
+    readable size at least, the name alone when the sentence does not fit whole."""
     p.fill(rect, theme.PANEL)
     pad = p.px(8)
     inner = rect.inflate(-2 * pad, -p.px(6))
     turn = state.get("turn") or {}
-    turn_box = pygame.Rect(inner.x, inner.y, inner.width * 16 // 100, inner.height)
-    who_box = pygame.Rect(turn_box.right + pad, inner.y, inner.width * 32 // 100, inner.height)
-    p.text(text("turn", number=turn.get("number", 1)), turn_box, 18, theme.TEXT_DIM)
-    current = state.get("current")
-    p.text(text("whose_turn", player=current), who_box, 20, colors.get(str(current), theme.TEXT),
-           bold=True)
     dice = state.get("dice") or []
     size = inner.height
     x = inner.centerx + p.px(20)
+    turn_box = pygame.Rect(inner.x, inner.y, inner.width * 14 // 100, inner.height)
+    who_box = pygame.Rect(turn_box.right + pad, inner.y, x - turn_box.right - 2 * pad,
+                          inner.height)
+    p.text(text("turn", number=turn.get("number", 1)), turn_box, 18, theme.TEXT_DIM,
+           min_size=theme.readable(p.scale))
+    current = str(state.get("current") or "")
+    said = text("whose_turn", player=current)
+    floor = theme.readable(p.scale)
+    if p.measure(said, max(6, round(floor * p.scale)), True)[0] > who_box.width:
+        said = fitted_name(p, current, who_box.width)  # the name in its colour says it
+    p.text(said, who_box, 20, colors.get(current, theme.TEXT), bold=True, min_size=floor)
     for i, value in enumerate(dice):  # the third die is the speed die
         draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), value, speed=i == 2)
     total = roll_total(dice)
@@ -71,18 +107,6 @@ def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
         label = text("clock", time=format_clock(remaining)) if remaining > 0 else text("clock_over")
         p.text(label, right, 18, theme.ACCENT if remaining > 300 else theme.BAD, bold=True,
                align="right")
-
-
-def shown_cash(name: str, cash: int, ui: UiState) -> int:
-    """The balance to show now: counting from the old to the new value after a change."""
-    anim = ui.anims.get(name)
-    if anim is None or anim.new != cash:
-        return cash
-    t = (ui.now - anim.start) / BALANCE_ANIM_S
-    if t >= 1:
-        return cash
-    eased = 1 - (1 - max(0.0, t)) ** 3
-    return round(anim.old + (anim.new - anim.old) * eased)
 
 
 def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
@@ -108,10 +132,10 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
                             name_row.width * 2 // 5, name_row.height)
         name_box = pygame.Rect(name_row.x, name_row.y, name_row.width - badge.width - p.px(4),
                                name_row.height)
-        p.text(name, name_box, theme.SIZES["name"], theme.TEXT_DIM if out else color, bold=True,
-               min_size=theme.readable(p.scale))
+        p.text(fitted_name(p, name, name_box.width), name_box, theme.SIZES["name"],
+               theme.TEXT_DIM if out else color, bold=True, min_size=theme.readable(p.scale))
         _draw_change(p, badge, name, currency, ui)
-        p.text(money(shown_cash(name, int(player.get("cash", 0)), ui), currency), cash_row,
+        p.text(money(int(player.get("cash", 0)), currency), cash_row,
                theme.SIZES["cash"], theme.TEXT_DIM if out else color, bold=True,
                min_size=_money_floor(p))
         status = _status(player, currency)
@@ -171,7 +195,7 @@ def _draw_strip(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
         color = _card_frame(p, card, player, state, colors)
         inner = card.inflate(-p.px(16), -p.px(4))
         inner.x += p.px(4)
-        cash = shown_cash(name, int(player.get("cash", 0)), ui)
+        cash = int(player.get("cash", 0))
         cash_x = _draw_amount(p, inner, cash, currency, theme.TEXT_DIM if out else color)
         left = pygame.Rect(inner.x, inner.y, cash_x - p.px(8) - inner.x, inner.height)
         lines = max(1, min(3, left.height // line_h))
@@ -191,15 +215,23 @@ def _draw_strip(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
             _draw_bars(p, bars, theme.BAD)
             left.x, left.width = bars.right + p.px(5), left.width - bars.width - p.px(5)
         status_lines = 1 if lines >= 2 and (status or change or jailed) else 0
+        width = p.measure(change, round(size * p.scale), bold=True)[0] if change else 0
+        room = left.width - width - p.px(6)
+        if change and not status_lines and p.measure(
+                fitted_name(p, name, room), round(theme.readable(p.scale) * p.scale),
+                bold=True)[0] > room:
+            change = ""  # no room beside even the name's initials: the counting cash says it
         if change and not status_lines:  # one line: the change beside the name while news
-            width = min(p.measure(change, round(size * p.scale), bold=True)[0], left.width)
+            width = min(width, left.width)
             _draw_change(p, pygame.Rect(left.right - width, left.y, width, left.height),
                          name, currency, ui)
             left.width -= width + p.px(6)
+        shown = fitted_name(p, name, left.width, max(1, lines - status_lines))
+        name_lines = p.wrapped(shown, left.width, size, bold=True)[0]
         name_box = pygame.Rect(left.x, left.y, left.width,
                                min(name_lines, lines - status_lines) * line_h)
         name_box.centery = left.centery - status_lines * line_h // 2
-        p.paragraph(name, name_box, size, theme.TEXT_DIM if out else color, bold=True,
+        p.paragraph(shown, name_box, size, theme.TEXT_DIM if out else color, bold=True,
                     max_lines=max(1, lines - status_lines), min_size=theme.readable(p.scale))
         if status_lines:
             below = pygame.Rect(left.x, name_box.bottom, left.width, line_h)
@@ -369,7 +401,13 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
     if placeholder and min(inner.width, inner.height - 4 * label_h) < p.px(QR_SMALLEST):
         _draw_not_running(p, inner, url)  # the game's corner: no room for a code worth seeing
         return
-    labels = 4 if placeholder else 1  # "start companion run" may take three lines
+    shown = url.removeprefix("http://").rstrip("/")
+    floor_px = max(6, round(theme.readable(p.scale) * p.scale))
+    # the address whole at the readable size: on two lines (the host, then the path) when
+    # one is too narrow, never cut
+    lines = [shown] if p.measure(shown, floor_px)[0] <= inner.width or "/" not in shown \
+        else [shown[:shown.index("/")], shown[shown.index("/"):]]
+    labels = 4 if placeholder else len(lines)  # "start companion run" may take three lines
     code_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height - labels * label_h)
     qr = qr_surface(url, min(code_box.width, code_box.height))
     # the code with its words right under it, the two centred in a tall corner (the setup's)
@@ -380,10 +418,11 @@ def draw_remote(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
         veil = pygame.Surface(where.size, pygame.SRCALPHA)
         veil.fill((*theme.PANEL, 150))
         p.surface.blit(veil, where)
-    shown = url.removeprefix("http://").rstrip("/")
-    p.text(shown, pygame.Rect(inner.x, words_top - labels * label_h, inner.width, label_h),
-           theme.SIZES["qr_caption"], theme.TEXT_DIM if placeholder else theme.TEXT,
-           align="center", min_size=theme.readable(p.scale, secondary=True))
+    for k, line in enumerate(lines if not placeholder else [shown]):
+        p.text(line, pygame.Rect(inner.x, words_top - (labels - k) * label_h, inner.width,
+                                 label_h),
+               theme.SIZES["qr_caption"], theme.TEXT_DIM if placeholder else theme.TEXT,
+               align="center", min_size=theme.readable(p.scale))
     if placeholder:
         p.paragraph(text("remote_not_running"), pygame.Rect(inner.x, words_top - 3 * label_h,
                                                             inner.width, 3 * label_h),
@@ -435,7 +474,7 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
         top.height = box.height * 2 // 5 - p.px(2)
         bottom.y, bottom.height = top.bottom, box.bottom - top.bottom - p.px(3)
         p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
-               align="center", min_size=theme.readable(p.scale, secondary=True))
+               align="center", min_size=theme.readable(p.scale))
         p.text(action.label, bottom, 17, ink, bold=True, align="center",
                min_size=theme.readable(p.scale))
         p.hotspot(box, "button", button)
@@ -458,7 +497,7 @@ def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme
     if prompt.details:
         detail_color = theme.BAD if prompt.refusal else theme.TEXT_DIM
         p.text(" · ".join(prompt.details), layout.prompt_detail, theme.SIZES["prompt_detail"],
-               detail_color, min_size=theme.readable(p.scale, secondary=True))
+               detail_color, min_size=theme.readable(p.scale))
     draw_buttons(p, layout.buttons, prompt)
 
 

@@ -1,7 +1,9 @@
 """The decision the table is waiting for, and what each panel button does about it.
 
-Pure: from the public state JSON (its "legal" list decides every button) and the UI state
-to a `Prompt`. The screen draws it; the controller turns a button press into its command.
+Pure: from the public state JSON and the UI state to a `Prompt`. What a button sends for
+the game is companion.inputs.buttons' (one table for the screen and a headless table
+alike); this labels it and adds the screen's own answers (lists to choose from, the dial,
+the UNDO question). The screen draws it; the controller turns a press into its command.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.game.authority import waiting_on
+from companion.game.table.buttons import command_for
 from companion.inputs import entry as flow
-from companion.inputs.authority import waiting_on
+from companion.inputs.buttons import BUTTONS
 from companion.inputs.entry import acting_player, dial_faces, dice_needed
 from companion.inputs.picking import Pick
 from companion.rules.commands import Command
@@ -24,8 +28,9 @@ from companion.words import catalog as i18n
 from companion.words.undo_questions import describe_undo
 
 JSON = dict[str, Any]
-PANEL_BUTTONS = ("roll", "yes", "no", "pass_go", "undo", "menu")
-CHOICE_FIELDS = ("squares", "min", "max")
+#: the six buttons in the panel's order (companion.inputs.buttons: the one list)
+PANEL_BUTTONS = BUTTONS
+CHOICE_FIELDS = ("squares", "min", "max", "via_go")  # via_go: a land offer's squares past GO
 CHOOSABLE = ("build", "sell_building", "mortgage", "unmortgage")
 
 
@@ -36,7 +41,7 @@ class Action:
     `command` is submitted to the session; otherwise `ui` names a screen action
     ("menu", "undo", "choose:<verb>", "confirm_bankrupt",
     "undo_now", "undo_keep", "bus_ride", "bus_back", "pick:<steps>", "dial_take",
-    "dial_back").
+    "dial_back", "go_by_device").
     """
 
     button: str | None
@@ -73,7 +78,8 @@ def command_from(entry: Mapping[str, Any], **fields: Any) -> JSON:
 def legal_entry(state: Mapping[str, Any], do: str, by: str | None = None) -> JSON | None:
     """The first legal command with verb `do` (and player `by`, when given)."""
     for entry in state.get("legal") or []:
-        if entry.get("do") == do and (by is None or entry.get("by") == by):
+        if entry.get("do") == do and (by is None or entry.get("by") == by) \
+                and not entry.get("correction"):  # the banker's, not the table's
             return dict(entry)
     return None
 
@@ -213,22 +219,23 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     cur_money = state.get("currency")
     actions: list[Action] = []
     details: list[str] = []
-    roll = legal_entry(state, "roll", cur)
-    end = legal_entry(state, "end_turn", cur)
-    if roll:
-        actions.append(Action("roll", text("act_roll"), command_from(roll)))
-    elif end:
-        actions.append(Action("roll", text("act_end_turn"), command_from(end)))
-    if me.get("in_jail"):
+    press = command_for(state, "roll")
+    roll = press if press is not None and press["do"] == "roll" else None
+    if press is not None:
+        actions.append(Action("roll", text("act_roll" if roll else "act_end_turn"), press))
+    if me.get("in_jail") and not roll:  # just sent to jail: the turn ends there
+        title = text("prompt_jailed", player=cur)
+    elif me.get("in_jail"):
         fine = int((state.get("options") or {}).get("jail_fine", 50))
-        title = text("prompt_jail", player=cur, fine=money(fine, cur_money))
-        pay = legal_entry(state, "pay_fine", cur)
-        card = legal_entry(state, "use_card", cur)
+        pay = command_for(state, "yes")
+        card = command_for(state, "no")
+        title = text("prompt_jail" if pay else "prompt_jail_roll", player=cur,
+                     fine=money(fine, cur_money))
         if pay:
             actions.append(Action("yes", text("act_pay_fine", amount=money(fine, cur_money)),
-                                  command_from(pay)))
+                                  pay))
         if card:
-            actions.append(Action("no", text("act_use_card"), command_from(card)))
+            actions.append(Action("no", text("act_use_card"), card))
     elif roll:
         turn = state.get("turn") or {}
         title = text("prompt_roll_again" if turn.get("rolled") else "prompt_roll", player=cur)
@@ -238,9 +245,12 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
         title = text("prompt_end_turn", player=cur)
     if legal_entry(state, "use_bus_ticket", cur) and "yes" not in {a.button for a in actions}:
         actions.append(Action("yes", text("act_bus_ticket"), ui="bus_ride"))
-    go = legal_entry(state, "pass_go", cur)
+    go = command_for(state, "pass_go")
     if go:
-        actions.append(Action("pass_go", text("act_pass_go"), command_from(go)))
+        actions.append(Action("pass_go", text("act_pass_go"), go))
+    elif not (state.get("options") or {}).get("bank_only") and not me.get("in_jail"):
+        # the companion moves the tokens: the key says it pays the salary itself
+        actions.append(Action("pass_go", text("act_go_by_device"), ui="go_by_device"))
     shown_card = card_text(state, ui)
     if shown_card:
         details.append(shown_card)
@@ -258,14 +268,14 @@ def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     if kind == "birthday_gift":
         return _birthday(state, pending)
     if kind == "draw" and pending.get("deck") == "bus_tickets":
-        draw = legal_entry(state, "draw", who)
+        draw = command_for(state, "yes")
         return Prompt(text("prompt_take_ticket", player=who), [],
-                      [Action("yes", text("act_take"), command_from(draw))] if draw else [], who)
+                      [Action("yes", text("act_take"), draw)] if draw else [], who)
     if kind == "draw":
         deck = str(pending.get("deck", ""))
         deck_name = ui.board.deck_names.get(deck) or _deck_text(deck)
-        draw = legal_entry(state, "draw", who)
-        actions = [Action("yes", text("act_draw"), command_from(draw))] if draw else []
+        draw = command_for(state, "yes")
+        actions = [Action("yes", text("act_draw"), draw)] if draw else []
         return Prompt(text("prompt_draw", player=who, deck=deck_name), [], actions, who)
     if kind == "debt":
         creditor = pending.get("creditor") or text("creditor_bank")
@@ -280,20 +290,19 @@ def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
             actions.append(Action("no", text("act_bankrupt"), ui="confirm_bankrupt"))
         return Prompt(title, [text("prompt_debt_help")], actions, who)
     if kind == "roll_for_rent":
-        roll = legal_entry(state, "roll", who)
+        roll = command_for(state, "roll")
         title = text("prompt_roll_for_rent", player=who,
                      square=square_name(state, ui, pending.get("square")),
                      multiplier=pending.get("multiplier", ""))
-        return Prompt(title, [], [Action("roll", text("act_roll"), command_from(roll))]
-                      if roll else [], who)
+        return Prompt(title, [], [Action("roll", text("act_roll"), roll)] if roll else [], who)
     if kind == "lift_mortgages":
         names = ", ".join(square_name(state, ui, s) for s in pending.get("squares") or [])
         actions = []
         if legal_entry(state, "unmortgage", who):
             actions.append(Action("yes", text("act_unmortgage"), ui="choose:unmortgage"))
-        keep = legal_entry(state, "decline", who)
+        keep = command_for(state, "no")
         if keep:
-            actions.append(Action("no", text("act_keep"), command_from(keep)))
+            actions.append(Action("no", text("act_keep"), keep))
         return Prompt(text("prompt_lift", player=who), [names], actions, who)
     if kind == "place_building":
         building = text(f"building_{pending.get('building', 'house')}")
@@ -310,13 +319,11 @@ def _birthday(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Prompt:
     who = pending.get("player")
     amount = money(int(pending.get("amount", 0)), state.get("currency"))
     actions = []
-    for entry in state.get("legal") or []:
-        if entry.get("do") != "choose_gift" or entry.get("by") != who:
-            continue
-        if entry.get("gift") == "money":
-            actions.append(Action("yes", text("act_take_money", amount=amount), dict(entry)))
-        elif entry.get("gift") == "bus_ticket":
-            actions.append(Action("no", text("act_bus_ticket"), dict(entry)))
+    money_gift, ticket = command_for(state, "yes"), command_for(state, "no")
+    if money_gift:
+        actions.append(Action("yes", text("act_take_money", amount=amount), money_gift))
+    if ticket:
+        actions.append(Action("no", text("act_bus_ticket"), ticket))
     return Prompt(text("prompt_birthday", player=who, amount=amount), [], actions, who)
 
 
@@ -349,16 +356,16 @@ def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> P
     title = text("prompt_buy", player=who, square=name, price=money(price, cur_money))
     actions: list[Action] = []
     refusal = None
-    buy = legal_entry(state, "buy", who)
+    buy = command_for(state, "yes")
     if buy:
-        actions.append(Action("yes", text("act_buy"), command_from(buy)))
+        actions.append(Action("yes", text("act_buy"), buy))
     else:
         cash = int(player_json(state, who).get("cash", 0))
         refusal = text("cannot_afford", player=who, square=name, price=money(price, cur_money),
                        cash=money(cash, cur_money))
-    decline = legal_entry(state, "decline", who)
+    decline = command_for(state, "no")
     if decline:
-        actions.append(Action("no", text("act_decline"), command_from(decline)))
+        actions.append(Action("no", text("act_decline"), decline))
     details = [refusal] if refusal else []
     return Prompt(title, details, actions, who, refusal)
 
@@ -386,17 +393,18 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
                if bidder else text("prompt_auction_none")]
     focus = auction_player(state)
     actions: list[Action] = []
-    bid = legal_entry(state, "bid", focus) if focus else None
-    if bid and focus != bidder:  # the highest bidder is not offered to outbid themselves
-        amount = flow.bid_amount(state, focus, ui.bid_steps) or int(bid["min"])  # + the dial
-        actions.append(Action("yes", text("act_bid", amount=money(amount, cur_money)),
-                              command_from(bid, amount=amount)))
-    leave = legal_entry(state, "pass", focus) if focus else None
+    bid = command_for(state, "yes", ui.bid_steps)  # the next step up, + the dial
+    if bid:  # the highest bidder is not offered to outbid themselves
+        actions.append(Action("yes", text("act_bid", amount=money(int(bid["amount"]),
+                                                                  cur_money)), bid))
+    leave = command_for(state, "no")
     if leave:
-        actions.append(Action("no", text("act_pass"), command_from(leave)))
-    close = legal_entry(state, "close_auction")
-    if close and bidder:
-        actions.append(Action("pass_go", text("act_sold"), command_from(close)))
+        actions.append(Action("no", text("act_pass"), leave))
+    if legal_entry(state, "close_auction") and bidder and ui.banker_now():
+        # the gavel is the banker's (after the PIN or the banker card; anyone's at a table
+        # without a banker PIN), a screen action behind the banker's authority; else the
+        # auction's clock on the session's writer closes it
+        actions.append(Action("pass_go", text("act_sold"), ui="sold"))
     if ui.auction_deadline is not None and bidder:
         left = max(0, int(ui.auction_deadline - ui.now + 0.999))
         details.append(text("prompt_auction_time", seconds=left))

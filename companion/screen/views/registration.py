@@ -24,6 +24,7 @@ from companion.screen.layout import rows
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import Choice, Chooser, UiState
+from companion.words.input_texts import INPUT_TEXTS, input_text
 
 OVERLAY = "registration"
 #: internal button names posted to the controller (never panel buttons)
@@ -51,7 +52,7 @@ class ScreenHost(Protocol):
     def post_warning(self, code: str, source: str, message: str,
                      active: bool = True) -> None: ...
     def post_refusal(self, outcome: Outcome) -> None: ...
-    def post_consent(self, player: str) -> None: ...
+    def post_card_holder(self, player: str) -> None: ...
     def post_message(self, message: str, kind: str = "info") -> None: ...
     def open_chooser(self, title: str, choices: list[Choice]) -> None: ...
     def open_menu(self) -> None: ...
@@ -130,11 +131,11 @@ class CardRegistration:
         """The readers' pump's actions for the screen (any thread): panel buttons and the
         knob to the screen's mapping, the banker card to the banker menu, notices as
         banners in the screen's language."""
-        from companion.inputs.actions import Consent, OpenMenu, PassOn, Show
+        from companion.inputs.actions import CardHolds, OpenMenu, PassOn, Show
 
         post = self.controller
-        if isinstance(action, Consent):  # a bank card: its owner's answer to a trade
-            post.post_consent(action.player)
+        if isinstance(action, CardHolds):  # their own decision: the buttons answer for them
+            post.post_card_holder(action.player)
         elif isinstance(action, PassOn):
             if action.button == "knob":
                 post.post_encoder(action.steps)
@@ -157,6 +158,9 @@ class CardRegistration:
             elif action.code == "answer_first" and action.data.get("player"):
                 key = "waiting_debt" if action.data.get("kind") == "debt" else "own_input"
                 post.post_message(text(key, player=action.data["player"]), "info")
+            elif action.sentence in INPUT_TEXTS:  # what the inputs say, in the screen's words
+                post.post_message(input_text(action.sentence, texts.language(), **action.data),
+                                  "info")
             elif action.code == "unknown_tag":
                 post.post_message(text("reg_unknown_tag", tag=action.data.get("tag", "?")),
                                   "refused")
@@ -305,7 +309,7 @@ def _buttons(p: Painter, rect: pygame.Rect, active: bool, asking: bool) -> None:
         top.height = slot.height * 2 // 5 - p.px(2)  # as the game's buttons: cap, then action
         bottom.y, bottom.height = top.bottom, slot.bottom - top.bottom - p.px(3)
         p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
-               align="center", min_size=theme.readable(p.scale, secondary=True))
+               align="center", min_size=theme.readable(p.scale))
         p.text(label, bottom, 17, ink, bold=True, align="center",
                min_size=theme.readable(p.scale))
         p.hotspot(slot, "button", button)

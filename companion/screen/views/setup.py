@@ -34,6 +34,8 @@ HOUSE_RULES: tuple[tuple[str, str, Any, Any], ...] = (
     ("rule_short_game", "houses_before_hotel", 3, 4),
     ("rule_bank_only", "bank_only", True, False),
     ("rule_speed_die", "speed_die", True, False),
+    ("rule_physical_dice", "physical_dice", True, False),
+    ("rule_physical_deck", "physical_deck", True, False),
 )
 MAX_NAME = 14
 #: the language line's choices: "" is the edition's own language

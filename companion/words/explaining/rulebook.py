@@ -7,7 +7,7 @@ A sentence may carry topics of its own, written before it: `{#rent_station}Stati
 more...`; a reason that cites that topic quotes that very sentence (the rule that produced
 the amount), not the section's first one.
 
->>> s = parse("## Rent {#rent}\nLanding means rent. {#rent_station}Stations count. More.")[0]
+>>> s = parse("## Rent {#rent}\\nLanding means rent. {#rent_station}Stations count. More.")[0]
 >>> s.paragraphs, s.quote_about("rent_station"), s.quote_about("rent")
 (('Landing means rent. Stations count. More.',), 'Stations count.', 'Landing means rent.')
 """
@@ -24,8 +24,9 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
 _TOPICS = re.compile(r"\s*\{((?:\s*#[a-z_]+)+)\s*\}\s*$")
 #: a sentence's own topics, written before it: "{#rent_station}Stations earn more..."
 _MARK = re.compile(r"\{((?:\s*#[a-z_]+)+)\s*\}\s*")
-#: the end of a rulebook's first sentence
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+#: the end of a rulebook's sentence: not after "Mr." or "Fr." nor before a figure
+#: ("Fr. 1'000.–", "Mr. Monopoly")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!Mr\.)(?<!Fr\.)\s+(?=\D)")
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,19 @@ def rulebook(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, lis
     return "", []
 
 
+def rules_page(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, list[Section]]:
+    """(language, sections) of the phones' rules page: the edition's book, then the classic
+    book's sections on what it leaves out (Mega writes only its differences: the page still
+    has GO, jail, auctions and trading, which its reasons and lessons link to), in the same
+    language."""
+    chosen, own = rulebook(edition_id, lang, fallback)
+    covered = {t for s in own for t in s.topics}
+    _lang, general = rulebook(GENERAL, chosen, fallback)
+    if general is own:
+        return chosen, own
+    return chosen, own + [s for s in general if s.topics and not covered & set(s.topics)]
+
+
 def section_about(edition_id: str, lang: str, topic: str, fallback: str = "en") -> Section | None:
     """The rulebook section on a topic, or with a sentence on it (an edition that only
     writes its differences, like Mega, falls back to the classic book for the others)."""
@@ -146,9 +160,19 @@ def section_about(edition_id: str, lang: str, topic: str, fallback: str = "en") 
 def cite(edition_id: str, lang: str, topics: tuple[str, ...],
          fallback: str = "en") -> tuple[Section, str] | None:
     """The section and the sentence of the first of `topics` (the most precise first) the
-    rulebook has: what a reason quotes as the rule that produced its amount."""
-    for topic in topics:
-        section = section_about(edition_id, lang, topic, fallback)
-        if section is not None:
-            return section, section.quote_about(topic)
+    rulebook has: what a reason quotes as the rule that produced its amount. The edition's
+    own book comes first when it is whole (a Swedish game quotes the Swedish rules, in
+    kronor, before the classic book's more precise sentence in euros); a book of
+    differences (Mega) only for a sentence of its own, its sections' topics being about
+    its differences."""
+    _lang, own = rulebook(edition_id, lang, fallback)
+    _lang, general = rulebook(GENERAL, lang, fallback)
+    whole = {t for s in general for t in s.topics} <= {t for s in own for t in s.topics}
+    for book, precise_only in ((own, not whole), (general, False)):
+        for k, topic in enumerate(topics):
+            if precise_only and k == len(topics) - 1 and len(topics) > 1:
+                continue  # the section's topic, last: not from a book of differences
+            for section in book:
+                if section.about(topic):
+                    return section, section.quote_about(topic)
     return None
