@@ -44,3 +44,21 @@ def load_edition(edition_id: str) -> Edition:
     except json.JSONDecodeError as exc:
         raise EditionError(f"{edition_id}: not valid JSON: {exc}") from None
     return parse_edition(data)
+
+
+@cache
+def group_letters(edition_id: str) -> dict[str, str]:
+    """A letter for each colour group of streets, A, B, C... in board order: the group told
+    apart without its colour, the same on the phones and the table screen ({} for an
+    edition that is not shipped).
+
+    >>> group_letters("classic-eur")["brown"], group_letters("classic-eur")["dark_blue"]
+    ('A', 'H')
+    """
+    try:
+        edition = load_edition(edition_id)
+    except EditionError:
+        return {}
+    lots = [group for group, members in edition.groups.items()
+            if edition.squares[members[0]].kind.value == "lot"]
+    return {group: chr(ord("A") + n) for n, group in enumerate(lots)}

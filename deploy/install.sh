@@ -22,6 +22,7 @@ readonly APT_PACKAGES=(
     fonts-dejavu-core                                     # fonts beyond the bundled ones
     libgbm1 libdrm2 libegl1 libgles2                      # SDL's KMS/DRM display (no desktop)
     alsa-utils libasound2                                 # sound (ALSA, no desktop session)
+    espeak-ng                                             # the table's voice (companion.speech)
     avahi-daemon                                          # mDNS: phones open <name>.local
 )
 # --hotspot: the Pi's own Wi-Fi. NetworkManager (Bookworm's network stack), the access

@@ -18,6 +18,7 @@ LAYERS = {
     "companion.bots": 2.5,
     "companion.words": 3,
     "companion.inputs": 4,
+    "companion.speech": 4.5,
     "companion.screen": 5, "hardware": 5, "web_remote": 5,
     "companion.app": 6,
     "tools": 7,

@@ -208,6 +208,7 @@ def test_committed_mo_files_match_the_po_files(lang: str, tmp_path: Path) -> Non
 def test_template_is_up_to_date_with_the_sources() -> None:
     """The one template holds every message of companion/, hardware/, web_remote/ and its
     templates: the words layer's lists under their ids, the phones' texts without one."""
+    from companion.speech.texts import SPEECH
     from companion.words.explaining.lesson_texts import LESSONS
     from companion.words.explaining.why_texts import WHY
     from companion.words.input_texts import INPUT_TEXTS
@@ -222,7 +223,7 @@ def test_template_is_up_to_date_with_the_sources() -> None:
     assert keys == {(m.context, m.id) for m in extracted if m.id}, \
         "run: python -m companion.words.catalog update"
     lists = [texts.MESSAGES, SENTENCES, QUESTIONS, NEWS, LINES, MOVES, WHY, LESSONS, SQUARES,
-             INPUT_TEXTS]
+             INPUT_TEXTS, SPEECH]
     marked = {(m.id, m.text if m.plural is None else (m.text, m.plural))
               for listed in lists for m in listed.values()}
     assert {k for k in keys if k[0] is not None} == marked

@@ -106,7 +106,8 @@ def test_squares_are_named_in_the_phone_language(swiss: tuple[Any, Flask]) -> No
         assert f">{name}</td>" in table  # where Ann stands, in the players' table
         assert other not in table, lang
         me = page(ann, "/me", lang)
-        assert f"<header style=\"--c: #888888\">{name}</header>" in me  # the deed card
+        card = f"<header style=\"--c: #888888; --ci: #000000\">{name}</header>"
+        assert card in me  # the deed card
         assert f"· {name}" in me and other not in me  # where Ann stands
         assert f"> {name} <small>(Ann)</small>" in page(bo, "/me", lang)  # a trade's deeds
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from companion.editions import load_edition
+from companion.editions import group_letters, load_edition
 from companion.rules import Edition, EditionError, SquareKind
 from companion.words import catalog as edition_words
 from companion.words.refusals import square_name
@@ -73,6 +73,41 @@ def group_colour(state: JSON, group: str | None) -> str:
     if ed is None or not group:
         return "#888888"
     return ed.group_info.get(group, {}).get("color", "#888888")
+
+
+def group_mark(state: JSON, group: str | None) -> str:
+    """The letter of a street's colour group (companion.editions.group_letters), "" for
+    stations, utilities and other squares."""
+    return group_letters(str(state.get("edition", ""))).get(group or "", "")
+
+
+def luminance(colour: str) -> float:
+    """The relative luminance of "#rrggbb" (WCAG 2)."""
+    digits = colour.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(c * 2 for c in digits)
+    try:
+        rgb = [int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    except ValueError:
+        return 0.0
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours, 1 to 21.
+
+    >>> round(contrast("#000000", "#ffffff"), 1), round(contrast("#777777", "#ffffff"), 2)
+    (21.0, 4.48)
+    """
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def ink_on(colour: str) -> str:
+    """The text colour on a group's colour: black or white, whichever contrasts more."""
+    return "#000000" if contrast(colour, "#000000") >= contrast(colour, "#ffffff") \
+        else "#ffffff"
 
 
 def _interest(value: int, options: JSON) -> int:
@@ -201,6 +236,8 @@ def deeds(state: JSON, player: str | None, legal: list[JSON], lang: str) -> list
         cards.append({
             "index": i, "name": names.get(i, s["name"]),
             "colour": group_colour(state, s.get("group")),
+            "ink": ink_on(group_colour(state, s.get("group"))),
+            "group_mark": group_mark(state, s.get("group")),
             "kind": s["kind"], "price": said(s["price"]), "ladder": ladder,
             "house_cost": said(house_cost) if house_cost else "",
             "depot_cost": said(depot_cost) if depot_cost and s["kind"] == "station" else "",
@@ -338,6 +375,8 @@ def board(state: JSON, lang: str) -> JSON:
             "index": sq.index, "row": row, "col": col, "name": names[sq.index],
             "kind": sq.kind.value,
             "colour": group_colour(state, sq.group) if sq.group else "",
+            "ink": ink_on(group_colour(state, sq.group)),
+            "group_mark": group_mark(state, sq.group),
             "owner": info.get("owner"), "owner_colour": colours.get(info.get("owner") or ""),
             "mark": "" if mark == "0" else mark, "depot": bool(info.get("depot")),
             "mortgaged": bool(info.get("mortgaged")), "tokens": tokens,

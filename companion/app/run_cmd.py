@@ -137,6 +137,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
         reader_specs,
         screen_language,
         start_panel,
+        start_speech,
         table_pin,
     )
     from companion.game.journal import JournalError
@@ -198,11 +199,19 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                                                                                 w.where))
     sound.set_volume(controller.ui.volume / 100)
     sound.set_muted(controller.ui.muted)
+    speech = start_speech(session, data_dir)  # speaks the table's language
+    parts.append(speech)
+
+    def notice(message: str, kind: str) -> None:  # shown, and a warning said aloud
+        controller.post_message(message, kind)
+        if kind == "warning":
+            speech.warn(message)
+
     try:
         parts.append(watch_power(controller))  # under-voltage on the table screen, off a Pi none
         # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
         # screen's card registration all go through it
-        readers = Readers(session, data_dir, [], controller.post_message,
+        readers = Readers(session, data_dir, [], notice,
                           config.readers.rdm6300_confirm, offers)
         parts.append(readers)
         if surface is None:

@@ -27,6 +27,8 @@ from companion.inputs.pump import InputPump
 from companion.inputs.registrar import Registrar
 from companion.inputs.registry import TagRegistry
 from companion.paths import default_config_file
+from companion.speech.announcer import Announcer
+from companion.speech.voice import Voice
 from companion.words.catalog import LANGUAGES
 from hardware.readers import Reader, open_reader
 
@@ -125,6 +127,13 @@ class WebRemote:
         """End the live streams and stop serving."""
         if self.handle is not None:
             self.handle.stop()
+
+
+def start_speech(session: GameSessionProtocol, data_dir: Path) -> Announcer:
+    """The table's voice: the session's announcements said by espeak-ng in a child process
+    (silent without the engine or a sound device), in the table's language; on/off, volume
+    and quiet hours in the data directory's speech.json (companion.speech.settings)."""
+    return Announcer(session, Voice(), data_dir)
 
 
 def table_pin(data_dir: Path, on_warning: Callable[[PinWarning], None]) -> PinGuard:

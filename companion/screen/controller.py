@@ -52,6 +52,7 @@ from companion.screen.views.prompt import (
     square_choices,
 )
 from companion.screen.views.setup import SetupForm
+from companion.speech import settings as speech_settings
 from companion.words import catalog as i18n
 from companion.words.refusals import describe_refusal
 from companion.words.table_language import TableLanguage
@@ -532,6 +533,8 @@ class Controller(EntryMixin):
                                                      Choice(text("act_back"))])
         elif ui_action.startswith("sound:"):
             self._sound(ui_action.split(":", 1)[1])
+        elif ui_action.startswith("voice:"):
+            self._voice(ui_action.split(":", 1)[1])
         elif ui_action == "languages":  # the table's language, the phones' too
             self.open_chooser(text("language_title"), [
                 Choice(name, action=f"language:{code}")
@@ -598,6 +601,7 @@ class Controller(EntryMixin):
             Choice(text("settings_quieter"), action="sound:down"),
             Choice(text("settings_unmute" if self.ui.muted else "settings_mute"),
                    action="sound:mute"),
+            *self._voice_choices(),
             Choice(text("menu_rules"), action="house_rules"),
             Choice(text("menu_language", language=i18n.LANGUAGE_NAMES.get(
                 texts.language(), texts.language())), action="languages"),
@@ -640,6 +644,24 @@ class Controller(EntryMixin):
                  "unmortgage": "act_unmortgage"}.get(verb, "act_choose")
         self.open_chooser(text("choose_title", action=text(label)),
                           [Choice(lbl, cmd) for lbl, cmd in options] + [Choice(text("act_back"))])
+
+    def _voice_choices(self) -> list[Choice]:
+        """The table's voice (companion.speech): on or off, and its volume in steps."""
+        voice = speech_settings.load(self.data_dir)
+        return [Choice(text("settings_voice_off" if voice.on else "settings_voice_on"),
+                       action="voice:toggle"),
+                Choice(text("settings_voice_volume", volume=voice.volume),
+                       action="voice:volume")]
+
+    def _voice(self, what: str) -> None:
+        """Change the voice's settings file; the announcer reads it again when it changed."""
+        voice = speech_settings.load(self.data_dir)
+        if what == "toggle":
+            voice.on = not voice.on
+        elif what == "volume":
+            voice.volume = 20 if voice.volume >= 100 else min(100, voice.volume + 20)
+        speech_settings.save(self.data_dir, voice)
+        self.open_menu()
 
     def _sound(self, what: str) -> None:
         if what == "up":

@@ -317,6 +317,11 @@ _MESSAGES: tuple[Message, ...] = (
     # hardware warnings: the Pi's power (companion.power.watch_power)
     _t("warn_under_voltage", "Power supply too weak: use the Pi's own power supply"),
     _t("warn_throttled", "The Pi is too hot and slows down: give it air"),
+    # TRANSLATORS: the menu entry that switches the table's spoken announcements off / on
+    _t("settings_voice_off", "Voice off"),
+    _t("settings_voice_on", "Voice on"),
+    # TRANSLATORS: the menu entry that changes the spoken announcements' volume (in steps)
+    _t("settings_voice_volume", "Voice volume {volume} %"),
 )
 MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES} | LINES | WHY | LESSONS
 #: the English source texts by id (the singular of counted messages)

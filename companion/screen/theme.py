@@ -78,10 +78,6 @@ BUTTON_COLORS: dict[str, Color] = {
     "undo": (120, 130, 150),
     "menu": (70, 120, 210),
 }
-BUTTON_TEXT: dict[str, Color] = {
-    "roll": (20, 20, 25),
-    "pass_go": (20, 20, 25),
-}
 
 # Player colours, in seat order when the setup chose none; bright on the dark background.
 PLAYER_COLORS: dict[str, Color] = {
@@ -134,3 +130,35 @@ def player_color(name: str | None, seat: int) -> Color:
     palette = list(PLAYER_COLORS.values())
     return palette[seat % len(palette)]
 
+
+
+def luminance(color: Color) -> float:
+    """The relative luminance of a colour (WCAG 2), 0 to 1."""
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+           for c in (v / 255 for v in color)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: Color, b: Color) -> float:
+    """The WCAG contrast ratio of two colours, 1 to 21 (AA wants 4.5 for text).
+
+    >>> round(contrast((0, 0, 0), (255, 255, 255)), 1)
+    21.0
+    """
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def ink_on(color: Color) -> Color:
+    """Black or white, whichever reads better on `color`: at least 4.58:1 on any colour.
+
+    >>> ink_on((254, 242, 0)), ink_on((15, 91, 167))
+    ((0, 0, 0), (255, 255, 255))
+    """
+    black, white = (0, 0, 0), (255, 255, 255)
+    return black if contrast(color, black) >= contrast(color, white) else white
+
+
+def button_ink(button: str) -> Color:
+    """The text on an on-screen button in its panel cap's colour."""
+    return ink_on(BUTTON_COLORS[button])

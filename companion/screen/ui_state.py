@@ -40,6 +40,8 @@ class BoardInfo:
     deck_names: dict[str, str] = field(default_factory=dict)
     card_texts: dict[str, str] = field(default_factory=dict)  # by card id, when localized
     localized: bool = False  # names differ from the state JSON's (another language's)
+    #: each street group's letter (companion.editions.group_letters): told apart without colour
+    group_letters: dict[str, str] = field(default_factory=dict)
 
     @property
     def size(self) -> int:

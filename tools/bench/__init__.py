@@ -161,6 +161,7 @@ PARTS: list[tuple[str, str, str]] = [
     ("web", "tools.bench.web", "run_bench"),
     ("pi", "tools.bench.pi", "run_bench"),
     ("peer", "tools.bench.peer", "run_bench"),
+    ("speech", "tools.bench.speech", "run_bench"),
 ]
 NAMES = ["engine"] + [name for name, _m, _f in PARTS]
 #: old part names: the screen's stand-in gave way to the real window's parts

@@ -152,6 +152,7 @@
         retype(typing);
         wire();
         newsDue();
+        speakNews();
         document.body.dataset.shown = String(shownVersion());
       })
       .catch(() => {})
@@ -439,8 +440,47 @@
   }
   document.addEventListener("visibilitychange", newsDue);
 
+  // What changed in the live part is said by a screen reader through one live region
+  // that stays (#announce: the part itself is replaced): new news lines, and the headline,
+  // the card and an auction's highest bid when their text changed. A player may also have
+  // their own news read aloud in their own earpiece (the browser's speech, in the page's
+  // language): the choice is this phone's (localStorage); a line is read once (this tab).
+  const SPEAK = "companion.speakNews";
+  const spoken = new Set();
+  const said = new Map();  // a [data-announce] element's kind -> its last text
+  function speakNews() {
+    const box = live ? live.querySelector("input[data-speak-news]") : null;
+    const on = localStorage.getItem(SPEAK) === "1";
+    if (box) {
+      box.checked = on;
+      box.onchange = () => { localStorage.setItem(SPEAK, box.checked ? "1" : "0"); };
+    }
+    const lines = [...(live ? live.querySelectorAll("ul.news li[data-key]") : [])];
+    const fresh = lines.filter((li) => !spoken.has(li.dataset.key));
+    fresh.forEach((li) => spoken.add(li.dataset.key));
+    const changed = [];
+    for (const el of live ? live.querySelectorAll("[data-announce]") : []) {
+      const kind = el.dataset.news || el.className;
+      const text = el.textContent.trim();
+      if (said.get(kind) !== text) { said.set(kind, text); changed.push(text); }
+    }
+    const first = !speakNews.primed;
+    speakNews.primed = true;
+    if (first) return;  // the page as loaded is read by the screen reader itself
+    const news = fresh.map((li) => li.textContent.trim());
+    const region = document.getElementById("announce");
+    if (region && (changed.length || news.length)) region.textContent = [...changed, ...news].join(". ");
+    if (!on || !window.speechSynthesis) return;
+    for (const text of news) {
+      const utterance = new SpeechSynthesisUtterance(text);
+      utterance.lang = document.documentElement.lang;
+      window.speechSynthesis.speak(utterance);
+    }
+  }
+
   wire();
   newsDue();
+  speakNews();
   if (live && live.dataset.partial && window.EventSource) {
     document.body.dataset.shown = String(shownVersion());
     follow();

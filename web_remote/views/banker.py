@@ -26,6 +26,7 @@ from companion.game.applying import apply_command
 from companion.game.limits import MAX_DIGITS, fresh_seed
 from companion.game.pins import PinWarning, valid_pin
 from companion.rules import Rejection
+from companion.speech import settings as speech_settings
 from companion.words import catalog as i18n_words
 from companion.words import refusals
 from web_remote.context import banker_only, identity, make_banker, refuse, remote, wants_json
@@ -67,6 +68,7 @@ def _render(refused: dict[str, str] | None = None,
     game_list = [{**g, "name": game_label(g)} for g in games.list()] \
         if games is not None else None
     shown = {"new_game": True, "pin": True, "seats": True, "teaching": True, "language": True,
+             "voice": True,
              "tags": tags is not None, "registration": registration is not None,
              "resume": game_list is not None}
     if refused is not None and not shown.get(refused["form"]):
@@ -89,6 +91,7 @@ def _render(refused: dict[str, str] | None = None,
         pin_set=r.pin.store.is_set, pin_warning=pin_warning_said(r.pin.warning()),
         seats=r.seats.held(players), edition_name=edition_name,
         table_lang=r.table_language.resolve(str(state.get("edition") or "")),
+        voice=speech_settings.load(r.data_dir),
     ), mimetype="text/html")
 
 
@@ -369,6 +372,27 @@ def table_language() -> BaseResponse:
         return denied
     if not remote().table_language.choose(request.form.get("language", "")):
         return _form_refused("language", "bad_language", _("Unknown language."), 400)
+    return _done()
+
+
+@bp.post("/voice")
+def voice() -> BaseResponse:
+    """The table's voice (companion.speech): on or off, its volume, its quiet hours; kept
+    in the data directory's speech.json, which the announcer reads again when it changed."""
+    denied = banker_only()
+    if denied is not None:
+        return denied
+    try:
+        volume = int(request.form.get("volume", "80"))
+        quiet = [int(request.form.get(k, "0") or 0) for k in ("quiet_from", "quiet_until")]
+    except ValueError:
+        volume, quiet = -1, [0, 0]
+    if not 0 <= volume <= 100 or not all(0 <= hour <= 23 for hour in quiet):
+        return _form_refused("voice", "bad_voice",
+                             _("The volume goes from 0 to 100, the hours from 0 to 23."), 400)
+    speech_settings.save(remote().data_dir, speech_settings.SpeechSettings(
+        on=request.form.get("on") == "1", volume=volume, quiet_from=quiet[0],
+        quiet_until=quiet[1]))
     return _done()
 
 

@@ -36,6 +36,7 @@ from web_remote.present import (
     events,
     find,
     group_colour,
+    group_mark,
     legal_for,
     money,
     square_names,
@@ -152,7 +153,8 @@ def _render(name: str, template: str, ctx: dict[str, Any]) -> str:
     lang = current_language()
     ctx.update(money=lambda a: money(a, state.get("currency"), lang), labels=verb_labels(),
                names=square_names(state, lang), page_name=name,
-               colour=lambda grp: group_colour(state, grp), partial_url=request.full_path)
+               colour=lambda grp: group_colour(state, grp), partial_url=request.full_path,
+               group_mark=lambda grp: group_mark(state, grp))
     return render_template(template, **ctx)
 
 

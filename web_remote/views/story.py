@@ -20,7 +20,7 @@ from companion.words.catalog import group_digits, localized_name
 from companion.words.move_words import Words, trade_lines
 from web_remote.context import identity, refuse, remote
 from web_remote.i18n import _, catalog, current_language
-from web_remote.present import edition, group_colour, money, square_names
+from web_remote.present import edition, group_colour, group_mark, money, square_names
 from web_remote.views.pages import page
 from web_remote.worth import chart_svg
 
@@ -79,13 +79,16 @@ def told(story: dict[str, Any], state: dict[str, Any], inline: bool = False) -> 
         "final": list(zip(story["players"], (cash(w) for w in story["worth"][-1]["worth"]),
                           strict=False)) if story["worth"] else [],
         "rent": [{"name": names.get(f["square"], "?"), "amount": cash(f["amount"]),
-                  "owner": f.get("owner"), "colour": group_colour(state, f["group"])}
+                  "owner": f.get("owner"), "colour": group_colour(state, f["group"]),
+                  "mark": group_mark(state, f["group"])}
                  for f in story.get("rent_by_square", [])],
         "groups": [{"names": ", ".join(names.get(i, "?") for i in groups.get(g["group"], ())),
-                    "amount": cash(g["amount"]), "colour": group_colour(state, g["group"])}
+                    "amount": cash(g["amount"]), "colour": group_colour(state, g["group"]),
+                    "mark": group_mark(state, g["group"])}
                    for g in story.get("rent_by_group", [])],
         "landed": [{"name": names.get(f["square"], "?"), "count": f["count"],
-                    "colour": group_colour(state, f["group"]) if f["group"] else None}
+                    "colour": group_colour(state, f["group"]) if f["group"] else None,
+                    "mark": group_mark(state, f["group"])}
                    for f in story.get("landed", [])],
         "trade": trade_said, "trades": story.get("trades", 0), "auctions": auctions,
     }

@@ -61,4 +61,7 @@ def board_info(edition_id: str, lang: str | None = None) -> BoardInfo:
     decks = {name: str(deck_names.get(name) or d.get("name", name))
              for name, d in (data.get("decks") or {}).items()}
     cards = {str(k): str(v) for k, v in (local.get("cards") or {}).items()}
-    return BoardInfo(squares, colors, decks, cards, localized=bool(local) or bool(lang))
+    from companion.editions import group_letters
+
+    return BoardInfo(squares, colors, decks, cards, localized=bool(local) or bool(lang),
+                     group_letters=group_letters(edition_id))

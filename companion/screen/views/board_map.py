@@ -122,12 +122,11 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
 
     p.surface.blit(_ring_layer(p, rect, by_index, ui, colors), rect.topleft)
     labelled = p.scale >= LABELS_FROM  # room for a short name on each square; none on 7 inch
-    if labelled:  # on the colour bar, dark on a light colour
+    if labelled:  # on the colour bar, black or white: whichever reads better
         for info in ui.board.squares:
             label = theme.SIZES["square_label"]
             bar = _group_color(by_index.get(info.index), info, ui)
-            light = bar is not None and 0.299 * bar[0] + 0.587 * bar[1] + 0.114 * bar[2] > 140
-            ink = (20, 20, 25) if light else theme.TEXT
+            ink = theme.TEXT if bar is None else theme.ink_on(bar)  # AA on every group
             box = label_box(p, cell_rect(info.index))
             px = round(label * p.scale)  # never shrunk: cut to fewer letters instead
 
@@ -167,12 +166,24 @@ def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str
             high = (label_box(p, r).bottom - r.y if p.scale >= LABELS_FROM
                     else max(2, r.height // 4))
             p.fill(pygame.Rect(r.x, r.y, r.width, high), color)
+            group = (sq or {}).get("group") or (info.group if info else None) or ""
+            _draw_group_letter(p, r, high, ui.board.group_letters.get(str(group), ""))
         if sq is None:  # under the short name where the square has one
             below = label_box(p, r).bottom + 1 if p.scale >= LABELS_FROM else r.y
             _draw_square_picture(p, pygame.Rect(r.x, below, r.width, r.bottom - below),
                                  info.kind if info else "")
             continue
         _draw_property(p, r, sq, colors)
+
+
+def _draw_group_letter(p: Painter, r: pygame.Rect, bar: int, letter: str) -> None:
+    """The street group's letter in the cell's lower left corner, under its colour bar: the
+    group told apart without its colour, as the phones show it beside theirs."""
+    if not letter:
+        return
+    px = max(8, min(r.width, r.height - bar) * 2 // 5)
+    box = pygame.Rect(r.x + 2, r.bottom - px - 2, px, px)
+    p.text(letter, box, px / p.scale, theme.TEXT, bold=True, min_size=px / p.scale)
 
 
 def _draw_property(p: Painter, r: pygame.Rect, sq: Mapping[str, Any],

@@ -463,7 +463,7 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
     for box, action in zip(columns(rect, max(len(actions), 4), gap), actions, strict=False):
         button = action.button or "menu"
         cap = theme.BUTTON_COLORS[button]
-        ink = theme.BUTTON_TEXT.get(button, (250, 250, 250))
+        ink = theme.button_ink(button)
         p.fill(box, cap, radius=8)
         if narrow:
             p.paragraph(action.label, box.inflate(-p.px(2), -p.px(4)), 17, ink, bold=True,

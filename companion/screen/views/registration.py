@@ -303,7 +303,7 @@ def _buttons(p: Painter, rect: pygame.Rect, active: bool, asking: bool) -> None:
     slots = _columns(rect, 3, p.px(10))
     for slot, (button, label) in zip(slots, caps, strict=False):
         cap = theme.BUTTON_COLORS[button]
-        ink = theme.BUTTON_TEXT.get(button, (250, 250, 250))
+        ink = theme.button_ink(button)
         p.fill(slot, cap, radius=8)
         top, bottom = rows(slot.inflate(-p.px(8), -p.px(4)), 2)
         top.height = slot.height * 2 // 5 - p.px(2)  # as the game's buttons: cap, then action

@@ -1,0 +1,143 @@
+"""The session's listener that speaks: each accepted command's sentences, to the voice.
+
+Listeners run on the session's writer thread after the commit, so `on_update` only
+queues the update; the announcer's own thread builds the state, the sentences
+(companion.speech.spoken) and hands them to the voice (companion.speech.voice), which
+says them in a child process. A warning the screen shows is said the same way (`warn`).
+Settings (on/off, volume, quiet hours) are read again whenever `speech.json` changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.game.api import GameSessionProtocol, Update
+from companion.speech import settings as speech_settings
+from companion.speech.spoken import sentences, spoken_for
+from companion.speech.voice import Voice
+from companion.words import catalog as i18n
+from companion.words.table_language import TableLanguage
+
+log = logging.getLogger(__name__)
+
+
+def local_hour() -> int:
+    """The hour of the table's clock (quiet hours are local)."""
+    return time.localtime().tm_hour
+
+
+@dataclass(frozen=True)
+class _Note:
+    """A warning to say, or a marker the announcer's thread sets when it reaches it."""
+
+    text: str = ""
+    reached: threading.Event | None = None
+
+
+class Announcer:
+    """Listens to a session and says what happens in the table's language."""
+
+    def __init__(self, session: GameSessionProtocol, voice: Voice,
+                 data_dir: Path | None = None, language: Callable[[], str] | None = None,
+                 hour: Callable[[], int] = local_hour) -> None:
+        """`language`: a language to speak instead of the table's (tests); by default the
+        table's one language (companion.words.table_language: chosen at setup or on the
+        banker page, else the configured screen language, else the edition's)."""
+        self.session, self.voice, self.data_dir = session, voice, data_dir
+        self.language, self.hour = language, hour
+        self.settings = speech_settings.load(data_dir)
+        self._stamp = speech_settings.stamp(data_dir)
+        self._updates: queue.Queue[Update | _Note | None] = queue.Queue()
+        #: the last version whose sentences were handed to the voice
+        self.version = 0
+        self._told = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="announcer", daemon=True)
+        self._thread.start()
+        self._remove: Callable[[], None] | None = session.add_listener(self.on_update)
+
+    def on_update(self, update: Update) -> None:
+        """Session listener (the writer's thread): only queue it."""
+        self._updates.put(update)
+
+    def warn(self, text: str) -> None:
+        """Say a warning the screen shows (already in the table's language)."""
+        self._updates.put(_Note(text))
+
+    def settle(self, version: int, timeout: float = 10.0) -> bool:
+        """Wait until the update of `version` (and every one before) was turned into
+        sentences and handed to the voice (tests, the bench)."""
+        with self._told:
+            return self._told.wait_for(lambda: self.version >= version, timeout)
+
+    def said_warnings(self, timeout: float = 10.0) -> bool:
+        """Wait until every warning handed over so far was handed to the voice."""
+        done = threading.Event()
+        self._updates.put(_Note(reached=done))
+        return done.wait(timeout)
+
+    def _run(self) -> None:
+        while True:
+            item = self._updates.get()
+            if item is None:
+                return
+            try:
+                if isinstance(item, _Note):
+                    if item.reached is not None:
+                        item.reached.set()
+                    elif item.text:
+                        self._say([item.text], self._lang(self.session.state()))
+                else:
+                    self._announce(item)
+            except Exception:  # speech must never stop the table: log and go on
+                log.exception("speech: could not announce")
+            if isinstance(item, Update):
+                with self._told:
+                    self.version = max(self.version, item.version)
+                    self._told.notify_all()
+
+    def _announce(self, update: Update) -> None:
+        if not self._speaks():
+            return
+        state = update.state
+        lang = self._lang(state)
+        turn = any(e.get("kind") in ("turn", "undone", "redone") for e in update.events)
+        said = sentences(update.events, spoken_for(state, lang), turn_changed=turn)
+        self._say(said, lang)
+
+    def _say(self, said: list[str], lang: str) -> None:
+        if not self._speaks():
+            return
+        for text in said:
+            self.voice.say(text, lang, self.settings.volume)
+
+    def _speaks(self) -> bool:
+        stamp = speech_settings.stamp(self.data_dir)
+        if stamp != self._stamp:
+            self._stamp = stamp
+            self.settings = speech_settings.load(self.data_dir)
+        return self.settings.speaks_at(self.hour())
+
+    def _lang(self, state: Mapping[str, object]) -> str:
+        chosen = self.language() if self.language is not None else ""
+        if chosen:
+            return i18n.normalize_language(chosen)
+        edition = state.get("edition")
+        edition_id = edition if isinstance(edition, str) else None
+        if self.data_dir is not None:
+            return TableLanguage.at(self.data_dir).resolve(edition_id)
+        return i18n.default_language(edition_id)
+
+    def close(self) -> None:
+        """Stop listening, finish the announcer's thread, and close the voice."""
+        if self._remove is not None:
+            self._remove()
+            self._remove = None
+        self._updates.put(None)
+        self._thread.join(10.0)
+        self.voice.close()
