@@ -56,10 +56,11 @@ def test_a_me_page_left_out_of_the_update_is_unchanged(app: Flask, game: Any) ->
         command = {k: names.get(v, v) if isinstance(v, str) else v for k, v in command.items()}
         before = {name: _page(phone) for name, phone in phones.items()}
         actor = command.get("by") or command.get("from")
+        source = Source(kind="phone", player=actor) if isinstance(actor, str) else TABLE
         if n % 23 == 22:  # now and then a player takes their move back
-            out = game.undo(Source(kind="phone", player=actor) if actor else TABLE)
+            out = game.undo(source)
         else:
-            out = game.submit(command, Source(kind="phone", player=actor) if actor else TABLE)
+            out = game.submit(command, source)
         if not out.accepted:
             continue
         messages: list[Any] = []

@@ -4,14 +4,27 @@ a player's Me page, the banker's links, another language, an older state."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from web_fakes import TABLE, Phone, play, text
 
+from web_remote import create_app
 from web_remote.views.shared import PerState
 
 LANGS = ("en", "fr")
+
+
+@pytest.fixture
+def app(game: Any, tmp_path: Path) -> Iterator[Flask]:
+    """The remote without its rate limit: twelve phones of one address read every page."""
+    app = create_app(game, tmp_path / "game", {"banker_pin": "2468", "rate_per_s": 1e6,
+                                               "burst": 1e6})
+    yield app
+    app.extensions["web_remote"].close()
 
 
 def _phones(app: Flask, count: int, who: str, lang: str) -> list[Phone]:
