@@ -202,10 +202,10 @@ class Remote:
     sent: tuple[int, JSON] | None = None
     #: the offers' generation the phones were last told of
     _offers_told: int = 0
-    #: each player's unseen news keys, and whose own move the undo button took back, as
-    #: the last update left them (the listener's alone: `_me_changed`)
+    #: each player's unseen news keys, and who may undo the last move with their Me page's
+    #: button, as the last update left them (the listener's alone: `_me_changed`)
     _news: dict[str, tuple[Any, ...]] = field(default_factory=dict)
-    _undo_by: str | None = None
+    _undoers: set[str] = field(default_factory=set)
 
     def on_update(self, update: Update) -> None:
         """The session's listener (its listeners' thread): hand the update over, never
@@ -270,16 +270,16 @@ class Remote:
         if legal and before is not None:
             touched.update(str(p["name"]) for p in players
                            if legal_for(before, str(p["name"])) != legal_for(state, str(p["name"])))
-        news = {str(p["name"]): tuple(item.get("key") for item in
-                                      self.session.news(str(p["name"])))
+        news = {str(p["name"]): _news_mark(self.session.news(str(p["name"])))
                 for p in players}
         touched.update(p for p, keys in news.items() if self._news.get(p) != keys)
         self._news = news
-        target = self.session.undo_target()
-        source = (target or {}).get("source") or {}
-        by = source.get("player") if source.get("kind") == "phone" else None
-        touched.update(p for p in (self._undo_by, by) if isinstance(p, str))
-        self._undo_by = by if isinstance(by, str) else None
+        # whose Me page offers "Undo my last move", before and after: its sender, and a
+        # player it paid (a result seen is kept: theirs to give back)
+        undoers = {name for name in (str(p["name"]) for p in players)
+                   if self.session.undo_refusal(Source("phone", player=name)) is None}
+        touched.update(self._undoers | undoers)
+        self._undoers = undoers
         return None if anybody else sorted(touched)
 
     def close(self) -> None:
@@ -289,6 +289,13 @@ class Remote:
         self.cleanup.clear()
         self.hub.close()
         self.persister.stop()
+
+
+def _news_mark(items: list[JSON]) -> tuple[Any, ...]:
+    """What a Me page shows of a player's unseen news, in a few values: how many, the
+    newest and the oldest (news come and go at the ends: a move adds the newest, the
+    window drops the oldest, a phone marks some seen and the count changes)."""
+    return (len(items), items[0].get("key"), items[-1].get("key")) if items else (0,)
 
 
 def remote() -> Remote:

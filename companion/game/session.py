@@ -464,7 +464,7 @@ class GameSession:
             seq = self._seq
             if self._news is not None and self._news[0] == seq:
                 return self._news[1]
-            moves = list(self._stacks.undo)[-NEWS_MOVES:]
+            moves = self._stacks.undo[-NEWS_MOVES:]  # a slice: never the whole game
             rows = self._news_rows
             missing = {applied: move for applied, move in moves if applied not in rows}
             if missing:
