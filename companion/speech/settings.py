@@ -8,10 +8,11 @@ whenever the file changed, so neither needs the other.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from companion.paths import write_json
 
 FILE_NAME = "speech.json"
 
@@ -65,13 +66,11 @@ def load(data_dir: Path | None) -> SpeechSettings:
 
 
 def save(data_dir: Path | None, settings: SpeechSettings) -> None:
-    """Write the settings atomically (a crash leaves the old file or the new one)."""
+    """Write the settings atomically (companion.paths.write_json: fsynced, then renamed, so
+    a power cut leaves the old file or the new one)."""
     if data_dir is None:
         return
-    data_dir.mkdir(parents=True, exist_ok=True)
-    tmp = data_dir / (FILE_NAME + ".tmp")
-    tmp.write_text(json.dumps(asdict(settings), indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, data_dir / FILE_NAME)
+    write_json(data_dir / FILE_NAME, asdict(settings))
 
 
 def stamp(data_dir: Path | None) -> float | None:
