@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from web_fakes import ORIGIN, Phone
 from companion.game.journal import _row_crc, read_ack
 from companion.game.pins import PIN_FILE, PinStore
 from tools.bench.probe import HttpPhone
+from tools.bench.proc import free_port
 from web_remote import create_app
 from web_remote.security import SEATS_FILE, Seats
 
@@ -34,10 +34,6 @@ MOVES = 32
 START_S = 60.0
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def run(data: Path, port: int) -> subprocess.Popen[str]:

@@ -436,9 +436,9 @@ def test_rotating_cookies_share_their_address_rate_limit(game: Any, tmp_path: Pa
 def test_the_laptop_attack_on_a_real_companion_run(tmp_path: Path) -> None:
     """The same laptop (20 addresses x 32 kept-alive, half-sent requests) against a real
     `companion run --headless` with its own settings: the banker's phone still plays."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
+    from tools.bench.proc import free_port
+
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
          "--data-dir", str(tmp_path / "data")], cwd=ROOT, stdout=subprocess.PIPE,

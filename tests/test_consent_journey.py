@@ -11,7 +11,6 @@ import json
 import os
 import queue
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -26,6 +25,7 @@ import pytest
 from companion.app.tap_cmd import send_tap
 from companion.game.api import Source
 from companion.game.session import GameSession
+from tools.bench.proc import free_port
 
 CARDS = {"0A00000001": 1, "0B00000002": 2, "0C00000003": 3}  # Ann, Bo, Cy
 ANN, BO, CY = CARDS
@@ -119,9 +119,7 @@ def table(tmp_path: Path) -> Iterator[tuple[Path, str, Log]]:
                               Source("script", banker=True)).accepted
     env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none")}
     for _attempt in range(3):  # a port found free may be taken again before the run binds it
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+        port = free_port()
         proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
              "--data-dir", str(data), "--reader", "fake"],

@@ -4,7 +4,6 @@ without the screen's drawing modules, so that a headless companion never loads p
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from companion.game.api import Source
 from companion.game.session import GameSession
 from companion.screen.headless import HeadlessTable
 from companion.screen.views import settings as screen_settings
+from tools.bench.proc import free_port
 
 TABLE = Source("script", banker=True)
 
@@ -92,9 +92,7 @@ def test_a_headless_companion_loads_no_pygame_and_no_sdl(tmp_path: Path) -> None
     env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none")}
     log = tmp_path / "stderr.log"
     for _attempt in range(3):  # a port found free may be taken again before the run binds it
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+        port = free_port()
         with log.open("w") as errors:  # the child keeps its own copy of the descriptor
             proc = subprocess.Popen(
                 [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),

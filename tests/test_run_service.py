@@ -20,14 +20,11 @@ import pytest
 
 from companion.game.api import Source
 from companion.game.session import GameSession
+from tools.bench.proc import free_port
 
 ENV = {**os.environ, "SDL_AUDIODRIVER": "dummy", "SDL_VIDEODRIVER": "dummy"}
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def run(tmp_path: Path, *extra: str, env: dict[str, str] | None = None,

@@ -93,13 +93,12 @@ def test_sigterm_stops_a_headless_companion_promptly(tmp_path: Path) -> None:
     handler re-entering the Event lock it already held)."""
     import os
     import signal
-    import socket
     import subprocess
     import sys
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    from tools.bench.proc import free_port
+
+    port = free_port()
     env = {**os.environ, "SDL_AUDIODRIVER": "dummy", "COMPANION_CONFIG": str(tmp_path / "none")}
     with subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),

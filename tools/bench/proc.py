@@ -21,11 +21,32 @@ from typing import IO
 CHECKOUT = Path(__file__).resolve().parents[2]
 
 
+def _ephemeral_ports() -> range:
+    """The kernel's range for the local ports of outgoing connections."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return range(int(low), int(high) + 1)
+    except (OSError, ValueError):
+        return range(32768, 61000)
+
+
 def free_port() -> int:
-    """A TCP port nobody listens on now (the kernel's pick)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A TCP port free on every address now, outside the kernel's range for outgoing
+    connections: the companion listens on 0.0.0.0, and a port the kernel picked could be
+    a client socket's own port moments later (another phone's connection), so the run
+    would fail with "Address already in use"."""
+    import random
+
+    ephemeral = _ephemeral_ports()
+    candidates = [p for p in range(10000, 65536) if p not in ephemeral]
+    for port in random.sample(candidates, 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
+    raise OSError("no free TCP port outside the ephemeral range")
 
 
 def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
