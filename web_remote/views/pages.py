@@ -237,7 +237,7 @@ def me() -> BaseResponse:
     news = say_news(state, player, remote().session.news(player)
                     if me_json and player else None)
     news["markable"] = who is not None and who.player is not None and who.player == player
-    return page("me", state=state, player=player, me_json=me_json, legal=mine, news=news,
+    return page("me", state=state, player=player, me_json=me_json, moves=mine, news=news,
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
                 said=building_said(pending), placing=placing,
                 place=offered("build") if placing else None,
