@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.game.table.buttons import GAME_BUTTONS, command_for
+from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
 from companion.game.table.offers import put_to
 
 JSON = dict[str, Any]
@@ -174,6 +174,9 @@ class TableView:
     game_clock: Clock | None
     #: what ROLL, YES, NO and PASS GO send now for whoever decides (None: nothing)
     buttons: Mapping[str, JSON | None]
+    #: whom the shared buttons answer for now (the decision's owner, else the current
+    #: player; in an auction the current player while they may still bid or pass)
+    decider: str | None
     #: the named player other than the current one whose decision is on the table (their
     #: own phone or bank card answers it), else None
     waiting_on: str | None
@@ -302,5 +305,5 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
         asked=tuple(asked), offers=tuple(dict(o) for o in offers),
         auction_clock=_clock(state.get("auction_clock")) if pending.get("bidder") else None,
         game_clock=_clock(state.get("clock")),
-        buttons={b: command_for(state, b) for b in GAME_BUTTONS},
+        buttons={b: command_for(state, b) for b in GAME_BUTTONS}, decider=decider(state),
         waiting_on=waiting_on(state), moves=moves, _state=state)

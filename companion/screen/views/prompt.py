@@ -374,14 +374,11 @@ def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> P
 
 
 def auction_player(state: Mapping[str, Any], ui: UiState | None = None) -> str | None:
-    """Whom the panel's YES / NO bid or pass for: the current player while they may still
-    bid or pass, else nobody. Every other bidder answers on their phone or with their bank
-    card (companion.screen.views.waiting): the shared buttons never decide for them."""
-    cur = state.get("current")
-    if not isinstance(cur, str):
-        return None
-    ui = ui or UiState()
-    return cur if may(state, ui, "bid", cur) or may(state, ui, "pass", cur) else None
+    """Whom the panel's YES / NO bid or pass for in an auction, as the view of the table
+    says (`decider`): the current player while they may still bid or pass, else nobody.
+    Every other bidder answers on their phone or with their bank card
+    (companion.screen.views.waiting): the shared buttons never decide for them."""
+    return table_of(state, ui or UiState()).decider
 
 
 def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
