@@ -172,3 +172,19 @@ def test_the_phones_undo_flag_asks_the_session(device: tuple[Any, Flask]) -> Non
     out = game.submit({"do": "end_turn", "by": "Ann"}, TABLE)
     assert out.accepted
     assert _seat(ann)["undo"] is False  # the banker's script sent it: not hers
+
+
+def test_the_banker_page_offers_the_calls_the_layer_offers(
+        device: tuple[Any, Flask], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The banker's "End now and count" is there while the table offers end_game; a layer
+    that does not offer it takes it off the page."""
+    game, app = device
+    banker = Phone(app)
+    assert banker.join("banker", "2468").status_code == 302
+    assert '"do": "end_game"' in banker.client.get("/banker").get_data(as_text=True)
+    real = table_view.moves_of_state
+    monkeypatch.setattr(table_view, "moves_of_state",
+                        lambda state: tuple(m for m in real(state) if m.do != "end_game"))
+    play(game, {"do": "roll", "by": "Ann", "dice": [1, 2]})  # a new version, a new view
+    assert any(e["do"] == "end_game" for e in game.state()["legal"])
+    assert '"do": "end_game"' not in banker.client.get("/banker").get_data(as_text=True)

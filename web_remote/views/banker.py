@@ -76,6 +76,7 @@ def _render(refused: dict[str, str] | None = None,
         refused = {**refused, "form": "page"}  # a form this page does not have: said on top
     players = [p["name"] for p in state.get("players", [])]
     lang = current_language()
+    view = r.table(state)
     template = "parts/banker.html" if request.args.get("partial") else "banker.html"
     return Response(render_template(
         template, state=state, page_name="banker", partial_url=url_for("banker.page"),
@@ -86,7 +87,10 @@ def _render(refused: dict[str, str] | None = None,
         options=state.get("options", {}),
         journal=int((r.session.history(None, 1) or [{}])[-1].get("seq") or 0),  # one row read
         undo_question=say_undo(r.session.undo_target(), state),
-        auction_building=shortage_auction(state, r.table(state)),
+        auction_building=shortage_auction(state, view),
+        # the banker's calls, as the view of the table offers them now
+        can_close=view.move("close_auction") is not None,
+        can_end=view.move("end_game") is not None,
         building_names=building_names(),
         said=building_said(state.get("pending")), names=square_names(state, lang),
         refused=refused, typed=_typed(refused, sent, state, players),
