@@ -131,8 +131,8 @@ class HeadlessTable:
         """A new state: its sounds; a new decision ends what the
         buttons held for the last one (a card holder, the UNDO question, the dialled bid)."""
         waited = self.view.waiting_on
+        self.state = update.state  # this version's public state, built once for every listener
         self.view = self.session.table()
-        self.state = dict(self.view.state)  # the state the table's view was built from
         if self.view.waiting_on != waited:
             self.card_holder = None  # a card held the buttons for that decision only
         self.bid_steps = 0  # the dial sets the bid above the next one of this table

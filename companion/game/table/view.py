@@ -48,31 +48,53 @@ def waiting_on(state: Mapping[str, Any]) -> str | None:
     return who
 
 
-@dataclass(frozen=True)
 class Move:
     """One thing someone may do now, as the engine offers it: the verb, who sends it (None:
-    the banker's call, or anyone's at the table), the squares it may name, and the offer
-    as the public state writes it (`to_json`, docs/state-json.md)."""
+    the banker's call, or anyone's at the table), what it leaves to choose (the squares it
+    may name, a bid's lowest and highest amount), and the offer as the public state writes
+    it (`to_json`, docs/state-json.md). Read-only. Built for every offer of a version, so
+    it holds the offer as it is and reads its choices only when asked (a frozen dataclass
+    made the view cost more than the screen's frame on a Pi)."""
 
-    do: str
-    by: str | None
-    squares: tuple[int, ...]
-    #: a bid's lowest and highest amount (None: not an amount)
-    low: int | None
-    high: int | None
-    #: the banker's move correction (never the table's own buttons')
-    correction: bool
-    _entry: Mapping[str, Any]
+    __slots__ = ("do", "by", "correction", "_entry")
+
+    def __init__(self, entry: Mapping[str, Any]) -> None:
+        by = entry.get("by")
+        self.do: str = str(entry.get("do"))
+        self.by: str | None = by if isinstance(by, str) else None
+        #: the banker's move correction (never the table's own buttons')
+        self.correction: bool = bool(entry.get("correction"))
+        self._entry = entry
 
     @classmethod
     def of(cls, entry: Mapping[str, Any]) -> Move:
         """The move of one entry of the state's offers."""
-        by, low, high = entry.get("by"), entry.get("min"), entry.get("max")
-        return cls(str(entry.get("do")), by if isinstance(by, str) else None,
-                   tuple(int(s) for s in entry.get("squares") or ()),
-                   int(low) if isinstance(low, int) else None,
-                   int(high) if isinstance(high, int) else None,
-                   bool(entry.get("correction")), entry)
+        return cls(entry)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self._entry == other._entry
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, like the offer's JSON
+
+    def __repr__(self) -> str:
+        return f"Move({dict(self._entry)!r})"
+
+    @property
+    def squares(self) -> tuple[int, ...]:
+        """The squares it may name (board indexes), () when it names none."""
+        return tuple(int(s) for s in self._entry.get("squares") or ())
+
+    @property
+    def low(self) -> int | None:
+        """A bid's lowest amount (None: not an amount)."""
+        low = self._entry.get("min")
+        return low if isinstance(low, int) else None
+
+    @property
+    def high(self) -> int | None:
+        """A bid's highest amount (None: not an amount)."""
+        high = self._entry.get("max")
+        return high if isinstance(high, int) else None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -110,7 +132,7 @@ class Move:
 
 def moves_of_state(state: Mapping[str, Any]) -> tuple[Move, ...]:
     """Every move the engine offers in a public state JSON."""
-    return tuple(Move.of(e) for e in state.get(MOVES_KEY) or ())
+    return tuple(map(Move, state.get(MOVES_KEY) or ()))
 
 
 def moves_for(state: Mapping[str, Any], player: str | None) -> tuple[Move, ...]:
