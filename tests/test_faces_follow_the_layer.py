@@ -13,9 +13,10 @@ import pytest
 from flask import Flask
 from web_fakes import TABLE, Phone, open_real_session, play
 
-from companion.game.api import Source
+from companion.game.api import Source, Update
 from companion.game.table import view as table_view
 from companion.game.table.view import Move
+from companion.screen.controller import Controller
 from companion.screen.headless import HeadlessTable
 from companion.screen.ui_state import UiState
 from companion.screen.views.prompt import build_prompt, square_choices
@@ -93,6 +94,8 @@ def test_when_the_layer_offers_less_every_face_offers_less(
     ann = _phone(app, "player:Ann")
     assert [c[1] for c in square_choices(state, UiState(), "mortgage")] == [
         {"do": "mortgage", "by": "Ann", "square": 3}]
+    screen = Controller(game)
+    assert "choose:mortgage" in _menu(screen)
     assert any(m["do"] == "mortgage" for m in _seat(ann)["moves"])
     assert "mortgage" in _deed_buttons(ann)
 
@@ -108,8 +111,22 @@ def test_when_the_layer_offers_less_every_face_offers_less(
     assert any(e["do"] == "mortgage" and e["by"] == "Ann" for e in state["legal"])
     assert square_choices(state, UiState(), "mortgage") == []
     assert "mortgage" not in game.table().verbs()
+    screen.apply_update(_latest(game))
+    assert "choose:mortgage" not in _menu(screen)
+    screen.close()
     assert not any(m["do"] == "mortgage" for m in _seat(ann)["moves"])
     assert "mortgage" not in _deed_buttons(ann)
+
+
+def _menu(screen: Controller) -> list[str | None]:
+    """The actions of the screen's MENU list as it opens now."""
+    screen.open_menu()
+    assert screen.ui.chooser is not None
+    return [c.action for c in screen.ui.chooser.choices]
+
+
+def _latest(game: Any) -> Update:
+    return Update(game.version, game.state(), [], TABLE)
 
 
 def _deed_buttons(phone: Phone) -> str:
