@@ -202,17 +202,13 @@ def _legal_reads(path: Path) -> int:
 
 
 #: the faces that still read the engine's `legal` list themselves, and how often: a ratchet
-#: that only goes down (the screen's lists of squares to build on, its menu, the phones'
-#: command forms); the buttons' meaning is companion.game.table.buttons' and the offers'
-#: companion.game.table.offers', and no other face may start reading it
-LEGAL_READERS = {
-    "companion.screen.controller": 3,  # the menu's verbs, the banker's Sold!; a state
-    # with "legal" or not
-    "companion.screen.views.prompt": 2,  # legal_entry; the square picker's squares
-    "companion.screen.headless": 1,  # a state with "legal" or not
-    "web_remote.views.banker": 2,  # the banker's building auction and builders
-    "web_remote.present": 1,  # the phone's command forms
-}
+#: that only goes down, and is down to none (issue 25): the screen's decision panel, menu
+#: and square picker, a headless table and the phones ask the session's view of the table
+#: (companion.game.table.view: `moves_of`, `move`, `choices`, what each button sends);
+#: nothing may start reading it again
+LEGAL_READERS: dict[str, int] = {}
+#: the table layer's names for the state's offers list, which only the layer reads
+LAYER_KEYS = ("MOVES_KEY", "CHOICE_FIELDS")
 
 
 def test_faces_read_the_engines_offers_only_where_they_still_do() -> None:
@@ -220,3 +216,27 @@ def test_faces_read_the_engines_offers_only_where_they_still_do() -> None:
     grown = {name: n for name, n in reads.items() if n > LEGAL_READERS.get(name, 0)}
     assert grown == {}, "a face reads `legal` itself: ask the session's view of the table " \
         "(companion.game.table) or companion.game.authority instead"
+
+
+def test_no_face_reaches_the_offers_list_through_the_layers_key() -> None:
+    """The key's name is the layer's: a face importing it would read the list itself
+    around the ratchet above."""
+    wrong = []
+    for name, path in modules().items():
+        if not _is_face(name):
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    node.module.startswith("companion.game.table"):
+                wrong += [f"{name}: {a.name}" for a in node.names if a.name in LAYER_KEYS]
+            if isinstance(node, ast.Attribute) and node.attr in LAYER_KEYS:
+                wrong.append(f"{name}: .{node.attr}")
+    assert wrong == []
+
+
+def test_the_ratchet_sees_a_read_of_the_offers(tmp_path: Path) -> None:
+    """The counter counts: a face's read of the list is seen, a word in a sentence not."""
+    source = tmp_path / "face.py"
+    source.write_text('x = state.get("legal") or []\ny = state["legal"]\n'
+                      'z = "legal moves"\n', encoding="utf-8")
+    assert _legal_reads(source) == 2

@@ -17,13 +17,18 @@ from flask import Response, current_app, jsonify, render_template, request, sess
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
 from companion.game.table.offers import Facts, OfferStore
-from companion.game.table.view import TableView
+from companion.game.table.view import (
+    TableView,
+    build,
+    names_the_moves,
+    whose_moves_changed,
+)
 from companion.rules.commands import Command
 from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
-from web_remote.present import OFFERS_KEY, changes_history, legal_for
+from web_remote.present import changes_history
 from web_remote.security import JoinCodes, RateLimiter, Seats, new_token
 from web_remote.store import Persister
 from web_remote.worth import WorthRecorder
@@ -254,22 +259,21 @@ class Remote:
         tests/test_web_me_changed.py renders every page to hold this to account."""
         players = state.get("players") or []
         touched: set[str] = set()
-        anybody = legal = False
+        anybody = moved = False
         for step in change:
             path = step[0]
             if path and path[0] in UNSEEN_ON_ME:
                 continue
-            if path and path[0] == OFFERS_KEY and before is not None:
-                legal = True  # the players whose own offers changed: below
+            if names_the_moves(path) and before is not None:
+                moved = True  # the players whose own moves changed: below
                 continue
             if len(path) >= 3 and path[0] == "players" and isinstance(path[1], int) \
                     and path[2] not in ("name", "bankrupt") and path[1] < len(players):
                 touched.add(str(players[path[1]]["name"]))
                 continue
             anybody = True
-        if legal and before is not None:
-            touched.update(str(p["name"]) for p in players
-                           if legal_for(before, str(p["name"])) != legal_for(state, str(p["name"])))
+        if moved and before is not None:
+            touched |= whose_moves_changed(before, state, [str(p["name"]) for p in players])
         news = {str(p["name"]): _news_mark(self.session.news(str(p["name"])))
                 for p in players}
         touched.update(p for p, keys in news.items() if self._news.get(p) != keys)
@@ -281,6 +285,15 @@ class Remote:
         touched.update(self._undoers | undoers)
         self._undoers = undoers
         return None if anybody else sorted(touched)
+
+    def table(self, state: JSON) -> TableView:
+        """The session's view of the table for the state a page shows: the session's own
+        when it is of that version (built once per version for every phone), else that
+        state's as the table layer builds it (a move landed between the two reads)."""
+        view = self.session.table()
+        if view.version == int(state.get("version") or 0):
+            return view
+        return build(state, self.proposals.open())
 
     def close(self) -> None:
         """Stop listening and end every live stream."""

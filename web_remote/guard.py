@@ -183,12 +183,3 @@ def check_names(names: Any) -> list[str]:
                 "control characters: %(name)s", count=MAX_NAME,
                 name=repr(name[:MAX_NAME])))
     return names
-
-
-def own_move(target: JSON | None, who: Identity) -> bool:
-    """Whether the move an undo would take back (`target`, a journal entry) was sent by this
-    player's own phone: a player may take that back, nothing else."""
-    if target is None or who.role != "player" or who.player is None:
-        return False
-    source = target.get("source") or {}
-    return bool(source.get("kind") == "phone" and source.get("player") == who.player)

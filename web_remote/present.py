@@ -1,5 +1,6 @@
-"""From the state JSON and the edition to what a page shows: deeds as cards, the actions a
-phone may take now (from "legal" only), building previews, and the transaction list.
+"""From the state JSON and the edition to what a page shows: deeds as cards with what may
+be done to each now (the moves the session's view of the table offers the player,
+companion.game.table.view), building previews, and the transaction list.
 
 Money and square names are said as the Table page's "Latest" list says them
 (companion.words.move_words), so no page shows the same thing two ways: money by
@@ -9,10 +10,12 @@ companion.words.refusals.square_name (as the edition names them in the phone's l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from companion.editions import group_letters, load_edition
+from companion.game.table.view import Move
 from companion.rules import Edition, EditionError, SquareKind
 from companion.words import catalog as edition_words
 from companion.words.refusals import square_name
@@ -122,35 +125,9 @@ def lift_cost(value: int, options: JSON) -> int:
     return value + extra
 
 
-#: the state's list of the engine's offers: the phones read it here only
-OFFERS_KEY = "legal"
-
-
-def offers(state: JSON) -> list[JSON]:
-    """Every command the engine offers now (the state's list)."""
-    return list(state.get(OFFERS_KEY) or [])
-
-
-def correction_for(state: JSON, player: str | None) -> JSON | None:
-    """The banker's correction of a player's move (the token put on a square, the salary
-    paid), when the engine offers it for that player."""
-    return next((c for c in offers(state) if c.get("correction")
-                 and c["do"] == "land" and player in c.get("players", [])), None)
-
-
-def legal_for(state: JSON, player: str | None) -> list[JSON]:
-    """The legal commands a player may send (those with their name, and auction/trade)."""
-    out = []
-    for cmd in offers(state):
-        by = cmd.get("by")
-        if by == player or (by is None and cmd["do"] == "trade" and player in cmd["players"]):
-            out.append(cmd)
-    return out
-
-
-def squares_for(legal: list[JSON], verb: str) -> set[int]:
-    """The squares a per-square verb (build, mortgage...) may name now."""
-    return {s for c in legal if c["do"] == verb for s in c.get("squares", [])}
+def squares_for(moves: Sequence[Move], verb: str) -> set[int]:
+    """The squares a per-square verb (build, mortgage...) may name now, of these moves."""
+    return {s for m in moves if m.do == verb for s in m.squares}
 
 
 def level_label(square: JSON) -> str:
@@ -194,10 +171,11 @@ def _ladder(sq: Any, cur: JSON | None, lang: str) -> list[tuple[str, str]]:
     return [(str(k + 1), f"× {m}") for k, m in enumerate(sq.multipliers)]
 
 
-def deeds(state: JSON, player: str | None, legal: list[JSON], lang: str) -> list[JSON]:
+def deeds(state: JSON, player: str | None, moves: Sequence[Move], lang: str) -> list[JSON]:
     """The player's deeds as cards: rent ladder, costs, buildings (houses, hotel, Mega's
-    skyscraper and train depot), and what can be done now (from `legal` only); names and
-    money as the phone's language `lang` says them."""
+    skyscraper and train depot), and what can be done now (the player's `moves`, as the
+    view of the table offers them); names and money as the phone's language `lang` says
+    them."""
     ed = edition(str(state.get("edition", "")))
     options = state.get("options", {})
     cur = state.get("currency")
@@ -206,7 +184,7 @@ def deeds(state: JSON, player: str | None, legal: list[JSON], lang: str) -> list
     def said(amount: int) -> str:
         return money(amount, cur, lang)
 
-    verbs = {v: squares_for(legal, v) for v in ("build", "sell_building", "mortgage",
+    verbs = {v: squares_for(moves, v) for v in ("build", "sell_building", "mortgage",
                                                   "unmortgage")}
     by_index = {int(s["index"]): s for s in state.get("squares", [])}
     depot_cost = ed.depot_cost if ed is not None else 0
@@ -250,11 +228,6 @@ def deeds(state: JSON, player: str | None, legal: list[JSON], lang: str) -> list
             "group_levels": [level_label(by_index[g]) for g in group], "preview": preview,
         })
     return cards
-
-
-def find(legal: list[JSON], verb: str) -> JSON | None:
-    """The legal command with this verb, if any."""
-    return next((c for c in legal if c["do"] == verb), None)
 
 
 def _party(name: Any) -> str:

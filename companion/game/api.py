@@ -128,7 +128,7 @@ class GameSessionProtocol(Protocol):
 
     def undo_refusal(self, source: Source) -> JSON | None:
         """Why an undo by `source` would be refused now ({"code", "message", "params"}), or
-        None: a result seen is a result kept (companion.game.going_back.undo_refusal)."""
+        None: a result seen is a result kept (companion.game.authority's UNDO_RIGHTS)."""
         ...
 
     def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.api import Source
+from companion.game.journal import Entry
 from companion.game.table.view import waiting_on
 from companion.rules import GameState
 from companion.rules.commands import Command
+from companion.rules.events import Transfer
 
 JSON = dict[str, Any]
 #: a command as the inputs hold it: a typed record, or its JSON (a legal entry's, a phone's)
@@ -72,9 +74,22 @@ SHARED_KINDS = frozenset({"button", "keyboard", "screen", "touch"})
 #: shared input like any other)
 CLOCK_KINDS = frozenset({"session"})
 
+#: who may take back a move, by what the move was (`undo_kind`): a result seen is a result
+#: kept. The banker may take back anything; "banker": the banker alone, "payee": the
+#: banker or the one player the move paid (their consent, by giving it back themselves),
+#: "sender": the banker or the player who sent it. The session asks `undo_refused` for
+#: every undo, from any input, and for whether a phone's Me page offers its undo button.
+UNDO_RIGHTS: dict[str, str] = {
+    "jump": "banker",  # the banker's going back to an earlier move
+    "new_game": "banker",  # dealing a game
+    "result": "banker",  # the companion's own dice, or a card drawn
+    "paid": "payee",  # a move that paid money to another player
+    "move": "sender",  # any other move
+}
+
 #: what a face may use; the rest is the session's
-__all__ = ["RIGHTS", "BANKER_VERBS", "Refused", "Right", "actor_field", "actor_of",
-           "as_json", "check", "table_source", "waiting_on"]
+__all__ = ["RIGHTS", "BANKER_VERBS", "UNDO_RIGHTS", "Refused", "Right", "actor_field",
+           "actor_of", "as_json", "check", "table_source", "waiting_on"]
 
 
 @dataclass(frozen=True)
@@ -186,6 +201,55 @@ def check(source: Source, command: JSON, state: GameState | None,
 def _not_yours(decider: str, current: str) -> Refused:
     return Refused("not_your_turn", f"{decider} must do this: on their own phone or with "
                    "their bank card", {"player": decider, "current": current})
+
+
+def _paid(entry: Entry) -> list[str]:
+    """The players (not the mover, not the pot) a move paid money to."""
+    command = entry.command
+    actor = command.get("by") or command.get("from") or entry.source.player
+    return sorted({e.to for e in entry.events if isinstance(e, Transfer)
+                   and e.to is not None and e.to not in ("pot", actor)})
+
+
+def undo_kind(entry: Entry, jump: bool = False) -> str:
+    """The row of UNDO_RIGHTS a move taken back falls in (`jump`: it is the banker's going
+    back to an earlier move)."""
+    if jump:
+        return "jump"
+    command = entry.command
+    if command.get("do") == "new_game":
+        return "new_game"
+    if entry.rng is not None or command.get("do") == "draw":
+        return "result"
+    return "paid" if _paid(entry) else "move"
+
+
+def undo_refused(source: Source, entry: Entry, jump: bool = False) -> Refused | None:
+    """Why `source` may not take back the move of journal row `entry` (None: it may), as
+    UNDO_RIGHTS says: the one place that decides it, for the session's undo from every
+    input and for the phones' question whether to offer it."""
+    if source.banker:
+        return None
+    kind = undo_kind(entry, jump)
+    who = UNDO_RIGHTS[kind]
+    if who == "banker":
+        if kind == "jump":
+            return Refused("banker_only", "only the banker can undo going back to an "
+                           "earlier move", {})
+        if kind == "new_game":
+            return Refused("not_allowed", "only the banker can undo dealing a game", {})
+        return Refused("result_kept", "a result seen is kept: only the banker can undo the "
+                       "companion's dice or a card drawn", {})
+    if who == "payee":
+        paid = _paid(entry)
+        if paid == [source.player]:
+            return None  # the player paid gives it back
+        return Refused("result_kept", f"{paid[0]} received money in that move: only the "
+                       f"banker or {paid[0]} can undo it", {"player": paid[0]})
+    if source.player is not None and entry.source.player == source.player:
+        return None
+    sender = f"{entry.source.player}, who sent it," if entry.source.player else "nobody"
+    return Refused("not_allowed", f"only the banker or {sender} can undo that command", {})
 
 
 #: the verbs of a move told by hand, which the banker may send as a correction

@@ -6,7 +6,7 @@ command row is N), so that one undo brings every move back and a redo takes them
 the jump would take back: the journal entries of those moves, newest first, each marked
 when the companion itself rolled its dice or drew its card (the generator and the decks go
 back too, so those come out the same when played again), or why the jump is refused.
-`undo_refusal` says who may take back one move: a result seen is a result kept.
+Who may take back one move is companion.game.authority's (`UNDO_RIGHTS`, `undo_refused`).
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.game.api import Source
 from companion.game.journal import Entry, Journal
 from companion.game.replaying import UNDO_TO, Item, Stacks
-from companion.rules.events import Event, Redone, Transfer, Undone
+from companion.rules.events import Event, Redone, Undone
 
 JSON = dict[str, Any]
 
@@ -42,36 +41,6 @@ class Refusal:
     code: str
     message: str
     params: JSON = field(default_factory=dict)
-
-
-def undo_refusal(entry: Entry, source: Source) -> Refusal | None:
-    """Why `source` may not take back the move of journal row `entry` (None: it may).
-
-    A result seen is a result kept: the banker may take back anything; the companion's
-    own dice (the row moved the generator) and any card drawn only the banker; a move
-    that paid money to another player only the banker or that player (their consent, by
-    taking it back themselves); any other move the player who sent it.
-    """
-    if source.banker:
-        return None
-    command = entry.command
-    if command.get("do") == "new_game":
-        return Refusal("not_allowed", "only the banker can undo dealing a game")
-    if entry.rng is not None or command.get("do") == "draw":
-        return Refusal("result_kept", "a result seen is kept: only the banker can undo the "
-                       "companion's dice or a card drawn")
-    actor = command.get("by") or command.get("from") or entry.source.player
-    paid = sorted({e.to for e in entry.events if isinstance(e, Transfer)
-                   and e.to is not None and e.to not in ("pot", actor)})
-    if paid:
-        if paid == [source.player]:
-            return None  # the player paid gives it back
-        return Refusal("result_kept", f"{paid[0]} received money in that move: only the "
-                       f"banker or {paid[0]} can undo it", {"player": paid[0]})
-    if source.player is not None and entry.source.player == source.player:
-        return None
-    who = f"{entry.source.player}, who sent it," if entry.source.player else "nobody"
-    return Refusal("not_allowed", f"only the banker or {who} can undo that command")
 
 
 def find(stacks: Stacks, seq: int) -> int | None:
@@ -135,5 +104,4 @@ def brought_back(journal: Journal, items: list[Item]) -> list[Event]:
     return [Redone(move, entries[move].command) for _applied, move in items]
 
 
-__all__ = ["Plan", "Refusal", "brought_back", "command", "find", "plan", "taken_back",
-           "undo_refusal"]
+__all__ = ["Plan", "Refusal", "brought_back", "command", "find", "plan", "taken_back"]

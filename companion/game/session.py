@@ -712,14 +712,12 @@ class GameSession:
         return {"code": refused.code, "message": refused.message, "params": refused.params}
 
     def _undo_refused(self, source: Source, target: int) -> Outcome | None:
-        """Who may take back move `target`: the banker's jump back the banker alone, any
-        other move as going_back.undo_refusal says (a result seen is a result kept)."""
+        """Who may take back move `target`: the one table's say (companion.game.authority
+        UNDO_RIGHTS: a result seen is a result kept; the banker's jump back the banker's)."""
         if source.banker:
             return None
-        if target in self._stacks.back:
-            return _refused(self.version, "banker_only",
-                            "only the banker can undo going back to an earlier move")
-        found = going_back.undo_refusal(self._entry(target), source)
+        found = authority.undo_refused(source, self._entry(target),
+                                       jump=target in self._stacks.back)
         if found is None:
             return None
         return _refused(self.version, found.code, found.message, found.params)

@@ -50,6 +50,7 @@ from companion.screen.views.prompt import (
     Action,
     build_prompt,
     square_choices,
+    table_of,
 )
 from companion.screen.views.setup import SetupForm
 from companion.speech import settings as speech_settings
@@ -280,8 +281,7 @@ class Controller(EntryMixin):
     def apply_update(self, update: Update) -> None:
         """A new state from the session: animate balances, log, sounds, auction clock."""
         old = self.state if has_game(self.state) else None
-        state = update.state if "legal" in update.state or not self.session \
-            else self.session.state()
+        state = update.state  # the public state of this version, built once for every listener
         self.state = state
         now = self.ui.now
         if old is not None and old.get("edition") == state.get("edition"):
@@ -589,7 +589,7 @@ class Controller(EntryMixin):
     def open_menu(self) -> None:
         """The MENU button's list: building, mortgages, sound, help."""
         state = self.state or {}
-        verbs = {e.get("do") for e in state.get("legal") or []}
+        verbs = table_of(state, self.ui).verbs()  # what anyone may do now, as the table says
         choices = []
         for verb, msg in (("build", "menu_build"), ("sell_building", "menu_sell"),
                           ("mortgage", "menu_mortgage"), ("unmortgage", "menu_unmortgage")):
@@ -791,8 +791,7 @@ class Controller(EntryMixin):
                 self.open_banker_menu()
         elif then == "deal":
             self._deal()
-        elif then == "sold" and any(e.get("do") == "close_auction"
-                                    for e in (self.state or {}).get("legal") or []):
+        elif then == "sold" and table_of(self.state or {}, self.ui).move("close_auction"):
             self._send(CloseAuction(), Source("screen", banker=True))
         elif then.startswith("cards:") and self.cards is not None:
             self.cards.do(then)

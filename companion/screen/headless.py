@@ -131,7 +131,7 @@ class HeadlessTable:
         """A new state: its sounds; a new decision ends what the
         buttons held for the last one (a card holder, the UNDO question, the dialled bid)."""
         waited = self.view.waiting_on
-        self.state = update.state if "legal" in update.state else self.session.state()
+        self.state = update.state  # this version's public state, built once for every listener
         self.view = self.session.table()
         if self.view.waiting_on != waited:
             self.card_holder = None  # a card held the buttons for that decision only

@@ -52,7 +52,10 @@ def columns(rect: pygame.Rect, count: int, gap: int = 0) -> list[pygame.Rect]:
 
 @dataclass(frozen=True)
 class GameLayout:
-    """The game screen: header, players, board map, side column, decision panel."""
+    """The game screen: header, players, board map, side column, decision panel, and where a
+    notice or a card's question shows while it lasts (`banner`: just above the decision
+    panel whose buttons answer it, growing upward, so the whose-turn header stays in
+    sight)."""
 
     header: pygame.Rect
     players: pygame.Rect
@@ -63,6 +66,7 @@ class GameLayout:
     prompt_title: pygame.Rect
     prompt_detail: pygame.Rect
     buttons: pygame.Rect
+    banner: pygame.Rect
 
     @classmethod
     def for_size(cls, size: tuple[int, int]) -> GameLayout:
@@ -82,6 +86,7 @@ class GameLayout:
             prompt_title=r(16, 361, 768, 34),
             prompt_detail=r(16, 395, 768, 22),
             buttons=r(12, 420, 776, 50),
+            banner=r(6, 316, 788, 38),
         )
 
 

@@ -96,7 +96,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
             else:  # until a phone is on the table's Wi-Fi its code takes the side column
                 draw_phones(p, game.log.union(game.remote), ui)
             draw_prompt(p, game, frame.prompt, colors)
-            draw_banner(p, game.header, ui)
+            draw_banner(p, game.banner, ui, upward=True)  # the header stays readable
     if ui.overlay == "help":
         draw_help(p)
     elif ui.overlay == "chooser" and ui.chooser is not None:

@@ -94,6 +94,28 @@ def state() -> Response:
     return jsonify(remote().session.state())
 
 
+@bp.get("/table")
+@joined
+def table() -> Response:
+    """The session's typed view of the table for this phone (companion.game.table.view,
+    `TableView.for_seat`): whose turn, the clocks, whom the table waits for, and what this
+    phone's player is asked and may send now (the moves, what each panel button would send
+    for them, the offers they made or were made), with "undo": whether their Me page's
+    undo would be taken now. A spectator sees the public part; the banker every move and
+    offer. A seat is the phone's own, never one named in the request."""
+    who = identity()
+    assert who is not None
+    r = remote()
+    state = r.session.state()
+    view = r.table(state)
+    out = view.for_seat(who.player if who.role == "player" or who.banker else None,
+                        banker=who.banker)
+    out["undo"] = r.session.undo_target() is not None and (
+        who.banker or who.player is not None) and \
+        r.session.undo_refusal(source_of(who)) is None
+    return jsonify(out)
+
+
 @bp.post("/commands")
 @joined
 def commands() -> Response:

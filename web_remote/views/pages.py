@@ -13,7 +13,8 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.game.api import Source
+from companion.game.api import JSON, Source
+from companion.game.table.view import Move
 from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
 from web_remote import rulebook
@@ -30,14 +31,11 @@ from web_remote.i18n import (
 from web_remote.links import join_url
 from web_remote.present import (
     board,
-    correction_for,
     deeds,
     edition,
     events,
-    find,
     group_colour,
     group_mark,
-    legal_for,
     money,
     square_names,
     transactions,
@@ -48,6 +46,12 @@ from web_remote.worth import chart_svg, legend_entries
 
 bp = Blueprint("pages", __name__)
 QUICK_BIDS = (10, 50, 100)
+#: the moves the Me page offers as one button each (nothing to choose)
+SIMPLE_VERBS = ("roll", "buy", "decline", "draw", "pay_fine", "use_card", "end_turn")
+
+
+def _json(move: Move | None) -> JSON | None:
+    return move.to_json() if move is not None else None
 #: the Table page's "Latest" list: how many moves, and how far back an undo there may find
 #: the move it took back
 LATEST = 12
@@ -194,10 +198,17 @@ def me() -> BaseResponse:
             return redirect(url_for("pages.table"))
         if who is not None and who.banker and not state.get("players"):
             return redirect(url_for("banker.page"))  # no game yet: the banker sets one up
-    mine = legal_for(state, player)
+    view = remote().table(state)  # what the table says this player may do now
+    moves = view.moves_of(player)
+    mine = [m.to_json() for m in moves]
+
+    def offered(verb: str) -> JSON | None:
+        move = next((m for m in moves if m.do == verb), None)
+        return move.to_json() if move is not None else None
+
     me_json = next((p for p in state.get("players", []) if p["name"] == player), None)
     pending = state.get("pending")
-    bid = find(mine, "bid")
+    bid = offered("bid")
     quick: list[tuple[int, int]] = []
     if bid is not None and pending:
         floor = int(bid["min"])
@@ -208,13 +219,12 @@ def me() -> BaseResponse:
             if amount <= int(bid["max"]) and amount not in (a for _s, a in quick):
                 quick.append((step, amount))
     trades = trades_said(remote().proposals.open(player), state) if player else []
-    simple = [c for c in mine if c["do"] in ("roll", "buy", "decline", "draw", "pay_fine",
-                                               "use_card", "end_turn") and "squares" not in c]
+    simple = [m.to_json() for m in moves if m.do in SIMPLE_VERBS and not m.squares]
     lift_offer = pending and pending.get("kind") == "lift_mortgages" \
         and pending.get("player") == player
     others = [p["name"] for p in state.get("players", [])
               if p["name"] != player and not p["bankrupt"]]
-    roll = find(mine, "roll")
+    roll = offered("roll")
     in_jail = bool(me_json and me_json.get("in_jail"))
     speed = bool(state.get("options", {}).get("speed_die"))
     placing = bool(pending and pending.get("kind") == "place_building"
@@ -227,24 +237,24 @@ def me() -> BaseResponse:
     news = say_news(state, player, remote().session.news(player)
                     if me_json and player else None)
     news["markable"] = who is not None and who.player is not None and who.player == player
-    return page("me", state=state, player=player, me_json=me_json, legal=mine, news=news,
+    return page("me", state=state, player=player, me_json=me_json, moves=mine, news=news,
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
                 said=building_said(pending), placing=placing,
-                place=find(mine, "build") if placing else None,
+                place=offered("build") if placing else None,
                 roll=roll, speed_die=speed and not in_jail and not pending,
                 entered_dice=dice_entered(state),  # the table's own dice, chosen at setup
-                choose=find(mine, "choose_square"), bus=find(mine, "use_bus_ticket"),
-                gifts=[c for c in mine if c["do"] == "choose_gift"],
+                choose=offered("choose_square"), bus=offered("use_bus_ticket"),
+                gifts=[m.to_json() for m in moves if m.do == "choose_gift"],
                 gift_labels=gift_labels(), buildings=building_labels(),
                 mr_monopoly=bool(state.get("turn", {}).get("mr_monopoly")),
-                deeds=deeds(state, player, mine, current_language()), simple=simple, bid=bid,
+                deeds=deeds(state, player, moves, current_language()), simple=simple, bid=bid,
                 quick=quick,
-                can_pass=find(mine, "pass"), bankrupt=find(mine, "bankrupt"),
-                land=find(mine, "land"), pass_go=find(mine, "pass_go"), trades=trades,
-                correct=correction_for(state, player) if who is not None and who.banker
+                can_pass=offered("pass"), bankrupt=offered("bankrupt"),
+                land=offered("land"), pass_go=offered("pass_go"), trades=trades,
+                correct=_json(view.correction_for(player)) if who is not None and who.banker
                 else None,
                 others=others, lift_offer=lift_offer,
-                can_trade=find(mine, "trade") is not None,
+                can_trade=offered("trade") is not None,
                 all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
                 players=[p["name"] for p in state.get("players", [])])
 

@@ -15,12 +15,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.game.table.buttons import GAME_BUTTONS, command_for
+from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
 from companion.game.table.offers import put_to
 
 JSON = dict[str, Any]
 #: decisions several players answer at once, each for themselves (their own bid or pass)
 AUCTIONS = ("auction", "building_auction")
+#: the public state's list of what the engine offers now (docs/state-json.md): read here
+#: only; a face asks the view (`TableView.moves_of`, `move`, `choices`) what it means
+MOVES_KEY = "legal"
+#: fields of an offer that list choices rather than being part of the command sent
+CHOICE_FIELDS = ("squares", "min", "max", "via_go", "players", "buildings", "choices",
+                 "amounts", "cards")
 
 
 def waiting_on(state: Mapping[str, Any]) -> str | None:
@@ -40,6 +46,118 @@ def waiting_on(state: Mapping[str, Any]) -> str | None:
             pending.get("kind") in AUCTIONS:
         return None
     return who
+
+
+class Move:
+    """One thing someone may do now, as the engine offers it: the verb, who sends it (None:
+    the banker's call, or anyone's at the table), what it leaves to choose (the squares it
+    may name, a bid's lowest and highest amount), and the offer as the public state writes
+    it (`to_json`, docs/state-json.md). Read-only. Built for every offer of a version, so
+    it holds the offer as it is and reads its choices only when asked (a frozen dataclass
+    made the view cost more than the screen's frame on a Pi)."""
+
+    __slots__ = ("do", "by", "correction", "_entry")
+
+    def __init__(self, entry: Mapping[str, Any]) -> None:
+        by = entry.get("by")
+        self.do: str = str(entry.get("do"))
+        self.by: str | None = by if isinstance(by, str) else None
+        #: the banker's move correction (never the table's own buttons')
+        self.correction: bool = bool(entry.get("correction"))
+        self._entry = entry
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Move:
+        """The move of one entry of the state's offers."""
+        return cls(entry)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self._entry == other._entry
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, like the offer's JSON
+
+    def __repr__(self) -> str:
+        return f"Move({dict(self._entry)!r})"
+
+    @property
+    def squares(self) -> tuple[int, ...]:
+        """The squares it may name (board indexes), () when it names none."""
+        return tuple(int(s) for s in self._entry.get("squares") or ())
+
+    @property
+    def low(self) -> int | None:
+        """A bid's lowest amount (None: not an amount)."""
+        low = self._entry.get("min")
+        return low if isinstance(low, int) else None
+
+    @property
+    def high(self) -> int | None:
+        """A bid's highest amount (None: not an amount)."""
+        high = self._entry.get("max")
+        return high if isinstance(high, int) else None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players a move open to several names (a trade between any two of them, the
+        banker's correction of one of their moves)."""
+        return tuple(str(p) for p in self._entry.get("players") or ())
+
+    @property
+    def buildings(self) -> tuple[str, ...]:
+        """The buildings the banker's shortage call may auction now."""
+        return tuple(str(b) for b in self._entry.get("buildings") or ())
+
+    @property
+    def gift(self) -> str | None:
+        """The Birthday gift this move chooses ("money", "bus_ticket"), else None."""
+        gift = self._entry.get("gift")
+        return gift if isinstance(gift, str) else None
+
+    def open_to(self, player: str | None) -> bool:
+        """Whether `player` may send it: it names them, or it is a trade among them."""
+        return player is not None and (self.by == player or (
+            self.by is None and self.do == "trade" and player in self.players))
+
+    def command(self, **fields: Any) -> JSON:
+        """The command to send: the offer with its choice lists dropped, `fields` set (the
+        square chosen, the amount)."""
+        out = {k: v for k, v in self._entry.items() if k not in CHOICE_FIELDS}
+        out.update(fields)
+        return out
+
+    def to_json(self) -> JSON:
+        """The offer as the public state writes it (a page's form reads its choices)."""
+        return dict(self._entry)
+
+
+def moves_of_state(state: Mapping[str, Any]) -> tuple[Move, ...]:
+    """Every move the engine offers in a public state JSON."""
+    return tuple(map(Move, state.get(MOVES_KEY) or ()))
+
+
+def moves_for(state: Mapping[str, Any], player: str | None) -> tuple[Move, ...]:
+    """What `player` may send in a public state JSON (`TableView.moves_of` without the
+    view), for comparing two versions."""
+    return tuple(m for m in moves_of_state(state) if m.open_to(player))
+
+
+def whose_moves_changed(before: Mapping[str, Any], after: Mapping[str, Any],
+                        players: Sequence[str]) -> set[str]:
+    """The players whose own moves differ between two public states (a phone's Me page
+    shows them).
+
+    >>> whose_moves_changed({"legal": [{"do": "roll", "by": "Ann"}]},
+    ...                     {"legal": [{"do": "buy", "by": "Ann"}]}, ["Ann", "Bo"])
+    {'Ann'}
+    """
+    old, new = moves_of_state(before), moves_of_state(after)
+    return {p for p in players
+            if [m for m in old if m.open_to(p)] != [m for m in new if m.open_to(p)]}
+
+
+def names_the_moves(path: Sequence[Any]) -> bool:
+    """Whether a step of a change of the state JSON (its path) changes the moves."""
+    return bool(path) and path[0] == MOVES_KEY
 
 
 @dataclass(frozen=True)
@@ -78,21 +196,98 @@ class TableView:
     game_clock: Clock | None
     #: what ROLL, YES, NO and PASS GO send now for whoever decides (None: nothing)
     buttons: Mapping[str, JSON | None]
+    #: whom the shared buttons answer for now (the decision's owner, else the current
+    #: player; in an auction the current player while they may still bid or pass)
+    decider: str | None
     #: the named player other than the current one whose decision is on the table (their
     #: own phone or bank card answers it), else None
     waiting_on: str | None
+    #: everything the engine offers now, to whom (the engine's own order)
+    moves: tuple[Move, ...]
     #: the public state the view was built from, for `press` with the dial's steps
     _state: Mapping[str, Any]
+
+    @property
+    def state(self) -> Mapping[str, Any]:
+        """The public state JSON the view was built from (docs/state-json.md)."""
+        return self._state
 
     def asked_of(self, player: str) -> tuple[Asked, ...]:
         """What `player` is being asked now."""
         return tuple(a for a in self.asked if a.player == player)
+
+    def moves_of(self, player: str | None) -> tuple[Move, ...]:
+        """What `player` may send now (their own moves, and a trade among them); the
+        banker's corrections are the banker's (`correction_for`)."""
+        return tuple(m for m in self.moves if m.open_to(player))
+
+    def move(self, verb: str, by: str | None = None, *, anyone: bool = False) -> Move | None:
+        """The move `verb` that `by` may send now (None: the banker's or the table's own,
+        as the gavel; `anyone`: whoever it names), never a banker's correction."""
+        return next((m for m in self.moves if m.do == verb and not m.correction
+                     and (anyone or m.by == by)), None)
+
+    def choices(self, verb: str, by: str | None = None) -> tuple[Move, ...]:
+        """Every offer of `verb` (`by`'s only, when given), the corrections left out: the
+        square picker lists their squares."""
+        return tuple(m for m in self.moves if m.do == verb and not m.correction
+                     and (by is None or m.by == by))
+
+    def verbs(self) -> frozenset[str]:
+        """The verbs anyone may send now (the menu lists what is possible)."""
+        return frozenset(m.do for m in self.moves if not m.correction)
+
+    def senders(self, verb: str) -> frozenset[str]:
+        """Who may send `verb` now (the players it names)."""
+        return frozenset(m.by for m in self.moves if m.do == verb and m.by is not None)
+
+    def correction_for(self, player: str | None) -> Move | None:
+        """The banker's correction of `player`'s move (their token put on a square, the
+        salary paid), when the engine offers it."""
+        return next((m for m in self.moves if m.correction and m.do == "land"
+                     and player in m.players), None)
+
+    def for_seat(self, player: str | None, banker: bool = False) -> JSON:
+        """What one phone may see and do, as JSON (the phones' /api/table): the table's
+        public part (whose turn, the clocks, whom it waits for), and for a seat only what
+        that player is asked and may send, the buttons only when they answer for that
+        player, and the offers they made or were made; the banker sees every move and
+        offer. A spectator (no player, not the banker) sees the public part alone."""
+        out: JSON = {
+            "version": self.version, "current": self.current, "winner": self.winner,
+            "waiting_on": self.waiting_on, "player": player,
+            "auction_clock": _clock_json(self.auction_clock),
+            "game_clock": _clock_json(self.game_clock),
+        }
+        if banker:
+            out["asked"] = [_asked_json(a) for a in self.asked]
+            out["moves"] = [m.to_json() for m in self.moves]
+            out["offers"] = [dict(o) for o in self.offers]
+            out["buttons"] = {b: c for b, c in self.buttons.items() if c is not None}
+            return out
+        mine = self.moves_of(player)
+        out["asked"] = [_asked_json(a) for a in self.asked_of(player)] if player else []
+        out["moves"] = [m.to_json() for m in mine]
+        out["offers"] = [dict(o) for o in self.offers
+                         if player is not None and player in (o.get("from"), o.get("to"))]
+        out["buttons"] = {b: c for b, c in self.buttons.items()
+                          if c is not None and player is not None and c.get("by") == player}
+        return out
 
     def press(self, button: str, steps: int = 0) -> JSON | None:
         """What `button` sends now; a bid `steps` steps above the next one (the dial)."""
         if steps and button == "yes":
             return command_for(self._state, button, steps)
         return self.buttons.get(button)
+
+
+def _clock_json(clock: Clock | None) -> JSON | None:
+    return None if clock is None else {"ends_at": clock.ends_at,
+                                       "seconds_left": clock.seconds_left}
+
+
+def _asked_json(asked: Asked) -> JSON:
+    return {"player": asked.player, "what": asked.what, "offer": asked.offer}
 
 
 def _clock(raw: Any) -> Clock | None:
@@ -114,10 +309,11 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
     pending = state.get("pending") or {}
     asked: list[Asked] = []
     kind = pending.get("kind")
+    moves = moves_of_state(state)
     if kind in AUCTIONS:  # each who may still bid or pass, in seat order (the highest
-        for entry in state.get("legal") or []:  # bidder is not asked to outbid themselves)
-            by = entry.get("by")
-            if entry.get("do") in ("bid", "pass") and isinstance(by, str) and \
+        for move in moves:  # bidder is not asked to outbid themselves)
+            by = move.by
+            if move.do in ("bid", "pass") and by is not None and \
                     by != pending.get("bidder") and all(a.player != by for a in asked):
                 asked.append(Asked(by, str(kind)))
     elif kind and isinstance(pending.get("player"), str):
@@ -131,5 +327,5 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
         asked=tuple(asked), offers=tuple(dict(o) for o in offers),
         auction_clock=_clock(state.get("auction_clock")) if pending.get("bidder") else None,
         game_clock=_clock(state.get("clock")),
-        buttons={b: command_for(state, b) for b in GAME_BUTTONS},
-        waiting_on=waiting_on(state), _state=state)
+        buttons={b: command_for(state, b) for b in GAME_BUTTONS}, decider=decider(state),
+        waiting_on=waiting_on(state), moves=moves, _state=state)

@@ -1,9 +1,12 @@
 """The decision the table is waiting for, and what each panel button does about it.
 
 Pure: from the public state JSON and the UI state to a `Prompt`. What a button sends for
-the game is companion.inputs.buttons' (one table for the screen and a headless table
-alike); this labels it and adds the screen's own answers (lists to choose from, the dial,
-the UNDO question). The screen draws it; the controller turns a press into its command.
+the game, and what else each player may do now, is the session's view of the table
+(companion.game.table.view: `ui.table`, or built from the state when the screen has none
+of its version; what each press sends is companion.game.table.buttons', one table for the
+screen and a headless table alike); this labels it and adds the screen's own answers (lists
+to choose from, the dial, the UNDO question). The screen draws it; the controller turns a
+press into its command.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from typing import Any
 
 from companion.game.authority import waiting_on
 from companion.game.table.buttons import command_for
+from companion.game.table.view import TableView
+from companion.game.table.view import build as build_view
 from companion.inputs import entry as flow
 from companion.inputs.buttons import BUTTONS
 from companion.inputs.entry import acting_player, dial_faces, dice_needed
@@ -30,7 +35,6 @@ from companion.words.undo_questions import describe_undo
 JSON = dict[str, Any]
 #: the six buttons in the panel's order (companion.inputs.buttons: the one list)
 PANEL_BUTTONS = BUTTONS
-CHOICE_FIELDS = ("squares", "min", "max", "via_go")  # via_go: a land offer's squares past GO
 CHOOSABLE = ("build", "sell_building", "mortgage", "unmortgage")
 
 
@@ -68,20 +72,19 @@ class Prompt:
         return None
 
 
-def command_from(entry: Mapping[str, Any], **fields: Any) -> JSON:
-    """A submit-ready command from a `legal` entry: choice lists dropped, `fields` set."""
-    command = {k: v for k, v in entry.items() if k not in CHOICE_FIELDS}
-    command.update(fields)
-    return command
+def table_of(state: Mapping[str, Any], ui: UiState) -> TableView:
+    """The session's view of the table for this state: the screen's (`ui.table`) when it
+    is of this version, else the view of this state as the table layer builds it."""
+    view = ui.table
+    if view is not None and view.version == int(state.get("version") or 0):
+        return view
+    return build_view(state)
 
 
-def legal_entry(state: Mapping[str, Any], do: str, by: str | None = None) -> JSON | None:
-    """The first legal command with verb `do` (and player `by`, when given)."""
-    for entry in state.get("legal") or []:
-        if entry.get("do") == do and (by is None or entry.get("by") == by) \
-                and not entry.get("correction"):  # the banker's, not the table's
-            return dict(entry)
-    return None
+def may(state: Mapping[str, Any], ui: UiState, do: str, by: str | None = None) -> bool:
+    """Whether `by` (anyone, when None) may send `do` now, as the view of the table says
+    (never a banker's correction)."""
+    return table_of(state, ui).move(do, by, anyone=by is None) is not None
 
 
 def square_name(state: Mapping[str, Any], ui: UiState, index: int | None) -> str:
@@ -126,7 +129,7 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
                                Action("menu", text("act_menu"), ui="menu")])
     pending = state.get("pending")
     pick = flow.pick(state, ui, ui.board.size)
-    if ui.dial is not None and rolling(state):
+    if ui.dial is not None and rolling(state, ui):
         prompt = _dial(state, ui)
     elif pick is not None:
         prompt = _pick(state, ui, pick)
@@ -156,9 +159,9 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
     return Prompt(prompt.title, details, actions, prompt.player, prompt.refusal)
 
 
-def rolling(state: Mapping[str, Any]) -> bool:
+def rolling(state: Mapping[str, Any], ui: UiState) -> bool:
     """Whether a roll (a turn's or a utility rent's) is what the table may do now."""
-    return legal_entry(state, "roll", acting_player(state)) is not None
+    return may(state, ui, "roll", acting_player(state))
 
 
 def _follow_ups(state: Mapping[str, Any]) -> list[str]:
@@ -243,7 +246,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
             details.append(text("prompt_speed_dice"))
     else:
         title = text("prompt_end_turn", player=cur)
-    if legal_entry(state, "use_bus_ticket", cur) and "yes" not in {a.button for a in actions}:
+    if may(state, ui, "use_bus_ticket", cur) and "yes" not in {a.button for a in actions}:
         actions.append(Action("yes", text("act_bus_ticket"), ui="bus_ride"))
     go = command_for(state, "pass_go")
     if go:
@@ -282,11 +285,11 @@ def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
         title = text("prompt_debt", player=who, creditor=creditor,
                      amount=money(int(pending.get("amount", 0)), cur_money))
         actions = []
-        if legal_entry(state, "mortgage", who):
+        if may(state, ui, "mortgage", who):
             actions.append(Action("yes", text("act_mortgage"), ui="choose:mortgage"))
-        if legal_entry(state, "sell_building", who):
+        if may(state, ui, "sell_building", who):
             actions.append(Action("roll", text("act_sell"), ui="choose:sell_building"))
-        if legal_entry(state, "bankrupt", who):
+        if may(state, ui, "bankrupt", who):
             actions.append(Action("no", text("act_bankrupt"), ui="confirm_bankrupt"))
         return Prompt(title, [text("prompt_debt_help")], actions, who)
     if kind == "roll_for_rent":
@@ -298,7 +301,7 @@ def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     if kind == "lift_mortgages":
         names = ", ".join(square_name(state, ui, s) for s in pending.get("squares") or [])
         actions = []
-        if legal_entry(state, "unmortgage", who):
+        if may(state, ui, "unmortgage", who):
             actions.append(Action("yes", text("act_unmortgage"), ui="choose:unmortgage"))
         keep = command_for(state, "no")
         if keep:
@@ -307,7 +310,7 @@ def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     if kind == "place_building":
         building = text(f"building_{pending.get('building', 'house')}")
         actions = []
-        if legal_entry(state, "build", who):
+        if may(state, ui, "build", who):
             actions.append(Action("yes", text("act_build"), ui="choose:build"))
         return Prompt(text("prompt_place_building", player=who, building=building), [],
                       actions, who)
@@ -370,14 +373,12 @@ def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> P
     return Prompt(title, details, actions, who, refusal)
 
 
-def auction_player(state: Mapping[str, Any]) -> str | None:
-    """Whom the panel's YES / NO bid or pass for: the current player while they may still
-    bid or pass, else nobody. Every other bidder answers on their phone or with their bank
-    card (companion.screen.views.waiting): the shared buttons never decide for them."""
-    cur = state.get("current")
-    if not isinstance(cur, str):
-        return None
-    return cur if legal_entry(state, "bid", cur) or legal_entry(state, "pass", cur) else None
+def auction_player(state: Mapping[str, Any], ui: UiState | None = None) -> str | None:
+    """Whom the panel's YES / NO bid or pass for in an auction, as the view of the table
+    says (`decider`): the current player while they may still bid or pass, else nobody.
+    Every other bidder answers on their phone or with their bank card
+    (companion.screen.views.waiting): the shared buttons never decide for them."""
+    return table_of(state, ui or UiState()).decider
 
 
 def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
@@ -391,7 +392,7 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     bidder = pending.get("bidder")
     details = [text("prompt_auction_bid", amount=money(highest, cur_money), bidder=bidder)
                if bidder else text("prompt_auction_none")]
-    focus = auction_player(state)
+    focus = auction_player(state, ui)
     actions: list[Action] = []
     bid = command_for(state, "yes", ui.bid_steps)  # the next step up, + the dial
     if bid:  # the highest bidder is not offered to outbid themselves
@@ -400,7 +401,7 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     leave = command_for(state, "no")
     if leave:
         actions.append(Action("no", text("act_pass"), leave))
-    if legal_entry(state, "close_auction") and bidder and ui.banker_now():
+    if may(state, ui, "close_auction") and bidder and ui.banker_now():
         # the gavel is the banker's (after the PIN or the banker card; anyone's at a table
         # without a banker PIN), a screen action behind the banker's authority; else the
         # auction's clock on the session's writer closes it
@@ -427,17 +428,16 @@ def offer_text(state: Mapping[str, Any], ui: UiState, offer: Mapping[str, Any]) 
 
 def square_choices(state: Mapping[str, Any], ui: UiState, verb: str,
                    by: str | None = None) -> list[tuple[str, JSON]]:
-    """(label, command) for every square the legal `verb` lists (for the square picker)."""
+    """(label, command) for every square the view of the table offers `verb` on (`by`'s
+    only, when given), for the square picker."""
     out: list[tuple[str, JSON]] = []
-    for entry in state.get("legal") or []:
-        if entry.get("do") != verb or (by is not None and entry.get("by") != by):
-            continue
-        for square in entry.get("squares") or []:
-            label = f"{entry.get('by')}: {square_name(state, ui, square)}"
+    for move in table_of(state, ui).choices(verb, by):
+        for square in move.squares:
+            label = f"{move.by}: {square_name(state, ui, square)}"
             building = building_for(state, verb, square)
             if building:
                 label += f" · {text('building_' + building)}"
-            out.append((label, command_from(entry, square=square)))
+            out.append((label, move.command(square=square)))
     return out
 
 
