@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import g, has_request_context, request
 
+from companion import power
 from companion.speech.spoken import spoken_for
 from companion.words import catalog as words
 from companion.words.catalog import translator
@@ -139,6 +140,16 @@ def say_news(state: dict[str, Any], player: str | None,
                  for row in state.get("standings") or []]
     return {"headline": head, "card": card, "mine": mine, "say": say,
             "standings": standings, "player": player}
+
+
+def say_warnings(shown: dict[str, str]) -> list[dict[str, Any]]:
+    """The table's hardware warnings in the current phone's language, the screen's own
+    sentences (`warn_<code>` in the one catalog; a code without one says its English):
+    each a page may show (companion.power's, and any shown now) with whether it is shown."""
+    said = catalog(current_language())
+    known = {**power.MESSAGES, **shown}
+    return [{"code": code, "text": said.pgettext(f"warn_{code}", english),
+             "shown": code in shown} for code, english in sorted(known.items())]
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> Said:

@@ -123,6 +123,10 @@ class WebRemote:
         link: str = self._web_remote.join_url(self.app, self.url)
         return link
 
+    def post_warning(self, code: str, source: str, message: str, active: bool = True) -> None:
+        """A table warning (companion.power) starts or ends on every phone."""
+        self._web_remote.post_warning(self.app, code, source, message, active)
+
     def close(self) -> None:
         """End the live streams and stop serving."""
         if self.handle is not None:

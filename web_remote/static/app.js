@@ -580,6 +580,13 @@
         img.src = img.src.split("?")[0] + "?t=" + Date.now();
       });
     });
+    // the table's hardware warnings (the Pi's power): the codes shown now
+    events.addEventListener("warnings", (e) => {
+      const shown = JSON.parse(e.data).shown || [];
+      document.querySelectorAll("[data-warning]").forEach((el) => {
+        el.hidden = !shown.includes(el.dataset.warning);
+      });
+    });
     events.addEventListener("open", () => { document.body.dataset.live = "1"; });
   }
 })();
