@@ -235,7 +235,9 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,
                                    tags=readers.registrar, offers=offers,
-                                   pin_guard=controller.pins)
+                                   pin_guard=controller.pins,
+                                   table_names=config.web.table_names,
+                                   table_url=config.web.table_url)
                 remote.start()
                 parts.append(remote)
                 if power is not None:  # and on every phone
