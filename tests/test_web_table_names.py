@@ -7,65 +7,16 @@ sockets."""
 
 from __future__ import annotations
 
-import os
-import queue
-import signal
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from headless_run import headless_table
 
 from companion.config import ConfigError, parse_config
-from companion.game.api import Source
-from companion.game.session import GameSession
 from tools.bench.probe import HttpPhone
-from tools.bench.proc import free_port
 
-ENV = {**os.environ, "SDL_AUDIODRIVER": "dummy", "SDL_VIDEODRIVER": "dummy"}
 ROUTER = "table.fritz.box"
-
-
-def run_table(tmp_path: Path, config: str) -> Iterator[tuple[int, str]]:
-    """A headless companion with a saved game and `config` (its text; {port} filled in):
-    its port and the join link it gives."""
-    data = tmp_path / "data"
-    with GameSession.open(data) as session:
-        assert session.submit({"do": "new_game", "edition": "classic-eur",
-                               "players": ["Ann", "Bo"], "seed": 3},
-                              Source("script", banker=True)).accepted
-    port = free_port()
-    settings = tmp_path / "config.toml"
-    settings.write_text(config.format(port=port), encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "run", "--headless", "--port", str(port),
-         "--data-dir", str(data), "--reader", "fake"], stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, env={**ENV, "COMPANION_CONFIG": str(settings)})
-    lines: queue.Queue[str] = queue.Queue()
-
-    def read() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line)
-        lines.put("")
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        while True:
-            line = lines.get(timeout=60)
-            assert line, "the companion ended before serving the phones"
-            if "Phones join at:" in line:
-                break
-        yield port, line.rsplit(" ", 1)[1].strip()
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=20)
-        reader.join(timeout=20)
-        assert proc.stdout is not None
-        proc.stdout.close()
 
 
 def ann_from(port: str | int, link: str) -> HttpPhone:
@@ -85,13 +36,13 @@ def sent_from(phone: HttpPhone, origin: str) -> tuple[int, str]:
 
 @pytest.fixture
 def configured(tmp_path: Path) -> Iterator[tuple[int, str]]:
-    yield from run_table(tmp_path, f'[web]\ntable_names = ["{ROUTER}", "Spiel.lan."]\n'
+    yield from headless_table(tmp_path, f'[web]\ntable_names = ["{ROUTER}", "Spiel.lan."]\n'
                                    f'table_url = "http://{ROUTER}:{{port}}/"\n')
 
 
 @pytest.fixture
 def plain(tmp_path: Path) -> Iterator[tuple[int, str]]:
-    yield from run_table(tmp_path, "")
+    yield from headless_table(tmp_path, "")
 
 
 def test_a_configured_router_name_is_taken_and_another_refused(
