@@ -454,7 +454,9 @@
   const said = new Map();  // a [data-announce] element's kind -> its last text
   let waiting = [];  // lines to say once the page was touched
   const voiceOn = () => localStorage.getItem(SPEAK) === "1";
-  const touched = () => !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  let tapped = false;  // for a browser that does not say whether the page was touched
+  const touched = () => (navigator.userActivation ? navigator.userActivation.hasBeenActive
+    : tapped);
   function wakeShown() {
     const wake = document.getElementById("wake");
     if (wake) wake.hidden = !(waiting.length && voiceOn());
@@ -476,7 +478,9 @@
     }
   }
   let unlocked = false;
-  function woken() {  // a tap or a key: the page may speak now
+  function woken(ev) {  // a tap or a key: the page may speak now
+    if (ev && !ev.isTrusted) return;  // a script's event is nobody's tap
+    tapped = true;
     if (!voiceOn() || !window.speechSynthesis || !touched()) return;
     if (!unlocked) {  // Safari speaks later only if it spoke during a tap once
       unlocked = true;
