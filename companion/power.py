@@ -178,17 +178,22 @@ class PowerWatch:
         with self._lock:
             now = wanted(power, self._last)
             self._last = power
-            faces = [self._post, *self._others]
             for code in sorted(now - self.shown):
                 log.warning("power: %s (firmware flags %#x)", MESSAGES[code], power.flags)
-                for post in faces:
-                    post(code, "power", MESSAGES[code], True)
+                self._tell(code, True)
             for code in sorted(self.shown - now):
                 log.info("power: %s is over (flags %#x)", code, power.flags)
-                for post in faces:
-                    post(code, "power", MESSAGES[code], False)
+                self._tell(code, False)
             self.shown = now
         return now
+
+    def _tell(self, code: str, active: bool) -> None:
+        """Every face, each on its own: one that fails does not keep it from the others."""
+        for post in (self._post, *self._others):
+            try:
+                post(code, "power", MESSAGES[code], active)
+            except Exception:  # a face never takes the watch down
+                log.exception("power: telling a face of %s failed", code)
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):

@@ -168,3 +168,23 @@ def test_a_page_open_live_shows_and_hides_it(table: tuple[Any, Any], tmp_path: P
         handle.stop()
         watch.close()
 
+
+
+def test_a_face_that_fails_keeps_it_from_no_other(tmp_path: Path) -> None:
+    """The phones' post raising (a remote closing) still leaves the screen told, once."""
+    pi = Pi(tmp_path / "root")
+    screen = Face()
+    watch = watch_power(screen, root=pi.root, every=NEVER, run=no_vcgencmd)
+    assert watch is not None
+
+    def broken(code: str, source: str, message: str, active: bool) -> None:
+        raise RuntimeError("the remote is closing")
+
+    watch.follow(broken)
+    try:
+        pi.set(0x1)
+        assert watch.check() == {UNDER_VOLTAGE}
+        assert watch.check() == {UNDER_VOLTAGE}
+        assert screen.posted == [(UNDER_VOLTAGE, "power", True)]
+    finally:
+        watch.close()
