@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from companion.paths import default_config_file, default_data_dir
 
@@ -212,6 +213,13 @@ class WebConfig:
     port: int = 8080
     #: the Pi's own Wi-Fi (deploy/install.sh --hotspot writes it); None: never shown
     hotspot_file: Path | None = Path("/etc/table-companion/hotspot.toml")
+    #: more names phones reach the table by (a router's own DNS: "table.fritz.box"),
+    #: besides its host name and <host>.local: the phones' requests from pages of these are
+    #: taken (the Origin check), any other name is refused
+    table_names: tuple[str, ...] = ()
+    #: the address phones are given (the join QR codes), e.g. "http://table.fritz.box:8080/";
+    #: "" gives the table's network address; taken by the Origin check too
+    table_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -279,6 +287,19 @@ _SECTIONS = ("buttons", "encoder", "readers", "screen", "sound", "web", "game")
 _LANGUAGE = re.compile(r"^[a-z]{2,3}([_-][A-Z]{2})?$")
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+$")
 _SIZE = re.compile(r"^\s*(\d{2,5})\s*[xX]\s*(\d{2,5})\s*$")
+
+
+def _table_url(url: str) -> bool:
+    """Whether `url` is an address phones can be given: http(s), a host, nothing after the
+    path (no user, query or fragment)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a port out of range raises)
+    except ValueError:
+        return False
+    host = parts.hostname or ""
+    return parts.scheme in ("http", "https") and bool(host) and not parts.username \
+        and not parts.query and not parts.fragment and not any(c.isspace() for c in url)
 
 
 class _Loader:
@@ -391,8 +412,19 @@ class _Loader:
         hotspot_file = Path(text).expanduser() if text else None
         if hotspot_file is not None and not hotspot_file.is_absolute():
             raise s.error("hotspot_file", f"{text!r} must be an absolute path (or \"\")")
+        names = s.get("table_names", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) and _HOSTNAME.match(n)
+                                                  for n in names):
+            raise s.error("table_names", 'must be a list of host names, e.g. '
+                          '["table.fritz.box"], not ' + _show(names))
+        url = s.string("table_url", d.table_url).strip()
+        if url and not _table_url(url):
+            raise s.error("table_url", f"{url!r} must be an http:// or https:// address with a "
+                          "host name, e.g. \"http://table.fritz.box:8080/\" (or \"\")")
         s.done()
-        return WebConfig(enabled=enabled, host=host, port=port, hotspot_file=hotspot_file)
+        return WebConfig(enabled=enabled, host=host, port=port, hotspot_file=hotspot_file,
+                         table_names=tuple(n.lower().rstrip(".") for n in names),
+                         table_url=url)
 
     def game(self, s: _Section) -> GameConfig:
         text = s.string("data_dir", "")

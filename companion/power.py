@@ -8,7 +8,8 @@ kernel's sysfs file (no process started; cheap enough to look every half minute)
 While the table runs, `watch_power` reads them every half minute on a thread of its own,
 never on the path of a move, and posts a change to the table's face as a hardware warning
 (`post_warning(code, source, message, active)`; the screen's sentence is the catalog's
-`warn_<code>`), cleared when it is over.
+`warn_<code>`), cleared when it is over; the phones follow it too (`PowerWatch.follow`: every
+phone's page shows it in its language).
 """
 
 from __future__ import annotations
@@ -153,10 +154,20 @@ class PowerWatch:
         self._post, self._read, self.every = post, read, every
         self._last: Power | None = None
         self.shown: set[str] = set()
+        self._others: list[Post] = []  # faces that follow besides the first (`follow`)
+        self._lock = threading.Lock()  # a check and a face joining: one at a time
         self._stop = threading.Event()
         self.check(first)
         self._thread = threading.Thread(target=self._run, name="power-watch", daemon=True)
         self._thread.start()
+
+    def follow(self, post: Post) -> None:
+        """Tell another face too (the phones, started after the watch): what is shown now
+        at once, then every change."""
+        with self._lock:
+            self._others.append(post)
+            for code in sorted(self.shown):
+                post(code, "power", MESSAGES[code], True)
 
     def check(self, power: Power | None = None) -> set[str]:
         """One look: post the warnings that start and clear those that ended; returns what
@@ -164,16 +175,25 @@ class PowerWatch:
         power = self._read() if power is None else power
         if power is None:
             return self.shown
-        now = wanted(power, self._last)
-        self._last = power
-        for code in sorted(now - self.shown):
-            log.warning("power: %s (firmware flags %#x)", MESSAGES[code], power.flags)
-            self._post(code, "power", MESSAGES[code], True)
-        for code in sorted(self.shown - now):
-            log.info("power: %s is over (flags %#x)", code, power.flags)
-            self._post(code, "power", MESSAGES[code], False)
-        self.shown = now
+        with self._lock:
+            now = wanted(power, self._last)
+            self._last = power
+            for code in sorted(now - self.shown):
+                log.warning("power: %s (firmware flags %#x)", MESSAGES[code], power.flags)
+                self._tell(code, True)
+            for code in sorted(self.shown - now):
+                log.info("power: %s is over (flags %#x)", code, power.flags)
+                self._tell(code, False)
+            self.shown = now
         return now
+
+    def _tell(self, code: str, active: bool) -> None:
+        """Every face, each on its own: one that fails does not keep it from the others."""
+        for post in (self._post, *self._others):
+            try:
+                post(code, "power", MESSAGES[code], active)
+            except Exception:  # a face never takes the watch down
+                log.exception("power: telling a face of %s failed", code)
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):

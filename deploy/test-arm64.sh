@@ -18,7 +18,7 @@
 set -euo pipefail
 
 readonly SUITE=bookworm
-readonly ARCH=arm64
+readonly base_arch=arm64
 # A Debian 12 that boots with systemd: what Raspberry Pi OS Lite starts from. Everything
 # the companion needs beyond this, install.sh must install itself.
 readonly BASE_PACKAGES=systemd,systemd-sysv,dbus,udev
@@ -35,8 +35,10 @@ previous=""
 fresh_base=0
 base_only=0
 preflight=0
-#: exit status of --preflight when this machine cannot run the test (the reason on stdout)
-readonly CANNOT_RUN=3
+readonly ME=test-arm64.sh
+readonly PIP_ENV_AS=""  # pip's settings reach the root through env(1) in the chroot
+# shellcheck source=test-root-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/test-root-lib.sh"
 
 usage() {
     cat <<EOF
@@ -74,33 +76,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-step_names=()
-step_seconds=()
-failures=0
 root=""
-
-say() { printf '%s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; failures=$((failures + 1)); }
-ok() { printf 'ok: %s\n' "$*"; }
-die() { printf 'test-arm64.sh: %s\n' "$*" >&2; exit 1; }
-
-current_step=""
-total_start=0
-timed() {
-    # Run "$@" as the step named $1, printing and recording how long it took. A step that
-    # fails stops the test (set -e); checks record their failures and carry on.
-    local name="$1" start end
-    shift
-    printf '\n==> %s\n' "$name"
-    current_step="$name"
-    start="$(date +%s)"
-    "$@"
-    end="$(date +%s)"
-    current_step=""
-    step_names+=("$name")
-    step_seconds+=("$((end - start))")
-    printf -- '--- %s: %ss\n' "$name" "$((end - start))"
-}
 
 in_root() {
     # Run a command inside the arm64 root with a clean environment (none of this host's
@@ -160,22 +136,6 @@ host_tools() {
     ok "qemu-aarch64 $(/usr/bin/qemu-aarch64-static --version | head -n 1 | awk '{print $3}') through binfmt_misc"
 }
 
-reachable() {
-    # Whether URL $1 answers an HTTP request within 15 s (trusting CA file $2 if given).
-    python3 - "$1" "${2:-}" >/dev/null 2>&1 <<'PY'
-import ssl, sys, urllib.request
-context = ssl.create_default_context(cafile=sys.argv[2] or None)
-request = urllib.request.Request(sys.argv[1], method="HEAD")
-with urllib.request.urlopen(request, timeout=15, context=context):
-    pass
-PY
-}
-
-cannot() {
-    printf 'cannot run here: %s\n' "$*"
-    exit "$CANNOT_RUN"
-}
-
 preflight_check() {
     # Everything the test needs, checked without installing anything: exit 0 or CANNOT_RUN.
     [ "$(id -u)" -eq 0 ] || cannot "needs root (debootstrap, chroot and mounts)"
@@ -185,112 +145,11 @@ preflight_check() {
     [ -z "$missing" ] || cannot "$missing not installed (apt-get install debootstrap" \
         "qemu-user-static binfmt-support; ./test.sh does it through scripts/test-setup.d)"
     binfmt_ready || cannot "$binfmt_problem"
-    mirror="$(repo_uri "$SUITE")"
-    [ -n "$mirror" ] ||
-        cannot "apt has no Debian $SUITE lists (/etc/apt/sources.list*; apt-get update)"
-    reachable "${mirror%/}/dists/$SUITE/Release" ||
-        cannot "Debian's mirror ${mirror%/}/dists/$SUITE/Release does not answer"
-    registries >/dev/null
-    local index="${pip_index:-https://pypi.org/simple/}"
-    reachable "${index%/}/pip/" "$pip_cert" || cannot "pip's index $index does not answer"
-    printf 'ready: root, debootstrap, qemu-aarch64 in binfmt_misc; %s and %s answer\n' \
-        "$mirror" "$index"
-}
-
-# The registries as this machine's apt and pip use them.
-mirror=""
-security=""
-pip_env=()
-pip_cert=""
-pip_index=""
-readonly ROOT_PIP_CERT=/usr/local/share/table-companion-test/pip-ca.crt
-repo_uri() {
-    # The address apt here fetches suite $1 from (empty when it has none).
-    # shellcheck disable=SC2016 # $(REPO_URI) is apt's placeholder, not the shell's
-    apt-get indextargets --format '$(REPO_URI)' "Codename: $1" 'Identifier: Packages' |
-        head -n 1
-}
-
-registries() {
-    mirror="$(repo_uri "$SUITE")"
-    if [ -z "$mirror" ]; then
-        say "apt has no $SUITE lists yet: apt-get update"
-        apt-get update -qq
-        mirror="$(repo_uri "$SUITE")"
-    fi
-    security="$(repo_uri "$SUITE-security")"
-    [ -n "$mirror" ] || die "no Debian $SUITE mirror in /etc/apt/sources.list*"
-    say "Debian mirror: $mirror${security:+ (security: $security)}"
-    # pip's own settings here (its config files and PIP_* variables): the index, and the
-    # certificate authorities it trusts for it, which the root's pip must trust as well.
-    local settings="" index cert
-    if command -v pip3 >/dev/null; then
-        settings="$(pip3 config list 2>/dev/null || true)"
-    fi
-    index="$(pip_setting index-url "$settings")"
-    cert="$(pip_setting cert "$settings")"
-    if [ -n "$index" ]; then
-        pip_index="$index"
-        pip_env+=("PIP_INDEX_URL=$index")
-        say "pip index: $index"
-    else
-        say "pip index: pip's default (PyPI)"
-    fi
-    if [ -n "$cert" ] && [ -f "$cert" ]; then
-        pip_cert="$cert"
-        pip_env+=("PIP_CERT=$ROOT_PIP_CERT")
-        say "pip trusts: $cert (as $ROOT_PIP_CERT in the root)"
-    fi
-}
-
-pip_setting() {
-    # The value of pip setting $1 in `pip config list` output $2: PIP_* first, then files.
-    local scope value
-    for scope in ":env:" "global" "user" "site"; do
-        value="$(sed -n "s/^$scope\\.$1='\\(.*\\)'\$/\\1/p" <<<"$2" | tail -n 1)"
-        if [ -n "$value" ]; then
-            printf '%s\n' "$value"
-            return
-        fi
-    done
+    registries_answer
+    printf 'ready: root, debootstrap, qemu-aarch64 in binfmt_misc; %s\n' "$answered"
 }
 
 # --- the base root -----------------------------------------------------------------------
-
-base_tarball() {
-    printf '%s/%s-%s-%s.tar' "$cache_dir" "$SUITE" "$ARCH" "$(printf '%s' "$BASE_PACKAGES" |
-        sha256sum | cut -c1-12)"
-}
-
-make_base() {
-    local tarball new
-    tarball="$(base_tarball)"
-    if [ -f "$tarball" ] && [ "$fresh_base" -eq 0 ]; then
-        say "cached: $tarball ($(du -m "$tarball" | cut -f1) MB)"
-        return
-    fi
-    install -d -m 0755 "$cache_dir"
-    new="$(mktemp -d "$cache_dir/debootstrap.XXXXXX")"
-    chmod 0755 "$new"
-    debootstrap --arch="$ARCH" --variant=minbase --include="$BASE_PACKAGES" \
-        --keyring=/usr/share/keyrings/debian-archive-keyring.gpg "$SUITE" "$new" "$mirror" ||
-        { umount_all "$new"; rm -rf --one-file-system "$new"; return 1; }
-    umount_all "$new"
-    rm -rf "$new"/var/cache/apt/archives/*.deb "$new"/var/lib/apt/lists/*_Packages
-    tar --numeric-owner -C "$new" -cf "$tarball.part" .
-    mv "$tarball.part" "$tarball"
-    rm -rf --one-file-system "$new"
-    say "cached the base root as $tarball ($(du -m "$tarball" | cut -f1) MB)"
-}
-
-umount_all() {
-    # Unmount everything under $1, deepest first.
-    local target
-    while read -r target; do
-        umount -l "$target" || true
-    done < <(awk -v root="$1" '$2 == root || index($2, root "/") == 1 {print $2}' \
-        /proc/self/mounts | sort -r)
-}
 
 cleanup() {
     local status=$?
@@ -321,27 +180,7 @@ open_root() {
     mount -t tmpfs -o mode=0755 tmpfs "$root/run"
     rm -f "$root/etc/resolv.conf"
     cp /etc/resolv.conf "$root/etc/resolv.conf"
-    if [ -n "$pip_cert" ]; then
-        install -D -m 0644 "$pip_cert" "$root$ROOT_PIP_CERT"
-    fi
-    local sources="$root/etc/apt/sources.list.d/debian.sources"
-    {
-        printf 'Types: deb\nURIs: %s\nSuites: %s %s-updates\nComponents: main\n' \
-            "$mirror" "$SUITE" "$SUITE"
-        printf 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n'
-        if [ -n "$security" ]; then
-            printf '\nTypes: deb\nURIs: %s\nSuites: %s-security\nComponents: main\n' \
-                "$security" "$SUITE"
-            printf 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n'
-        fi
-    } >"$sources"
-    rm -f "$root/etc/apt/sources.list"
-    # A snapshot mirror has expired Release files: keep this host's view of that.
-    local valid
-    valid="$(apt-config dump Acquire::Check-Valid-Until | awk '{print $2}' | tr -d '";')"
-    if [ "$valid" = false ]; then
-        echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/90check-valid"
-    fi
+    root_registries  # apt's sources and pip's authorities (test-root-lib.sh)
     # The checkout, as a person would have it on the Pi (no build products, no venv).
     install -d -m 0755 "$root/root/$APP"
     tar -C "$source_dir" --exclude=.git --exclude=.venv --exclude=__pycache__ \
@@ -536,15 +375,6 @@ run_companion() {
     else
         fail "companion screenshot"
     fi
-}
-
-print_timings() {
-    # How long each finished step took, and the total so far.
-    local i
-    for i in "${!step_names[@]}"; do
-        printf '%6ss  %s\n' "${step_seconds[$i]}" "${step_names[$i]}"
-    done
-    printf '%6ss  total\n' "$(($(date +%s) - total_start))"
 }
 
 main() {

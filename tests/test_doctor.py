@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -704,3 +705,33 @@ def test_power_from_vcgencmd_without_the_sysfs_file(pi: Host) -> None:
     pi.run.answers["vcgencmd"] = (0, "throttled=0x50005\n", "")  # type: ignore[attr-defined]
     [finding] = by_check(doctor.run_checks(pi, Options(data_dir=Path("/data"))), "power")
     assert finding.status is Status.FAIL and "under-voltage now" in finding.message
+
+
+def test_a_missing_package_is_fixed_from_the_lock_file(
+        pi: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pygame, lgpio or a stale engine: the fix installs the locked versions (README: every
+    package from requirements/, checked against its hash), never an unpinned pip install."""
+    monkeypatch.setitem(sys.modules, "pygame", None)
+    pygame = doctor.check_display(pi)[-1]
+    pi.has_module = lambda name: name != "lgpio"
+    (lgpio,) = doctor.check_gpio(pi, Config())
+    pi.engine = "source: companion.rules.engine changed since it was compiled"
+    (engine,) = doctor.check_engine(pi)
+    root = Path(__file__).resolve().parents[1]
+    locked = (root / "requirements/run.txt").read_text(encoding="utf-8")
+    for finding, package in ((pygame, "pygame-ce"), (lgpio, "lgpio")):
+        assert finding.status is Status.FAIL
+        assert "deploy/install.sh" in finding.fix and "./start.sh" in finding.fix, finding
+        assert "requirements/run.txt" in finding.fix, finding
+        pinned = re.search(rf"^{re.escape(package)}==\S+ .*?\\\n\s+--hash=sha256:", locked,
+                           re.M | re.S)
+        assert pinned, f"{package} is not pinned with a hash in requirements/run.txt"
+    assert "./start.sh" in engine.fix or "./test.sh" in engine.fix
+    for finding in (pygame, lgpio, engine):
+        assert "pip install" not in finding.fix, finding
+    for script in ("deploy/install.sh", "start.sh", "test.sh", "scripts/bootstrap.sh"):
+        assert (root / script).is_file(), script
+    source = (root / "companion/app/doctor").rglob("*.py")
+    said = [line for path in source for line in path.read_text(encoding="utf-8").splitlines()
+            if "pip install" in line and "--require-hashes" not in line]
+    assert said == [], "the doctor suggests an unpinned pip install"

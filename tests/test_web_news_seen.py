@@ -36,7 +36,7 @@ def to_mark(html: str) -> list[str]:
 
 
 def line_key(html: str, words: str) -> str:
-    found = re.search(r'<li data-key="([^"]+)">' + re.escape(words), news_list(html))
+    found = re.search(r'<li data-key="([^"]+)"[^>]*>' + re.escape(words), news_list(html))
     assert found is not None, f"{words!r} not in the news"
     return found.group(1)
 
@@ -115,7 +115,7 @@ def test_unseen_news_beyond_the_newest_lines_is_counted_and_linked_to_history(
     for amount in range(1, 10):  # the banker pays Ann nine times
         play(game, {"do": "pay", "from": "bank", "to": "Ann", "amount": amount})
     page = text(ann.client.get("/me"))
-    lines = re.findall(r'<li data-key="[^"]+">([^<]*)</li>', news_list(page))
+    lines = re.findall(r'<li data-key="[^"]+"[^>]*>([^<]*)</li>', news_list(page))
     assert lines[0] == "The bank paid you €\u00a09" and len(lines) == 6
     assert "…and 4 earlier moves" in news_list(page)  # 3, 2, 1 and the start cash
     assert 'href="/history?player=Ann"' in news_list(page)

@@ -192,7 +192,8 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     @app.context_processor
     def _globals() -> dict[str, Any]:
         return {"me": identity(), "csrf_token": csrf_token, "lang": i18n.current_language(),
-                "languages": i18n.LANGUAGES, "lesson_for": lesson_for}
+                "languages": i18n.LANGUAGES, "lesson_for": lesson_for,
+                "table_warnings": lambda: i18n.say_warnings(remote().warnings)}
 
     @app.errorhandler(404)
     def _not_found(_exc: Exception) -> Response:
@@ -207,3 +208,11 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         return refuse("too_large", _("That request is too large."), 413)
 
     return app
+
+
+def post_warning(app: Flask, code: str, source: str, message: str,
+                 active: bool = True) -> None:
+    """A table warning (companion.power's under-voltage) starts or ends on every phone, as
+    the screen's post_warning does on the screen (web_remote.context.Remote.post_warning)."""
+    found: Remote = app.extensions["web_remote"]
+    found.post_warning(code, source, message, active)

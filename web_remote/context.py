@@ -211,6 +211,22 @@ class Remote:
     #: button, as the last update left them (the listener's alone: `_me_changed`)
     _news: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     _undoers: set[str] = field(default_factory=set)
+    #: the table's hardware warnings shown now (companion.power: under-voltage, heat), by
+    #: code, with their English; replaced whole, so a request reads it without a lock
+    warnings: dict[str, str] = field(default_factory=dict)
+
+    def post_warning(self, code: str, source: str, message: str, active: bool = True) -> None:
+        """A table warning starts (`active`) or ends, as the screen is told of it (its
+        post_warning; `source` says who warns): every phone's page shows it (app.js, on the
+        stream's "warnings"), a page opened later with it."""
+        shown = dict(self.warnings)
+        if active:
+            shown[code] = message
+        else:
+            shown.pop(code, None)
+        if shown != self.warnings:
+            self.warnings = shown
+            self.hub.publish("warnings", {"shown": sorted(shown)})
 
     def on_update(self, update: Update) -> None:
         """The session's listener (its listeners' thread): hand the update over, never

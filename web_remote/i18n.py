@@ -19,6 +19,8 @@ from typing import Any
 
 from flask import g, has_request_context, request
 
+from companion import power
+from companion.speech.spoken import spoken_for
 from companion.words import catalog as words
 from companion.words.catalog import translator
 from companion.words.move_words import MoveSaid, Words, describe_move, event_line
@@ -124,16 +126,30 @@ def say_news(state: dict[str, Any], player: str | None,
     turn, doubles, jail, the winner), "card" (the card that is news, with its drawer),
     "standings" (a counted game's wealth, richest first) and, given the session's news
     `items` of `player` not seen yet (newest first), "mine" (companion.words.news.MyNews:
-    the newest lines with their keys, how many earlier moves hold more, and their keys)."""
+    the newest lines with their keys, how many earlier moves hold more, and their keys), and
+    "say": each of those lines as the phone's own voice reads it aloud, by key (the amounts
+    spoken as the language says them, companion.speech.spoken, as the table's voice does)."""
     lang = current_language()
     words = Words(state or {}, lang, catalog(lang))
     head: Headline | None = headline(state, player, words)
     card: CardNews | None = card_news(state, words)
     mine = my_news(items, player, words) if items and player else MyNews()
+    say = dict(my_news(items, player, spoken_for(state or {}, lang)).lines) \
+        if items and player and mine.lines else {}
     standings = [{"name": row.get("name"), "total": words.money(row.get("total"))}
                  for row in state.get("standings") or []]
-    return {"headline": head, "card": card, "mine": mine, "standings": standings,
-            "player": player}
+    return {"headline": head, "card": card, "mine": mine, "say": say,
+            "standings": standings, "player": player}
+
+
+def say_warnings(shown: dict[str, str]) -> list[dict[str, Any]]:
+    """The table's hardware warnings in the current phone's language, the screen's own
+    sentences (`warn_<code>` in the one catalog; a code without one says its English):
+    each a page may show (companion.power's, and any shown now) with whether it is shown."""
+    said = catalog(current_language())
+    known = {**power.MESSAGES, **shown}
+    return [{"code": code, "text": said.pgettext(f"warn_{code}", english),
+             "shown": code in shown} for code, english in sorted(known.items())]
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> Said:

@@ -208,7 +208,8 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
             speech.warn(message)
 
     try:
-        parts.append(watch_power(controller))  # under-voltage on the table screen, off a Pi none
+        power = watch_power(controller)  # under-voltage on the table screen, off a Pi none
+        parts.append(power)
         # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
         # screen's card registration all go through it
         readers = Readers(session, data_dir, [], notice,
@@ -234,9 +235,13 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,
                                    tags=readers.registrar, offers=offers,
-                                   pin_guard=controller.pins)
+                                   pin_guard=controller.pins,
+                                   table_names=config.web.table_names,
+                                   table_url=config.web.table_url)
                 remote.start()
                 parts.append(remote)
+                if power is not None:  # and on every phone
+                    power.follow(remote.post_warning)
                 controller.ui.remote_url = remote.join_link()
                 wifi = hotspot.show(controller.ui, lambda: controller.wake(),
                                     config.web.hotspot_file)  # the Pi's own Wi-Fi first

@@ -10,7 +10,7 @@ from __future__ import annotations
 import glob
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,13 +97,19 @@ class WebRemote:
                  games: Any = None, tags: Any = None,
                  offers: OfferStore | None = None,
                  on_pin_warning: Callable[[Any], None] | None = None,
-                 pin_guard: PinGuard | None = None) -> None:
+                 pin_guard: PinGuard | None = None, table_names: Sequence[str] = (),
+                 table_url: str = "") -> None:
         self._web_remote = web_remote
+        # table_names: more names phones reach the table by (config [web] table_names),
+        # besides its own; table_url: the address phones are given, if configured
+        config: dict[str, Any] = {"table_url": table_url or None}
+        if table_names:
+            config["table_names"] = [*web_remote.table_names(), *table_names]
         # games: the banker page's saved-game list (list(), resume(id)), when switchable;
         # tags: the card registry and registration run (companion.inputs.registrar.Registrar);
         # offers: the table's one store of open offers; on_pin_warning: wrong banker PINs;
         # pin_guard: the table's one banker PIN guard, the screen's too (table_pin)
-        self.app = web_remote.create_app(session, data_dir, hooks=web_remote.TableHooks(
+        self.app = web_remote.create_app(session, data_dir, config, hooks=web_remote.TableHooks(
             on_join=on_join, games=games, tags=tags, registration=tags,
             new_game_file=games.start_new_game_file if games is not None else None,
             offers=offers,
@@ -111,17 +117,22 @@ class WebRemote:
         self._host, self._port = host, port
         self.handle: Any = None
         self.url = ""
+        self._table_url = table_url
 
     def start(self) -> None:
         """Serve in the background."""
         self.handle = self._web_remote.serve(self.app, self._host, self._port,
                                              threads=self.THREADS)
-        self.url = f"http://{net.lan_address()}:{self.handle.port}/"
+        self.url = self._table_url or f"http://{net.lan_address()}:{self.handle.port}/"
 
     def join_link(self) -> str:
         """The one-time link phones join by (the same until a phone spends it)."""
         link: str = self._web_remote.join_url(self.app, self.url)
         return link
+
+    def post_warning(self, code: str, source: str, message: str, active: bool = True) -> None:
+        """A table warning (companion.power) starts or ends on every phone."""
+        self._web_remote.post_warning(self.app, code, source, message, active)
 
     def close(self) -> None:
         """End the live streams and stop serving."""

@@ -444,16 +444,65 @@
   // that stays (#announce: the part itself is replaced): new news lines, and the headline,
   // the card and an auction's highest bid when their text changed. A player may also have
   // their own news read aloud in their own earpiece (the browser's speech, in the page's
-  // language): the choice is this phone's (localStorage); a line is read once (this tab).
+  // language, each line as data-say words it: amounts spoken): the choice is this phone's
+  // (localStorage); a line is read once (this tab).
+  // A browser lets a page speak only once somebody touched it (Chrome answers "not-allowed",
+  // Safari stays silent), and a page loaded anew (a reload, another page and back) is
+  // untouched: its lines wait, #wake says so, and the first tap or key anywhere says them.
   const SPEAK = "companion.speakNews";
   const spoken = new Set();
   const said = new Map();  // a [data-announce] element's kind -> its last text
+  let waiting = [];  // lines to say once the page was touched
+  const voiceOn = () => localStorage.getItem(SPEAK) === "1";
+  let tapped = false;  // for a browser that does not say whether the page was touched
+  const touched = () => (navigator.userActivation ? navigator.userActivation.hasBeenActive
+    : tapped);
+  function wakeShown() {
+    const wake = document.getElementById("wake");
+    if (wake) wake.hidden = !(waiting.length && voiceOn());
+  }
+  function talk(texts) {
+    if (!window.speechSynthesis || !texts.length) return;
+    if (!touched()) {
+      waiting.push(...texts);
+      wakeShown();
+      return;
+    }
+    for (const text of texts) {
+      const utterance = new SpeechSynthesisUtterance(text);
+      utterance.lang = document.documentElement.lang;
+      utterance.addEventListener("error", (e) => {  // refused after all: wait for a tap
+        if (e.error === "not-allowed") { waiting.push(text); wakeShown(); }
+      });
+      window.speechSynthesis.speak(utterance);
+    }
+  }
+  let unlocked = false;
+  function woken(ev) {  // a tap or a key: the page may speak now
+    if (ev && !ev.isTrusted) return;  // a script's event is nobody's tap
+    tapped = true;
+    if (!voiceOn() || !window.speechSynthesis || !touched()) return;
+    if (!unlocked) {  // Safari speaks later only if it spoke during a tap once
+      unlocked = true;
+      if (!waiting.length) window.speechSynthesis.speak(new SpeechSynthesisUtterance(""));
+    }
+    const texts = waiting;
+    waiting = [];
+    wakeShown();
+    talk(texts);
+  }
+  for (const kind of ["pointerup", "keydown", "click"]) window.addEventListener(kind, woken, true);
   function speakNews() {
     const box = live ? live.querySelector("input[data-speak-news]") : null;
-    const on = localStorage.getItem(SPEAK) === "1";
+    const on = voiceOn();
     if (box) {
       box.checked = on;
-      box.onchange = () => { localStorage.setItem(SPEAK, box.checked ? "1" : "0"); };
+      box.onchange = () => {
+        localStorage.setItem(SPEAK, box.checked ? "1" : "0");
+        if (!box.checked) waiting = [];
+        woken();  // ticked: a tap, so the page may speak from now on
+        wakeShown();
+      };
     }
     const lines = [...(live ? live.querySelectorAll("ul.news li[data-key]") : [])];
     const fresh = lines.filter((li) => !spoken.has(li.dataset.key));
@@ -470,12 +519,7 @@
     const news = fresh.map((li) => li.textContent.trim());
     const region = document.getElementById("announce");
     if (region && (changed.length || news.length)) region.textContent = [...changed, ...news].join(". ");
-    if (!on || !window.speechSynthesis) return;
-    for (const text of news) {
-      const utterance = new SpeechSynthesisUtterance(text);
-      utterance.lang = document.documentElement.lang;
-      window.speechSynthesis.speak(utterance);
-    }
+    if (on) talk(fresh.map((li) => li.dataset.say || li.textContent.trim()));
   }
 
   wire();
@@ -538,6 +582,13 @@
     events.addEventListener("joined", () => {
       document.querySelectorAll('img[data-refresh-on="joined"]').forEach((img) => {
         img.src = img.src.split("?")[0] + "?t=" + Date.now();
+      });
+    });
+    // the table's hardware warnings (the Pi's power): the codes shown now
+    events.addEventListener("warnings", (e) => {
+      const shown = JSON.parse(e.data).shown || [];
+      document.querySelectorAll("[data-warning]").forEach((el) => {
+        el.hidden = !shown.includes(el.dataset.warning);
       });
     });
     events.addEventListener("open", () => { document.body.dataset.live = "1"; });

@@ -189,7 +189,8 @@ def confirm_question(command: dict[str, Any], who: Identity,
 @bp.get("/stream")
 @joined
 def stream() -> Response:
-    """Server-Sent Events: "state" after every change, "trades", "joined"; keep-alives.
+    """Server-Sent Events: "state" after every change, "trades", "joined", "warnings" (the
+    table's hardware warnings shown now, also sent first); keep-alives.
     Served by web_remote.serving, the event loop writes the stream (no thread held);
     past the hub's cap the phone is told to try again (503)."""
     who = identity()
@@ -207,9 +208,13 @@ def stream() -> Response:
         return resp
     current = r.session.state()
     first = [Message("state", {"version": current.get("version"), "state": current,
-                               "events": []}, current.get("version"))]
+                               "events": []}, current.get("version")),
+             # the table's warnings as they are now: one may have come or gone since the
+             # page was rendered
+             Message("warnings", {"shown": sorted(r.warnings)})]
     keepalive = float(r.config["keepalive_s"])
-    first[0].encode()  # here, on a pool thread, not on the serving loop
+    for message in first:
+        message.encode()  # here, on a pool thread, not on the serving loop
     scope = request.environ.get("asgi.scope")
     if isinstance(scope, dict) and STREAM_SLOT in scope:  # the serving loop writes it
         scope[STREAM_SLOT] = (client, first, keepalive)

@@ -131,6 +131,12 @@ def check_display(host: Host) -> list[Finding]:
     return findings
 
 
+#: how a missing or broken Python package comes back: from the lock file, each package at
+#: the version and hash the tests passed with (README), never whatever the index has today
+REINSTALL = ("sudo deploy/install.sh on the Pi, or ./start.sh in a checkout (both install "
+             "the locked requirements/run.txt)")
+
+
 def _check_pygame(host: Host, probe: bool) -> list[Finding]:
     """pygame loads; on a KMS machine or a desktop, a child process opens the display as
     `companion run` does and draws a frame: the display, and how it is drawn (renderer)."""
@@ -139,7 +145,7 @@ def _check_pygame(host: Host, probe: bool) -> list[Finding]:
         import pygame  # deferred: heavy, and only this check needs it
     except (ImportError, OSError) as exc:
         return [Finding("display", Status.FAIL, f"pygame does not load: {exc}",
-                        "reinstall: sudo deploy/install.sh (or pip install pygame-ce)")]
+                        f"reinstall: {REINSTALL}")]
     version = getattr(pygame, "version", None)
     label = f"pygame-ce {getattr(version, 'ver', '?')}"
     if not probe:
@@ -211,8 +217,7 @@ def check_gpio(host: Host, config: Config) -> list[Finding]:
     if not host.has_module("lgpio"):
         return [Finding("gpio", host.missing(), "the lgpio library is not installed: the "
                         "buttons will be simulated",
-                        "sudo deploy/install.sh (installs the [pi] extras), or "
-                        "pip install 'table-companion[pi]'")]
+                        f"{REINSTALL}; it has lgpio for the Pi's aarch64 and armv7l")]
     return [_try_pin_factory(host, config, pins)]
 
 
@@ -445,7 +450,8 @@ def check_engine(host: Host) -> list[Finding]:
     if "changed since it was compiled" in why or "has no compiled module" in why:
         # a checkout whose compiled engine no longer matches its sources
         return [Finding("engine", Status.WARN, f"plain Python, {why}; games work, bots and "
-                        "replays are slower", "./test.sh (or pip install -e .) rebuilds it")]
+                        "replays are slower", "./start.sh or ./test.sh rebuilds it "
+                        "(scripts/bootstrap.sh, from the lock files)")]
     # the Pi installs the plain engine on purpose: no compiler on the device (docs/bench.md)
     return [Finding("engine", Status.OK, f"plain Python ({why}): fast enough for the table; "
                     "a checkout with gcc and python3-dev compiles it for the benchmarks")]
