@@ -80,7 +80,7 @@ def _render(refused: dict[str, str] | None = None,
         template, state=state, page_name="banker", partial_url=url_for("banker.page"),
         players=players, money=lambda a: money(a, state.get("currency"), lang),
         editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
-        tags=tags.list() if tags is not None else None, registration=registration,
+        tags=tags.list(current_language()) if tags is not None else None, registration=registration,
         games=game_list, new_file=r.hooks.new_game_file is not None,
         options=state.get("options", {}),
         journal=int((r.session.history(None, 1) or [{}])[-1].get("seq") or 0),  # one row read
@@ -422,8 +422,10 @@ def register_tag() -> BaseResponse:
                              400)
     try:
         tags.register(tag, meaning)
-    except ValueError as exc:
-        return _form_refused("tags", "bad_command", str(exc), 400)
+    except ValueError:  # said in the banker's language (the hook's own words are English)
+        return _form_refused("tags", "bad_command",
+                             _("Not a card meaning: write banker, bank:N, deed:<square> or "
+                               "<deck>:<card>."), 400)
     return _done()
 
 
@@ -455,8 +457,9 @@ def registration() -> BaseResponse:
         else:
             return _form_refused("registration", "bad_command",
                                  _("Unknown registration step."), 400)
-    except ValueError as exc:
-        return _form_refused("registration", "bad_command", str(exc), 400)
+    except ValueError:  # a kind of cards this board does not have
+        return _form_refused("registration", "bad_command",
+                             _("This board has no cards of that kind to register."), 400)
     return _done()
 
 
