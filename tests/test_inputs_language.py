@@ -242,3 +242,23 @@ def test_a_table_without_a_screen_says_its_warnings_in_its_language(
     assert [(s.text, s.lang) for s in voice.heard] == [
         (warning_text("reader_silent", "sv", "pn532"), "sv"),
         (input_text("pin_warning", "sv", count=2), "sv")]
+
+
+def test_no_banner_is_posted_as_an_english_literal() -> None:
+    """The composition root, the screen and the inputs post what the table shows through
+    the catalog: no `post_message`, `notify`, `refuse` or `warn` gets a sentence written
+    in place ("A phone joined" was one)."""
+    posted = []
+    for folder in ("companion/app", "companion/screen", "companion/inputs"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+                first = node.args[0]
+                literal = isinstance(first, ast.JoinedStr) or (
+                    isinstance(first, ast.Constant) and isinstance(first.value, str)
+                    and " " in first.value)
+                if name in ("post_message", "notify", "refuse", "warn") and literal:
+                    posted.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert posted == []

@@ -165,6 +165,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("nothing_to_undo", "Nothing to undo"),
     _t("bankrupt_banner", "{player} is bankrupt"),
     _t("remote_joined", "Phone remote: {url}"),
+    # TRANSLATORS: a banner on the table screen when a phone joined the table
+    _t("phone_joined", "A phone joined"),
     _t("remote_not_running", "Phones: start companion run"),
     # game over
     _t("standings", "Standings"),
