@@ -262,3 +262,27 @@ def test_no_banner_is_posted_as_an_english_literal() -> None:
                 if name in ("post_message", "notify", "refuse", "warn") and literal:
                     posted.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert posted == []
+
+
+@pytest.mark.parametrize("lang", ["nl", "ru"])
+def test_a_reader_that_cannot_open_is_a_warning_in_the_tables_language(
+        tmp_path: Path, lang: str) -> None:
+    """A configured reader that cannot be opened at the start stands on the screen and is
+    said like the readers' own warnings, not as the English line of the log."""
+    from companion.app.wiring import Readers
+    from companion.game.session import GameSession
+
+    shown: list[Show] = []
+    with GameSession.open(tmp_path) as session:
+        readers = Readers(session, tmp_path, [], lambda m, k: None)
+        readers.set_ui(lambda action: shown.append(action) if isinstance(action, Show)
+                       else None)
+        try:
+            readers.open(["nosuchkind:/dev/x"])
+        finally:
+            readers.close()
+    [warning] = shown
+    assert warning.level == "warning" and warning.active
+    said = warning_text(warning.code, lang, str(warning.data["source"]), warning.message)
+    assert said == input_text("warn_reader_unavailable", lang, source="nosuchkind:/dev/x")
+    assert english_left([said]) == [] and foreign([said], lang) == []

@@ -96,6 +96,8 @@ _WARNINGS: tuple[Message, ...] = (
     _t("warn_reader_silent", "RFID reader silent: {source}"),
     # TRANSLATORS: an RFID reader's program failed; the companion opens it again by itself
     _t("warn_reader_error", "RFID reader failed, restarting it: {source}"),
+    # TRANSLATORS: a configured RFID reader could not be opened at the start
+    _t("warn_reader_unavailable", "RFID reader cannot be opened: {source}"),
     _t("warn_under_voltage", "Power supply too weak: use the Pi's own power supply"),
     _t("warn_throttled", "The Pi is too hot and slows down: give it air"),
     _t("pin_wrong", "Wrong banker PIN, nothing changed ({count} wrong so far)"),
