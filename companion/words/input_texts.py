@@ -84,6 +84,13 @@ _REGISTRATION: tuple[Message, ...] = (
     _t("reg_asking", "That card is {was}. Make it {name}?"),
     _t("reg_finished", "All cards registered"),
     _t("reg_stopped", "Card registration stopped"),
+    # TRANSLATORS: a registration run asked for cards the board has not (bus tickets on a
+    # classic board)
+    _t("reg_kind_missing", "This board has no cards of that kind to register."),
+    # TRANSLATORS: a tag typed on the banker page with a meaning not understood; the
+    # words after the colon are typed as they are
+    _t("reg_bad_meaning", "Not a card meaning: write banker, bank:N, deed:<square> or "
+       "<deck>:<card>."),
 )
 #: the warnings the table shows and says: the panel's buttons and the RFID readers
 #: (by the code of their HardwareWarning, companion.inputs.events), the Pi's power

@@ -29,6 +29,7 @@ from companion.rules import Rejection
 from companion.speech import settings as speech_settings
 from companion.words import catalog as i18n_words
 from companion.words import refusals
+from companion.words.input_texts import input_text
 from web_remote.context import banker_only, identity, make_banker, refuse, remote, wants_json
 from web_remote.guard import Refusal, check_names
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
@@ -424,8 +425,8 @@ def register_tag() -> BaseResponse:
         tags.register(tag, meaning)
     except ValueError:  # said in the banker's language (the hook's own words are English)
         return _form_refused("tags", "bad_command",
-                             _("Not a card meaning: write banker, bank:N, deed:<square> or "
-                               "<deck>:<card>."), 400)
+                             input_text("reg_bad_meaning", current_language()), 400,
+                             english=input_text("reg_bad_meaning", "en"))
     return _done()
 
 
@@ -459,7 +460,8 @@ def registration() -> BaseResponse:
                                  _("Unknown registration step."), 400)
     except ValueError:  # a kind of cards this board does not have
         return _form_refused("registration", "bad_command",
-                             _("This board has no cards of that kind to register."), 400)
+                             input_text("reg_kind_missing", current_language()), 400,
+                             english=input_text("reg_kind_missing", "en"))
     return _done()
 
 
