@@ -113,3 +113,27 @@ def test_players_cannot_register(table: tuple[Any, Registrar, Phone]) -> None:
     ann.join("player:Ann")
     assert post_form(ann, "/banker/registration", do="start", kind="deeds").status_code == 403
     assert not registrar.active
+
+
+@pytest.mark.parametrize("lang", ["nl", "ru"])
+def test_the_tags_and_the_refusals_are_in_the_phones_language(
+        table: tuple[Any, Registrar, Phone], lang: str) -> None:
+    """The tags list says "bankpas 2", not "bank card 2"; a refused meaning or kind is said
+    in the phone's language, beside its form."""
+    from html import unescape
+
+    from companion.words.input_texts import input_text
+
+    _app, registrar, banker = table
+    registrar.registry.register("0A0B", TagRole(TagKind.BANK_CARD, number=2))
+    registrar.registry.register("0C0D", TagRole(TagKind.BANKER))
+    shown = unescape(page(banker, lang))
+    assert f"0A0B → {input_text('reg_bank_card', lang, number=2)}" in shown
+    assert f"0C0D → {input_text('reg_banker_card', lang)}" in shown
+    assert "bank card 2" not in shown and "the banker card" not in shown
+    refused = post_form(banker, "/banker/tags", tag="04AC", meaning="nonsense")
+    assert refused.status_code == 400
+    assert input_text("reg_bad_meaning", lang) in unescape(refused.get_data(as_text=True))
+    refused = post_form(banker, "/banker/registration", do="start", kind="bus_tickets")
+    assert refused.status_code == 400
+    assert input_text("reg_kind_missing", lang) in unescape(refused.get_data(as_text=True))

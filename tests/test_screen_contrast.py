@@ -51,7 +51,7 @@ def test_the_checker_sees_a_weak_pair() -> None:
 
 def test_the_board_carries_each_groups_letter() -> None:
     """A street's group is told apart without colour: the same letter as on the phones,
-    drawn under its colour bar."""
+    on its colour bar on the 7-inch screen, under it where the bar holds a short name."""
     import pygame
 
     from companion.editions import group_letters
@@ -63,7 +63,13 @@ def test_the_board_carries_each_groups_letter() -> None:
     assert sorted(group_letters("sv").values()) == list("ABCDEFGH")
     surface = pygame.Surface((400, 400))
     painter = Painter(surface, 1.0, 1.0)
-    _draw_group_letter(painter, pygame.Rect(0, 0, 40, 40), 10, "C")
-    _draw_group_letter(painter, pygame.Rect(40, 0, 40, 40), 10, "")  # a station: none
+    pink = theme.GROUP_COLORS["pink"]
+    _draw_group_letter(painter, pygame.Rect(0, 0, 40, 40), 10, "C", pink)
+    _draw_group_letter(painter, pygame.Rect(40, 0, 40, 40), 10, "", pink)  # a station: none
     assert [t.text for t in painter.texts] == ["C"]
-    assert contrast(theme.TEXT, theme.BOARD_CELL) >= AA  # the letter on its cell
+    # on the 7-inch screen the letter stands on its colour bar, in the ink that reads there
+    assert all(contrast(theme.ink_on(c), c) >= AA for c in theme.GROUP_COLORS.values())
+    big = Painter(surface, 1.6, 1.6)  # where the bar holds a short name: on its cell
+    _draw_group_letter(big, pygame.Rect(0, 0, 60, 60), 20, "C", pink)
+    assert [t.text for t in big.texts] == ["C"]
+    assert contrast(theme.TEXT, theme.BOARD_CELL) >= AA

@@ -2,9 +2,10 @@
 (the player cards of two to eight players, long names too, "Last moves", the board's centre,
 the QR caption, the decision panel and its buttons, five or six of them too), on the setup
 screen, the Wi-Fi and join codes' words, card registration and the PIN pad is drawn under
-theme.READABLE (16) pixels in any language, except the secondary facts a view declares as
-such (never under 14); a player's cash is at least theme.MONEY (28) pixels; the roll is
-written in digits beside the dice."""
+theme.READABLE (16) pixels in any language (a waiting trade's details and the board's group
+letters too, the letters on every property of the board); a player's cash is at least
+theme.MONEY (28) pixels; the roll is written in digits beside the dice; a waiting trade's
+details are never cut short."""
 
 from __future__ import annotations
 
@@ -55,13 +56,8 @@ def _game_texts(language: str) -> list[tuple[str, str, DrawnText]]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_nothing_the_table_reads_is_small(language: str) -> None:
-    secondary = theme.readable(1.0, secondary=True)
-    small = []
-    for name, zone, shown in _game_texts(language):
-        # a view may let a long secondary fact go down to 14 px, never under
-        floor = secondary if shown.floor <= secondary else theme.readable(1.0)
-        if shown.size < floor:
-            small.append((name, zone, shown.text, shown.size))
+    small = [(name, zone, shown.text, shown.size) for name, zone, shown in
+             _game_texts(language) if shown.size < theme.readable(1.0)]
     assert small == []
 
 
@@ -82,16 +78,52 @@ def test_money_is_large(language: str) -> None:
 
 
 def test_the_floor_test_can_fail() -> None:
-    """A text drawn at 15 px with the plain floor is caught; a declared secondary one (a
-    waiting trade's details, the only ones left) is not."""
+    """A text drawn at 15 px is caught, whatever floor its view declared."""
     p = Painter(pygame.Surface(SIZE), 1.0, 1.0)
     box = pygame.Rect(0, 0, 400, 40)
     p.text("small", box, 15, theme.TEXT, min_size=15)
-    p.text("fact", box, 14, theme.TEXT, min_size=theme.readable(1.0, secondary=True))
-    secondary = theme.readable(1.0, secondary=True)
-    low = [t.text for t in p.texts
-           if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
-    assert low == ["small"]
+    p.text("fact", box, 14, theme.TEXT, min_size=14)
+    p.text("fine", box, 16, theme.TEXT, min_size=16)
+    assert [t.text for t in p.texts if t.size < theme.readable(1.0)] == ["small", "fact"]
+
+
+@pytest.mark.parametrize("language", ["nl", "ru", "de"])
+@pytest.mark.parametrize("base", ["turn", "mega_bus"])
+def test_every_propertys_group_letter_is_drawn_readable(language: str, base: str) -> None:
+    """The letter that tells a colour group without its colour stands on every lot of the
+    group, at READABLE or larger, inside its square (the 7-inch screen's squares are 21
+    pixels: the letter stands on the colour bar)."""
+    texts.use_language(language)
+    state, ui = crowd(base, language, 4)
+    frame = render(state, ui, pygame.Surface(SIZE))
+    letters = set(ui.board.group_letters.values())
+    drawn = [t for t in frame.texts if t.text in letters]
+    lots = [i for i in ui.board.squares if ui.board.group_letters.get(str(i.group))]
+    assert len(drawn) == len(lots) > 20
+    assert [(t.text, t.size) for t in drawn if t.size < theme.READABLE] == []
+    layout = GameLayout.for_size(SIZE)
+    assert all(t.fits and layout.board.contains(t.rect) for t in drawn)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_waiting_trades_details_are_whole_and_readable(language: str) -> None:
+    """The trade waiting on a phone: its details at READABLE, never cut short (the title
+    gives way first), and whom the table waits for below them, inside the board's centre."""
+    from companion.screen.views.waiting import waiting_for
+
+    texts.use_language(language)
+    state, ui = scenario("trade", language)
+    assert state is not None
+    frame = render(state, ui, pygame.Surface(SIZE))
+    [trade] = [w for w in waiting_for(state, ui) if w.detail]
+    board = GameLayout.for_size(SIZE).board
+    centre = [t for t in frame.texts if board.contains(t.box) and len(t.text) > 1]
+    said = " ".join(t.drawn for t in centre)
+    assert [(t.text, t.size) for t in centre if t.size < theme.READABLE] == []
+    assert all(t.fits for t in centre) and "…" not in said
+    for sentence in (trade.detail, trade.line):
+        words = sentence.replace("-", "- ").split()
+        assert [w for w in words if w.rstrip("-") not in said] == [], (sentence, said)
 
 
 def test_the_roll_is_written_in_digits_beside_the_dice() -> None:
@@ -172,14 +204,13 @@ def _overlay_texts(language: str) -> list[tuple[str, DrawnText]]:
 def test_setup_wifi_registration_and_pin_are_legible(language: str) -> None:
     """No text under 16 px on the setup screen, the Wi-Fi and join codes' words (or "start
     companion run" when no server answers), card
-    registration and the PIN pad (a button's cap name, as in the game: 14), none cut."""
+    registration and the PIN pad, none cut."""
     found = _overlay_texts(language)
     assert {name for name, _shown in found} == {"setup", "setup_wifi", "setup_off",
                                                 "game_wifi", "game_off", "registration",
                                                 "asking", "pin"}
-    secondary = theme.readable(1.0, secondary=True)
     small = [(name, t.text, t.size) for name, t in found
-             if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+             if t.size < theme.readable(1.0)]
     assert small == []
     cut = [(name, t.text) for name, t in found if t.drawn != t.text]
     assert cut == []
@@ -219,12 +250,11 @@ def test_the_standings_are_legible_with_eight_players(language: str) -> None:
     texts.use_language(language)
     shown = [scenario("game_over", language), scenario("mega_game_over", language),
              crowd("game_over", language, 8)]
-    secondary = theme.readable(1.0, secondary=True)
     for state, ui in shown:
         frame = render(state, ui, pygame.Surface(SIZE))
         assert frame.screen == "game_over"
         small = [(t.text, t.size) for t in frame.texts
-                 if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+                 if t.size < theme.readable(1.0)]
         assert small == []
         names = {str(p["name"]) for p in state["players"]}
         worths = [t for t in frame.texts if any(c.isdigit() for c in t.text)
@@ -268,9 +298,8 @@ def test_the_story_of_a_finished_game_is_legible(language: str,
             finally:
                 controller.close()
         assert frame.screen == "game_over" and ui.story and len(facts) >= 4
-        secondary = theme.readable(1.0, secondary=True)
         small = [(t.text, t.size) for t in frame.texts
-                 if t.size < (secondary if t.floor <= secondary else theme.readable(1.0))]
+                 if t.size < theme.readable(1.0)]
         assert small == []
         # the story's panel: under the chart, in the lower part of the chart's place
         chart = GameOverLayout.for_size(SIZE).chart

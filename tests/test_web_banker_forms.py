@@ -27,7 +27,7 @@ class Tags:
     def __init__(self) -> None:
         self.items: list[dict[str, str]] = []
 
-    def list(self) -> list[dict[str, str]]:
+    def list(self, lang: str = "en") -> list[dict[str, str]]:
         return self.items
 
     def register(self, tag: str, meaning: str) -> None:

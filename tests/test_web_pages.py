@@ -299,7 +299,7 @@ def test_banker_tags_and_resume_hooks(game: Any, tmp_path: Path) -> None:
         def __init__(self) -> None:
             self.items: list[dict[str, str]] = []
 
-        def list(self) -> list[dict[str, str]]:
+        def list(self, lang: str = "en") -> list[dict[str, str]]:
             return self.items
 
         def register(self, tag: str, meaning: str) -> None:

@@ -47,8 +47,8 @@ class SavedGames(Protocol):
 class TagList(Protocol):
     """The RFID tags the banker registers by hand."""
 
-    def list(self) -> list[JSON]:
-        """[{"tag", "meaning"}]."""
+    def list(self, lang: str) -> list[JSON]:
+        """[{"tag", "meaning"}], each meaning in `lang`'s words."""
 
     def register(self, tag: str, meaning: str) -> object:
         """Give a tag its meaning; ValueError when the meaning is not understood."""

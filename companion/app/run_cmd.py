@@ -195,17 +195,18 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
     if surface is not None:  # a screen (a headless table reads the offers in the view)
         controller.follow_offers(offers)
     # one banker PIN guard for the table: the phones' and the screen's banker menu
-    controller.pins = table_pin(data_dir, lambda w: controller.post_pin_warning(w.wrong,
-                                                                                w.where))
+    controller.pins = table_pin(data_dir, lambda w: controller.post_pin_warning(
+        w.wrong, w.where, w.wait))
     sound.set_volume(controller.ui.volume / 100)
     sound.set_muted(controller.ui.muted)
     speech = start_speech(session, data_dir)  # speaks the table's language
     parts.append(speech)
+    # every warning the table shows (a reader lost, a stuck button, the Pi's power, a wrong
+    # banker PIN) is said too, in the table's language: the face hands its sentences over
+    controller.speak = speech.warn
 
-    def notice(message: str, kind: str) -> None:  # shown, and a warning said aloud
+    def notice(message: str, kind: str) -> None:  # the readers' notices before set_ui
         controller.post_message(message, kind)
-        if kind == "warning":
-            speech.warn(message)
 
     try:
         power = watch_power(controller)  # under-voltage on the table screen, off a Pi none
@@ -227,10 +228,12 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
             parts.append(cards)
         if config.web.enabled:
             try:
+                from companion.screen.texts import text as screen_text  # no pygame in it
+
                 def next_link() -> None:  # a phone joined: the QR code shows a fresh link
                     controller.ui.remote_url = remote.join_link()
                     controller.ui.wifi = None  # it is on the table's Wi-Fi, if there is one
-                    controller.post_message("A phone joined", "info")
+                    controller.post_message(screen_text("phone_joined"), "info")
 
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,

@@ -233,7 +233,10 @@ class Readers:
                 reader.start()
             except (OSError, ValueError) as exc:  # a bad port never stops the companion
                 log.warning("reader %s unavailable: %s", spec, exc)
-                self._message(f"RFID reader {spec} unavailable: {exc}", "warning")
+                # a standing warning for the faces, said in the table's language
+                # (companion.words.input_texts: "warn_reader_unavailable")
+                self.pump.ui(Show("reader_unavailable", f"RFID reader {spec} unavailable: {exc}",
+                                  "warning", {"source": spec}))
                 continue
             self.readers.append(reader)
             log.info("RFID reader %s started", spec)

@@ -206,7 +206,7 @@ class InputController:
             data = {"tag": tag, "outcome": result.outcome}
             actions: list[Action] = [Show("registration", result.message, "prompt", data)]
             if result.done:
-                actions.append(Show("registration_done", "Card registration finished."))
+                actions.append(say("registration_done", "reg_finished"))
             return actions
         pick = self._pick(state)
         if pick is not None:

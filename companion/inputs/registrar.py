@@ -5,8 +5,11 @@ One `Registrar` owns the tag registry and at most one guided registration run
 ("all deeds in board order", a deck, the bank cards, the banker card); while it is active
 the input pump sends every tap to `tap` instead of the game, and the panel's buttons to
 `press` (NO skips, UNDO goes back, MENU stops, YES / NO answer "move this card?"). Anyone
-may read `status(lang)`: the current step with its name in `lang`, the progress and the
-last result. Listeners hear about every change (the screen redraws, phones refresh).
+may read `status(lang)`: the current step with its name in `lang`, the progress, the
+prompt in `lang` and the last result. Every sentence is the catalog's
+(companion.words.input_texts): a press's StepResult message in the source language for the
+log, what a screen or phone shows in its own. Listeners hear about every change (the
+screen redraws, phones refresh).
 
 It is also the web remote's config "tags": `list()`, `register(tag, meaning)`, `start`,
 `status`, `cancel`, `skip`, `confirm`. Thread-safe: every method may be called from any
@@ -25,11 +28,13 @@ from companion.inputs.registration import (
     FlowKind,
     RegistrationFlow,
     StepResult,
+    describe,
     flow_kinds,
     steps_for,
 )
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
 from companion.words import catalog as i18n
+from companion.words.input_texts import input_text
 
 log = logging.getLogger(__name__)
 
@@ -129,12 +134,12 @@ class Registrar:
 
     # -- the web remote's hook --------------------------------------------------------------
 
-    def list(self) -> list[JSON]:
-        """Every registered tag with what it stands for, in English words."""
+    def list(self, lang: str = i18n.SOURCE_LANGUAGE) -> list[JSON]:
+        """Every registered tag with what it stands for, in `lang`'s words."""
         out = []
         for tag, role in sorted(self.registry.all().items()):
-            info = self.describe(role)
-            meaning = info["name"] or _english(role)
+            info = self.describe(role, lang)
+            meaning = info["name"] or describe(role, lang)
             out.append({"tag": tag, "meaning": meaning, "role": role_json(role)})
         return out
 
@@ -168,7 +173,7 @@ class Registrar:
             players = 0
         steps = steps_for(flow_kind, edition, players)
         with self._lock:
-            self._flow = RegistrationFlow(self.registry, steps, flow_kind.value)
+            self._flow = RegistrationFlow(self.registry, steps, flow_kind.value, self.name)
             self._kind, self._edition = flow_kind, edition_id
             self._last, self._finished = None, False
         self._changed()
@@ -242,7 +247,8 @@ class Registrar:
             asking = flow.asking is not None
         if button == "menu":
             self.cancel()
-            return StepResult("Card registration stopped.", False, True, "stopped")
+            return StepResult(input_text("reg_stopped", i18n.SOURCE_LANGUAGE), False, True,
+                              "stopped")
         if button == "undo":
             self.back()
         elif button == "no":
@@ -251,7 +257,8 @@ class Registrar:
             self.confirm(True)
         with self._lock:
             flow = self._flow
-            message = flow.prompt() if flow is not None else "Card registration finished."
+            message = flow.prompt() if flow is not None else \
+                input_text("reg_finished", i18n.SOURCE_LANGUAGE)
         return StepResult(message, False, flow is None, (self._last or {}).get("outcome", ""))
 
     def _record(self, tag: str, result: StepResult) -> None:
@@ -277,7 +284,7 @@ class Registrar:
         active, kind, position (1-based), total, step (the card to tap: kind, number,
         square, deck, card, name), asking ({"tag", "was"}: a card to confirm moving), last
         (outcome registered / moved / kept / same_card / skipped / back / stopped, with its
-        tag and role), finished (the run went through every card), prompt (English).
+        tag and role), finished (the run went through every card), prompt (in `lang`).
         """
         with self._lock:
             flow, kind, last = self._flow, self._kind, dict(self._last or {})
@@ -297,7 +304,7 @@ class Registrar:
                 if asking else None,
                 "last": self._named(last, lang),
                 "finished": False,
-                "prompt": flow.prompt(),
+                "prompt": flow.prompt(lang),
                 "kinds": self.kinds(),
             }
 
@@ -308,12 +315,6 @@ class Registrar:
             if isinstance(last.get(key), dict):
                 last[key] = self.describe(TagRole.from_json(last[key]), lang)
         return last
-
-
-def _english(role: TagRole) -> str:
-    if role.kind is TagKind.BANK_CARD:
-        return f"bank card {role.number}" + (f" ({role.player})" if role.player else "")
-    return "the banker card"
 
 
 def parse_meaning(meaning: str, edition: Mapping[str, Any]) -> TagRole:

@@ -6,19 +6,28 @@ card is not moved silently: the flow asks (`asking`), and `confirm(True)` moves 
 `confirm(False)` keeps it and waits for another card. Flows are built from the edition data
 (`steps_for`): every deed in board order, one deck's cards, the bank cards, the banker
 card. Pure apart from the registry it writes to; companion.inputs.registrar makes it thread-safe.
+
+Every sentence is the one catalog's (companion.words.input_texts): `prompt(lang)` in any of
+the seven languages, a StepResult's `message` in the source language for the log (each
+screen says the outcome in its own words). A deed's or card's name in a language comes from
+`namer` (the registrar's: the edition's names in that language), else the step's label.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from companion.inputs.registry import TagKind, TagRegistry, TagRole
+from companion.words.catalog import SOURCE_LANGUAGE
+from companion.words.input_texts import input_text
 
 OWNABLE = {"lot", "station", "utility"}
 DEFAULT_BANK_CARDS = 6
+#: a deed's or card's name in a language (None: not known, the step's label is used)
+Namer = Callable[[TagRole, str], "str | None"]
 
 
 class FlowKind(Enum):
@@ -85,14 +94,14 @@ def deck_steps(decks: Mapping[str, Mapping[str, Any]], deck: str | None = None) 
 
 def bank_card_steps(count: int) -> list[Step]:
     """Bank cards 1 to `count`."""
-    return [
-        Step(TagRole(TagKind.BANK_CARD, number=n), f"bank card {n}") for n in range(1, count + 1)
-    ]
+    return [Step(role, describe(role)) for role in
+            (TagRole(TagKind.BANK_CARD, number=n) for n in range(1, count + 1))]
 
 
 def banker_step() -> list[Step]:
     """The banker card."""
-    return [Step(TagRole(TagKind.BANKER), "the banker card")]
+    role = TagRole(TagKind.BANKER)
+    return [Step(role, describe(role))]
 
 
 def flow_kinds(edition: Mapping[str, Any]) -> list[FlowKind]:
@@ -117,10 +126,12 @@ def steps_for(kind: FlowKind, edition: Mapping[str, Any], players: int = 0) -> l
 class RegistrationFlow:
     """Walks through steps, registering one tapped tag per step."""
 
-    def __init__(self, registry: TagRegistry, steps: list[Step], title: str = "") -> None:
+    def __init__(self, registry: TagRegistry, steps: list[Step], title: str = "",
+                 namer: Namer | None = None) -> None:
         self.registry = registry
         self.steps = steps
         self.title = title
+        self.namer = namer
         self.index = 0
         self.asking: tuple[str, TagRole] | None = None  # (tag, what it is now) to confirm
         self._tapped: dict[str, int] = {}  # tag -> step index registered in this flow
@@ -135,15 +146,31 @@ class RegistrationFlow:
         """The step waiting for a tap."""
         return None if self.done else self.steps[self.index]
 
-    def prompt(self) -> str:
-        """What the screen says now."""
+    def name(self, role: TagRole, lang: str = SOURCE_LANGUAGE) -> str:
+        """A card of this run (or any role) as `lang` names it."""
+        if role.kind in (TagKind.BANK_CARD, TagKind.BANKER):
+            return describe(role, lang)
+        named = self.namer(role, lang) if self.namer is not None else None
+        if named:
+            return named
+        step = next((s for s in self.steps if s.role.key() == role.key()), None)
+        return step.label if step is not None else describe(role, lang)
+
+    def prompt(self, lang: str = SOURCE_LANGUAGE) -> str:
+        """What the screen says now, in `lang`."""
         step = self.current
         if step is None:
-            return f"All {len(self.steps)} cards registered."
+            return input_text("reg_finished", lang)
+        name = self.name(step.role, lang)
         if self.asking is not None:
-            was = describe(self.asking[1])
-            return f"That card is {was}: YES makes it {step.label}, NO keeps it."
-        return f"Tap the card for {step.label} ({self.index + 1} of {len(self.steps)})"
+            return input_text("reg_asking", lang, was=self.name(self.asking[1], lang), name=name)
+        return input_text("reg_tap_of", lang, name=name, position=self.index + 1,
+                          total=len(self.steps))
+
+    def _said(self, key: str, **roles: TagRole) -> str:
+        """An outcome's sentence (the source language: the log's) and the prompt after it."""
+        names = {k: self.name(role) for k, role in roles.items()}
+        return f"{input_text(key, SOURCE_LANGUAGE, **names)}. {self.prompt()}"
 
     def on_tag(self, tag: str) -> StepResult:
         """Register `tag` for the current step; a card just used in this flow is refused,
@@ -154,8 +181,7 @@ class RegistrationFlow:
         self.asking = None
         earlier = self._tapped.get(tag)
         if earlier is not None and earlier != self.index:
-            label = self.steps[earlier].label
-            message = f"That card is already {label}. {self.prompt()}"
+            message = self._said("reg_same_card", was=self.steps[earlier].role)
             return StepResult(message, False, False, "same_card")
         previous = self.registry.lookup(tag)
         if earlier is None and previous is not None and previous.key() != step.role.key():
@@ -170,15 +196,17 @@ class RegistrationFlow:
         if step is None or asking is None:
             return StepResult(self.prompt(), False, self.done, "finished" if self.done else "")
         if not yes:
-            return StepResult(f"Kept. {self.prompt()}", False, False, "kept")
+            return StepResult(self._said("reg_kept", was=asking[1]), False, False, "kept")
         return self._register(asking[0], step, moved_from=asking[1])
 
     def _register(self, tag: str, step: Step, moved_from: TagRole | None = None) -> StepResult:
         self.registry.register(tag, step.role)
         self._tapped[tag] = self.index
-        note = f" (it was {describe(moved_from)} before)" if moved_from is not None else ""
         self.index += 1
-        message = f"{step.label} registered{note}. " + self.prompt()
+        if moved_from is not None:
+            message = self._said("reg_moved", name=step.role, was=moved_from)
+        else:
+            message = self._said("reg_registered", name=step.role)
         return StepResult(message, True, self.done, "moved" if moved_from else "registered")
 
     def skip(self) -> str:
@@ -195,17 +223,22 @@ class RegistrationFlow:
         return self.prompt()
 
 
-def describe(role: TagRole) -> str:
-    """A short human description of a role.
+def describe(role: TagRole, lang: str = SOURCE_LANGUAGE) -> str:
+    """A role in `lang`, from the catalog: a bank card (its owner's when it has one), the
+    banker card; a deed or card by its id (a screen names them from its edition).
 
     >>> describe(TagRole(TagKind.BANK_CARD, number=2, player="Bo"))
     "Bo's bank card (2)"
+    >>> describe(TagRole(TagKind.BANK_CARD, number=3), "nl")
+    'bankpas 3'
     """
     if role.kind is TagKind.BANK_CARD:
-        owner = f"{role.player}'s bank card" if role.player else "bank card"
-        return f"{owner} ({role.number})"
+        if role.player:
+            return input_text("reg_players_bank_card", lang, player=role.player,
+                              number=role.number)
+        return input_text("reg_bank_card", lang, number=role.number)
     if role.kind is TagKind.DEED:
-        return f"the deed {role.square}"
+        return str(role.square)
     if role.kind is TagKind.CARD:
-        return f"the {role.deck} card {role.card}"
-    return "the banker card"
+        return f"{role.deck}: {role.card}"
+    return input_text("reg_banker_card", lang)

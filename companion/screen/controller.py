@@ -55,6 +55,7 @@ from companion.screen.views.prompt import (
 from companion.screen.views.setup import SetupForm
 from companion.speech import settings as speech_settings
 from companion.words import catalog as i18n
+from companion.words.input_texts import input_text, pin_warning_said
 from companion.words.refusals import describe_refusal
 from companion.words.table_language import TableLanguage
 
@@ -126,6 +127,9 @@ class Controller(EntryMixin):
         #: the readers' pump's `take_press`: a key or touch goes to the gesture a bank card
         #: started (its question, the amount) while one waits, as the panel's button would
         self.gestures: Callable[[str], bool] | None = None
+        #: the table's voice for a warning (companion.speech.announcer.Announcer.warn): the
+        #: warning's sentences in a language, said in the table's; None: no voice
+        self.speak: Callable[[Callable[[str], list[str]]], None] | None = None
         #: the table's open offers (follow_offers), None: no phone can offer a trade
         self.offers: OfferStore | None = None
         self._remove_offers: Callable[[], None] | None = None
@@ -165,9 +169,11 @@ class Controller(EntryMixin):
         self.inbox.put(("button", (button, source)))
         self.wake()
 
-    def post_pin_warning(self, wrong: int, where: str = "phone") -> None:
-        """Wrong banker PINs were typed (the remote's thread): the table sees it. One typed
-        on this screen was said there already (Controller.check_pin)."""
+    def post_pin_warning(self, wrong: int, where: str = "phone", wait: float = 0.0) -> None:
+        """Wrong banker PINs were typed (the PIN guard's caller's thread): the table hears
+        it wherever it was typed (and how long the next one waits), and sees one typed on
+        a phone (one typed on this screen was shown there already: Controller.check_pin)."""
+        self.say_warning(lambda lang: pin_warning_said(wrong, where, wait, lang))
         if where == "screen":
             return
         self.inbox.put(("message", (text("pin_warning", count=wrong), "warning")))
@@ -201,6 +207,12 @@ class Controller(EntryMixin):
         """A notice from another part (a reader warning, a refused tap)."""
         self.inbox.put(("message", (message, kind)))
         self.wake()
+
+    def say_warning(self, sentences: Callable[[str], list[str]]) -> None:
+        """Say a warning aloud (any thread): its sentences in the language the voice
+        speaks, the table's."""
+        if self.speak is not None:
+            self.speak(sentences)
 
     def post_refusal(self, outcome: Outcome) -> None:
         """A command refused elsewhere (an RFID tap): said in the screen's language."""
@@ -835,8 +847,9 @@ class Controller(EntryMixin):
             self._banker_do(pin.then)
             return
         wait = int(verdict.wait + 0.999)
-        if verdict.result == "wait":
+        if verdict.result == "wait":  # locked out for now: shown and said
             self.refuse(text("pin_wait", seconds=wait))
+            self.say_warning(lambda lang: [input_text("pin_next_in", lang, seconds=wait)])
             return
         warning = self.pins.warning()
         said = text("pin_wrong", count=warning.wrong if warning is not None else 1)

@@ -9,11 +9,13 @@ loop's thread.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.game.api import Outcome
 from companion.inputs import entry
-from companion.screen.texts import MESSAGES, text
+from companion.screen.texts import language, text
+from companion.words import input_texts
 
 if TYPE_CHECKING:
     from companion.game.api import JSON
@@ -22,7 +24,8 @@ if TYPE_CHECKING:
 
 
 def warning_text(code: str, source: str, message: str) -> str:
-    """A hardware warning in the screen's language, by its code; unknown codes keep the
+    """A hardware warning in the screen's language, by its code (the inputs' sentence,
+    companion.words.input_texts, which the voice says too); unknown codes keep the
     hardware's own message.
 
     >>> from companion.screen.texts import use_language
@@ -33,11 +36,7 @@ def warning_text(code: str, source: str, message: str) -> str:
     >>> warning_text("fan_on_fire", "fan", "The fan is on fire")
     'The fan is on fire'
     """
-    key = f"warn_{code}"
-    if key not in MESSAGES:
-        return message or f"{code}: {source}"
-    button = text(f"btn_{source}") if f"btn_{source}" in MESSAGES else source
-    return text(key, button=button, source=source)
+    return input_texts.warning_text(code, language(), source, message)
 
 
 class EntryMixin:
@@ -52,6 +51,8 @@ class EntryMixin:
         def refuse(self, refusal: str | Outcome) -> None: ...
 
         def wake(self) -> None: ...
+
+        def say_warning(self, sentences: Callable[[str], list[str]]) -> None: ...
 
         inbox: Any
 
@@ -71,10 +72,15 @@ class EntryMixin:
     # --- the loop's side ------------------------------------------------------------------
 
     def warn(self, code: str, source: str, message: str, active: bool = True) -> None:
-        """Show a hardware warning until the hardware clears it."""
+        """Show a hardware warning until the hardware clears it; said aloud when it comes
+        (in the table's language, as the voice speaks it)."""
         key = f"{code}:{source}"
         if active:
+            new = key not in self.ui.warnings
             self.ui.warnings[key] = warning_text(code, source, message)
+            if new:
+                self.say_warning(
+                    lambda lang: [input_texts.warning_text(code, lang, source, message)])
         else:
             self.ui.warnings.pop(key, None)
 

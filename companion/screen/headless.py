@@ -26,6 +26,7 @@ from companion.rules.commands import Command
 from companion.screen.audio import SoundPlayer
 from companion.screen.screen_sounds import extra_sounds
 from companion.screen.views import settings as screen_settings
+from companion.words.input_texts import pin_warning_said, warning_text
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,9 @@ class HeadlessTable:
         self.bid_steps = 0
         #: the table's banker PIN guard (companion.game.pins); the phones use it
         self.pins: Any = None
+        #: the table's voice for a warning (companion.speech.announcer.Announcer.warn): with
+        #: no screen, what the table hears is all it gets
+        self.speak: Callable[[Callable[[str], list[str]]], None] | None = None
         self._lock = threading.Lock()
         self.state: JSON = session.state()
         #: the table as the session's typed view has it (companion.game.table.view)
@@ -80,9 +84,12 @@ class HeadlessTable:
         """A notice from another part (a reader warning): said in the log."""
         self.say(f"{kind}: {message}")
 
-    def post_pin_warning(self, wrong: int, where: str = "phone") -> None:
-        """Wrong banker PINs were typed on a phone."""
+    def post_pin_warning(self, wrong: int, where: str = "phone", wait: float = 0.0) -> None:
+        """Wrong banker PINs were typed: in the log, and said aloud in the table's
+        language."""
         self.say(f"warning: {wrong} wrong banker PIN(s) typed on a {where}")
+        if self.speak is not None:
+            self.speak(lambda lang: pin_warning_said(wrong, where, wait, lang))
 
     def reader_action(self, action: Any) -> None:
         """The readers' pump's actions (companion.inputs.actions), any thread: the panel's
@@ -98,6 +105,10 @@ class HeadlessTable:
             if action.code == "refused" and self.sound is not None:
                 self.sound.play("refused")
             self.say(f"{action.level}: {action.message}")
+            if action.level == "warning" and action.active and self.speak is not None:
+                code, source = action.code, str(action.data.get("source", ""))
+                message = action.message
+                self.speak(lambda lang: [warning_text(code, lang, source, message)])
 
     def close(self) -> None:
         """Stop listening to the session."""

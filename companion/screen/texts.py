@@ -12,6 +12,7 @@ from __future__ import annotations
 from companion.words import catalog as i18n
 from companion.words.explaining.lesson_texts import LESSONS
 from companion.words.explaining.why_texts import WHY
+from companion.words.input_texts import REGISTRATION, WARNINGS
 from companion.words.log_texts import LINES
 from companion.words.message import Message, _n, _t
 
@@ -156,9 +157,6 @@ _MESSAGES: tuple[Message, ...] = (
     _t("pin_next", "Next digit"),
     _t("pin_check", "Check PIN"),
     _t("pin_short", "A banker PIN has 4 to 12 digits"),
-    _t("pin_wrong", "Wrong banker PIN, nothing changed ({count} wrong so far)"),
-    _t("pin_wait", "The table checks no PIN for {seconds} s"),
-    _t("pin_warning", "A wrong banker PIN was typed on a phone ({count} so far)"),
     _t("cannot_afford", "{player} cannot afford {square}: {price} needed, {cash} in hand"),
     _t("no_session", "No game session"),
     _t("nothing_for_button", "{button} does nothing now"),
@@ -167,12 +165,9 @@ _MESSAGES: tuple[Message, ...] = (
     _t("nothing_to_undo", "Nothing to undo"),
     _t("bankrupt_banner", "{player} is bankrupt"),
     _t("remote_joined", "Phone remote: {url}"),
+    # TRANSLATORS: a banner on the table screen when a phone joined the table
+    _t("phone_joined", "A phone joined"),
     _t("remote_not_running", "Phones: start companion run"),
-    # hardware warnings; {button} is a panel button's name, {source} a reader
-    _t("warn_button_stuck", "{button} button stuck: check it"),
-    _t("warn_button_chatter", "{button} button chatters: check its wiring"),
-    _t("warn_reader_unplugged", "RFID reader unplugged: {source}"),
-    _t("warn_reader_silent", "RFID reader silent: {source}"),
     # game over
     _t("standings", "Standings"),
     _t("place", "{place}."),
@@ -289,20 +284,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("reg_kind_bus_tickets", "Bus tickets"),
     _t("reg_kind_bank_cards", "Bank cards"),
     _t("reg_kind_banker", "Banker card"),
-    # TRANSLATORS: {name} is a deed, a card's text, "bank card 2" or "the banker card".
-    _t("reg_tap", "Tap the card for {name}"),
+    # the run's own sentences (tap, registered, asking...) are the inputs' (input_texts)
     _t("reg_progress", "{position}/{total}"),
-    _t("reg_bank_card", "bank card {number}"),
-    _t("reg_banker_card", "the banker card"),
-    _t("reg_registered", "✓ {name} registered"),
-    _t("reg_moved", "✓ {name} registered (it was {was})"),
-    _t("reg_kept", "Kept as {was}: tap another card"),
-    _t("reg_same_card", "That card is already {was}: tap another one"),
-    _t("reg_skipped", "{name} skipped"),
-    _t("reg_back", "Back one card"),
-    _t("reg_asking", "That card is {was}. Make it {name}?"),
-    _t("reg_finished", "All cards registered"),
-    _t("reg_stopped", "Card registration stopped"),
     _t("reg_hint", "Tap each card on the reader · NO skip · UNDO back · MENU stop"),
     _t("reg_close_hint", "Any button closes"),
     _t("reg_act_skip", "Skip"),
@@ -314,16 +297,16 @@ _MESSAGES: tuple[Message, ...] = (
     # who may answer (companion.game.authority): the table's buttons act for the current
     # player; another player's bid, trade or debt is theirs to answer
     _t("own_input", "Waiting for {player}: answer on your phone or tap your bank card"),
-    # hardware warnings: the Pi's power (companion.power.watch_power)
-    _t("warn_under_voltage", "Power supply too weak: use the Pi's own power supply"),
-    _t("warn_throttled", "The Pi is too hot and slows down: give it air"),
     # TRANSLATORS: the menu entry that switches the table's spoken announcements off / on
     _t("settings_voice_off", "Voice off"),
     _t("settings_voice_on", "Voice on"),
     # TRANSLATORS: the menu entry that changes the spoken announcements' volume (in steps)
     _t("settings_voice_volume", "Voice volume {volume} %"),
 )
-MESSAGES: dict[str, Message] = {m.id: m for m in _MESSAGES} | LINES | WHY | LESSONS
+#: the run's sentences of card registration, the hardware's and the banker PIN's warnings are
+#: the inputs' (companion.words.input_texts), said alike by the voice and the log
+MESSAGES: dict[str, Message] = ({m.id: m for m in _MESSAGES} | LINES | WHY | LESSONS
+                                | REGISTRATION | WARNINGS)
 #: the English source texts by id (the singular of counted messages)
 ENGLISH: dict[str, str] = {m.id: m.text for m in MESSAGES.values()}
 

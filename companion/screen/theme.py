@@ -24,25 +24,22 @@ HOTEL: Color = (230, 50, 50)
 # mm): what the table reads from a metre away never falls under READABLE (about 3 mm);
 # a player's cash, the largest, never under MONEY. The facts read closer (the bank's stock
 # and the pot, the house rules, where a lesson stands in the rules, the detail line of a
-# decision, a button's cap name) are READABLE too: where one does not fit, it wraps or gives
-# up whole words. Only a waiting trade's details may still go down to READABLE - 2. The
-# views name their sizes here instead of writing numbers.
+# decision, a button's cap name, a waiting trade's details, the board's group letters) are
+# READABLE too: where one does not fit, it wraps or gives up whole words. The views name
+# their sizes here instead of writing numbers.
 READABLE = 16
 MONEY = 28
 
 
-def readable(scale: float, secondary: bool = False) -> float:
+def readable(scale: float) -> float:
     """The smallest size, in design units, for what the table reads at this scale:
-    READABLE on the 7-inch screen (2 less for the `secondary` details of a trade waiting
-    on a phone, companion.screen.views.waiting; every other view keeps READABLE); on a
-    screen 1.25 times as large or more, 60 % of it, which is still larger in pixels (21 px
-    at 1920x1080).
+    READABLE on the 7-inch screen, every view alike; on a screen 1.25 times as large or
+    more, 60 % of it, which is still larger in pixels (21 px at 1920x1080).
 
-    >>> readable(1.0), readable(1.0, secondary=True), readable(2.25)
-    (16, 14, 9.6)
+    >>> readable(1.0), readable(2.25)
+    (16, 9.6)
     """
-    floor = READABLE - 2 if secondary else READABLE
-    return floor if scale < 1.25 else round(floor * 0.6, 1)
+    return READABLE if scale < 1.25 else round(READABLE * 0.6, 1)
 
 
 SIZES: dict[str, float] = {
@@ -57,7 +54,7 @@ SIZES: dict[str, float] = {
     "bank": 16,  # secondary: houses and hotels left, the pot
     "house_rules": 16,  # secondary: the house rules in force, under the card
     "waiting_title": 16,  # a trade or bid waiting for someone's phone: what it is
-    "waiting_detail": 14,  # secondary: ...what it offers
+    "waiting_detail": 16,  # ...what it offers (the only one of two notes: room for it)
     "waiting_line": 16,  # ...and whom the table waits for
     "lesson_badge": 16,  # the teaching table's "New rule"
     "lesson": 16,  # ...its two sentences

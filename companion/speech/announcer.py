@@ -3,7 +3,9 @@
 Listeners run on the session's writer thread after the commit, so `on_update` only
 queues the update; the announcer's own thread builds the state, the sentences
 (companion.speech.spoken) and hands them to the voice (companion.speech.voice), which
-says them in a child process. A warning the screen shows is said the same way (`warn`).
+says them in a child process. A warning the screen shows is said the same way (`warn`):
+given as its sentences in a language (companion.words.input_texts: a reader lost, a stuck
+button, a wrong banker PIN), it is said in the table's language, as the screen shows it.
 Settings (on/off, volume, quiet hours) are read again whenever `speech.json` changed.
 """
 
@@ -13,7 +15,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,11 +34,15 @@ def local_hour() -> int:
     return time.localtime().tm_hour
 
 
+#: a warning's sentences in a language (the language in, the sentences out)
+WarningSentences = Callable[[str], Sequence[str]]
+
+
 @dataclass(frozen=True)
 class _Note:
     """A warning to say, or a marker the announcer's thread sets when it reaches it."""
 
-    text: str = ""
+    text: str | WarningSentences = ""
     reached: threading.Event | None = None
 
 
@@ -65,8 +71,10 @@ class Announcer:
         """Session listener (the writer's thread): only queue it."""
         self._updates.put(update)
 
-    def warn(self, text: str) -> None:
-        """Say a warning the screen shows (already in the table's language)."""
+    def warn(self, text: str | WarningSentences) -> None:
+        """Say a warning the screen shows: a sentence already in the table's language, or
+        its sentences in any language (said in the table's, read on the announcer's
+        thread)."""
         self._updates.put(_Note(text))
 
     def settle(self, version: int, timeout: float = 10.0) -> bool:
@@ -91,7 +99,10 @@ class Announcer:
                     if item.reached is not None:
                         item.reached.set()
                     elif item.text:
-                        self._say([item.text], self._lang(self.session.state()))
+                        lang = self._lang(self.session.state())
+                        said = [item.text] if isinstance(item.text, str) else \
+                            [t for t in item.text(lang) if t]
+                        self._say(said, lang)
                 else:
                     self._announce(item)
             except Exception:  # speech must never stop the table: log and go on

@@ -11,8 +11,10 @@ headless table's log and the phones all say in their language (`input_text`).
 
 from __future__ import annotations
 
+import math
+
 from companion.words import catalog as i18n
-from companion.words.message import Message, _t
+from companion.words.message import Message, _n, _t
 
 _TEXTS: tuple[Message, ...] = (
     # TRANSLATORS: a bank card was tapped while nothing else was asked (bank-only play)
@@ -62,6 +64,56 @@ _TEXTS: tuple[Message, ...] = (
     _t("ticket_not_now", "No bus ticket can be used now."),
     _t("input_error", "That input could not be handled."),
 )
+#: guided card registration (companion.inputs.registration and its registrar): what the
+#: screen's run, the banker page and the log say about each tap
+_REGISTRATION: tuple[Message, ...] = (
+    # TRANSLATORS: {name} is a deed, a card's text, "bank card 2" or "the banker card".
+    _t("reg_tap", "Tap the card for {name}"),
+    # TRANSLATORS: the registration's prompt with its progress (the banker page, the log)
+    _t("reg_tap_of", "Tap the card for {name} ({position} of {total})"),
+    _t("reg_bank_card", "bank card {number}"),
+    # TRANSLATORS: a bank card registered to a player ("Bo's bank card (2)")
+    _t("reg_players_bank_card", "{player}'s bank card ({number})"),
+    _t("reg_banker_card", "the banker card"),
+    _t("reg_registered", "✓ {name} registered"),
+    _t("reg_moved", "✓ {name} registered (it was {was})"),
+    _t("reg_kept", "Kept as {was}: tap another card"),
+    _t("reg_same_card", "That card is already {was}: tap another one"),
+    _t("reg_skipped", "{name} skipped"),
+    _t("reg_back", "Back one card"),
+    _t("reg_asking", "That card is {was}. Make it {name}?"),
+    _t("reg_finished", "All cards registered"),
+    _t("reg_stopped", "Card registration stopped"),
+    # TRANSLATORS: a registration run asked for cards the board has not (bus tickets on a
+    # classic board)
+    _t("reg_kind_missing", "This board has no cards of that kind to register."),
+    # TRANSLATORS: a tag typed on the banker page with a meaning not understood; the
+    # words after the colon are typed as they are
+    _t("reg_bad_meaning", "Not a card meaning: write banker, bank:N, deed:<square> or "
+       "<deck>:<card>."),
+)
+#: the warnings the table shows and says: the panel's buttons and the RFID readers
+#: (by the code of their HardwareWarning, companion.inputs.events), the Pi's power
+#: (companion.power), wrong banker PINs (companion.game.pins)
+_WARNINGS: tuple[Message, ...] = (
+    # hardware warnings; {button} is a panel button's name, {source} a reader
+    _t("warn_button_stuck", "{button} button stuck: check it"),
+    _t("warn_button_chatter", "{button} button chatters: check its wiring"),
+    _t("warn_reader_unplugged", "RFID reader unplugged: {source}"),
+    _t("warn_reader_silent", "RFID reader silent: {source}"),
+    # TRANSLATORS: an RFID reader's program failed; the companion opens it again by itself
+    _t("warn_reader_error", "RFID reader failed, restarting it: {source}"),
+    # TRANSLATORS: a configured RFID reader could not be opened at the start
+    _t("warn_reader_unavailable", "RFID reader cannot be opened: {source}"),
+    _t("warn_under_voltage", "Power supply too weak: use the Pi's own power supply"),
+    _t("warn_throttled", "The Pi is too hot and slows down: give it air"),
+    _t("pin_wrong", "Wrong banker PIN, nothing changed ({count} wrong so far)"),
+    _t("pin_wait", "The table checks no PIN for {seconds} s"),
+    _t("pin_warning", "A wrong banker PIN was typed on a phone ({count} so far)"),
+    # TRANSLATORS: spoken after wrong banker PINs: how long until the next PIN is checked
+    _n("pin_next_in", "The next banker PIN is checked in {seconds} second",
+       "The next banker PIN is checked in {seconds} seconds", "seconds"),
+)
 #: sentences the screen's words hold already (companion/screen/texts.py), said here under
 #: their own ids: one translation each (tests/test_consent.py keeps them equal)
 SHARED: tuple[Message, ...] = (
@@ -70,9 +122,18 @@ SHARED: tuple[Message, ...] = (
     Message("speed_bus", "bus"),
     Message("speed_mr_monopoly", "Mr. Monopoly"),
     Message("bankrupt_banner", "{player} is bankrupt"),
+    Message("btn_roll", "ROLL"),
+    Message("btn_yes", "YES"),
+    Message("btn_no", "NO"),
+    Message("btn_pass_go", "PASS GO"),
+    Message("btn_undo", "UNDO"),
+    Message("btn_menu", "MENU"),
 )
+#: the registration's and the warnings' sentences by id (the screen's words include them)
+REGISTRATION: dict[str, Message] = {m.id: m for m in _REGISTRATION}
+WARNINGS: dict[str, Message] = {m.id: m for m in _WARNINGS}
 #: the inputs' sentences by id
-INPUT_TEXTS: dict[str, Message] = {m.id: m for m in _TEXTS + SHARED}
+INPUT_TEXTS: dict[str, Message] = {m.id: m for m in _TEXTS + SHARED} | REGISTRATION | WARNINGS
 
 
 def input_text(code: str, lang: str, **fields: object) -> str:
@@ -92,3 +153,36 @@ def input_text(code: str, lang: str, **fields: object) -> str:
         return template.format(**fields)
     except (KeyError, IndexError, ValueError):  # a broken translation: the English one
         return message.text.format(**fields)
+
+
+def warning_text(code: str, lang: str, source: str = "", message: str = "") -> str:
+    """A hardware warning (a HardwareWarning's or the power watch's code) in `lang`: the
+    button named as the panel prints it in that language, a reader by its name; a code
+    the catalog does not know keeps the hardware's own message (a log line, never a
+    sentence of the table).
+
+    >>> warning_text("button_stuck", "de", "roll")
+    'Taste WÜRFELN klemmt: bitte prüfen'
+    >>> warning_text("fan_on_fire", "nl", "fan", "The fan is on fire")
+    'The fan is on fire'
+    """
+    key = f"warn_{code}"
+    if key not in WARNINGS:
+        return message or f"{code}: {source}"
+    button = input_text(f"btn_{source}", lang) if f"btn_{source}" in INPUT_TEXTS else source
+    return input_text(key, lang, button=button, source=source)
+
+
+def pin_warning_said(wrong: int, where: str, wait: float, lang: str) -> list[str]:
+    """What the table says after a wrong banker PIN, in `lang`: how many were typed (on a
+    phone, or at the screen's banker menu) and, while the door it was typed at waits, how
+    long until the next one is checked.
+
+    >>> pin_warning_said(3, "phone", 1.2, "en")[1]
+    'The next banker PIN is checked in 2 seconds'
+    """
+    said = [input_text("pin_wrong" if where == "screen" else "pin_warning", lang, count=wrong)]
+    seconds = math.ceil(wait)
+    if seconds > 0:
+        said.append(input_text("pin_next_in", lang, seconds=seconds))
+    return said

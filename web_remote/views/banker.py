@@ -30,6 +30,7 @@ from companion.rules import Rejection
 from companion.speech import settings as speech_settings
 from companion.words import catalog as i18n_words
 from companion.words import refusals
+from companion.words.input_texts import input_text
 from web_remote.context import banker_only, identity, make_banker, refuse, remote, wants_json
 from web_remote.guard import Refusal, check_names
 from web_remote.i18n import _, current_language, ngettext, say_refusal, say_undo
@@ -82,7 +83,7 @@ def _render(refused: dict[str, str] | None = None,
         template, state=state, page_name="banker", partial_url=url_for("banker.page"),
         players=players, money=lambda a: money(a, state.get("currency"), lang),
         editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
-        tags=tags.list() if tags is not None else None, registration=registration,
+        tags=tags.list(current_language()) if tags is not None else None, registration=registration,
         games=game_list, new_file=r.hooks.new_game_file is not None,
         options=state.get("options", {}),
         journal=int((r.session.history(None, 1) or [{}])[-1].get("seq") or 0),  # one row read
@@ -429,8 +430,10 @@ def register_tag() -> BaseResponse:
                              400)
     try:
         tags.register(tag, meaning)
-    except ValueError as exc:
-        return _form_refused("tags", "bad_command", str(exc), 400)
+    except ValueError:  # said in the banker's language (the hook's own words are English)
+        return _form_refused("tags", "bad_command",
+                             input_text("reg_bad_meaning", current_language()), 400,
+                             english=input_text("reg_bad_meaning", "en"))
     return _done()
 
 
@@ -462,8 +465,10 @@ def registration() -> BaseResponse:
         else:
             return _form_refused("registration", "bad_command",
                                  _("Unknown registration step."), 400)
-    except ValueError as exc:
-        return _form_refused("registration", "bad_command", str(exc), 400)
+    except ValueError:  # a kind of cards this board does not have
+        return _form_refused("registration", "bad_command",
+                             input_text("reg_kind_missing", current_language()), 400,
+                             english=input_text("reg_kind_missing", "en"))
     return _done()
 
 

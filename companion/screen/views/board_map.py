@@ -15,6 +15,7 @@ buildings and tickets, and the pot.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -22,7 +23,7 @@ import pygame
 from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
-from companion.screen.painter import Painter, line_metrics
+from companion.screen.painter import DrawnText, Painter, ink, line_metrics
 from companion.screen.texts import language, text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
@@ -85,26 +86,30 @@ def square_rect(rect: pygame.Rect, size: int, index: int) -> pygame.Rect:
     return _cell_box(rect, size, index).inflate(-2, -2)
 
 
-#: the ring as last drawn: (what it was drawn from, the board info, the picture). Only the
-#: squares' owners, buildings and mortgages change it, a few times a turn; a frame blits it
-_ring: tuple[tuple[Any, ...], object, pygame.Surface] | None = None
+#: the ring as last drawn: (what it was drawn from, the board info, the picture, the texts
+#: drawn on it). Only the squares' owners, buildings and mortgages change it, a few times a
+#: turn; a frame blits it (and records its texts, the group letters, as drawn)
+_ring: tuple[tuple[Any, ...], object, pygame.Surface, list[DrawnText]] | None = None
 
 
 def _ring_layer(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str, Any]],
                 ui: UiState, colors: dict[str, theme.Color]) -> pygame.Surface:
-    """The ring's squares (cells, colour bars, owners, buildings, mortgages) on a
-    transparent layer the size of `rect`: drawn again only when what it shows changed."""
+    """The ring's squares (cells, colour bars and group letters, owners, buildings,
+    mortgages) on a transparent layer the size of `rect`: drawn again only when what it
+    shows changed. Its texts are recorded on `p` as drawn where `rect` puts them."""
     global _ring
     shown = tuple((i, sq.get("group"), colors.get(sq.get("owner") or ""), sq.get("mortgaged"),
                    sq.get("houses"), sq.get("hotel"), sq.get("skyscraper"), sq.get("depot"))
                   for i, sq in sorted(by_index.items()))
     key = (rect.size, p.sx, p.sy, ui.board.size, shown)
-    if _ring is not None and _ring[0] == key and _ring[1] is ui.board:
-        return _ring[2]
-    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
-    _draw_ring(Painter(layer, p.sx, p.sy), layer.get_rect(), by_index, ui, colors)
-    _ring = (key, ui.board, layer)
-    return layer
+    if _ring is None or _ring[0] != key or _ring[1] is not ui.board:
+        layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+        painter = Painter(layer, p.sx, p.sy)
+        _draw_ring(painter, layer.get_rect(), by_index, ui, colors)
+        _ring = (key, ui.board, layer, painter.texts)
+    p.texts += [replace(t, rect=t.rect.move(rect.topleft), box=t.box.move(rect.topleft))
+                for t in _ring[3]]
+    return _ring[2]
 
 
 def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
@@ -162,28 +167,56 @@ def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str
         sq = by_index.get(index)
         p.fill(r, theme.BOARD_CORNER if corner else theme.BOARD_CELL)
         color = _group_color(sq, info, ui)
-        if color is not None:  # as tall as the short name on it where there is one
-            high = (label_box(p, r).bottom - r.y if p.scale >= LABELS_FROM
-                    else max(2, r.height // 4))
-            p.fill(pygame.Rect(r.x, r.y, r.width, high), color)
+        letter, high = "", 0
+        if color is not None:  # as tall as the short name or the group letter on it
             group = (sq or {}).get("group") or (info.group if info else None) or ""
-            _draw_group_letter(p, r, high, ui.board.group_letters.get(str(group), ""))
+            letter = ui.board.group_letters.get(str(group), "")
+            high = (label_box(p, r).bottom - r.y if p.scale >= LABELS_FROM
+                    else letter_bar(p, r, letter))
+            p.fill(pygame.Rect(r.x, r.y, r.width, high), color)
         if sq is None:  # under the short name where the square has one
             below = label_box(p, r).bottom + 1 if p.scale >= LABELS_FROM else r.y
             _draw_square_picture(p, pygame.Rect(r.x, below, r.width, r.bottom - below),
                                  info.kind if info else "")
             continue
         _draw_property(p, r, sq, colors)
+        if letter and color is not None:  # over the owner's frame and the buildings
+            ground = theme.MORTGAGED if sq.get("mortgaged") else \
+                color if p.scale < LABELS_FROM else theme.BOARD_CELL
+            _draw_group_letter(p, r, high, letter, ground)
 
 
-def _draw_group_letter(p: Painter, r: pygame.Rect, bar: int, letter: str) -> None:
-    """The street group's letter in the cell's lower left corner, under its colour bar: the
-    group told apart without its colour, as the phones show it beside theirs."""
+def letter_bar(p: Painter, r: pygame.Rect, letter: str) -> int:
+    """The colour bar's height in a cell `r` without a short name (the 7-inch screen): tall
+    enough to carry the group letter at theme.READABLE, the lower part of the cell left to
+    the houses and hotels; a quarter of the cell without a letter."""
+    plain = max(2, r.height // 4)
+    if not letter:
+        return plain
+    glyph = ink(letter, round(theme.READABLE * p.scale), bold=True).height
+    return max(plain, min(r.height * 3 // 4, glyph + p.px(5)))
+
+
+def _draw_group_letter(p: Painter, r: pygame.Rect, bar: int, letter: str,
+                       ground: theme.Color) -> None:
+    """The street group's letter: the group told apart without its colour, as the phones
+    show it beside theirs, never under theme.READABLE, in black or white, whichever reads
+    on `ground` (what it stands on). On the 7-inch screen it stands on the colour bar,
+    clear of the owner's frame; where the bar carries the square's short name, in the
+    cell's lower left corner under it."""
     if not letter:
         return
-    px = max(8, min(r.width, r.height - bar) * 2 // 5)
-    box = pygame.Rect(r.x + 2, r.bottom - px - 2, px, px)
-    p.text(letter, box, px / p.scale, theme.TEXT, bold=True, min_size=px / p.scale)
+    floor = theme.readable(p.scale)
+    ink_color = theme.ink_on(ground)
+    if p.scale < LABELS_FROM:
+        edge = p.px(2)  # the owner's frame
+        box = pygame.Rect(r.x + edge + 1, r.y + edge, r.width - 2 * edge - 1, bar - edge)
+        p.text(letter, box, theme.READABLE, ink_color, bold=True, align="left",
+               min_size=floor)
+        return
+    px = max(round(floor * p.scale), min(r.width, r.height - bar) * 2 // 5)
+    box = pygame.Rect(r.x + 3, r.bottom - px - 3, px, px)
+    p.text(letter, box, px / p.scale, ink_color, bold=True, min_size=floor)
 
 
 def _draw_property(p: Painter, r: pygame.Rect, sq: Mapping[str, Any],

@@ -203,8 +203,8 @@ class CardRegistration:
         elif action.startswith(START_ACTION):
             try:
                 self.registrar.start(action.removeprefix(START_ACTION))
-            except ValueError as exc:
-                self.controller.refuse(str(exc))
+            except ValueError:  # a kind this board has not (a run started meanwhile)
+                self.controller.refuse(text("reg_kind_missing"))
                 return
             self.refresh()
 

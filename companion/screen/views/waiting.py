@@ -71,8 +71,9 @@ def waiting_for(state: Mapping[str, Any], ui: UiState) -> list[Waiting]:
 
 def draw_waiting(p: Painter, rect: pygame.Rect, waiting: list[Waiting],
                  colors: Mapping[str, theme.Color]) -> None:
-    """The waiting notes stacked in `rect` (the board's centre): a title and the offer in
-    small type when there is room, the line saying whom the table waits for in bold."""
+    """The waiting notes stacked in `rect` (the board's centre): the offer (and its title
+    when there is room) over the line saying whom the table waits for in bold, all at
+    theme.READABLE or larger."""
     if not waiting or rect.height <= 0:
         return
     shown = waiting[:2]
@@ -87,17 +88,34 @@ def draw_waiting(p: Painter, rect: pygame.Rect, waiting: list[Waiting],
         inner.x += p.px(2)
         roomy = len(shown) == 1 and item.title and inner.height >= p.px(120)
         if roomy:
-            count, line_h = p.wrapped(item.title, inner.width, theme.SIZES["waiting_title"],
-                                      bold=True)
-            title = pygame.Rect(inner.x, inner.y, inner.width, min(3, count) * line_h)
-            p.paragraph(item.title, title, theme.SIZES["waiting_title"], theme.TEXT, bold=True,
-                        align="center", max_lines=3, min_size=theme.readable(p.scale))
-            count, line_h = p.wrapped(item.detail, inner.width, theme.SIZES["waiting_detail"])
-            detail = pygame.Rect(inner.x, title.bottom, inner.width,
-                                 min(4, count) * line_h if item.detail else 0)
-            p.paragraph(item.detail, detail, theme.SIZES["waiting_detail"], theme.TEXT_DIM,
-                        align="center", max_lines=4,
-                        min_size=theme.readable(p.scale, secondary=True))
-            inner = pygame.Rect(inner.x, detail.bottom, inner.width, inner.bottom - detail.bottom)
+            inner = _trade_notes(p, inner, item)
         p.paragraph(item.line, inner, theme.SIZES["waiting_line"], color, bold=True,
                     align="center", max_lines=4, min_size=theme.readable(p.scale))
+
+
+def _trade_notes(p: Painter, inner: pygame.Rect, item: Waiting) -> pygame.Rect:
+    """A lone trade's title and details above its waiting line, as much as `inner` holds
+    without cutting the details short: the line whom the table waits for keeps its room,
+    the details come whole, the title only when it fits too (the details name both
+    players already). Returns the room left for the line."""
+    size_title, size_detail = theme.SIZES["waiting_title"], theme.SIZES["waiting_detail"]
+    count, line_h = p.wrapped(item.line, inner.width, theme.SIZES["waiting_line"], bold=True)
+    needs_line = min(4, count) * line_h
+    count, title_h = p.wrapped(item.title, inner.width, size_title, bold=True)
+    title_needs = min(3, count) * title_h
+    count, detail_h = p.wrapped(item.detail, inner.width, size_detail) if item.detail \
+        else (0, 1)
+    detail_needs = count * detail_h
+    if title_needs + detail_needs + needs_line > inner.height:
+        title_needs = 0  # the details and whom the table waits for come first
+    title = pygame.Rect(inner.x, inner.y, inner.width, title_needs)
+    if title_needs:
+        p.paragraph(item.title, title, size_title, theme.TEXT, bold=True, align="center",
+                    max_lines=3, min_size=theme.readable(p.scale))
+    room = max(0, inner.bottom - title.bottom - needs_line)
+    lines = min(count, room // detail_h)
+    detail = pygame.Rect(inner.x, title.bottom, inner.width, lines * detail_h)
+    if lines:
+        p.paragraph(item.detail, detail, size_detail, theme.TEXT_DIM, align="center",
+                    max_lines=lines, min_size=theme.readable(p.scale))
+    return pygame.Rect(inner.x, detail.bottom, inner.width, inner.bottom - detail.bottom)

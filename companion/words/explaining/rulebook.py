@@ -7,6 +7,10 @@ A sentence may carry topics of its own, written before it: `{#rent_station}Stati
 more...`; a reason that cites that topic quotes that very sentence (the rule that produced
 the amount), not the section's first one.
 
+An amount a book shares with other boards is written as the board's data names it,
+`{money:salary}` (also `start_cash`, `jail_fine`): the classic book a Swedish board falls
+back to says "Kr 4 000", a Polish one "200 zł", never the euro of the book's own board.
+
 >>> s = parse("## Rent {#rent}\\nLanding means rent. {#rent_station}Stations count. More.")[0]
 >>> s.paragraphs, s.quote_about("rent_station"), s.quote_about("rent")
 (('Landing means rent. Stations count. More.',), 'Stations count.', 'Landing means rent.')
@@ -19,6 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from companion.words import catalog as i18n
+
 RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
 #: a heading's topics, written after it: "## Rent {#rent}", "## Buying {#buying #auctions}"
 _TOPICS = re.compile(r"\s*\{((?:\s*#[a-z_]+)+)\s*\}\s*$")
@@ -27,6 +33,8 @@ _MARK = re.compile(r"\{((?:\s*#[a-z_]+)+)\s*\}\s*")
 #: the end of a rulebook's sentence: not after "Mr." or "Fr." nor before a figure
 #: ("Fr. 1'000.–", "Mr. Monopoly")
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!Mr\.)(?<!Fr\.)\s+(?=\D)")
+#: an amount of the board's data: "{money:salary}"
+_MONEY = re.compile(r"\{money:([a-z_]+)\}")
 
 
 @dataclass(frozen=True)
@@ -118,19 +126,46 @@ def available(edition_id: str) -> list[str]:
 GENERAL = "classic-eur"
 
 
-@cache
-def rulebook(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, list[Section]]:
+def amounts(text: str, board: str, lang: str) -> str:
+    """A book's `{money:field}` amounts written from `board`'s edition data, in its currency
+    (an unknown board: the classic one's).
+
+    >>> amounts("A salary of {money:salary}.", "sv", "sv").replace(i18n.NBSP, " ")
+    'A salary of Kr 4 000.'
+    """
+    try:
+        edition = i18n.edition_data(board)
+    except (KeyError, OSError, ValueError):
+        edition = i18n.edition_data(GENERAL)
+
+    def written(found: re.Match[str]) -> str:
+        value = edition.get(found.group(1))
+        if not isinstance(value, int):
+            raise ValueError(f"{board} has no amount {found.group(1)!r} for its rulebook")
+        return i18n.format_money(value, edition.get("currency"), lang)
+
+    return _MONEY.sub(written, text)
+
+
+def rulebook(edition_id: str, lang: str, fallback: str = "en",
+             board: str | None = None) -> tuple[str, list[Section]]:
     """(language, sections): the edition's book in `lang`, else in the fallback's language
     (the table's: a Russian phone at a Swedish table reads the Swedish rules as the table
     does); else the classic book in `lang` or the fallback's (a Dutch table playing the Swiss
     edition reads the classic rules in Dutch, the Swiss options listed under the house
-    rules: a table speaks one language); else the edition's book in English, then any."""
+    rules: a table speaks one language); else the edition's book in English, then any.
+    Its amounts are `board`'s (the edition's own unless said), in its currency."""
+    return _rulebook(edition_id, lang, fallback, board or edition_id)
+
+
+@cache
+def _rulebook(edition_id: str, lang: str, fallback: str, board: str) -> tuple[str, list[Section]]:
     own = edition_id if available(edition_id) else GENERAL
     for book, choice in ((own, lang), (own, fallback), (GENERAL, lang), (GENERAL, fallback),
                          (own, "en"), *((own, other) for other in available(own))):
         if choice in available(book):
             path = RULES_DIR / f"{book}.{choice}.md"
-            return choice, parse(path.read_text(encoding="utf-8"))
+            return choice, parse(amounts(path.read_text(encoding="utf-8"), board, choice))
     return "", []
 
 
@@ -141,7 +176,7 @@ def rules_page(edition_id: str, lang: str, fallback: str = "en") -> tuple[str, l
     language."""
     chosen, own = rulebook(edition_id, lang, fallback)
     covered = {t for s in own for t in s.topics}
-    _lang, general = rulebook(GENERAL, chosen, fallback)
+    _lang, general = rulebook(GENERAL, chosen, fallback, edition_id)
     if general is own:
         return chosen, own
     return chosen, own + [s for s in general if s.topics and not covered & set(s.topics)]
@@ -151,7 +186,7 @@ def section_about(edition_id: str, lang: str, topic: str, fallback: str = "en") 
     """The rulebook section on a topic, or with a sentence on it (an edition that only
     writes its differences, like Mega, falls back to the classic book for the others)."""
     for book in (edition_id, GENERAL):
-        for section in rulebook(book, lang, fallback)[1]:
+        for section in rulebook(book, lang, fallback, edition_id)[1]:
             if section.about(topic):
                 return section
     return None
@@ -166,7 +201,7 @@ def cite(edition_id: str, lang: str, topics: tuple[str, ...],
     differences (Mega) only for a sentence of its own, its sections' topics being about
     its differences."""
     _lang, own = rulebook(edition_id, lang, fallback)
-    _lang, general = rulebook(GENERAL, lang, fallback)
+    _lang, general = rulebook(GENERAL, lang, fallback, edition_id)
     whole = {t for s in general for t in s.topics} <= {t for s in own for t in s.topics}
     for book, precise_only in ((own, not whole), (general, False)):
         for k, topic in enumerate(topics):
