@@ -71,6 +71,8 @@ log = logging.getLogger(__name__)
 #: the typed command records (companion.rules.commands) submit takes as they are
 COMMAND_RECORDS = frozenset(COMMAND_TYPES.values())
 
+#: how many journal rows `_entry` keeps once read
+ENTRIES_KEPT = 8
 #: how many recent states the session keeps in memory for quick undo
 STATE_CACHE = 64
 #: a command holding the writer this long means it is frozen (the watchdog stops being fed)
@@ -189,6 +191,9 @@ class GameSession:
         self._news_at = -1
         self._news_lock = threading.Lock()
         self._news_fresh: tuple[int, list[JSON]] | None = None
+        #: the journal rows read last (`_entry`)
+        self._entries: OrderedDict[int, Entry] = OrderedDict()
+        self._entries_lock = threading.Lock()
         self._view = self._view_of(state) if state is not None else None
         #: the table's open offers (companion.game.table.offers), lapsed by this writer
         self._offers: OfferStore | None = None
@@ -701,7 +706,17 @@ class GameSession:
         return state_at(self._journal, seq)
 
     def _entry(self, seq: int) -> Entry:
-        return next(iter(self._journal.entries(after=seq - 1, upto=seq)))
+        """Journal row `seq` (rows never change: the last few read are kept, since after
+        every move each phone asks who may undo it, and each Me page what it would undo)."""
+        with self._entries_lock:
+            found = self._entries.get(seq)
+        if found is None:
+            found = next(iter(self._journal.entries(after=seq - 1, upto=seq)))
+            with self._entries_lock:
+                self._entries[seq] = found
+                while len(self._entries) > ENTRIES_KEPT:
+                    self._entries.popitem(last=False)
+        return found
 
     def undo_refusal(self, source: Source) -> JSON | None:
         """Why an undo by `source` would be refused now ({"code", "message", "params"}),
