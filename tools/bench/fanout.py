@@ -217,9 +217,11 @@ def fanout_ms(data_dir: Path, samples: int
         finally:
             stop.set()
             for phone in phones:
-                phone.close()
+                phone.hang_up()
             for t in threads_:
                 t.join(2)
+            for phone in phones:
+                phone.close()
     cpu_ms = sum(ran - cpu0.get(tid, 0) for tid, ran in cpu1.items()) / 1e6 / len(timings)
     return timings, refused, cpu_ms, (bytes1 - bytes0) / len(timings) / len(phones), pages
 

@@ -175,13 +175,18 @@ class HttpPhone:
                 return True
         return False
 
-    def close(self) -> None:
-        """Close both connections (a thread blocked reading the stream wakes up)."""
+    def hang_up(self) -> None:
+        """End the stream's connection under its reader: a thread blocked reading it wakes
+        up to the end of the stream (close the phone once that thread is done)."""
         if self._sock is not None:
             try:
                 self._sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+
+    def close(self) -> None:
+        """Close both connections."""
+        self.hang_up()
         for conn in (self._conn, self._stream_conn):
             if conn is not None:
                 conn.close()
