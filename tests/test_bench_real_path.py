@@ -79,9 +79,11 @@ def test_frames_reader_parses_reports_and_times_out() -> None:
     read, write = os.pipe()
     try:
         frames = Frames(read)
-        os.write(write, b"F 12.5 7 r 3.5\nK 12.7\nF 13.0 8 - 4.25\n")
+        os.write(write, b"F 12.5 7 r 3.5 1000 1500 300\nK 12.7\nF 13.0 8 - 4.25 4000 4200 700\n")
         assert frames.next(1) == (12.5, 7, "r")
+        assert frames.cpu == (1000, 1500)
         assert frames.settle(quiet_s=0.01) == (13.0, 8, "-")
+        assert frames.cpu == (4000, 4200) and frames.draw_cpu_ns == 700
         assert frames.key_taken == 12.7
         assert frames.draw_ms == [3.5, 4.25]
         assert frames.next(0.01) is None
@@ -137,6 +139,12 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert 0 < r["press.commit_ms_p50"] <= r["press.commit_ms_p99"] < r["press.flip_ms_max"]
     assert 0.1 < r["press.cpu_ms_per_move"] < 10_000  # the companion's own, from /proc
     assert r["press.frames_per_move"] >= 1  # its first frame with the result at least
+    # the companion's CPU from the settled frame to the first frame with the result: some,
+    # and no more than all of its CPU over the presses
+    assert 0 < r["press.first_frame_cpu_ms_p50"] <= r["press.first_frame_cpu_ms_p99"] \
+        <= r["press.first_frame_cpu_ms_max"]
+    assert r["press.first_frame_cpu_ms_p50"] <= r["press.cpu_ms_per_move"]
+    assert 0 < r["press.first_frame_draw_cpu_ms_p50"] <= r["press.first_frame_draw_cpu_ms_p99"]
 
 
 def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:

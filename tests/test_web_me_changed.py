@@ -78,3 +78,46 @@ def test_a_me_page_left_out_of_the_update_is_unchanged(app: Flask, game: Any) ->
                 kept += 1
                 assert _page(phone) == before[name], (n, command, name)
     assert told > 20 and kept > 20  # the hint does spare pages, and was checked
+
+
+def _told(client: Any, version: int) -> dict[str, Any]:
+    """The stream's payload of `version` (the watcher reads up to it)."""
+    messages: list[Any] = []
+    while not any(m.event == "state" and m.payload["version"] == version for m in messages):
+        got, _ended = client.wait(5)
+        assert got, "the stream was not told"
+        messages += got
+    return [m.payload for m in messages if m.event == "state"][-1]  # type: ignore[no-any-return]
+
+
+def test_a_player_whose_news_leave_the_window_is_told(app: Flask, game: Any) -> None:
+    """A player's news reach back NEWS_MOVES moves, followed move by move (issue 28): when
+    Cy's only unseen news item leaves that window, many moves after Cy last played, the
+    stream names Cy and Cy's Me page does change (the item is gone from it)."""
+    from companion.game.telling.seen import NEWS_MOVES
+
+    remote = app.extensions["web_remote"]
+    client = remote.hub.subscribe("test-watcher")
+    assert client is not None
+    cy = Phone(app)
+    assert cy.join("player:Cy").status_code == 302
+    game.submit({"do": "new_game", "edition": "classic-eur", "players": list(PLAYERS),
+                 "seed": 7}, TABLE)
+    out = game.submit({"do": "pay", "from": "Cy", "to": "Ann", "amount": 3}, TABLE)
+    assert out.accepted
+    _told(client, out.version)
+    key = f"{out.version}:0"  # a move's row is its version in a journal of one game
+    assert [i["key"] for i in game.news("Cy")][:1] == [key]
+    seen_before = 0
+    for n in range(NEWS_MOVES + 2):
+        before = _page(cy)
+        news_before = [i["key"] for i in game.news("Cy")]
+        out = game.submit({"do": "pay", "from": PLAYERS[n % 2], "to": PLAYERS[1 - n % 2],
+                           "amount": 1}, TABLE)
+        assert out.accepted
+        told = _told(client, out.version)
+        if key in news_before and key not in [i["key"] for i in game.news("Cy")]:
+            assert told.get("me") is None or "Cy" in told["me"], n
+            assert _page(cy) != before  # the line is gone from Cy's page
+            seen_before += 1
+    assert seen_before == 1  # Cy's payment left the window once, and was checked

@@ -205,6 +205,11 @@ class FakeSession:
         seen = self._seen.seen(player)
         return [i for i in reversed(self._news_items(player)) if i["key"] not in seen]
 
+    def news_summary(self, player: str) -> tuple[int, str | None, str | None]:
+        """How many unseen items, the newest's key and the oldest's, as the real session."""
+        items = self.news(player)
+        return (len(items), items[0]["key"], items[-1]["key"]) if items else (0, None, None)
+
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         """Mark news items seen for the source's player, as the real session."""
         if source.player is None or source.kind != "phone":

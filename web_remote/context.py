@@ -170,6 +170,10 @@ class ListenedSession:
         """`GameSessionProtocol.news`."""
         return self.inner.news(player)
 
+    def news_summary(self, player: str) -> tuple[int, str | None, str | None]:
+        """`GameSessionProtocol.news_summary`."""
+        return self.inner.news_summary(player)
+
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         """`GameSessionProtocol.mark_seen` (not a move: nothing for the listener to catch)."""
         return self.inner.mark_seen(keys, source)
@@ -290,8 +294,7 @@ class Remote:
             anybody = True
         if moved and before is not None:
             touched |= whose_moves_changed(before, state, [str(p["name"]) for p in players])
-        news = {str(p["name"]): _news_mark(self.session.news(str(p["name"])))
-                for p in players}
+        news = {str(p["name"]): self.session.news_summary(str(p["name"])) for p in players}
         touched.update(p for p, keys in news.items() if self._news.get(p) != keys)
         self._news = news
         # whose Me page offers "Undo my last move", before and after: its sender, and a
@@ -318,13 +321,6 @@ class Remote:
         self.cleanup.clear()
         self.hub.close()
         self.persister.stop()
-
-
-def _news_mark(items: list[JSON]) -> tuple[Any, ...]:
-    """What a Me page shows of a player's unseen news, in a few values: how many, the
-    newest and the oldest (news come and go at the ends: a move adds the newest, the
-    window drops the oldest, a phone marks some seen and the count changes)."""
-    return (len(items), items[0].get("key"), items[-1].get("key")) if items else (0,)
 
 
 def remote() -> Remote:

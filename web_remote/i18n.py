@@ -35,8 +35,17 @@ COOKIE = "lang"
 
 
 def catalog(lang: str) -> gettext.GNUTranslations:
-    """The compiled catalog of a language: the table screen's own (unknown: English)."""
-    return translator(lang)
+    """The compiled catalog of a language: the table screen's own (unknown: English),
+    looked up once per language (a page asks for it for every sentence it says)."""
+    found = _CATALOGS.get(lang)
+    if found is None:
+        found = translator(lang)
+        if lang in LANGUAGES:
+            _CATALOGS[lang] = found
+    return found
+
+
+_CATALOGS: dict[str, gettext.GNUTranslations] = {}
 
 
 def pick_language(table: Callable[[], str] | None = None, default: str = DEFAULT) -> str:

@@ -11,7 +11,7 @@ companion.words.refusals.square_name (as the edition names them in the phone's l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from companion.editions import group_letters, load_edition
@@ -107,8 +107,10 @@ def contrast(a: str, b: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+@lru_cache(maxsize=256)
 def ink_on(colour: str) -> str:
-    """The text colour on a group's colour: black or white, whichever contrasts more."""
+    """The text colour on a group's colour: black or white, whichever contrasts more (an
+    edition has a few colours: each worked out once, not for every square of every page)."""
     return "#000000" if contrast(colour, "#000000") >= contrast(colour, "#ffffff") \
         else "#ffffff"
 

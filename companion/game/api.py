@@ -140,6 +140,11 @@ class GameSessionProtocol(Protocol):
         (companion.game.telling.seen)."""
         ...
 
+    def news_summary(self, player: str) -> tuple[int, str | None, str | None]:
+        """Of `player`'s unseen news: how many, the newest item's key and the oldest's (what
+        a Me page's news part changes with), without listing them."""
+        ...
+
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         """The player of `source` saw these news items on their own phone (refused as a
         whole unless each key is news of theirs not seen yet; not a move)."""

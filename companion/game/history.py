@@ -47,7 +47,9 @@ def history(journal: Journal, player: str | None = None, limit: int = 200,
     last = journal.last_seq()
     out: list[JSON] = []
     upto = last
-    chunk = max(min(limit, 500), 50)
+    # every entry counts when no player filters them: read no more than asked (the Table
+    # page asks for its 12 latest after every move)
+    chunk = min(limit, 500) if player is None else max(min(limit, 500), 50)
     while upto > 0 and len(out) < limit:
         start = max(0, upto - chunk)
         batch = [e for e in journal.entries(after=start, upto=upto)

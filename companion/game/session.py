@@ -13,7 +13,7 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -57,13 +57,10 @@ from companion.game.telling.news import (
     card_from_entries,
 )
 from companion.game.telling.seen import (
-    NEWS_MOVES,
     MarkRefused,
-    MoveNews,
+    NewsWindow,
     SeenNews,
     check_marks,
-    move_news,
-    news_items,
 )
 from companion.game.telling.teaching import Teaching
 from companion.rules import Accepted, Command, GameState, Rejection
@@ -74,6 +71,8 @@ log = logging.getLogger(__name__)
 #: the typed command records (companion.rules.commands) submit takes as they are
 COMMAND_RECORDS = frozenset(COMMAND_TYPES.values())
 
+#: how many journal rows `_entry` keeps once read
+ENTRIES_KEPT = 8
 #: how many recent states the session keeps in memory for quick undo
 STATE_CACHE = 64
 #: a command holding the writer this long means it is frozen (the watchdog stops being fed)
@@ -184,11 +183,17 @@ class GameSession:
         self._teach_next: bool | None = None  # teaching as the new_game being applied chose
         #: who saw which news (companion.game.telling.seen), beside the journal
         self._seen = SeenNews.beside(journal.path)
-        #: the news items of the moves in force, per player, at journal row `seq`, and the
-        #: news of each row that applied one of those moves (read and worked out once each)
-        self._news: tuple[int, dict[str, list[JSON]]] | None = None
-        self._news_rows: dict[int, MoveNews] = {}
+        #: every player's news of the last NEWS_MOVES moves in force, followed move by move
+        #: (companion.game.telling.seen.NewsWindow) as of journal row `_news_at`; the lock
+        #: also holds the undo stack and `_seq` still while the news follow them; the events
+        #: of the row committed last, so that following it reads nothing back
+        self._news = NewsWindow(self._seen)
+        self._news_at = -1
         self._news_lock = threading.Lock()
+        self._news_fresh: tuple[int, list[JSON]] | None = None
+        #: the journal rows read last (`_entry`)
+        self._entries: OrderedDict[int, Entry] = OrderedDict()
+        self._entries_lock = threading.Lock()
         self._view = self._view_of(state) if state is not None else None
         #: the table's open offers (companion.game.table.offers), lapsed by this writer
         self._offers: OfferStore | None = None
@@ -438,9 +443,16 @@ class GameSession:
         """The news items of `player` they have not seen yet, newest first: {"key", "seq",
         "event"} (companion.game.telling.seen), from the moves in force of the game in play,
         NEWS_MOVES moves back at most. Read-only; safe from any thread."""
-        seen = self._seen.seen(player)
-        return [item for item in reversed(self._news_now().get(player, []))
-                if item["key"] not in seen]
+        with self._news_lock:
+            self._news_follow()
+            return self._news.unseen(player)
+
+    def news_summary(self, player: str) -> tuple[int, str | None, str | None]:
+        """Of `player`'s unseen news: how many, the newest item's key and the oldest's (what
+        a Me page's news part changes with), without listing them. Safe from any thread."""
+        with self._news_lock:
+            self._news_follow()
+            return self._news.summary(player)
 
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         """The player of `source`, on their own phone, has seen these news items (keys from
@@ -451,38 +463,42 @@ class GameSession:
         if player is None or source.kind != "phone":
             return _refused(self.version, "not_a_player",
                             "only a player's own phone marks their news seen")
-        checked = check_marks(keys, self._news_now().get(player, []), self._seen.seen(player))
-        if isinstance(checked, MarkRefused):
-            return _refused(self.version, checked.code, checked.message, checked.params)
-        self._seen.mark(player, checked)
+        with self._news_lock:
+            self._news_follow()
+            checked = check_marks(keys, self._news.items(player), self._seen.seen(player))
+            if isinstance(checked, MarkRefused):
+                return _refused(self.version, checked.code, checked.message, checked.params)
+            self._news.marked(player, checked, self._seen.mark(player, checked))
         return Outcome(True, self.version)
 
-    def _news_now(self) -> dict[str, list[JSON]]:
-        """Every player's news items of the moves in force (oldest first), gathered once
-        per journal row; each row is read from the journal and worked out once."""
-        with self._news_lock:
-            seq = self._seq
-            if self._news is not None and self._news[0] == seq:
-                return self._news[1]
-            moves = self._stacks.undo[-NEWS_MOVES:]  # a slice: never the whole game
-            rows = self._news_rows
-            missing = {applied: move for applied, move in moves if applied not in rows}
-            if missing:
-                try:
-                    for entry in self._journal.entries(after=min(missing) - 1,
-                                                       upto=max(missing)):
-                        if entry.seq in missing:
-                            rows[entry.seq] = move_news(missing[entry.seq],
-                                                        entry.events_json())
-                except JournalError as exc:  # the news waits; the game goes on
-                    log.warning("cannot read the news: %s", exc)
-                    return {}
-            wanted = {applied for applied, _move in moves}
-            for old in [r for r in rows if r not in wanted]:
-                del rows[old]
-            found = news_items(rows[applied] for applied, _move in moves if applied in rows)
-            self._news = (seq, found)
+    def _news_follow(self) -> None:
+        """Bring the news window up to the journal row in force (under `_news_lock`): the
+        moves made, undone or redone since it last looked, each read from the journal once
+        (the row committed last is at hand) and the move leaving the window dropped."""
+        seq = self._seq
+        if self._news_at == seq:
+            return
+        fresh = self._news_fresh
+
+        def read(rows: Sequence[int]) -> dict[int, list[JSON]]:
+            found: dict[int, list[JSON]] = {}
+            wanted = set(rows)
+            if fresh is not None and fresh[0] in wanted:
+                found[fresh[0]] = fresh[1]
+                wanted.discard(fresh[0])
+            for first, last in _runs(sorted(wanted)):
+                for entry in self._journal.entries(after=first - 1, upto=last):
+                    if entry.seq in wanted:
+                        found[entry.seq] = entry.events_json()
             return found
+
+        try:
+            done = self._news.sync(self._stacks.undo, read)
+        except JournalError as exc:  # the news waits; the game goes on
+            log.warning("cannot read the news: %s", exc)
+            return
+        if done:
+            self._news_at = seq
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Call back (on the writer thread, keep it short) after each change; returns remove()."""
@@ -690,7 +706,17 @@ class GameSession:
         return state_at(self._journal, seq)
 
     def _entry(self, seq: int) -> Entry:
-        return next(iter(self._journal.entries(after=seq - 1, upto=seq)))
+        """Journal row `seq` (rows never change: the last few read are kept, since after
+        every move each phone asks who may undo it, and each Me page what it would undo)."""
+        with self._entries_lock:
+            found = self._entries.get(seq)
+        if found is None:
+            found = next(iter(self._journal.entries(after=seq - 1, upto=seq)))
+            with self._entries_lock:
+                self._entries[seq] = found
+                while len(self._entries) > ENTRIES_KEPT:
+                    self._entries.popitem(last=False)
+        return found
 
     def undo_refusal(self, source: Source) -> JSON | None:
         """Why an undo by `source` would be refused now ({"code", "message", "params"}),
@@ -818,8 +844,11 @@ class GameSession:
         self._teaching.apply(step)  # a lesson is given once per game, an undo gives none
         if snap is not None:
             self._stacks.last_snapshot = entry.seq
-        self._stacks.record(entry.seq, entry.kind, entry.target)
-        self._seq = entry.seq
+        events = entry.events_json()  # the transports' form: phones, screen, CLI
+        with self._news_lock:  # the news follow the stack and the row as one
+            self._stacks.record(entry.seq, entry.kind, entry.target)
+            self._seq = entry.seq
+            self._news_fresh = (entry.seq, events)
         self._state = after
         # a command folds its events in; an undo or redo derives it again from the journal
         if entry.kind == "command":
@@ -831,7 +860,6 @@ class GameSession:
         key = auction_key(after)
         if key != self._auction[0]:
             self._auction = (key, entry.time)
-        events = entry.events_json()  # the transports' form: phones, screen, CLI
         if self._offers is not None:  # before anyone sees the state that ends them
             self._offers.lapse(Facts.of_state(after), events)
         self._view = view
@@ -849,6 +877,22 @@ class GameSession:
             return self._journal.last_seq() >= seq
         except JournalError:
             return False
+
+
+def _runs(rows: Sequence[int], gap: int = 64) -> list[tuple[int, int]]:
+    """Sorted journal rows as ranges to read, a range ending where the next row is more
+    than `gap` rows further (the moves in force after a jump back are far apart).
+
+    >>> _runs([3, 4, 9, 500, 501])
+    [(3, 9), (500, 501)]
+    """
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and row - runs[-1][1] <= gap:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
 
 
 def open_session(data_dir: Path, game_id: str | None = None) -> GameSession:

@@ -200,6 +200,10 @@ class SessionHolder:
         """The current game's news items `player` has not seen yet, newest first."""
         return self.session.news(player)
 
+    def news_summary(self, player: str) -> tuple[int, str | None, str | None]:
+        """Of the current game's unseen news of `player`: how many, the newest, the oldest."""
+        return self.session.news_summary(player)
+
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         """The player of `source` saw these news items of the current game."""
         return self.session.mark_seen(keys, source)

@@ -120,13 +120,13 @@ def my_news(items: Sequence[Mapping[str, Any]], player: str, words: Words,
     lines: list[tuple[str, str]] = []
     earlier: dict[str, Any] = {}
     for item in items:
+        key = str(item.get("key"))
+        if len(lines) >= shown:  # only counted: not read (a player's unseen news may be long)
+            earlier[key] = item.get("seq")
+            continue
         try:
             event = event_from_json(item.get("event"))
         except EventError:
-            continue
-        key = str(item.get("key"))
-        if len(lines) >= shown:
-            earlier[key] = item.get("seq")
             continue
         line = _said(event, player, words)
         if line:

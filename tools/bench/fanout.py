@@ -12,6 +12,7 @@ still in the game, each from the paying player's phone.
 
 from __future__ import annotations
 
+import http.client
 import statistics
 import tempfile
 import threading
@@ -22,13 +23,17 @@ from typing import Any
 from tools.bench.journal import build_journal, percentile
 from tools.bench.probe import HttpPhone
 from tools.bench.proc import Companion, cpu_ns
-from tools.bench.web import _Arrivals, _reader
+from tools.bench.web import _Arrivals
 
 PLAYERS = [f"P{i}" for i in range(1, 9)]
 SPECTATORS = 4
 MID_GAME = 400
 LATE_GAME = 1300
 SAMPLES = 200
+#: requests a bench phone sends in any second at most: under the companion's limit (20 a
+#: second sustained, web_remote/app.py), which a faster companion made the bench's phones
+#: of a late game (six payers among twelve phones) run into
+PHONE_PER_S = 15
 
 
 def _join_all(child: Companion) -> list[HttpPhone]:
@@ -37,12 +42,12 @@ def _join_all(child: Companion) -> list[HttpPhone]:
     phones: list[HttpPhone] = []
     for i, who in enumerate([f"player:{p}" for p in PLAYERS] + ["spectator"] * SPECTATORS):
         address = f"127.0.1.{i + 1}"  # each phone of a table has an address of its own
-        phone = HttpPhone(base, source=address)
+        phone = HttpPhone(base, source=address, per_s=PHONE_PER_S)
         if phone.join(link, who) != 302:
             # a player out of the game has no seat (the link is not spent): their phone
             # follows the table as a spectator
             phone.close()
-            phone = HttpPhone(base, source=address)
+            phone = HttpPhone(base, source=address, per_s=PHONE_PER_S)
             if phone.join(link, "spectator") != 302:
                 raise RuntimeError(f"bench phone could not join as {who} nor as a spectator")
         phones.append(phone)
@@ -71,13 +76,31 @@ class _Told:
             return self.payloads.get(version)
 
 
+#: how long a stream's reader waits for its next event (s): a read that times out leaves
+#: the stream unreadable (Python's socket file refuses reads after a timeout), and the
+#: paced phones leave the streams quiet for a second at times; a reader ends when the bench
+#: closes its phone
+READ_WAIT_S = 120.0
+
+
+def _reader(phone: HttpPhone, arrivals: _Arrivals, stop: threading.Event) -> None:
+    """Record when this phone's stream had each version, until the phone is closed."""
+    while not stop.is_set():
+        try:
+            item = phone.next_event(READ_WAIT_S)
+        except (OSError, http.client.HTTPException):  # closed: the bench is done
+            return
+        if item is not None and item[0] == "state":
+            arrivals.record(int(item[1]["version"]), phone.arrived)
+
+
 def _telling_reader(phone: HttpPhone, arrivals: _Arrivals, told: _Told,
                     stop: threading.Event) -> None:
     """`_reader`, keeping each state event's payload too."""
     while not stop.is_set():
         try:
-            item = phone.next_event(0.5)
-        except (ConnectionError, OSError):
+            item = phone.next_event(READ_WAIT_S)
+        except (OSError, http.client.HTTPException):  # closed: the bench is done
             return
         if item is not None and item[0] == "state":
             arrivals.record(int(item[1]["version"]), phone.arrived)
@@ -194,9 +217,11 @@ def fanout_ms(data_dir: Path, samples: int
         finally:
             stop.set()
             for phone in phones:
-                phone.close()
+                phone.hang_up()
             for t in threads_:
                 t.join(2)
+            for phone in phones:
+                phone.close()
     cpu_ms = sum(ran - cpu0.get(tid, 0) for tid, ran in cpu1.items()) / 1e6 / len(timings)
     return timings, refused, cpu_ms, (bytes1 - bytes0) / len(timings) / len(phones), pages
 

@@ -2,12 +2,18 @@
 flipped frame reported on file descriptor FD for the benchmarks.
 
 Nothing of the companion is replaced: `ScreenLoop.draw` is wrapped so that right after
-its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS": the time
-(time.monotonic(), the same clock in every process of this machine), the version of the
-state the frame showed, the key whose button would send a command now (from the screen's
-own prompt; "-" if none) and how long the draw (render and flip) took. `ScreenLoop.handle`
-is wrapped too: "K TIME" when the loop has taken a key press from SDL, so that a benchmark
-can tell the wait for the loop to see a key from the work after it; and the session's
+its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS CPU AFTER DRAWN": the
+time (time.monotonic(), the same clock in every process of this machine), the version of
+the state the frame showed, the key whose button would send a command now (from the
+screen's own prompt; "-" if none), how long the draw (render and flip) took, and the
+process's CPU time (time.process_time_ns(): every thread's, ns) right after the flip and
+again once this report's own work (the prompt's key) is done, just before the line is
+written (a benchmark takes the CPU from one frame's AFTER to a later frame's CPU), and the
+process's CPU time during the draw (ns: the render and the flip, with whatever another
+thread ran meanwhile).
+`ScreenLoop.handle` is wrapped too: "K TIME" when the loop has taken a key press from
+SDL, so that a benchmark can tell the wait for the loop to see a key from the work after
+it; and the session's
 `submit`: "S START END" around each command the screen sends (the engine, the journal and
 its fsyncs), the part of a press the disk decides.
 """
@@ -49,13 +55,15 @@ def install(fd: int) -> None:
         return bool(handle(self, event))
 
     def reporting_draw(self: Any) -> None:
-        began = time.monotonic()
+        began, drawing = time.monotonic(), time.process_time_ns()
         draw(self)
         flipped = time.monotonic()
+        cpu = time.process_time_ns()
         state = self.controller.state or {}
         key = _key_for(self.controller, keys)
-        os.write(fd, f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "
-                     f"{(flipped - began) * 1000:.3f}\n".encode())
+        line = (f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "
+                f"{(flipped - began) * 1000:.3f} {cpu} ")
+        os.write(fd, f"{line}{time.process_time_ns()} {cpu - drawing}\n".encode())
 
     submit = GameSession.submit
 

@@ -36,6 +36,9 @@ class Frames:
         self.key_taken = 0.0  # when the loop last took a key press from SDL
         self.submitted = (0.0, 0.0)  # the last command the screen sent: (start, end)
         self.draw_ms: list[float] = []  # every frame's render and flip
+        #: the process's CPU time (ns) at the last frame's flip, and after its report
+        self.cpu = (0, 0)
+        self.draw_cpu_ns = 0  # the process's CPU during the last frame's draw
 
     def next(self, timeout: float) -> tuple[float, int, str] | None:
         """The next frame (time, version, key), or None when none came within `timeout`;
@@ -60,6 +63,8 @@ class Frames:
                 continue
             self.last = (float(fields[0]), int(fields[1]), fields[2])
             self.draw_ms.append(float(fields[3]))
+            self.cpu = (int(fields[4]), int(fields[5]))
+            self.draw_cpu_ns = int(fields[6])
             self.count += 1
             return self.last
 
@@ -113,6 +118,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                 timings: list[float] = []
                 taken: list[float] = []
                 committed: list[float] = []
+                first_cpu: list[float] = []
+                first_draw_cpu: list[float] = []
                 undos = in_a_row = 0
                 unanswered: list[str] = []
                 end = time.monotonic() + time_limit_s
@@ -126,6 +133,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                         keys.press("u")
                         frames.settle()
                         key = "y"
+                    idle_cpu = frames.cpu[1]  # the settled frame, its report done
                     sent = keys.press(key)
                     while (frame := frames.next(5.0)) is not None and frame[1] <= version:
                         pass
@@ -137,6 +145,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                                                + "; ".join(unanswered + child.errors[-3:]))
                         continue
                     timings.append((frame[0] - sent) * 1000)
+                    first_cpu.append((frames.cpu[0] - idle_cpu) / 1e6)
+                    first_draw_cpu.append(frames.draw_cpu_ns / 1e6)
                     if sent <= frames.key_taken <= frame[0]:
                         taken.append((frames.key_taken - sent) * 1000)
                     began, ended = frames.submitted
@@ -162,6 +172,11 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         "press.key_taken_ms_p99": round(percentile(taken, 0.99), 2) if taken else None,
         "press.commit_ms_p50": round(statistics.median(committed), 2) if committed else None,
         "press.commit_ms_p99": round(percentile(committed, 0.99), 2) if committed else None,
+        "press.first_frame_cpu_ms_p50": round(statistics.median(first_cpu), 3),
+        "press.first_frame_cpu_ms_p99": round(percentile(first_cpu, 0.99), 3),
+        "press.first_frame_cpu_ms_max": round(max(first_cpu), 3),
+        "press.first_frame_draw_cpu_ms_p50": round(statistics.median(first_draw_cpu), 3),
+        "press.first_frame_draw_cpu_ms_p99": round(percentile(first_draw_cpu, 0.99), 3),
         "press.frames": float(frames.count),
         "press.undo_answers": float(undos),
         "press.unanswered": "; ".join(unanswered),

@@ -1,5 +1,6 @@
 """A phone over real HTTP, for the benchmark and the end-to-end tests: joins with a link,
-keeps its cookie, posts commands, and reads the live stream with timeouts (no sleeps).
+keeps its cookie, posts commands, and reads the live stream with timeouts (no sleeps; a
+benchmark's phone may be paced to a number of requests a second, as a person's is).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import json
 import re
 import socket
 import time
+from collections import deque
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
@@ -18,7 +20,8 @@ _CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 class HttpPhone:
     """One phone: its own connection for requests and one for the live stream."""
 
-    def __init__(self, base_url: str, timeout: float = 10.0, source: str | None = None) -> None:
+    def __init__(self, base_url: str, timeout: float = 10.0, source: str | None = None,
+                 per_s: int | None = None) -> None:
         parts = urlsplit(base_url)
         self.base = base_url.rstrip("/")
         self.host = parts.hostname or "127.0.0.1"
@@ -39,6 +42,10 @@ class HttpPhone:
         #: bytes of the stream's events read so far (keep-alives included)
         self.event_bytes = 0
         self._sock: socket.socket | None = None
+        #: at most this many requests in any second (the companion's rate limit refuses a
+        #: phone more than 20 a second sustained): a request waits for its turn, None: never
+        self.per_s = per_s
+        self._sent: deque[float] = deque()
 
     def _connection(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout,
@@ -46,7 +53,15 @@ class HttpPhone:
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        """One request on the keep-alive connection: status, headers, body."""
+        """One request on the keep-alive connection: status, headers, body (after waiting
+        for its turn under `per_s`)."""
+        if self.per_s is not None:
+            now = time.monotonic()
+            while self._sent and self._sent[0] <= now - 1.0:
+                self._sent.popleft()
+            if len(self._sent) >= self.per_s:
+                time.sleep(self._sent[0] + 1.0 - now)
+            self._sent.append(time.monotonic())
         h = {"Cookie": self.cookie} if self.cookie else {}
         h.update(headers or {})
         try:
@@ -160,8 +175,18 @@ class HttpPhone:
                 return True
         return False
 
+    def hang_up(self) -> None:
+        """End the stream's connection under its reader: a thread blocked reading it wakes
+        up to the end of the stream (close the phone once that thread is done)."""
+        if self._sock is not None:
+            try:
+                self._sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
     def close(self) -> None:
         """Close both connections."""
+        self.hang_up()
         for conn in (self._conn, self._stream_conn):
             if conn is not None:
                 conn.close()

@@ -75,6 +75,9 @@ class _TimingSession:
     def news(self, player: str) -> list[JSON]:
         return []
 
+    def news_summary(self, player: str) -> tuple[int, str | None, str | None]:
+        return (0, None, None)
+
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         return Outcome(False, 1)
 

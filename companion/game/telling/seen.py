@@ -18,7 +18,8 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -200,20 +201,185 @@ class SeenNews:
         with self._lock:
             return frozenset(self._seen.get(player, ()))
 
-    def mark(self, player: str, keys: Iterable[str]) -> None:
+    def has(self, player: str, key: str) -> bool:
+        """Whether `player` has seen the item `key` (without copying their marks)."""
+        with self._lock:
+            mine = self._seen.get(player)
+            return mine is not None and key in mine
+
+    def mark(self, player: str, keys: Iterable[str]) -> bool:
         """`player` has seen these items; saved at once (a failure is logged: the marks are
-        not the game)."""
+        not the game). True when older marks were let go to keep KEPT_MAX."""
+        dropped = False
         with self._lock:
             mine = self._seen.setdefault(player, set())
             mine.update(keys)
             if len(mine) > KEPT_MAX:
+                dropped = True
                 for key in sorted(mine, key=_move_of)[:len(mine) - KEPT_MAX]:
                     mine.discard(key)
             if self._path is None:
-                return
+                return dropped
             data = {"seen": {p: sorted(k, key=lambda x: (_move_of(x), x))
                              for p, k in self._seen.items()}}
             try:
                 write_json(self._path, data)
             except OSError as exc:
                 log.warning("cannot save the news marks %s: %s", self._path, exc)
+        return dropped
+
+
+#: one move in force on the session's undo stack: (the row that applied it, its command row)
+Move = tuple[int, int]
+#: reads the events of journal rows (JSON, as `move_news` takes them), by row
+RowReader = Callable[[Sequence[int]], dict[int, list[JSON]]]
+
+
+class NewsWindow:
+    """Every player's news of the last `size` moves in force, kept up to date move by move:
+    a move made adds its items, the move that leaves the window drops its own, an undo takes
+    the last move's items off and brings an older move back in. Each step costs the items of
+    the moves it touches, never the window (issue 28: a move costs the same at move 1 as at
+    move 1 300); the same items, in the same order, as `news_items` over the window.
+
+    Not thread-safe: its owner (the session) calls it under one lock, with the undo stack as
+    it stands between two commits. `sync` follows the stack; the readers read."""
+
+    def __init__(self, seen: SeenNews, size: int = NEWS_MOVES) -> None:
+        self._seen = seen
+        self._size = size
+        #: the window: the moves of the stack's places [_lo, _lo + len), with their news
+        self._moves: deque[tuple[Move, MoveNews]] = deque()
+        self._lo = 0
+        #: the stack place of the window's last move that dealt a new game, None: none
+        self._dealt: int | None = None
+        #: per player, the items since that deal (all of the window without one), oldest
+        #: first; and those not seen yet, by key, oldest first
+        self._items: dict[str, deque[JSON]] = {}
+        self._unseen: dict[str, OrderedDict[str, JSON]] = {}
+
+    def sync(self, stack: Sequence[Move], read: RowReader) -> bool:
+        """Follow the undo stack (its moves change only at its top: a move made or redone is
+        pushed, an undo pops one and may push back what a jump took, a jump back pops
+        several). False, leaving the window a part of the stack's to be completed by the
+        next call, when a row was missing from what `read` gave (what `read` raises is the
+        caller's to catch, the window as consistent)."""
+        moves = self._moves
+        top = len(stack)
+        while moves and (self._hi() > top or stack[self._hi() - 1] != moves[-1][0]):
+            self._pop_top()
+        if moves and stack[self._lo] != moves[0][0]:  # not the stack it followed: afresh
+            moves.clear()
+        bottom = max(0, top - self._size)
+        while moves and self._lo < bottom:
+            self._drop_bottom()
+        if not moves:
+            self._lo = bottom
+            self._dealt = None
+            self._items.clear()
+            self._unseen.clear()
+        first = self._hi()
+        wanted = [applied for applied, _move in stack[first:top]]
+        wanted += [applied for applied, _move in stack[bottom:self._lo]]
+        events = read(wanted) if wanted else {}
+        if any(applied not in events for applied in wanted):
+            return False
+        for at in range(first, top):
+            applied, move = stack[at]
+            self._push_top(stack[at], move_news(move, events[applied]))
+        for at in range(self._lo - 1, bottom - 1, -1):
+            applied, move = stack[at]
+            self._add_bottom(stack[at], move_news(move, events[applied]))
+        return True
+
+    def items(self, player: str) -> list[JSON]:
+        """`player`'s news items in the window, seen or not, oldest first."""
+        return list(self._items.get(player, ()))
+
+    def unseen(self, player: str) -> list[JSON]:
+        """`player`'s news items not seen yet, newest first."""
+        return list(reversed(self._unseen.get(player, {}).values()))
+
+    def summary(self, player: str) -> tuple[int, str | None, str | None]:
+        """How many of `player`'s items are unseen, the newest one's key and the oldest's."""
+        mine = self._unseen.get(player)
+        if not mine:
+            return (0, None, None)
+        return (len(mine), next(reversed(mine)), next(iter(mine)))
+
+    def marked(self, player: str, keys: Iterable[str], dropped: bool = False) -> None:
+        """`player` has seen these keys (SeenNews.mark has them); `dropped`: it let older
+        marks go, so items seen before may be unseen again."""
+        if dropped:
+            self._recount()
+            return
+        mine = self._unseen.get(player)
+        if mine is not None:
+            for key in keys:
+                mine.pop(key, None)
+
+    def _hi(self) -> int:
+        return self._lo + len(self._moves)
+
+    def _push_top(self, move: Move, news: MoveNews) -> None:
+        if news.dealt:
+            self._dealt = self._hi()
+            self._items.clear()
+            self._unseen.clear()
+        self._moves.append((move, news))
+        for player, item in news.items:
+            self._items.setdefault(player, deque()).append(item)
+            if not self._seen.has(player, item["key"]):
+                self._unseen.setdefault(player, OrderedDict())[item["key"]] = item
+
+    def _pop_top(self) -> None:
+        _move, news = self._moves.pop()
+        if self._dealt is not None and self._dealt >= self._hi():
+            self._dealt = None  # the deal itself is undone: the moves before it count again
+            self._recount()
+            return
+        for player, item in reversed(news.items):
+            self._items[player].pop()
+            self._unseen.get(player, {}).pop(item["key"], None)
+
+    def _drop_bottom(self) -> None:
+        _move, news = self._moves.popleft()
+        at = self._lo
+        self._lo += 1
+        if self._dealt is not None and at < self._dealt:
+            return  # before the last deal: its items were not counted
+        if self._dealt == at:
+            self._dealt = None
+        for player, item in news.items:
+            self._items[player].popleft()
+            self._unseen.get(player, {}).pop(item["key"], None)
+
+    def _add_bottom(self, move: Move, news: MoveNews) -> None:
+        self._moves.appendleft((move, news))
+        self._lo -= 1
+        if self._dealt is not None:
+            return  # a later deal: this move's items do not count
+        if news.dealt:
+            self._dealt = self._lo
+        for player, item in reversed(news.items):
+            self._items.setdefault(player, deque()).appendleft(item)
+            if not self._seen.has(player, item["key"]):
+                mine = self._unseen.setdefault(player, OrderedDict())
+                mine[item["key"]] = item
+                mine.move_to_end(item["key"], last=False)
+
+    def _recount(self) -> None:
+        """Every player's items again from the window's moves (after a deal is undone, or
+        marks were let go): the window's length, not a move's, so only on those."""
+        self._items.clear()
+        self._unseen.clear()
+        self._dealt = None
+        for at, (_move, news) in enumerate(self._moves, start=self._lo):
+            if news.dealt:
+                self._dealt = at
+                self._items.clear()
+            for player, item in news.items:
+                self._items.setdefault(player, deque()).append(item)
+        for player, items in self._items.items():
+            self._unseen[player] = OrderedDict(
+                (item["key"], item) for item in items if not self._seen.has(player, item["key"]))

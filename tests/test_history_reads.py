@@ -1,0 +1,50 @@
+"""The Table page's Latest list reads its rows, not a page of 50 (issue 28: the live part
+of the Table page is rendered after every move): `history(None, n)` reads n rows and gives
+the newest n of a longer read, undone marks included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.game.api import Source
+from companion.game.session import GameSession
+
+TABLE = Source("script", banker=True)
+
+
+class Counting:
+    """A journal whose `entries` count the rows they give."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.rows = 0
+
+    def entries(self, after: int = 0, upto: int | None = None) -> Any:
+        for entry in self.inner.entries(after=after, upto=upto):
+            self.rows += 1
+            yield entry
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_the_latest_rows_are_read_alone(tmp_path: Path) -> None:
+    with GameSession.open(tmp_path) as session:
+        assert session.submit({"do": "new_game", "edition": "classic-eur",
+                               "players": ["Ann", "Bo"], "seed": 2}, TABLE).accepted
+        for n in range(80):
+            payer, payee = ("Ann", "Bo") if n % 2 else ("Bo", "Ann")
+            assert session.submit({"do": "pay", "from": payer, "to": payee, "amount": 1},
+                                  TABLE).accepted
+        assert session.undo(TABLE).accepted
+        whole = session.history(None, 200)
+        counting = Counting(session._journal)
+        session._journal = counting  # type: ignore[assignment]
+        latest = session.history(None, 12)
+        assert counting.rows <= 12
+        assert latest == whole[-12:]
+        assert latest[-1]["kind"] == "undo" and latest[-2]["undone"] is True
+        assert session.history("Ann", 5) == [e for e in whole if any(
+            "Ann" in (ev.get("from"), ev.get("to")) for ev in e["events"])
+            or e["command"].get("from") == "Ann" or e["command"].get("to") == "Ann"][-5:]
