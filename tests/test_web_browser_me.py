@@ -98,3 +98,27 @@ def test_the_news_tells_the_payee_live(browser: Any, server: ServerHandle, game:
     expect(ann.locator("[data-news=headline]")).to_have_text("Now playing: Bo")
     play(game, {"do": "roll", "dice": [1, 2]})  # Bo pays Ann's rent
     expect(ann.locator("[data-news=mine]")).to_contain_text("Bo paid you € 4 rent")
+
+
+def test_an_offer_between_others_leaves_a_third_phones_page_alone(
+        browser: Any, server: ServerHandle, game: Any) -> None:
+    """The Me page asks its seat's view of the table (GET /api/table) when the offers
+    change, and reads itself again only when its own offers did: Bo's page shows Ann's
+    offer to him, Cy's page asks and keeps what it shows."""
+    play(game, {"do": "roll", "dice": [1, 2]}, {"do": "buy"})  # Ann owns Rue Lecourbe
+    bo = phone(browser, server, "player:Bo")
+    cy = phone(browser, server, "player:Cy")
+    partials: list[str] = []
+    cy.on("request", lambda r: partials.append(r.url) if "partial=1" in r.url else None)
+    ann = phone(browser, server, "player:Ann")
+    ann.locator("details.propose summary").click()
+    ann.select_option("form[data-api-form] select[name=to]", "Bo")
+    ann.fill("input[name='give.cash']", "50")
+    with cy.expect_response(lambda r: "/api/table" in r.url) as asked:
+        ann.get_by_role("button", name="Propose", exact=True).click()
+    assert asked.value.ok
+    assert asked.value.json()["offers"] == []  # none of Cy's: only what this seat may see
+    expect(bo.locator("section.incoming article.proposal")).to_contain_text("Ann")
+    cy.evaluate("() => fetch('/api/table').then((r) => r.json())")  # after its handler ran
+    assert partials == [], "Cy's page was read again for an offer not hers"
+    assert cy.locator("article.proposal").count() == 0

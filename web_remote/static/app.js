@@ -557,6 +557,25 @@
     document.body.dataset.shown = String(version);
   }
 
+  // The Me page shows the offers its player made or was made (the live part's data-offers:
+  // their ids and failed accepts). When the table's offers change, it asks the table's view for this seat
+  // (GET /api/table: only what this phone may see) and reads its live part again only
+  // when those differ from what it shows: a phone not part of a trade between others keeps
+  // its page. Any doubt (no answer, the banker's view of every offer): refresh.
+  async function seatOffersChanged() {
+    const shown = live.querySelector(".part[data-offers]");
+    if (!shown) return true;
+    try {
+      const r = await fetch("/api/table", { credentials: "same-origin" });
+      if (!r.ok) return true;
+      const now = ((await r.json()).offers || [])  // as pages.offers_key writes it
+        .map((o) => `${o.id}:${o.error_code || ""}:${o.error ? 1 : 0}`).sort().join(" ");
+      return now !== shown.dataset.offers;
+    } catch (e) {
+      return true;
+    }
+  }
+
   // The live stream; a refused one (too many phones follow the table: 503) is closed by
   // the browser for good, so the page asks again a little later.
   function follow() {
@@ -571,7 +590,11 @@
       if (unchangedHere(data)) keep(data.version);
       else refresh();
     });
-    events.addEventListener("trades", () => { if (!SHARED.has(page)) refresh(); });
+    events.addEventListener("trades", () => {
+      if (SHARED.has(page)) return;
+      if (page === "me") seatOffersChanged().then((changed) => { if (changed) refresh(); });
+      else refresh();
+    });
     // another phone of the player saw news this page shows: the page drops it
     events.addEventListener("news", (e) => {
       const keys = JSON.parse(e.data).keys || [];

@@ -50,6 +50,19 @@ QUICK_BIDS = (10, 50, 100)
 SIMPLE_VERBS = ("roll", "buy", "decline", "draw", "pay_fine", "use_card", "end_turn")
 
 
+def offers_key(offers: list[JSON]) -> str:
+    """The offers a Me page shows, in a few characters (each one's id, and whether and why
+    accepting it failed): app.js compares it with the offers of this seat's view of the
+    table (GET /api/table) when the offers change, and reads the page again only when it
+    differs.
+
+    >>> offers_key([{"id": "t2"}, {"id": "t1", "error": "no", "error_code": "not_now"}])
+    't1:not_now:1 t2::0'
+    """
+    return " ".join(sorted(f"{o.get('id')}:{o.get('error_code') or ''}:{1 if o.get('error') else 0}"
+                           for o in offers))
+
+
 def _json(move: Move | None) -> JSON | None:
     return move.to_json() if move is not None else None
 #: the Table page's "Latest" list: how many moves, and how far back an undo there may find
@@ -218,7 +231,8 @@ def me() -> BaseResponse:
             # two steps may come to the same amount: one button for it
             if amount <= int(bid["max"]) and amount not in (a for _s, a in quick):
                 quick.append((step, amount))
-    trades = trades_said(remote().proposals.open(player), state) if player else []
+    open_offers = remote().proposals.open(player) if player else []
+    trades = trades_said(open_offers, state)
     simple = [m.to_json() for m in moves if m.do in SIMPLE_VERBS and not m.squares]
     lift_offer = pending and pending.get("kind") == "lift_mortgages" \
         and pending.get("player") == player
@@ -249,6 +263,7 @@ def me() -> BaseResponse:
                 mr_monopoly=bool(state.get("turn", {}).get("mr_monopoly")),
                 deeds=deeds(state, player, moves, current_language()), simple=simple, bid=bid,
                 quick=quick,
+                offers_key=offers_key(open_offers),
                 can_pass=offered("pass"), bankrupt=offered("bankrupt"),
                 land=offered("land"), pass_go=offered("pass_go"), trades=trades,
                 correct=_json(view.correction_for(player)) if who is not None and who.banker
