@@ -235,13 +235,16 @@ def test_a_table_without_a_screen_says_its_warnings_in_its_language(
         table.reader_action(Show("reader_silent", "", "warning", {"source": "pn532"},
                                  active=False))
         table.post_pin_warning(2, "phone", 0.0)
+        table.post_warning("under_voltage", "power", "Under-voltage detected")  # the Pi's
+        table.post_warning("under_voltage", "power", "", active=False)
         assert announcer.said_warnings() and voice.idle(10)
     finally:
         table.close()
         announcer.close()
     assert [(s.text, s.lang) for s in voice.heard] == [
         (warning_text("reader_silent", "sv", "pn532"), "sv"),
-        (input_text("pin_warning", "sv", count=2), "sv")]
+        (input_text("pin_warning", "sv", count=2), "sv"),
+        (input_text("warn_under_voltage", "sv"), "sv")]
 
 
 def test_no_banner_is_posted_as_an_english_literal() -> None:

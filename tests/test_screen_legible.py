@@ -310,3 +310,26 @@ def test_the_story_of_a_finished_game_is_legible(language: str,
         assert shown == facts[:len(shown)] and len(shown) >= 2, (facts, told)
         assert " ".join(t.drawn for t in told) == " ".join(shown)
         assert all(t.size >= theme.READABLE and t.drawn == t.text for t in told)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_warning_stands_whole_in_the_log(language: str) -> None:
+    """Each warning the table shows (a reader lost, silent, failed or not opened, a stuck
+    or chattering button, the Pi's power), two standing at once with a reader's device
+    path in them, is drawn whole at READABLE or larger in the log's lower slots."""
+    from companion.words.input_texts import WARNINGS, warning_text
+
+    texts.use_language(language)
+    state, ui = scenario("turn", language)
+    problems = []
+    for code in (key.removeprefix("warn_") for key in WARNINGS if key.startswith("warn_")):
+        source = "pass_go" if code.startswith("button") else "rdm6300:/dev/ttyAMA0"
+        said = warning_text(code, language, source)
+        ui.warnings = {"a": said, "b": said}
+        frame = render(state, ui, pygame.Surface(SIZE))
+        log = GameLayout.for_size(SIZE).log
+        drawn = [t for t in frame.texts if log.contains(t.box) and t.text in said]
+        problems += [(code, t.drawn, t.size) for t in drawn
+                     if t.drawn != t.text or not t.fits or t.size < theme.READABLE]
+        assert drawn, code
+    assert problems == []

@@ -40,9 +40,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_EDITION = "classic-eur"
 CARD_NAME_MAX = 60
-#: panel buttons while registering, and what each does (one mapping for panel, keys, touch)
-BUTTONS = {"no": "skip (or keep, when asked)", "undo": "back one card", "menu": "stop",
-           "yes": "move the card (when asked)"}
 
 
 def role_json(role: TagRole) -> JSON:
@@ -239,7 +236,9 @@ class Registrar:
         return result
 
     def press(self, button: str) -> StepResult | None:
-        """A panel button while a run is active (None when none is); see BUTTONS."""
+        """A panel button while a run is active (None when none is): NO skips the card (or
+        keeps it, when asked), UNDO goes back one card, MENU stops, YES moves the card when
+        asked; the screen's keys and touch buttons send the same names."""
         with self._lock:
             flow = self._flow
             if flow is None:

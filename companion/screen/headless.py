@@ -84,6 +84,13 @@ class HeadlessTable:
         """A notice from another part (a reader warning): said in the log."""
         self.say(f"{kind}: {message}")
 
+    def post_warning(self, code: str, source: str, message: str, active: bool = True) -> None:
+        """A warning of the hardware or the Pi's power (companion.power): in the log, and
+        said aloud in the table's language when it comes (its clearing only in the log)."""
+        self.say(f"warning: {message}" if active else f"cleared: {code} ({source})")
+        if active and self.speak is not None:
+            self.speak(lambda lang: [warning_text(code, lang, source, message)])
+
     def post_pin_warning(self, wrong: int, where: str = "phone", wait: float = 0.0) -> None:
         """Wrong banker PINs were typed: in the log, and said aloud in the table's
         language."""

@@ -101,14 +101,15 @@ def _ring_layer(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[st
     shown = tuple((i, sq.get("group"), colors.get(sq.get("owner") or ""), sq.get("mortgaged"),
                    sq.get("houses"), sq.get("hotel"), sq.get("skyscraper"), sq.get("depot"))
                   for i, sq in sorted(by_index.items()))
-    key = (rect.size, p.sx, p.sy, ui.board.size, shown)
+    key = (rect.topleft, rect.size, p.sx, p.sy, ui.board.size, shown)
     if _ring is None or _ring[0] != key or _ring[1] is not ui.board:
         layer = pygame.Surface(rect.size, pygame.SRCALPHA)
         painter = Painter(layer, p.sx, p.sy)
         _draw_ring(painter, layer.get_rect(), by_index, ui, colors)
-        _ring = (key, ui.board, layer, painter.texts)
-    p.texts += [replace(t, rect=t.rect.move(rect.topleft), box=t.box.move(rect.topleft))
-                for t in _ring[3]]
+        drawn = [replace(t, rect=t.rect.move(rect.topleft), box=t.box.move(rect.topleft))
+                 for t in painter.texts]  # where the frame shows them
+        _ring = (key, ui.board, layer, drawn)
+    p.texts += _ring[3]
     return _ring[2]
 
 
