@@ -140,7 +140,7 @@ def test_the_phone_says_its_news_in_the_table_language_and_waits_for_a_tap(
     with ann.expect_console_message(lambda m: m.text == "wake shown" or
                                     m.text.startswith("heard "), timeout=WAIT):
         play(game, {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})  # Cy pays Ann rent
-    said = rent_said(game, "Cy")
+        said = rent_said(game, "Cy")  # now: once seen on the page, it is no longer news
     assert not [text for text in said_now if text.startswith("heard ")], said_now  # refused
     wake = ann.locator("#wake")
     expect(wake).to_be_visible()
