@@ -130,21 +130,22 @@ def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> li
 
 
 def say_news(state: dict[str, Any], player: str | None,
-             items: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+             items: list[dict[str, Any]] | None = None, spoken: bool = False) -> dict[str, Any]:
     """The news of companion.words.news in the current phone's language: "headline" (whose
     turn, doubles, jail, the winner), "card" (the card that is news, with its drawer),
     "standings" (a counted game's wealth, richest first) and, given the session's news
     `items` of `player` not seen yet (newest first), "mine" (companion.words.news.MyNews:
-    the newest lines with their keys, how many earlier moves hold more, and their keys), and
-    "say": each of those lines as the phone's own voice reads it aloud, by key (the amounts
-    spoken as the language says them, companion.speech.spoken, as the table's voice does)."""
+    the newest lines with their keys, how many earlier moves hold more, and their keys), and,
+    when `spoken` (a phone whose own voice is on), "say": each of those lines as that voice
+    reads it aloud, by key (the amounts spoken as the language says them,
+    companion.speech.spoken, as the table's voice does; twice the work of the lines)."""
     lang = current_language()
     words = Words(state or {}, lang, catalog(lang))
     head: Headline | None = headline(state, player, words)
     card: CardNews | None = card_news(state, words)
     mine = my_news(items, player, words) if items and player else MyNews()
     say = dict(my_news(items, player, spoken_for(state or {}, lang)).lines) \
-        if items and player and mine.lines else {}
+        if spoken and items and player and mine.lines else {}
     standings = [{"name": row.get("name"), "total": words.money(row.get("total"))}
                  for row in state.get("standings") or []]
     return {"headline": head, "card": card, "mine": mine, "say": say,

@@ -136,6 +136,7 @@
     if (inFlight) { again = true; return; }
     const url = new URL(live.dataset.partial, location.href);
     url.searchParams.set("partial", "1");
+    if (voiceOn()) url.searchParams.set("say", "1");  // news lines as the voice says them
     inFlight = fetch(url, { credentials: "same-origin" })
       .then((r) => (r.ok ? r.text() : null))
       .then((html) => {

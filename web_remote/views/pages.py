@@ -248,8 +248,9 @@ def me() -> BaseResponse:
     mine_to_undo = who is not None and who.player == player and target is not None \
         and remote().session.undo_refusal(Source("phone", player=who.player)) is None
     # the player's news not seen yet; only their own phone marks it seen (parts/news.html)
+    # (and as the phone's own voice says it, when its voice is on: app.js asks ?say=1)
     news = say_news(state, player, remote().session.news(player)
-                    if me_json and player else None)
+                    if me_json and player else None, spoken=request.args.get("say") == "1")
     news["markable"] = who is not None and who.player is not None and who.player == player
     return page("me", state=state, player=player, me_json=me_json, moves=mine, news=news,
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
