@@ -46,6 +46,7 @@ def report(loop: Any, keys: int) -> dict[str, Any]:
             "title": chooser.title, "focus": chooser.focus,
             "actions": [choice.action for choice in chooser.choices]},
         "message": None if ui.message is None else ui.message.text,
+        "remote_url": ui.remote_url,
     }
 
 

@@ -19,7 +19,7 @@ import pygame
 from companion.screen.controller import Controller
 from companion.screen.render import render
 from companion.screen.views.dice import SPEED_KEYS
-from companion.screen.wakeups import InputWaiter
+from companion.screen.wakeups import DisplayLoss, InputWaiter
 
 log = logging.getLogger(__name__)
 
@@ -151,8 +151,10 @@ class ScreenLoop:
         self.surface = surface
         self.stop = threading.Event()
         self.woken = threading.Event()
-        self.waiter = waiter or InputWaiter.for_driver(pygame.display.get_driver(),
-                                                       pygame.display.get_wm_info())
+        driver, wm_info = pygame.display.get_driver(), pygame.display.get_wm_info()
+        self.waiter = waiter or InputWaiter.for_driver(driver, wm_info)
+        #: the X server going away ends the loop, not the process (None: not watched)
+        self.display_loss = DisplayLoss.watch(driver, wm_info)
         self.frames = 0
         #: when M went down and is still held (the banker menu once held MENU_HOLD_S)
         self.menu_down: float | None = None
@@ -168,6 +170,16 @@ class ScreenLoop:
         """Wake the loop from another thread."""
         self.woken.set()
         self.waiter.wake()
+
+    @property
+    def lost(self) -> str | None:
+        """Why the display went away while the loop ran (None: it did not)."""
+        loss = self.display_loss
+        return loss.why if loss is not None and loss.lost.is_set() else None
+
+    def _display_gone(self) -> bool:
+        loss = self.display_loss
+        return loss is not None and loss.lost.is_set()
 
     def request_stop(self) -> None:
         """Ask the loop to end (from any thread)."""
@@ -204,9 +216,13 @@ class ScreenLoop:
             while not self.stop.is_set():
                 if dirty:
                     self.draw()
+                if self._display_gone():  # no more SDL on a dead connection
+                    return
                 if self.on_pass is not None:
                     self.on_pass()  # the service watchdog: the loop turns
                 events = self.wait_events(self.timeout_ms())
+                if self._display_gone():
+                    return
                 dirty = self.handle_all(events)
                 dirty = self.menu_held() or dirty
                 dirty = self.controller.drain() or dirty
@@ -224,7 +240,7 @@ class ScreenLoop:
         deadline = time.monotonic() + timeout_ms / 1000
         while True:
             events = pygame.event.get()
-            if events or self.woken.is_set() or self.stop.is_set():
+            if events or self.woken.is_set() or self.stop.is_set() or self._display_gone():
                 self.woken.clear()
                 return events
             left = deadline - time.monotonic()
