@@ -32,6 +32,8 @@ class Reports:
         self.fd, self.child = fd, child
         self.buffer = b""
         self.last: Report = {}
+        #: every text the frames read so far showed, once set to a set (None: not kept)
+        self.shown: set[str] | None = None
 
     def until(self, what: str, ok: Callable[[Report], bool], timeout: float = WAIT_S) -> Report:
         """The first report (from the next one on, or the last one read) for which `ok`
@@ -53,6 +55,8 @@ class Reports:
                 self.buffer += chunk
             line, self.buffer = self.buffer.split(b"\n", 1)
             self.last = json.loads(line)
+            if self.shown is not None:
+                self.shown.update(self.last.get("texts") or ())
             if ok(self.last):
                 return self.last
 
