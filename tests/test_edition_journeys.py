@@ -263,6 +263,12 @@ def test_a_whole_game_in_the_editions_language(edition: str, xvfb: Xvfb,
         try:
             assert table.banker.state()["edition"] == edition
             window.reports.shown = set(window.reports.last["texts"])  # from the deal on
+            # a phone out of turn is refused, in the table's language, and nothing changes
+            status, refused = table.phones[PLAYERS[1]].command(
+                {"do": "roll", "by": PLAYERS[1]}, table.version())
+            assert status in (403, 409, 422) and refused["message"], (status, refused)
+            assert language_problems([refused["message"]], lang, "refusal") == []
+            assert int(table.banker.state()["version"]) == table.version()
             played = play(table, rng)
             assert played.turn_number >= TURNS or played.winner >= 0
             over = end_now(window)
