@@ -136,6 +136,10 @@ def test_the_table_goes_on_without_its_display_and_takes_it_back(tmp_path: Path)
         back = window.reports.until("the screen again", lambda r: r["version"] == final
                                     and r["players"] == ["Ann", "Bo"])
         assert back["current"] == state["current"]
+        # the phones keep their seats across the restart: the next turn from the same ones
+        again_version = play(seats, str(state["current"]), final)
+        window.reports.until("the next turn on the screen again",
+                             lambda r: r["version"] == again_version)
         child.proc.send_signal(signal.SIGTERM)
         assert child.proc.wait(WAIT_S) == 0
         assert not any("Traceback" in line for line in child.errors), child.errors[-10:]

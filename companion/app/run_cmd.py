@@ -101,7 +101,8 @@ def main(argv: list[str]) -> int:
 _display_lost = False
 #: what run_headless returns when the display came back: start again, with the screen
 COME_BACK = -1
-#: how often a table whose display went away looks whether it is back (seconds)
+#: how often a table whose display went away looks whether it is back (seconds, on a
+#: thread of its own: companion.screen.wakeups.DisplayReturn)
 COME_BACK_CHECK_S = 2.0
 
 
@@ -312,11 +313,13 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
         controller.ui.remote_url, controller.ui.wifi = screen.ui.remote_url, screen.ui.wifi
         power.face = controller
         readers.set_ui(controller.reader_action)
-        from companion.screen.wakeups import x11_answers
+        from companion.screen.wakeups import DisplayReturn
 
-        display = os.environ.get("DISPLAY")
+        back = DisplayReturn(os.environ.get("DISPLAY"), COME_BACK_CHECK_S,
+                             lambda: controller.wake())
+        parts.append(back)
         return run_headless(controller, alive, loop.lost, stop=loop.stop,
-                            come_back=lambda: x11_answers(display))
+                            come_back=back.back.is_set)
     finally:
         systemd.notify("STOPPING=1")
         controller.close()
@@ -386,15 +389,14 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None,
     into the service's log at every join (an SD card's wear).
 
     `stop`: the event that ends it (a screen's loop's, when its display went away: a stop
-    asked for meanwhile is kept); `come_back`: whether the display is back, looked at every
-    COME_BACK_CHECK_S, and when it is the run returns COME_BACK."""
+    asked for meanwhile is kept); `come_back`: whether the display is back (asked on every
+    pass, it must answer at once), and when it is the run returns COME_BACK."""
     if terminal is None:
         terminal = sys.stdout.isatty()
     url = controller.ui.remote_url
     wake = threading.Event()
     stop = stop or threading.Event()
     controller.wake = wake.set
-    next_look = time.monotonic() + COME_BACK_CHECK_S
 
     def request_stop() -> None:
         stop.set()
@@ -413,12 +415,10 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None,
     systemd.ready("running without a screen")
     while not stop.is_set():
         alive()
-        if come_back is not None and time.monotonic() >= next_look:
-            next_look = time.monotonic() + COME_BACK_CHECK_S
-            if come_back():
-                print("The display is back: the companion starts again with its screen",
-                      flush=True)
-                return COME_BACK
+        if come_back is not None and come_back():
+            print("The display is back: the companion starts again with its screen",
+                  flush=True)
+            return COME_BACK
         left = controller.next_wake()
         timeout = 1.0 if left is None else min(1.0, max(0.05, left))
         wake.wait(timeout)

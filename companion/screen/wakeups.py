@@ -18,7 +18,7 @@ import logging
 import os
 import select
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 log = logging.getLogger(__name__)
 
@@ -254,3 +254,29 @@ def x11_answers(name: str | None) -> bool:
         pass
     xlib.XCloseDisplay(display)
     return True
+
+
+class DisplayReturn:
+    """Looks every `every_s` seconds, on a thread of its own, whether the X server `name`
+    answers again (x11_answers); once it does, `back` is set and `wake` called. The
+    looking never holds up the caller's loop (a display on another machine can take a TCP
+    time-out to refuse), and ends at `close`."""
+
+    def __init__(self, name: str | None, every_s: float,
+                 wake: Callable[[], None] = lambda: None) -> None:
+        self.name, self.every_s, self.wake = name, every_s, wake
+        self.back = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="display-return", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            if x11_answers(self.name):
+                self.back.set()
+                self.wake()
+                return
+
+    def close(self) -> None:
+        """Stop looking (a look under way ends on its own; the thread is a daemon)."""
+        self._stop.set()
