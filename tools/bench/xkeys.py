@@ -1,6 +1,7 @@
 """Key presses into an X server through the XTEST extension (libX11 and libXtst by ctypes),
-so that a benchmark knows to the microsecond when it pressed: xdotool would add its own
-process start to every sample.
+so that a benchmark knows to the microsecond when it pressed (xdotool would add its own
+process start to every sample), and the window journeys (tests/window_watch.py) type bursts
+as fast as the X server takes them.
 """
 
 from __future__ import annotations
@@ -47,10 +48,7 @@ class XKeys:
     def press(self, key: str) -> float:
         """Press and release `key` (an X keysym name such as "r"); time.monotonic() taken
         just before the press left for the server."""
-        code = self._codes.get(key)
-        if code is None:
-            code = self._codes[key] = int(self._x.XKeysymToKeycode(
-                self._dpy, self._x.XStringToKeysym(key.encode())))
+        code = self.code(key)
         sent = time.monotonic()
         self._t.XTestFakeKeyEvent(self._dpy, code, 1, 0)
         self._t.XTestFakeKeyEvent(self._dpy, code, 0, 0)
