@@ -1,7 +1,8 @@
 """One whole game per edition, in the edition's language, through the real entry points
 (issue 24, "how we will check"): `companion run` in a window on Xvfb set up from its
 keyboard (language, edition, names, the table's own dice, the banker PIN: XTEST key bursts),
-every player's phone and the banker's phone over real HTTP, the dice typed on the window
+every player's phone and the banker's phone over real HTTP (and, at the end, their pages in
+Debian's chromium through Playwright where it is installed), the dice typed on the window
 and the cards named from the phones, both from a fixed sequence (a table with its own dice
 and cards: the game is the same every run), every other decision sent from the phone of
 the player it belongs to (the bots of companion.bots decide what a player would),
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import ctypes.util
 import json
+import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,6 +56,10 @@ TURNS = 12
 PLAYER_PAGES = ("/table", "/me", "/history", "/rules", "/worth", "/story")
 BANKER_PAGES = ("/banker",)
 WAIT_S = 60.0
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
 
 
 def press(window: Window, key: str, what: str) -> Report:
@@ -193,6 +199,45 @@ class Table:
             phone.close()
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium through Playwright (None where either is missing: the phones'
+    pages are then read over HTTP only)."""
+    if not os.path.exists(CHROMIUM):
+        yield None
+        return
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        yield None
+        return
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def browser_texts(browser: Any, phone: HttpPhone, pages: tuple[str, ...]) -> dict[str, Any]:
+    """Each page as the phone's browser shows it once its script ran (the same cookie:
+    the same seat), one text per line of what it reads on screen, and its language."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    try:
+        name, _, value = phone.cookie.partition("=")
+        context.add_cookies([{"name": name, "value": value, "url": phone.base}])
+        page = context.new_page()
+        out: dict[str, Any] = {}
+        for path in pages:
+            page.goto(phone.base + path)
+            page.wait_for_load_state("load")
+            lines = [t.strip() for t in page.inner_text("body").splitlines() if t.strip()]
+            out[path] = (page.locator("html").get_attribute("lang"), lines)
+        return out
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def xvfb() -> Iterator[Xvfb]:
     server = Xvfb()
@@ -252,7 +297,7 @@ def language_problems(texts: list[str], lang: str, where: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("edition", sorted(LANGUAGE))
-def test_a_whole_game_in_the_editions_language(edition: str, xvfb: Xvfb,
+def test_a_whole_game_in_the_editions_language(edition: str, xvfb: Xvfb, browser: Any,
                                                tmp_path: Path) -> None:
     lang = LANGUAGE[edition]
     rng = random.Random(f"dice of {edition}")
@@ -304,6 +349,12 @@ def test_a_whole_game_in_the_editions_language(edition: str, xvfb: Xvfb,
                     text = html.decode()
                     assert f'<html lang="{lang}">' in text, (who, page)
                     problems += language_problems(visible(text), lang, f"{who} {page}")
+                if browser is not None:  # and as its browser shows them, script and all
+                    pages = BANKER_PAGES if who == "banker" else PLAYER_PAGES
+                    for page, (said, lines) in browser_texts(
+                            browser, table.phones[who], pages).items():
+                        assert said == lang and lines, (who, page, said)
+                        problems += language_problems(lines, lang, f"{who} {page} (browser)")
             assert problems == []
         finally:
             table.close()
