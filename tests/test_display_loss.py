@@ -12,6 +12,7 @@ The real `companion run` in a window on Xvfb (tests/window_watch.py), a real HTT
 from __future__ import annotations
 
 import json
+import os
 import signal
 import threading
 from pathlib import Path
@@ -172,3 +173,23 @@ def test_a_table_whose_display_went_away_stops_cleanly(tmp_path: Path) -> None:
     finally:
         window.close()
         xvfb.close()
+
+
+def test_a_start_again_leaves_the_environment_as_the_user_gave_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What this process put into the environment for SDL goes before it starts itself
+    again with the screen (the user's own settings stay)."""
+    from companion.screen import app
+
+    monkeypatch.delenv(app.FRAMEBUFFER_HINT, raising=False)
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.setenv("DISPLAY", ":9")
+    assert app.prefer_plain_framebuffer()
+    monkeypatch.setattr(app, "_driver_set_here", "kmsdrm")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")
+    app.drop_our_hints()
+    assert app.FRAMEBUFFER_HINT not in os.environ and "SDL_VIDEODRIVER" not in os.environ
+    monkeypatch.setenv(app.FRAMEBUFFER_HINT, "1")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "x11")
+    app.drop_our_hints()
+    assert os.environ[app.FRAMEBUFFER_HINT] == "1" and os.environ["SDL_VIDEODRIVER"] == "x11"

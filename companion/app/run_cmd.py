@@ -92,6 +92,13 @@ def main(argv: list[str]) -> int:
         print(f"companion run: stopped ({signal.Signals(stop.args[0]).name}) while starting",
               file=sys.stderr)
         return 128 + int(stop.args[0])
+    except BaseException:
+        if not _display_lost:
+            raise
+        import traceback  # said, then gone: SDL's exit handlers would hang on the dead display
+
+        traceback.print_exc()
+        code = 1
     if _display_lost:
         leave_after_display_loss(code)
     return code
@@ -116,6 +123,9 @@ def leave_after_display_loss(code: int) -> None:
     sys.stderr.flush()
     logging.shutdown()
     if code == COME_BACK:
+        from companion.screen.app import drop_our_hints
+
+        drop_our_hints()  # the new process chooses its drawing as a fresh start does
         os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
     os._exit(code)
 

@@ -81,6 +81,17 @@ def _drop_our_hint() -> bool:
     return True
 
 
+def drop_our_hints() -> None:
+    """Take back what this process put into the environment for SDL (the framebuffer hint,
+    a driver it chose), before it starts itself again: the new one chooses as a fresh start
+    does, and takes a hint left in the environment for the user's own."""
+    _drop_our_hint()
+    if _driver_set_here is not None and os.environ.get("SDL_VIDEODRIVER") == _driver_set_here:
+        del os.environ["SDL_VIDEODRIVER"]
+
+
+#: the video driver `open_display` put into the environment (None: it set none)
+_driver_set_here: str | None = None
 #: SDL's drivers that draw where nobody sees: chosen on purpose (SDL_VIDEODRIVER, the
 #: tests) they are a screen, fallen back to by SDL they mean there is no display
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
@@ -96,14 +107,14 @@ def why_no_display() -> str:
 def open_display(spec: DisplaySpec) -> pygame.Surface | None:
     """The display surface, or None when this machine has no display to draw on (then
     `why_no_display` says why; the caller says it once)."""
-    global _why_none
+    global _why_none, _driver_set_here
     _why_none = None
     driver = choose_video_driver()
     if driver == "offscreen-none":
         _why_none = "no desktop (DISPLAY, WAYLAND_DISPLAY) and no KMS/DRM card in /dev/dri"
         return None
     if driver:
-        os.environ["SDL_VIDEODRIVER"] = driver
+        os.environ["SDL_VIDEODRIVER"] = _driver_set_here = driver
     forced = bool(os.environ.get("SDL_VIDEODRIVER"))
     try:
         surface = _open(spec)
