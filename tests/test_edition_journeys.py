@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from foreign_words import foreign, raw_identifiers, visible
+from foreign_words import foreign, own_sentence, raw_identifiers, visible
 from window_watch import Report, Window
 
 from companion.bots import Bots
@@ -304,10 +304,10 @@ def test_a_whole_game_in_the_editions_language(edition: str, xvfb: Xvfb, browser
     with Window(xvfb, tmp_path / "data") as window:
         dealt = set_up(window, edition, lang)
         assert dealt["language"] == lang
+        window.reports.shown = set(dealt["texts"])  # from the deal on
         table = Table(window)
         try:
             assert table.banker.state()["edition"] == edition
-            window.reports.shown = set(window.reports.last["texts"])  # from the deal on
             # a phone out of turn is refused, in the table's language, and nothing changes
             status, refused = table.phones[PLAYERS[1]].command(
                 {"do": "roll", "by": PLAYERS[1]}, table.version())
@@ -342,6 +342,10 @@ def test_a_whole_game_in_the_editions_language(edition: str, xvfb: Xvfb, browser
             # every text the screen drew from the deal to the count, in the table's language
             assert window.reports.shown is not None
             problems = language_problems(sorted(window.reports.shown), lang, "screen")
+            assert window.reports.banners, "the phones joining were announced"
+            problems += [("screen", "banner not from the catalog", banner)
+                         for banner in sorted(window.reports.banners)
+                         if not own_sentence(banner, lang)]
             for who in (*PLAYERS, "banker"):
                 for page in BANKER_PAGES if who == "banker" else PLAYER_PAGES:
                     status, _h, html = table.phones[who].request("GET", page)

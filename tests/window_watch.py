@@ -32,8 +32,10 @@ class Reports:
         self.fd, self.child = fd, child
         self.buffer = b""
         self.last: Report = {}
-        #: every text the frames read so far showed, once set to a set (None: not kept)
+        #: every text the frames read so far showed, once set to a set (None: not kept),
+        #: and the banners among them
         self.shown: set[str] | None = None
+        self.banners: set[str] = set()
 
     def until(self, what: str, ok: Callable[[Report], bool], timeout: float = WAIT_S) -> Report:
         """The first report (from the next one on, or the last one read) for which `ok`
@@ -57,6 +59,8 @@ class Reports:
             self.last = json.loads(line)
             if self.shown is not None:
                 self.shown.update(self.last.get("texts") or ())
+                if self.last.get("message"):
+                    self.banners.add(self.last["message"])
             if ok(self.last):
                 return self.last
 

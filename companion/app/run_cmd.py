@@ -179,6 +179,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
     from companion.game.journal import JournalError
     from companion.game.session import GameSession
     from companion.game.switch import SessionHolder
+    from companion.screen import texts
     from companion.screen.audio import SoundPlayer
     from companion.screen.views import settings as screen_settings
 
@@ -266,7 +267,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                 def next_link() -> None:  # a phone joined: the QR code shows a fresh link
                     controller.ui.remote_url = remote.join_link()
                     controller.ui.wifi = None  # it is on the table's Wi-Fi, if there is one
-                    controller.post_message("A phone joined", "info")
+                    controller.post_message(texts.text("phone_joined"), "info")
 
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,

@@ -167,6 +167,7 @@ _MESSAGES: tuple[Message, ...] = (
     _t("nothing_to_undo", "Nothing to undo"),
     _t("bankrupt_banner", "{player} is bankrupt"),
     _t("remote_joined", "Phone remote: {url}"),
+    _t("phone_joined", "A phone joined"),
     _t("remote_not_running", "Phones: start companion run"),
     # hardware warnings; {button} is a panel button's name, {source} a reader
     _t("warn_button_stuck", "{button} button stuck: check it"),
