@@ -11,6 +11,7 @@ The real `companion run` in a window on Xvfb (tests/window_watch.py), a real HTT
 
 from __future__ import annotations
 
+import ctypes.util
 import json
 import os
 import signal
@@ -26,7 +27,9 @@ from companion.game.session import GameSession
 from tools.bench.probe import HttpPhone
 from tools.bench.proc import Xvfb, have_xvfb
 
-pytestmark = pytest.mark.skipif(not have_xvfb(), reason="needs Xvfb")
+pytestmark = pytest.mark.skipif(
+    not have_xvfb() or ctypes.util.find_library("Xtst") is None,
+    reason="needs Xvfb and libXtst")
 
 WAIT_S = 60.0
 
