@@ -7,12 +7,11 @@ whenever the file changed, so neither needs the other.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.paths import write_json
+from companion.paths import read_json, write_json
 
 FILE_NAME = "speech.json"
 
@@ -48,12 +47,7 @@ class SpeechSettings:
 
 def load(data_dir: Path | None) -> SpeechSettings:
     """The settings in `data_dir` (defaults when absent, unreadable or wrong)."""
-    if data_dir is None:
-        return SpeechSettings()
-    try:
-        raw: Any = json.loads((data_dir / FILE_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return SpeechSettings()
+    raw: Any = None if data_dir is None else read_json(data_dir / FILE_NAME, None)
     if not isinstance(raw, dict):
         return SpeechSettings()
     try:

@@ -7,11 +7,11 @@ here: the table has one, the phones' (companion.game.pins).
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from companion.paths import read_json, write_json
 
 FILE_NAME = "screen.json"
 
@@ -29,12 +29,7 @@ class ScreenSettings:
 
 def load(data_dir: Path | None) -> ScreenSettings:
     """The settings saved in `data_dir` (defaults when absent or unreadable)."""
-    if data_dir is None:
-        return ScreenSettings()
-    try:
-        raw: Any = json.loads((data_dir / FILE_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ScreenSettings()
+    raw: Any = None if data_dir is None else read_json(data_dir / FILE_NAME, None)
     if not isinstance(raw, dict):
         return ScreenSettings()
     known = ScreenSettings.__dataclass_fields__
@@ -45,10 +40,8 @@ def load(data_dir: Path | None) -> ScreenSettings:
 
 
 def save(data_dir: Path | None, settings: ScreenSettings) -> None:
-    """Write the settings atomically (a crash leaves the old file or the new one)."""
+    """Write the settings atomically (companion.paths.write_json: fsynced, then renamed, so
+    a power cut leaves the old file or the new one, never an empty one)."""
     if data_dir is None:
         return
-    data_dir.mkdir(parents=True, exist_ok=True)
-    tmp = data_dir / (FILE_NAME + ".tmp")
-    tmp.write_text(json.dumps(asdict(settings), indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, data_dir / FILE_NAME)
+    write_json(data_dir / FILE_NAME, asdict(settings))
