@@ -320,6 +320,8 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
         _display_lost = True
         screen, controller = controller, _headless_table(session, sound, data_dir)
         screen.close()  # no more updates to a screen nobody sees
+        parts.remove(cards)
+        close_quietly(cards)  # card registration's questions: the log's, as headless
         controller.pins = screen.pins
         controller.ui.remote_url, controller.ui.wifi = screen.ui.remote_url, screen.ui.wifi
         power.face = controller
