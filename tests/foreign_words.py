@@ -175,6 +175,13 @@ def foreign(texts: list[str], lang: str) -> list[tuple[str, str, str]]:
     return out
 
 
+def own_sentence(text: str, lang: str) -> bool:
+    """Whether `text` is a sentence of `lang`'s catalog, its fields filled in (a banner
+    written in the code's own words, in no catalog, is not one)."""
+    plain = _plain(text)
+    return plain in strings(lang) or any(p.fullmatch(plain) for p in _own_patterns(lang))
+
+
 def raw_identifiers(texts: list[str]) -> list[str]:
     """The texts showing an identifier instead of words."""
     return [t for t in texts if RAW.search(_plain(t))]

@@ -6,7 +6,8 @@ Nothing of the companion is replaced: `ScreenLoop.draw` is wrapped so that right
 frame is drawn one line goes to FD: the game as the screen holds it (version, players,
 whose turn, the last dice, the winner), the setup form (names, PIN, the focused line and
 every line's id), the dice typed so far, the banker PIN question, the open chooser and the
-keys the loop has taken from SDL so far.
+keys the loop has taken from SDL so far, the screen's language and every text the frame
+shows.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ def report(loop: Any, keys: int) -> dict[str, Any]:
         "setup": None if form is None else {
             "names": [p.name for p in form.players], "pin": form.pin,
             "focus": form.focused(), "lines": [line for line, _v in form.lines()],
-            "speed_die": bool(form.rules.get("speed_die"))},
+            "speed_die": bool(form.rules.get("speed_die")),
+            "edition": form.edition_id(), "language": form.ui_language(),
+            "rules": {k: bool(v) for k, v in form.rules.items()}},
         "dice_entry": list(ui.dice_entry),
         "speed_entry": ui.speed_entry,
         "pin": None if ui.pin is None else ui.pin.digits,
@@ -46,6 +49,9 @@ def report(loop: Any, keys: int) -> dict[str, Any]:
             "title": chooser.title, "focus": chooser.focus,
             "actions": [choice.action for choice in chooser.choices]},
         "message": None if ui.message is None else ui.message.text,
+        "remote_url": ui.remote_url,
+        "language": c.ui_language(),
+        "texts": [t.text for t in c.frame.texts] if c.frame is not None else [],
     }
 
 

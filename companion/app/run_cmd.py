@@ -87,11 +87,47 @@ def main(argv: list[str]) -> int:
         signal.signal(sig, _stop_during_start)
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     try:
-        return _main(argv)
+        code = _main(argv)
     except StopDuringStart as stop:
         print(f"companion run: stopped ({signal.Signals(stop.args[0]).name}) while starting",
               file=sys.stderr)
         return 128 + int(stop.args[0])
+    except BaseException:
+        if not _display_lost:
+            raise
+        import traceback  # said, then gone: SDL's exit handlers would hang on the dead display
+
+        traceback.print_exc()
+        code = 1
+    if _display_lost:
+        leave_after_display_loss(code)
+    return code
+
+
+#: the display went away while this process ran (SDL must not be shut down on it)
+_display_lost = False
+#: what run_headless returns when the display came back: start again, with the screen
+COME_BACK = -1
+#: how often a table whose display went away looks whether it is back (seconds, on a
+#: thread of its own: companion.screen.wakeups.DisplayReturn)
+COME_BACK_CHECK_S = 2.0
+
+
+def leave_after_display_loss(code: int) -> None:
+    """End a process whose X server went away while it ran, its own parts already closed:
+    SDL's shutdown on the dead connection would wait forever for an X event or end the
+    process with exit(1) (companion.screen.wakeups.DisplayLoss), so the interpreter is left
+    with os._exit, or, when the display came back (`code` COME_BACK), replaced by the same
+    command line started again, which opens the screen (the phones' pages reconnect)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    logging.shutdown()
+    if code == COME_BACK:
+        from companion.screen.app import drop_our_hints
+
+        drop_our_hints()  # the new process chooses its drawing as a fresh start does
+        os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
+    os._exit(code)
 
 
 def _main(argv: list[str]) -> int:
@@ -209,7 +245,8 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
         controller.post_message(message, kind)
 
     try:
-        power = watch_power(controller)  # under-voltage on the table screen, off a Pi none
+        face = CurrentFace(controller)  # the face the warnings go to (it may change)
+        power = watch_power(face)  # under-voltage on the table screen, off a Pi none
         parts.append(power)
         # the RFID readers' pump first: the panel's buttons, the phones' "tags" hook and the
         # screen's card registration all go through it
@@ -282,12 +319,49 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
 
         loop.on_pass = first_pass
         loop.run()
-        return 0
+        if loop.lost is None:
+            return 0
+        # the display went away while running: the same process goes on without a screen,
+        # the phones' server, the writer and its queue untouched
+        global _display_lost
+        _display_lost = True
+        screen, controller = controller, _headless_table(session, sound, data_dir)
+        screen.close()  # no more updates to a screen nobody sees
+        parts.remove(cards)
+        close_quietly(cards)  # card registration's questions: the log's, as headless
+        controller.pins = screen.pins
+        controller.ui.remote_url, controller.ui.wifi = screen.ui.remote_url, screen.ui.wifi
+        face.face = controller
+        controller.speak = speech.warn  # its warnings said as the screen's were
+        readers.set_ui(controller.reader_action)
+        from companion.screen.wakeups import DisplayReturn
+
+        back = DisplayReturn(os.environ.get("DISPLAY"), COME_BACK_CHECK_S,
+                             lambda: controller.wake())
+        parts.append(back)
+        return run_headless(controller, alive, loop.lost, stop=loop.stop,
+                            come_back=back.back.is_set)
     finally:
         systemd.notify("STOPPING=1")
         controller.close()
         for part in reversed(parts):
             close_quietly(part)
+
+
+class CurrentFace:
+    """The table's face of the moment for a part that outlives it (the power watch): the
+    screen, then the headless table if the display goes away."""
+
+    def __init__(self, face: Any) -> None:
+        self.face = face
+
+    def post_warning(self, code: str, source: str, message: str, active: bool) -> None:
+        """A warning, as the face shows one (the screen's banner, or a line in the log)."""
+        post_warning = getattr(self.face, "post_warning", None)
+        if callable(post_warning):
+            post_warning(code, source, message, active)
+        elif active:
+            self.face.post_message(message, "warning")
 
 
 def _headless_table(session: Any, sound: Any, data_dir: Path) -> Any:
@@ -324,19 +398,25 @@ def install_stop_signals(stop: Any) -> None:
 
 
 def run_headless(controller: Any, alive: Callable[[], None] = lambda: None,
-                 why: str | None = None, terminal: bool | None = None) -> int:
+                 why: str | None = None, terminal: bool | None = None,
+                 stop: threading.Event | None = None,
+                 come_back: Callable[[], bool] | None = None) -> int:
     """No screen: say once why (`why`), and where the phone remote is, keep the table's
     sounds and clocks (`controller`: a companion.screen.headless.HeadlessTable) running on
     session updates, until SIGTERM / SIGINT.
 
     The join QR code is printed once, at the start; each later join link is one line, with
     its QR code only on a `terminal` a person reads (default: whether stdout is one), never
-    into the service's log at every join (an SD card's wear)."""
+    into the service's log at every join (an SD card's wear).
+
+    `stop`: the event that ends it (a screen's loop's, when its display went away: a stop
+    asked for meanwhile is kept); `come_back`: whether the display is back (asked on every
+    pass, it must answer at once), and when it is the run returns COME_BACK."""
     if terminal is None:
         terminal = sys.stdout.isatty()
     url = controller.ui.remote_url
     wake = threading.Event()
-    stop = threading.Event()
+    stop = stop or threading.Event()
     controller.wake = wake.set
 
     def request_stop() -> None:
@@ -356,6 +436,10 @@ def run_headless(controller: Any, alive: Callable[[], None] = lambda: None,
     systemd.ready("running without a screen")
     while not stop.is_set():
         alive()
+        if come_back is not None and come_back():
+            print("The display is back: the companion starts again with its screen",
+                  flush=True)
+            return COME_BACK
         left = controller.next_wake()
         timeout = 1.0 if left is None else min(1.0, max(0.05, left))
         wake.wait(timeout)

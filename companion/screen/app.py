@@ -19,7 +19,7 @@ import pygame
 from companion.screen.controller import Controller
 from companion.screen.render import render
 from companion.screen.views.dice import SPEED_KEYS
-from companion.screen.wakeups import InputWaiter
+from companion.screen.wakeups import DisplayLoss, InputWaiter
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,17 @@ def _drop_our_hint() -> bool:
     return True
 
 
+def drop_our_hints() -> None:
+    """Take back what this process put into the environment for SDL (the framebuffer hint,
+    a driver it chose), before it starts itself again: the new one chooses as a fresh start
+    does, and takes a hint left in the environment for the user's own."""
+    _drop_our_hint()
+    if _driver_set_here is not None and os.environ.get("SDL_VIDEODRIVER") == _driver_set_here:
+        del os.environ["SDL_VIDEODRIVER"]
+
+
+#: the video driver `open_display` put into the environment (None: it set none)
+_driver_set_here: str | None = None
 #: SDL's drivers that draw where nobody sees: chosen on purpose (SDL_VIDEODRIVER, the
 #: tests) they are a screen, fallen back to by SDL they mean there is no display
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
@@ -96,14 +107,14 @@ def why_no_display() -> str:
 def open_display(spec: DisplaySpec) -> pygame.Surface | None:
     """The display surface, or None when this machine has no display to draw on (then
     `why_no_display` says why; the caller says it once)."""
-    global _why_none
+    global _why_none, _driver_set_here
     _why_none = None
     driver = choose_video_driver()
     if driver == "offscreen-none":
         _why_none = "no desktop (DISPLAY, WAYLAND_DISPLAY) and no KMS/DRM card in /dev/dri"
         return None
     if driver:
-        os.environ["SDL_VIDEODRIVER"] = driver
+        os.environ["SDL_VIDEODRIVER"] = _driver_set_here = driver
     forced = bool(os.environ.get("SDL_VIDEODRIVER"))
     try:
         surface = _open(spec)
@@ -151,8 +162,10 @@ class ScreenLoop:
         self.surface = surface
         self.stop = threading.Event()
         self.woken = threading.Event()
-        self.waiter = waiter or InputWaiter.for_driver(pygame.display.get_driver(),
-                                                       pygame.display.get_wm_info())
+        driver, wm_info = pygame.display.get_driver(), pygame.display.get_wm_info()
+        self.waiter = waiter or InputWaiter.for_driver(driver, wm_info)
+        #: the X server going away ends the loop, not the process (None: not watched)
+        self.display_loss = DisplayLoss.watch(driver, wm_info)
         self.frames = 0
         #: when M went down and is still held (the banker menu once held MENU_HOLD_S)
         self.menu_down: float | None = None
@@ -168,6 +181,16 @@ class ScreenLoop:
         """Wake the loop from another thread."""
         self.woken.set()
         self.waiter.wake()
+
+    @property
+    def lost(self) -> str | None:
+        """Why the display went away while the loop ran (None: it did not)."""
+        loss = self.display_loss
+        return loss.why if loss is not None and loss.lost.is_set() else None
+
+    def _display_gone(self) -> bool:
+        loss = self.display_loss
+        return loss is not None and loss.lost.is_set()
 
     def request_stop(self) -> None:
         """Ask the loop to end (from any thread)."""
@@ -204,9 +227,13 @@ class ScreenLoop:
             while not self.stop.is_set():
                 if dirty:
                     self.draw()
+                if self._display_gone():  # no more SDL on a dead connection
+                    return
                 if self.on_pass is not None:
                     self.on_pass()  # the service watchdog: the loop turns
                 events = self.wait_events(self.timeout_ms())
+                if self._display_gone():
+                    return
                 dirty = self.handle_all(events)
                 dirty = self.menu_held() or dirty
                 dirty = self.controller.drain() or dirty
@@ -224,7 +251,7 @@ class ScreenLoop:
         deadline = time.monotonic() + timeout_ms / 1000
         while True:
             events = pygame.event.get()
-            if events or self.woken.is_set() or self.stop.is_set():
+            if events or self.woken.is_set() or self.stop.is_set() or self._display_gone():
                 self.woken.clear()
                 return events
             left = deadline - time.monotonic()

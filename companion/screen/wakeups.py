@@ -17,7 +17,8 @@ import glob
 import logging
 import os
 import select
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 
 log = logging.getLogger(__name__)
 
@@ -136,3 +137,146 @@ class InputWaiter:
                 os.close(fd)
             except OSError:
                 pass
+
+
+#: Xlib's "exit handler" (libX11 1.7+): void handler(Display *, void *data)
+_EXIT_HANDLER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+
+
+def _x11_display(wm_info: Mapping[str, object]) -> int | None:
+    """The Xlib Display* behind pygame's window (a capsule in its wm info), or None."""
+    capsule = wm_info.get("display")
+    if capsule is None:
+        return None
+    try:
+        get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        get_pointer.restype = ctypes.c_void_p
+        get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        return get_pointer(capsule, b"display") or None
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def _ignore_loss(_display: int | None, _data: int | None) -> None:
+    """An exit handler that lets a dead probe connection be (x11_answers)."""
+
+
+_IGNORE_LOSS = _EXIT_HANDLER(_ignore_loss)
+#: Xlib's IO error handler: int handler(Display *)
+_IO_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+
+
+def _return_from_io_error(_display: int | None) -> int:
+    """Xlib's IO error handler that lets the display's exit handler decide (DisplayLoss)."""
+    return 0
+
+
+_RETURN_FROM_IO_ERROR = _IO_HANDLER(_return_from_io_error)
+
+
+class DisplayLoss:
+    """The X server going away (killed, its screen unplugged) as a flag instead of the end
+    of the process.
+
+    When the connection breaks, Xlib calls the display's "exit handler", whose default is
+    exit(1): the whole companion (the phones' server, the writer's queue) ended with the
+    window. libX11 1.7 lets a program replace it (XSetIOErrorExitHandler); ours only sets
+    `lost`, Xlib marks the connection dead and its later calls do nothing, and the screen
+    loop sees the flag and hands the table to the headless face. SDL must not be shut down
+    on the dead connection afterwards: destroying its window waits for an X event that can
+    never come, and closing its second connection ends the process, so a run whose display
+    was lost leaves with os._exit after its own parts are closed (companion.app.run_cmd).
+    """
+
+    #: the handlers installed (kept alive as long as the process: Xlib holds the pointer)
+    _installed: list[object] = []
+
+    def __init__(self) -> None:
+        self.lost = threading.Event()
+        #: why, in a few words, once lost
+        self.why = ""
+
+    @classmethod
+    def watch(cls, driver: str, wm_info: Mapping[str, object]) -> DisplayLoss | None:
+        """Watch the X connection behind pygame's window; None where that cannot be done
+        (not X11, a libX11 older than 1.7: then a lost X server still ends the process)."""
+        if driver.lower() != "x11":
+            return None
+        display = _x11_display(wm_info)
+        if display is None:
+            return None
+        try:
+            xlib = ctypes.CDLL("libX11.so.6")
+            install = xlib.XSetIOErrorExitHandler
+        except (OSError, AttributeError) as exc:
+            log.info("a lost X server will end the companion (%s)", exc)
+            return None
+        loss = cls()
+        install.argtypes = [ctypes.c_void_p, _EXIT_HANDLER, ctypes.c_void_p]
+        install.restype = None
+
+        def on_exit(_display: int | None, _data: int | None) -> None:
+            loss.why = "the X server's connection broke: the display went away"
+            loss.lost.set()
+
+        handler = _EXIT_HANDLER(on_exit)
+        cls._installed.append(handler)
+        install(display, handler, None)
+        # Xlib's default IO error handler exits itself before any exit handler is asked:
+        # ours only returns (for every connection: one without our exit handler still ends
+        # the process, in Xlib's default exit handler)
+        xlib.XSetIOErrorHandler.argtypes = [_IO_HANDLER]
+        xlib.XSetIOErrorHandler.restype = ctypes.c_void_p
+        xlib.XSetIOErrorHandler(_RETURN_FROM_IO_ERROR)
+        return loss
+
+
+def x11_answers(name: str | None) -> bool:
+    """Whether the X server `name` (e.g. ":0") accepts a connection now (opened and closed
+    at once; no SDL involved)."""
+    if not name:
+        return False
+    try:
+        xlib = ctypes.CDLL("libX11.so.6")
+    except OSError:
+        return False
+    xlib.XOpenDisplay.restype = ctypes.c_void_p
+    xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    xlib.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    display = xlib.XOpenDisplay(name.encode())
+    if not display:
+        return False
+    try:  # a server that dies between the two calls must not end the process either
+        install = xlib.XSetIOErrorExitHandler
+        install.argtypes = [ctypes.c_void_p, _EXIT_HANDLER, ctypes.c_void_p]
+        install(display, _IGNORE_LOSS, None)
+    except AttributeError:
+        pass
+    xlib.XCloseDisplay(display)
+    return True
+
+
+class DisplayReturn:
+    """Looks every `every_s` seconds, on a thread of its own, whether the X server `name`
+    answers again (x11_answers); once it does, `back` is set and `wake` called. The
+    looking never holds up the caller's loop (a display on another machine can take a TCP
+    time-out to refuse), and ends at `close`."""
+
+    def __init__(self, name: str | None, every_s: float,
+                 wake: Callable[[], None] = lambda: None) -> None:
+        self.name, self.every_s, self.wake = name, every_s, wake
+        self.back = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="display-return", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            if x11_answers(self.name):
+                self.back.set()
+                self.wake()
+                return
+
+    def close(self) -> None:
+        """Stop looking (a look under way ends on its own; the thread is a daemon)."""
+        self._stop.set()

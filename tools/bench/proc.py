@@ -260,25 +260,35 @@ class Xvfb:
     """A virtual X server on a free display number (-displayfd: ready when it says so;
     -noreset: a client's probe connection closing must not reset it under the next)."""
 
-    def __init__(self, size: str = "1024x768x24") -> None:
+    def __init__(self, size: str = "1024x768x24", number: int | None = None) -> None:
+        """`number`: the display's number (None: a free one); the same again starts a
+        display that comes back where one went away."""
         read, write = os.pipe()
         try:
             self.proc = subprocess.Popen(
-                ["Xvfb", "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp",
+                ["Xvfb", *([f":{number}"] if number is not None else []),
+                 "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp",
                  "-noreset"],
                 pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         finally:
             os.close(write)
         self._displayfd = read  # kept open while it runs: Xvfb dies if it cannot write there
         ready, _w, _x = select.select([read], [], [], 20)
-        number = os.read(read, 64).decode().strip() if ready else ""
-        if not number:
+        said = os.read(read, 64).decode().strip() if ready else ""
+        if not said:
             self.close()
             raise RuntimeError("Xvfb did not start")
-        self.display = f":{number}"
+        self.display = f":{said}"
+
+    @property
+    def number(self) -> int:
+        """The display's number (":7" -> 7)."""
+        return int(self.display.lstrip(":"))
 
     def close(self) -> None:
-        """Stop the server."""
+        """Stop the server (a server killed already is only waited for)."""
+        if self._displayfd < 0:
+            return
         self.proc.terminate()
         try:
             self.proc.wait(10)
@@ -286,6 +296,7 @@ class Xvfb:
             self.proc.kill()
             self.proc.wait()
         os.close(self._displayfd)
+        self._displayfd = -1
 
 
 def have_xvfb() -> bool:
