@@ -183,6 +183,8 @@ def test_the_session_and_the_remote_refuse_only_with_known_codes() -> None:
     session = _codes_in([ROOT / "companion" / "game" / "session.py"],
                         r'_refused\([^,]+, "(\w+)"')
     session |= _codes_in([ROOT / "companion" / "game" / "going_back.py"], r'Refusal\("(\w+)"')
+    # who may take a move back is decided in companion.game.authority (UNDO_RIGHTS)
+    session |= _codes_in([ROOT / "companion" / "game" / "authority.py"], r'Refused\("(\w+)"')
     assert set(refusals.SESSION_CODES) <= session <= set(CODES)
     web = _codes_in(sorted((ROOT / "web_remote").rglob("*.py")),
                     r'(?:refuse|Refusal)\(\s*"(\w+)"')
