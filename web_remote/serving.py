@@ -21,17 +21,23 @@ web_remote.hub); it hands the stream over through the ASGI scope.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import io
+import logging
 import socket
 import threading
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
+from a2wsgi.wsgi import build_environ
 from flask import Flask
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from web_remote.hub import STREAM_SLOT, Client, Message
 from web_remote.security import TABLE_SLOT
+
+log = logging.getLogger(__name__)
 
 #: threads for pages and commands (live streams take none)
 MIN_THREADS = 8
@@ -271,17 +277,31 @@ class Dispatcher:
         scope["headers"] = [(k, v) for k, v in scope["headers"]
                             if k not in (b"content-length", b"transfer-encoding")]
         scope["headers"].append((b"content-length", str(len(whole)).encode()))
-        replayed = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal replayed
-            if replayed:
-                return dict(await receive())
-            replayed = True
-            return {"type": "http.request", "body": whole, "more_body": False}
-
-        await self.wsgi(scope, replay, send)  # type: ignore[arg-type]
+        await self._whole(scope, whole, send)
         self._seen(scope)
+
+    async def _whole(self, scope: dict[str, Any], body: bytes, send: Any) -> None:
+        """Run the Flask app on a pool thread for a request whose body is here, and send its
+        whole answer from the loop in two messages: a2wsgi hands each part of an answer
+        (its head, each chunk, the end) from the thread to the loop and waits for the loop
+        to take it, three round trips and three writes for a page, which a table's phones
+        read after every move (issue 28). Every answer here is built in memory already
+        (pages, JSON, a backup); the live streams go through `_stream`."""
+        environ = build_environ(scope, io.BytesIO(body))  # type: ignore[arg-type]
+        loop = asyncio.get_running_loop()
+        context, app = contextvars.copy_context(), self.wsgi.app
+
+        def job() -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+            return context.run(_answer, app, environ)
+
+        try:
+            status, headers, content = await loop.run_in_executor(self.wsgi.executor, job)
+        except Exception:  # the app's own errors are Flask's 500s; this is ours
+            log.exception("the remote could not answer %s", scope.get("path"))
+            await _plain(send, 500, b"The remote failed to answer.")
+            return
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
 
     def _seen(self, scope: dict[str, Any]) -> None:
         """After the app answered: a request the app marked as a player's or the banker's
@@ -337,6 +357,30 @@ class Dispatcher:
             await pump(client, first, float(keepalive), receive, send)
         finally:
             client.close()
+
+
+def _answer(app: Any, environ: Any) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """On a pool thread: the WSGI app's whole answer (status, headers, body)."""
+    head: list[Any] = []
+    parts: list[bytes] = []
+
+    def start_response(status: str, response_headers: list[tuple[str, str]],
+                       exc_info: Any = None) -> Any:
+        head[:] = [int(status.split(" ", 1)[0]),
+                   [(name.strip().encode("latin1").lower(), value.strip().encode("latin1"))
+                    for name, value in response_headers]]
+        return parts.append
+
+    iterable = app(environ, start_response)
+    try:
+        parts.extend(iterable)
+    finally:
+        close = getattr(iterable, "close", None)
+        if close is not None:
+            close()
+    if not head:
+        raise RuntimeError("the app answered without starting a response")
+    return head[0], head[1], b"".join(parts)
 
 
 async def _plain(send: Any, status: int, text: bytes) -> None:

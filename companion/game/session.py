@@ -190,6 +190,7 @@ class GameSession:
         self._news = NewsWindow(self._seen)
         self._news_at = -1
         self._news_lock = threading.Lock()
+        self._marks_lock = threading.Lock()
         self._news_fresh: tuple[int, list[JSON]] | None = None
         #: the journal rows read last (`_entry`)
         self._entries: OrderedDict[int, Entry] = OrderedDict()
@@ -463,12 +464,17 @@ class GameSession:
         if player is None or source.kind != "phone":
             return _refused(self.version, "not_a_player",
                             "only a player's own phone marks their news seen")
-        with self._news_lock:
-            self._news_follow()
-            checked = check_marks(keys, self._news.items(player), self._seen.seen(player))
+        with self._marks_lock:  # one marking at a time: the same key twice is refused
+            with self._news_lock:
+                self._news_follow()
+                checked = check_marks(keys, self._news.items(player), self._seen.seen(player))
             if isinstance(checked, MarkRefused):
                 return _refused(self.version, checked.code, checked.message, checked.params)
-            self._news.marked(player, checked, self._seen.mark(player, checked))
+            # saved outside the news' lock (the writer takes it at every commit, and the file
+            # is synced to the card); a move meanwhile asks the marks of the items it brings
+            dropped = self._seen.mark(player, checked)
+            with self._news_lock:
+                self._news.marked(player, checked, dropped)
         return Outcome(True, self.version)
 
     def _news_follow(self) -> None:

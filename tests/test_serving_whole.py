@@ -1,0 +1,68 @@
+"""The remote's pages are answered from the pool thread in one hand-over (issue 28): the
+Flask app's whole answer, sent by the loop as a head and a body. Whatever the app answers
+arrives as it was: a status and its headers, a body made of several chunks, a POST's body
+read by the app, an error page, a HEAD, several answers on one kept-alive connection."""
+
+from __future__ import annotations
+
+import http.client
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask, Response, request
+
+from web_remote.serving import ServerHandle, serve
+
+
+class _NoStreams:
+    """The remote's place in the app, with no live streams to end."""
+
+    def close(self) -> None:
+        """Nothing to end."""
+
+
+@pytest.fixture
+def server() -> Iterator[ServerHandle]:
+    app = Flask(__name__)
+
+    @app.get("/chunks")
+    def chunks() -> Response:
+        return Response((f"part {i};" for i in range(50)), mimetype="text/plain",
+                        headers={"X-Test": "yes"})
+
+    @app.post("/echo")
+    def echo() -> Response:
+        return Response(request.get_data()[::-1], status=201)
+
+    @app.get("/boom")
+    def boom() -> Response:
+        raise RuntimeError("the view failed")
+
+    app.extensions["web_remote"] = _NoStreams()  # what `stop` ends first
+    handle = serve(app, "127.0.0.1", 0, 2)
+    yield handle
+    handle.stop()
+
+
+def test_answers_arrive_whole_on_one_connection(server: ServerHandle) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", "/chunks")
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.getheader("X-Test") == "yes"
+        assert resp.read().decode() == "".join(f"part {i};" for i in range(50))
+        body = bytes(range(256)) * 40
+        conn.request("POST", "/echo", body=body)
+        resp = conn.getresponse()
+        assert resp.status == 201 and resp.read() == body[::-1]
+        conn.request("GET", "/boom")
+        resp = conn.getresponse()
+        assert resp.status == 500 and resp.read()  # Flask's own error page
+        conn.request("HEAD", "/chunks")
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.read() == b""
+        conn.request("GET", "/nothing")
+        resp = conn.getresponse()
+        assert resp.status == 404 and resp.read()
+    finally:
+        conn.close()
