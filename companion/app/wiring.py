@@ -206,8 +206,8 @@ class Readers:
             if isinstance(action, Show):
                 kind = {"warning": "warning", "prompt": "info"}.get(action.level, "info")
                 message(action.message, kind)
-            elif isinstance(action, OpenMenu):
-                message("Banker menu: use the MENU button or a phone's Banker page", "info")
+            elif isinstance(action, OpenMenu):  # no face yet to open a menu on (the log's)
+                log.info("a banker card was tapped before the table's face was ready")
 
         self.registry = TagRegistry.in_data_dir(data_dir)
         self.registrar = Registrar(self.registry, session.state)
