@@ -21,7 +21,8 @@ def test_bench_reports_commit_times_with_and_without_listeners() -> None:
     assert 0 < result["journal.commit_ms_p50"] <= result["journal.commit_ms_p99"]
     assert 0 < result["journal.commit_bare_ms_p50"] <= result["journal.commit_bare_ms_p99"]
     assert result["journal.commit_listening_ratio_p50"] == pytest.approx(
-        result["journal.commit_ms_p50"] / result["journal.commit_bare_ms_p50"], rel=0.01)
+        result["journal.commit_ms_p50"] / result["journal.commit_bare_ms_p50"],
+        abs=0.006)  # the ratio is rounded to 2 places, its terms to 3
     # until the listeners are done: each such sample holds its submit's
     assert result["journal.commit_ms_p50"] <= result["journal.listened_ms_p50"] \
         <= result["journal.listened_ms_p99"]
