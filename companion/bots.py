@@ -309,11 +309,13 @@ class Bots:
         name = g.players[player].name
         owner, level = g.owner, g.level
         owned = [s for s in self._ownable if owner[s] == player]
-        built = [s for s in owned if level[s]]
-        if built:
-            s = max(built, key=lambda x: level[x])
+        s, lvl = -1, 0  # the first of the most built of them, in one pass
+        for x in owned:
+            if level[x] > lvl:
+                s, lvl = x, level[x]
+        if lvl:
             count = 1
-            lvl, hotel = level[s], g.hotel_level
+            hotel = g.hotel_level
             if lvl == hotel and g.options.sell_group_hotels_together:
                 # the group's hotels go back together: down to the houses the bank can give
                 group = g.edition.groups[g.edition.squares[s].group]

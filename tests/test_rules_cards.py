@@ -138,3 +138,25 @@ def test_held_jail_card_cannot_be_drawn_again_and_can_be_sold() -> None:
                    "take": {"cash": 30}})
     assert g.players[0].jail_cards == ["chance-jail-free"] and g.players[1].jail_cards == []
     assert ("Ann", "Bo", 30, "trade") in transfers(ev)
+
+
+def test_jail_cards_drawn_used_and_traded_leave_the_earlier_states_as_they_were() -> None:
+    """Copies share a player's jail cards' list (the engine replaces it): drawing, using and
+    trading a card must leave every earlier state, kept for undo, with its own cards."""
+    before_draw = drawing("chance-jail-free", jail_cards={1: ["chest-jail-free"]})
+    drawn, _ = ok(before_draw, {"do": "draw", "card": "chance-jail-free"})
+    assert before_draw.players[0].jail_cards == [] and drawn.players[0].jail_cards == [
+        "chance-jail-free"]
+    traded, _ = ok(drawn, {"do": "trade", "from": "Bo", "to": "Ann", "give": {"cards": 1},
+                           "take": {"cards": 1}})
+    assert [p.jail_cards for p in traded.players[:2]] == [["chest-jail-free"],
+                                                           ["chance-jail-free"]]
+    assert [p.jail_cards for p in drawn.players[:2]] == [["chance-jail-free"],
+                                                         ["chest-jail-free"]]
+    jailed = arrange(traded, jail=[0])
+    jailed.rolled = False
+    jailed.must_roll = True
+    freed, _ = ok(jailed, {"do": "use_card"})
+    assert freed.players[0].jail_cards == [] and not freed.players[0].in_jail
+    assert jailed.players[0].jail_cards == ["chest-jail-free"]
+    assert traded.players[0].jail_cards == ["chest-jail-free"]

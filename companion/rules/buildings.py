@@ -255,7 +255,10 @@ def _placing_refusal(g: GameState, player: int, square: int,
     building won at auction is placed first, by its winner, one level that is that building;
     nobody builds while an auction runs nor, but the current player, in a Mr. Monopoly turn,
     nor a player whose debt waits."""
-    top = g.top
+    pending = g.pending
+    if not pending:  # the usual case: no auction, no debt, nothing to place
+        return mr_monopoly_refusal(g, player, "building") if g.mr_monopoly else None
+    top = pending[-1]
     if isinstance(top, PlaceBuildingPending):
         if top.player != player:
             return RulesError(Code.DECISION_PENDING, f"{g.players[top.player].name} places "

@@ -46,7 +46,8 @@ def draw_card(g: GameState, ev: Events, pending: DrawPending, card_id: str | Non
     g.last_card = card_id
     ev.append(CardDrawn(g.players[pending.player].name, card.deck, card_id, card.text))
     if card.effect == "jail_free":
-        g.wp(pending.player).jail_cards.append(card_id)
+        holder = g.wp(pending.player)
+        holder.jail_cards = [*holder.jail_cards, card_id]  # a new list: copies share the old
     elif card.effect != "bus_ticket":  # a bus ticket is kept, then goes to the bank for good
         deck.append(card_id)
     apply_card(g, ev, pending.player, card)

@@ -325,10 +325,10 @@ def trade(
     pa, pb = g.wp(a), g.wp(b)
     transfer(g, ev, a, b, give[0], "trade", Why("trade"))
     transfer(g, ev, b, a, take[0], "trade", Why("trade"))
-    for _ in range(give[1]):
-        pb.jail_cards.append(pa.jail_cards.pop(0))
-    for _ in range(take[1]):
-        pa.jail_cards.append(pb.jail_cards.pop(0))
+    # the cards change hands oldest first, into new lists (copies share the old ones)
+    a_cards, b_cards = pa.jail_cards, pb.jail_cards
+    pa.jail_cards, pb.jail_cards = (a_cards[give[1]:] + b_cards[:take[1]],
+                                    b_cards[take[1]:] + a_cards[:give[1]])
     for s in give[2]:
         g.set_owner(s, b)
     for s in take[2]:

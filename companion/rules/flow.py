@@ -108,7 +108,8 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
             if g.mortgaged[s]:
                 mortgaged.append(s)
         ev.append(DeedsTransferred(p.name, g.players[creditor].name, tuple(owned)))
-        g.wp(creditor).jail_cards.extend(p.jail_cards)
+        heir = g.wp(creditor)
+        heir.jail_cards = [*heir.jail_cards, *p.jail_cards]  # a new list: copies share it
         p.jail_cards = []
         if g.options.build_with_all_but_one:
             after_acquiring(g, ev, creditor, owned)

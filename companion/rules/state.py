@@ -55,6 +55,8 @@ class Player:
     position: int = 0
     in_jail: bool = False
     jail_turns: int = 0
+    #: Get Out of Jail Free cards held (card ids); copies share the list, so the engine
+    #: replaces it instead of changing it (like `bus_tickets`)
     jail_cards: list[str] = field(default_factory=list)
     bankrupt: bool = False
     #: bus tickets held (card ids), face up for everyone; a tuple, so copies share it
@@ -73,11 +75,12 @@ class Player:
         self.bus_tickets = bus_tickets
 
     def copy(self) -> Player:
-        """An independent copy."""
+        """A copy that may be changed without touching this one (the jail cards' list is
+        shared: it is replaced, never changed)."""
         if not COMPILED:
             return _plain_player_copy(self)
         return Player(self.name, self.cash, self.position, self.in_jail, self.jail_turns,
-                      list(self.jail_cards), self.bankrupt, self.bus_tickets)
+                      self.jail_cards, self.bankrupt, self.bus_tickets)
 
 
 # --- pending decisions: one read-only record per kind -------------------------------------
@@ -551,7 +554,7 @@ def _plain_player_copy(p: Player) -> Player:
     new.position = p.position
     new.in_jail = p.in_jail
     new.jail_turns = p.jail_turns
-    new.jail_cards = p.jail_cards[:]
+    new.jail_cards = p.jail_cards  # shared: replaced, never changed
     new.bankrupt = p.bankrupt
     new.bus_tickets = p.bus_tickets
     return new

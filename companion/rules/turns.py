@@ -173,7 +173,8 @@ def leave_jail(g: GameState, ev: Events, player: int, by_card: bool) -> None:
         raise refusal
     p = g.wp(player)
     if by_card:
-        card_id = p.jail_cards.pop(0)
+        card_id = p.jail_cards[0]
+        p.jail_cards = p.jail_cards[1:]  # a new list: copies share the old one
         g.wdeck(g.edition.cards[card_id].deck).append(card_id)
         ev.append(LeftJail(p.name, "card", card_id))
     else:
