@@ -166,8 +166,9 @@ def test_the_phone_views_take_what_they_share_from_the_context() -> None:
 
 # --- the table layer: no face decides a rule (issue 25) ------------------------------------
 
-#: the faces: they render the table and forward what people do
-FACES = ("companion.screen", "hardware", "web_remote")
+#: the faces: they render the table and forward what people do; and what a press, a knob
+#: turn or a tap means (companion.inputs), which asks the session's view of the table too
+FACES = ("companion.screen", "hardware", "web_remote", "companion.inputs")
 
 
 def _is_face(module: str) -> bool:

@@ -28,15 +28,15 @@ from companion.game.api import JSON, Source
 from companion.game.authority import actor_of
 from companion.game.table.buttons import bid_amount
 from companion.game.table.offers import OfferStore
+from companion.game.table.view import TableView, build
 from companion.inputs import entry as flow
 from companion.inputs.actions import (
     Action,
     PassOn,
     Show,
     Submit,
-    command_from,
-    legal_entry,
     money,
+    offered,
     say,
 )
 from companion.inputs.entry import Entry, Refusal, dial_face, dice_needed
@@ -144,6 +144,7 @@ class InputController:
         self.entry = Entry()  # the one flow's state: dice dialled, amount steps, ride square
         self._version: int | None = None
         self._state: JSON = {}
+        self._table: TableView = build({})
 
     def describe(self) -> JSON | None:
         """What is being entered now, for the screen and phones (None when idle)."""
@@ -177,17 +178,24 @@ class InputController:
         self.mode = None
         self.entry = Entry()
 
-    def _sync(self, state: JSON) -> None:
-        """Drop what was under way when the game moved on meanwhile."""
-        version = int(state.get("version", 0))
-        if version != self._version:
+    def _sync(self, table: TableView | JSON) -> JSON:
+        """Take the table as it is now (the session's view; a bare state JSON, as a test
+        holds it, is read into one) and drop what was under way when the game moved on
+        meanwhile; the public state JSON the view was built from."""
+        if not isinstance(table, TableView):
+            table = build(table)
+        if table.version != self._version:
             self._reset()
-            self._version = version
-        self._state = state
+            self._version = table.version
+        self._table = table
+        raw = table.state
+        self._state = state = raw if isinstance(raw, dict) else dict(raw)
+        return state
 
-    def handle(self, event: InputEvent, state: JSON) -> list[Action]:
-        """The actions for one input event given the current public state."""
-        self._sync(state)
+    def handle(self, event: InputEvent, table: TableView | JSON) -> list[Action]:
+        """The actions for one input event given the table now (the session's typed view,
+        GameSession.table(); or the public state JSON it is built from)."""
+        state = self._sync(table)
         if isinstance(event, HardwareWarning):
             data = {"source": event.source}
             return [Show(event.code, event.message, "warning", data, event.active)]
@@ -211,7 +219,7 @@ class InputController:
         pick = self._pick(state)
         if pick is not None:
             return self._square_tap(pick, tag, state)
-        actions, self.mode = self.taps.interpret(tag, state, self.mode)
+        actions, self.mode = self.taps.interpret(tag, self._table, self.mode)
         if isinstance(self.mode, AmountEntry):
             self.entry.bid_steps = 0
             self._set_amount(self.mode, state)
@@ -257,7 +265,7 @@ class InputController:
             return self._square_button(pick, button, state)
         if isinstance(mode, OfferAsked) and button is Button.YES:
             self._reset()  # yes to exactly the offer that was put to them
-            return self.taps.accept(mode, state)
+            return self.taps.accept(mode)
         if isinstance(mode, CardTapped | OfferAsked):
             self._reset()
             if button is Button.NO:
@@ -265,8 +273,9 @@ class InputController:
             if button is Button.PASS_GO:  # your card then PASS GO: your salary
                 # sent even when not offered: the session says why not (the companion pays
                 # GO itself, the salary of this move was paid, jail...)
-                entry = legal_entry(state, "pass_go", mode.player) or {"do": "pass_go"}
-                command = command_from(entry, by=mode.player)
+                move = offered(self._table, "pass_go", mode.player)
+                command = move.command(by=mode.player) if move is not None else \
+                    {"do": "pass_go", "by": mode.player}
                 return [Submit(command, Source("rfid", player=mode.player))]
         if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None \
                 and flow.dice_entered(state):
@@ -296,10 +305,10 @@ class InputController:
             return self._finish_amount(mode, state)
         if button is Button.NO and mode.purpose == "bid":
             self._reset()
-            entry = legal_entry(state, "pass", mode.player)
-            if entry is None:
+            move = offered(self._table, "pass", mode.player)
+            if move is None:
                 return [say("not_now", "cannot_pass", player=mode.player)]
-            return [Submit(command_from(entry, by=mode.player), Source("rfid", mode.player))]
+            return [Submit(move.command(by=mode.player), Source("rfid", mode.player))]
         if button in {Button.NO, Button.UNDO, Button.MENU}:
             self._reset()
             return [say("tap_cancelled")]
@@ -342,9 +351,9 @@ class InputController:
         else:
             mode.amount = flow.transfer_amount(state, self.entry.bid_steps)
 
-    def enter_amount(self, amount: int, state: JSON) -> list[Action]:
+    def enter_amount(self, amount: int, table: TableView | JSON) -> list[Action]:
         """An amount typed on the screen or phone keypad finishes the amount being entered."""
-        self._sync(state)
+        state = self._sync(table)
         mode = self.mode
         if not isinstance(mode, AmountEntry):
             return [say("not_now", "amount_not_now")]
@@ -354,20 +363,20 @@ class InputController:
     def _finish_amount(self, mode: AmountEntry, state: JSON) -> list[Action]:
         source = Source("rfid", player=mode.player)
         if mode.purpose == "bid":
-            entry = legal_entry(state, "bid", mode.player)
-            if entry is None:
+            bid = offered(self._table, "bid", mode.player)
+            if bid is None:
                 self._reset()
                 return [say("not_now", "cannot_bid", player=mode.player)]
-            low, high = int(entry.get("min", 1)), entry.get("max")
+            low, high = bid.low or 1, bid.high
         else:
-            entry, low, high = None, 1, None
-        if mode.amount < low or (high is not None and mode.amount > int(high)):
+            bid, low, high = None, 1, None
+        if mode.amount < low or (high is not None and mode.amount > high):
             return [
                 say("bad_amount", amount=money(state, mode.amount)),
                 amount_prompt(state, mode),
             ]
         self._reset()
-        if entry is not None:
+        if bid is not None:
             return [Submit(Bid(mode.player, mode.amount), source)]
         assert mode.payee is not None  # a transfer names its payee (taps._start_transfer)
         return [Submit(Pay(mode.player, mode.payee, mode.amount), source)]

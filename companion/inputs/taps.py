@@ -22,15 +22,15 @@ from __future__ import annotations
 from companion.game.api import JSON, Source
 from companion.game.table.buttons import bid_amount
 from companion.game.table.offers import OfferStore
+from companion.game.table.view import TableView
 from companion.inputs.actions import (
     Action,
     CardHolds,
     OpenMenu,
     Show,
     Submit,
-    command_from,
-    legal_entry,
     money,
+    offered,
     pending,
     say,
     square_by_id,
@@ -58,9 +58,15 @@ class TapInterpreter:
         self.registry = registry
         #: the table's open offers (a card's owner is asked about the one made to them)
         self.offers = offers
+        #: the table now (the tap being interpreted)
+        self.table: TableView | None = None
 
-    def interpret(self, tag: str, state: JSON, mode: Mode | None) -> Result:
-        """The actions for a tap of `tag`, and the controller's next mode."""
+    def interpret(self, tag: str, table: TableView, mode: Mode | None) -> Result:
+        """The actions for a tap of `tag` at the table as the session's view has it, and the
+        controller's next mode."""
+        self.table = table
+        raw = table.state
+        state: JSON = raw if isinstance(raw, dict) else dict(raw)
         role = self.registry.lookup(tag)
         if role is None:
             show = Show(
@@ -95,9 +101,9 @@ class TapInterpreter:
         ask = pending(state)
         kind = ask.get("kind")
         if kind == "buy":
-            entry = legal_entry(state, "buy", player)
-            if entry is not None and ask.get("player") == player:
-                return [Submit(command_from(entry), source)], None
+            buy = offered(self._view(), "buy", player)
+            if buy is not None and ask.get("player") == player:
+                return [Submit(buy.command(), source)], None
             return [say("not_your_turn", player=ask.get("player"))], mode
         if kind == "auction":
             return self._start_bid(player, state, version)
@@ -111,15 +117,21 @@ class TapInterpreter:
             if mode.player != player:  # a second card: the first pays it, never a trade
                 return self._start_transfer(mode.player, player, state, version)
             if isinstance(mode, OfferAsked):  # the same card again: yes to that offer
-                return self.accept(mode, state), None
+                return self.accept(mode), None
             return [say("tap_cancelled")], None
         offer = self.offers.asked(player) if self.offers is not None else None
         if offer is not None:
             return [offer_question(state, offer)], OfferAsked(version, player, offer["id"])
-        code = "card_tapped_land" if legal_entry(state, "land", player) else "card_tapped_pay"
+        code = "card_tapped_land" if offered(self._view(), "land", player) else \
+            "card_tapped_pay"
         return [say(code, level="prompt", player=player)], CardTapped(version, player)
 
-    def accept(self, mode: OfferAsked, state: JSON) -> list[Action]:
+    def _view(self) -> TableView:
+        """The table as the tap being interpreted found it."""
+        assert self.table is not None  # set by interpret before any rule reads it
+        return self.table
+
+    def accept(self, mode: OfferAsked) -> list[Action]:
         """Yes to the offer put to `mode.player`: exactly that offer, while it is open and
         the table is where it was when it was asked."""
         offer = self.offers.get(mode.offer) if self.offers is not None else None
@@ -138,7 +150,7 @@ class TapInterpreter:
 
     def _start_transfer(self, payer: str, payee: str, state: JSON, version: int) -> Result:
         # `pay` (corrections, side deals) is accepted whenever nothing is pending, but the
-        # engine does not list it in `legal`; the session refuses it if it is not allowed.
+        # engine does not offer it; the session refuses it if it is not allowed.
         mode = AmountEntry(version, "transfer", payer, payee=payee)
         return [amount_question(state, mode)], mode
 
@@ -149,15 +161,15 @@ class TapInterpreter:
         if square is None:
             return [say("unknown_square", data={"square": role.square})], mode
         version = int(state.get("version", 0))
-        choose = legal_entry(state, "choose_square")
-        if choose is not None and square["index"] in (choose.get("squares") or []):
-            command = command_from(choose, square=square["index"])
-            return [Submit(command, Source("rfid", player=choose.get("by")))], None
+        choose = offered(self._view(), "choose_square")
+        if choose is not None and square["index"] in choose.squares:
+            command = choose.command(square=square["index"])
+            return [Submit(command, Source("rfid", player=choose.by))], None
         if isinstance(mode, CardTapped | OfferAsked) and mode.version == version:
-            entry = legal_entry(state, "land", mode.player)
-            if entry is None:
+            land = offered(self._view(), "land", mode.player)
+            if land is None:
                 return [say("not_now", "land_not_now")], None
-            command = command_from(entry, by=mode.player, square=square["index"])
+            command = land.command(by=mode.player, square=square["index"])
             return [Submit(command, Source("rfid", player=mode.player))], None
         owner, name, where = square.get("owner"), str(square["name"]), square["index"]
         if owner is None:
@@ -174,21 +186,21 @@ class TapInterpreter:
     def _card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
         ask = pending(state)
         if ask.get("kind") == "draw":
-            entry = legal_entry(state, "draw", ask.get("player"))
-            if entry is not None and ask.get("deck") == role.deck:
+            draw = offered(self._view(), "draw", ask.get("player"))
+            if draw is not None and ask.get("deck") == role.deck:
                 source = Source("rfid", player=ask.get("player"))
-                return [Submit(command_from(entry, card=role.card), source)], None
-            if entry is not None:
+                return [Submit(draw.command(card=role.card), source)], None
+            if draw is not None:
                 return [say("wrong_deck", data={"deck": ask.get("deck")})], mode
         current = state.get("current")
-        ride = legal_entry(state, "use_bus_ticket", current)
-        if ride is not None and role.deck == BUS_TICKETS and ride.get("squares"):
+        ride = offered(self._view(), "use_bus_ticket", current)
+        if ride is not None and role.deck == BUS_TICKETS and ride.squares:
             return [], RidePick(int(state.get("version", 0)))
         if role.deck == BUS_TICKETS:
             return [say("card_not_now", "ticket_not_now")], mode
-        use = legal_entry(state, "use_card", current)
+        use = offered(self._view(), "use_card", current)
         if use is not None and (role.card or "").endswith("jail-free"):
-            return [Submit(command_from(use), Source("rfid", player=current))], None
+            return [Submit(use.command(), Source("rfid", player=current))], None
         return [say("card_not_now")], mode
 
 
