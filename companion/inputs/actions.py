@@ -118,11 +118,3 @@ def money(state: JSON, amount: int) -> str:
     '€\\xa01.500'
     """
     return format_money(amount, state.get("currency"))
-
-
-def square_by_id(state: JSON, square_id: str) -> JSON | None:
-    """The ownable square with this id from the state's squares list."""
-    for square in state.get("squares") or []:
-        if square.get("id") == square_id:
-            return dict(square)
-    return None

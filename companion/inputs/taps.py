@@ -33,7 +33,6 @@ from companion.inputs.actions import (
     offered,
     pending,
     say,
-    square_by_id,
 )
 from companion.inputs.modes import AmountEntry, CardTapped, Mode, OfferAsked, RidePick
 from companion.inputs.registry import TagKind, TagRegistry, TagRole, card_holder
@@ -41,14 +40,6 @@ from companion.words.input_texts import input_text
 
 Result = tuple[list[Action], Mode | None]
 BUS_TICKETS = "bus_tickets"
-
-
-def _all_players(state: JSON) -> list[str]:
-    return [p["name"] for p in state.get("players") or []]
-
-
-def _bankrupt(state: JSON, name: str) -> bool:
-    return any(p["name"] == name and p.get("bankrupt") for p in state.get("players") or [])
 
 
 class TapInterpreter:
@@ -87,30 +78,32 @@ class TapInterpreter:
     # -- bank cards ---------------------------------------------------------------------
 
     def _bank_card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
-        player = card_holder(role, _all_players(state))
+        table = self._view()
+        player = card_holder(role, list(table.names()))
         if player is None:
             return [say("card_unassigned", number=role.number)], mode
-        if _bankrupt(state, player):
+        seat = table.player(player)
+        if seat is not None and seat.bankrupt:
             return [say("player_bankrupt", "bankrupt_banner", player=player)], None
         return self._card_owner(player, state, mode)
 
     def _card_owner(self, player: str, state: JSON, mode: Mode | None) -> Result:
         """What the bank card of `player` does now (it acts for them, and only them)."""
-        version = int(state.get("version", 0))
+        table = self._view()
+        version, turn = table.version, table.turn
         source = Source("rfid", player=player)
-        ask = pending(state)
-        kind = ask.get("kind")
+        kind = turn.pending
         if kind == "buy":
-            buy = offered(self._view(), "buy", player)
-            if buy is not None and ask.get("player") == player:
+            buy = offered(table, "buy", player)
+            if buy is not None and turn.pending_player == player:
                 return [Submit(buy.command(), source)], None
-            return [say("not_your_turn", player=ask.get("player"))], mode
+            return [say("not_your_turn", player=turn.pending_player)], mode
         if kind == "auction":
             return self._start_bid(player, state, version)
         if kind:
             shown: list[Action] = [say("answer_first", data={"kind": kind},
-                                       player=ask.get("player"))]
-            if ask.get("player") == player:  # theirs: the buttons answer it for them now
+                                       player=turn.pending_player)]
+            if turn.pending_player == player:  # theirs: the buttons answer it for them now
                 shown.append(CardHolds(player))
             return shown, mode
         if isinstance(mode, OfferAsked | CardTapped) and mode.version == version:
@@ -121,7 +114,7 @@ class TapInterpreter:
             return [say("tap_cancelled")], None
         offer = self.offers.asked(player) if self.offers is not None else None
         if offer is not None:
-            return [offer_question(state, offer)], OfferAsked(version, player, offer["id"])
+            return [offer_question(state, table, offer)], OfferAsked(version, player, offer["id"])
         code = "card_tapped_land" if offered(self._view(), "land", player) else \
             "card_tapped_pay"
         return [say(code, level="prompt", player=player)], CardTapped(version, player)
@@ -157,68 +150,71 @@ class TapInterpreter:
     # -- deeds --------------------------------------------------------------------------
 
     def _deed(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
-        square = square_by_id(state, role.square or "")
+        table = self._view()
+        square = table.deed_by_id(role.square or "")
         if square is None:
             return [say("unknown_square", data={"square": role.square})], mode
-        version = int(state.get("version", 0))
-        choose = offered(self._view(), "choose_square")
-        if choose is not None and square["index"] in choose.squares:
-            command = choose.command(square=square["index"])
+        version, where = table.version, square.index
+        choose = offered(table, "choose_square")
+        if choose is not None and where in choose.squares:
+            command = choose.command(square=where)
             return [Submit(command, Source("rfid", player=choose.by))], None
         if isinstance(mode, CardTapped | OfferAsked) and mode.version == version:
-            land = offered(self._view(), "land", mode.player)
+            land = offered(table, "land", mode.player)
             if land is None:
                 return [say("not_now", "land_not_now")], None
-            command = land.command(by=mode.player, square=square["index"])
+            command = land.command(by=mode.player, square=where)
             return [Submit(command, Source("rfid", player=mode.player))], None
-        owner, name, where = square.get("owner"), str(square["name"]), square["index"]
+        owner, name = square.owner, square.name
         if owner is None:
             return [say("deed_info", "deed_for_sale", data={"index": where}, square=name,
-                        price=money(state, int(square.get("price", 0))))], mode
-        if square.get("mortgaged"):
+                        price=money(state, square.price))], mode
+        if square.mortgaged:
             return [say("deed_info", "deed_owned_mortgaged", data={"index": where},
                         square=name, owner=owner)], mode
         return [say("deed_info", "deed_owned", data={"index": where}, square=name, owner=owner,
-                    rent=money(state, int(square.get("rent") or 0)))], mode
+                    rent=money(state, square.rent))], mode
 
     # -- Chance / Community Chest --------------------------------------------------------
 
     def _card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
-        ask = pending(state)
-        if ask.get("kind") == "draw":
-            draw = offered(self._view(), "draw", ask.get("player"))
+        table = self._view()
+        ask, drawer = pending(state), table.turn.pending_player
+        if table.turn.pending == "draw":
+            draw = offered(table, "draw", drawer)
             if draw is not None and ask.get("deck") == role.deck:
-                source = Source("rfid", player=ask.get("player"))
+                source = Source("rfid", player=drawer)
                 return [Submit(draw.command(card=role.card), source)], None
             if draw is not None:
                 return [say("wrong_deck", data={"deck": ask.get("deck")})], mode
-        current = state.get("current")
-        ride = offered(self._view(), "use_bus_ticket", current)
+        current = table.current
+        ride = offered(table, "use_bus_ticket", current)
         if ride is not None and role.deck == BUS_TICKETS and ride.squares:
-            return [], RidePick(int(state.get("version", 0)))
+            return [], RidePick(table.version)
         if role.deck == BUS_TICKETS:
             return [say("card_not_now", "ticket_not_now")], mode
-        use = offered(self._view(), "use_card", current)
+        use = offered(table, "use_card", current)
         if use is not None and (role.card or "").endswith("jail-free"):
             return [Submit(use.command(), Source("rfid", player=current))], None
         return [say("card_not_now")], mode
 
 
-def offer_text(state: JSON, offer: JSON) -> str:
+def offer_text(state: JSON, table: TableView, offer: JSON) -> str:
     """One side of a trade in the edition's words: "€ 200 + Rue Lecourbe + 1 jail card"."""
     parts = [money(state, int(offer["cash"]))] if offer.get("cash") else []
-    names = {sq.get("index"): str(sq.get("name")) for sq in state.get("squares") or []}
-    parts += [names.get(s, f"#{s}") for s in offer.get("squares") or []]
+    for index in offer.get("squares") or []:
+        deed = table.deed(index)
+        parts.append(deed.name if deed is not None else f"#{index}")
     if offer.get("cards"):
         parts.append(input_text("jail_cards", "en", count=int(offer["cards"])))
     return " + ".join(parts) or input_text("prompt_nothing", "en")
 
 
-def offer_question(state: JSON, offer: JSON) -> Show:
+def offer_question(state: JSON, table: TableView, offer: JSON) -> Show:
     """The offer put to its receiver: who gives what (the fields a face says it with)."""
     fields = {"sender": offer["from"], "receiver": offer["to"],
-              "give": offer_text(state, offer.get("give") or {}),
-              "take": offer_text(state, offer.get("take") or {})}
+              "give": offer_text(state, table, offer.get("give") or {}),
+              "take": offer_text(state, table, offer.get("take") or {})}
     return say("offer_asked", level="prompt", data={
         "player": offer["to"], "offer": offer["id"],
         "goods": {"give": offer.get("give") or {}, "take": offer.get("take") or {}}}, **fields)
