@@ -101,22 +101,22 @@ def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
     return amount_question(state, mode)
 
 
-def square_label(state: JSON, index: int) -> str:
-    """A square's name: from the state (ownable squares), else from the edition's board."""
-    for square in state.get("squares") or []:
-        if square.get("index") == index:
-            return str(square.get("name"))
-    board = i18n.edition_data(str(state.get("edition") or "")).get("squares") or []
+def square_label(table: TableView, index: int) -> str:
+    """A square's name: the deed's (ownable squares), else from the edition's board."""
+    deed = table.deed(index)
+    if deed is not None:
+        return deed.name
+    board = i18n.edition_data(str(table.state.get("edition") or "")).get("squares") or []
     if 0 <= index < len(board):
         return str(board[index].get("name", index))
     return f"#{index}"
 
 
-def square_prompt(state: JSON, pick: Pick) -> Show:
+def square_prompt(table: TableView, pick: Pick) -> Show:
     """The prompt while a square is picked with the knob."""
     sentence = "pick_ride" if pick.verb == "use_bus_ticket" else "pick_go"
     return say("pick_square", sentence, "prompt", describe_pick(pick),
-               square=square_label(state, pick.focus))
+               square=square_label(table, pick.focus))
 
 
 class InputController:
@@ -229,16 +229,15 @@ class InputController:
             if pick is None:
                 self._reset()
             else:
-                actions.append(square_prompt(state, pick))
+                actions.append(square_prompt(self._table, pick))
         return actions
 
     def _square_tap(self, pick: Pick, tag: str, state: JSON) -> list[Action]:
         role = self.taps.registry.lookup(tag)
-        square = next((s for s in state.get("squares") or []
-                       if role is not None and s.get("id") == role.square), None)
-        if square is None or int(square["index"]) not in pick.squares:
-            return [say("not_reachable"), square_prompt(state, pick)]
-        return self._choose(state, int(square["index"]))
+        square = self._table.deed_by_id(role.square or "") if role is not None else None
+        if square is None or square.index not in pick.squares:
+            return [say("not_reachable"), square_prompt(self._table, pick)]
+        return self._choose(state, square.index)
 
     def _choose(self, state: JSON, square: int | None = None) -> list[Action]:
         step = flow.choose_square(state, self.entry, square)
@@ -322,7 +321,7 @@ class InputController:
             return self._choose(state)
         if button is Button.ROLL:
             flow.step_pick(state, self.entry, 1)
-            return [square_prompt(state, flow.pick(state, self.entry) or pick)]
+            return [square_prompt(self._table, flow.pick(state, self.entry) or pick)]
         self._reset()
         return [say("pick_cancelled", "tap_cancelled")]
 
@@ -334,7 +333,7 @@ class InputController:
         pick = self._pick(state)
         if pick is not None:
             flow.step_pick(state, e, steps)
-            return [square_prompt(state, flow.pick(state, e) or pick)]
+            return [square_prompt(self._table, flow.pick(state, e) or pick)]
         if isinstance(mode, AmountEntry):
             flow.turn_amount(e, steps)
             self._set_amount(mode, state)
