@@ -30,7 +30,7 @@ class Seat:
 
     >>> Seat.of({"name": "Ann", "cash": 1340, "position": 24, "in_jail": True})
     Seat(name='Ann', cash=1340, position=24, jailed=True, bankrupt=False, jail_cards=0, \
-jail_turns=0, net_worth=1340)
+jail_turns=0, net_worth=0, bus_tickets=0)
     """
 
     name: str
@@ -44,16 +44,17 @@ jail_turns=0, net_worth=1340)
     jail_turns: int
     #: cash and what the deeds and buildings are worth (the state's own figure)
     net_worth: int
+    #: Mega: bus tickets held
+    bus_tickets: int
 
     @classmethod
     def of(cls, raw: Mapping[str, Any]) -> Seat:
         """The record of one entry of the state's `players`."""
-        cash = _int(raw.get("cash"))
-        return cls(name=str(raw.get("name")), cash=cash, position=_int(raw.get("position")),
-                   jailed=bool(raw.get("in_jail")), bankrupt=bool(raw.get("bankrupt")),
-                   jail_cards=_int(raw.get("jail_cards")),
-                   jail_turns=_int(raw.get("jail_turns")),
-                   net_worth=_int(raw.get("net_worth"), cash))
+        return cls(name=str(raw.get("name")), cash=_int(raw.get("cash")),
+                   position=_int(raw.get("position")), jailed=bool(raw.get("in_jail")),
+                   bankrupt=bool(raw.get("bankrupt")), jail_cards=_int(raw.get("jail_cards")),
+                   jail_turns=_int(raw.get("jail_turns")), net_worth=_int(raw.get("net_worth")),
+                   bus_tickets=_int(raw.get("bus_tickets")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,7 @@ class Turn:
     #: who answers the pending decision (None: nobody named, as in an auction)
     pending_player: str | None
     winner: str | None
+    #: the turn's number (1 before the first)
     number: int
     rolled: bool
     dice: tuple[int | str, ...]
@@ -123,7 +125,7 @@ class Turn:
         turn = state.get("turn") or {}
         return cls(version=_int(state.get("version")), current=_str(state.get("current")),
                    pending=_str(pending.get("kind")), pending_player=_str(pending.get("player")),
-                   winner=_str(state.get("winner")), number=_int(turn.get("number")),
+                   winner=_str(state.get("winner")), number=_int(turn.get("number"), 1),
                    rolled=bool(turn.get("rolled")), dice=tuple(state.get("dice") or ()))
 
 
