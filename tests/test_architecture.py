@@ -276,7 +276,7 @@ def _state_reads(path: Path) -> int:
 #: the view's (companion.game.table.view: `players`, `player(name)`, `deeds`,
 #: `deed(index)`, `deed_by_id(id)`, `turn`), built once per version by the session
 STATE_READERS: dict[str, int] = {
-    "companion.inputs": 23,
+    "companion.inputs": 14,
     "companion.screen": 41,
     "web_remote": 110,
 }

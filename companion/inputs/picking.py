@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.table.records import Turn, seat
 from companion.game.table.view import Move, moves_of_state
 from companion.rules.commands import Command, square_command
 from companion.words import catalog
@@ -54,10 +55,8 @@ def _entry(state: Mapping[str, Any], verb: str, by: str | None) -> Move | None:
 
 
 def _position(state: Mapping[str, Any], name: str | None) -> int:
-    for player in state.get("players") or []:
-        if player.get("name") == name:
-            return int(player.get("position") or 0)
-    return 0
+    player = seat(state, name)
+    return player.position if player is not None else 0
 
 
 def ahead_order(squares: list[int], position: int, size: int) -> tuple[int, ...]:
@@ -81,13 +80,15 @@ def current_pick(state: Mapping[str, Any], bus_ride: bool = False, focus: int | 
     bus ride the player asked for (`bus_ride`) while `use_bus_ticket` is legal. `focus`:
     the square in focus (the first candidate when it is not one); `size`: the board's
     (default: the edition's)."""
-    pending = state.get("pending") or {}
-    if pending.get("kind") == "choose_square":
-        by = pending.get("player")
+    turn = Turn.of(state)
+    by: str | None
+    if turn.pending == "choose_square":
+        by = turn.pending_player
         entry = _entry(state, "choose_square", by)
-        verb, purpose = "choose_square", str(pending.get("for") or "triple")
-    elif bus_ride and not pending:
-        by = state.get("current")
+        purpose = (state.get("pending") or {}).get("for")  # where a triple or the Auction
+        verb, purpose = "choose_square", str(purpose or "triple")  # square sends the token
+    elif bus_ride and turn.pending is None:
+        by = turn.current
         entry = _entry(state, "use_bus_ticket", by)
         verb, purpose = "use_bus_ticket", "bus"
     else:

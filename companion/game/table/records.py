@@ -134,6 +134,12 @@ def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:
     return tuple(map(Seat.of, _list(state, "players")))
 
 
+def seat(state: Mapping[str, Any], name: str | None) -> Seat | None:
+    """The player named `name` in a public state JSON (None: no such player); a face with
+    the session's view asks `TableView.player` instead, built once for the version."""
+    return next((Seat.of(p) for p in _list(state, "players") if p.get("name") == name), None)
+
+
 def deeds(state: Mapping[str, Any]) -> tuple[Deed, ...]:
     """Every ownable square of a public state JSON, in board order."""
     return tuple(map(Deed.of, _list(state, "squares")))
