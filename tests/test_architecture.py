@@ -277,7 +277,7 @@ def _state_reads(path: Path) -> int:
 #: `deed(index)`, `deed_by_id(id)`, `turn`), built once per version by the session
 STATE_READERS: dict[str, int] = {
     "companion.inputs": 14,
-    "companion.screen": 41,
+    "companion.screen": 32,
     "web_remote": 110,
 }
 

@@ -583,9 +583,8 @@ class Controller(EntryMixin):
         # The table's own UNDO (panel button, touchscreen, keyboard) acts for the current
         # player, like every shared input: it takes back their own last move, while nobody
         # has acted after it; anyone else's move needs its sender or the banker's phone.
-        current = (self.state or {}).get("current")
-        outcome = self.session.undo(Source(source, player=current if isinstance(current, str)
-                                           else None))
+        current = table_of(self.state or {}, self.ui).current
+        outcome = self.session.undo(Source(source, player=current))
         if outcome.accepted:
             self.notify(text("undone"), "undone")
         else:
@@ -909,10 +908,11 @@ class Controller(EntryMixin):
     def _want_networth(self) -> None:
         """A finished game whose curve began before this process: read the whole curve from
         the journal on a thread (a long game replays for a while); drain() takes it."""
-        if self._networth_whole or self.session is None or not (self.state or {}).get("winner") \
+        table = table_of(self.state or {}, self.ui)
+        if self._networth_whole or self.session is None or not table.winner \
                 or (self.networth_job is not None and self.networth_job.is_alive()):
             return
-        session, version = self.session, int((self.state or {}).get("version") or 0)
+        session, version = self.session, table.version
 
         def read() -> None:
             try:
@@ -931,7 +931,7 @@ class Controller(EntryMixin):
         else read again."""
         if series is None:
             self._networth_whole = True
-        elif version == (self.state or {}).get("version"):
+        elif version == table_of(self.state or {}, self.ui).version:
             self.ui.networth = series
             self._networth_whole = True
         else:

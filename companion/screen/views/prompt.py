@@ -429,37 +429,38 @@ def square_choices(state: Mapping[str, Any], ui: UiState, verb: str,
     for move in table_of(state, ui).choices(verb, by):
         for square in move.squares:
             label = f"{move.by}: {square_name(state, ui, square)}"
-            building = building_for(state, verb, square)
+            building = building_for(table_of(state, ui), verb, square)
             if building:
                 label += f" · {text('building_' + building)}"
             out.append((label, move.command(square=square)))
     return out
 
 
-def building_for(state: Mapping[str, Any], verb: str, square: int) -> str | None:
+def building_for(table: TableView, verb: str, square: int) -> str | None:
     """The building `build` would put on `square` (or `sell_building` take off it): house,
     hotel, skyscraper or a station's train depot; None for other verbs.
 
-    >>> building_for({"squares": [{"index": 6, "kind": "station", "depot": False}]}, "build", 6)
+    >>> def on(*squares: dict[str, Any]) -> TableView:
+    ...     return build_view({"squares": list(squares)})
+    >>> building_for(on({"index": 6, "kind": "station", "depot": False}), "build", 6)
     'depot'
-    >>> building_for({"squares": [{"index": 9, "kind": "lot", "hotel": True,
-    ...                            "skyscraper": False}]}, "build", 9)
+    >>> building_for(on({"index": 9, "kind": "lot", "hotel": True, "skyscraper": False}),
+    ...              "build", 9)
     'skyscraper'
-    >>> building_for({"squares": [{"index": 9, "kind": "lot", "hotel": True}]}, "sell_building", 9)
+    >>> building_for(on({"index": 9, "kind": "lot", "hotel": True}), "sell_building", 9)
     'hotel'
     """
     if verb not in ("build", "sell_building"):
         return None
-    sq: Mapping[str, Any] = next((s for s in state.get("squares") or []
-                                  if s.get("index") == square), {})
-    if sq.get("kind") == "station":
+    sq = table.deed(square)
+    if sq is not None and sq.kind == "station":
         return "depot"
-    houses = int(sq.get("houses") or 0)
+    houses = sq.houses if sq is not None else 0
     if verb == "sell_building":
-        if sq.get("skyscraper"):
+        if sq is not None and sq.skyscraper:
             return "skyscraper"
-        return "hotel" if sq.get("hotel") else "house"
-    if sq.get("hotel"):
+        return "hotel" if sq is not None and sq.hotel else "house"
+    if sq is not None and sq.hotel:
         return "skyscraper"
-    before_hotel = int((state.get("options") or {}).get("houses_before_hotel", 4))
+    before_hotel = int((table.state.get("options") or {}).get("houses_before_hotel", 4))
     return "hotel" if houses >= before_hotel else "house"
