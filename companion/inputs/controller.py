@@ -1,4 +1,6 @@
-"""The input controller: input events + the public state -> actions for the screen program.
+"""The input controller: input events + the session's view of the table (GameSession.table():
+what each person may send, the players and deeds as typed records) -> actions for the
+screen program.
 
 The table screen maps the panel's buttons to the game (companion.screen.views.prompt: one
 mapping for the panel, the keyboard and the touchscreen). This controller handles only

@@ -1,4 +1,5 @@
-"""What a tap means, by context: tag + public state (+ the controller's mode) -> actions.
+"""What a tap means, by context: tag + the session's view of the table (+ the controller's
+mode) -> actions; what may be sent is the view's moves, who holds what its records.
 
 - your bank card when you are asked to buy: buy it; during an auction: start your bid;
 - a drawn Chance / Community Chest card: apply it (`draw` with the card's id);
