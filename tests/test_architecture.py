@@ -166,8 +166,9 @@ def test_the_phone_views_take_what_they_share_from_the_context() -> None:
 
 # --- the table layer: no face decides a rule (issue 25) ------------------------------------
 
-#: the faces: they render the table and forward what people do
-FACES = ("companion.screen", "hardware", "web_remote")
+#: the faces: they render the table and forward what people do; and what a press, a knob
+#: turn or a tap means (companion.inputs), which asks the session's view of the table too
+FACES = ("companion.screen", "hardware", "web_remote", "companion.inputs")
 
 
 def _is_face(module: str) -> bool:
@@ -240,3 +241,66 @@ def test_the_ratchet_sees_a_read_of_the_offers(tmp_path: Path) -> None:
     source.write_text('x = state.get("legal") or []\ny = state["legal"]\n'
                       'z = "legal moves"\n', encoding="utf-8")
     assert _legal_reads(source) == 2
+
+
+# --- the faces draw the table from its typed records, not the state's dicts (issue 25) -----
+
+#: the keys of the public state JSON (docs/state-json.md) that the table's view holds as
+#: typed records (companion.game.table.records: `TableView.players`, `deeds`, `turn`): the
+#: top-level parts, a player's and an ownable square's fields. Generic keys ("name",
+#: "index", "kind") are left out: they name too many other dicts to count honestly
+STATE_KEYS = frozenset({
+    "players", "squares", "current", "pending", "winner", "version", "turn", "dice", "bank",
+    "cash", "position", "in_jail", "jail_turns", "jail_cards", "bankrupt", "net_worth",
+    "owner", "houses", "hotel", "mortgaged", "rent", "price", "group", "last_card",
+    "card_news"})
+
+
+def _state_reads(path: Path) -> int:
+    """How often a module reads one of STATE_KEYS out of a dict itself (`x["cash"]`,
+    `x.get("owner")`). A count, not a proof: an offer's own "cash" counts as well, so the
+    counts below are ceilings that only go down."""
+    count = 0
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            count += node.slice.value in STATE_KEYS
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "get" and node.args and \
+                isinstance(node.args[0], ast.Constant):
+            count += node.args[0].value in STATE_KEYS
+    return count
+
+
+#: the face packages' reads of the state JSON by key, and how many remain: a ratchet that
+#: only goes down. What a face draws (cash, squares, jail, owners, houses, whose turn) is
+#: the view's (companion.game.table.view: `players`, `player(name)`, `deeds`,
+#: `deed(index)`, `deed_by_id(id)`, `turn`), built once per version by the session
+STATE_READERS: dict[str, int] = {
+    "companion.inputs": 14,
+    "companion.screen": 32,
+    "web_remote": 110,
+}
+
+
+def _package_of(module: str) -> str | None:
+    return next((p for p in STATE_READERS if module == p or module.startswith(p + ".")), None)
+
+
+def test_faces_read_the_state_dicts_no_more_than_they_still_do() -> None:
+    reads = dict.fromkeys(STATE_READERS, 0)
+    for name, path in modules().items():
+        package = _package_of(name)
+        if package is not None:
+            reads[package] += _state_reads(path)
+    grown = {p: (n, STATE_READERS[p]) for p, n in reads.items() if n > STATE_READERS[p]}
+    assert grown == {}, "a face reads the state JSON's dicts more than before ((now, " \
+        "allowed)): draw from the table's typed records (TableView.players, deeds, turn)"
+    assert reads["companion.screen"] > 0  # the packages were found and read
+
+
+def test_the_state_ratchet_sees_a_dict_read(tmp_path: Path) -> None:
+    """The counter counts a subscript and a .get of a state key, not a word or another key."""
+    source = tmp_path / "face.py"
+    source.write_text('a = p["cash"]\nb = s.get("owner")\nc = "cash"\nd = x.get("colour")\n'
+                      'e = x["name"]\nf = state.get("players") or []\n', encoding="utf-8")
+    assert _state_reads(source) == 3

@@ -19,6 +19,7 @@ import companion.inputs.registry as registry_mod
 from companion.app import tap_cmd
 from companion.game.api import JSON, Outcome, Source, Update
 from companion.game.authority import as_json
+from companion.game.table.view import TableView, build
 from companion.inputs.actions import PassOn, Show
 from companion.inputs.controller import InputController
 from companion.inputs.events import Button, ButtonEvent, TagEvent
@@ -242,6 +243,9 @@ class FakeSession:
 
     def state(self) -> JSON:
         return self._state
+
+    def table(self) -> TableView:
+        return build(self._state)
 
     def undo(self, source: Source) -> Outcome:
         self.calls.append(("undo", None, source))

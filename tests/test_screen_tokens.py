@@ -10,6 +10,7 @@ import pygame
 import pytest
 from fixtures.screen.scenarios import LANGUAGES, crowd
 
+from companion.game.table.view import build
 from companion.screen import texts
 from companion.screen.layout import GameLayout, scales
 from companion.screen.painter import Painter
@@ -45,18 +46,18 @@ def _clashes(state: dict[str, Any], ui: Any, size: tuple[int, int],
     def cell(index: int) -> pygame.Rect:
         return square_rect(board, ui.board.size, index)
 
-    spots = token_spots(p, state, cell, labelled)
+    spots = token_spots(p, build(state), cell, labelled)
     bad = []
     for player, (x, y, radius) in spots:
         disc = pygame.Rect(x - radius - 1, y - radius - 1, 2 * radius + 3, 2 * radius + 3)
-        square = cell(int(player["position"]))
+        square = cell(player.position)
         # the short name; the lot's group letter in its corner may be covered (every lot
         # of the group shows it)
         labels = [t for t in frame.texts if square.contains(t.box)
                   and t.text not in ui.board.group_letters.values()]
-        assert labels, f"square {player['position']} has its short name at {size}"
+        assert labels, f"square {player.position} has its short name at {size}"
         if not square.contains(disc) or any(disc.colliderect(t.rect) for t in labels):
-            bad.append((player["name"], player["position"], disc, [t.rect for t in labels]))
+            bad.append((player.name, player.position, disc, [t.rect for t in labels]))
     return len(spots), bad
 
 

@@ -11,19 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.api import JSON, Source
+from companion.game.table.view import Move, TableView
 from companion.rules.commands import Command
 from companion.words.catalog import format_money
 from companion.words.input_texts import input_text
 
-# Fields of a legal-command entry that list choices rather than being part of the command.
-#: (a land offer's "via_go" lists the squares past GO: landing there by hand leaves the
-#: salary due, which PASS GO then pays)
-_CHOICE_FIELDS = {"squares", "min", "max", "choices", "amounts", "cards", "via_go"}
-
 
 @dataclass(frozen=True)
 class Submit:
-    """Submit `command` (a typed record, or a legal entry's JSON) to the session with
+    """Submit `command` (a typed record, or a move's command JSON) to the session with
     `source`; with `expect_version`, only while the table is still at that version (an
     answer to the question asked there)."""
 
@@ -101,23 +97,13 @@ class CardHolds:
 Action = Submit | Undo | OpenMenu | Show | PassOn | CardHolds
 
 
-def legal_entry(state: JSON, do: str, by: str | None = None) -> JSON | None:
-    """The first legal command named `do` (for player `by`, when given), or None; the
-    banker's move corrections are not the table's inputs to send."""
-    for entry in state.get("legal") or []:
-        if entry.get("do") != do or entry.get("correction"):
-            continue
-        if by is not None and entry.get("by") not in (by, None):
-            continue
-        return dict(entry)
-    return None
-
-
-def command_from(entry: JSON, **extra: Any) -> JSON:
-    """A command built from a legal entry: its choice lists dropped, `extra` added."""
-    command = {k: v for k, v in entry.items() if k not in _CHOICE_FIELDS}
-    command.update(extra)
-    return command
+def offered(table: TableView, verb: str, by: str | None = None) -> Move | None:
+    """The move `verb` the table's view offers `by` (one that names nobody too), or, when
+    `by` is None, whoever it names; the banker's move corrections are not the table's
+    inputs to send (companion.game.table.view.TableView.move)."""
+    if by is None:
+        return table.move(verb, anyone=True)
+    return table.move(verb, by) or table.move(verb, None)
 
 
 def pending(state: JSON) -> JSON:
@@ -132,11 +118,3 @@ def money(state: JSON, amount: int) -> str:
     '€\\xa01.500'
     """
     return format_money(amount, state.get("currency"))
-
-
-def square_by_id(state: JSON, square_id: str) -> JSON | None:
-    """The ownable square with this id from the state's squares list."""
-    for square in state.get("squares") or []:
-        if square.get("id") == square_id:
-            return dict(square)
-    return None

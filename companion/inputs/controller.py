@@ -1,4 +1,6 @@
-"""The input controller: input events + the public state -> actions for the screen program.
+"""The input controller: input events + the session's view of the table (GameSession.table():
+what each person may send, the players and deeds as typed records) -> actions for the
+screen program.
 
 The table screen maps the panel's buttons to the game (companion.screen.views.prompt: one
 mapping for the panel, the keyboard and the touchscreen). This controller handles only
@@ -28,15 +30,15 @@ from companion.game.api import JSON, Source
 from companion.game.authority import actor_of
 from companion.game.table.buttons import bid_amount
 from companion.game.table.offers import OfferStore
+from companion.game.table.view import TableView, build
 from companion.inputs import entry as flow
 from companion.inputs.actions import (
     Action,
     PassOn,
     Show,
     Submit,
-    command_from,
-    legal_entry,
     money,
+    offered,
     say,
 )
 from companion.inputs.entry import Entry, Refusal, dial_face, dice_needed
@@ -101,22 +103,22 @@ def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
     return amount_question(state, mode)
 
 
-def square_label(state: JSON, index: int) -> str:
-    """A square's name: from the state (ownable squares), else from the edition's board."""
-    for square in state.get("squares") or []:
-        if square.get("index") == index:
-            return str(square.get("name"))
-    board = i18n.edition_data(str(state.get("edition") or "")).get("squares") or []
+def square_label(table: TableView, index: int) -> str:
+    """A square's name: the deed's (ownable squares), else from the edition's board."""
+    deed = table.deed(index)
+    if deed is not None:
+        return deed.name
+    board = i18n.edition_data(str(table.state.get("edition") or "")).get("squares") or []
     if 0 <= index < len(board):
         return str(board[index].get("name", index))
     return f"#{index}"
 
 
-def square_prompt(state: JSON, pick: Pick) -> Show:
+def square_prompt(table: TableView, pick: Pick) -> Show:
     """The prompt while a square is picked with the knob."""
     sentence = "pick_ride" if pick.verb == "use_bus_ticket" else "pick_go"
     return say("pick_square", sentence, "prompt", describe_pick(pick),
-               square=square_label(state, pick.focus))
+               square=square_label(table, pick.focus))
 
 
 class InputController:
@@ -144,6 +146,7 @@ class InputController:
         self.entry = Entry()  # the one flow's state: dice dialled, amount steps, ride square
         self._version: int | None = None
         self._state: JSON = {}
+        self._table: TableView = build({})
 
     def describe(self) -> JSON | None:
         """What is being entered now, for the screen and phones (None when idle)."""
@@ -177,17 +180,24 @@ class InputController:
         self.mode = None
         self.entry = Entry()
 
-    def _sync(self, state: JSON) -> None:
-        """Drop what was under way when the game moved on meanwhile."""
-        version = int(state.get("version", 0))
-        if version != self._version:
+    def _sync(self, table: TableView | JSON) -> JSON:
+        """Take the table as it is now (the session's view; a bare state JSON, as a test
+        holds it, is read into one) and drop what was under way when the game moved on
+        meanwhile; the public state JSON the view was built from."""
+        if not isinstance(table, TableView):
+            table = build(table)
+        if table.version != self._version:
             self._reset()
-            self._version = version
-        self._state = state
+            self._version = table.version
+        self._table = table
+        raw = table.state
+        self._state = state = raw if isinstance(raw, dict) else dict(raw)
+        return state
 
-    def handle(self, event: InputEvent, state: JSON) -> list[Action]:
-        """The actions for one input event given the current public state."""
-        self._sync(state)
+    def handle(self, event: InputEvent, table: TableView | JSON) -> list[Action]:
+        """The actions for one input event given the table now (the session's typed view,
+        GameSession.table(); or the public state JSON it is built from)."""
+        state = self._sync(table)
         if isinstance(event, HardwareWarning):
             data = {"source": event.source}
             return [Show(event.code, event.message, "warning", data, event.active)]
@@ -211,7 +221,7 @@ class InputController:
         pick = self._pick(state)
         if pick is not None:
             return self._square_tap(pick, tag, state)
-        actions, self.mode = self.taps.interpret(tag, state, self.mode)
+        actions, self.mode = self.taps.interpret(tag, self._table, self.mode)
         if isinstance(self.mode, AmountEntry):
             self.entry.bid_steps = 0
             self._set_amount(self.mode, state)
@@ -221,16 +231,15 @@ class InputController:
             if pick is None:
                 self._reset()
             else:
-                actions.append(square_prompt(state, pick))
+                actions.append(square_prompt(self._table, pick))
         return actions
 
     def _square_tap(self, pick: Pick, tag: str, state: JSON) -> list[Action]:
         role = self.taps.registry.lookup(tag)
-        square = next((s for s in state.get("squares") or []
-                       if role is not None and s.get("id") == role.square), None)
-        if square is None or int(square["index"]) not in pick.squares:
-            return [say("not_reachable"), square_prompt(state, pick)]
-        return self._choose(state, int(square["index"]))
+        square = self._table.deed_by_id(role.square or "") if role is not None else None
+        if square is None or square.index not in pick.squares:
+            return [say("not_reachable"), square_prompt(self._table, pick)]
+        return self._choose(state, square.index)
 
     def _choose(self, state: JSON, square: int | None = None) -> list[Action]:
         step = flow.choose_square(state, self.entry, square)
@@ -257,7 +266,7 @@ class InputController:
             return self._square_button(pick, button, state)
         if isinstance(mode, OfferAsked) and button is Button.YES:
             self._reset()  # yes to exactly the offer that was put to them
-            return self.taps.accept(mode, state)
+            return self.taps.accept(mode)
         if isinstance(mode, CardTapped | OfferAsked):
             self._reset()
             if button is Button.NO:
@@ -265,8 +274,9 @@ class InputController:
             if button is Button.PASS_GO:  # your card then PASS GO: your salary
                 # sent even when not offered: the session says why not (the companion pays
                 # GO itself, the salary of this move was paid, jail...)
-                entry = legal_entry(state, "pass_go", mode.player) or {"do": "pass_go"}
-                command = command_from(entry, by=mode.player)
+                move = offered(self._table, "pass_go", mode.player)
+                command = move.command(by=mode.player) if move is not None else \
+                    {"do": "pass_go", "by": mode.player}
                 return [Submit(command, Source("rfid", player=mode.player))]
         if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None \
                 and flow.dice_entered(state):
@@ -296,10 +306,10 @@ class InputController:
             return self._finish_amount(mode, state)
         if button is Button.NO and mode.purpose == "bid":
             self._reset()
-            entry = legal_entry(state, "pass", mode.player)
-            if entry is None:
+            move = offered(self._table, "pass", mode.player)
+            if move is None:
                 return [say("not_now", "cannot_pass", player=mode.player)]
-            return [Submit(command_from(entry, by=mode.player), Source("rfid", mode.player))]
+            return [Submit(move.command(by=mode.player), Source("rfid", mode.player))]
         if button in {Button.NO, Button.UNDO, Button.MENU}:
             self._reset()
             return [say("tap_cancelled")]
@@ -313,7 +323,7 @@ class InputController:
             return self._choose(state)
         if button is Button.ROLL:
             flow.step_pick(state, self.entry, 1)
-            return [square_prompt(state, flow.pick(state, self.entry) or pick)]
+            return [square_prompt(self._table, flow.pick(state, self.entry) or pick)]
         self._reset()
         return [say("pick_cancelled", "tap_cancelled")]
 
@@ -325,7 +335,7 @@ class InputController:
         pick = self._pick(state)
         if pick is not None:
             flow.step_pick(state, e, steps)
-            return [square_prompt(state, flow.pick(state, e) or pick)]
+            return [square_prompt(self._table, flow.pick(state, e) or pick)]
         if isinstance(mode, AmountEntry):
             flow.turn_amount(e, steps)
             self._set_amount(mode, state)
@@ -342,9 +352,9 @@ class InputController:
         else:
             mode.amount = flow.transfer_amount(state, self.entry.bid_steps)
 
-    def enter_amount(self, amount: int, state: JSON) -> list[Action]:
+    def enter_amount(self, amount: int, table: TableView | JSON) -> list[Action]:
         """An amount typed on the screen or phone keypad finishes the amount being entered."""
-        self._sync(state)
+        state = self._sync(table)
         mode = self.mode
         if not isinstance(mode, AmountEntry):
             return [say("not_now", "amount_not_now")]
@@ -354,20 +364,20 @@ class InputController:
     def _finish_amount(self, mode: AmountEntry, state: JSON) -> list[Action]:
         source = Source("rfid", player=mode.player)
         if mode.purpose == "bid":
-            entry = legal_entry(state, "bid", mode.player)
-            if entry is None:
+            bid = offered(self._table, "bid", mode.player)
+            if bid is None:
                 self._reset()
                 return [say("not_now", "cannot_bid", player=mode.player)]
-            low, high = int(entry.get("min", 1)), entry.get("max")
+            low, high = bid.low or 1, bid.high
         else:
-            entry, low, high = None, 1, None
-        if mode.amount < low or (high is not None and mode.amount > int(high)):
+            bid, low, high = None, 1, None
+        if mode.amount < low or (high is not None and mode.amount > high):
             return [
                 say("bad_amount", amount=money(state, mode.amount)),
                 amount_prompt(state, mode),
             ]
         self._reset()
-        if entry is not None:
+        if bid is not None:
             return [Submit(Bid(mode.player, mode.amount), source)]
         assert mode.payee is not None  # a transfer names its payee (taps._start_transfer)
         return [Submit(Pay(mode.player, mode.payee, mode.amount), source)]

@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.game.api import JSON
 from companion.game.pins import MAX_PIN, valid_pin
 from companion.game.table.buttons import bid_step
+from companion.game.table.records import Turn, seat, seats
+from companion.game.table.view import Move, moves_of_state
 from companion.inputs.picking import Pick, current_pick
 from companion.rules.commands import Command, Roll
 
@@ -67,15 +68,14 @@ Step = Command | Refusal | None
 
 def acting_player(state: Mapping[str, Any]) -> str | None:
     """Who acts now: the player the pending decision waits on, else the current player."""
-    pending = state.get("pending") or {}
-    return pending.get("player") or state.get("current")
+    turn = Turn.of(state)
+    return turn.pending_player or turn.current
 
 
-def _legal(state: Mapping[str, Any], do: str, by: str | None) -> JSON | None:
-    for entry in state.get("legal") or []:
-        if entry.get("do") == do and entry.get("by") == by:
-            return dict(entry)
-    return None
+def _offered(state: Mapping[str, Any], do: str, by: str | None) -> Move | None:
+    """The engine's offer of `do` to `by`, as the table layer reads it."""
+    return next((m for m in moves_of_state(state) if m.do == do and m.by == by
+                 and not m.correction), None)
 
 
 def dice_needed(state: Mapping[str, Any], who: str | None) -> int:
@@ -92,12 +92,10 @@ def dice_needed(state: Mapping[str, Any], who: str | None) -> int:
     """
     if not (state.get("options") or {}).get("speed_die"):
         return 2
-    if (state.get("pending") or {}).get("kind") == "roll_for_rent":
+    if Turn.of(state).pending == "roll_for_rent":
         return 2
-    for player in state.get("players") or []:
-        if player.get("name") == who and player.get("in_jail"):
-            return 2
-    return 3
+    player = seat(state, who)
+    return 2 if player is not None and player.jailed else 3
 
 
 def dial_faces(slot: int) -> tuple[int | str, ...]:
@@ -105,12 +103,12 @@ def dial_faces(slot: int) -> tuple[int | str, ...]:
     return SPEED_FACES if slot >= 2 else WHITE_FACES
 
 
-def roller(state: Mapping[str, Any]) -> tuple[str | None, JSON | None]:
-    """Who rolls now and the legal roll (None: no roll is asked for)."""
-    if not state.get("players"):
+def roller(state: Mapping[str, Any]) -> tuple[str | None, Move | None]:
+    """Who rolls now and the roll the table offers them (None: no roll is asked for)."""
+    if not seats(state):
         return None, None
     who = acting_player(state)
-    return who, _legal(state, "roll", who)
+    return who, _offered(state, "roll", who)
 
 
 # --- the dice ---------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 """Choosing a square on the board: where a triple goes, which property the Auction square
 puts up, where a bus ticket rides to (the Mega edition).
 
-Pure: from the state JSON's `legal` list (and whether a bus ride was asked for, and the
-square in focus) to the `Pick` on offer, its candidates in board order from the token
-onwards, and the focused one. How the inputs move the focus and choose is
-companion.inputs.entry's: the screen and the hardware use the same.
+Pure: from the moves the table layer reads in the state JSON (companion.game.table.view;
+and whether a bus ride was asked for, and the square in focus) to the `Pick` on offer,
+its candidates in board order from the token onwards, and the focused one. How the inputs move the
+focus and choose is companion.inputs.entry's: the screen and the hardware use the same.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.table.records import Turn, seat
+from companion.game.table.view import Move, moves_of_state
 from companion.rules.commands import Command, square_command
 from companion.words import catalog
 
@@ -46,18 +48,15 @@ class Pick:
         return self.squares[(here + steps) % len(self.squares)]
 
 
-def _entry(state: Mapping[str, Any], verb: str, by: str | None) -> Mapping[str, Any] | None:
-    for entry in state.get("legal") or []:
-        if entry.get("do") == verb and entry.get("by") == by:
-            return dict(entry)
-    return None
+def _entry(state: Mapping[str, Any], verb: str, by: str | None) -> Move | None:
+    """The engine's offer of `verb` to `by`, as the table layer reads it."""
+    return next((m for m in moves_of_state(state) if m.do == verb and m.by == by
+                 and not m.correction), None)
 
 
 def _position(state: Mapping[str, Any], name: str | None) -> int:
-    for player in state.get("players") or []:
-        if player.get("name") == name:
-            return int(player.get("position") or 0)
-    return 0
+    player = seat(state, name)
+    return player.position if player is not None else 0
 
 
 def ahead_order(squares: list[int], position: int, size: int) -> tuple[int, ...]:
@@ -81,20 +80,22 @@ def current_pick(state: Mapping[str, Any], bus_ride: bool = False, focus: int | 
     bus ride the player asked for (`bus_ride`) while `use_bus_ticket` is legal. `focus`:
     the square in focus (the first candidate when it is not one); `size`: the board's
     (default: the edition's)."""
-    pending = state.get("pending") or {}
-    if pending.get("kind") == "choose_square":
-        by = pending.get("player")
+    turn = Turn.of(state)
+    by: str | None
+    if turn.pending == "choose_square":
+        by = turn.pending_player
         entry = _entry(state, "choose_square", by)
-        verb, purpose = "choose_square", str(pending.get("for") or "triple")
-    elif bus_ride and not pending:
-        by = state.get("current")
+        purpose = (state.get("pending") or {}).get("for")  # where a triple or the Auction
+        verb, purpose = "choose_square", str(purpose or "triple")  # square sends the token
+    elif bus_ride and turn.pending is None:
+        by = turn.current
         entry = _entry(state, "use_bus_ticket", by)
         verb, purpose = "use_bus_ticket", "bus"
     else:
         return None
-    if entry is None or not entry.get("squares") or by is None:
+    if entry is None or not entry.squares or by is None:
         return None
-    squares = ahead_order([int(s) for s in entry["squares"]], _position(state, by),
+    squares = ahead_order(list(entry.squares), _position(state, by),
                           size or board_size(state))
     chosen = focus if focus in squares else squares[0]
     return Pick(verb, str(by), purpose, squares, int(chosen))

@@ -16,8 +16,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.game.api import JSON, GameSessionProtocol
+from companion.game.api import GameSessionProtocol
 from companion.game.authority import as_json
+from companion.game.table.view import TableView
 from companion.inputs.actions import (
     Action,
     CardHolds,
@@ -40,7 +41,7 @@ UI = Callable[[Action], None]
 class _Call:
     """Run a controller method on the pump thread (keypad amounts)."""
 
-    fn: Callable[[JSON], list[Action]]
+    fn: Callable[[TableView], list[Action]]
 
 
 _STOP = object()
@@ -65,13 +66,14 @@ class InputPump:
         """Queue an input event (safe from any thread; this is what hardware calls)."""
         self.events.put(event)
 
-    def call(self, fn: Callable[[JSON], list[Action]]) -> None:
-        """Queue `fn(state)` to run on the pump thread; its actions are carried out."""
+    def call(self, fn: Callable[[TableView], list[Action]]) -> None:
+        """Queue `fn(table)` to run on the pump thread with the session's view of the table;
+        its actions are carried out."""
         self.events.put(_Call(fn))
 
     def enter_amount(self, amount: int) -> None:
         """An amount typed on the screen or phone keypad."""
-        self.call(lambda state: self.controller.enter_amount(amount, state))
+        self.call(lambda table: self.controller.enter_amount(amount, table))
 
     def take_press(self, button: str) -> bool:
         """A key or a touch of the screen (any thread): queued as the panel's button would
@@ -111,11 +113,11 @@ class InputPump:
 
     def process(self, item: object) -> None:
         """Handle one queued item now (the pump thread's body; tests call it directly)."""
-        state = self.session.state()
+        table = self.session.table()  # the typed view, built once per version
         if isinstance(item, _Call):
-            actions = item.fn(state)
+            actions = item.fn(table)
         else:
-            actions = self.controller.handle(item, state)  # type: ignore[arg-type]
+            actions = self.controller.handle(item, table)  # type: ignore[arg-type]
         for action in actions:
             self.execute(action)
 

@@ -1,4 +1,5 @@
-"""What a tap means, by context: tag + public state (+ the controller's mode) -> actions.
+"""What a tap means, by context: tag + the session's view of the table (+ the controller's
+mode) -> actions; what may be sent is the view's moves, who holds what its records.
 
 - your bank card when you are asked to buy: buy it; during an auction: start your bid;
 - a drawn Chance / Community Chest card: apply it (`draw` with the card's id);
@@ -22,18 +23,17 @@ from __future__ import annotations
 from companion.game.api import JSON, Source
 from companion.game.table.buttons import bid_amount
 from companion.game.table.offers import OfferStore
+from companion.game.table.view import TableView
 from companion.inputs.actions import (
     Action,
     CardHolds,
     OpenMenu,
     Show,
     Submit,
-    command_from,
-    legal_entry,
     money,
+    offered,
     pending,
     say,
-    square_by_id,
 )
 from companion.inputs.modes import AmountEntry, CardTapped, Mode, OfferAsked, RidePick
 from companion.inputs.registry import TagKind, TagRegistry, TagRole, card_holder
@@ -43,14 +43,6 @@ Result = tuple[list[Action], Mode | None]
 BUS_TICKETS = "bus_tickets"
 
 
-def _all_players(state: JSON) -> list[str]:
-    return [p["name"] for p in state.get("players") or []]
-
-
-def _bankrupt(state: JSON, name: str) -> bool:
-    return any(p["name"] == name and p.get("bankrupt") for p in state.get("players") or [])
-
-
 class TapInterpreter:
     """Turns tapped tags into actions; the controller keeps the mode it returns."""
 
@@ -58,9 +50,15 @@ class TapInterpreter:
         self.registry = registry
         #: the table's open offers (a card's owner is asked about the one made to them)
         self.offers = offers
+        #: the table now (the tap being interpreted)
+        self.table: TableView | None = None
 
-    def interpret(self, tag: str, state: JSON, mode: Mode | None) -> Result:
-        """The actions for a tap of `tag`, and the controller's next mode."""
+    def interpret(self, tag: str, table: TableView, mode: Mode | None) -> Result:
+        """The actions for a tap of `tag` at the table as the session's view has it, and the
+        controller's next mode."""
+        self.table = table
+        raw = table.state
+        state: JSON = raw if isinstance(raw, dict) else dict(raw)
         role = self.registry.lookup(tag)
         if role is None:
             show = Show(
@@ -81,45 +79,53 @@ class TapInterpreter:
     # -- bank cards ---------------------------------------------------------------------
 
     def _bank_card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
-        player = card_holder(role, _all_players(state))
+        table = self._view()
+        player = card_holder(role, list(table.names()))
         if player is None:
             return [say("card_unassigned", number=role.number)], mode
-        if _bankrupt(state, player):
+        seat = table.player(player)
+        if seat is not None and seat.bankrupt:
             return [say("player_bankrupt", "bankrupt_banner", player=player)], None
         return self._card_owner(player, state, mode)
 
     def _card_owner(self, player: str, state: JSON, mode: Mode | None) -> Result:
         """What the bank card of `player` does now (it acts for them, and only them)."""
-        version = int(state.get("version", 0))
+        table = self._view()
+        version, turn = table.version, table.turn
         source = Source("rfid", player=player)
-        ask = pending(state)
-        kind = ask.get("kind")
+        kind = turn.pending
         if kind == "buy":
-            entry = legal_entry(state, "buy", player)
-            if entry is not None and ask.get("player") == player:
-                return [Submit(command_from(entry), source)], None
-            return [say("not_your_turn", player=ask.get("player"))], mode
+            buy = offered(table, "buy", player)
+            if buy is not None and turn.pending_player == player:
+                return [Submit(buy.command(), source)], None
+            return [say("not_your_turn", player=turn.pending_player)], mode
         if kind == "auction":
             return self._start_bid(player, state, version)
         if kind:
             shown: list[Action] = [say("answer_first", data={"kind": kind},
-                                       player=ask.get("player"))]
-            if ask.get("player") == player:  # theirs: the buttons answer it for them now
+                                       player=turn.pending_player)]
+            if turn.pending_player == player:  # theirs: the buttons answer it for them now
                 shown.append(CardHolds(player))
             return shown, mode
         if isinstance(mode, OfferAsked | CardTapped) and mode.version == version:
             if mode.player != player:  # a second card: the first pays it, never a trade
                 return self._start_transfer(mode.player, player, state, version)
             if isinstance(mode, OfferAsked):  # the same card again: yes to that offer
-                return self.accept(mode, state), None
+                return self.accept(mode), None
             return [say("tap_cancelled")], None
         offer = self.offers.asked(player) if self.offers is not None else None
         if offer is not None:
-            return [offer_question(state, offer)], OfferAsked(version, player, offer["id"])
-        code = "card_tapped_land" if legal_entry(state, "land", player) else "card_tapped_pay"
+            return [offer_question(state, table, offer)], OfferAsked(version, player, offer["id"])
+        code = "card_tapped_land" if offered(self._view(), "land", player) else \
+            "card_tapped_pay"
         return [say(code, level="prompt", player=player)], CardTapped(version, player)
 
-    def accept(self, mode: OfferAsked, state: JSON) -> list[Action]:
+    def _view(self) -> TableView:
+        """The table as the tap being interpreted found it."""
+        assert self.table is not None  # set by interpret before any rule reads it
+        return self.table
+
+    def accept(self, mode: OfferAsked) -> list[Action]:
         """Yes to the offer put to `mode.player`: exactly that offer, while it is open and
         the table is where it was when it was asked."""
         offer = self.offers.get(mode.offer) if self.offers is not None else None
@@ -138,75 +144,78 @@ class TapInterpreter:
 
     def _start_transfer(self, payer: str, payee: str, state: JSON, version: int) -> Result:
         # `pay` (corrections, side deals) is accepted whenever nothing is pending, but the
-        # engine does not list it in `legal`; the session refuses it if it is not allowed.
+        # engine does not offer it; the session refuses it if it is not allowed.
         mode = AmountEntry(version, "transfer", payer, payee=payee)
         return [amount_question(state, mode)], mode
 
     # -- deeds --------------------------------------------------------------------------
 
     def _deed(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
-        square = square_by_id(state, role.square or "")
+        table = self._view()
+        square = table.deed_by_id(role.square or "")
         if square is None:
             return [say("unknown_square", data={"square": role.square})], mode
-        version = int(state.get("version", 0))
-        choose = legal_entry(state, "choose_square")
-        if choose is not None and square["index"] in (choose.get("squares") or []):
-            command = command_from(choose, square=square["index"])
-            return [Submit(command, Source("rfid", player=choose.get("by")))], None
+        version, where = table.version, square.index
+        choose = offered(table, "choose_square")
+        if choose is not None and where in choose.squares:
+            command = choose.command(square=where)
+            return [Submit(command, Source("rfid", player=choose.by))], None
         if isinstance(mode, CardTapped | OfferAsked) and mode.version == version:
-            entry = legal_entry(state, "land", mode.player)
-            if entry is None:
+            land = offered(table, "land", mode.player)
+            if land is None:
                 return [say("not_now", "land_not_now")], None
-            command = command_from(entry, by=mode.player, square=square["index"])
+            command = land.command(by=mode.player, square=where)
             return [Submit(command, Source("rfid", player=mode.player))], None
-        owner, name, where = square.get("owner"), str(square["name"]), square["index"]
+        owner, name = square.owner, square.name
         if owner is None:
             return [say("deed_info", "deed_for_sale", data={"index": where}, square=name,
-                        price=money(state, int(square.get("price", 0))))], mode
-        if square.get("mortgaged"):
+                        price=money(state, square.price))], mode
+        if square.mortgaged:
             return [say("deed_info", "deed_owned_mortgaged", data={"index": where},
                         square=name, owner=owner)], mode
         return [say("deed_info", "deed_owned", data={"index": where}, square=name, owner=owner,
-                    rent=money(state, int(square.get("rent") or 0)))], mode
+                    rent=money(state, square.rent))], mode
 
     # -- Chance / Community Chest --------------------------------------------------------
 
     def _card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
-        ask = pending(state)
-        if ask.get("kind") == "draw":
-            entry = legal_entry(state, "draw", ask.get("player"))
-            if entry is not None and ask.get("deck") == role.deck:
-                source = Source("rfid", player=ask.get("player"))
-                return [Submit(command_from(entry, card=role.card), source)], None
-            if entry is not None:
+        table = self._view()
+        ask, drawer = pending(state), table.turn.pending_player
+        if table.turn.pending == "draw":
+            draw = offered(table, "draw", drawer)
+            if draw is not None and ask.get("deck") == role.deck:
+                source = Source("rfid", player=drawer)
+                return [Submit(draw.command(card=role.card), source)], None
+            if draw is not None:
                 return [say("wrong_deck", data={"deck": ask.get("deck")})], mode
-        current = state.get("current")
-        ride = legal_entry(state, "use_bus_ticket", current)
-        if ride is not None and role.deck == BUS_TICKETS and ride.get("squares"):
-            return [], RidePick(int(state.get("version", 0)))
+        current = table.current
+        ride = offered(table, "use_bus_ticket", current)
+        if ride is not None and role.deck == BUS_TICKETS and ride.squares:
+            return [], RidePick(table.version)
         if role.deck == BUS_TICKETS:
             return [say("card_not_now", "ticket_not_now")], mode
-        use = legal_entry(state, "use_card", current)
+        use = offered(table, "use_card", current)
         if use is not None and (role.card or "").endswith("jail-free"):
-            return [Submit(command_from(use), Source("rfid", player=current))], None
+            return [Submit(use.command(), Source("rfid", player=current))], None
         return [say("card_not_now")], mode
 
 
-def offer_text(state: JSON, offer: JSON) -> str:
+def offer_text(state: JSON, table: TableView, offer: JSON) -> str:
     """One side of a trade in the edition's words: "€ 200 + Rue Lecourbe + 1 jail card"."""
     parts = [money(state, int(offer["cash"]))] if offer.get("cash") else []
-    names = {sq.get("index"): str(sq.get("name")) for sq in state.get("squares") or []}
-    parts += [names.get(s, f"#{s}") for s in offer.get("squares") or []]
+    for index in offer.get("squares") or []:
+        deed = table.deed(index)
+        parts.append(deed.name if deed is not None else f"#{index}")
     if offer.get("cards"):
         parts.append(input_text("jail_cards", "en", count=int(offer["cards"])))
     return " + ".join(parts) or input_text("prompt_nothing", "en")
 
 
-def offer_question(state: JSON, offer: JSON) -> Show:
+def offer_question(state: JSON, table: TableView, offer: JSON) -> Show:
     """The offer put to its receiver: who gives what (the fields a face says it with)."""
     fields = {"sender": offer["from"], "receiver": offer["to"],
-              "give": offer_text(state, offer.get("give") or {}),
-              "take": offer_text(state, offer.get("take") or {})}
+              "give": offer_text(state, table, offer.get("give") or {}),
+              "take": offer_text(state, table, offer.get("take") or {})}
     return say("offer_asked", level="prompt", data={
         "player": offer["to"], "offer": offer["id"],
         "goods": {"give": offer.get("give") or {}, "take": offer.get("take") or {}}}, **fields)

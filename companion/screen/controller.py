@@ -22,6 +22,7 @@ from companion.game.authority import table_source
 from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
 from companion.game.table.offers import OfferStore
+from companion.game.table.records import Turn, seats
 from companion.inputs import entry
 from companion.inputs.entry import acting_player
 from companion.rules.commands import Bankrupt, CloseAuction, Command, EndGame
@@ -297,9 +298,9 @@ class Controller(EntryMixin):
         self.state = state
         now = self.ui.now
         if old is not None and old.get("edition") == state.get("edition"):
-            before = {p["name"]: int(p.get("cash", 0)) for p in old.get("players") or []}
-            for player in state.get("players") or []:
-                name, cash = player["name"], int(player.get("cash", 0))
+            before = {p.name: p.cash for p in seats(old)}
+            for player in seats(state):
+                name, cash = player.name, player.cash
                 if name in before and before[name] != cash:
                     self.ui.anims[name] = BalanceAnim(before[name], cash, now)
         else:
@@ -338,7 +339,7 @@ class Controller(EntryMixin):
         """At game over, the game's story from the journal (the game-over screen shows
         it); none while the game goes on."""
         self.ui.story = None
-        if self.session is None or state.get("winner") is None:
+        if self.session is None or table_of(state, self.ui).winner is None:
             return
         try:
             self.ui.story = self.session.story()
@@ -352,8 +353,7 @@ class Controller(EntryMixin):
             if len(self.ui.networth) > 1:
                 self.ui.networth.pop()
             return
-        self.ui.networth.append({p["name"]: int(p.get("net_worth", 0))
-                                 for p in state.get("players") or []})
+        self.ui.networth.append({p.name: p.net_worth for p in table_of(state, self.ui).players})
 
     def _reset_entry(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
         """A new decision on the table ends the old one's choices: the square focused, the
@@ -361,15 +361,14 @@ class Controller(EntryMixin):
         self.ui.confirm_undo, self.ui.undo_target = False, None
         before = (old or {}).get("pending") or {}
         pending = state.get("pending") or {}
-        if (before.get("kind"), before.get("player")) != (pending.get("kind"),
-                                                           pending.get("player")):
+        was, now = Turn.of(old or {}), table_of(state, self.ui).turn
+        if (was.pending, was.pending_player) != (now.pending, now.pending_player):
             self.ui.card_holder = None  # a card held the buttons for that decision only
         if (before.get("kind"), before.get("square"), before.get("highest")) != (
                 pending.get("kind"), pending.get("square"), pending.get("highest")):
             self.ui.bid_steps = 0
             self.ui.square_focus = None
-        if pending or (state.get("turn") or {}).get("number") != \
-                ((old or {}).get("turn") or {}).get("number"):
+        if pending or now.number != was.number:
             self.ui.bus_ride = False
 
     def _auction_clock(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
@@ -584,9 +583,8 @@ class Controller(EntryMixin):
         # The table's own UNDO (panel button, touchscreen, keyboard) acts for the current
         # player, like every shared input: it takes back their own last move, while nobody
         # has acted after it; anyone else's move needs its sender or the banker's phone.
-        current = (self.state or {}).get("current")
-        outcome = self.session.undo(Source(source, player=current if isinstance(current, str)
-                                           else None))
+        current = table_of(self.state or {}, self.ui).current
+        outcome = self.session.undo(Source(source, player=current))
         if outcome.accepted:
             self.notify(text("undone"), "undone")
         else:
@@ -619,7 +617,7 @@ class Controller(EntryMixin):
                 texts.language(), texts.language())), action="languages"),
             Choice(text("menu_help"), action="help"),
         ]
-        if state.get("winner"):
+        if table_of(state, self.ui).winner:
             choices.append(Choice(text("menu_new_game"), action="new_game"))
         choices.append(Choice(text("menu_close")))
         self.open_chooser(text("menu_title"), choices)
@@ -639,15 +637,15 @@ class Controller(EntryMixin):
         """The banker menu's "End now and count" (None when no game runs): only the banker
         menu offers it, and the game ends by the banker's authority after a confirmation."""
         state = self.state or {}
-        if not has_game(state) or state.get("winner"):
+        if not has_game(state) or table_of(state, self.ui).winner:
             return None
         return Choice(text("menu_end_now"), action="end_now")
 
     def open_squares(self, verb: str) -> None:
         """The square picker for a per-square verb (build, mortgage...)."""
         assert self.state is not None
-        pending = self.state.get("pending") or {}
-        by = pending.get("player") if pending.get("kind") in ("debt", "lift_mortgages") else None
+        turn = table_of(self.state, self.ui).turn
+        by = turn.pending_player if turn.pending in ("debt", "lift_mortgages") else None
         options = square_choices(self.state, self.ui, verb, by)
         if not options:
             self.refuse(text("choose_none"))
@@ -910,10 +908,11 @@ class Controller(EntryMixin):
     def _want_networth(self) -> None:
         """A finished game whose curve began before this process: read the whole curve from
         the journal on a thread (a long game replays for a while); drain() takes it."""
-        if self._networth_whole or self.session is None or not (self.state or {}).get("winner") \
+        table = table_of(self.state or {}, self.ui)
+        if self._networth_whole or self.session is None or not table.winner \
                 or (self.networth_job is not None and self.networth_job.is_alive()):
             return
-        session, version = self.session, int((self.state or {}).get("version") or 0)
+        session, version = self.session, table.version
 
         def read() -> None:
             try:
@@ -932,7 +931,7 @@ class Controller(EntryMixin):
         else read again."""
         if series is None:
             self._networth_whole = True
-        elif version == (self.state or {}).get("version"):
+        elif version == table_of(self.state or {}, self.ui).version:
             self.ui.networth = series
             self._networth_whole = True
         else:

@@ -29,7 +29,7 @@ from companion.screen.views.panels import (
     draw_prompt,
 )
 from companion.screen.views.pin import draw_pin
-from companion.screen.views.prompt import Action, Prompt, build_prompt
+from companion.screen.views.prompt import Action, Prompt, build_prompt, table_of
 from companion.screen.views.registration import draw_registration
 from companion.screen.views.setup import draw_setup
 from companion.screen.views.wifi import draw_phones
@@ -81,7 +81,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
     else:
         colors = player_colors(state, ui)
         frame.prompt = build_prompt(state, ui)
-        if state.get("winner"):
+        if table_of(state, ui).winner:
             frame.screen = "game_over"
             over = draw_game_over(p, state, ui, colors)
             draw_buttons(p, over.buttons, frame.prompt)

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
 from companion.game.table.offers import put_to
+from companion.game.table.records import Deed, Seat, Turn, deeds, seats
 
 JSON = dict[str, Any]
 #: decisions several players answer at once, each for themselves (their own bid or pass)
@@ -211,6 +213,52 @@ class TableView:
     def state(self) -> Mapping[str, Any]:
         """The public state JSON the view was built from (docs/state-json.md)."""
         return self._state
+
+    # -- what the faces draw (companion.game.table.records): built on the first read, once
+    # -- per version, since the session keeps one view per version
+
+    @cached_property
+    def players(self) -> tuple[Seat, ...]:
+        """Every player, in seat order: name, cash, square, jail, bankruptcy."""
+        return seats(self._state)
+
+    @cached_property
+    def deeds(self) -> tuple[Deed, ...]:
+        """Every ownable square, in board order: owner, buildings, mortgage, rent."""
+        return deeds(self._state)
+
+    @cached_property
+    def turn(self) -> Turn:
+        """Where the game stands: whose turn, the decision waited for, the dice."""
+        return Turn.of(self._state)
+
+    @cached_property
+    def _seat_by_name(self) -> dict[str, Seat]:
+        return {p.name: p for p in self.players}
+
+    @cached_property
+    def _deed_by_index(self) -> dict[int, Deed]:
+        return {d.index: d for d in self.deeds}
+
+    @cached_property
+    def _deed_by_id(self) -> dict[str, Deed]:
+        return {d.id: d for d in self.deeds}
+
+    def player(self, name: str | None) -> Seat | None:
+        """The player named `name` (None: no such player)."""
+        return self._seat_by_name.get(name) if name is not None else None
+
+    def deed(self, index: int) -> Deed | None:
+        """The ownable square at board index `index` (None: not an ownable square)."""
+        return self._deed_by_index.get(index)
+
+    def deed_by_id(self, square_id: str) -> Deed | None:
+        """The ownable square with the edition's id `square_id` (a deed card's tag)."""
+        return self._deed_by_id.get(square_id)
+
+    def names(self) -> tuple[str, ...]:
+        """The players' names, in seat order (the bankrupt too)."""
+        return tuple(p.name for p in self.players)
 
     def asked_of(self, player: str) -> tuple[Asked, ...]:
         """What `player` is being asked now."""

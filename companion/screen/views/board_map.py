@@ -20,6 +20,8 @@ from typing import Any
 
 import pygame
 
+from companion.game.table.records import Deed, Seat
+from companion.game.table.view import TableView
 from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
@@ -28,7 +30,7 @@ from companion.screen.texts import language, text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
 from companion.screen.views.lesson import draw_lesson, lesson_now
-from companion.screen.views.prompt import card_text, shown_card, square_name
+from companion.screen.views.prompt import card_text, shown_card, square_name, table_of
 from companion.screen.views.short_names import short_label
 from companion.screen.views.waiting import draw_waiting, waiting_for
 from companion.words import catalog as i18n
@@ -56,8 +58,8 @@ def cell_position(index: int, size: int) -> tuple[int, int]:
 def player_colors(state: Mapping[str, Any], ui: UiState) -> dict[str, theme.Color]:
     """Each player's colour: the setup's choice, else the seat's default."""
     out = {}
-    for seat, player in enumerate(state.get("players") or []):
-        name = str(player.get("name"))
+    for seat, player in enumerate(table_of(state, ui).players):
+        name = player.name
         style = ui.styles.get(name)
         out[name] = theme.player_color(style.color if style else None, seat)
     return out
@@ -92,15 +94,14 @@ def square_rect(rect: pygame.Rect, size: int, index: int) -> pygame.Rect:
 _ring: tuple[tuple[Any, ...], object, pygame.Surface, list[DrawnText]] | None = None
 
 
-def _ring_layer(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str, Any]],
+def _ring_layer(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Deed],
                 ui: UiState, colors: dict[str, theme.Color]) -> pygame.Surface:
     """The ring's squares (cells, colour bars and group letters, owners, buildings,
     mortgages) on a transparent layer the size of `rect`: drawn again only when what it
     shows changed. Its texts are recorded on `p` as drawn where `rect` puts them."""
     global _ring
-    shown = tuple((i, sq.get("group"), colors.get(sq.get("owner") or ""), sq.get("mortgaged"),
-                   sq.get("houses"), sq.get("hotel"), sq.get("skyscraper"), sq.get("depot"))
-                  for i, sq in sorted(by_index.items()))
+    shown = tuple((i, sq.group, colors.get(sq.owner or ""), sq.mortgaged, sq.houses,
+                   sq.hotel, sq.skyscraper, sq.depot) for i, sq in sorted(by_index.items()))
     key = (rect.topleft, rect.size, p.sx, p.sy, ui.board.size, shown)
     if _ring is None or _ring[0] != key or _ring[1] is not ui.board:
         layer = pygame.Surface(rect.size, pygame.SRCALPHA)
@@ -117,8 +118,9 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
     """The map inside the square `rect`."""
     size = ui.board.size
     cell = rect.width / (max(1, size // 4) + 1)
+    table = table_of(state, ui)
     colors = player_colors(state, ui)
-    by_index = {sq["index"]: sq for sq in state.get("squares") or []}
+    by_index = {sq.index: sq for sq in table.deeds}
 
     def cell_box(index: int) -> pygame.Rect:
         return _cell_box(rect, size, index)
@@ -152,12 +154,12 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
         focus = cell_box(pick.focus)  # white outside, accent inside: unlike any owner
         p.frame(focus.inflate(2, 2), theme.TEXT, width=2)
         p.frame(focus.inflate(-p.px(2), -p.px(2)), theme.ACCENT, width=2)
-    _draw_tokens(p, state, colors, cell_rect, labelled)
+    _draw_tokens(p, table, colors, cell_rect, labelled)
     _draw_centre(p, rect.inflate(-2 * round(cell) - p.px(8), -2 * round(cell) - p.px(8)),
                  state, ui)
 
 
-def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str, Any]],
+def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Deed],
                ui: UiState, colors: dict[str, theme.Color]) -> None:
     size = ui.board.size
     side = max(1, size // 4)
@@ -170,7 +172,7 @@ def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str
         color = _group_color(sq, info, ui)
         letter, high = "", 0
         if color is not None:  # as tall as the short name or the group letter on it
-            group = (sq or {}).get("group") or (info.group if info else None) or ""
+            group = (sq.group if sq else None) or (info.group if info else None) or ""
             letter = ui.board.group_letters.get(str(group), "")
             high = (label_box(p, r).bottom - r.y if p.scale >= LABELS_FROM
                     else letter_bar(p, r, letter))
@@ -182,7 +184,7 @@ def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Mapping[str
             continue
         _draw_property(p, r, sq, colors)
         if letter and color is not None:  # over the owner's frame and the buildings
-            ground = theme.MORTGAGED if sq.get("mortgaged") else \
+            ground = theme.MORTGAGED if sq.mortgaged else \
                 color if p.scale < LABELS_FROM else theme.BOARD_CELL
             _draw_group_letter(p, r, high, letter, ground)
 
@@ -220,33 +222,33 @@ def _draw_group_letter(p: Painter, r: pygame.Rect, bar: int, letter: str,
     p.text(letter, box, px / p.scale, ink_color, bold=True, min_size=floor)
 
 
-def _draw_property(p: Painter, r: pygame.Rect, sq: Mapping[str, Any],
+def _draw_property(p: Painter, r: pygame.Rect, sq: Deed,
                    colors: dict[str, theme.Color]) -> None:
     """A property's mortgage, owner frame and buildings (houses, hotel, skyscraper, depot)."""
-    if sq.get("mortgaged"):
+    if sq.mortgaged:
         inner = r.inflate(-2, -2)
         p.fill(inner, theme.MORTGAGED)
         pygame.draw.line(p.surface, theme.BAD, inner.topleft, inner.bottomright,
                          max(1, p.px(1.5)))
-    owner = sq.get("owner")
+    owner = sq.owner
     if owner:
         p.frame(r, colors.get(owner, theme.TEXT), width=2)
     foot = r.bottom - max(2, r.height // 10)
-    if sq.get("skyscraper"):  # a tall tower where the hotel stood
+    if sq.skyscraper:  # a tall tower where the hotel stood
         tower = pygame.Rect(0, 0, max(3, r.width * 3 // 10), r.height * 11 // 20)
         tower.midbottom = (r.centerx, foot)
         p.fill(tower, SKYSCRAPER)
-    elif sq.get("hotel"):
+    elif sq.hotel:
         hotel = pygame.Rect(0, 0, r.width * 6 // 10, r.height // 4)
         hotel.midbottom = (r.centerx, foot)
         p.fill(hotel, theme.HOTEL)
-    if sq.get("depot"):  # a shed with a pitched roof
+    if sq.depot:  # a shed with a pitched roof
         shed = pygame.Rect(0, 0, r.width // 2, r.height // 5)
         shed.midbottom = (r.centerx, foot)
         p.fill(shed, DEPOT)
         pygame.draw.polygon(p.surface, DEPOT, [(shed.x, shed.y), (shed.right, shed.y),
                                                (shed.centerx, shed.y - shed.height)])
-    houses = int(sq.get("houses") or 0)
+    houses = sq.houses
     if houses:
         dot = max(2, r.width // 6)
         gap = max(1, dot // 3)
@@ -290,9 +292,9 @@ def label_box(p: Painter, r: pygame.Rect) -> pygame.Rect:
     return pygame.Rect(r.x + 1, r.y, r.width - 2, height)
 
 
-def _group_color(sq: Mapping[str, Any] | None, info: Any, ui: UiState) -> theme.Color | None:
+def _group_color(sq: Deed | None, info: Any, ui: UiState) -> theme.Color | None:
     """The colour bar of a property's cell (its group's), None for any other square."""
-    group = (sq or {}).get("group") or (info.group if info else None)
+    group = (sq.group if sq else None) or (info.group if info else None)
     if sq is None or not group:
         return None
     return ui.board.group_colors.get(group) or theme.GROUP_COLORS.get(group, theme.TEXT_DIM)
@@ -336,14 +338,14 @@ def token_places(area: pygame.Rect, count: int, largest: int) -> list[tuple[int,
             for i in range(count)]
 
 
-def token_spots(p: Painter, state: Mapping[str, Any], cell_rect: Any,
-                labelled: bool) -> list[tuple[Mapping[str, Any], tuple[int, int, int]]]:
+def token_spots(p: Painter, table: TableView, cell_rect: Any,
+                labelled: bool) -> list[tuple[Seat, tuple[int, int, int]]]:
     """Each player still in the game with the (x, y, radius) of their disc on their square:
     under the square's short name when it has one, so the name stays readable."""
-    here: dict[int, list[Mapping[str, Any]]] = {}
-    for player in state.get("players") or []:
-        if not player.get("bankrupt"):
-            here.setdefault(int(player.get("position") or 0), []).append(player)
+    here: dict[int, list[Seat]] = {}
+    for player in table.players:
+        if not player.bankrupt:
+            here.setdefault(player.position, []).append(player)
     spots = []
     for index, players in here.items():
         r = cell_rect(index)
@@ -358,15 +360,15 @@ def token_spots(p: Painter, state: Mapping[str, Any], cell_rect: Any,
     return spots
 
 
-def _draw_tokens(p: Painter, state: Mapping[str, Any], colors: dict[str, theme.Color],
+def _draw_tokens(p: Painter, table: TableView, colors: dict[str, theme.Color],
                  cell_rect: Any, labelled: bool) -> None:
     """A disc in their colour for each player still in the game, on their square (barred
     while in jail)."""
-    for player, (cx, cy, radius) in token_spots(p, state, cell_rect, labelled):
-        color = colors.get(str(player.get("name")), theme.TEXT)
+    for player, (cx, cy, radius) in token_spots(p, table, cell_rect, labelled):
+        color = colors.get(player.name, theme.TEXT)
         pygame.draw.circle(p.surface, (0, 0, 0), (cx, cy), radius + 1)
         pygame.draw.circle(p.surface, color, (cx, cy), radius)
-        if player.get("in_jail"):
+        if player.jailed:
             for dx in (-radius // 2, 0, radius // 2):
                 pygame.draw.line(p.surface, (20, 20, 20), (cx + dx, cy - radius),
                                  (cx + dx, cy + radius), max(1, radius // 4))
@@ -473,20 +475,19 @@ def _card_fits(p: Painter, inner: pygame.Rect, title: str, shown: str, below: in
 def _draw_standing(p: Painter, box: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
     """The square the current player stands on, big, with its owner and rent (or its price
     while the bank has it), so the centre of the board says what matters now."""
-    current = state.get("current")
-    me = next((pl for pl in state.get("players") or [] if pl.get("name") == current), None)
-    if me is None or state.get("winner"):
+    table = table_of(state, ui)
+    me = table.player(table.current)
+    if me is None or table.winner:
         return
-    index = int(me.get("position", 0))
-    deed = next((sq for sq in state.get("squares") or [] if sq.get("index") == index), None)
+    index = me.position
+    deed = table.deed(index)
     currency = state.get("currency")
     line = ""
-    if deed is not None and deed.get("owner"):
-        rent = (f"× {deed.get('rent')}" if deed.get("kind") == "utility"
-                else money(int(deed.get("rent", 0)), currency))
-        line = text("centre_owned", owner=deed["owner"], rent=rent)
+    if deed is not None and deed.owner:
+        rent = (f"× {deed.rent}" if deed.kind == "utility" else money(deed.rent, currency))
+        line = text("centre_owned", owner=deed.owner, rent=rent)
     elif deed is not None:
-        line = text("centre_for_sale", price=money(int(deed.get("price", 0)), currency))
+        line = text("centre_for_sale", price=money(deed.price, currency))
     # the owner's line takes what it needs (a long name: three lines), the square the rest
     count, line_h = p.wrapped(line, box.width, theme.SIZES["card"]) if line else (0, 0)
     below = max(box.height * 40 // 100, min(3, count) * line_h + p.px(4))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 import pygame
 
+from companion.game.table.records import Seat
+from companion.game.table.view import TableView
 from companion.screen import theme
 from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
@@ -15,7 +18,7 @@ from companion.screen.painter import Painter, line_metrics
 from companion.screen.texts import text
 from companion.screen.ui_state import DELTA_SHOWN_S, UiState
 from companion.screen.views.dice import draw_die
-from companion.screen.views.prompt import PANEL_BUTTONS, Prompt
+from companion.screen.views.prompt import PANEL_BUTTONS, Prompt, table_of
 from companion.words import catalog as i18n
 
 
@@ -31,7 +34,7 @@ def format_clock(seconds: float) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
-def roll_total(dice: list[Any]) -> int | None:
+def roll_total(dice: Sequence[Any]) -> int | None:
     """What the dice shown add up to: the white dice and a numbered speed die (the bus and
     Mr. Monopoly add nothing); None with no dice.
 
@@ -79,16 +82,16 @@ def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
     p.fill(rect, theme.PANEL)
     pad = p.px(8)
     inner = rect.inflate(-2 * pad, -p.px(6))
-    turn = state.get("turn") or {}
-    dice = state.get("dice") or []
+    table = table_of(state, ui)
+    turn, dice = table.turn, table.turn.dice
     size = inner.height
     x = inner.centerx + p.px(20)
     turn_box = pygame.Rect(inner.x, inner.y, inner.width * 14 // 100, inner.height)
     who_box = pygame.Rect(turn_box.right + pad, inner.y, x - turn_box.right - 2 * pad,
                           inner.height)
-    p.text(text("turn", number=turn.get("number", 1)), turn_box, 18, theme.TEXT_DIM,
+    p.text(text("turn", number=turn.number), turn_box, 18, theme.TEXT_DIM,
            min_size=theme.readable(p.scale))
-    current = str(state.get("current") or "")
+    current = table.current or ""
     said = text("whose_turn", player=current)
     floor = theme.readable(p.scale)
     if p.measure(said, max(6, round(floor * p.scale)), True)[0] > who_box.width:
@@ -113,18 +116,19 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
                  colors: dict[str, theme.Color]) -> None:
     """One card per player: name, big balance in their colour, change, jail, worth (five
     players or more: one row each, see `_draw_strip`)."""
-    players = state.get("players") or []
+    table = table_of(state, ui)
+    players = table.players
     if not players:
         return
     if len(players) > 4:
-        _draw_strip(p, rect, state, ui, colors)
+        _draw_strip(p, rect, table, ui, colors)
         return
     cards = rows(rect, max(len(players), 3), p.px(5))[:len(players)]
     currency = state.get("currency")
     for card, player in zip(cards, players, strict=False):
-        name = str(player.get("name"))
-        color = _card_frame(p, card, player, state, colors)
-        out = bool(player.get("bankrupt"))
+        name = player.name
+        color = _card_frame(p, card, player, table, colors)
+        out = player.bankrupt
         inner = card.inflate(-p.px(16), -p.px(6))
         inner.x += p.px(4)
         name_row, cash_row, status_row = _card_rows(inner)
@@ -135,7 +139,7 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         p.text(fitted_name(p, name, name_box.width), name_box, theme.SIZES["name"],
                theme.TEXT_DIM if out else color, bold=True, min_size=theme.readable(p.scale))
         _draw_change(p, badge, name, currency, ui)
-        p.text(money(int(player.get("cash", 0)), currency), cash_row,
+        p.text(money(player.cash, currency), cash_row,
                theme.SIZES["cash"], theme.TEXT_DIM if out else color, bold=True,
                min_size=_money_floor(p))
         status = _status(player, currency)
@@ -151,19 +155,19 @@ def _money_floor(p: Painter) -> float:
     return theme.MONEY if p.scale < 1.25 else theme.MONEY * 0.6
 
 
-def _card_frame(p: Painter, card: pygame.Rect, player: Mapping[str, Any],
-                state: Mapping[str, Any], colors: dict[str, theme.Color]) -> theme.Color:
+def _card_frame(p: Painter, card: pygame.Rect, player: Seat, table: TableView,
+                colors: dict[str, theme.Color]) -> theme.Color:
     """A player's card: its panel, the frame of the player to move or to decide, the strip in
     their colour (grey once bankrupt); returns their colour."""
-    name = str(player.get("name"))
+    name = player.name
     color = colors.get(name, theme.TEXT)
     p.fill(card, theme.PANEL, radius=6)
-    if name == state.get("current") and not state.get("winner"):
+    if name == table.current and not table.winner:
         p.frame(card, theme.ACCENT, width=2.5, radius=6)
-    elif name == (state.get("pending") or {}).get("player"):
+    elif name == table.turn.pending_player:
         p.frame(card, color, width=2, radius=6)
     strip = pygame.Rect(card.x, card.y, p.px(6), card.height)
-    p.fill(strip, color if not player.get("bankrupt") else theme.MORTGAGED, radius=3)
+    p.fill(strip, color if not player.bankrupt else theme.MORTGAGED, radius=3)
     return color
 
 
@@ -177,33 +181,33 @@ def _draw_change(p: Painter, box: pygame.Rect, name: str, currency: Any, ui: UiS
                min_size=theme.readable(p.scale))
 
 
-def _draw_strip(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
+def _draw_strip(p: Painter, rect: pygame.Rect, table: TableView, ui: UiState,
                 colors: dict[str, theme.Color]) -> None:
     """Five to eight players, one row each across the whole column: the name on the left,
     the cash on the right, its digits at full size and its currency at the readable size
     (two narrow columns cannot hold "Fr. 174'000.–" at MONEY); a row tall enough for two
     lines adds jail, jail cards or worth under the name (or the rest of a long name) and the
     change of the cash, a shorter one shows jail as bars before the name."""
-    players = state.get("players") or []
-    currency = state.get("currency")
+    players = table.players
+    currency = table.state.get("currency")
     cards = rows(rect, len(players), p.px(3))
     size = theme.SIZES["name"]
     line_h = p.wrapped("M", 100, size, bold=True)[1]
     for card, player in zip(cards, players, strict=False):
-        name = str(player.get("name"))
-        out = bool(player.get("bankrupt"))
-        color = _card_frame(p, card, player, state, colors)
+        name = player.name
+        out = player.bankrupt
+        color = _card_frame(p, card, player, table, colors)
         inner = card.inflate(-p.px(16), -p.px(4))
         inner.x += p.px(4)
-        cash = int(player.get("cash", 0))
+        cash = player.cash
         cash_x = _draw_amount(p, inner, cash, currency, theme.TEXT_DIM if out else color)
         left = pygame.Rect(inner.x, inner.y, cash_x - p.px(8) - inner.x, inner.height)
         lines = max(1, min(3, left.height // line_h))
-        jailed = bool(player.get("in_jail")) and not out
-        status = _status({**player, "in_jail": False}, currency, compact=True)
+        jailed = player.jailed and not out
+        status = _status(replace(player, jailed=False), currency, compact=True)
         if jailed:  # bars say "in jail", the turns spent there follow
-            status = " · ".join(([f"{player.get('jail_turns', 0)}/3"] if lines >= 2 else [])
-                                + ([status] if player.get("jail_cards") else []))
+            status = " · ".join(([f"{player.jail_turns}/3"] if lines >= 2 else [])
+                                + ([status] if player.jail_cards else []))
         anim = ui.anims.get(name)
         change = (delta(anim.new - anim.old, currency) if anim is not None and anim.new != anim.old
                   and ui.now - anim.start < DELTA_SHOWN_S else "")
@@ -244,7 +248,7 @@ def _draw_strip(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
                 bars = pygame.Rect(below.x, below.centery - p.px(7), p.px(12), p.px(14))
                 _draw_bars(p, bars, theme.BAD)
                 below.x, below.width = bars.right + p.px(5), below.width - bars.width - p.px(5)
-            p.text(status, below, theme.SIZES["worth"], theme.BAD if out or player.get("in_jail")
+            p.text(status, below, theme.SIZES["worth"], theme.BAD if out or player.jailed
                    else theme.TEXT_DIM, min_size=theme.readable(p.scale))
 
 
@@ -285,10 +289,9 @@ def _draw_amount(p: Painter, box: pygame.Rect, amount: int, currency: Any,
     return x
 
 
-def _has_news(player: Mapping[str, Any]) -> bool:
+def _has_news(player: Seat) -> bool:
     """The player's status says more than their worth: bankrupt, in jail, holding cards."""
-    return bool(player.get("bankrupt") or player.get("in_jail") or player.get("jail_cards")
-                or player.get("bus_tickets"))
+    return bool(player.bankrupt or player.jailed or player.jail_cards or player.bus_tickets)
 
 
 def _draw_bars(p: Painter, box: pygame.Rect, color: theme.Color) -> None:
@@ -308,20 +311,20 @@ def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rec
             pygame.Rect(inner.x, inner.y + name_h + cash_h, inner.width, h - name_h - cash_h))
 
 
-def _status(player: Mapping[str, Any], currency: Any, compact: bool = False) -> str:
+def _status(player: Seat, currency: Any, compact: bool = False) -> str:
     """Jail, jail cards and net worth, as one short line (compact: worth only if nothing
     else is to say)."""
-    if player.get("bankrupt"):
+    if player.bankrupt:
         return text("bankrupt")
     parts = []
-    if player.get("in_jail"):
-        parts.append(text("in_jail", turns=player.get("jail_turns", 0)))
-    if player.get("jail_cards"):
-        parts.append(text("jail_cards", count=player["jail_cards"]))
-    if player.get("bus_tickets"):
-        parts.append(text("bus_tickets", count=player["bus_tickets"]))
+    if player.jailed:
+        parts.append(text("in_jail", turns=player.jail_turns))
+    if player.jail_cards:
+        parts.append(text("jail_cards", count=player.jail_cards))
+    if player.bus_tickets:
+        parts.append(text("bus_tickets", count=player.bus_tickets))
     if not (compact and parts):
-        parts.append(text("net_worth", amount=money(int(player.get("net_worth", 0)), currency)))
+        parts.append(text("net_worth", amount=money(player.net_worth, currency)))
     return " · ".join(parts)
 
 

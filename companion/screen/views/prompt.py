@@ -94,20 +94,12 @@ def square_name(state: Mapping[str, Any], ui: UiState, index: int | None) -> str
         return "?"
     if ui.board.localized and 0 <= index < len(ui.board.squares):
         return ui.board.squares[index].name
-    for sq in state.get("squares") or []:
-        if sq.get("index") == index:
-            return str(sq.get("name"))
+    deed = table_of(state, ui).deed(index)
+    if deed is not None:
+        return deed.name
     if 0 <= index < len(ui.board.squares):
         return ui.board.squares[index].name
     return f"#{index}"
-
-
-def player_json(state: Mapping[str, Any], name: str | None) -> JSON:
-    """The named player's entry of the state (empty if unknown)."""
-    for player in state.get("players") or []:
-        if player.get("name") == name:
-            return dict(player)
-    return {}
 
 
 def undo_question(state: Mapping[str, Any], ui: UiState) -> str:
@@ -123,8 +115,9 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         return Prompt(undo_question(state, ui), [text("prompt_undo_help")],
                       [Action("yes", text("act_undo"), ui="undo_now"),
                        Action("no", text("act_keep"), ui="undo_keep")])
-    if state.get("winner"):
-        return Prompt(text("prompt_winner", player=state["winner"]), player=state["winner"],
+    winner = table_of(state, ui).winner
+    if winner:
+        return Prompt(text("prompt_winner", player=winner), player=winner,
                       actions=[Action("undo", text("act_undo"), ui="undo"),
                                Action("menu", text("act_menu"), ui="menu")])
     pending = state.get("pending")
@@ -217,8 +210,10 @@ def _pick(state: Mapping[str, Any], ui: UiState, pick: Pick) -> Prompt:
 
 
 def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
-    cur = state.get("current")
-    me = player_json(state, cur)
+    table = table_of(state, ui)
+    cur = table.current
+    me = table.player(cur)
+    jailed = me is not None and me.jailed
     cur_money = state.get("currency")
     actions: list[Action] = []
     details: list[str] = []
@@ -226,9 +221,9 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     roll = press if press is not None and press["do"] == "roll" else None
     if press is not None:
         actions.append(Action("roll", text("act_roll" if roll else "act_end_turn"), press))
-    if me.get("in_jail") and not roll:  # just sent to jail: the turn ends there
+    if jailed and not roll:  # just sent to jail: the turn ends there
         title = text("prompt_jailed", player=cur)
-    elif me.get("in_jail"):
+    elif jailed:
         fine = int((state.get("options") or {}).get("jail_fine", 50))
         pay = command_for(state, "yes")
         card = command_for(state, "no")
@@ -240,8 +235,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
         if card:
             actions.append(Action("no", text("act_use_card"), card))
     elif roll:
-        turn = state.get("turn") or {}
-        title = text("prompt_roll_again" if turn.get("rolled") else "prompt_roll", player=cur)
+        title = text("prompt_roll_again" if table.turn.rolled else "prompt_roll", player=cur)
         if dice_needed(state, cur) > 2 and not (ui.dice_entry or ui.speed_entry is not None):
             details.append(text("prompt_speed_dice"))
     else:
@@ -251,7 +245,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     go = command_for(state, "pass_go")
     if go:
         actions.append(Action("pass_go", text("act_pass_go"), go))
-    elif not (state.get("options") or {}).get("bank_only") and not me.get("in_jail"):
+    elif not (state.get("options") or {}).get("bank_only") and not jailed:
         # the companion moves the tokens: the key says it pays the salary itself
         actions.append(Action("pass_go", text("act_go_by_device"), ui="go_by_device"))
     shown_card = card_text(state, ui)
@@ -363,7 +357,8 @@ def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> P
     if buy:
         actions.append(Action("yes", text("act_buy"), buy))
     else:
-        cash = int(player_json(state, who).get("cash", 0))
+        seat = table_of(state, ui).player(who)
+        cash = seat.cash if seat is not None else 0
         refusal = text("cannot_afford", player=who, square=name, price=money(price, cur_money),
                        cash=money(cash, cur_money))
     decline = command_for(state, "no")
@@ -434,37 +429,38 @@ def square_choices(state: Mapping[str, Any], ui: UiState, verb: str,
     for move in table_of(state, ui).choices(verb, by):
         for square in move.squares:
             label = f"{move.by}: {square_name(state, ui, square)}"
-            building = building_for(state, verb, square)
+            building = building_for(table_of(state, ui), verb, square)
             if building:
                 label += f" · {text('building_' + building)}"
             out.append((label, move.command(square=square)))
     return out
 
 
-def building_for(state: Mapping[str, Any], verb: str, square: int) -> str | None:
+def building_for(table: TableView, verb: str, square: int) -> str | None:
     """The building `build` would put on `square` (or `sell_building` take off it): house,
     hotel, skyscraper or a station's train depot; None for other verbs.
 
-    >>> building_for({"squares": [{"index": 6, "kind": "station", "depot": False}]}, "build", 6)
+    >>> def on(*squares: dict[str, Any]) -> TableView:
+    ...     return build_view({"squares": list(squares)})
+    >>> building_for(on({"index": 6, "kind": "station", "depot": False}), "build", 6)
     'depot'
-    >>> building_for({"squares": [{"index": 9, "kind": "lot", "hotel": True,
-    ...                            "skyscraper": False}]}, "build", 9)
+    >>> building_for(on({"index": 9, "kind": "lot", "hotel": True, "skyscraper": False}),
+    ...              "build", 9)
     'skyscraper'
-    >>> building_for({"squares": [{"index": 9, "kind": "lot", "hotel": True}]}, "sell_building", 9)
+    >>> building_for(on({"index": 9, "kind": "lot", "hotel": True}), "sell_building", 9)
     'hotel'
     """
     if verb not in ("build", "sell_building"):
         return None
-    sq: Mapping[str, Any] = next((s for s in state.get("squares") or []
-                                  if s.get("index") == square), {})
-    if sq.get("kind") == "station":
+    sq = table.deed(square)
+    if sq is not None and sq.kind == "station":
         return "depot"
-    houses = int(sq.get("houses") or 0)
+    houses = sq.houses if sq is not None else 0
     if verb == "sell_building":
-        if sq.get("skyscraper"):
+        if sq is not None and sq.skyscraper:
             return "skyscraper"
-        return "hotel" if sq.get("hotel") else "house"
-    if sq.get("hotel"):
+        return "hotel" if sq is not None and sq.hotel else "house"
+    if sq is not None and sq.hotel:
         return "skyscraper"
-    before_hotel = int((state.get("options") or {}).get("houses_before_hotel", 4))
+    before_hotel = int((table.state.get("options") or {}).get("houses_before_hotel", 4))
     return "hotel" if houses >= before_hotel else "house"

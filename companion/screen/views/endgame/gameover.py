@@ -7,6 +7,8 @@ from typing import Any
 
 import pygame
 
+from companion.game.table.records import Seat
+from companion.game.table.view import TableView
 from companion.screen import theme
 from companion.screen.layout import GameOverLayout, rows
 from companion.screen.money import money
@@ -14,20 +16,20 @@ from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
 from companion.screen.views.endgame.story import draw_story, story_series
+from companion.screen.views.prompt import table_of
 
 
-def standings(state: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def standings(table: TableView) -> list[Seat]:
     """Players best first: the winner, then by net worth; the bankrupt last.
 
-    >>> [p["name"] for p in standings({"winner": "Bo", "players": [
+    >>> from companion.game.table.view import build
+    >>> [p.name for p in standings(build({"winner": "Bo", "players": [
     ...     {"name": "Ann", "net_worth": 900}, {"name": "Bo", "net_worth": 800},
-    ...     {"name": "Cy", "net_worth": 0, "bankrupt": True}]})]
+    ...     {"name": "Cy", "net_worth": 0, "bankrupt": True}]}))]
     ['Bo', 'Ann', 'Cy']
     """
-    winner = state.get("winner")
-    return sorted(state.get("players") or [],
-                  key=lambda p: (p.get("name") != winner, bool(p.get("bankrupt")),
-                                 -int(p.get("net_worth", 0))))
+    winner = table.winner
+    return sorted(table.players, key=lambda p: (p.name != winner, p.bankrupt, -p.net_worth))
 
 
 def draw_game_over(p: Painter, state: Mapping[str, Any], ui: UiState,
@@ -35,11 +37,12 @@ def draw_game_over(p: Painter, state: Mapping[str, Any], ui: UiState,
     """Everything but the buttons (drawn by the caller with the prompt's actions)."""
     layout = GameOverLayout.for_size(p.surface.get_size())
     p.fill(layout.header, theme.PANEL)
-    winner = state.get("winner")
+    table = table_of(state, ui)
+    winner = table.winner
     head = layout.header.inflate(-p.px(20), -p.px(8))
     p.text(f"{text('prompt_game_over')} · {text('prompt_winner', player=winner)}", head, 28,
            colors.get(str(winner), theme.ACCENT), bold=True, align="center")
-    _draw_standings(p, layout.standings, state, colors)
+    _draw_standings(p, layout.standings, table, colors)
     chart = layout.chart
     if ui.story:  # the game's story under the chart, and the chart by turn
         gap = p.px(8)
@@ -47,23 +50,22 @@ def draw_game_over(p: Painter, state: Mapping[str, Any], ui: UiState,
                            chart.height * 42 // 100 - gap)
         chart = pygame.Rect(chart.x, chart.y, chart.width, chart.height * 58 // 100)
         draw_story(p, told, ui.story, state, ui)
-    _draw_chart(p, chart, state, ui, colors)
+    _draw_chart(p, chart, table, ui, colors)
     return layout
 
 
-def _draw_standings(p: Painter, rect: pygame.Rect, state: Mapping[str, Any],
+def _draw_standings(p: Painter, rect: pygame.Rect, table: TableView,
                     colors: dict[str, theme.Color]) -> None:
     p.fill(rect, theme.PANEL, radius=8)
     inner = rect.inflate(-p.px(16), -p.px(12))
     lines = rows(inner, 9, p.px(3))
     floor = theme.readable(p.scale)
     p.text(text("standings"), lines[0], 18, theme.TEXT_DIM, bold=True, min_size=floor)
-    currency = state.get("currency")
-    for place, (line, player) in enumerate(zip(lines[1:], standings(state), strict=False), 1):
-        name = str(player.get("name"))
+    currency = table.state.get("currency")
+    for place, (line, player) in enumerate(zip(lines[1:], standings(table), strict=False), 1):
+        name = player.name
         color = colors.get(name, theme.TEXT)
-        value = text("bankrupt") if player.get("bankrupt") else money(
-            int(player.get("net_worth", 0)), currency)
+        value = text("bankrupt") if player.bankrupt else money(player.net_worth, currency)
         # the worth whole on the right, the name in what is left (a long one ellipsised)
         width = min(p.measure(value, round(18 * p.scale))[0], line.width // 2)
         num = pygame.Rect(line.x, line.y, line.width * 11 // 100, line.height)
@@ -71,13 +73,13 @@ def _draw_standings(p: Painter, rect: pygame.Rect, state: Mapping[str, Any],
         who = pygame.Rect(num.right, line.y, worth.x - p.px(8) - num.right, line.height)
         p.text(text("place", place=place), num, 18, theme.TEXT_DIM, bold=True, min_size=floor)
         p.text(name, who, 18, color, bold=True, min_size=floor)
-        p.text(value, worth, 18, theme.TEXT_DIM if player.get("bankrupt") else theme.TEXT,
+        p.text(value, worth, 18, theme.TEXT_DIM if player.bankrupt else theme.TEXT,
                align="right", min_size=floor)
 
 
-def _series(state: Mapping[str, Any], ui: UiState) -> list[dict[str, int]]:
+def _series(table: TableView, ui: UiState) -> list[dict[str, int]]:
     """The samples to chart: those recorded during the game, ending with the final state."""
-    final = {str(p.get("name")): int(p.get("net_worth", 0)) for p in state.get("players") or []}
+    final = {p.name: p.net_worth for p in table.players}
     samples = story_series(ui.story) or list(ui.networth)
     if not samples or samples[-1] != final:
         samples.append(final)
@@ -86,16 +88,16 @@ def _series(state: Mapping[str, Any], ui: UiState) -> list[dict[str, int]]:
     return samples
 
 
-def _draw_chart(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
+def _draw_chart(p: Painter, rect: pygame.Rect, table: TableView, ui: UiState,
                 colors: dict[str, theme.Color]) -> None:
     p.fill(rect, theme.PANEL, radius=8)
     inner = rect.inflate(-p.px(16), -p.px(12))
     title = pygame.Rect(inner.x, inner.y, inner.width, p.px(24))
     floor = theme.readable(p.scale)
     p.text(text("chart_title"), title, 16, theme.TEXT_DIM, bold=True, min_size=floor)
-    samples = _series(state, ui)
+    samples = _series(table, ui)
     top_value = max([v for s in samples for v in s.values()] + [1])
-    currency = state.get("currency")
+    currency = table.state.get("currency")
     label_w = min(p.measure(money(top_value, currency), round(16 * p.scale))[0] + p.px(8),
                   inner.width * 2 // 5)
     plot = pygame.Rect(inner.x + label_w, title.bottom + p.px(8), inner.width - label_w,

@@ -1,0 +1,150 @@
+"""Typed read-only records of what the faces draw: the players (cash, square, jail,
+bankruptcy), the ownable squares (owner, buildings, mortgage) and the turn.
+
+The session's view of the table (companion.game.table.view.TableView) builds them from the
+public state JSON (docs/state-json.md) the first time a face asks, once per version: a
+face reads `table.players`, `table.player(name)`, `table.square(index)` or `table.turn`
+instead of the state's dicts, so the JSON's keys are read here and in the engine only.
+Nothing is built for a version nobody draws, and what is built is one record per player
+and per ownable square: the cost of a move stays flat however long the game runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player as the table draws them.
+
+    >>> Seat.of({"name": "Ann", "cash": 1340, "position": 24, "in_jail": True})
+    Seat(name='Ann', cash=1340, position=24, jailed=True, bankrupt=False, jail_cards=0, \
+jail_turns=0, net_worth=0, bus_tickets=0)
+    """
+
+    name: str
+    cash: int
+    position: int
+    jailed: bool
+    bankrupt: bool
+    #: Get Out of Jail Free cards held
+    jail_cards: int
+    #: turns spent in jail so far
+    jail_turns: int
+    #: cash and what the deeds and buildings are worth (the state's own figure)
+    net_worth: int
+    #: Mega: bus tickets held
+    bus_tickets: int
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> Seat:
+        """The record of one entry of the state's `players`."""
+        return cls(name=str(raw.get("name")), cash=_int(raw.get("cash")),
+                   position=_int(raw.get("position")), jailed=bool(raw.get("in_jail")),
+                   bankrupt=bool(raw.get("bankrupt")), jail_cards=_int(raw.get("jail_cards")),
+                   jail_turns=_int(raw.get("jail_turns")), net_worth=_int(raw.get("net_worth")),
+                   bus_tickets=_int(raw.get("bus_tickets")))
+
+
+@dataclass(frozen=True, slots=True)
+class Deed:
+    """One ownable square (a lot, a station, a utility) as the table draws it.
+
+    >>> Deed.of({"index": 1, "id": "old-kent", "name": "Old Kent Road", "kind": "lot",
+    ...          "group": "brown", "price": 60, "owner": "Ann", "houses": 2}).houses
+    2
+    """
+
+    index: int
+    id: str
+    name: str
+    kind: str
+    group: str | None
+    price: int
+    #: None: the bank's
+    owner: str | None
+    #: 0-4 (0 with a hotel)
+    houses: int
+    hotel: bool
+    mortgaged: bool
+    #: what landing there would cost now (a utility: per pip of the dice)
+    rent: int
+    #: Mega: a skyscraper on the lot, a depot on the station
+    skyscraper: bool
+    depot: bool
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> Deed:
+        """The record of one entry of the state's `squares`."""
+        return cls(index=_int(raw.get("index")), id=str(raw.get("id") or ""),
+                   name=str(raw.get("name") or ""), kind=str(raw.get("kind") or ""),
+                   group=_str(raw.get("group")), price=_int(raw.get("price")),
+                   owner=_str(raw.get("owner")), houses=_int(raw.get("houses")),
+                   hotel=bool(raw.get("hotel")), mortgaged=bool(raw.get("mortgaged")),
+                   rent=_int(raw.get("rent")), skyscraper=bool(raw.get("skyscraper")),
+                   depot=bool(raw.get("depot")))
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Where the game stands: the version, whose turn, the decision waited for (its kind
+    and who answers it), the winner, the turn's number and the last dice.
+
+    >>> Turn.of({"version": 4, "current": "Bo", "pending": {"kind": "buy", "player": "Bo"},
+    ...          "turn": {"number": 3, "rolled": True}, "dice": [3, 4]}).pending
+    'buy'
+    """
+
+    version: int
+    current: str | None
+    #: the pending decision's kind ("buy", "debt", "auction", ...), None when none
+    pending: str | None
+    #: who answers the pending decision (None: nobody named, as in an auction)
+    pending_player: str | None
+    winner: str | None
+    #: the turn's number (1 before the first)
+    number: int
+    rolled: bool
+    dice: tuple[int | str, ...]
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> Turn:
+        """The turn of a public state JSON."""
+        pending = state.get("pending") or {}
+        turn = state.get("turn") or {}
+        return cls(version=_int(state.get("version")), current=_str(state.get("current")),
+                   pending=_str(pending.get("kind")), pending_player=_str(pending.get("player")),
+                   winner=_str(state.get("winner")), number=_int(turn.get("number"), 1),
+                   rolled=bool(turn.get("rolled")), dice=tuple(state.get("dice") or ()))
+
+
+def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:
+    """Every player of a public state JSON, in seat order."""
+    return tuple(map(Seat.of, _list(state, "players")))
+
+
+def seat(state: Mapping[str, Any], name: str | None) -> Seat | None:
+    """The player named `name` in a public state JSON (None: no such player); a face with
+    the session's view asks `TableView.player` instead, built once for the version."""
+    return next((Seat.of(p) for p in _list(state, "players") if p.get("name") == name), None)
+
+
+def deeds(state: Mapping[str, Any]) -> tuple[Deed, ...]:
+    """Every ownable square of a public state JSON, in board order."""
+    return tuple(map(Deed.of, _list(state, "squares")))
+
+
+def _list(state: Mapping[str, Any], key: str) -> Sequence[Mapping[str, Any]]:
+    value = state.get(key)
+    return value if isinstance(value, list) else ()

@@ -1,0 +1,99 @@
+"""The typed records of what the faces draw (companion.game.table.records), on the session's
+view of the table: they say what the state says, are built once per version and only when
+a face reads them, and a malformed entry gives a record with its defaults, not a crash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.game.api import Source
+from companion.game.session import GameSession
+from companion.game.table.records import Deed, Seat, Turn, seat
+from companion.game.table.view import build
+from companion.rules.commands import Buy, Roll
+
+TABLE = Source("script", banker=True)
+
+
+def _session(tmp_path: Path) -> GameSession:
+    session = GameSession.open(tmp_path / "game")
+    started = session.submit({"do": "new_game", "edition": "classic-eur",
+                              "players": ["Ann", "Bo", "Cy"], "seed": 7}, TABLE)
+    assert started.accepted, started.message
+    return session
+
+
+def test_the_records_say_what_the_state_says(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    try:
+        for _ in range(6):  # a few moves: someone has moved, maybe bought
+            view = session.table()
+            who = view.decider
+            if view.move("buy", who) is not None and who is not None:
+                assert session.submit(Buy(who), Source("button")).accepted
+            elif view.move("roll", who) is not None and who is not None:
+                assert session.submit(Roll(who), Source("button")).accepted
+            elif (press := view.buttons.get("roll")) is not None:
+                assert session.submit(press, Source("button")).accepted
+        state, view = session.state(), session.table()
+        assert state["version"] > 3 and any(p.position for p in view.players)  # it moved
+        assert [p.name for p in view.players] == [p["name"] for p in state["players"]]
+        for raw in state["players"]:
+            record = view.player(raw["name"])
+            assert record is not None
+            assert (record.cash, record.position, record.jailed, record.bankrupt) == (
+                raw["cash"], raw["position"], raw["in_jail"], raw["bankrupt"])
+        assert len(view.deeds) == len(state["squares"]) > 20
+        for raw in state["squares"]:
+            deed = view.deed(raw["index"])
+            assert deed is not None and view.deed_by_id(raw["id"]) is deed
+            assert (deed.owner, deed.houses, deed.mortgaged, deed.price) == (
+                raw["owner"], raw["houses"], raw["mortgaged"], raw["price"])
+        assert view.turn.current == state["current"] == view.current
+        assert view.turn.version == state["version"]
+        assert view.player("Nobody") is None and view.deed(0) is None  # GO is no deed
+    finally:
+        session.close()
+
+
+def test_built_once_per_version_and_only_when_read(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    try:
+        view = session.table()
+        assert "players" not in vars(view) and "deeds" not in vars(view)  # nobody drew yet
+        players = view.players
+        assert session.table() is view and session.table().players is players
+        assert view.player("Ann") is players[0]
+        current = view.current
+        assert current is not None
+        assert session.submit(Roll(current), Source("button")).accepted
+        after = session.table()
+        assert after is not view and after.version > view.version
+        assert "players" not in vars(after)  # a new version builds its own, when read
+        moved = after.player(current)
+        assert moved is not None and moved != players[0]  # the roll moved the token
+        assert players[0].position == 0 and view.player(current) is players[0]  # kept
+    finally:
+        session.close()
+
+
+def test_a_malformed_entry_gives_defaults_not_a_crash() -> None:
+    view = build({"version": 2, "current": 3, "players": [{"name": "Ann", "cash": "lots",
+                  "position": None, "in_jail": 1}, {"cash": True}],
+                  "squares": [{"index": 5, "owner": 7, "houses": "2"}], "turn": None,
+                  "dice": None, "pending": {"kind": "buy", "player": 4}})
+    assert view.players[0] == Seat("Ann", 0, 0, True, False, 0, 0, 0, 0)
+    assert view.players[1].cash == 0 and view.players[1].name == "None"
+    assert view.deed(5) == Deed(5, "", "", "", None, 0, None, 0, False, False, 0, False,
+                                False)
+    assert view.turn == Turn(2, None, "buy", None, None, 1, False, ())
+    assert build({"players": "nobody", "squares": {"a": 1}}).players == ()
+    assert build({"squares": {"a": 1}}).deeds == ()
+
+
+def test_one_seat_read_from_a_state() -> None:
+    state = {"players": [{"name": "Ann", "position": 7}, {"name": "Bo", "in_jail": True}]}
+    ann, bo = seat(state, "Ann"), seat(state, "Bo")
+    assert ann is not None and ann.position == 7 and not ann.jailed
+    assert bo is not None and bo.jailed
+    assert seat(state, "Cy") is None and seat(state, None) is None
