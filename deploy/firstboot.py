@@ -28,6 +28,7 @@ whole card (growpart, resize2fs), once.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pwd
 import re
@@ -131,10 +132,26 @@ def parse(text: str, path: str = SETTINGS) -> Settings:
 
 
 def without_secrets(text: str) -> str:
-    """The file's text with the PIN's and the Wi-Fi password's values emptied."""
-    for _section, key in SECRETS:
-        text = re.sub(rf'(?m)^(\s*{key}\s*=\s*)(".*?"|\'.*?\')(.*)$', r'\1""\3', text)
-    return text
+    """The file's text with the PIN's and the Wi-Fi password's lines emptied; if anything
+    of a secret could be left (a multi-line string), only the settings that are not secret,
+    written anew."""
+    keys = "|".join(key for _section, key in SECRETS)
+    out = re.sub(rf"(?m)^(\s*)({keys})\s*=.*$", r'\1\2 = ""', text)
+    try:
+        data = tomllib.loads(out)
+        if not any(data.get(section, {}).get(key) for section, key in SECRETS):
+            return out
+    except tomllib.TOMLDecodeError:
+        pass
+    data = tomllib.loads(text)
+    lines = []
+    for section, table in data.items():
+        lines.append(f"[{section}]")
+        for key, value in table.items():
+            shown = "" if (section, key) in SECRETS else value
+            # JSON's strings and true/false are TOML's too
+            lines.append(f"{key} = {json.dumps(shown)}")
+    return "\n".join(lines) + "\n"
 
 
 def write(path: Path, text: str, mode: int | None = 0o644, owner: int | None = None) -> None:
