@@ -74,7 +74,7 @@ done
 # deploy/test-arm64.sh's: one implementation for the install test and the image.
 set --
 ARM64_ROOT_LIBRARY=1
-# shellcheck source=deploy/test-arm64.sh
+# shellcheck source=test-arm64.sh
 source "$here/test-arm64.sh"
 cache_dir="$image_cache"
 keep="$keep_root"
@@ -214,6 +214,7 @@ install_companion() {
     # install.sh as on a Pi, but for a card: the name 'table' unless first boot says
     # otherwise, no hotspot passphrase yet (each card makes its own at first boot).
     echo debian >"$root/etc/hostname"
+    # shellcheck disable=SC2119 # install.sh with its defaults, as on a Pi
     install_sh
     local first
     first="$(readlink "$root/opt/$APP/venv")"

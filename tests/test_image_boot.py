@@ -211,12 +211,16 @@ class Machine:
                 said += chunk
             return said.decode(errors="replace")
 
-    def screenshot(self, png: Path) -> None:
-        """The virtio GPU's scanout, as QEMU has it, saved as PNG."""
+    def screenshot(self, png: Path) -> bool:
+        """The virtio GPU's scanout, as QEMU has it, saved as PNG (False: none yet)."""
         ppm = png.with_suffix(".ppm")
+        ppm.unlink(missing_ok=True)
         self.command(f"screendump {ppm}")
+        if not ppm.exists() or ppm.stat().st_size == 0:
+            return False
         import pygame
         pygame.image.save(pygame.image.load(str(ppm)), str(png))
+        return True
 
     def power_cut(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -239,8 +243,7 @@ def wait_for_qr(machine: Machine, folder: Path, timeout: float) -> tuple[str, Pa
     deadline = time.monotonic() + timeout
     shot = folder / "screen.png"
     while time.monotonic() < deadline:
-        machine.screenshot(shot)
-        text = read_qr(shot)
+        text = read_qr(shot) if machine.screenshot(shot) else ""
         if "/join/" in text:
             return text, shot
         if "running without a screen" in machine.log():
