@@ -188,9 +188,20 @@ dtparam=watchdog=on
 EOF
     printf 'LANG=C.UTF-8\n' >"$root/etc/default/locale"
     in_root apt-get update -qq
+    # The initramfs once (the kernel's own `update-initramfs -c`): every later package
+    # with a hook would make it again (`-u`), and one takes ~25 min under emulation on a
+    # loaded machine.
+    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends initramfs-tools >/dev/null
+    local conf=/etc/initramfs-tools/update-initramfs.conf
+    sed -i 's/^update_initramfs=.*/update_initramfs=no/' "$root$conf"
     # shellcheck disable=SC2046 # a list of package names
     in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
         --no-install-recommends "${IMAGE_PACKAGES[@]}" $(apt_list) >/dev/null
+    sed -i 's/^update_initramfs=.*/update_initramfs=yes/' "$root$conf"
+    # raspi-firmware's kernel hook: the kernel, the initramfs and the DTBs onto the FAT
+    # partition, config.txt and cmdline.txt (whichever package dpkg configured first)
+    in_root env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware
     in_root apt-get clean
     rm -rf "$root"/var/lib/apt/lists/*_Packages "$root/root/$APP"
     umount_all "$root"
