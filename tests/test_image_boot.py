@@ -14,7 +14,8 @@ EMULATED figures (TCG, an x86 core emulating a Cortex-A72), not a Pi's.
 On by default where it can run (root, qemu-system-aarch64, zbarimg, and what
 `deploy/build-image.sh --preflight` needs); COMPANION_IMAGE_TEST=0 skips it. The image is
 cached by the checkout's hash (COMPANION_IMAGE_CACHE, default
-/var/cache/table-companion-arm64); every wait is bounded.
+/var/cache/table-companion-arm64), or COMPANION_IMAGE=FILE boots a given image without
+building; every wait is bounded.
 """
 
 from __future__ import annotations
@@ -100,6 +101,10 @@ def image() -> Path:
     reason = why_not()
     if reason is not None:
         pytest.skip(reason)
+    given = os.environ.get("COMPANION_IMAGE")
+    if given:  # an image built before (deploy/build-image.sh --out FILE): boot that one
+        assert Path(given).is_file(), f"COMPANION_IMAGE={given}: no such file"
+        return Path(given)
     cache = os.environ.get("COMPANION_IMAGE_CACHE", "/var/cache/table-companion-arm64")
     try:
         result = subprocess.run(["nice", "-n", "19", "bash", str(BUILD), "--cache-dir", cache],
@@ -172,7 +177,7 @@ class Machine:
              "-device", "virtio-blk-pci,drive=card",
              "-device", "virtio-gpu-pci,xres=800,yres=480",
              "-netdev", f"user,id=net,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:8080",
-             "-device", "virtio-net-pci,netdev=net", "-display", "none", "-no-reboot",
+             "-device", "virtio-net-pci,netdev=net,romfile=", "-display", "none", "-no-reboot",
              "-serial", f"file:{self.serial}",
              "-monitor", f"unix:{self.monitor},server,nowait"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
