@@ -195,9 +195,11 @@ EOF
         --no-install-recommends initramfs-tools >/dev/null
     local conf=/etc/initramfs-tools/update-initramfs.conf
     sed -i 's/^update_initramfs=.*/update_initramfs=no/' "$root$conf"
+    local log="$cache_dir/system-layer-apt.log"
     # shellcheck disable=SC2046 # a list of package names
     in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        --no-install-recommends "${IMAGE_PACKAGES[@]}" $(apt_list) >/dev/null
+        --no-install-recommends "${IMAGE_PACKAGES[@]}" $(apt_list) >"$log" 2>&1 ||
+        { tail -n 40 "$log" >&2; die "apt-get install failed (all of it in $log)"; }
     sed -i 's/^update_initramfs=.*/update_initramfs=yes/' "$root$conf"
     # raspi-firmware's kernel hook: the kernel, the initramfs and the DTBs onto the FAT
     # partition, config.txt and cmdline.txt (whichever package dpkg configured first)
