@@ -11,8 +11,9 @@ card boots again and every acknowledged move is there.
 It also prints the companion's RSS and start time as systemd saw them inside the guest:
 EMULATED figures (TCG, an x86 core emulating a Cortex-A72), not a Pi's.
 
-On by default where it can run (root, qemu-system-aarch64, zbarimg, and what
-`deploy/build-image.sh --preflight` needs); COMPANION_IMAGE_TEST=0 skips it. The image is
+Opt-in for now (COMPANION_IMAGE_TEST=1; see OPT_IN), where it can run (root,
+qemu-system-aarch64, zbarimg, and what `deploy/build-image.sh --preflight` needs);
+COMPANION_IMAGE_TEST=0 skips it. The image is
 cached by the checkout's hash (COMPANION_IMAGE_CACHE, default
 /var/cache/table-companion-arm64), or COMPANION_IMAGE=FILE boots a given image without
 building; every wait is bounded.
@@ -44,6 +45,9 @@ BUILD_TIMEOUT = 45 * 60
 #: from QEMU's start to the companion's screen, under TCG on a loaded machine
 BOOT_TIMEOUT = 12 * 60
 CANNOT_RUN = 3
+#: the default of COMPANION_IMAGE_TEST: "0" (opt-in) until the whole boot has passed once
+#: on this project's machines, then "1" like the other emulated tests
+OPT_IN = "0"
 NAME = "kitchen"
 PIN = "2468"
 LANGUAGE = "de"
@@ -80,8 +84,9 @@ done
 
 def why_not() -> str | None:
     """Why the image boot test cannot run here, or None."""
-    if os.environ.get("COMPANION_IMAGE_TEST") == "0":
-        return "COMPANION_IMAGE_TEST=0 (building and booting the card image takes minutes)"
+    if os.environ.get("COMPANION_IMAGE_TEST", OPT_IN) != "1":
+        return ("COMPANION_IMAGE_TEST is not 1 (building the card image takes 30-60 min "
+                "the first time, booting it twice about 10)")
     if os.geteuid() != 0:
         return "needs root (debootstrap, chroot)"
     for tool, package in ((QEMU, "qemu-system-arm"), ("zbarimg", "zbar-tools"),
