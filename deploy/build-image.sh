@@ -197,7 +197,9 @@ EOF
     sed -i 's/^update_initramfs=.*/update_initramfs=no/' "$root$conf"
     local log="$cache_dir/system-layer-apt.log"
     # shellcheck disable=SC2046 # a list of package names
+    # (--force-confold: keep /etc/default/raspi-firmware as written above, no prompt)
     in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
         --no-install-recommends "${IMAGE_PACKAGES[@]}" $(apt_list) >"$log" 2>&1 ||
         { tail -n 40 "$log" >&2; die "apt-get install failed (all of it in $log)"; }
     sed -i 's/^update_initramfs=.*/update_initramfs=yes/' "$root$conf"
