@@ -66,6 +66,10 @@ hotspot = true
 #: printed on the serial console from inside the guest (the kernel's systemd.run= command,
 #: in the test's copy of the card only): the companion's figures as systemd has them
 PROBE = r"""#!/bin/sh
+# systemd.run's unit is ordered before basic.target: start the loop as a unit of its own
+if [ "$1" != loop ]; then
+    exec systemd-run --no-block --unit=image-test-probe /bin/sh "$0" loop
+fi
 n=0
 until systemctl -q is-active table-companion.service || [ $n -ge 900 ]; do
     sleep 1; n=$((n + 1))
@@ -225,7 +229,10 @@ class Machine:
         """The virtio GPU's scanout, as QEMU has it, saved as PNG (False: none yet)."""
         ppm = png.with_suffix(".ppm")
         ppm.unlink(missing_ok=True)
-        self.command(f"screendump {ppm}")
+        try:
+            self.command(f"screendump {ppm}")
+        except (FileNotFoundError, ConnectionRefusedError):  # QEMU not listening yet
+            return False
         if not ppm.exists() or ppm.stat().st_size == 0:
             return False
         import pygame
