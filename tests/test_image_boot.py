@@ -178,7 +178,10 @@ class Machine:
         append = ("root=LABEL=RASPIROOT rw rootwait console=ttyAMA0 net.ifnames=0 "
                   "systemd.journald.forward_to_console=1 "
                   'systemd.run="/bin/sh /boot/firmware/probe.sh" '
-                  "systemd.run_success_action=none systemd.run_failure_action=none")
+                  "systemd.run_success_action=none systemd.run_failure_action=none "
+                  # systemd.run alone makes kernel-command-line.target the default target
+                  # (nothing else starts): the card's own target, with the probe wanted
+                  "systemd.unit=multi-user.target systemd.wants=kernel-command-line.service")
         self.proc = subprocess.Popen(
             ["nice", "-n", "5", QEMU, "-M", "virt", "-cpu", "cortex-a72", "-smp", "2",
              "-m", "1024", "-kernel", str(kernel), "-initrd", str(initrd), "-append", append,
