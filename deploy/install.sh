@@ -21,6 +21,8 @@ readonly APT_PACKAGES=(
     python3 python3-venv rsync ca-certificates udev      # the app and its install
     fonts-dejavu-core                                     # fonts beyond the bundled ones
     libgbm1 libdrm2 libegl1 libgles2                      # SDL's KMS/DRM display (no desktop)
+    libgl1-mesa-dri                                       # its GPU drivers (vc4, v3d): loaded
+                                                          # by libgbm1, not among its depends
     alsa-utils libasound2                                 # sound (ALSA, no desktop session)
     espeak-ng                                             # the table's voice (companion.speech)
     avahi-daemon                                          # mDNS: phones open <name>.local

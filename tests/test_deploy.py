@@ -27,8 +27,8 @@ UNIT = DEPLOY / "table-companion.service"
 GROUPS = ["video", "render", "input", "gpio", "audio", "dialout"]
 PACKAGES = [
     "python3", "python3-venv", "rsync", "ca-certificates", "udev", "fonts-dejavu-core",
-    "libgbm1", "libdrm2", "libegl1", "libgles2", "alsa-utils", "libasound2", "espeak-ng",
-    "avahi-daemon",
+    "libgbm1", "libdrm2", "libegl1", "libgles2", "libgl1-mesa-dri", "alsa-utils", "libasound2",
+    "espeak-ng", "avahi-daemon",
 ]
 HOTSPOT_PACKAGES = ["network-manager", "wpasupplicant", "dnsmasq-base"]
 AVAHI = DEPLOY / "avahi" / "table-companion.service"
