@@ -135,14 +135,14 @@ def _two_dice_halves(state: int) -> tuple[int, int, int]:
     hi, lo, vh, vl = _next_halves(hi, lo)
     first = _below_halves(vh, vl, 6) + 1
     hi, lo, vh, vl = _next_halves(hi, lo)
-    return int(first), int(_below_halves(vh, vl, 6) + 1), int(hi) << 32 | lo
+    return int(first), int(_below_halves(vh, vl, 6) + 1), int(hi) << 32 | int(lo)
 
 
 def roll_die(state: int, sides: int = 6) -> tuple[int, int]:
     """One die from 1 to `sides`, and the new state."""
     if NATIVE:
         hi, lo, vh, vl = _next_halves((state >> 32) & _M32, state & _M32)
-        return int(_below_halves(vh, vl, sides)) + 1, int(hi) << 32 | lo
+        return int(_below_halves(vh, vl, sides)) + 1, int(hi) << 32 | int(lo)
     value, state = next_u64(state)
     return value % sides + 1, state
 
@@ -179,7 +179,7 @@ def shuffled(items: list[str], state: int) -> tuple[list[str], int]:
             hi, lo, vh, vl = _next_halves(hi, lo)
             j = int(_below_halves(vh, vl, k + 1))
             out[k], out[j] = out[j], out[k]
-        return out, int(hi) << 32 | lo
+        return out, int(hi) << 32 | int(lo)
     for i in range(len(out) - 1, 0, -1):
         value, state = next_u64(state)
         j = value % (i + 1)
