@@ -105,7 +105,7 @@ def _next_halves(hi: i64, lo: i64) -> tuple[i64, i64, i64, i64]:
     lo &= _M32
     # z ^= z >> 30, z *= M1
     zh, zl = _mul_halves(hi ^ (hi >> 30), lo ^ (((hi << 2) & _M32) | (lo >> 30)), _M1H, _M1L)
-    # z ^= z >> 27, z *= M2 (the low half first: it reads the old high half)
+    # z ^= z >> 27, z *= M2 (both halves read the old z)
     zh, zl = _mul_halves(zh ^ (zh >> 27), zl ^ (((zh << 5) & _M32) | (zl >> 27)), _M2H, _M2L)
     # z ^= z >> 31
     return hi, lo, zh ^ (zh >> 31), zl ^ (((zh << 1) & _M32) | (zl >> 31))
