@@ -30,14 +30,10 @@ NO_INPUT_DRIVERS = ("dummy", "offscreen")
 
 def x11_connection(wm_info: Mapping[str, object]) -> int | None:
     """The file descriptor of the X server connection behind pygame's window, or None."""
-    capsule = wm_info.get("display")
-    if capsule is None:
+    display = _x11_display(wm_info)
+    if display is None:
         return None
     try:
-        get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-        get_pointer.restype = ctypes.c_void_p
-        get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-        display = get_pointer(capsule, b"display")
         xlib = ctypes.CDLL("libX11.so.6")
         xlib.XConnectionNumber.argtypes = [ctypes.c_void_p]
         xlib.XConnectionNumber.restype = ctypes.c_int
