@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,24 @@ def default_config_file() -> Path:
         return Path(explicit)
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / APP_DIR_NAME / "config.toml"
+
+
+def trusted_file_problem(path: Path, what: str, sound: Callable[[Any], bool],
+                         remedy: str) -> str | None:
+    """Why a file the table's trust rests on (a PIN, the seats) cannot be trusted, in one
+    line naming `what` and the `remedy`; None when it is absent or `sound` accepts its JSON.
+    A damaged file must never read as an empty one."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{what} {path} cannot be read ({exc.strerror or exc})"
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return f"{what} {path} is damaged; nothing was changed. {remedy}"
+    return None if sound(data) else f"{what} {path} is damaged; nothing was changed. {remedy}"
 
 
 def read_json(path: Path, default: Any) -> Any:

@@ -6,7 +6,6 @@ table-wide guard are the screen's too: companion.game.pins.
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 import secrets
 import socket
@@ -16,6 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from companion.paths import trusted_file_problem
 from web_remote.store import read_json, write_json
 
 #: how long a join link shown on the screen stays valid
@@ -95,20 +95,12 @@ def seats_file_problem(path: Path) -> str | None:
     """Why the seats file cannot be trusted (one line), or None when it is sound or absent
     (no seat held yet). A damaged file must never read as "every seat free": the next join
     link would take a seat another phone holds."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return f"the phones' seats file {path} cannot be read ({exc.strerror or exc})"
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        data = None
-    if isinstance(data, dict) and all(isinstance(v, str) and v for v in data.values()):
-        return None
-    return (f"the phones' seats file {path} is damaged; nothing was changed. Put it back from "
-            "a backup, or delete it to let each player's phone join its seat again")
+    return trusted_file_problem(
+        path, "the phones' seats file",
+        lambda data: isinstance(data, dict)
+        and all(isinstance(v, str) and v for v in data.values()),
+        "Put it back from a backup, or delete it to let each player's phone join its seat "
+        "again")
 
 
 class Seats:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 import threading
 import time
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.paths import read_json, write_json
+from companion.paths import read_json, trusted_file_problem, write_json
 
 PIN_ITERATIONS = 60_000
 MIN_PIN, MAX_PIN = 4, 12
@@ -39,20 +38,10 @@ def pin_file_problem(path: Path) -> str | None:
     """Why the banker PIN file cannot be trusted (one line), or None when it is sound or
     absent (no PIN set yet). A damaged file must never read as "no PIN": the next phone
     would set its own and be the banker."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return f"the banker PIN file {path} cannot be read ({exc.strerror or exc})"
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        data = None
-    if isinstance(data, dict) and _sound(data):
-        return None
-    return (f"the banker PIN file {path} is damaged; nothing was changed. Put it back from a "
-            "backup, or delete it to let the next banker who joins set a new PIN")
+    return trusted_file_problem(
+        path, "the banker PIN file", lambda data: isinstance(data, dict) and _sound(data),
+        "Put it back from a backup, or delete it to let the next banker who joins set a new "
+        "PIN")
 
 
 def _sound(data: dict[str, Any]) -> bool:
