@@ -140,10 +140,13 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert 0.1 < r["press.cpu_ms_per_move"] < 10_000  # the companion's own, from /proc
     assert r["press.frames_per_move"] >= 1  # its first frame with the result at least
     # the companion's CPU from the settled frame to the first frame with the result: some,
-    # and no more than all of its CPU over the presses
+    # and, summed over the presses, no more than all of its CPU over them (the mean against
+    # the mean: a median may pass the mean when some moves are cheap; 5 % for the reporter's
+    # process_time_ns against /proc's threads, which leaves out a thread that ended)
     assert 0 < r["press.first_frame_cpu_ms_p50"] <= r["press.first_frame_cpu_ms_p99"] \
         <= r["press.first_frame_cpu_ms_max"]
-    assert r["press.first_frame_cpu_ms_p50"] <= r["press.cpu_ms_per_move"]
+    assert r["press.first_frame_cpu_ms_mean"] <= r["press.first_frame_cpu_ms_max"]
+    assert r["press.first_frame_cpu_ms_mean"] <= r["press.cpu_ms_per_move"] * 1.05
     assert 0 < r["press.first_frame_draw_cpu_ms_p50"] <= r["press.first_frame_draw_cpu_ms_p99"]
 
 
