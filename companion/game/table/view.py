@@ -17,12 +17,11 @@ from functools import cached_property
 from typing import Any
 
 from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
+from companion.game.table.decision import AUCTIONS, Clock, Decision, auction_asked, decision_of
 from companion.game.table.offers import put_to
 from companion.game.table.records import Deed, Seat, Turn, deeds, seats
 
 JSON = dict[str, Any]
-#: decisions several players answer at once, each for themselves (their own bid or pass)
-AUCTIONS = ("auction", "building_auction")
 #: the public state's list of what the engine offers now (docs/state-json.md): read here
 #: only; a face asks the view (`TableView.moves_of`, `move`, `choices`) what it means
 MOVES_KEY = "legal"
@@ -174,15 +173,6 @@ class Asked:
 
 
 @dataclass(frozen=True)
-class Clock:
-    """A clock of the table: when it runs out (epoch seconds) and the whole seconds left
-    when the view was read."""
-
-    ends_at: float
-    seconds_left: int
-
-
-@dataclass(frozen=True)
 class TableView:
     """The table as every face renders it; see the module doc."""
 
@@ -255,6 +245,15 @@ class TableView:
     def deed_by_id(self, square_id: str) -> Deed | None:
         """The ownable square with the edition's id `square_id` (a deed card's tag)."""
         return self._deed_by_id.get(square_id)
+
+    # -- the decision the table waits for (companion.game.table.decision): built on the
+    # -- first read, once per version
+
+    @cached_property
+    def decision(self) -> Decision | None:
+        """The pending decision: who is asked, what, the answers on offer with the command
+        and the button of each, the amounts, the auction's clock (None: none pending)."""
+        return decision_of(self._state, self.moves, self.buttons, self.auction_clock)
 
     def names(self) -> tuple[str, ...]:
         """The players' names, in seat order (the bankrupt too)."""
@@ -358,12 +357,8 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
     asked: list[Asked] = []
     kind = pending.get("kind")
     moves = moves_of_state(state)
-    if kind in AUCTIONS:  # each who may still bid or pass, in seat order (the highest
-        for move in moves:  # bidder is not asked to outbid themselves)
-            by = move.by
-            if move.do in ("bid", "pass") and by is not None and \
-                    by != pending.get("bidder") and all(a.player != by for a in asked):
-                asked.append(Asked(by, str(kind)))
+    if kind in AUCTIONS:  # each who may still bid or pass (companion.game.table.decision)
+        asked += [Asked(by, str(kind)) for by in auction_asked(moves, pending.get("bidder"))]
     elif kind and isinstance(pending.get("player"), str):
         asked.append(Asked(pending["player"], str(kind)))
     asked += [Asked(to, "offer", str(offer.get("id"))) for to, offer in put_to(offers).items()]
