@@ -32,7 +32,6 @@ from companion.inputs.actions import (
     Submit,
     money,
     offered,
-    pending,
     say,
 )
 from companion.inputs.modes import AmountEntry, CardTapped, Mode, OfferAsked, RidePick
@@ -180,14 +179,15 @@ class TapInterpreter:
 
     def _card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
         table = self._view()
-        ask, drawer = pending(state), table.turn.pending_player
-        if table.turn.pending == "draw":
+        ask = table.decision
+        if ask is not None and ask.kind == "draw":
+            drawer = ask.player
             draw = offered(table, "draw", drawer)
-            if draw is not None and ask.get("deck") == role.deck:
+            if draw is not None and ask.deck == role.deck:
                 source = Source("rfid", player=drawer)
                 return [Submit(draw.command(card=role.card), source)], None
             if draw is not None:
-                return [say("wrong_deck", data={"deck": ask.get("deck")})], mode
+                return [say("wrong_deck", data={"deck": ask.deck})], mode
         current = table.current
         ride = offered(table, "use_bus_ticket", current)
         if ride is not None and role.deck == BUS_TICKETS and ride.squares:
