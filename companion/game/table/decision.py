@@ -275,11 +275,11 @@ def decision_of(state: Mapping[str, Any], moves: Sequence[Offered],
     player = _str(pending.get("player"))
     verbs = ANSWERS.get(kind)
     auction = kind in AUCTIONS
-    answers = tuple(
+    bidder = _str(pending.get("bidder"))
+    answers = tuple(  # the highest bidder is not offered to outbid themselves
         Answer.of(m, _button(m, buttons)) for m in moves
         if not m.correction and (verbs is None or m.do in verbs)
-        and (auction or m.by == player))
-    bidder = _str(pending.get("bidder"))
+        and ((m.by != bidder or m.do != "bid") if auction else m.by == player))
     asked = auction_asked(moves, bidder) if auction else (player,) if player else ()
     waiting = state.get("waiting")
     then = tuple(str(w.get("kind")) for w in waiting if isinstance(w, Mapping)) \
