@@ -295,3 +295,36 @@ def test_the_screen_resets_its_entry_when_the_decision_changes(session: GameSess
         assert screen.ui.card_holder is None and screen.ui.auction_deadline is None
     finally:
         screen.close()
+
+
+def test_the_screen_and_a_headless_table_drop_a_held_card_with_its_decision(
+        session: GameSession) -> None:
+    """One rule for both faces (companion.game.table.decision.asked_anew): a bank card
+    holds the panel's buttons for its owner's decision, and only for that one."""
+    from companion.inputs.actions import CardHolds
+    from companion.screen.headless import HeadlessTable
+
+    for command in ({"do": "roll", "by": "Ann", "dice": [1, 2]}, {"do": "buy", "by": "Ann"},
+                    {"do": "mortgage", "by": "Ann", "square": 3},
+                    {"do": "trade", "from": "Ann", "to": "Bo", "give": {"squares": [3]},
+                     "take": {"cash": 10}}):
+        assert session.submit(command, BANKER).accepted, command
+    decision = session.table().decision
+    assert decision is not None and decision.kind == "lift_mortgages"
+    assert decision.player == "Bo" != session.table().current  # theirs, on their own input
+    screen = Controller(session, language="en", clock=lambda: 100.0)
+    headless = HeadlessTable(session)
+    try:
+        screen.hold_card("Bo")
+        headless.handle(CardHolds("Bo"))
+        assert screen.ui.card_holder == headless.card_holder == "Bo"
+        assert session.submit({"do": "decline", "by": "Bo"},
+                              Source("phone", player="Bo")).accepted
+        _settle(screen, session)
+        while headless.state.get("version") != session.version:
+            headless.apply_update(headless.updates.get(timeout=10))
+        assert session.table().decision is None
+        assert screen.ui.card_holder is None and headless.card_holder is None
+    finally:
+        screen.close()
+        headless.close()

@@ -21,7 +21,7 @@ from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Updat
 from companion.game.authority import table_source
 from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
-from companion.game.table.decision import Decision
+from companion.game.table.decision import about_anew, asked_anew
 from companion.game.table.offers import OfferStore
 from companion.game.table.records import seats
 from companion.game.table.view import TableView
@@ -75,17 +75,6 @@ RESUME_ENTRIES = 20
 def has_game(state: Mapping[str, Any] | None) -> bool:
     """Whether `state` is a running (or finished) game rather than no game at all."""
     return bool(state and state.get("players"))
-
-
-def _asker(decision: Decision | None) -> tuple[str | None, str | None]:
-    """Which decision, asked of whom (a card holds the buttons for that one only)."""
-    return (None, None) if decision is None else (decision.kind, decision.player)
-
-
-def _subject(decision: Decision | None) -> tuple[str | None, int | None, int]:
-    """What a decision is about (the dialled bid and the square in focus are for it)."""
-    return (None, None, 0) if decision is None else \
-        (decision.kind, decision.square, decision.highest)
 
 
 def refusal_text(outcome: Outcome, state: Mapping[str, Any] | None) -> str:
@@ -380,9 +369,9 @@ class Controller(EntryMixin):
         now = table_of(state, self.ui)
         self._seen = (state, now)
         before, after = (was.decision if was is not None else None), now.decision
-        if _asker(before) != _asker(after):
+        if asked_anew(before, after):
             self.ui.card_holder = None  # a card held the buttons for that decision only
-        if _subject(before) != _subject(after):
+        if about_anew(before, after):
             self.ui.bid_steps = 0
             self.ui.square_focus = None
         if after is not None or now.turn.number != (was.turn.number if was else 1):

@@ -213,6 +213,35 @@ class Decision:
         return answer.command(square, amount) if answer is not None else None
 
 
+def asked_anew(before: Decision | None, after: Decision | None) -> bool:
+    """Whether `after` is another decision than `before`, or asked of someone else (its
+    kind or its player differ): what held the panel's buttons for the old one (a bank
+    card) ends with it, on the screen and a headless table alike."""
+    return _asker(before) != _asker(after)
+
+
+def about_anew(before: Decision | None, after: Decision | None) -> bool:
+    """Whether `after` is about something else than `before` (its kind, its square or the
+    highest bid differ): a bid dialled above the next one and a square in focus were for
+    the old one.
+
+    >>> buy = Decision("buy", "Ann", ("Ann",), (), square=5)
+    >>> about_anew(buy, buy), about_anew(buy, None), asked_anew(buy, Decision("buy", "Bo",
+    ...                                                                      ("Bo",), ()))
+    (False, True, True)
+    """
+    return _subject(before) != _subject(after)
+
+
+def _asker(decision: Decision | None) -> tuple[str | None, str | None]:
+    return (None, None) if decision is None else (decision.kind, decision.player)
+
+
+def _subject(decision: Decision | None) -> tuple[str | None, int | None, int]:
+    return (None, None, 0) if decision is None else \
+        (decision.kind, decision.square, decision.highest)
+
+
 def auction_asked(moves: Sequence[Offered], bidder: Any) -> tuple[str, ...]:
     """Who an auction asks now: each who may still bid or pass, in seat order (the engine
     lists its offers so), the highest bidder left out."""
