@@ -90,20 +90,19 @@ class TapInterpreter:
     def _card_owner(self, player: str, state: JSON, mode: Mode | None) -> Result:
         """What the bank card of `player` does now (it acts for them, and only them)."""
         table = self._view()
-        version, turn = table.version, table.turn
+        version, decision = table.version, table.decision
         source = Source("rfid", player=player)
-        kind = turn.pending
-        if kind == "buy":
-            buy = offered(table, "buy", player)
-            if buy is not None and turn.pending_player == player:
-                return [Submit(buy.command(), source)], None
-            return [say("not_your_turn", player=turn.pending_player)], mode
-        if kind == "auction":
+        if decision is not None and decision.kind == "buy":
+            buy = decision.command("buy", player)  # only the buyer's, when they can pay
+            if buy is not None:
+                return [Submit(buy, source)], None
+            return [say("not_your_turn", player=decision.player)], mode
+        if decision is not None and decision.kind == "auction":
             return self._start_bid(player, state, version)
-        if kind:
-            shown: list[Action] = [say("answer_first", data={"kind": kind},
-                                       player=turn.pending_player)]
-            if turn.pending_player == player:  # theirs: the buttons answer it for them now
+        if decision is not None:
+            shown: list[Action] = [say("answer_first", data={"kind": decision.kind},
+                                       player=decision.player)]
+            if decision.player == player:  # theirs: the buttons answer it for them now
                 shown.append(CardHolds(player))
             return shown, mode
         if isinstance(mode, OfferAsked | CardTapped) and mode.version == version:
