@@ -74,6 +74,15 @@ class Clock:
     ends_at: float
     seconds_left: int
 
+    def left_at(self, now: float) -> int:
+        """The whole seconds left at `now` (epoch seconds): a view read after its version
+        was built tells the clock as it stands, not as it stood then.
+
+        >>> Clock(130.0, 20).left_at(125.2), Clock(130.0, 20).left_at(131.0)
+        (5, 0)
+        """
+        return max(0, int(self.ends_at - now + 0.999))
+
 
 @dataclass(frozen=True, slots=True)
 class Answer:

@@ -294,17 +294,19 @@ class TableView:
         return next((m for m in self.moves if m.correction and m.do == "land"
                      and player in m.players), None)
 
-    def for_seat(self, player: str | None, banker: bool = False) -> JSON:
+    def for_seat(self, player: str | None, banker: bool = False,
+                 now: float | None = None) -> JSON:
         """What one phone may see and do, as JSON (the phones' /api/table): the table's
         public part (whose turn, the clocks, whom it waits for), and for a seat only what
         that player is asked and may send, the buttons only when they answer for that
         player, and the offers they made or were made; the banker sees every move and
-        offer. A spectator (no player, not the banker) sees the public part alone."""
+        offer. A spectator (no player, not the banker) sees the public part alone. The
+        clocks' seconds left are told at `now` when given (the view may be older)."""
         out: JSON = {
             "version": self.version, "current": self.current, "winner": self.winner,
             "waiting_on": self.waiting_on, "player": player,
-            "auction_clock": _clock_json(self.auction_clock),
-            "game_clock": _clock_json(self.game_clock),
+            "auction_clock": _clock_json(self.auction_clock, now),
+            "game_clock": _clock_json(self.game_clock, now),
         }
         if banker:
             out["asked"] = [_asked_json(a) for a in self.asked]
@@ -328,9 +330,11 @@ class TableView:
         return self.buttons.get(button)
 
 
-def _clock_json(clock: Clock | None) -> JSON | None:
-    return None if clock is None else {"ends_at": clock.ends_at,
-                                       "seconds_left": clock.seconds_left}
+def _clock_json(clock: Clock | None, now: float | None) -> JSON | None:
+    if clock is None:
+        return None
+    left = clock.seconds_left if now is None else clock.left_at(now)
+    return {"ends_at": clock.ends_at, "seconds_left": left}
 
 
 def _asked_json(asked: Asked) -> JSON:
