@@ -328,3 +328,17 @@ def test_the_screen_and_a_headless_table_drop_a_held_card_with_its_decision(
     finally:
         screen.close()
         headless.close()
+
+
+@pytest.mark.parametrize("multiplier", [0, 10])
+def test_a_roll_for_rent_prompt_names_a_multiplier_only_when_the_card_gives_one(
+        multiplier: int) -> None:
+    """A card's "ten times the dice" is said; a fresh roll for the utility's own rent (the
+    house rule, multiplier 0 in the record) names no multiplier instead of "0× the dice"."""
+    _, state, view = _waiting(("roll_for_rent", _classic,
+                               RollForRentPending(0, 12, multiplier)))
+    assert _decision(view).multiplier == multiplier
+    title = build_prompt(state, UiState()).title
+    assert title.startswith("Ann: roll for the rent of ")
+    assert ("×" in title) is bool(multiplier)
+    assert (f"({multiplier}× the dice)" in title) is bool(multiplier)

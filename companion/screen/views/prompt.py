@@ -303,9 +303,10 @@ def _pending(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Promp
             actions.append(Action("no", text("act_bankrupt"), ui="confirm_bankrupt"))
         return Prompt(title, [text("prompt_debt_help")], actions, who)
     if kind == "roll_for_rent":
-        title = text("prompt_roll_for_rent", player=who,
-                     square=square_name(state, ui, decision.square),
-                     multiplier=decision.multiplier)
+        square = square_name(state, ui, decision.square)
+        title = text("prompt_roll_for_rent", player=who, square=square,
+                     multiplier=decision.multiplier) if decision.multiplier else \
+            text("prompt_roll_for_rent_own", player=who, square=square)
         return Prompt(title, [], _answered(decision, "roll", text("act_roll")), who)
     if kind == "lift_mortgages":
         names = ", ".join(square_name(state, ui, s) for s in decision.squares)
