@@ -308,8 +308,10 @@ install_app() {
         note "running from the installed copy: nothing to copy"
     else
         # A copy of the checkout: the wheel is built from it, and it keeps install.sh,
-        # the docs and the example config beside the app for later updates.
-        run rsync -a --delete --delete-excluded --exclude=.git/ --exclude=.venv/ \
+        # the docs and the example config beside the app for later updates. --checksum:
+        # a changed file with the copy's size and time (a release unpacked with its
+        # archive's times, a checkout made within the same second) is copied too.
+        run rsync -a --checksum --delete --delete-excluded --exclude=.git/ --exclude=.venv/ \
             --exclude=__pycache__/ --exclude='*.egg-info/' --exclude=build/ \
             --exclude=.pytest_cache/ --exclude=.mypy_cache/ --exclude=.ruff_cache/ \
             --exclude='*.so' --exclude=engine_build.json "$source_dir/" "$root$prefix/src/"
