@@ -6,13 +6,14 @@ from the journal, each player's cash)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -154,10 +155,30 @@ class BootedSystemd:
             self.proc.wait()
 
     def power_cut(self) -> None:
-        """Every process in the container ends at once, as in a power cut: SIGKILL to its
-        PID 1 ends its pid namespace (what reached the file system stays, as written)."""
+        """Every process in the container ends at once, as in a power cut (what reached the
+        file system stays, as written). All are stopped first, then PID 1 is killed, which
+        ends its pid namespace: killed one by one, a process could see another end (a
+        `systemctl restart` sees systemd go) and act on it, which no power cut allows."""
         assert self.proc is not None
         pid = self.init_pid()
         if pid is not None:
+            namespace = os.readlink(f"/proc/{pid}/ns/pid")
+            stopped: set[int] = set()
+            while found := set(in_namespace(namespace)) - stopped:  # until no new ones
+                for each in found:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(each, signal.SIGSTOP)
+                stopped |= found
             os.kill(pid, signal.SIGKILL)
         self.proc.wait(60)
+
+
+def in_namespace(namespace: str) -> Iterator[int]:
+    """The processes whose pid namespace is `namespace` (as /proc/PID/ns/pid names it)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.readlink(entry / "ns" / "pid") == namespace:
+                    yield int(entry.name)
+            except OSError:
+                continue

@@ -63,7 +63,7 @@ PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 def checkout(repo: Path, to: Path, version: str, first_line: str = "") -> None:
     """A copy of `repo`'s files (tracked and untracked, not ignored) at `to`, its version
-    `version`, with `first_line` put before everything in companion/app/cli.py."""
+    `version`, with `first_line` run first in companion/app/cli.py."""
     listed = subprocess.run(["git", "-C", str(repo), "ls-files", "-z", "--cached", "--others",
                              "--exclude-standard"], capture_output=True, check=True).stdout
     for name in sorted({n for n in listed.decode().split("\0") if n}):
@@ -76,7 +76,10 @@ def checkout(repo: Path, to: Path, version: str, first_line: str = "") -> None:
     project.write_text(re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text, count=1),
                        encoding="utf-8")
     cli = to / "companion" / "app" / "cli.py"
-    cli.write_text(first_line + cli.read_text(encoding="utf-8"), encoding="utf-8")
+    text = cli.read_text(encoding="utf-8")
+    future = "from __future__ import annotations\n"  # which must stay first
+    at = text.index(future) + len(future) if future in text else 0
+    cli.write_text(text[:at] + first_line + text[at:], encoding="utf-8")
 
 
 class Machine(Supervised):
