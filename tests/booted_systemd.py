@@ -170,15 +170,21 @@ class BootedSystemd:
                         os.kill(each, signal.SIGSTOP)
                 stopped |= found
             os.kill(pid, signal.SIGKILL)
+            # nsenter, outside, stopped itself when its child in there stopped: it goes on
+            # to collect its killed child, without which the namespace cannot end
+            for each in in_namespace(namespace, "pid_for_children"):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(each, signal.SIGCONT)
         self.proc.wait(60)
 
 
-def in_namespace(namespace: str) -> Iterator[int]:
-    """The processes whose pid namespace is `namespace` (as /proc/PID/ns/pid names it)."""
+def in_namespace(namespace: str, link: str = "pid") -> Iterator[int]:
+    """The processes whose pid namespace (`link` "pid") or whose children's
+    ("pid_for_children") is `namespace`, as /proc/PID/ns/ names it."""
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if os.readlink(entry / "ns" / "pid") == namespace:
+                if os.readlink(entry / "ns" / link) == namespace:
                     yield int(entry.name)
             except OSError:
                 continue
