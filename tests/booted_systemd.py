@@ -170,12 +170,25 @@ class BootedSystemd:
                         os.kill(each, signal.SIGSTOP)
                 stopped |= found
             os.kill(pid, signal.SIGKILL)
-            # nsenter, outside, stopped itself when its child in there stopped: it goes on
-            # to collect its killed child, without which the namespace cannot end
-            for each in in_namespace(namespace, "pid_for_children"):
+            # The kernel kills every other process in there (PID 1 then waits, in its exit,
+            # for all to be collected); then nsenter, outside, which stopped itself when its
+            # child in there stopped, goes on to collect its killed child (without which the
+            # namespace cannot end). Not before: it wakes its child.
+            until("every process of the container is killed", lambda: all(
+                state(each) in ("Z", "X", "") for each in in_namespace(namespace)
+                if each != pid), 60)
+            for each in set(in_namespace(namespace, "pid_for_children")) - stopped:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(each, signal.SIGCONT)
         self.proc.wait(60)
+
+
+def state(pid: int) -> str:
+    """A process's state letter (R, S, T, Z...), "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
 
 
 def in_namespace(namespace: str, link: str = "pid") -> Iterator[int]:
