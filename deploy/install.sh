@@ -80,6 +80,8 @@ reboot_needed=0
 # The versions' directories (versions/NAME) of this install and of the one in use before.
 new_release=""
 previous_release=""
+# Set once this run marked its update pending ($update_pending).
+pending_written=0
 # Set when a step asked for could not be done: the install ends saying so, with status 1.
 unfinished=()
 
@@ -371,10 +373,10 @@ install_app() {
             "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || true)" >"$tmp"
         run install -m 0644 "$tmp" "$root$update_pending"
         rm -f "$tmp"
-        run sync "$root$prefix"
+        run sync "$root$prefix"  # on the disk before the switch it may have to undo
+        pending_written=1
     fi
     use_release "$new_release"
-    run sync "$root$prefix"
 }
 
 install_update_check() {
@@ -391,7 +393,7 @@ install_update_check() {
 update_settled() {
     # The update is over (the new version ready, rolled back, or not started here): no
     # pending mark for the next boot to act on.
-    if [ -e "$root$update_pending" ] || [ "$dry_run" -eq 1 ]; then
+    if [ -e "$root$update_pending" ] || [ "$pending_written" -eq 1 ]; then
         run rm -f "$root$update_pending"
         run sync "$root$prefix"
     fi
