@@ -30,6 +30,7 @@ packages, here rsync and alsa-utils, its .deb files kept in COMPANION_UPDATE_CAC
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -98,6 +99,11 @@ def checkout(repo: Path, to: Path, version: str, first_line: str = "") -> None:
     cli.write_text(text[:at] + first_line + text[at:], encoding="utf-8")
 
 
+def cache_dir() -> Path:
+    """Where apt's .deb files are kept between runs (COMPANION_UPDATE_CACHE)."""
+    return Path(os.environ.get("COMPANION_UPDATE_CACHE", f"/var/cache/{APP}-update"))
+
+
 class Machine(Supervised):
     """A Debian machine as this one is, under an overlay whose upper layer is a directory
     on this machine's disk; booted (and cut off, and booted again) by systemd-nspawn."""
@@ -112,8 +118,7 @@ class Machine(Supervised):
         self.mounted = False
         self.name = f"companion-update-{os.getpid()}"
         # the .deb files apt fetches for what this machine lacks, kept for the next run
-        self.apt_cache = Path(os.environ.get("COMPANION_UPDATE_CACHE",
-                                             f"/var/cache/{APP}-update")) / "apt-archives"
+        self.apt_cache = cache_dir() / "apt-archives"
         (self.apt_cache / "partial").mkdir(parents=True, exist_ok=True)
         etc = self.upper / "etc"
         # none of this machine's services or units (nor a table-companion of its own): an
@@ -233,10 +238,20 @@ class Machine(Supervised):
 @pytest.fixture
 def machine() -> Iterator[Machine]:
     if os.environ.get("COMPANION_UPDATE_TEST") == "0":
-        pytest.skip("COMPANION_UPDATE_TEST=0 (three installs in a booted container take minutes)")
+        pytest.skip("COMPANION_UPDATE_TEST=0 (four installs in a booted container take minutes)")
     reason = nspawn_blocker()
     if reason is not None:
         pytest.skip(reason)
+    # one run at a time on a machine: two apt runs cannot share the cache of .deb files
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    with (cache_dir() / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield from booted_machine()
+
+
+def booted_machine() -> Iterator[Machine]:
+    """A machine with the four checkouts in /srv and a game in the data directory, booted;
+    unmounted and removed after."""
     # on the disk (not a tmpfs /tmp): an overlay's upper layer in RAM is what install.sh
     # rightly warns about, and the power cut must leave the files where a disk keeps them
     work = Path(tempfile.mkdtemp(prefix="companion-update-", dir="/var/tmp"))
