@@ -22,10 +22,11 @@ from copies of this checkout (what is committed and what is not):
 
 No install.sh run prints a warning it should not (its "!" lines): the good ones none.
 Skipped, saying why, without root, systemd-nspawn or an overlay mount. It took 130-250 s
-on the 2-core shared test machine (its installs 35-51, 21-31 and 28-29 s: each fetches the locked packages
-from pip's index into a new venv; apt installs what this machine lacks of install.sh's
-packages, here rsync and alsa-utils, its .deb files kept in COMPANION_UPDATE_CACHE, default
-/var/cache/table-companion-update); COMPANION_UPDATE_TEST=0 skips it.
+on the 2-core shared test machine (its installs 35-51, 21-31 and 28-29 s: each fetches
+the locked packages from pip's index into a new venv; apt installs what this machine lacks
+of install.sh's packages, here rsync and alsa-utils, its .deb files kept in
+COMPANION_UPDATE_CACHE, default /var/cache/table-companion-update);
+COMPANION_UPDATE_TEST=0 skips it.
 """
 
 from __future__ import annotations
