@@ -439,6 +439,12 @@ start_or_roll_back() {
     warn "going back to the version before, $previous_release"
     use_release "$previous_release"
     update_settled
+    local unit_before="$root$prefix/versions/$previous_release/$APP.service"
+    if [ -f "$unit_before" ]; then
+        warn "going back to its service unit as well"
+        run install -m 0644 "$unit_before" "$root$unit_file"
+        run systemctl daemon-reload
+    fi
     if run systemctl restart "$APP.service" && started; then
         warn "rolled back: $previous_release runs again; the failed $new_release is removed"
         run rm -rf "$root$prefix/versions/$new_release"
@@ -754,6 +760,13 @@ install_service() {
         sed -e "s/^User=companion\$/User=$service_user/" \
             -e "s/^Group=companion\$/Group=$service_user/" "$unit" >"$tmp"
         unit="$tmp"
+    fi
+    if [ -n "$previous_release" ] && [ -f "$root$unit_file" ] &&
+        ! same_file "$unit" "$root$unit_file"; then
+        # The unit the version before ran with, for a rollback (a new setting this
+        # systemd refuses must not keep the old version from starting either).
+        run install -m 0644 "$root$unit_file" \
+            "$root$prefix/versions/$previous_release/$APP.service"
     fi
     install_file "$unit" "$unit_file" 0644
     if ! systemd_running; then

@@ -1319,3 +1319,35 @@ def test_an_overlay_root_on_a_disk_is_not_warned_about(host: FakeHost) -> None:
                       "tmpfs-root /media/root-rw tmpfs rw,relatime 0 0\n")
     run = host.run("--dry-run")
     assert run.returncode == 1 and "a power cut loses them all" in run.stderr
+
+
+def test_a_rollback_brings_back_the_unit_the_version_before_ran_with(
+        host: FakeHost, tmp_path: Path) -> None:
+    """A new version whose unit this systemd refuses (a setting it does not know): the
+    version before comes back with its own unit, not the new one."""
+    host.install_everything(user=getpass.getuser())
+    old = host.root / f"opt/table-companion/versions/{OLD}/venv/bin/companion"
+    old.write_text(GOOD)
+    old.chmod(0o755)
+    unit = host.root / "etc/systemd/system/table-companion.service"
+    before = unit.read_text(encoding="utf-8").replace("MemoryMax=320M", "MemoryMax=300M")
+    unit.write_text(before, encoding="utf-8")
+    broken = tmp_path / "broken-0.1.0.whl"
+    broken.write_text(BROKEN)
+    bin_dir = host.root.parent / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3.venv").write_text(FAKE_VENV_PYTHON, encoding="utf-8")
+    run = host.run("--wheel", str(broken), "--user", getpass.getuser(),
+                   tools={"python3": FAKE_PYTHON, "systemctl": FAKE_SYSTEMCTL},
+                   real=["ln", "mv", "install", "sync"],
+                   env={"TABLE_COMPANION_FAKE_SYSTEM": "1"})
+    assert run.returncode == 1 and f"rolled back: {OLD} runs again" in run.stderr
+    assert "going back to its service unit as well" in run.stderr
+    assert unit.read_text(encoding="utf-8") == before
+    saved = host.root / f"opt/table-companion/versions/{OLD}/table-companion.service"
+    assert saved.read_text(encoding="utf-8") == before
+    commands = run.commands
+    restore = commands.index(["install", "-m", "0644", str(saved), str(unit)])
+    assert commands[restore + 1] == ["systemctl", "daemon-reload"]
+    assert commands[restore + 2] == ["systemctl", "restart", "table-companion.service"]
+    assert not (host.root / "opt/table-companion/update-pending").exists()
