@@ -21,8 +21,8 @@ from copies of this checkout (what is committed and what is not):
   its READY=1 (the switch done), booted again, and 1.0.2 runs with every payment.
 
 No install.sh run prints a warning it should not (its "!" lines): the good ones none.
-Skipped, saying why, without root, systemd-nspawn or an overlay mount. It took 130-250 s
-on the 2-core shared test machine (its installs 35-51, 21-31 and 28-29 s: each fetches
+Skipped, saying why, without root, systemd-nspawn or an overlay mount. It took 116-250 s
+on the 2-core shared test machine (its installs 33-51, 21-31 and 19-29 s: each fetches
 the locked packages from pip's index into a new venv; apt installs what this machine lacks
 of install.sh's packages, here rsync and alsa-utils, its .deb files kept in
 COMPANION_UPDATE_CACHE, default /var/cache/table-companion-update);
