@@ -50,6 +50,11 @@ journald_conf=/etc/systemd/journald.conf.d/$APP.conf
 usb_backup_script=/usr/local/lib/$APP/usb-backup.sh
 usb_backup_service=/etc/systemd/system/$APP-backup.service
 usb_backup_timer=/etc/systemd/system/$APP-backup.timer
+update_check_script=/usr/local/lib/$APP/update-check.sh
+update_check_unit=/etc/systemd/system/$APP-update-check.service
+# Written before the switch to a new version, removed once it reported ready or was rolled
+# back: found at a later boot, the update was cut off (deploy/update-check.sh).
+update_pending=$prefix/update-pending
 hostname_file=/etc/hostname
 hosts_file=/etc/hosts
 # A display manager's unit: only with one does a graphical boot hold the screen.
@@ -75,6 +80,8 @@ reboot_needed=0
 # The versions' directories (versions/NAME) of this install and of the one in use before.
 new_release=""
 previous_release=""
+# Set once this run marked its update pending ($update_pending).
+pending_written=0
 # Set when a step asked for could not be done: the install ends saying so, with status 1.
 unfinished=()
 
@@ -166,6 +173,8 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 user_exists() { id -u "$1" >/dev/null 2>&1; }
 group_exists() { getent group "$1" >/dev/null 2>&1; }
 systemd_running() { [ -d "$root/run/systemd/system" ]; }
+# udevd's control socket: absent in a container or a chroot, where udev does not run.
+udev_running() { [ -e "$root/run/udev/control" ]; }
 
 owned_by() {
     # Whether directory $1 and everything in it belong to user $2.
@@ -208,7 +217,8 @@ preflight() {
         deploy/$APP.service deploy/config.toml deploy/companion.sh deploy/99-$APP-readers.rules \
          deploy/avahi/$APP.service deploy/hotspot.py deploy/usb-backup.sh \
          deploy/systemd/watchdog.conf deploy/systemd/journald.conf \
-         deploy/systemd/$APP-backup.service deploy/systemd/$APP-backup.timer; do
+         deploy/systemd/$APP-backup.service deploy/systemd/$APP-backup.timer \
+         deploy/update-check.sh deploy/systemd/$APP-update-check.service; do
         if [ ! -f "$source_dir/$needed" ]; then
             echo "install.sh: $source_dir/$needed is missing: run me from a full checkout" >&2
             exit 1
@@ -300,8 +310,10 @@ install_app() {
         note "running from the installed copy: nothing to copy"
     else
         # A copy of the checkout: the wheel is built from it, and it keeps install.sh,
-        # the docs and the example config beside the app for later updates.
-        run rsync -a --delete --delete-excluded --exclude=.git/ --exclude=.venv/ \
+        # the docs and the example config beside the app for later updates. --checksum:
+        # a changed file with the copy's size and time (a release unpacked with its
+        # archive's times, a checkout made within the same second) is copied too.
+        run rsync -a --checksum --delete --delete-excluded --exclude=.git/ --exclude=.venv/ \
             --exclude=__pycache__/ --exclude='*.egg-info/' --exclude=build/ \
             --exclude=.pytest_cache/ --exclude=.mypy_cache/ --exclude=.ruff_cache/ \
             --exclude='*.so' --exclude=engine_build.json "$source_dir/" "$root$prefix/src/"
@@ -351,7 +363,40 @@ install_app() {
         run mv -T "$root$prefix/venv" "$root$prefix/versions/earlier/venv"
         previous_release=earlier
     fi
+    install_update_check
+    if [ -n "$previous_release" ]; then
+        # A power cut from here until the new version's READY=1 (or the rollback) finds
+        # this at the next boot, and the version before comes back (update-check.sh).
+        local tmp
+        tmp="$(mktemp)"
+        printf 'new=%s\nprevious=%s\nboot=%s\n' "$new_release" "$previous_release" \
+            "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || true)" >"$tmp"
+        run install -m 0644 "$tmp" "$root$update_pending"
+        rm -f "$tmp"
+        run sync "$root$prefix"  # on the disk before the switch it may have to undo
+        pending_written=1
+    fi
     use_release "$new_release"
+}
+
+install_update_check() {
+    # The boot-time check for an update cut off before its new version was ready: in place
+    # (and enabled) before the first switch it may have to undo.
+    install_file "$source_dir/deploy/update-check.sh" "$update_check_script" 0755
+    install_file "$source_dir/deploy/systemd/$APP-update-check.service" "$update_check_unit" 0644
+    if [ ! -L "$root/etc/systemd/system/multi-user.target.wants/$APP-update-check.service" ]
+    then
+        run systemctl enable "$APP-update-check.service"
+    fi
+}
+
+update_settled() {
+    # The update is over (the new version ready, rolled back, or not started here): no
+    # pending mark for the next boot to act on.
+    if [ -e "$root$update_pending" ] || [ "$pending_written" -eq 1 ]; then
+        run rm -f "$root$update_pending"
+        run sync "$root$prefix"
+    fi
 }
 
 use_release() {
@@ -382,6 +427,7 @@ start_or_roll_back() {
     # and fails when it exits, crashes or stays silent for TimeoutStartSec=.
     if run systemctl restart "$APP.service" && started; then
         note "version $new_release started and reported ready"
+        update_settled
         keep_two_releases
         return
     fi
@@ -392,6 +438,13 @@ start_or_roll_back() {
     fi
     warn "going back to the version before, $previous_release"
     use_release "$previous_release"
+    update_settled
+    local unit_before="$root$prefix/versions/$previous_release/$APP.service"
+    if [ -f "$unit_before" ]; then
+        warn "going back to its service unit as well"
+        run install -m 0644 "$unit_before" "$root$unit_file"
+        run systemctl daemon-reload
+    fi
     if run systemctl restart "$APP.service" && started; then
         warn "rolled back: $previous_release runs again; the failed $new_release is removed"
         run rm -rf "$root$prefix/versions/$new_release"
@@ -655,7 +708,23 @@ check_read_only_root() {
     # unless they have a partition of their own (docs/raspberry-pi.md, "A read-only root").
     local mounts="$root/proc/mounts"
     [ -r "$mounts" ] || return 0
-    awk '$2 == "/" && $3 == "overlay" { found = 1 } END { exit !found }' "$mounts" || return 0
+    # An overlay root keeps its writes in RAM when its upper layer is on a tmpfs (or it is
+    # raspi-config's "overlayroot"); a container's overlay on a disk keeps them.
+    awk '$2 == "/" && $3 == "overlay" {
+            if ($1 == "overlayroot") { ram = 1; next }
+            n = split($4, options, ",")
+            for (i = 1; i <= n; i++) if (options[i] ~ /^upperdir=/) upper = substr(options[i], 10)
+        }
+        { type[$2] = $3 }
+        END {
+            if (!ram && upper != "") {
+                for (dir = upper; dir != ""; sub(/\/[^\/]*$/, "", dir))
+                    if (dir in type) break
+                if (dir == "") dir = "/"
+                ram = (type[dir] == "tmpfs")
+            }
+            exit !ram
+        }' "$mounts" || return 0
     if awk -v dir="$data_dir" '$2 == dir { found = 1 } END { exit !found }' "$mounts"; then
         note "a read-only root, with the saved games on their own partition ($data_dir)"
     else
@@ -672,7 +741,7 @@ install_udev_rule() {
     install_file "$source_dir/deploy/99-$APP-readers.rules" "$udev_rule" 0644
     if [ "$changed" -eq 0 ]; then
         return
-    elif have udevadm && systemd_running; then
+    elif have udevadm && udev_running; then
         run udevadm control --reload-rules
         run udevadm trigger --action=change --subsystem-match=tty --subsystem-match=gpio
     else
@@ -692,10 +761,18 @@ install_service() {
             -e "s/^Group=companion\$/Group=$service_user/" "$unit" >"$tmp"
         unit="$tmp"
     fi
+    if [ -n "$previous_release" ] && [ -f "$root$unit_file" ] &&
+        ! same_file "$unit" "$root$unit_file"; then
+        # The unit the version before ran with, for a rollback (a new setting this
+        # systemd refuses must not keep the old version from starting either).
+        run install -m 0644 "$root$unit_file" \
+            "$root$prefix/versions/$previous_release/$APP.service"
+    fi
     install_file "$unit" "$unit_file" 0644
     if ! systemd_running; then
         run systemctl enable "$APP.service"
         note "systemd is not running here: the service starts at the next boot"
+        update_settled
         keep_two_releases
         return
     fi
@@ -711,6 +788,7 @@ install_service() {
     fi
     if [ "$reboot_needed" -eq 1 ]; then
         note "not starting now: reboot first (sudo reboot) for the serial port"
+        update_settled
         keep_two_releases
     else
         start_or_roll_back
@@ -760,6 +838,9 @@ do_uninstall() {
             run systemctl disable "$APP-backup.timer"
         fi
     fi
+    if [ -e "$root$update_check_unit" ]; then
+        run systemctl disable "$APP-update-check.service"
+    fi
     if [ -e "$root$unit_file" ]; then
         if systemd_running; then
             run systemctl disable --now "$APP.service"
@@ -778,7 +859,7 @@ do_uninstall() {
     [ ! -e "$root$hotspot_profile" ] || had_hotspot=1
     for path in "$udev_rule" "$command_file" "$avahi_file" "$hotspot_profile" "$prefix" \
         "/etc/$APP" "$watchdog_conf" "$journald_conf" "$usb_backup_timer" "$usb_backup_service" \
-        "/usr/local/lib/$APP"; do
+        "$update_check_unit" "/usr/local/lib/$APP"; do
         if [ -e "$root$path" ]; then
             run rm -rf "$root$path"
         else

@@ -36,6 +36,8 @@ WATCHDOG_CONF = DEPLOY / "systemd" / "watchdog.conf"
 #: the version directory of an earlier install (versions/OLD/venv)
 OLD = "0.0.9-20260101T000000Z"
 JOURNALD_CONF = DEPLOY / "systemd" / "journald.conf"
+UPDATE_CHECK = DEPLOY / "update-check.sh"
+UPDATE_CHECK_UNIT = DEPLOY / "systemd" / "table-companion-update-check.service"
 SKIP_DIRS = {".git", ".venv", "node_modules", "build", "__pycache__"}
 
 
@@ -215,7 +217,7 @@ READ_ONLY_TOOLS = [
 ]
 MUTATING_STUBS = [
     "apt-get", "useradd", "usermod", "groupadd", "userdel", "install", "rsync", "chown",
-    "python3", "ln", "mv", "udevadm", "apt", "pip", "hostnamectl",
+    "python3", "ln", "mv", "udevadm", "apt", "pip", "hostnamectl", "sync",
 ]
 STUB = r"""#!/bin/bash
 # A fake system command for tests/test_deploy.py: answers questions, logs changes.
@@ -256,6 +258,7 @@ class FakeHost:
     serial_on: bool = False
     wifi_country: str = ""
     systemd_running: bool = True
+    udev_running: bool = True
 
     def run(self, *args: str, fake_root: bool = True, extra_stubs: Iterable[str] = (),
             tools: Mapping[str, str] | None = None, real: Iterable[str] = (),
@@ -288,6 +291,9 @@ class FakeHost:
             shutil.copy(found, bin_dir / name)
         if self.systemd_running:
             (self.root / "run/systemd/system").mkdir(parents=True, exist_ok=True)
+        if self.systemd_running and self.udev_running:  # udevd's control socket
+            (self.root / "run/udev").mkdir(parents=True, exist_ok=True)
+            (self.root / "run/udev/control").touch()
         log = self.root.parent / "changes.log"
         log.write_text("", encoding="utf-8")
         environ = {
@@ -336,6 +342,9 @@ class FakeHost:
             "var/lib/table-companion/games/one.json": "{}",
             "etc/systemd/system.conf.d/table-companion-watchdog.conf": WATCHDOG_CONF.read_text(),
             "etc/systemd/journald.conf.d/table-companion.conf": JOURNALD_CONF.read_text(),
+            "usr/local/lib/table-companion/update-check.sh": UPDATE_CHECK.read_text(),
+            "etc/systemd/system/table-companion-update-check.service":
+                UPDATE_CHECK_UNIT.read_text(),
             "etc/hostname": "table\n",
             "etc/hosts": "127.0.0.1\tlocalhost\n127.0.1.1\ttable\n",
         }
@@ -346,6 +355,9 @@ class FakeHost:
         (self.root / f"opt/table-companion/versions/{OLD}/venv/bin/python").chmod(0o755)
         (self.root / "opt/table-companion/venv").symlink_to(f"versions/{OLD}/venv")
         (self.root / "var/lib/table-companion").chmod(0o750)
+        wants = self.root / "etc/systemd/system/multi-user.target.wants"
+        wants.mkdir(parents=True, exist_ok=True)
+        (wants / UPDATE_CHECK_UNIT.name).symlink_to(f"../{UPDATE_CHECK_UNIT.name}")
 
 
 @dataclass
@@ -436,7 +448,12 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
         f"{root}/etc/systemd/system/table-companion.service": str(UNIT),
         f"{root}/etc/systemd/system.conf.d/table-companion-watchdog.conf": str(WATCHDOG_CONF),
         f"{root}/etc/systemd/journald.conf.d/table-companion.conf": str(JOURNALD_CONF),
+        f"{root}/usr/local/lib/table-companion/update-check.sh": str(UPDATE_CHECK),
+        f"{root}/etc/systemd/system/table-companion-update-check.service":
+            str(UPDATE_CHECK_UNIT),
     }
+    assert run.has("systemctl", "enable", "table-companion-update-check.service")
+    assert not run.find("install", "-m", "0644")  # a first install: nothing to go back to
     assert run.find("hostnamectl") == [["hostnamectl", "hostname", "table"]]
     assert "phones open http://table.local:8080/" in run.stdout
     assert run.has("systemctl", "daemon-reexec")
@@ -761,17 +778,22 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
     prefix = f"{host.root}/opt/table-companion"
     release = new_release(run)
     python = f"{prefix}/versions/{release}/venv/bin/python"
+    pending = run.find("install", "-m", "0644")
     assert [c[:5] if c[0] != "env" else c[2:7] for c in run.commands
             if c[0] != "systemctl"] == [
-        ["rsync", "-a", "--delete", "--delete-excluded", "--exclude=.git/"],
+        ["rsync", "-a", "--checksum", "--delete", "--delete-excluded"],
         ["/usr/bin/python3", "-m", "venv", f"{prefix}/versions/{release}/venv"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         [python, "-m", "pip", "--disable-pip-version-check", "wheel"],
         ["rm", "-rf", f"{prefix}/src/build"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
+        ["install", "-m", "0644", pending[0][3], f"{prefix}/update-pending"],
+        ["sync", prefix],
         ["ln", "-sfn", f"versions/{release}/venv", f"{prefix}/venv.new"],
         ["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"],
+        ["rm", "-f", f"{prefix}/update-pending"],  # not started (a reboot first): settled
+        ["sync", prefix],
     ]
     assert f"(in use now: {OLD})" in run.stdout
     assert [c[1] for c in run.commands if c[0] == "systemctl"] == [
@@ -840,7 +862,7 @@ def test_uninstall_removes_all_but_the_saved_games(host: FakeHost) -> None:
     run = host.run("--dry-run", "--uninstall")
     assert_dry(run)
     root = str(host.root)
-    assert run.commands[0] == ["systemctl", "disable", "--now", "table-companion.service"]
+    assert ["systemctl", "disable", "--now", "table-companion.service"] in run.commands[:2]
     removed = {c[-1] for c in run.find("rm")} | {
         p for c in run.find("rm") for p in c[2:]
     }
@@ -853,7 +875,10 @@ def test_uninstall_removes_all_but_the_saved_games(host: FakeHost) -> None:
         f"{root}/etc/table-companion",
         f"{root}/etc/systemd/system.conf.d/table-companion-watchdog.conf",
         f"{root}/etc/systemd/journald.conf.d/table-companion.conf",
+        f"{root}/etc/systemd/system/table-companion-update-check.service",
+        f"{root}/usr/local/lib/table-companion",
     }
+    assert ["systemctl", "disable", "table-companion-update-check.service"] in run.commands
     assert not any("hostname" in arg or "config.txt" in arg for c in run.commands for arg in c)
     assert run.find("userdel") == [["userdel", "companion"]]  # no --remove: home is the data
     assert not any("/var/lib" in arg for c in run.commands for arg in c)
@@ -1175,3 +1200,154 @@ def test_an_overlay_root_without_a_data_partition_is_not_called_done(host: FakeH
     run = host.run("--dry-run")
     assert_dry(run)
     assert "saved games on their own partition" in run.stdout
+
+
+# --- an update cut off before its new version was ready --------------------------------
+
+NEW = "0.1.0-20260202T000000Z"
+
+
+def cut_off_update(root: Path, boot: str, previous: str = OLD) -> Path:
+    """A machine whose update to NEW was cut off after the switch: the link on NEW, the
+    pending mark written in boot `boot`; this boot's id is "this-boot". Its prefix."""
+    prefix = root / "opt/table-companion"
+    for name in (OLD, NEW):
+        python = prefix / "versions" / name / "venv/bin/python"
+        python.parent.mkdir(parents=True)
+        python.write_text("#!/bin/sh\n")
+        python.chmod(0o755)
+    (prefix / "venv").symlink_to(f"versions/{NEW}/venv")
+    (prefix / "update-pending").write_text(f"new={NEW}\nprevious={previous}\nboot={boot}\n")
+    boot_id = root / "proc/sys/kernel/random/boot_id"
+    boot_id.parent.mkdir(parents=True)
+    boot_id.write_text("this-boot\n")
+    return prefix
+
+
+def update_check(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["sh", str(UPDATE_CHECK)], capture_output=True, text=True,
+                          check=False, env={**os.environ, "TABLE_COMPANION_ROOT": str(root)})
+
+
+def test_at_boot_an_update_cut_off_goes_back_to_the_version_before(tmp_path: Path) -> None:
+    prefix = cut_off_update(tmp_path, boot="an-earlier-boot")
+    result = update_check(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert os.readlink(prefix / "venv") == f"versions/{OLD}/venv"
+    assert not (prefix / "update-pending").exists() and not (prefix / "venv.new").exists()
+    assert f"the update to {NEW} was cut off before it reported ready: back to {OLD}" \
+        in result.stdout
+    assert (prefix / "versions" / NEW).is_dir()  # the next install.sh removes it
+    again = update_check(tmp_path)  # the next boot: nothing pending
+    assert again.returncode == 0 and again.stdout == "" and again.stderr == ""
+
+
+def test_an_update_under_way_in_this_boot_is_left_to_install_sh(tmp_path: Path) -> None:
+    prefix = cut_off_update(tmp_path, boot="this-boot")
+    result = update_check(tmp_path)
+    assert result.returncode == 0 and "left to install.sh" in result.stdout
+    assert os.readlink(prefix / "venv") == f"versions/{NEW}/venv"
+    assert (prefix / "update-pending").exists()
+
+
+@pytest.mark.parametrize("previous", ["gone-0.0.1", "../../etc", ""])
+def test_no_version_to_go_back_to_keeps_the_new_one(tmp_path: Path, previous: str) -> None:
+    """The version before was removed by hand, or the mark is damaged: the new version
+    stays (it is all there is), and the mark goes, said on stderr."""
+    prefix = cut_off_update(tmp_path, boot="an-earlier-boot", previous=previous)
+    result = update_check(tmp_path)
+    assert result.returncode == 0 and "update-check:" in result.stderr
+    assert os.readlink(prefix / "venv") == f"versions/{NEW}/venv"
+    assert not (prefix / "update-pending").exists()
+
+
+def test_the_update_check_unit_runs_before_the_companion_only_when_pending(
+        tmp_path: Path) -> None:
+    analyze = tool("systemd-analyze", "systemd")
+    entries = unit_entries(UPDATE_CHECK_UNIT.read_text(encoding="utf-8"))
+    assert entries["Unit.Before"] == ["table-companion.service"]
+    assert entries["Unit.ConditionPathExists"] == ["/opt/table-companion/update-pending"]
+    assert entries["Install.WantedBy"] == ["multi-user.target"]
+    # the companion's start never pulls it in (install.sh's restart must not run it)
+    assert "update-check" not in UNIT.read_text(encoding="utf-8")
+    script = tmp_path / "update-check.sh"
+    shutil.copy(UPDATE_CHECK, script)
+    unit = tmp_path / UPDATE_CHECK_UNIT.name
+    unit.write_text(UPDATE_CHECK_UNIT.read_text(encoding="utf-8").replace(
+        "/usr/local/lib/table-companion/update-check.sh", str(script)))
+    result = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    assert "update-check" not in result.stderr, result.stderr
+
+
+def test_an_update_is_marked_pending_from_before_the_switch(host: FakeHost) -> None:
+    host.install_everything()
+    run = host.run("--dry-run")
+    assert_dry(run)
+    prefix = f"{host.root}/opt/table-companion"
+    commands = run.commands
+    mark = commands.index(run.find("install", "-m", "0644")[0])
+    switch = commands.index(["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"])
+    restart = commands.index(["systemctl", "restart", "table-companion.service"])
+    settled = commands.index(["rm", "-f", f"{prefix}/update-pending"])
+    assert commands[mark][-1] == f"{prefix}/update-pending"
+    assert mark < commands.index(["sync", prefix]) < switch < restart < settled
+
+
+def test_udev_is_not_reloaded_where_it_does_not_run(host: FakeHost) -> None:
+    """A container runs systemd but no udevd: the rule is installed for the next boot."""
+    host.udev_running = False
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert not run.has("udevadm")
+    assert "udev is not running here: the rule applies from the next boot" in run.stdout
+
+
+def test_an_overlay_root_on_a_disk_is_not_warned_about(host: FakeHost) -> None:
+    """Only an overlay whose writes go to RAM loses the games: not one whose upper layer
+    is on a disk (a container's), and raspi-config's, with its upper on a tmpfs, is."""
+    mounts = host.root / "proc/mounts"
+    mounts.parent.mkdir(parents=True)
+    mounts.write_text("overlay / overlay rw,lowerdir=/,upperdir=/var/tmp/x/upper,"
+                      "workdir=/var/tmp/x/work 0 0\ntmpfs /tmp tmpfs rw 0 0\n")
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert "overlay" not in run.stderr
+    mounts.write_text("overlay / overlay rw,lowerdir=/media/root-ro,upperdir=/media/root-rw/"
+                      "overlay,workdir=/media/root-rw/overlay-workdir 0 0\n"
+                      "tmpfs-root /media/root-rw tmpfs rw,relatime 0 0\n")
+    run = host.run("--dry-run")
+    assert run.returncode == 1 and "a power cut loses them all" in run.stderr
+
+
+def test_a_rollback_brings_back_the_unit_the_version_before_ran_with(
+        host: FakeHost, tmp_path: Path) -> None:
+    """A new version whose unit this systemd refuses (a setting it does not know): the
+    version before comes back with its own unit, not the new one."""
+    host.install_everything(user=getpass.getuser())
+    old = host.root / f"opt/table-companion/versions/{OLD}/venv/bin/companion"
+    old.write_text(GOOD)
+    old.chmod(0o755)
+    unit = host.root / "etc/systemd/system/table-companion.service"
+    before = unit.read_text(encoding="utf-8").replace("MemoryMax=320M", "MemoryMax=300M")
+    unit.write_text(before, encoding="utf-8")
+    broken = tmp_path / "broken-0.1.0.whl"
+    broken.write_text(BROKEN)
+    bin_dir = host.root.parent / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3.venv").write_text(FAKE_VENV_PYTHON, encoding="utf-8")
+    run = host.run("--wheel", str(broken), "--user", getpass.getuser(),
+                   tools={"python3": FAKE_PYTHON, "systemctl": FAKE_SYSTEMCTL},
+                   real=["ln", "mv", "install", "sync"],
+                   env={"TABLE_COMPANION_FAKE_SYSTEM": "1"})
+    assert run.returncode == 1 and f"rolled back: {OLD} runs again" in run.stderr
+    assert "going back to its service unit as well" in run.stderr
+    assert unit.read_text(encoding="utf-8") == before
+    saved = host.root / f"opt/table-companion/versions/{OLD}/table-companion.service"
+    assert saved.read_text(encoding="utf-8") == before
+    commands = run.commands
+    restore = commands.index(["install", "-m", "0644", str(saved), str(unit)])
+    assert commands[restore + 1] == ["systemctl", "daemon-reload"]
+    assert commands[restore + 2] == ["systemctl", "restart", "table-companion.service"]
+    assert not (host.root / "opt/table-companion/update-pending").exists()

@@ -37,10 +37,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from booted_systemd import BootedSystemd, Supervised, cash, join, nspawn_blocker, until
 
 from companion.game.session import WRITER_STUCK_S
 from tools.bench.journal import build_journal
@@ -64,26 +65,8 @@ APP_ENV = {"COMPANION_DEBUG_FREEZE": "1", "SDL_AUDIODRIVER": "dummy",
            "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 
 
-def until(what: str, check: Callable[[], object], timeout: float,
-          why: Callable[[], str] = lambda: "") -> object:
-    """Poll `check` until it returns something true; fail saying `what` after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        threading.Event().wait(0.1)  # polling a condition against a deadline
-    pytest.fail(f"{what}: not within {timeout:g} s {why()}")
-
-
-class Supervised:
-    """What the scenario needs from a supervisor of `companion run`."""
-
-    port: int
-
-    def output(self) -> list[str]:
-        """Every line the companion printed so far, across restarts."""
-        raise NotImplementedError
+class Watched(Supervised):
+    """What the scenario needs from a supervisor of `companion run` besides a phone's."""
 
     def freeze(self, part: str) -> None:
         """Send SIGUSR2 ("loop": its main loop hangs) or SIGUSR1 ("writer": its writer hangs
@@ -94,33 +77,8 @@ class Supervised:
         """How many times the supervisor restarted the companion after a watchdog kill."""
         raise NotImplementedError
 
-    def describe(self) -> str:
-        """What the supervisor saw, for a failure message."""
-        return ""
 
-
-def join(service: Supervised, joined: int, who: str) -> HttpPhone:
-    """A phone joined as `who` through the join link of the companion's (joined+1)-th start
-    (P1's seat stays held across a restart, so the second phone is another player's)."""
-
-    def link() -> str | None:
-        lines = [line for line in service.output() if "Phones join at:" in line]
-        return lines[joined].rsplit(" ", 1)[1] if len(lines) > joined else None
-
-    url = str(until("the companion prints its join link", link, 180, service.describe))
-    phone = HttpPhone(f"http://127.0.0.1:{service.port}")
-    assert phone.join(url, who) == 302
-    return phone
-
-
-def cash(state: dict[str, object]) -> dict[str, int]:
-    """Each player's cash in a public state."""
-    players = state["players"]
-    assert isinstance(players, list)
-    return {p["name"]: int(p["cash"]) for p in players}
-
-
-def scenario(service: Supervised, part: str) -> None:
+def scenario(service: Watched, part: str) -> None:
     """Pay, freeze the loop or the writer, pay while frozen, see the watchdog restart it,
     find every acknowledged payment."""
     phone = join(service, 0, "player:P1")
@@ -130,7 +88,7 @@ def scenario(service: Supervised, part: str) -> None:
         phone.close()
 
 
-def _pay_freeze_and_resume(service: Supervised, phone: HttpPhone, part: str) -> None:
+def _pay_freeze_and_resume(service: Watched, phone: HttpPhone, part: str) -> None:
     state = phone.state()
     version, before = int(state["version"]), cash(state)
     acknowledged = 0
@@ -180,7 +138,7 @@ def game(tmp_path: Path) -> Path:
 # --- a supervisor speaking sd_notify, as systemd does ----------------------------------------
 
 
-class NotifySupervisor(Supervised):
+class NotifySupervisor(Watched):
     """Runs `companion run` with $NOTIFY_SOCKET and $WATCHDOG_USEC; SIGABRT on a missed
     WATCHDOG=1, then a restart (Restart=always); only the main process may notify."""
 
@@ -350,19 +308,6 @@ def test_without_the_switch_sigusr2_is_not_a_freeze() -> None:
 # --- systemd itself, booted in a container ------------------------------------------------
 
 
-def nspawn_blocker() -> str | None:
-    """Why systemd cannot be booted in a container here, or None."""
-    if os.geteuid() != 0:
-        return "needs root to boot systemd in a container (systemd-nspawn)"
-    if shutil.which("systemd-nspawn") is None:
-        return "systemd-nspawn is not installed (apt-get install systemd-container)"
-    if not Path("/usr/lib/systemd/systemd").exists():
-        return "systemd is not installed (/usr/lib/systemd/systemd)"
-    if shutil.which("nsenter") is None:
-        return "nsenter (util-linux) is not installed"
-    return None
-
-
 #: what the unit's PrivateTmp=yes hides from the service: a checkout or venv there is
 #: mounted elsewhere in the container
 HIDDEN = (Path("/tmp"), Path("/var/tmp"))
@@ -411,7 +356,7 @@ def test_a_checkout_under_tmp_is_mounted_where_private_tmp_does_not_hide_it() ->
                                                               ELSEWHERE / "0")]
 
 
-class SystemdContainer(Supervised):
+class SystemdContainer(Watched, BootedSystemd):
     """systemd as PID 1 of a volatile container over this machine's /usr, running the
     repo's unit with a drop-in; the host shares its network, so the remote's port is ours."""
 
@@ -442,57 +387,16 @@ RestartSec=1
 # This Python and checkout may live under /root or /home (ProtectHome would hide them).
 ProtectHome=no
 """)
-        self.argv = ["systemd-nspawn", "--directory=/", "--volatile=yes", "--register=no",
-                     "--keep-unit", f"--machine={self.name}", "--console=pipe",
-                     f"--bind-ro={units}:/etc/systemd/system",
-                     f"--bind={data}:/var/lib/table-companion",
-                     *[f"--bind-ro={host}:{there}" for host, there in self.places.binds],
-                     "--boot", "systemd.wants=table-companion.service"]
-        self.proc: subprocess.Popen[str] | None = None
-        self.log = tmp / "nspawn.log"
-
-    def start(self) -> None:
-        with self.log.open("w") as out:
-            self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, text=True)
-
-    def init_pid(self) -> int | None:
-        """The container's PID 1 as this machine sees it (nspawn's child), or None."""
-        assert self.proc is not None
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat.rsplit(")", 1)[1].split()
-            if int(fields[1]) == self.proc.pid and "(systemd)" in stat:
-                return int(entry.name)
-        return None
-
-    def inside(self, *argv: str) -> str:
-        """Run a command in the container (its mount and pid namespaces); its stdout."""
-        pid = self.init_pid()
-        if pid is None:
-            return ""
-        result = subprocess.run(["nsenter", f"--target={pid}", "--mount", "--pid", "--uts",
-                                 "--ipc", "--root", "--wd", *argv],
-                                capture_output=True, text=True, timeout=30, check=False)
-        return result.stdout
+        argv = ["systemd-nspawn", "--directory=/", "--volatile=yes", "--register=no",
+                "--keep-unit", f"--machine={self.name}", "--console=pipe",
+                f"--bind-ro={units}:/etc/systemd/system",
+                f"--bind={data}:/var/lib/table-companion",
+                *[f"--bind-ro={host}:{there}" for host, there in self.places.binds],
+                "--boot", "systemd.wants=table-companion.service"]
+        BootedSystemd.__init__(self, argv, tmp / "nspawn.log")
 
     def booted(self) -> bool:
         return self.inside("systemctl", "is-active", "table-companion").strip() == "active"
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.terminate()  # nspawn asks the container's systemd to power off
-        try:
-            self.proc.wait(60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
     def output(self) -> list[str]:
         return self.inside("journalctl", "--no-pager", "-o", "cat", "-u",
@@ -521,16 +425,7 @@ def container(tmp_path: Path, game: Path) -> Iterator[SystemdContainer]:
     box = SystemdContainer(tmp_path, game)
     box.start()
     try:
-        deadline = time.monotonic() + 60
-        while box.init_pid() is None and time.monotonic() < deadline:
-            assert box.proc is not None
-            if box.proc.poll() is not None:
-                pytest.skip("systemd-nspawn cannot boot systemd here: "
-                            + box.log.read_text()[-500:])
-            threading.Event().wait(0.1)
-        if box.init_pid() is None:
-            pytest.skip("systemd-nspawn started no systemd within 60 s: "
-                        + box.log.read_text()[-500:])
+        box.wait_for_init()
         yield box
     finally:
         box.stop()
