@@ -259,7 +259,16 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
                    "pending": top.kind.value if top is not None else None}
         return Rejection(exc.code, exc.message, {**context, **exc.params})
     g.version = state.version + 1
-    return Accepted(g, ev, cmd, decided)
+    if COMPILED:
+        return Accepted(g, ev, cmd, decided)
+    # plain Python: the fields set on a bare record, which skips the call of __init__ (as
+    # plain_copy does for the state); mypyc refuses a bare compiled record
+    done: Accepted = object.__new__(Accepted)
+    done.state = g
+    done.events = ev
+    done.sent = cmd
+    done.decided = decided
+    return done
 
 
 # --- who is acting -----------------------------------------------------------------------
@@ -406,7 +415,11 @@ def _draw(g: GameState, ev: Events, cmd: Draw) -> str | None:
 
 
 def _end_turn(g: GameState, ev: Events, cmd: EndTurn) -> None:
-    turns.end_turn(g, ev, _actor(g, cmd.by, g.current))
+    who = _actor(g, cmd.by, g.current)
+    if g.pending or g.must_roll:  # what turns.end_turn refuses; else nothing can
+        turns.end_turn(g, ev, who)
+        return
+    turns.next_turn(g, ev)
 
 
 def _land(g: GameState, ev: Events, cmd: Land) -> None:

@@ -446,8 +446,19 @@ class GameState:
             return self.players[index]
         if not owned:  # the first player changed: the list too (copies share it until then)
             self.players = self.players[:]
-        p = self.players[index]
-        p = p.copy() if COMPILED else _plain_player_copy(p)
+        old = self.players[index]
+        if COMPILED:
+            p = old.copy()
+        else:  # _plain_player_copy written out: one call less on a hot path
+            p = object.__new__(Player)
+            p.name = old.name
+            p.cash = old.cash
+            p.position = old.position
+            p.in_jail = old.in_jail
+            p.jail_turns = old.jail_turns
+            p.jail_cards = old.jail_cards  # shared: replaced, never changed
+            p.bankrupt = old.bankrupt
+            p.bus_tickets = old.bus_tickets
         self.players[index] = p
         self.owned = owned | bit
         return p
