@@ -16,6 +16,9 @@ unowned property, a birthday gift is taken as money.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
+
 from companion.rules import Accepted, Command, Edition, GameState, Verb, apply
 from companion.rules.commands import (
     Bankrupt,
@@ -69,16 +72,22 @@ class Bots:
         self.trade_turn = -1
         self._owner_seen: tuple[int, ...] = ()
         self._held: dict[int, list[int]] = {}
+        #: each colour group's owners in the state last looked at (_owner_seen)
+        self._group_owners: list[tuple[int, ...]] = []
         self._buildable: dict[int, list[tuple[int, ...]]] = {}
         self._sellers: dict[int, list[tuple[int, int]]] = {}
         self._plan_seen: tuple[object, ...] = ()
         self._plans: dict[int, list[tuple[int, int, int]]] = {}
+        #: players with no group to build on and no lot to buy for one, while no deed
+        #: moves (editions without depots): their end-of-turn look is the end of the turn
+        self._idle: set[int] = set()
         self._commands: dict[tuple[object, ...], Command] = {}
         #: each player's roll and end of turn, by name: the commands sent most often
         self._turn_commands: dict[str, tuple[Command, Command]] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
-        self._lots: list[tuple[int, int]] = []  #: (lot, index of its group), every lot
+        #: per colour group, what gives its lots' owners from a state's owner tuple
+        self._owners_of: list[Callable[[tuple[int, ...]], tuple[int, ...]]] = []
         self._ownable: tuple[int, ...] = ()
         self._stations: tuple[int, ...] = ()
         self.reserve = 150
@@ -99,7 +108,8 @@ class Bots:
             members for members in edition.groups.values()
             if edition.squares[members[0]].kind is SquareKind.LOT
         ]
-        self._lots = [(s, index) for index, group in enumerate(self._lot_groups) for s in group]
+        self._owners_of = [itemgetter(*group) if len(group) > 1 else _one_owner(group[0])
+                           for group in self._lot_groups]
         self._ownable = tuple(s for members in edition.groups.values() for s in members)
         self._stations = tuple(s.index for s in edition.squares if s.kind is SquareKind.STATION)
         self.reserve = edition.defaults.start_cash // RESERVE_SHARE
@@ -131,6 +141,8 @@ class Bots:
                     return ride
             return turn[0]
         if p.cash > self.reserve * 2:
+            if cur in self._idle and g.owner is self._owner_seen:
+                return turn[1]
             build = self._build(g, cur)
             if build is not None:
                 return build
@@ -197,23 +209,16 @@ class Bots:
         owner = g.owner
         if owner is not self._owner_seen:
             self._owner_seen = owner
+            self._held = {}
             self._buildable = {}
             self._sellers = {}
-            # every owner's count per group, in one pass over the lots
-            counts: dict[int, list[int]] = {}
-            for s, index in self._lots:
-                who = owner[s]
-                if who >= 0:
-                    row = counts.get(who)
-                    if row is None:
-                        row = counts[who] = [0] * len(self._lot_groups)
-                    row[index] += 1
-            self._held = counts
+            self._idle = set()
+            # each colour group's owners, lot by lot: one C-level item getter a group
+            self._group_owners = [get(owner) for get in self._owners_of]
         held = self._held.get(player)
         if held is None:
-            held = self._held[player] = [0] * len(self._lot_groups)
-        if player not in self._buildable:
-            counts = self._held
+            groups = self._group_owners
+            held = self._held[player] = [owners.count(player) for owners in groups]
             all_but_one = g.options.build_with_all_but_one
             # groups the player may build on, and lots the player could buy to make a group
             # (nearly) whole, with their owner: in groups one lot (or, where building needs
@@ -224,17 +229,21 @@ class Bots:
             for index, group in enumerate(self._lot_groups):
                 have = held[index]
                 size = len(group)
+                if not have and size > 1:  # none of a group of two or more: nothing to do
+                    continue
                 big = all_but_one and size > 2
                 if have >= (size - 1 if big else size):
                     buildable.append(group)
                 short = size - have
                 if short == 1 or (big and short == 2):
-                    for target in group:
-                        who = owner[target]
-                        if who != player and who >= 0 and counts[who][index] == 1:
+                    owners = groups[index]
+                    for target, who in zip(group, owners):
+                        if who != player and who >= 0 and owners.count(who) == 1:
                             sellers.append((target, who))
             self._buildable[player] = buildable
             self._sellers[player] = sellers
+            if not buildable and not sellers and not g.edition.depots:
+                self._idle.add(player)
         return held
 
     def _build_plan(self, g: GameState, player: int) -> list[tuple[int, int, int]]:
@@ -356,6 +365,11 @@ class Bots:
             return Trade(g.players[player].name, g.players[seller].name, Offer(cash=price),
                          Offer(squares=(target,)))
         return None
+
+
+def _one_owner(square: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """The owners of a one-lot group as a tuple (`itemgetter` of one item gives the item)."""
+    return lambda owner: (owner[square],)
 
 
 def _record(verb: Verb, by: str | None, square: int | None, amount: int | None, count: int,

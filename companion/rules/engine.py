@@ -368,7 +368,11 @@ def _roll(g: GameState, ev: Events, cmd: Roll) -> tuple[int, ...] | None:
     pending = g.pending
     default = pending[-1].player if pending and isinstance(pending[-1], RollForRentPending) \
         else g.current
-    who = _named(g, cmd.by, default)
+    by = cmd.by
+    expected = g.players[default]
+    # _named's usual case written out: the default player named, or nobody
+    who = default if by is None or (expected.name == by and not expected.bankrupt) \
+        else player_index(g, by)
     values = turns.roll(g, ev, who, cmd.dice)
     return values if cmd.dice is None else None
 

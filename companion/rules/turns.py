@@ -210,12 +210,14 @@ def end_turn(g: GameState, ev: Events, player: int) -> None:
 
 def next_turn(g: GameState, ev: Events) -> None:
     """Make the next player still in the game the current player."""
-    n = len(g.players)
-    nxt = g.current
-    for _ in range(n):
-        nxt = (nxt + 1) % n
-        if not g.players[nxt].bankrupt:
-            break
+    players = g.players
+    n = len(players)
+    nxt = (g.current + 1) % n
+    if players[nxt].bankrupt:  # the usual case, the next player still in, without a loop
+        for _ in range(n - 1):
+            nxt = (nxt + 1) % n
+            if not players[nxt].bankrupt:
+                break
     g.current = nxt
     g.turn_number += 1
     g.rolled = False
@@ -225,7 +227,7 @@ def next_turn(g: GameState, ev: Events) -> None:
     g.fresh_tickets = 0
     g.mr_monopoly = False
     g.go_salary = NO_SALARY
-    ev.append(Turn(g.players[nxt].name, g.turn_number))
+    ev.append(Turn(players[nxt].name, g.turn_number))
 
 
 def after_player_left(g: GameState, ev: Events, player: int) -> None:
