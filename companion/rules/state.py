@@ -465,18 +465,21 @@ class GameState:
 
     def set_owner(self, square: int, player: int) -> None:
         """Give a square to a player (BANK: back to the bank)."""
-        old = self.owner
-        self.owner = old[:square] + (player,) + old[square + 1:]
+        changed = list(self.owner)  # then one tuple: fewer objects than slices joined
+        changed[square] = player
+        self.owner = tuple(changed)
 
     def set_level(self, square: int, level: int) -> None:
         """Set a lot's buildings (see hotel_level)."""
-        old = self.level
-        self.level = old[:square] + (level,) + old[square + 1:]
+        changed = list(self.level)  # then one tuple: fewer objects than slices joined
+        changed[square] = level
+        self.level = tuple(changed)
 
     def set_mortgaged(self, square: int, mortgaged: bool) -> None:
         """Mortgage or lift a property (a lifted one is no longer a kept mortgage)."""
-        old = self.mortgaged
-        self.mortgaged = old[:square] + (mortgaged,) + old[square + 1:]
+        changed = list(self.mortgaged)  # then one tuple: fewer objects than slices joined
+        changed[square] = mortgaged
+        self.mortgaged = tuple(changed)
         if not mortgaged and self.kept_mortgages:
             self.kept_mortgages = tuple(s for s in self.kept_mortgages if s != square)
 
