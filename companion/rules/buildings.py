@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from companion.rules.board import cannot_afford
 from companion.rules.codes import Code, RulesError
-from companion.rules.edition import OWNABLE, SquareKind
+from companion.rules.edition import KIND_LOT, KIND_STATION, OWNABLE, SquareKind
 from companion.rules.events import (
     AuctionStarted,
     Built,
@@ -131,7 +131,7 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     """What building `count` levels on the player's lot would do, or why it is refused
     (the square is the player's property and not a station of an edition with depots)."""
     sq = g.edition.squares[square]
-    if sq.kind is not SquareKind.LOT or building == "depot":
+    if sq.kind is not KIND_LOT or building == "depot":
         return RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}"
                           if building != "depot" else f"a train depot goes on a station, not "
                           f"on {sq.name}")
@@ -203,7 +203,7 @@ def _depot_refusal(g: GameState, player: int, square: int, count: int,
 
 def _is_depot(g: GameState, square: int) -> bool:
     """Whether building on the square means a train depot (a station, in such an edition)."""
-    return g.edition.squares[square].kind is SquareKind.STATION and g.edition.depots > 0
+    return g.edition.squares[square].kind is KIND_STATION and g.edition.depots > 0
 
 
 def build_refusal(g: GameState, player: int, square: int, count: int, free: bool,
