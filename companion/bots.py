@@ -283,7 +283,7 @@ class Bots:
         if plan is not None:
             return plan
         plan = []
-        hotel = g.hotel_level
+        hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
         squares = g.edition.squares
         all_but_one = g.options.build_with_all_but_one
         self._holdings(g, player)

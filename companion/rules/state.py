@@ -514,7 +514,7 @@ class GameState:
 
     def buildings_at(self, level: int) -> tuple[int, int, int]:
         """(houses, hotels, skyscrapers) that a lot at this level holds."""
-        hotel = self.hotel_level
+        hotel = self.options.houses_before_hotel + 1  # hotel_level, without its call
         if level < hotel:
             return level, 0, 0
         return (0, 1, 0) if level == hotel else (0, 0, 1)
