@@ -17,6 +17,7 @@ unowned property, a birthday gift is taken as money.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from operator import itemgetter
 
 from companion.rules import Accepted, Command, Edition, GameState, Verb, apply
@@ -238,7 +239,7 @@ class Bots:
         held = self._held.get(player)
         if held is None:
             groups = self._group_owners
-            held = self._held[player] = [owners.count(player) for owners in groups]
+            held = self._held[player] = list(map(tuple.count, groups, repeat(player)))
             all_but_one = g.options.build_with_all_but_one
             # groups the player may build on, and lots the player could buy to make a group
             # (nearly) whole, with their owner: in groups one lot (or, where building needs

@@ -134,7 +134,7 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
     if sq.kind is KIND_LOT:
         level = g.level[square]
         if level:
-            hotel = g.hotel_level
+            hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
             if level < hotel:
                 rent = sq.rent[level]
                 if explain is not None:
