@@ -143,10 +143,13 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
         if mortgaged[s]:
             return RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
                               square=sq.index)
-    hotel = g.hotel_level
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     top = hotel + 1 if g.edition.skyscrapers else hotel
-    levels = {s: g.level[s] for s in mine}
-    start = levels[square]
+    level = g.level
+    start = level[square]
+    # the lowest of the group's other lots (they stay as they are while this one rises):
+    # what evenness and a skyscraper compare with; -1 when the player has no other lot
+    low = min((level[s] for s in mine if s != square), default=-1)
     if building == "skyscraper" and (start != hotel or count != 1):
         return RulesError(Code.NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
                           f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
@@ -154,23 +157,24 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
         return RulesError(Code.NOT_NOW, f"{count} building(s) on {sq.name} would not end in "
                           "a hotel")
     cost = 0
+    new = start
     for _ in range(count):
-        if levels[square] >= top:
+        if new >= top:
             return RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a "
                               f"{'skyscraper' if top > hotel else 'hotel'}")
-        if levels[square] == hotel:
+        if new == hotel:
             if len(mine) < len(g.edition.groups[sq.group]):
                 return RulesError(Code.NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
                                   "whole colour group")
-            if any(lvl < hotel for lvl in levels.values()):
+            if 0 <= low < hotel:
                 return RulesError(Code.UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
                                   "every lot of its group")
-        if g.options.even_building and levels[square] > min(levels.values()):
+        if g.options.even_building and 0 <= low < new:
             return RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s "
                               "group need a building first", square=sq.index)
-        levels[square] += 1
+        new += 1
         cost += sq.house_cost
-    need = _stock_change(g, start, levels[square])
+    need = _stock_change(g, start, new)
     refusal = _stock_refusal(g, need)
     if refusal is not None:
         return refusal
@@ -179,7 +183,7 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     if cost > g.players[player].cash:
         return cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost,
                              purpose="build", square=square)
-    return levels[square], need, cost
+    return new, need, cost
 
 
 def _depot_refusal(g: GameState, player: int, square: int, count: int,
