@@ -65,6 +65,7 @@ from companion.rules.state import (
     BANK,
     COMPILED,
     POT,
+    SETTLED,
     BirthdayGiftPending,
     BuyPending,
     ChooseSquarePending,
@@ -251,7 +252,8 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
         ev: Events = []
         decided = handler(g, ev, cmd)
-        if g.pending:
+        pending = g.pending
+        if pending and isinstance(pending[-1], SETTLED):  # what settle_debts would look at
             settle_debts(g, ev)
     except RulesError as exc:
         top = state.top
@@ -329,7 +331,7 @@ def _not_waiting(*kinds: PendingKind) -> RulesError:
 
 def _expect(g: GameState, kind: type[_P]) -> _P:
     """The decision on top, which must be of this kind."""
-    top = g.top
+    top = g.pending[-1] if g.pending else None  # g.top, without its call
     if not isinstance(top, kind):
         raise _not_waiting(kind.kind)
     return top
@@ -337,7 +339,7 @@ def _expect(g: GameState, kind: type[_P]) -> _P:
 
 def _expect_auction(g: GameState) -> estate.AnyAuction:
     """The auction on top (of a property or of a building)."""
-    top = g.top
+    top = g.pending[-1] if g.pending else None  # g.top, without its call
     if not isinstance(top, AUCTIONS):
         raise _not_waiting(PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
     return top
@@ -419,7 +421,12 @@ def _draw(g: GameState, ev: Events, cmd: Draw) -> str | None:
 
 
 def _end_turn(g: GameState, ev: Events, cmd: EndTurn) -> None:
-    who = _actor(g, cmd.by, g.current)
+    who = g.current
+    by = cmd.by
+    if by is not None:
+        expected = g.players[who]
+        if expected.name != by or expected.bankrupt:  # else _actor's usual case
+            who = _actor(g, by, who)
     if g.pending or g.must_roll:  # what turns.end_turn refuses; else nothing can
         turns.end_turn(g, ev, who)
         return

@@ -157,7 +157,7 @@ def pass_auction(g: GameState, ev: Events, pending: AnyAuction, player: int) -> 
 
 
 def _maybe_close(g: GameState, ev: Events) -> None:
-    pending = g.top
+    pending = g.pending[-1] if g.pending else None  # g.top, without its call
     if not isinstance(pending, AUCTIONS):
         return
     still_in = [i for i in bidders(g) if i not in pending.passed]

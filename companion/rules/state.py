@@ -312,6 +312,8 @@ Pending = (BuyPending | AuctionPending | BuildingAuctionPending | DrawPending | 
 AUCTIONS = (AuctionPending, BuildingAuctionPending)
 #: pending steps that need no answer: they run as soon as everything above them is settled
 FOLLOW_UPS = (MrMonopolyPending, BusPending)
+#: what flow.settle_debts acts on when it is on top: a debt, or a follow-up
+SETTLED = (DebtPending, MrMonopolyPending, BusPending)
 
 
 @dataclass(slots=True, init=False)
