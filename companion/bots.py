@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import repeat
 from operator import itemgetter
+from typing import Final
 
 from companion.rules import Accepted, Command, Edition, GameState, Verb, apply
 from companion.rules.commands import (
@@ -60,23 +61,23 @@ from companion.rules.tickets import bus_targets, usable_tickets
 
 #: the verbs the bots send, as module constants: a member read through its enum class
 #: (`Verb.BUY`) calls EnumType's attribute hook, about 0.13 µs in plain Python
-_BANKRUPT = Verb.BANKRUPT
-_BID = Verb.BID
-_BUILD = Verb.BUILD
-_BUY = Verb.BUY
-_CHOOSE_GIFT = Verb.CHOOSE_GIFT
-_CHOOSE_SQUARE = Verb.CHOOSE_SQUARE
-_CLOSE_AUCTION = Verb.CLOSE_AUCTION
-_DECLINE = Verb.DECLINE
-_DRAW = Verb.DRAW
-_END_TURN = Verb.END_TURN
-_MORTGAGE = Verb.MORTGAGE
-_PASS = Verb.PASS
-_PAY_FINE = Verb.PAY_FINE
-_ROLL = Verb.ROLL
-_SELL_BUILDING = Verb.SELL_BUILDING
-_USE_BUS_TICKET = Verb.USE_BUS_TICKET
-_USE_CARD = Verb.USE_CARD
+_BANKRUPT: Final = Verb.BANKRUPT
+_BID: Final = Verb.BID
+_BUILD: Final = Verb.BUILD
+_BUY: Final = Verb.BUY
+_CHOOSE_GIFT: Final = Verb.CHOOSE_GIFT
+_CHOOSE_SQUARE: Final = Verb.CHOOSE_SQUARE
+_CLOSE_AUCTION: Final = Verb.CLOSE_AUCTION
+_DECLINE: Final = Verb.DECLINE
+_DRAW: Final = Verb.DRAW
+_END_TURN: Final = Verb.END_TURN
+_MORTGAGE: Final = Verb.MORTGAGE
+_PASS: Final = Verb.PASS
+_PAY_FINE: Final = Verb.PAY_FINE
+_ROLL: Final = Verb.ROLL
+_SELL_BUILDING: Final = Verb.SELL_BUILDING
+_USE_BUS_TICKET: Final = Verb.USE_BUS_TICKET
+_USE_CARD: Final = Verb.USE_CARD
 
 #: a game still running after this many player turns is ended and counted as capped
 TURN_CAP = 1000
