@@ -545,7 +545,8 @@ def plain_copy(g: GameState) -> GameState:
     new.must_roll = g.must_roll
     new.doubles = g.doubles
     new.dice = g.dice
-    new.pending = g.pending[:]
+    pending = g.pending
+    new.pending = pending[:] if pending else []  # most commands start with none waiting
     new.last_card = g.last_card
     new.pot = g.pot
     new.winner = g.winner

@@ -98,10 +98,23 @@ def roll(g: GameState, ev: Events, player: int,
     p = g.players[player]
     values: tuple[int, ...]
     if dice is None and not p.in_jail and not g.options.speed_die:
-        first, second, g.rng = two_dice(g.rng)  # the two white dice: read_dice's usual case
+        # the usual roll, written out: the two white dice (read_dice's usual case) of a
+        # player out of jail, then the same steps as below without their other cases
+        first, second, g.rng = two_dice(g.rng)
         values = (first, second)
-    else:
-        values = read_dice(g, dice, white_only=p.in_jail)
+        if g.claims and not g.rolled:
+            turn_starts_moving(g, ev, player)
+        g.dice = values
+        g.rolled = True
+        double = first == second
+        ev.append(Rolled(p.name, values, double))
+        if not double:
+            g.must_roll = False  # count_doubles' usual case, without the call
+        elif count_doubles(g, ev, player, double):
+            return values
+        move_steps(g, ev, player, first + second)
+        return values
+    values = read_dice(g, dice, white_only=p.in_jail)
     if g.claims and not g.rolled:
         turn_starts_moving(g, ev, player)
     if p.in_jail:
