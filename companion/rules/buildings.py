@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from companion.rules.board import cannot_afford
 from companion.rules.codes import Code, RulesError
-from companion.rules.edition import KIND_LOT, KIND_STATION, OWNABLE, SquareKind
+from companion.rules.edition import KIND_LOT, KIND_STATION, OWNABLE
 from companion.rules.events import (
     AuctionStarted,
     Built,
@@ -440,7 +440,7 @@ def completes_built_group(g: GameState, player: int, square: int,
     `receiving`: lots the player gets at the same time (a trade), counted as theirs.
     """
     sq = g.edition.squares[square]
-    if sq.kind is not SquareKind.LOT or not g.options.build_with_all_but_one:
+    if sq.kind is not KIND_LOT or not g.options.build_with_all_but_one:
         return False
     group = g.edition.groups[sq.group]
     return all(g.owner[s] == player or s in receiving or s == square for s in group) and any(
@@ -521,7 +521,7 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
 def _placeable(g: GameState, player: int, building: str, square: int) -> bool:
     """Whether one won building could go on the square now: the player's lot, one more
     level that is that building, and a free build there (build_refusal) accepted."""
-    return (g.edition.squares[square].kind is SquareKind.LOT and g.owner[square] == player
+    return (g.edition.squares[square].kind is KIND_LOT and g.owner[square] == player
             and places(g, building, square)
             and build_refusal(g, player, square, 1, True) is None)
 
