@@ -259,3 +259,54 @@ def test_the_peer_part_says_it_skipped_without_a_checkout(
     assert ratios({"peer.player_turns_per_s": 100.0, "engine.plain_player_turns_per_s": 50.0,
                    "engine.player_turns_per_s": 300.0, "engine.compiled": True}) == {
         "peer.plain_engine_ratio": 0.5, "peer.compiled_engine_ratio": 3.0}
+
+
+_FAKE_PEER_PLAYER = '''
+class Player:
+    """Plays 3 turns a game; the turns of player 0 roll doubles twice first, and, as the
+    peer does, the roll after doubles calls make_a_move again from inside the turn."""
+
+    def __init__(self, index):
+        self.index = index
+        self.doubles = 0
+
+    def make_a_move(self):
+        if self.index == 0 and self.doubles < 2:
+            self.doubles += 1
+            return self.make_a_move()
+        self.doubles = 0
+        return "end"
+'''
+_FAKE_PEER_GAME = '''
+from monopoly.core.player import Player
+
+def monopoly_game(numbers):
+    players = [Player(0), Player(1)]
+    for _turn in range(3):
+        for player in players:
+            player.make_a_move()
+'''
+
+
+def test_the_peer_counts_a_turn_once_whatever_its_doubles(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A stand-in of the peer's layout: 3 rounds of 2 players, player 0 rolling doubles
+    twice every turn (3 moves a turn, player 1 one): 6 turns and 12 moves a game."""
+    from tools.bench.peer import run_bench
+
+    core = tmp_path / "monopoly" / "core"
+    core.mkdir(parents=True)
+    (tmp_path / "monopoly" / "__init__.py").write_text("")
+    (core / "__init__.py").write_text("")
+    (core / "player.py").write_text(_FAKE_PEER_PLAYER)
+    (core / "game.py").write_text(_FAKE_PEER_GAME)
+    (tmp_path / "monopoly" / "log.py").write_text("class Log:\n    def save(self):\n"
+                                                  "        pass\n")
+    (tmp_path / "monopoly" / "log_settings.py").write_text(
+        "class LogSettings:\n    KEEP_GAME_LOG = True\n")
+    monkeypatch.setenv("COMPANION_PEER", str(tmp_path))
+    out = run_bench(0.05)
+    games = out["peer.games"]
+    assert games >= 1
+    ratio = out["peer.moves_per_s"] / out["peer.player_turns_per_s"]
+    assert ratio == pytest.approx(12 / 6, rel=0.01)

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from companion.rules.codes import Code, RulesError
 from companion.rules.dice import moved_total
-from companion.rules.edition import BUS_DECK, DECK_OF_KIND, OWNABLE, Square, SquareKind
+from companion.rules.edition import (
+    BUS_DECK,
+    DECK_OF_KIND,
+    EXTRA_SQUARES,
+    KIND_FREE_PARKING,
+    KIND_GO_TO_JAIL,
+    KIND_LOT,
+    KIND_STATION,
+    KIND_TAX,
+    KIND_UTILITY,
+    OWNABLE,
+    Square,
+    SquareKind,
+)
 from companion.rules.events import (
     AuctionSquareStays,
     Events,
@@ -118,10 +131,10 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
     if owner < 0 or g.mortgaged[square]:
         return 0
     sq = g.edition.squares[square]
-    if sq.kind is SquareKind.LOT:
+    if sq.kind is KIND_LOT:
         level = g.level[square]
         if level:
-            hotel = g.hotel_level
+            hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
             if level < hotel:
                 rent = sq.rent[level]
                 if explain is not None:
@@ -162,7 +175,7 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
     # the stations (utilities) the owner holds, mortgaged ones too: a mortgaged deed is
     # still its owner's ("vous êtes toujours en sa possession"), it only earns no rent itself
     count = sum(1 for s in g.edition.groups[sq.group] if g.owner[s] == owner)
-    if sq.kind is SquareKind.STATION:
+    if sq.kind is KIND_STATION:
         rent = sq.rent[count - 1]
         depot = bool(g.depots) and square in g.depots
         if explain is not None:
@@ -193,7 +206,7 @@ def land(
             return
         if g.options.no_rent_in_jail and g.players[owner].in_jail:
             return
-        if kind is SquareKind.UTILITY:
+        if kind is KIND_UTILITY:
             if g.options.utility_rent_fresh_roll and not dice_multiplier:
                 g.pending.append(RollForRentPending(player, sq.index))
                 return
@@ -222,18 +235,17 @@ def land(
             ev.append(RentClaimable(g.players[owner].name, p.name, sq.index, amount))
             return
         charge(g, ev, player, owner, amount, "rent", why=reason)
-    elif kind is SquareKind.TAX:
+    elif kind is KIND_TAX:
         charge(g, ev, player, BANK, sq.amount, "tax",
                why=Why("tax", sq.index, (("tax", sq.amount),)))
     elif kind in DECK_OF_KIND:
         g.pending.append(DrawPending(player, DECK_OF_KIND[kind]))
-    elif kind is SquareKind.GO_TO_JAIL:
+    elif kind is KIND_GO_TO_JAIL:
         send_to_jail(g, ev, player)
-    elif kind is SquareKind.FREE_PARKING and g.options.free_parking_pot and g.pot > 0:
+    elif kind is KIND_FREE_PARKING and g.options.free_parking_pot and g.pot > 0:
         transfer(g, ev, POT, player, g.pot, "free_parking",
                  Why("free_parking", sq.index, (("pot", g.pot),), "free_parking_pot"))
-    elif kind is SquareKind.AUCTION or kind is SquareKind.BIRTHDAY_GIFT \
-            or kind is SquareKind.BUS_TICKET:
+    elif kind in EXTRA_SQUARES:
         land_on_extra_square(g, ev, player, sq)
 
 

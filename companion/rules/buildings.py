@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from companion.rules.board import cannot_afford
 from companion.rules.codes import Code, RulesError
-from companion.rules.edition import OWNABLE, SquareKind
+from companion.rules.edition import KIND_LOT, KIND_STATION, OWNABLE
 from companion.rules.events import (
     AuctionStarted,
     Built,
@@ -131,7 +131,7 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     """What building `count` levels on the player's lot would do, or why it is refused
     (the square is the player's property and not a station of an edition with depots)."""
     sq = g.edition.squares[square]
-    if sq.kind is not SquareKind.LOT or building == "depot":
+    if sq.kind is not KIND_LOT or building == "depot":
         return RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}"
                           if building != "depot" else f"a train depot goes on a station, not "
                           f"on {sq.name}")
@@ -143,10 +143,13 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
         if mortgaged[s]:
             return RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
                               square=sq.index)
-    hotel = g.hotel_level
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     top = hotel + 1 if g.edition.skyscrapers else hotel
-    levels = {s: g.level[s] for s in mine}
-    start = levels[square]
+    level = g.level
+    start = level[square]
+    # the lowest of the group's other lots (they stay as they are while this one rises):
+    # what evenness and a skyscraper compare with; -1 when the player has no other lot
+    low = min((level[s] for s in mine if s != square), default=-1)
     if building == "skyscraper" and (start != hotel or count != 1):
         return RulesError(Code.NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
                           f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
@@ -154,23 +157,24 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
         return RulesError(Code.NOT_NOW, f"{count} building(s) on {sq.name} would not end in "
                           "a hotel")
     cost = 0
+    new = start
     for _ in range(count):
-        if levels[square] >= top:
+        if new >= top:
             return RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a "
                               f"{'skyscraper' if top > hotel else 'hotel'}")
-        if levels[square] == hotel:
+        if new == hotel:
             if len(mine) < len(g.edition.groups[sq.group]):
                 return RulesError(Code.NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
                                   "whole colour group")
-            if any(lvl < hotel for lvl in levels.values()):
+            if 0 <= low < hotel:
                 return RulesError(Code.UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
                                   "every lot of its group")
-        if g.options.even_building and levels[square] > min(levels.values()):
+        if g.options.even_building and 0 <= low < new:
             return RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s "
                               "group need a building first", square=sq.index)
-        levels[square] += 1
+        new += 1
         cost += sq.house_cost
-    need = _stock_change(g, start, levels[square])
+    need = _stock_change(g, start, new)
     refusal = _stock_refusal(g, need)
     if refusal is not None:
         return refusal
@@ -179,7 +183,7 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     if cost > g.players[player].cash:
         return cannot_afford(g, player, f"{count} building(s) on {sq.name}", cost,
                              purpose="build", square=square)
-    return levels[square], need, cost
+    return new, need, cost
 
 
 def _depot_refusal(g: GameState, player: int, square: int, count: int,
@@ -203,7 +207,7 @@ def _depot_refusal(g: GameState, player: int, square: int, count: int,
 
 def _is_depot(g: GameState, square: int) -> bool:
     """Whether building on the square means a train depot (a station, in such an edition)."""
-    return g.edition.squares[square].kind is SquareKind.STATION and g.edition.depots > 0
+    return g.edition.squares[square].kind is KIND_STATION and g.edition.depots > 0
 
 
 def build_refusal(g: GameState, player: int, square: int, count: int, free: bool,
@@ -436,7 +440,7 @@ def completes_built_group(g: GameState, player: int, square: int,
     `receiving`: lots the player gets at the same time (a trade), counted as theirs.
     """
     sq = g.edition.squares[square]
-    if sq.kind is not SquareKind.LOT or not g.options.build_with_all_but_one:
+    if sq.kind is not KIND_LOT or not g.options.build_with_all_but_one:
         return False
     group = g.edition.groups[sq.group]
     return all(g.owner[s] == player or s in receiving or s == square for s in group) and any(
@@ -517,7 +521,7 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
 def _placeable(g: GameState, player: int, building: str, square: int) -> bool:
     """Whether one won building could go on the square now: the player's lot, one more
     level that is that building, and a free build there (build_refusal) accepted."""
-    return (g.edition.squares[square].kind is SquareKind.LOT and g.owner[square] == player
+    return (g.edition.squares[square].kind is KIND_LOT and g.owner[square] == player
             and places(g, building, square)
             and build_refusal(g, player, square, 1, True) is None)
 

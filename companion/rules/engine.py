@@ -65,6 +65,7 @@ from companion.rules.state import (
     BANK,
     COMPILED,
     POT,
+    SETTLED,
     BirthdayGiftPending,
     BuyPending,
     ChooseSquarePending,
@@ -251,7 +252,8 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
         ev: Events = []
         decided = handler(g, ev, cmd)
-        if g.pending:
+        pending = g.pending
+        if pending and isinstance(pending[-1], SETTLED):  # what settle_debts would look at
             settle_debts(g, ev)
     except RulesError as exc:
         top = state.top
@@ -259,7 +261,16 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
                    "pending": top.kind.value if top is not None else None}
         return Rejection(exc.code, exc.message, {**context, **exc.params})
     g.version = state.version + 1
-    return Accepted(g, ev, cmd, decided)
+    if COMPILED:
+        return Accepted(g, ev, cmd, decided)
+    # plain Python: the fields set on a bare record, which skips the call of __init__ (as
+    # plain_copy does for the state); mypyc refuses a bare compiled record
+    done: Accepted = object.__new__(Accepted)
+    done.state = g
+    done.events = ev
+    done.sent = cmd
+    done.decided = decided
+    return done
 
 
 # --- who is acting -----------------------------------------------------------------------
@@ -320,7 +331,7 @@ def _not_waiting(*kinds: PendingKind) -> RulesError:
 
 def _expect(g: GameState, kind: type[_P]) -> _P:
     """The decision on top, which must be of this kind."""
-    top = g.top
+    top = g.pending[-1] if g.pending else None  # g.top, without its call
     if not isinstance(top, kind):
         raise _not_waiting(kind.kind)
     return top
@@ -328,7 +339,7 @@ def _expect(g: GameState, kind: type[_P]) -> _P:
 
 def _expect_auction(g: GameState) -> estate.AnyAuction:
     """The auction on top (of a property or of a building)."""
-    top = g.top
+    top = g.pending[-1] if g.pending else None  # g.top, without its call
     if not isinstance(top, AUCTIONS):
         raise _not_waiting(PendingKind.AUCTION, PendingKind.BUILDING_AUCTION)
     return top
@@ -359,7 +370,11 @@ def _roll(g: GameState, ev: Events, cmd: Roll) -> tuple[int, ...] | None:
     pending = g.pending
     default = pending[-1].player if pending and isinstance(pending[-1], RollForRentPending) \
         else g.current
-    who = _named(g, cmd.by, default)
+    by = cmd.by
+    expected = g.players[default]
+    # _named's usual case written out: the default player named, or nobody
+    who = default if by is None or (expected.name == by and not expected.bankrupt) \
+        else player_index(g, by)
     values = turns.roll(g, ev, who, cmd.dice)
     return values if cmd.dice is None else None
 
@@ -406,7 +421,16 @@ def _draw(g: GameState, ev: Events, cmd: Draw) -> str | None:
 
 
 def _end_turn(g: GameState, ev: Events, cmd: EndTurn) -> None:
-    turns.end_turn(g, ev, _actor(g, cmd.by, g.current))
+    who = g.current
+    by = cmd.by
+    if by is not None:
+        expected = g.players[who]
+        if expected.name != by or expected.bankrupt:  # else _actor's usual case
+            who = _actor(g, by, who)
+    if g.pending or g.must_roll:  # what turns.end_turn refuses; else nothing can
+        turns.end_turn(g, ev, who)
+        return
+    turns.next_turn(g, ev)
 
 
 def _land(g: GameState, ev: Events, cmd: Land) -> None:

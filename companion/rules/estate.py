@@ -17,7 +17,7 @@ from companion.rules.buildings import (
 )
 from companion.rules.buildings import own_property as _own_lot
 from companion.rules.codes import Code, RulesError
-from companion.rules.edition import SquareKind
+from companion.rules.edition import KIND_LOT
 from companion.rules.events import (
     AuctionClosed,
     AuctionStarted,
@@ -157,7 +157,7 @@ def pass_auction(g: GameState, ev: Events, pending: AnyAuction, player: int) -> 
 
 
 def _maybe_close(g: GameState, ev: Events) -> None:
-    pending = g.top
+    pending = g.pending[-1] if g.pending else None  # g.top, without its call
     if not isinstance(pending, AUCTIONS):
         return
     still_in = [i for i in bidders(g) if i not in pending.passed]
@@ -200,7 +200,7 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
     sq = g.edition.squares[square]
     if g.mortgaged[square]:
         return RulesError(Code.ALREADY_MORTGAGED, f"{sq.name} is already mortgaged")
-    if sq.kind is SquareKind.LOT:
+    if sq.kind is KIND_LOT:
         # the player's lots of the group: the one lot of another player (building with all
         # lots but one) carries nothing of theirs
         group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]

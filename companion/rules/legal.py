@@ -32,7 +32,7 @@ from companion.rules.commands import (
     TradeOffer,
     Verb,
 )
-from companion.rules.edition import OWNABLE, SquareKind
+from companion.rules.edition import KIND_LOT, OWNABLE, SquareKind
 from companion.rules.estate import (
     bid_floor,
     bid_refusal,
@@ -220,7 +220,7 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> bool:
             sq = squares[s]
             if mortgaged[s] or sq.kind not in _BUILT_ON:
                 continue
-            if sq.kind is SquareKind.LOT:
+            if sq.kind is KIND_LOT:
                 if sq.group in barred:
                     continue
                 if isinstance(builder_lots(g, i, s), RulesError):

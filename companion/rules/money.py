@@ -33,7 +33,8 @@ def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reas
         payee = POT
     # the parties' names as party_name gives them, without its two calls (a hot path)
     if payer >= 0:
-        p = g.wp(payer)
+        # wp's first step written out: the payer is often the player who just moved
+        p = g.players[payer] if g.owned >> payer & 1 else g.wp(payer)
         p.cash -= amount
         source: str | None = p.name
     else:
@@ -41,7 +42,7 @@ def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reas
         if payer == POT:
             g.pot -= amount
     if payee >= 0:
-        p = g.wp(payee)
+        p = g.players[payee] if g.owned >> payee & 1 else g.wp(payee)
         p.cash += amount
         target: str | None = p.name
     else:

@@ -312,6 +312,8 @@ Pending = (BuyPending | AuctionPending | BuildingAuctionPending | DrawPending | 
 AUCTIONS = (AuctionPending, BuildingAuctionPending)
 #: pending steps that need no answer: they run as soon as everything above them is settled
 FOLLOW_UPS = (MrMonopolyPending, BusPending)
+#: what flow.settle_debts acts on when it is on top: a debt, or a follow-up
+SETTLED = (DebtPending, MrMonopolyPending, BusPending)
 
 
 @dataclass(slots=True, init=False)
@@ -446,26 +448,40 @@ class GameState:
             return self.players[index]
         if not owned:  # the first player changed: the list too (copies share it until then)
             self.players = self.players[:]
-        p = self.players[index]
-        p = p.copy() if COMPILED else _plain_player_copy(p)
+        old = self.players[index]
+        if COMPILED:
+            p = old.copy()
+        else:  # _plain_player_copy written out: one call less on a hot path
+            p = object.__new__(Player)
+            p.name = old.name
+            p.cash = old.cash
+            p.position = old.position
+            p.in_jail = old.in_jail
+            p.jail_turns = old.jail_turns
+            p.jail_cards = old.jail_cards  # shared: replaced, never changed
+            p.bankrupt = old.bankrupt
+            p.bus_tickets = old.bus_tickets
         self.players[index] = p
         self.owned = owned | bit
         return p
 
     def set_owner(self, square: int, player: int) -> None:
         """Give a square to a player (BANK: back to the bank)."""
-        old = self.owner
-        self.owner = old[:square] + (player,) + old[square + 1:]
+        changed = list(self.owner)  # then one tuple: fewer objects than slices joined
+        changed[square] = player
+        self.owner = tuple(changed)
 
     def set_level(self, square: int, level: int) -> None:
         """Set a lot's buildings (see hotel_level)."""
-        old = self.level
-        self.level = old[:square] + (level,) + old[square + 1:]
+        changed = list(self.level)  # then one tuple: fewer objects than slices joined
+        changed[square] = level
+        self.level = tuple(changed)
 
     def set_mortgaged(self, square: int, mortgaged: bool) -> None:
         """Mortgage or lift a property (a lifted one is no longer a kept mortgage)."""
-        old = self.mortgaged
-        self.mortgaged = old[:square] + (mortgaged,) + old[square + 1:]
+        changed = list(self.mortgaged)  # then one tuple: fewer objects than slices joined
+        changed[square] = mortgaged
+        self.mortgaged = tuple(changed)
         if not mortgaged and self.kept_mortgages:
             self.kept_mortgages = tuple(s for s in self.kept_mortgages if s != square)
 
@@ -500,7 +516,7 @@ class GameState:
 
     def buildings_at(self, level: int) -> tuple[int, int, int]:
         """(houses, hotels, skyscrapers) that a lot at this level holds."""
-        hotel = self.hotel_level
+        hotel = self.options.houses_before_hotel + 1  # hotel_level, without its call
         if level < hotel:
             return level, 0, 0
         return (0, 1, 0) if level == hotel else (0, 0, 1)
@@ -529,7 +545,8 @@ def plain_copy(g: GameState) -> GameState:
     new.must_roll = g.must_roll
     new.doubles = g.doubles
     new.dice = g.dice
-    new.pending = g.pending[:]
+    pending = g.pending
+    new.pending = pending[:] if pending else []  # most commands start with none waiting
     new.last_card = g.last_card
     new.pot = g.pot
     new.winner = g.winner

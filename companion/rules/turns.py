@@ -98,10 +98,23 @@ def roll(g: GameState, ev: Events, player: int,
     p = g.players[player]
     values: tuple[int, ...]
     if dice is None and not p.in_jail and not g.options.speed_die:
-        first, second, g.rng = two_dice(g.rng)  # the two white dice: read_dice's usual case
+        # the usual roll, written out: the two white dice (read_dice's usual case) of a
+        # player out of jail, then the same steps as below without their other cases
+        first, second, g.rng = two_dice(g.rng)
         values = (first, second)
-    else:
-        values = read_dice(g, dice, white_only=p.in_jail)
+        if g.claims and not g.rolled:
+            turn_starts_moving(g, ev, player)
+        g.dice = values
+        g.rolled = True
+        double = first == second
+        ev.append(Rolled(p.name, values, double))
+        if not double:
+            g.must_roll = False  # count_doubles' usual case, without the call
+        elif count_doubles(g, ev, player, double):
+            return values
+        move_steps(g, ev, player, first + second)
+        return values
+    values = read_dice(g, dice, white_only=p.in_jail)
     if g.claims and not g.rolled:
         turn_starts_moving(g, ev, player)
     if p.in_jail:
@@ -210,12 +223,14 @@ def end_turn(g: GameState, ev: Events, player: int) -> None:
 
 def next_turn(g: GameState, ev: Events) -> None:
     """Make the next player still in the game the current player."""
-    n = len(g.players)
-    nxt = g.current
-    for _ in range(n):
-        nxt = (nxt + 1) % n
-        if not g.players[nxt].bankrupt:
-            break
+    players = g.players
+    n = len(players)
+    nxt = (g.current + 1) % n
+    if players[nxt].bankrupt:  # the usual case, the next player still in, without a loop
+        for _ in range(n - 1):
+            nxt = (nxt + 1) % n
+            if not players[nxt].bankrupt:
+                break
     g.current = nxt
     g.turn_number += 1
     g.rolled = False
@@ -225,7 +240,7 @@ def next_turn(g: GameState, ev: Events) -> None:
     g.fresh_tickets = 0
     g.mr_monopoly = False
     g.go_salary = NO_SALARY
-    ev.append(Turn(g.players[nxt].name, g.turn_number))
+    ev.append(Turn(players[nxt].name, g.turn_number))
 
 
 def after_player_left(g: GameState, ev: Events, player: int) -> None:

@@ -6,9 +6,14 @@ The peer is gamescomputersplay/monopoly, a checkout of it named by $COMPANION_PE
 benchmark's alone: never vendored into the companion, nor downloaded by the bench; pinned
 at PEER_COMMIT in docs/bench.md). Without it this part says `peer.skipped`. It runs in a
 child process from the checkout, its game logs off and their files untouched; its players'
-turns are counted by wrapping `Player.make_a_move` (one call a player's turn), whole games
-of its four default players from seed 0 on for about `seconds` of CPU time, as
-`engine_bench` plays its own bots' games.
+turns are counted by wrapping `Player.make_a_move`, whole games of its four default players
+from seed 0 on for about `seconds` of CPU time, as `engine_bench` plays its own bots' games.
+
+A player's turn is one outer call of `make_a_move`: the peer plays the roll after doubles by
+calling `self.make_a_move` again from inside the turn (through the wrapper, as it looks the
+method up on the instance), so every call counts a roll, about 1.19 per turn, while the
+engine's bench counts turns (its `Turn` events). The driver counts the outer calls as the
+peer's turns and all calls as its moves (`peer.moves_per_s`, a roll and its move each).
 """
 
 from __future__ import annotations
@@ -33,11 +38,19 @@ from monopoly.log_settings import LogSettings
 LogSettings.KEEP_GAME_LOG = False
 Log.save = lambda self: None  # its bankruptcy summary file too
 turns = [0]
+moves = [0]
+depth = [0]
 make_a_move = player_module.Player.make_a_move
 
 def counted(self, *args, **kwargs):
-    turns[0] += 1
-    return make_a_move(self, *args, **kwargs)
+    moves[0] += 1
+    if not depth[0]:  # a roll after doubles calls make_a_move again within the turn
+        turns[0] += 1
+    depth[0] += 1
+    try:
+        return make_a_move(self, *args, **kwargs)
+    finally:
+        depth[0] -= 1
 
 player_module.Player.make_a_move = counted
 seconds = float(sys.argv[1])
@@ -47,7 +60,8 @@ while time.process_time() - start < seconds or games == 0:
     monopoly_game((games + 1, games))
     games += 1
 elapsed = time.process_time() - start
-print(json.dumps({"turns": turns[0], "games": games, "seconds": elapsed}))
+print(json.dumps({"turns": turns[0], "moves": moves[0], "games": games,
+                  "seconds": elapsed}))
 """
 
 
@@ -61,7 +75,8 @@ def peer_checkout() -> Path | None:
 
 
 def run_bench(seconds: float = 3.0) -> dict[str, Any]:
-    """peer.player_turns_per_s (CPU time) and its games, or peer.skipped."""
+    """peer.player_turns_per_s and peer.moves_per_s (CPU time) and its games, or
+    peer.skipped."""
     path = peer_checkout()
     if path is None:
         return {"peer.skipped": "no peer checkout: set COMPANION_PEER to a checkout of "
@@ -73,6 +88,7 @@ def run_bench(seconds: float = 3.0) -> dict[str, Any]:
     result = json.loads(done.stdout.strip().splitlines()[-1])
     return {
         "peer.player_turns_per_s": round(result["turns"] / result["seconds"], 1),
+        "peer.moves_per_s": round(result["moves"] / result["seconds"], 1),
         "peer.games": float(result["games"]),
     }
 
