@@ -17,6 +17,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from companion.screen.controller import Controller
+from companion.screen.first_frame import FirstFrame
 from companion.screen.render import render
 from companion.screen.views.dice import SPEED_KEYS
 from companion.screen.wakeups import DisplayLoss, InputWaiter
@@ -167,6 +168,9 @@ class ScreenLoop:
         #: the X server going away ends the loop, not the process (None: not watched)
         self.display_loss = DisplayLoss.watch(driver, wm_info)
         self.frames = 0
+        #: holds the session's other listeners until a frame shows their update
+        #: (companion.screen.first_frame); installed on the controller while `run` runs
+        self.first_frame = FirstFrame()
         #: when M went down and is still held (the banker menu once held MENU_HOLD_S)
         self.menu_down: float | None = None
         #: called on every pass of the loop, after the first frame (the composition root
@@ -202,9 +206,11 @@ class ScreenLoop:
         controller = self.controller
         controller.ui.now = controller.clock()
         controller.sync_language()
+        applied = controller.applied  # the updates this frame shows
         controller.frame = render(controller.state, controller.ui, self.surface)
         pygame.display.flip()
         self.frames += 1
+        self.first_frame.shown(applied)  # the phones' and the voice's turn now
 
     def timeout_ms(self) -> int:
         """How long the loop may sleep before the picture changes by itself."""
@@ -223,6 +229,7 @@ class ScreenLoop:
     def run(self) -> None:
         """Until stopped: wait for an event (with a timeout), handle it, redraw if needed."""
         dirty = True
+        self.controller.first_frame = self.first_frame
         try:
             while not self.stop.is_set():
                 if dirty:
@@ -243,6 +250,8 @@ class ScreenLoop:
                 if frame is not None and (frame.animating or due):
                     dirty = True
         finally:
+            self.controller.first_frame = None
+            self.first_frame.close()
             self.waiter.close()
 
     def wait_events(self, timeout_ms: int) -> list[pygame.event.Event]:

@@ -31,6 +31,7 @@ from companion.rules.commands import CloseAuction, Command, EndGame
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
+from companion.screen.first_frame import FirstFrame
 from companion.screen.log_lines import record_moves, resume_moves
 from companion.screen.render import Frame, setup_prompt
 from companion.screen.screen_sounds import extra_sounds
@@ -119,6 +120,10 @@ class Controller(EntryMixin):
                 and self.settings.language:
             self.table_language.choose(self.settings.language)  # chosen before it was shared
         self.updates: queue.Queue[Update] = queue.Queue()
+        #: updates queued by the listener (its thread's count) and applied (the loop's):
+        #: the tickets of `first_frame`, a running loop's (None: nobody holds the listener)
+        self._told, self.applied = 0, 0
+        self.first_frame: FirstFrame | None = None
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
         self.frame: Frame | None = None
@@ -165,9 +170,16 @@ class Controller(EntryMixin):
     # --- thread-safe entry points ---------------------------------------------------------
 
     def on_update(self, update: Update) -> None:
-        """Session listener (writer thread): queue the update and wake the loop."""
+        """Session listener (its listeners' thread): queue the update and wake the loop;
+        under a running loop, return once a frame shows it, so that the listeners after
+        this one (the phones, the voice) run after the table's first frame
+        (companion.screen.first_frame)."""
+        self._told += 1
+        ticket, gate = self._told, self.first_frame
         self.updates.put(update)
         self.wake()
+        if gate is not None:
+            gate.wait(ticket)
 
     def post_button(self, button: str, source: str = "button") -> None:
         """A panel button pressed (hardware thread): handled on the loop's thread."""
@@ -297,6 +309,7 @@ class Controller(EntryMixin):
 
     def apply_update(self, update: Update) -> None:
         """A new state from the session: animate balances, log, sounds, auction clock."""
+        self.applied += 1
         old = self.state if has_game(self.state) else None
         state = update.state  # the public state of this version, built once for every listener
         self.state = state
@@ -439,6 +452,8 @@ class Controller(EntryMixin):
                 if until is None or seen >= until:
                     update = self.updates.get_nowait()
                 else:
+                    if self.first_frame is not None:  # waiting, not drawing: hold nobody
+                        self.first_frame.shown(self.applied)
                     update = self.updates.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 return
