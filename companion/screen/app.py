@@ -168,6 +168,9 @@ class ScreenLoop:
         #: the X server going away ends the loop, not the process (None: not watched)
         self.display_loss = DisplayLoss.watch(driver, wm_info)
         self.frames = 0
+        #: the next frame is drawn whole (the first, after the window changed or was
+        #: exposed); else only the regions that changed (companion.screen.render)
+        self.whole = True
         #: holds the session's other listeners until a frame shows their update
         #: (companion.screen.first_frame); installed on the controller while `run` runs
         self.first_frame = FirstFrame()
@@ -207,8 +210,12 @@ class ScreenLoop:
         controller.ui.now = controller.clock()
         controller.sync_language()
         applied = controller.applied  # the updates this frame shows
-        controller.frame = render(controller.state, controller.ui, self.surface)
-        pygame.display.flip()
+        last, self.whole = (None if self.whole else controller.frame), False
+        frame = controller.frame = render(controller.state, controller.ui, self.surface, last)
+        if frame.dirty is None:
+            pygame.display.flip()
+        elif frame.dirty:  # only what changed reaches the screen
+            pygame.display.update(frame.dirty)
         self.frames += 1
         self.first_frame.shown(applied)  # the phones' and the voice's turn now
 
@@ -296,6 +303,7 @@ class ScreenLoop:
             return False
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.VIDEOEXPOSE):
             self.surface = pygame.display.get_surface() or self.surface
+            self.whole = True
             return True
         if event.type == pygame.FINGERDOWN:
             w, h = self.surface.get_size()

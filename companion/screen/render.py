@@ -1,12 +1,16 @@
 """Draw one frame from the public state JSON and the UI state; no I/O, no engine objects.
 
 `render` returns a `Frame` saying what was drawn (texts with their boxes, touch targets,
-the prompt whose buttons are live) and whether the picture is still moving.
+the prompt whose buttons are live) and whether the picture is still moving. Given the frame
+drawn last on the same surface, it redraws on the game screen only the regions whose
+inputs changed (`Frame.dirty` says where; issue 28): a move mostly changes the decision
+panel, the recent moves and the board, seldom the player cards or the header, never the
+phones' corner.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,18 +19,20 @@ import pygame
 from companion.screen import theme
 from companion.screen.layout import GameLayout, scales
 from companion.screen.painter import DrawnText, Hotspot, Painter
-from companion.screen.texts import text
-from companion.screen.ui_state import UiState
+from companion.screen.texts import language, text
+from companion.screen.ui_state import DELTA_SHOWN_S, UiState
 from companion.screen.views.board_map import draw_board, player_colors
 from companion.screen.views.endgame.gameover import draw_game_over
 from companion.screen.views.overlays import draw_chooser, draw_help
 from companion.screen.views.panels import (
+    banner_box,
     draw_banner,
     draw_buttons,
     draw_header,
     draw_log,
     draw_players,
     draw_prompt,
+    format_clock,
 )
 from companion.screen.views.pin import draw_pin
 from companion.screen.views.prompt import Action, Prompt, build_prompt, table_of
@@ -45,6 +51,14 @@ class Frame:
     animating: bool = False
     next_change: float | None = None
     screen: str = "game"  # "setup", "game", "game_over"
+    #: the parts of the surface this render changed; None: all of it (a whole redraw)
+    dirty: list[pygame.Rect] | None = None
+    #: the game screen's regions as drawn (a later render redraws those whose key changed)
+    regions: dict[str, Region] = field(default_factory=dict)
+    #: what a later render must share with this one to redraw only some regions
+    shape: tuple[Any, ...] | None = None
+    #: the banner as drawn: what it said and where (None: none)
+    banner: tuple[Any, pygame.Rect] | None = None
 
     def hotspot_at(self, pos: tuple[int, int]) -> Hotspot | None:
         """The touch target under `pos`; later (overlay) targets win."""
@@ -52,6 +66,32 @@ class Frame:
             if spot.rect.collidepoint(pos):
                 return spot
         return None
+
+
+class Same:
+    """A key part equal only to the very same object (a state of one version, a view)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@dataclass
+class Region:
+    """One region of the game screen as drawn: what it was drawn from (`key`), the part of
+    the surface it owns (`area`: its rect and a margin, which no other region's touches),
+    and the texts and touch targets it drew."""
+
+    key: tuple[Any, ...]
+    area: pygame.Rect
+    texts: list[DrawnText]
+    hotspots: list[Hotspot]
 
 
 def setup_prompt() -> Prompt:
@@ -65,12 +105,20 @@ def setup_prompt() -> Prompt:
     ])
 
 
-def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface) -> Frame:
-    """Draw everything for `state` (None: no game yet, the setup form) on `surface`."""
+def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface,
+           last: Frame | None = None) -> Frame:
+    """Draw everything for `state` (None: no game yet, the setup form) on `surface`; with
+    `last`, the frame drawn last on this very surface (its pixels still there), the game
+    screen redraws only the regions whose inputs changed."""
     sx, sy = scales(surface.get_size())
     p = Painter(surface, sx, sy)
-    surface.fill(theme.BACKGROUND)
     frame = Frame()
+    game_screen = state is not None and ui.setup is None and \
+        not table_of(state, ui).winner
+    if not game_screen or ui.overlay is not None or ui.pin is not None:
+        last = None  # only the game screen, with nothing over it, is drawn in regions
+    if last is None:
+        surface.fill(theme.BACKGROUND)
     if state is None or ui.setup is not None:
         frame.screen = "setup"
         if ui.setup is not None:
@@ -86,17 +134,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
             over = draw_game_over(p, state, ui, colors)
             draw_buttons(p, over.buttons, frame.prompt)
         else:
-            game = GameLayout.for_size(surface.get_size())
-            draw_header(p, game.header, state, ui, colors)
-            draw_players(p, game.players, state, ui, colors)
-            draw_board(p, game.board, state, ui)
-            if ui.wifi is None:
-                draw_log(p, game.log, ui)
-                draw_phones(p, game.remote, ui)
-            else:  # until a phone is on the table's Wi-Fi its code takes the side column
-                draw_phones(p, game.log.union(game.remote), ui)
-            draw_prompt(p, game, frame.prompt, colors)
-            draw_banner(p, game.banner, ui, upward=True)  # the header stays readable
+            _draw_game(p, state, ui, colors, frame, last)
     if ui.overlay == "help":
         draw_help(p)
     elif ui.overlay == "chooser" and ui.chooser is not None:
@@ -109,8 +147,131 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
         draw_banner(p, p.rect(6, 2, 788, 34), ui)
     elif frame.screen != "game":
         draw_banner(p, p.rect(6, 380, 788, 36), ui, upward=True)
+    if frame.screen != "game" or ui.overlay is not None or ui.pin is not None:
+        frame.shape = None  # something over the regions: the next frame is whole again
     frame.texts = p.texts
     frame.hotspots = p.hotspots
     frame.animating = ui.animating()
     frame.next_change = ui.next_change()
     return frame
+
+
+def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
+               colors: dict[str, theme.Color], frame: Frame, last: Frame | None) -> None:
+    """The game screen, region by region: each one again only when its key differs from
+    `last`'s (every one without `last`), the banner over them."""
+    surface = p.surface
+    game = GameLayout.for_size(surface.get_size())
+    prompt = frame.prompt
+    assert prompt is not None
+    lang = language()
+    parts: list[tuple[str, pygame.Rect, tuple[Any, ...], Callable[[], None]]] = [
+        ("header", game.header, _header_key(state, ui, colors),
+         lambda: draw_header(p, game.header, state, ui, colors)),
+        ("players", game.players, _players_key(state, ui, colors),
+         lambda: draw_players(p, game.players, state, ui, colors)),
+        ("board", game.board, _board_key(state, ui),
+         lambda: draw_board(p, game.board, state, ui)),
+    ]
+    if ui.wifi is None:
+        parts += [
+            ("log", game.log, _log_key(ui), lambda: draw_log(p, game.log, ui)),
+            ("phones", game.remote, _phones_key(ui), lambda: draw_phones(p, game.remote, ui)),
+        ]
+    else:  # until a phone is on the table's Wi-Fi its code takes the side column
+        side = game.log.union(game.remote)
+        parts.append(("phones", side, _phones_key(ui), lambda: draw_phones(p, side, ui)))
+    parts.append(("prompt", game.prompt, (prompt, colors.get(str(prompt.player))),
+                  lambda: draw_prompt(p, game, prompt, colors)))
+    margin = p.px(2)
+    areas = {name: rect.inflate(2 * margin, 2 * margin) for name, rect, _k, _d in parts}
+    frame.shape = (Same(surface), surface.get_size(), lang, tuple(areas))
+    if last is not None and (last.shape != frame.shape or _overlapping(list(areas.values()))):
+        last = None
+        surface.fill(theme.BACKGROUND)
+    message = ui.message
+    said = (message.text, message.kind) if message is not None and message.until > ui.now \
+        else None
+    box = banner_box(p, game.banner, ui, upward=True)
+    frame.banner = None if box is None else (said, box)
+    redraw = {name for name, _r, key, _d in parts
+              if last is None or name not in last.regions or last.regions[name].key != key}
+    dirty: list[pygame.Rect] = []
+    if last is not None and last.banner != frame.banner:  # shown, gone or changed
+        gone = [b[1] for b in (last.banner, frame.banner) if b is not None]
+        redraw |= {name for name, area in areas.items()
+                   if any(area.colliderect(b) for b in gone)}
+        if last.banner is not None:  # the gaps between the regions under it too
+            surface.fill(theme.BACKGROUND, last.banner[1])
+            dirty.append(last.banner[1])
+    for name, _rect, key, draw in parts:
+        area = areas[name]
+        if name not in redraw and last is not None:
+            kept = last.regions[name]
+            p.texts += kept.texts
+            p.hotspots += kept.hotspots
+            frame.regions[name] = kept
+            continue
+        texts, spots = len(p.texts), len(p.hotspots)
+        if last is not None:
+            surface.fill(theme.BACKGROUND, area)
+            dirty.append(area)
+        draw()
+        frame.regions[name] = Region(key, area, p.texts[texts:], p.hotspots[spots:])
+    if box is not None and (last is None or frame.banner != last.banner
+                            or any(a.colliderect(box) for a in dirty)):
+        draw_banner(p, game.banner, ui, upward=True)  # the header stays readable
+        if last is not None:
+            dirty.append(box)
+    frame.dirty = None if last is None else dirty
+
+
+def _overlapping(areas: list[pygame.Rect]) -> bool:
+    """Whether any two regions' areas touch (a window so small that the margins meet):
+    then every frame is drawn whole."""
+    return any(a.colliderect(b) for i, a in enumerate(areas) for b in areas[i + 1:])
+
+
+def _header_key(state: Mapping[str, Any], ui: UiState,
+                colors: dict[str, theme.Color]) -> tuple[Any, ...]:
+    """What draw_header shows: the turn, whose it is (in their colour), the dice, the timed
+    game's clock as it reads now."""
+    table = table_of(state, ui)
+    current = table.current or ""
+    clock = None
+    if ui.clock_deadline is not None:
+        remaining = ui.clock_deadline - ui.now
+        clock = format_clock(remaining) if remaining > 0 else ""
+    return (table.turn.number, current, tuple(table.turn.dice), colors.get(current), clock)
+
+
+def _players_key(state: Mapping[str, Any], ui: UiState,
+                 colors: dict[str, theme.Color]) -> tuple[Any, ...]:
+    """What draw_players shows: each player's card but where their token stands, whose
+    turn or decision it is, the winner, the colours, the currency, the changes of cash
+    still shown beside a balance."""
+    table = table_of(state, ui)
+    seats = tuple((s.name, s.cash, s.jailed, s.bankrupt, s.jail_cards, s.jail_turns,
+                   s.net_worth, s.bus_tickets) for s in table.players)
+    changes = tuple(sorted((name, a.old, a.new) for name, a in ui.anims.items()
+                           if ui.now - a.start < DELTA_SHOWN_S and a.new != a.old))
+    return (seats, table.current, table.winner, table.turn.pending_player,
+            tuple(colors.items()), repr(state.get("currency")), changes)
+
+
+def _board_key(state: Mapping[str, Any], ui: UiState) -> tuple[Any, ...]:
+    """What draw_board is drawn from: this very state and view of the table (any move
+    redraws it), the board, the players' styles, the square being chosen, the card held."""
+    return (Same(state), Same(ui.table), Same(ui.board), tuple(ui.styles.items()),
+            ui.bus_ride, ui.square_focus, ui.card_holder)
+
+
+def _log_key(ui: UiState) -> tuple[Any, ...]:
+    """What draw_log shows: the recent moves as they read now, the hardware warnings."""
+    return (tuple((e.text, e.color, e.move, e.undone, e.why) for e in ui.log), ui.last_move,
+            tuple(ui.warnings.items()))
+
+
+def _phones_key(ui: UiState) -> tuple[Any, ...]:
+    """What the phones' corner shows: the join address (or its placeholder), the Wi-Fi."""
+    return (ui.remote_url, ui.remote_placeholder, ui.wifi)

@@ -504,19 +504,29 @@ def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme
     draw_buttons(p, layout.buttons, prompt)
 
 
+def banner_box(p: Painter, rect: pygame.Rect, ui: UiState,
+               upward: bool = False) -> pygame.Rect | None:
+    """Where `draw_banner` draws the message shown now (None: no message now)."""
+    message = ui.message
+    if message is None or message.until <= ui.now:
+        return None
+    count, line_h = p.wrapped(message.text, rect.width - p.px(16), 17, bold=True)
+    box = pygame.Rect(rect)
+    box.height = max(rect.height, min(3, count) * line_h + p.px(8))
+    if upward:
+        box.bottom = rect.bottom
+    return box
+
+
 def draw_banner(p: Painter, rect: pygame.Rect, ui: UiState, upward: bool = False) -> None:
     """A refusal or notice across `rect` while it lasts, at the readable size or larger: a
     long one grows the banner to two or three lines, downward (`upward`: from a banner at the
     bottom of the screen), over what is under it for the moment it lasts."""
     message = ui.message
-    if message is None or message.until <= ui.now:
+    box = banner_box(p, rect, ui, upward)
+    if message is None or box is None:
         return
     pad = p.px(16)
-    count, line_h = p.wrapped(message.text, rect.width - pad, 17, bold=True)
-    box = pygame.Rect(rect)
-    box.height = max(rect.height, min(3, count) * line_h + p.px(8))
-    if upward:
-        box.bottom = rect.bottom
     p.fill(box, theme.REFUSED_BG if message.kind == "refused" else theme.INFO_BG, radius=6)
     p.frame(box, theme.BAD if message.kind == "refused" else theme.TEXT, width=2, radius=6)
     p.paragraph(message.text, box.inflate(-pad, -p.px(4)), 17, theme.TEXT, bold=True,
