@@ -19,8 +19,7 @@ pytestmark = pytest.mark.usefixtures("screen_in_english")
 
 def cold() -> None:
     """Forget everything the screen keeps between frames."""
-    painter._measured.clear()
-    painter._rendered.clear()
+    painter.forget()
     board_map._ring = None
 
 

@@ -32,6 +32,35 @@ _measured: dict[tuple[bool, int, str], tuple[int, int, int, int]] = {}
 #: texts of the frame before, and a blit costs a fraction of rendering the glyphs again
 RENDERED_MAX = 512
 _rendered: OrderedDict[tuple[bool, int, str, tuple[int, ...]], pygame.Surface] = OrderedDict()
+#: where `Painter.text` put a text in a box of a size (what it drew, at which pixel size,
+#: its ink rect from the box's corner, the ascender): the same few hundred each frame, each
+#: found by measuring in a loop; past LAID_MAX entries the cache starts afresh (issue 28)
+LAID_MAX = 4096
+_laid: dict[tuple[Any, ...], tuple[str, int, int, int, int, int, int]] = {}
+#: the lines `Painter._wrap` cut a text into, by text, width, pixel size and weight
+_wrapped: dict[tuple[str, int, int, bool], tuple[str, ...]] = {}
+#: parts of the picture drawn before (`Painter.part`: a player's card, a button), by what
+#: they were drawn from, most recently drawn last: their pixels, and their texts and touch
+#: targets from the part's corner; at most PARTS_MAX of them and PARTS_BYTES of pixels (a
+#: card at 1920x1080 is half a MB)
+PARTS_MAX = 64
+PARTS_BYTES = 6 << 20
+_parts: OrderedDict[tuple[Any, ...], tuple[pygame.Surface, tuple[int, int], list[DrawnText],
+                                           list[Hotspot]]] = OrderedDict()
+_parts_bytes = 0  # the pixels of `_parts`
+
+
+def forget() -> None:
+    """Forget every text, layout and part kept between frames (the tests' cold start)."""
+    global _parts_bytes
+    for kept in (_measured, _rendered, _laid, _wrapped, _parts):
+        kept.clear()
+    _parts_bytes = 0
+
+
+def _size(picture: pygame.Surface) -> int:
+    """The bytes of a picture's pixels."""
+    return picture.get_width() * picture.get_height() * picture.get_bytesize()
 
 
 @dataclass(frozen=True)
@@ -135,6 +164,41 @@ class Painter:
         pygame.draw.rect(self.surface, color, rect, self.px(width),
                          border_radius=self.px(radius) if radius else 0)
 
+    def part(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None]) -> None:
+        """Draw a part of the picture that `key` says all of (with the size of `rect` and
+        the scale) and that stays inside `rect`, on a flat ground: drawn once, then its
+        pixels, texts and touch targets are put back while `key` stays the same (a card of
+        a player whose cash did not change). The ground's colour (its top left pixel before
+        drawing) is part of the key."""
+        global _parts_bytes
+        area = rect.clip(self.surface.get_rect())
+        if area.width <= 0 or area.height <= 0:
+            draw()
+            return
+        full = (key, rect.size, self.sx, self.sy, tuple(self.surface.get_at(area.topleft)))
+        found = _parts.get(full)
+        if found is not None:
+            _parts.move_to_end(full)
+            picture, at, texts, spots = found
+            self.surface.blit(picture, area.topleft)
+            if at == area.topleft:  # where it was drawn: the very records
+                self.texts += texts
+                self.hotspots += spots
+                return
+            dx, dy = area.x - at[0], area.y - at[1]
+            self.texts += [DrawnText(t.text, t.drawn, t.rect.move(dx, dy), t.box.move(dx, dy),
+                                     t.size, t.struck, t.floor) for t in texts]
+            self.hotspots += [Hotspot(h.rect.move(dx, dy), h.action, h.arg) for h in spots]
+            return
+        first_text, first_spot = len(self.texts), len(self.hotspots)
+        draw()
+        picture = self.surface.subsurface(area).copy()
+        _parts[full] = (picture, area.topleft, self.texts[first_text:],
+                        self.hotspots[first_spot:])
+        _parts_bytes += _size(picture)
+        while len(_parts) > PARTS_MAX or len(_parts) > 1 and _parts_bytes > PARTS_BYTES:
+            _parts_bytes -= _size(_parts.popitem(last=False)[1][0])
+
     def hotspot(self, rect: pygame.Rect, action: str, arg: Any = None) -> None:
         """Make `rect` a touch target."""
         self.hotspots.append(Hotspot(pygame.Rect(rect), action, arg))
@@ -163,6 +227,31 @@ class Painter:
         """
         if not text:
             return pygame.Rect(box.x, box.y, 0, 0)
+        key = (text, box.width, box.height, size, min_size, bold, align, self.scale)
+        laid = _laid.get(key)
+        if laid is None:
+            laid = self._lay(text, box.width, box.height, size, min_size, bold, align)
+            if len(_laid) >= LAID_MAX:
+                _laid.clear()
+            _laid[key] = laid
+        drawn, px, dx, dy, width, height, baseline = laid
+        floor = max(6, round((min_size if min_size is not None else size * 0.6) * self.scale))
+        rect = pygame.Rect(box.x + dx, box.y + dy, width, height)
+        self.surface.blit(rendered(drawn, px, color, bold), rect.topleft)
+        if strike:  # through the middle of the lower-case letters
+            y = box.y + baseline - line_metrics(px, bold)[1] * 3 // 10
+            pygame.draw.line(self.surface, color, (rect.x, y), (rect.right, y),
+                             max(1, px // 12))
+        self.texts.append(DrawnText(text, drawn, pygame.Rect(rect), pygame.Rect(box), px,
+                                    strike, floor if allowed is None else allowed))
+        return pygame.Rect(rect)
+
+    def _lay(self, text: str, box_w: int, box_h: int, size: float, min_size: float | None,
+             bold: bool, align: str) -> tuple[str, int, int, int, int, int, int]:
+        """How `text` goes into a box of `box_w` x `box_h` pixels: what is drawn (shrunk to
+        fit down to the floor, then ellipsised), at which pixel size, its ink rect from the
+        box's top left (x, y, width, height) and its baseline from the box's top."""
+        box = pygame.Rect(0, 0, box_w, box_h)
         px = max(6, round(size * self.scale))
         floor = max(6, round((min_size if min_size is not None else size * 0.6) * self.scale))
         width, height = self.measure(text, px, bold)
@@ -180,18 +269,9 @@ class Painter:
             x = box.right - width - drawn_ink.x
         else:
             x = box.x - drawn_ink.x
-        ascender = line_metrics(px, bold)[1]
-        baseline = box.centery - height // 2 + ascender
-        rect = pygame.Rect(x + drawn_ink.x, baseline - drawn_ink.y, drawn_ink.width,
-                           drawn_ink.height)
-        self.surface.blit(rendered(drawn, px, color, bold), rect.topleft)
-        if strike:  # through the middle of the lower-case letters
-            y = baseline - ascender * 3 // 10
-            pygame.draw.line(self.surface, color, (rect.x, y), (rect.right, y),
-                             max(1, px // 12))
-        self.texts.append(DrawnText(text, drawn, pygame.Rect(rect), pygame.Rect(box), px,
-                                    strike, floor if allowed is None else allowed))
-        return pygame.Rect(rect)
+        baseline = box.centery - height // 2 + line_metrics(px, bold)[1]
+        return (drawn, px, x + drawn_ink.x, baseline - drawn_ink.y, drawn_ink.width,
+                drawn_ink.height, baseline)
 
     def _ellipsise(self, text: str, max_width: int, px: int, bold: bool) -> str:
         """The longest prefix of `text` plus an ellipsis that fits `max_width`, ending at a
@@ -246,6 +326,16 @@ class Painter:
         return len(self._wrap(text, width, px, bold)), font(bold).get_sized_height(px) + 2
 
     def _wrap(self, text: str, width: int, px: int, bold: bool) -> list[str]:
+        """`text`'s lines wrapped into `width` pixels at `px` (cut once, then remembered)."""
+        key = (text, width, px, bold)
+        found = _wrapped.get(key)
+        if found is None:
+            if len(_wrapped) >= LAID_MAX:
+                _wrapped.clear()
+            found = _wrapped[key] = tuple(self._cut(text, width, px, bold))
+        return list(found)
+
+    def _cut(self, text: str, width: int, px: int, bold: bool) -> list[str]:
         lines: list[str] = []
         current = ""
         for word, glued in _pieces(text, width, lambda piece: self.measure(piece, px, bold)[0]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import pygame
@@ -15,6 +15,7 @@ from companion.screen import theme
 from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
 from companion.screen.painter import Painter, line_metrics
+from companion.screen.texts import language as i18n_language
 from companion.screen.texts import text
 from companion.screen.ui_state import DELTA_SHOWN_S, UiState
 from companion.screen.views.dice import draw_die
@@ -126,27 +127,49 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     cards = rows(rect, max(len(players), 3), p.px(5))[:len(players)]
     currency = state.get("currency")
     for card, player in zip(cards, players, strict=False):
-        name = player.name
-        color = _card_frame(p, card, player, table, colors)
-        out = player.bankrupt
-        inner = card.inflate(-p.px(16), -p.px(6))
-        inner.x += p.px(4)
-        name_row, cash_row, status_row = _card_rows(inner)
-        badge = pygame.Rect(name_row.right - name_row.width * 2 // 5, name_row.y,
-                            name_row.width * 2 // 5, name_row.height)
-        name_box = pygame.Rect(name_row.x, name_row.y, name_row.width - badge.width - p.px(4),
-                               name_row.height)
-        p.text(fitted_name(p, name, name_box.width), name_box, theme.SIZES["name"],
-               theme.TEXT_DIM if out else color, bold=True, min_size=theme.readable(p.scale))
-        _draw_change(p, badge, name, currency, ui)
-        p.text(money(player.cash, currency), cash_row,
-               theme.SIZES["cash"], theme.TEXT_DIM if out else color, bold=True,
-               min_size=_money_floor(p))
-        status = _status(player, currency)
-        if p.wrapped(status, status_row.width, theme.SIZES["worth"])[0] > 1:
-            status = _status(player, currency, compact=True)  # worth only if nothing else
-        p.text(status, status_row, theme.SIZES["worth"], theme.BAD if out else theme.TEXT_DIM,
-               min_size=theme.readable(p.scale))
+        p.part(_card_key(player, table, ui, colors, currency), card,
+               partial(_draw_card, p, card, player, table, ui, colors, currency))
+
+
+def _card_key(player: Seat, table: TableView, ui: UiState, colors: dict[str, theme.Color],
+              currency: Any) -> tuple[Any, ...]:
+    """All a player's card (or row) shows: the player but where their token stands, whether
+    it is their turn or decision, their colour, the currency, the change of their cash
+    while it is shown, the language (`Painter.part` keeps the card while it stays)."""
+    name = player.name
+    anim = ui.anims.get(name)
+    change = anim.new - anim.old if anim is not None and anim.new != anim.old and \
+        ui.now - anim.start < DELTA_SHOWN_S else None
+    return ("card", name, player.cash, player.net_worth, player.bankrupt, player.jailed,
+            player.jail_turns, player.jail_cards, player.bus_tickets,
+            name == table.current and not table.winner, name == table.turn.pending_player,
+            colors.get(name), repr(currency), change, i18n_language())
+
+
+def _draw_card(p: Painter, card: pygame.Rect, player: Seat, table: TableView, ui: UiState,
+               colors: dict[str, theme.Color], currency: Any) -> None:
+    """One player's card of the four-card column: name, balance, change, jail, worth."""
+    name = player.name
+    color = _card_frame(p, card, player, table, colors)
+    out = player.bankrupt
+    inner = card.inflate(-p.px(16), -p.px(6))
+    inner.x += p.px(4)
+    name_row, cash_row, status_row = _card_rows(inner)
+    badge = pygame.Rect(name_row.right - name_row.width * 2 // 5, name_row.y,
+                        name_row.width * 2 // 5, name_row.height)
+    name_box = pygame.Rect(name_row.x, name_row.y, name_row.width - badge.width - p.px(4),
+                           name_row.height)
+    p.text(fitted_name(p, name, name_box.width), name_box, theme.SIZES["name"],
+           theme.TEXT_DIM if out else color, bold=True, min_size=theme.readable(p.scale))
+    _draw_change(p, badge, name, currency, ui)
+    p.text(money(player.cash, currency), cash_row,
+           theme.SIZES["cash"], theme.TEXT_DIM if out else color, bold=True,
+           min_size=_money_floor(p))
+    status = _status(player, currency)
+    if p.wrapped(status, status_row.width, theme.SIZES["worth"])[0] > 1:
+        status = _status(player, currency, compact=True)  # worth only if nothing else
+    p.text(status, status_row, theme.SIZES["worth"], theme.BAD if out else theme.TEXT_DIM,
+           min_size=theme.readable(p.scale))
 
 
 def _money_floor(p: Painter) -> float:
@@ -194,62 +217,70 @@ def _draw_strip(p: Painter, rect: pygame.Rect, table: TableView, ui: UiState,
     size = theme.SIZES["name"]
     line_h = p.wrapped("M", 100, size, bold=True)[1]
     for card, player in zip(cards, players, strict=False):
-        name = player.name
-        out = player.bankrupt
-        color = _card_frame(p, card, player, table, colors)
-        inner = card.inflate(-p.px(16), -p.px(4))
-        inner.x += p.px(4)
-        cash = player.cash
-        cash_x = _draw_amount(p, inner, cash, currency, theme.TEXT_DIM if out else color)
-        left = pygame.Rect(inner.x, inner.y, cash_x - p.px(8) - inner.x, inner.height)
-        lines = max(1, min(3, left.height // line_h))
-        jailed = player.jailed and not out
-        status = _status(replace(player, jailed=False), currency, compact=True)
-        if jailed:  # bars say "in jail", the turns spent there follow
-            status = " · ".join(([f"{player.jail_turns}/3"] if lines >= 2 else [])
-                                + ([status] if player.jail_cards else []))
-        anim = ui.anims.get(name)
-        change = (delta(anim.new - anim.old, currency) if anim is not None and anim.new != anim.old
-                  and ui.now - anim.start < DELTA_SHOWN_S else "")
-        name_lines = p.wrapped(name, left.width, size, bold=True)[0]
-        if lines >= 2 and name_lines > 1 and not _has_news(player):
-            status = ""  # the rest of a long name matters more than the worth
-        if lines < 2 and jailed:
-            bars = pygame.Rect(left.x, left.centery - p.px(8), p.px(14), p.px(16))
-            _draw_bars(p, bars, theme.BAD)
-            left.x, left.width = bars.right + p.px(5), left.width - bars.width - p.px(5)
-        status_lines = 1 if lines >= 2 and (status or change or jailed) else 0
-        width = p.measure(change, round(size * p.scale), bold=True)[0] if change else 0
-        room = left.width - width - p.px(6)
-        if change and not status_lines and p.measure(
-                fitted_name(p, name, room), round(theme.readable(p.scale) * p.scale),
-                bold=True)[0] > room:
-            change = ""  # no room beside even the name's initials: the counting cash says it
-        if change and not status_lines:  # one line: the change beside the name while news
-            width = min(width, left.width)
-            _draw_change(p, pygame.Rect(left.right - width, left.y, width, left.height),
+        p.part(_card_key(player, table, ui, colors, currency), card,
+               partial(_draw_row, p, card, player, table, ui, colors, currency, line_h))
+
+
+def _draw_row(p: Painter, card: pygame.Rect, player: Seat, table: TableView, ui: UiState,
+              colors: dict[str, theme.Color], currency: Any, line_h: int) -> None:
+    """One player's row of the strip (five players or more)."""
+    size = theme.SIZES["name"]
+    name = player.name
+    out = player.bankrupt
+    color = _card_frame(p, card, player, table, colors)
+    inner = card.inflate(-p.px(16), -p.px(4))
+    inner.x += p.px(4)
+    cash = player.cash
+    cash_x = _draw_amount(p, inner, cash, currency, theme.TEXT_DIM if out else color)
+    left = pygame.Rect(inner.x, inner.y, cash_x - p.px(8) - inner.x, inner.height)
+    lines = max(1, min(3, left.height // line_h))
+    jailed = player.jailed and not out
+    status = _status(replace(player, jailed=False), currency, compact=True)
+    if jailed:  # bars say "in jail", the turns spent there follow
+        status = " · ".join(([f"{player.jail_turns}/3"] if lines >= 2 else [])
+                            + ([status] if player.jail_cards else []))
+    anim = ui.anims.get(name)
+    change = (delta(anim.new - anim.old, currency) if anim is not None and anim.new != anim.old
+              and ui.now - anim.start < DELTA_SHOWN_S else "")
+    name_lines = p.wrapped(name, left.width, size, bold=True)[0]
+    if lines >= 2 and name_lines > 1 and not _has_news(player):
+        status = ""  # the rest of a long name matters more than the worth
+    if lines < 2 and jailed:
+        bars = pygame.Rect(left.x, left.centery - p.px(8), p.px(14), p.px(16))
+        _draw_bars(p, bars, theme.BAD)
+        left.x, left.width = bars.right + p.px(5), left.width - bars.width - p.px(5)
+    status_lines = 1 if lines >= 2 and (status or change or jailed) else 0
+    width = p.measure(change, round(size * p.scale), bold=True)[0] if change else 0
+    room = left.width - width - p.px(6)
+    if change and not status_lines and p.measure(
+            fitted_name(p, name, room), round(theme.readable(p.scale) * p.scale),
+            bold=True)[0] > room:
+        change = ""  # no room beside even the name's initials: the counting cash says it
+    if change and not status_lines:  # one line: the change beside the name while news
+        width = min(width, left.width)
+        _draw_change(p, pygame.Rect(left.right - width, left.y, width, left.height),
+                     name, currency, ui)
+        left.width -= width + p.px(6)
+    shown = fitted_name(p, name, left.width, max(1, lines - status_lines))
+    name_lines = p.wrapped(shown, left.width, size, bold=True)[0]
+    name_box = pygame.Rect(left.x, left.y, left.width,
+                           min(name_lines, lines - status_lines) * line_h)
+    name_box.centery = left.centery - status_lines * line_h // 2
+    p.paragraph(shown, name_box, size, theme.TEXT_DIM if out else color, bold=True,
+                max_lines=max(1, lines - status_lines), min_size=theme.readable(p.scale))
+    if status_lines:
+        below = pygame.Rect(left.x, name_box.bottom, left.width, line_h)
+        if change:
+            width = p.measure(change, round(size * p.scale), bold=True)[0]
+            _draw_change(p, pygame.Rect(below.right - width, below.y, width, line_h),
                          name, currency, ui)
-            left.width -= width + p.px(6)
-        shown = fitted_name(p, name, left.width, max(1, lines - status_lines))
-        name_lines = p.wrapped(shown, left.width, size, bold=True)[0]
-        name_box = pygame.Rect(left.x, left.y, left.width,
-                               min(name_lines, lines - status_lines) * line_h)
-        name_box.centery = left.centery - status_lines * line_h // 2
-        p.paragraph(shown, name_box, size, theme.TEXT_DIM if out else color, bold=True,
-                    max_lines=max(1, lines - status_lines), min_size=theme.readable(p.scale))
-        if status_lines:
-            below = pygame.Rect(left.x, name_box.bottom, left.width, line_h)
-            if change:
-                width = p.measure(change, round(size * p.scale), bold=True)[0]
-                _draw_change(p, pygame.Rect(below.right - width, below.y, width, line_h),
-                             name, currency, ui)
-                below.width -= width + p.px(6)
-            if jailed:
-                bars = pygame.Rect(below.x, below.centery - p.px(7), p.px(12), p.px(14))
-                _draw_bars(p, bars, theme.BAD)
-                below.x, below.width = bars.right + p.px(5), below.width - bars.width - p.px(5)
-            p.text(status, below, theme.SIZES["worth"], theme.BAD if out or player.jailed
-                   else theme.TEXT_DIM, min_size=theme.readable(p.scale))
+            below.width -= width + p.px(6)
+        if jailed:
+            bars = pygame.Rect(below.x, below.centery - p.px(7), p.px(12), p.px(14))
+            _draw_bars(p, bars, theme.BAD)
+            below.x, below.width = bars.right + p.px(5), below.width - bars.width - p.px(5)
+        p.text(status, below, theme.SIZES["worth"], theme.BAD if out or player.jailed
+               else theme.TEXT_DIM, min_size=theme.readable(p.scale))
 
 
 def _draw_amount(p: Painter, box: pygame.Rect, amount: int, currency: Any,
@@ -357,8 +388,10 @@ def draw_log(p: Painter, rect: pygame.Rect, ui: UiState) -> None:
         if top + height > bottom:
             break
         color = theme.TEXT_DIM if entry.undone else entry.color or theme.TEXT
-        p.paragraph(entry.text, pygame.Rect(inner.x, top, inner.width, height), size, color,
-                    max_lines=3, strike=entry.undone, min_size=theme.readable(p.scale))
+        slot = pygame.Rect(inner.x, top, inner.width, height)  # kept as the lines move down
+        p.part(("log", entry.text, color, entry.undone, i18n_language()), slot,
+               partial(p.paragraph, entry.text, slot, size, color, max_lines=3,
+                       strike=entry.undone, min_size=theme.readable(p.scale)))
         top += height + p.px(4)
         if entry.why and not entry.undone and entry.move == ui.last_move:
             # the move just made says why: "Rent € 8 = € 4 × 2: Ann owns the whole group"
@@ -464,23 +497,30 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
     narrow = len(actions) > 4
     gap = p.px(4 if len(actions) > 5 else 8)
     for box, action in zip(columns(rect, max(len(actions), 4), gap), actions, strict=False):
-        button = action.button or "menu"
-        cap = theme.BUTTON_COLORS[button]
-        ink = theme.button_ink(button)
-        p.fill(box, cap, radius=8)
-        if narrow:
-            p.paragraph(action.label, box.inflate(-p.px(2), -p.px(4)), 17, ink, bold=True,
-                        align="center", max_lines=2, min_size=theme.readable(p.scale))
-            p.hotspot(box, "button", button)
-            continue
-        top, bottom = rows(box.inflate(-p.px(8), -p.px(4)), 2)
-        top.height = box.height * 2 // 5 - p.px(2)
-        bottom.y, bottom.height = top.bottom, box.bottom - top.bottom - p.px(3)
-        p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
-               align="center", min_size=theme.readable(p.scale))
-        p.text(action.label, bottom, 17, ink, bold=True, align="center",
-               min_size=theme.readable(p.scale))
+        button = action.button or "menu"  # the same button again: its picture kept
+        p.part(("button", button, action.label, narrow, i18n_language()), box,
+               partial(_draw_button, p, box, button, action.label, narrow))
+
+
+def _draw_button(p: Painter, box: pygame.Rect, button: str, label: str, narrow: bool) -> None:
+    """One on-screen button: its cap in the panel button's colour, the button's name over
+    what it does now (`narrow`: what it does alone, on up to two lines)."""
+    cap = theme.BUTTON_COLORS[button]
+    ink = theme.button_ink(button)
+    p.fill(box, cap, radius=8)
+    if narrow:
+        p.paragraph(label, box.inflate(-p.px(2), -p.px(4)), 17, ink, bold=True,
+                    align="center", max_lines=2, min_size=theme.readable(p.scale))
         p.hotspot(box, "button", button)
+        return
+    top, bottom = rows(box.inflate(-p.px(8), -p.px(4)), 2)
+    top.height = box.height * 2 // 5 - p.px(2)
+    bottom.y, bottom.height = top.bottom, box.bottom - top.bottom - p.px(3)
+    p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
+           align="center", min_size=theme.readable(p.scale))
+    p.text(label, bottom, 17, ink, bold=True, align="center",
+           min_size=theme.readable(p.scale))
+    p.hotspot(box, "button", button)
 
 
 def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme.Color]) -> None:
