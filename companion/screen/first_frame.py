@@ -8,7 +8,7 @@ ran on that thread while the loop drew, sharing the core and the interpreter's l
 the frame that shows the result. `FirstFrame` holds the listeners' thread after the
 screen's listener until the loop has flipped a frame with that update (or `WAIT_S` passed,
 or the loop waits on the session itself), so a press shows its result first and the phones
-are told right after, a frame later (a few ms here, bounded by `WAIT_S` everywhere).
+are told right after, a frame later (a few ms here, never more than `WAIT_S`).
 
 No pygame here: the controller and the tests use it without a display.
 """
@@ -18,8 +18,11 @@ from __future__ import annotations
 import threading
 
 #: the longest the other listeners (the phones, the voice) wait for the screen's frame: a
-#: loop that stopped drawing (a display gone, a freeze) never holds them longer
-WAIT_S = 0.05
+#: loop that stopped drawing (a display gone, a freeze) or draws slowly never holds them
+#: longer, so that a phone's update stays within the fan-out's 50 ms (docs/bench.md: a
+#: frame after a move took 2.5-5 ms p50 here, and 50 ms held the phones 52 ms at p99 on a
+#: loaded machine)
+WAIT_S = 0.025
 
 
 class FirstFrame:
