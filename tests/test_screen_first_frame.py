@@ -1,5 +1,5 @@
 """The table's first frame comes before the session's other listeners (the phones, the
-voice) are told: companion.screen.first_frame, through a real session and screen loop."""
+voice) are told: companion.screen.wakeups.FirstFrame, through a real session and screen loop."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from companion.game.api import Source, Update
 from companion.game.session import GameSession
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
-from companion.screen.first_frame import FirstFrame
+from companion.screen.wakeups import FirstFrame
 from tools.bench.journal import bot_script
 
 BOT = Source("script", banker=True)

@@ -17,10 +17,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from companion.screen.controller import Controller
-from companion.screen.first_frame import FirstFrame
 from companion.screen.render import render
 from companion.screen.views.dice import SPEED_KEYS
-from companion.screen.wakeups import DisplayLoss, InputWaiter
+from companion.screen.wakeups import DisplayLoss, FirstFrame, InputWaiter
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +171,7 @@ class ScreenLoop:
         #: exposed); else only the regions that changed (companion.screen.render)
         self.whole = True
         #: holds the session's other listeners until a frame shows their update
-        #: (companion.screen.first_frame); installed on the controller while `run` runs
+        #: (companion.screen.wakeups.FirstFrame); installed on the controller while `run` runs
         self.first_frame = FirstFrame()
         #: when M went down and is still held (the banker menu once held MENU_HOLD_S)
         self.menu_down: float | None = None

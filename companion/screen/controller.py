@@ -31,7 +31,6 @@ from companion.rules.commands import CloseAuction, Command, EndGame
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
-from companion.screen.first_frame import FirstFrame
 from companion.screen.log_lines import record_moves, resume_moves
 from companion.screen.render import Frame, setup_prompt
 from companion.screen.screen_sounds import extra_sounds
@@ -57,6 +56,7 @@ from companion.screen.views.prompt import (
     table_of,
 )
 from companion.screen.views.setup import SetupForm
+from companion.screen.wakeups import FirstFrame
 from companion.speech import settings as speech_settings
 from companion.words import catalog as i18n
 from companion.words.input_texts import input_text, pin_warning_said
@@ -173,7 +173,7 @@ class Controller(EntryMixin):
         """Session listener (its listeners' thread): queue the update and wake the loop;
         under a running loop, return once a frame shows it, so that the listeners after
         this one (the phones, the voice) run after the table's first frame
-        (companion.screen.first_frame)."""
+        (companion.screen.wakeups.FirstFrame)."""
         self._told += 1
         ticket, gate = self._told, self.first_frame
         self.updates.put(update)
