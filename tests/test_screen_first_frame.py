@@ -157,3 +157,25 @@ def test_a_press_after_an_update_not_yet_drawn_gets_its_own_result(tmp_path: Pat
             "the press's own result is there for the next frame"
         gate.close()
         assert gate.late == 0
+
+
+def test_a_session_that_tells_on_the_presser_s_thread_does_not_hold_the_loop() -> None:
+    """A session calling its listeners on the thread that submitted (the tests' fake) tells
+    the screen on the loop's own thread: the loop must not wait for its own frame."""
+    from web_fakes import FakeSession
+
+    session = FakeSession()
+    controller = Controller(session, language="en")  # type: ignore[arg-type]
+    loop = Recording(controller, pygame.display.set_mode((800, 480)))
+    runner = threading.Thread(target=loop.run, daemon=True)
+    told: queue.Queue[int] = queue.Queue()
+    session.add_listener(lambda u: told.put(u.version))
+    runner.start()
+    try:
+        controller.post_button("roll", "keyboard")  # the loop presses: submit on its thread
+        version = told.get(timeout=NEVER_S)
+    finally:
+        loop.request_stop()
+        runner.join(NEVER_S)
+    assert not runner.is_alive() and version >= 1
+    assert loop.first_frame.late == 0, "the loop did not wait out the bound for itself"

@@ -235,6 +235,7 @@ class ScreenLoop:
     def run(self) -> None:
         """Until stopped: wait for an event (with a timeout), handle it, redraw if needed."""
         dirty = True
+        self.first_frame.loop_thread = threading.get_ident()
         self.controller.first_frame = self.first_frame
         try:
             while not self.stop.is_set():

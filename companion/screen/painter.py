@@ -175,7 +175,8 @@ class Painter:
         if area.width <= 0 or area.height <= 0:
             draw()
             return
-        full = (key, rect.size, self.sx, self.sy, tuple(self.surface.get_at(area.topleft)))
+        full = (key, rect.size, area.size, self.sx, self.sy,
+                tuple(self.surface.get_at(area.topleft)))
         found = _parts.get(full)
         if found is not None:
             _parts.move_to_end(full)

@@ -318,10 +318,15 @@ class FirstFrame:
         self._closed = False
         #: updates whose wait ran out before their frame (a slow or stuck loop)
         self.late = 0
+        #: the loop's thread (`ScreenLoop.run` sets it): a session that tells its listeners
+        #: on the thread that submitted (a test's) never makes the loop wait for itself
+        self.loop_thread: int | None = None
 
     def wait(self, ticket: int) -> bool:
         """On the listeners' thread: until a frame shows update `ticket` (True), or
         `wait_s` passed or the gate closed (False: the other listeners go on anyway)."""
+        if threading.get_ident() == self.loop_thread:
+            return False  # told on the loop's own thread: its frame comes after this
         with self._cond:
             shown = self._cond.wait_for(lambda: self._closed or self._shown >= ticket,
                                         self.wait_s)
