@@ -184,7 +184,10 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
     parts.append(("prompt", game.prompt, (prompt, colors.get(str(prompt.player))),
                   lambda: draw_prompt(p, game, prompt, colors)))
     margin = p.px(2)
-    areas = {name: rect.inflate(2 * margin, 2 * margin) for name, rect, _k, _d in parts}
+    whole = surface.get_rect()  # a rect sent to the display must lie on it (SDL's X11
+    # framebuffer moves one with a negative corner elsewhere)
+    areas = {name: rect.inflate(2 * margin, 2 * margin).clip(whole)
+             for name, rect, _k, _d in parts}
     frame.shape = (Same(surface), surface.get_size(), lang, tuple(areas))
     if last is not None and (last.shape != frame.shape or _overlapping(list(areas.values()))):
         last = None
