@@ -278,7 +278,7 @@ def _state_reads(path: Path) -> int:
 STATE_READERS: dict[str, int] = {
     "companion.inputs": 14,
     "companion.screen": 32,
-    "web_remote": 110,
+    "web_remote": 34,
 }
 
 
