@@ -304,7 +304,7 @@ def table() -> BaseResponse:
     def build() -> dict[str, Any]:
         faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
         view = remote().table(state)
-        return dict(moves=latest_moves(state), news=say_news(state, None),
+        return dict(moves=latest_moves(state), news=say_news(state, None), view=view,
                     board=board(view, current_language()),
                     said=building_said(view.turn),
                     speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
