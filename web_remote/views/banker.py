@@ -80,7 +80,7 @@ def _render(refused: dict[str, str] | None = None,
     players = list(view.names())
     template = "parts/banker.html" if request.args.get("partial") else "banker.html"
     return Response(render_template(
-        template, state=state, page_name="banker", partial_url=url_for("banker.page"),
+        template, state=state, view=view, page_name="banker", partial_url=url_for("banker.page"),
         players=players, money=lambda a: money(a, state.get("currency"), lang),
         editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
         tags=tags.list(current_language()) if tags is not None else None, registration=registration,
@@ -93,7 +93,7 @@ def _render(refused: dict[str, str] | None = None,
         can_close=view.move("close_auction") is not None,
         can_end=view.move("end_game") is not None,
         building_names=building_names(),
-        said=building_said(view.turn), names=square_names(state, lang),
+        said=building_said(view.decision), names=square_names(state, lang),
         refused=refused, typed=_typed(refused, sent, state, players),
         pin_set=r.pin.store.is_set, pin_warning=pin_warning_said(r.pin.warning()),
         seats=r.seats.held(players), edition_name=edition_name,

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.game.api import JSON, Source
-from companion.game.table.records import Turn
+from companion.game.table.records import Decision
 from companion.game.table.view import Move, TableView
 from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
@@ -98,20 +98,20 @@ def building_names() -> dict[str, str]:
     return {"house": _("House"), "hotel": _("Hotel"), "skyscraper": _("Skyscraper")}
 
 
-def building_said(turn: Turn) -> dict[str, str]:
+def building_said(decision: Decision | None) -> dict[str, str]:
     """What a building auction (housing shortage) and the placing of the building won say,
     naming the building: "auction" (its title), "mine" (the winner's own phone) and "theirs"
     (everybody else). Empty when no building is pending."""
-    if turn.pending not in ("building_auction", "place_building"):
+    if decision is None or decision.kind not in ("building_auction", "place_building"):
         return {}
-    building = turn.building or ""
-    if turn.pending == "building_auction":
+    building = decision.building or ""
+    if decision.kind == "building_auction":
         return {"auction": {
             "house": _("Auction: one house from the bank"),
             "hotel": _("Auction: one hotel from the bank"),
             "skyscraper": _("Auction: one skyscraper from the bank"),
         }.get(building, _("Auction of a building"))}
-    name = turn.pending_player or ""
+    name = decision.player or ""
     mine = {"house": _("Place the house you won at auction"),
             "hotel": _("Place the hotel you won at auction"),
             "skyscraper": _("Place the skyscraper you won at auction")}
@@ -221,13 +221,13 @@ def me() -> BaseResponse:
         return move.to_json() if move is not None else None
 
     seat = view.player(player)
-    turn = view.turn
+    decision = view.decision
     bid = offered("bid")
     quick: list[tuple[int, int]] = []
-    if bid is not None and turn.pending is not None:
+    if bid is not None and decision is not None:
         floor = int(bid["min"])
         for step in QUICK_BIDS:
-            amount = max(floor, turn.highest + step)
+            amount = max(floor, decision.highest + step)
             # from a high opening bid (a building auction starts at the lowest house price)
             # two steps may come to the same amount: one button for it
             if amount <= int(bid["max"]) and amount not in (a for _s, a in quick):
@@ -235,12 +235,14 @@ def me() -> BaseResponse:
     open_offers = remote().proposals.open(player) if player else []
     trades = trades_said(open_offers, state)
     simple = [m.to_json() for m in moves if m.do in SIMPLE_VERBS and not m.squares]
-    lift_offer = turn.pending == "lift_mortgages" and turn.pending_player == player
+    lift_offer = decision is not None and decision.kind == "lift_mortgages" \
+        and decision.player == player
     others = [p.name for p in view.players if p.name != player and not p.bankrupt]
     roll = offered("roll")
     in_jail = seat is not None and seat.jailed
     speed = bool(state.get("options", {}).get("speed_die"))
-    placing = turn.pending == "place_building" and turn.pending_player == player
+    placing = decision is not None and decision.kind == "place_building" \
+        and decision.player == player
     who = identity()
     target = remote().session.undo_target()
     mine_to_undo = who is not None and who.player == player and target is not None \
@@ -251,16 +253,16 @@ def me() -> BaseResponse:
                     if seat is not None and player else None,
                     spoken=request.args.get("say") == "1")
     news["markable"] = who is not None and who.player is not None and who.player == player
-    return page("me", state=state, player=player, seat=seat, moves=mine, news=news,
+    return page("me", state=state, view=view, player=player, seat=seat, moves=mine, news=news,
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
-                said=building_said(turn), placing=placing,
+                said=building_said(decision), placing=placing,
                 place=offered("build") if placing else None,
-                roll=roll, speed_die=speed and not in_jail and turn.pending is None,
+                roll=roll, speed_die=speed and not in_jail and decision is None,
                 entered_dice=dice_entered(state),  # the table's own dice, chosen at setup
                 choose=offered("choose_square"), bus=offered("use_bus_ticket"),
                 gifts=[m.to_json() for m in moves if m.do == "choose_gift"],
                 gift_labels=gift_labels(), buildings=building_labels(),
-                mr_monopoly=turn.mr_monopoly,
+                mr_monopoly=view.turn.mr_monopoly,
                 deeds=deeds(view, player, moves, current_language()), simple=simple, bid=bid,
                 quick=quick,
                 offers_key=offers_key(open_offers),
@@ -306,7 +308,7 @@ def table() -> BaseResponse:
         view = remote().table(state)
         return dict(moves=latest_moves(state), news=say_news(state, None), view=view,
                     board=board(view, current_language()),
-                    said=building_said(view.turn),
+                    said=building_said(view.decision),
                     speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
                     tickets=view.bank.bus_tickets is not None)
 

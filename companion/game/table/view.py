@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
 from companion.game.table.offers import put_to
-from companion.game.table.records import Bank, Deed, Seat, Turn, deeds, seats
+from companion.game.table.records import Bank, Decision, Deed, Seat, Turn, deeds, seats
 
 JSON = dict[str, Any]
 #: decisions several players answer at once, each for themselves (their own bid or pass)
@@ -231,6 +231,11 @@ class TableView:
     def turn(self) -> Turn:
         """Where the game stands: whose turn, the decision waited for, the dice."""
         return Turn.of(self._state)
+
+    @cached_property
+    def decision(self) -> Decision | None:
+        """The decision the game waits for (what it is about, who answers), None: none."""
+        return Decision.of(self._state)
 
     @cached_property
     def bank(self) -> Bank:
