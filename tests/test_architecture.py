@@ -276,8 +276,8 @@ def _state_reads(path: Path) -> int:
 #: the view's (companion.game.table.view: `players`, `player(name)`, `deeds`,
 #: `deed(index)`, `deed_by_id(id)`, `turn`), built once per version by the session
 STATE_READERS: dict[str, int] = {
-    "companion.inputs": 14,
-    "companion.screen": 32,
+    "companion.inputs": 9,
+    "companion.screen": 24,
     "web_remote": 34,
 }
 

@@ -244,6 +244,9 @@ class FakeSession:
     def state(self) -> JSON:
         return self._state
 
+    def now(self) -> float:
+        return 0.0
+
     def table(self) -> TableView:
         return build(self._state)
 

@@ -157,3 +157,33 @@ def test_the_screen_counts_down_the_sessions_clock(tmp_path: Path) -> None:
         assert screen.ui.clock_deadline is not None
         assert abs(screen.ui.clock_deadline - (500.0 + left)) < 5
         screen.close()
+
+
+def test_a_phone_reads_the_auction_clock_as_it_stands_not_as_the_view_was_built(
+        tmp_path: Path) -> None:
+    """The typed view is built once per version, but a phone asking later is told the
+    seconds left at its request, on the session's clock: no frozen countdown."""
+    from web_fakes import Phone
+
+    from web_remote import create_app
+
+    clock = Clock()
+    with GameSession.open(tmp_path / "game", clock=clock) as session:
+        auction(session)
+        built = session.table().auction_clock  # the version's view, read now
+        assert built is not None and built.seconds_left == 30
+        app = create_app(session, tmp_path, {"banker_pin": "2468"})
+        try:
+            ann = Phone(app)
+            assert ann.join("player:Ann").status_code == 302
+            clock.now += 12
+            seen = ann.client.get("/api/table").get_json()
+            assert seen["version"] == session.version  # the same version, the same view
+            assert session.table().auction_clock == built  # frozen at 30 in the view
+            assert seen["auction_clock"]["seconds_left"] == 18
+            assert seen["auction_clock"]["ends_at"] == built.ends_at
+            clock.now += 40
+            assert ann.client.get("/api/table").get_json()["auction_clock"][
+                "seconds_left"] == 0
+        finally:
+            app.extensions["web_remote"].close()

@@ -122,38 +122,9 @@ def test_the_bank_says_what_the_state_says(tmp_path: Path) -> None:
         classic.close()
 
 
-def test_the_decision_says_what_the_pending_says(tmp_path: Path) -> None:
-    """A purchase waited for in a real game, then made-up ones: an auction's bid and a
-    shortage's building; a malformed one gives defaults, none gives None."""
-    session = _session(tmp_path)
-    try:
-        while (pending := session.state()["pending"]) is None:
-            press = session.table().buttons.get("roll")
-            assert press is not None
-            assert session.submit(press, Source("button")).accepted
-        decision = session.table().decision
-        assert decision is not None and (decision.kind, decision.player, decision.square) \
-            == (pending["kind"], pending["player"], pending.get("square"))
-        if pending["kind"] == "buy":
-            assert decision.price == pending["price"] > 0
-    finally:
-        session.close()
-    view = build({"pending": {"kind": "auction", "square": 5, "highest": 120,
-                              "bidder": "Bo"}, "turn": {"mr_monopoly": True}})
-    decision = view.decision
-    assert decision is not None and view.turn.mr_monopoly
-    assert (decision.kind, decision.square, decision.highest, decision.bidder,
-            decision.building) == ("auction", 5, 120, "Bo", None)
-    decision = build({"pending": {"kind": "choose_square", "player": "Bo",
-                                  "for": "auction"}}).decision
-    assert decision is not None and (decision.player, decision.purpose) == ("Bo", "auction")
-    odd = build({"pending": {"kind": "auction", "highest": "lots", "building": 3,
-                             "square": True},
-                 "bank": {"houses": "many", "skyscrapers": None}})
-    assert odd.decision is not None
-    assert (odd.decision.highest, odd.decision.building, odd.decision.square) == \
-        (0, None, None)
-    assert build({"pending": None}).decision is None
-    assert build({"pending": {"player": "Bo"}}).decision is None
+def test_a_mr_monopoly_turn_and_a_malformed_bank() -> None:
+    assert build({"turn": {"number": 4, "mr_monopoly": True}}).turn.mr_monopoly
+    assert not build({"turn": {"number": 4}}).turn.mr_monopoly
+    odd = build({"bank": {"houses": "many", "skyscrapers": None}})
     assert (odd.bank.houses, odd.bank.skyscrapers, odd.bank.stock("skyscraper")) == (0, 0, 0)
     assert build({"bank": "none"}).bank.stock("house") == 0

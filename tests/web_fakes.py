@@ -116,6 +116,10 @@ class FakeSession:
             return self._commit(result.state.copy(), dict(as_json(command)),
                                 result.events_json(), source)
 
+    def now(self) -> float:
+        """The wall clock, as the real session's default."""
+        return time.time()
+
     def state(self) -> JSON:
         """The public state JSON with "legal"."""
         with self._lock:

@@ -150,6 +150,10 @@ class ListenedSession:
         """`GameSessionProtocol.state`."""
         return self.inner.state()
 
+    def now(self) -> float:
+        """`GameSessionProtocol.now`."""
+        return self.inner.now()
+
     def table(self) -> TableView:
         """`GameSessionProtocol.table`."""
         return self.inner.table()

@@ -88,6 +88,10 @@ class GameSessionProtocol(Protocol):
         """The public state JSON (docs/state-json.md), including "legal"."""
         ...
 
+    def now(self) -> float:
+        """The wall clock the table's clocks run on (epoch seconds)."""
+        ...
+
     def table(self) -> TableView:
         """The typed view of the table (companion.game.table.view): whose turn, what each
         person is asked, the offers, the clocks, what each button sends now."""

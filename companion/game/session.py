@@ -336,6 +336,11 @@ class GameSession:
         entry["undone"] = False  # in force, or undo would not reach it
         return entry
 
+    def now(self) -> float:
+        """The session's wall clock (epoch seconds; injected in tests): the one the table's
+        clocks run on, for a face that tells how long is left."""
+        return self._clock()
+
     def state(self) -> JSON:
         """The public state JSON (docs/state-json.md), including "legal"."""
         view = self._view

@@ -159,6 +159,10 @@ class SessionHolder:
         """The current game's public state JSON."""
         return self.session.state()
 
+    def now(self) -> float:
+        """The current game's clock."""
+        return self.session.now()
+
     def undo(self, source: Source) -> Outcome:
         """Undo in the current game."""
         return self.session.undo(source)

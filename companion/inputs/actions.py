@@ -106,11 +106,6 @@ def offered(table: TableView, verb: str, by: str | None = None) -> Move | None:
     return table.move(verb, by) or table.move(verb, None)
 
 
-def pending(state: JSON) -> JSON:
-    """The pending decision, or an empty dict."""
-    return state.get("pending") or {}
-
-
 def money(state: JSON, amount: int) -> str:
     """An amount as the table's edition writes it (the words layer's one formatter).
 

@@ -62,18 +62,18 @@ from companion.words import catalog as i18n
 KNOB = "knob"
 
 
-def dice_count(state: JSON) -> int:
+def dice_count(table: TableView) -> int:
     """How many dice the roll due now takes (companion.inputs.entry.dice_needed)."""
-    return dice_needed(state, flow.acting_player(state))
+    return dice_needed(table, flow.acting_player(table))
 
 
-def describe_dice(state: JSON, e: Entry) -> JSON:
+def describe_dice(table: TableView, e: Entry) -> JSON:
     """The dice being entered, for the screen and phones."""
     values: list[int | str] = list(e.dice_entry)
     if e.speed_entry is not None:
         values.append(e.speed_entry)
     return {"kind": "dice", "values": values, "current": dial_face(e),
-            "count": dice_count(state)}
+            "count": dice_count(table)}
 
 
 def describe_amount(mode: AmountEntry) -> JSON:
@@ -88,14 +88,15 @@ def describe_pick(pick: Pick) -> JSON:
             "squares": list(pick.squares)}
 
 
-def dice_prompt(state: JSON, e: Entry) -> Show:
+def dice_prompt(table: TableView, e: Entry) -> Show:
     """The prompt while physical dice are entered."""
-    info = describe_dice(state, e)
+    info = describe_dice(table, e)
     which = len(info["values"]) + 1
+    face = str(dial_face(e))
     if which == 3:
-        return say("enter_dice", "enter_speed_die", "prompt", info, face=str(info["current"]))
+        return say("enter_dice", "enter_speed_die", "prompt", info, face=face)
     return say("enter_dice", "enter_die", "prompt", info, number=which, count=info["count"],
-               face=str(info["current"]))
+               face=face)
 
 
 def amount_prompt(state: JSON, mode: AmountEntry) -> Show:
@@ -152,7 +153,7 @@ class InputController:
         """What is being entered now, for the screen and phones (None when idle)."""
         state, mode = self._state, self.mode
         if self.entry.dial is not None:
-            return describe_dice(state, self.entry)
+            return describe_dice(self._table, self.entry)
         if isinstance(mode, AmountEntry):
             return describe_amount(mode)
         pick = self._pick(state)
@@ -174,7 +175,7 @@ class InputController:
         """The ride being picked, when a tapped bus ticket started one."""
         if not isinstance(self.mode, RidePick):
             return None
-        return flow.pick(state, self.entry)
+        return flow.pick(self._table, self.entry)
 
     def _reset(self) -> None:
         self.mode = None
@@ -242,7 +243,7 @@ class InputController:
         return self._choose(state, square.index)
 
     def _choose(self, state: JSON, square: int | None = None) -> list[Action]:
-        step = flow.choose_square(state, self.entry, square)
+        step = flow.choose_square(self._table, self.entry, square)
         self._reset()
         if step is None or isinstance(step, Refusal):
             return [say("pick_cancelled", "tap_cancelled")]
@@ -278,26 +279,27 @@ class InputController:
                 command = move.command(by=mode.player) if move is not None else \
                     {"do": "pass_go", "by": mode.player}
                 return [Submit(command, Source("rfid", player=mode.player))]
-        if button is Button.ROLL and self.physical_dice and flow.roller(state)[1] is not None \
-                and flow.dice_entered(state):
+        table = self._table
+        if button is Button.ROLL and self.physical_dice and flow.roller(table)[1] is not None \
+                and flow.dice_entered(table):
             self.entry.dial = 0  # the dial shows 1
-            return [dice_prompt(state, self.entry)]
+            return [dice_prompt(self._table, self.entry)]
         return [PassOn(button.value, event.gesture is Gesture.HOLD)]
 
     def _dice_button(self, button: Button, state: JSON) -> list[Action]:
         e = self.entry
         if button is Button.ROLL:
-            flow.turn_dial(state, e, 1)
-            return [dice_prompt(state, e)]
+            flow.turn_dial(self._table, e, 1)
+            return [dice_prompt(self._table, e)]
         if button is Button.YES:
-            step = flow.take_dial(state, e)
+            step = flow.take_dial(self._table, e)
             if step is not None and not isinstance(step, Refusal):
                 self._reset()
                 return [Submit(step, Source("button", player=actor_of(step)))]
             if step is None:
-                return [dice_prompt(state, e)]
+                return [dice_prompt(self._table, e)]
         elif button is Button.NO and flow.back_dial(e):
-            return [dice_prompt(state, e)]
+            return [dice_prompt(self._table, e)]
         self._reset()
         return [say("dice_cancelled")]
 
@@ -322,20 +324,20 @@ class InputController:
         if button is Button.YES:
             return self._choose(state)
         if button is Button.ROLL:
-            flow.step_pick(state, self.entry, 1)
-            return [square_prompt(self._table, flow.pick(state, self.entry) or pick)]
+            flow.step_pick(self._table, self.entry, 1)
+            return [square_prompt(self._table, flow.pick(self._table, self.entry) or pick)]
         self._reset()
         return [say("pick_cancelled", "tap_cancelled")]
 
     def _turn(self, steps: int, state: JSON) -> list[Action]:
         mode, e = self.mode, self.entry
         if e.dial is not None:
-            flow.turn_dial(state, e, steps)
-            return [dice_prompt(state, e)]
+            flow.turn_dial(self._table, e, steps)
+            return [dice_prompt(self._table, e)]
         pick = self._pick(state)
         if pick is not None:
-            flow.step_pick(state, e, steps)
-            return [square_prompt(self._table, flow.pick(state, e) or pick)]
+            flow.step_pick(self._table, e, steps)
+            return [square_prompt(self._table, flow.pick(self._table, e) or pick)]
         if isinstance(mode, AmountEntry):
             flow.turn_amount(e, steps)
             self._set_amount(mode, state)
@@ -350,7 +352,7 @@ class InputController:
         if mode.purpose == "bid":
             mode.amount = bid_amount(state, mode.player, self.entry.bid_steps) or 0
         else:
-            mode.amount = flow.transfer_amount(state, self.entry.bid_steps)
+            mode.amount = flow.transfer_amount(self._table, self.entry.bid_steps)
 
     def enter_amount(self, amount: int, table: TableView | JSON) -> list[Action]:
         """An amount typed on the screen or phone keypad finishes the amount being entered."""

@@ -7,8 +7,10 @@ amount with the knob, picking a square (a triple's, the Auction square's, a bus 
 ride) and typing or dialling the banker PIN (a `PinEntry`) all happen here, once. Where
 the entry stands is kept in an `EntryFields` object: the screen's UiState
 (companion.screen.ui_state) or the hardware controller's own `Entry`. Each step reads the
-public state JSON and returns what to do: a command to submit, a `Refusal` saying why not,
-or None (nothing to send yet). Pure: no I/O, no clock.
+session's view of the table (companion.game.table.view: the pending decision's record,
+the moves, the players; a bare public state JSON is read into one) and returns what to do:
+a command to submit, a `Refusal` saying why not, or None (nothing to send yet). Pure: no
+I/O, no clock.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from typing import Any, Protocol
 
 from companion.game.pins import MAX_PIN, valid_pin
 from companion.game.table.buttons import bid_step
-from companion.game.table.records import Turn, seat, seats
-from companion.game.table.view import Move, moves_of_state
-from companion.inputs.picking import Pick, current_pick
+from companion.game.table.view import Move, TableView
+from companion.inputs.picking import Pick, Table, current_pick, view_of
 from companion.rules.commands import Command, Roll
 
 WHITE_FACES: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6)
@@ -66,19 +67,19 @@ Step = Command | Refusal | None
 """A command to submit, why the input did nothing, or None: taken, nothing to send yet."""
 
 
-def acting_player(state: Mapping[str, Any]) -> str | None:
+def acting_player(table: Table) -> str | None:
     """Who acts now: the player the pending decision waits on, else the current player."""
-    turn = Turn.of(state)
-    return turn.pending_player or turn.current
+    view = view_of(table)
+    decision = view.decision
+    return decision.player if decision is not None and decision.player else view.current
 
 
-def _offered(state: Mapping[str, Any], do: str, by: str | None) -> Move | None:
-    """The engine's offer of `do` to `by`, as the table layer reads it."""
-    return next((m for m in moves_of_state(state) if m.do == do and m.by == by
-                 and not m.correction), None)
+def _options(view: TableView) -> Mapping[str, Any]:
+    options = view.state.get("options")
+    return options if isinstance(options, Mapping) else {}
 
 
-def dice_needed(state: Mapping[str, Any], who: str | None) -> int:
+def dice_needed(table: Table, who: str | None) -> int:
     """How many dice the roll of `who` takes now: 3 with the speed die, except in jail and
     for a utility's rent (the white dice only); else 2.
 
@@ -90,11 +91,13 @@ def dice_needed(state: Mapping[str, Any], who: str | None) -> int:
     >>> dice_needed({"options": {}, "players": [{"name": "A"}]}, "A")
     2
     """
-    if not (state.get("options") or {}).get("speed_die"):
+    view = view_of(table)
+    if not _options(view).get("speed_die"):
         return 2
-    if Turn.of(state).pending == "roll_for_rent":
+    decision = view.decision
+    if decision is not None and decision.kind == "roll_for_rent":
         return 2
-    player = seat(state, who)
+    player = view.player(who)
     return 2 if player is not None and player.jailed else 3
 
 
@@ -103,22 +106,23 @@ def dial_faces(slot: int) -> tuple[int | str, ...]:
     return SPEED_FACES if slot >= 2 else WHITE_FACES
 
 
-def roller(state: Mapping[str, Any]) -> tuple[str | None, Move | None]:
+def roller(table: Table) -> tuple[str | None, Move | None]:
     """Who rolls now and the roll the table offers them (None: no roll is asked for)."""
-    if not seats(state):
+    view = view_of(table)
+    if not view.players:
         return None, None
-    who = acting_player(state)
-    return who, _offered(state, "roll", who)
+    who = acting_player(view)
+    return who, view.move("roll", who)
 
 
 # --- the dice ---------------------------------------------------------------------------
 
 
-def dice_entered(state: Mapping[str, Any]) -> bool:
+def dice_entered(table: Table) -> bool:
     """Whether this table enters its own dice: chosen at setup (the rule option
     physical_dice), and always in bank-only play; elsewhere the companion rolls, and a
     result seen is kept (typed dice would be refused)."""
-    options = state.get("options") or {}
+    options = _options(table) if isinstance(table, TableView) else table.get("options") or {}
     return bool(options.get("physical_dice") or options.get("bank_only"))
 
 
@@ -129,9 +133,9 @@ def clear_dice(e: EntryFields) -> None:
     e.dial = None
 
 
-def _complete(state: Mapping[str, Any], e: EntryFields, who: str) -> Roll | None:
+def _complete(view: TableView, e: EntryFields, who: str) -> Roll | None:
     """The roll command once every die is in (the entry is cleared then), else None."""
-    needed = dice_needed(state, who)
+    needed = dice_needed(view, who)
     whites, speed = e.dice_entry, e.speed_entry
     if len(whites) < 2 or (needed > 2 and speed is None):
         return None
@@ -142,23 +146,24 @@ def _complete(state: Mapping[str, Any], e: EntryFields, who: str) -> Roll | None
     return Roll(who, tuple(dice))
 
 
-def type_die(state: Mapping[str, Any], e: EntryFields, value: int) -> Step:
+def type_die(table: Table, e: EntryFields, value: int) -> Step:
     """One physical die typed (1-6): a white die until both are in, then, with the speed
     die, its number (1-3); the roll once all dice are in."""
-    who, roll = roller(state)
+    view = view_of(table)
+    who, roll = roller(view)
     if who is None or not 1 <= value <= 6:
         return Refusal("not_mine")
     if roll is None:
         return Refusal("no_roll")
-    if not dice_entered(state):
+    if not dice_entered(view):
         return Refusal("device_dice")
     if len(e.dice_entry) < 2:
         e.dice_entry.append(value)
-    elif dice_needed(state, who) > 2 and e.speed_entry is None and value <= 3:
+    elif dice_needed(view, who) > 2 and e.speed_entry is None and value <= 3:
         e.speed_entry = value
     else:
         return Refusal("speed_next")
-    return _complete(state, e, who)
+    return _complete(view, e, who)
 
 
 def untype_die(e: EntryFields) -> int | str | None:
@@ -177,24 +182,26 @@ def untype_die(e: EntryFields) -> int | str | None:
     return None
 
 
-def type_speed(state: Mapping[str, Any], e: EntryFields, face: str) -> Step:
+def type_speed(table: Table, e: EntryFields, face: str) -> Step:
     """The speed die's bus or Mr. Monopoly typed, when the roll takes the speed die and it
     is not in yet; Refusal("not_mine") when the key means something else (M alone is
     MENU: after a white die it is Mr. Monopoly)."""
-    who, roll = roller(state)
-    if who is None or roll is None or e.speed_entry is not None or not dice_entered(state):
+    view = view_of(table)
+    who, roll = roller(view)
+    if who is None or roll is None or e.speed_entry is not None or not dice_entered(view):
         return Refusal("not_mine")
-    if dice_needed(state, who) < 3 or (face == "mr_monopoly" and not e.dice_entry):
+    if dice_needed(view, who) < 3 or (face == "mr_monopoly" and not e.dice_entry):
         return Refusal("not_mine")
     e.speed_entry = face
-    return _complete(state, e, who)
+    return _complete(view, e, who)
 
 
-def turn_dial(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:
+def turn_dial(table: Table, e: EntryFields, steps: int) -> bool:
     """The knob on the dice: the dial's face moves (the first clockwise detent shows 1);
     False when no roll is asked for."""
-    _who, roll = roller(state)
-    if roll is None or not dice_entered(state):
+    view = view_of(table)
+    _who, roll = roller(view)
+    if roll is None or not dice_entered(view):
         return False
     faces = dial_faces(min(2, len(e.dice_entry)))
     start = 0 if e.dial is None else e.dial
@@ -224,9 +231,10 @@ def back_dial(e: EntryFields) -> bool:
     return False
 
 
-def take_dial(state: Mapping[str, Any], e: EntryFields) -> Step:
+def take_dial(table: Table, e: EntryFields) -> Step:
     """YES on the dial: its face is the next die; the roll once all dice are in."""
-    who, roll = roller(state)
+    view = view_of(table)
+    who, roll = roller(view)
     if who is None or roll is None or e.dial is None:
         e.dial = None  # the roll went meanwhile: the dial ends quietly
         return Refusal("not_mine")
@@ -237,24 +245,25 @@ def take_dial(state: Mapping[str, Any], e: EntryFields) -> Step:
     elif face in SPEED_FACES:
         e.speed_entry = face
     e.dial = 0
-    return _complete(state, e, who)
+    return _complete(view, e, who)
 
 
 # --- amounts ----------------------------------------------------------------------------
 
 
-def turn_bid(state: Mapping[str, Any], e: EntryFields, steps: int) -> bool:
+def turn_bid(table: Table, e: EntryFields, steps: int) -> bool:
     """The knob during an auction: the next bid goes up or down by steps (never below the
     lowest bid); False when no auction runs."""
-    if (state.get("pending") or {}).get("kind") not in ("auction", "building_auction"):
+    decision = view_of(table).decision
+    if decision is None or not decision.auction:
         return False
     turn_amount(e, steps)
     return True
 
 
-def transfer_amount(state: Mapping[str, Any], steps: int) -> int:
+def transfer_amount(table: Table, steps: int) -> int:
     """A payment set with the knob: `steps` steps of bid_step (0 until it is turned)."""
-    return bid_step(state) * max(0, steps)
+    return bid_step(table.state if isinstance(table, TableView) else table) * max(0, steps)
 
 
 def turn_amount(e: EntryFields, steps: int) -> None:
@@ -265,49 +274,54 @@ def turn_amount(e: EntryFields, steps: int) -> None:
 # --- squares ----------------------------------------------------------------------------
 
 
-def pick(state: Mapping[str, Any], e: EntryFields, size: int | None = None) -> Pick | None:
+def pick(table: Table, e: EntryFields, size: int | None = None) -> Pick | None:
     """The square choice on offer now (companion.inputs.picking.current_pick)."""
-    return current_pick(state, e.bus_ride, e.square_focus, size)
+    view = view_of(table)
+    return current_pick(view, e.bus_ride, e.square_focus, size)
 
 
-def step_pick(state: Mapping[str, Any], e: EntryFields, steps: int,
+def step_pick(table: Table, e: EntryFields, steps: int,
               size: int | None = None) -> bool:
     """Move the square in focus `steps` candidates on (negative: back); False when no
     square is being chosen."""
-    choice = pick(state, e, size)
+    view = view_of(table)
+    choice = pick(view, e, size)
     if choice is None:
         return False
     e.square_focus = choice.step(steps)
     return True
 
 
-def choose_square(state: Mapping[str, Any], e: EntryFields, square: int | None = None,
+def choose_square(table: Table, e: EntryFields, square: int | None = None,
                   size: int | None = None) -> Step:
     """Choose `square` (default: the one in focus) when it is on offer."""
-    choice = pick(state, e, size)
+    view = view_of(table)
+    choice = pick(view, e, size)
     if choice is None or (square is not None and square not in choice.squares):
         return Refusal("not_on_offer")
     e.square_focus = None
     return choice.command(square)
 
 
-def tap_square(state: Mapping[str, Any], e: EntryFields, square: int,
+def tap_square(table: Table, e: EntryFields, square: int,
                size: int | None = None) -> Step:
     """A candidate touched on the board: the first touch focuses it, the second chooses."""
-    choice = pick(state, e, size)
+    view = view_of(table)
+    choice = pick(view, e, size)
     if choice is None or square not in choice.squares:
         return Refusal("not_on_offer")
     if choice.focus == square and e.square_focus == square:
-        return choose_square(state, e, square, size)
+        return choose_square(view, e, square, size)
     e.square_focus = square
     return None
 
 
-def turn(state: Mapping[str, Any], e: EntryFields, steps: int, size: int | None = None) -> bool:
+def turn(table: Table, e: EntryFields, steps: int, size: int | None = None) -> bool:
     """The knob: the square in focus, else the next bid, else the dice dial; True when
     something changed."""
-    return step_pick(state, e, steps, size) or turn_bid(state, e, steps) \
-        or turn_dial(state, e, steps)
+    view = view_of(table)
+    return step_pick(view, e, steps, size) or turn_bid(view, e, steps) \
+        or turn_dial(view, e, steps)
 
 
 # --- the banker PIN ---------------------------------------------------------------------

@@ -1,10 +1,11 @@
 """Choosing a square on the board: where a triple goes, which property the Auction square
 puts up, where a bus ticket rides to (the Mega edition).
 
-Pure: from the moves the table layer reads in the state JSON (companion.game.table.view;
-and whether a bus ride was asked for, and the square in focus) to the `Pick` on offer,
-its candidates in board order from the token onwards, and the focused one. How the inputs move the
-focus and choose is companion.inputs.entry's: the screen and the hardware use the same.
+Pure: from the session's view of the table (companion.game.table.view: the pending
+decision's record and its answers, the moves, the players; and whether a bus ride was
+asked for, and the square in focus) to the `Pick` on offer, its candidates in board order
+from the token onwards, and the focused one. How the inputs move the focus and choose is
+companion.inputs.entry's: the screen and the hardware use the same.
 """
 
 from __future__ import annotations
@@ -13,10 +14,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.game.table.records import Turn, seat
-from companion.game.table.view import Move, moves_of_state
+from companion.game.table.view import TableView, build
 from companion.rules.commands import Command, square_command
 from companion.words import catalog
+
+#: what the inputs read the table from: the session's view, or a bare public state JSON
+#: (a test's, a phone page's), which is read into one
+Table = TableView | Mapping[str, Any]
+
+
+def view_of(table: Table) -> TableView:
+    """The session's view of the table as it is; a public state JSON read into one."""
+    return table if isinstance(table, TableView) else build(table)
 
 
 @dataclass(frozen=True)
@@ -48,14 +57,8 @@ class Pick:
         return self.squares[(here + steps) % len(self.squares)]
 
 
-def _entry(state: Mapping[str, Any], verb: str, by: str | None) -> Move | None:
-    """The engine's offer of `verb` to `by`, as the table layer reads it."""
-    return next((m for m in moves_of_state(state) if m.do == verb and m.by == by
-                 and not m.correction), None)
-
-
-def _position(state: Mapping[str, Any], name: str | None) -> int:
-    player = seat(state, name)
+def _position(table: TableView, name: str | None) -> int:
+    player = table.player(name)
     return player.position if player is not None else 0
 
 
@@ -68,34 +71,38 @@ def ahead_order(squares: list[int], position: int, size: int) -> tuple[int, ...]
     return tuple(sorted(squares, key=lambda s: (s - position - 1) % max(size, 1)))
 
 
-def board_size(state: Mapping[str, Any]) -> int:
+def board_size(table: Table) -> int:
     """How many squares the edition's board has (40 on the classic board)."""
+    state = table.state if isinstance(table, TableView) else table
     squares = catalog.edition_data(str(state.get("edition") or "")).get("squares") or []
     return len(squares) or 40
 
 
-def current_pick(state: Mapping[str, Any], bus_ride: bool = False, focus: int | None = None,
+def current_pick(table: Table, bus_ride: bool = False, focus: int | None = None,
                  size: int | None = None) -> Pick | None:
-    """The square choice the table is making now, if any: a pending `choose_square`, or a
-    bus ride the player asked for (`bus_ride`) while `use_bus_ticket` is legal. `focus`:
-    the square in focus (the first candidate when it is not one); `size`: the board's
-    (default: the edition's)."""
-    turn = Turn.of(state)
+    """The square choice the table is making now, if any: a pending `choose_square` (its
+    answer's squares), or a bus ride the player asked for (`bus_ride`) while
+    `use_bus_ticket` is offered. `focus`: the square in focus (the first candidate when it
+    is not one); `size`: the board's (default: the edition's)."""
+    view = view_of(table)
+    decision = view.decision
     by: str | None
-    if turn.pending == "choose_square":
-        by = turn.pending_player
-        entry = _entry(state, "choose_square", by)
-        purpose = (state.get("pending") or {}).get("for")  # where a triple or the Auction
-        verb, purpose = "choose_square", str(purpose or "triple")  # square sends the token
-    elif bus_ride and turn.pending is None:
-        by = turn.current
-        entry = _entry(state, "use_bus_ticket", by)
+    offered: tuple[int, ...] = ()
+    if decision is not None and decision.kind == "choose_square":
+        by = decision.player
+        answer = decision.answer("choose_square", by)
+        offered = answer.squares if answer is not None else ()
+        # where a triple or the Auction square sends the token
+        verb, purpose = "choose_square", decision.purpose or "triple"
+    elif bus_ride and decision is None:
+        by = view.current
+        move = view.move("use_bus_ticket", by)
+        offered = move.squares if move is not None else ()
         verb, purpose = "use_bus_ticket", "bus"
     else:
         return None
-    if entry is None or not entry.squares or by is None:
+    if not offered or by is None:
         return None
-    squares = ahead_order(list(entry.squares), _position(state, by),
-                          size or board_size(state))
+    squares = ahead_order(list(offered), _position(view, by), size or board_size(view))
     chosen = focus if focus in squares else squares[0]
     return Pick(verb, str(by), purpose, squares, int(chosen))

@@ -32,7 +32,6 @@ from companion.inputs.actions import (
     Submit,
     money,
     offered,
-    pending,
     say,
 )
 from companion.inputs.modes import AmountEntry, CardTapped, Mode, OfferAsked, RidePick
@@ -91,20 +90,19 @@ class TapInterpreter:
     def _card_owner(self, player: str, state: JSON, mode: Mode | None) -> Result:
         """What the bank card of `player` does now (it acts for them, and only them)."""
         table = self._view()
-        version, turn = table.version, table.turn
+        version, decision = table.version, table.decision
         source = Source("rfid", player=player)
-        kind = turn.pending
-        if kind == "buy":
-            buy = offered(table, "buy", player)
-            if buy is not None and turn.pending_player == player:
-                return [Submit(buy.command(), source)], None
-            return [say("not_your_turn", player=turn.pending_player)], mode
-        if kind == "auction":
+        if decision is not None and decision.kind == "buy":
+            buy = decision.command("buy", player)  # only the buyer's, when they can pay
+            if buy is not None:
+                return [Submit(buy, source)], None
+            return [say("not_your_turn", player=decision.player)], mode
+        if decision is not None and decision.kind == "auction":
             return self._start_bid(player, state, version)
-        if kind:
-            shown: list[Action] = [say("answer_first", data={"kind": kind},
-                                       player=turn.pending_player)]
-            if turn.pending_player == player:  # theirs: the buttons answer it for them now
+        if decision is not None:
+            shown: list[Action] = [say("answer_first", data={"kind": decision.kind},
+                                       player=decision.player)]
+            if decision.player == player:  # theirs: the buttons answer it for them now
                 shown.append(CardHolds(player))
             return shown, mode
         if isinstance(mode, OfferAsked | CardTapped) and mode.version == version:
@@ -180,14 +178,15 @@ class TapInterpreter:
 
     def _card(self, role: TagRole, state: JSON, mode: Mode | None) -> Result:
         table = self._view()
-        ask, drawer = pending(state), table.turn.pending_player
-        if table.turn.pending == "draw":
+        ask = table.decision
+        if ask is not None and ask.kind == "draw":
+            drawer = ask.player
             draw = offered(table, "draw", drawer)
-            if draw is not None and ask.get("deck") == role.deck:
+            if draw is not None and ask.deck == role.deck:
                 source = Source("rfid", player=drawer)
                 return [Submit(draw.command(card=role.card), source)], None
             if draw is not None:
-                return [say("wrong_deck", data={"deck": ask.get("deck")})], mode
+                return [say("wrong_deck", data={"deck": ask.deck})], mode
         current = table.current
         ride = offered(table, "use_bus_ticket", current)
         if ride is not None and role.deck == BUS_TICKETS and ride.squares:

@@ -21,11 +21,13 @@ from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Updat
 from companion.game.authority import table_source
 from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
+from companion.game.table.decision import about_anew, asked_anew
 from companion.game.table.offers import OfferStore
-from companion.game.table.records import Turn, seats
+from companion.game.table.records import seats
+from companion.game.table.view import TableView
 from companion.inputs import entry
 from companion.inputs.entry import acting_player
-from companion.rules.commands import Bankrupt, CloseAuction, Command, EndGame
+from companion.rules.commands import CloseAuction, Command, EndGame
 from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
@@ -134,6 +136,8 @@ class Controller(EntryMixin):
         #: the table's open offers (follow_offers), None: no phone can offer a trade
         self.offers: OfferStore | None = None
         self._remove_offers: Callable[[], None] | None = None
+        #: the last state applied and its view: the decision a new one is compared with
+        self._seen: tuple[Mapping[str, Any] | None, TableView | None] = (None, None)
         self.ui.now = clock()
         self.ui.volume, self.ui.muted = self.settings.volume, self.settings.muted
         self.ui.styles = {n: PlayerStyle(s.get("color"), s.get("token"))
@@ -357,27 +361,29 @@ class Controller(EntryMixin):
 
     def _reset_entry(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
         """A new decision on the table ends the old one's choices: the square focused, the
-        bus ride, the dialled bid, the UNDO confirmation."""
+        bus ride, the dialled bid, the UNDO confirmation. The decisions compared are the
+        view's typed records (TableView.decision) of the state before and of this one."""
         self.ui.confirm_undo, self.ui.undo_target = False, None
-        before = (old or {}).get("pending") or {}
-        pending = state.get("pending") or {}
-        was, now = Turn.of(old or {}), table_of(state, self.ui).turn
-        if (was.pending, was.pending_player) != (now.pending, now.pending_player):
+        seen_state, seen = self._seen
+        was = None if old is None else seen if seen_state is old else table_of(old, UiState())
+        now = table_of(state, self.ui)
+        self._seen = (state, now)
+        before, after = (was.decision if was is not None else None), now.decision
+        if asked_anew(before, after):
             self.ui.card_holder = None  # a card held the buttons for that decision only
-        if (before.get("kind"), before.get("square"), before.get("highest")) != (
-                pending.get("kind"), pending.get("square"), pending.get("highest")):
+        if about_anew(before, after):
             self.ui.bid_steps = 0
             self.ui.square_focus = None
-        if pending or now.number != was.number:
+        if after is not None or now.turn.number != (was.turn.number if was else 1):
             self.ui.bus_ride = False
 
     def _auction_clock(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
         """The auction clock, as the session keeps it for the screen and every phone
-        (companion.game.telling.news): it runs out `seconds_left` from this update."""
+        (companion.game.telling.news): it runs out `seconds_left` from this update (the
+        state's, read when it was told; the view's record may have been read earlier)."""
+        decision = table_of(state, self.ui).decision
         clock = state.get("auction_clock") or {}
-        pending = state.get("pending") or {}
-        if pending.get("kind") not in ("auction", "building_auction") or \
-                "seconds_left" not in clock:
+        if decision is None or not decision.auction or "seconds_left" not in clock:
             self.ui.auction_deadline = None
             return
         self.ui.auction_deadline = self.ui.now + float(clock["seconds_left"])
@@ -538,8 +544,13 @@ class Controller(EntryMixin):
         elif ui_action.startswith("choose:") and self.state is not None:
             self.open_squares(ui_action.split(":", 1)[1])
         elif ui_action == "confirm_bankrupt" and self.state is not None:
-            who = acting_player(self.state)
-            command = Bankrupt(who)
+            table = table_of(self.state, self.ui)
+            decision = table.decision
+            who = acting_player(table)
+            command = decision.command("bankrupt", who) if decision is not None else None
+            if command is None:  # no longer on offer (the debt was paid meanwhile)
+                self.refuse(text("nothing_for_button", button=text("btn_no")))
+                return
             self.open_chooser(text("act_bankrupt"), [Choice(text("act_bankrupt"), command),
                                                      Choice(text("act_back"))])
         elif ui_action.startswith("sound:"):
@@ -644,8 +655,9 @@ class Controller(EntryMixin):
     def open_squares(self, verb: str) -> None:
         """The square picker for a per-square verb (build, mortgage...)."""
         assert self.state is not None
-        turn = table_of(self.state, self.ui).turn
-        by = turn.pending_player if turn.pending in ("debt", "lift_mortgages") else None
+        decision = table_of(self.state, self.ui).decision
+        by = decision.player if decision is not None and \
+            decision.kind in ("debt", "lift_mortgages") else None
         options = square_choices(self.state, self.ui, verb, by)
         if not options:
             self.refuse(text("choose_none"))

@@ -13,8 +13,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.game.api import Outcome
+from companion.game.table.view import TableView
 from companion.inputs import entry
 from companion.screen.texts import language, text
+from companion.screen.views.prompt import table_of
 from companion.words import input_texts
 
 if TYPE_CHECKING:
@@ -84,6 +86,10 @@ class EntryMixin:
         else:
             self.ui.warnings.pop(key, None)
 
+    def _table(self) -> TableView | None:
+        """The session's view of the table for the screen's state (None: no state yet)."""
+        return table_of(self.state, self.ui) if self.state is not None else None
+
     def _step(self, step: entry.Step, source: str) -> None:
         """Carry out what a step of the flow returned: submit its command, or say why not."""
         if isinstance(step, entry.Refusal):
@@ -100,15 +106,17 @@ class EntryMixin:
     def dice_digit(self, value: int, source: str = "keyboard") -> None:
         """One physical die typed: a white die (1-6) until both are in, then, with the speed
         die, its number (1-3); the roll is sent when all dice are in."""
-        if self.state is not None:
-            self._step(entry.type_die(self.state, self.ui, value), source)
+        table = self._table()
+        if table is not None:
+            self._step(entry.type_die(table, self.ui, value), source)
 
     def speed_key(self, face: str, source: str = "keyboard") -> bool:
         """B (bus) or M (Mr. Monopoly) typed: the speed die's face, when the roll takes the
         speed die and it is not in yet; False when the key means something else."""
-        if self.state is None:
+        table = self._table()
+        if table is None:
             return False
-        step = entry.type_speed(self.state, self.ui, face)
+        step = entry.type_speed(table, self.ui, face)
         if isinstance(step, entry.Refusal):
             return False
         self._step(step, source)
@@ -134,14 +142,16 @@ class EntryMixin:
         if self.ui.overlay == "chooser" and chooser is not None and chooser.choices:
             chooser.focus = (chooser.focus + steps) % len(chooser.choices)
             return True
-        if self.state is None or not self.state.get("players") or self.ui.setup is not None:
+        table = self._table()
+        if table is None or not table.players or self.ui.setup is not None:
             return False
-        return entry.turn(self.state, self.ui, steps, self.ui.board.size)
+        return entry.turn(table, self.ui, steps, self.ui.board.size)
 
     def dial_take(self, source: str) -> None:
         """YES in dial mode: the dialled face is the next die."""
-        if self.state is not None:
-            self._step(entry.take_dial(self.state, self.ui), source)
+        table = self._table()
+        if table is not None:
+            self._step(entry.take_dial(table, self.ui), source)
 
     def dial_back(self) -> None:
         """NO in dial mode: the last die entered goes back on the dial; none: the dial ends."""
@@ -149,11 +159,12 @@ class EntryMixin:
 
     def pick_step(self, steps: int) -> None:
         """NO / PASS GO while choosing a square: the next (previous) candidate."""
-        if self.state is not None:
-            entry.step_pick(self.state, self.ui, steps, self.ui.board.size)
+        table = self._table()
+        if table is not None:
+            entry.step_pick(table, self.ui, steps, self.ui.board.size)
 
     def tap_square(self, square: int, source: str) -> None:
         """A candidate square touched on the board: focus it; touched again, choose it."""
-        if self.state is not None:
-            self._step(entry.tap_square(self.state, self.ui, square, self.ui.board.size),
-                       source)
+        table = self._table()
+        if table is not None:
+            self._step(entry.tap_square(table, self.ui, square, self.ui.board.size), source)

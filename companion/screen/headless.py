@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.authority import table_source
+from companion.game.table.decision import asked_anew
 from companion.game.table.view import TableView
 from companion.rules.commands import Command
 from companion.screen.audio import SoundPlayer
@@ -148,10 +149,10 @@ class HeadlessTable:
     def apply_update(self, update: Update) -> None:
         """A new state: its sounds; a new decision ends what the
         buttons held for the last one (a card holder, the UNDO question, the dialled bid)."""
-        waited = self.view.waiting_on
+        before = self.view.decision
         self.state = update.state  # this version's public state, built once for every listener
         self.view = self.session.table()
-        if self.view.waiting_on != waited:
+        if asked_anew(before, self.view.decision):  # as on the screen
             self.card_holder = None  # a card held the buttons for that decision only
         self.bid_steps = 0  # the dial sets the bid above the next one of this table
         self.confirm_undo = False

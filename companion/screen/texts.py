@@ -111,6 +111,8 @@ _MESSAGES: tuple[Message, ...] = (
     _t("prompt_debt", "{player} owes {amount} to {creditor}"),
     _t("prompt_debt_help", "Mortgage or sell to raise the money, or go bankrupt"),
     _t("prompt_roll_for_rent", "{player}: roll for the rent of {square} ({multiplier}× the dice)"),
+    #: a fresh roll for a utility's own rent (the house rule): its multiplier is the deed's
+    _t("prompt_roll_for_rent_own", "{player}: roll for the rent of {square}"),
     _t("prompt_lift", "{player}: lift the mortgages now?"),
     _t("prompt_building_auction", "Auction of one {building}"),
     _t("prompt_place_building", "{player}: place the {building}"),

@@ -46,6 +46,9 @@ class _TimingSession:
     def state(self) -> JSON:
         return self._state
 
+    def now(self) -> float:
+        return time.time()
+
     def undo(self, source: Source) -> Outcome:
         return Outcome(False, 1)
 

@@ -110,7 +110,7 @@ def table() -> Response:
     state = r.session.state()
     view = r.table(state)
     out = view.for_seat(who.player if who.role == "player" or who.banker else None,
-                        banker=who.banker)
+                        banker=who.banker, now=r.session.now())
     out["undo"] = r.session.undo_target() is not None and (
         who.banker or who.player is not None) and \
         r.session.undo_refusal(source_of(who)) is None

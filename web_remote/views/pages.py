@@ -14,7 +14,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.game.api import JSON, Source
-from companion.game.table.records import Decision
+from companion.game.table.decision import Decision
 from companion.game.table.view import Move, TableView
 from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits

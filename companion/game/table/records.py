@@ -1,6 +1,6 @@
 """Typed read-only records of what the faces draw: the players (cash, square, jail,
-bankruptcy), the ownable squares (owner, buildings, mortgage), the turn, the decision the
-game waits for and the bank's stock.
+bankruptcy), the ownable squares (owner, buildings, mortgage), the turn and the bank's
+stock (the decision the table waits for is companion.game.table.decision's).
 
 The session's view of the table (companion.game.table.view.TableView) builds them from the
 public state JSON (docs/state-json.md) the first time a face asks, once per version: a
@@ -100,8 +100,7 @@ class Deed:
 @dataclass(frozen=True, slots=True)
 class Turn:
     """Where the game stands: the version, whose turn, the decision waited for (its kind
-    and who answers it; the whole of it is `Decision`), the winner, the turn's number and
-    the last dice.
+    and who answers it), the winner, the turn's number and the last dice.
 
     >>> Turn.of({"version": 4, "current": "Bo", "pending": {"kind": "buy", "player": "Bo"},
     ...          "turn": {"number": 3, "rolled": True}, "dice": [3, 4]}).pending
@@ -132,55 +131,6 @@ class Turn:
                    winner=_str(state.get("winner")), number=_int(turn.get("number"), 1),
                    rolled=bool(turn.get("rolled")), dice=tuple(state.get("dice") or ()),
                    mr_monopoly=bool(turn.get("mr_monopoly")))
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The decision the game waits for now (the state's `pending`), as a face shows it:
-    its kind, who answers it, and what it is about; a field its kind has not is None (0
-    for an amount).
-
-    >>> Decision.of({"pending": {"kind": "auction", "player": None, "square": 5,
-    ...              "highest": 120, "bidder": "Bo"}})
-    Decision(kind='auction', player=None, square=5, price=0, amount=0, highest=120, \
-bidder='Bo', building=None, deck=None, purpose=None)
-    >>> Decision.of({"pending": None}) is None
-    True
-    """
-
-    #: "buy", "auction", "building_auction", "place_building", "debt", "draw",
-    #: "choose_square", "birthday_gift", "lift_mortgages", ...
-    kind: str
-    player: str | None
-    #: the square it is about (a purchase, an auction, a birthday gift's square)
-    square: int | None
-    #: a purchase's price
-    price: int
-    #: what a debt or a birthday gift is worth
-    amount: int
-    #: an auction's highest bid so far and its bidder (0 and None: no bid yet)
-    highest: int
-    bidder: str | None
-    #: the building a housing shortage's auction or placing is about
-    building: str | None
-    #: the deck a draw is from ("chance", "community_chest", Mega's "bus_tickets")
-    deck: str | None
-    #: what a square is chosen for ("triple", "auction"): the state's "for"
-    purpose: str | None
-
-    @classmethod
-    def of(cls, state: Mapping[str, Any]) -> Decision | None:
-        """The decision of a public state JSON (None: the game waits for none)."""
-        raw = state.get("pending")
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("kind"), str):
-            return None
-        square = raw.get("square")
-        return cls(kind=raw["kind"], player=_str(raw.get("player")),
-                   square=square if isinstance(square, int) and not isinstance(square, bool)
-                   else None, price=_int(raw.get("price")), amount=_int(raw.get("amount")),
-                   highest=_int(raw.get("highest")), bidder=_str(raw.get("bidder")),
-                   building=_str(raw.get("building")), deck=_str(raw.get("deck")),
-                   purpose=_str(raw.get("for")))
 
 
 #: the bank's stock key of each building in the state JSON's "bank"

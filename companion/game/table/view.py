@@ -17,12 +17,11 @@ from functools import cached_property
 from typing import Any
 
 from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
+from companion.game.table.decision import AUCTIONS, Clock, Decision, auction_asked, decision_of
 from companion.game.table.offers import put_to
-from companion.game.table.records import Bank, Decision, Deed, Seat, Turn, deeds, seats
+from companion.game.table.records import Bank, Deed, Seat, Turn, deeds, seats
 
 JSON = dict[str, Any]
-#: decisions several players answer at once, each for themselves (their own bid or pass)
-AUCTIONS = ("auction", "building_auction")
 #: the public state's list of what the engine offers now (docs/state-json.md): read here
 #: only; a face asks the view (`TableView.moves_of`, `move`, `choices`) what it means
 MOVES_KEY = "legal"
@@ -174,15 +173,6 @@ class Asked:
 
 
 @dataclass(frozen=True)
-class Clock:
-    """A clock of the table: when it runs out (epoch seconds) and the whole seconds left
-    when the view was read."""
-
-    ends_at: float
-    seconds_left: int
-
-
-@dataclass(frozen=True)
 class TableView:
     """The table as every face renders it; see the module doc."""
 
@@ -233,11 +223,6 @@ class TableView:
         return Turn.of(self._state)
 
     @cached_property
-    def decision(self) -> Decision | None:
-        """The decision the game waits for (what it is about, who answers), None: none."""
-        return Decision.of(self._state)
-
-    @cached_property
     def bank(self) -> Bank:
         """The bank's stock: buildings left, (Mega) bus tickets in the pile."""
         return Bank.of(self._state)
@@ -265,6 +250,15 @@ class TableView:
     def deed_by_id(self, square_id: str) -> Deed | None:
         """The ownable square with the edition's id `square_id` (a deed card's tag)."""
         return self._deed_by_id.get(square_id)
+
+    # -- the decision the table waits for (companion.game.table.decision): built on the
+    # -- first read, once per version
+
+    @cached_property
+    def decision(self) -> Decision | None:
+        """The pending decision: who is asked, what, the answers on offer with the command
+        and the button of each, the amounts, the auction's clock (None: none pending)."""
+        return decision_of(self._state, self.moves, self.buttons, self.auction_clock)
 
     def names(self) -> tuple[str, ...]:
         """The players' names, in seat order (the bankrupt too)."""
@@ -305,17 +299,19 @@ class TableView:
         return next((m for m in self.moves if m.correction and m.do == "land"
                      and player in m.players), None)
 
-    def for_seat(self, player: str | None, banker: bool = False) -> JSON:
+    def for_seat(self, player: str | None, banker: bool = False,
+                 now: float | None = None) -> JSON:
         """What one phone may see and do, as JSON (the phones' /api/table): the table's
         public part (whose turn, the clocks, whom it waits for), and for a seat only what
         that player is asked and may send, the buttons only when they answer for that
         player, and the offers they made or were made; the banker sees every move and
-        offer. A spectator (no player, not the banker) sees the public part alone."""
+        offer. A spectator (no player, not the banker) sees the public part alone. The
+        clocks' seconds left are told at `now` when given (the view may be older)."""
         out: JSON = {
             "version": self.version, "current": self.current, "winner": self.winner,
             "waiting_on": self.waiting_on, "player": player,
-            "auction_clock": _clock_json(self.auction_clock),
-            "game_clock": _clock_json(self.game_clock),
+            "auction_clock": _clock_json(self.auction_clock, now),
+            "game_clock": _clock_json(self.game_clock, now),
         }
         if banker:
             out["asked"] = [_asked_json(a) for a in self.asked]
@@ -339,9 +335,11 @@ class TableView:
         return self.buttons.get(button)
 
 
-def _clock_json(clock: Clock | None) -> JSON | None:
-    return None if clock is None else {"ends_at": clock.ends_at,
-                                       "seconds_left": clock.seconds_left}
+def _clock_json(clock: Clock | None, now: float | None) -> JSON | None:
+    if clock is None:
+        return None
+    left = clock.seconds_left if now is None else clock.left_at(now)
+    return {"ends_at": clock.ends_at, "seconds_left": left}
 
 
 def _asked_json(asked: Asked) -> JSON:
@@ -368,12 +366,8 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
     asked: list[Asked] = []
     kind = pending.get("kind")
     moves = moves_of_state(state)
-    if kind in AUCTIONS:  # each who may still bid or pass, in seat order (the highest
-        for move in moves:  # bidder is not asked to outbid themselves)
-            by = move.by
-            if move.do in ("bid", "pass") and by is not None and \
-                    by != pending.get("bidder") and all(a.player != by for a in asked):
-                asked.append(Asked(by, str(kind)))
+    if kind in AUCTIONS:  # each who may still bid or pass (companion.game.table.decision)
+        asked += [Asked(by, str(kind)) for by in auction_asked(moves, pending.get("bidder"))]
     elif kind and isinstance(pending.get("player"), str):
         asked.append(Asked(pending["player"], str(kind)))
     asked += [Asked(to, "offer", str(offer.get("id"))) for to, offer in put_to(offers).items()]

@@ -143,7 +143,7 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
 
             p.text(short_label(info.name, fits), box, label, ink, align="center",
                    min_size=label)
-    pick = entry.pick(state, ui, ui.board.size)
+    pick = entry.pick(table_of(state, ui), ui, ui.board.size)
     if pick is not None:
         for index in pick.squares:
             box = cell_box(index)
@@ -379,7 +379,7 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     rules in force, the bank's houses and hotels, the Free Parking pot."""
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(10), -p.px(10))
-    pick = entry.pick(state, ui, ui.board.size)
+    pick = entry.pick(table_of(state, ui), ui, ui.board.size)
     card = shown_card(state)
     shown = card_text(state, ui)
     waiting = waiting_for(state, ui)

@@ -4,9 +4,11 @@ Pure: from the public state JSON and the UI state to a `Prompt`. What a button s
 the game, and what else each player may do now, is the session's view of the table
 (companion.game.table.view: `ui.table`, or built from the state when the screen has none
 of its version; what each press sends is companion.game.table.buttons', one table for the
-screen and a headless table alike); this labels it and adds the screen's own answers (lists
-to choose from, the dial, the UNDO question). The screen draws it; the controller turns a
-press into its command.
+screen and a headless table alike); the decision waited for is its typed record
+(`TableView.decision`, companion.game.table.decision), and a button sends only an answer
+that record offers. This labels it and adds the screen's own answers (lists to choose
+from, the dial, the UNDO question). The screen draws it; the controller turns a press into
+its command.
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.game.authority import waiting_on
-from companion.game.table.buttons import command_for
+from companion.game.table.decision import Answer, Decision
 from companion.game.table.view import TableView
 from companion.game.table.view import build as build_view
 from companion.inputs import entry as flow
@@ -115,20 +116,21 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         return Prompt(undo_question(state, ui), [text("prompt_undo_help")],
                       [Action("yes", text("act_undo"), ui="undo_now"),
                        Action("no", text("act_keep"), ui="undo_keep")])
-    winner = table_of(state, ui).winner
+    table = table_of(state, ui)
+    winner = table.winner
     if winner:
         return Prompt(text("prompt_winner", player=winner), player=winner,
                       actions=[Action("undo", text("act_undo"), ui="undo"),
                                Action("menu", text("act_menu"), ui="menu")])
-    pending = state.get("pending")
-    pick = flow.pick(state, ui, ui.board.size)
+    decision = table.decision
+    pick = flow.pick(table, ui, ui.board.size)
     if ui.dial is not None and rolling(state, ui):
         prompt = _dial(state, ui)
     elif pick is not None:
         prompt = _pick(state, ui, pick)
-    elif pending:
-        prompt = _pending(state, ui, pending)
-        other = waiting_on(state)
+    elif decision is not None:
+        prompt = _pending(state, ui, decision)
+        other = table.waiting_on
         if other is not None and other != ui.card_holder:  # theirs: their phone or card
             prompt = Prompt(prompt.title, prompt.details, [], prompt.player)
     else:
@@ -139,12 +141,12 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         actions.append(Action("undo", text("act_undo"), ui="undo"))
     if "menu" not in taken:
         actions.append(Action("menu", text("act_menu"), ui="menu"))
-    details = list(prompt.details) + _follow_ups(state)
+    details = list(prompt.details) + _follow_ups(state, decision)
     if (ui.dice_entry or ui.speed_entry is not None) and ui.dial is None:
         last = ui.speed_entry if ui.speed_entry is not None else ui.dice_entry[-1]
         actions = [a for a in actions if a.button != "no"] + [  # NO: a wrong die typed goes
             Action("no", text("act_clear_face", face=face_word(last)), ui="dice_back")]
-        needed = dice_needed(state, acting_player(state))
+        needed = dice_needed(table, acting_player(table))
         details.append(text("prompt_dice_entry",
                             dice=entry_text(ui.dice_entry, ui.speed_entry, needed)))
         if needed > 2 and ui.speed_entry is None and len(ui.dice_entry) >= 2:
@@ -154,27 +156,29 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
 
 def rolling(state: Mapping[str, Any], ui: UiState) -> bool:
     """Whether a roll (a turn's or a utility rent's) is what the table may do now."""
-    return may(state, ui, "roll", acting_player(state))
+    table = table_of(state, ui)
+    return may(state, ui, "roll", acting_player(table))
 
 
-def _follow_ups(state: Mapping[str, Any]) -> list[str]:
-    """What happens by itself once the decisions on top are settled (the speed die's
+def _follow_ups(state: Mapping[str, Any], decision: Decision | None) -> list[str]:
+    """What happens by itself once the decision on top is settled (the speed die's
     Mr. Monopoly move and bus ticket), and the Mr. Monopoly turn's restriction."""
     out = []
-    for step in state.get("waiting") or []:
-        if step.get("kind") == "mr_monopoly":
+    for step in decision.then if decision is not None else ():
+        if step == "mr_monopoly":
             out.append(text("then_mr_monopoly"))
-        elif step.get("kind") == "bus":
+        elif step == "bus":
             out.append(text("then_bus"))
-    if (state.get("turn") or {}).get("mr_monopoly") and not state.get("pending"):
+    if decision is None and (state.get("turn") or {}).get("mr_monopoly"):
         out.append(text("mr_monopoly_turn"))
     return out
 
 
 def _dial(state: Mapping[str, Any], ui: UiState) -> Prompt:
     """Entering the physical dice with the encoder: turn to the face, YES takes it."""
-    who = acting_player(state)
-    needed = dice_needed(state, who)
+    table = table_of(state, ui)
+    who = acting_player(table)
+    needed = dice_needed(table, who)
     slot = len(ui.dice_entry) if len(ui.dice_entry) < 2 else 2
     faces = dial_faces(slot)
     face = faces[(ui.dial or 0) % len(faces)]
@@ -217,7 +221,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     cur_money = state.get("currency")
     actions: list[Action] = []
     details: list[str] = []
-    press = command_for(state, "roll")
+    press = table.press("roll")
     roll = press if press is not None and press["do"] == "roll" else None
     if press is not None:
         actions.append(Action("roll", text("act_roll" if roll else "act_end_turn"), press))
@@ -225,8 +229,8 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
         title = text("prompt_jailed", player=cur)
     elif jailed:
         fine = int((state.get("options") or {}).get("jail_fine", 50))
-        pay = command_for(state, "yes")
-        card = command_for(state, "no")
+        pay = table.press("yes")
+        card = table.press("no")
         title = text("prompt_jail" if pay else "prompt_jail_roll", player=cur,
                      fine=money(fine, cur_money))
         if pay:
@@ -236,13 +240,13 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
             actions.append(Action("no", text("act_use_card"), card))
     elif roll:
         title = text("prompt_roll_again" if table.turn.rolled else "prompt_roll", player=cur)
-        if dice_needed(state, cur) > 2 and not (ui.dice_entry or ui.speed_entry is not None):
+        if dice_needed(table, cur) > 2 and not (ui.dice_entry or ui.speed_entry is not None):
             details.append(text("prompt_speed_dice"))
     else:
         title = text("prompt_end_turn", player=cur)
     if may(state, ui, "use_bus_ticket", cur) and "yes" not in {a.button for a in actions}:
         actions.append(Action("yes", text("act_bus_ticket"), ui="bus_ride"))
-    go = command_for(state, "pass_go")
+    go = table.press("pass_go")
     if go:
         actions.append(Action("pass_go", text("act_pass_go"), go))
     elif not (state.get("options") or {}).get("bank_only") and not jailed:
@@ -254,73 +258,75 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     return Prompt(title, details, actions, player=cur)
 
 
-def _pending(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
-    kind = pending.get("kind")
-    who = pending.get("player")
+def _answered(decision: Decision, verb: str, label: str, gift: str | None = None,
+              by: str | None = None) -> list[Action]:
+    """The panel button giving the answer `verb` (of the decision's player, or `by`), as
+    the decision offers it: none when it is not on offer or no button gives it."""
+    answer = decision.answer(verb, by or decision.player, gift)
+    command = answer.command() if answer is not None else None
+    if answer is None or answer.button is None or command is None:
+        return []
+    return [Action(answer.button, label, command)]
+
+
+def _chosen(decision: Decision, verb: str, button: str, label: str) -> list[Action]:
+    """A button opening the list of squares an answer of the decision's player names
+    (the controller's `choose:<verb>`); none when it is not on offer."""
+    answer: Answer | None = decision.answer(verb, decision.player)
+    return [Action(button, label, ui=f"choose:{verb}")] if answer is not None else []
+
+
+def _pending(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
+    kind, who = decision.kind, decision.player
     cur_money = state.get("currency")
     if kind == "buy":
-        return _buy(state, ui, pending)
-    if kind in ("auction", "building_auction"):
-        return _auction(state, ui, pending)
+        return _buy(state, ui, decision)
+    if decision.auction:
+        return _auction(state, ui, decision)
     if kind == "birthday_gift":
-        return _birthday(state, pending)
-    if kind == "draw" and pending.get("deck") == "bus_tickets":
-        draw = command_for(state, "yes")
+        return _birthday(state, decision)
+    if kind == "draw" and decision.deck == "bus_tickets":
         return Prompt(text("prompt_take_ticket", player=who), [],
-                      [Action("yes", text("act_take"), draw)] if draw else [], who)
+                      _answered(decision, "draw", text("act_take")), who)
     if kind == "draw":
-        deck = str(pending.get("deck", ""))
+        deck = decision.deck or ""
         deck_name = ui.board.deck_names.get(deck) or _deck_text(deck)
-        draw = command_for(state, "yes")
-        actions = [Action("yes", text("act_draw"), draw)] if draw else []
-        return Prompt(text("prompt_draw", player=who, deck=deck_name), [], actions, who)
+        return Prompt(text("prompt_draw", player=who, deck=deck_name), [],
+                      _answered(decision, "draw", text("act_draw")), who)
     if kind == "debt":
-        creditor = pending.get("creditor") or text("creditor_bank")
+        creditor = decision.creditor or text("creditor_bank")
         title = text("prompt_debt", player=who, creditor=creditor,
-                     amount=money(int(pending.get("amount", 0)), cur_money))
-        actions = []
-        if may(state, ui, "mortgage", who):
-            actions.append(Action("yes", text("act_mortgage"), ui="choose:mortgage"))
-        if may(state, ui, "sell_building", who):
-            actions.append(Action("roll", text("act_sell"), ui="choose:sell_building"))
-        if may(state, ui, "bankrupt", who):
+                     amount=money(decision.amount, cur_money))
+        actions = _chosen(decision, "mortgage", "yes", text("act_mortgage")) + \
+            _chosen(decision, "sell_building", "roll", text("act_sell"))
+        if decision.answer("bankrupt", who) is not None:
             actions.append(Action("no", text("act_bankrupt"), ui="confirm_bankrupt"))
         return Prompt(title, [text("prompt_debt_help")], actions, who)
     if kind == "roll_for_rent":
-        roll = command_for(state, "roll")
-        title = text("prompt_roll_for_rent", player=who,
-                     square=square_name(state, ui, pending.get("square")),
-                     multiplier=pending.get("multiplier", ""))
-        return Prompt(title, [], [Action("roll", text("act_roll"), roll)] if roll else [], who)
+        square = square_name(state, ui, decision.square)
+        title = text("prompt_roll_for_rent", player=who, square=square,
+                     multiplier=decision.multiplier) if decision.multiplier else \
+            text("prompt_roll_for_rent_own", player=who, square=square)
+        return Prompt(title, [], _answered(decision, "roll", text("act_roll")), who)
     if kind == "lift_mortgages":
-        names = ", ".join(square_name(state, ui, s) for s in pending.get("squares") or [])
-        actions = []
-        if may(state, ui, "unmortgage", who):
-            actions.append(Action("yes", text("act_unmortgage"), ui="choose:unmortgage"))
-        keep = command_for(state, "no")
-        if keep:
-            actions.append(Action("no", text("act_keep"), keep))
+        names = ", ".join(square_name(state, ui, s) for s in decision.squares)
+        actions = _chosen(decision, "unmortgage", "yes", text("act_unmortgage")) + \
+            _answered(decision, "decline", text("act_keep"))
         return Prompt(text("prompt_lift", player=who), [names], actions, who)
     if kind == "place_building":
-        building = text(f"building_{pending.get('building', 'house')}")
-        actions = []
-        if may(state, ui, "build", who):
-            actions.append(Action("yes", text("act_build"), ui="choose:build"))
+        building = text(f"building_{decision.building or 'house'}")
         return Prompt(text("prompt_place_building", player=who, building=building), [],
-                      actions, who)
-    return Prompt(str(kind), [], [], who)
+                      _chosen(decision, "build", "yes", text("act_build")), who)
+    return Prompt(kind, [], [], who)
 
 
-def _birthday(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Prompt:
+def _birthday(state: Mapping[str, Any], decision: Decision) -> Prompt:
     """The Birthday gift square: YES takes the money, NO a bus ticket."""
-    who = pending.get("player")
-    amount = money(int(pending.get("amount", 0)), state.get("currency"))
-    actions = []
-    money_gift, ticket = command_for(state, "yes"), command_for(state, "no")
-    if money_gift:
-        actions.append(Action("yes", text("act_take_money", amount=amount), money_gift))
-    if ticket:
-        actions.append(Action("no", text("act_bus_ticket"), ticket))
+    who = decision.player
+    amount = money(decision.amount, state.get("currency"))
+    actions = _answered(decision, "choose_gift", text("act_take_money", amount=amount),
+                        gift="money") + \
+        _answered(decision, "choose_gift", text("act_bus_ticket"), gift="bus_ticket")
     return Prompt(text("prompt_birthday", player=who, amount=amount), [], actions, who)
 
 
@@ -345,25 +351,20 @@ def card_text(state: Mapping[str, Any], ui: UiState) -> str:
     return ui.board.card_texts.get(str(card["id"])) or str(card.get("text") or "")
 
 
-def _buy(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
-    who = pending.get("player")
+def _buy(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
+    who = decision.player
     cur_money = state.get("currency")
-    name = square_name(state, ui, pending.get("square"))
-    price = int(pending.get("price", 0))
+    name = square_name(state, ui, decision.square)
+    price = decision.price
     title = text("prompt_buy", player=who, square=name, price=money(price, cur_money))
-    actions: list[Action] = []
+    actions = _answered(decision, "buy", text("act_buy"))
     refusal = None
-    buy = command_for(state, "yes")
-    if buy:
-        actions.append(Action("yes", text("act_buy"), buy))
-    else:
+    if not actions:
         seat = table_of(state, ui).player(who)
         cash = seat.cash if seat is not None else 0
         refusal = text("cannot_afford", player=who, square=name, price=money(price, cur_money),
                        cash=money(cash, cur_money))
-    decline = command_for(state, "no")
-    if decline:
-        actions.append(Action("no", text("act_decline"), decline))
+    actions += _answered(decision, "decline", text("act_decline"))
     details = [refusal] if refusal else []
     return Prompt(title, details, actions, who, refusal)
 
@@ -376,27 +377,25 @@ def auction_player(state: Mapping[str, Any], ui: UiState | None = None) -> str |
     return table_of(state, ui or UiState()).decider
 
 
-def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) -> Prompt:
+def _auction(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
     cur_money = state.get("currency")
-    if pending.get("kind") == "building_auction":
-        item = text(f"building_{pending.get('building', 'house')}")
+    if decision.kind == "building_auction":
+        item = text(f"building_{decision.building or 'house'}")
         title = text("prompt_building_auction", building=item)
     else:
-        title = text("prompt_auction", square=square_name(state, ui, pending.get("square")))
-    highest = int(pending.get("highest", 0))
-    bidder = pending.get("bidder")
-    details = [text("prompt_auction_bid", amount=money(highest, cur_money), bidder=bidder)
-               if bidder else text("prompt_auction_none")]
-    focus = auction_player(state, ui)
+        title = text("prompt_auction", square=square_name(state, ui, decision.square))
+    bidder = decision.bidder
+    details = [text("prompt_auction_bid", amount=money(decision.highest, cur_money),
+                    bidder=bidder) if bidder else text("prompt_auction_none")]
+    table = table_of(state, ui)
+    focus = table.decider
     actions: list[Action] = []
-    bid = command_for(state, "yes", ui.bid_steps)  # the next step up, + the dial
-    if bid:  # the highest bidder is not offered to outbid themselves
+    bid = table.press("yes", ui.bid_steps)  # the next step up, + the dial
+    if bid is not None and decision.offers(bid):  # never the highest bidder's own
         actions.append(Action("yes", text("act_bid", amount=money(int(bid["amount"]),
                                                                   cur_money)), bid))
-    leave = command_for(state, "no")
-    if leave:
-        actions.append(Action("no", text("act_pass"), leave))
-    if may(state, ui, "close_auction") and bidder and ui.banker_now():
+    actions += _answered(decision, "pass", text("act_pass"), by=focus)
+    if decision.answer("close_auction") is not None and bidder and ui.banker_now():
         # the gavel is the banker's (after the PIN or the banker card; anyone's at a table
         # without a banker PIN), a screen action behind the banker's authority; else the
         # auction's clock on the session's writer closes it
@@ -404,9 +403,8 @@ def _auction(state: Mapping[str, Any], ui: UiState, pending: Mapping[str, Any]) 
     if ui.auction_deadline is not None and bidder:
         left = max(0, int(ui.auction_deadline - ui.now + 0.999))
         details.append(text("prompt_auction_time", seconds=left))
-    queue = pending.get("queue") or []
-    if queue:
-        details.append(text("prompt_auction_queue", count=len(queue)))
+    if decision.queue:
+        details.append(text("prompt_auction_queue", count=len(decision.queue)))
     return Prompt(title, [" · ".join(details)], actions, focus)
 
 
