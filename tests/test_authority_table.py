@@ -45,7 +45,6 @@ def test_the_phones_guard_refuses_as_the_banker_only_what_the_table_says(
         game: GameSession, verb: str) -> None:
     """The guard reads the same table: a player's phone sending a verb for itself is refused
     as the banker's exactly when the row says players may not send it."""
-    state = game.state()
     who = Identity("player", "Ann")
     field = authority.actor_field(verb)
     command: dict[str, Any] = {"do": verb, field: "Ann"}
@@ -54,7 +53,7 @@ def test_the_phones_guard_refuses_as_the_banker_only_what_the_table_says(
     if verb == "new_game":
         command["players"] = ["X", "Y"]
     try:
-        authorize(command, who, state, 40)
+        authorize(command, who, game.table(), 40)
     except Refusal as refusal:
         assert (refusal.code == "banker_only") == (not RIGHTS[verb].players), refusal.code
     else:

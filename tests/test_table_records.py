@@ -97,3 +97,34 @@ def test_one_seat_read_from_a_state() -> None:
     assert ann is not None and ann.position == 7 and not ann.jailed
     assert bo is not None and bo.jailed
     assert seat(state, "Cy") is None and seat(state, None) is None
+
+
+def test_the_bank_says_what_the_state_says(tmp_path: Path) -> None:
+    """A Mega table's bank has skyscrapers, depots and bus tickets; a classic one has none
+    of them (None, and no stock to sell), and what either has is the state's figure."""
+    mega = GameSession.open(tmp_path / "mega")
+    classic = _session(tmp_path)
+    try:
+        started = mega.submit({"do": "new_game", "edition": "mega",
+                               "players": ["Ann", "Bo", "Cy"], "seed": 3}, TABLE)
+        assert started.accepted, started.message
+        raw, bank = mega.state()["bank"], mega.table().bank
+        assert (bank.houses, bank.hotels, bank.skyscrapers, bank.depots, bank.bus_tickets) \
+            == (raw["houses"], raw["hotels"], raw["skyscrapers"], raw["depots"],
+                raw["bus_tickets"])
+        assert bank.stock("skyscraper") == raw["skyscrapers"] > 0
+        raw, bank = classic.state()["bank"], classic.table().bank
+        assert bank.stock("house") == raw["houses"] > 0 and bank.stock("hotel") == raw["hotels"]
+        assert bank.skyscrapers is None and bank.depots is None and bank.bus_tickets is None
+        assert bank.stock("skyscraper") == 0 and bank.stock("castle") == 0
+    finally:
+        mega.close()
+        classic.close()
+
+
+def test_a_mr_monopoly_turn_and_a_malformed_bank() -> None:
+    assert build({"turn": {"number": 4, "mr_monopoly": True}}).turn.mr_monopoly
+    assert not build({"turn": {"number": 4}}).turn.mr_monopoly
+    odd = build({"bank": {"houses": "many", "skyscrapers": None}})
+    assert (odd.bank.houses, odd.bank.skyscrapers, odd.bank.stock("skyscraper")) == (0, 0, 0)
+    assert build({"bank": "none"}).bank.stock("house") == 0

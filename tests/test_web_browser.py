@@ -368,10 +368,10 @@ TWO_GROUPS = [
 def test_banker_starts_a_building_auction_and_the_winner_places_it(
         browser: Any, server: ServerHandle, game: Any, shots: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from web_remote.views import banker as banker_view
+    from companion.game.table.records import Bank
 
     # a shortage: the page counts no house in the bank (the engine still has 32 to auction)
-    monkeypatch.setitem(banker_view.STOCK, "house", "no_such_stock")
+    monkeypatch.setattr(Bank, "stock", lambda _bank, _building: 0)
     banker = phone(browser, server, "banker", pin="2468")
     bo = phone(browser, server, "player:Bo")
     ann = phone(browser, server, "player:Ann")

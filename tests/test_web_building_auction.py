@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from web_fakes import joined, open_real_session, play, text
 
+from companion.game.table.view import build
 from web_remote.views.banker import shortage_auction
 
 #: Ann owns the brown lots, Bo the light blue ones (bought from Ann): both could build
@@ -56,20 +57,22 @@ def test_the_control_appears_only_in_a_shortage(app: Flask, game: Any) -> None:
     assert choice(page) is None, "...but with 32 houses in the bank there is no shortage"
     state = game.state()
     scarce = {**state, "bank": {**state["bank"], "houses": 1}}  # two builders, one house
-    assert shortage_auction(scarce) == {"do": "auction_building", "buildings": ["house"]}
-    assert shortage_auction({**state, "bank": {**state["bank"], "houses": 2}}) is None
+    assert shortage_auction(build(scarce)) == {"do": "auction_building",
+                                               "buildings": ["house"]}
+    assert shortage_auction(build({**state, "bank": {**state["bank"], "houses": 2}})) is None
     # while a decision is pending the bank auctions nothing
     play(game, {"do": "roll", "by": "Ann", "dice": [2, 3]})  # Ann: Gare Montparnasse
     assert game.state()["pending"]["kind"] == "buy" and offered(game) is None
-    assert shortage_auction({**game.state(), "bank": {"houses": 0, "hotels": 0}}) is None
+    assert shortage_auction(build({**game.state(), "bank": {"houses": 0, "hotels": 0}})) \
+        is None
 
 
 def test_the_control_names_the_buildings_in_the_phones_language(app: Flask, game: Any,
                                                                monkeypatch: Any) -> None:
-    from web_remote.views import banker as banker_view
+    from companion.game.table.records import Bank
 
     play(game, *GROUPS)
-    monkeypatch.setitem(banker_view.STOCK, "house", "short_of_houses")  # no stock: short
+    monkeypatch.setattr(Bank, "stock", lambda _bank, _building: 0)  # no stock: short
     banker = joined(app, "banker")
     page = text(banker.client.get("/banker?partial=1"))
     assert choice(page) == [("house", "House")]

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from companion import paths
+from companion.game.table.view import build
 from web_remote import store, worth
 from web_remote.store import Persister
 from web_remote.worth import WorthRecorder, read_series
@@ -29,7 +30,7 @@ def recorded(path: Path, versions: range, names: list[str] = NAMES) -> None:
     persister = Persister()
     recorder = WorthRecorder(path, persister)
     for v in versions:
-        recorder.record(state(v, names))
+        recorder.record(build(state(v, names)))
     assert persister.flush()
     persister.stop()
 
@@ -58,12 +59,12 @@ def test_a_move_appends_one_line_and_never_rewrites_the_file(tmp_path: Path) -> 
     path = tmp_path / "networth.jsonl"
     persister = Persister()
     recorder = WorthRecorder(path, persister)
-    recorder.record(state(1))
+    recorder.record(build(state(1)))
     assert persister.flush()
     inode, sizes = path.stat().st_ino, []
     for v in range(2, 1001):
         before = path.stat().st_size
-        recorder.record(state(v))
+        recorder.record(build(state(v)))
         assert persister.flush()
         sizes.append(path.stat().st_size - before)
     persister.stop()
@@ -145,13 +146,13 @@ def test_a_full_card_loses_no_sample_once_it_has_room_again(
     monkeypatch.setattr(store, "append_bytes", append)
     persister = Persister()
     recorder = WorthRecorder(path, persister)
-    recorder.record(state(1))
+    recorder.record(build(state(1)))
     assert persister.flush()
     full["on"] = True
-    recorder.record(state(2))
+    recorder.record(build(state(2)))
     assert persister.flush()
     full["on"] = False
-    recorder.record(state(3))
+    recorder.record(build(state(3)))
     assert persister.flush()
     persister.stop()
     assert [s["v"] for s in reopened(path)[1]] == [1, 2, 3]

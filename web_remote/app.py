@@ -194,10 +194,11 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions
     app.extensions["web_remote"] = r
     state = session_.state()
-    r.session.saw(int(state.get("version") or 0))
-    r.sent = (int(state.get("version") or 0), state)  # the first change is from this state
-    if state.get("players"):
-        r.worth.record(state)
+    view = r.table(state)
+    r.session.saw(view.version)
+    r.sent = (view.version, state)  # the first change is from this state
+    if view.players:
+        r.worth.record(view)
     r.cleanup.append(session_.add_listener(r.on_update))
     if hooks.registration is not None:  # phones on the banker page follow the run live
         r.cleanup.append(hooks.registration.add_listener(

@@ -249,7 +249,7 @@ class Remote:
             if offers.generation != self._offers_told:
                 self._offers_told = offers.generation
                 self.hub.publish("trades", {"version": update.version})
-            self.worth.record(state, new_game)
+            self.worth.record(self.table(state), new_game)
             if self.hub.count:
                 self.hub.publish("state", self._told(update, state, new_game),
                                  ident=update.version)
@@ -281,7 +281,7 @@ class Remote:
         unseen news changed, and of the players whose own move the undo button takes back,
         before and after. A phone on another player's Me page keeps it (app.js);
         tests/test_web_me_changed.py renders every page to hold this to account."""
-        players = state.get("players") or []
+        players = self.table(state).names()
         touched: set[str] = set()
         anybody = moved = False
         for step in change:
@@ -293,17 +293,17 @@ class Remote:
                 continue
             if len(path) >= 3 and path[0] == "players" and isinstance(path[1], int) \
                     and path[2] not in ("name", "bankrupt") and path[1] < len(players):
-                touched.add(str(players[path[1]]["name"]))
+                touched.add(players[path[1]])
                 continue
             anybody = True
         if moved and before is not None:
-            touched |= whose_moves_changed(before, state, [str(p["name"]) for p in players])
-        news = {str(p["name"]): self.session.news_summary(str(p["name"])) for p in players}
+            touched |= whose_moves_changed(before, state, players)
+        news = {p: self.session.news_summary(p) for p in players}
         touched.update(p for p, keys in news.items() if self._news.get(p) != keys)
         self._news = news
         # whose Me page offers "Undo my last move", before and after: its sender, and a
         # player it paid (a result seen is kept: theirs to give back)
-        undoers = {name for name in (str(p["name"]) for p in players)
+        undoers = {name for name in players
                    if self.session.undo_refusal(Source("phone", player=name)) is None}
         touched.update(self._undoers | undoers)
         self._undoers = undoers

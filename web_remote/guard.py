@@ -6,7 +6,8 @@ session checks for every source; here a player's name is filled in where the com
 names who acts (a payment's payer, a trade's receiver accepting an open offer), another
 player's name is refused, and spectators never act. Amounts must be whole, positive and
 within reason, squares must exist. The engine still decides whether the command is allowed
-by the rules now.
+by the rules now. The table is read from the session's typed view of it
+(companion.game.table.view: its players and deeds), not from the state JSON's dicts.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from companion.game.authority import BANKER_VERBS, RIGHTS, actor_field
 from companion.game.limits import MAX_NOTE, note_problem
+from companion.game.table.view import TableView
 from companion.rules.engine import MAX_NAME, valid_name
 from web_remote.i18n import _, current_language
 from web_remote.present import square_names
@@ -68,30 +70,27 @@ def _whole(value: Any, name: str, low: int, high: int, code: str = "bad_amount")
     return value
 
 
-def square_index(ref: Any, state: JSON, board_size: int) -> int:
-    """The board index of a square reference (index or id), or a refusal."""
+def square_index(ref: Any, table: TableView, board_size: int) -> int:
+    """The board index of a square reference (index, or an ownable square's id), or a
+    refusal."""
     if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < board_size:
         return ref
-    if isinstance(ref, str):
-        for sq in state.get("squares", []):
-            if sq.get("id") == ref:
-                return int(sq["index"])
+    deed = table.deed_by_id(ref) if isinstance(ref, str) and ref else None
+    if deed is not None:
+        return deed.index
     raise Refusal("unknown_square", _("There is no square %(square)s on this board.",
                                       square=repr(ref)[:40]))
 
 
-def _players(state: JSON) -> set[str]:
-    return {p["name"] for p in state.get("players", [])}
-
-
-def _party(value: Any, state: JSON, field: str) -> str:
-    if isinstance(value, str) and (value in _players(state) or value in ("bank", "pot")):
+def _party(value: Any, table: TableView, field: str) -> str:
+    if isinstance(value, str) and (table.player(value) is not None or value in ("bank", "pot")):
         return value
     raise Refusal("unknown_player", _("%(field)s: %(name)s is not playing.", field=field,
                                       name=repr(value)[:40]))
 
 
-def check_offer(offer: Any, owner: str, state: JSON, board_size: int, field: str) -> JSON:
+def check_offer(offer: Any, owner: str, table: TableView, board_size: int,
+                field: str) -> JSON:
     """One side of a trade, normalized: cash, squares (indices owned by `owner`), cards."""
     if offer is None:
         offer = {}
@@ -104,22 +103,24 @@ def check_offer(offer: Any, owner: str, state: JSON, board_size: int, field: str
     if not isinstance(raw, list) or len(raw) > board_size:
         raise Refusal("bad_command", _("%(field)s must list cash, squares and cards.",
                                        field=field))
-    squares = sorted({square_index(s, state, board_size) for s in raw})
-    owners = {sq["index"]: sq.get("owner") for sq in state.get("squares", [])}
+    squares = sorted({square_index(s, table, board_size) for s in raw})
     for s in squares:
-        if owners.get(s) != owner:
-            names = square_names(state, current_language())
+        deed = table.deed(s)
+        if deed is None or deed.owner != owner:
+            names = square_names(table.state, current_language())
             raise Refusal("not_owner", _("%(name)s does not own %(square)s.", name=owner,
                                          square=names.get(s, str(s))))
-    held = next((p["jail_cards"] for p in state.get("players", []) if p["name"] == owner), 0)
+    seat = table.player(owner)
+    held = seat.jail_cards if seat is not None else 0
     if cards > held:
         raise Refusal("no_jail_card", _("%(name)s holds only %(count)d jail cards.",
                                         name=owner, count=held))
     return {"cash": cash, "squares": squares, "cards": cards}
 
 
-def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON:
-    """The command as it will be submitted, or a Refusal saying why not."""
+def authorize(command: Any, who: Identity, table: TableView, board_size: int) -> JSON:
+    """The command as it will be submitted, or a Refusal saying why not (`table`: the
+    view of the table the phone acted on)."""
     if not who.can_act:
         raise Refusal("spectator", _("Spectators can only watch."), 403)
     if not isinstance(command, dict):
@@ -137,7 +138,7 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
         check_names(out.get("players"))
     if not who.banker:
         me = who.player
-        if me not in _players(state):
+        if table.player(me) is None:
             raise Refusal("not_a_player", _("You are not a player of this game."), 403)
         if verb in BANKER_VERBS:
             raise Refusal("banker_only", _("Only the banker can do that."), 403)
@@ -146,29 +147,35 @@ def authorize(command: Any, who: Identity, state: JSON, board_size: int) -> JSON
             raise Refusal("not_yours", _("You can only act for yourself."), 403)
         out[field] = me
     for field in ("by",):
-        if field in out and out[field] is not None and out[field] not in _players(state):
+        if field in out and out[field] is not None and table.player(out[field]) is None:
             raise Refusal("unknown_player", _("%(field)s: %(name)s is not playing.",
                                               field=field, name=repr(out[field])[:40]))
     if verb == "pay":
-        out["from"] = _party(out.get("from"), state, "from")
-        out["to"] = _party(out.get("to"), state, "to")
+        out["from"] = _party(out.get("from"), table, "from")
+        out["to"] = _party(out.get("to"), table, "to")
     if "amount" in out or verb in ("bid", "pay"):
         out["amount"] = _whole(out.get("amount"), "amount", 1, MAX_AMOUNT)
     if "count" in out:
         out["count"] = _whole(out["count"], "count", 1, MAX_COUNT, "bad_command")
     if "square" in out:
-        out["square"] = square_index(out["square"], state, board_size)
-    if "dice" in out and not (isinstance(out["dice"], list) and len(out["dice"]) <= 3 and all(
-            isinstance(d, int | str) and not isinstance(d, bool) and len(str(d)) <= 12
-            for d in out["dice"])):
+        out["square"] = square_index(out["square"], table, board_size)
+    if "dice" in out and not _dice_as_shown(out["dice"]):
         raise Refusal("bad_command", _("Enter the dice as they show: two white dice and, "
                                        "in Mega, the speed die."))
     if verb == "trade":
-        a = _party(out.get("from"), state, "from")
-        b = _party(out.get("to"), state, "to")
-        out["give"] = check_offer(out.get("give"), a, state, board_size, "give")
-        out["take"] = check_offer(out.get("take"), b, state, board_size, "take")
+        a = _party(out.get("from"), table, "from")
+        b = _party(out.get("to"), table, "to")
+        out["give"] = check_offer(out.get("give"), a, table, board_size, "give")
+        out["take"] = check_offer(out.get("take"), b, table, board_size, "take")
     return out
+
+
+def _dice_as_shown(dice: Any) -> bool:
+    """Whether a command's entered dice are a short list of faces (pips or Mega's speed
+    die's names), which the engine then judges."""
+    return isinstance(dice, list) and len(dice) <= 3 and all(
+        isinstance(d, int | str) and not isinstance(d, bool) and len(str(d)) <= 12
+        for d in dice)
 
 
 def check_names(names: Any) -> list[str]:

@@ -1,6 +1,7 @@
-"""From the state JSON and the edition to what a page shows: deeds as cards with what may
-be done to each now (the moves the session's view of the table offers the player,
-companion.game.table.view), building previews, and the transaction list.
+"""From the session's view of the table and the edition to what a page shows: deeds as
+cards with what may be done to each now (the typed records and moves of
+companion.game.table.view, not the state JSON's dicts), building previews, the board, and
+the transaction list.
 
 Money and square names are said as the Table page's "Latest" list says them
 (companion.words.move_words), so no page shows the same thing two ways: money by
@@ -10,12 +11,15 @@ companion.words.refusals.square_name (as the edition names them in the phone's l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache, lru_cache
 from typing import Any
 
 from companion.editions import group_letters, load_edition
-from companion.game.table.view import Move
+from companion.game.table import records
+from companion.game.table.records import Deed
+from companion.game.table.view import Move, TableView
 from companion.rules import Edition, EditionError, SquareKind
 from companion.words import catalog as edition_words
 from companion.words.refusals import square_name
@@ -33,7 +37,7 @@ def edition(edition_id: str) -> Edition | None:
         return None
 
 
-def board_size(state: JSON) -> int:
+def board_size(state: Mapping[str, Any]) -> int:
     """How many squares the board has."""
     ed = edition(str(state.get("edition", "")))
     return len(ed.squares) if ed is not None else 40
@@ -47,13 +51,13 @@ def money(amount: int | None, currency: JSON | None, lang: str) -> str:
     return edition_words.format_money(int(amount), currency, lang)
 
 
-def square_names(state: JSON, lang: str) -> dict[int, str]:
+def square_names(state: Mapping[str, Any], lang: str) -> dict[int, str]:
     """Every square's name by index, as the edition names it in `lang` (the lookup the
     moves use: companion.words.refusals.square_name); a square it cannot name keeps the state's
     name."""
     ed = edition(str(state.get("edition", "")))
     if ed is None:
-        return {int(s["index"]): str(s["name"]) for s in state.get("squares", [])}
+        return {d.index: d.name for d in records.deeds(state)}
     return dict(_edition_square_names(ed.id, lang))
 
 
@@ -70,7 +74,7 @@ def _edition_square_names(edition_id: str, lang: str) -> tuple[tuple[int, str], 
     return tuple(names)
 
 
-def group_colour(state: JSON, group: str | None) -> str:
+def group_colour(state: Mapping[str, Any], group: str | None) -> str:
     """The printed colour of a group ("#888" for stations and utilities)."""
     ed = edition(str(state.get("edition", "")))
     if ed is None or not group:
@@ -78,7 +82,7 @@ def group_colour(state: JSON, group: str | None) -> str:
     return ed.group_info.get(group, {}).get("color", "#888888")
 
 
-def group_mark(state: JSON, group: str | None) -> str:
+def group_mark(state: Mapping[str, Any], group: str | None) -> str:
     """The letter of a street's colour group (companion.editions.group_letters), "" for
     stations, utilities and other squares."""
     return group_letters(str(state.get("edition", ""))).get(group or "", "")
@@ -132,34 +136,35 @@ def squares_for(moves: Sequence[Move], verb: str) -> set[int]:
     return {s for m in moves if m.do == verb for s in m.squares}
 
 
-def level_label(square: JSON) -> str:
+def level_label(deed: Deed) -> str:
     """A lot's buildings in one mark: "S" skyscraper, "H" hotel, else the houses."""
-    if square.get("skyscraper"):
+    if deed.skyscraper:
         return "S"
-    if square.get("hotel"):
+    if deed.hotel:
         return "H"
-    return str(square.get("houses", 0))
+    return str(deed.houses)
 
 
-def next_building(square: JSON, options: JSON) -> str:
+def next_building(deed: Deed, options: JSON) -> str:
     """What `build` puts on this square next: house, hotel, skyscraper or depot."""
-    if square.get("kind") == "station":
+    if deed.kind == "station":
         return "depot"
-    if square.get("hotel"):
+    if deed.hotel:
         return "skyscraper"
-    if int(square.get("houses", 0)) >= int(options.get("houses_before_hotel", 4)):
+    if deed.houses >= int(options.get("houses_before_hotel", 4)):
         return "hotel"
     return "house"
 
 
-def _after_build(square: JSON, options: JSON) -> JSON:
-    """The square as it stands after one more building."""
-    kind = next_building(square, options)
+def _after_build(deed: Deed, options: JSON) -> Deed:
+    """The square as it stands after one more building (a preview: no rule, the printed
+    order of buildings)."""
+    kind = next_building(deed, options)
     if kind == "skyscraper":
-        return {**square, "hotel": False, "skyscraper": True}
+        return replace(deed, hotel=False, skyscraper=True)
     if kind == "hotel":
-        return {**square, "houses": 0, "hotel": True}
-    return {**square, "houses": int(square.get("houses", 0)) + 1}
+        return replace(deed, houses=0, hotel=True)
+    return replace(deed, houses=deed.houses + 1)
 
 
 def _ladder(sq: Any, cur: JSON | None, lang: str) -> list[tuple[str, str]]:
@@ -173,11 +178,13 @@ def _ladder(sq: Any, cur: JSON | None, lang: str) -> list[tuple[str, str]]:
     return [(str(k + 1), f"× {m}") for k, m in enumerate(sq.multipliers)]
 
 
-def deeds(state: JSON, player: str | None, moves: Sequence[Move], lang: str) -> list[JSON]:
+def deeds(table: TableView, player: str | None, moves: Sequence[Move],
+          lang: str) -> list[JSON]:
     """The player's deeds as cards: rent ladder, costs, buildings (houses, hotel, Mega's
     skyscraper and train depot), and what can be done now (the player's `moves`, as the
     view of the table offers them); names and money as the phone's language `lang` says
     them."""
+    state = table.state
     ed = edition(str(state.get("edition", "")))
     options = state.get("options", {})
     cur = state.get("currency")
@@ -188,46 +195,42 @@ def deeds(state: JSON, player: str | None, moves: Sequence[Move], lang: str) -> 
 
     verbs = {v: squares_for(moves, v) for v in ("build", "sell_building", "mortgage",
                                                   "unmortgage")}
-    by_index = {int(s["index"]): s for s in state.get("squares", [])}
     depot_cost = ed.depot_cost if ed is not None else 0
     cards = []
-    for s in state.get("squares", []):
-        if s.get("owner") != player or player is None:
+    for d in table.deeds:
+        if d.owner != player or player is None:
             continue
-        i = int(s["index"])
+        i = d.index
         sq = ed.squares[i] if ed is not None else None
         house_cost = sq.house_cost if sq is not None else 0
         mortgage = sq.mortgage if sq is not None else 0
         ladder = _ladder(sq, cur, lang) if sq is not None else []
         # the builder's own lots of the group (Mega: all lots but one may be enough)
-        group = [g for g in (ed.groups.get(s.get("group") or "", ()) if ed else ())
-                 if by_index.get(g, {}).get("owner") == player]
-        building = next_building(s, options)
+        group = [g for g in (table.deed(n) for n in (ed.groups.get(d.group or "", ())
+                                                      if ed else ()))
+                 if g is not None and g.owner == player]
+        building = next_building(d, options)
         cost = depot_cost if building == "depot" else house_cost
         preview = None
         if i in verbs["build"]:
-            after = [level_label(_after_build(by_index[g], options) if g == i else by_index[g])
-                     for g in group] if s["kind"] == "lot" else []
+            after = [level_label(_after_build(g, options) if g.index == i else g)
+                     for g in group] if d.kind == "lot" else []
             preview = {"after": after, "cost": said(cost), "building": building}
-        if s.get("depot"):
-            sell = depot_cost // 2
-        else:
-            sell = house_cost // 2
+        sell = depot_cost // 2 if d.depot else house_cost // 2
+        colour = group_colour(state, d.group)
         cards.append({
-            "index": i, "name": names.get(i, s["name"]),
-            "colour": group_colour(state, s.get("group")),
-            "ink": ink_on(group_colour(state, s.get("group"))),
-            "group_mark": group_mark(state, s.get("group")),
-            "kind": s["kind"], "price": said(s["price"]), "ladder": ladder,
+            "index": i, "name": names.get(i, d.name),
+            "colour": colour, "ink": ink_on(colour), "group_mark": group_mark(state, d.group),
+            "kind": d.kind, "price": said(d.price), "ladder": ladder,
             "house_cost": said(house_cost) if house_cost else "",
-            "depot_cost": said(depot_cost) if depot_cost and s["kind"] == "station" else "",
+            "depot_cost": said(depot_cost) if depot_cost and d.kind == "station" else "",
             "sell_value": said(sell) if sell else "",
             "mortgage": said(mortgage), "lift": said(lift_cost(mortgage, options)),
-            "houses": s["houses"], "hotel": s["hotel"], "mortgaged": s["mortgaged"],
-            "skyscraper": bool(s.get("skyscraper")), "depot": bool(s.get("depot")),
-            "rent": said(s["rent"]) if s["kind"] != "utility" else f"× {s['rent']}",
+            "houses": d.houses, "hotel": d.hotel, "mortgaged": d.mortgaged,
+            "skyscraper": d.skyscraper, "depot": d.depot,
+            "rent": said(d.rent) if d.kind != "utility" else f"× {d.rent}",
             "can": {v: i in sq_set for v, sq_set in verbs.items()},
-            "group_levels": [level_label(by_index[g]) for g in group], "preview": preview,
+            "group_levels": [level_label(g) for g in group], "preview": preview,
         })
     return cards
 
@@ -328,33 +331,35 @@ def board_cell(index: int, size: int) -> tuple[int, int]:
     return 1 + step, side + 1
 
 
-def board(state: JSON, lang: str) -> JSON:
+def board(table: TableView, lang: str) -> JSON:
     """The Table page's board: every square with its place in the grid, its name in the
     phone's language `lang`, colour, owner, buildings and the tokens on it."""
+    state = table.state
     ed = edition(str(state.get("edition", "")))
     if ed is None:
         return {"side": 0, "cells": []}
     names = square_names(state, lang)
     size = len(ed.squares)
-    owned = {int(s["index"]): s for s in state.get("squares", [])}
-    players = state.get("players", [])
-    colours = {p["name"]: PALETTE[k % len(PALETTE)] for k, p in enumerate(players)}
+    players = table.players
+    colours = {p.name: PALETTE[k % len(PALETTE)] for k, p in enumerate(players)}
     cells = []
     for sq in ed.squares:
         row, col = board_cell(sq.index, size)
-        info = owned.get(sq.index, {})
-        tokens = [{"name": p["name"], "colour": colours[p["name"]], "jail": p["in_jail"]}
-                  for p in players if p["position"] == sq.index and not p["bankrupt"]]
-        mark = level_label(info) if info.get("kind") == "lot" else ""
+        deed = table.deed(sq.index)
+        tokens = [{"name": p.name, "colour": colours[p.name], "jail": p.jailed}
+                  for p in players if p.position == sq.index and not p.bankrupt]
+        mark = level_label(deed) if deed is not None and deed.kind == "lot" else ""
+        owner = deed.owner if deed is not None else None
         cells.append({
             "index": sq.index, "row": row, "col": col, "name": names[sq.index],
             "kind": sq.kind.value,
             "colour": group_colour(state, sq.group) if sq.group else "",
             "ink": ink_on(group_colour(state, sq.group)),
             "group_mark": group_mark(state, sq.group),
-            "owner": info.get("owner"), "owner_colour": colours.get(info.get("owner") or ""),
-            "mark": "" if mark == "0" else mark, "depot": bool(info.get("depot")),
-            "mortgaged": bool(info.get("mortgaged")), "tokens": tokens,
+            "owner": owner, "owner_colour": colours.get(owner or ""),
+            "mark": "" if mark == "0" else mark,
+            "depot": deed is not None and deed.depot,
+            "mortgaged": deed is not None and deed.mortgaged, "tokens": tokens,
             "corner": sq.index % (size // 4) == 0,
         })
     return {"side": size // 4 + 1, "cells": cells, "colours": colours}

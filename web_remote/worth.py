@@ -22,6 +22,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from companion.game.table.view import TableView
 from web_remote.store import Persister, read_json
 
 JSON = dict[str, Any]
@@ -111,21 +112,21 @@ class WorthRecorder:
         self._lines = len(content) + 1
         self._persister.replace(self._path, lambda: b"".join(content))
 
-    def record(self, state: JSON, new_game: bool = False) -> None:
-        """Add a sample of this state (a new game or other players start a new series)."""
-        players = state.get("players") or []
-        names = [p["name"] for p in players]
+    def record(self, table: TableView, new_game: bool = False) -> None:
+        """Add a sample of this version of the table (a new game or other players start a
+        new series)."""
+        players = table.players
+        names = [p.name for p in players]
         if not names:
             return
         with self._lock:
             fresh = new_game or names != self._players
             if fresh:
                 self._players, self._samples = names, []
-            elif self._samples and self._samples[-1]["v"] == state.get("version"):
+            elif self._samples and self._samples[-1]["v"] == table.version:
                 return
-            sample = {"v": state.get("version"), "t": round(time.time(), 1),
-                      "n": (state.get("turn") or {}).get("number"),
-                      "w": [int(p["net_worth"]) for p in players]}
+            sample = {"v": table.version, "t": round(time.time(), 1),
+                      "n": table.turn.number, "w": [p.net_worth for p in players]}
             self._samples.append(sample)
             if len(self._samples) > MAX_SAMPLES:
                 del self._samples[0]

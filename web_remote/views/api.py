@@ -4,7 +4,7 @@ trade proposals, undo and redo.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, TypeVar, cast
 
@@ -12,6 +12,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.game.api import Outcome, Source
 from companion.game.limits import InputTooComplex, loads_bounded
+from companion.game.table.view import TableView
 from companion.words import refusals
 from web_remote.context import identity, refuse, remote
 from web_remote.guard import Identity, Refusal, authorize, check_offer
@@ -131,8 +132,9 @@ def commands() -> Response:
     if by is not None and not isinstance(by, str):  # a list or an object names nobody
         raise Refusal("unknown_player", _("%(field)s: %(name)s is not playing.", field="by",
                                           name=repr(by)[:40]))
-    command = authorize(body.get("command"), who, current, board_size(current))
-    question = confirm_question(command, who, current)
+    view = r.table(current)
+    command = authorize(body.get("command"), who, view, board_size(current))
+    question = confirm_question(command, who, view)
     if question is not None and body.get("confirmed") is not True:
         return confirm_first(question)
     return outcome_response(r.session.submit(command, source_of(who), expect_version=version))
@@ -148,7 +150,7 @@ def confirm_first(question: str) -> Response:
     return resp
 
 
-def confirm_threshold(state: dict[str, Any]) -> int:
+def confirm_threshold(state: Mapping[str, Any]) -> int:
     """Corrections above this amount ask first: the config's `confirm_above`, else the
     edition's salary for passing GO."""
     configured = remote().config.get("confirm_above")
@@ -159,15 +161,16 @@ def confirm_threshold(state: dict[str, Any]) -> int:
 
 
 def confirm_question(command: dict[str, Any], who: Identity,
-                     state: dict[str, Any]) -> str | None:
+                     table: TableView) -> str | None:
     """What to ask before a command that is easy to send by a slip and costly to undo (None:
     send it at once): selling a building, a mortgage, and a banker's payment (a correction)
     above the threshold. In the phone's language."""
     lang = current_language()
+    state = table.state
     verb = command.get("do")
     square = command.get("square")
-    owner = next((s.get("owner") for s in state.get("squares", []) if s.get("index") == square),
-                 None)
+    deed = table.deed(square) if isinstance(square, int) else None
+    owner = deed.owner if deed is not None else None
     if verb in ("sell_building", "mortgage") and isinstance(square, int) \
             and owner is not None and owner == command.get("by"):  # else the engine refuses
         name = square_names(state, lang).get(square, str(square))
@@ -207,8 +210,8 @@ def stream() -> Response:
         resp.headers["Retry-After"] = "10"
         return resp
     current = r.session.state()
-    first = [Message("state", {"version": current.get("version"), "state": current,
-                               "events": []}, current.get("version")),
+    version = r.table(current).version
+    first = [Message("state", {"version": version, "state": current, "events": []}, version),
              # the table's warnings as they are now: one may have come or gone since the
              # page was rendered
              Message("warnings", {"shown": sorted(r.warnings)})]
@@ -261,7 +264,7 @@ def undo() -> Response:
     if refused is not None and refused.get("code") != "result_kept":
         raise Refusal("not_allowed", _("You can only take back your own last move, before "
                                          "anybody acts after it."), 403)
-    if _version(_body()) != r.session.state().get("version"):
+    if _version(_body()) != r.session.table().version:
         return refuse("stale_version", _("The table has changed: look again."), 409)
     return outcome_response(r.session.undo(source_of(who)))
 
@@ -280,7 +283,7 @@ def _banker_journal_step(step: str) -> Response:
     if not who.banker:
         raise Refusal("banker_only", _("Only the banker can do that."), 403)
     r = remote()
-    if _version(_body()) != r.session.state().get("version"):
+    if _version(_body()) != r.session.table().version:
         return refuse("stale_version", _("The table has changed: look again."), 409)
     act = r.session.undo if step == "undo" else r.session.redo
     return outcome_response(act(source_of(who)))
@@ -338,25 +341,25 @@ def propose() -> Response:
     body = _body()
     version = _version(body)
     current = r.session.state()
-    if version != current.get("version"):
+    view = r.table(current)
+    if version != view.version:
         return refuse("stale_version", _("The table has changed: look again."), 409)
     sender = body.get("from", who.player) if who.banker else who.player
-    names = {p["name"] for p in current.get("players", []) if not p["bankrupt"]}
+    names = {p.name for p in view.players if not p.bankrupt}
     if not who.can_act or sender is None or sender not in names:
         raise Refusal("not_a_player", _("You are not a player of this game."), 403)
     receiver = body.get("to")
     if receiver not in names or receiver == sender:
         raise Refusal("unknown_player", _("Choose another player to trade with."))
     size = board_size(current)
-    give = check_offer(body.get("give"), sender, current, size, "give")
-    take = check_offer(body.get("take"), str(receiver), current, size, "take")
+    give = check_offer(body.get("give"), sender, view, size, "give")
+    take = check_offer(body.get("take"), str(receiver), view, size, "take")
     if not any(give.values()) and not any(take.values()):
         raise Refusal("empty_trade", _("A trade must exchange something."))
-    turn = (current.get("turn") or {}).get("number")
+    turn = view.turn.number
     if r.proposals.turn is not None and turn != r.proposals.turn:
         return refuse("stale_version", _("The table has changed: look again."), 409)
-    item = r.proposals.add(sender, str(receiver), give, take, version,
-                           turn if isinstance(turn, int) else None)
+    item = r.proposals.add(sender, str(receiver), give, take, version, turn)
     if item is None:
         raise Refusal("too_many", _("You have too many open proposals."), 429)
     r.hub.publish("trades", {"id": item["id"]})  # the screen reads the same store

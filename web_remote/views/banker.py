@@ -25,7 +25,7 @@ from companion.game.api import JSON, Source
 from companion.game.applying import apply_command
 from companion.game.limits import MAX_DIGITS, fresh_seed
 from companion.game.pins import PinWarning, valid_pin
-from companion.game.table.view import TableView, build
+from companion.game.table.view import TableView
 from companion.rules import Rejection
 from companion.speech import settings as speech_settings
 from companion.words import catalog as i18n_words
@@ -75,12 +75,12 @@ def _render(refused: dict[str, str] | None = None,
              "resume": game_list is not None}
     if refused is not None and not shown.get(refused["form"]):
         refused = {**refused, "form": "page"}  # a form this page does not have: said on top
-    players = [p["name"] for p in state.get("players", [])]
     lang = current_language()
     view = r.table(state)
+    players = list(view.names())
     template = "parts/banker.html" if request.args.get("partial") else "banker.html"
     return Response(render_template(
-        template, state=state, page_name="banker", partial_url=url_for("banker.page"),
+        template, state=state, view=view, page_name="banker", partial_url=url_for("banker.page"),
         players=players, money=lambda a: money(a, state.get("currency"), lang),
         editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
         tags=tags.list(current_language()) if tags is not None else None, registration=registration,
@@ -88,12 +88,12 @@ def _render(refused: dict[str, str] | None = None,
         options=state.get("options", {}),
         journal=int((r.session.history(None, 1) or [{}])[-1].get("seq") or 0),  # one row read
         undo_question=say_undo(r.session.undo_target(), state),
-        auction_building=shortage_auction(state, view),
+        auction_building=shortage_auction(view),
         # the banker's calls, as the view of the table offers them now
         can_close=view.move("close_auction") is not None,
         can_end=view.move("end_game") is not None,
         building_names=building_names(),
-        said=building_said(state.get("pending")), names=square_names(state, lang),
+        said=building_said(view.decision), names=square_names(state, lang),
         refused=refused, typed=_typed(refused, sent, state, players),
         pin_set=r.pin.store.is_set, pin_warning=pin_warning_said(r.pin.warning()),
         seats=r.seats.held(players), edition_name=edition_name,
@@ -207,22 +207,16 @@ def _done() -> BaseResponse:
     return redirect(url_for("banker.page"))
 
 
-#: the bank's stock of each building, by the state JSON's "bank" key
-STOCK = {"house": "houses", "hotel": "hotels", "skyscraper": "skyscrapers"}
-
-
-def shortage_auction(state: dict[str, Any], view: TableView | None = None) -> JSON | None:
+def shortage_auction(view: TableView) -> JSON | None:
     """The banker's call in a housing shortage: the bank auctions one of `buildings`
     (the move the view of the table offers the banker), offered only for a building the
     bank has fewer of than there are players who may build now (with 31 houses in the bank
-    nobody needs an auction). `view`: the table's view of `state` (built from it if none)."""
-    view = view if view is not None else build(state)
+    nobody needs an auction)."""
     call = view.move("auction_building")
     if call is None or not call.buildings:
         return None
     builders = view.senders("build")
-    bank = state.get("bank") or {}
-    short = [b for b in call.buildings if int(bank.get(STOCK.get(b, ""), 0)) < len(builders)]
+    short = [b for b in call.buildings if view.bank.stock(b) < len(builders)]
     return call.command(buildings=short) if short else None
 
 

@@ -20,7 +20,7 @@ bp = Blueprint("join", __name__)
 
 
 def _players() -> list[str]:
-    return [p["name"] for p in remote().session.state().get("players", []) if not p["bankrupt"]]
+    return [p.name for p in remote().session.table().players if not p.bankrupt]
 
 
 @bp.get("/")

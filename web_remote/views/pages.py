@@ -14,7 +14,8 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.game.api import JSON, Source
-from companion.game.table.view import Move
+from companion.game.table.decision import Decision
+from companion.game.table.view import Move, TableView
 from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
 from web_remote import rulebook
@@ -97,20 +98,20 @@ def building_names() -> dict[str, str]:
     return {"house": _("House"), "hotel": _("Hotel"), "skyscraper": _("Skyscraper")}
 
 
-def building_said(pending: dict[str, Any] | None) -> dict[str, str]:
+def building_said(decision: Decision | None) -> dict[str, str]:
     """What a building auction (housing shortage) and the placing of the building won say,
     naming the building: "auction" (its title), "mine" (the winner's own phone) and "theirs"
     (everybody else). Empty when no building is pending."""
-    if not pending or pending.get("kind") not in ("building_auction", "place_building"):
+    if decision is None or decision.kind not in ("building_auction", "place_building"):
         return {}
-    building = str(pending.get("building") or "")
-    if pending["kind"] == "building_auction":
+    building = decision.building or ""
+    if decision.kind == "building_auction":
         return {"auction": {
             "house": _("Auction: one house from the bank"),
             "hotel": _("Auction: one hotel from the bank"),
             "skyscraper": _("Auction: one skyscraper from the bank"),
         }.get(building, _("Auction of a building"))}
-    name = str(pending.get("player") or "")
+    name = decision.player or ""
     mine = {"house": _("Place the house you won at auction"),
             "hotel": _("Place the hotel you won at auction"),
             "skyscraper": _("Place the skyscraper you won at auction")}
@@ -189,13 +190,13 @@ def shared_page(name: str, state: dict[str, Any], key: tuple[Any, ...],
     return Response(html, mimetype="text/html")
 
 
-def _acting_for(state: dict[str, Any]) -> str | None:
+def _acting_for(table: TableView) -> str | None:
     who = identity()
-    players = [p["name"] for p in state.get("players", [])]
+    players = table.names()
     if who is None:
         return None
     if who.banker:
-        wanted = request.args.get("as") or who.player or state.get("current")
+        wanted = request.args.get("as") or who.player or table.current
         return wanted if wanted in players else None
     return who.player if who.player in players else None
 
@@ -204,14 +205,14 @@ def _acting_for(state: dict[str, Any]) -> str | None:
 def me() -> BaseResponse:
     """My balance, deeds, jail cards, trades, and the buttons for what I can do now."""
     state = remote().session.state()
-    player = _acting_for(state)
+    view = remote().table(state)  # what the table says this player may do now
+    player = _acting_for(view)
     if identity() is not None and player is None and not request.args.get("partial"):
         who = identity()
         if who is not None and who.role == "spectator":
             return redirect(url_for("pages.table"))
-        if who is not None and who.banker and not state.get("players"):
+        if who is not None and who.banker and not view.players:
             return redirect(url_for("banker.page"))  # no game yet: the banker sets one up
-    view = remote().table(state)  # what the table says this player may do now
     moves = view.moves_of(player)
     mine = [m.to_json() for m in moves]
 
@@ -219,14 +220,14 @@ def me() -> BaseResponse:
         move = next((m for m in moves if m.do == verb), None)
         return move.to_json() if move is not None else None
 
-    me_json = next((p for p in state.get("players", []) if p["name"] == player), None)
-    pending = state.get("pending")
+    seat = view.player(player)
+    decision = view.decision
     bid = offered("bid")
     quick: list[tuple[int, int]] = []
-    if bid is not None and pending:
+    if bid is not None and decision is not None:
         floor = int(bid["min"])
         for step in QUICK_BIDS:
-            amount = max(floor, int(pending.get("highest", 0)) + step)
+            amount = max(floor, decision.highest + step)
             # from a high opening bid (a building auction starts at the lowest house price)
             # two steps may come to the same amount: one button for it
             if amount <= int(bid["max"]) and amount not in (a for _s, a in quick):
@@ -234,15 +235,14 @@ def me() -> BaseResponse:
     open_offers = remote().proposals.open(player) if player else []
     trades = trades_said(open_offers, state)
     simple = [m.to_json() for m in moves if m.do in SIMPLE_VERBS and not m.squares]
-    lift_offer = pending and pending.get("kind") == "lift_mortgages" \
-        and pending.get("player") == player
-    others = [p["name"] for p in state.get("players", [])
-              if p["name"] != player and not p["bankrupt"]]
+    lift_offer = decision is not None and decision.kind == "lift_mortgages" \
+        and decision.player == player
+    others = [p.name for p in view.players if p.name != player and not p.bankrupt]
     roll = offered("roll")
-    in_jail = bool(me_json and me_json.get("in_jail"))
+    in_jail = seat is not None and seat.jailed
     speed = bool(state.get("options", {}).get("speed_die"))
-    placing = bool(pending and pending.get("kind") == "place_building"
-                   and pending.get("player") == player)
+    placing = decision is not None and decision.kind == "place_building" \
+        and decision.player == player
     who = identity()
     target = remote().session.undo_target()
     mine_to_undo = who is not None and who.player == player and target is not None \
@@ -250,19 +250,20 @@ def me() -> BaseResponse:
     # the player's news not seen yet; only their own phone marks it seen (parts/news.html)
     # (and as the phone's own voice says it, when its voice is on: app.js asks ?say=1)
     news = say_news(state, player, remote().session.news(player)
-                    if me_json and player else None, spoken=request.args.get("say") == "1")
+                    if seat is not None and player else None,
+                    spoken=request.args.get("say") == "1")
     news["markable"] = who is not None and who.player is not None and who.player == player
-    return page("me", state=state, player=player, me_json=me_json, moves=mine, news=news,
+    return page("me", state=state, view=view, player=player, seat=seat, moves=mine, news=news,
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
-                said=building_said(pending), placing=placing,
+                said=building_said(decision), placing=placing,
                 place=offered("build") if placing else None,
-                roll=roll, speed_die=speed and not in_jail and not pending,
+                roll=roll, speed_die=speed and not in_jail and decision is None,
                 entered_dice=dice_entered(state),  # the table's own dice, chosen at setup
                 choose=offered("choose_square"), bus=offered("use_bus_ticket"),
                 gifts=[m.to_json() for m in moves if m.do == "choose_gift"],
                 gift_labels=gift_labels(), buildings=building_labels(),
-                mr_monopoly=bool(state.get("turn", {}).get("mr_monopoly")),
-                deeds=deeds(state, player, moves, current_language()), simple=simple, bid=bid,
+                mr_monopoly=view.turn.mr_monopoly,
+                deeds=deeds(view, player, moves, current_language()), simple=simple, bid=bid,
                 quick=quick,
                 offers_key=offers_key(open_offers),
                 can_pass=offered("pass"), bankrupt=offered("bankrupt"),
@@ -271,8 +272,8 @@ def me() -> BaseResponse:
                 else None,
                 others=others, lift_offer=lift_offer,
                 can_trade=offered("trade") is not None,
-                all_deeds=[s for s in state.get("squares", []) if s.get("owner") in others],
-                players=[p["name"] for p in state.get("players", [])])
+                all_deeds=[d for d in view.deeds if d.owner in others],
+                players=list(view.names()))
 
 
 def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -304,12 +305,12 @@ def table() -> BaseResponse:
 
     def build() -> dict[str, Any]:
         faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
-        return dict(moves=latest_moves(state), news=say_news(state, None),
-                    board=board(state, current_language()),
-                    said=building_said(state.get("pending")),
+        view = remote().table(state)
+        return dict(moves=latest_moves(state), news=say_news(state, None), view=view,
+                    board=board(view, current_language()),
+                    said=building_said(view.decision),
                     speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
-                    owned={s["index"]: s for s in state.get("squares", [])},
-                    tickets="bus_tickets" in (state.get("bank") or {}))
+                    tickets=view.bank.bus_tickets is not None)
 
     return shared_page("table", state, (), build)
 
@@ -331,7 +332,7 @@ def history() -> BaseResponse:
                                                         strict=True) if said]
         return dict(rows=rows, player=player, reasons=reason_labels(),
                     sources=source_labels(), moves=moves,
-                    players=[p["name"] for p in state.get("players", [])])
+                    players=list(remote().table(state).names()))
 
     return shared_page("history", state, (player,), build)
 

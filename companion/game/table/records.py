@@ -1,5 +1,6 @@
 """Typed read-only records of what the faces draw: the players (cash, square, jail,
-bankruptcy), the ownable squares (owner, buildings, mortgage) and the turn.
+bankruptcy), the ownable squares (owner, buildings, mortgage), the turn and the bank's
+stock (the decision the table waits for is companion.game.table.decision's).
 
 The session's view of the table (companion.game.table.view.TableView) builds them from the
 public state JSON (docs/state-json.md) the first time a face asks, once per version: a
@@ -117,6 +118,8 @@ class Turn:
     number: int
     rolled: bool
     dice: tuple[int | str, ...]
+    #: Mega: a Mr. Monopoly turn (nobody else builds, lifts a mortgage or trades)
+    mr_monopoly: bool = False
 
     @classmethod
     def of(cls, state: Mapping[str, Any]) -> Turn:
@@ -126,7 +129,49 @@ class Turn:
         return cls(version=_int(state.get("version")), current=_str(state.get("current")),
                    pending=_str(pending.get("kind")), pending_player=_str(pending.get("player")),
                    winner=_str(state.get("winner")), number=_int(turn.get("number"), 1),
-                   rolled=bool(turn.get("rolled")), dice=tuple(state.get("dice") or ()))
+                   rolled=bool(turn.get("rolled")), dice=tuple(state.get("dice") or ()),
+                   mr_monopoly=bool(turn.get("mr_monopoly")))
+
+
+#: the bank's stock key of each building in the state JSON's "bank"
+_STOCK = {"house": "houses", "hotel": "hotels", "skyscraper": "skyscrapers", "depot": "depots"}
+
+
+@dataclass(frozen=True, slots=True)
+class Bank:
+    """What the bank holds: buildings left to sell and (Mega) bus tickets in the pile; the
+    stocks an edition has not are None.
+
+    >>> bank = Bank.of({"bank": {"houses": 28, "hotels": 10}})
+    >>> bank.stock("house"), bank.stock("skyscraper"), bank.bus_tickets
+    (28, 0, None)
+    """
+
+    houses: int
+    hotels: int
+    skyscrapers: int | None
+    depots: int | None
+    bus_tickets: int | None
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> Bank:
+        """The bank of a public state JSON (all None but houses and hotels, 0, before a
+        game)."""
+        raw = state.get("bank")
+        bank: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+
+        def held(key: str) -> int | None:
+            return _int(bank[key]) if key in bank else None
+
+        return cls(houses=_int(bank.get("houses")), hotels=_int(bank.get("hotels")),
+                   skyscrapers=held("skyscrapers"), depots=held("depots"),
+                   bus_tickets=held("bus_tickets"))
+
+    def stock(self, building: str) -> int:
+        """How many of `building` ("house", "hotel", "skyscraper", "depot") the bank has
+        left (0: none, or not in this edition)."""
+        left = getattr(self, _STOCK[building]) if building in _STOCK else None
+        return left if isinstance(left, int) else 0
 
 
 def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:
