@@ -394,8 +394,9 @@ class GameSession:
         cached = self._table
         if cached is not None and cached[0] == key:
             return cached[1]
-        view = build(self.state(), offers.open() if offers is not None else ())
-        self._table = (key, view)
+        state = self.state()  # the version may have moved on since `key` was taken
+        view = build(state, offers.open() if offers is not None else ())
+        self._table = ((view.version, key[1]), view)
         return view
 
     def _offered(self, trade: Mapping[str, Any]) -> bool:
