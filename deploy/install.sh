@@ -887,7 +887,7 @@ do_uninstall() {
     for path in "$udev_rule" "$command_file" "$avahi_file" "$hotspot_profile" "$prefix" \
         "/etc/$APP" "$watchdog_conf" "$journald_conf" "$usb_backup_timer" "$usb_backup_service" \
         "$update_check_unit" "/usr/local/lib/$APP"; do
-        if [ -e "$root$path" ]; then
+        if [ -e "$root$path" ] || [ -L "$root$path" ]; then
             run rm -rf "$root$path"
         else
             note "$path is already gone"
