@@ -1370,3 +1370,133 @@ def test_a_rollback_brings_back_the_unit_the_version_before_ran_with(
     assert commands[restore + 1] == ["systemctl", "daemon-reload"]
     assert commands[restore + 2] == ["systemctl", "restart", "table-companion.service"]
     assert not (host.root / "opt/table-companion/update-pending").exists()
+
+
+#: systemd standing in for the boot-time check: it logs what it was asked
+LOGGING_SYSTEMCTL = "#!/bin/sh\necho \"systemctl $*\" >>\"$FAKE_LOG\"\n"
+
+
+def test_at_boot_the_unit_and_the_copy_of_the_version_before_come_back(
+        tmp_path: Path) -> None:
+    """The update changed the unit (install.sh kept the one before in its version's
+    directory) and had its own copy of the checkout: both go back with the venv, and
+    systemd reads the unit again before it starts the companion."""
+    root = tmp_path / "root"
+    prefix = cut_off_update(root, boot="an-earlier-boot")
+    for name in (OLD, NEW):
+        (prefix / "versions" / name / "src/deploy").mkdir(parents=True)
+        (prefix / "versions" / name / "src/deploy/companion.sh").write_text(name)
+    (prefix / "src").symlink_to(f"versions/{NEW}/src")
+    command = root / "usr/local/bin/companion"
+    command.parent.mkdir(parents=True)
+    command.symlink_to("../../../opt/table-companion/src/deploy/companion.sh")
+    unit = root / "etc/systemd/system/table-companion.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("[Service]\nNewSetting=yes\n")
+    (prefix / "versions" / OLD / "table-companion.service").write_text("[Service]\n")
+    (root / "run/systemd/system").mkdir(parents=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "systemctl").write_text(LOGGING_SYSTEMCTL)
+    (bin_dir / "systemctl").chmod(0o755)
+    log = tmp_path / "log"
+    result = subprocess.run(
+        ["sh", str(UPDATE_CHECK)], capture_output=True, text=True, check=False,
+        env={**os.environ, "TABLE_COMPANION_ROOT": str(root), "FAKE_LOG": str(log),
+             "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    assert result.returncode == 0, result.stderr
+    assert unit.read_text() == "[Service]\n" and unit.stat().st_mode & 0o777 == 0o644
+    assert log.read_text() == "systemctl daemon-reload\n"
+    assert f"back to the service unit {OLD} ran with" in result.stdout
+    assert os.readlink(prefix / "src") == f"versions/{OLD}/src"
+    assert os.readlink(prefix / "venv") == f"versions/{OLD}/venv"
+    assert command.read_text() == OLD  # `companion` is the version that runs
+    assert not list(unit.parent.glob("*.new")) and not list(prefix.glob("*.new"))
+    assert not (prefix / "update-pending").exists()
+
+
+def test_at_boot_without_systemd_running_the_unit_comes_back_unreloaded(
+        tmp_path: Path) -> None:
+    """In an image being built (no systemd running) the unit is put back all the same,
+    for the boot that reads it; a version from before per-version copies keeps the copy."""
+    prefix = cut_off_update(tmp_path, boot="an-earlier-boot")
+    (prefix / "src").mkdir()
+    unit = tmp_path / "etc/systemd/system/table-companion.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("new\n")
+    (prefix / "versions" / OLD / "table-companion.service").write_text("old\n")
+    result = update_check(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert unit.read_text() == "old\n" and "daemon-reload" not in result.stderr
+    assert (prefix / "src").is_dir() and not (prefix / "src").is_symlink()
+    assert os.readlink(prefix / "venv") == f"versions/{OLD}/venv"
+
+
+#: rsync standing in: copies the checkout's wrapper, and names the checkout it came from
+FAKE_RSYNC = r"""#!/bin/bash
+echo "rsync $*" >>"$FAKE_LOG"
+from="${*: -2:1}" to="${*: -1}"
+/bin/mkdir -p "$to/deploy"
+/bin/cp "$from/deploy/companion.sh" "$to/deploy/companion.sh"
+echo "$FAKE_CHECKOUT" >"$to/checkout"
+"""
+
+
+def test_a_rollback_brings_back_the_copy_and_the_command_of_the_version_before(
+        host: FakeHost, tmp_path: Path) -> None:
+    """After a failed update, /opt/table-companion/src (the next update's and the docs'
+    copy) and the command `companion` are the version that runs again, not the failed
+    one's; a good update moves them both to itself."""
+    host.install_everything(user=getpass.getuser())
+    prefix = host.root / "opt/table-companion"
+    (prefix / f"versions/{OLD}/src/checkout").write_text("old\n")
+    old = prefix / f"versions/{OLD}/venv/bin/companion"
+    old.write_text(GOOD)
+    old.chmod(0o755)
+    bin_dir = host.root.parent / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3.venv").write_text(FAKE_VENV_PYTHON, encoding="utf-8")
+    command = host.root / "usr/local/bin/companion"
+
+    def update_from(checkout: str, wheel: str) -> Run:
+        path = tmp_path / f"{checkout}-0.1.0.whl"
+        path.write_text(wheel)
+        return host.run("--wheel", str(path), "--user", getpass.getuser(),
+                        tools={"python3": FAKE_PYTHON, "systemctl": FAKE_SYSTEMCTL,
+                               "rsync": FAKE_RSYNC},
+                        real=["ln", "mv", "install"],
+                        env={"TABLE_COMPANION_FAKE_SYSTEM": "1", "FAKE_CHECKOUT": checkout})
+
+    run = update_from("broken", BROKEN)
+    assert run.returncode == 1 and f"rolled back: {OLD} runs again" in run.stderr
+    assert os.readlink(prefix / "src") == f"versions/{OLD}/src"
+    assert (prefix / "src/checkout").read_text() == "old\n"
+    assert command.resolve() == (prefix / f"versions/{OLD}/src/deploy/companion.sh").resolve()
+    assert versions(host) == {OLD}
+
+    run = update_from("good", GOOD)
+    assert run.returncode == 0, run.stdout + run.stderr
+    good = in_use(host)
+    assert os.readlink(prefix / "src") == f"versions/{good}/src"
+    assert (prefix / "src/checkout").read_text() == "good\n"
+    assert command.read_text() == (DEPLOY / "companion.sh").read_text()
+    assert (prefix / f"versions/{OLD}/src/checkout").read_text() == "old\n"  # the step back
+
+
+def test_one_copy_from_before_per_version_copies_goes_with_the_version_before(
+        host: FakeHost) -> None:
+    """A real src directory (the layout before per-version copies) becomes the copy of the
+    version in use, reached through a link at once (install.sh may run from it)."""
+    host.install_everything()
+    prefix = host.root / "opt/table-companion"
+    (prefix / "src").unlink()
+    shutil.rmtree(prefix / f"versions/{OLD}/src")
+    (prefix / "src/deploy").mkdir(parents=True)
+    run = host.run("--dry-run")
+    assert_dry(run)
+    move = ["mv", "-T", f"{prefix}/src", f"{prefix}/versions/{OLD}/src"]
+    link = ["ln", "-s", f"versions/{OLD}/src", f"{prefix}/src"]
+    commands = run.commands
+    assert commands[commands.index(move) + 1] == link
+    assert commands.index(link) < commands.index(["mv", "-T", f"{prefix}/src.new",
+                                                  f"{prefix}/src"])
