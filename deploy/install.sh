@@ -306,22 +306,11 @@ release_of() {
 install_app() {
     step "The app in $prefix: a wheel of this checkout (plain Python) in a new versioned venv"
     [ -d "$root$prefix" ] || run install -d -m 0755 "$root$prefix"
-    if [ "$source_dir" -ef "$root$prefix/src" ]; then
-        note "running from the installed copy: nothing to copy"
-    else
-        # A copy of the checkout: the wheel is built from it, and it keeps install.sh,
-        # the docs and the example config beside the app for later updates. --checksum:
-        # a changed file with the copy's size and time (a release unpacked with its
-        # archive's times, a checkout made within the same second) is copied too.
-        run rsync -a --checksum --delete --delete-excluded --exclude=.git/ --exclude=.venv/ \
-            --exclude=__pycache__/ --exclude='*.egg-info/' --exclude=build/ \
-            --exclude=.pytest_cache/ --exclude=.mypy_cache/ --exclude=.ruff_cache/ \
-            --exclude='*.so' --exclude=engine_build.json "$source_dir/" "$root$prefix/src/"
-    fi
-    # Every install (an update too) goes into a venv of its own, versions/VERSION-TIME/venv;
-    # $prefix/venv is a link to the one in use, switched only once the new one is complete,
-    # and switched back if the new version does not start (install_service). The version
-    # in use before stays until the next update: one step back is always there.
+    # Every install (an update too) goes into a directory of its own, versions/VERSION-TIME:
+    # its copy of the checkout (src) and its venv. $prefix/src and $prefix/venv are links to
+    # the version in use, switched only once the new one is complete, and switched back if
+    # the new version does not start (install_service). The version in use before stays
+    # until the next update: one step back is always there.
     local version
     version="$(sed -n '/^version = "/{s/^version = "\(.*\)"$/\1/p;q}' \
         "$source_dir/pyproject.toml")"
@@ -334,11 +323,20 @@ install_app() {
     done
     local release="$root$prefix/versions/$new_release"
     note "new version $new_release (in use now: ${previous_release:-none})"
+    # A copy of the checkout: the wheel is built from it, and it keeps install.sh, the docs
+    # and the example config beside the app for later updates (run from the copy in use,
+    # it is copied too). --checksum: a changed file with the copy's size and time (a release
+    # unpacked with its archive's times, a checkout made within the same second) is copied.
+    run install -d -m 0755 "$release"
+    run rsync -a --checksum --delete --delete-excluded --exclude=.git/ --exclude=.venv/ \
+        --exclude=__pycache__/ --exclude='*.egg-info/' --exclude=build/ \
+        --exclude=.pytest_cache/ --exclude=.mypy_cache/ --exclude=.ruff_cache/ \
+        --exclude='*.so' --exclude=engine_build.json "$source_dir/" "$release/src/"
     run "$system_python" -m venv "$release/venv"
     local pip=("$release/venv/bin/python" -m pip --disable-pip-version-check)
     # Every package from the lock files (requirements/, scripts/lock.sh), each checked
     # against its hash: every Pi gets the versions the tests passed with.
-    local lock="$root$prefix/src/requirements"
+    local lock="$release/src/requirements"
     local wheel="$wheel_file"
     if [ -z "$wheel" ]; then
         # No compiler here: COMPANION_COMPILE=0 makes setup.py skip mypyc, and without
@@ -346,16 +344,15 @@ install_app() {
         # setuptools and wheel, into the venv.
         run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/build.txt"
         run env COMPANION_COMPILE=0 "${pip[@]}" wheel --quiet --no-cache-dir --no-deps \
-            --no-build-isolation --wheel-dir "$release/wheels" "$root$prefix/src"
-        # The build directory in the copy (5 MB), made again at the next update.
-        run rm -rf "$root$prefix/src/build"
+            --no-build-isolation --wheel-dir "$release/wheels" "$release/src"
+        # The build directory in the copy (5 MB).
+        run rm -rf "$release/src/build"
         wheel="$release/wheels/${APP//-/_}-$version-py3-none-any.whl"
     fi
     # Its locked dependencies (lgpio on the Pi's aarch64 and armv7l), then the wheel alone;
     # pip compiles the bytecode, since the service sees /opt read-only (ProtectSystem=strict).
     run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/run.txt"
     run "${pip[@]}" install --quiet --no-cache-dir --no-deps "$wheel"
-    install_file "$source_dir/deploy/companion.sh" "$command_file" 0755
     if [ -d "$root$prefix/venv" ] && [ ! -L "$root$prefix/venv" ]; then
         # An install from before versioned venvs: its venv becomes the previous version. Its
         # scripts name /opt/table-companion/venv/bin/python, which the link still reaches.
@@ -363,6 +360,19 @@ install_app() {
         run mv -T "$root$prefix/venv" "$root$prefix/versions/earlier/venv"
         previous_release=earlier
     fi
+    if [ -d "$root$prefix/src" ] && [ ! -L "$root$prefix/src" ]; then
+        # One copy of the checkout for every version (before per-version copies): it goes
+        # with the version in use, reached through a link at once (this script may be
+        # running from it).
+        if [ -n "$previous_release" ] && [ ! -e "$root$prefix/versions/$previous_release/src" ]
+        then
+            run mv -T "$root$prefix/src" "$root$prefix/versions/$previous_release/src"
+            run ln -s "versions/$previous_release/src" "$root$prefix/src"
+        else
+            run rm -rf "$root$prefix/src"
+        fi
+    fi
+    command_link
     install_update_check
     if [ -n "$previous_release" ]; then
         # A power cut from here until the new version's READY=1 (or the rollback) finds
@@ -377,6 +387,18 @@ install_app() {
         pending_written=1
     fi
     use_release "$new_release"
+}
+
+command_link() {
+    # The command `companion`: a relative link to the wrapper in the copy in use
+    # ($prefix/src), so that it is always the one of the version that runs.
+    local target="../../..$prefix/src/deploy/companion.sh"
+    if [ -L "$root$command_file" ] && [ "$(readlink "$root$command_file")" = "$target" ]; then
+        note "$command_file is up to date"
+    else
+        [ -d "$root${command_file%/*}" ] || run install -d -m 0755 "$root${command_file%/*}"
+        run ln -sfn "$target" "$root$command_file"
+    fi
 }
 
 install_update_check() {
@@ -400,7 +422,12 @@ update_settled() {
 }
 
 use_release() {
-    # Point $prefix/venv at versions/$1/venv: a new link renamed over the old (atomic).
+    # Point $prefix/src and $prefix/venv at versions/$1's: each a new link renamed over the
+    # old (atomic). A version from before per-version copies has no src: the copy stays.
+    if [ "$1" = "$new_release" ] || [ -d "$root$prefix/versions/$1/src" ]; then
+        run ln -sfn "versions/$1/src" "$root$prefix/src.new"
+        run mv -T "$root$prefix/src.new" "$root$prefix/src"
+    fi
     run ln -sfn "versions/$1/venv" "$root$prefix/venv.new"
     run mv -T "$root$prefix/venv.new" "$root$prefix/venv"
 }
@@ -860,7 +887,7 @@ do_uninstall() {
     for path in "$udev_rule" "$command_file" "$avahi_file" "$hotspot_profile" "$prefix" \
         "/etc/$APP" "$watchdog_conf" "$journald_conf" "$usb_backup_timer" "$usb_backup_service" \
         "$update_check_unit" "/usr/local/lib/$APP"; do
-        if [ -e "$root$path" ]; then
+        if [ -e "$root$path" ] || [ -L "$root$path" ]; then
             run rm -rf "$root$path"
         else
             note "$path is already gone"

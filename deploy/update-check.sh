@@ -6,17 +6,21 @@
 # install.sh writes /opt/table-companion/update-pending before the switch (the new
 # version, the one before it, and this boot's id) and removes it once the new version is
 # ready or rolled back. Found at a later boot, the update never finished: the new version
-# is untried, and may be the reason the machine went down. Found in the boot that wrote it,
-# install.sh is at work: nothing to do. The new version's directory stays (the next
-# install.sh removes it).
+# is untried, and may be the reason the machine went down: the venv, the copy of the
+# checkout (and with it the command `companion`) and the service unit of the version before
+# come back. Found in the boot that wrote it, install.sh is at work: nothing to do. The new
+# version's directory stays (the next install.sh removes it).
 #
 #     update-check.sh            # as the unit runs it (root)
 #
-# TABLE_COMPANION_ROOT, for the tests only, puts /opt and /proc under another directory.
+# TABLE_COMPANION_ROOT, for the tests only, puts /opt, /etc, /proc and /run under another
+# directory.
 set -eu
 
 root="${TABLE_COMPANION_ROOT:-}"
-prefix="$root/opt/table-companion"
+app=table-companion
+prefix="$root/opt/$app"
+unit="$root/etc/systemd/system/$app.service"
 pending="$prefix/update-pending"
 boot_id_file="$root/proc/sys/kernel/random/boot_id"
 
@@ -44,7 +48,25 @@ if [ ! -x "$prefix/versions/$previous/venv/bin/python" ]; then
     sync "$prefix"
     exit 0
 fi
-# The same atomic switch as install.sh's: a new link renamed over the old one.
+# The unit the version before ran with, if the update changed it (install.sh kept it):
+# back in place, and systemd told, before it starts the companion (this runs Before= it).
+if [ -f "$prefix/versions/$previous/$app.service" ]; then
+    cp "$prefix/versions/$previous/$app.service" "$unit.new"
+    chmod 0644 "$unit.new"
+    mv -f "$unit.new" "$unit"
+    sync "$unit" "${unit%/*}"
+    if [ -d "$root/run/systemd/system" ]; then
+        systemctl daemon-reload ||
+            echo "update-check: systemctl daemon-reload failed: $unit applies at the next boot" >&2
+    fi
+    echo "update-check: back to the service unit $previous ran with"
+fi
+# The same atomic switches as install.sh's: a new link renamed over the old one (the copy
+# of the checkout only where the version before has one: older versions shared one copy).
+if [ -d "$prefix/versions/$previous/src" ]; then
+    ln -sfn "versions/$previous/src" "$prefix/src.new"
+    mv -T "$prefix/src.new" "$prefix/src"
+fi
 ln -sfn "versions/$previous/venv" "$prefix/venv.new"
 mv -T "$prefix/venv.new" "$prefix/venv"
 sync "$prefix"

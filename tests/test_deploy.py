@@ -335,7 +335,8 @@ class FakeHost:
             "etc/udev/rules.d/99-table-companion-readers.rules":
                 (DEPLOY / "99-table-companion-readers.rules").read_text(),
             "etc/table-companion/config.toml": (DEPLOY / "config.toml").read_text(),
-            "usr/local/bin/companion": (DEPLOY / "companion.sh").read_text(),
+            f"opt/table-companion/versions/{OLD}/src/deploy/companion.sh":
+                (DEPLOY / "companion.sh").read_text(),
             f"opt/table-companion/versions/{OLD}/venv/bin/python": "#!/bin/sh\n",
             f"opt/table-companion/versions/{OLD}/venv/pyvenv.cfg":
                 "home = /usr/bin\nversion = 3.11.2\n",
@@ -354,6 +355,10 @@ class FakeHost:
             path.write_text(text, encoding="utf-8")
         (self.root / f"opt/table-companion/versions/{OLD}/venv/bin/python").chmod(0o755)
         (self.root / "opt/table-companion/venv").symlink_to(f"versions/{OLD}/venv")
+        (self.root / "opt/table-companion/src").symlink_to(f"versions/{OLD}/src")
+        (self.root / "usr/local/bin").mkdir(parents=True, exist_ok=True)
+        (self.root / "usr/local/bin/companion").symlink_to(
+            "../../../opt/table-companion/src/deploy/companion.sh")
         (self.root / "var/lib/table-companion").chmod(0o750)
         wants = self.root / "etc/systemd/system/multi-user.target.wants"
         wants.mkdir(parents=True, exist_ok=True)
@@ -431,17 +436,17 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
     root = str(host.root)
     assert run.find("install", "-d", "-m", "0750", "-o", "companion", "-g", "companion",
                     f"{root}/var/lib/table-companion")
-    rsync = run.find("rsync")
-    assert rsync and rsync[0][-2:] == [f"{REPO}/", f"{root}/opt/table-companion/src/"]
-    assert "--exclude=.git/" in rsync[0] and "--delete" in rsync[0]
     release = new_release(run)
+    rsync = run.find("rsync")  # a copy of the checkout for this version alone
+    assert rsync and rsync[0][-2:] == [
+        f"{REPO}/", f"{root}/opt/table-companion/versions/{release}/src/"]
+    assert "--exclude=.git/" in rsync[0] and "--delete" in rsync[0]
     assert re.fullmatch(r"0\.1\.0-\d{8}T\d{6}Z", release), release
     assert_builds_and_installs_the_wheel(run)
     assert_switches_to(run, release)
     installs = {c[-1]: c[-2] for c in run.find("install", "-D")}
     assert installs.pop(f"{root}/etc/avahi/services/table-companion.service")
     assert installs == {
-        f"{root}/usr/local/bin/companion": str(DEPLOY / "companion.sh"),
         f"{root}/etc/table-companion/config.toml": str(DEPLOY / "config.toml"),
         f"{root}/etc/udev/rules.d/99-table-companion-readers.rules":
             str(DEPLOY / "99-table-companion-readers.rules"),
@@ -452,6 +457,10 @@ def test_dry_run_on_a_fresh_pi_prints_every_step(host: FakeHost) -> None:
         f"{root}/etc/systemd/system/table-companion-update-check.service":
             str(UPDATE_CHECK_UNIT),
     }
+    # the command follows the copy in use, and with it the version that runs
+    assert run.find("ln", "-sfn", "../../../opt/table-companion/src/deploy/companion.sh") == [[
+        "ln", "-sfn", "../../../opt/table-companion/src/deploy/companion.sh",
+        f"{root}/usr/local/bin/companion"]]
     assert run.has("systemctl", "enable", "table-companion-update-check.service")
     assert not run.find("install", "-m", "0644")  # a first install: nothing to go back to
     assert run.find("hostnamectl") == [["hostnamectl", "hostname", "table"]]
@@ -481,10 +490,14 @@ def new_release(run: Run) -> str:
 
 
 def assert_switches_to(run: Run, release: str) -> None:
-    """$prefix/venv becomes a link to versions/RELEASE/venv, renamed over the old link."""
+    """$prefix/src and $prefix/venv become links to versions/RELEASE's, each renamed over
+    the old link."""
     prefix = f"{run.root}/opt/table-companion"
-    assert run.find("ln", "-sfn") == [["ln", "-sfn", f"versions/{release}/venv",
-                                       f"{prefix}/venv.new"]]
+    assert [c for c in run.find("ln", "-sfn") if c[2].startswith("versions/")] == [
+        ["ln", "-sfn", f"versions/{release}/src", f"{prefix}/src.new"],
+        ["ln", "-sfn", f"versions/{release}/venv", f"{prefix}/venv.new"]]
+    assert run.find("mv", "-T", f"{prefix}/src.new") == [
+        ["mv", "-T", f"{prefix}/src.new", f"{prefix}/src"]]
     assert run.find("mv", "-T", f"{prefix}/venv.new") == [
         ["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"]]
     link = run.commands.index(["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"])
@@ -502,11 +515,11 @@ def assert_builds_and_installs_the_wheel(run: Run) -> None:
     root = str(run.root)
     release = f"{root}/opt/table-companion/versions/{new_release(run)}"
     pip = [f"{release}/venv/bin/python", "-m", "pip", "--disable-pip-version-check"]
-    lock = f"{root}/opt/table-companion/src/requirements"
+    lock = f"{release}/src/requirements"
     build = run.find("env", "COMPANION_COMPILE=0", *pip, "wheel")
     assert len(build) == 1
     assert "--no-build-isolation" in build[0] and "--no-deps" in build[0]
-    assert build[0][-1] == f"{root}/opt/table-companion/src"
+    assert build[0][-1] == f"{release}/src"
     assert build[0][build[0].index("--wheel-dir") + 1] == f"{release}/wheels"
     assert run.find(*pip, "install", "--quiet", "--no-cache-dir", "--require-hashes",
                     "-r", f"{lock}/build.txt")
@@ -544,7 +557,8 @@ def test_a_given_wheel_is_installed_instead_of_building(host: FakeHost, tmp_path
     installs = [c for c in run.find(python, "-m", "pip", "--disable-pip-version-check",
                                     "install")]
     assert [c[-1] for c in installs] == [
-        f"{host.root}/opt/table-companion/src/requirements/run.txt", str(wheel)]
+        f"{host.root}/opt/table-companion/versions/{new_release(run)}/src/requirements/run.txt",
+        str(wheel)]
     assert "--no-deps" in installs[1] and "--require-hashes" in installs[0]
 
 
@@ -781,15 +795,18 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
     pending = run.find("install", "-m", "0644")
     assert [c[:5] if c[0] != "env" else c[2:7] for c in run.commands
             if c[0] != "systemctl"] == [
+        ["install", "-d", "-m", "0755", f"{prefix}/versions/{release}"],
         ["rsync", "-a", "--checksum", "--delete", "--delete-excluded"],
         ["/usr/bin/python3", "-m", "venv", f"{prefix}/versions/{release}/venv"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         [python, "-m", "pip", "--disable-pip-version-check", "wheel"],
-        ["rm", "-rf", f"{prefix}/src/build"],
+        ["rm", "-rf", f"{prefix}/versions/{release}/src/build"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         ["install", "-m", "0644", pending[0][3], f"{prefix}/update-pending"],
         ["sync", prefix],
+        ["ln", "-sfn", f"versions/{release}/src", f"{prefix}/src.new"],
+        ["mv", "-T", f"{prefix}/src.new", f"{prefix}/src"],
         ["ln", "-sfn", f"versions/{release}/venv", f"{prefix}/venv.new"],
         ["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"],
         ["rm", "-f", f"{prefix}/update-pending"],  # not started (a reboot first): settled
@@ -804,7 +821,8 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
                  "is the example, unchanged", "table-companion.service is up to date",
                  "the hostname is table", "table-companion-watchdog.conf is up to date",
                  "journald.conf.d/table-companion.conf is up to date",
-                 "avahi/services/table-companion.service is up to date"):
+                 "avahi/services/table-companion.service is up to date",
+                 "/usr/local/bin/companion is up to date"):
         assert done in run.stdout, done
 
 
@@ -949,7 +967,8 @@ def test_dry_run_on_this_machine() -> None:
     out = result.stdout.replace("\\", "")
     assert re.search(r"--no-deps /opt/table-companion/versions/0\.1\.0-\d{8}T\d{6}Z/wheels/"
                      r"table_companion-0\.1\.0-py3-none-any\.whl", out)
-    assert "--require-hashes -r /opt/table-companion/src/requirements/run.txt" in out
+    assert re.search(r"--require-hashes -r /opt/table-companion/versions/0\.1\.0-\d{8}T\d{6}Z/"
+                     r"src/requirements/run.txt", out)
 
 
 def test_an_install_from_before_versions_becomes_the_previous_version(host: FakeHost) -> None:
@@ -1351,3 +1370,133 @@ def test_a_rollback_brings_back_the_unit_the_version_before_ran_with(
     assert commands[restore + 1] == ["systemctl", "daemon-reload"]
     assert commands[restore + 2] == ["systemctl", "restart", "table-companion.service"]
     assert not (host.root / "opt/table-companion/update-pending").exists()
+
+
+#: systemd standing in for the boot-time check: it logs what it was asked
+LOGGING_SYSTEMCTL = "#!/bin/sh\necho \"systemctl $*\" >>\"$FAKE_LOG\"\n"
+
+
+def test_at_boot_the_unit_and_the_copy_of_the_version_before_come_back(
+        tmp_path: Path) -> None:
+    """The update changed the unit (install.sh kept the one before in its version's
+    directory) and had its own copy of the checkout: both go back with the venv, and
+    systemd reads the unit again before it starts the companion."""
+    root = tmp_path / "root"
+    prefix = cut_off_update(root, boot="an-earlier-boot")
+    for name in (OLD, NEW):
+        (prefix / "versions" / name / "src/deploy").mkdir(parents=True)
+        (prefix / "versions" / name / "src/deploy/companion.sh").write_text(name)
+    (prefix / "src").symlink_to(f"versions/{NEW}/src")
+    command = root / "usr/local/bin/companion"
+    command.parent.mkdir(parents=True)
+    command.symlink_to("../../../opt/table-companion/src/deploy/companion.sh")
+    unit = root / "etc/systemd/system/table-companion.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("[Service]\nNewSetting=yes\n")
+    (prefix / "versions" / OLD / "table-companion.service").write_text("[Service]\n")
+    (root / "run/systemd/system").mkdir(parents=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "systemctl").write_text(LOGGING_SYSTEMCTL)
+    (bin_dir / "systemctl").chmod(0o755)
+    log = tmp_path / "log"
+    result = subprocess.run(
+        ["sh", str(UPDATE_CHECK)], capture_output=True, text=True, check=False,
+        env={**os.environ, "TABLE_COMPANION_ROOT": str(root), "FAKE_LOG": str(log),
+             "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    assert result.returncode == 0, result.stderr
+    assert unit.read_text() == "[Service]\n" and unit.stat().st_mode & 0o777 == 0o644
+    assert log.read_text() == "systemctl daemon-reload\n"
+    assert f"back to the service unit {OLD} ran with" in result.stdout
+    assert os.readlink(prefix / "src") == f"versions/{OLD}/src"
+    assert os.readlink(prefix / "venv") == f"versions/{OLD}/venv"
+    assert command.read_text() == OLD  # `companion` is the version that runs
+    assert not list(unit.parent.glob("*.new")) and not list(prefix.glob("*.new"))
+    assert not (prefix / "update-pending").exists()
+
+
+def test_at_boot_without_systemd_running_the_unit_comes_back_unreloaded(
+        tmp_path: Path) -> None:
+    """In an image being built (no systemd running) the unit is put back all the same,
+    for the boot that reads it; a version from before per-version copies keeps the copy."""
+    prefix = cut_off_update(tmp_path, boot="an-earlier-boot")
+    (prefix / "src").mkdir()
+    unit = tmp_path / "etc/systemd/system/table-companion.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("new\n")
+    (prefix / "versions" / OLD / "table-companion.service").write_text("old\n")
+    result = update_check(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert unit.read_text() == "old\n" and "daemon-reload" not in result.stderr
+    assert (prefix / "src").is_dir() and not (prefix / "src").is_symlink()
+    assert os.readlink(prefix / "venv") == f"versions/{OLD}/venv"
+
+
+#: rsync standing in: copies the checkout's wrapper, and names the checkout it came from
+FAKE_RSYNC = r"""#!/bin/bash
+echo "rsync $*" >>"$FAKE_LOG"
+from="${*: -2:1}" to="${*: -1}"
+/bin/mkdir -p "$to/deploy"
+/bin/cp "$from/deploy/companion.sh" "$to/deploy/companion.sh"
+echo "$FAKE_CHECKOUT" >"$to/checkout"
+"""
+
+
+def test_a_rollback_brings_back_the_copy_and_the_command_of_the_version_before(
+        host: FakeHost, tmp_path: Path) -> None:
+    """After a failed update, /opt/table-companion/src (the next update's and the docs'
+    copy) and the command `companion` are the version that runs again, not the failed
+    one's; a good update moves them both to itself."""
+    host.install_everything(user=getpass.getuser())
+    prefix = host.root / "opt/table-companion"
+    (prefix / f"versions/{OLD}/src/checkout").write_text("old\n")
+    old = prefix / f"versions/{OLD}/venv/bin/companion"
+    old.write_text(GOOD)
+    old.chmod(0o755)
+    bin_dir = host.root.parent / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3.venv").write_text(FAKE_VENV_PYTHON, encoding="utf-8")
+    command = host.root / "usr/local/bin/companion"
+
+    def update_from(checkout: str, wheel: str) -> Run:
+        path = tmp_path / f"{checkout}-0.1.0.whl"
+        path.write_text(wheel)
+        return host.run("--wheel", str(path), "--user", getpass.getuser(),
+                        tools={"python3": FAKE_PYTHON, "systemctl": FAKE_SYSTEMCTL,
+                               "rsync": FAKE_RSYNC},
+                        real=["ln", "mv", "install"],
+                        env={"TABLE_COMPANION_FAKE_SYSTEM": "1", "FAKE_CHECKOUT": checkout})
+
+    run = update_from("broken", BROKEN)
+    assert run.returncode == 1 and f"rolled back: {OLD} runs again" in run.stderr
+    assert os.readlink(prefix / "src") == f"versions/{OLD}/src"
+    assert (prefix / "src/checkout").read_text() == "old\n"
+    assert command.resolve() == (prefix / f"versions/{OLD}/src/deploy/companion.sh").resolve()
+    assert versions(host) == {OLD}
+
+    run = update_from("good", GOOD)
+    assert run.returncode == 0, run.stdout + run.stderr
+    good = in_use(host)
+    assert os.readlink(prefix / "src") == f"versions/{good}/src"
+    assert (prefix / "src/checkout").read_text() == "good\n"
+    assert command.read_text() == (DEPLOY / "companion.sh").read_text()
+    assert (prefix / f"versions/{OLD}/src/checkout").read_text() == "old\n"  # the step back
+
+
+def test_one_copy_from_before_per_version_copies_goes_with_the_version_before(
+        host: FakeHost) -> None:
+    """A real src directory (the layout before per-version copies) becomes the copy of the
+    version in use, reached through a link at once (install.sh may run from it)."""
+    host.install_everything()
+    prefix = host.root / "opt/table-companion"
+    (prefix / "src").unlink()
+    shutil.rmtree(prefix / f"versions/{OLD}/src")
+    (prefix / "src/deploy").mkdir(parents=True)
+    run = host.run("--dry-run")
+    assert_dry(run)
+    move = ["mv", "-T", f"{prefix}/src", f"{prefix}/versions/{OLD}/src"]
+    link = ["ln", "-s", f"versions/{OLD}/src", f"{prefix}/src"]
+    commands = run.commands
+    assert commands[commands.index(move) + 1] == link
+    assert commands.index(link) < commands.index(["mv", "-T", f"{prefix}/src.new",
+                                                  f"{prefix}/src"])

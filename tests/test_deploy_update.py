@@ -17,8 +17,12 @@ from copies of this checkout (what is committed and what is not):
 - 1.0.1: its companion exits at start: install.sh says it rolled back and exits 1, the
   version before runs again, and the phone finds every payment;
 - 1.0.2: this checkout again: kept, the one before it stays as the step back;
-- 1.0.3: its companion hangs at start: the container is killed while install.sh waits for
-  its READY=1 (the switch done), booted again, and 1.0.2 runs with every payment.
+- 1.0.3: its companion hangs at start, and its unit has a setting of its own: the container
+  is killed while install.sh waits for its READY=1 (the switch done), booted again, and
+  1.0.2 runs, with its own unit, with every payment.
+
+After each, the copy of the checkout (/opt/table-companion/src) and the command `companion`
+are those of the version that runs.
 
 No install.sh run prints a warning it should not (its "!" lines): the good ones none.
 Skipped, saying why, without root, systemd-nspawn or an overlay mount. It took 116-250 s
@@ -63,6 +67,8 @@ WARNING = re.compile(r"^    ! (.*)$", re.M)
 EXITS = 'raise SystemExit("table-companion test: this version is broken on purpose")\n'
 HANGS = "import threading; threading.Event().wait()  # a version that never says READY=1\n"
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#: a setting only 1.0.3's unit has: the boot after the power cut must start without it
+UNIT_MARK = "Environment=COMPANION_UPDATE_TEST_UNIT=1.0.3\n"
 
 
 def deserved() -> list[str]:
@@ -204,6 +210,15 @@ class Machine(Supervised):
         """The version directory the venv link points into (as the installed machine has it)."""
         return Path(os.readlink(self.merged / PREFIX.relative_to("/") / "venv")).parent.name
 
+    def follows(self, version: str) -> None:
+        """The copy of the checkout and the command `companion` are `version`'s."""
+        copy = self.merged / PREFIX.relative_to("/") / "src"
+        assert os.readlink(copy) == f"versions/{version}/src"
+        pyproject = (copy / "pyproject.toml").read_text(encoding="utf-8")
+        assert f'version = "{version.split("-")[0]}"' in pyproject
+        command = self.inside("readlink", "-f", "/usr/local/bin/companion").strip()
+        assert command == f"{PREFIX}/versions/{version}/src/deploy/companion.sh", command
+
     def running(self) -> str:
         """The version directory of the service's running Python ("" when it is not active)."""
         if self.inside("systemctl", "is-active", APP).strip() != "active":
@@ -261,6 +276,10 @@ def booted_machine() -> Iterator[Machine]:
         for version, first_line in (("1.0.0", ""), ("1.0.1", EXITS), ("1.0.2", ""),
                                     ("1.0.3", HANGS)):
             checkout(REPO, host.upper / "srv" / version, version, first_line)
+        unit = host.upper / "srv" / "1.0.3" / "deploy" / f"{APP}.service"
+        text = unit.read_text(encoding="utf-8")
+        unit.write_text(text.replace("[Service]\n", f"[Service]\n{UNIT_MARK}", 1),
+                        encoding="utf-8")
         # a 4-player game (P1 to move), in the data directory install.sh gives the service
         build_journal(host.upper / "var" / "lib" / APP, 1, seed=1, players=4)
         host.mount()
@@ -319,6 +338,7 @@ def test_a_broken_update_rolls_back_and_a_power_cut_leaves_a_version_that_boots(
     journal = machine.inside("journalctl", "--no-pager", "-o", "short")
     assert "broken on purpose" in journal, journal[-8000:]  # it did run, and fail
     assert not (machine.merged / "opt" / APP / "update-pending").exists()
+    machine.follows(first)
     bo = machine.phone("player:P2")  # P1's seat stays held by the first phone
     every_payment_is_there(bo)
     pay(ann)  # the first phone plays on after the restart: one more acknowledged move
@@ -333,6 +353,7 @@ def test_a_broken_update_rolls_back_and_a_power_cut_leaves_a_version_that_boots(
     assert machine.running() == good, machine.describe()
     versions = {p.name for p in (machine.merged / "opt" / APP / "versions").iterdir()}
     assert versions == {first, good}
+    machine.follows(good)
     every_payment_is_there(bo)
     bo.close()
     ann.close()
@@ -372,6 +393,14 @@ def test_a_broken_update_rolls_back_and_a_power_cut_leaves_a_version_that_boots(
                               f"{APP}-update-check")
     assert f"the update to {cut_off} was cut off before it reported ready: back to {good}" \
         in boot_log, boot_log
+    machine.follows(good)
+    # 1.0.2's unit again, on the disk and as systemd started the companion with it
+    installed_unit = machine.merged / "etc" / "systemd" / "system" / f"{APP}.service"
+    assert UNIT_MARK not in installed_unit.read_text(encoding="utf-8")
+    assert f"back to the service unit {good} ran with" in boot_log, boot_log
+    shown = machine.inside("systemctl", "show", "--property=Environment",
+                           "--property=NeedDaemonReload", APP)
+    assert "COMPANION_UPDATE_TEST_UNIT" not in shown and "NeedDaemonReload=no" in shown, shown
     cy = machine.phone("player:P3")
     every_payment_is_there(cy)
     cy.close()
