@@ -273,7 +273,18 @@ class Machine:
 
 
 def read_qr(png: Path) -> str:
+    """The QR code on a screenshot, read by zbarimg; the game's screen draws it small (one
+    or two pixels a module, which a phone's camera resolves on the real screen but zbarimg
+    not always on the screenshot): then read again from the pixels, each one made 4x4."""
     result = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True,
+                            text=True, timeout=60, check=False)
+    if result.stdout.strip():
+        return result.stdout.strip()
+    import pygame
+    shot = pygame.image.load(str(png))
+    bigger = png.with_name(f"{png.stem}-x4.png")
+    pygame.image.save(pygame.transform.scale_by(shot, 4), str(bigger))  # nearest pixel
+    result = subprocess.run(["zbarimg", "--quiet", "--raw", str(bigger)], capture_output=True,
                             text=True, timeout=60, check=False)
     return result.stdout.strip()
 
