@@ -331,7 +331,7 @@ def mdns(log: str) -> dict[str, list[str]]:
 
 
 def probe_figures(machine: Machine) -> dict[str, int]:
-    lines = re.findall(r"^PROBE (.*)$", machine.log(), re.M)
+    lines = re.findall(r"^PROBE (rss_kb=.*)$", machine.log(), re.M)
     assert lines, machine.log()[-3000:]
     return {key: int(value) for key, value in re.findall(r"(\w+)=(\d+)", lines[-1])}
 
