@@ -43,6 +43,7 @@ unit_file=/etc/systemd/system/$APP.service
 udev_rule=/etc/udev/rules.d/99-$APP-readers.rules
 command_file=/usr/local/bin/companion
 avahi_file=/etc/avahi/services/$APP.service
+avahi_conf=/etc/avahi/avahi-daemon.conf
 hotspot_info=/etc/$APP/hotspot.toml
 hotspot_profile=/etc/NetworkManager/system-connections/$APP-hotspot.nmconnection
 watchdog_conf=/etc/systemd/system.conf.d/$APP-watchdog.conf
@@ -567,6 +568,32 @@ install_avahi_service() {
     install_file "$tmp" "$avahi_file" 0644
     rm -f "$tmp"
     # avahi-daemon watches its services directory: no restart needed.
+    mdns_over_ipv4_only
+}
+
+mdns_over_ipv4_only() {
+    # mDNS over IPv4 alone (use-ipv6=no). The phone remote listens on IPv4 ([web] host
+    # 0.0.0.0), so a phone sent to an IPv6 address finds nothing; and avahi 0.8 takes its
+    # own probe for a rival's when an IPv6 address replaces another while it announces
+    # (the link-local one when the router's prefix comes, at every boot): it then renames
+    # the table NAME-2, NAME-3, and phones opening NAME.local find nothing (avahi #117).
+    local conf="$root$avahi_conf"
+    if [ ! -f "$conf" ]; then
+        note "no $avahi_conf yet: avahi-daemon is not installed"
+    elif grep -q '^use-ipv6=no[[:space:]]*$' "$conf"; then
+        note "avahi announces the name over IPv4 only (use-ipv6=no)"
+    else
+        if grep -q '^#\?[[:space:]]*use-ipv6[[:space:]]*=' "$conf"; then
+            run sed -i 's/^#\?[[:space:]]*use-ipv6[[:space:]]*=.*/use-ipv6=no/' "$conf"
+        elif grep -q '^\[server\]' "$conf"; then
+            run sed -i '/^\[server\]/a use-ipv6=no' "$conf"
+        else
+            run sed -i '$a [server]\nuse-ipv6=no' "$conf"
+        fi
+        if systemd_running; then
+            run systemctl try-restart avahi-daemon.service
+        fi
+    fi
 }
 
 setup_hotspot() {
@@ -905,7 +932,8 @@ do_uninstall() {
     fi
     step "Done"
     echo "    The saved games stay in $data_dir (delete it by hand if you want them gone)."
-    echo "    System packages, groups, the hostname and config.txt's lines are left as they are."
+    echo "    System packages, groups, the hostname, config.txt's lines and avahi's use-ipv6=no"
+    echo "    are left as they are."
 }
 
 if [ "$uninstall" -eq 1 ]; then

@@ -1500,3 +1500,51 @@ def test_one_copy_from_before_per_version_copies_goes_with_the_version_before(
     assert commands[commands.index(move) + 1] == link
     assert commands.index(link) < commands.index(["mv", "-T", f"{prefix}/src.new",
                                                   f"{prefix}/src"])
+
+
+DEBIAN_AVAHI_CONF = """[server]
+#host-name=foo
+#domain-name=local
+use-ipv4=yes
+use-ipv6=yes
+ratelimit-interval-usec=1000000
+
+[publish]
+publish-hinfo=no
+"""
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    (DEBIAN_AVAHI_CONF, DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "use-ipv6=no")),
+    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "#use-ipv6=yes"),
+     DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "use-ipv6=no")),
+    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes\n", ""),
+     DEBIAN_AVAHI_CONF.replace("[server]\n", "[server]\nuse-ipv6=no\n").replace(
+         "use-ipv6=yes\n", "")),
+    ("[publish]\npublish-hinfo=no\n", "[publish]\npublish-hinfo=no\n[server]\nuse-ipv6=no\n"),
+])
+def test_mdns_is_announced_over_ipv4_only(host: FakeHost, before: str, after: str) -> None:
+    """avahi gets use-ipv6=no (the phone remote listens on IPv4; with IPv6 avahi renamed the
+    table NAME-2, NAME-3 at boot, seeing its own probe as a rival's), once, and is restarted
+    to take it."""
+    conf = host.root / "etc/avahi/avahi-daemon.conf"
+    conf.parent.mkdir(parents=True)
+    conf.write_text(before)
+    (host.root / "etc/hostname").write_text("table\n")  # no restart for a new name
+    run = host.run("--dry-run")
+    assert_dry(run)
+    (edit,) = [c for c in run.find("sed", "-i") if c[-1] == str(conf)]
+    subprocess.run(edit, check=True)  # the printed command, for real
+    assert conf.read_text() == after
+    assert ["systemctl", "try-restart", "avahi-daemon.service"] in run.commands
+    again = host.run("--dry-run")
+    assert_dry(again)
+    assert [c for c in again.find("sed", "-i") if c[-1] == str(conf)] == []
+    assert "over IPv4 only (use-ipv6=no)" in again.stdout
+    assert ["systemctl", "try-restart", "avahi-daemon.service"] not in again.commands
+
+
+def test_mdns_without_avahi_installed_yet_is_said(host: FakeHost) -> None:
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert "no /etc/avahi/avahi-daemon.conf yet" in run.stdout

@@ -280,3 +280,41 @@ def test_gpio_is_looked_for_before_gpiozero_is_imported(tmp_path: Path) -> None:
     assert not wiring.has_gpio((pattern,))
     (tmp_path / "gpiochip0").touch()
     assert wiring.has_gpio((pattern,))
+
+
+def test_the_join_link_follows_the_tables_address(tmp_path: Path, monkeypatch: Any) -> None:
+    """A Pi's companion starts before its Wi-Fi is up: the join link named the loopback (no
+    phone reaches it) until a restart. The watch moves it, and the QR code with it, once
+    the network gives the table its address; a configured table URL stays."""
+    from companion import net
+    from companion.app.wiring import AddressWatch, WebRemote
+
+    address = ["127.0.0.1"]
+    monkeypatch.setattr(net, "lan_address", lambda: address[0])
+    moved = threading.Event()
+    with GameSession.open(tmp_path) as session:
+        remote = WebRemote(session, "127.0.0.1", 0, tmp_path)
+        remote.start()
+        watch = AddressWatch(remote, moved.set, every=0.05)
+        try:
+            port = remote.handle.port
+            before = remote.join_link()
+            assert before.startswith(f"http://127.0.0.1:{port}/join/")
+            assert not moved.wait(0.3)  # no change, no call
+            address[0] = "10.42.0.1"
+            assert moved.wait(5)
+            after = remote.join_link()
+            assert after == before.replace("127.0.0.1", "10.42.0.1")  # the same one-time code
+            assert not remote.follow_address()  # nothing new since
+        finally:
+            watch.close()
+            remote.close()
+        configured = WebRemote(session, "127.0.0.1", 0, tmp_path,
+                               table_url="http://table.fritz.box:8080/")
+        configured.start()
+        try:
+            address[0] = "10.42.0.9"
+            assert not configured.follow_address()
+            assert configured.join_link().startswith("http://table.fritz.box:8080/join/")
+        finally:
+            configured.close()

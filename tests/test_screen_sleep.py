@@ -163,3 +163,21 @@ def test_a_window_asks_sdl_for_its_own_framebuffer_unless_told(
     monkeypatch.delenv(app.FRAMEBUFFER_HINT)
     monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")  # a console draws only through GLES
     assert not app.prefer_plain_framebuffer() and app.FRAMEBUFFER_HINT not in os.environ
+
+
+def test_a_kms_console_draws_through_gles_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On KMS/DRM SDL is told to draw the window's pixels with GL ES 2: its own first
+    choice, desktop GL, drew a black screen on the card image (no libGL.so.1 on a Pi)."""
+    from companion.screen import app
+
+    monkeypatch.delenv(app.FRAMEBUFFER_HINT, raising=False)
+    monkeypatch.setattr(app, "_hint_set_here", None)
+    app._gles_on_kms()
+    assert os.environ[app.FRAMEBUFFER_HINT] == app.KMS_RENDERER == "opengles2"
+    app.drop_our_hints()  # before the process starts itself again: a fresh choice
+    assert app.FRAMEBUFFER_HINT not in os.environ
+    monkeypatch.setenv(app.FRAMEBUFFER_HINT, "1")  # the user's own choice stays
+    app._gles_on_kms()
+    assert os.environ[app.FRAMEBUFFER_HINT] == "1"
+    app.drop_our_hints()
+    assert os.environ[app.FRAMEBUFFER_HINT] == "1"

@@ -167,6 +167,7 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
            data_dir: Path, rows: RowCheck) -> int:
     """Everything after the settings: the parts, each closed again when the start ends."""
     from companion.app.wiring import (
+        AddressWatch,
         Readers,
         WebRemote,
         close_quietly,
@@ -283,6 +284,12 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                 if power is not None:  # and on every phone
                     power.follow(remote.post_warning)
                 controller.ui.remote_url = remote.join_link()
+
+                def moved() -> None:  # the network came up (or changed): the QR code follows
+                    controller.ui.remote_url = remote.join_link()
+                    controller.wake()
+
+                parts.append(AddressWatch(remote, moved))
                 wifi = hotspot.show(controller.ui, lambda: controller.wake(),
                                     config.web.hotspot_file)  # the Pi's own Wi-Fi first
                 if wifi is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -130,6 +131,18 @@ class WebRemote:
         link: str = self._web_remote.join_url(self.app, self.url)
         return link
 
+    def follow_address(self) -> bool:
+        """The link's address as the network has it now (the table's configured URL stays):
+        True when it changed. A Pi starts before its Wi-Fi is up; the link named the
+        loopback, which no phone reaches, until the companion was restarted."""
+        if self._table_url or self.handle is None:
+            return False
+        url = f"http://{net.lan_address()}:{self.handle.port}/"
+        if url == self.url:
+            return False
+        self.url = url
+        return True
+
     def post_warning(self, code: str, source: str, message: str, active: bool = True) -> None:
         """A table warning (companion.power) starts or ends on every phone."""
         self._web_remote.post_warning(self.app, code, source, message, active)
@@ -138,6 +151,31 @@ class WebRemote:
         """End the live streams and stop serving."""
         if self.handle is not None:
             self.handle.stop()
+
+
+class AddressWatch:
+    """Keeps the phone remote's join link on the table's current address: looks every
+    `every` s (a UDP socket's route, no packet), calls `moved` when it changed."""
+
+    def __init__(self, remote: WebRemote, moved: Callable[[], None],
+                 every: float = 5.0) -> None:
+        self._remote, self._moved, self._every = remote, moved, every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="address-watch", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            try:
+                if self._remote.follow_address():
+                    self._moved()
+            except Exception:  # noqa: BLE001 (a watcher must outlive one bad look)
+                log.exception("following the table's address")
+
+    def close(self) -> None:
+        """Stop looking."""
+        self._stop.set()
+        self._thread.join(timeout=5)
 
 
 def start_speech(session: GameSessionProtocol, data_dir: Path) -> Announcer:

@@ -55,8 +55,14 @@ def choose_video_driver() -> str | None:
 #: memory). KMS/DRM has no framebuffer of its own in SDL 2: there it must stay GL (GLES via
 #: EGL/GBM), or SDL opens no display at all.
 FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
-#: the value `prefer_plain_framebuffer` set (None: it set nothing; the user's own stays)
+#: the value `prefer_plain_framebuffer` or `_gles_on_kms` set (None: it set nothing; the
+#: user's own stays)
 _hint_set_here: str | None = None
+#: the renderer that draws a KMS/DRM window's pixels (the hint's value may name one). Left
+#: to itself SDL takes its first, "opengl" (desktop GL), whose GL 1 functions the GLES-only
+#: libraries the Pi has (libGLESv2, no libGL.so.1) lack: it draws nothing and says nothing,
+#: a black screen with the companion running (seen on the card image in QEMU)
+KMS_RENDERER = "opengles2"
 
 
 def prefer_plain_framebuffer() -> bool:
@@ -68,6 +74,14 @@ def prefer_plain_framebuffer() -> bool:
         return False
     os.environ[FRAMEBUFFER_HINT] = _hint_set_here = "0"
     return True
+
+
+def _gles_on_kms() -> None:
+    """On KMS/DRM: SDL draws the window's pixels with GL ES 2 (KMS_RENDERER), unless the
+    environment already says how."""
+    global _hint_set_here
+    if FRAMEBUFFER_HINT not in os.environ:
+        os.environ[FRAMEBUFFER_HINT] = _hint_set_here = KMS_RENDERER
 
 
 def _drop_our_hint() -> bool:
@@ -142,6 +156,7 @@ def _open(spec: DisplaySpec) -> pygame.Surface:
     kms = pygame.display.get_driver() in ("kmsdrm", "KMSDRM")
     if kms:
         _drop_our_hint()
+        _gles_on_kms()
     if kms or spec.fullscreen:
         surface = pygame.display.set_mode(spec.size or (0, 0), pygame.FULLSCREEN)
     else:
