@@ -10,7 +10,14 @@ any station owned, doubling its rent.
 from __future__ import annotations
 
 from companion.rules.board import cannot_afford
-from companion.rules.codes import Code, RulesError
+from companion.rules.codes import (
+    CODE_MAX_BUILDINGS,
+    CODE_NO_MONOPOLY,
+    CODE_NOT_NOW,
+    CODE_NOT_OWNABLE,
+    Code,
+    RulesError,
+)
 from companion.rules.edition import KIND_LOT, KIND_STATION, OWNABLE
 from companion.rules.events import (
     AuctionStarted,
@@ -92,7 +99,7 @@ def builder_lots(g: GameState, player: int, square: int) -> list[int] | RulesErr
     if len(mine) < len(group) and not all_but_one_counts(g, group, len(mine)):
         needs = ("all lots of the colour group but one" if g.options.build_with_all_but_one
                  and len(group) > 2 else "the whole colour group")
-        return RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs {needs}",
+        return RulesError(CODE_NO_MONOPOLY, f"building on {sq.name} needs {needs}",
                           square=sq.index)
     return mine
 
@@ -132,7 +139,7 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     (the square is the player's property and not a station of an edition with depots)."""
     sq = g.edition.squares[square]
     if sq.kind is not KIND_LOT or building == "depot":
-        return RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}"
+        return RulesError(CODE_NOT_OWNABLE, f"nothing can be built on {sq.name}"
                           if building != "depot" else f"a train depot goes on a station, not "
                           f"on {sq.name}")
     mine = builder_lots(g, player, square)
@@ -151,20 +158,20 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     # what evenness and a skyscraper compare with; -1 when the player has no other lot
     low = min((level[s] for s in mine if s != square), default=-1)
     if building == "skyscraper" and (start != hotel or count != 1):
-        return RulesError(Code.NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
+        return RulesError(CODE_NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
                           f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
     if building == "hotel" and start + count != hotel:
-        return RulesError(Code.NOT_NOW, f"{count} building(s) on {sq.name} would not end in "
+        return RulesError(CODE_NOT_NOW, f"{count} building(s) on {sq.name} would not end in "
                           "a hotel")
     cost = 0
     new = start
     for _ in range(count):
         if new >= top:
-            return RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a "
+            return RulesError(CODE_MAX_BUILDINGS, f"{sq.name} already has a "
                               f"{'skyscraper' if top > hotel else 'hotel'}")
         if new == hotel:
             if len(mine) < len(g.edition.groups[sq.group]):
-                return RulesError(Code.NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
+                return RulesError(CODE_NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
                                   "whole colour group")
             if 0 <= low < hotel:
                 return RulesError(Code.UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
@@ -397,13 +404,13 @@ def building_auction_refusal(g: GameState, building: str) -> RulesError | None:
     if g.pending:
         return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if building == "skyscraper" and not g.edition.skyscrapers:
-        return RulesError(Code.NOT_NOW, f"{g.edition.name} has no skyscrapers")
+        return RulesError(CODE_NOT_NOW, f"{g.edition.name} has no skyscrapers")
     stock = {"house": g.bank_houses, "hotel": g.bank_hotels,
              "skyscraper": g.bank_skyscrapers}[building]
     if stock < 1:
         return RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
     if not any(not p.bankrupt and can_place(g, i, building) for i, p in enumerate(g.players)):
-        return RulesError(Code.NOT_NOW, f"nobody could place a {building} now")
+        return RulesError(CODE_NOT_NOW, f"nobody could place a {building} now")
     return None
 
 
