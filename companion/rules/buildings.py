@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from companion.rules.board import cannot_afford
 from companion.rules.codes import (
+    CODE_DECISION_PENDING,
+    CODE_GROUP_MORTGAGED,
     CODE_MAX_BUILDINGS,
     CODE_NO_MONOPOLY,
     CODE_NOT_NOW,
     CODE_NOT_OWNABLE,
+    CODE_UNEVEN,
     Code,
     RulesError,
 )
@@ -62,7 +65,7 @@ def own_property(g: GameState, player: int, square: int) -> None:
 def auction_refusal(g: GameState) -> RulesError | None:
     """Building, lifting mortgages and trading wait while an auction runs."""
     if g.pending and isinstance(g.pending[-1], AUCTIONS):
-        return RulesError(Code.DECISION_PENDING, "wait until the auction is over")
+        return RulesError(CODE_DECISION_PENDING, "wait until the auction is over")
     return None
 
 
@@ -70,7 +73,7 @@ def debt_refusal(g: GameState, who: int, what: str) -> RulesError | None:
     """A player whose debt waits on the table spends nothing on `what` (building, lifting
     mortgages) until it is paid: the money raised goes to the creditor first."""
     if any(isinstance(d, DebtPending) and d.player == who for d in g.pending):
-        return RulesError(Code.DECISION_PENDING, f"no {what} before "
+        return RulesError(CODE_DECISION_PENDING, f"no {what} before "
                           f"{g.players[who].name}'s debt is paid")
     return None
 
@@ -148,7 +151,7 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     mortgaged = g.mortgaged
     for s in mine:
         if mortgaged[s]:
-            return RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
+            return RulesError(CODE_GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
                               square=sq.index)
     hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     top = hotel + 1 if g.edition.skyscrapers else hotel
@@ -174,10 +177,10 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
                 return RulesError(CODE_NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
                                   "whole colour group")
             if 0 <= low < hotel:
-                return RulesError(Code.UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
+                return RulesError(CODE_UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
                                   "every lot of its group")
         if g.options.even_building and 0 <= low < new:
-            return RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s "
+            return RulesError(CODE_UNEVEN, f"build evenly: the other lots of {sq.name}'s "
                               "group need a building first", square=sq.index)
         new += 1
         cost += sq.house_cost
@@ -332,10 +335,10 @@ def _sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesEr
         lvl > hotel and g.bank_hotels < 1)
     if g.options.even_building and not shortage:
         if any(g.level[s] > lvl for s in group if s != square):
-            return RulesError(Code.UNEVEN,
+            return RulesError(CODE_UNEVEN,
                               "sell evenly: sell from the most built lot of the group")
         if any(g.level[s] > new + 1 for s in group if s != square):
-            return RulesError(Code.UNEVEN, "sell evenly: that would leave the group uneven")
+            return RulesError(CODE_UNEVEN, "sell evenly: that would leave the group uneven")
     return _stock_refusal(g, _stock_change(g, lvl, new),
                           "to give for the " + ("skyscraper" if lvl > hotel else "hotel"))
 

@@ -12,6 +12,7 @@ from companion.rules.board import (
     utility_rent,
 )
 from companion.rules.codes import (
+    CODE_ALREADY_ROLLED,
     CODE_DEVICE_MOVES,
     CODE_MUST_ROLL,
     CODE_NOT_IN_JAIL,
@@ -79,7 +80,7 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
         return RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
                           player=g.players[g.current].name)
     if not g.must_roll:
-        return RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already",
+        return RulesError(CODE_ALREADY_ROLLED, f"{g.players[player].name} has rolled already",
                           player=g.players[player].name)
     if g.go_salary == GO_PAID:  # bank-only play: PASS GO paid this move, its square next
         name = g.players[player].name
