@@ -8,6 +8,7 @@ phone remote is. It resumes the saved game of the data directory, or shows the s
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import signal
@@ -312,6 +313,11 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
             if session.healthy():
                 heartbeat.beat(time.monotonic())
 
+        # what the start built (modules, catalogs, the game) is kept out of the collector's
+        # full passes: one cost ~40 ms of CPU every few hundred moves with 12 phones, ~2 ms
+        # frozen (issue 28, docs/bench.md); its garbage collected first, not kept for good
+        gc.collect()
+        gc.freeze()
         if surface is None:
             return run_headless(controller, alive, no_screen)
         from companion.screen.app import ScreenLoop

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.rules.codes import Code, RulesError
+from companion.rules.codes import CODE_INSUFFICIENT_FUNDS, RulesError
 from companion.rules.dice import moved_total
 from companion.rules.edition import (
     BUS_DECK,
@@ -277,7 +277,7 @@ def cannot_afford(g: GameState, player: int, what: str, amount: int, *, purpose:
     """
     p = g.players[player]
     return RulesError(
-        Code.INSUFFICIENT_FUNDS,
+        CODE_INSUFFICIENT_FUNDS,
         f"{p.name} cannot afford {what}: {amount} needed, {p.cash} in hand",
         player=p.name, purpose=purpose, square=square, needed=amount, cash=p.cash,
     )

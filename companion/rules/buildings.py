@@ -10,7 +10,17 @@ any station owned, doubling its rent.
 from __future__ import annotations
 
 from companion.rules.board import cannot_afford
-from companion.rules.codes import Code, RulesError
+from companion.rules.codes import (
+    CODE_DECISION_PENDING,
+    CODE_GROUP_MORTGAGED,
+    CODE_MAX_BUILDINGS,
+    CODE_NO_MONOPOLY,
+    CODE_NOT_NOW,
+    CODE_NOT_OWNABLE,
+    CODE_UNEVEN,
+    Code,
+    RulesError,
+)
 from companion.rules.edition import KIND_LOT, KIND_STATION, OWNABLE
 from companion.rules.events import (
     AuctionStarted,
@@ -55,7 +65,7 @@ def own_property(g: GameState, player: int, square: int) -> None:
 def auction_refusal(g: GameState) -> RulesError | None:
     """Building, lifting mortgages and trading wait while an auction runs."""
     if g.pending and isinstance(g.pending[-1], AUCTIONS):
-        return RulesError(Code.DECISION_PENDING, "wait until the auction is over")
+        return RulesError(CODE_DECISION_PENDING, "wait until the auction is over")
     return None
 
 
@@ -63,7 +73,7 @@ def debt_refusal(g: GameState, who: int, what: str) -> RulesError | None:
     """A player whose debt waits on the table spends nothing on `what` (building, lifting
     mortgages) until it is paid: the money raised goes to the creditor first."""
     if any(isinstance(d, DebtPending) and d.player == who for d in g.pending):
-        return RulesError(Code.DECISION_PENDING, f"no {what} before "
+        return RulesError(CODE_DECISION_PENDING, f"no {what} before "
                           f"{g.players[who].name}'s debt is paid")
     return None
 
@@ -92,7 +102,7 @@ def builder_lots(g: GameState, player: int, square: int) -> list[int] | RulesErr
     if len(mine) < len(group) and not all_but_one_counts(g, group, len(mine)):
         needs = ("all lots of the colour group but one" if g.options.build_with_all_but_one
                  and len(group) > 2 else "the whole colour group")
-        return RulesError(Code.NO_MONOPOLY, f"building on {sq.name} needs {needs}",
+        return RulesError(CODE_NO_MONOPOLY, f"building on {sq.name} needs {needs}",
                           square=sq.index)
     return mine
 
@@ -132,7 +142,7 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     (the square is the player's property and not a station of an edition with depots)."""
     sq = g.edition.squares[square]
     if sq.kind is not KIND_LOT or building == "depot":
-        return RulesError(Code.NOT_OWNABLE, f"nothing can be built on {sq.name}"
+        return RulesError(CODE_NOT_OWNABLE, f"nothing can be built on {sq.name}"
                           if building != "depot" else f"a train depot goes on a station, not "
                           f"on {sq.name}")
     mine = builder_lots(g, player, square)
@@ -141,7 +151,7 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     mortgaged = g.mortgaged
     for s in mine:
         if mortgaged[s]:
-            return RulesError(Code.GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
+            return RulesError(CODE_GROUP_MORTGAGED, f"a lot of {sq.name}'s group is mortgaged",
                               square=sq.index)
     hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     top = hotel + 1 if g.edition.skyscrapers else hotel
@@ -151,26 +161,26 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     # what evenness and a skyscraper compare with; -1 when the player has no other lot
     low = min((level[s] for s in mine if s != square), default=-1)
     if building == "skyscraper" and (start != hotel or count != 1):
-        return RulesError(Code.NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
+        return RulesError(CODE_NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
                           f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
     if building == "hotel" and start + count != hotel:
-        return RulesError(Code.NOT_NOW, f"{count} building(s) on {sq.name} would not end in "
+        return RulesError(CODE_NOT_NOW, f"{count} building(s) on {sq.name} would not end in "
                           "a hotel")
     cost = 0
     new = start
     for _ in range(count):
         if new >= top:
-            return RulesError(Code.MAX_BUILDINGS, f"{sq.name} already has a "
+            return RulesError(CODE_MAX_BUILDINGS, f"{sq.name} already has a "
                               f"{'skyscraper' if top > hotel else 'hotel'}")
         if new == hotel:
             if len(mine) < len(g.edition.groups[sq.group]):
-                return RulesError(Code.NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
+                return RulesError(CODE_NO_MONOPOLY, f"a skyscraper on {sq.name} needs the "
                                   "whole colour group")
             if 0 <= low < hotel:
-                return RulesError(Code.UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
+                return RulesError(CODE_UNEVEN, f"a skyscraper on {sq.name} needs a hotel on "
                                   "every lot of its group")
         if g.options.even_building and 0 <= low < new:
-            return RulesError(Code.UNEVEN, f"build evenly: the other lots of {sq.name}'s "
+            return RulesError(CODE_UNEVEN, f"build evenly: the other lots of {sq.name}'s "
                               "group need a building first", square=sq.index)
         new += 1
         cost += sq.house_cost
@@ -325,10 +335,10 @@ def _sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesEr
         lvl > hotel and g.bank_hotels < 1)
     if g.options.even_building and not shortage:
         if any(g.level[s] > lvl for s in group if s != square):
-            return RulesError(Code.UNEVEN,
+            return RulesError(CODE_UNEVEN,
                               "sell evenly: sell from the most built lot of the group")
         if any(g.level[s] > new + 1 for s in group if s != square):
-            return RulesError(Code.UNEVEN, "sell evenly: that would leave the group uneven")
+            return RulesError(CODE_UNEVEN, "sell evenly: that would leave the group uneven")
     return _stock_refusal(g, _stock_change(g, lvl, new),
                           "to give for the " + ("skyscraper" if lvl > hotel else "hotel"))
 
@@ -397,13 +407,13 @@ def building_auction_refusal(g: GameState, building: str) -> RulesError | None:
     if g.pending:
         return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if building == "skyscraper" and not g.edition.skyscrapers:
-        return RulesError(Code.NOT_NOW, f"{g.edition.name} has no skyscrapers")
+        return RulesError(CODE_NOT_NOW, f"{g.edition.name} has no skyscrapers")
     stock = {"house": g.bank_houses, "hotel": g.bank_hotels,
              "skyscraper": g.bank_skyscrapers}[building]
     if stock < 1:
         return RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
     if not any(not p.bankrupt and can_place(g, i, building) for i, p in enumerate(g.players)):
-        return RulesError(Code.NOT_NOW, f"nobody could place a {building} now")
+        return RulesError(CODE_NOT_NOW, f"nobody could place a {building} now")
     return None
 
 

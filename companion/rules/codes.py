@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 
 class Code(StrEnum):
@@ -54,6 +54,25 @@ class Code(StrEnum):
     NOT_PAST_GO = "not_past_go"  #: the move told did not pass or reach GO
     SALARY_PAID = "salary_paid"  #: the salary for this move was paid already
     IN_JAIL = "in_jail"  #: a jailed player leaves jail first (fine, card, or a roll)
+
+
+#: the codes of the refusals `legal_commands` builds for nearly every state, as module
+#: constants: a member read through its class (`Code.NO_MONOPOLY`) goes through EnumType's
+#: attribute hook, about 0.13 µs in plain Python (as `edition.KIND_LOT` says)
+CODE_NO_MONOPOLY: Final = Code.NO_MONOPOLY
+CODE_NOT_OWNABLE: Final = Code.NOT_OWNABLE
+CODE_NOT_NOW: Final = Code.NOT_NOW
+CODE_MAX_BUILDINGS: Final = Code.MAX_BUILDINGS
+CODE_HAS_BUILDINGS: Final = Code.HAS_BUILDINGS
+CODE_NOT_IN_JAIL: Final = Code.NOT_IN_JAIL
+CODE_DEVICE_MOVES: Final = Code.DEVICE_MOVES
+CODE_MUST_ROLL: Final = Code.MUST_ROLL
+CODE_NO_BUS_TICKET: Final = Code.NO_BUS_TICKET
+CODE_UNEVEN: Final = Code.UNEVEN
+CODE_ALREADY_ROLLED: Final = Code.ALREADY_ROLLED
+CODE_GROUP_MORTGAGED: Final = Code.GROUP_MORTGAGED
+CODE_INSUFFICIENT_FUNDS: Final = Code.INSUFFICIENT_FUNDS
+CODE_DECISION_PENDING: Final = Code.DECISION_PENDING
 
 
 @dataclass(frozen=True, slots=True)

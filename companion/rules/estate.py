@@ -16,7 +16,7 @@ from companion.rules.buildings import (
     start_building_auction,
 )
 from companion.rules.buildings import own_property as _own_lot
-from companion.rules.codes import Code, RulesError
+from companion.rules.codes import CODE_HAS_BUILDINGS, Code, RulesError
 from companion.rules.edition import KIND_LOT
 from companion.rules.events import (
     AuctionClosed,
@@ -210,14 +210,14 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
             # lots keep theirs, as evenly as the selling left them (RU «на остальных
             # участках этого цвета оставить по одному дому»)
             if g.level[square]:
-                return RulesError(Code.HAS_BUILDINGS, f"sell the buildings of {sq.name} first",
+                return RulesError(CODE_HAS_BUILDINGS, f"sell the buildings of {sq.name} first",
                                   square=square, on="lot")
         elif any(g.level[s] for s in group):
-            return RulesError(Code.HAS_BUILDINGS,
+            return RulesError(CODE_HAS_BUILDINGS,
                               f"sell the buildings of {sq.name}'s group first",
                               square=square, on="group")
     elif square in g.depots:
-        return RulesError(Code.HAS_BUILDINGS, f"sell the train depot of {sq.name} first",
+        return RulesError(CODE_HAS_BUILDINGS, f"sell the train depot of {sq.name} first",
                           square=square, on="depot")
     return None
 

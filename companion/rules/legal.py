@@ -9,6 +9,8 @@ offers; tests/test_rules_legal.py compares it with trying every candidate throug
 
 from __future__ import annotations
 
+from typing import Final
+
 from companion.rules.buildings import (
     build_command_refusal,
     builder_lots,
@@ -76,6 +78,16 @@ _PROPERTY_VERBS = (Verb.BUILD, Verb.SELL_BUILDING, Verb.MORTGAGE, Verb.UNMORTGAG
 _BANK_BUILDINGS = ("house", "hotel", "skyscraper")
 #: the kinds of square anything is built on (a station: a train depot, in such an edition)
 _BUILT_ON = (SquareKind.LOT, SquareKind.STATION)
+#: the verbs offered in every state (`_turn`: the current player's, and the end) as constants:
+#: a member read through its class costs a call of EnumType's attribute hook
+_ROLL: Final = Verb.ROLL
+_PAY_FINE: Final = Verb.PAY_FINE
+_USE_CARD: Final = Verb.USE_CARD
+_END_TURN: Final = Verb.END_TURN
+_USE_BUS_TICKET: Final = Verb.USE_BUS_TICKET
+_PASS_GO: Final = Verb.PASS_GO
+_LAND: Final = Verb.LAND
+_END_GAME: Final = Verb.END_GAME
 
 
 def legal_commands(g: GameState) -> list[LegalOffer]:
@@ -100,7 +112,7 @@ def legal_commands(g: GameState) -> list[LegalOffer]:
     payers = [p.name for p in players if not p.bankrupt and p.cash > 0]
     if payers:
         out.append(PayOffer(payers + ["bank"], active + ["bank"]))
-    out.append(BareOffer(Verb.END_GAME))
+    out.append(BareOffer(_END_GAME))
     if len(active) >= 2 and not g.mr_monopoly and (
             not isinstance(top, AUCTIONS)):
         out.append(TradeOffer(active))
@@ -154,15 +166,15 @@ def _turn(g: GameState, out: list[LegalOffer], builders: bool) -> None:
     cur_i = g.current
     cur = g.players[cur_i].name
     if roll_refusal(g, cur_i) is None:
-        out.append(ActOffer(Verb.ROLL, cur))
+        out.append(ActOffer(_ROLL, cur))
     if leave_jail_refusal(g, cur_i, by_card=False) is None:
-        out.append(ActOffer(Verb.PAY_FINE, cur))
+        out.append(ActOffer(_PAY_FINE, cur))
     if leave_jail_refusal(g, cur_i, by_card=True) is None:
-        out.append(ActOffer(Verb.USE_CARD, cur))
+        out.append(ActOffer(_USE_CARD, cur))
     if end_turn_refusal(g, cur_i) is None:
-        out.append(ActOffer(Verb.END_TURN, cur))
+        out.append(ActOffer(_END_TURN, cur))
     if ticket_refusal(g, cur_i, None) is None:
-        out.append(SquaresOffer(Verb.USE_BUS_TICKET, cur,
+        out.append(SquaresOffer(_USE_BUS_TICKET, cur,
                                 bus_targets(g, g.players[cur_i].position)))
     # bank-only play: the square this roll's move reached, its salary before it; where the
     # device rolls it moves the tokens itself (turns.move_refusal)
@@ -173,11 +185,11 @@ def _turn(g: GameState, out: list[LegalOffer], builders: bool) -> None:
         paid = g.go_salary == GO_PAID
         out.append(LandOffer(cur, via_go if paid else list(every), [] if paid else via_go))
     if pass_go_refusal(g, cur_i) is None:
-        out.append(ActOffer(Verb.PASS_GO, cur))
+        out.append(ActOffer(_PASS_GO, cur))
     # the banker's corrections (the session lets nobody else send them)
     active = [p.name for p in g.players if not p.bankrupt]
-    out.append(CorrectionOffer(Verb.LAND, active, list(range(len(g.edition.squares)))))
-    out.append(CorrectionOffer(Verb.PASS_GO, active))
+    out.append(CorrectionOffer(_LAND, active, list(range(len(g.edition.squares)))))
+    out.append(CorrectionOffer(_PASS_GO, active))
     # the banker's call in a shortage: what the bank still has to auction one by one;
     # refused whatever else holds while nobody may build in a group (nobody could place it)
     kinds = [b for b in _BANK_BUILDINGS if builders and building_auction_refusal(g, b) is None]

@@ -12,7 +12,7 @@ it stands on (a corner belongs to both sides).
 from __future__ import annotations
 
 from companion.rules.board import auction_choices, move_to, turn_starts_moving
-from companion.rules.codes import Code, RulesError
+from companion.rules.codes import CODE_ALREADY_ROLLED, CODE_NO_BUS_TICKET, Code, RulesError
 from companion.rules.edition import BUS_DECK
 from companion.rules.estate import start_auction
 from companion.rules.events import BusTicketUsed, ChoseSquare, Events, Why
@@ -54,11 +54,11 @@ def ticket_refusal(g: GameState, player: int, square: int | None) -> RulesError 
     if p.in_jail:
         return RulesError(Code.NOT_NOW, f"{p.name} must leave jail before taking the bus")
     if not g.must_roll:
-        return RulesError(Code.ALREADY_ROLLED,
+        return RulesError(CODE_ALREADY_ROLLED,
                           f"{p.name} has moved already: a bus ticket replaces a roll",
                           player=p.name)
     if usable_tickets(g, player) < 1:
-        return RulesError(Code.NO_BUS_TICKET, f"{p.name} has no bus ticket to use now"
+        return RulesError(CODE_NO_BUS_TICKET, f"{p.name} has no bus ticket to use now"
                           + (" (one taken this turn is used from the next)" if p.bus_tickets
                              else ""))
     if square is not None and square not in bus_targets(g, p.position):

@@ -11,7 +11,15 @@ from companion.rules.board import (
     turn_starts_moving,
     utility_rent,
 )
-from companion.rules.codes import Code, RulesError
+from companion.rules.codes import (
+    CODE_ALREADY_ROLLED,
+    CODE_DEVICE_MOVES,
+    CODE_MUST_ROLL,
+    CODE_NOT_IN_JAIL,
+    CODE_NOT_NOW,
+    Code,
+    RulesError,
+)
 from companion.rules.dice import dice_json, two_dice
 from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Why, Winner
 from companion.rules.money import charge, transfer
@@ -72,7 +80,7 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
         return RulesError(Code.NOT_YOUR_TURN, f"it is {g.players[g.current].name}'s turn",
                           player=g.players[g.current].name)
     if not g.must_roll:
-        return RulesError(Code.ALREADY_ROLLED, f"{g.players[player].name} has rolled already",
+        return RulesError(CODE_ALREADY_ROLLED, f"{g.players[player].name} has rolled already",
                           player=g.players[player].name)
     if g.go_salary == GO_PAID:  # bank-only play: PASS GO paid this move, its square next
         name = g.players[player].name
@@ -161,17 +169,17 @@ def leave_jail_refusal(g: GameState, player: int, by_card: bool) -> RulesError |
         return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     p = g.players[player]
     if not p.in_jail:
-        return RulesError(Code.NOT_IN_JAIL, f"{p.name} is not in jail")
+        return RulesError(CODE_NOT_IN_JAIL, f"{p.name} is not in jail")
     if player != g.current:
-        return RulesError(Code.NOT_NOW, f"{p.name} may leave jail in their own turn")
+        return RulesError(CODE_NOT_NOW, f"{p.name} may leave jail in their own turn")
     if g.rolled:
-        return RulesError(Code.NOT_NOW, "leave jail before rolling")
+        return RulesError(CODE_NOT_NOW, "leave jail before rolling")
     if by_card:
         if not p.jail_cards:
             return RulesError(Code.NO_JAIL_CARD, f"{p.name} has no Get Out of Jail Free card")
         return None
     if p.jail_turns >= g.options.jail_fine_before_rolls:
-        return RulesError(Code.NOT_NOW, f"{p.name} may pay the fine only before the first "
+        return RulesError(CODE_NOT_NOW, f"{p.name} may pay the fine only before the first "
                           f"{g.options.jail_fine_before_rolls} rolls in jail")
     if p.cash < g.options.jail_fine:
         return cannot_afford(g, player, "the jail fine", g.options.jail_fine,
@@ -206,7 +214,7 @@ def end_turn_refusal(g: GameState, player: int) -> RulesError | None:
     if g.pending:
         return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if g.must_roll and not g.options.bank_only:
-        return RulesError(Code.MUST_ROLL, f"{g.players[player].name} must roll"
+        return RulesError(CODE_MUST_ROLL, f"{g.players[player].name} must roll"
                           + (" again (doubles)" if g.rolled else " first"),
                           player=g.players[player].name, again=g.rolled)
     return None
@@ -277,7 +285,7 @@ def move_refusal(g: GameState, player: int, telling: bool = True) -> RulesError 
     their turn, out of jail, with nothing pending; `telling` a square: one per roll.
     Where the device rolls, it moves the tokens and pays GO itself."""
     if not g.options.bank_only:
-        return RulesError(Code.DEVICE_MOVES, "the device moves the tokens and pays the salary "
+        return RulesError(CODE_DEVICE_MOVES, "the device moves the tokens and pays the salary "
                           "at GO itself: only the banker can correct a move")
     if g.pending:
         return RulesError(Code.DECISION_PENDING, "answer the pending decision first")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.rules import GameState
-from companion.rules.edition import SquareKind
+from companion.rules.edition import KIND_LOT
 from companion.rules.events import (
     AuctionStarted,
     Bankrupt,
@@ -75,7 +75,7 @@ def _full_groups(g: GameState) -> list[int]:
     """The owners (player indexes) of every complete colour group of lots, one per group."""
     owners = []
     for group in g.edition.groups.values():
-        if not group or g.edition.squares[group[0]].kind is not SquareKind.LOT:
+        if not group or g.edition.squares[group[0]].kind is not KIND_LOT:
             continue
         first = g.owner[group[0]]
         if first >= 0 and all(g.owner[s] == first for s in group):
