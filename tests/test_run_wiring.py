@@ -71,7 +71,7 @@ def test_web_remote_serves_and_shows_a_fresh_join_link_after_each_join(tmp_path:
 
     joined = threading.Event()
     with GameSession.open(tmp_path) as session:
-        remote = WebRemote(session, "127.0.0.1", 0, tmp_path, on_join=joined.set)
+        remote = WebRemote(session, "127.0.0.1", 0, tmp_path, on_join=lambda _joined: joined.set())
         remote.start()
         try:
             link = remote.join_link()

@@ -126,6 +126,25 @@ def test_a_wrong_pin_spends_the_join_link(app: Flask) -> None:
     assert phone.client.get("/api/state").status_code == 401
 
 
+def test_a_wrong_pin_renews_the_code_without_saying_a_phone_joined(
+        game: Any, tmp_path: Path) -> None:
+    """The table screen shows the next code after a wrong PIN spent the link, but "a phone
+    joined" (and the phones' "joined" news) only after a phone did join."""
+    spent: list[bool] = []
+    app = create_app(game, tmp_path / "game", {"banker_pin": "2468"},
+                     TableHooks(on_join=spent.append))
+    try:
+        phone = in_french(Phone(app))
+        url = join_url(app, ORIGIN, fresh=True).removeprefix(ORIGIN)
+        refused(join_with(phone, url, "banker", "0000"), 403, "bad_pin")
+        assert spent == [False]
+        url = join_url(app, ORIGIN, fresh=True).removeprefix(ORIGIN)
+        assert join_with(phone, url, "banker", "2468").status_code == 302
+        assert spent == [False, True]
+    finally:
+        app.extensions["web_remote"].close()
+
+
 def test_the_banker_is_warned_of_wrong_pins_on_the_banker_page(app: Flask) -> None:
     ann = joined(app, "Ann")
     for pin in ("0000", "1111"):

@@ -160,10 +160,11 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     persister = Persister()
     on_join = hooks.on_join
 
-    def joined() -> None:
-        hub.publish("joined", {})
+    def joined(phone_joined: bool) -> None:
+        if phone_joined:
+            hub.publish("joined", {})
         if on_join is not None:
-            on_join()  # the table screen shows the next one-time link
+            on_join(phone_joined)  # the table screen shows the next one-time link
 
     guard = hooks.pin_guard or PinGuard(PinStore(Path(data_dir) / PIN_FILE),
                                         on_warning=hooks.on_pin_warning)

@@ -83,7 +83,8 @@ class CardRegistration(Protocol):
 class TableHooks:
     """What the companion hands the remote besides the session; each part is optional.
 
-    on_join: a phone spent its join link (the screen shows the next one);
+    on_join: a join link was spent, by a phone that joined (True) or by a wrong banker PIN
+    (False): the screen shows the next one, and says a phone joined only when one did;
     games / new_game_file: the banker's saved games, and starting a new game in a new file;
     tags / registration: the card reader's tags and guided registration;
     pin_guard: the table's one banker PIN guard, shared with the screen (companion.game.pins;
@@ -93,7 +94,7 @@ class TableHooks:
     screen, a headless table and the card readers read too (None: the remote keeps its own
     over `<data_dir>/web/proposals.json`)."""
 
-    on_join: Callable[[], None] | None = None
+    on_join: Callable[[bool], None] | None = None
     games: SavedGames | None = None
     new_game_file: Callable[[JSON, Source], Outcome] | None = None
     tags: TagList | None = None

@@ -45,10 +45,12 @@ def load_secret(path: Path) -> bytes:
 
 
 class JoinCodes:
-    """One-time join codes: minted for the screen's QR code, spent when a phone joins."""
+    """One-time join codes: minted for the screen's QR code, spent when a phone joins (or
+    when a wrong banker PIN is typed on it: one guess per link). `on_spent(joined)` is told
+    which, so the screen shows the next code and says "a phone joined" only for a join."""
 
     def __init__(self, ttl: float = JOIN_TTL_S, clock: Callable[[], float] = time.monotonic,
-                 on_spent: Callable[[], None] | None = None) -> None:
+                 on_spent: Callable[[bool], None] | None = None) -> None:
         self._codes: dict[str, float] = {}
         self._current: str | None = None
         self._lock = threading.Lock()
@@ -73,15 +75,16 @@ class JoinCodes:
         with self._lock:
             return self._codes.get(code, 0.0) > self._clock()
 
-    def spend(self, code: str) -> bool:
-        """Use the code up; False when it is unknown, spent or expired."""
+    def spend(self, code: str, joined: bool = True) -> bool:
+        """Use the code up (`joined`: a phone joined with it, else a guess used it); False
+        when it is unknown, spent or expired."""
         with self._lock:
             expiry = self._codes.pop(code, None)
             if self._current == code:
                 self._current = None
         ok = expiry is not None and expiry > self._clock()
         if ok and self._on_spent is not None:
-            self._on_spent()
+            self._on_spent(joined)
         return ok
 
 

@@ -269,10 +269,11 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
             try:
                 from companion.screen.texts import text as screen_text  # no pygame in it
 
-                def next_link() -> None:  # a phone joined: the QR code shows a fresh link
+                def next_link(joined: bool) -> None:  # a link spent: the QR shows a fresh one
                     controller.ui.remote_url = remote.join_link()
-                    controller.ui.wifi = None  # it is on the table's Wi-Fi, if there is one
-                    controller.post_message(screen_text("phone_joined"), "info")
+                    if joined:  # not a wrong banker PIN, which spends its link too
+                        controller.ui.wifi = None  # it is on the table's Wi-Fi, if any
+                        controller.post_message(screen_text("phone_joined"), "info")
 
                 remote = WebRemote(session, config.web.host, port, data_dir, on_join=next_link,
                                    games=session if isinstance(session, SessionHolder) else None,

@@ -94,7 +94,7 @@ class WebRemote:
     THREADS = 32
 
     def __init__(self, session: GameSessionProtocol, host: str, port: int,
-                 data_dir: Path, on_join: Callable[[], None] | None = None,
+                 data_dir: Path, on_join: Callable[[bool], None] | None = None,
                  games: Any = None, tags: Any = None,
                  offers: OfferStore | None = None,
                  on_pin_warning: Callable[[Any], None] | None = None,

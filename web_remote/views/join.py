@@ -95,7 +95,7 @@ def join(code: str) -> BaseResponse:
     if wants_banker and r.pin.store.is_set:
         verdict = r.pin.check(pin)
         if verdict.result == "wrong":
-            r.joins.spend(code)  # one guess per link: the next needs the table's new code
+            r.joins.spend(code, joined=False)  # one guess per link: next, the new code
         if not verdict.right:
             return pin_refused(verdict)
     elif wants_banker:
