@@ -163,3 +163,20 @@ def test_a_data_dir_naming_a_file_is_one_line_for_every_subcommand(
     assert err == f"companion {name}: the data directory {afile} is a file, not a directory: " \
         "choose another with --data-dir DIR\n"
     assert afile.read_text() == "not a directory\n"
+
+
+def test_companion_version_names_the_installed_package(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion --version` says the version that runs, the one pyproject.toml gave the
+    installed package (an update's rollback is checked by it)."""
+    import tomllib
+    from importlib.metadata import version
+
+    from companion.app import cli
+
+    assert cli.main(["--version"]) == 0
+    said = capsys.readouterr().out.strip()
+    assert said == f"companion {version('table-companion')}"
+    project = tomllib.loads(Path(__file__).parents[1].joinpath("pyproject.toml").read_text())
+    assert said == f"companion {project['project']['version']}"
+    assert cli.main(["--version", "extra"]) == 2  # not a command: a usage error

@@ -36,10 +36,23 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 def usage() -> str:
     """The help text listing every subcommand."""
     width = max(len(name) for name in SUBCOMMANDS)
-    lines = ["usage: companion COMMAND [ARGS]", "", "commands:"]
+    lines = ["usage: companion COMMAND [ARGS]", "       companion --version", "",
+             "commands:"]
     for name, (_module, summary) in SUBCOMMANDS.items():
         lines.append(f"  {name.ljust(width)}  {summary}")
     return "\n".join(lines)
+
+
+def version() -> str:
+    """The installed companion's version (its package's metadata): what an update, a
+    rollback or `companion doctor` names, and what runs."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("table-companion")
+    except PackageNotFoundError:  # a checkout run without installing it
+        return "unknown (not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args or args[0] in {"-h", "--help", "help"}:
         print(usage())
         return 0 if args else 2
+    if args == ["--version"]:
+        print(f"companion {version()}")
+        return 0
     name, rest = args[0], args[1:]
     if name not in SUBCOMMANDS:
         print(f"companion: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
