@@ -166,9 +166,14 @@ def page(name: str, **ctx: Any) -> BaseResponse:
 
 def _render(name: str, template: str, ctx: dict[str, Any]) -> str:
     """The template with what every page has besides its own: money and square names in
-    the phone's language, the verbs' labels, the groups' colours."""
+    the phone's language, the verbs' labels, the groups' colours; the table's typed view
+    of the page's state (`view`) and the session's clock as the page is drawn (`now`: the
+    view is built once per version, a countdown is told as it stands)."""
     state = ctx["state"]
     lang = current_language()
+    if "view" not in ctx:
+        ctx["view"] = remote().table(state)
+    ctx["now"] = remote().session.now()
     ctx.update(money=lambda a: money(a, state.get("currency"), lang), labels=verb_labels(),
                names=square_names(state, lang), page_name=name,
                colour=lambda grp: group_colour(state, grp), partial_url=request.full_path,
