@@ -304,9 +304,8 @@ def test_faces_read_the_state_dicts_no_more_than_they_still_do() -> None:
 #: the phones' templates' reads of the state JSON itself (the `state` the views hand them),
 #: and how many remain: a ratchet that only goes down. A page draws the table's typed view
 #: (`view.version`, `view.bank.pot`, `view.teaching_on`, `view.auction_left(now)`, ...).
-#: The 2 left hand the whole state to `lesson_for` (web_remote/reasons.py), which says the
-#: teaching table's lesson from it
-TEMPLATE_STATE_READS = 2
+#: (The teaching table's lesson is said by the page's view function: web_remote/reasons.py)
+TEMPLATE_STATE_READS = 0
 TEMPLATES = ROOT / "web_remote" / "templates"
 
 
