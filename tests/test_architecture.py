@@ -301,6 +301,47 @@ def test_faces_read_the_state_dicts_no_more_than_they_still_do() -> None:
     assert reads["companion.screen"] > 0  # the packages were found and read
 
 
+#: the phones' templates' reads of the state JSON itself (the `state` the views hand them),
+#: and how many remain: a ratchet that only goes down. A page draws the table's typed view
+#: (`view.version`, `view.bank.pot`, `view.teaching_on`, `view.auction_left(now)`, ...).
+#: (The teaching table's lesson is said by the page's view function: web_remote/reasons.py)
+TEMPLATE_STATE_READS = 0
+TEMPLATES = ROOT / "web_remote" / "templates"
+
+
+def _template_state_reads(source: str) -> int:
+    """How often a Jinja template reads the variable `state` (`state.pot`, `state["pot"]`,
+    `f(state)`): its name tokens, not a word of the HTML, a string or another's attribute
+    (`view.state`)."""
+    from jinja2 import Environment
+
+    count, previous = 0, ""
+    for _line, kind, value in Environment().lex(source):
+        if kind == "whitespace":
+            continue
+        count += kind == "name" and value == "state" and previous != "."
+        previous = value if kind == "operator" else kind
+    return count
+
+
+def test_templates_read_the_state_no_more_than_they_still_do() -> None:
+    pages = sorted(TEMPLATES.rglob("*.html"))
+    reads = {str(p.relative_to(TEMPLATES)): _template_state_reads(p.read_text("utf-8"))
+             for p in pages}
+    assert len(pages) > 10 and "parts/me.html" in reads  # the templates were found and read
+    total = sum(reads.values())
+    assert total <= TEMPLATE_STATE_READS, "a template reads the state JSON more than before " \
+        f"({ {p: n for p, n in reads.items() if n} }): draw from the table's view " \
+        "(companion.game.table.view: view.version, view.bank, view.decision, ...)"
+
+
+def test_the_template_ratchet_sees_a_state_read() -> None:
+    """The template counter counts the variable, not HTML, strings or another's field."""
+    source = ('<p class="state">{{ state.pot }} {{ view.state }} {{ "state" }}</p>'
+              '{% if state["teaching"] %}{{ lesson_for(state, None) }}{% endif %} state.x')
+    assert _template_state_reads(source) == 3
+
+
 def test_the_state_ratchet_sees_a_dict_read(tmp_path: Path) -> None:
     """The counter counts a subscript and a .get of a state key, not a word or another key."""
     source = tmp_path / "face.py"

@@ -187,3 +187,35 @@ def test_a_phone_reads_the_auction_clock_as_it_stands_not_as_the_view_was_built(
                 "seconds_left"] == 0
         finally:
             app.extensions["web_remote"].close()
+
+
+def test_one_view_tells_the_auction_clock_as_it_stands(tmp_path: Path) -> None:
+    """The view is built once per version; the seconds a page draws are told at its own
+    time (TableView.auction_left), so a countdown read from one view does not freeze."""
+    clock = Clock()
+    with GameSession.open(tmp_path, clock=clock) as session:
+        auction(session)
+        view = session.table()
+        assert view.auction_left(session.now()) == 30
+        clock.now += 12.5
+        assert session.table() is view  # the same version: the same view
+        assert view.auction_left(session.now()) == 18
+        assert session.state()["auction_clock"]["seconds_left"] == 18  # what the state says
+        clock.now += 60
+        assert view.auction_left(session.now()) == 0
+
+
+def test_switching_teaching_shows_in_the_view_of_the_same_version(tmp_path: Path) -> None:
+    """Switching the teaching table is no move (the version stays), yet the view the
+    banker's page draws says the switch at once, and again when switched back."""
+    with GameSession.open(tmp_path) as session:
+        assert session.table().teaching_on is None  # no game: nothing to switch
+        assert session.submit({"do": "new_game", "edition": "classic-eur",
+                               "players": ["Ann", "Bo"], "seed": 3, "teaching": True},
+                              BANKER).accepted
+        version = session.version
+        assert session.table().teaching_on is True
+        assert session.set_teaching(False, BANKER).accepted
+        assert session.version == version and session.table().teaching_on is False
+        assert session.set_teaching(True, BANKER).accepted
+        assert session.table().teaching_on is True

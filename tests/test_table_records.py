@@ -128,3 +128,21 @@ def test_a_mr_monopoly_turn_and_a_malformed_bank() -> None:
     odd = build({"bank": {"houses": "many", "skyscrapers": None}})
     assert (odd.bank.houses, odd.bank.skyscrapers, odd.bank.stock("skyscraper")) == (0, 0, 0)
     assert build({"bank": "none"}).bank.stock("house") == 0
+
+
+def test_the_bank_holds_the_pot_only_under_the_house_rule(tmp_path: Path) -> None:
+    """The Free Parking pot is the state's figure when the house rule is on (the Table page
+    draws it), None when it is off, not a 0 that would be drawn."""
+    pot = GameSession.open(tmp_path / "pot")
+    classic = _session(tmp_path)
+    try:
+        started = pot.submit({"do": "new_game", "edition": "classic-eur",
+                              "players": ["Ann", "Bo"], "seed": 3,
+                              "options": {"free_parking_pot": True,
+                                          "free_parking_pot_start": 100}}, TABLE)
+        assert started.accepted, started.message
+        assert pot.table().bank.pot == pot.state()["pot"] == 100
+        assert classic.table().bank.pot is None
+    finally:
+        pot.close()
+        classic.close()

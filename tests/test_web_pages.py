@@ -392,3 +392,44 @@ def test_a_command_without_a_player_says_where_it_came_from() -> None:
                          "reason": "salary"}]}
     (row,) = transactions([entry], None)
     assert row["by"] == "" and row["by_kind"] == "rfid"
+
+
+def test_the_countdown_is_told_as_the_page_is_drawn(tmp_path: Path) -> None:
+    """The view of a version is built once; the auction's seconds on the Me and Table pages
+    are the session's clock's when the page is asked for, not the view's first reading."""
+    from companion.game.api import Source
+    from companion.game.session import GameSession
+
+    clock = [1_000_000.0]
+    banker_src = Source("script", banker=True)
+    with GameSession.open(tmp_path / "game", clock=lambda: clock[0]) as session:
+        for command in ({"do": "new_game", "edition": "classic-eur",
+                         "players": ["Ann", "Bo", "Cy"], "seed": 3},
+                        {"do": "roll", "dice": [1, 2]}, {"do": "decline"},
+                        {"do": "bid", "by": "Bo", "amount": 20}):
+            assert session.submit(command, banker_src).accepted, command
+        app = create_app(session, tmp_path / "game", {"banker_pin": "2468"})
+        try:
+            ann, spectator = Phone(app), Phone(app)
+            ann.join("player:Ann")
+            spectator.join("spectator")
+            me = '<p class="countdown" data-countdown="{0}" data-version="4">{0}</p>'
+            assert me.format(30) in text(ann.client.get("/me?partial=1"))
+            clock[0] += 12.5  # no move: the same version, the same view of the table
+            assert me.format(18) in text(ann.client.get("/me?partial=1"))
+            table = '<span class="countdown" data-countdown="18">18</span>'
+            assert table in text(spectator.client.get("/table?partial=1"))
+        finally:
+            app.extensions["web_remote"].close()
+
+
+def test_the_banker_page_says_the_teaching_switch(banker: Phone) -> None:
+    """Switching teaching is no move; the banker's page says the switch all the same."""
+    page = text(banker.client.get("/banker?partial=1"))
+    switched_on = "Switch teaching off" in page
+    resp = banker.client.post("/banker/teaching", data={"on": "0" if switched_on else "1",
+                                                         "csrf_token": banker.csrf},
+                              headers={"Origin": ORIGIN})
+    assert resp.status_code in (200, 302, 303)
+    page = text(banker.client.get("/banker?partial=1"))
+    assert ("Switch teaching on" if switched_on else "Switch teaching off") in page

@@ -33,7 +33,6 @@ from web_remote.context import (
 )
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_ADDRESS, Hub
 from web_remote.i18n import _
-from web_remote.reasons import lesson_for
 from web_remote.security import (
     SEATS_FILE,
     TABLE_SLOT,
@@ -221,7 +220,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     @app.context_processor
     def _globals() -> dict[str, Any]:
         return {"me": identity(), "csrf_token": csrf_token, "lang": i18n.current_language(),
-                "languages": i18n.LANGUAGES, "lesson_for": lesson_for,
+                "languages": i18n.LANGUAGES,
                 "table_warnings": lambda: i18n.say_warnings(remote().warnings)}
 
     @app.errorhandler(404)

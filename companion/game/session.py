@@ -199,7 +199,7 @@ class GameSession:
         #: the table's open offers (companion.game.table.offers), lapsed by this writer
         self._offers: OfferStore | None = None
         #: the typed view of the table (companion.game.table.view) and what it was built for
-        self._table: tuple[tuple[int, int], TableView] | None = None
+        self._table: tuple[PublicView | None, int, TableView] | None = None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -390,13 +390,16 @@ class GameSession:
         built once per version and change of the open offers, by whoever asks first. Any
         thread."""
         offers = self._offers
-        key = (self.version, offers.generation if offers is not None else -1)
+        generation = offers.generation if offers is not None else -1
+        # the public view it is built from, not only its version: switching the teaching
+        # table makes a new one of the same version, which the banker's page shows
+        public = self._view
         cached = self._table
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        state = self.state()  # the version may have moved on since `key` was taken
+        if cached is not None and cached[0] is public and cached[1] == generation:
+            return cached[2]
+        state = self._clocked(public) if public is not None else self.state()
         view = build(state, offers.open() if offers is not None else ())
-        self._table = ((view.version, key[1]), view)
+        self._table = (public, generation, view)
         return view
 
     def _offered(self, trade: Mapping[str, Any]) -> bool:

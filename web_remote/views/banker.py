@@ -80,7 +80,8 @@ def _render(refused: dict[str, str] | None = None,
     players = list(view.names())
     template = "parts/banker.html" if request.args.get("partial") else "banker.html"
     return Response(render_template(
-        template, state=state, view=view, page_name="banker", partial_url=url_for("banker.page"),
+        template, state=state, view=view, now=r.session.now(), page_name="banker",
+        partial_url=url_for("banker.page"),
         players=players, money=lambda a: money(a, state.get("currency"), lang),
         editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
         tags=tags.list(current_language()) if tags is not None else None, registration=registration,

@@ -45,7 +45,8 @@ def _ask(seq: int, refused: str | None = None, status: int = 200) -> Response:
     problem = refused or (say_refusal(plan.get("code"), plan.get("params"), plan.get("message"),
                                       state) if "code" in plan else None)
     resp = Response(render_template(
-        "going_back.html", state=state, page_name="history", seq=seq,
+        "going_back.html", state=state, view=remote().table(state), page_name="history",
+        seq=seq,
         here=say_moves(here, state)[0] if here else None, moves=moves, problem=problem,
         heading=ngettext("Going back takes back %(num)d move:",
                          "Going back takes back these %(num)d moves, the newest first:",

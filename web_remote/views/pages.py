@@ -41,7 +41,7 @@ from web_remote.present import (
     square_names,
     transactions,
 )
-from web_remote.reasons import move_reasons, reason
+from web_remote.reasons import lesson_for, move_reasons, reason
 from web_remote.views.shared import shared
 from web_remote.worth import chart_svg, legend_entries
 
@@ -166,9 +166,14 @@ def page(name: str, **ctx: Any) -> BaseResponse:
 
 def _render(name: str, template: str, ctx: dict[str, Any]) -> str:
     """The template with what every page has besides its own: money and square names in
-    the phone's language, the verbs' labels, the groups' colours."""
+    the phone's language, the verbs' labels, the groups' colours; the table's typed view
+    of the page's state (`view`) and the session's clock as the page is drawn (`now`: the
+    view is built once per version, a countdown is told as it stands)."""
     state = ctx["state"]
     lang = current_language()
+    if "view" not in ctx:
+        ctx["view"] = remote().table(state)
+    ctx["now"] = remote().session.now()
     ctx.update(money=lambda a: money(a, state.get("currency"), lang), labels=verb_labels(),
                names=square_names(state, lang), page_name=name,
                colour=lambda grp: group_colour(state, grp), partial_url=request.full_path,
@@ -254,6 +259,7 @@ def me() -> BaseResponse:
                     spoken=request.args.get("say") == "1")
     news["markable"] = who is not None and who.player is not None and who.player == player
     return page("me", state=state, view=view, player=player, seat=seat, moves=mine, news=news,
+                lesson=lesson_for(state, player),  # the teaching table's, for this phone
                 undo_mine=say_undo(target, state) if mine_to_undo else None,
                 said=building_said(decision), placing=placing,
                 place=offered("build") if placing else None,
@@ -307,6 +313,7 @@ def table() -> BaseResponse:
         faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
         view = remote().table(state)
         return dict(moves=latest_moves(state), news=say_news(state, None), view=view,
+                    lesson=lesson_for(state, None),  # the teaching table's, any player's
                     board=board(view, current_language()),
                     said=building_said(view.decision),
                     speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,

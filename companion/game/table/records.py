@@ -139,12 +139,15 @@ _STOCK = {"house": "houses", "hotel": "hotels", "skyscraper": "skyscrapers", "de
 
 @dataclass(frozen=True, slots=True)
 class Bank:
-    """What the bank holds: buildings left to sell and (Mega) bus tickets in the pile; the
-    stocks an edition has not are None.
+    """What the bank holds: buildings left to sell, (Mega) bus tickets in the pile and the
+    Free Parking pot; the stocks an edition has not, and the pot when the house rule is
+    off, are None.
 
     >>> bank = Bank.of({"bank": {"houses": 28, "hotels": 10}})
-    >>> bank.stock("house"), bank.stock("skyscraper"), bank.bus_tickets
-    (28, 0, None)
+    >>> bank.stock("house"), bank.stock("skyscraper"), bank.bus_tickets, bank.pot
+    (28, 0, None, None)
+    >>> Bank.of({"options": {"free_parking_pot": True}, "pot": 150}).pot
+    150
     """
 
     houses: int
@@ -152,6 +155,8 @@ class Bank:
     skyscrapers: int | None
     depots: int | None
     bus_tickets: int | None
+    #: the Free Parking pot (None: the house rule is off)
+    pot: int | None = None
 
     @classmethod
     def of(cls, state: Mapping[str, Any]) -> Bank:
@@ -163,9 +168,12 @@ class Bank:
         def held(key: str) -> int | None:
             return _int(bank[key]) if key in bank else None
 
+        options = state.get("options")
+        pot_on = isinstance(options, Mapping) and bool(options.get("free_parking_pot"))
         return cls(houses=_int(bank.get("houses")), hotels=_int(bank.get("hotels")),
                    skyscrapers=held("skyscrapers"), depots=held("depots"),
-                   bus_tickets=held("bus_tickets"))
+                   bus_tickets=held("bus_tickets"),
+                   pot=_int(state.get("pot")) if pot_on else None)
 
     def stock(self, building: str) -> int:
         """How many of `building` ("house", "hotel", "skyscraper", "depot") the bank has

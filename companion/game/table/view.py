@@ -228,6 +228,20 @@ class TableView:
         return Bank.of(self._state)
 
     @cached_property
+    def teaching_on(self) -> bool | None:
+        """Whether the teaching table explains the rules as they apply (None: no game, so
+        no teaching table to switch)."""
+        teaching = self._state.get("teaching")
+        return bool(teaching.get("on")) if isinstance(teaching, Mapping) else None
+
+    def auction_left(self, now: float) -> int | None:
+        """The auction clock's whole seconds left at `now` (epoch seconds; the session's
+        `now()` when the page is drawn, since the view is built once per version and the
+        clock runs on), None while no clock runs."""
+        clock = self.auction_clock
+        return clock.left_at(now) if clock is not None else None
+
+    @cached_property
     def _seat_by_name(self) -> dict[str, Seat]:
         return {p.name: p for p in self.players}
 
