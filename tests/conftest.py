@@ -42,3 +42,16 @@ def screen_in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     texts.use_language("en")
     yield
     texts.use_language(language)
+
+
+@pytest.fixture
+def dummy_display(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A real pygame display on SDL's dummy video driver (invisible), quit and the driver
+    restored after. A screen test module uses it with `pytestmark = pytest.mark.usefixtures(
+    "dummy_display")`."""
+    import pygame
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    yield
+    pygame.display.quit()

@@ -3,10 +3,8 @@ voice) are told: companion.screen.wakeups.FirstFrame, through a real session and
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -24,18 +22,7 @@ BOT = Source("script", banker=True)
 NEVER_S = 30.0
 
 
-@pytest.fixture(autouse=True)
-def headless_sdl() -> Iterator[None]:
-    """Dummy SDL video for a real (invisible) display; environment restored after."""
-    saved = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.display.init()
-    yield
-    pygame.display.quit()
-    if saved is None:
-        os.environ.pop("SDL_VIDEODRIVER", None)
-    else:
-        os.environ["SDL_VIDEODRIVER"] = saved
+pytestmark = pytest.mark.usefixtures("dummy_display")
 
 
 class Recording(ScreenLoop):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pygame
 import pytest
 from web_fakes import FakeSession
@@ -14,19 +11,7 @@ from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
 from companion.screen.render import render
 
-
-@pytest.fixture(autouse=True)
-def headless_sdl() -> Iterator[None]:
-    """Dummy SDL video for a real (invisible) display; environment restored after."""
-    saved = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.display.init()
-    yield
-    pygame.display.quit()
-    if saved is None:
-        os.environ.pop("SDL_VIDEODRIVER", None)
-    else:
-        os.environ["SDL_VIDEODRIVER"] = saved
+pytestmark = pytest.mark.usefixtures("dummy_display")
 
 
 def last_command(session: FakeSession) -> dict[str, object]:

@@ -4,8 +4,6 @@ window under Xvfb: tests/test_screen_journey.py."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +16,7 @@ from companion.screen.app import MENU_HOLD_S, ScreenLoop
 from companion.screen.controller import Controller
 from companion.screen.views.overlays import HELP_LINES
 
-
-@pytest.fixture(autouse=True)
-def headless_sdl() -> Iterator[None]:
-    """Dummy SDL video for a real (invisible) display; environment restored after."""
-    saved = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.display.init()
-    yield
-    pygame.display.quit()
-    if saved is None:
-        os.environ.pop("SDL_VIDEODRIVER", None)
-    else:
-        os.environ["SDL_VIDEODRIVER"] = saved
+pytestmark = pytest.mark.usefixtures("dummy_display")
 
 
 def make_loop(session: Any) -> tuple[Controller, ScreenLoop]:

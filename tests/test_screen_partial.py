@@ -3,7 +3,6 @@ targets of a frame drawn whole, move after move (companion.screen.render, issue 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,18 +23,7 @@ from tools.bench.journal import bot_script
 BOT = Source("script", banker=True)
 
 
-@pytest.fixture(autouse=True)
-def headless_sdl() -> Iterator[None]:
-    """Dummy SDL video for fonts and surfaces; environment restored after."""
-    saved = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.display.init()
-    yield
-    pygame.display.quit()
-    if saved is None:
-        os.environ.pop("SDL_VIDEODRIVER", None)
-    else:
-        os.environ["SDL_VIDEODRIVER"] = saved
+pytestmark = pytest.mark.usefixtures("dummy_display")
 
 
 @contextmanager

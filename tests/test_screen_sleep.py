@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 
 import pygame
 import pytest
@@ -21,18 +20,7 @@ from companion.screen.wakeups import INPUT_POLL_MS, InputWaiter
 LONG_S = 600.0  # a wait that would outlast the test run: only a wake-up ends it
 
 
-@pytest.fixture(autouse=True)
-def headless_sdl() -> Iterator[None]:
-    """Dummy SDL video for a real (invisible) display; environment restored after."""
-    saved = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.display.init()
-    yield
-    pygame.display.quit()
-    if saved is None:
-        os.environ.pop("SDL_VIDEODRIVER", None)
-    else:
-        os.environ["SDL_VIDEODRIVER"] = saved
+pytestmark = pytest.mark.usefixtures("dummy_display")
 
 
 class Spy(InputWaiter):
