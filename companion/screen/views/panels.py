@@ -499,10 +499,10 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
     for box, action in zip(columns(rect, max(len(actions), 4), gap), actions, strict=False):
         button = action.button or "menu"  # the same button again: its picture kept
         p.part(("button", button, action.label, narrow, i18n_language()), box,
-               partial(_draw_button, p, box, button, action.label, narrow))
+               partial(draw_button, p, box, button, action.label, narrow))
 
 
-def _draw_button(p: Painter, box: pygame.Rect, button: str, label: str, narrow: bool) -> None:
+def draw_button(p: Painter, box: pygame.Rect, button: str, label: str, narrow: bool) -> None:
     """One on-screen button: its cap in the panel button's colour, the button's name over
     what it does now (`narrow`: what it does alone, on up to two lines)."""
     cap = theme.BUTTON_COLORS[button]

@@ -20,10 +20,10 @@ import pygame
 
 from companion.game.api import Outcome
 from companion.screen import texts, theme
-from companion.screen.layout import rows
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import Choice, Chooser, UiState
+from companion.screen.views.panels import draw_button
 from companion.words.input_texts import INPUT_TEXTS, input_text
 
 OVERLAY = "registration"
@@ -302,17 +302,7 @@ def _buttons(p: Painter, rect: pygame.Rect, active: bool, asking: bool) -> None:
                 ("menu", text("reg_act_stop"))]
     slots = _columns(rect, 3, p.px(10))
     for slot, (button, label) in zip(slots, caps, strict=False):
-        cap = theme.BUTTON_COLORS[button]
-        ink = theme.button_ink(button)
-        p.fill(slot, cap, radius=8)
-        top, bottom = rows(slot.inflate(-p.px(8), -p.px(4)), 2)
-        top.height = slot.height * 2 // 5 - p.px(2)  # as the game's buttons: cap, then action
-        bottom.y, bottom.height = top.bottom, slot.bottom - top.bottom - p.px(3)
-        p.text(text(f"btn_{button}"), top, theme.SIZES["button_name"], ink, bold=True,
-               align="center", min_size=theme.readable(p.scale))
-        p.text(label, bottom, 17, ink, bold=True, align="center",
-               min_size=theme.readable(p.scale))
-        p.hotspot(slot, "button", button)
+        draw_button(p, slot, button, label, narrow=False)  # as the game's buttons
 
 
 def _columns(rect: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
