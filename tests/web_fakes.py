@@ -318,6 +318,12 @@ def play(game: Any, *commands: JSON) -> None:
         assert out.accepted, (command, out)
 
 
+def caught_up(app: Any, game: Any) -> None:
+    """Wait (on its event, 10 s at most) until the remote's listener has had the game's
+    version: moves made from the table reach the chart's samples on the listener's thread."""
+    assert app.extensions["web_remote"].session.wait_seen(game.state()["version"], 10.0)
+
+
 def joined(app: Any, who: str) -> Phone:
     """A phone that joined as the banker ("banker", PIN 2468) or as the named player."""
     phone = Phone(app)

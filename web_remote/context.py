@@ -128,10 +128,14 @@ class ListenedSession:
             self._seen = version
             self._cond.notify_all()
 
+    def wait_seen(self, version: int, timeout: float = CATCH_UP_S) -> bool:
+        """Wait until the remote's listener has had `version`; whether it had in time."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._seen >= version, timeout)
+
     def _caught_up(self, out: Outcome) -> Outcome:
         if out.accepted:
-            with self._cond:
-                self._cond.wait_for(lambda: self._seen >= out.version, CATCH_UP_S)
+            self.wait_seen(out.version)
         return out
 
     def submit(self, command: Command | JSON, source: Source,
