@@ -8,9 +8,9 @@
 
 from web_remote.app import create_app, post_warning
 from web_remote.context import TableHooks
-from web_remote.links import join_url, local_addresses
+from web_remote.links import join_url
 from web_remote.security import table_names
 from web_remote.serving import ServerHandle, serve
 
-__all__ = ["create_app", "join_url", "local_addresses", "post_warning", "serve", "ServerHandle",
+__all__ = ["create_app", "join_url", "post_warning", "serve", "ServerHandle",
            "TableHooks", "table_names"]

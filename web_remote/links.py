@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-
 from flask import Flask
 
 from web_remote.context import Remote
@@ -20,21 +18,3 @@ def join_url(app_or_state: Flask | Remote, base_url: str, fresh: bool = False) -
     code = remote.joins.mint(fresh=fresh)
     return f"{base_url.rstrip('/')}/join/{code}"
 
-
-def local_addresses() -> list[str]:
-    """This machine's LAN addresses, best first (for the printed and QR-coded link)."""
-    found: list[str] = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))  # no packet is sent: picks the outgoing interface
-            found.append(s.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addr = str(info[4][0])
-            if addr not in found and not addr.startswith("127."):
-                found.append(addr)
-    except OSError:
-        pass
-    return found or ["127.0.0.1"]
