@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion import paths
-from companion.game.table.view import build
+from companion.game.api import Standing
 from web_remote import store, worth
 from web_remote.store import Persister
 from web_remote.worth import WorthRecorder, read_series
@@ -18,11 +18,10 @@ from web_remote.worth import WorthRecorder, read_series
 NAMES = ["Ann", "Bo", "Cy"]
 
 
-def state(version: int, names: list[str] = NAMES) -> dict[str, Any]:
-    """A public state with what the recorder reads: players' worth, version and turn."""
-    return {"version": version, "turn": {"number": version // 3},
-            "players": [{"name": n, "net_worth": 1500 + 10 * version + i}
-                        for i, n in enumerate(names)]}
+def standing(version: int, names: list[str] = NAMES) -> Standing:
+    """What the session's writer tells the recorder: players' worth, version and turn."""
+    return Standing(version, version // 3, tuple(names),
+                    tuple(1500 + 10 * version + i for i in range(len(names))))
 
 
 def recorded(path: Path, versions: range, names: list[str] = NAMES) -> None:
@@ -30,7 +29,7 @@ def recorded(path: Path, versions: range, names: list[str] = NAMES) -> None:
     persister = Persister()
     recorder = WorthRecorder(path, persister)
     for v in versions:
-        recorder.record(build(state(v, names)))
+        recorder.record(standing(v, names))
     assert persister.flush()
     persister.stop()
 
@@ -59,12 +58,12 @@ def test_a_move_appends_one_line_and_never_rewrites_the_file(tmp_path: Path) -> 
     path = tmp_path / "networth.jsonl"
     persister = Persister()
     recorder = WorthRecorder(path, persister)
-    recorder.record(build(state(1)))
+    recorder.record(standing(1))
     assert persister.flush()
     inode, sizes = path.stat().st_ino, []
     for v in range(2, 1001):
         before = path.stat().st_size
-        recorder.record(build(state(v)))
+        recorder.record(standing(v))
         assert persister.flush()
         sizes.append(path.stat().st_size - before)
     persister.stop()
@@ -146,13 +145,13 @@ def test_a_full_card_loses_no_sample_once_it_has_room_again(
     monkeypatch.setattr(store, "append_bytes", append)
     persister = Persister()
     recorder = WorthRecorder(path, persister)
-    recorder.record(build(state(1)))
+    recorder.record(standing(1))
     assert persister.flush()
     full["on"] = True
-    recorder.record(build(state(2)))
+    recorder.record(standing(2))
     assert persister.flush()
     full["on"] = False
-    recorder.record(build(state(3)))
+    recorder.record(standing(3))
     assert persister.flush()
     persister.stop()
     assert [s["v"] for s in reopened(path)[1]] == [1, 2, 3]

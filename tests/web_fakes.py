@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.api import JSON, Outcome, Source, Standing, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.authority import as_json
 from companion.game.table.offers import Facts, OfferStore
@@ -24,7 +24,7 @@ from companion.game.telling.seen import (
     move_news,
     news_items,
 )
-from companion.rules import Accepted, Command, GameState
+from companion.rules import Accepted, Command, GameState, net_worth
 
 
 def _mentions(entry: JSON, player: str) -> bool:
@@ -48,6 +48,7 @@ class FakeSession:
         self._redo: list[tuple[GameState, int]] = []
         self._journal: list[JSON] = []
         self._listeners: list[Callable[[Update], None]] = []
+        self._followers: list[Callable[[Standing], None]] = []
         self._top_version = 0
         #: the open auction and when its clock started, as the real session keeps it
         self._auction: tuple[Any, float] = (None, 0.0)
@@ -93,6 +94,9 @@ class FakeSession:
             self._auction = (key, time.time())
         if state is not None and self._offers is not None:
             self._offers.lapse(Facts.of_state(state), events)
+        standing = self._standing(any(e.get("kind") == "game_started" for e in events))
+        for follower in list(self._followers):  # the writer's, before the answer
+            follower(standing)
         if state is not None:
             update = Update(version, self._public(state), events, source)
             for listener in list(self._listeners):
@@ -226,6 +230,26 @@ class FakeSession:
         self._seen.mark(source.player, checked)
         return Outcome(True, self.version)
 
+    def _standing(self, fresh: bool = False) -> Standing:
+        g = self._state
+        if g is None:
+            return Standing(self.version, 0, (), (), fresh)
+        return Standing(g.version, g.turn_number, tuple(p.name for p in g.players),
+                        tuple(net_worth(g, i) for i in range(len(g.players))), fresh)
+
+    def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
+        """Tell `callback` the standing now, then after each change (as GameSession)."""
+        with self._lock:
+            self._followers.append(callback)
+            callback(self._standing())
+
+        def remove() -> None:
+            with self._lock:
+                if callback in self._followers:
+                    self._followers.remove(callback)
+
+        return remove
+
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Register a callback; returns its remover."""
         with self._lock:
@@ -316,12 +340,6 @@ def play(game: Any, *commands: JSON) -> None:
     for command in commands:
         out = game.submit(command, TABLE)
         assert out.accepted, (command, out)
-
-
-def caught_up(app: Any, game: Any) -> None:
-    """Wait (on its event, 10 s at most) until the remote's listener has had the game's
-    version: moves made from the table reach the chart's samples on the listener's thread."""
-    assert app.extensions["web_remote"].session.wait_seen(game.state()["version"], 10.0)
 
 
 def joined(app: Any, who: str) -> Phone:

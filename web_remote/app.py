@@ -23,7 +23,6 @@ from companion.game.table.offers import OfferStore
 from companion.words.table_language import TableLanguage
 from web_remote import i18n
 from web_remote.context import (
-    ListenedSession,
     Remote,
     TableHooks,
     csrf_token,
@@ -172,12 +171,10 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     # remote's own, kept by the session's writer when it can
     offers = hooks.offers or OfferStore(web_dir / "proposals.json")
     offers.persist_with(persister.save)
-    keep = getattr(session_, "keep_offers", None)
-    keeps = hooks.offers is not None or callable(keep)
-    if hooks.offers is None and callable(keep):
-        keep(offers)
+    if hooks.offers is None:  # the table's store is kept by the session already
+        session_.keep_offers(offers)
     r = Remote(
-        session=ListenedSession(session_), data_dir=Path(data_dir), config=cfg, hooks=hooks,
+        session=session_, data_dir=Path(data_dir), config=cfg, hooks=hooks,
         hub=hub,
         joins=JoinCodes(ttl=float(cfg["join_ttl_s"]),
                         on_spent=joined),
@@ -188,17 +185,15 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
         limiter=RateLimiter(float(cfg["rate_per_s"]), float(cfg["burst"])),
         persister=persister,
         table_language=TableLanguage.at(Path(data_dir)),
-        offers_lapsed_by_writer=keeps,
     )
     if cfg["banker_pin"] and not pins.check(str(cfg["banker_pin"])):
         pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions
     app.extensions["web_remote"] = r
     state = session_.state()
-    view = r.table(state)
-    r.session.saw(view.version)
-    r.sent = (view.version, state)  # the first change is from this state
-    if view.players:
-        r.worth.record(view)
+    r.sent = (r.table(state).version, state)  # the first change is from this state
+    # the chart's sample of every version, made on the session's writer before it answers
+    # the move (told where the game stands now first)
+    r.cleanup.append(session_.follow(r.worth.record))
     r.cleanup.append(session_.add_listener(r.on_update))
     if hooks.registration is not None:  # phones on the banker page follow the run live
         r.cleanup.append(hooks.registration.add_listener(

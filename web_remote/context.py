@@ -6,7 +6,6 @@ the remote. The app factory and the views both import it; it imports neither.
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,14 +15,13 @@ from flask import Response, current_app, jsonify, render_template, request, sess
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
-from companion.game.table.offers import Facts, OfferStore
+from companion.game.table.offers import OfferStore
 from companion.game.table.view import (
     TableView,
     build,
     names_the_moves,
     whose_moves_changed,
 )
-from companion.rules.commands import Command
 from companion.words.table_language import TableLanguage
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
@@ -106,100 +104,20 @@ class TableHooks:
 
 #: the parts of the state no Me page shows (the dice are on the Table page)
 UNSEEN_ON_ME = frozenset({"version", "dice"})
-#: how long a phone's answer waits for the remote's listener to have had its change
-CATCH_UP_S = 2.0
-
-
-class ListenedSession:
-    """The session as the views use it: a change a phone made is answered only once the
-    remote's own listener has had it (the session tells listeners on a thread of its own,
-    after answering), so the phone's next request already sees the proposals it pruned and
-    the chart it extended. Everything else goes straight to the session."""
-
-    def __init__(self, session: GameSessionProtocol) -> None:
-        self.inner = session
-        self._seen = 0
-        self._cond = threading.Condition()
-
-    def saw(self, version: int) -> None:
-        """The remote's listener handled `version` (updates come in order; after a saved
-        game was switched to, versions may start lower)."""
-        with self._cond:
-            self._seen = version
-            self._cond.notify_all()
-
-    def wait_seen(self, version: int, timeout: float = CATCH_UP_S) -> bool:
-        """Wait until the remote's listener has had `version`; whether it had in time."""
-        with self._cond:
-            return self._cond.wait_for(lambda: self._seen >= version, timeout)
-
-    def _caught_up(self, out: Outcome) -> Outcome:
-        if out.accepted:
-            self.wait_seen(out.version)
-        return out
-
-    def submit(self, command: Command | JSON, source: Source,
-               expect_version: int | None = None) -> Outcome:
-        """`GameSessionProtocol.submit`, answered once the remote has had the change."""
-        return self._caught_up(self.inner.submit(command, source, expect_version))
-
-    def undo(self, source: Source) -> Outcome:
-        """`GameSessionProtocol.undo`, answered once the remote has had the change."""
-        return self._caught_up(self.inner.undo(source))
-
-    def redo(self, source: Source) -> Outcome:
-        """`GameSessionProtocol.redo`, answered once the remote has had the change."""
-        return self._caught_up(self.inner.redo(source))
-
-    def state(self) -> JSON:
-        """`GameSessionProtocol.state`."""
-        return self.inner.state()
-
-    def now(self) -> float:
-        """`GameSessionProtocol.now`."""
-        return self.inner.now()
-
-    def table(self) -> TableView:
-        """`GameSessionProtocol.table`."""
-        return self.inner.table()
-
-    def undo_target(self) -> JSON | None:
-        """`GameSessionProtocol.undo_target`."""
-        return self.inner.undo_target()
-
-    def undo_refusal(self, source: Source) -> JSON | None:
-        """`GameSessionProtocol.undo_refusal`."""
-        return self.inner.undo_refusal(source)
-
-    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
-        """`GameSessionProtocol.history`."""
-        return self.inner.history(player, limit)
-
-    def news(self, player: str) -> list[JSON]:
-        """`GameSessionProtocol.news`."""
-        return self.inner.news(player)
-
-    def news_summary(self, player: str) -> tuple[int, str | None, str | None]:
-        """`GameSessionProtocol.news_summary`."""
-        return self.inner.news_summary(player)
-
-    def mark_seen(self, keys: Any, source: Source) -> Outcome:
-        """`GameSessionProtocol.mark_seen` (not a move: nothing for the listener to catch)."""
-        return self.inner.mark_seen(keys, source)
-
-    def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
-        """`GameSessionProtocol.add_listener`."""
-        return self.inner.add_listener(callback)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+#: the parts of the state the Rules page shows (the edition's book, the options in force)
+RULES_READ = frozenset({"options", "edition"})
+#: the pages whose change the stream judges ("pages"; the Me page by its player, "me");
+#: any other page reads its live part again whenever the version changed
+JUDGED_PAGES = ("table", "history", "worth", "rules")
 
 
 @dataclass
 class Remote:
     """Everything the views share: the session, the hooks and the remote's own stores."""
 
-    session: ListenedSession
+    #: the game; a move is answered once journaled, and what a page reads next was made
+    #: by the session's writer before that answer (the offers' lapse, the chart's sample)
+    session: GameSessionProtocol
     data_dir: Path
     config: dict[str, Any]
     hooks: TableHooks
@@ -213,8 +131,6 @@ class Remote:
     persister: Persister
     #: the table's one language (companion.words.table_language), the screen's too
     table_language: TableLanguage
-    #: whether the session's writer lapses the offers (else this listener does, after it)
-    offers_lapsed_by_writer: bool = True
     cleanup: list[Callable[[], None]] = field(default_factory=list)
     #: the version and state JSON the phones' streams were last sent (the listener's alone)
     sent: tuple[int, JSON] | None = None
@@ -242,40 +158,45 @@ class Remote:
             self.hub.publish("warnings", {"shown": sorted(shown)})
 
     def on_update(self, update: Update) -> None:
-        """The session's listener (its listeners' thread): hand the update over, never
-        block; the state JSON is built here once for every phone (or was already)."""
-        try:
-            new_game = any(e.get("kind") in ("game_started", "game_switched")
-                           for e in update.events)
-            state = update.state  # read once: each read adds the clocks as they stand
-            offers = self.proposals
-            if not self.offers_lapsed_by_writer:  # a session without the table's store
-                offers.lapse(Facts.of_json(state), update.events)
-            if offers.generation != self._offers_told:
-                self._offers_told = offers.generation
-                self.hub.publish("trades", {"version": update.version})
-            self.worth.record(self.table(state), new_game)
-            if self.hub.count:
-                self.hub.publish("state", self._told(update, state, new_game),
-                                 ident=update.version)
-            else:  # nobody follows: a phone that comes reads the state as it is then
-                self.sent = (update.version, state)
-                self._me_changed(state, [])  # what the next change is told against
-        finally:
-            self.session.saw(update.version)
+        """The session's listener (its listeners' thread, after the move was answered):
+        tell every phone's stream which pages the move changed; never block. Nothing a page
+        reads waits for it: the session's writer lapsed the offers and gave the chart its
+        sample before it answered the move."""
+        fresh = any(e.get("kind") in ("game_started", "game_switched") for e in update.events)
+        state = update.state  # read once: each read adds the clocks as they stand
+        if self.proposals.generation != self._offers_told:
+            self._offers_told = self.proposals.generation
+            self.hub.publish("trades", {"version": update.version})
+        if self.hub.count:
+            self.hub.publish("state", self._told(update, state, fresh), ident=update.version)
+        else:  # nobody follows: what the next change is told against
+            self.sent = (update.version, state)
+            self._me_changed(state, [])
 
-    def _told(self, update: Update, state: JSON, new_game: bool) -> JSON:
-        """What every phone's stream is sent of this update: the change from the version
-        sent before ("from"), with whether the History page changed ("history"), or the
-        whole state after a new game, a game switched to, or a gap in the versions. A phone
-        whose state is not of version "from" asks for the state (/api/state);
-        docs/phone-remote.md."""
+    def _told(self, update: Update, state: JSON, fresh: bool) -> JSON:
+        """What every phone's stream is told of this update, once for all of them: which
+        pages changed since the version told before ("from"): "pages", the shared pages
+        among `JUDGED_PAGES` that changed, and "me", the players whose Me page may show
+        something new (None: anybody's). A page showing version "from" reads its live part
+        again only when it is named; any other reads it again. After a game dealt or
+        switched to, "game" (every page reads again, whatever version it shows); after a
+        gap in the versions, the version alone. docs/phone-remote.md."""
         before, self.sent = self.sent, (update.version, state)
-        if new_game or before is None or before[0] != update.version - 1:
-            return {"version": update.version, "state": state, "events": update.events}
+        if fresh:
+            self._me_changed(state, [])
+            return {"version": update.version, "game": True}
+        if before is None or before[0] != update.version - 1:
+            self._me_changed(state, [])
+            return {"version": update.version}
         change = state_change(before[1], state)
-        return {"version": update.version, "from": before[0], "change": change,
-                "events": update.events, "history": changes_history(update.events),
+        pages = ["table"]  # its list of the latest moves has this one
+        if changes_history(update.events):
+            pages.append("history")
+        if self.table(state).players:  # the chart has a sample of every version
+            pages.append("worth")
+        if any(not step[0] or step[0][0] in RULES_READ for step in change):
+            pages.append("rules")
+        return {"version": update.version, "from": before[0], "pages": pages,
                 "me": self._me_changed(state, change, before[1])}
 
     def _me_changed(self, state: JSON, change: list[Any],

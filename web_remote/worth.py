@@ -1,7 +1,9 @@
-"""Net worth over time: sampled from every update the session pushes, drawn as SVG here.
+"""Net worth over time: a sample of every version, drawn as SVG here.
 
-The listener only appends to a list (it runs on the session's listeners' thread); the file
-is written by the Persister's thread. The file is JSON lines, appended to: a first line
+The session's writer tells the recorder where the players stand after each change, before
+it answers the change (`GameSessionProtocol.follow`), so the next read of the chart, from
+any phone, has the move; the recorder only appends to a list there, and the file is written
+by the Persister's thread. The file is JSON lines, appended to: a first line
 with the players, then one sample per line, so a move adds one line whatever the game's
 length (rewriting the whole chart on every move cost 7.6 ms of CPU at move 1 000 and 39 ms
 at 5 000, issue 28). It is replaced whole only for a new game and, past twice MAX_SAMPLES
@@ -22,7 +24,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from companion.game.table.view import TableView
+from companion.game.api import Standing
 from web_remote.store import Persister, read_json
 
 JSON = dict[str, Any]
@@ -107,26 +109,31 @@ class WorthRecorder:
 
     def _rewrite(self) -> None:
         """Schedule replacing the file with the players and the samples kept (caller holds
-        the lock, or is the constructor)."""
-        content = [_line({"players": list(self._players)}), *map(_line, self._samples)]
-        self._lines = len(content) + 1
-        self._persister.replace(self._path, lambda: b"".join(content))
+        the lock, or is the constructor). The lines are made on the Persister's thread: the
+        caller may be the session's writer, and this copies only the list."""
+        head, samples = {"players": list(self._players)}, list(self._samples)
+        self._lines = len(samples) + 2
+        self._persister.replace(
+            self._path, lambda: b"".join([_line(head), *map(_line, samples)]))
 
-    def record(self, table: TableView, new_game: bool = False) -> None:
-        """Add a sample of this version of the table (a new game or other players start a
-        new series)."""
-        players = table.players
-        names = [p.name for p in players]
-        if not names:
-            return
+    def record(self, standing: Standing) -> None:
+        """Add a sample of this version (the session's writer, after each change: keep it
+        cheap); a game dealt or switched to, or other players, start a new series. A saved
+        game switched to before its first deal has no chart."""
+        names = list(standing.players)
         with self._lock:
-            fresh = new_game or names != self._players
+            if not names:
+                if standing.fresh and self._players:
+                    self._players, self._samples = [], []
+                    self._rewrite()
+                return
+            fresh = standing.fresh or names != self._players
             if fresh:
                 self._players, self._samples = names, []
-            elif self._samples and self._samples[-1]["v"] == table.version:
-                return
-            sample = {"v": table.version, "t": round(time.time(), 1),
-                      "n": table.turn.number, "w": [p.net_worth for p in players]}
+            elif self._samples and self._samples[-1]["v"] == standing.version:
+                return  # told twice: a follower is told the standing when it starts
+            sample = {"v": standing.version, "t": round(time.time(), 1),
+                      "n": standing.turn, "w": list(standing.worth)}
             self._samples.append(sample)
             if len(self._samples) > MAX_SAMPLES:
                 del self._samples[0]

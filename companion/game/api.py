@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from companion.rules.commands import Command
 
 if TYPE_CHECKING:
+    from companion.game.table.offers import OfferStore
     from companion.game.table.view import TableView
 
 JSON = dict[str, Any]
@@ -70,6 +71,24 @@ class Update:
 
     def __repr__(self) -> str:
         return f"Update(version={self.version}, events={self.events!r}, source={self.source!r})"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where the players stand at one version: what the session's writer tells its
+    followers (`GameSessionProtocol.follow`) of each change after journaling it and before
+    answering it, so that a face's own record of the game (the phones' net-worth chart) is
+    up to date for the very next read, with no wait on the listeners' thread. Cheap to make
+    on the writer: the names, each player's net worth, the turn."""
+
+    version: int
+    turn: int
+    players: tuple[str, ...]
+    #: each player's net worth (companion.rules.net_worth), in the order of `players`
+    worth: tuple[int, ...]
+    #: a game was dealt (or dealt again by a redo), or another saved game switched to: what
+    #: was recorded before is another game's
+    fresh: bool = False
 
 
 class GameSessionProtocol(Protocol):
@@ -155,5 +174,18 @@ class GameSessionProtocol(Protocol):
         ...
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
-        """Call back (on the writer thread, keep it short) after each change; returns remove()."""
+        """Call back (on the listeners' thread, after the change was answered; keep it
+        short) after each change; returns remove()."""
+        ...
+
+    def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
+        """Tell `callback` where the game stands now, then after each change, on the
+        writer's thread before the change is answered (it must be cheap and never block:
+        append to a list, hand over to a thread); a game switched to is told `fresh`.
+        Returns remove()."""
+        ...
+
+    def keep_offers(self, offers: OfferStore) -> None:
+        """Keep the table's open offers with this game: the writer lapses them with every
+        change before anyone sees it (companion.game.table.offers)."""
         ...

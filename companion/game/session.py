@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.game import authority, going_back
-from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.api import JSON, Outcome, Source, Standing, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
@@ -63,7 +63,7 @@ from companion.game.telling.seen import (
     check_marks,
 )
 from companion.game.telling.teaching import Teaching
-from companion.rules import Accepted, Command, GameState, Rejection
+from companion.rules import Accepted, Command, GameState, Rejection, net_worth
 from companion.rules.commands import COMMAND_TYPES
 from companion.rules.events import GameStarted, Redone, Undone
 
@@ -147,6 +147,10 @@ class GameSession:
         self._states: OrderedDict[int, GameState | None] = OrderedDict([(seq, state)])
         self._listeners: list[Callable[[Update], None]] = []
         self._listeners_lock = threading.Lock()
+        #: told on the writer's thread before a change is answered (`follow`); the lock is
+        #: held while they are told, so that a new follower starts from a standing in order
+        self._followers: list[Callable[[Standing], None]] = []
+        self._followers_lock = threading.Lock()
         self._view: PublicView | None = None  # set once the teaching table is known, below
         self._story: tuple[int, JSON | None] | None = None
         #: one teller at a time: readers asking together (the screen and the phones when a
@@ -384,6 +388,46 @@ class GameSession:
         g = self._state
         offers.follow(Facts.of_state(g) if g is not None else None)
         self._offers = offers
+
+    def standing(self, fresh: bool = False) -> Standing:
+        """Where the players stand now (no players before the first game)."""
+        g = self._state
+        if g is None:
+            return Standing(self.version, 0, (), (), fresh)
+        return Standing(g.version, g.turn_number, tuple(p.name for p in g.players),
+                        tuple(net_worth(g, i) for i in range(len(g.players))), fresh)
+
+    def follow(self, callback: Callable[[Standing], None],
+               fresh: bool = False) -> Callable[[], None]:
+        """Tell `callback` where the game stands now (`fresh`: another saved game was
+        switched to), then after each change on the writer's thread, before the change is
+        answered (cheap: it delays every answer); returns remove(). Any thread."""
+        with self._followers_lock:
+            self._followers.append(callback)
+            self._tell_follower(callback, self.standing(fresh))
+
+        def remove() -> None:
+            with self._followers_lock:
+                if callback in self._followers:
+                    self._followers.remove(callback)
+
+        return remove
+
+    @staticmethod
+    def _tell_follower(callback: Callable[[Standing], None], standing: Standing) -> None:
+        try:
+            callback(standing)
+        except Exception:  # a face's record must not stop the game
+            log.exception("session follower %r failed", callback)
+
+    def _tell_followers(self, events: Sequence[object]) -> None:
+        """The writer, after a commit: every follower has the new standing."""
+        with self._followers_lock:
+            if not self._followers:
+                return
+            standing = self.standing(any(isinstance(e, GameStarted) for e in events))
+            for callback in list(self._followers):
+                self._tell_follower(callback, standing)
 
     def table(self) -> TableView:
         """The typed view of the table every face renders (companion.game.table.view):
@@ -881,6 +925,7 @@ class GameSession:
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
+        self._tell_followers(entry.events)  # before the answer: the next read has it
         outcome = Outcome(True, after.version, events)
         update = Update(after.version, lambda: self._clocked(view), events, entry.source) \
             if wanted else None

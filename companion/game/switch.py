@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.api import JSON, Outcome, Source, Standing, Update
 from companion.game.journal import JournalError
 from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.game.session import GameSession
@@ -61,6 +61,16 @@ class _Listener:
     __slots__ = ("callback", "detach")
 
     def __init__(self, callback: Callable[[Update], None]) -> None:
+        self.callback = callback
+        self.detach: Callable[[], None] = _nothing
+
+
+class _Follower:
+    """A follower given to the holder and how to detach it from the current session."""
+
+    __slots__ = ("callback", "detach")
+
+    def __init__(self, callback: Callable[[Standing], None]) -> None:
         self.callback = callback
         self.detach: Callable[[], None] = _nothing
 
@@ -115,6 +125,8 @@ class SessionHolder:
         self._switch_lock = threading.RLock()
         #: each listener given to the holder, with its remover on the current session
         self._listeners: list[_Listener] = []
+        #: each follower of the writer given to the holder (`follow`), likewise
+        self._followers: list[_Follower] = []
         #: the table's open offers, kept by whichever game is in use (none survive a switch)
         self._offers: OfferStore | None = None
 
@@ -243,6 +255,23 @@ class SessionHolder:
 
         return remove
 
+    def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
+        """Follow whichever game is current on its writer, now and after every switch (a
+        game switched to is told `fresh`)."""
+        entry = _Follower(callback)
+        with self._switch_lock:
+            entry.detach = self._session.follow(callback)
+            self._followers.append(entry)
+
+        def remove() -> None:
+            with self._switch_lock:
+                if entry in self._followers:
+                    self._followers.remove(entry)
+                entry.detach()
+                entry.detach = _nothing
+
+        return remove
+
     def close(self) -> None:
         """Close the current session (the listeners are dropped with it)."""
         with self._switch_lock:
@@ -348,6 +377,9 @@ class SessionHolder:
             for entry in self._listeners:
                 entry.detach()
                 entry.detach = _nothing
+            for follower in self._followers:
+                follower.detach()
+                follower.detach = _nothing
             old.close()
             try:
                 new = self._opener(self.data_dir, game_id)
@@ -358,7 +390,7 @@ class SessionHolder:
                 self._attach_all()
                 raise SwitchError("cannot_open", str(exc)) from exc
             self._session = new
-            self._attach_all()
+            self._attach_all(fresh=True)
             listeners = [entry.callback for entry in self._listeners]
             state = new.state()
         update = Update(int(state.get("version") or 0), state,
@@ -371,10 +403,14 @@ class SessionHolder:
                 log.exception("listener %r failed on the switch", callback)
         return state
 
-    def _attach_all(self) -> None:
+    def _attach_all(self, fresh: bool = False) -> None:
+        """Everything given to the holder, on the session now in use; `fresh`: another game
+        than before (its followers start a new record)."""
         if self._offers is not None:
             self._offers.clear()
             self._session.keep_offers(self._offers)
+        for follower in self._followers:
+            follower.detach = self._session.follow(follower.callback, fresh)
         for entry in self._listeners:
             entry.detach = self._session.add_listener(entry.callback)
 

@@ -111,10 +111,13 @@ def _telling_reader(phone: HttpPhone, arrivals: _Arrivals, told: _Told,
 
 def reads_again(payload: Any, page: str, player: str | None) -> bool:
     """Whether a phone's page reads its live part again after this state event, as
-    web_remote/static/app.js decides: a Me page only when its player is named in "me"
-    (or "me" says nothing), the Table page always."""
-    if page != "me" or not isinstance(payload, dict) or "change" not in payload:
+    web_remote/static/app.js decides for a page that showed the version before: a shared
+    page when the event names it in "pages", a Me page when its player is named in "me"
+    (or "me" says nothing); anything else (no "pages": a gap, another game) always."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("pages"), list):
         return True
+    if page != "me":
+        return page in payload["pages"]
     named = payload.get("me")
     return not isinstance(named, list) or player in named
 

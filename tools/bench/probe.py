@@ -126,7 +126,7 @@ class HttpPhone:
         return json.loads(self.request("GET", "/api/state")[2])
 
     def open_stream(self) -> None:
-        """Connect the live stream (its first event is the current state)."""
+        """Connect the live stream (its first event is the current version)."""
         conn = self._connection()
         conn.request("GET", "/api/stream", headers={"Cookie": self.cookie,
                                                      "Accept": "text/event-stream"})

@@ -532,19 +532,19 @@
   }
 
   // A page reads its live part again only when it may show something that changed: the
-  // stream's change of the state says what did (docs/phone-remote.md). The Rules page shows
-  // the edition and its options; History its rows, which the server says changed or not;
-  // Me one player's, and the server names the players whose Me page may show news.
-  // A page that shows nothing new takes the new version as it is, so its buttons act on it.
+  // stream says which pages each move changed, judged once on the server for every phone
+  // (docs/phone-remote.md): "pages" among the Table, History, Worth and Rules pages, "me"
+  // the players whose Me page may show something new (null: anybody's). That says what
+  // changed since version "from": a page showing another version (its stream missed one,
+  // or it was drawn before a move it has not been told of) reads its part again, as does
+  // every page after "game" (a game dealt, or another saved game switched to, whose
+  // versions may be lower). A page that shows nothing new takes the new version as it is,
+  // so its buttons act on it. Any other page (the banker's, the story) reads it again.
   const page = document.body.dataset.page || "";
   const SHARED = new Set(["table", "history", "worth", "rules"]);  // no trades shown there
   function unchangedHere(data) {
-    if (!Array.isArray(data.change) || data.from !== shownVersion()) return false;
-    if (page === "rules") {
-      return !data.change.some((step) => !step[0].length ||
-        ["options", "edition"].includes(step[0][0]));
-    }
-    if (page === "history") return data.history === false;
+    if (!Array.isArray(data.pages) || data.from !== shownVersion()) return false;
+    if (SHARED.has(page)) return !data.pages.includes(page);
     if (page === "me") {  // the server names the players whose Me page may have changed
       const who = live.querySelector(".part[data-player]")?.dataset.player;
       return Boolean(who) && Array.isArray(data.me) && !data.me.includes(who);
@@ -587,6 +587,7 @@
     events.addEventListener("state", (e) => {
       const data = JSON.parse(e.data);
       document.body.dataset.seen = String(data.version);
+      if (data.game) { refresh(); return; }  // another game: its versions tell nothing
       if (data.version === shownVersion()) return;
       if (unchangedHere(data)) keep(data.version);
       else refresh();

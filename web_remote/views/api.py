@@ -192,8 +192,9 @@ def confirm_question(command: dict[str, Any], who: Identity,
 @bp.get("/stream")
 @joined
 def stream() -> Response:
-    """Server-Sent Events: "state" after every change, "trades", "joined", "warnings" (the
-    table's hardware warnings shown now, also sent first); keep-alives.
+    """Server-Sent Events: "state" after every change (which pages it changed, not the
+    state), "trades", "joined", "warnings" (the table's hardware warnings shown now, also
+    sent first); keep-alives.
     Served by web_remote.serving, the event loop writes the stream (no thread held);
     past the hub's cap the phone is told to try again (503)."""
     who = identity()
@@ -209,9 +210,10 @@ def stream() -> Response:
                                         "tries again in a moment."), 503)
         resp.headers["Retry-After"] = "10"
         return resp
-    current = r.session.state()
-    version = r.table(current).version
-    first = [Message("state", {"version": version, "state": current, "events": []}, version),
+    version = r.session.table().version
+    # the version as it is now: a page that shows another reads its live part again (the
+    # state itself is /api/state's, for a client that wants it)
+    first = [Message("state", {"version": version}, version),
              # the table's warnings as they are now: one may have come or gone since the
              # page was rendered
              Message("warnings", {"shown": sorted(r.warnings)})]
