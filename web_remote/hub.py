@@ -5,14 +5,14 @@ each queue and wakes its writer (never blocks, never serializes); the writer (th
 event loop, web_remote.serving.pump) encodes it, once per message for everyone, and writes
 it out as a Server-Sent Event. Streams are capped per device and in total.
 
-After a move every phone is sent the change of the state, not the state (`state_change`:
-a pay changes a few hundred bytes of the 8.5 KB state JSON), built and encoded once for all
-of them; a stream's first event carries the whole state (docs/phone-remote.md).
+After a move every phone is sent which pages the move changed, not the state: judged once
+for all of them (web_remote.context.Remote._told, from the state's change, `state_change`)
+and encoded once; a stream's first event carries the version alone, and a client that wants
+the state reads /api/state (docs/phone-remote.md).
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import threading
 from collections import deque
@@ -58,25 +58,6 @@ def _changed(before: Any, after: Any, path: list[Any], steps: list[Step]) -> Non
                 _changed(old, new, [*path, i], steps)
     elif before != after:
         steps.append([path, after])
-
-
-def apply_change(state: Any, steps: list[Step]) -> Any:
-    """`state` with the steps of `state_change` applied (a copy; `state` is left as it is):
-    what a script following the stream does with each "state" event's "change"."""
-    out = copy.deepcopy(state)
-    for step in steps:
-        path = step[0]
-        if not path:
-            out = copy.deepcopy(step[1])
-            continue
-        parent = out
-        for key in path[:-1]:
-            parent = parent[key]
-        if len(step) > 1:
-            parent[path[-1]] = copy.deepcopy(step[1])
-        else:
-            del parent[path[-1]]
-    return out
 
 
 class Message:
