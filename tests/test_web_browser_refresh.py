@@ -63,3 +63,40 @@ def test_pages_read_again_only_what_changed(browser: Any,  # noqa: F811
     out = game.submit({"do": "end_turn"}, TABLE)
     assert out.accepted
     expect(ann.locator("body")).to_have_attribute("data-shown", str(out.version))
+
+
+def test_a_page_behind_its_stream_or_in_another_game_reads_again(
+        browser: Any, server: ServerHandle, game: Any) -> None:  # noqa: F811
+    """The Worth page reads its chart again after every move (the stream names it); the
+    Rules page keeps its part, unless it shows another version than the one the stream's
+    change is from (a version it missed), or another game was dealt (every page reads
+    again, whatever version it shows)."""
+    worth = phone(browser, server, "spectator")
+    worth.goto(server.url + "/worth")
+    worth.wait_for_selector("body[data-live='1']")
+    rules = phone(browser, server, "spectator")
+    rules.goto(server.url + "/rules")
+    rules.wait_for_selector("body[data-live='1']")
+    asked = {"worth": _partials(worth), "rules": _partials(rules)}
+
+    out = game.submit({"do": "roll", "dice": [1, 2]}, TABLE)
+    assert out.accepted
+    for p in (worth, rules):
+        expect(p.locator("body")).to_have_attribute("data-shown", str(out.version))
+    assert len(asked["worth"]) == 1 and asked["rules"] == []
+
+    # the Rules page missed a version: the next change is not from the one it shows
+    rules.evaluate("document.querySelector('#live [data-version]').dataset.version = '1'")
+    out = game.submit({"do": "buy"}, TABLE)
+    assert out.accepted
+    for p in (worth, rules):
+        expect(p.locator("body")).to_have_attribute("data-shown", str(out.version))
+    assert len(asked["worth"]) == 2 and len(asked["rules"]) == 1
+
+    out = game.submit({"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"],
+                       "seed": 4}, TABLE)
+    assert out.accepted
+    for p in (worth, rules):
+        expect(p.locator("body")).to_have_attribute("data-shown", str(out.version))
+    assert len(asked["worth"]) == 3 and len(asked["rules"]) == 2
+    expect(worth.locator("#live")).to_contain_text("1 sample")  # the new game's chart
