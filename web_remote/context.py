@@ -132,7 +132,8 @@ class Remote:
     #: the table's one language (companion.words.table_language), the screen's too
     table_language: TableLanguage
     cleanup: list[Callable[[], None]] = field(default_factory=list)
-    #: the version and state JSON the phones' streams were last sent (the listener's alone)
+    #: the version and state JSON the phones' streams were last told of (the listener's
+    #: alone: what the next update's pages are judged against)
     sent: tuple[int, JSON] | None = None
     #: the offers' generation the phones were last told of
     _offers_told: int = 0

@@ -57,9 +57,9 @@ def build_journal(data_dir: Path, count: int, seed: int = 1, players: int = 4,
                   remote: bool = False) -> int:
     """A saved game of `count` bot commands in `data_dir`, written through the session API
     (as a table would have played it); returns its final version. With `remote`, the phone
-    remote is attached while it is played (`web_remote.create_app` on the session, each
-    command answered once its listener had it), so its files grow as in a game: the
-    net-worth chart has a sample per move."""
+    remote is attached while it is played (`web_remote.create_app` on the session, which
+    follows its writer), so its files grow as in a game: the net-worth chart has a sample
+    per move."""
     with GameSession.open(data_dir) as session:
         app = None
         if remote:
@@ -67,9 +67,8 @@ def build_journal(data_dir: Path, count: int, seed: int = 1, players: int = 4,
 
             app = create_app(session, data_dir, {})
         try:
-            target = app.extensions["web_remote"].session if app is not None else session
             for command in bot_script(seed, count, players):
-                out = target.submit(command, BOT)
+                out = session.submit(command, BOT)
                 if not out.accepted:
                     raise RuntimeError(f"journal command refused: {command}: {out.message}")
         finally:
