@@ -119,3 +119,39 @@ def test_a_changed_state_at_the_same_version_is_rendered_again() -> None:
     assert cache.get(dict(state), ("t",), lambda: "b") == "a"  # an equal copy: the same
     assert cache.get({**state, "teaching": True}, ("t",), lambda: "c") == "c"
     assert cache.built["t"] == 2
+
+
+def test_an_auction_s_clock_redraws_only_the_table_once_a_second(tmp_path: Path) -> None:
+    """The session adds the auction's clock to every read of the state: its tick keeps the
+    History and Worth pages, which show no clock, and the Table page is drawn again only
+    when the seconds it shows changed, saying them as they stand then."""
+    from companion.game.session import GameSession
+
+    clock = [1_000_000.0]
+    with GameSession.open(tmp_path / "game", clock=lambda: clock[0]) as session:
+        play(session, {"do": "new_game", "edition": "classic-eur",
+                       "players": ["Ann", "Bo", "Cy"], "seed": 3},
+             {"do": "roll", "dice": [1, 2]}, {"do": "decline"},
+             {"do": "bid", "by": "Bo", "amount": 20})
+        app = create_app(session, tmp_path / "game", {"rate_per_s": 1e6, "burst": 1e6})
+        try:
+            phones = _phones(app, 3, "spectator", "en")
+            shown = []
+            for tick in range(4):
+                for phone in phones:  # three phones within the second: one drawing
+                    page = text(phone.client.get("/table?partial=1"))
+                    assert f'data-countdown="{30 - tick}"' in page
+                    text(phone.client.get("/history?partial=1"))
+                    text(phone.client.get("/worth?partial=1"))
+                shown.append(page)
+                clock[0] += 1.0  # the auction's clock ticks: no move
+            assert session.state()["auction_clock"]["seconds_left"] == 26
+            built = _cache(app).built
+            assert built["table"] == 4 and built["history"] == 1 and built["worth"] == 1
+            assert len(set(shown)) == 4
+            clock[0] += 0.25  # 25.75 s left, said as 26: one drawing for the three phones
+            again = {text(phone.client.get("/table?partial=1")) for phone in phones}
+            assert len(again) == 1 and 'data-countdown="26"' in again.pop()
+            assert built["table"] == 5 and built["history"] == 1
+        finally:
+            app.extensions["web_remote"].close()

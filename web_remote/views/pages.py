@@ -173,7 +173,7 @@ def _render(name: str, template: str, ctx: dict[str, Any]) -> str:
     lang = current_language()
     if "view" not in ctx:
         ctx["view"] = remote().table(state)
-    ctx["now"] = remote().session.now()
+    ctx.setdefault("now", remote().session.now())
     ctx.update(money=lambda a: money(a, state.get("currency"), lang), labels=verb_labels(),
                names=square_names(state, lang), page_name=name,
                colour=lambda grp: group_colour(state, grp), partial_url=request.full_path,
@@ -308,18 +308,23 @@ def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
 def table() -> BaseResponse:
     """Everything the big screen shows, so a laptop can be the screen."""
     state = remote().session.state()
+    view = remote().table(state)
+    # the auction's countdown it shows (whole seconds): drawn again when that changes, as
+    # it stands at `now`; the rest of the state's clocks are not on the page
+    now = remote().session.now()
+    left = view.auction_left(now)
 
     def build() -> dict[str, Any]:
         faces = {"bus": _("Bus"), "mr_monopoly": _("Mr. M.")}
-        view = remote().table(state)
         return dict(moves=latest_moves(state), news=say_news(state, None), view=view,
+                    now=now,
                     lesson=lesson_for(state, None),  # the teaching table's, any player's
                     board=board(view, current_language()),
                     said=building_said(view.decision),
                     speed_face=lambda d: faces.get(d, d) if isinstance(d, str) else d,
                     tickets=view.bank.bus_tickets is not None)
 
-    return shared_page("table", state, (), build)
+    return shared_page("table", state, (left,), build)
 
 
 @bp.get("/history")
