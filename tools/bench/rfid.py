@@ -13,7 +13,8 @@ import tty
 from collections.abc import Callable
 from typing import Any
 
-from companion.game.api import JSON, Outcome, Source, Update
+from companion.game.api import JSON, Outcome, Source, Standing, Update
+from companion.game.table.offers import OfferStore
 from companion.game.table.view import TableView, build
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent, TagEvent
@@ -89,6 +90,12 @@ class _TimingSession:
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         return lambda: None
+
+    def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
+        return lambda: None
+
+    def keep_offers(self, offers: OfferStore) -> None:
+        pass
 
 
 def _percentile(values: list[float], fraction: float) -> float:
