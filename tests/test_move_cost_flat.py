@@ -110,6 +110,25 @@ def _drain(remote: Remote, stop: threading.Event) -> list[threading.Thread]:
     return threads
 
 
+class Heard:
+    """The version the session's last listener had (after the remote's: they are told in
+    order); a window's edges wait for it, since a move is answered before its listeners run
+    and the window must hold its moves' listening, not its neighbours'."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._cond = threading.Condition()
+
+    def __call__(self, update: Any) -> None:
+        with self._cond:
+            self.version = update.version
+            self._cond.notify_all()
+
+    def wait(self, version: int) -> None:
+        with self._cond:
+            assert self._cond.wait_for(lambda: self.version >= version, 30), version
+
+
 def test_the_last_moves_cost_what_the_first_did(data_dir: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     work = Work()
@@ -121,6 +140,8 @@ def test_the_last_moves_cost_what_the_first_did(data_dir: Path,
         session = GameSession.open(data_dir)
         app = create_app(session, data_dir, {})
         remote: Remote = app.extensions["web_remote"]
+        heard = Heard()
+        session.add_listener(heard)
         drains = _drain(remote, stop)
         try:
             for command in bot_script(seed=11, count=OPENING, players=8):
@@ -131,6 +152,7 @@ def test_the_last_moves_cost_what_the_first_did(data_dir: Path,
             start = work.read()
             for moved in range(OPENING, MOVES):
                 if moved in STARTS:
+                    heard.wait(session.version)
                     assert remote.persister.flush()
                     start = work.read()
                     work.on = True
@@ -139,6 +161,7 @@ def test_the_last_moves_cost_what_the_first_did(data_dir: Path,
                                              "amount": 1}, TABLE)
                 assert out.accepted, out
                 if moved + 1 - WINDOW in STARTS:
+                    heard.wait(out.version)  # the listeners' work of these moves
                     assert remote.persister.flush()  # the chart's writes of these moves
                     work.on = False
                     end = work.read()
