@@ -1,7 +1,8 @@
-"""In a real browser: after a move a page reads its live part again only when it may show
-something that changed (web_remote/static/app.js, docs/phone-remote.md). The Rules page
-and History after a move that lists nothing new keep what they show and take the new
-version; the Table and Me pages, and History after a payment, read it again."""
+"""In a real browser: after a move a page reads its live part again only when the stream
+names it among the pages that changed (web_remote/static/app.js, docs/phone-remote.md).
+The Rules page and History after a move that lists nothing new keep what they show and
+take the new version; the Table, Worth and Me pages, and History after a payment, read it
+again; so does a page that missed a version, and every page after a new game."""
 
 from __future__ import annotations
 
