@@ -1,6 +1,7 @@
 """Typed read-only records of what the faces draw: the players (cash, square, jail,
-bankruptcy), the ownable squares (owner, buildings, mortgage), the turn and the bank's
-stock (the decision the table waits for is companion.game.table.decision's).
+bankruptcy), the ownable squares (owner, buildings, mortgage), the turn, the bank's stock
+and the game's setup (edition, currency, rule options); the decision the table waits for
+is companion.game.table.decision's.
 
 The session's view of the table (companion.game.table.view.TableView) builds them from the
 public state JSON (docs/state-json.md) the first time a face asks, once per version: a
@@ -180,6 +181,34 @@ class Bank:
         left (0: none, or not in this edition)."""
         left = getattr(self, _STOCK[building]) if building in _STOCK else None
         return left if isinstance(left, int) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What the game was set up with, as the faces show it: the edition (whose board
+    names the squares and colours the groups), how its money is written (the currency, for
+    companion.words.catalog.format_money) and the rule options in force.
+
+    >>> Setup.of({"edition": "classic-eur", "currency": {"symbol": "€"}}).edition
+    'classic-eur'
+    >>> Setup.of({}).currency is None, Setup.of({}).options
+    (True, {})
+    """
+
+    #: the edition's id ("" before a game)
+    edition: str
+    #: the state's "currency" (symbol, code, where the symbol goes), None before a game
+    currency: Mapping[str, Any] | None
+    #: the rule options in force (docs/state-json.md), {} before a game
+    options: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> Setup:
+        """The setup of a public state JSON."""
+        currency, options = state.get("currency"), state.get("options")
+        return cls(edition=str(state.get("edition") or ""),
+                   currency=currency if isinstance(currency, Mapping) else None,
+                   options=options if isinstance(options, Mapping) else {})
 
 
 def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:

@@ -19,7 +19,7 @@ from typing import Any
 from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
 from companion.game.table.decision import AUCTIONS, Clock, Decision, auction_asked, decision_of
 from companion.game.table.offers import put_to
-from companion.game.table.records import Bank, Deed, Seat, Turn, deeds, seats
+from companion.game.table.records import Bank, Deed, Seat, Setup, Turn, deeds, seats
 
 JSON = dict[str, Any]
 #: the public state's list of what the engine offers now (docs/state-json.md): read here
@@ -226,6 +226,11 @@ class TableView:
     def bank(self) -> Bank:
         """The bank's stock: buildings left, (Mega) bus tickets in the pile."""
         return Bank.of(self._state)
+
+    @cached_property
+    def setup(self) -> Setup:
+        """The game's setup: the edition, how its money is written, the rule options."""
+        return Setup.of(self._state)
 
     @cached_property
     def teaching_on(self) -> bool | None:
