@@ -15,7 +15,7 @@ from companion.screen.money import money
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
-from companion.screen.views.endgame.story import draw_story, story_series
+from companion.screen.views.endgame.story import draw_story
 from companion.screen.views.prompt import table_of
 
 
@@ -80,7 +80,7 @@ def _draw_standings(p: Painter, rect: pygame.Rect, table: TableView,
 def _series(table: TableView, ui: UiState) -> list[dict[str, int]]:
     """The samples to chart: those recorded during the game, ending with the final state."""
     final = {p.name: p.net_worth for p in table.players}
-    samples = story_series(ui.story) or list(ui.networth)
+    samples = (ui.story.series() if ui.story is not None else []) or list(ui.networth)
     if not samples or samples[-1] != final:
         samples.append(final)
     if len(samples) == 1:
