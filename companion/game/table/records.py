@@ -15,7 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+from companion.editions import load_edition
+from companion.rules.edition import EditionError
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -209,6 +213,68 @@ class Setup:
         return cls(edition=str(state.get("edition") or ""),
                    currency=currency if isinstance(currency, Mapping) else None,
                    options=options if isinstance(options, Mapping) else {})
+
+    @property
+    def board_size(self) -> int:
+        """How many squares the edition's board has (40, the classic board's, for an
+        edition not shipped or before a game).
+
+        >>> Setup("mega", None, {}).board_size, Setup("", None, {}).board_size
+        (52, 40)
+        """
+        board = _board(self.edition)
+        return len(board) or 40
+
+    def printed_name(self, index: int) -> str | None:
+        """The name the edition prints on square `index` (None: no such square)."""
+        board = _board(self.edition)
+        return board[index] if 0 <= index < len(board) else None
+
+
+@cache
+def _board(edition_id: str) -> tuple[str, ...]:
+    """The printed names of an edition's squares, in board order (() when not shipped)."""
+    try:
+        return tuple(sq.name for sq in load_edition(edition_id).squares) if edition_id else ()
+    except EditionError:
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnCard:
+    """The card that is news now, as the session keeps it for the screen and every phone
+    (companion.game.telling.news): its id in the edition, its deck, its printed text and
+    who drew it.
+
+    >>> DrawnCard.of({"card_news": {"id": "ch-go", "deck": "chance", "player": "Bo"}})
+    DrawnCard(id='ch-go', deck='chance', text='', player='Bo')
+    >>> DrawnCard.of({"card_news": {}}) is None
+    True
+    """
+
+    id: str
+    deck: str
+    text: str
+    #: who drew it (None: not told)
+    player: str | None
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> DrawnCard | None:
+        """The card that is news in a public state JSON (None: none, its effect is over)."""
+        card = state.get("card_news")
+        if not isinstance(card, Mapping) or not card.get("id"):
+            return None
+        return cls(str(card.get("id")), str(card.get("deck") or ""),
+                   str(card.get("text") or ""), _str(card.get("player")))
+
+
+def version_of(state: Mapping[str, Any]) -> int:
+    """The version of a public state JSON (0: none), to match a state to its view.
+
+    >>> version_of({"version": 7}), version_of({})
+    (7, 0)
+    """
+    return _int(state.get("version"))
 
 
 def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:
