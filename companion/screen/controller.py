@@ -76,7 +76,7 @@ RESUME_ENTRIES = 20
 
 def has_game(state: Mapping[str, Any] | None) -> bool:
     """Whether `state` is a running (or finished) game rather than no game at all."""
-    return bool(state and state.get("players"))
+    return bool(state and seats(state))
 
 
 def refusal_text(outcome: Outcome, state: Mapping[str, Any] | None) -> str:

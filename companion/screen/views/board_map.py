@@ -20,7 +20,7 @@ from typing import Any
 
 import pygame
 
-from companion.game.table.records import Deed, Seat
+from companion.game.table.records import Deed, DrawnCard, Seat
 from companion.game.table.view import TableView
 from companion.inputs import entry
 from companion.screen import theme
@@ -30,7 +30,7 @@ from companion.screen.texts import language, text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
 from companion.screen.views.lesson import draw_lesson, lesson_now
-from companion.screen.views.prompt import card_text, shown_card, square_name, table_of
+from companion.screen.views.prompt import card_text, square_name, table_of
 from companion.screen.views.short_names import short_label
 from companion.screen.views.waiting import draw_waiting, waiting_for
 from companion.words import catalog as i18n
@@ -380,29 +380,30 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(10), -p.px(10))
     pick = entry.pick(table_of(state, ui), ui, ui.board.size)
-    card = shown_card(state)
+    table = table_of(state, ui)
+    card = table.card
     shown = card_text(state, ui)
     waiting = waiting_for(state, ui)
     lesson = lesson_now(state) if not waiting else None
     alone = bool(shown) and pick is None and not waiting and lesson is None
     title = _card_title(state, ui, card) if alone else ""
-    bank = state.get("bank") or {}
-    lines = [text("houses_left", houses=bank.get("houses", "?"), hotels=bank.get("hotels", "?"))]
-    if "skyscrapers" in bank or "depots" in bank:
-        lines.append(text("bank_mega", skyscrapers=bank.get("skyscrapers", 0),
-                          depots=bank.get("depots", 0)))
-    if "bus_tickets" in bank:
-        lines.append(text("bank_tickets", count=bank["bus_tickets"]))
-    if state.get("pot"):
-        lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
+    bank = table.bank
+    lines = [text("houses_left", houses=bank.houses, hotels=bank.hotels)]
+    if bank.skyscrapers is not None or bank.depots is not None:
+        lines.append(text("bank_mega", skyscrapers=bank.skyscrapers or 0,
+                          depots=bank.depots or 0))
+    if bank.bus_tickets is not None:
+        lines.append(text("bank_tickets", count=bank.bus_tickets))
+    if bank.pot:
+        lines.append(text("pot", amount=money(bank.pot, table.setup.currency)))
     line_h = p.px(theme.SIZES["bank"] + 5)
     # a line too long for the centre at the readable size takes two (never cut short)
     spans = [min(2, p.wrapped(line, inner.width, theme.SIZES["bank"])[0]) for line in lines]
-    rules = house_rules_line(state.get("options"))
+    rules = house_rules_line(table.setup.options)
     if alone and not _card_fits(p, inner, title, shown, sum(spans) * line_h):
         lines, spans, rules = [], [], ""  # a long card takes the whole centre while it shows
         if not _card_fits(p, inner, title, shown, 0):  # and the deck's name alone heads it
-            deck = str(card.get("deck", ""))
+            deck = card.deck if card is not None else ""
             title = ui.board.deck_names.get(deck) or deck
     bottom = pygame.Rect(inner.x, inner.bottom - line_h * sum(spans), inner.width,
                          line_h * sum(spans))
@@ -455,9 +456,9 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         _draw_standing(p, pygame.Rect(inner.x, top, inner.width, bottom.y - top), state, ui)
 
 
-def _card_title(state: Mapping[str, Any], ui: UiState, card: Mapping[str, Any]) -> str:
+def _card_title(state: Mapping[str, Any], ui: UiState, card: DrawnCard | None) -> str:
     """Who drew which deck ("Cleo drew Chance"), or the deck's name alone."""
-    deck = str(card.get("deck", ""))
+    deck = card.deck if card is not None else ""
     lang = language()
     said = card_news(state, Words(state, lang, i18n.translator(lang)))
     return said.title if said is not None else ui.board.deck_names.get(deck) or deck

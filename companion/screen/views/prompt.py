@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.table.decision import Answer, Decision
+from companion.game.table.offers import Goods
 from companion.game.table.view import TableView
 from companion.game.table.view import build as build_view
 from companion.inputs import entry as flow
@@ -77,7 +78,7 @@ def table_of(state: Mapping[str, Any], ui: UiState) -> TableView:
     """The session's view of the table for this state: the screen's (`ui.table`) when it
     is of this version, else the view of this state as the table layer builds it."""
     view = ui.table
-    if view is not None and view.version == int(state.get("version") or 0):
+    if view is not None and view.shows(state):
         return view
     return build_view(state)
 
@@ -141,7 +142,7 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         actions.append(Action("undo", text("act_undo"), ui="undo"))
     if "menu" not in taken:
         actions.append(Action("menu", text("act_menu"), ui="menu"))
-    details = list(prompt.details) + _follow_ups(state, decision)
+    details = list(prompt.details) + _follow_ups(table, decision)
     if (ui.dice_entry or ui.speed_entry is not None) and ui.dial is None:
         last = ui.speed_entry if ui.speed_entry is not None else ui.dice_entry[-1]
         actions = [a for a in actions if a.button != "no"] + [  # NO: a wrong die typed goes
@@ -160,7 +161,7 @@ def rolling(state: Mapping[str, Any], ui: UiState) -> bool:
     return may(state, ui, "roll", acting_player(table))
 
 
-def _follow_ups(state: Mapping[str, Any], decision: Decision | None) -> list[str]:
+def _follow_ups(table: TableView, decision: Decision | None) -> list[str]:
     """What happens by itself once the decision on top is settled (the speed die's
     Mr. Monopoly move and bus ticket), and the Mr. Monopoly turn's restriction."""
     out = []
@@ -169,7 +170,7 @@ def _follow_ups(state: Mapping[str, Any], decision: Decision | None) -> list[str
             out.append(text("then_mr_monopoly"))
         elif step == "bus":
             out.append(text("then_bus"))
-    if decision is None and (state.get("turn") or {}).get("mr_monopoly"):
+    if decision is None and table.turn.mr_monopoly:
         out.append(text("mr_monopoly_turn"))
     return out
 
@@ -335,20 +336,13 @@ def _deck_text(deck: str) -> str:
     return text(key) if key in MESSAGES else deck
 
 
-def shown_card(state: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The card that is news now, with its drawer, as the session keeps it for the screen
-    and every phone (companion.game.telling.news); {} once its effect is over."""
-    card = state.get("card_news")
-    return card if isinstance(card, Mapping) and card.get("id") else {}
-
-
 def card_text(state: Mapping[str, Any], ui: UiState) -> str:
-    """The text of the card that is news, in the screen's language when the edition
-    prints it in it; "" once its effect is over."""
-    card = shown_card(state)
-    if not card:
+    """The text of the card that is news (the view's `card`), in the screen's language when
+    the edition prints it in it; "" once its effect is over."""
+    card = table_of(state, ui).card
+    if card is None:
         return ""
-    return ui.board.card_texts.get(str(card["id"])) or str(card.get("text") or "")
+    return ui.board.card_texts.get(card.id) or card.text
 
 
 def _buy(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
@@ -408,14 +402,14 @@ def _auction(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Promp
     return Prompt(title, [" · ".join(details)], actions, focus)
 
 
-def offer_text(state: Mapping[str, Any], ui: UiState, offer: Mapping[str, Any]) -> str:
+def offer_text(state: Mapping[str, Any], ui: UiState, goods: Goods) -> str:
     """"€ 200 + Rue Lecourbe + 1 jail card" for one side of a trade."""
     parts = []
-    if offer.get("cash"):
-        parts.append(money(int(offer["cash"]), state.get("currency")))
-    parts += [square_name(state, ui, s) for s in offer.get("squares") or []]
-    if offer.get("cards"):
-        parts.append(text("jail_cards", count=int(offer["cards"])))
+    if goods.cash:
+        parts.append(money(goods.cash, table_of(state, ui).setup.currency))
+    parts += [square_name(state, ui, s) for s in goods.squares]
+    if goods.cards:
+        parts.append(text("jail_cards", count=goods.cards))
     return " + ".join(parts) or text("prompt_nothing")
 
 
