@@ -37,9 +37,8 @@ def edition(edition_id: str) -> Edition | None:
 
 
 def board_size(table: TableView) -> int:
-    """How many squares the board has."""
-    ed = edition(table.setup.edition)
-    return len(ed.squares) if ed is not None else 40
+    """How many squares the board has (the view's setup says it)."""
+    return table.setup.board_size
 
 
 def money(amount: int | None, currency: Mapping[str, Any] | None, lang: str) -> str:
