@@ -21,7 +21,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.editions import edition_ids, player_limits
-from companion.game.api import JSON, Source
+from companion.game.api import JSON, SavedGame, Source
 from companion.game.applying import apply_command
 from companion.game.limits import MAX_DIGITS, fresh_seed
 from companion.game.pins import PinWarning, valid_pin
@@ -67,7 +67,7 @@ def _render(refused: dict[str, str] | None = None,
     games = r.hooks.games
     registration = (r.hooks.registration.status(current_language())
                     if r.hooks.registration is not None else None)
-    game_list = [{**g, "name": game_label(g)} for g in games.list()] \
+    game_list = [{**g, "name": game_label(SavedGame.of(g))} for g in games.list()] \
         if games is not None else None
     shown = {"new_game": True, "pin": True, "seats": True, "teaching": True, "language": True,
              "voice": True,
@@ -126,18 +126,18 @@ def edition_name(edition_id: str) -> str:
         return edition_id
 
 
-def game_label(game: dict[str, Any]) -> str:
+def game_label(game: SavedGame) -> str:
     """One saved game as the banker's list names it, in the phone's language: players,
     edition, turn or winner, when last played (companion.game.switch.describe's facts)."""
-    parts = [", ".join(game.get("players") or []) or str(_("no game started"))]
-    if game.get("edition"):
-        parts.append(edition_name(str(game["edition"])))
-    if game.get("winner"):
-        parts.append(str(_("%(name)s wins!", name=game["winner"])))
-    elif game.get("turn"):
-        parts.append(str(_("Turn %(number)d", number=int(game["turn"]))))
-    if game.get("last_played"):
-        parts.append(str(game["last_played"]))
+    parts = [", ".join(game.players) or str(_("no game started"))]
+    if game.edition:
+        parts.append(edition_name(game.edition))
+    if game.winner:
+        parts.append(str(_("%(name)s wins!", name=game.winner)))
+    elif game.turn:
+        parts.append(str(_("Turn %(number)d", number=game.turn)))
+    if game.last_played:
+        parts.append(game.last_played)
     return " · ".join(parts)
 
 
