@@ -21,6 +21,10 @@ from typing import Any
 from companion.editions import load_edition
 from companion.rules.edition import EditionError
 
+#: how an edition writes money (the state's "currency": symbol, code, where the symbol
+#: goes, for companion.words.catalog.format_money); None before a game
+Currency = Mapping[str, Any] | None
+
 
 def _int(value: Any, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
@@ -202,7 +206,7 @@ class Setup:
     #: the edition's id ("" before a game)
     edition: str
     #: the state's "currency" (symbol, code, where the symbol goes), None before a game
-    currency: Mapping[str, Any] | None
+    currency: Currency
     #: the rule options in force (docs/state-json.md), {} before a game
     options: Mapping[str, Any]
 

@@ -482,7 +482,7 @@ def _draw_standing(p: Painter, box: pygame.Rect, state: Mapping[str, Any], ui: U
         return
     index = me.position
     deed = table.deed(index)
-    currency = state.get("currency")
+    currency = table.setup.currency
     line = ""
     if deed is not None and deed.owner:
         rent = (f"× {deed.rent}" if deed.kind == "utility" else money(deed.rent, currency))

@@ -219,7 +219,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     cur = table.current
     me = table.player(cur)
     jailed = me is not None and me.jailed
-    cur_money = state.get("currency")
+    cur_money = table.setup.currency
     actions: list[Action] = []
     details: list[str] = []
     press = table.press("roll")
@@ -229,7 +229,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     if jailed and not roll:  # just sent to jail: the turn ends there
         title = text("prompt_jailed", player=cur)
     elif jailed:
-        fine = int((state.get("options") or {}).get("jail_fine", 50))
+        fine = int(table.setup.options.get("jail_fine", 50))
         pay = table.press("yes")
         card = table.press("no")
         title = text("prompt_jail" if pay else "prompt_jail_roll", player=cur,
@@ -250,7 +250,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     go = table.press("pass_go")
     if go:
         actions.append(Action("pass_go", text("act_pass_go"), go))
-    elif not (state.get("options") or {}).get("bank_only") and not jailed:
+    elif not table.setup.options.get("bank_only") and not jailed:
         # the companion moves the tokens: the key says it pays the salary itself
         actions.append(Action("pass_go", text("act_go_by_device"), ui="go_by_device"))
     shown_card = card_text(state, ui)
@@ -279,13 +279,13 @@ def _chosen(decision: Decision, verb: str, button: str, label: str) -> list[Acti
 
 def _pending(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
     kind, who = decision.kind, decision.player
-    cur_money = state.get("currency")
+    cur_money = table_of(state, ui).setup.currency
     if kind == "buy":
         return _buy(state, ui, decision)
     if decision.auction:
         return _auction(state, ui, decision)
     if kind == "birthday_gift":
-        return _birthday(state, decision)
+        return _birthday(decision, cur_money)
     if kind == "draw" and decision.deck == "bus_tickets":
         return Prompt(text("prompt_take_ticket", player=who), [],
                       _answered(decision, "draw", text("act_take")), who)
@@ -321,10 +321,10 @@ def _pending(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Promp
     return Prompt(kind, [], [], who)
 
 
-def _birthday(state: Mapping[str, Any], decision: Decision) -> Prompt:
+def _birthday(decision: Decision, currency: Mapping[str, Any] | None) -> Prompt:
     """The Birthday gift square: YES takes the money, NO a bus ticket."""
     who = decision.player
-    amount = money(decision.amount, state.get("currency"))
+    amount = money(decision.amount, currency)
     actions = _answered(decision, "choose_gift", text("act_take_money", amount=amount),
                         gift="money") + \
         _answered(decision, "choose_gift", text("act_bus_ticket"), gift="bus_ticket")
@@ -347,7 +347,7 @@ def card_text(state: Mapping[str, Any], ui: UiState) -> str:
 
 def _buy(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
     who = decision.player
-    cur_money = state.get("currency")
+    cur_money = table_of(state, ui).setup.currency
     name = square_name(state, ui, decision.square)
     price = decision.price
     title = text("prompt_buy", player=who, square=name, price=money(price, cur_money))
@@ -372,7 +372,7 @@ def auction_player(state: Mapping[str, Any], ui: UiState | None = None) -> str |
 
 
 def _auction(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
-    cur_money = state.get("currency")
+    cur_money = table_of(state, ui).setup.currency
     if decision.kind == "building_auction":
         item = text(f"building_{decision.building or 'house'}")
         title = text("prompt_building_auction", building=item)
@@ -454,5 +454,5 @@ def building_for(table: TableView, verb: str, square: int) -> str | None:
         return "hotel" if sq is not None and sq.hotel else "house"
     if sq is not None and sq.hotel:
         return "skyscraper"
-    before_hotel = int((table.state.get("options") or {}).get("houses_before_hotel", 4))
+    before_hotel = int(table.setup.options.get("houses_before_hotel", 4))
     return "hotel" if houses >= before_hotel else "house"
