@@ -17,9 +17,10 @@ from functools import cache, lru_cache
 from typing import Any
 
 from companion.editions import group_letters, load_edition
-from companion.game.table.records import Deed
+from companion.game.table.records import Currency, Deed
 from companion.game.table.view import Move, TableView
 from companion.rules import Edition, EditionError, SquareKind
+from companion.rules.edition import Square
 from companion.words import catalog as edition_words
 from companion.words.refusals import square_name
 from web_remote.worth import PALETTE  # a player's colour: the same as on the chart
@@ -41,7 +42,7 @@ def board_size(table: TableView) -> int:
     return table.setup.board_size
 
 
-def money(amount: int | None, currency: Mapping[str, Any] | None, lang: str) -> str:
+def money(amount: int | None, currency: Currency, lang: str) -> str:
     """An amount as the edition writes it ("€ 1.500", "Fr. 30'000.–", "М1500"), the same
     as the moves say it: companion.words.catalog.format_money ("" for none)."""
     if amount is None:
@@ -167,7 +168,7 @@ def _after_build(deed: Deed, options: Mapping[str, Any]) -> Deed:
     return replace(deed, houses=deed.houses + 1)
 
 
-def _ladder(sq: Any, cur: Mapping[str, Any] | None, lang: str) -> list[tuple[str, str]]:
+def _ladder(sq: Square, cur: Currency, lang: str) -> list[tuple[str, str]]:
     """The deed's printed rents: (label key, amount) from the bare lot up."""
     if sq.kind is SquareKind.LOT:
         labels = ["rent", "1", "2", "3", "4", "hotel", "skyscraper"]
