@@ -14,7 +14,7 @@ buildings and tickets, and the pot.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -27,7 +27,7 @@ from companion.screen import theme
 from companion.screen.money import money
 from companion.screen.painter import DrawnText, Painter, ink, line_metrics
 from companion.screen.texts import language, text
-from companion.screen.ui_state import UiState
+from companion.screen.ui_state import SquareInfo, UiState
 from companion.screen.views.house_rules import house_rules_line
 from companion.screen.views.lesson import draw_lesson, lesson_now
 from companion.screen.views.prompt import card_text, square_name, table_of
@@ -292,7 +292,7 @@ def label_box(p: Painter, r: pygame.Rect) -> pygame.Rect:
     return pygame.Rect(r.x + 1, r.y, r.width - 2, height)
 
 
-def _group_color(sq: Deed | None, info: Any, ui: UiState) -> theme.Color | None:
+def _group_color(sq: Deed | None, info: SquareInfo | None, ui: UiState) -> theme.Color | None:
     """The colour bar of a property's cell (its group's), None for any other square."""
     group = (sq.group if sq else None) or (info.group if info else None)
     if sq is None or not group:
@@ -338,7 +338,7 @@ def token_places(area: pygame.Rect, count: int, largest: int) -> list[tuple[int,
             for i in range(count)]
 
 
-def token_spots(p: Painter, table: TableView, cell_rect: Any,
+def token_spots(p: Painter, table: TableView, cell_rect: Callable[[int], pygame.Rect],
                 labelled: bool) -> list[tuple[Seat, tuple[int, int, int]]]:
     """Each player still in the game with the (x, y, radius) of their disc on their square:
     under the square's short name when it has one, so the name stays readable."""
@@ -361,7 +361,7 @@ def token_spots(p: Painter, table: TableView, cell_rect: Any,
 
 
 def _draw_tokens(p: Painter, table: TableView, colors: dict[str, theme.Color],
-                 cell_rect: Any, labelled: bool) -> None:
+                 cell_rect: Callable[[int], pygame.Rect], labelled: bool) -> None:
     """A disc in their colour for each player still in the game, on their square (barred
     while in jail)."""
     for player, (cx, cy, radius) in token_spots(p, table, cell_rect, labelled):

@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.game.table.decision import Answer, Decision
 from companion.game.table.offers import Goods
+from companion.game.table.records import Currency
 from companion.game.table.view import TableView
 from companion.game.table.view import build as build_view
 from companion.inputs import entry as flow
@@ -321,7 +322,7 @@ def _pending(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Promp
     return Prompt(kind, [], [], who)
 
 
-def _birthday(decision: Decision, currency: Mapping[str, Any] | None) -> Prompt:
+def _birthday(decision: Decision, currency: Currency) -> Prompt:
     """The Birthday gift square: YES takes the money, NO a bus ticket."""
     who = decision.player
     amount = money(decision.amount, currency)
