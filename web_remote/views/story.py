@@ -3,9 +3,9 @@ same story as one self-contained HTML page to keep: inline CSS and SVG, no scrip
 address outside it, so it opens offline years later).
 
 The figures are the session's (companion.game.telling.story, from the journal), read as its
-typed record (`Story`); here they are said
-in the phone's language: names of squares as the edition names them, money as it writes
-it, the colour groups by their printed colour and their properties' names.
+typed record (`Story`); here they are said in the phone's language: names of squares as
+the edition names them, money as it writes it, the colour groups by their printed colour
+and their properties' names (the table view's `setup`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def told(story: Story, view: TableView, inline: bool = False) -> dict[str, Any]:
     cur = view.setup.currency
     names = square_names(view, lang)
     ed = edition(story.edition)
-    colour_of = view.setup.edition
+    table_edition = view.setup.edition
     words = Words(view.state, lang, catalog(lang))
 
     def cash(amount: int) -> str:
@@ -74,16 +74,16 @@ def told(story: Story, view: TableView, inline: bool = False) -> dict[str, Any]:
         "over": story.over, "time": story.clock, "turns": story.turns,
         "final": [(name, cash(worth)) for name, worth in story.final],
         "rent": [{"name": names.get(f.square, "?"), "amount": cash(f.amount),
-                  "owner": f.owner, "colour": group_colour(colour_of, f.group),
-                  "mark": group_mark(colour_of, f.group)}
+                  "owner": f.owner, "colour": group_colour(table_edition, f.group),
+                  "mark": group_mark(table_edition, f.group)}
                  for f in story.rent_by_square],
         "groups": [{"names": ", ".join(names.get(i, "?") for i in groups.get(g.group, ())),
-                    "amount": cash(g.amount), "colour": group_colour(colour_of, g.group),
-                    "mark": group_mark(colour_of, g.group)}
+                    "amount": cash(g.amount), "colour": group_colour(table_edition, g.group),
+                    "mark": group_mark(table_edition, g.group)}
                    for g in story.rent_by_group],
         "landed": [{"name": names.get(f.square, "?"), "count": f.count,
-                    "colour": group_colour(colour_of, f.group) if f.group else None,
-                    "mark": group_mark(colour_of, f.group)}
+                    "colour": group_colour(table_edition, f.group) if f.group else None,
+                    "mark": group_mark(table_edition, f.group)}
                    for f in story.landed],
         "trade": trade_said, "trades": story.trades, "auctions": auctions,
     }

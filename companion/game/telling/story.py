@@ -6,9 +6,11 @@ every player's net worth at the start of each turn, the rent each property earne
 square a rent was paid for is where the payer's token moved to in that move before paying,
 else where it stood when the move began: a debt paid later, a rent rolled for),
 rent per colour group, the squares landed on most, the biggest trade, every auction and who
-won it, and the time played. The record is plain data (`Story.to_json`), said in words by
-the phone remote and the table screen, saved beside the journal (`save`) and downloadable as
-one HTML page. Pure apart from `save`: no clock, no randomness.
+won it, and the time played. The record is plain data (`Story.to_json`), saved beside the
+journal (`save`) and handed out by the session as JSON; the phone remote and the table
+screen read it back as the typed record (`Story.of`, `read`: its `clock`, `final` and
+`series()` worked out here once) and say it in words, the phones also as one HTML page.
+Pure apart from `save`: no clock, no randomness.
 """
 
 from __future__ import annotations
