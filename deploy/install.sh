@@ -225,6 +225,7 @@ preflight() {
             exit 1
         fi
     done
+    refuse_a_read_only_root
     local id="" version=""
     if [ -r /etc/os-release ]; then
         # shellcheck source=/dev/null # the running system's, not ours
@@ -239,6 +240,20 @@ preflight() {
         aarch64 | x86_64) ;;
         *) warn "made for 64-bit Raspberry Pi OS; on $arch the GPIO library (lgpio) may not install" ;;
     esac
+}
+
+refuse_a_read_only_root() {
+    # A root mounted read-only (the card image's read_only = true, or a file-system error)
+    # would stop the install half-way: said before anything changes.
+    local mounts="$root/proc/mounts"
+    [ -r "$mounts" ] || return 0
+    awk '$2 == "/" { ro = ($3 != "overlay" && ("," $4 ",") ~ /,ro,/) } END { exit !ro }' \
+        "$mounts" || return 0
+    echo "install.sh: the root file system is mounted read-only: nothing was changed." >&2
+    echo "  On the card image turn read-only off first: read_only = false in companion.toml" >&2
+    echo "  on the boot partition, restart, install, then turn it on again" >&2
+    echo "  (docs/raspberry-pi.md, 'A read-only root')." >&2
+    exit 1
 }
 
 install_packages() {
@@ -357,8 +372,17 @@ install_app() {
     if [ -d "$root$prefix/venv" ] && [ ! -L "$root$prefix/venv" ]; then
         # An install from before versioned venvs: its venv becomes the previous version. Its
         # scripts name /opt/table-companion/venv/bin/python, which the link still reaches.
+        # The link follows at once: until the switch to the new version (or if this run
+        # stops before it) the version that runs is reached, and found again by a rerun.
         run install -d -m 0755 "$root$prefix/versions/earlier"
         run mv -T "$root$prefix/venv" "$root$prefix/versions/earlier/venv"
+        run ln -s "versions/earlier/venv" "$root$prefix/venv"
+        previous_release=earlier
+    fi
+    if [ ! -e "$root$prefix/venv" ] && [ ! -L "$root$prefix/venv" ] &&
+        [ -d "$root$prefix/versions/earlier/venv" ]; then
+        # A run stopped between that move and its link: the version before is found again.
+        run ln -s "versions/earlier/venv" "$root$prefix/venv"
         previous_release=earlier
     fi
     if [ -d "$root$prefix/src" ] && [ ! -L "$root$prefix/src" ]; then
@@ -370,7 +394,12 @@ install_app() {
             run mv -T "$root$prefix/src" "$root$prefix/versions/$previous_release/src"
             run ln -s "versions/$previous_release/src" "$root$prefix/src"
         else
+            # No version before this one to keep it (no venv), or that version has its own
+            # copy: the new version's copy takes its place at once, as the link the switch
+            # then renames over (this script may be running from it: $source_dir/deploy
+            # still holds the same files).
             run rm -rf "$root$prefix/src"
+            run ln -s "versions/$new_release/src" "$root$prefix/src"
         fi
     fi
     command_link
