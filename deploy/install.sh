@@ -601,27 +601,40 @@ install_avahi_service() {
 }
 
 mdns_over_ipv4_only() {
-    # mDNS over IPv4 alone (use-ipv6=no). The phone remote listens on IPv4 ([web] host
-    # 0.0.0.0), so a phone sent to an IPv6 address finds nothing; and avahi 0.8 takes its
-    # own probe for a rival's when an IPv6 address replaces another while it announces
-    # (the link-local one when the router's prefix comes, at every boot): it then renames
-    # the table NAME-2, NAME-3, and phones opening NAME.local find nothing (avahi #117).
-    local conf="$root$avahi_conf"
+    # mDNS over IPv4 alone (use-ipv6=no), and no IPv6 address announced over it either
+    # (publish-aaaa-on-ipv4=no). The phone remote listens on IPv4 ([web] host 0.0.0.0), so
+    # a phone sent to an IPv6 address finds nothing; and avahi 0.8 takes its own announcement
+    # for a rival's when an IPv6 address replaces another while it announces (the link-local
+    # one when the router's prefix comes, at every boot): it then renames the table NAME-2,
+    # NAME-3, and phones opening NAME.local find nothing (avahi #117). use-ipv6=no alone left
+    # the IPv6 addresses announced over IPv4: the card image's boot test still saw it rename.
+    local conf="$root$avahi_conf" edits=0
     if [ ! -f "$conf" ]; then
         note "no $avahi_conf yet: avahi-daemon is not installed"
-    elif grep -q '^use-ipv6=no[[:space:]]*$' "$conf"; then
-        note "avahi announces the name over IPv4 only (use-ipv6=no)"
+        return
+    fi
+    avahi_set server use-ipv6 no && edits=$((edits + 1))
+    avahi_set publish publish-aaaa-on-ipv4 no && edits=$((edits + 1))
+    if [ "$edits" -eq 0 ]; then
+        note "avahi announces the name over IPv4 only (use-ipv6=no, publish-aaaa-on-ipv4=no)"
+    elif systemd_running; then
+        run systemctl try-restart avahi-daemon.service
+    fi
+}
+
+avahi_set() {
+    # KEY=VALUE ($2, $3) in section [$1] of avahi-daemon.conf: a line for KEY (commented
+    # out or not) becomes it, else it goes under [$1] (the section added at the end if
+    # missing). Status 0 when it changed the file (or would, in a dry run).
+    local conf="$root$avahi_conf"
+    if grep -q "^$2=$3[[:space:]]*\$" "$conf"; then
+        return 1
+    elif grep -q "^#\?[[:space:]]*$2[[:space:]]*=" "$conf"; then
+        run sed -i "s/^#\?[[:space:]]*$2[[:space:]]*=.*/$2=$3/" "$conf"
+    elif grep -q "^\[$1\]" "$conf"; then
+        run sed -i "/^\[$1\]/a $2=$3" "$conf"
     else
-        if grep -q '^#\?[[:space:]]*use-ipv6[[:space:]]*=' "$conf"; then
-            run sed -i 's/^#\?[[:space:]]*use-ipv6[[:space:]]*=.*/use-ipv6=no/' "$conf"
-        elif grep -q '^\[server\]' "$conf"; then
-            run sed -i '/^\[server\]/a use-ipv6=no' "$conf"
-        else
-            run sed -i '$a [server]\nuse-ipv6=no' "$conf"
-        fi
-        if systemd_running; then
-            run systemctl try-restart avahi-daemon.service
-        fi
+        run sed -i "\$a [$1]\n$2=$3" "$conf"
     fi
 }
 
@@ -961,7 +974,7 @@ do_uninstall() {
     fi
     step "Done"
     echo "    The saved games stay in $data_dir (delete it by hand if you want them gone)."
-    echo "    System packages, groups, the hostname, config.txt's lines and avahi's use-ipv6=no"
+    echo "    System packages, groups, the hostname, config.txt's lines and avahi's IPv4-only settings"
     echo "    are left as they are."
 }
 

@@ -1585,36 +1585,48 @@ ratelimit-interval-usec=1000000
 
 [publish]
 publish-hinfo=no
+#publish-aaaa-on-ipv4=yes
+#publish-a-on-ipv6=no
 """
 
 
+#: Debian's avahi-daemon.conf as install.sh leaves it: IPv4 only, no IPv6 address over it
+IPV4_ONLY = DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "use-ipv6=no").replace(
+    "#publish-aaaa-on-ipv4=yes", "publish-aaaa-on-ipv4=no")
+
+
 @pytest.mark.parametrize(("before", "after"), [
-    (DEBIAN_AVAHI_CONF, DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "use-ipv6=no")),
-    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "#use-ipv6=yes"),
-     DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "use-ipv6=no")),
-    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes\n", ""),
+    (DEBIAN_AVAHI_CONF, IPV4_ONLY),
+    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "#use-ipv6=yes").replace(
+        "#publish-aaaa-on-ipv4=yes", "publish-aaaa-on-ipv4=yes"), IPV4_ONLY),
+    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes\n", "").replace("#publish-aaaa-on-ipv4=yes\n", ""),
      DEBIAN_AVAHI_CONF.replace("[server]\n", "[server]\nuse-ipv6=no\n").replace(
-         "use-ipv6=yes\n", "")),
-    ("[publish]\npublish-hinfo=no\n", "[publish]\npublish-hinfo=no\n[server]\nuse-ipv6=no\n"),
+         "use-ipv6=yes\n", "").replace("[publish]\n", "[publish]\npublish-aaaa-on-ipv4=no\n")
+     .replace("#publish-aaaa-on-ipv4=yes\n", "")),
+    ("[publish]\npublish-hinfo=no\n",
+     "[publish]\npublish-aaaa-on-ipv4=no\npublish-hinfo=no\n[server]\nuse-ipv6=no\n"),
+    ("[server]\nuse-ipv6=no\n", "[server]\nuse-ipv6=no\n[publish]\npublish-aaaa-on-ipv4=no\n"),
 ])
 def test_mdns_is_announced_over_ipv4_only(host: FakeHost, before: str, after: str) -> None:
-    """avahi gets use-ipv6=no (the phone remote listens on IPv4; with IPv6 avahi renamed the
-    table NAME-2, NAME-3 at boot, seeing its own probe as a rival's), once, and is restarted
-    to take it."""
+    """avahi gets use-ipv6=no and publish-aaaa-on-ipv4=no (the phone remote listens on IPv4;
+    with IPv6 addresses announced avahi renamed the table NAME-2, NAME-3 at boot, seeing its
+    own announcement as a rival's), once, and is restarted to take them."""
     conf = host.root / "etc/avahi/avahi-daemon.conf"
     conf.parent.mkdir(parents=True)
     conf.write_text(before)
     (host.root / "etc/hostname").write_text("table\n")  # no restart for a new name
     run = host.run("--dry-run")
     assert_dry(run)
-    (edit,) = [c for c in run.find("sed", "-i") if c[-1] == str(conf)]
-    subprocess.run(edit, check=True)  # the printed command, for real
+    edits = [c for c in run.find("sed", "-i") if c[-1] == str(conf)]
+    assert edits
+    for edit in edits:
+        subprocess.run(edit, check=True)  # the printed commands, for real
     assert conf.read_text() == after
     assert ["systemctl", "try-restart", "avahi-daemon.service"] in run.commands
     again = host.run("--dry-run")
     assert_dry(again)
     assert [c for c in again.find("sed", "-i") if c[-1] == str(conf)] == []
-    assert "over IPv4 only (use-ipv6=no)" in again.stdout
+    assert "over IPv4 only (use-ipv6=no, publish-aaaa-on-ipv4=no)" in again.stdout
     assert ["systemctl", "try-restart", "avahi-daemon.service"] not in again.commands
 
 
