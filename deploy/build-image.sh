@@ -11,8 +11,11 @@
 # arm64 debootstrap run through qemu-user-static, its base root cached), then the Debian
 # packages of a bootable Pi (cached as a second layer, keyed by their list), then
 # install.sh. The card is written without loop devices or mounts: the FAT partition by
-# mkfs.vfat and mtools, the root partition by `mke2fs -d`, and the two put behind an MBR
-# partition table. Debian's kernel and raspi-firmware boot a Raspberry Pi 3, 3+, 4, 400,
+# mkfs.vfat and mtools, the root and data partitions by `mke2fs -d`, the three put behind
+# an MBR partition table. The data partition is /var: the saved games, their backups, the
+# log, the network's leases and every other file written while the table runs, so that
+# the root can be mounted read-only (`read_only = true` in companion.toml; first boot
+# grows the data partition, not the root, onto the whole card). Debian's kernel and raspi-firmware boot a Raspberry Pi 3, 3+, 4, 400,
 # Zero 2 W and CM3/CM4 (not a Pi 5, not the 32-bit Pi 1, 2 and Zero/Zero W); the same
 # card also boots in qemu-system-aarch64's `virt` machine (tests/test_image_boot.py).
 #
@@ -94,10 +97,15 @@ readonly IMAGE_PACKAGES=(
 readonly COMPONENTS="main non-free-firmware"
 readonly BOOT_LABEL=RASPIFIRM
 readonly ROOT_LABEL=RASPIROOT
+#: the third partition, /var: what is written at run time (deploy/firstboot.py's DATA_LABEL)
+readonly DATA_LABEL=TABLEDATA
 readonly BOOT_MB=256
-#: free room left in the root partition beyond what the files take (first boot grows it
-#: onto the whole card anyway)
-readonly ROOT_SPARE_MB=384
+#: free room left in the root partition beyond what the files take: it keeps its size (the
+#: data partition after it is the one grown onto the card), so room for updates of the
+#: app (each keeps the version before: about 140 MB a version) and of Debian's packages
+readonly ROOT_SPARE_MB=1024
+#: free room in the data partition beyond /var's files (first boot grows it onto the card)
+readonly DATA_SPARE_MB=256
 readonly SETTINGS=companion.toml
 
 install_host_tools() {
@@ -249,16 +257,24 @@ install_firstboot() {
 
 seal_root() {
     # What must differ per card, or not be on it at all.
+    # The root's options say rw or ro: first boot writes them (companion.toml's read_only,
+    # deploy/firstboot.py); everything written at run time is on /var or in RAM.
     cat >"$root/etc/fstab" <<EOF
 # <file system>     <mount point>   <type>  <options>                       <dump> <pass>
 LABEL=$ROOT_LABEL   /               ext4    rw,noatime,errors=remount-ro    0      1
 # The FAT partition: companion.toml holds a PIN and a Wi-Fi password until first boot
 # has read them, so only root may read it (umask).
 LABEL=$BOOT_LABEL   /boot/firmware  vfat    rw,umask=0077,noatime           0      2
+# The data partition: the saved games and their backups (/var/lib/table-companion), the
+# log, the network's leases, the clock's last time; always writable.
+LABEL=$DATA_LABEL   /var            ext4    rw,noatime                      0      2
+# Scratch files in RAM, never on the card.
+tmpfs               /tmp            tmpfs   mode=1777,nosuid,nodev,size=25%,nr_inodes=1m 0 0
 EOF
+    # NetworkManager's resolv.conf in /run, reached through a link: never a write to /etc.
+    ln -sfn ../run/NetworkManager/resolv.conf "$root/etc/resolv.conf"
     : >"$root/etc/machine-id"  # each card makes its own at first boot
-    rm -f "$root/var/lib/dbus/machine-id" "$root/etc/resolv.conf" \
-        "$root/etc/apt/apt.conf.d/90check-valid"
+    rm -f "$root/var/lib/dbus/machine-id" "$root/etc/apt/apt.conf.d/90check-valid"
     rm -rf "$root/usr/local/share/table-companion-test" "$root/root/$APP" \
         "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/tmp/* \
         "$root"/var/tmp/*
@@ -268,28 +284,38 @@ EOF
     [ -s "$root/boot/firmware/config.txt" ] || die "raspi-firmware wrote no config.txt"
     ls "$root"/boot/firmware/vmlinuz-* >/dev/null 2>&1 ||
         die "no kernel on the FAT partition (raspi-firmware's hook did not run)"
-    ok "sealed: fstab by label, no machine-id, no build leftovers"
+    ok "sealed: fstab by label (/var on its own partition), no machine-id, no build leftovers"
 }
 
 write_image() {
-    # Two file systems from the root's directories, behind an MBR (the Pi's boot ROM
-    # reads only MBR and FAT): 1 FAT32 $BOOT_LABEL, 2 ext4 $ROOT_LABEL.
-    local image="$1" work boot_img root_img root_mb used_mb
+    # Three file systems from the root's directories, behind an MBR (the Pi's boot ROM
+    # reads only MBR and FAT): 1 FAT32 $BOOT_LABEL, 2 ext4 $ROOT_LABEL (/), 3 ext4
+    # $DATA_LABEL (/var, last: first boot grows it onto the whole card).
+    local image="$1" work boot_img root_img data_img root_mb used_mb data_mb var_mb
     umount_all "$root"
     work="$(mktemp -d "$cache_dir/image.XXXXXX")"
     boot_img="$work/boot.img"
     root_img="$work/root.img"
+    data_img="$work/data.img"
     mkfs.vfat -F 32 -n "$BOOT_LABEL" -C "$boot_img" $((BOOT_MB * 1024)) >/dev/null
     mcopy -s -p -i "$boot_img" "$root"/boot/firmware/* ::/
-    # The root's /boot/firmware is the empty mount point of the FAT partition.
+    # /var's files go onto the data partition, its directory (with its owner and mode)
+    # stays on the root as the empty mount point; so does the FAT partition's.
+    var_mb="$(du -sxm "$root/var" | cut -f1)"
+    data_mb=$((var_mb + var_mb / 10 + DATA_SPARE_MB))
+    mke2fs -q -t ext4 -L "$DATA_LABEL" -E root_owner=0:0 -d "$root/var" "$data_img" \
+        "${data_mb}M"
     mv "$root/boot/firmware" "$work/firmware"
     install -d -m 0755 "$root/boot/firmware"
+    mv "$root/var" "$work/var"
+    install -d -m 0755 "$root/var"
     used_mb="$(du -sxm "$root" | cut -f1)"
     root_mb=$((used_mb + used_mb / 10 + ROOT_SPARE_MB))
     mke2fs -q -t ext4 -L "$ROOT_LABEL" -E root_owner=0:0 -d "$root" "$root_img" "${root_mb}M"
-    rm -rf "$root/boot/firmware"
+    rmdir "$root/boot/firmware" "$root/var"
     mv "$work/firmware" "$root/boot/firmware"
-    local total=$((4 + BOOT_MB + root_mb))
+    mv "$work/var" "$root/var"
+    local total=$((4 + BOOT_MB + root_mb + data_mb))
     rm -f "$image.part"
     truncate -s "${total}M" "$image.part"
     sfdisk -q "$image.part" <<EOF
@@ -297,13 +323,17 @@ label: dos
 unit: sectors
 start=8192, size=$((BOOT_MB * 2048)), type=c, bootable
 start=$((8192 + BOOT_MB * 2048)), size=$((root_mb * 2048)), type=83
+start=$((8192 + (BOOT_MB + root_mb) * 2048)), size=$((data_mb * 2048)), type=83
 EOF
     dd if="$boot_img" of="$image.part" bs=1M seek=4 conv=notrunc,sparse status=none
     dd if="$root_img" of="$image.part" bs=1M seek=$((4 + BOOT_MB)) conv=notrunc,sparse \
         status=none
+    dd if="$data_img" of="$image.part" bs=1M seek=$((4 + BOOT_MB + root_mb)) \
+        conv=notrunc,sparse status=none
     rm -rf "$work"
     mv "$image.part" "$image"
-    ok "image: $total MB (FAT $BOOT_MB MB, root $root_mb MB with $used_mb MB of files)"
+    ok "image: $total MB (FAT $BOOT_MB MB, root $root_mb MB with $used_mb MB of files," \
+        "data $data_mb MB with $var_mb MB of /var)"
 }
 
 image_main() {

@@ -18,11 +18,16 @@ it first (a mistake changes nothing: `companion-error.txt` beside it names the l
 - the hotspot: on, this card's own name and passphrase made now (deploy/hotspot.py), or off;
 - the banker PIN (a salted hash in the data directory, companion.game.pins) and the table's
   language (companion.words.table_language), owned by the service user;
+- the root file system read-only or writable (`[system] read_only`): the root's options in
+  /etc/fstab, and at once (a remount); the saved games, their backups, the log and the
+  network's leases are on the card's data partition, /var, which stays writable;
 - then `companion-applied.toml` replaces the file with the PIN and the Wi-Fi password taken
   out, so no secret stays on the partition any computer reads.
 
-On a card's first boot it also grows the root partition and its file system onto the
-whole card (growpart, resize2fs), once.
+A read-only root is made writable for the moment the settings are applied (and read-only
+again after, if it still should be). On a card's first boot it also grows the partition of
+the saved games (the data partition, the card's last) and its file system onto the whole
+card (growpart, resize2fs), once.
 """
 
 from __future__ import annotations
@@ -51,10 +56,12 @@ HOTSPOT_PROFILE = "etc/NetworkManager/system-connections/table-companion-hotspot
 HOTSPOT_INFO = "etc/table-companion/hotspot.toml"
 REGDOM = "etc/modprobe.d/table-companion-wifi-country.conf"
 GROWN = "var/lib/table-companion-firstboot/grown"
+FSTAB = "etc/fstab"
 #: the keys the file may have, per section, and the type each must be
 KEYS: dict[str, dict[str, type]] = {
     "table": {"name": str, "language": str, "banker_pin": str},
     "wifi": {"ssid": str, "password": str, "country": str, "hotspot": bool},
+    "system": {"read_only": bool},
 }
 SECRETS = (("table", "banker_pin"), ("wifi", "password"))
 
@@ -74,6 +81,7 @@ class Settings:
     password: str | None = None
     country: str | None = None
     hotspot: bool | None = None
+    read_only: bool | None = None
 
 
 def line_of(text: str, key: str) -> int:
@@ -198,6 +206,52 @@ def wifi_keyfile(ssid: str, password: str) -> str:
     return "\n".join(lines)
 
 
+def fstab_read_only(root: Path) -> bool | None:
+    """Whether /etc/fstab mounts the root read-only (None: it has no line for /)."""
+    fstab = root / FSTAB
+    for line in (fstab.read_text().splitlines() if fstab.exists() else []):
+        fields = line.split()
+        if len(fields) >= 4 and not fields[0].startswith("#") and fields[1] == "/":
+            return "ro" in fields[3].split(",")
+    return None
+
+
+def set_read_only(root: Path, on: bool) -> bool:
+    """The root's line of /etc/fstab with `ro` (on) or `rw` in its options, the rest of
+    the file as it was; False when it has no line for /."""
+    fstab = root / FSTAB
+    lines = fstab.read_text().splitlines(keepends=True) if fstab.exists() else []
+    for number, line in enumerate(lines):
+        fields = line.split()
+        if len(fields) >= 4 and not fields[0].startswith("#") and fields[1] == "/":
+            options = [o for o in fields[3].split(",") if o not in ("ro", "rw", "defaults")]
+            wanted = ",".join(["ro" if on else "rw", *options])
+            start = line.index(fields[3], line.index(fields[2]) + len(fields[2]))
+            lines[number] = line[:start] + wanted + line[start + len(fields[3]):]
+            write(fstab, "".join(lines))
+            return True
+    return False
+
+
+def mount_of(path: Path) -> str:
+    """The mount point holding `path` ("" if findmnt cannot say)."""
+    return subprocess.run(["findmnt", "-n", "-o", "TARGET", "--target", str(path)],
+                          capture_output=True, text=True, check=False).stdout.strip()
+
+
+def read_only(path: Path) -> bool:
+    """Whether the file system holding `path` is mounted read-only now."""
+    return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+
+
+def remount(read_only_wanted: bool) -> bool:
+    """The running root remounted read-only or writable; False if the kernel refused (a
+    file still open for writing keeps it writable: then read-only from the next start)."""
+    os.sync()
+    return subprocess.run(["mount", "-o", f"remount,{'ro' if read_only_wanted else 'rw'}",
+                           "/"], capture_output=True, check=False).returncode == 0
+
+
 def apply(settings: Settings, root: Path, data_dir: Path, user: str, hotspot_script: Path,
           live: bool) -> list[str]:
     """Apply what `settings` says; the list of what was done, one line each."""
@@ -241,28 +295,39 @@ def apply(settings: Settings, root: Path, data_dir: Path, user: str, hotspot_scr
             done.append(f"language {settings.language}")
         for path in (data_dir, *data_dir.rglob("*")):
             os.chown(path, account.pw_uid, account.pw_gid)
+    if settings.read_only is True and live and mount_of(data_dir) in ("", "/"):
+        # a read-only root would keep the games from being saved at all
+        done.append(f"the root stays writable: the saved games ({data_dir}) have no "
+                    "partition of their own")
+    elif settings.read_only is not None:
+        if set_read_only(root, settings.read_only):
+            done.append("the root read-only (what is written is on the data partition, /var)"
+                        if settings.read_only else "the root writable")
+        else:
+            done.append("the root unchanged: /etc/fstab has no line for /")
     return done
 
 
-def grow_root(root: Path) -> str | None:
-    """Grow the root partition and its file system onto the whole card, once."""
+def grow_card(root: Path, data_dir: Path) -> str | None:
+    """Grow the partition holding the saved games (the card image's data partition, its
+    last; the root where there is none) and its file system onto the whole card, once."""
     marker = root / GROWN
     if marker.exists():
         return None
-    source = subprocess.run(["findmnt", "-n", "-o", "SOURCE", "/"], capture_output=True,
-                            text=True, check=False).stdout.strip()
+    source = subprocess.run(["findmnt", "-n", "-o", "SOURCE", "--target", str(data_dir)],
+                            capture_output=True, text=True, check=False).stdout.strip()
     disk = subprocess.run(["lsblk", "-n", "-o", "PKNAME", source], capture_output=True,
                           text=True, check=False).stdout.strip()
     number = re.search(r"(\d+)$", source)
-    said = "the root partition: not grown (no partition found)"
+    said = "the data partition: not grown (no partition found)"
     if source.startswith("/dev/") and disk and number:
         grown = subprocess.run(["growpart", f"/dev/{disk}", number.group(1)],
                                capture_output=True, text=True, check=False)
         if grown.returncode == 0:
             subprocess.run(["resize2fs", source], capture_output=True, check=False)
-            said = f"the root partition grown onto the whole card ({source})"
+            said = f"the data partition grown onto the whole card ({source})"
         else:  # NOCHANGE (exit 1): the card is no larger than the image
-            said = f"the root partition fills the card already ({source})"
+            said = f"the data partition fills the card already ({source})"
     write(marker, said + "\n")
     return said
 
@@ -279,7 +344,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     live = args.root == Path("/")
     if live:
-        said = grow_root(args.root)
+        said = grow_card(args.root, args.data_dir)
         if said:
             print(said, flush=True)
     source = args.boot / SETTINGS
@@ -292,6 +357,16 @@ def main(argv: list[str]) -> int:
         write(args.boot / ERRORS, f"Nothing was changed. {exc}\n", None)
         print(f"firstboot: nothing changed: {exc}", file=sys.stderr, flush=True)
         return 1
+    if live and read_only(args.root) and not remount(False):
+        write(args.boot / ERRORS, "Nothing was changed. The root file system is read-only "
+              "and could not be made writable for the settings.\n", None)
+        print("firstboot: nothing changed: the root stays read-only", file=sys.stderr,
+              flush=True)
+        return 1
+    if live and os.path.ismount("/etc/machine-id"):
+        # a machine id made up at a read-only boot, kept from now on
+        subprocess.run(["systemd-machine-id-setup", "--commit"], capture_output=True,
+                       check=False)
     done = apply(settings, args.root, args.data_dir, args.user, args.hotspot_script, live)
     header = ("# Applied by the table at boot: " + ("; ".join(done) or "nothing to change")
               + ".\n# The PIN and the Wi-Fi password were taken off this card. To change "
@@ -302,6 +377,10 @@ def main(argv: list[str]) -> int:
     os.sync()
     for line in done:
         print(f"firstboot: {line}", flush=True)
+    if live and fstab_read_only(args.root) and not read_only(args.root):
+        print("firstboot: the root is read-only now" if remount(True) else
+              "firstboot: the root is read-only from the next start (a file is open for "
+              "writing now)", flush=True)
     return 0
 
 

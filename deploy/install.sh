@@ -225,6 +225,7 @@ preflight() {
             exit 1
         fi
     done
+    refuse_a_read_only_root
     local id="" version=""
     if [ -r /etc/os-release ]; then
         # shellcheck source=/dev/null # the running system's, not ours
@@ -239,6 +240,20 @@ preflight() {
         aarch64 | x86_64) ;;
         *) warn "made for 64-bit Raspberry Pi OS; on $arch the GPIO library (lgpio) may not install" ;;
     esac
+}
+
+refuse_a_read_only_root() {
+    # A root mounted read-only (the card image's read_only = true, or a file-system error)
+    # would stop the install half-way: said before anything changes.
+    local mounts="$root/proc/mounts"
+    [ -r "$mounts" ] || return 0
+    awk '$2 == "/" { ro = ($3 != "overlay" && ("," $4 ",") ~ /,ro,/) } END { exit !ro }' \
+        "$mounts" || return 0
+    echo "install.sh: the root file system is mounted read-only: nothing was changed." >&2
+    echo "  On the card image turn read-only off first: read_only = false in companion.toml" >&2
+    echo "  on the boot partition, restart, install, then turn it on again" >&2
+    echo "  (docs/raspberry-pi.md, 'A read-only root')." >&2
+    exit 1
 }
 
 install_packages() {
@@ -357,8 +372,17 @@ install_app() {
     if [ -d "$root$prefix/venv" ] && [ ! -L "$root$prefix/venv" ]; then
         # An install from before versioned venvs: its venv becomes the previous version. Its
         # scripts name /opt/table-companion/venv/bin/python, which the link still reaches.
+        # The link follows at once: until the switch to the new version (or if this run
+        # stops before it) the version that runs is reached, and found again by a rerun.
         run install -d -m 0755 "$root$prefix/versions/earlier"
         run mv -T "$root$prefix/venv" "$root$prefix/versions/earlier/venv"
+        run ln -s "versions/earlier/venv" "$root$prefix/venv"
+        previous_release=earlier
+    fi
+    if [ ! -e "$root$prefix/venv" ] && [ ! -L "$root$prefix/venv" ] &&
+        [ -d "$root$prefix/versions/earlier/venv" ]; then
+        # A run stopped between that move and its link: the version before is found again.
+        run ln -s "versions/earlier/venv" "$root$prefix/venv"
         previous_release=earlier
     fi
     if [ -d "$root$prefix/src" ] && [ ! -L "$root$prefix/src" ]; then
@@ -370,7 +394,12 @@ install_app() {
             run mv -T "$root$prefix/src" "$root$prefix/versions/$previous_release/src"
             run ln -s "versions/$previous_release/src" "$root$prefix/src"
         else
+            # No version before this one to keep it (no venv), or that version has its own
+            # copy: the new version's copy takes its place at once, as the link the switch
+            # then renames over (this script may be running from it: $source_dir/deploy
+            # still holds the same files).
             run rm -rf "$root$prefix/src"
+            run ln -s "versions/$new_release/src" "$root$prefix/src"
         fi
     fi
     command_link
@@ -572,27 +601,40 @@ install_avahi_service() {
 }
 
 mdns_over_ipv4_only() {
-    # mDNS over IPv4 alone (use-ipv6=no). The phone remote listens on IPv4 ([web] host
-    # 0.0.0.0), so a phone sent to an IPv6 address finds nothing; and avahi 0.8 takes its
-    # own probe for a rival's when an IPv6 address replaces another while it announces
-    # (the link-local one when the router's prefix comes, at every boot): it then renames
-    # the table NAME-2, NAME-3, and phones opening NAME.local find nothing (avahi #117).
-    local conf="$root$avahi_conf"
+    # mDNS over IPv4 alone (use-ipv6=no), and no IPv6 address announced over it either
+    # (publish-aaaa-on-ipv4=no). The phone remote listens on IPv4 ([web] host 0.0.0.0), so
+    # a phone sent to an IPv6 address finds nothing; and avahi 0.8 takes its own announcement
+    # for a rival's when an IPv6 address replaces another while it announces (the link-local
+    # one when the router's prefix comes, at every boot): it then renames the table NAME-2,
+    # NAME-3, and phones opening NAME.local find nothing (avahi #117). use-ipv6=no alone left
+    # the IPv6 addresses announced over IPv4: the card image's boot test still saw it rename.
+    local conf="$root$avahi_conf" edits=0
     if [ ! -f "$conf" ]; then
         note "no $avahi_conf yet: avahi-daemon is not installed"
-    elif grep -q '^use-ipv6=no[[:space:]]*$' "$conf"; then
-        note "avahi announces the name over IPv4 only (use-ipv6=no)"
+        return
+    fi
+    avahi_set server use-ipv6 no && edits=$((edits + 1))
+    avahi_set publish publish-aaaa-on-ipv4 no && edits=$((edits + 1))
+    if [ "$edits" -eq 0 ]; then
+        note "avahi announces the name over IPv4 only (use-ipv6=no, publish-aaaa-on-ipv4=no)"
+    elif systemd_running; then
+        run systemctl try-restart avahi-daemon.service
+    fi
+}
+
+avahi_set() {
+    # KEY=VALUE ($2, $3) in section [$1] of avahi-daemon.conf: a line for KEY (commented
+    # out or not) becomes it, else it goes under [$1] (the section added at the end if
+    # missing). Status 0 when it changed the file (or would, in a dry run).
+    local conf="$root$avahi_conf"
+    if grep -q "^$2=$3[[:space:]]*\$" "$conf"; then
+        return 1
+    elif grep -q "^#\?[[:space:]]*$2[[:space:]]*=" "$conf"; then
+        run sed -i "s/^#\?[[:space:]]*$2[[:space:]]*=.*/$2=$3/" "$conf"
+    elif grep -q "^\[$1\]" "$conf"; then
+        run sed -i "/^\[$1\]/a $2=$3" "$conf"
     else
-        if grep -q '^#\?[[:space:]]*use-ipv6[[:space:]]*=' "$conf"; then
-            run sed -i 's/^#\?[[:space:]]*use-ipv6[[:space:]]*=.*/use-ipv6=no/' "$conf"
-        elif grep -q '^\[server\]' "$conf"; then
-            run sed -i '/^\[server\]/a use-ipv6=no' "$conf"
-        else
-            run sed -i '$a [server]\nuse-ipv6=no' "$conf"
-        fi
-        if systemd_running; then
-            run systemctl try-restart avahi-daemon.service
-        fi
+        run sed -i "\$a [$1]\n$2=$3" "$conf"
     fi
 }
 
@@ -932,7 +974,7 @@ do_uninstall() {
     fi
     step "Done"
     echo "    The saved games stay in $data_dir (delete it by hand if you want them gone)."
-    echo "    System packages, groups, the hostname, config.txt's lines and avahi's use-ipv6=no"
+    echo "    System packages, groups, the hostname, config.txt's lines and avahi's IPv4-only settings"
     echo "    are left as they are."
 }
 

@@ -272,16 +272,25 @@ def _state_reads(path: Path) -> int:
 
 
 #: the face packages' reads of the state JSON by key, and how many remain: a ratchet that
-#: only goes down. What a face draws (cash, squares, jail, owners, houses, whose turn) is
-#: the view's (companion.game.table.view: `players`, `player(name)`, `deeds`,
-#: `deed(index)`, `deed_by_id(id)`, `turn`, `bank`, `decision`), built once per version by
-#: the session. web_remote's last 34 are one (Remote.table matching a state to its view)
-#: and other JSON's keys the counter cannot tell apart: the story's (views/story.py), the
-#: saved games' list, the chart's file, forms and request bodies
+#: only goes down. What a face draws (cash, squares, jail, owners, houses, whose turn, the
+#: bank, the card that is news, the open offers, money's currency and the rule options) is
+#: the view's (companion.game.table.view: `players`, `player(name)`, `deeds`, `deed(index)`,
+#: `deed_by_id(id)`, `turn`, `bank`, `card`, `open_offers`, `setup`, `decision`), built once
+#: per version by the session; the game's story is companion.game.telling.story.Story, a
+#: saved game companion.game.api.SavedGame. What is left are other JSON's keys the counter
+#: cannot tell apart from the state's, none of them the state: web_remote's 12 are
+#: Remote.table matching a state to its view (context.py, which TableView.shows could do),
+#: the chart's file of samples (worth.py), and a phone's request: a command's players and
+#: dice, an offer's cash and squares (guard.py), the version a phone saw (views/api.py,
+#: views/going_back.py) and the new-game form's players (views/banker.py); the screen's 11
+#: are the theme's sizes named "cash" and "bank", the registration status's "position",
+#: the edition's data file ("squares", "group", "dice": views/board_info.py, views/setup.py)
+#: and an auction's close event's "winner" (log_lines.py); the inputs' 3 the edition's
+#: data file read by the card registration (registration.py, registrar.py)
 STATE_READERS: dict[str, int] = {
-    "companion.inputs": 9,
-    "companion.screen": 24,
-    "web_remote": 34,
+    "companion.inputs": 3,
+    "companion.screen": 11,
+    "web_remote": 12,
 }
 
 

@@ -984,8 +984,12 @@ def test_an_install_from_before_versions_becomes_the_previous_version(host: Fake
     assert run.find("mv", "-T", f"{prefix}/venv") == [
         ["mv", "-T", f"{prefix}/venv", f"{prefix}/versions/earlier/venv"]]
     assert_switches_to(run, new_release(run))
-    assert run.commands.index(["mv", "-T", f"{prefix}/venv", f"{prefix}/versions/earlier/venv"]) \
+    move = ["mv", "-T", f"{prefix}/venv", f"{prefix}/versions/earlier/venv"]
+    assert run.commands.index(move) \
         < run.commands.index(["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"])
+    # the link follows the move at once: the version that runs is never without one
+    assert run.commands[run.commands.index(move) + 1] == [
+        "ln", "-s", "versions/earlier/venv", f"{prefix}/venv"]
 
 
 # --- updates: a new venv per version, rolled back when it does not start --------------
@@ -1083,6 +1087,76 @@ def test_a_broken_update_is_rolled_back_and_a_good_one_kept(host: FakeHost,
     run = update(host, broken)
     assert run.returncode == 1 and in_use(host) == second
     assert versions(host) == {first, second}
+
+
+def test_an_update_from_before_versions_stopped_half_way_keeps_the_version_before(
+        host: FakeHost, tmp_path: Path) -> None:
+    """An install with one venv and one src (the first layout) whose update stops after
+    both were moved into versions/earlier (here `systemctl enable` fails; a power cut
+    would do the same): the version that runs is still reached through the links, and the
+    next run keeps it as the step back. (Before, the venv had no link until the switch: a
+    rerun found no version in use, and pruned versions/earlier, its venv and its copy.)"""
+    host.install_everything(user=getpass.getuser())
+    prefix = host.root / "opt/table-companion"
+    for name in ("venv", "src"):
+        (prefix / name).unlink()
+        shutil.move(prefix / f"versions/{OLD}/{name}", prefix / name)
+    shutil.rmtree(prefix / "versions")
+    (prefix / "venv/bin/companion").write_text(GOOD)
+    (prefix / "venv/bin/companion").chmod(0o755)
+    (host.root / "etc/systemd/system/multi-user.target.wants" / UPDATE_CHECK_UNIT.name).unlink()
+    bin_dir = host.root.parent / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3.venv").write_text(FAKE_VENV_PYTHON, encoding="utf-8")
+    good = tmp_path / "good-0.1.0.whl"
+    good.write_text(GOOD)
+
+    def update_with(systemctl: str) -> Run:
+        return host.run("--wheel", str(good), "--user", getpass.getuser(),
+                        tools={"python3": FAKE_PYTHON, "systemctl": systemctl},
+                        real=["ln", "mv", "install"], env={"TABLE_COMPANION_FAKE_SYSTEM": "1"})
+
+    stops = FAKE_SYSTEMCTL.replace("    get-default)", "    enable) exit 1 ;;\n    get-default)")
+    run = update_with(stops)
+    assert run.returncode != 0 and "==> Done" not in run.stdout
+    assert os.readlink(prefix / "venv") == "versions/earlier/venv"
+    assert (prefix / "venv/bin/companion").read_text() == GOOD
+    assert os.readlink(prefix / "src") == "versions/earlier/src"
+    assert (prefix / "src/deploy/companion.sh").is_file()
+
+    run = update_with(FAKE_SYSTEMCTL)
+    assert run.returncode == 0, run.stdout + run.stderr
+    new = in_use(host)
+    assert versions(host) == {"earlier", new}  # the step back kept, with its copy
+    assert (prefix / "versions/earlier/src/deploy/companion.sh").is_file()
+
+
+def test_a_venv_moved_but_not_yet_linked_is_found_again(host: FakeHost) -> None:
+    """A run cut off between moving the first layout's venv and linking it: the next run
+    links it again and keeps it as the version before."""
+    host.install_everything()
+    prefix = host.root / "opt/table-companion"
+    (prefix / "venv").unlink()
+    shutil.move(prefix / f"versions/{OLD}", prefix / "versions/earlier")
+    run = host.run("--dry-run")
+    assert_dry(run)
+    assert ["ln", "-s", "versions/earlier/venv", f"{prefix}/venv"] in run.commands
+    assert not run.find("rm", "-rf", f"{prefix}/versions/earlier")  # the step back stays
+
+
+def test_a_read_only_root_is_refused_before_anything_changes(host: FakeHost) -> None:
+    """The card image's read-only root (or one an error made read-only): the install says
+    so and how to turn it off, and changes nothing; errors=remount-ro alone is no refusal."""
+    mounts = host.root / "proc/mounts"
+    mounts.parent.mkdir(parents=True)
+    mounts.write_text("/dev/mmcblk0p2 / ext4 ro,noatime,errors=remount-ro 0 0\n"
+                      "/dev/mmcblk0p3 /var ext4 rw,noatime 0 0\n")
+    run = host.run("--dry-run")
+    assert run.returncode == 1 and run.changes == "" and run.commands == []
+    assert "mounted read-only: nothing was changed" in run.stderr
+    assert "read_only = false in companion.toml" in run.stderr
+    mounts.write_text("/dev/mmcblk0p2 / ext4 rw,noatime,errors=remount-ro 0 0\n")
+    assert_dry(host.run("--dry-run"))
 
 
 def test_a_broken_first_install_says_so(host: FakeHost, tmp_path: Path) -> None:
@@ -1511,36 +1585,48 @@ ratelimit-interval-usec=1000000
 
 [publish]
 publish-hinfo=no
+#publish-aaaa-on-ipv4=yes
+#publish-a-on-ipv6=no
 """
 
 
+#: Debian's avahi-daemon.conf as install.sh leaves it: IPv4 only, no IPv6 address over it
+IPV4_ONLY = DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "use-ipv6=no").replace(
+    "#publish-aaaa-on-ipv4=yes", "publish-aaaa-on-ipv4=no")
+
+
 @pytest.mark.parametrize(("before", "after"), [
-    (DEBIAN_AVAHI_CONF, DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "use-ipv6=no")),
-    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "#use-ipv6=yes"),
-     DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "use-ipv6=no")),
-    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes\n", ""),
+    (DEBIAN_AVAHI_CONF, IPV4_ONLY),
+    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes", "#use-ipv6=yes").replace(
+        "#publish-aaaa-on-ipv4=yes", "publish-aaaa-on-ipv4=yes"), IPV4_ONLY),
+    (DEBIAN_AVAHI_CONF.replace("use-ipv6=yes\n", "").replace("#publish-aaaa-on-ipv4=yes\n", ""),
      DEBIAN_AVAHI_CONF.replace("[server]\n", "[server]\nuse-ipv6=no\n").replace(
-         "use-ipv6=yes\n", "")),
-    ("[publish]\npublish-hinfo=no\n", "[publish]\npublish-hinfo=no\n[server]\nuse-ipv6=no\n"),
+         "use-ipv6=yes\n", "").replace("[publish]\n", "[publish]\npublish-aaaa-on-ipv4=no\n")
+     .replace("#publish-aaaa-on-ipv4=yes\n", "")),
+    ("[publish]\npublish-hinfo=no\n",
+     "[publish]\npublish-aaaa-on-ipv4=no\npublish-hinfo=no\n[server]\nuse-ipv6=no\n"),
+    ("[server]\nuse-ipv6=no\n", "[server]\nuse-ipv6=no\n[publish]\npublish-aaaa-on-ipv4=no\n"),
 ])
 def test_mdns_is_announced_over_ipv4_only(host: FakeHost, before: str, after: str) -> None:
-    """avahi gets use-ipv6=no (the phone remote listens on IPv4; with IPv6 avahi renamed the
-    table NAME-2, NAME-3 at boot, seeing its own probe as a rival's), once, and is restarted
-    to take it."""
+    """avahi gets use-ipv6=no and publish-aaaa-on-ipv4=no (the phone remote listens on IPv4;
+    with IPv6 addresses announced avahi renamed the table NAME-2, NAME-3 at boot, seeing its
+    own announcement as a rival's), once, and is restarted to take them."""
     conf = host.root / "etc/avahi/avahi-daemon.conf"
     conf.parent.mkdir(parents=True)
     conf.write_text(before)
     (host.root / "etc/hostname").write_text("table\n")  # no restart for a new name
     run = host.run("--dry-run")
     assert_dry(run)
-    (edit,) = [c for c in run.find("sed", "-i") if c[-1] == str(conf)]
-    subprocess.run(edit, check=True)  # the printed command, for real
+    edits = [c for c in run.find("sed", "-i") if c[-1] == str(conf)]
+    assert edits
+    for edit in edits:
+        subprocess.run(edit, check=True)  # the printed commands, for real
     assert conf.read_text() == after
     assert ["systemctl", "try-restart", "avahi-daemon.service"] in run.commands
     again = host.run("--dry-run")
     assert_dry(again)
     assert [c for c in again.find("sed", "-i") if c[-1] == str(conf)] == []
-    assert "over IPv4 only (use-ipv6=no)" in again.stdout
+    assert "over IPv4 only (use-ipv6=no, publish-aaaa-on-ipv4=no)" in again.stdout
     assert ["systemctl", "try-restart", "avahi-daemon.service"] not in again.commands
 
 

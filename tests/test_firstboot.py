@@ -123,6 +123,7 @@ def test_a_second_run_keeps_the_hotspot_passphrase_and_changes_only_what_it_says
     ('[wifi]\npassword = "short"\n', "companion.toml:2: password: must be 8 to 63"),
     ('[wifi]\ncountry = "se"\n', "companion.toml:2: country: must be two capital"),
     ('[wifi]\nhotspot = "yes"\n', "companion.toml:2: wifi.hotspot: must be true or false"),
+    ('[system]\nread_only = 1\n', "companion.toml:2: system.read_only: must be true or false"),
     ('[table]\npin = "1234"\n', "companion.toml:2: table.pin: unknown key"),
     ('[tabel]\nname = "x"\n', "unknown section [tabel]"),
     ('[table\nname = "x"\n', "companion.toml: not a TOML file"),
@@ -155,8 +156,62 @@ def test_the_cards_own_settings_file_is_valid_and_changes_only_the_defaults() ->
     """deploy/companion.toml, as the image carries it, parses and says the defaults."""
     settings = firstboot.parse((REPO / "deploy/companion.toml").read_text())
     assert settings.name == "table" and settings.banker_pin == "" and settings.hotspot is True
-    assert set(firstboot.KEYS["table"]) | set(firstboot.KEYS["wifi"]) == {
+    assert settings.read_only is False  # the card's root stays writable unless asked
+    assert {key for keys in firstboot.KEYS.values() for key in keys} == {
         key for key, _v in vars(settings).items()}
+
+
+#: the card image's /etc/fstab (deploy/build-image.sh's seal_root)
+IMAGE_FSTAB = """# <file system>  <mount point>  <type>  <options>  <dump> <pass>
+LABEL=RASPIROOT   /               ext4    rw,noatime,errors=remount-ro    0      1
+# The FAT partition: only root may read it (umask).
+LABEL=RASPIFIRM   /boot/firmware  vfat    rw,umask=0077,noatime           0      2
+LABEL=TABLEDATA   /var            ext4    rw,noatime                      0      2
+tmpfs               /tmp            tmpfs   mode=1777,nosuid,nodev,size=25%,nr_inodes=1m 0 0
+"""
+
+
+def test_read_only_turns_the_roots_line_of_fstab_ro_and_back(card: dict[str, Path]) -> None:
+    """read_only = true: the root's mount options say ro, nothing else in fstab changes
+    (the data partition stays writable); false: rw again; the applied file says which."""
+    fstab = card["root"] / "etc/fstab"
+    fstab.write_text(IMAGE_FSTAB)
+    assert firstboot.fstab_read_only(card["root"]) is False
+    (card["boot"] / "companion.toml").write_text("[system]\nread_only = true\n")
+    assert run(card) == 0
+    assert fstab.read_text() == IMAGE_FSTAB.replace(
+        "rw,noatime,errors=remount-ro", "ro,noatime,errors=remount-ro")
+    assert firstboot.fstab_read_only(card["root"]) is True
+    assert "the root read-only" in (card["boot"] / "companion-applied.toml").read_text()
+    (card["boot"] / "companion.toml").write_text("[system]\nread_only = true\n")
+    assert run(card) == 0  # again: the same file
+    assert fstab.read_text().count("ro,noatime,errors=remount-ro") == 1
+    (card["boot"] / "companion.toml").write_text("[system]\nread_only = false\n")
+    assert run(card) == 0
+    assert fstab.read_text() == IMAGE_FSTAB
+    assert "the root writable" in (card["boot"] / "companion-applied.toml").read_text()
+
+
+@pytest.mark.parametrize(("line", "wanted"), [
+    ("/dev/sda2\t/\text4\tdefaults\t0 1\n", "/dev/sda2\t/\text4\tro\t0 1\n"),
+    ("UUID=x / ext4 noatime,rw 0 1\n", "UUID=x / ext4 ro,noatime 0 1\n"),
+])
+def test_read_only_keeps_the_other_options_and_the_spacing(tmp_path: Path, line: str,
+                                                           wanted: str) -> None:
+    assert firstboot.fstab_read_only(tmp_path) is None  # no fstab at all
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc/fstab").write_text("# / is the root\n" + line)
+    assert firstboot.set_read_only(tmp_path, True)
+    assert (tmp_path / "etc/fstab").read_text() == "# / is the root\n" + wanted
+
+
+def test_an_fstab_without_the_root_is_left_alone(card: dict[str, Path]) -> None:
+    fstab = card["root"] / "etc/fstab"
+    fstab.write_text("# UNCONFIGURED FSTAB FOR BASE SYSTEM\n")
+    (card["boot"] / "companion.toml").write_text("[system]\nread_only = true\n")
+    assert run(card) == 0
+    assert fstab.read_text() == "# UNCONFIGURED FSTAB FOR BASE SYSTEM\n"
+    assert "/etc/fstab has no line for /" in (card["boot"] / "companion-applied.toml").read_text()
 
 
 @pytest.mark.parametrize("text", [

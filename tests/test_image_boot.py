@@ -6,7 +6,9 @@ companion.toml written onto the FAT partition as a maker would (name, language, 
 Wi-Fi). Then, as a person would: the table screen is taken from QEMU (its monitor's
 screendump), its QR code is read (zbarimg) and opened through the forwarded web port; the
 banker joins with the first-boot PIN and plays; QEMU is killed mid-game (a power cut), the
-card boots again and every acknowledged move is there.
+card boots again and every acknowledged move is there. The maker's settings turn the
+read-only root on: the whole game is played on a root mounted read-only, its saved games
+on the card's data partition (/var), which the power cut must not cost a move either.
 
 It also prints the companion's RSS and start time as systemd saw them inside the guest:
 EMULATED figures (TCG, an x86 core emulating a Cortex-A72), not a Pi's.
@@ -69,7 +71,12 @@ ssid = "Table Net"
 password = "{WIFI_PASSWORD}"
 country = "DE"
 hotspot = true
+
+[system]
+read_only = true
 """
+#: the card's data partition (/var), the third: deploy/build-image.sh's DATA_LABEL
+DATA_LABEL = "TABLEDATA"
 #: printed on the serial console from inside the guest (the kernel's systemd.run= command,
 #: in the test's copy of the card only): the companion's figures as systemd has them
 PROBE = r"""#!/bin/sh
@@ -81,6 +88,17 @@ n=0
 until systemctl -q is-active table-companion.service || [ $n -ge 900 ]; do
     sleep 1; n=$((n + 1))
 done
+# the root as the companion runs on it: its mount options, whether a write to it fails,
+# and where the saved games are (first boot's settings are applied by now)
+echo "PROBE root_options=$(awk '$2 == "/" {o = $4} END {print o}' /proc/mounts)" >/dev/console
+if said=$(sh -c ': >/image-test-probe-write' 2>&1); then
+    rm -f /image-test-probe-write; said=written
+else
+    said="refused: ${said##*: }"
+fi
+echo "PROBE root_write=$said" >/dev/console
+echo "PROBE games_on=$(findmnt -n -o SOURCE,TARGET,LABEL --target /var/lib/table-companion |
+    tr -s ' ' ,)" >/dev/console
 # who made the framebuffer the screen shows (the DRM plane's), from the DRM debug files
 grep -qs ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs none /sys/kernel/debug
 while [ $n -lt 3600 ]; do
@@ -330,6 +348,35 @@ def mdns(log: str) -> dict[str, list[str]]:
     }
 
 
+def probe_root(machine: Machine) -> dict[str, str]:
+    """The root's mount options, what a write to it said, and the mount holding the saved
+    games (SOURCE,TARGET,LABEL), as the probe saw them once the companion ran."""
+    found = machine.wait_for(r"^PROBE games_on=.*$", 120)
+    log = machine.log()
+    return {key: (re.findall(rf"^PROBE {key}=(.*?)\r?$", log, re.M) or [""])[-1]
+            for key in ("root_options", "root_write", "games_on")} | {
+        "seen": found.group(0)}
+
+
+def ext4_files(disk: Path, number: int, folder: Path, path: str) -> list[str]:
+    """The names in directory `path` of the card's ext4 partition `number` (1-based), read
+    from a copy of it whose journal e2fsck replayed first (as the next mount would): after
+    a power cut the newest files may be in the journal only."""
+    part = partitions(disk)[number - 1]
+    copy = folder / f"partition-{number}.img"
+    subprocess.run(["dd", f"if={disk}", f"of={copy}", "bs=512", f"skip={part['start']}",
+                    f"count={part['size']}", "conv=sparse", "status=none"], check=True,
+                   timeout=600)
+    fsck = subprocess.run(["e2fsck", "-f", "-y", str(copy)], capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert fsck.returncode in (0, 1), fsck.stdout + fsck.stderr  # 1: errors corrected
+    listing = subprocess.run(["debugfs", "-R", f"ls -p {path}", str(copy)],
+                             capture_output=True, text=True, timeout=120, check=True).stdout
+    copy.unlink()
+    return [fields[5] for line in listing.splitlines()
+            if len(fields := line.split("/")) > 6 and fields[5] not in (".", "..")]
+
+
 def probe_figures(machine: Machine) -> dict[str, int]:
     lines = re.findall(r"^PROBE (rss_kb=.*)$", machine.log(), re.M)
     assert lines, machine.log()[-3000:]
@@ -350,6 +397,7 @@ def booted(image: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
     """Two boots of one card with a power cut between, and what each showed."""
     folder = tmp_path_factory.mktemp("card")
     card = Card(image, folder)
+    assert len(partitions(card.disk)) == 3, partitions(card.disk)  # FAT, root, data
     kernels = [f for f in card.files() if f.startswith("vmlinuz-")]
     initrds = [f for f in card.files() if f.startswith("initrd.img-")]
     assert kernels and initrds, card.files()
@@ -358,7 +406,7 @@ def booted(image: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
     initrd.write_bytes(card.get(initrds[-1]))
     card.put("companion.toml", SETTINGS)
     card.put("probe.sh", PROBE)
-    size_before = partitions(card.disk)[1]["size"]
+    size_before = partitions(card.disk)[2]["size"]
     seen: dict[str, object] = {}
     first = Machine(card, kernel, initrd, "first")
     try:
@@ -393,6 +441,7 @@ def booted(image: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
             version = body["version"]
         seen["acknowledged"] = version
         seen["cash"] = {p["name"]: p["cash"] for p in phone.state()["players"]}
+        seen["first_root"] = probe_root(first)
         first.wait_for(r"^PROBE rss_kb=\d+", 120)
         seen["first_probe"] = probe_figures(first)
         seen["first_scanout_by"] = scanout_owner(first)
@@ -400,7 +449,10 @@ def booted(image: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
         phone.close()
         first.power_cut()  # mid-game: no shutdown, nothing flushed by the guest
         seen["size_before"] = size_before
-        seen["size_after"] = partitions(card.disk)[1]["size"]
+        seen["size_after"] = partitions(card.disk)[2]["size"]
+        # on the data partition (its /lib is /var/lib): the game and the name of the current
+        seen["data_files"] = ext4_files(card.disk, 3, folder, "/lib/table-companion")
+        seen["data_games"] = ext4_files(card.disk, 3, folder, "/lib/table-companion/games")
         seen["fat_files"] = card.files()
         seen["applied"] = card.get("companion-applied.toml").decode()
     finally:
@@ -414,6 +466,7 @@ def booted(image: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
         state = phone.state()
         seen["resumed"] = state["version"]
         seen["resumed_cash"] = {p["name"]: p["cash"] for p in state["players"]}
+        seen["second_root"] = probe_root(second)
         second.wait_for(r"^PROBE rss_kb=\d+", 120)
         seen["second_probe"] = probe_figures(second)
         seen["second_scanout_by"] = scanout_owner(second)
@@ -478,8 +531,32 @@ def test_first_boot_settings_are_applied_and_the_secrets_leave_the_card(
     applied = str(booted["applied"])
     assert PIN not in applied and WIFI_PASSWORD not in applied
     assert f'name = "{NAME}"' in applied and "Wi-Fi 'Table Net'" in applied
-    # the root partition grew onto the larger card
+    assert "the root read-only" in applied
+    # the data partition (the card's last) grew onto the larger card
     assert int(str(booted["size_after"])) > int(str(booted["size_before"]))
+
+
+@pytest.mark.parametrize("boot", ["first", "second"])
+def test_the_root_is_read_only_and_the_games_on_the_data_partition(
+        booted: dict[str, object], boot: str) -> None:
+    """With read_only = true the companion runs on a root mounted read-only (from first
+    boot's settings on, the same boot): a write to / fails; the saved games are on the data
+    partition, mounted at /var."""
+    seen = booted[f"{boot}_root"]
+    assert isinstance(seen, dict)
+    assert "ro" in seen["root_options"].split(","), seen
+    assert seen["root_write"] == "refused: Read-only file system", seen
+    source, target, label = seen["games_on"].split(",")
+    assert (source, target, label) == ("/dev/vda3", "/var", DATA_LABEL), seen
+
+
+def test_the_saved_game_is_on_the_data_partition(booted: dict[str, object]) -> None:
+    """After the power cut, the card's data partition itself holds the game the table
+    played (its `current` names it, its files are in games/)."""
+    files, games = booted["data_files"], booted["data_games"]
+    assert isinstance(files, list) and isinstance(games, list)
+    assert "current" in files and "games" in files, files
+    assert games, games
 
 
 def test_a_power_cut_mid_game_loses_no_acknowledged_move(booted: dict[str, object]) -> None:

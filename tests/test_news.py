@@ -198,6 +198,7 @@ def test_the_screen_reads_the_card_in_the_tables_language() -> None:
 
 
 def test_the_banker_lists_saved_games_in_the_phones_language(tmp_path: Path) -> None:
+    from companion.game.api import SavedGame
     from web_remote.views.banker import game_label
 
     with_turn = {"players": ["Ann", "Bo"], "edition": "classic-eur", "turn": 34}
@@ -208,7 +209,7 @@ def test_the_banker_lists_saved_games_in_the_phones_language(tmp_path: Path) -> 
         with app.test_request_context(headers={"Cookie": "lang=ru"}):
             from flask import g
             g.lang = "ru"
-            label = game_label(with_turn)
+            label = game_label(SavedGame.of(with_turn))
         app.extensions["web_remote"].close()
     finally:
         session.close()

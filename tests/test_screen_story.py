@@ -12,6 +12,7 @@ import pygame
 import pytest
 from fixtures.screen.scenarios import LANGUAGES, SIZES, scenario
 
+from companion.game.telling.story import Story
 from companion.screen import texts
 from companion.screen.render import render
 from companion.screen.views.endgame.story import story_lines
@@ -39,7 +40,7 @@ def a_story(state: dict[str, Any]) -> dict[str, Any]:
 def test_the_story_fits_under_the_chart(language: str, size: tuple[int, int]) -> None:
     texts.use_language(language)
     state, ui = scenario("game_over", language)
-    ui.story = a_story(state)
+    ui.story = Story.of(a_story(state))
     surface = pygame.Surface(size)
     frame = render(state, ui, surface)
     out_dir = os.environ.get("SCREEN_PNG_DIR")

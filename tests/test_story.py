@@ -15,7 +15,7 @@ import pytest
 from companion.game.api import Source
 from companion.game.saved_games import journal_path
 from companion.game.session import GameSession
-from companion.game.telling.story import story_path
+from companion.game.telling.story import Story, WorthPoint, read, story_path
 
 BANKER = Source("script", banker=True)
 NEW = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo"], "seed": 5}
@@ -159,3 +159,32 @@ def test_a_bot_game_of_every_edition_is_told_whole(edition: str) -> None:
     assert {f.square for f in story.rent_by_square} <= ownable
     assert story.worth[-1].worth == tuple(net_worth(g, i) for i in range(len(g.players)))
     assert story.moves == len(entries)
+
+
+def test_the_faces_read_the_story_as_its_typed_record(session: GameSession) -> None:
+    """Story.of reads the session's story JSON whole: its record says the same figures and
+    writes back the very same JSON; the time played and the end's worths are the record's."""
+    play(session, [NEW, *SCRIPT, {"do": "end_game"}])
+    raw = session.story()
+    assert raw is not None
+    told = read(raw)
+    assert told is not None and told.to_json() == raw
+    assert told.winner == "Ann" and told.over and told.players == ("Ann", "Bo")
+    assert told.clock == f"{raw['seconds'] // 3600}:{raw['seconds'] % 3600 // 60:02d}"
+    assert told.final == tuple(zip(raw["players"], raw["worth"][-1]["worth"], strict=True))
+    assert told.series()[0] == {"Ann": 1500, "Bo": 1500}
+    assert told.biggest_trade is not None and told.biggest_trade.give_squares == (3,)
+    assert [(a.square, a.winner, a.amount) for a in told.auctions] == [(8, "Bo", 50)]
+    assert read(None) is None
+
+
+def test_a_malformed_story_gives_a_record_with_its_defaults() -> None:
+    """A saved story from another build (a figure missing, a wrong type) is read, not a
+    crash: what it lacks is empty."""
+    told = Story.of({"players": ["Ann", 7], "seconds": "long", "worth": [{"turn": 2},
+                     "x"], "rent_by_square": [{"square": 3, "amount": None}],
+                     "biggest_trade": "none", "auctions": [{"square": "5", "winner": 3}]})
+    assert told.players == ("Ann", "7") and told.seconds == 0 and told.clock == "0:00"
+    assert told.worth == (WorthPoint(2, ()),) and told.final == ()
+    assert told.rent_by_square[0].amount == 0 and told.biggest_trade is None
+    assert told.auctions[0].square is None and told.auctions[0].winner is None

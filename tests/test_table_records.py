@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.game.api import Source
+from companion.game.api import SavedGame, Source
 from companion.game.session import GameSession
-from companion.game.table.records import Deed, Seat, Turn, seat
+from companion.game.table.offers import Goods
+from companion.game.table.records import Deed, DrawnCard, Seat, Turn, seat
 from companion.game.table.view import build
 from companion.rules.commands import Buy, Roll
 
@@ -146,3 +147,59 @@ def test_the_bank_holds_the_pot_only_under_the_house_rule(tmp_path: Path) -> Non
     finally:
         pot.close()
         classic.close()
+
+
+def test_the_setup_says_the_edition_its_money_and_its_rules(tmp_path: Path) -> None:
+    """What the faces write money with and read the rule options from is the state's, and the
+    board's size and printed names are the edition's (Mega's 52 squares); before a game, or
+    for an edition not shipped, the classic board's 40 and no names."""
+    mega = GameSession.open(tmp_path / "mega")
+    try:
+        assert mega.submit({"do": "new_game", "edition": "mega", "players": ["Ann", "Bo"],
+                            "seed": 3, "options": {"physical_dice": True}}, TABLE).accepted
+        state, setup = mega.state(), mega.table().setup
+        assert (setup.edition, setup.currency) == ("mega", state["currency"])
+        assert setup.options == state["options"] and setup.options["physical_dice"] is True
+        assert setup.board_size == 52 and setup.printed_name(0) == "Départ"  # as printed
+        assert setup.printed_name(52) is None and setup.printed_name(-1) is None
+    finally:
+        mega.close()
+    none = build({"version": 0, "game": None}).setup
+    assert (none.edition, none.currency, none.options, none.board_size) == ("", None, {}, 40)
+    odd = build({"edition": "no-such", "currency": "€", "options": [1]}).setup
+    assert (odd.currency, odd.options, odd.board_size, odd.printed_name(3)) == (
+        None, {}, 40, None)
+
+
+def test_the_card_that_is_news_and_the_version_a_view_shows() -> None:
+    view = build({"version": 5, "card_news": {"id": "ch-go", "deck": "chance",
+                                              "text": "Advance to GO", "player": "Bo"}})
+    assert view.card == DrawnCard("ch-go", "chance", "Advance to GO", "Bo")
+    assert build({"card_news": {"deck": "chance"}}).card is None  # no card: its effect is over
+    assert build({"card_news": "ch-go"}).card is None
+    assert view.shows({"version": 5}) and not view.shows({"version": 6})
+    assert not view.shows({}) and build({}).shows({"version": None})
+
+
+def test_the_open_offers_are_typed_records() -> None:
+    """An offer of the store reads as an Offer (who gives what to whom), oldest first; a side
+    that is not goods, or goods of the wrong type, hands over nothing rather than crash."""
+    view = build({"version": 1}, [
+        {"id": "o1", "from": "Ann", "to": "Bo", "give": {"cash": 50, "squares": [3, 1]},
+         "take": {"cards": 1}, "created": 10.5},
+        {"id": "o2", "from": "Cy", "to": "Bo", "give": "all", "take": {"cash": "5",
+                                                                      "squares": [True, 6]}}])
+    first, second = view.open_offers
+    assert (first.id, first.sender, first.receiver, first.created) == ("o1", "Ann", "Bo", 10.5)
+    assert first.give == Goods(50, (3, 1), 0) and first.take == Goods(0, (), 1)
+    assert second.give.empty and second.take == Goods(0, (6,), 0)
+    assert view.offer("o2") is second and view.offer("o3") is None and view.offer(None) is None
+    assert first.give.to_json() == {"cash": 50, "squares": [3, 1], "cards": 0}
+
+
+def test_a_saved_game_is_a_typed_record() -> None:
+    game = SavedGame.of({"id": "g2", "players": ["Ann", "Bo"], "edition": "sv", "turn": 34,
+                         "winner": None, "last_played": "14:05", "current": True})
+    assert game == SavedGame("g2", ("Ann", "Bo"), "sv", 34, None, "14:05", True)
+    empty = SavedGame.of({"id": "g3", "players": None, "edition": None, "turn": True})
+    assert (empty.players, empty.edition, empty.turn, empty.current) == ((), None, None, False)

@@ -107,7 +107,7 @@ def check_offer(offer: Any, owner: str, table: TableView, board_size: int,
     for s in squares:
         deed = table.deed(s)
         if deed is None or deed.owner != owner:
-            names = square_names(table.state, current_language())
+            names = square_names(table, current_language())
             raise Refusal("not_owner", _("%(name)s does not own %(square)s.", name=owner,
                                          square=names.get(s, str(s))))
     seat = table.player(owner)

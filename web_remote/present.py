@@ -17,10 +17,10 @@ from functools import cache, lru_cache
 from typing import Any
 
 from companion.editions import group_letters, load_edition
-from companion.game.table import records
-from companion.game.table.records import Deed
+from companion.game.table.records import Currency, Deed
 from companion.game.table.view import Move, TableView
 from companion.rules import Edition, EditionError, SquareKind
+from companion.rules.edition import Square
 from companion.words import catalog as edition_words
 from companion.words.refusals import square_name
 from web_remote.worth import PALETTE  # a player's colour: the same as on the chart
@@ -37,13 +37,12 @@ def edition(edition_id: str) -> Edition | None:
         return None
 
 
-def board_size(state: Mapping[str, Any]) -> int:
-    """How many squares the board has."""
-    ed = edition(str(state.get("edition", "")))
-    return len(ed.squares) if ed is not None else 40
+def board_size(table: TableView) -> int:
+    """How many squares the board has (the view's setup says it)."""
+    return table.setup.board_size
 
 
-def money(amount: int | None, currency: JSON | None, lang: str) -> str:
+def money(amount: int | None, currency: Currency, lang: str) -> str:
     """An amount as the edition writes it ("€ 1.500", "Fr. 30'000.–", "М1500"), the same
     as the moves say it: companion.words.catalog.format_money ("" for none)."""
     if amount is None:
@@ -51,13 +50,13 @@ def money(amount: int | None, currency: JSON | None, lang: str) -> str:
     return edition_words.format_money(int(amount), currency, lang)
 
 
-def square_names(state: Mapping[str, Any], lang: str) -> dict[int, str]:
+def square_names(table: TableView, lang: str) -> dict[int, str]:
     """Every square's name by index, as the edition names it in `lang` (the lookup the
     moves use: companion.words.refusals.square_name); a square it cannot name keeps the state's
     name."""
-    ed = edition(str(state.get("edition", "")))
+    ed = edition(table.setup.edition)
     if ed is None:
-        return {d.index: d.name for d in records.deeds(state)}
+        return {d.index: d.name for d in table.deeds}
     return dict(_edition_square_names(ed.id, lang))
 
 
@@ -74,18 +73,20 @@ def _edition_square_names(edition_id: str, lang: str) -> tuple[tuple[int, str], 
     return tuple(names)
 
 
-def group_colour(state: Mapping[str, Any], group: str | None) -> str:
-    """The printed colour of a group ("#888" for stations and utilities)."""
-    ed = edition(str(state.get("edition", "")))
+def group_colour(edition_id: str, group: str | None) -> str:
+    """The printed colour of a group of edition `edition_id` (the view's `setup.edition`;
+    "#888" for stations and utilities)."""
+    ed = edition(edition_id)
     if ed is None or not group:
         return "#888888"
     return ed.group_info.get(group, {}).get("color", "#888888")
 
 
-def group_mark(state: Mapping[str, Any], group: str | None) -> str:
-    """The letter of a street's colour group (companion.editions.group_letters), "" for
-    stations, utilities and other squares."""
-    return group_letters(str(state.get("edition", ""))).get(group or "", "")
+def group_mark(edition_id: str, group: str | None) -> str:
+    """The letter of a street's colour group of edition `edition_id` (the view's
+    `setup.edition`; companion.editions.group_letters), "" for stations, utilities and
+    other squares."""
+    return group_letters(edition_id).get(group or "", "")
 
 
 def luminance(colour: str) -> float:
@@ -119,13 +120,13 @@ def ink_on(colour: str) -> str:
         else "#ffffff"
 
 
-def _interest(value: int, options: JSON) -> int:
+def _interest(value: int, options: Mapping[str, Any]) -> int:
     raw = value * int(options.get("mortgage_interest_percent", 10)) / 100
     step = max(1, int(options.get("mortgage_interest_rounding", 1)))
     return int((raw + step / 2) // step * step) if step > 1 else int(raw + 0.5)
 
 
-def lift_cost(value: int, options: JSON) -> int:
+def lift_cost(value: int, options: Mapping[str, Any]) -> int:
     """What lifting a mortgage of this value costs under the options in force."""
     extra = _interest(value, options) if options.get("mortgage_interest") == "on_lift" else 0
     return value + extra
@@ -145,7 +146,7 @@ def level_label(deed: Deed) -> str:
     return str(deed.houses)
 
 
-def next_building(deed: Deed, options: JSON) -> str:
+def next_building(deed: Deed, options: Mapping[str, Any]) -> str:
     """What `build` puts on this square next: house, hotel, skyscraper or depot."""
     if deed.kind == "station":
         return "depot"
@@ -156,7 +157,7 @@ def next_building(deed: Deed, options: JSON) -> str:
     return "house"
 
 
-def _after_build(deed: Deed, options: JSON) -> Deed:
+def _after_build(deed: Deed, options: Mapping[str, Any]) -> Deed:
     """The square as it stands after one more building (a preview: no rule, the printed
     order of buildings)."""
     kind = next_building(deed, options)
@@ -167,7 +168,7 @@ def _after_build(deed: Deed, options: JSON) -> Deed:
     return replace(deed, houses=deed.houses + 1)
 
 
-def _ladder(sq: Any, cur: JSON | None, lang: str) -> list[tuple[str, str]]:
+def _ladder(sq: Square, cur: Currency, lang: str) -> list[tuple[str, str]]:
     """The deed's printed rents: (label key, amount) from the bare lot up."""
     if sq.kind is SquareKind.LOT:
         labels = ["rent", "1", "2", "3", "4", "hotel", "skyscraper"]
@@ -184,11 +185,11 @@ def deeds(table: TableView, player: str | None, moves: Sequence[Move],
     skyscraper and train depot), and what can be done now (the player's `moves`, as the
     view of the table offers them); names and money as the phone's language `lang` says
     them."""
-    state = table.state
-    ed = edition(str(state.get("edition", "")))
-    options = state.get("options", {})
-    cur = state.get("currency")
-    names = square_names(state, lang)
+    setup = table.setup
+    ed = edition(setup.edition)
+    options = setup.options
+    cur = setup.currency
+    names = square_names(table, lang)
 
     def said(amount: int) -> str:
         return money(amount, cur, lang)
@@ -217,10 +218,11 @@ def deeds(table: TableView, player: str | None, moves: Sequence[Move],
                      for g in group] if d.kind == "lot" else []
             preview = {"after": after, "cost": said(cost), "building": building}
         sell = depot_cost // 2 if d.depot else house_cost // 2
-        colour = group_colour(state, d.group)
+        colour = group_colour(setup.edition, d.group)
         cards.append({
             "index": i, "name": names.get(i, d.name),
-            "colour": colour, "ink": ink_on(colour), "group_mark": group_mark(state, d.group),
+            "colour": colour, "ink": ink_on(colour),
+            "group_mark": group_mark(setup.edition, d.group),
             "kind": d.kind, "price": said(d.price), "ladder": ladder,
             "house_cost": said(house_cost) if house_cost else "",
             "depot_cost": said(depot_cost) if depot_cost and d.kind == "station" else "",
@@ -334,11 +336,10 @@ def board_cell(index: int, size: int) -> tuple[int, int]:
 def board(table: TableView, lang: str) -> JSON:
     """The Table page's board: every square with its place in the grid, its name in the
     phone's language `lang`, colour, owner, buildings and the tokens on it."""
-    state = table.state
-    ed = edition(str(state.get("edition", "")))
+    ed = edition(table.setup.edition)
     if ed is None:
         return {"side": 0, "cells": []}
-    names = square_names(state, lang)
+    names = square_names(table, lang)
     size = len(ed.squares)
     players = table.players
     colours = {p.name: PALETTE[k % len(PALETTE)] for k, p in enumerate(players)}
@@ -353,9 +354,9 @@ def board(table: TableView, lang: str) -> JSON:
         cells.append({
             "index": sq.index, "row": row, "col": col, "name": names[sq.index],
             "kind": sq.kind.value,
-            "colour": group_colour(state, sq.group) if sq.group else "",
-            "ink": ink_on(group_colour(state, sq.group)),
-            "group_mark": group_mark(state, sq.group),
+            "colour": group_colour(ed.id, sq.group) if sq.group else "",
+            "ink": ink_on(group_colour(ed.id, sq.group)),
+            "group_mark": group_mark(ed.id, sq.group),
             "owner": owner, "owner_colour": colours.get(owner or ""),
             "mark": "" if mark == "0" else mark,
             "depot": deed is not None and deed.depot,

@@ -4,6 +4,7 @@ the house rules in force from the options.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.words.explaining.rulebook import (
@@ -96,7 +97,7 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
-def house_rules(options: dict[str, Any], defaults: dict[str, Any]) -> list[dict[str, Any]]:
+def house_rules(options: Mapping[str, Any], defaults: dict[str, Any]) -> list[dict[str, Any]]:
     """Every option: its phrase, value, and whether the table changed it from the edition."""
     texts = option_texts()
     return [{"name": k, "text": texts.get(k, k), "value": value_text(v),

@@ -47,6 +47,43 @@ class Outcome:
     params: JSON = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """One saved game as the banker's list shows it: the facts of
+    companion.game.switch.describe, typed for the faces (the words are theirs).
+
+    >>> SavedGame.of({"id": "g1", "players": ["Ann", "Bo"], "edition": "mega", "turn": 3})
+    SavedGame(id='g1', players=('Ann', 'Bo'), edition='mega', turn=3, winner=None, \
+last_played=None, current=False)
+    """
+
+    id: str
+    players: tuple[str, ...]
+    #: the edition's id (None: no game started in it)
+    edition: str | None
+    #: the turn's number (None: no game started)
+    turn: int | None
+    winner: str | None
+    #: when it was last played, as the table's clock writes it ("14:05", a date)
+    last_played: str | None
+    #: whether it is the game on the table
+    current: bool
+
+    @classmethod
+    def of(cls, raw: JSON) -> SavedGame:
+        """The record of one entry of the `games` hook's list."""
+        def text(key: str) -> str | None:
+            value = raw.get(key)
+            return str(value) if value else None
+
+        players, turn = raw.get("players"), raw.get("turn")
+        return cls(str(raw.get("id") or ""),
+                   tuple(str(p) for p in players) if isinstance(players, list) else (),
+                   text("edition"),
+                   turn if isinstance(turn, int) and not isinstance(turn, bool) else None,
+                   text("winner"), text("last_played"), bool(raw.get("current")))
+
+
 class Update:
     """Pushed to listeners after every accepted command, undo or redo.
 

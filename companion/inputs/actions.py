@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.api import JSON, Source
+from companion.game.table.records import Setup
 from companion.game.table.view import Move, TableView
 from companion.rules.commands import Command
 from companion.words.catalog import format_money
@@ -112,4 +113,4 @@ def money(state: JSON, amount: int) -> str:
     >>> money({"currency": {"pattern": "€ {amount}", "group_separator": "."}}, 1500)
     '€\\xa01.500'
     """
-    return format_money(amount, state.get("currency"))
+    return format_money(amount, Setup.of(state).currency)

@@ -57,7 +57,6 @@ from companion.inputs.registrar import Registrar
 from companion.inputs.registry import TagRegistry
 from companion.inputs.taps import TapInterpreter, amount_question
 from companion.rules.commands import Bid, Pay
-from companion.words import catalog as i18n
 
 KNOB = "knob"
 
@@ -109,10 +108,8 @@ def square_label(table: TableView, index: int) -> str:
     deed = table.deed(index)
     if deed is not None:
         return deed.name
-    board = i18n.edition_data(str(table.state.get("edition") or "")).get("squares") or []
-    if 0 <= index < len(board):
-        return str(board[index].get("name", index))
-    return f"#{index}"
+    printed = table.setup.printed_name(index)
+    return printed if printed is not None else f"#{index}"
 
 
 def square_prompt(table: TableView, pick: Pick) -> Show:

@@ -15,12 +15,12 @@ I/O, no clock.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from companion.game.pins import MAX_PIN, valid_pin
 from companion.game.table.buttons import bid_step
+from companion.game.table.records import Setup
 from companion.game.table.view import Move, TableView
 from companion.inputs.picking import Pick, Table, current_pick, view_of
 from companion.rules.commands import Command, Roll
@@ -74,11 +74,6 @@ def acting_player(table: Table) -> str | None:
     return decision.player if decision is not None and decision.player else view.current
 
 
-def _options(view: TableView) -> Mapping[str, Any]:
-    options = view.state.get("options")
-    return options if isinstance(options, Mapping) else {}
-
-
 def dice_needed(table: Table, who: str | None) -> int:
     """How many dice the roll of `who` takes now: 3 with the speed die, except in jail and
     for a utility's rent (the white dice only); else 2.
@@ -92,7 +87,7 @@ def dice_needed(table: Table, who: str | None) -> int:
     2
     """
     view = view_of(table)
-    if not _options(view).get("speed_die"):
+    if not view.setup.options.get("speed_die"):
         return 2
     decision = view.decision
     if decision is not None and decision.kind == "roll_for_rent":
@@ -122,7 +117,8 @@ def dice_entered(table: Table) -> bool:
     """Whether this table enters its own dice: chosen at setup (the rule option
     physical_dice), and always in bank-only play; elsewhere the companion rolls, and a
     result seen is kept (typed dice would be refused)."""
-    options = _options(table) if isinstance(table, TableView) else table.get("options") or {}
+    setup = table.setup if isinstance(table, TableView) else Setup.of(table)
+    options = setup.options
     return bool(options.get("physical_dice") or options.get("bank_only"))
 
 

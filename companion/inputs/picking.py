@@ -16,7 +16,6 @@ from typing import Any
 
 from companion.game.table.view import TableView, build
 from companion.rules.commands import Command, square_command
-from companion.words import catalog
 
 #: what the inputs read the table from: the session's view, or a bare public state JSON
 #: (a test's, a phone page's), which is read into one
@@ -72,10 +71,9 @@ def ahead_order(squares: list[int], position: int, size: int) -> tuple[int, ...]
 
 
 def board_size(table: Table) -> int:
-    """How many squares the edition's board has (40 on the classic board)."""
-    state = table.state if isinstance(table, TableView) else table
-    squares = catalog.edition_data(str(state.get("edition") or "")).get("squares") or []
-    return len(squares) or 40
+    """How many squares the edition's board has (40 on the classic board): the view's
+    setup says it."""
+    return view_of(table).setup.board_size
 
 
 def current_pick(table: Table, bus_ride: bool = False, focus: int | None = None,

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.game.api import JSON
+from companion.game.table.records import Setup, seats
 from companion.inputs.registration import (
     FlowKind,
     RegistrationFlow,
@@ -98,7 +99,7 @@ class Registrar:
             state = self._game()
         except Exception:  # noqa: BLE001 - no session: register for the default edition
             state = {}
-        return str(state.get("edition") or self.default_edition)
+        return Setup.of(state).edition or self.default_edition
 
     def kinds(self) -> list[str]:
         """The runs on offer for the edition on the table, in menu order."""
@@ -165,7 +166,7 @@ class Registrar:
         if flow_kind not in flow_kinds(edition):
             raise ValueError(f"{edition_id} has no {kind}")
         try:
-            players = len(self._game().get("players") or [])
+            players = len(seats(self._game()))
         except Exception:  # noqa: BLE001
             players = 0
         steps = steps_for(flow_kind, edition, players)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from companion.game.api import JSON, Source
 from companion.game.table.buttons import bid_amount
-from companion.game.table.offers import OfferStore
+from companion.game.table.offers import Goods, Offer, OfferStore
 from companion.game.table.view import TableView
 from companion.inputs.actions import (
     Action,
@@ -111,9 +111,10 @@ class TapInterpreter:
             if isinstance(mode, OfferAsked):  # the same card again: yes to that offer
                 return self.accept(mode), None
             return [say("tap_cancelled")], None
-        offer = self.offers.asked(player) if self.offers is not None else None
-        if offer is not None:
-            return [offer_question(state, table, offer)], OfferAsked(version, player, offer["id"])
+        asked = self.offers.asked(player) if self.offers is not None else None
+        if asked is not None:
+            offer = Offer.of(asked)
+            return [offer_question(state, table, offer)], OfferAsked(version, player, offer.id)
         code = "card_tapped_land" if offered(self._view(), "land", player) else \
             "card_tapped_pay"
         return [say(code, level="prompt", player=player)], CardTapped(version, player)
@@ -199,25 +200,25 @@ class TapInterpreter:
         return [say("card_not_now")], mode
 
 
-def offer_text(state: JSON, table: TableView, offer: JSON) -> str:
+def offer_text(state: JSON, table: TableView, goods: Goods) -> str:
     """One side of a trade in the edition's words: "€ 200 + Rue Lecourbe + 1 jail card"."""
-    parts = [money(state, int(offer["cash"]))] if offer.get("cash") else []
-    for index in offer.get("squares") or []:
+    parts = [money(state, goods.cash)] if goods.cash else []
+    for index in goods.squares:
         deed = table.deed(index)
         parts.append(deed.name if deed is not None else f"#{index}")
-    if offer.get("cards"):
-        parts.append(input_text("jail_cards", "en", count=int(offer["cards"])))
+    if goods.cards:
+        parts.append(input_text("jail_cards", "en", count=goods.cards))
     return " + ".join(parts) or input_text("prompt_nothing", "en")
 
 
-def offer_question(state: JSON, table: TableView, offer: JSON) -> Show:
+def offer_question(state: JSON, table: TableView, put: Offer) -> Show:
     """The offer put to its receiver: who gives what (the fields a face says it with)."""
-    fields = {"sender": offer["from"], "receiver": offer["to"],
-              "give": offer_text(state, table, offer.get("give") or {}),
-              "take": offer_text(state, table, offer.get("take") or {})}
+    fields = {"sender": put.sender, "receiver": put.receiver,
+              "give": offer_text(state, table, put.give),
+              "take": offer_text(state, table, put.take)}
     return say("offer_asked", level="prompt", data={
-        "player": offer["to"], "offer": offer["id"],
-        "goods": {"give": offer.get("give") or {}, "take": offer.get("take") or {}}}, **fields)
+        "player": put.receiver, "offer": put.id,
+        "goods": {"give": put.give.to_json(), "take": put.take.to_json()}}, **fields)
 
 
 def amount_question(state: JSON, mode: AmountEntry) -> Show:

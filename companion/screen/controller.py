@@ -23,8 +23,9 @@ from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
 from companion.game.table.decision import about_anew, asked_anew
 from companion.game.table.offers import OfferStore
-from companion.game.table.records import seats
+from companion.game.table.records import Setup, seats
 from companion.game.table.view import TableView
+from companion.game.telling.story import read as read_story
 from companion.inputs import entry
 from companion.inputs.entry import acting_player
 from companion.rules.commands import CloseAuction, Command, EndGame
@@ -75,7 +76,7 @@ RESUME_ENTRIES = 20
 
 def has_game(state: Mapping[str, Any] | None) -> bool:
     """Whether `state` is a running (or finished) game rather than no game at all."""
-    return bool(state and state.get("players"))
+    return bool(state and seats(state))
 
 
 def refusal_text(outcome: Outcome, state: Mapping[str, Any] | None) -> str:
@@ -314,7 +315,7 @@ class Controller(EntryMixin):
         state = update.state  # the public state of this version, built once for every listener
         self.state = state
         now = self.ui.now
-        if old is not None and old.get("edition") == state.get("edition"):
+        if old is not None and Setup.of(old).edition == Setup.of(state).edition:
             before = {p.name: p.cash for p in seats(old)}
             for player in seats(state):
                 name, cash = player.name, player.cash
@@ -359,7 +360,7 @@ class Controller(EntryMixin):
         if self.session is None or table_of(state, self.ui).winner is None:
             return
         try:
-            self.ui.story = self.session.story()
+            self.ui.story = read_story(self.session.story())
         except Exception as exc:  # a story the screen cannot read must not stop the game
             log.warning("story unavailable: %s", exc)
 
@@ -552,7 +553,7 @@ class Controller(EntryMixin):
         elif ui_action == "help":
             self.ui.overlay = "help"
         elif ui_action == "house_rules":
-            options = (self.state or {}).get("options")
+            options = Setup.of(self.state or {}).options
             self.open_chooser(text("rules_title"), [Choice(line) for line in
                                                     house_rule_states(options)]
                               + [Choice(text("act_back"))])
@@ -734,7 +735,7 @@ class Controller(EntryMixin):
         if form is not None:
             chosen, edition = form.language, form.edition_id()
         else:
-            chosen, edition = "", str((self.state or {}).get("edition") or "")
+            chosen, edition = "", Setup.of(self.state or {}).edition
         return i18n.normalize_language(chosen or self.table_language.chosen or self.language
                                        or i18n.default_language(edition or None))
 
@@ -749,7 +750,7 @@ class Controller(EntryMixin):
                 self.ui.setup.rename_defaults()
         if has_game(self.state):
             assert self.state is not None
-            key = (str(self.state.get("edition")), lang)
+            key = (Setup.of(self.state).edition, lang)
             if key != self._board_key:
                 self._board_key = key
                 self.ui.board = board_info(*key)

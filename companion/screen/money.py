@@ -6,14 +6,12 @@ language matters only for a currency block without a pattern.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from companion.game.table.records import Currency
 from companion.screen import texts
 from companion.words import catalog as i18n
 
 
-def money(amount: int, currency: Mapping[str, Any] | None) -> str:
+def money(amount: int, currency: Currency) -> str:
     """An amount in the edition's written form: "€ 1.500", "Kr 2 400", "М1500".
 
     >>> money(2400, {"pattern": "Kr {amount}", "group_separator": " "}).replace("\xa0", " ")
@@ -24,7 +22,7 @@ def money(amount: int, currency: Mapping[str, Any] | None) -> str:
     return i18n.format_money(amount, currency, texts.language())
 
 
-def delta(amount: int, currency: Mapping[str, Any] | None) -> str:
+def delta(amount: int, currency: Currency) -> str:
     """A signed change without the symbol, for the balance animation: "+200", "−1 400".
 
     >>> delta(-1400, {"group_separator": " "}).replace("\xa0", " ")

@@ -259,7 +259,7 @@ def _players_key(state: Mapping[str, Any], ui: UiState,
     changes = tuple(sorted((name, a.old, a.new) for name, a in ui.anims.items()
                            if ui.now - a.start < DELTA_SHOWN_S and a.new != a.old))
     return (seats, table.current, table.winner, table.turn.pending_player,
-            tuple(colors.items()), repr(state.get("currency")), changes)
+            tuple(colors.items()), repr(table.setup.currency), changes)
 
 
 def _board_key(state: Mapping[str, Any], ui: UiState) -> tuple[Any, ...]:

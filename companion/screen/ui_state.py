@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.table.view import TableView
+from companion.game.telling.story import Story
 from companion.inputs.entry import PinEntry
 from companion.rules.commands import Command
 from companion.screen.theme import Color
@@ -130,8 +131,8 @@ class UiState:
     chooser: Chooser | None = None
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     networth: list[dict[str, int]] = field(default_factory=list)
-    #: the game's story once it is over (companion.game.telling.story as JSON), else None
-    story: dict[str, Any] | None = None
+    #: the game's story once it is over (the game layer's typed record), else None
+    story: Story | None = None
     #: the recent moves' commands still in force, oldest first (companion.screen.log_lines
     #: .record_moves: an undo strikes through the newest), and those taken back by the
     #: journal seq the undo named (a redo restores them)

@@ -133,7 +133,7 @@ def commands() -> Response:
         raise Refusal("unknown_player", _("%(field)s: %(name)s is not playing.", field="by",
                                           name=repr(by)[:40]))
     view = r.table(current)
-    command = authorize(body.get("command"), who, view, board_size(current))
+    command = authorize(body.get("command"), who, view, board_size(view))
     question = confirm_question(command, who, view)
     if question is not None and body.get("confirmed") is not True:
         return confirm_first(question)
@@ -150,13 +150,13 @@ def confirm_first(question: str) -> Response:
     return resp
 
 
-def confirm_threshold(state: Mapping[str, Any]) -> int:
+def confirm_threshold(options: Mapping[str, Any]) -> int:
     """Corrections above this amount ask first: the config's `confirm_above`, else the
-    edition's salary for passing GO."""
+    edition's salary for passing GO (of the rule `options` in force)."""
     configured = remote().config.get("confirm_above")
     if isinstance(configured, int) and not isinstance(configured, bool):
         return configured
-    salary = (state.get("options") or {}).get("salary")
+    salary = options.get("salary")
     return int(salary) if isinstance(salary, int) and salary > 0 else 200
 
 
@@ -166,25 +166,24 @@ def confirm_question(command: dict[str, Any], who: Identity,
     send it at once): selling a building, a mortgage, and a banker's payment (a correction)
     above the threshold. In the phone's language."""
     lang = current_language()
-    state = table.state
     verb = command.get("do")
     square = command.get("square")
     deed = table.deed(square) if isinstance(square, int) else None
     owner = deed.owner if deed is not None else None
     if verb in ("sell_building", "mortgage") and isinstance(square, int) \
             and owner is not None and owner == command.get("by"):  # else the engine refuses
-        name = square_names(state, lang).get(square, str(square))
+        name = square_names(table, lang).get(square, str(square))
         if verb == "sell_building":
             return _("Sell a building on %(square)s?", square=name)
         return _("Mortgage %(square)s?", square=name)
     amount = command.get("amount")
     if verb == "pay" and who.banker and isinstance(amount, int) \
-            and amount > confirm_threshold(state):
+            and amount > confirm_threshold(table.setup.options):
         def party(name: Any) -> str:
             return str(_("the bank")) if name == "bank" else str(name)
 
         return _("Pay %(amount)s from %(from)s to %(to)s?",
-                 amount=money(amount, state.get("currency"), lang),
+                 amount=money(amount, table.setup.currency, lang),
                  **{"from": party(command.get("from")), "to": party(command.get("to"))})
     return None
 
@@ -353,7 +352,7 @@ def propose() -> Response:
     receiver = body.get("to")
     if receiver not in names or receiver == sender:
         raise Refusal("unknown_player", _("Choose another player to trade with."))
-    size = board_size(current)
+    size = board_size(view)
     give = check_offer(body.get("give"), sender, view, size, "give")
     take = check_offer(body.get("take"), str(receiver), view, size, "take")
     if not any(give.values()) and not any(take.values()):

@@ -21,7 +21,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.editions import edition_ids, player_limits
-from companion.game.api import JSON, Source
+from companion.game.api import JSON, SavedGame, Source
 from companion.game.applying import apply_command
 from companion.game.limits import MAX_DIGITS, fresh_seed
 from companion.game.pins import PinWarning, valid_pin
@@ -67,7 +67,7 @@ def _render(refused: dict[str, str] | None = None,
     games = r.hooks.games
     registration = (r.hooks.registration.status(current_language())
                     if r.hooks.registration is not None else None)
-    game_list = [{**g, "name": game_label(g)} for g in games.list()] \
+    game_list = [{**g, "name": game_label(SavedGame.of(g))} for g in games.list()] \
         if games is not None else None
     shown = {"new_game": True, "pin": True, "seats": True, "teaching": True, "language": True,
              "voice": True,
@@ -80,13 +80,13 @@ def _render(refused: dict[str, str] | None = None,
     players = list(view.names())
     template = "parts/banker.html" if request.args.get("partial") else "banker.html"
     return Response(render_template(
-        template, state=state, view=view, now=r.session.now(), page_name="banker",
+        template, view=view, now=r.session.now(), page_name="banker",
         partial_url=url_for("banker.page"),
-        players=players, money=lambda a: money(a, state.get("currency"), lang),
+        players=players, money=lambda a: money(a, view.setup.currency, lang),
         editions=[(e, edition(e), player_limits(e), players_allowed(e)) for e in edition_ids()],
         tags=tags.list(current_language()) if tags is not None else None, registration=registration,
         games=game_list, new_file=r.hooks.new_game_file is not None,
-        options=state.get("options", {}),
+        options=view.setup.options,
         journal=int((r.session.history(None, 1) or [{}])[-1].get("seq") or 0),  # one row read
         undo_question=say_undo(r.session.undo_target(), state),
         auction_building=shortage_auction(view),
@@ -94,11 +94,11 @@ def _render(refused: dict[str, str] | None = None,
         can_close=view.move("close_auction") is not None,
         can_end=view.move("end_game") is not None,
         building_names=building_names(),
-        said=building_said(view.decision), names=square_names(state, lang),
-        refused=refused, typed=_typed(refused, sent, state, players),
+        said=building_said(view.decision), names=square_names(view, lang),
+        refused=refused, typed=_typed(refused, sent, view, players),
         pin_set=r.pin.store.is_set, pin_warning=pin_warning_said(r.pin.warning()),
         seats=r.seats.held(players), edition_name=edition_name,
-        table_lang=r.table_language.resolve(str(state.get("edition") or "")),
+        table_lang=r.table_language.resolve(view.setup.edition),
         voice=speech_settings.load(r.data_dir),
     ), mimetype="text/html")
 
@@ -126,18 +126,18 @@ def edition_name(edition_id: str) -> str:
         return edition_id
 
 
-def game_label(game: dict[str, Any]) -> str:
+def game_label(game: SavedGame) -> str:
     """One saved game as the banker's list names it, in the phone's language: players,
     edition, turn or winner, when last played (companion.game.switch.describe's facts)."""
-    parts = [", ".join(game.get("players") or []) or str(_("no game started"))]
-    if game.get("edition"):
-        parts.append(edition_name(str(game["edition"])))
-    if game.get("winner"):
-        parts.append(str(_("%(name)s wins!", name=game["winner"])))
-    elif game.get("turn"):
-        parts.append(str(_("Turn %(number)d", number=int(game["turn"]))))
-    if game.get("last_played"):
-        parts.append(str(game["last_played"]))
+    parts = [", ".join(game.players) or str(_("no game started"))]
+    if game.edition:
+        parts.append(edition_name(game.edition))
+    if game.winner:
+        parts.append(str(_("%(name)s wins!", name=game.winner)))
+    elif game.turn:
+        parts.append(str(_("Turn %(number)d", number=game.turn)))
+    if game.last_played:
+        parts.append(game.last_played)
     return " · ".join(parts)
 
 
@@ -161,7 +161,7 @@ def pin_warning_said(warning: PinWarning | None) -> str | None:
 
 
 def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
-           state: dict[str, Any], players: list[str]) -> dict[str, Any]:
+           view: TableView, players: list[str]) -> dict[str, Any]:
     """What each form shows in its fields: the values sent with a refused form, else the
     defaults (the new game: the edition and players of the game in play)."""
     mine = sent if refused is not None and sent is not None else MultiDict()
@@ -169,7 +169,7 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
     new_game = mine if form == "new_game" else MultiDict()
     return {
         "new_game": {
-            "edition": new_game.get("edition") or state.get("edition")
+            "edition": new_game.get("edition") or view.setup.edition
             or default_edition(current_language()),
             "players": new_game.get("players", ", ".join(players)),
             "seed": new_game.get("seed", ""), "pin": new_game.get("pin", ""),
@@ -177,9 +177,10 @@ def _typed(refused: dict[str, str] | None, sent: MultiDict[str, str] | None,
             "language": new_game.get("language") or remote().table_language.spoken()
             or current_language(),
             "rules": {key for key in HOUSE_RULES if new_game.get(key)},
-            # the teaching table: as typed, else on for a table's first game or as it is now
-            "teaching": bool(new_game.get("teaching")) if form == "new_game" else bool(
-                (state.get("teaching") or {}).get("on", not state.get("game", True))),
+            # the teaching table: as typed, else on for a table's first game (no game: None)
+            # or as it is now
+            "teaching": bool(new_game.get("teaching")) if form == "new_game"
+            else view.teaching_on is not False,
         },
         "pin": mine.get("pin", "") if form == "pin" else "",
         "tag": mine.get("tag", "") if form == "tags" else "",

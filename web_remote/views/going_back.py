@@ -44,15 +44,16 @@ def _ask(seq: int, refused: str | None = None, status: int = 200) -> Response:
              for e, s in zip(taken, said, strict=True)]
     problem = refused or (say_refusal(plan.get("code"), plan.get("params"), plan.get("message"),
                                       state) if "code" in plan else None)
+    view = remote().table(state)
     resp = Response(render_template(
-        "going_back.html", state=state, view=remote().table(state), page_name="history",
+        "going_back.html", view=view, page_name="history",
         seq=seq,
         here=say_moves(here, state)[0] if here else None, moves=moves, problem=problem,
         heading=ngettext("Going back takes back %(num)d move:",
                          "Going back takes back these %(num)d moves, the newest first:",
                          len(moves)),
         devices=any(m["device"] for m in moves),
-        money=lambda a: money(a, state.get("currency"), lang), names=square_names(state, lang),
+        money=lambda a: money(a, view.setup.currency, lang), names=square_names(view, lang),
     ), mimetype="text/html")
     resp.status_code = status
     return resp

@@ -166,18 +166,24 @@ def page(name: str, **ctx: Any) -> BaseResponse:
 
 def _render(name: str, template: str, ctx: dict[str, Any]) -> str:
     """The template with what every page has besides its own: money and square names in
-    the phone's language, the verbs' labels, the groups' colours; the table's typed view
-    of the page's state (`view`) and the session's clock as the page is drawn (`now`: the
-    view is built once per version, a countdown is told as it stands)."""
-    state = ctx["state"]
+    the phone's language, the verbs' labels, the groups' colours, all from the table's
+    typed view of the page's state (`view`: its setup says the edition and the currency),
+    and the session's clock as the page is drawn (`now`: the view is built once per
+    version, a countdown is told as it stands). The page's state JSON itself is not handed
+    to the template: it draws the view's records."""
+    ctx = dict(ctx)
+    state = ctx.pop("state")
     lang = current_language()
-    if "view" not in ctx:
-        ctx["view"] = remote().table(state)
+    view: TableView = ctx["view"] if "view" in ctx else remote().table(state)
+    setup = view.setup
+    # `now` given: the page was keyed on what it shows of the clocks at that moment
     ctx.setdefault("now", remote().session.now())
-    ctx.update(money=lambda a: money(a, state.get("currency"), lang), labels=verb_labels(),
-               names=square_names(state, lang), page_name=name,
-               colour=lambda grp: group_colour(state, grp), partial_url=request.full_path,
-               group_mark=lambda grp: group_mark(state, grp))
+    ctx.update(view=view,
+               money=lambda a: money(a, setup.currency, lang), labels=verb_labels(),
+               names=square_names(view, lang), page_name=name,
+               colour=lambda grp: group_colour(setup.edition, grp),
+               partial_url=request.full_path,
+               group_mark=lambda grp: group_mark(setup.edition, grp))
     return render_template(template, **ctx)
 
 
@@ -245,7 +251,7 @@ def me() -> BaseResponse:
     others = [p.name for p in view.players if p.name != player and not p.bankrupt]
     roll = offered("roll")
     in_jail = seat is not None and seat.jailed
-    speed = bool(state.get("options", {}).get("speed_die"))
+    speed = bool(view.setup.options.get("speed_die"))
     placing = decision is not None and decision.kind == "place_building" \
         and decision.player == player
     who = identity()
@@ -349,12 +355,12 @@ def history() -> BaseResponse:
     return shared_page("history", state, (player,), build)
 
 
-def worth_chart(state: dict[str, Any], legend: bool = True,
+def worth_chart(view: TableView, legend: bool = True,
                 series: tuple[list[str], list[dict[str, Any]]] | None = None) -> str:
     """The net worth chart (of `series`, else the recorder's now), amounts written as the
-    state's edition writes money."""
+    table's edition writes money (`view.setup.currency`)."""
     players, samples = series or remote().worth.series()
-    cur = state.get("currency")
+    cur = view.setup.currency
     lang = current_language()
     return chart_svg(players, samples, _("Net worth over time"),
                      money=lambda a: money(a, cur, lang),
@@ -375,9 +381,10 @@ def worth() -> BaseResponse:
         lang = current_language()
         # the names and figures as a list under the chart: inside the drawing they shrank
         # to a few pixels on a phone and ran off its edge
+        view = remote().table(state)
         legend = legend_entries(players, samples,
-                                lambda a: money(a, state.get("currency"), lang))
-        return dict(svg=worth_chart(state, legend=False, series=(players, samples)),
+                                lambda a: money(a, view.setup.currency, lang))
+        return dict(svg=worth_chart(view, legend=False, series=(players, samples)),
                     players=players, samples=samples, legend=legend)
 
     return shared_page("worth", state, last, build)
@@ -388,14 +395,16 @@ def worth_svg() -> BaseResponse:
     """The chart alone, as an SVG image."""
     if identity() is None:
         return refuse("not_joined", _("Scan the code on the table to join."), 401)
-    return Response(worth_chart(remote().session.state()), mimetype="image/svg+xml")
+    return Response(worth_chart(remote().table(remote().session.state())),
+                    mimetype="image/svg+xml")
 
 
 @bp.get("/rules")
 def rules() -> BaseResponse:
     """The edition's rulebook, searchable, with the house rules in force."""
     state = remote().session.state()
-    ed_id = str(state.get("edition", "classic-eur"))
+    setup = remote().table(state).setup
+    ed_id = setup.edition or "classic-eur"
     ed = edition(ed_id)
     # the table's edition decides the rules; a phone whose language that rulebook is not
     # written in reads it in the table's language, else the classic rules in its own, else
@@ -408,7 +417,7 @@ def rules() -> BaseResponse:
     defaults = asdict(ed.defaults) if ed is not None else {}
     return page("rules", state=state, sections=rulebook.search(sections, query), query=query,
                 rules_lang=lang, total=len(sections),
-                house=rulebook.house_rules(state.get("options", {}), defaults))
+                house=rulebook.house_rules(setup.options, defaults))
 
 
 def table_url() -> str:

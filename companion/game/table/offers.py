@@ -77,6 +77,70 @@ def put_to(offers: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
     return out
 
 
+def _whole(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Goods:
+    """One side of an offer as the faces say it: the cash, the deeds (board indexes) and
+    the Get Out of Jail Free cards it hands over.
+
+    >>> Goods.of({"cash": 200, "squares": [3, 1]}), Goods.of(None).empty
+    (Goods(cash=200, squares=(3, 1), cards=0), True)
+    """
+
+    cash: int = 0
+    squares: tuple[int, ...] = ()
+    cards: int = 0
+
+    @classmethod
+    def of(cls, raw: Any) -> Goods:
+        """The goods of an offer's "give" or "take" (nothing for what is not one)."""
+        if not isinstance(raw, Mapping):
+            return cls()
+        squares = raw.get("squares")
+        return cls(_whole(raw.get("cash")),
+                   tuple(s for s in squares if isinstance(s, int) and not isinstance(s, bool))
+                   if isinstance(squares, list | tuple) else (), _whole(raw.get("cards")))
+
+    @property
+    def empty(self) -> bool:
+        """Whether it hands over nothing at all."""
+        return not (self.cash or self.squares or self.cards)
+
+    def to_json(self) -> JSON:
+        """The goods as an offer writes them ({"cash", "squares", "cards"})."""
+        return {"cash": self.cash, "squares": list(self.squares), "cards": self.cards}
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """An open offer as the faces show it: who offers (`sender`) what (`give`) to whom
+    (`receiver`) for what (`take`), and when it was made.
+
+    >>> o = Offer.of({"id": "o1", "from": "Ann", "to": "Bo", "give": {"cash": 5}})
+    >>> o.sender, o.receiver, o.give.cash, o.take.empty
+    ('Ann', 'Bo', 5, True)
+    """
+
+    id: str
+    sender: str
+    receiver: str
+    give: Goods
+    take: Goods
+    #: epoch seconds (0: not known)
+    created: float = 0.0
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> Offer:
+        """The record of one offer of the store (`OfferStore.open`, `TableView.offers`)."""
+        created = raw.get("created")
+        return cls(str(raw.get("id")), str(raw.get("from")), str(raw.get("to")),
+                   Goods.of(raw.get("give")), Goods.of(raw.get("take")),
+                   float(created) if isinstance(created, int | float) else 0.0)
+
+
 @dataclass(frozen=True)
 class Facts:
     """What the lapse rules read of a state: the turn, who is still in, who owns what."""

@@ -1,6 +1,7 @@
 """Typed read-only records of what the faces draw: the players (cash, square, jail,
-bankruptcy), the ownable squares (owner, buildings, mortgage), the turn and the bank's
-stock (the decision the table waits for is companion.game.table.decision's).
+bankruptcy), the ownable squares (owner, buildings, mortgage), the turn, the bank's stock
+and the game's setup (edition, currency, rule options); the decision the table waits for
+is companion.game.table.decision's.
 
 The session's view of the table (companion.game.table.view.TableView) builds them from the
 public state JSON (docs/state-json.md) the first time a face asks, once per version: a
@@ -14,7 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+from companion.editions import load_edition
+from companion.rules.edition import EditionError
+
+#: how an edition writes money (the state's "currency": symbol, code, where the symbol
+#: goes, for companion.words.catalog.format_money); None before a game
+Currency = Mapping[str, Any] | None
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -180,6 +189,96 @@ class Bank:
         left (0: none, or not in this edition)."""
         left = getattr(self, _STOCK[building]) if building in _STOCK else None
         return left if isinstance(left, int) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What the game was set up with, as the faces show it: the edition (whose board
+    names the squares and colours the groups), how its money is written (the currency, for
+    companion.words.catalog.format_money) and the rule options in force.
+
+    >>> Setup.of({"edition": "classic-eur", "currency": {"symbol": "€"}}).edition
+    'classic-eur'
+    >>> Setup.of({}).currency is None, Setup.of({}).options
+    (True, {})
+    """
+
+    #: the edition's id ("" before a game)
+    edition: str
+    #: the state's "currency" (symbol, code, where the symbol goes), None before a game
+    currency: Currency
+    #: the rule options in force (docs/state-json.md), {} before a game
+    options: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> Setup:
+        """The setup of a public state JSON."""
+        currency, options = state.get("currency"), state.get("options")
+        return cls(edition=str(state.get("edition") or ""),
+                   currency=currency if isinstance(currency, Mapping) else None,
+                   options=options if isinstance(options, Mapping) else {})
+
+    @property
+    def board_size(self) -> int:
+        """How many squares the edition's board has (40, the classic board's, for an
+        edition not shipped or before a game).
+
+        >>> Setup("mega", None, {}).board_size, Setup("", None, {}).board_size
+        (52, 40)
+        """
+        board = _board(self.edition)
+        return len(board) or 40
+
+    def printed_name(self, index: int) -> str | None:
+        """The name the edition prints on square `index` (None: no such square)."""
+        board = _board(self.edition)
+        return board[index] if 0 <= index < len(board) else None
+
+
+@cache
+def _board(edition_id: str) -> tuple[str, ...]:
+    """The printed names of an edition's squares, in board order (() when not shipped)."""
+    try:
+        return tuple(sq.name for sq in load_edition(edition_id).squares) if edition_id else ()
+    except EditionError:
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnCard:
+    """The card that is news now, as the session keeps it for the screen and every phone
+    (companion.game.telling.news): its id in the edition, its deck, its printed text and
+    who drew it.
+
+    >>> DrawnCard.of({"card_news": {"id": "ch-go", "deck": "chance", "player": "Bo"}})
+    DrawnCard(id='ch-go', deck='chance', text='', player='Bo')
+    >>> DrawnCard.of({"card_news": {}}) is None
+    True
+    """
+
+    id: str
+    deck: str
+    text: str
+    #: who drew it (None: not told)
+    player: str | None
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> DrawnCard | None:
+        """The card that is news in a public state JSON (None: none, its effect is over)."""
+        card = state.get("card_news")
+        if not isinstance(card, Mapping) or not card.get("id"):
+            return None
+        return cls(str(card.get("id")), str(card.get("deck") or ""),
+                   str(card.get("text") or ""), _str(card.get("player")))
+
+
+def version_of(state: Mapping[str, Any]) -> int:
+    """The version of a public state JSON (0: none), to match a state to its view.
+
+    >>> version_of({"version": 7}), version_of({})
+    (7, 0)
+    """
+    return _int(state.get("version"))
 
 
 def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:

@@ -18,8 +18,18 @@ from typing import Any
 
 from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
 from companion.game.table.decision import AUCTIONS, Clock, Decision, auction_asked, decision_of
-from companion.game.table.offers import put_to
-from companion.game.table.records import Bank, Deed, Seat, Turn, deeds, seats
+from companion.game.table.offers import Offer, put_to
+from companion.game.table.records import (
+    Bank,
+    Deed,
+    DrawnCard,
+    Seat,
+    Setup,
+    Turn,
+    deeds,
+    seats,
+    version_of,
+)
 
 JSON = dict[str, Any]
 #: the public state's list of what the engine offers now (docs/state-json.md): read here
@@ -226,6 +236,30 @@ class TableView:
     def bank(self) -> Bank:
         """The bank's stock: buildings left, (Mega) bus tickets in the pile."""
         return Bank.of(self._state)
+
+    @cached_property
+    def card(self) -> DrawnCard | None:
+        """The card that is news now, with its drawer (None: none, its effect is over)."""
+        return DrawnCard.of(self._state)
+
+    def shows(self, state: Mapping[str, Any]) -> bool:
+        """Whether this view is of `state`'s version (a face holding the session's view and
+        a state of its own asks before reading the view for it)."""
+        return self.version == version_of(state)
+
+    @cached_property
+    def open_offers(self) -> tuple[Offer, ...]:
+        """The open offers as typed records, oldest first (`offers` is their JSON)."""
+        return tuple(Offer.of(o) for o in self.offers)
+
+    def offer(self, offer_id: str | None) -> Offer | None:
+        """The open offer with id `offer_id` (None: none open with it)."""
+        return next((o for o in self.open_offers if o.id == offer_id), None)
+
+    @cached_property
+    def setup(self) -> Setup:
+        """The game's setup: the edition, how its money is written, the rule options."""
+        return Setup.of(self._state)
 
     @cached_property
     def teaching_on(self) -> bool | None:

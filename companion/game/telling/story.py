@@ -6,9 +6,11 @@ every player's net worth at the start of each turn, the rent each property earne
 square a rent was paid for is where the payer's token moved to in that move before paying,
 else where it stood when the move began: a debt paid later, a rent rolled for),
 rent per colour group, the squares landed on most, the biggest trade, every auction and who
-won it, and the time played. The record is plain data (`Story.to_json`), said in words by
-the phone remote and the table screen, saved beside the journal (`save`) and downloadable as
-one HTML page. Pure apart from `save`: no clock, no randomness.
+won it, and the time played. The record is plain data (`Story.to_json`), saved beside the
+journal (`save`) and handed out by the session as JSON; the phone remote and the table
+screen read it back as the typed record (`Story.of`, `read`: its `clock`, `final` and
+`series()` worked out here once) and say it in words, the phones also as one HTML page.
+Pure apart from `save`: no clock, no randomness.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,11 @@ class WorthPoint:
     turn: int
     worth: tuple[int, ...]
 
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> WorthPoint:
+        """The point of one entry of the story JSON's `worth`."""
+        return cls(_int(raw.get("turn")), tuple(_int(w) for w in _list(raw.get("worth"))))
+
 
 @dataclass(frozen=True)
 class SquareFigure:
@@ -55,6 +62,13 @@ class SquareFigure:
     count: int = 0
     owner: str | None = None
 
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> SquareFigure:
+        """The figure of one entry of the story JSON's `rent_by_square` or `landed`."""
+        return cls(_int(raw.get("square")), str(raw.get("group") or ""),
+                   amount=_int(raw.get("amount")), count=_int(raw.get("count")),
+                   owner=_str(raw.get("owner")))
+
 
 @dataclass(frozen=True)
 class GroupRent:
@@ -62,6 +76,11 @@ class GroupRent:
 
     group: str
     amount: int
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> GroupRent:
+        """The figure of one entry of the story JSON's `rent_by_group`."""
+        return cls(str(raw.get("group") or ""), _int(raw.get("amount")))
 
 
 @dataclass(frozen=True)
@@ -77,6 +96,14 @@ class TradeFigure:
     take_squares: tuple[int, ...]
     value: int
 
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> TradeFigure:
+        """The figure of the story JSON's `biggest_trade`."""
+        return cls(_int(raw.get("seq")), str(raw.get("giver")), str(raw.get("receiver")),
+                   _int(raw.get("give_cash")), _ints(raw.get("give_squares")),
+                   _int(raw.get("take_cash")), _ints(raw.get("take_squares")),
+                   _int(raw.get("value")))
+
 
 @dataclass(frozen=True)
 class AuctionFigure:
@@ -87,6 +114,14 @@ class AuctionFigure:
     building: str | None
     winner: str | None
     amount: int
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> AuctionFigure:
+        """The figure of one entry of the story JSON's `auctions`."""
+        square, building = raw.get("square"), raw.get("building")
+        return cls(_int(raw.get("seq")), square if isinstance(square, int) else None,
+                   str(building) if building is not None else None, _str(raw.get("winner")),
+                   _int(raw.get("amount")))
 
 
 @dataclass(frozen=True)
@@ -111,9 +146,84 @@ class Story:
     auctions: tuple[AuctionFigure, ...] = field(default=())
 
     def to_json(self) -> JSON:
-        """The story as JSON (tuples as lists), as saved and as the views read it."""
+        """The story as JSON (tuples as lists), as saved and as the session hands it."""
         out: JSON = json.loads(json.dumps(asdict(self)))
         return out
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> Story:
+        """The record of a story JSON (`to_json`, a saved story, the session's `story()`),
+        which the faces read instead of its dicts; a figure it lacks is empty.
+
+        >>> told = Story.of({"players": ["Ann", "Bo"], "seconds": 3900, "turns": 9,
+        ...                  "worth": [{"turn": 1, "worth": [5, 6]}]})
+        >>> told.clock, told.final, told.series()
+        ('1:05', (('Ann', 5), ('Bo', 6)), [{'Ann': 5, 'Bo': 6}])
+        >>> Story.of(told.to_json()) == told
+        True
+        """
+        trade = raw.get("biggest_trade")
+        return cls(
+            edition=str(raw.get("edition") or ""),
+            players=tuple(str(p) for p in _list(raw.get("players"))),
+            started=_float(raw.get("started")), ended=_float(raw.get("ended")),
+            seconds=_int(raw.get("seconds")), turns=_int(raw.get("turns")),
+            moves=_int(raw.get("moves")), winner=_str(raw.get("winner")),
+            over=bool(raw.get("over")),
+            worth=tuple(WorthPoint.of(w) for w in _maps(raw.get("worth"))),
+            rent_by_square=tuple(SquareFigure.of(f) for f in _maps(raw.get("rent_by_square"))),
+            rent_by_group=tuple(GroupRent.of(g) for g in _maps(raw.get("rent_by_group"))),
+            landed=tuple(SquareFigure.of(f) for f in _maps(raw.get("landed"))),
+            biggest_trade=TradeFigure.of(trade) if isinstance(trade, Mapping) else None,
+            trades=_int(raw.get("trades")),
+            auctions=tuple(AuctionFigure.of(a) for a in _maps(raw.get("auctions"))))
+
+    @property
+    def clock(self) -> str:
+        """The time played as hours and minutes ("1:05"), as the screen and the phones
+        write it."""
+        return f"{self.seconds // 3600}:{self.seconds % 3600 // 60:02d}"
+
+    @property
+    def final(self) -> tuple[tuple[str, int], ...]:
+        """Every player's net worth at the end of the story, in the players' order (() with
+        no point told)."""
+        return tuple(zip(self.players, self.worth[-1].worth, strict=False)) \
+            if self.worth else ()
+
+    def series(self) -> list[dict[str, int]]:
+        """Every player's net worth by name at the start of each turn (and at the end)."""
+        return [dict(zip(self.players, point.worth, strict=False)) for point in self.worth]
+
+
+def read(raw: Mapping[str, Any] | None) -> Story | None:
+    """The record of the session's story JSON (`GameSessionProtocol.story`), None for none."""
+    return Story.of(raw) if raw else None
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _float(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else 0.0
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def _maps(value: Any) -> list[Mapping[str, Any]]:
+    return [v for v in _list(value) if isinstance(v, Mapping)]
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    return tuple(v for v in _list(value) if isinstance(v, int) and not isinstance(v, bool))
 
 
 def game_line(moves: Iterable[Entry]) -> list[Entry]:
@@ -233,4 +343,4 @@ def save(journal: Path, story: Story) -> Path:
 
 
 __all__ = ["AuctionFigure", "GroupRent", "SquareFigure", "Story", "TradeFigure",
-           "WorthPoint", "game_line", "save", "story_path", "tell"]
+           "WorthPoint", "game_line", "read", "save", "story_path", "tell"]

@@ -14,23 +14,23 @@ buildings and tickets, and the pot.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 import pygame
 
-from companion.game.table.records import Deed, Seat
+from companion.game.table.records import Deed, DrawnCard, Seat
 from companion.game.table.view import TableView
 from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
 from companion.screen.painter import DrawnText, Painter, ink, line_metrics
 from companion.screen.texts import language, text
-from companion.screen.ui_state import UiState
+from companion.screen.ui_state import SquareInfo, UiState
 from companion.screen.views.house_rules import house_rules_line
 from companion.screen.views.lesson import draw_lesson, lesson_now
-from companion.screen.views.prompt import card_text, shown_card, square_name, table_of
+from companion.screen.views.prompt import card_text, square_name, table_of
 from companion.screen.views.short_names import short_label
 from companion.screen.views.waiting import draw_waiting, waiting_for
 from companion.words import catalog as i18n
@@ -292,7 +292,7 @@ def label_box(p: Painter, r: pygame.Rect) -> pygame.Rect:
     return pygame.Rect(r.x + 1, r.y, r.width - 2, height)
 
 
-def _group_color(sq: Deed | None, info: Any, ui: UiState) -> theme.Color | None:
+def _group_color(sq: Deed | None, info: SquareInfo | None, ui: UiState) -> theme.Color | None:
     """The colour bar of a property's cell (its group's), None for any other square."""
     group = (sq.group if sq else None) or (info.group if info else None)
     if sq is None or not group:
@@ -338,7 +338,7 @@ def token_places(area: pygame.Rect, count: int, largest: int) -> list[tuple[int,
             for i in range(count)]
 
 
-def token_spots(p: Painter, table: TableView, cell_rect: Any,
+def token_spots(p: Painter, table: TableView, cell_rect: Callable[[int], pygame.Rect],
                 labelled: bool) -> list[tuple[Seat, tuple[int, int, int]]]:
     """Each player still in the game with the (x, y, radius) of their disc on their square:
     under the square's short name when it has one, so the name stays readable."""
@@ -361,7 +361,7 @@ def token_spots(p: Painter, table: TableView, cell_rect: Any,
 
 
 def _draw_tokens(p: Painter, table: TableView, colors: dict[str, theme.Color],
-                 cell_rect: Any, labelled: bool) -> None:
+                 cell_rect: Callable[[int], pygame.Rect], labelled: bool) -> None:
     """A disc in their colour for each player still in the game, on their square (barred
     while in jail)."""
     for player, (cx, cy, radius) in token_spots(p, table, cell_rect, labelled):
@@ -380,29 +380,30 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
     p.fill(rect, theme.PANEL, radius=6)
     inner = rect.inflate(-p.px(10), -p.px(10))
     pick = entry.pick(table_of(state, ui), ui, ui.board.size)
-    card = shown_card(state)
+    table = table_of(state, ui)
+    card = table.card
     shown = card_text(state, ui)
     waiting = waiting_for(state, ui)
     lesson = lesson_now(state) if not waiting else None
     alone = bool(shown) and pick is None and not waiting and lesson is None
     title = _card_title(state, ui, card) if alone else ""
-    bank = state.get("bank") or {}
-    lines = [text("houses_left", houses=bank.get("houses", "?"), hotels=bank.get("hotels", "?"))]
-    if "skyscrapers" in bank or "depots" in bank:
-        lines.append(text("bank_mega", skyscrapers=bank.get("skyscrapers", 0),
-                          depots=bank.get("depots", 0)))
-    if "bus_tickets" in bank:
-        lines.append(text("bank_tickets", count=bank["bus_tickets"]))
-    if state.get("pot"):
-        lines.append(text("pot", amount=money(int(state["pot"]), state.get("currency"))))
+    bank = table.bank
+    lines = [text("houses_left", houses=bank.houses, hotels=bank.hotels)]
+    if bank.skyscrapers is not None or bank.depots is not None:
+        lines.append(text("bank_mega", skyscrapers=bank.skyscrapers or 0,
+                          depots=bank.depots or 0))
+    if bank.bus_tickets is not None:
+        lines.append(text("bank_tickets", count=bank.bus_tickets))
+    if bank.pot:
+        lines.append(text("pot", amount=money(bank.pot, table.setup.currency)))
     line_h = p.px(theme.SIZES["bank"] + 5)
     # a line too long for the centre at the readable size takes two (never cut short)
     spans = [min(2, p.wrapped(line, inner.width, theme.SIZES["bank"])[0]) for line in lines]
-    rules = house_rules_line(state.get("options"))
+    rules = house_rules_line(table.setup.options)
     if alone and not _card_fits(p, inner, title, shown, sum(spans) * line_h):
         lines, spans, rules = [], [], ""  # a long card takes the whole centre while it shows
         if not _card_fits(p, inner, title, shown, 0):  # and the deck's name alone heads it
-            deck = str(card.get("deck", ""))
+            deck = card.deck if card is not None else ""
             title = ui.board.deck_names.get(deck) or deck
     bottom = pygame.Rect(inner.x, inner.bottom - line_h * sum(spans), inner.width,
                          line_h * sum(spans))
@@ -455,9 +456,9 @@ def _draw_centre(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         _draw_standing(p, pygame.Rect(inner.x, top, inner.width, bottom.y - top), state, ui)
 
 
-def _card_title(state: Mapping[str, Any], ui: UiState, card: Mapping[str, Any]) -> str:
+def _card_title(state: Mapping[str, Any], ui: UiState, card: DrawnCard | None) -> str:
     """Who drew which deck ("Cleo drew Chance"), or the deck's name alone."""
-    deck = str(card.get("deck", ""))
+    deck = card.deck if card is not None else ""
     lang = language()
     said = card_news(state, Words(state, lang, i18n.translator(lang)))
     return said.title if said is not None else ui.board.deck_names.get(deck) or deck
@@ -481,7 +482,7 @@ def _draw_standing(p: Painter, box: pygame.Rect, state: Mapping[str, Any], ui: U
         return
     index = me.position
     deed = table.deed(index)
-    currency = state.get("currency")
+    currency = table.setup.currency
     line = ""
     if deed is not None and deed.owner:
         rent = (f"× {deed.rent}" if deed.kind == "utility" else money(deed.rent, currency))

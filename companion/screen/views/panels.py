@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from companion.game.table.records import Seat
+from companion.game.table.records import Currency, Seat
 from companion.game.table.view import TableView
 from companion.screen import theme
 from companion.screen.layout import columns, rows
@@ -125,14 +125,14 @@ def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: Ui
         _draw_strip(p, rect, table, ui, colors)
         return
     cards = rows(rect, max(len(players), 3), p.px(5))[:len(players)]
-    currency = state.get("currency")
+    currency = table.setup.currency
     for card, player in zip(cards, players, strict=False):
         p.part(_card_key(player, table, ui, colors, currency), card,
                partial(_draw_card, p, card, player, table, ui, colors, currency))
 
 
 def _card_key(player: Seat, table: TableView, ui: UiState, colors: dict[str, theme.Color],
-              currency: Any) -> tuple[Any, ...]:
+              currency: Currency) -> tuple[Any, ...]:
     """All a player's card (or row) shows: the player but where their token stands, whether
     it is their turn or decision, their colour, the currency, the change of their cash
     while it is shown, the language (`Painter.part` keeps the card while it stays)."""
@@ -194,7 +194,8 @@ def _card_frame(p: Painter, card: pygame.Rect, player: Seat, table: TableView,
     return color
 
 
-def _draw_change(p: Painter, box: pygame.Rect, name: str, currency: Any, ui: UiState) -> None:
+def _draw_change(p: Painter, box: pygame.Rect, name: str, currency: Currency,
+                 ui: UiState) -> None:
     """The change of a player's cash ("+200", "−1 400") in `box` while it is news."""
     anim = ui.anims.get(name)
     if anim is not None and ui.now - anim.start < DELTA_SHOWN_S and anim.new != anim.old:
@@ -212,7 +213,7 @@ def _draw_strip(p: Painter, rect: pygame.Rect, table: TableView, ui: UiState,
     lines adds jail, jail cards or worth under the name (or the rest of a long name) and the
     change of the cash, a shorter one shows jail as bars before the name."""
     players = table.players
-    currency = table.state.get("currency")
+    currency = table.setup.currency
     cards = rows(rect, len(players), p.px(3))
     size = theme.SIZES["name"]
     line_h = p.wrapped("M", 100, size, bold=True)[1]
@@ -283,7 +284,7 @@ def _draw_row(p: Painter, card: pygame.Rect, player: Seat, table: TableView, ui:
                else theme.TEXT_DIM, min_size=theme.readable(p.scale))
 
 
-def _draw_amount(p: Painter, box: pygame.Rect, amount: int, currency: Any,
+def _draw_amount(p: Painter, box: pygame.Rect, amount: int, currency: Currency,
                  color: theme.Color) -> int:
     """An amount right-aligned in `box`, its digits at the cash size (never under MONEY on
     the 7-inch screen) and the currency around them ("Fr. ", ".–", " zł") at the readable
@@ -342,7 +343,7 @@ def _card_rows(inner: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rec
             pygame.Rect(inner.x, inner.y + name_h + cash_h, inner.width, h - name_h - cash_h))
 
 
-def _status(player: Seat, currency: Any, compact: bool = False) -> str:
+def _status(player: Seat, currency: Currency, compact: bool = False) -> str:
     """Jail, jail cards and net worth, as one short line (compact: worth only if nothing
     else is to say)."""
     if player.bankrupt:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.table.decision import Answer, Decision
+from companion.game.table.offers import Goods
+from companion.game.table.records import Currency
 from companion.game.table.view import TableView
 from companion.game.table.view import build as build_view
 from companion.inputs import entry as flow
@@ -77,7 +79,7 @@ def table_of(state: Mapping[str, Any], ui: UiState) -> TableView:
     """The session's view of the table for this state: the screen's (`ui.table`) when it
     is of this version, else the view of this state as the table layer builds it."""
     view = ui.table
-    if view is not None and view.version == int(state.get("version") or 0):
+    if view is not None and view.shows(state):
         return view
     return build_view(state)
 
@@ -141,7 +143,7 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         actions.append(Action("undo", text("act_undo"), ui="undo"))
     if "menu" not in taken:
         actions.append(Action("menu", text("act_menu"), ui="menu"))
-    details = list(prompt.details) + _follow_ups(state, decision)
+    details = list(prompt.details) + _follow_ups(table, decision)
     if (ui.dice_entry or ui.speed_entry is not None) and ui.dial is None:
         last = ui.speed_entry if ui.speed_entry is not None else ui.dice_entry[-1]
         actions = [a for a in actions if a.button != "no"] + [  # NO: a wrong die typed goes
@@ -160,7 +162,7 @@ def rolling(state: Mapping[str, Any], ui: UiState) -> bool:
     return may(state, ui, "roll", acting_player(table))
 
 
-def _follow_ups(state: Mapping[str, Any], decision: Decision | None) -> list[str]:
+def _follow_ups(table: TableView, decision: Decision | None) -> list[str]:
     """What happens by itself once the decision on top is settled (the speed die's
     Mr. Monopoly move and bus ticket), and the Mr. Monopoly turn's restriction."""
     out = []
@@ -169,7 +171,7 @@ def _follow_ups(state: Mapping[str, Any], decision: Decision | None) -> list[str
             out.append(text("then_mr_monopoly"))
         elif step == "bus":
             out.append(text("then_bus"))
-    if decision is None and (state.get("turn") or {}).get("mr_monopoly"):
+    if decision is None and table.turn.mr_monopoly:
         out.append(text("mr_monopoly_turn"))
     return out
 
@@ -218,7 +220,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     cur = table.current
     me = table.player(cur)
     jailed = me is not None and me.jailed
-    cur_money = state.get("currency")
+    cur_money = table.setup.currency
     actions: list[Action] = []
     details: list[str] = []
     press = table.press("roll")
@@ -228,7 +230,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     if jailed and not roll:  # just sent to jail: the turn ends there
         title = text("prompt_jailed", player=cur)
     elif jailed:
-        fine = int((state.get("options") or {}).get("jail_fine", 50))
+        fine = int(table.setup.options.get("jail_fine", 50))
         pay = table.press("yes")
         card = table.press("no")
         title = text("prompt_jail" if pay else "prompt_jail_roll", player=cur,
@@ -249,7 +251,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
     go = table.press("pass_go")
     if go:
         actions.append(Action("pass_go", text("act_pass_go"), go))
-    elif not (state.get("options") or {}).get("bank_only") and not jailed:
+    elif not table.setup.options.get("bank_only") and not jailed:
         # the companion moves the tokens: the key says it pays the salary itself
         actions.append(Action("pass_go", text("act_go_by_device"), ui="go_by_device"))
     shown_card = card_text(state, ui)
@@ -278,13 +280,13 @@ def _chosen(decision: Decision, verb: str, button: str, label: str) -> list[Acti
 
 def _pending(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
     kind, who = decision.kind, decision.player
-    cur_money = state.get("currency")
+    cur_money = table_of(state, ui).setup.currency
     if kind == "buy":
         return _buy(state, ui, decision)
     if decision.auction:
         return _auction(state, ui, decision)
     if kind == "birthday_gift":
-        return _birthday(state, decision)
+        return _birthday(decision, cur_money)
     if kind == "draw" and decision.deck == "bus_tickets":
         return Prompt(text("prompt_take_ticket", player=who), [],
                       _answered(decision, "draw", text("act_take")), who)
@@ -320,10 +322,10 @@ def _pending(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Promp
     return Prompt(kind, [], [], who)
 
 
-def _birthday(state: Mapping[str, Any], decision: Decision) -> Prompt:
+def _birthday(decision: Decision, currency: Currency) -> Prompt:
     """The Birthday gift square: YES takes the money, NO a bus ticket."""
     who = decision.player
-    amount = money(decision.amount, state.get("currency"))
+    amount = money(decision.amount, currency)
     actions = _answered(decision, "choose_gift", text("act_take_money", amount=amount),
                         gift="money") + \
         _answered(decision, "choose_gift", text("act_bus_ticket"), gift="bus_ticket")
@@ -335,25 +337,18 @@ def _deck_text(deck: str) -> str:
     return text(key) if key in MESSAGES else deck
 
 
-def shown_card(state: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The card that is news now, with its drawer, as the session keeps it for the screen
-    and every phone (companion.game.telling.news); {} once its effect is over."""
-    card = state.get("card_news")
-    return card if isinstance(card, Mapping) and card.get("id") else {}
-
-
 def card_text(state: Mapping[str, Any], ui: UiState) -> str:
-    """The text of the card that is news, in the screen's language when the edition
-    prints it in it; "" once its effect is over."""
-    card = shown_card(state)
-    if not card:
+    """The text of the card that is news (the view's `card`), in the screen's language when
+    the edition prints it in it; "" once its effect is over."""
+    card = table_of(state, ui).card
+    if card is None:
         return ""
-    return ui.board.card_texts.get(str(card["id"])) or str(card.get("text") or "")
+    return ui.board.card_texts.get(card.id) or card.text
 
 
 def _buy(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
     who = decision.player
-    cur_money = state.get("currency")
+    cur_money = table_of(state, ui).setup.currency
     name = square_name(state, ui, decision.square)
     price = decision.price
     title = text("prompt_buy", player=who, square=name, price=money(price, cur_money))
@@ -378,7 +373,7 @@ def auction_player(state: Mapping[str, Any], ui: UiState | None = None) -> str |
 
 
 def _auction(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
-    cur_money = state.get("currency")
+    cur_money = table_of(state, ui).setup.currency
     if decision.kind == "building_auction":
         item = text(f"building_{decision.building or 'house'}")
         title = text("prompt_building_auction", building=item)
@@ -408,14 +403,14 @@ def _auction(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Promp
     return Prompt(title, [" · ".join(details)], actions, focus)
 
 
-def offer_text(state: Mapping[str, Any], ui: UiState, offer: Mapping[str, Any]) -> str:
+def offer_text(state: Mapping[str, Any], ui: UiState, goods: Goods) -> str:
     """"€ 200 + Rue Lecourbe + 1 jail card" for one side of a trade."""
     parts = []
-    if offer.get("cash"):
-        parts.append(money(int(offer["cash"]), state.get("currency")))
-    parts += [square_name(state, ui, s) for s in offer.get("squares") or []]
-    if offer.get("cards"):
-        parts.append(text("jail_cards", count=int(offer["cards"])))
+    if goods.cash:
+        parts.append(money(goods.cash, table_of(state, ui).setup.currency))
+    parts += [square_name(state, ui, s) for s in goods.squares]
+    if goods.cards:
+        parts.append(text("jail_cards", count=goods.cards))
     return " + ".join(parts) or text("prompt_nothing")
 
 
@@ -460,5 +455,5 @@ def building_for(table: TableView, verb: str, square: int) -> str | None:
         return "hotel" if sq is not None and sq.hotel else "house"
     if sq is not None and sq.hotel:
         return "skyscraper"
-    before_hotel = int((table.state.get("options") or {}).get("houses_before_hotel", 4))
+    before_hotel = int(table.setup.options.get("houses_before_hotel", 4))
     return "hotel" if houses >= before_hotel else "house"

@@ -55,14 +55,13 @@ def waiting_for(state: Mapping[str, Any], ui: UiState) -> list[Waiting]:
     if bidders:
         out.append(Waiting(text("waiting_bid", players=", ".join(bidders)),
                            player=bidders[0] if len(bidders) == 1 else None))
-    by_id = {str(o.get("id")): o for o in view.offers}
-    put = [by_id[str(a.offer)] for a in view.asked if a.what == "offer" and str(a.offer) in by_id]
-    for trade in sorted(put, key=lambda o: o.get("created") or 0, reverse=True):
+    put = [o for a in view.asked if a.what == "offer" and (o := view.offer(a.offer)) is not None]
+    for trade in sorted(put, key=lambda o: o.created, reverse=True):
         # one line per receiver, the offer put to them: "Waiting for Cleo"
-        sender, receiver = trade["from"], trade["to"]
+        sender, receiver = trade.sender, trade.receiver
         detail = " · ".join(
-            text("prompt_trade_gives", player=who, items=offer_text(state, ui, offer or {}))
-            for who, offer in ((sender, trade.get("give")), (receiver, trade.get("take"))))
+            text("prompt_trade_gives", player=who, items=offer_text(state, ui, goods))
+            for who, goods in ((sender, trade.give), (receiver, trade.take)))
         out.append(Waiting(text("waiting_trade", player=receiver),
                            text("prompt_trade", sender=sender, receiver=receiver), detail,
                            receiver))

@@ -15,7 +15,7 @@ from companion.screen.money import money
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
-from companion.screen.views.endgame.story import draw_story, story_series
+from companion.screen.views.endgame.story import draw_story
 from companion.screen.views.prompt import table_of
 
 
@@ -61,7 +61,7 @@ def _draw_standings(p: Painter, rect: pygame.Rect, table: TableView,
     lines = rows(inner, 9, p.px(3))
     floor = theme.readable(p.scale)
     p.text(text("standings"), lines[0], 18, theme.TEXT_DIM, bold=True, min_size=floor)
-    currency = table.state.get("currency")
+    currency = table.setup.currency
     for place, (line, player) in enumerate(zip(lines[1:], standings(table), strict=False), 1):
         name = player.name
         color = colors.get(name, theme.TEXT)
@@ -80,7 +80,7 @@ def _draw_standings(p: Painter, rect: pygame.Rect, table: TableView,
 def _series(table: TableView, ui: UiState) -> list[dict[str, int]]:
     """The samples to chart: those recorded during the game, ending with the final state."""
     final = {p.name: p.net_worth for p in table.players}
-    samples = story_series(ui.story) or list(ui.networth)
+    samples = (ui.story.series() if ui.story is not None else []) or list(ui.networth)
     if not samples or samples[-1] != final:
         samples.append(final)
     if len(samples) == 1:
@@ -97,7 +97,7 @@ def _draw_chart(p: Painter, rect: pygame.Rect, table: TableView, ui: UiState,
     p.text(text("chart_title"), title, 16, theme.TEXT_DIM, bold=True, min_size=floor)
     samples = _series(table, ui)
     top_value = max([v for s in samples for v in s.values()] + [1])
-    currency = table.state.get("currency")
+    currency = table.setup.currency
     label_w = min(p.measure(money(top_value, currency), round(16 * p.scale))[0] + p.px(8),
                   inner.width * 2 // 5)
     plot = pygame.Rect(inner.x + label_w, title.bottom + p.px(8), inner.width - label_w,

@@ -42,8 +42,8 @@ def effective_commands(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, A
 def networth_series(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, int]]:
     """Net worth of every player after each command that stands, by replaying them."""
     try:
-        from companion.game.applying import apply_command, state_json
-        from companion.rules import Accepted
+        from companion.game.applying import apply_command
+        from companion.rules import Accepted, net_worth
     except ImportError:  # a build without the engine beside the screen
         return []
     series: list[dict[str, int]] = []
@@ -55,6 +55,5 @@ def networth_series(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, int]
             log.info("history: %s refused on replay", command.get("do"))
             continue
         state = result.state
-        public = state_json(state, with_legal=False)
-        series.append({p["name"]: int(p["net_worth"]) for p in public["players"]})
+        series.append({p.name: net_worth(state, i) for i, p in enumerate(state.players)})
     return series

@@ -1,7 +1,7 @@
 """The game's story on the table screen at game over: a few lines under the chart (time
 played, the property that earned most rent, the square landed on most, the biggest trade,
-how many auctions), from the session's story (companion.game.telling.story), and its net worth at
-the start of every turn for the chart."""
+how many auctions), from the session's story read as its typed record
+(companion.game.telling.story.Story, whose `series()` the game-over chart draws by turn)."""
 
 from __future__ import annotations
 
@@ -10,56 +10,38 @@ from typing import Any
 
 import pygame
 
+from companion.game.telling.story import Story
 from companion.screen import theme
 from companion.screen.money import money
 from companion.screen.painter import Painter
 from companion.screen.texts import text
 from companion.screen.ui_state import UiState
-from companion.screen.views.prompt import square_name
+from companion.screen.views.prompt import square_name, table_of
 
 
-def story_series(story: Mapping[str, Any] | None) -> list[dict[str, int]]:
-    """Every player's net worth at the start of each turn (and at the end), or [] without
-    a story.
-
-    >>> story_series({"players": ["Ann", "Bo"], "worth": [{"turn": 1, "worth": [5, 6]}]})
-    [{'Ann': 5, 'Bo': 6}]
-    """
-    if not story:
-        return []
-    names = list(story.get("players") or [])
-    return [dict(zip(names, point.get("worth") or [], strict=False))
-            for point in story.get("worth") or []]
-
-
-def story_lines(story: Mapping[str, Any] | None, state: Mapping[str, Any],
-                ui: UiState) -> list[str]:
+def story_lines(story: Story | None, state: Mapping[str, Any], ui: UiState) -> list[str]:
     """The story's lines in the screen's language (only those the game has)."""
-    if not story:
+    if story is None:
         return []
-    cur = state.get("currency")
-    seconds = int(story.get("seconds") or 0)
-    lines = [text("story_time", time=f"{seconds // 3600}:{seconds % 3600 // 60:02d}",
-                  turns=int(story.get("turns") or 0))]
-    rent = story.get("rent_by_square") or []
-    if rent:
-        top = rent[0]
-        lines.append(text("story_rent", square=square_name(state, ui, top["square"]),
-                          amount=money(int(top["amount"]), cur), player=top.get("owner")))
-    landed = story.get("landed") or []
-    if landed:
-        lines.append(text("story_landed", square=square_name(state, ui, landed[0]["square"]),
-                          count=int(landed[0]["count"])))
-    trade = story.get("biggest_trade")
+    cur = table_of(state, ui).setup.currency
+    lines = [text("story_time", time=story.clock, turns=story.turns)]
+    if story.rent_by_square:
+        top = story.rent_by_square[0]
+        lines.append(text("story_rent", square=square_name(state, ui, top.square),
+                          amount=money(top.amount, cur), player=top.owner))
+    if story.landed:
+        lines.append(text("story_landed", square=square_name(state, ui, story.landed[0].square),
+                          count=story.landed[0].count))
+    trade = story.biggest_trade
     if trade:
-        lines.append(text("story_trade", giver=trade["giver"], receiver=trade["receiver"],
-                          amount=money(int(trade["value"]), cur)))
-    if story.get("auctions"):
-        lines.append(text("story_auctions", count=len(story["auctions"])))
+        lines.append(text("story_trade", giver=trade.giver, receiver=trade.receiver,
+                          amount=money(trade.value, cur)))
+    if story.auctions:
+        lines.append(text("story_auctions", count=len(story.auctions)))
     return lines
 
 
-def draw_story(p: Painter, rect: pygame.Rect, story: Mapping[str, Any] | None,
+def draw_story(p: Painter, rect: pygame.Rect, story: Story | None,
                state: Mapping[str, Any], ui: UiState) -> None:
     """The story's lines in a panel, at the readable size or larger: a long fact wraps onto
     a second line, and the facts that no longer fit (the last, least telling) are left out
