@@ -373,3 +373,39 @@ def test_a_new_file_whose_game_cannot_be_saved_goes_back_to_the_game_played(
     finally:
         app.extensions["web_remote"].close()
         holder.close()
+
+
+def test_a_listener_asking_its_game_while_a_switch_waits_for_it(holder: SessionHolder) -> None:
+    """A listener that reads the game it is told of (the phone remote's asks each player's
+    news and undo) while a switch is under way: the switch closes that game, which waits for
+    its listeners, so the listener is served by its own game instead of waiting for the
+    switch (a deadlock: a move is answered before its listeners run, so a banker's resume
+    may come while they do)."""
+    told, switching, asked = threading.Event(), threading.Event(), threading.Event()
+    read: list[Any] = []
+
+    def listener(update: Update) -> None:
+        if not any(e.get("kind") == "game_switched" for e in update.events):
+            told.set()
+            assert switching.wait(10)  # the switch holds its lock and closes this game
+            read.append(holder.news_summary("Cy"))
+            read.append(holder.undo_refusal(Source("phone", player="Cy")))
+            asked.set()
+
+    holder.add_listener(listener)
+    old = holder.session
+    real_close = old.close
+
+    def closing() -> None:
+        switching.set()
+        real_close()
+
+    old.close = closing  # type: ignore[method-assign]
+    assert holder.submit({"do": "roll", "dice": [3, 4, 1]}, TABLE).accepted
+    assert told.wait(10)  # the move's listeners run (after its answer) as the switch comes
+    switched = threading.Thread(target=holder.switch, args=("g-classic",), daemon=True)
+    switched.start()
+    switched.join(15)
+    assert not switched.is_alive(), "the switch waits for a listener that waits for it"
+    assert asked.is_set() and len(read) == 2 and read[0][0] >= 0
+    assert holder.game_id == "g-classic"

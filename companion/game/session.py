@@ -389,6 +389,11 @@ class GameSession:
         offers.follow(Facts.of_state(g) if g is not None else None)
         self._offers = offers
 
+    def telling(self) -> bool:
+        """Whether the caller is this session's listeners' thread (a listener being told of
+        one of its changes)."""
+        return threading.current_thread() is self._notifier
+
     def standing(self, fresh: bool = False) -> Standing:
         """Where the players stand now (no players before the first game)."""
         g = self._state

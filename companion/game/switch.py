@@ -139,7 +139,13 @@ class SessionHolder:
 
     @property
     def session(self) -> GameSession:
-        """The GameSession in use now (waits while a switch is under way)."""
+        """The GameSession in use now (waits while a switch is under way), but for a
+        listener of the game in use asking about it on that game's listeners' thread: it is
+        served by its game, since a switch closes the game, which waits for its listeners,
+        so waiting for the switch would wait for itself."""
+        current = self._session
+        if current.telling():
+            return current
         with self._switch_lock:
             return self._session
 
