@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.bench.journal import build_journal, percentile
-from tools.bench.proc import Companion, Xvfb, cpu_ns, have_xvfb
+from tools.bench.proc import Companion, Xvfb, cpu_ns, have_xvfb, process_cpu_ns
 
 SAMPLES = 250
 WINDOW = "800x480"
@@ -118,7 +118,10 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                 timings: list[float] = []
                 taken: list[float] = []
                 committed: list[float] = []
-                first_cpu: list[float] = []
+                first_cpu: list[float] = []  # from the press (the child's clock, read here)
+                settled_cpu: list[float] = []  # from the settled frame's report, as before
+                after_cpu: list[float] = []  # from a first frame's flip to the next press
+                shown_at: int | None = None  # the child's CPU at the last first frame's flip
                 first_draw_cpu: list[float] = []
                 undos = in_a_row = 0
                 unanswered: list[str] = []
@@ -134,6 +137,10 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                         frames.settle()
                         key = "y"
                     idle_cpu = frames.cpu[1]  # the settled frame, its report done
+                    pressed_cpu = process_cpu_ns(child.pid)  # the instant before the key
+                    if shown_at is not None:
+                        after_cpu.append((pressed_cpu - shown_at) / 1e6)
+                    shown_at = None
                     sent = keys.press(key)
                     while (frame := frames.next(5.0)) is not None and frame[1] <= version:
                         pass
@@ -145,7 +152,9 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                                                + "; ".join(unanswered + child.errors[-3:]))
                         continue
                     timings.append((frame[0] - sent) * 1000)
-                    first_cpu.append((frames.cpu[0] - idle_cpu) / 1e6)
+                    first_cpu.append((frames.cpu[0] - pressed_cpu) / 1e6)
+                    settled_cpu.append((frames.cpu[0] - idle_cpu) / 1e6)
+                    shown_at = frames.cpu[0]
                     first_draw_cpu.append(frames.draw_cpu_ns / 1e6)
                     if sent <= frames.key_taken <= frame[0]:
                         taken.append((frames.key_taken - sent) * 1000)
@@ -153,6 +162,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                     if sent <= began <= ended <= frame[0]:
                         committed.append((ended - began) * 1000)
                 frames.settle()  # the last press's frames too
+                if shown_at is not None:
+                    after_cpu.append((process_cpu_ns(child.pid) - shown_at) / 1e6)
                 cpu1, frames1 = cpu_ns(child.pid), frames.count
             finally:
                 if keys is not None:
@@ -176,6 +187,11 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         "press.first_frame_cpu_ms_p99": round(percentile(first_cpu, 0.99), 3),
         "press.first_frame_cpu_ms_max": round(max(first_cpu), 3),
         "press.first_frame_cpu_ms_mean": round(statistics.fmean(first_cpu), 3),
+        "press.settled_to_frame_cpu_ms_p50": round(statistics.median(settled_cpu), 3),
+        "press.settled_to_frame_cpu_ms_p99": round(percentile(settled_cpu, 0.99), 3),
+        "press.after_frame_cpu_ms_p50": round(statistics.median(after_cpu), 3),
+        "press.after_frame_cpu_ms_p99": round(percentile(after_cpu, 0.99), 3),
+        "press.after_frame_cpu_ms_mean": round(statistics.fmean(after_cpu), 3),
         "press.first_frame_draw_cpu_ms_p50": round(statistics.median(first_draw_cpu), 3),
         "press.first_frame_draw_cpu_ms_p99": round(percentile(first_draw_cpu, 0.99), 3),
         "press.frames": float(frames.count),
