@@ -221,6 +221,7 @@ class ScreenLoop:
     def draw(self) -> None:
         """Render and flip one frame."""
         controller = self.controller
+        self.first_frame.drawing()  # how long a frame takes here: the hold's bound
         controller.ui.now = controller.clock()
         controller.sync_language()
         applied = controller.applied  # the updates this frame shows
