@@ -14,8 +14,10 @@ import pytest
 from companion.game.api import Source, Update
 from companion.game.session import GameSession
 from companion.screen.app import ScreenLoop
+from companion.screen.audio import sounds_for
 from companion.screen.controller import Controller
 from companion.screen.render import render
+from companion.screen.screen_sounds import extra_sounds
 from companion.screen.wakeups import RECENT, SLACK, WAIT_MAX_S, WAIT_S, FirstFrame
 from tools.bench.journal import bot_script
 
@@ -252,3 +254,58 @@ def test_the_loop_s_own_frames_teach_the_bound(monkeypatch: pytest.MonkeyPatch) 
     assert loop.first_frame.bound() == WAIT_S
     loop.draw()
     assert loop.first_frame.bound() == pytest.approx(SLACK * 0.12)
+
+
+class Sounds:
+    """A sound player that records what it was handed (every sound known)."""
+
+    def __init__(self) -> None:
+        self.handed: list[str] = []
+
+    def play(self, name: str) -> bool:
+        self.handed.append(name)
+        return True
+
+    def play_events(self, events: list[dict[str, Any]]) -> list[str]:
+        names = sounds_for(events)
+        self.handed += names
+        return names
+
+
+def test_a_move_s_sound_is_handed_over_after_the_frame_that_shows_it(tmp_path: Path) -> None:
+    """Under a running loop the sounds of an update wait for its first frame (the player's
+    thread may open the audio device then); with no loop they are handed over at once."""
+    script = bot_script(seed=5, count=30)
+
+    def called_for(events: list[dict[str, Any]]) -> list[str]:
+        return sounds_for(events) or extra_sounds(events)[:1]
+
+    with GameSession.open(tmp_path) as session:
+        session.submit(script[0], BOT)
+        sounds = Sounds()
+        controller = Controller(session, language="en", sound=sounds)  # type: ignore[arg-type]
+        loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+        loop.first_frame = FirstFrame(wait_s=NEVER_S)
+        controller.first_frame = loop.first_frame  # as the running loop installs it
+        expected: list[str] = []
+        for command in script[1:12]:
+            done = session.submit(command, BOT)
+            assert done.accepted
+            controller.drain_updates(done.version)  # the loop's thread takes the update
+            expected += called_for(done.events)
+        assert expected, "the script's moves call for sounds"
+        assert sounds.handed == [], "no sound before the frame"
+        loop.draw()
+        assert sounds.handed == expected, "each update's sounds, in order, after the frame"
+        loop.draw()
+        assert sounds.handed == expected, "each handed over once"
+        loop.first_frame.close()
+        controller.first_frame = None  # no loop: at once
+        before = len(expected)
+        for command in script[12:]:
+            done = session.submit(command, BOT)
+            assert done.accepted
+            controller.drain_updates(done.version)
+            expected += called_for(done.events)
+            assert sounds.handed == expected
+        assert len(expected) > before, "the moves without a loop called for sounds too"
