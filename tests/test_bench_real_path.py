@@ -159,6 +159,24 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert 0 < r["press.first_frame_draw_cpu_ms_p50"] <= r["press.first_frame_draw_cpu_ms_p99"]
 
 
+@needs_xvfb
+def test_press_tells_which_thread_spent_the_first_frame_s_cpu() -> None:
+    """The probe's split (`python -m tools.bench.press --threads`): the screen's loop, the
+    session's writer and its listeners' thread by name; together about the first frame's
+    CPU (read by the bench just before the press, by the companion right after the flip,
+    so a little more), never more than a press's whole CPU."""
+    from tools.bench.press import run_bench
+
+    r = run_bench(samples=6, threads=True)
+    split = r["press.first_frame_cpu_by_thread_ms"]
+    assert {"MainThread", "session", "listeners"} <= set(split)
+    assert all(0 <= t["p50"] <= t["p99"] and t["mean"] >= 0 for t in split.values())
+    total = sum(t["mean"] for t in split.values())
+    assert split["MainThread"]["mean"] > 0 and split["session"]["mean"] > 0
+    assert 0.5 * r["press.first_frame_cpu_ms_mean"] <= total \
+        <= r["press.first_frame_cpu_ms_mean"] + r["press.after_frame_cpu_ms_mean"]
+
+
 def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:
     from tools.bench.fanout import run_bench
 
