@@ -193,9 +193,33 @@ def seat(state: Mapping[str, Any], name: str | None) -> Seat | None:
     return next((Seat.of(p) for p in _list(state, "players") if p.get("name") == name), None)
 
 
+#: the last record of each ownable square (by its index), with a copy of the entry of the
+#: state JSON it was built from: a move changes a few squares, and an entry equal to the
+#: copy gives the same record again (comparing the two is about 0.15 µs, building a record
+#: about 4.5 µs here: 28-52 squares at every version, on the first frame's path, issue 28)
+_deeds_seen: dict[int, tuple[dict[str, Any], Deed]] = {}
+
+
 def deeds(state: Mapping[str, Any]) -> tuple[Deed, ...]:
-    """Every ownable square of a public state JSON, in board order."""
-    return tuple(map(Deed.of, _list(state, "squares")))
+    """Every ownable square of a public state JSON, in board order.
+
+    >>> first = deeds({"squares": [{"index": 1, "name": "Old Kent Road", "owner": "Ann"}]})
+    >>> again = deeds({"squares": [{"index": 1, "name": "Old Kent Road", "owner": "Ann"}]})
+    >>> again[0] is first[0], deeds({"squares": [{"index": 1, "owner": "Bo"}]})[0].owner
+    (True, 'Bo')
+    """
+    out = []
+    for raw in _list(state, "squares"):
+        index = raw.get("index")
+        seen = _deeds_seen.get(index) if isinstance(index, int) else None
+        if seen is not None and seen[0] == raw:
+            out.append(seen[1])
+            continue
+        deed = Deed.of(raw)
+        if isinstance(index, int):  # a copy: an entry changed in place is seen as changed
+            _deeds_seen[index] = (dict(raw), deed)
+        out.append(deed)
+    return tuple(out)
 
 
 def _list(state: Mapping[str, Any], key: str) -> Sequence[Mapping[str, Any]]:
