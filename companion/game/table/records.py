@@ -182,9 +182,30 @@ class Bank:
         return left if isinstance(left, int) else 0
 
 
+#: the last record of each seat (by its place at the table) with a copy of the entry it
+#: was built from, as `_deeds_seen`: a move changes one or two players
+_seats_seen: dict[int, tuple[dict[str, Any], Seat]] = {}
+
+
 def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:
-    """Every player of a public state JSON, in seat order."""
-    return tuple(map(Seat.of, _list(state, "players")))
+    """Every player of a public state JSON, in seat order.
+
+    >>> first = seats({"players": [{"name": "Ann", "cash": 1500}]})
+    >>> seats({"players": [{"name": "Ann", "cash": 1500}]})[0] is first[0]
+    True
+    >>> seats({"players": [{"name": "Ann", "cash": 1300}]})[0].cash
+    1300
+    """
+    out = []
+    for place, raw in enumerate(_list(state, "players")):
+        seen = _seats_seen.get(place)
+        if seen is not None and seen[0] == raw:
+            out.append(seen[1])
+            continue
+        player = Seat.of(raw)
+        _seats_seen[place] = (dict(raw), player)  # a copy: changed in place is changed
+        out.append(player)
+    return tuple(out)
 
 
 def seat(state: Mapping[str, Any], name: str | None) -> Seat | None:
