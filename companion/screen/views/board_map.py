@@ -25,7 +25,7 @@ from companion.game.table.view import TableView
 from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
-from companion.screen.painter import DrawnText, Painter, ink, line_metrics
+from companion.screen.painter import DrawnText, Painter, for_blitting, ink, line_metrics
 from companion.screen.texts import language, text
 from companion.screen.ui_state import UiState
 from companion.screen.views.house_rules import house_rules_line
@@ -116,7 +116,7 @@ def _ring_layer(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Deed],
             layer, cells = _ring[2], dict(_ring[4])
             redraw = sorted(i for i in before.keys() | now.keys() if before.get(i) != now.get(i))
         else:
-            layer, cells = pygame.Surface(rect.size, pygame.SRCALPHA), {}
+            layer, cells = for_blitting(pygame.Surface(rect.size, pygame.SRCALPHA)), {}
             redraw = list(range(ui.board.size))
         bounds = layer.get_rect()
         for index in redraw:
