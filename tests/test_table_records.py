@@ -203,6 +203,8 @@ def test_a_saved_game_is_a_typed_record() -> None:
     assert game == SavedGame("g2", ("Ann", "Bo"), "sv", 34, None, "14:05", True)
     empty = SavedGame.of({"id": "g3", "players": None, "edition": None, "turn": True})
     assert (empty.players, empty.edition, empty.turn, empty.current) == ((), None, None, False)
+
+
 def test_a_square_that_did_not_change_keeps_its_record_across_versions(
         tmp_path: Path) -> None:
     """A move changes a few squares: the others' records are the ones the version before
