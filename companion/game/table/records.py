@@ -191,7 +191,6 @@ class Bank:
         return left if isinstance(left, int) else 0
 
 
-<<<<<<< HEAD
 @dataclass(frozen=True, slots=True)
 class Setup:
     """What the game was set up with, as the faces show it: the edition (whose board
@@ -280,11 +279,11 @@ def version_of(state: Mapping[str, Any]) -> int:
     (7, 0)
     """
     return _int(state.get("version"))
-=======
+
+
 #: the last record of each seat (by its place at the table) with a copy of the entry it
 #: was built from, as `_deeds_seen`: a move changes one or two players
 _seats_seen: dict[int, tuple[dict[str, Any], Seat]] = {}
->>>>>>> wt-frame
 
 
 def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:
