@@ -174,7 +174,11 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
         return base
     # the stations (utilities) the owner holds, mortgaged ones too: a mortgaged deed is
     # still its owner's ("vous êtes toujours en sa possession"), it only earns no rent itself
-    count = sum(1 for s in g.edition.groups[sq.group] if g.owner[s] == owner)
+    count = 0
+    owners = g.owner
+    for s in g.edition.groups[sq.group]:  # a loop: sum() over a generator costs a frame a step
+        if owners[s] == owner:
+            count += 1
     if sq.kind is KIND_STATION:
         rent = sq.rent[count - 1]
         depot = bool(g.depots) and square in g.depots

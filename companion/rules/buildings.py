@@ -159,7 +159,10 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     start = level[square]
     # the lowest of the group's other lots (they stay as they are while this one rises):
     # what evenness and a skyscraper compare with; -1 when the player has no other lot
-    low = min((level[s] for s in mine if s != square), default=-1)
+    low = -1
+    for s in mine:  # a loop: min() over a generator costs a frame per lot in plain Python
+        if s != square and (low < 0 or level[s] < low):
+            low = level[s]
     if building == "skyscraper" and (start != hotel or count != 1):
         return RulesError(CODE_NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
                           f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
