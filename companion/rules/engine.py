@@ -76,6 +76,7 @@ from companion.rules.state import (
     PendingKind,
     Player,
     RollForRentPending,
+    bare as _bare,
     plain_copy,
 )
 
@@ -241,14 +242,14 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
     try:
         cmd = parse_command(command) if isinstance(command, dict) else command
         handler = _HANDLERS.get(type(cmd))
-        if handler is None and not isinstance(cmd, NewGame):
-            parse_command(cmd)  # not a command at all: refused as the parser does
-        if state.winner >= 0:
-            raise RulesError(Code.GAME_OVER,
-                             f"the game is over: {state.players[state.winner].name} won",
-                             player=state.players[state.winner].name)
         if handler is None:
+            if not isinstance(cmd, NewGame):
+                parse_command(cmd)  # not a command at all: refused as the parser does
+            if state.winner >= 0:
+                raise _game_over(state)
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
+        if state.winner >= 0:
+            raise _game_over(state)
         g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
         ev: Events = []
         decided = handler(g, ev, cmd)
@@ -265,12 +266,18 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         return Accepted(g, ev, cmd, decided)
     # plain Python: the fields set on a bare record, which skips the call of __init__ (as
     # plain_copy does for the state); mypyc refuses a bare compiled record
-    done: Accepted = object.__new__(Accepted)
+    done: Accepted = _bare(Accepted)
     done.state = g
     done.events = ev
     done.sent = cmd
     done.decided = decided
     return done
+
+
+def _game_over(state: GameState) -> RulesError:
+    """The refusal of any command once a player has won."""
+    name = state.players[state.winner].name
+    return RulesError(Code.GAME_OVER, f"the game is over: {name} won", player=name)
 
 
 # --- who is acting -----------------------------------------------------------------------
