@@ -109,6 +109,8 @@ def builder_lots(g: GameState, player: int, square: int) -> list[int] | RulesErr
 
 def _stock_change(g: GameState, old: int, new: int) -> tuple[int, int, int]:
     """(houses, hotels, skyscrapers) the bank hands out when a lot goes from old to new."""
+    if new <= g.options.houses_before_hotel and old <= g.options.houses_before_hotel:
+        return new - old, 0, 0  # houses only, without buildings_at's two calls
     h0, t0, s0 = g.buildings_at(old)
     h1, t1, s1 = g.buildings_at(new)
     return h1 - h0, t1 - t0, s1 - s0
@@ -238,10 +240,11 @@ def build_refusal(g: GameState, player: int, square: int, count: int, free: bool
 def build(g: GameState, ev: Events, player: int, square: int, count: int, free: bool,
           building: str = "house") -> None:
     """Buy houses, then a hotel, then a skyscraper on a lot, evenly; or a depot on a station."""
-    own_property(g, player, square)
-    if _is_depot(g, square):
-        build_depot(g, ev, player, square, count, building)
-        return
+    if g.owner[square] != player or g.edition.squares[square].kind is not KIND_LOT:
+        own_property(g, player, square)  # else the player's lot: no refusal, no depot
+        if _is_depot(g, square):
+            build_depot(g, ev, player, square, count, building)
+            return
     plan = _lot_plan(g, player, square, count, free, building)
     if isinstance(plan, RulesError):
         raise plan
@@ -305,10 +308,12 @@ def build_command_refusal(g: GameState, player: int, square: int, count: int,
 def build_command(g: GameState, ev: Events, player: int, square: int, count: int,
                   building: str = "house") -> None:
     """The `build` command: build, or place the building won at auction."""
-    refusal = _placing_refusal(g, player, square, count)
-    if refusal is not None:
-        raise refusal
-    free = _placing(g)
+    pending = g.pending
+    if pending or g.mr_monopoly:  # else _placing_refusal has nothing to refuse
+        refusal = _placing_refusal(g, player, square, count)
+        if refusal is not None:
+            raise refusal
+    free = bool(pending) and isinstance(pending[-1], PlaceBuildingPending)  # _placing(g)
     build(g, ev, player, square, count, free, building)
     if free:
         g.pending.pop()

@@ -354,6 +354,8 @@ def _expect_auction(g: GameState) -> estate.AnyAuction:
 
 def square_of(g: GameState, ref: int | str | None) -> int:
     """The board index of a square reference, or a refusal naming it."""
+    if type(ref) is int and 0 <= ref < len(g.edition.squares):  # square_index's usual case
+        return ref
     index = None if ref is None else g.edition.square_index(ref)
     if index is None:
         raise RulesError(Code.UNKNOWN_SQUARE, f"there is no square {ref!r} on this board")
@@ -363,6 +365,11 @@ def square_of(g: GameState, ref: int | str | None) -> int:
 def _owner_actor(g: GameState, by: str | None, square: int) -> int:
     """For property commands "by" defaults to the square's owner."""
     if by is not None:
+        owner = g.owner[square]
+        if owner >= 0:  # the usual case, the owner named, without player_index's search
+            p = g.players[owner]
+            if p.name == by and not p.bankrupt:
+                return owner
         return player_index(g, by)
     owner = g.owner[square]
     if owner < 0:
