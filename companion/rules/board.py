@@ -204,7 +204,7 @@ def land(
     if kind in OWNABLE:
         owner = g.owner[sq.index]
         if owner == BANK:
-            g.wpending().append(BuyPending(player, sq.index))
+            g.pending.append(BuyPending(player, sq.index))
             return
         if owner == player or g.mortgaged[sq.index]:
             return
@@ -212,7 +212,7 @@ def land(
             return
         if kind is KIND_UTILITY:
             if g.options.utility_rent_fresh_roll and not dice_multiplier:
-                g.wpending().append(RollForRentPending(player, sq.index))
+                g.pending.append(RollForRentPending(player, sq.index))
                 return
             if dice_multiplier and not g.options.utility_card_rolls_again and g.dice:
                 total = moved_total(g.dice)
@@ -222,7 +222,7 @@ def land(
                                "utility_card_rolls_again"))
                 return
             if dice_multiplier or g.dice is None:
-                g.wpending().append(RollForRentPending(player, sq.index, dice_multiplier))
+                g.pending.append(RollForRentPending(player, sq.index, dice_multiplier))
                 return
             why: list[Why] = []
             amount = rent_for(g, sq.index, moved_total(g.dice), why)
@@ -243,7 +243,7 @@ def land(
         charge(g, ev, player, BANK, sq.amount, "tax",
                why=Why("tax", sq.index, (("tax", sq.amount),)))
     elif kind in DECK_OF_KIND:
-        g.wpending().append(DrawPending(player, DECK_OF_KIND[kind]))
+        g.pending.append(DrawPending(player, DECK_OF_KIND[kind]))
     elif kind is KIND_GO_TO_JAIL:
         send_to_jail(g, ev, player)
     elif kind is KIND_FREE_PARKING and g.options.free_parking_pot and g.pot > 0:
@@ -310,7 +310,7 @@ def turn_starts_moving(g: GameState, ev: Events, player: int) -> None:
 def take_ticket(g: GameState, ev: Events, player: int) -> None:
     """The player takes the top ticket of the pile (a draw), if any is left."""
     if g.decks.get(BUS_DECK):
-        g.wpending().append(DrawPending(player, BUS_DECK))
+        g.pending.append(DrawPending(player, BUS_DECK))
     else:
         ev.append(NoBusTicket(g.players[player].name))
 
@@ -326,13 +326,13 @@ def land_on_extra_square(g: GameState, ev: Events, player: int, sq: Square) -> N
         take_ticket(g, ev, player)
     elif sq.kind is SquareKind.BIRTHDAY_GIFT:
         if g.decks.get(BUS_DECK):
-            g.wpending().append(BirthdayGiftPending(player, sq.index, sq.amount))
+            g.pending.append(BirthdayGiftPending(player, sq.index, sq.amount))
         else:
             transfer(g, ev, BANK, player, sq.amount, "birthday_gift",
                      Why("birthday_gift", sq.index, (("gift", sq.amount),)))
     elif auction_choices(g):
         if g.options.auctions:
-            g.wpending().append(ChooseSquarePending(player, "auction", sq.index))
+            g.pending.append(ChooseSquarePending(player, "auction", sq.index))
     else:
         dearest_rent(g, ev, player)
 

@@ -316,7 +316,7 @@ def build_command(g: GameState, ev: Events, player: int, square: int, count: int
     free = bool(pending) and isinstance(pending[-1], PlaceBuildingPending)  # _placing(g)
     build(g, ev, player, square, count, free, building)
     if free:
-        g.wpending().pop()
+        g.pending.pop()
 
 
 def _sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesError | None:
@@ -442,7 +442,7 @@ def start_building_auction(g: GameState, ev: Events, building: str) -> None:
     # commence au prix le plus bas indiqué sur une des Cartes de Propriété en question»,
     # RU «на участки, на которых предполагается строительство»): the lots where the
     # building could go up now, not every lot a bidder owns
-    g.wpending().append(BuildingAuctionPending(
+    g.pending.append(BuildingAuctionPending(
         building, passed=tuple(i for i in range(len(g.players)) if i not in placers),
         min_bid=min(costs) if costs else 1))
     ev.append(AuctionStarted(building=building))

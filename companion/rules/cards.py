@@ -42,7 +42,7 @@ def draw_card(g: GameState, ev: Events, pending: DrawPending, card_id: str | Non
         card_id = deck[0]
     card = g.edition.cards[card_id]
     deck.remove(card_id)
-    g.wpending().pop()
+    g.pending.pop()
     g.last_card = card_id
     ev.append(CardDrawn(g.players[pending.player].name, card.deck, card_id, card.text))
     if card.effect == "jail_free":

@@ -76,7 +76,7 @@ from companion.rules.state import (
     PendingKind,
     Player,
     RollForRentPending,
-    bare,
+    bare as _bare,
     plain_copy,
 )
 
@@ -250,7 +250,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
         if state.winner >= 0:
             raise _game_over(state)
-        g = state.fork() if COMPILED else plain_copy(state)  # one call less in plain Python
+        g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
         ev: Events = []
         decided = handler(g, ev, cmd)
         pending = g.pending
@@ -266,7 +266,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         return Accepted(g, ev, cmd, decided)
     # plain Python: the fields set on a bare record, which skips the call of __init__ (as
     # plain_copy does for the state); mypyc refuses a bare compiled record
-    done: Accepted = bare(Accepted)
+    done: Accepted = _bare(Accepted)
     done.state = g
     done.events = ev
     done.sent = cmd
@@ -403,7 +403,7 @@ def _decline(g: GameState, ev: Events, cmd: Decline) -> None:
     top = g.top
     if isinstance(top, LiftMortgagesPending):
         _actor(g, cmd.by, top.player)
-        g.wpending().pop()
+        g.pending.pop()
         ev.append(KeptMortgages(g.players[top.player].name, top.squares))
         return
     if not isinstance(top, BuyPending):

@@ -72,7 +72,7 @@ def buy(g: GameState, ev: Events, pending: BuyPending) -> None:
     if refusal is not None:
         raise refusal
     sq = g.edition.squares[pending.square]
-    g.wpending().pop()
+    g.pending.pop()
     transfer(g, ev, pending.player, BANK, sq.price, "purchase",
              Why("purchase", sq.index, (("price", sq.price),)))
     g.set_owner(sq.index, pending.player)
@@ -82,7 +82,7 @@ def buy(g: GameState, ev: Events, pending: BuyPending) -> None:
 
 def decline(g: GameState, ev: Events, pending: BuyPending) -> None:
     """The player declines: the bank auctions the property at once (if auctions are on)."""
-    g.wpending().pop()
+    g.pending.pop()
     ev.append(Declined(g.players[pending.player].name, pending.square))
     if g.options.auctions:
         start_auction(g, ev, pending.square)
@@ -91,7 +91,7 @@ def decline(g: GameState, ev: Events, pending: BuyPending) -> None:
 def start_auction(g: GameState, ev: Events, square: int,
                   queue: tuple[int, ...] | list[int] = ()) -> None:
     """Open the bank's auction of a property; every player still in the game may bid."""
-    g.wpending().append(AuctionPending(square, queue=tuple(queue)))
+    g.pending.append(AuctionPending(square, queue=tuple(queue)))
     ev.append(AuctionStarted(square))
     _maybe_close(g, ev)
 
@@ -132,7 +132,7 @@ def bid(g: GameState, ev: Events, pending: AnyAuction, player: int, amount: int)
     refusal = bid_refusal(g, pending, player, amount)
     if refusal is not None:
         raise refusal
-    g.wpending()[-1] = pending.with_bid(player, amount)
+    g.pending[-1] = pending.with_bid(player, amount)
     ev.append(Bid(g.players[player].name, amount))
     _maybe_close(g, ev)
 
@@ -151,7 +151,7 @@ def pass_auction(g: GameState, ev: Events, pending: AnyAuction, player: int) -> 
     refusal = pass_refusal(g, pending, player)
     if refusal is not None:
         raise refusal
-    g.wpending()[-1] = pending.with_pass(player)
+    g.pending[-1] = pending.with_pass(player)
     ev.append(Passed(g.players[player].name))
     _maybe_close(g, ev)
 
@@ -174,14 +174,14 @@ def _maybe_close(g: GameState, ev: Events) -> None:
 
 def close_auction(g: GameState, ev: Events) -> None:
     """End the auction: the highest bid wins; with no bid the bank keeps it."""
-    pending = g.wpending().pop()
+    pending = g.pending.pop()
     assert isinstance(pending, AUCTIONS)
     if isinstance(pending, BuildingAuctionPending):
         if pending.bidder != NOBODY:
             # a bid is covered when made and stays so (see pay); should it not be, a debt
             charge(g, ev, pending.bidder, BANK, pending.highest, "building_auction",
                    why=Why("building_auction", None, (("bid", pending.highest),)))
-            g.wpending().append(PlaceBuildingPending(pending.bidder, pending.building))
+            g.pending.append(PlaceBuildingPending(pending.bidder, pending.building))
         ev.append(AuctionClosed(None, pending.building,
                                 g.players[pending.bidder].name if pending.bidder >= 0 else None,
                                 pending.highest))
@@ -283,9 +283,9 @@ def unmortgage(g: GameState, ev: Events, player: int, square: int) -> None:
     if offer and isinstance(top, LiftMortgagesPending):
         left = tuple(s for s in top.squares if s != square)
         if left:
-            g.wpending()[-1] = LiftMortgagesPending(top.player, left)
+            g.pending[-1] = LiftMortgagesPending(top.player, left)
         else:
-            g.wpending().pop()
+            g.pending.pop()
 
 
 def trade(
@@ -378,7 +378,7 @@ def receive_mortgaged(
     # kept mortgaged, each will cost the interest again when lifted later (lift_cost); one
     # lifted now, at its value (the offer below), is no longer kept (set_mortgaged)
     g.kept_mortgages = tuple(sorted({*g.kept_mortgages, *squares}))
-    g.wpending().append(LiftMortgagesPending(player, tuple(sorted(squares))))
+    g.pending.append(LiftMortgagesPending(player, tuple(sorted(squares))))
     charge(g, ev, player, BANK, fee, "mortgage_interest", why=interest_why(g, squares, fee))
 
 

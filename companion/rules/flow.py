@@ -38,12 +38,12 @@ def settle_debts(g: GameState, ev: Events) -> None:
                     return
                 declare_bankrupt(g, ev, debt.player, forced=True)
                 continue
-            g.wpending().pop()
+            g.pending.pop()
             transfer(g, ev, debt.player, debt.creditor, debt.amount, debt.reason, debt.why)
             if debt.then_move:  # a paid jail fine releases the move
                 move_steps(g, ev, debt.player, debt.then_move)
         elif isinstance(debt, FOLLOW_UPS):
-            g.wpending().pop()
+            g.pending.pop()
             run_follow_up(g, ev, debt)
         else:
             return

@@ -66,7 +66,7 @@ def charge(
     if g.players[payer].cash >= amount:
         transfer(g, ev, payer, payee, amount, reason, why)
         return True
-    g.wpending().append(DebtPending(payer, amount, payee, reason, why, then_move))
+    g.pending.append(DebtPending(payer, amount, payee, reason, why, then_move))
     ev.append(Debt(g.players[payer].name, party_name(g, payee), amount, reason, why))
     return False
 

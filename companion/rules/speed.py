@@ -54,7 +54,7 @@ def speed_roll(g: GameState, ev: Events, player: int, values: tuple[int, ...]) -
     if speed <= 3 and white1 == white2 == speed:
         g.must_roll = False
         ev.append(Triple(p.name))
-        g.wpending().append(ChooseSquarePending(player, "triple"))
+        g.pending.append(ChooseSquarePending(player, "triple"))
         return
     if count_doubles(g, ev, player, white1 == white2):
         return
@@ -62,11 +62,11 @@ def speed_roll(g: GameState, ev: Events, player: int, values: tuple[int, ...]) -
         move_steps(g, ev, player, white1 + white2 + speed)
         return
     if speed == SPEED_BUS:
-        g.wpending().append(BusPending(player))
+        g.pending.append(BusPending(player))
     else:
         g.mr_monopoly = True
         ev.append(MrMonopoly(p.name))
-        g.wpending().append(MrMonopolyPending(player))
+        g.pending.append(MrMonopolyPending(player))
     move_steps(g, ev, player, white1 + white2)
 
 
@@ -107,7 +107,7 @@ def mr_monopoly_move(g: GameState, ev: Events, player: int) -> None:
 def bus_face(g: GameState, ev: Events, player: int) -> None:
     """Take a bus ticket; none left: on to the nearest Chance or Community Chest ahead."""
     if g.decks.get(BUS_DECK):
-        g.wpending().append(DrawPending(player, BUS_DECK))
+        g.pending.append(DrawPending(player, BUS_DECK))
         return
     squares = g.edition.squares
     n = len(squares)

@@ -21,10 +21,6 @@ from companion.rules.options import RuleOptions
 
 #: whether this module runs compiled by mypyc (its file is then the extension module)
 COMPILED: Final = not __file__.endswith(".py")
-#: GameState.owned's bit for the pending list: set once the state has its own (wpending);
-#: the bits below it are the players' (wp)
-PENDING_OWNED: Final = 1 << 30
-_PLAYER_BITS: Final = PENDING_OWNED - 1
 #: a bare instance of a class, without its __init__ (plain Python only: mypyc refuses a
 #: bare compiled record); a module global is cheaper to call than `object.__new__`
 bare: Final = object.__new__
@@ -346,8 +342,7 @@ class GameState:
     doubles: int = 0
     dice: tuple[int, ...] | None = None
     #: the decisions waiting, the one on top answered first; the records are read-only and
-    #: shared by copies (a change replaces one); the engine's own copy (`fork`) shares the
-    #: list too until a command changes it (`wpending`), `copy` gives a list of its own
+    #: shared by copies (a change replaces one), the list is the state's own
     pending: list[Pending] = field(default_factory=list)
     last_card: str = ""
     pot: int = 0
@@ -375,8 +370,7 @@ class GameState:
     #: past GO without the salary: PASS GO pays it), else NO_SALARY
     go_salary: int = 0
     #: which Player records this state owns (may change), one bit per player index; the
-    #: others are shared, read-only, and so is the list while no such bit is set; and
-    #: PENDING_OWNED once the pending list is this state's own
+    #: others are shared, read-only, and so is the list while no bit is set
     owned: int = field(default=0, repr=False, compare=False)
 
     def __init__(self, edition: Edition, options: RuleOptions, players: list[Player],
@@ -426,24 +420,16 @@ class GameState:
         self.go_salary = go_salary
 
     def copy(self) -> GameState:
-        """A copy that may be changed without touching this one (`fork` with a pending list
-        of its own)."""
-        new = self.fork() if COMPILED else plain_copy(self)
-        new.pending = self.pending[:]
-        return new
-
-    def fork(self) -> GameState:
-        """The engine's copy, for a command to change: changes go through `wp`, `wdeck`,
-        `wpending` and the setters, never into what it shares.
+        """A copy that may be changed without touching this one.
 
         The player records and their list are shared until the engine asks to change one
-        (`wp`), and so are the decks (`wdeck` replaces the dict and the deck it changes),
-        the pending list (`wpending` copies it on the command's first change: most commands
-        change none), the squares' tuples (`set_owner` and the like replace them), the rent
-        claims and the standings (the engine replaces those lists, never changes them),
-        `extra` (set when a game is dealt) and the pending records (read-only), which keeps
-        a copy cheap: most commands change one or two players, draw no card and change no
-        square.
+        (`wp`), and so are
+        the decks (`wdeck` replaces the dict and the deck it changes), the squares' tuples
+        (`set_owner` and the like replace them), the rent claims and the standings (the
+        engine replaces those lists, never changes them), `extra` (set when a game is
+        dealt) and the pending records (read-only: the stack's list is copied, not the
+        records), which keeps a copy cheap: most commands change one or two players, draw no
+        card and change no square.
         """
         if not COMPILED:
             return plain_copy(self)
@@ -451,19 +437,11 @@ class GameState:
             self.edition, self.options, self.players, self.owner, self.level,
             self.mortgaged, self.bank_houses, self.bank_hotels, self.rng, self.decks,
             self.version, self.current, self.turn_number, self.rolled, self.must_roll,
-            self.doubles, self.dice, self.pending,
+            self.doubles, self.dice,
+            self.pending[:],
             self.last_card, self.pot, self.winner, self.extra, self.standings,
             self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
             self.mr_monopoly, self.kept_mortgages, 0, self.go_salary)
-
-    def wpending(self) -> list[Pending]:
-        """The pending list, made this state's own so that it may be changed."""
-        owned = self.owned
-        if owned & PENDING_OWNED:
-            return self.pending
-        pending = self.pending = self.pending[:]
-        self.owned = owned | PENDING_OWNED
-        return pending
 
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
@@ -472,7 +450,7 @@ class GameState:
         players = self.players
         if owned & bit:
             return players[index]
-        if not owned & _PLAYER_BITS:  # the first player changed: the list too (shared)
+        if not owned:  # the first player changed: the list too (copies share it until then)
             players = self.players = players[:]
         old = players[index]
         if COMPILED:
@@ -549,7 +527,7 @@ class GameState:
 
 
 def plain_copy(g: GameState) -> GameState:
-    """GameState.fork in plain Python: the fields set one by one on a bare instance, which
+    """GameState.copy in plain Python: the fields set one by one on a bare instance, which
     skips binding 28 arguments (about a quarter of a copy's cost there). mypyc refuses a
     bare instance of a compiled class, and its constructor is cheap: the compiled engine
     takes the constructor."""
@@ -571,7 +549,8 @@ def plain_copy(g: GameState) -> GameState:
     new.must_roll = g.must_roll
     new.doubles = g.doubles
     new.dice = g.dice
-    new.pending = g.pending  # shared until wpending
+    pending = g.pending
+    new.pending = pending[:] if pending else []  # most commands start with none waiting
     new.last_card = g.last_card
     new.pot = g.pot
     new.winner = g.winner

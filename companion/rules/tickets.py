@@ -111,11 +111,11 @@ def choose_square(g: GameState, ev: Events, pending: ChooseSquarePending, square
         raise refusal
     player = pending.player
     if pending.reason == "triple":
-        g.wpending().pop()
+        g.pending.pop()
         ev.append(ChoseSquare(g.players[player].name, square, "triple"))
         move_to(g, ev, player, square)
         return
-    g.wpending().pop()
+    g.pending.pop()
     ev.append(ChoseSquare(g.players[player].name, square, "auction"))
     start_auction(g, ev, square)
 
@@ -134,9 +134,9 @@ def choose_gift(g: GameState, ev: Events, pending: BirthdayGiftPending, gift: st
     if refusal is not None:
         raise refusal
     if gift == "bus_ticket":
-        g.wpending().pop()
-        g.wpending().append(DrawPending(pending.player, BUS_DECK))
+        g.pending.pop()
+        g.pending.append(DrawPending(pending.player, BUS_DECK))
         return
-    g.wpending().pop()
+    g.pending.pop()
     transfer(g, ev, BANK, pending.player, pending.amount, "birthday_gift",
              Why("birthday_gift", pending.square, (("gift", pending.amount),)))

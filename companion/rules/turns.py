@@ -99,7 +99,7 @@ def roll(g: GameState, ev: Events, player: int,
         top = g.pending[-1] if g.pending else None
         if isinstance(top, RollForRentPending):  # a fresh roll for a utility's rent
             for_rent = read_dice(g, dice, white_only=True)
-            g.wpending().pop()
+            g.pending.pop()
             ev.append(Rolled(g.players[player].name, for_rent, for_rent=True))
             utility_rent(g, ev, top, for_rent)
             return for_rent
