@@ -106,8 +106,9 @@ class Bots:
         #: moves (editions without depots): their end-of-turn look is the end of the turn
         self._idle: set[int] = set()
         self._commands: dict[tuple[object, ...], Command] = {}
-        #: each player's roll and end of turn, by name: the commands sent most often
-        self._turn_commands: dict[str, tuple[Command, Command]] = {}
+        #: each player's roll, end of turn, buy, decline and draw, by name: the commands
+        #: sent most often (_answers)
+        self._turn_commands: dict[str, tuple[Command, Command, Command, Command, Command]] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
         #: per colour group, what gives its lots' owners from a state's owner tuple
@@ -150,8 +151,7 @@ class Bots:
         p = g.players[cur]
         turn = self._turn_commands.get(p.name)
         if turn is None:
-            turn = (self._cmd(_ROLL, p.name), self._cmd(_END_TURN, p.name))
-            self._turn_commands[p.name] = turn
+            turn = self._answers(p.name)
         if p.in_jail and not g.rolled:
             if p.jail_cards:
                 return self._cmd(_USE_CARD, p.name)
@@ -177,14 +177,21 @@ class Bots:
                 return trade
         return turn[1]
 
+    def _answers(self, name: str) -> tuple[Command, Command, Command, Command, Command]:
+        """The player's roll, end of turn, buy, decline and draw (made once, kept)."""
+        answers = (self._cmd(_ROLL, name), self._cmd(_END_TURN, name), self._cmd(_BUY, name),
+                   self._cmd(_DECLINE, name), self._cmd(_DRAW, name))
+        self._turn_commands[name] = answers
+        return answers
+
     def _decide(self, g: GameState, top: Pending) -> Command:
         """Answer the pending decision."""
         who = top.player
         players = g.players
         if isinstance(top, BuyPending):
             p = players[who]
-            price = g.edition.squares[top.square].price
-            return self._cmd(_BUY if p.cash >= price else _DECLINE, p.name)
+            answers = self._turn_commands.get(p.name) or self._answers(p.name)
+            return answers[2] if p.cash >= g.edition.squares[top.square].price else answers[3]
         if isinstance(top, AuctionPending):
             price = g.edition.squares[top.square].price
             for i, p in enumerate(players):
@@ -199,7 +206,7 @@ class Bots:
             return self._cmd(_CLOSE_AUCTION)
         name = players[who].name
         if isinstance(top, DrawPending):
-            return self._cmd(_DRAW, name)
+            return (self._turn_commands.get(name) or self._answers(name))[4]
         if isinstance(top, RollForRentPending):
             return self._cmd(_ROLL, name)
         if isinstance(top, LiftMortgagesPending):
@@ -461,6 +468,7 @@ def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
             raise RuntimeError(f"bot command refused: {command.to_json()} -> {r}")
         commands += 1
         # each Turn event counts the game's turn on by one: count them by the counter
-        turns += r.state.turn_number - g.turn_number
-        g = r.state
+        after = r.state
+        turns += after.turn_number - g.turn_number
+        g = after
     return g, turns + 1, commands, False
