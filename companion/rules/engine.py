@@ -76,7 +76,7 @@ from companion.rules.state import (
     PendingKind,
     Player,
     RollForRentPending,
-    bare as _bare,
+    bare,
     plain_copy,
 )
 
@@ -266,7 +266,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         return Accepted(g, ev, cmd, decided)
     # plain Python: the fields set on a bare record, which skips the call of __init__ (as
     # plain_copy does for the state); mypyc refuses a bare compiled record
-    done: Accepted = _bare(Accepted)
+    done: Accepted = bare(Accepted)
     done.state = g
     done.events = ev
     done.sent = cmd
