@@ -342,10 +342,15 @@ def _sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesEr
     shortage = (lvl == hotel and g.bank_houses < g.options.houses_before_hotel) or (
         lvl > hotel and g.bank_hotels < 1)
     if g.options.even_building and not shortage:
-        if any(g.level[s] > lvl for s in group if s != square):
+        level = g.level
+        most = -1  # the most built of the group's other lots: a loop, not two generators
+        for s in group:
+            if s != square and level[s] > most:
+                most = level[s]
+        if most > lvl:
             return RulesError(CODE_UNEVEN,
                               "sell evenly: sell from the most built lot of the group")
-        if any(g.level[s] > new + 1 for s in group if s != square):
+        if most > new + 1:
             return RulesError(CODE_UNEVEN, "sell evenly: that would leave the group uneven")
     return _stock_refusal(g, _stock_change(g, lvl, new),
                           "to give for the " + ("skyscraper" if lvl > hotel else "hotel"))
