@@ -97,11 +97,12 @@ def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
     """Move forward by a number of squares, paying the salary when GO is passed or reached."""
     p = g.wp(player)
     n = len(g.edition.squares)
-    target = (p.position + steps) % n
-    passed = p.position + steps >= n
-    ev.append(Moved(p.name, p.position, target))
+    start = p.position
+    reached = start + steps
+    target = reached % n
+    ev.append(Moved(p.name, start, target))
     p.position = target
-    if passed:
+    if reached >= n:  # passed or reached GO
         pay_salary(g, ev, player, landed=target == 0)
     land(g, ev, player)
 
