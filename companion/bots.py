@@ -98,14 +98,17 @@ class Bots:
         self._group_owners: list[tuple[int, ...]] = []
         self._buildable: dict[int, list[tuple[int, ...]]] = {}
         self._sellers: dict[int, list[tuple[int, int]]] = {}
+        #: each player's properties in board order (cached with _held)
+        self._owned: dict[int, list[int]] = {}
         self._plan_seen: tuple[object, ...] = ()
         self._plans: dict[int, list[tuple[int, int, int]]] = {}
         #: players with no group to build on and no lot to buy for one, while no deed
         #: moves (editions without depots): their end-of-turn look is the end of the turn
         self._idle: set[int] = set()
         self._commands: dict[tuple[object, ...], Command] = {}
-        #: each player's roll and end of turn, by name: the commands sent most often
-        self._turn_commands: dict[str, tuple[Command, Command]] = {}
+        #: each player's roll, end of turn, buy, decline and draw, by name: the commands
+        #: sent most often (_answers)
+        self._turn_commands: dict[str, tuple[Command, Command, Command, Command, Command]] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
         #: per colour group, what gives its lots' owners from a state's owner tuple
@@ -148,8 +151,7 @@ class Bots:
         p = g.players[cur]
         turn = self._turn_commands.get(p.name)
         if turn is None:
-            turn = (self._cmd(_ROLL, p.name), self._cmd(_END_TURN, p.name))
-            self._turn_commands[p.name] = turn
+            turn = self._answers(p.name)
         if p.in_jail and not g.rolled:
             if p.jail_cards:
                 return self._cmd(_USE_CARD, p.name)
@@ -163,7 +165,9 @@ class Bots:
                     return ride
             return turn[0]
         if p.cash > self.reserve * 2:
-            if cur in self._idle and g.owner is self._owner_seen:
+            if g.owner is not self._owner_seen or cur not in self._held:
+                self._holdings(g, cur)
+            if cur in self._idle:
                 return turn[1]
             build = self._build(g, cur)
             if build is not None:
@@ -173,14 +177,21 @@ class Bots:
                 return trade
         return turn[1]
 
+    def _answers(self, name: str) -> tuple[Command, Command, Command, Command, Command]:
+        """The player's roll, end of turn, buy, decline and draw (made once, kept)."""
+        answers = (self._cmd(_ROLL, name), self._cmd(_END_TURN, name), self._cmd(_BUY, name),
+                   self._cmd(_DECLINE, name), self._cmd(_DRAW, name))
+        self._turn_commands[name] = answers
+        return answers
+
     def _decide(self, g: GameState, top: Pending) -> Command:
         """Answer the pending decision."""
         who = top.player
         players = g.players
         if isinstance(top, BuyPending):
             p = players[who]
-            price = g.edition.squares[top.square].price
-            return self._cmd(_BUY if p.cash >= price else _DECLINE, p.name)
+            answers = self._turn_commands.get(p.name) or self._answers(p.name)
+            return answers[2] if p.cash >= g.edition.squares[top.square].price else answers[3]
         if isinstance(top, AuctionPending):
             price = g.edition.squares[top.square].price
             for i, p in enumerate(players):
@@ -195,7 +206,7 @@ class Bots:
             return self._cmd(_CLOSE_AUCTION)
         name = players[who].name
         if isinstance(top, DrawPending):
-            return self._cmd(_DRAW, name)
+            return (self._turn_commands.get(name) or self._answers(name))[4]
         if isinstance(top, RollForRentPending):
             return self._cmd(_ROLL, name)
         if isinstance(top, LiftMortgagesPending):
@@ -234,6 +245,7 @@ class Bots:
             self._held = {}
             self._buildable = {}
             self._sellers = {}
+            self._owned = {}
             self._idle = set()
             # each colour group's owners, lot by lot: one C-level item getter a group
             self._group_owners = [get(owner) for get in self._owners_of]
@@ -288,8 +300,7 @@ class Bots:
         hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
         squares = g.edition.squares
         all_but_one = g.options.build_with_all_but_one
-        self._holdings(g, player)
-        for group in self._buildable[player]:
+        for group in self._buildable[player]:  # _build looked at the holdings first
             mine = group
             if all_but_one and len(group) > 2:
                 mine = tuple(s for s in group if owner[s] == player)
@@ -320,14 +331,17 @@ class Bots:
         reserve; then a skyscraper on a whole group, or a depot when rich."""
         cash = g.players[player].cash
         reserve = self.reserve
-        for s, cost, kind in self._build_plan(g, player):
-            if cash - cost < reserve:
-                continue
-            stock = g.bank_houses if kind == 0 else g.bank_hotels if kind == 1 \
-                else g.bank_skyscrapers
-            if stock < 1:
-                continue
-            return self._cmd(_BUILD, g.players[player].name, square=s)
+        if g.owner is not self._owner_seen or player not in self._held:
+            self._holdings(g, player)
+        if self._buildable[player]:  # else no plan: nothing to build on
+            for s, cost, kind in self._build_plan(g, player):
+                if cash - cost < reserve:
+                    continue
+                stock = g.bank_houses if kind == 0 else g.bank_hotels if kind == 1 \
+                    else g.bank_skyscrapers
+                if stock < 1:
+                    continue
+                return self._cmd(_BUILD, g.players[player].name, square=s)
         owner, mortgaged = g.owner, g.mortgaged
         if g.edition.depots and cash - g.edition.depot_cost > 3 * self.reserve:
             for s in self._stations:
@@ -339,7 +353,11 @@ class Bots:
         """The next sale of a building, or mortgage, to raise money for a debt."""
         name = g.players[player].name
         owner, level = g.owner, g.level
-        owned = [s for s in self._ownable if owner[s] == player]
+        if owner is not self._owner_seen:
+            self._holdings(g, player)
+        owned = self._owned.get(player)
+        if owned is None:  # cached while no deed moves, as the holdings are
+            owned = self._owned[player] = [s for s in self._ownable if owner[s] == player]
         s, lvl = -1, 0  # the first of the most built of them, in one pass
         for x in owned:
             if level[x] > lvl:
@@ -374,14 +392,16 @@ class Bots:
             return None
         level = g.level
         cash = g.players[player].cash
-        self._holdings(g, player)
+        if g.owner is not self._owner_seen or player not in self._held:
+            self._holdings(g, player)
         for target, seller in self._sellers[player]:
             if g.players[seller].bankrupt or level[target]:  # the seller's one lot is built
                 continue
             price = 2 * g.edition.squares[target].price
             # a mortgaged lot costs the buyer its interest, or its whole lift where the buyer
             # must redeem at once (the Russian rule), on top of the price
-            if price + mortgaged_due(g, player, (target,)) > cash - self.reserve:
+            due = mortgaged_due(g, player, (target,)) if g.mortgaged[target] else 0
+            if price + due > cash - self.reserve:
                 continue
             self.trade_turn = g.turn_number
             return Trade(g.players[player].name, g.players[seller].name, Offer(cash=price),
@@ -448,6 +468,7 @@ def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
             raise RuntimeError(f"bot command refused: {command.to_json()} -> {r}")
         commands += 1
         # each Turn event counts the game's turn on by one: count them by the counter
-        turns += r.state.turn_number - g.turn_number
-        g = r.state
+        after = r.state
+        turns += after.turn_number - g.turn_number
+        g = after
     return g, turns + 1, commands, False

@@ -139,7 +139,7 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert 0 < r["press.commit_ms_p50"] <= r["press.commit_ms_p99"] < r["press.flip_ms_max"]
     assert 0.1 < r["press.cpu_ms_per_move"] < 10_000  # the companion's own, from /proc
     assert r["press.frames_per_move"] >= 1  # its first frame with the result at least
-    # the companion's CPU from the settled frame to the first frame with the result: some,
+    # the companion's CPU from the key press to the first frame with the result: some,
     # and, summed over the presses, no more than all of its CPU over them (the mean against
     # the mean: a median may pass the mean when some moves are cheap; 5 % for the reporter's
     # process_time_ns against /proc's threads, which leaves out a thread that ended)
@@ -147,7 +147,34 @@ def test_press_times_keys_through_the_real_window() -> None:
         <= r["press.first_frame_cpu_ms_max"]
     assert r["press.first_frame_cpu_ms_mean"] <= r["press.first_frame_cpu_ms_max"]
     assert r["press.first_frame_cpu_ms_mean"] <= r["press.cpu_ms_per_move"] * 1.05
+    # from the settled frame's report (earlier than the press, on the same clock): never
+    # less, press by press, so neither at the median; what came after the first frame (the
+    # listeners it held, the report) is some CPU too, and with the first frame's no more
+    # than the whole per press (the mean of each against the mean, 5 % as above)
+    assert r["press.settled_to_frame_cpu_ms_p50"] >= r["press.first_frame_cpu_ms_p50"]
+    assert r["press.settled_to_frame_cpu_ms_p99"] >= r["press.first_frame_cpu_ms_p99"]
+    assert 0 < r["press.after_frame_cpu_ms_p50"] <= r["press.after_frame_cpu_ms_p99"]
+    assert r["press.first_frame_cpu_ms_mean"] + r["press.after_frame_cpu_ms_mean"] \
+        <= r["press.cpu_ms_per_move"] * 1.05
     assert 0 < r["press.first_frame_draw_cpu_ms_p50"] <= r["press.first_frame_draw_cpu_ms_p99"]
+
+
+@needs_xvfb
+def test_press_tells_which_thread_spent_the_first_frame_s_cpu() -> None:
+    """The probe's split (`python -m tools.bench.press --threads`): the screen's loop, the
+    session's writer and its listeners' thread by name; together about the first frame's
+    CPU (read by the bench just before the press, by the companion right after the flip,
+    so a little more), never more than a press's whole CPU."""
+    from tools.bench.press import run_bench
+
+    r = run_bench(samples=6, threads=True)
+    split = r["press.first_frame_cpu_by_thread_ms"]
+    assert {"MainThread", "session", "listeners"} <= set(split)
+    assert all(0 <= t["p50"] <= t["p99"] and t["mean"] >= 0 for t in split.values())
+    total = sum(t["mean"] for t in split.values())
+    assert split["MainThread"]["mean"] > 0 and split["session"]["mean"] > 0
+    assert 0.5 * r["press.first_frame_cpu_ms_mean"] <= total \
+        <= r["press.first_frame_cpu_ms_mean"] + r["press.after_frame_cpu_ms_mean"]
 
 
 def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:

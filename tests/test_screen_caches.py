@@ -68,3 +68,72 @@ def test_a_cached_text_is_the_glyphs_freetype_draws() -> None:
         ink = painter.ink(text, px)
         cached.blit(painter.rendered(text, px, (250, 200, 100)), (20 + ink.x, 50 - ink.y))
         assert pygame.image.tobytes(direct, "RGB") == pygame.image.tobytes(cached, "RGB")
+
+
+def test_a_ring_drawn_square_by_square_is_the_ring_drawn_whole() -> None:
+    """Squares changing hands, built on, mortgaged and freed one after another: each ring
+    drawn again over the last (only the squares that changed) has the pixels and texts of
+    a ring drawn from nothing, at both scales (with and without the squares' names)."""
+    state, ui = scenario("turn", "en")
+    assert state is not None
+    for size in ((800, 480), (1280, 720)):
+        changed = copy.deepcopy(state)
+        names = [p["name"] for p in changed["players"]]
+        cold()
+        pixels(changed, ui, size)
+        ring = board_map._ring
+        assert ring is not None
+        steps = 0
+        for number, square in enumerate(sq for sq in changed["squares"] if "owner" in sq):
+            step = number % 4
+            if step == 0:
+                square["owner"] = names[number % len(names)]
+            elif step == 1 and square.get("kind") == "lot":
+                square["owner"], square["houses"] = names[0], 2
+            elif step == 2:
+                square["owner"], square["mortgaged"] = names[-1], True
+            else:
+                square["owner"], square["mortgaged"] = None, False
+            warm_surface = pygame.Surface(size)
+            warm = render(changed, ui, warm_surface)
+            assert board_map._ring is not None and board_map._ring[2] is ring[2], \
+                "the same layer, drawn again where it changed"
+            cold()
+            cold_surface = pygame.Surface(size)
+            whole = render(changed, ui, cold_surface)
+            assert pygame.image.tobytes(warm_surface, "RGB") == \
+                pygame.image.tobytes(cold_surface, "RGB"), f"step {number} at {size}"
+            assert warm.texts == whole.texts, f"step {number} at {size}"
+            pixels(changed, ui, size)  # warm again, from this ring on
+            ring = board_map._ring
+            steps += 1
+        assert steps >= 20
+
+
+def test_texts_and_the_ring_in_the_display_s_format_draw_the_very_same_pixels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a display open, texts and the ring are kept in its pixel format (blitted
+    15-20 times faster): every scenario's frame is the one drawn from freetype's own
+    format, byte for byte, at both scales."""
+    pygame.display.init()
+    try:
+        pygame.display.set_mode((800, 480))
+        raw = painter.font(False).render("Rue de la Paix", fgcolor=(200, 200, 200),
+                                         size=18)[0]
+        for name in SCENARIOS:
+            state, ui = scenario(name, "en")
+            for size in ((800, 480), (1280, 720)):
+                with monkeypatch.context() as kept_raw:
+                    kept_raw.setattr(painter, "for_blitting", lambda picture: picture)
+                    kept_raw.setattr(board_map, "for_blitting", lambda picture: picture)
+                    cold()
+                    before = pixels(state, ui, size)
+                cold()
+                assert pixels(state, ui, size) == before, f"{name} at {size}"
+                if name == "turn":
+                    kept = next(iter(painter._rendered.values()))
+                    assert kept.get_masks() != raw.get_masks() or \
+                        kept.get_flags() != raw.get_flags(), "drawn in the display's format"
+    finally:
+        pygame.display.quit()
+        cold()

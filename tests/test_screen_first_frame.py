@@ -6,6 +6,7 @@ from __future__ import annotations
 import queue
 import threading
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -13,8 +14,11 @@ import pytest
 from companion.game.api import Source, Update
 from companion.game.session import GameSession
 from companion.screen.app import ScreenLoop
+from companion.screen.audio import sounds_for
 from companion.screen.controller import Controller
-from companion.screen.wakeups import FirstFrame
+from companion.screen.render import render
+from companion.screen.screen_sounds import extra_sounds
+from companion.screen.wakeups import RECENT, SLACK, WAIT_MAX_S, WAIT_S, FirstFrame
 from tools.bench.journal import bot_script
 
 BOT = Source("script", banker=True)
@@ -166,3 +170,142 @@ def test_a_session_that_tells_on_the_presser_s_thread_does_not_hold_the_loop() -
         runner.join(NEVER_S)
     assert not runner.is_alive() and version >= 1
     assert loop.first_frame.late == 0, "the loop did not wait out the bound for itself"
+
+
+class Clock:
+    """A clock the test moves: how long draws and holds took, without waiting for it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_bound_follows_the_slowest_recent_draw_within_its_limits() -> None:
+    """A board whose frames take 100 ms (a Pi Zero 2 W's, about) holds the phones up to
+    three times that; faster frames bring the bound back down, never under its least."""
+    clock = Clock()
+    gate = FirstFrame(wait_s=WAIT_S, most_s=WAIT_MAX_S, clock=clock)
+    assert gate.bound() == WAIT_S  # nothing drawn yet
+    gate.drawing()
+    clock.now += 0.1
+    gate.shown(0)
+    assert gate.bound() == pytest.approx(SLACK * 0.1)
+    for _ in range(RECENT):  # fast frames push the slow one out of the recent ones
+        gate.drawing()
+        clock.now += 0.002
+        gate.shown(0)
+    assert gate.bound() == WAIT_S
+    gate.drawing()
+    clock.now += 5.0  # a frame that took seconds (a stalled display) holds no longer
+    gate.shown(0)
+    assert gate.bound() == WAIT_MAX_S
+
+
+def test_a_hold_that_outlived_its_bound_teaches_the_bound() -> None:
+    """A frame that came after its hold ran out (the board slower than the bound) counts
+    when it comes: the next holds wait long enough for such a frame."""
+    clock = Clock()
+    gate = FirstFrame(wait_s=0.001, most_s=10.0, clock=clock)
+    assert gate.wait(1) is False and gate.late == 1  # nothing drew within 1 ms
+    clock.now += 0.4  # its frame came 400 ms after the hold began
+    gate.shown(1)
+    assert gate.bound() == pytest.approx(SLACK * 0.4)
+    clock.now += 1.0
+    gate.shown(1)  # shown again: counted once
+    assert gate.bound() == pytest.approx(SLACK * 0.4)
+
+
+def test_a_held_listener_goes_on_at_the_frame_not_at_the_bound() -> None:
+    """The hold ends on the frame: with a bound of NEVER_S, a listener waiting for its
+    update returns once the loop's thread says the frame shows it."""
+    gate = FirstFrame(wait_s=NEVER_S)
+    began, result = threading.Event(), queue.Queue[bool]()
+
+    def listener() -> None:
+        began.set()
+        result.put(gate.wait(1))
+
+    waiter = threading.Thread(target=listener, daemon=True)
+    waiter.start()
+    assert began.wait(NEVER_S)
+    gate.drawing()
+    gate.shown(1)
+    assert result.get(timeout=NEVER_S) is True
+    waiter.join(NEVER_S)
+    assert gate.late == 0
+
+
+def test_the_loop_s_own_frames_teach_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen loop times each of its frames on the gate: a slow board's first frame
+    (drawn whole, before any move) already sets the bound for the first move's hold."""
+    import companion.screen.app as app
+
+    clock = Clock()
+
+    def slow_render(*args: Any, **kwargs: Any) -> Any:
+        clock.now += 0.12  # the frame took 120 ms on this board's clock
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(app, "render", slow_render)
+    loop = ScreenLoop(Controller(None, language="en"), pygame.display.set_mode((800, 480)))
+    loop.first_frame = FirstFrame(clock=clock)
+    assert loop.first_frame.bound() == WAIT_S
+    loop.draw()
+    assert loop.first_frame.bound() == pytest.approx(SLACK * 0.12)
+
+
+class Sounds:
+    """A sound player that records what it was handed (every sound known)."""
+
+    def __init__(self) -> None:
+        self.handed: list[str] = []
+
+    def play(self, name: str) -> bool:
+        self.handed.append(name)
+        return True
+
+    def play_events(self, events: list[dict[str, Any]]) -> list[str]:
+        names = sounds_for(events)
+        self.handed += names
+        return names
+
+
+def test_a_move_s_sound_is_handed_over_after_the_frame_that_shows_it(tmp_path: Path) -> None:
+    """Under a running loop the sounds of an update wait for its first frame (the player's
+    thread may open the audio device then); with no loop they are handed over at once."""
+    script = bot_script(seed=5, count=30)
+
+    def called_for(events: list[dict[str, Any]]) -> list[str]:
+        return sounds_for(events) or extra_sounds(events)[:1]
+
+    with GameSession.open(tmp_path) as session:
+        session.submit(script[0], BOT)
+        sounds = Sounds()
+        controller = Controller(session, language="en", sound=sounds)  # type: ignore[arg-type]
+        loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+        loop.first_frame = FirstFrame(wait_s=NEVER_S)
+        controller.first_frame = loop.first_frame  # as the running loop installs it
+        expected: list[str] = []
+        for command in script[1:12]:
+            done = session.submit(command, BOT)
+            assert done.accepted
+            controller.drain_updates(done.version)  # the loop's thread takes the update
+            expected += called_for(done.events)
+        assert expected, "the script's moves call for sounds"
+        assert sounds.handed == [], "no sound before the frame"
+        loop.draw()
+        assert sounds.handed == expected, "each update's sounds, in order, after the frame"
+        loop.draw()
+        assert sounds.handed == expected, "each handed over once"
+        loop.first_frame.close()
+        controller.first_frame = None  # no loop: at once
+        before = len(expected)
+        for command in script[12:]:
+            done = session.submit(command, BOT)
+            assert done.accepted
+            controller.drain_updates(done.version)
+            expected += called_for(done.events)
+            assert sounds.handed == expected
+        assert len(expected) > before, "the moves without a loop called for sounds too"

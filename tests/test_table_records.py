@@ -203,3 +203,33 @@ def test_a_saved_game_is_a_typed_record() -> None:
     assert game == SavedGame("g2", ("Ann", "Bo"), "sv", 34, None, "14:05", True)
     empty = SavedGame.of({"id": "g3", "players": None, "edition": None, "turn": True})
     assert (empty.players, empty.edition, empty.turn, empty.current) == ((), None, None, False)
+
+
+def test_a_square_that_did_not_change_keeps_its_record_across_versions(
+        tmp_path: Path) -> None:
+    """A move changes a few squares: the others' records are the ones the version before
+    built (no record built again), and a square bought gets a new one saying so."""
+    session = _session(tmp_path)
+    try:
+        for _ in range(40):  # until someone buys a square
+            view = session.table()
+            before = {d.index: d for d in view.deeds}
+            who = view.decider
+            if view.move("buy", who) is not None and who is not None:
+                assert session.submit(Buy(who), Source("button")).accepted
+                after = session.table()
+                changed = [d for d in after.deeds if d is not before[d.index]]
+                assert [d.owner for d in changed] == [who], "the bought square alone is new"
+                assert all(d == before[d.index] for d in after.deeds if d not in changed)
+                for raw in session.state()["squares"]:  # and every record says the state
+                    deed = after.deed(raw["index"])
+                    assert deed is not None and (deed.owner, deed.houses) == (
+                        raw["owner"], raw["houses"])
+                return
+            press = view.move("roll", who) if who is not None else None
+            command = Roll(who) if press is not None and who is not None \
+                else view.buttons.get("roll")
+            assert command is not None and session.submit(command, Source("button")).accepted
+        raise AssertionError("nobody bought a square in 40 moves")
+    finally:
+        session.close()

@@ -154,10 +154,18 @@ class Entry:
     events: Events = field(default_factory=list)
     version: int = 0
     rng: int | None = None
+    #: the events' JSON form once made (the journal's row and the listeners share it)
+    _events_json: list[JSON] | None = field(default=None, init=False, compare=False,
+                                            repr=False)
 
     def events_json(self) -> list[JSON]:
-        """The events in their JSON form, as the journal keeps them and listeners get them."""
-        return events_json(self.events)
+        """The events in their JSON form, as the journal keeps them and listeners get them
+        (made once per entry: the writer's row and its listeners' news read the same)."""
+        made = self._events_json
+        if made is None:
+            made = events_json(self.events)
+            object.__setattr__(self, "_events_json", made)
+        return made
 
     def to_json(self) -> JSON:
         """The entry as shown in the history (phones, export)."""

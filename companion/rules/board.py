@@ -97,11 +97,12 @@ def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
     """Move forward by a number of squares, paying the salary when GO is passed or reached."""
     p = g.wp(player)
     n = len(g.edition.squares)
-    target = (p.position + steps) % n
-    passed = p.position + steps >= n
-    ev.append(Moved(p.name, p.position, target))
+    start = p.position
+    reached = start + steps
+    target = reached % n
+    ev.append(Moved(p.name, start, target))
     p.position = target
-    if passed:
+    if reached >= n:  # passed or reached GO
         pay_salary(g, ev, player, landed=target == 0)
     land(g, ev, player)
 
@@ -174,7 +175,11 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
         return base
     # the stations (utilities) the owner holds, mortgaged ones too: a mortgaged deed is
     # still its owner's ("vous êtes toujours en sa possession"), it only earns no rent itself
-    count = sum(1 for s in g.edition.groups[sq.group] if g.owner[s] == owner)
+    count = 0
+    owners = g.owner
+    for s in g.edition.groups[sq.group]:  # a loop: sum() over a generator costs a frame a step
+        if owners[s] == owner:
+            count += 1
     if sq.kind is KIND_STATION:
         rent = sq.rent[count - 1]
         depot = bool(g.depots) and square in g.depots

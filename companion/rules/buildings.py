@@ -109,6 +109,8 @@ def builder_lots(g: GameState, player: int, square: int) -> list[int] | RulesErr
 
 def _stock_change(g: GameState, old: int, new: int) -> tuple[int, int, int]:
     """(houses, hotels, skyscrapers) the bank hands out when a lot goes from old to new."""
+    if new <= g.options.houses_before_hotel and old <= g.options.houses_before_hotel:
+        return new - old, 0, 0  # houses only, without buildings_at's two calls
     h0, t0, s0 = g.buildings_at(old)
     h1, t1, s1 = g.buildings_at(new)
     return h1 - h0, t1 - t0, s1 - s0
@@ -159,7 +161,10 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
     start = level[square]
     # the lowest of the group's other lots (they stay as they are while this one rises):
     # what evenness and a skyscraper compare with; -1 when the player has no other lot
-    low = min((level[s] for s in mine if s != square), default=-1)
+    low = -1
+    for s in mine:  # a loop: min() over a generator costs a frame per lot in plain Python
+        if s != square and (low < 0 or level[s] < low):
+            low = level[s]
     if building == "skyscraper" and (start != hotel or count != 1):
         return RulesError(CODE_NOT_NOW, f"a skyscraper replaces a hotel, one at a time: "
                           f"{sq.name} has {'a skyscraper' if start > hotel else 'no hotel'}")
@@ -235,10 +240,11 @@ def build_refusal(g: GameState, player: int, square: int, count: int, free: bool
 def build(g: GameState, ev: Events, player: int, square: int, count: int, free: bool,
           building: str = "house") -> None:
     """Buy houses, then a hotel, then a skyscraper on a lot, evenly; or a depot on a station."""
-    own_property(g, player, square)
-    if _is_depot(g, square):
-        build_depot(g, ev, player, square, count, building)
-        return
+    if g.owner[square] != player or g.edition.squares[square].kind is not KIND_LOT:
+        own_property(g, player, square)  # else the player's lot: no refusal, no depot
+        if _is_depot(g, square):
+            build_depot(g, ev, player, square, count, building)
+            return
     plan = _lot_plan(g, player, square, count, free, building)
     if isinstance(plan, RulesError):
         raise plan
@@ -302,10 +308,12 @@ def build_command_refusal(g: GameState, player: int, square: int, count: int,
 def build_command(g: GameState, ev: Events, player: int, square: int, count: int,
                   building: str = "house") -> None:
     """The `build` command: build, or place the building won at auction."""
-    refusal = _placing_refusal(g, player, square, count)
-    if refusal is not None:
-        raise refusal
-    free = _placing(g)
+    pending = g.pending
+    if pending or g.mr_monopoly:  # else _placing_refusal has nothing to refuse
+        refusal = _placing_refusal(g, player, square, count)
+        if refusal is not None:
+            raise refusal
+    free = bool(pending) and isinstance(pending[-1], PlaceBuildingPending)  # _placing(g)
     build(g, ev, player, square, count, free, building)
     if free:
         g.pending.pop()
@@ -334,10 +342,15 @@ def _sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesEr
     shortage = (lvl == hotel and g.bank_houses < g.options.houses_before_hotel) or (
         lvl > hotel and g.bank_hotels < 1)
     if g.options.even_building and not shortage:
-        if any(g.level[s] > lvl for s in group if s != square):
+        level = g.level
+        most = -1  # the most built of the group's other lots: a loop, not two generators
+        for s in group:
+            if s != square and level[s] > most:
+                most = level[s]
+        if most > lvl:
             return RulesError(CODE_UNEVEN,
                               "sell evenly: sell from the most built lot of the group")
-        if any(g.level[s] > new + 1 for s in group if s != square):
+        if most > new + 1:
             return RulesError(CODE_UNEVEN, "sell evenly: that would leave the group uneven")
     return _stock_refusal(g, _stock_change(g, lvl, new),
                           "to give for the " + ("skyscraper" if lvl > hotel else "hotel"))

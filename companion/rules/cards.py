@@ -68,12 +68,15 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
         p.position = target
         land(g, ev, player)
     elif effect == "nearest":
-        kind = SquareKind(prm["kind"])
-        n = len(g.edition.squares)
-        target = next(
-            (p.position + k) % n for k in range(1, n + 1)
-            if g.edition.squares[(p.position + k) % n].kind is kind
-        )
+        kind = prm["kind"]  # "station" or "utility", a kind on the board (edition checked)
+        squares = g.edition.squares
+        n = len(squares)
+        start = p.position
+        target = start
+        for k in range(1, n + 1):  # a loop: no enum call, no generator frame per square
+            target = (start + k) % n
+            if squares[target].kind == kind:  # a SquareKind equals its value
+                break
         move_to(g, ev, player, target, int(prm.get("rent_multiplier", 1)),
                 int(prm.get("dice_multiplier", 0)))
     elif effect == "money":
@@ -101,15 +104,22 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
                     continue
                 charge(g, ev, i, player, amount, "card", why=why)
     elif effect == "repairs":
-        houses = sum(g.houses_on(s) for s in range(len(g.level)) if g.owner[s] == player)
-        hotels = sum(1 for s in range(len(g.level)) if g.owner[s] == player and g.has_hotel(s))
+        # the player's buildings in one pass (houses_on, has_hotel, has_skyscraper per lot)
+        houses = hotels = towers = 0
+        hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
+        for owner, lvl in zip(g.owner, g.level, strict=True):
+            if owner == player and lvl:
+                if lvl < hotel:
+                    houses += lvl
+                elif lvl == hotel:
+                    hotels += 1
+                else:
+                    towers += 1
         terms: tuple[tuple[str, int], ...] = (
             ("houses", houses), ("per_house", int(prm["house"])), ("hotels", hotels),
             ("per_hotel", int(prm["hotel"])))
         cost = houses * int(prm["house"]) + hotels * int(prm["hotel"])
         if g.edition.skyscrapers:
-            towers = sum(1 for s in range(len(g.level))
-                         if g.owner[s] == player and g.has_skyscraper(s))
             per_tower = int(prm.get("skyscraper", prm["hotel"]))
             cost += towers * per_tower
             terms = (*terms, ("skyscrapers", towers), ("per_skyscraper", per_tower))

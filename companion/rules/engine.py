@@ -76,6 +76,7 @@ from companion.rules.state import (
     PendingKind,
     Player,
     RollForRentPending,
+    bare,
     plain_copy,
 )
 
@@ -241,14 +242,14 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
     try:
         cmd = parse_command(command) if isinstance(command, dict) else command
         handler = _HANDLERS.get(type(cmd))
-        if handler is None and not isinstance(cmd, NewGame):
-            parse_command(cmd)  # not a command at all: refused as the parser does
-        if state.winner >= 0:
-            raise RulesError(Code.GAME_OVER,
-                             f"the game is over: {state.players[state.winner].name} won",
-                             player=state.players[state.winner].name)
         if handler is None:
+            if not isinstance(cmd, NewGame):
+                parse_command(cmd)  # not a command at all: refused as the parser does
+            if state.winner >= 0:
+                raise _game_over(state)
             raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
+        if state.winner >= 0:
+            raise _game_over(state)
         g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
         ev: Events = []
         decided = handler(g, ev, cmd)
@@ -265,12 +266,18 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         return Accepted(g, ev, cmd, decided)
     # plain Python: the fields set on a bare record, which skips the call of __init__ (as
     # plain_copy does for the state); mypyc refuses a bare compiled record
-    done: Accepted = object.__new__(Accepted)
+    done: Accepted = bare(Accepted)
     done.state = g
     done.events = ev
     done.sent = cmd
     done.decided = decided
     return done
+
+
+def _game_over(state: GameState) -> RulesError:
+    """The refusal of any command once a player has won."""
+    name = state.players[state.winner].name
+    return RulesError(Code.GAME_OVER, f"the game is over: {name} won", player=name)
 
 
 # --- who is acting -----------------------------------------------------------------------
@@ -347,6 +354,8 @@ def _expect_auction(g: GameState) -> estate.AnyAuction:
 
 def square_of(g: GameState, ref: int | str | None) -> int:
     """The board index of a square reference, or a refusal naming it."""
+    if type(ref) is int and 0 <= ref < len(g.edition.squares):  # square_index's usual case
+        return ref
     index = None if ref is None else g.edition.square_index(ref)
     if index is None:
         raise RulesError(Code.UNKNOWN_SQUARE, f"there is no square {ref!r} on this board")
@@ -356,6 +365,11 @@ def square_of(g: GameState, ref: int | str | None) -> int:
 def _owner_actor(g: GameState, by: str | None, square: int) -> int:
     """For property commands "by" defaults to the square's owner."""
     if by is not None:
+        owner = g.owner[square]
+        if owner >= 0:  # the usual case, the owner named, without player_index's search
+            p = g.players[owner]
+            if p.name == by and not p.bankrupt:
+                return owner
         return player_index(g, by)
     owner = g.owner[square]
     if owner < 0:

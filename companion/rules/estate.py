@@ -160,8 +160,15 @@ def _maybe_close(g: GameState, ev: Events) -> None:
     pending = g.pending[-1] if g.pending else None  # g.top, without its call
     if not isinstance(pending, AUCTIONS):
         return
-    still_in = [i for i in bidders(g) if i not in pending.passed]
-    if still_in == [pending.bidder] or not still_in:
+    # who is still in: bidders(g) less those who passed, counted without the lists
+    passed = pending.passed
+    left = 0
+    last = NOBODY
+    for i, p in enumerate(g.players):
+        if not p.bankrupt and i not in passed:
+            left += 1
+            last = i
+    if not left or (left == 1 and last == pending.bidder):
         close_auction(g, ev)
 
 

@@ -77,7 +77,8 @@ def declare_bankrupt(g: GameState, ev: Events, player: int, forced: bool = False
     assert isinstance(top, DebtPending)
     creditor = top.creditor
     p = g.wp(player)
-    owned = [s.index for s in g.edition.squares if s.kind in OWNABLE and g.owner[s.index] == player]
+    owners = g.owner  # the owner first: most squares are not theirs
+    owned = [s.index for s in g.edition.squares if owners[s.index] == player and s.kind in OWNABLE]
     ev.append(Bankrupt(p.name, party_name(g, creditor)))
     g.pending = [x for x in g.pending if x.player != player]
     for s in owned:

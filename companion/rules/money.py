@@ -84,10 +84,13 @@ def building_value(g: GameState, square: int) -> int:
 def raisable(g: GameState, player: int) -> int:
     """Cash plus everything the bank would pay: buildings at half, unmortgaged deeds."""
     total = g.players[player].cash
-    for sq in g.edition.squares:
-        if sq.kind in OWNABLE and g.owner[sq.index] == player:
-            total += building_value(g, sq.index)
-            if not g.mortgaged[sq.index]:
+    squares = g.edition.squares
+    mortgaged = g.mortgaged
+    for s, owner in enumerate(g.owner):  # the owner first: most squares are not theirs
+        if owner == player and squares[s].kind in OWNABLE:
+            sq = squares[s]
+            total += building_value(g, s)
+            if not mortgaged[s]:
                 total += sq.mortgage - mortgage_take_interest(g, sq.mortgage)
     return total
 

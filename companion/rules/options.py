@@ -112,9 +112,10 @@ class RuleOptions:
         ...
         companion.rules.codes.RulesError: option 'salary' must be a whole number
         """
-        known = {f.name: f for f in fields(self)}
+        if not changes:  # the usual game: the edition's defaults as they are (read-only)
+            return self
         for name, value in changes.items():
-            if name not in known:
+            if name not in _KNOWN:
                 raise RulesError(Code.BAD_OPTION, f"unknown rule option {name!r}")
             current = getattr(self, name)
             if isinstance(current, bool):
@@ -134,6 +135,8 @@ class RuleOptions:
 
 #: every option's name, in order (to_json: the values are plain numbers, flags and words)
 _NAMES = tuple(f.name for f in fields(RuleOptions))
+#: the same as a set, for with_changes
+_KNOWN = frozenset(_NAMES)
 
 #: options listed in to_json only when set (name -> neutral value): added with the Mega
 #: edition (and the table's own dice and deck), they would otherwise change the state JSON

@@ -21,6 +21,9 @@ from companion.rules.options import RuleOptions
 
 #: whether this module runs compiled by mypyc (its file is then the extension module)
 COMPILED: Final = not __file__.endswith(".py")
+#: a bare instance of a class, without its __init__ (plain Python only: mypyc refuses a
+#: bare compiled record); a module global is cheaper to call than `object.__new__`
+bare: Final = object.__new__
 
 BANK = -1
 POT = -2  #: the Free Parking pot (house rule), a party like the bank
@@ -444,15 +447,16 @@ class GameState:
         """The player record at `index`, made this state's own so that it may be changed."""
         bit = 1 << index
         owned = self.owned
+        players = self.players
         if owned & bit:
-            return self.players[index]
+            return players[index]
         if not owned:  # the first player changed: the list too (copies share it until then)
-            self.players = self.players[:]
-        old = self.players[index]
+            players = self.players = players[:]
+        old = players[index]
         if COMPILED:
             p = old.copy()
         else:  # _plain_player_copy written out: one call less on a hot path
-            p = object.__new__(Player)
+            p = bare(Player)
             p.name = old.name
             p.cash = old.cash
             p.position = old.position
@@ -461,7 +465,7 @@ class GameState:
             p.jail_cards = old.jail_cards  # shared: replaced, never changed
             p.bankrupt = old.bankrupt
             p.bus_tickets = old.bus_tickets
-        self.players[index] = p
+        players[index] = p
         self.owned = owned | bit
         return p
 
@@ -527,7 +531,7 @@ def plain_copy(g: GameState) -> GameState:
     skips binding 28 arguments (about a quarter of a copy's cost there). mypyc refuses a
     bare instance of a compiled class, and its constructor is cheap: the compiled engine
     takes the constructor."""
-    new: GameState = object.__new__(GameState)
+    new: GameState = bare(GameState)
     new.edition = g.edition
     new.options = g.options
     new.players = g.players
@@ -565,7 +569,7 @@ def plain_copy(g: GameState) -> GameState:
 
 def _plain_player_copy(p: Player) -> Player:
     """Player.copy in plain Python, as plain_copy does it for the state."""
-    new: Player = object.__new__(Player)
+    new: Player = bare(Player)
     new.name = p.name
     new.cash = p.cash
     new.position = p.position

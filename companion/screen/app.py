@@ -221,6 +221,7 @@ class ScreenLoop:
     def draw(self) -> None:
         """Render and flip one frame."""
         controller = self.controller
+        self.first_frame.drawing()  # how long a frame takes here: the hold's bound
         controller.ui.now = controller.clock()
         controller.sync_language()
         applied = controller.applied  # the updates this frame shows
@@ -232,6 +233,7 @@ class ScreenLoop:
             pygame.display.update(frame.dirty)
         self.frames += 1
         self.first_frame.shown(applied)  # the phones' and the voice's turn now
+        controller.play_held_sounds()  # and the sounds of what it shows
 
     def timeout_ms(self) -> int:
         """How long the loop may sleep before the picture changes by itself."""

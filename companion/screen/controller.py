@@ -125,6 +125,8 @@ class Controller(EntryMixin):
         #: the tickets of `first_frame`, a running loop's (None: nobody holds the listener)
         self._told, self.applied = 0, 0
         self.first_frame: FirstFrame | None = None
+        #: the events of updates applied whose sounds wait for the frame that shows them
+        self._held_sounds: list[list[JSON]] = []
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
         self.frame: Frame | None = None
@@ -331,12 +333,14 @@ class Controller(EntryMixin):
         if has_game(state):
             self.ui.setup = None
         self.sync_language()
+        # the session's view of this version (the offers lapsed by its writer before this
+        # update), before anything reads table_of: else a view of the state is built too
+        self.refresh_table()
         record_moves(self.ui, update.events, state)  # an undo strikes its move through
         first = (update.events or [{}])[0].get("kind")
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
             self.ui.message = None  # the "Undone" banner goes when the next move comes
-        self.refresh_table()  # the offers lapsed by the session's writer before this update
         self._networth_sample(update.events, state)
         self._tell_story(state)
         self._want_networth()
@@ -344,14 +348,26 @@ class Controller(EntryMixin):
         for event in update.events:
             if event.get("kind") == "bankrupt":
                 self.notify(text("bankrupt_banner", player=event.get("player")))
-        if self.sound is not None and not self.sound.play_events(update.events):
-            for name in extra_sounds(update.events)[:1]:  # Mega events the mixer misses
-                self.sound.play(name)
+        if self.sound is not None:
+            self._held_sounds.append(update.events)
+            if self.first_frame is None:  # no loop draws: nothing to come after
+                self.play_held_sounds()
         self._auction_clock(old, state)
         self._apply_clock()
         if self.ui.overlay == "chooser":
             self.ui.overlay, self.ui.chooser = None, None
         self.clear_dice()
+
+    def play_held_sounds(self) -> None:
+        """The sounds of the updates applied so far (the loop's thread, right after the
+        frame that shows them): an update's sound is handed to the player only once its
+        first frame is on the screen, since the player's thread may open the audio device
+        and load every sound then, tens of ms of a slow board's core beside the frame."""
+        held, self._held_sounds = self._held_sounds, []
+        for events in held:
+            if self.sound is not None and not self.sound.play_events(events):
+                for name in extra_sounds(events)[:1]:  # Mega events the mixer misses
+                    self.sound.play(name)
 
     def _tell_story(self, state: Mapping[str, Any]) -> None:
         """At game over, the game's story from the journal (the game-over screen shows

@@ -120,13 +120,27 @@ def line_metrics(size_px: int, bold: bool = False) -> tuple[int, int]:
     return face.get_sized_height(size_px), face.get_sized_ascender(size_px)
 
 
+def for_blitting(picture: pygame.Surface) -> pygame.Surface:
+    """`picture` (a text's glyphs, the board's ring) in the display's pixel format with
+    its alpha (`convert_alpha`), which SDL blends with its fast blitter: freetype's own
+    format took 30-45 µs a text blitted here, the display's 2 µs, for the very same pixels
+    (issue 28; tests/test_screen_caches.py); as it is when no display is open."""
+    if pygame.display.get_surface() is None:
+        return picture
+    try:
+        return picture.convert_alpha()
+    except pygame.error:  # no video mode after all
+        return picture
+
+
 def rendered(text: str, size_px: int, color: Color, bold: bool = False) -> pygame.Surface:
     """The glyphs of `text` in `color` on a transparent surface, its top left at the ink
     rect's (rendered once while it keeps being drawn)."""
     key = (bold, size_px, text, tuple(color))  # a colour may come as a list
     found = _rendered.get(key)
     if found is None:
-        found = _rendered[key] = font(bold).render(text, fgcolor=color, size=size_px)[0]
+        found = _rendered[key] = for_blitting(
+            font(bold).render(text, fgcolor=color, size=size_px)[0])
         if len(_rendered) > RENDERED_MAX:
             _rendered.popitem(last=False)
     else:

@@ -21,6 +21,8 @@ import logging
 import os
 import select
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 
 log = logging.getLogger(__name__)
@@ -290,16 +292,33 @@ class DisplayReturn:
 # (the change of the state for every stream, the Me pages, the chart line) and the voice then
 # ran on that thread while the loop drew, sharing the core and the interpreter's lock with
 # the frame that shows the result. `FirstFrame` holds the listeners' thread after the
-# screen's listener until the loop has flipped a frame with that update (or `WAIT_S` passed,
-# or the loop waits on the session itself), so a press shows its result first and the phones
-# are told right after, a frame later (a few ms here, never more than `WAIT_S`).
+# screen's listener until the loop has flipped a frame with that update (or the loop waits
+# on the session itself, or the bound passed), so a press shows its result first and the
+# phones are told right after, a frame later.
+#
+# The bound only keeps a loop that stopped drawing (a display gone, a freeze) from holding
+# the phones: it is never what ends a hold of a loop that draws. A fixed 25 ms ran out on a
+# slow board (a Pi Zero 2 W runs this Python 14-28x slower than the machine it was measured
+# on, docs/bench.md: a move's frame there takes about 50-150 ms), and then the phones' work
+# ran beside the very frame it should follow. So the bound is learned from the loop itself:
+# SLACK times the slowest of its last RECENT draws and holds (from a listener's wait to the
+# frame that showed its update, a hold that outlived its bound counted when the frame came),
+# never under WAIT_S nor over WAIT_MAX_S. The loop's first frame is drawn whole before any
+# update, so the bound fits the board from the first move on.
 
-#: the longest the other listeners (the phones, the voice) wait for the screen's frame: a
-#: loop that stopped drawing (a display gone, a freeze) or draws slowly never holds them
-#: longer, so that a phone's update stays within the fan-out's 50 ms (docs/bench.md: a
-#: frame after a move took 2.5-5 ms p50 here, and 50 ms held the phones 52 ms at p99 on a
-#: loaded machine)
+#: the shortest bound (docs/bench.md: a frame after a move took 2.5-5 ms p50 on the
+#: machine the benchmarks run on, and a 50 ms bound held the phones 52 ms at p99 there)
 WAIT_S = 0.025
+#: the longest: however slow the board, a loop that stopped drawing holds the other
+#: listeners no longer than this
+WAIT_MAX_S = 0.5
+#: the bound is this many times the slowest recent draw or hold
+SLACK = 3.0
+#: how many recent draws and holds the bound is learned from
+RECENT = 16
+#: the holds still waiting for their frame that are remembered (a loop that stopped
+#: drawing forgets the oldest)
+PENDING_MAX = 64
 
 
 class FirstFrame:
@@ -308,36 +327,71 @@ class FirstFrame:
 
     Updates are counted, not versioned (an undo's update may carry any version): the
     controller numbers each update its listener queues (the ticket) and counts those it
-    applied, in the same order, from its start.
+    applied, in the same order, from its start. `wait_s` is the shortest bound and
+    `most_s` the longest (never under `wait_s`); `clock` times the draws and holds the
+    bound is learned from.
     """
 
-    def __init__(self, wait_s: float = WAIT_S) -> None:
-        self.wait_s = wait_s
+    def __init__(self, wait_s: float = WAIT_S, most_s: float = WAIT_MAX_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.least_s = wait_s
+        self.most_s = max(wait_s, most_s)
+        self._clock = clock
         self._cond = threading.Condition()
         self._shown = 0  # of them, those a flipped frame shows (or the loop stopped holding)
         self._closed = False
+        #: how long the loop's last RECENT draws and the last holds took (seconds)
+        self._recent: deque[float] = deque(maxlen=RECENT)
+        #: the tickets waited on and not shown yet: when their wait began
+        self._pending: dict[int, float] = {}
+        self._drawing: float | None = None  # when the draw under way began
         #: updates whose wait ran out before their frame (a slow or stuck loop)
         self.late = 0
         #: the loop's thread (`ScreenLoop.run` sets it): a session that tells its listeners
         #: on the thread that submitted (a test's) never makes the loop wait for itself
         self.loop_thread: int | None = None
 
+    def bound(self) -> float:
+        """How long a listener is held now at most: SLACK times the slowest recent draw
+        or hold, within `least_s` and `most_s`."""
+        with self._cond:
+            return self._bound()
+
+    def _bound(self) -> float:
+        slowest = max(self._recent, default=0.0)
+        return min(self.most_s, max(self.least_s, SLACK * slowest))
+
     def wait(self, ticket: int) -> bool:
-        """On the listeners' thread: until a frame shows update `ticket` (True), or
-        `wait_s` passed or the gate closed (False: the other listeners go on anyway)."""
+        """On the listeners' thread: until a frame shows update `ticket` (True), or the
+        bound passed or the gate closed (False: the other listeners go on anyway)."""
         if threading.get_ident() == self.loop_thread:
             return False  # told on the loop's own thread: its frame comes after this
         with self._cond:
+            if not self._closed and self._shown < ticket:
+                self._pending[ticket] = self._clock()
+                while len(self._pending) > PENDING_MAX:
+                    del self._pending[min(self._pending)]
             shown = self._cond.wait_for(lambda: self._closed or self._shown >= ticket,
-                                        self.wait_s)
+                                        self._bound())
             if not shown:
                 self.late += 1
             return bool(shown) and not self._closed
+
+    def drawing(self) -> None:
+        """On the loop's thread: a frame's draw begins (its time teaches the bound)."""
+        with self._cond:
+            self._drawing = self._clock()
 
     def shown(self, applied: int) -> None:
         """On the loop's thread: a flipped frame shows the first `applied` updates (or the
         loop is about to wait on the session, and holds nobody for them meanwhile)."""
         with self._cond:
+            now = self._clock()
+            if self._drawing is not None:
+                self._recent.append(now - self._drawing)
+                self._drawing = None
+            for ticket in [t for t in self._pending if t <= applied]:
+                self._recent.append(now - self._pending.pop(ticket))
             if applied > self._shown:
                 self._shown = applied
                 self._cond.notify_all()
@@ -346,4 +400,5 @@ class FirstFrame:
         """The loop ends: nobody waits for its frames any more."""
         with self._cond:
             self._closed = True
+            self._pending.clear()
             self._cond.notify_all()

@@ -28,7 +28,7 @@ import json
 import re
 import sys
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -58,8 +58,11 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\(\w+\)[sd]")
 # --- languages and catalogs -----------------------------------------------------------------
 
 
+@lru_cache(maxsize=64)
 def normalize_language(lang: str | None) -> str:
     """One of LANGUAGES for a language code or tag ("sv_SE", "de-CH", "RU"); else English.
+    Kept for the last 64 tags asked (every sentence the screen draws asks: about 18 a
+    frame after a move).
 
     >>> normalize_language("de-CH"), normalize_language("sv_SE"), normalize_language("xx")
     ('de', 'sv', 'en')

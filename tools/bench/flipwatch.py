@@ -16,6 +16,12 @@ SDL, so that a benchmark can tell the wait for the loop to see a key from the wo
 it; and the session's
 `submit`: "S START END" around each command the screen sends (the engine, the journal and
 its fsyncs), the part of a press the disk decides.
+
+With COMPANION_BENCH_THREADS=1 in its environment (`python -m tools.bench.press
+--threads`, a probe, never the bench's own figures) each frame's line is preceded by
+"T TID:NAME:NS,...": every thread's time on a CPU so far (/proc/self/task/TID/schedstat),
+read right after the flip's CPU time, so that a benchmark can tell which thread spent a
+press's CPU. Reading them costs the process about a millisecond a frame, after the flip.
 """
 
 from __future__ import annotations
@@ -38,6 +44,27 @@ def _key_for(controller: Any, keys: dict[str, str]) -> str:
     return "-"
 
 
+def _threads() -> str:
+    """Every thread of this process as TID:NAME:NS (its time on a CPU so far), comma
+    separated: Python's threads by their names, the others by the kernel's."""
+    import threading
+
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    out = []
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as f:
+                ran = f.read().split()[0]
+            name = names.get(int(tid))
+            if name is None:
+                with open(f"/proc/self/task/{tid}/comm", encoding="ascii") as f:
+                    name = f.read().strip()
+        except OSError:  # a thread that ended meanwhile
+            continue
+        out.append(f"{tid}:{name.replace(',', ' ').replace(':', ' ')}:{ran}")
+    return ",".join(out).replace(" ", "_")
+
+
 def install(fd: int) -> None:
     """Wrap ScreenLoop.draw and .handle to report flipped frames and taken keys on `fd`."""
     import pygame
@@ -54,11 +81,15 @@ def install(fd: int) -> None:
             os.write(fd, f"K {time.monotonic():.6f}\n".encode())
         return bool(handle(self, event))
 
+    by_thread = os.environ.get("COMPANION_BENCH_THREADS") == "1"
+
     def reporting_draw(self: Any) -> None:
         began, drawing = time.monotonic(), time.process_time_ns()
         draw(self)
         flipped = time.monotonic()
         cpu = time.process_time_ns()
+        if by_thread:
+            os.write(fd, f"T {_threads()}\n".encode())
         state = self.controller.state or {}
         key = _key_for(self.controller, keys)
         line = (f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "

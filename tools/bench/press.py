@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.bench.journal import build_journal, percentile
-from tools.bench.proc import Companion, Xvfb, cpu_ns, have_xvfb
+from tools.bench.proc import Companion, Xvfb, cpu_ns, have_xvfb, process_cpu_ns
 
 SAMPLES = 250
 WINDOW = "800x480"
@@ -39,6 +39,8 @@ class Frames:
         #: the process's CPU time (ns) at the last frame's flip, and after its report
         self.cpu = (0, 0)
         self.draw_cpu_ns = 0  # the process's CPU during the last frame's draw
+        #: each thread's name and CPU time at the last frame's flip (a "T" line: --threads)
+        self.threads: dict[int, tuple[str, int]] = {}
 
     def next(self, timeout: float) -> tuple[float, int, str] | None:
         """The next frame (time, version, key), or None when none came within `timeout`;
@@ -61,6 +63,12 @@ class Frames:
             if kind == "S":
                 self.submitted = (float(fields[0]), float(fields[1]))
                 continue
+            if kind == "T":
+                self.threads = {}
+                for item in (fields[0].split(",") if fields else []):
+                    tid, name, ran = item.rsplit(":", 2)
+                    self.threads[int(tid)] = (name, int(ran))
+                continue
             self.last = (float(fields[0]), int(fields[1]), fields[2])
             self.draw_ms.append(float(fields[3]))
             self.cpu = (int(fields[4]), int(fields[5]))
@@ -76,13 +84,18 @@ class Frames:
         return self.last
 
 
-def windowed(data_dir: Path, display: str) -> tuple[Companion, Frames, int]:
-    """`companion run` in a window on `display`, under the flip reporter."""
+def windowed(data_dir: Path, display: str,
+             threads: bool = False) -> tuple[Companion, Frames, int]:
+    """`companion run` in a window on `display`, under the flip reporter (with `threads`,
+    each frame's report says every thread's CPU time too)."""
     import sys
 
     read, write = os.pipe()
+    env = {"DISPLAY": display}
+    if threads:
+        env["COMPANION_BENCH_THREADS"] = "1"
     try:
-        child = Companion(data_dir, headless=False, env={"DISPLAY": display},
+        child = Companion(data_dir, headless=False, env=env,
                           extra_args=["--size", WINDOW], pass_fds=(write,),
                           prefix=[sys.executable, "-m", "tools.bench.flipwatch", str(write)])
     finally:
@@ -90,8 +103,12 @@ def windowed(data_dir: Path, display: str) -> tuple[Companion, Frames, int]:
     return child, Frames(read), read
 
 
-def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, Any]:
-    """press.flip_ms_p50/p99 over `samples` presses (fewer if `time_limit_s` runs out)."""
+def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
+              threads: bool = False) -> dict[str, Any]:
+    """press.flip_ms_p50/p99 over `samples` presses (fewer if `time_limit_s` runs out).
+    With `threads` (a probe: reading every thread's time costs the companion CPU after each
+    flip, so its other figures are not the bench's), also which thread spent the first
+    frame's CPU: `press.first_frame_cpu_by_thread_ms`."""
     import ctypes.util
 
     if not have_xvfb():
@@ -105,7 +122,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         with tempfile.TemporaryDirectory(prefix="companion-press-") as tmp:
             data_dir = Path(tmp, "data")
             build_journal(data_dir, 30, seed=3)
-            child, frames, fd = windowed(data_dir, xvfb.display)
+            child, frames, fd = windowed(data_dir, xvfb.display, threads)
             keys: XKeys | None = None
             try:
                 keys = XKeys(xvfb.display)
@@ -118,7 +135,11 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                 timings: list[float] = []
                 taken: list[float] = []
                 committed: list[float] = []
-                first_cpu: list[float] = []
+                first_cpu: list[float] = []  # from the press (the child's clock, read here)
+                settled_cpu: list[float] = []  # from the settled frame's report, as before
+                after_cpu: list[float] = []  # from a first frame's flip to the next press
+                shown_at: int | None = None  # the child's CPU at the last first frame's flip
+                by_thread: dict[str, list[float]] = {}  # --threads: each thread's, per press
                 first_draw_cpu: list[float] = []
                 undos = in_a_row = 0
                 unanswered: list[str] = []
@@ -134,6 +155,11 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                         frames.settle()
                         key = "y"
                     idle_cpu = frames.cpu[1]  # the settled frame, its report done
+                    before = cpu_ns(child.pid) if threads else {}
+                    pressed_cpu = process_cpu_ns(child.pid)  # the instant before the key
+                    if shown_at is not None:
+                        after_cpu.append((pressed_cpu - shown_at) / 1e6)
+                    shown_at = None
                     sent = keys.press(key)
                     while (frame := frames.next(5.0)) is not None and frame[1] <= version:
                         pass
@@ -145,7 +171,11 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                                                + "; ".join(unanswered + child.errors[-3:]))
                         continue
                     timings.append((frame[0] - sent) * 1000)
-                    first_cpu.append((frames.cpu[0] - idle_cpu) / 1e6)
+                    first_cpu.append((frames.cpu[0] - pressed_cpu) / 1e6)
+                    settled_cpu.append((frames.cpu[0] - idle_cpu) / 1e6)
+                    shown_at = frames.cpu[0]
+                    if threads:
+                        _count_threads(by_thread, before, frames.threads, len(first_cpu))
                     first_draw_cpu.append(frames.draw_cpu_ns / 1e6)
                     if sent <= frames.key_taken <= frame[0]:
                         taken.append((frames.key_taken - sent) * 1000)
@@ -153,6 +183,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
                     if sent <= began <= ended <= frame[0]:
                         committed.append((ended - began) * 1000)
                 frames.settle()  # the last press's frames too
+                if shown_at is not None:
+                    after_cpu.append((process_cpu_ns(child.pid) - shown_at) / 1e6)
                 cpu1, frames1 = cpu_ns(child.pid), frames.count
             finally:
                 if keys is not None:
@@ -163,7 +195,13 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         xvfb.close()
     if not timings:
         raise RuntimeError("no press could be timed")
-    return {
+    found: dict[str, Any] = {}
+    if threads:
+        found["press.first_frame_cpu_by_thread_ms"] = {
+            name: {"p50": round(statistics.median(ms), 3), "mean": round(statistics.fmean(ms), 3),
+                   "p99": round(percentile(ms, 0.99), 3)}
+            for name, ms in sorted(by_thread.items(), key=lambda kv: -statistics.fmean(kv[1]))}
+    return found | {
         "press.flip_ms_p50": round(statistics.median(timings), 2),
         "press.flip_ms_p99": round(percentile(timings, 0.99), 2),
         "press.flip_ms_max": round(max(timings), 2),
@@ -176,6 +214,11 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
         "press.first_frame_cpu_ms_p99": round(percentile(first_cpu, 0.99), 3),
         "press.first_frame_cpu_ms_max": round(max(first_cpu), 3),
         "press.first_frame_cpu_ms_mean": round(statistics.fmean(first_cpu), 3),
+        "press.settled_to_frame_cpu_ms_p50": round(statistics.median(settled_cpu), 3),
+        "press.settled_to_frame_cpu_ms_p99": round(percentile(settled_cpu, 0.99), 3),
+        "press.after_frame_cpu_ms_p50": round(statistics.median(after_cpu), 3),
+        "press.after_frame_cpu_ms_p99": round(percentile(after_cpu, 0.99), 3),
+        "press.after_frame_cpu_ms_mean": round(statistics.fmean(after_cpu), 3),
         "press.first_frame_draw_cpu_ms_p50": round(statistics.median(first_draw_cpu), 3),
         "press.first_frame_draw_cpu_ms_p99": round(percentile(first_draw_cpu, 0.99), 3),
         "press.frames": float(frames.count),
@@ -187,3 +230,36 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0) -> dict[str, 
             sum(ran - cpu0.get(tid, 0) for tid, ran in cpu1.items()) / 1e6 / len(timings), 2),
         "press.frames_per_move": round((frames1 - frames0) / len(timings), 2),
     }
+
+
+def _count_threads(by_thread: dict[str, list[float]], before: dict[int, int],
+                   after: dict[int, tuple[str, int]], samples: int) -> None:
+    """One press's CPU per thread (ms), from the bench's reading before the press to the
+    companion's at the flip, added to `by_thread` by the thread's name (the game's id
+    taken off a session's threads' names); a thread that did not run counts 0."""
+    spent: dict[str, float] = {}
+    for tid, (name, ran) in after.items():
+        kind = name.split("-")[0] if name.startswith(("session-", "listeners-")) else name
+        spent[kind] = spent.get(kind, 0.0) + (ran - before.get(tid, 0)) / 1e6
+    for kind in spent.keys() | by_thread.keys():
+        by_thread.setdefault(kind, [0.0] * (samples - 1)).append(spent.get(kind, 0.0))
+
+
+def main(argv: list[str]) -> int:
+    """`python -m tools.bench.press [--threads] [--samples N]`: the part alone, as JSON."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.press")
+    parser.add_argument("--threads", action="store_true",
+                        help="also each thread's share of the first frame's CPU (a probe)")
+    parser.add_argument("--samples", type=int, default=SAMPLES)
+    args = parser.parse_args(argv)
+    print(json.dumps(run_bench(args.samples, threads=args.threads), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

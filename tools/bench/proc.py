@@ -207,6 +207,14 @@ def threads(pid: int) -> dict[int, tuple[str, int, int]]:
     return out
 
 
+def process_cpu_ns(pid: int) -> int:
+    """The process `pid`'s CPU time so far (ns, every thread's, those that ended included),
+    read from outside at this instant: its CPU-time clock (clock_getcpuclockid's, built as
+    the kernel builds it: the pid's complement shifted, CPUCLOCK_SCHED), the clock its own
+    `time.process_time_ns()` reads, so the two can be subtracted."""
+    return time.clock_gettime_ns((~pid << 3) | 2)
+
+
 def cpu_ns(pid: int) -> dict[int, int]:
     """Each thread's time on a CPU so far (ns, `threads`): the difference of two readings,
     summed over the threads, is the process's CPU time in between (a thread that ended

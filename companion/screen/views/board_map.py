@@ -25,7 +25,7 @@ from companion.game.table.view import TableView
 from companion.inputs import entry
 from companion.screen import theme
 from companion.screen.money import money
-from companion.screen.painter import DrawnText, Painter, ink, line_metrics
+from companion.screen.painter import DrawnText, Painter, for_blitting, ink, line_metrics
 from companion.screen.texts import language, text
 from companion.screen.ui_state import SquareInfo, UiState
 from companion.screen.views.house_rules import house_rules_line
@@ -88,28 +88,46 @@ def square_rect(rect: pygame.Rect, size: int, index: int) -> pygame.Rect:
     return _cell_box(rect, size, index).inflate(-2, -2)
 
 
-#: the ring as last drawn: (what it was drawn from, the board info, the picture, the texts
-#: drawn on it). Only the squares' owners, buildings and mortgages change it, a few times a
-#: turn; a frame blits it (and records its texts, the group letters, as drawn)
-_ring: tuple[tuple[Any, ...], object, pygame.Surface, list[DrawnText]] | None = None
+#: the ring as last drawn: (what it was drawn from: the frame's place and scale, and each
+#: square's owner, buildings and mortgage; the board info; the picture; the texts drawn on
+#: it, the group letters, where the frame shows them, and those of each square). Only the
+#: squares' owners, buildings and mortgages change it, a few times a turn, and then only
+#: the squares that changed are drawn again (a whole ring was 1.5-3 ms of a purchase's
+#: frame here, issue 28); a frame blits it and records its texts as drawn
+_ring: tuple[tuple[Any, ...], object, pygame.Surface, list[DrawnText],
+             dict[int, list[DrawnText]]] | None = None
 
 
 def _ring_layer(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Deed],
                 ui: UiState, colors: dict[str, theme.Color]) -> pygame.Surface:
     """The ring's squares (cells, colour bars and group letters, owners, buildings,
-    mortgages) on a transparent layer the size of `rect`: drawn again only when what it
-    shows changed. Its texts are recorded on `p` as drawn where `rect` puts them."""
+    mortgages) on a transparent layer the size of `rect`: a square is drawn again only
+    when what it shows changed (all of them on a new size, scale or board). Its texts
+    are recorded on `p` as drawn where `rect` puts them."""
     global _ring
     shown = tuple((i, sq.group, colors.get(sq.owner or ""), sq.mortgaged, sq.houses,
                    sq.hotel, sq.skyscraper, sq.depot) for i, sq in sorted(by_index.items()))
-    key = (rect.topleft, rect.size, p.sx, p.sy, ui.board.size, shown)
+    where = (rect.topleft, rect.size, p.sx, p.sy, ui.board.size)
+    key = (where, shown)
     if _ring is None or _ring[0] != key or _ring[1] is not ui.board:
-        layer = pygame.Surface(rect.size, pygame.SRCALPHA)
-        painter = Painter(layer, p.sx, p.sy)
-        _draw_ring(painter, layer.get_rect(), by_index, ui, colors)
-        drawn = [replace(t, rect=t.rect.move(rect.topleft), box=t.box.move(rect.topleft))
-                 for t in painter.texts]  # where the frame shows them
-        _ring = (key, ui.board, layer, drawn)
+        if _ring is not None and _ring[0][0] == where and _ring[1] is ui.board:
+            before = {row[0]: row for row in _ring[0][1]}
+            now = {row[0]: row for row in shown}
+            layer, cells = _ring[2], dict(_ring[4])
+            redraw = sorted(i for i in before.keys() | now.keys() if before.get(i) != now.get(i))
+        else:
+            layer, cells = for_blitting(pygame.Surface(rect.size, pygame.SRCALPHA)), {}
+            redraw = list(range(ui.board.size))
+        bounds = layer.get_rect()
+        for index in redraw:
+            layer.fill((0, 0, 0, 0), _cell_box(bounds, ui.board.size, index))
+            painter = Painter(layer, p.sx, p.sy)
+            _draw_cell(painter, bounds, index, by_index, ui, colors)
+            cells[index] = [replace(t, rect=t.rect.move(rect.topleft),
+                                    box=t.box.move(rect.topleft))
+                            for t in painter.texts]  # where the frame shows them
+        drawn = [t for index in sorted(cells) for t in cells[index]]
+        _ring = (key, ui.board, layer, drawn, cells)
     p.texts += _ring[3]
     return _ring[2]
 
@@ -159,34 +177,35 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
                  state, ui)
 
 
-def _draw_ring(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Deed],
+def _draw_cell(p: Painter, rect: pygame.Rect, index: int, by_index: Mapping[int, Deed],
                ui: UiState, colors: dict[str, theme.Color]) -> None:
+    """One square of the ring drawn in `rect`: all of it inside the square's cell, so that
+    a square is drawn again alone over its cleared cell."""
     size = ui.board.size
     side = max(1, size // 4)
-    for index in range(size):
-        r = _cell_box(rect, size, index).inflate(-2, -2)
-        corner = index % side == 0
-        info = ui.board.squares[index] if index < len(ui.board.squares) else None
-        sq = by_index.get(index)
-        p.fill(r, theme.BOARD_CORNER if corner else theme.BOARD_CELL)
-        color = _group_color(sq, info, ui)
-        letter, high = "", 0
-        if color is not None:  # as tall as the short name or the group letter on it
-            group = (sq.group if sq else None) or (info.group if info else None) or ""
-            letter = ui.board.group_letters.get(str(group), "")
-            high = (label_box(p, r).bottom - r.y if p.scale >= LABELS_FROM
-                    else letter_bar(p, r, letter))
-            p.fill(pygame.Rect(r.x, r.y, r.width, high), color)
-        if sq is None:  # under the short name where the square has one
-            below = label_box(p, r).bottom + 1 if p.scale >= LABELS_FROM else r.y
-            _draw_square_picture(p, pygame.Rect(r.x, below, r.width, r.bottom - below),
-                                 info.kind if info else "")
-            continue
-        _draw_property(p, r, sq, colors)
-        if letter and color is not None:  # over the owner's frame and the buildings
-            ground = theme.MORTGAGED if sq.mortgaged else \
-                color if p.scale < LABELS_FROM else theme.BOARD_CELL
-            _draw_group_letter(p, r, high, letter, ground)
+    r = _cell_box(rect, size, index).inflate(-2, -2)
+    corner = index % side == 0
+    info = ui.board.squares[index] if index < len(ui.board.squares) else None
+    sq = by_index.get(index)
+    p.fill(r, theme.BOARD_CORNER if corner else theme.BOARD_CELL)
+    color = _group_color(sq, info, ui)
+    letter, high = "", 0
+    if color is not None:  # as tall as the short name or the group letter on it
+        group = (sq.group if sq else None) or (info.group if info else None) or ""
+        letter = ui.board.group_letters.get(str(group), "")
+        high = (label_box(p, r).bottom - r.y if p.scale >= LABELS_FROM
+                else letter_bar(p, r, letter))
+        p.fill(pygame.Rect(r.x, r.y, r.width, high), color)
+    if sq is None:  # under the short name where the square has one
+        below = label_box(p, r).bottom + 1 if p.scale >= LABELS_FROM else r.y
+        _draw_square_picture(p, pygame.Rect(r.x, below, r.width, r.bottom - below),
+                             info.kind if info else "")
+        return
+    _draw_property(p, r, sq, colors)
+    if letter and color is not None:  # over the owner's frame and the buildings
+        ground = theme.MORTGAGED if sq.mortgaged else \
+            color if p.scale < LABELS_FROM else theme.BOARD_CELL
+        _draw_group_letter(p, r, high, letter, ground)
 
 
 def letter_bar(p: Painter, r: pygame.Rect, letter: str) -> int:
