@@ -16,7 +16,9 @@
 # remounts the root writable for the going back (only then: a pending mark from an earlier
 # boot, and the root read-only), and `read-only-again` last, which puts back what it found
 # (the file system's read-only flag, or only the mount's). Both run outside the unit's
-# sandbox (systemd's "+"), where the root's real mount is seen.
+# sandbox (systemd's "+"), and remount the root as PID 1 sees it (its mount namespace:
+# even a "+" command has one of its own, and the next command's sandbox is made from
+# PID 1's).
 #
 #     update-check.sh                   # the going back (root, in the unit's sandbox)
 #     update-check.sh writable          # before it: a read-only root made writable
@@ -37,18 +39,18 @@ boot_id_file="$root/proc/sys/kernel/random/boot_id"
 remounted="$root/run/$app-update-check.remounted"
 mount_command="${TABLE_COMPANION_MOUNT:-}"
 if [ -z "$mount_command" ] && [ -z "$root" ]; then
-    mount_command=mount
+    mount_command="nsenter --mount=/proc/1/ns/mnt mount"
 fi
 
-# How the root is read-only now: "filesystem" (the file system's own flag, as fstab's
-# `ro` leaves it), "mount" (only this mount's flag), or "" (writable).
+# How the root is read-only now, as PID 1 sees it: "filesystem" (the file system's own
+# flag, as fstab's `ro` leaves it), "mount" (only this mount's flag), or "" (writable).
 root_read_only() {
     awk '$5 == "/" {
         for (i = 7; i <= NF && $i != "-"; i++) {}
         mnt = "," $6 ","; fs = "," $(i + 3) ","
     } END {
         if (fs ~ /,ro,/) print "filesystem"; else if (mnt ~ /,ro,/) print "mount"
-    }' "$root/proc/self/mountinfo" 2>/dev/null || true
+    }' "$root/proc/1/mountinfo" 2>/dev/null || true
 }
 
 # The root remounted: $1 rw or ro, $2 "filesystem" or "mount" (a bind remount).

@@ -1335,7 +1335,7 @@ def test_at_boot_an_update_cut_off_goes_back_to_the_version_before(tmp_path: Pat
     assert again.returncode == 0 and again.stdout == "" and again.stderr == ""
 
 
-#: /proc/self/mountinfo's line for the root: the mount's options, then the file system's
+#: /proc/1/mountinfo's line for the root: the mount's options, then the file system's
 ROOT_LINE = "25 1 179:2 / / {mount} shared:1 - ext4 /dev/mmcblk0p2 {fs},errors=remount-ro\n"
 #: mount(8) standing in: says what it was asked, and fails when $FAKE_MOUNT_FAILS is set
 FAKE_MOUNT = """#!/bin/sh
@@ -1359,7 +1359,7 @@ def update_check_mode(root: Path, *args: str, fails: bool = False,
 
 
 def mounted_root(root: Path, mount: str, fs: str) -> None:
-    info = root / "proc/self/mountinfo"
+    info = root / "proc/1/mountinfo"
     info.parent.mkdir(parents=True, exist_ok=True)
     info.write_text("22 0 0:21 / /proc rw - proc proc rw\n"
                     + ROOT_LINE.format(mount=mount, fs=fs))

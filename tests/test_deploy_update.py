@@ -240,6 +240,9 @@ class Machine(Supervised):
         if not self.boots:
             return ""
         return ("\njournal of table-companion:\n" + "\n".join(self.output()[-40:])
+                + "\nthis boot's update check:\n" + self.inside(
+                    "journalctl", "--no-pager", "-b", "-o", "cat", "-u",
+                    f"{APP}-update-check")[-3000:]
                 + "\nstatus: " + self.inside("systemctl", "status", "--no-pager", APP)
                 + "\nnspawn: " + self.box.log.read_text()[-1500:])
 
