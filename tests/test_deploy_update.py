@@ -69,6 +69,20 @@ WARNING = re.compile(r"^    ! (.*)$", re.M)
 EXITS = 'raise SystemExit("table-companion test: this version is broken on purpose")\n'
 HANGS = "import threading; threading.Event().wait()  # a version that never says READY=1\n"
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#: the card image's fstab `ro` standing in, in the container: its root made read-only
+#: before anything of the table's runs (/var, a mount of its own, stays writable)
+READ_ONLY_UNIT = "update-test-read-only-root.service"
+READ_ONLY_ROOT = """[Unit]
+Description=the update test's read-only root (the card image's fstab ro)
+DefaultDependencies=no
+After=local-fs.target
+Before=sysinit.target table-companion-update-check.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/mount -o remount,bind,ro /
+"""
 #: a setting only 1.0.3's unit has: the boot after the power cut must start without it
 UNIT_MARK = "Environment=COMPANION_UPDATE_TEST_UNIT=1.0.3\n"
 
@@ -167,11 +181,19 @@ class Machine(Supervised):
 
     def boot(self, settle: bool = True, read_only: bool = False) -> None:
         """Boot the machine (again): systemd up, and (`settle`) every job of the boot done;
-        `read_only`: its root mounted read-only but for /var, as the card image with
-        read_only = true has it (there /var is the data partition)."""
-        writable = ["--read-only", f"--bind={self.merged / 'var'}:/var"] if read_only else []
+        `read_only`: its root mounted read-only early in the boot but for /var, as the card
+        image with read_only = true has it (there /var is the data partition). Not
+        nspawn's --read-only: it makes every bind read-only too."""
+        var = []
+        if read_only:
+            units = self.merged / "etc" / "systemd" / "system"
+            (units / READ_ONLY_UNIT).write_text(READ_ONLY_ROOT, encoding="utf-8")
+            (units / "sysinit.target.wants").mkdir(exist_ok=True)
+            (units / "sysinit.target.wants" / READ_ONLY_UNIT).symlink_to(
+                f"/etc/systemd/system/{READ_ONLY_UNIT}")
+            var = [f"--bind={self.merged / 'var'}:/var"]  # a mount of its own, writable
         argv = ["systemd-nspawn", f"--directory={self.merged}", "--register=no",
-                "--keep-unit", f"--machine={self.name}", "--console=pipe", *writable,
+                "--keep-unit", f"--machine={self.name}", "--console=pipe", *var,
                 f"--bind={self.apt_cache}:/var/cache/apt/archives",
                 "--resolv-conf=copy-host", "--timezone=off", "--boot"]
         box = BootedSystemd(argv, self.work / f"nspawn-{len(self.boots) + 1}.log")
