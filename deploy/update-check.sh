@@ -11,10 +11,22 @@
 # come back. Found in the boot that wrote it, install.sh is at work: nothing to do. The new
 # version's directory stays (the next install.sh removes it).
 #
-#     update-check.sh            # as the unit runs it (root)
+# A read-only root (the card image's read_only = true) that was made writable by hand for
+# the update boots read-only again after the cut: the unit runs `writable` first, which
+# remounts the root writable for the going back (only then: a pending mark from an earlier
+# boot, and the root read-only), and `read-only-again` last, which puts back what it found
+# (the file system's read-only flag, or only the mount's). Both run outside the unit's
+# sandbox (systemd's "+"), and remount the root as PID 1 sees it (its mount namespace:
+# even a "+" command has one of its own, and the next command's sandbox is made from
+# PID 1's).
+#
+#     update-check.sh                   # the going back (root, in the unit's sandbox)
+#     update-check.sh writable          # before it: a read-only root made writable
+#     update-check.sh read-only-again   # after it: read-only again, if `writable` made it so
 #
 # TABLE_COMPANION_ROOT, for the tests only, puts /opt, /etc, /proc and /run under another
-# directory.
+# directory; there the root is remounted only through TABLE_COMPANION_MOUNT (a stand-in
+# for mount(8)), never this machine's own.
 set -eu
 
 root="${TABLE_COMPANION_ROOT:-}"
@@ -23,6 +35,76 @@ prefix="$root/opt/$app"
 unit="$root/etc/systemd/system/$app.service"
 pending="$prefix/update-pending"
 boot_id_file="$root/proc/sys/kernel/random/boot_id"
+#: what `writable` did to the root ("filesystem" or "mount"), for `read-only-again`
+remounted="$root/run/$app-update-check.remounted"
+mount_command="${TABLE_COMPANION_MOUNT:-}"
+if [ -z "$mount_command" ] && [ -z "$root" ]; then
+    mount_command="nsenter --mount=/proc/1/ns/mnt mount"
+fi
+
+# How the root is read-only now, as PID 1 sees it: "filesystem" (the file system's own
+# flag, as fstab's `ro` leaves it), "mount" (only this mount's flag), or "" (writable).
+root_read_only() {
+    awk '$5 == "/" {
+        for (i = 7; i <= NF && $i != "-"; i++) {}
+        mnt = "," $6 ","; fs = "," $(i + 3) ","
+    } END {
+        if (fs ~ /,ro,/) print "filesystem"; else if (mnt ~ /,ro,/) print "mount"
+    }' "$root/proc/1/mountinfo" 2>/dev/null || true
+}
+
+# The root remounted: $1 rw or ro, $2 "filesystem" or "mount" (a bind remount).
+remount_root() {
+    if [ -z "$mount_command" ]; then
+        echo "update-check: not remounting / (TABLE_COMPANION_ROOT without" \
+            "TABLE_COMPANION_MOUNT)" >&2
+        return 1
+    fi
+    if [ "$2" = mount ]; then
+        $mount_command -o "remount,bind,$1" /
+    else
+        $mount_command -o "remount,$1" /
+    fi
+}
+
+case "${1:-}" in
+    "") ;;
+    writable)
+        [ -f "$pending" ] || exit 0
+        boot="$(sed -n 's/^boot=//p' "$pending")"
+        if [ -n "$boot" ] && [ "$boot" = "$(cat "$boot_id_file" 2>/dev/null || true)" ]; then
+            exit 0 # install.sh is at work in this boot
+        fi
+        how="$(root_read_only)"
+        [ -n "$how" ] || exit 0
+        if remount_root rw "$how"; then
+            mkdir -p "${remounted%/*}"
+            echo "$how" >"$remounted"
+            echo "update-check: the root is read-only: writable for going back to the" \
+                "version before the cut-off update"
+        else
+            echo "update-check: the root is read-only and could not be made writable" >&2
+        fi
+        exit 0
+        ;;
+    read-only-again)
+        [ -f "$remounted" ] || exit 0
+        how="$(cat "$remounted")"
+        rm -f "$remounted"
+        sync
+        if remount_root ro "$how"; then
+            echo "update-check: the root is read-only again"
+        else
+            echo "update-check: the root could not be made read-only again (a file open" \
+                "for writing): it is read-only from the next start" >&2
+        fi
+        exit 0
+        ;;
+    *)
+        echo "update-check: unknown argument $1 (none, writable or read-only-again)" >&2
+        exit 2
+        ;;
+esac
 
 [ -f "$pending" ] || exit 0
 new="$(sed -n 's/^new=//p' "$pending")"
@@ -33,6 +115,14 @@ this_boot="$(cat "$boot_id_file" 2>/dev/null || true)"
 if [ -n "$boot" ] && [ "$boot" = "$this_boot" ]; then
     echo "update-check: an update to $new is under way in this boot: left to install.sh"
     exit 0
+fi
+if [ ! -w "$prefix" ]; then
+    # the root read-only, and `writable` could not change that: nothing can be switched
+    echo "update-check: the update to $new was cut off before it reported ready, but" \
+        "$prefix cannot be written (a read-only root): $new, untried, starts; make the" \
+        "root writable (read_only = false in companion.toml) and restart to go back to" \
+        "$previous" >&2
+    exit 1
 fi
 case "$previous" in
     "" | */* | .*)

@@ -21,6 +21,8 @@ from companion.game.saved_games import current_game
 from companion.game.session import GameSession
 
 BANKER = Source("script", banker=True)
+#: this checkout, for a command started in another folder
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def play(session: GameSession, moves: int) -> None:
@@ -151,3 +153,64 @@ def test_not_a_gzip_file_is_one_line(tmp_path: Path) -> None:
     junk.write_bytes(os.urandom(300))
     result = companion("restore", str(junk), "--data-dir", str(tmp_path / "data"))
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_without_out_the_backup_goes_into_the_data_directorys_backups_folder(
+        tmp_path: Path) -> None:
+    """The default is a folder that is writable wherever the table runs (the card image's
+    root, and with it the folder a command is started in, may be read-only): the data
+    directory's backups/, made for its owner only; a backup there is not backed up again."""
+    data = tmp_path / "data"
+    with new_game(data) as session:
+        play(session, 3)
+        version = session.state()["version"]
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    made = subprocess.run([sys.executable, "-m", "companion", "backup", "--data-dir",
+                           str(data)], capture_output=True, text=True, timeout=120,
+                          cwd=elsewhere, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert made.returncode == 0, made.stderr
+    assert list(elsewhere.iterdir()) == []  # nothing where the command was started
+    folder = data / "backups"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    archive, = folder.glob("companion-backup-*.tar.gz")
+    assert made.stdout.startswith(f"{archive}: 1 game(s)"), made.stdout
+    assert stat.S_IMODE(archive.stat().st_mode) == 0o600
+    second = companion("backup", "--data-dir", str(data))
+    assert second.returncode == 0, second.stderr
+    for made_archive in folder.glob("companion-backup-*.tar.gz"):
+        with tarfile.open(made_archive) as tar:
+            assert not any("backups/" in n for n in tar.getnames()), tar.getnames()
+    restored = tmp_path / "restored"
+    restore_backup(archive, restored)
+    with GameSession.open(restored) as back:
+        assert back.state()["version"] == version
+
+
+def test_a_default_folder_that_cannot_be_made_is_one_clear_line_and_writes_nothing(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with new_game(data) as session:
+        play(session, 1)
+    (data / "backups").write_text("a file where the folder would be")
+    before = sorted(p.name for p in data.rglob("*"))
+    result = companion("backup", "--data-dir", str(data))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"companion backup: cannot make the folder "
+                                    f"{data / 'backups'} for the backup (")
+    assert "--out DIR" in result.stderr and "Traceback" not in result.stderr
+    assert sorted(p.name for p in data.rglob("*")) == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a folder without write "
+                    "permission (the read-only file system case is tested in the image)")
+def test_an_unwritable_folder_is_one_clear_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with new_game(data) as session:
+        play(session, 1)
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    result = companion("backup", "--data-dir", str(data), "--out", str(locked))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert f"cannot write {locked}/companion-backup-" in result.stderr
+    assert "nothing was written" in result.stderr and list(locked.iterdir()) == []

@@ -1335,6 +1335,116 @@ def test_at_boot_an_update_cut_off_goes_back_to_the_version_before(tmp_path: Pat
     assert again.returncode == 0 and again.stdout == "" and again.stderr == ""
 
 
+#: /proc/1/mountinfo's line for the root: the mount's options, then the file system's
+ROOT_LINE = "25 1 179:2 / / {mount} shared:1 - ext4 /dev/mmcblk0p2 {fs},errors=remount-ro\n"
+#: mount(8) standing in: says what it was asked, and fails when $FAKE_MOUNT_FAILS is set
+FAKE_MOUNT = """#!/bin/sh
+echo "mount $*" >>"$FAKE_LOG"
+[ -z "${FAKE_MOUNT_FAILS:-}" ]
+"""
+
+
+def update_check_mode(root: Path, *args: str, fails: bool = False,
+                      ) -> subprocess.CompletedProcess[str]:
+    """update-check.sh with a stand-in mount(8) (whose calls go to root/mount.log)."""
+    fake = root / "fake-mount"
+    fake.write_text(FAKE_MOUNT)
+    fake.chmod(0o755)
+    env = {**os.environ, "TABLE_COMPANION_ROOT": str(root), "TABLE_COMPANION_MOUNT": str(fake),
+           "FAKE_LOG": str(root / "mount.log")}
+    if fails:
+        env["FAKE_MOUNT_FAILS"] = "1"
+    return subprocess.run(["sh", str(UPDATE_CHECK), *args], capture_output=True, text=True,
+                          check=False, env=env)
+
+
+def mounted_root(root: Path, mount: str, fs: str) -> None:
+    info = root / "proc/1/mountinfo"
+    info.parent.mkdir(parents=True, exist_ok=True)
+    info.write_text("22 0 0:21 / /proc rw - proc proc rw\n"
+                    + ROOT_LINE.format(mount=mount, fs=fs))
+
+
+def calls(root: Path) -> list[str]:
+    log = root / "mount.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+@pytest.mark.parametrize("mount, fs, writable, again", [
+    # fstab's `ro` (the card image's read_only = true): the file system's own flag
+    ("ro,noatime", "ro", "mount -o remount,rw /", "mount -o remount,ro /"),
+    # only the mount read-only (a bind, as systemd-nspawn --read-only has it)
+    ("ro,noatime", "rw", "mount -o remount,bind,rw /", "mount -o remount,bind,ro /"),
+])
+def test_a_read_only_root_is_writable_for_the_going_back_and_read_only_again(
+        tmp_path: Path, mount: str, fs: str, writable: str, again: str) -> None:
+    """The root made writable by hand for an update, then the power cut: the next boot
+    mounts it read-only again (fstab), and the unit makes it writable around the going
+    back, putting back the kind of read-only it found."""
+    prefix = cut_off_update(tmp_path, boot="an-earlier-boot")
+    mounted_root(tmp_path, mount, fs)
+    before = update_check_mode(tmp_path, "writable")
+    assert before.returncode == 0, before.stderr
+    assert calls(tmp_path) == [writable]
+    assert "writable for going back" in before.stdout
+    result = update_check(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert os.readlink(prefix / "venv") == f"versions/{OLD}/venv"
+    after = update_check_mode(tmp_path, "read-only-again")
+    assert after.returncode == 0 and "read-only again" in after.stdout, after.stderr
+    assert calls(tmp_path) == [writable, again]
+    assert not (tmp_path / "run/table-companion-update-check.remounted").exists()
+    update_check_mode(tmp_path, "read-only-again")  # once only
+    assert calls(tmp_path) == [writable, again]
+
+
+@pytest.mark.parametrize("boot, mount", [
+    ("an-earlier-boot", "rw,noatime"),  # a writable root: nothing to remount
+    ("this-boot", "ro,noatime"),  # install.sh at work in this boot: not this unit's
+])
+def test_the_root_is_remounted_only_for_a_going_back_from_a_read_only_root(
+        tmp_path: Path, boot: str, mount: str) -> None:
+    cut_off_update(tmp_path, boot=boot)
+    mounted_root(tmp_path, mount, mount.split(",")[0])
+    assert update_check_mode(tmp_path, "writable").returncode == 0
+    assert update_check_mode(tmp_path, "read-only-again").returncode == 0
+    assert calls(tmp_path) == []
+
+
+def test_a_read_only_root_that_stays_so_is_said_and_changes_nothing(tmp_path: Path) -> None:
+    """mount refuses (or the script cannot write): the going back fails saying why and what
+    to do, the mark stays for a later boot, and nothing is remounted read-only 'again'."""
+    prefix = cut_off_update(tmp_path, boot="an-earlier-boot")
+    mounted_root(tmp_path, "ro", "ro")
+    before = update_check_mode(tmp_path, "writable", fails=True)
+    assert before.returncode == 0 and "could not be made writable" in before.stderr
+    prefix.chmod(0o555)
+    try:
+        result = update_check(tmp_path)
+    finally:
+        prefix.chmod(0o755)
+    if os.geteuid() != 0:  # root writes into a folder without write permission
+        assert result.returncode == 1, result.stderr
+        assert "cannot be written (a read-only root)" in result.stderr
+        assert "read_only = false" in result.stderr
+        assert os.readlink(prefix / "venv") == f"versions/{NEW}/venv"
+        assert (prefix / "update-pending").exists()
+    assert update_check_mode(tmp_path, "read-only-again").returncode == 0
+    assert calls(tmp_path) == ["mount -o remount,rw /"]
+
+
+def test_without_a_stand_in_a_test_root_never_remounts_this_machine(tmp_path: Path) -> None:
+    cut_off_update(tmp_path, boot="an-earlier-boot")
+    mounted_root(tmp_path, "ro", "ro")
+    result = subprocess.run(["sh", str(UPDATE_CHECK), "writable"], capture_output=True,
+                            text=True, check=False,
+                            env={**{k: v for k, v in os.environ.items()
+                                    if k != "TABLE_COMPANION_MOUNT"},
+                                 "TABLE_COMPANION_ROOT": str(tmp_path)})
+    assert result.returncode == 0 and "not remounting /" in result.stderr, result.stderr
+    assert not (tmp_path / "run/table-companion-update-check.remounted").exists()
+
+
 def test_an_update_under_way_in_this_boot_is_left_to_install_sh(tmp_path: Path) -> None:
     prefix = cut_off_update(tmp_path, boot="this-boot")
     result = update_check(tmp_path)

@@ -18,8 +18,10 @@ from copies of this checkout (what is committed and what is not):
   version before runs again, and the phone finds every payment;
 - 1.0.2: this checkout again: kept, the one before it stays as the step back;
 - 1.0.3: its companion hangs at start, and its unit has a setting of its own: the container
-  is killed while install.sh waits for its READY=1 (the switch done), booted again, and
-  1.0.2 runs, with its own unit, with every payment.
+  is killed while install.sh waits for its READY=1 (the switch done), booted again with its
+  root read-only but for /var (as the card image's read-only root, made writable by hand
+  for the update, boots again), and 1.0.2 runs, with its own unit, with every payment; the
+  going back made the root writable for that moment, and it is read-only again.
 
 After each, the copy of the checkout (/opt/table-companion/src) and the command `companion`
 are those of the version that runs.
@@ -67,6 +69,20 @@ WARNING = re.compile(r"^    ! (.*)$", re.M)
 EXITS = 'raise SystemExit("table-companion test: this version is broken on purpose")\n'
 HANGS = "import threading; threading.Event().wait()  # a version that never says READY=1\n"
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#: the card image's fstab `ro` standing in, in the container: its root made read-only
+#: before anything of the table's runs (/var, a mount of its own, stays writable)
+READ_ONLY_UNIT = "update-test-read-only-root.service"
+READ_ONLY_ROOT = """[Unit]
+Description=the update test's read-only root (the card image's fstab ro)
+DefaultDependencies=no
+After=local-fs.target
+Before=sysinit.target table-companion-update-check.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/mount -o remount,bind,ro /
+"""
 #: a setting only 1.0.3's unit has: the boot after the power cut must start without it
 UNIT_MARK = "Environment=COMPANION_UPDATE_TEST_UNIT=1.0.3\n"
 
@@ -163,10 +179,21 @@ class Machine(Supervised):
     def box(self) -> BootedSystemd:
         return self.boots[-1]
 
-    def boot(self, settle: bool = True) -> None:
-        """Boot the machine (again): systemd up, and (`settle`) every job of the boot done."""
+    def boot(self, settle: bool = True, read_only: bool = False) -> None:
+        """Boot the machine (again): systemd up, and (`settle`) every job of the boot done;
+        `read_only`: its root mounted read-only early in the boot but for /var, as the card
+        image with read_only = true has it (there /var is the data partition). Not
+        nspawn's --read-only: it makes every bind read-only too."""
+        var = []
+        if read_only:
+            units = self.merged / "etc" / "systemd" / "system"
+            (units / READ_ONLY_UNIT).write_text(READ_ONLY_ROOT, encoding="utf-8")
+            (units / "sysinit.target.wants").mkdir(exist_ok=True)
+            (units / "sysinit.target.wants" / READ_ONLY_UNIT).symlink_to(
+                f"/etc/systemd/system/{READ_ONLY_UNIT}")
+            var = [f"--bind={self.merged / 'var'}:/var"]  # a mount of its own, writable
         argv = ["systemd-nspawn", f"--directory={self.merged}", "--register=no",
-                "--keep-unit", f"--machine={self.name}", "--console=pipe",
+                "--keep-unit", f"--machine={self.name}", "--console=pipe", *var,
                 f"--bind={self.apt_cache}:/var/cache/apt/archives",
                 "--resolv-conf=copy-host", "--timezone=off", "--boot"]
         box = BootedSystemd(argv, self.work / f"nspawn-{len(self.boots) + 1}.log")
@@ -235,6 +262,9 @@ class Machine(Supervised):
         if not self.boots:
             return ""
         return ("\njournal of table-companion:\n" + "\n".join(self.output()[-40:])
+                + "\nthis boot's update check:\n" + self.inside(
+                    "journalctl", "--no-pager", "-b", "-o", "cat", "-u",
+                    f"{APP}-update-check")[-3000:]
                 + "\nstatus: " + self.inside("systemctl", "status", "--no-pager", APP)
                 + "\nnspawn: " + self.box.log.read_text()[-1500:])
 
@@ -384,7 +414,10 @@ def test_a_broken_update_rolls_back_and_a_power_cut_leaves_a_version_that_boots(
     assert machine.in_use() == cut_off, (self_log := machine.work / "install-1.0.3.err",
                                          self_log.read_text()[-3000:])
 
-    machine.boot(settle=False)  # the boot waits for the companion's READY=1, like this:
+    # the card image's read-only root, made writable by hand for the update (this
+    # container's root was writable): the next boot mounts it read-only again, and the
+    # going back must make it writable for that moment, and read-only again after
+    machine.boot(settle=False, read_only=True)  # the boot waits for the companion's READY=1
     until("a companion ready again after the power cut", lambda: machine.running(),
           READY_S, machine.describe)
     assert machine.running() == good and machine.in_use() == good, machine.describe()
@@ -398,6 +431,12 @@ def test_a_broken_update_rolls_back_and_a_power_cut_leaves_a_version_that_boots(
     installed_unit = machine.merged / "etc" / "systemd" / "system" / f"{APP}.service"
     assert UNIT_MARK not in installed_unit.read_text(encoding="utf-8")
     assert f"back to the service unit {good} ran with" in boot_log, boot_log
+    assert "the root is read-only: writable for going back" in boot_log, boot_log
+    assert "the root is read-only again" in boot_log, boot_log
+    root_options = machine.inside("findmnt", "-n", "-o", "OPTIONS", "/").strip()
+    assert "ro" in root_options.split(","), root_options
+    refused = machine.inside("sh", "-c", "touch /update-test-write 2>&1; echo status $?")
+    assert "Read-only file system" in refused, refused
     shown = machine.inside("systemctl", "show", "--property=Environment",
                            "--property=NeedDaemonReload", APP)
     assert "COMPANION_UPDATE_TEST_UNIT" not in shown and "NeedDaemonReload=no" in shown, shown

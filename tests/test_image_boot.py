@@ -8,7 +8,10 @@ screendump), its QR code is read (zbarimg) and opened through the forwarded web 
 banker joins with the first-boot PIN and plays; QEMU is killed mid-game (a power cut), the
 card boots again and every acknowledged move is there. The maker's settings turn the
 read-only root on: the whole game is played on a root mounted read-only, its saved games
-on the card's data partition (/var), which the power cut must not cost a move either.
+on the card's data partition (/var), which the power cut must not cost a move either; in
+each boot `companion backup` without --out, started in /, writes onto that partition. A
+third boot turns the read-only root off again as the guide says (a companion.toml with
+read_only = false): the root is writable, and every game is still there.
 
 It also prints the companion's RSS and start time as systemd saw them inside the guest:
 EMULATED figures (TCG, an x86 core emulating a Cortex-A72), not a Pi's.
@@ -99,6 +102,11 @@ fi
 echo "PROBE root_write=$said" >/dev/console
 echo "PROBE games_on=$(findmnt -n -o SOURCE,TARGET,LABEL --target /var/lib/table-companion |
     tr -s ' ' ,)" >/dev/console
+# the saved games there, and `companion backup` as a person runs it (from /, no --out)
+echo "PROBE journals=$(find /var/lib/table-companion/games -name '*.journal' | wc -l)" \
+    >/dev/console
+said=$(cd / && /usr/local/bin/companion backup 2>&1 | tail -n 1)
+echo "PROBE backup=$said" >/dev/console
 # who made the framebuffer the screen shows (the DRM plane's), from the DRM debug files
 grep -qs ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs none /sys/kernel/debug
 while [ $n -lt 3600 ]; do
@@ -349,12 +357,13 @@ def mdns(log: str) -> dict[str, list[str]]:
 
 
 def probe_root(machine: Machine) -> dict[str, str]:
-    """The root's mount options, what a write to it said, and the mount holding the saved
-    games (SOURCE,TARGET,LABEL), as the probe saw them once the companion ran."""
-    found = machine.wait_for(r"^PROBE games_on=.*$", 120)
+    """The root's mount options, what a write to it said, the mount holding the saved
+    games (SOURCE,TARGET,LABEL), how many journals are there and what `companion backup`
+    without --out said, as the probe saw them once the companion ran."""
+    found = machine.wait_for(r"^PROBE backup=.*$", 300)
     log = machine.log()
     return {key: (re.findall(rf"^PROBE {key}=(.*?)\r?$", log, re.M) or [""])[-1]
-            for key in ("root_options", "root_write", "games_on")} | {
+            for key in ("root_options", "root_write", "games_on", "journals", "backup")} | {
         "seen": found.group(0)}
 
 
@@ -394,7 +403,8 @@ def banker(port: int, join_url: str, pin: str) -> tuple[HttpPhone, int]:
 
 @pytest.fixture(scope="module")
 def booted(image: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
-    """Two boots of one card with a power cut between, and what each showed."""
+    """Three boots of one card, with a power cut before each of the next two (the third
+    with the read-only root turned off), and what each showed."""
     folder = tmp_path_factory.mktemp("card")
     card = Card(image, folder)
     assert len(partitions(card.disk)) == 3, partitions(card.disk)  # FAT, root, data
@@ -474,6 +484,22 @@ def booted(image: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
         phone.close()
     finally:
         second.shut_down()
+    # the read-only root turned off again, as the guide tells a maker: a companion.toml
+    # with read_only = false, and a start (after the second boot's power cut)
+    card.put("companion.toml", "[system]\nread_only = false\n")
+    third = Machine(card, kernel, initrd, "third")
+    try:
+        join_url, shot = wait_for_qr(third, folder, BOOT_TIMEOUT)
+        phone, status = banker(third.port, join_url, PIN)
+        assert status == 302, status
+        state = phone.state()
+        seen["third_resumed"] = state["version"]
+        seen["third_cash"] = {p["name"]: p["cash"] for p in state["players"]}
+        seen["third_root"] = probe_root(third)
+        phone.close()
+        seen["third_applied"] = card.get("companion-applied.toml").decode()
+    finally:
+        third.shut_down()
     for name in ("first", "second"):
         probe = seen[f"{name}_probe"]
         assert isinstance(probe, dict)
@@ -548,6 +574,36 @@ def test_the_root_is_read_only_and_the_games_on_the_data_partition(
     assert seen["root_write"] == "refused: Read-only file system", seen
     source, target, label = seen["games_on"].split(",")
     assert (source, target, label) == ("/dev/vda3", "/var", DATA_LABEL), seen
+
+
+@pytest.mark.parametrize("boot", ["first", "second", "third"])
+def test_a_backup_without_out_is_written_on_the_data_partition(
+        booted: dict[str, object], boot: str) -> None:
+    """`companion backup` started in / with no --out (the folder it is started in is
+    read-only with the root) writes into the data directory's backups/, on /var."""
+    seen = booted[f"{boot}_root"]
+    assert isinstance(seen, dict)
+    assert re.fullmatch(r"/var/lib/table-companion/backups/companion-backup-\d{8}-\d{6}"
+                        r"\.tar\.gz: \d+ game\(s\) and \d+ other file\(s\)",
+                        seen["backup"]), seen
+
+
+def test_the_read_only_root_turned_off_again_keeps_every_game(
+        booted: dict[str, object]) -> None:
+    """A companion.toml with read_only = false and a start, as the guide says: the root is
+    writable again (a write to / as root succeeds), the saved games are still on the data
+    partition, every one of them, with every acknowledged move."""
+    seen = booted["third_root"]
+    assert isinstance(seen, dict)
+    assert "rw" in seen["root_options"].split(","), seen
+    assert seen["root_write"] == "written", seen
+    assert seen["games_on"].split(",") == ["/dev/vda3", "/var", DATA_LABEL], seen
+    second = booted["second_root"]
+    assert isinstance(second, dict)
+    assert int(seen["journals"]) == int(second["journals"]) >= 1, (seen, second)
+    assert booted["third_resumed"] == booted["acknowledged"] == 13
+    assert booted["third_cash"] == booted["cash"]
+    assert "the root writable" in str(booted["third_applied"])
 
 
 def test_the_saved_game_is_on_the_data_partition(booted: dict[str, object]) -> None:

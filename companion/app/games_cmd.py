@@ -19,7 +19,12 @@ from typing import Any
 
 from companion.app.replay import ScriptError, read_script
 from companion.app.script_cli import data_dir_of, import_script
-from companion.game.backup import default_name, restore_backup, save_backup
+from companion.game.backup import (
+    default_folder,
+    default_name,
+    restore_backup,
+    save_backup,
+)
 from companion.game.journal import JournalError
 from companion.game.reading import read_game
 from companion.game.saved_games import (
@@ -147,19 +152,32 @@ def _import(script: Path, data_dir: Path, gid: str) -> int:
 
 
 def backup_main(argv: list[str]) -> int:
-    """`companion backup`: the saved games (and the table's settings) into a file."""
+    """`companion backup`: the saved games (and the table's settings) into a file; by
+    default in the data directory's `backups/`, which is writable where the table runs
+    (on the card image's read-only root, the folder the command is started in is not)."""
     parser = argparse.ArgumentParser(
         prog="companion backup",
         description="Copy the saved games (and the table's settings) into a file.")
     parser.add_argument("--out", type=Path, help="the backup file, or a folder for it "
-                        "(default: companion-backup-DATE-TIME.tar.gz here)")
+                        "(default: companion-backup-DATE-TIME.tar.gz in the data "
+                        "directory's backups/ folder)")
     parser.add_argument("--data-dir", type=Path, help="where the games are saved")
     args = parser.parse_args(argv)
     data_dir = data_dir_of(args)
     if not data_dir.is_dir():
         print(f"companion backup: {data_dir} is not a data directory", file=sys.stderr)
         return 2
-    target = args.out or Path(default_name())
+    target = args.out
+    if target is None:
+        folder = default_folder(data_dir)
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+        except OSError as exc:
+            print(f"companion backup: cannot make the folder {folder} for the backup "
+                  f"({exc.strerror or exc}); name a writable one with --out DIR",
+                  file=sys.stderr)
+            return 2
+        target = folder
     if target.is_dir():
         target = target / default_name()
     if not target.parent.is_dir():
@@ -167,8 +185,12 @@ def backup_main(argv: list[str]) -> int:
         return 2
     try:
         summary = save_backup(data_dir, target)
-    except (JournalError, OSError) as exc:
+    except JournalError as exc:
         print(f"companion backup: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"companion backup: cannot write {target} ({exc.strerror or exc}); "
+              "nothing was written: name a writable folder with --out DIR", file=sys.stderr)
         return 2
     print(f"{target}: {len(summary.games)} game(s) and {len(summary.files)} other file(s)")
     return 0

@@ -34,6 +34,10 @@ LEFT_OUT = frozenset({"lock", "tap.sock", "secret_key"})
 LEFT_OUT_ENDINGS = ("-wal", "-shm", "-journal", ".tmp")
 #: what a backup may hold at the most (a game journal is well under a megabyte an evening)
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
+#: the data directory's folder `companion backup` writes into unless told otherwise: the
+#: data directory is writable wherever the table runs (on the card image's read-only root
+#: it is the data partition), the folder the command is started in may not be
+BACKUPS = "backups"
 
 
 class BackupError(JournalError):
@@ -59,6 +63,15 @@ def default_name(now: float | None = None) -> str:
     return f"companion-backup-{stamp}.tar.gz"
 
 
+def default_folder(data_dir: Path) -> Path:
+    """Where `companion backup` puts its file unless told otherwise: `data_dir/backups`.
+
+    >>> default_folder(Path("/var/lib/table-companion")).as_posix()
+    '/var/lib/table-companion/backups'
+    """
+    return data_dir / BACKUPS
+
+
 def _kept(relative: Path) -> bool:
     name = relative.name
     if name.startswith(("companion-backup-", ".backup-")):
@@ -73,8 +86,8 @@ def _small_files(data_dir: Path) -> Iterator[Path]:
         relative = path.relative_to(data_dir)
         if path.is_symlink() or not path.is_file() or not _kept(relative):
             continue
-        if relative.parts[0].startswith("replaced-"):
-            continue  # what an earlier restore moved aside stays on this machine
+        if relative.parts[0].startswith("replaced-") or relative.parts[0] == BACKUPS:
+            continue  # what an earlier restore moved aside, and the backups, stay here
         yield path
 
 
