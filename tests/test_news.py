@@ -14,6 +14,7 @@ from flask import Flask
 from web_fakes import TABLE, joined, open_real_session, play
 
 from companion.game.session import GameSession
+from companion.game.table.records import Setup
 from companion.words import catalog as i18n
 from companion.words.move_words import Words
 from companion.words.news import headline, my_news
@@ -117,7 +118,7 @@ def test_the_card_is_gone_at_game_over(app: Flask, game: Any) -> None:
 def test_a_phone_says_the_newest_unseen_news_and_counts_the_earlier_moves() -> None:
     state = {"currency": {"pattern": "€ {amount}"}, "players": [{"name": "Ann"},
                                                                {"name": "Bo"}]}
-    words = Words(state, "en", i18n.translator("en"))
+    words = Words(Setup.of(state), "en", i18n.translator("en"))
     items = [{"key": f"{seq}:0", "seq": seq,
               "event": {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": seq,
                         "reason": "rent"}} for seq in range(20, 10, -1)]  # newest first
@@ -133,7 +134,7 @@ def test_a_phone_says_the_newest_unseen_news_and_counts_the_earlier_moves() -> N
 def test_the_headline_at_game_over_names_the_winner() -> None:
     state = {"players": [{"name": "Ann"}], "winner": "Ann", "current": "Ann",
              "turn": {"doubles": 1, "must_roll": True}}
-    said = headline(state, "Ann", Words(state, "en", i18n.translator("en")))
+    said = headline(state, "Ann", Words(Setup.of(state), "en", i18n.translator("en")))
     assert said is not None and said.text == "Game over: Ann wins" and not said.mine
 
 

@@ -8,11 +8,12 @@ said in the caller's language through its catalog (companion.words.move_words.Wo
 the sentences of companion/words/news_texts.py.
 
 >>> from companion.words import catalog as i18n
+>>> from companion.game.table.records import Setup
 >>> state = {"edition": "classic-eur", "currency": {"pattern": "€ {amount}"},
 ...          "current": "Dan", "players": [{"name": "Ann"}, {"name": "Dan"}]}
 >>> item = {"key": "7:0", "seq": 7, "event":
 ...     {"kind": "transfer", "from": "Dan", "to": "Ann", "amount": 8, "reason": "rent"}}
->>> words = Words(state, "en", i18n.translator("en"))
+>>> words = Words(Setup.of(state), "en", i18n.translator("en"))
 >>> my_news([item], "Ann", words).lines
 (('7:0', 'Dan paid you €\\xa08 rent'),)
 >>> my_news([item], "Dan", words).lines

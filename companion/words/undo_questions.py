@@ -32,6 +32,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.game.table.records import Setup
 from companion.words.move_facts import actor, dice_text, facts
 from companion.words.undo_texts import QUESTIONS
 
@@ -66,7 +67,7 @@ def question(entry: Mapping[str, Any] | None, state: Mapping[str, Any] | None, l
     if not entry:
         return "undo_last", {}
     try:
-        variant, fields = facts(entry, state or {}, lang, gettext)
+        variant, fields = facts(entry, Setup.of(state or {}), lang, gettext)
         msg_id = f"undo_{variant}" if variant is not None else None
         if msg_id not in QUESTIONS:
             msg_id = None

@@ -41,7 +41,7 @@ def told(story: Story, view: TableView, inline: bool = False) -> dict[str, Any]:
     names = square_names(view, lang)
     ed = edition(story.edition)
     table_edition = view.setup.edition
-    words = Words(view.state, lang, catalog(lang))
+    words = Words(view.setup, lang, catalog(lang))
 
     def cash(amount: int) -> str:
         return money(amount, cur, lang)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.table.records import Setup
 from companion.words.explaining import rulebook
 from companion.words.move_words import Catalog, Words
 
@@ -47,7 +48,7 @@ def say_lesson(lesson: Mapping[str, Any], state: Mapping[str, Any], lang: str,
     msg_id = f"lesson_{topic}"
     if topic not in SECTION:
         return None
-    words = Words(state, lang, catalog)
+    words = Words(Setup.of(state), lang, catalog)
     options = state.get("options") if isinstance(state.get("options"), Mapping) else {}
     assert isinstance(options, Mapping)
     text = words.say(msg_id, player=lesson.get("player") or "",
