@@ -14,10 +14,10 @@ from flask import Flask
 from web_fakes import TABLE, joined, open_real_session, play
 
 from companion.game.session import GameSession
-from companion.game.table.records import Setup
+from companion.game.table.records import DrawnCard, Setup
 from companion.words import catalog as i18n
 from companion.words.move_words import Words
-from companion.words.news import headline, my_news
+from companion.words.news import card_news, headline, my_news
 
 
 def page_text(phone: Any, path: str, lang: str = "en") -> str:
@@ -230,3 +230,18 @@ def test_a_russian_phone_at_a_swedish_table_reads_the_swedish_rules(tmp_path: Pa
         session.close()
     assert '<section class="rule" lang="en"' in html and "Goal" in html  # readable
     assert "Svensk utgåva" not in html and "Правила" in html  # the page speaks Russian
+
+
+def test_the_card_news_is_said_from_the_views_card_record() -> None:
+    """The card that is news is said from the table view's DrawnCard in the words' language
+    and edition (its printed text only where the edition has no name for it); none at
+    game over and none without a card."""
+    card = DrawnCard("chance-dividend", "chance", "printed", "Ann")
+    words = Words(Setup("classic-eur", None, {}), "sv", i18n.translator("sv"))
+    said = card_news(card, None, words)
+    assert said is not None and said.player == "Ann" and "Ann" in said.title
+    assert said.text == i18n.localized_name("classic-eur", "chance-dividend", "sv") != "printed"
+    assert i18n.localized_name("classic-eur", "chance", "sv") in said.title
+    assert card_news(card, "Bo", words) is None and card_news(None, None, words) is None
+    unknown = card_news(DrawnCard("no-such-card", "chance", "printed", None), None, words)
+    assert unknown is not None and unknown.text == "printed" and unknown.player == ""

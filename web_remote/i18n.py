@@ -20,7 +20,7 @@ from typing import Any
 from flask import g, has_request_context, request
 
 from companion import power
-from companion.game.table.records import Setup
+from companion.game.table.records import DrawnCard, Setup, Turn
 from companion.speech.spoken import spoken_for
 from companion.words import catalog as words
 from companion.words.catalog import translator
@@ -143,7 +143,8 @@ def say_news(state: dict[str, Any], player: str | None,
     lang = current_language()
     words = Words(Setup.of(state or {}), lang, catalog(lang))
     head: Headline | None = headline(state, player, words)
-    card: CardNews | None = card_news(state, words)
+    card: CardNews | None = card_news(DrawnCard.of(state or {}), Turn.of(state or {}).winner,
+                                      words)
     mine = my_news(items, player, words) if items and player else MyNews()
     say = dict(my_news(items, player, spoken_for(state or {}, lang)).lines) \
         if spoken and items and player and mine.lines else {}

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.table.records import DrawnCard
 from companion.rules.events import (
     AuctionClosed,
     Event,
@@ -82,21 +83,20 @@ class CardNews:
     player: str
 
 
-def card_news(state: Mapping[str, Any], words: Words) -> CardNews | None:
-    """The card that is news now (the session's "card_news"), with its drawer; None once
-    its effect is over, and at game over."""
-    card = state.get("card_news")
-    if not isinstance(card, Mapping) or not card.get("id") or state.get("winner"):
+def card_news(card: DrawnCard | None, winner: str | None, words: Words) -> CardNews | None:
+    """The card that is news now (the table view's `card`), with its drawer, in the words'
+    language and edition; None once its effect is over (no card), and at game over (a
+    `winner`)."""
+    if card is None or not card.id or winner:
         return None
-    edition = str(state.get("edition") or "")
-    deck = str(card.get("deck") or "")
-    text = str(card.get("text") or "")
+    edition = words.setup.edition
+    deck, text = card.deck, card.text
     try:
-        text = i18n.localized_name(edition, str(card["id"]), words.lang)
+        text = i18n.localized_name(edition, card.id, words.lang)
         deck = i18n.localized_name(edition, deck, words.lang)
     except KeyError:
         pass
-    player = str(card.get("player") or "")
+    player = card.player or ""
     title = words.say("news_card", player=player, deck=deck) or f"{player}: {deck}"
     return CardNews(title, text, player)
 
