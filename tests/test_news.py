@@ -14,7 +14,7 @@ from flask import Flask
 from web_fakes import TABLE, joined, open_real_session, play
 
 from companion.game.session import GameSession
-from companion.game.table.records import DrawnCard, Setup
+from companion.game.table.records import DrawnCard, Setup, Turn, seats
 from companion.words import catalog as i18n
 from companion.words.move_words import Words
 from companion.words.news import card_news, headline, my_news
@@ -134,7 +134,8 @@ def test_a_phone_says_the_newest_unseen_news_and_counts_the_earlier_moves() -> N
 def test_the_headline_at_game_over_names_the_winner() -> None:
     state = {"players": [{"name": "Ann"}], "winner": "Ann", "current": "Ann",
              "turn": {"doubles": 1, "must_roll": True}}
-    said = headline(state, "Ann", Words(Setup.of(state), "en", i18n.translator("en")))
+    said = headline(Turn.of(state), seats(state), "Ann",
+                    Words(Setup.of(state), "en", i18n.translator("en")))
     assert said is not None and said.text == "Game over: Ann wins" and not said.mine
 
 
@@ -245,3 +246,19 @@ def test_the_card_news_is_said_from_the_views_card_record() -> None:
     assert card_news(card, "Bo", words) is None and card_news(None, None, words) is None
     unknown = card_news(DrawnCard("no-such-card", "chance", "printed", None), None, words)
     assert unknown is not None and unknown.text == "printed" and unknown.player == ""
+
+
+def test_the_headline_is_said_from_the_views_turn_and_seats() -> None:
+    """Doubles to roll again, the reader's own turn and their jail come from the Turn and
+    Seat records; no players, no headline."""
+    state = {"players": [{"name": "Ann", "in_jail": True}, {"name": "Bo"}], "current": "Ann",
+             "turn": {"doubles": 1, "must_roll": True}}
+    words = Words(Setup.of(state), "en", i18n.translator("en"))
+    turn = Turn.of(state)
+    assert turn.roll_again and not Turn.of({**state, "turn": {"doubles": 1}}).roll_again
+    mine = headline(turn, seats(state), "Ann", words)
+    theirs = headline(turn, seats(state), "Bo", words)
+    assert mine is not None and mine.mine and mine.jail
+    assert theirs is not None and not theirs.mine and not theirs.jail and "Ann" in theirs.text
+    assert mine.text != theirs.text
+    assert headline(turn, (), "Ann", words) is None

@@ -20,7 +20,7 @@ from typing import Any
 from flask import g, has_request_context, request
 
 from companion import power
-from companion.game.table.records import DrawnCard, Setup, Turn
+from companion.game.table.records import DrawnCard, Setup, Turn, seats
 from companion.speech.spoken import spoken_for
 from companion.words import catalog as words
 from companion.words.catalog import translator
@@ -142,7 +142,7 @@ def say_news(state: dict[str, Any], player: str | None,
     companion.speech.spoken, as the table's voice does; twice the work of the lines)."""
     lang = current_language()
     words = Words(Setup.of(state or {}), lang, catalog(lang))
-    head: Headline | None = headline(state, player, words)
+    head: Headline | None = headline(Turn.of(state or {}), seats(state or {}), player, words)
     card: CardNews | None = card_news(DrawnCard.of(state or {}), Turn.of(state or {}).winner,
                                       words)
     mine = my_news(items, player, words) if items and player else MyNews()

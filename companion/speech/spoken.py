@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.game.table.records import Setup
+from companion.game.table.records import Setup, Turn, seats
 from companion.speech.texts import SPEECH
 from companion.words import catalog as i18n
 from companion.words.move_words import Words, event_line
@@ -92,7 +92,7 @@ def sentences(events: Iterable[Mapping[str, Any]], voice: Spoken,
             said.append(line)
     said = said[:MOST]
     if turn_changed:
-        top = headline(voice.state, None, voice)
+        top = headline(Turn.of(voice.state), seats(voice.state), None, voice)
         if top is not None and top.text:
             said.append(top.text)
     return said

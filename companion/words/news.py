@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.game.table.records import DrawnCard
+from companion.game.table.records import DrawnCard, Seat, Turn
 from companion.rules.events import (
     AuctionClosed,
     Event,
@@ -52,25 +52,24 @@ class Headline:
     jail: str = ""
 
 
-def headline(state: Mapping[str, Any], player: str | None, words: Words) -> Headline | None:
-    """Whose turn it is and what it owes ("Doubles: roll again"), or who won; None with no
-    game."""
-    if not state.get("players"):
+def headline(turn: Turn, players: Sequence[Seat], player: str | None,
+             words: Words) -> Headline | None:
+    """Whose turn it is and what it owes ("Doubles: roll again"), or who won, from the
+    table view's `turn` and `players`; None with no game."""
+    if not players:
         return None
-    winner = state.get("winner")
+    winner = turn.winner
     if winner:
         return Headline(words.say("news_game_over", player=winner) or str(winner))
-    current = state.get("current")
-    turn = state.get("turn") or {}
-    again = bool(turn.get("doubles")) and bool(turn.get("must_roll"))
+    current = turn.current
+    again = turn.roll_again
     mine = current == player and player is not None
     if mine:
         text = words.say("news_your_roll_again" if again else "news_your_turn")
     else:
         text = words.say("news_roll_again" if again else "news_turn", player=current)
-    me: Mapping[str, Any] = next((p for p in state.get("players") or []
-                                  if p.get("name") == player), {})
-    jail = (words.say("news_you_in_jail") or "") if me.get("in_jail") else ""
+    me = next((p for p in players if p.name == player), None) if player is not None else None
+    jail = (words.say("news_you_in_jail") or "") if me is not None and me.jailed else ""
     return Headline(text or str(current), mine, jail)
 
 
