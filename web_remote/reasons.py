@@ -58,7 +58,7 @@ def lesson_for(state: Mapping[str, Any], player: str | None) -> JSON | None:
     for lesson in teaching.get("lessons") or []:
         if player is not None and lesson.get("player") not in (player, None):
             continue
-        said = say_lesson(lesson, state, lang, catalog(lang))
+        said = say_lesson(lesson, Setup.of(state), lang, catalog(lang))
         if said is not None:
             return {"badge": said.badge, "text": said.text, "where": said.where,
                     "anchor": said.anchor}
