@@ -106,7 +106,7 @@ def say_undo(entry: dict[str, Any] | None, state: dict[str, Any] | None) -> str 
     if entry is None:
         return None
     lang = current_language()
-    return describe_undo(entry, state, lang, catalog(lang).pgettext)
+    return describe_undo(entry, Setup.of(state or {}), lang, catalog(lang).pgettext)
 
 
 def say_moves(entries: list[dict[str, Any]], state: dict[str, Any] | None,
