@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from companion.game.applying import apply_command, state_json
+from companion.game.table.records import Setup
 from companion.rules import Accepted
 from companion.rules.commands import Verb
 from companion.words import catalog as i18n
@@ -90,18 +91,18 @@ def test_every_verb_is_said_in_every_language(verb: str) -> None:
     language of the phone's catalog, every field filled."""
     assert SAMPLES.get(verb), f"no game plays {verb}: add it to BANK_ONLY"
     for entry, state in SAMPLES[verb]:
-        msg_id = message_id(entry, Words(state, "en", english()))
+        msg_id = message_id(entry, Words(Setup.of(state), "en", english()))
         assert msg_id is not None and msg_id not in GENERIC, entry
         assert msg_id.startswith(f"move_{verb}"), (msg_id, entry)
         for lang in i18n.LANGUAGES:
-            said = describe_move(entry, state, lang, i18n.translator(lang))
+            said = describe_move(entry, Setup.of(state), lang, i18n.translator(lang))
             assert said.text and "{" not in said.text, (lang, said)
             assert all(line and "{" not in line for line in said.lines), (lang, said)
 
 
 def say(entry: dict[str, Any], state: dict[str, Any] = EUR, lang: str = "en",
         targets: dict[int, Any] | None = None) -> tuple[str, tuple[str, ...]]:
-    said = describe_move(entry, state, lang, i18n.translator(lang), targets)
+    said = describe_move(entry, Setup.of(state), lang, i18n.translator(lang), targets)
     return said.text.replace(i18n.NBSP, " "), tuple(line.replace(i18n.NBSP, " ")
                                                     for line in said.lines)
 
@@ -282,7 +283,7 @@ def test_undo_and_redo_say_the_move_they_concern() -> None:
             "events": [{"kind": "redone", "seq": 7, "command": {"do": "buy"}},
                        *BUY["events"]], "source": BUY["source"]}
     assert say(redo) == ("Done again: Ann bought Rue Lecourbe for € 60", ())
-    assert describe_move({**BUY, "undone": True}, EUR, "en", english()).undone
+    assert describe_move({**BUY, "undone": True}, Setup.of(EUR), "en", english()).undone
 
 
 def test_a_broken_translation_says_the_english_sentence() -> None:
@@ -293,7 +294,7 @@ def test_a_broken_translation_says_the_english_sentence() -> None:
         def npgettext(self, context: str, one: str, many: str, n: int) -> str:
             return one if n == 1 else many
 
-    said = describe_move(BUY, EUR, "en", Broken())
+    said = describe_move(BUY, Setup.of(EUR), "en", Broken())
     assert said.text.replace(i18n.NBSP, " ") == "Ann bought Rue Lecourbe for € 60"
 
 
@@ -320,7 +321,8 @@ def test_the_screen_panel_uses_the_shared_lines() -> None:
     finally:
         use_language("en")
     # the same words, the squares named as the screen's board names them
-    words = Words(state, "de", i18n.translator("de"), lambda index: square_name(state, ui, index))
+    words = Words(Setup.of(state), "de", i18n.translator("de"),
+                  lambda index: square_name(state, ui, index))
     assert lines == [event_line(e, words) for e in entry["events"]]
     pot = {"kind": "transfer", "from": "Ann", "to": "pot", "amount": 50, "reason": "tax"}
     assert event_line(pot, words) == f"Ann → Topf {words.money(50)}"
@@ -333,7 +335,7 @@ def test_a_rent_payment_says_it_is_rent(lang: str, word: str) -> None:
     state = {"currency": {"pattern": "€ {amount}"}}
     rent = {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": 24, "reason": "rent"}
     other = {**rent, "reason": "payment"}
-    words = Words(state, lang, i18n.translator(lang))
+    words = Words(Setup.of(state), lang, i18n.translator(lang))
     said = event_line(rent, words)
     assert said is not None and word in said and "Bo" in said and "24" in said
     assert word not in (event_line(other, words) or "")

@@ -25,6 +25,7 @@ from companion.game.api import Source
 from companion.game.applying import apply_command
 from companion.game.journal import Entry, Journal
 from companion.game.session import GameSession
+from companion.game.table.records import Setup
 from companion.rules import Accepted
 
 #: with seed 3 the device's first roll for Ann is (4, 1): Gare Montparnasse (square 5)
@@ -234,5 +235,5 @@ def test_the_history_says_a_correction(app: Flask, game: Any) -> None:
 
     play(game, {"do": "pass_go", "by": "Bo"})
     row = game.history(None, 1)[-1]
-    said = describe_move(row, game.state(), "fr", catalog.translator("fr")).text
+    said = describe_move(row, Setup.of(game.state()), "fr", catalog.translator("fr")).text
     assert said.startswith("Correction : ") and "Bo" in said

@@ -14,9 +14,10 @@ from flask import Flask
 from web_fakes import TABLE, joined, open_real_session, play
 
 from companion.game.session import GameSession
+from companion.game.table.records import DrawnCard, Setup, Turn, seats
 from companion.words import catalog as i18n
 from companion.words.move_words import Words
-from companion.words.news import headline, my_news
+from companion.words.news import card_news, headline, my_news
 
 
 def page_text(phone: Any, path: str, lang: str = "en") -> str:
@@ -117,7 +118,7 @@ def test_the_card_is_gone_at_game_over(app: Flask, game: Any) -> None:
 def test_a_phone_says_the_newest_unseen_news_and_counts_the_earlier_moves() -> None:
     state = {"currency": {"pattern": "€ {amount}"}, "players": [{"name": "Ann"},
                                                                {"name": "Bo"}]}
-    words = Words(state, "en", i18n.translator("en"))
+    words = Words(Setup.of(state), "en", i18n.translator("en"))
     items = [{"key": f"{seq}:0", "seq": seq,
               "event": {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": seq,
                         "reason": "rent"}} for seq in range(20, 10, -1)]  # newest first
@@ -133,7 +134,8 @@ def test_a_phone_says_the_newest_unseen_news_and_counts_the_earlier_moves() -> N
 def test_the_headline_at_game_over_names_the_winner() -> None:
     state = {"players": [{"name": "Ann"}], "winner": "Ann", "current": "Ann",
              "turn": {"doubles": 1, "must_roll": True}}
-    said = headline(state, "Ann", Words(state, "en", i18n.translator("en")))
+    said = headline(Turn.of(state), seats(state), "Ann",
+                    Words(Setup.of(state), "en", i18n.translator("en")))
     assert said is not None and said.text == "Game over: Ann wins" and not said.mine
 
 
@@ -229,3 +231,34 @@ def test_a_russian_phone_at_a_swedish_table_reads_the_swedish_rules(tmp_path: Pa
         session.close()
     assert '<section class="rule" lang="en"' in html and "Goal" in html  # readable
     assert "Svensk utgåva" not in html and "Правила" in html  # the page speaks Russian
+
+
+def test_the_card_news_is_said_from_the_views_card_record() -> None:
+    """The card that is news is said from the table view's DrawnCard in the words' language
+    and edition (its printed text only where the edition has no name for it); none at
+    game over and none without a card."""
+    card = DrawnCard("chance-dividend", "chance", "printed", "Ann")
+    words = Words(Setup("classic-eur", None, {}), "sv", i18n.translator("sv"))
+    said = card_news(card, None, words)
+    assert said is not None and said.player == "Ann" and "Ann" in said.title
+    assert said.text == i18n.localized_name("classic-eur", "chance-dividend", "sv") != "printed"
+    assert i18n.localized_name("classic-eur", "chance", "sv") in said.title
+    assert card_news(card, "Bo", words) is None and card_news(None, None, words) is None
+    unknown = card_news(DrawnCard("no-such-card", "chance", "printed", None), None, words)
+    assert unknown is not None and unknown.text == "printed" and unknown.player == ""
+
+
+def test_the_headline_is_said_from_the_views_turn_and_seats() -> None:
+    """Doubles to roll again, the reader's own turn and their jail come from the Turn and
+    Seat records; no players, no headline."""
+    state = {"players": [{"name": "Ann", "in_jail": True}, {"name": "Bo"}], "current": "Ann",
+             "turn": {"doubles": 1, "must_roll": True}}
+    words = Words(Setup.of(state), "en", i18n.translator("en"))
+    turn = Turn.of(state)
+    assert turn.roll_again and not Turn.of({**state, "turn": {"doubles": 1}}).roll_again
+    mine = headline(turn, seats(state), "Ann", words)
+    theirs = headline(turn, seats(state), "Bo", words)
+    assert mine is not None and mine.mine and mine.jail
+    assert theirs is not None and not theirs.mine and not theirs.jail and "Ann" in theirs.text
+    assert mine.text != theirs.text
+    assert headline(turn, (), "Ann", words) is None

@@ -64,10 +64,16 @@ def play(s: GameSession, commands: list[dict[str, Any]]) -> None:
         assert out.accepted, (command, out)
 
 
+def told_json(s: GameSession) -> dict[str, Any]:
+    """The session's story record as its saved JSON, to compare figures whole."""
+    told = s.story()
+    assert told is not None
+    return told.to_json()
+
+
 def test_the_scripted_games_figures(session: GameSession) -> None:
     play(session, [NEW, *SCRIPT])
-    story = session.story()
-    assert story is not None
+    story = told_json(session)
     assert story["players"] == ["Ann", "Bo"] and story["edition"] == "classic-eur"
     assert story["turns"] == 5 and story["moves"] == 1 + len(SCRIPT)
     assert story["seconds"] == len(SCRIPT) * 60 and not story["over"]
@@ -89,26 +95,25 @@ def test_the_scripted_games_figures(session: GameSession) -> None:
 
 def test_undone_moves_and_a_jump_back_leave_no_trace(session: GameSession) -> None:
     play(session, [NEW, *SCRIPT[:5]])  # to Bo's rent and his end of turn
-    told = session.story()
-    assert told is not None
+    told = told_json(session)
     # Ann's next roll (2 + 3) and an auction, then the banker goes back before them
     keep = session.history(limit=1)[-1]["seq"]
     play(session, SCRIPT[5:10])
-    assert session.story()["auctions"]
+    assert told_json(session)["auctions"]
     assert session.undo_to(keep, Source("phone", player="Bo", banker=True)).accepted
-    assert session.story() == {**told, "ended": session.story()["ended"],
-                               "seconds": session.story()["seconds"]}
+    back = told_json(session)
+    assert back == {**told, "ended": back["ended"], "seconds": back["seconds"]}
     # a rent paid and then undone is not counted either
     play(session, [{"do": "roll", "dice": [1, 2]}])  # Ann lands on her own Rue Lecourbe
     assert session.undo(BANKER).accepted
-    assert session.story()["rent_by_square"][0]["amount"] == 4
+    assert told_json(session)["rent_by_square"][0]["amount"] == 4
 
 
 def test_the_finished_games_story_is_saved_beside_its_journal(session: GameSession,
                                                                tmp_path: Path) -> None:
     play(session, [NEW, *SCRIPT, {"do": "end_game"}])
-    story = session.story()
-    assert story is not None and story["over"] and story["winner"] == "Ann"
+    story = told_json(session)
+    assert story["over"] and story["winner"] == "Ann"
     saved = story_path(journal_path(tmp_path, session.game_id))
     assert json.loads(saved.read_text(encoding="utf-8")) == story
 
@@ -116,8 +121,8 @@ def test_the_finished_games_story_is_saved_beside_its_journal(session: GameSessi
 def test_only_the_game_in_play_is_told(session: GameSession) -> None:
     assert session.story() is None
     play(session, [NEW, *SCRIPT[:3], {**NEW, "players": ["Cy", "Di"]}])
-    story = session.story()
-    assert story is not None and story["players"] == ["Cy", "Di"] and story["moves"] == 1
+    story = told_json(session)
+    assert story["players"] == ["Cy", "Di"] and story["moves"] == 1
     assert story["rent_by_square"] == [] and story["biggest_trade"] is None
 
 
@@ -161,14 +166,17 @@ def test_a_bot_game_of_every_edition_is_told_whole(edition: str) -> None:
     assert story.moves == len(entries)
 
 
-def test_the_faces_read_the_story_as_its_typed_record(session: GameSession) -> None:
-    """Story.of reads the session's story JSON whole: its record says the same figures and
-    writes back the very same JSON; the time played and the end's worths are the record's."""
+def test_the_faces_read_the_story_as_its_typed_record(session: GameSession,
+                                                      tmp_path: Path) -> None:
+    """The session hands the faces the Story record, the same one per version; the saved
+    file reads back to that very record; the time played and the end's worths are the
+    record's."""
     play(session, [NEW, *SCRIPT, {"do": "end_game"}])
-    raw = session.story()
-    assert raw is not None
-    told = read(raw)
-    assert told is not None and told.to_json() == raw
+    told = session.story()
+    assert isinstance(told, Story) and session.story() is told
+    raw = told.to_json()
+    saved = story_path(journal_path(tmp_path, session.game_id))
+    assert read(json.loads(saved.read_text(encoding="utf-8"))) == told
     assert told.winner == "Ann" and told.over and told.players == ("Ann", "Bo")
     assert told.clock == f"{raw['seconds'] // 3600}:{raw['seconds'] % 3600 // 60:02d}"
     assert told.final == tuple(zip(raw["players"], raw["worth"][-1]["worth"], strict=True))

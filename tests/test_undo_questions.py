@@ -14,6 +14,7 @@ from companion.game.api import Source
 from companion.game.applying import apply_command, state_json
 from companion.game.session import GameSession
 from companion.game.switch import SessionHolder
+from companion.game.table.records import Setup
 from companion.rules import Accepted
 from companion.rules.commands import Verb
 from companion.words import catalog as i18n
@@ -58,12 +59,12 @@ def test_every_move_of_the_golden_games_is_named(script: Path) -> None:
     every language, every field filled."""
     seen: set[str] = set()
     for entry, state in entries_of(script):
-        msg_id, fields = question(entry, state, "en", english)
+        msg_id, fields = question(entry, Setup.of(state), "en", english)
         assert msg_id not in GENERIC, entry
         assert msg_id.startswith("undo_" + entry["command"]["do"]), (msg_id, entry)
         seen.add(msg_id)
         for lang in i18n.LANGUAGES:
-            said = describe_undo(entry, state, lang, i18n.translator(lang).pgettext)
+            said = describe_undo(entry, Setup.of(state), lang, i18n.translator(lang).pgettext)
             assert "{" not in said and said.endswith("?"), (lang, said)
             if lang == "en":
                 assert said == QUESTIONS[msg_id].text.format(**fields)
@@ -132,7 +133,7 @@ SV_STATE = {"edition": "sv", "currency": dict(i18n.edition_data("sv")["currency"
 ])
 def test_questions_name_the_move_with_its_facts(entry: dict[str, Any] | None,
                                                 asked: str) -> None:
-    said = describe_undo(entry, SV_STATE, "en", english)
+    said = describe_undo(entry, Setup.of(SV_STATE), "en", english)
     assert said.replace(i18n.NBSP, " ") == asked
 
 
@@ -145,17 +146,18 @@ def test_questions_name_the_move_with_its_facts(entry: dict[str, Any] | None,
 def test_the_question_is_asked_in_its_language(lang: str, asked: str) -> None:
     entry = {"command": {"do": "buy"},
              "events": [{"kind": "bought", "player": "Åsa", "square": 39, "price": 8000}]}
-    assert describe_undo(entry, SV_STATE, lang, i18n.translator(lang).pgettext) == asked
+    assert describe_undo(entry, Setup.of(SV_STATE), lang, i18n.translator(lang).pgettext) == asked
 
 
 def test_square_names_follow_the_asked_language() -> None:
     state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"]}
     entry = {"command": {"do": "mortgage", "square": 39},
              "events": [{"kind": "mortgaged", "player": "Daan", "square": 39}]}
-    nl = describe_undo(entry, state, "nl", i18n.translator("nl").pgettext)
+    nl = describe_undo(entry, Setup.of(state), "nl", i18n.translator("nl").pgettext)
     assert nl == f"Ongedaan maken: Daan nam een hypotheek op " \
                  f"{i18n.localized_name('classic-eur', 'rue-de-la-paix', 'nl')}?"
-    assert "Rue de la Paix" in describe_undo(entry, state, "fr", i18n.translator("fr").pgettext)
+    assert "Rue de la Paix" in describe_undo(entry, Setup.of(state), "fr",
+                                             i18n.translator("fr").pgettext)
 
 
 def test_a_broken_translation_asks_the_plainer_question() -> None:
@@ -165,7 +167,7 @@ def test_a_broken_translation_asks_the_plainer_question() -> None:
     def broken(context: str, text: str) -> str:
         return "{nope}" if context == "undo_buy" else text
 
-    assert describe_undo(entry, SV_STATE, "en", broken) == "Undo Bo's last move?"
+    assert describe_undo(entry, Setup.of(SV_STATE), "en", broken) == "Undo Bo's last move?"
 
 
 # --- the session says what undo would take back ----------------------------------------------
@@ -188,12 +190,12 @@ def test_the_session_names_its_undo_target(tmp_path: Path) -> None:
         assert target is not None
         assert target == session.history(None, 1)[-1]  # the entry as the history shows it
         assert target["command"] == {"do": "buy"}
-        assert describe_undo(target, session.state(), "en", english) == \
+        assert describe_undo(target, Setup.of(session.state()), "en", english) == \
             "Undo: Ann bought Rue Lecourbe?"
         assert session.undo(TABLE).accepted
         target = session.undo_target()
         assert target is not None and target["command"] == {"do": "roll", "dice": [1, 2]}
-        assert describe_undo(target, session.state(), "en", english) == \
+        assert describe_undo(target, Setup.of(session.state()), "en", english) == \
             "Undo Ann's roll (1 + 2)?"
         assert session.redo(TABLE).accepted
         target = session.undo_target()
@@ -215,7 +217,7 @@ def test_a_device_roll_is_named_with_the_dice_rolled(tmp_path: Path) -> None:
         target = session.undo_target()
         assert target is not None
         dice = target["command"]["dice"]  # journaled as resolved by the engine
-        assert describe_undo(target, session.state(), "en", english) == \
+        assert describe_undo(target, Setup.of(session.state()), "en", english) == \
             f"Undo Ann's roll ({dice[0]} + {dice[1]})?"
 
 

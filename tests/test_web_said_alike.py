@@ -19,6 +19,7 @@ from flask import Flask
 from web_fakes import Phone, open_real_session
 
 from companion.game.api import Source
+from companion.game.table.records import Setup
 from companion.words import catalog as i18n
 from companion.words.move_words import Words, event_line
 from web_remote import create_app
@@ -166,7 +167,7 @@ def test_history_says_the_moves_in_the_shared_lines(tmp_path: Path) -> None:
                 for event in entry.get("events") or []
                 if event.get("kind") in ("triple", "chose_square", "mr_monopoly", "bus_ticket")]
         for lang in ("fr", "de", "sv"):
-            words = Words(state, lang, catalog(lang))
+            words = Words(Setup.of(state), lang, catalog(lang))
             shown = history_moves(page(cy, "/history?partial=1", lang))
             assert shown == [f"#{seq} {event_line(event, words)}" for seq, event in told[::-1]]
             bus = shown[0].split(" ", 1)[1]  # the same words as the Table page's list

@@ -10,6 +10,7 @@ import pytest
 from rules_helpers import arrange, ok, start
 
 from companion.editions import edition_ids
+from companion.game.table.records import Setup
 from companion.rules import view
 from companion.rules.events import event_from_json
 from companion.rules.state import GameState
@@ -29,8 +30,8 @@ def money_moves(events: list[JSON]) -> list[JSON]:
 def said(event: JSON, state: GameState, lang: str = "en") -> str:
     """The reason in words, spaces made plain for comparing."""
     public = view.public_state(state)
-    words = Words({"edition": state.edition.id, "options": state.options.to_json(),
-                   "currency": i18n.edition_data(state.edition.id)["currency"], **public},
+    words = Words(Setup.of({"edition": state.edition.id, "options": state.options.to_json(),
+                   "currency": i18n.edition_data(state.edition.id)["currency"], **public}),
                   lang, i18n.translator(lang))
     text = explain(event, words)
     assert text is not None, event
@@ -245,7 +246,7 @@ def test_every_money_move_of_every_edition_says_why_and_its_figures_add_up(
             if expected is not None:
                 assert expected == event["amount"], (edition, event)
             for lang in ("en", state.get("language") or "en"):
-                text = explain(event, Words(state, lang, i18n.translator(lang)))
+                text = explain(event, Words(Setup.of(state), lang, i18n.translator(lang)))
                 assert text and "{" not in text, (edition, lang, event)
     assert {"start_cash", "salary", "purchase"} <= rules
     assert any(r.startswith("rent_") for r in rules), rules

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from rules_helpers import MEGA, arrange, ok, start
 
+from companion.game.table.records import Setup
 from companion.rules import view
 from companion.rules.state import GameState
 from companion.words import catalog as i18n
@@ -33,9 +34,9 @@ def money(events: list[JSON], reason: str | None = None) -> JSON:
 
 def said(event: JSON, state: GameState, lang: str = "en") -> str:
     """The reason in words, spaces plain."""
-    words = Words({"edition": state.edition.id, "options": state.options.to_json(),
+    words = Words(Setup.of({"edition": state.edition.id, "options": state.options.to_json(),
                    "currency": i18n.edition_data(state.edition.id)["currency"],
-                   **view.public_state(state)}, lang, i18n.translator(lang))
+                   **view.public_state(state)}), lang, i18n.translator(lang))
     text = explain(event, words)
     assert text is not None, event
     return text.replace(i18n.NBSP, " ")

@@ -20,6 +20,7 @@ from typing import Any
 from flask import g, has_request_context, request
 
 from companion import power
+from companion.game.table.records import DrawnCard, Setup, Turn, seats
 from companion.speech.spoken import spoken_for
 from companion.words import catalog as words
 from companion.words.catalog import translator
@@ -105,7 +106,7 @@ def say_undo(entry: dict[str, Any] | None, state: dict[str, Any] | None) -> str 
     if entry is None:
         return None
     lang = current_language()
-    return describe_undo(entry, state, lang, catalog(lang).pgettext)
+    return describe_undo(entry, Setup.of(state or {}), lang, catalog(lang).pgettext)
 
 
 def say_moves(entries: list[dict[str, Any]], state: dict[str, Any] | None,
@@ -115,7 +116,7 @@ def say_moves(entries: list[dict[str, Any]], state: dict[str, Any] | None,
     an undo finds the move it took back)."""
     lang = current_language()
     known = {int(e["seq"]): e for e in [*(targets or []), *entries] if "seq" in e}
-    return [describe_move(e, state, lang, catalog(lang), known) for e in entries]
+    return [describe_move(e, Setup.of(state or {}), lang, catalog(lang), known) for e in entries]
 
 
 def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> list[str | None]:
@@ -124,7 +125,7 @@ def say_events(events: list[dict[str, Any]], state: dict[str, Any] | None) -> li
     the History page's moves and buildings. None for an event that is not told (a bus
     ticket expiry that took none)."""
     lang = current_language()
-    words = Words(state or {}, lang, catalog(lang))
+    words = Words(Setup.of(state or {}), lang, catalog(lang))
     return [None if e.get("kind") == "bus_tickets_expired" and not e.get("count")
             else event_line(e, words) for e in events]
 
@@ -140,9 +141,10 @@ def say_news(state: dict[str, Any], player: str | None,
     reads it aloud, by key (the amounts spoken as the language says them,
     companion.speech.spoken, as the table's voice does; twice the work of the lines)."""
     lang = current_language()
-    words = Words(state or {}, lang, catalog(lang))
-    head: Headline | None = headline(state, player, words)
-    card: CardNews | None = card_news(state, words)
+    words = Words(Setup.of(state or {}), lang, catalog(lang))
+    head: Headline | None = headline(Turn.of(state or {}), seats(state or {}), player, words)
+    card: CardNews | None = card_news(DrawnCard.of(state or {}), Turn.of(state or {}).winner,
+                                      words)
     mine = my_news(items, player, words) if items and player else MyNews()
     say = dict(my_news(items, player, spoken_for(state or {}, lang)).lines) \
         if spoken and items and player and mine.lines else {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.game.table.records import Setup
 from companion.words.explaining.lessons import say_lesson
 from companion.words.explaining.why_words import citations, explain
 from companion.words.move_words import Words
@@ -22,7 +23,7 @@ def reason(event: Mapping[str, Any], state: Mapping[str, Any]) -> JSON | None:
     """A transfer's or debt's reason for a phone: "text", and "title", "quote", "anchor"
     of the rule it comes from when the rulebook has it; None when the event has no reason."""
     lang = current_language()
-    text = explain(event, Words(state, lang, catalog(lang)))
+    text = explain(event, Words(Setup.of(state), lang, catalog(lang)))
     if text is None:
         return None
     out: JSON = {"text": text}
@@ -57,7 +58,7 @@ def lesson_for(state: Mapping[str, Any], player: str | None) -> JSON | None:
     for lesson in teaching.get("lessons") or []:
         if player is not None and lesson.get("player") not in (player, None):
             continue
-        said = say_lesson(lesson, state, lang, catalog(lang))
+        said = say_lesson(lesson, Setup.of(state), lang, catalog(lang))
         if said is not None:
             return {"badge": said.badge, "text": said.text, "where": said.where,
                     "anchor": said.anchor}

@@ -17,6 +17,7 @@ from companion.rules.commands import Command
 if TYPE_CHECKING:
     from companion.game.table.offers import OfferStore
     from companion.game.table.view import TableView
+    from companion.game.telling.story_record import Story
 
 JSON = dict[str, Any]
 
@@ -171,8 +172,9 @@ class GameSessionProtocol(Protocol):
         each with "device"]}, or the refusal's {"code", "message", "params"}."""
         ...
 
-    def story(self) -> JSON | None:
-        """The story of the game in play (companion.game.telling.story.Story as JSON), or None."""
+    def story(self) -> Story | None:
+        """The story of the game in play (the companion.game.telling.story.Story record; its
+        JSON is only the saved file's), or None."""
         ...
 
     def set_teaching(self, on: bool, source: Source) -> Outcome:

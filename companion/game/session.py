@@ -62,6 +62,7 @@ from companion.game.telling.seen import (
     SeenNews,
     check_marks,
 )
+from companion.game.telling.story import Story
 from companion.game.telling.teaching import Teaching
 from companion.rules import Accepted, Command, GameState, Rejection, net_worth
 from companion.rules.commands import COMMAND_TYPES
@@ -152,7 +153,7 @@ class GameSession:
         self._followers: list[Callable[[Standing], None]] = []
         self._followers_lock = threading.Lock()
         self._view: PublicView | None = None  # set once the teaching table is known, below
-        self._story: tuple[int, JSON | None] | None = None
+        self._story: tuple[int, Story | None] | None = None
         #: one teller at a time: readers asking together (the screen and the phones when a
         #: finished game is resumed) wait for the one story, told and saved once
         self._story_lock = threading.Lock()
@@ -459,9 +460,10 @@ class GameSession:
         """The engine state itself, for tools (replay checks, screenshots); do not change it."""
         return self._state
 
-    def story(self) -> JSON | None:
-        """The story of the game in play (companion.game.telling.story, as JSON), None before a
-        game; once the game is over it is also saved beside the journal. Any thread."""
+    def story(self) -> Story | None:
+        """The story of the game in play (the companion.game.telling.story.Story record the
+        faces read), None before a game; once the game is over it is also saved beside the
+        journal as JSON. One record per version, shared (it is frozen). Any thread."""
         with self._story_lock:
             version = self.version
             cached = self._story
@@ -473,9 +475,8 @@ class GameSession:
                     story.save(self._journal.path, told)
                 except OSError as exc:
                     log.warning("cannot save the story of %s: %s", self.game_id, exc)
-            out = told.to_json() if told is not None else None
-            self._story = (version, out)
-            return out
+            self._story = (version, told)
+            return told
 
     def set_teaching(self, on: bool, source: Source) -> Outcome:
         """Switch the teaching table on or off for this game: the banker's call."""

@@ -28,6 +28,7 @@ from companion.game.saved_games import check_game_id, delete_game, game_ids, new
 from companion.game.session import GameSession
 from companion.game.table.offers import OfferStore
 from companion.game.table.view import TableView
+from companion.game.telling.story import Story
 from companion.rules.commands import Command
 from companion.rules.events import GameSwitched
 
@@ -197,7 +198,7 @@ class SessionHolder:
         """What going back to move `seq` of the current game would take back."""
         return self.session.undo_to_plan(seq)
 
-    def story(self) -> JSON | None:
+    def story(self) -> Story | None:
         """The story of the current game."""
         return self.session.story()
 

@@ -25,7 +25,6 @@ from companion.game.table.decision import about_anew, asked_anew
 from companion.game.table.offers import OfferStore
 from companion.game.table.records import Setup, seats
 from companion.game.table.view import TableView
-from companion.game.telling.story import read as read_story
 from companion.inputs import entry
 from companion.inputs.entry import acting_player
 from companion.rules.commands import CloseAuction, Command, EndGame
@@ -376,7 +375,7 @@ class Controller(EntryMixin):
         if self.session is None or table_of(state, self.ui).winner is None:
             return
         try:
-            self.ui.story = read_story(self.session.story())
+            self.ui.story = self.session.story()
         except Exception as exc:  # a story the screen cannot read must not stop the game
             log.warning("story unavailable: %s", exc)
 

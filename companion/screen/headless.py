@@ -22,6 +22,7 @@ from typing import Any
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.authority import table_source
 from companion.game.table.decision import asked_anew
+from companion.game.table.records import Setup
 from companion.game.table.view import TableView
 from companion.rules.commands import Command
 from companion.screen.audio import SoundPlayer
@@ -212,7 +213,7 @@ class HeadlessTable:
         if target is None:
             self.say("refused: there is nothing to undo")
             return False
-        question = describe_undo(target, self.state, "en", lambda _ctx, text: text)
+        question = describe_undo(target, Setup.of(self.state), "en", lambda _ctx, text: text)
         self.say(f"prompt: {question} YES undoes, NO keeps it")
         return True
 

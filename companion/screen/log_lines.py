@@ -14,7 +14,7 @@ from typing import Any
 from companion.screen import texts
 from companion.screen.ui_state import LogLine, UiState
 from companion.screen.views.board_map import player_colors
-from companion.screen.views.prompt import square_name
+from companion.screen.views.prompt import square_name, table_of
 from companion.words import catalog as i18n
 from companion.words.explaining.why_words import explain
 from companion.words.move_words import Words, event_line
@@ -122,7 +122,7 @@ def log_lines(events: Iterable[Mapping[str, Any]], state: Mapping[str, Any],
     """
     colors = player_colors(state, ui)
     lang = texts.language()
-    words = Words(state, lang, i18n.translator(lang),
+    words = Words(table_of(state, ui).setup, lang, i18n.translator(lang),
                   square_name=lambda index: square_name(state, ui, index))
     out: list[LogLine] = []
     for event in events:

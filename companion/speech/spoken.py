@@ -10,7 +10,7 @@ them. Pure: events and the state in, sentences out.
 >>> from companion.words import catalog as i18n
 >>> state = {"edition": "classic-eur", "currency": {"code": "EUR"}, "current": "Bram",
 ...          "players": [{"name": "Anna", "position": 39}, {"name": "Bram", "position": 39}]}
->>> voice = Spoken(state, "en", i18n.translator("en"))
+>>> voice = spoken_for(state, "en")
 >>> sentences([{"kind": "transfer", "from": "Bram", "to": "Anna", "amount": 250,
 ...             "reason": "rent"}], voice)
 ['Bram pays Anna 250 euros rent for Rue de la Paix']
@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from companion.game.table.records import Setup, Turn, seats
 from companion.speech.texts import SPEECH
 from companion.words import catalog as i18n
 from companion.words.move_words import Words, event_line
@@ -41,7 +42,10 @@ MOST = 4
 
 @dataclass(frozen=True)
 class Spoken(Words):
-    """How the voice says things: the move log's words, with amounts spoken."""
+    """How the voice says things: the move log's words, with amounts spoken; `state` is the
+    state JSON the headline and a rent's square are still read from."""
+
+    state: Mapping[str, Any] = field(default_factory=dict)
 
     def speak(self, msg_id: str, **fields: Any) -> str | None:
         """A speech-only message (companion.speech.texts) filled in; its English when the
@@ -65,7 +69,7 @@ class Spoken(Words):
         of the language) and the currency's word in the form that count wants; a currency
         without a word is the number alone."""
         count = abs(int(amount or 0))
-        code = str((self.state.get("currency") or {}).get("code") or "")
+        code = str((self.setup.currency or {}).get("code") or "")
         msg_id = f"speech_money_{code}"
         said = self.speak(msg_id, count=count) if msg_id in SPEECH else None
         return said or str(count)
@@ -73,7 +77,7 @@ class Spoken(Words):
 
 def spoken_for(state: Mapping[str, Any], lang: str) -> Spoken:
     """The voice's words for a state in a language (its catalog)."""
-    return Spoken(state, lang, i18n.translator(lang))
+    return Spoken(Setup.of(state), lang, i18n.translator(lang), state=state)
 
 
 def sentences(events: Iterable[Mapping[str, Any]], voice: Spoken,
@@ -88,7 +92,7 @@ def sentences(events: Iterable[Mapping[str, Any]], voice: Spoken,
             said.append(line)
     said = said[:MOST]
     if turn_changed:
-        top = headline(voice.state, None, voice)
+        top = headline(Turn.of(voice.state), seats(voice.state), None, voice)
         if top is not None and top.text:
             said.append(top.text)
     return said

@@ -15,10 +15,11 @@ them uses ("amount" of a purchase, "square" a roll ended on) are given when the 
 them and left out otherwise.
 
 >>> from companion.words import catalog as i18n
->>> state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"]}
+>>> from companion.game.table.records import Setup
+>>> setup = Setup("classic-eur", i18n.edition_data("classic-eur")["currency"], {})
 >>> entry = {"command": {"do": "buy"}, "events": [
 ...     {"kind": "bought", "player": "Ann", "square": 39, "price": 400}]}
->>> variant, fields = facts(entry, state, "en", lambda _ctx, text: text)
+>>> variant, fields = facts(entry, setup, "en", lambda _ctx, text: text)
 >>> variant, fields["player"], fields["square"], fields["amount"].replace(i18n.NBSP, " ")
 ('buy', 'Ann', 'Rue de la Paix', '€ 400')
 """
@@ -29,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from companion.game.table.records import Setup
 from companion.rules.events import (
     PLAYER_EVENTS,
     AuctionClosed,
@@ -58,7 +60,7 @@ from companion.rules.events import (
     event_from_json,
 )
 from companion.words import catalog as i18n
-from companion.words.refusals import square_name
+from companion.words.refusals import setup_square_name
 from companion.words.undo_texts import QUESTIONS
 
 #: a catalog's pgettext: (message context, English text) -> the text in its language
@@ -106,7 +108,7 @@ class _Move:
     entry: Mapping[str, Any]
     command: Mapping[str, Any]
     events: list[Event]
-    state: Mapping[str, Any]
+    setup: Setup
     lang: str
     gettext: Gettext
 
@@ -132,13 +134,13 @@ class _Move:
         """An amount as the edition writes money."""
         if amount is None:
             raise Missing("amount")
-        return i18n.format_money(int(amount), self.state.get("currency"), self.lang)
+        return i18n.format_money(int(amount), self.setup.currency, self.lang)
 
     def square(self, value: Any) -> str:
         """A square as the edition names it in the asked language."""
         if value is None:
             raise Missing("square")
-        return square_name(value, self.state, self.lang)
+        return setup_square_name(value, self.setup, self.lang)
 
     def paid(self, *reasons: str) -> str:
         """The money the entry's transfers moved for these reasons."""
@@ -157,19 +159,19 @@ def _extra(fields: dict[str, str], key: str, make: Callable[[], str]) -> dict[st
     return fields
 
 
-def facts(entry: Mapping[str, Any], state: Mapping[str, Any], lang: str,
-          gettext: Gettext) -> Facts:
+def facts(entry: Mapping[str, Any], setup: Setup, lang: str, gettext: Gettext) -> Facts:
     """(variant, fields) of the entry's command: None for a command it does not know.
 
     Raises Missing (a LookupError) when the command's sentence needs facts the entry
-    lacks; `gettext` (the asking catalog's pgettext) says the speed die's faces."""
+    lacks; `setup` (the table view's: edition, money) names squares and writes amounts;
+    `gettext` (the asking catalog's pgettext) says the speed die's faces."""
     command: Mapping[str, Any] = entry.get("command") or {}
     events: list[Event] = [e for e in typed_events(entry)
                            if not isinstance(e, (Undone, Redone))]
     say = _SAYINGS.get(str(command.get("do") or ""))
     if say is None:
         return None, {}
-    return say(_Move(entry, command, events, state, lang, gettext))
+    return say(_Move(entry, command, events, setup, lang, gettext))
 
 
 def _simple(variant: str) -> Callable[[_Move], Facts]:
@@ -186,7 +188,7 @@ def _new_game(m: _Move) -> Facts:
     players = m.command.get("players")
     if isinstance(players, list) and players:
         fields["players"] = ", ".join(str(p) for p in players)
-    edition = str(m.command.get("edition") or m.state.get("edition") or "")
+    edition = str(m.command.get("edition") or m.setup.edition or "")
     return "new_game", _extra(fields, "edition",
                               lambda: i18n.localized_name(edition, edition, m.lang))
 

@@ -18,15 +18,16 @@ missing, or whose translation is broken, becomes a plainer one ("Bo made a move"
 raw template, never an exception.
 
 >>> from companion.words import catalog as i18n
->>> state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"]}
+>>> from companion.game.table.records import Setup
+>>> setup = Setup("classic-eur", i18n.edition_data("classic-eur")["currency"], {})
 >>> entry = {"command": {"do": "roll", "dice": [1, 2]}, "events": [
 ...     {"kind": "rolled", "player": "Ann", "dice": [1, 2], "double": False},
 ...     {"kind": "moved", "player": "Ann", "from": 0, "to": 3}],
 ...     "source": {"kind": "phone", "player": "Bo", "banker": True}}
->>> describe_move(entry, state, "en", i18n.translator("en")).text
+>>> describe_move(entry, setup, "en", i18n.translator("en")).text
 'Ann rolled 1 + 2 and moved to Rue Lecourbe (by the banker)'
 >>> event_line({"kind": "bought", "player": "Ann", "square": 3},
-...            Words(state, "sv", i18n.translator("sv")))
+...            Words(setup, "sv", i18n.translator("sv")))
 'Ann köpte Rue Lecourbe'
 """
 
@@ -37,6 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.game.table.records import Setup
 from companion.words import catalog as i18n
 from companion.words.explaining.lesson_texts import LESSONS
 from companion.words.explaining.why_texts import WHY
@@ -45,7 +47,7 @@ from companion.words.message import Message
 from companion.words.move_facts import actor, facts
 from companion.words.move_texts import MOVES
 from companion.words.news_texts import NEWS
-from companion.words.refusals import square_name as edition_square_name
+from companion.words.refusals import setup_square_name
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +65,11 @@ class Catalog(Protocol):
 
 @dataclass(frozen=True)
 class Words:
-    """How one caller says things: the state (edition, money), the language, its catalog,
-    and optionally its own way of naming squares (the screen's board)."""
+    """How one caller says things: the game's setup (the table view's `setup`: edition,
+    money, rule options), the language, its catalog, and optionally its own way of naming
+    squares (the screen's board)."""
 
-    state: Mapping[str, Any]
+    setup: Setup
     lang: str
     catalog: Catalog
     square_name: Callable[[Any], str] | None = None
@@ -92,7 +95,7 @@ class Words:
 
     def money(self, amount: Any) -> str:
         """An amount as the edition writes it."""
-        return i18n.format_money(int(amount or 0), self.state.get("currency"), self.lang)
+        return i18n.format_money(int(amount or 0), self.setup.currency, self.lang)
 
     def square(self, index: Any) -> str:
         """A square by index (or id) as the edition names it in the language; "?" when
@@ -100,7 +103,7 @@ class Words:
         if self.square_name is not None:
             return self.square_name(index)
         try:
-            return edition_square_name(index, self.state, self.lang)
+            return setup_square_name(index, self.setup, self.lang)
         except LookupError:
             return "?"
 
@@ -132,7 +135,7 @@ def event_line(event: Mapping[str, Any], words: Words) -> str | None:
     the token, a new turn...).
 
     >>> from companion.words import catalog as i18n
-    >>> words = Words({"currency": {"pattern": "€ {amount}"}}, "en", i18n.translator("en"))
+    >>> words = Words(Setup("", {"pattern": "€ {amount}"}, {}), "en", i18n.translator("en"))
     >>> event_line({"kind": "transfer", "from": "Ann", "to": None, "amount": 200}, words)
     'Ann → Bank €\\xa0200'
     """
@@ -158,7 +161,7 @@ def event_line(event: Mapping[str, Any], words: Words) -> str | None:
         key = "log_chose_auction" if event.get("for") == "auction" else "log_chose_square"
         return words.say(key, player=who, square=words.square(event.get("square")))
     if kind in ("built", "sold_building"):
-        building = words.say("building_" + building_of(event, words.state))
+        building = words.say("building_" + building_of(event, words.setup))
         key = "log_built" if kind == "built" else "log_sold_building"
         return words.say(key, player=who, building=building,
                          square=words.square(event.get("square")))
@@ -193,7 +196,7 @@ def _more_line(event: Mapping[str, Any], words: Words) -> str | None:
     kind = str(event.get("kind"))
     if kind == "card" and event.get("deck") != "bus_tickets":
         text = str(event.get("text") or "")
-        edition = str(words.state.get("edition") or "")
+        edition = words.setup.edition
         if event.get("card") and edition:
             try:
                 text = i18n.localized_name(edition, str(event["card"]), words.lang)
@@ -235,20 +238,21 @@ def trade_lines(event: Mapping[str, Any], words: Words) -> list[str]:
     return out
 
 
-def building_of(event: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+def building_of(event: Mapping[str, Any], setup: Setup) -> str:
     """Which building a `built` or `sold_building` event is about, from its level (houses
     up to the rule's count, then a hotel, then a skyscraper) or its "building" (depot).
 
-    >>> building_of({"kind": "built", "level": 5}, {"options": {"houses_before_hotel": 4}})
+    >>> from companion.game.table.records import Setup
+    >>> building_of({"kind": "built", "level": 5}, Setup("", None, {"houses_before_hotel": 4}))
     'hotel'
-    >>> building_of({"kind": "sold_building", "level": 5}, {"options": {}})
+    >>> building_of({"kind": "sold_building", "level": 5}, Setup("", None, {}))
     'skyscraper'
-    >>> building_of({"kind": "built", "building": "depot"}, {})
+    >>> building_of({"kind": "built", "building": "depot"}, Setup("", None, {}))
     'depot'
     """
     if event.get("building") == "depot":
         return "depot"
-    hotel = int((state.get("options") or {}).get("houses_before_hotel", 4)) + 1
+    hotel = int(setup.options.get("houses_before_hotel", 4)) + 1
     level = int(event.get("level") or 0)
     if event.get("kind") == "sold_building":
         level += 1  # the level after the sale: what was sold stood one above it
@@ -278,15 +282,15 @@ _PAID = {
 _BANKER_KINDS = ("phone", "rfid")
 
 
-def describe_move(entry: Mapping[str, Any], state: Mapping[str, Any] | None, lang: str,
+def describe_move(entry: Mapping[str, Any], setup: Setup, lang: str,
                   catalog: Catalog,
                   targets: Mapping[int, Mapping[str, Any]] | None = None) -> MoveSaid:
     """A journal entry (the session's history: "kind", "command", "events", "source",
     "undone", an undo's or redo's "target") in words, in `lang` (`catalog`: a gettext
-    catalog in `lang`; `state`: the public state JSON now, for the edition's names and
+    catalog in `lang`; `setup`: the table view's now, for the edition's names and
     money). An undo says the move it took back, found in `targets` (journal entries by
     seq), else as far as its command tells."""
-    words = Words(state or {}, lang, catalog)
+    words = Words(setup, lang, catalog)
     kind = entry.get("kind") or "command"
     if kind == "undo":
         seq = entry.get("target")
@@ -330,7 +334,7 @@ def sentence(entry: Mapping[str, Any], words: Words) -> str:
     msg_id: str | None = None
     fields: dict[str, Any] = {}
     try:
-        variant, fields = facts(entry, words.state, words.lang, words.catalog.pgettext)
+        variant, fields = facts(entry, words.setup, words.lang, words.catalog.pgettext)
         msg_id, fields = _refine(variant, dict(fields), entry, words)
     except LookupError:
         msg_id = None
@@ -347,7 +351,7 @@ def sentence(entry: Mapping[str, Any], words: Words) -> str:
 def message_id(entry: Mapping[str, Any], words: Words) -> str | None:
     """The id of the sentence `sentence` says for the entry (None: the plainer one)."""
     try:
-        variant, fields = facts(entry, words.state, words.lang, words.catalog.pgettext)
+        variant, fields = facts(entry, words.setup, words.lang, words.catalog.pgettext)
         msg_id, _fields = _refine(variant, dict(fields), entry, words)
     except LookupError:
         return None
@@ -366,7 +370,7 @@ def _refine(variant: str | None, fields: dict[str, Any], entry: Mapping[str, Any
         variant = "roll_moved"
     elif variant == "build":
         built = next(e for e in events if e.get("kind") == "built")
-        building = building_of(built, words.state)
+        building = building_of(built, words.setup)
         count = max(1, int(command.get("count") or 1))
         variant = "build_houses" if building == "house" and count > 1 else f"build_{building}"
         fields["count"] = count

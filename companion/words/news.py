@@ -8,11 +8,12 @@ said in the caller's language through its catalog (companion.words.move_words.Wo
 the sentences of companion/words/news_texts.py.
 
 >>> from companion.words import catalog as i18n
+>>> from companion.game.table.records import Setup
 >>> state = {"edition": "classic-eur", "currency": {"pattern": "€ {amount}"},
 ...          "current": "Dan", "players": [{"name": "Ann"}, {"name": "Dan"}]}
 >>> item = {"key": "7:0", "seq": 7, "event":
 ...     {"kind": "transfer", "from": "Dan", "to": "Ann", "amount": 8, "reason": "rent"}}
->>> words = Words(state, "en", i18n.translator("en"))
+>>> words = Words(Setup.of(state), "en", i18n.translator("en"))
 >>> my_news([item], "Ann", words).lines
 (('7:0', 'Dan paid you €\\xa08 rent'),)
 >>> my_news([item], "Dan", words).lines
@@ -25,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.table.records import DrawnCard, Seat, Turn
 from companion.rules.events import (
     AuctionClosed,
     Event,
@@ -50,25 +52,24 @@ class Headline:
     jail: str = ""
 
 
-def headline(state: Mapping[str, Any], player: str | None, words: Words) -> Headline | None:
-    """Whose turn it is and what it owes ("Doubles: roll again"), or who won; None with no
-    game."""
-    if not state.get("players"):
+def headline(turn: Turn, players: Sequence[Seat], player: str | None,
+             words: Words) -> Headline | None:
+    """Whose turn it is and what it owes ("Doubles: roll again"), or who won, from the
+    table view's `turn` and `players`; None with no game."""
+    if not players:
         return None
-    winner = state.get("winner")
+    winner = turn.winner
     if winner:
         return Headline(words.say("news_game_over", player=winner) or str(winner))
-    current = state.get("current")
-    turn = state.get("turn") or {}
-    again = bool(turn.get("doubles")) and bool(turn.get("must_roll"))
+    current = turn.current
+    again = turn.roll_again
     mine = current == player and player is not None
     if mine:
         text = words.say("news_your_roll_again" if again else "news_your_turn")
     else:
         text = words.say("news_roll_again" if again else "news_turn", player=current)
-    me: Mapping[str, Any] = next((p for p in state.get("players") or []
-                                  if p.get("name") == player), {})
-    jail = (words.say("news_you_in_jail") or "") if me.get("in_jail") else ""
+    me = next((p for p in players if p.name == player), None) if player is not None else None
+    jail = (words.say("news_you_in_jail") or "") if me is not None and me.jailed else ""
     return Headline(text or str(current), mine, jail)
 
 
@@ -81,21 +82,20 @@ class CardNews:
     player: str
 
 
-def card_news(state: Mapping[str, Any], words: Words) -> CardNews | None:
-    """The card that is news now (the session's "card_news"), with its drawer; None once
-    its effect is over, and at game over."""
-    card = state.get("card_news")
-    if not isinstance(card, Mapping) or not card.get("id") or state.get("winner"):
+def card_news(card: DrawnCard | None, winner: str | None, words: Words) -> CardNews | None:
+    """The card that is news now (the table view's `card`), with its drawer, in the words'
+    language and edition; None once its effect is over (no card), and at game over (a
+    `winner`)."""
+    if card is None or not card.id or winner:
         return None
-    edition = str(state.get("edition") or "")
-    deck = str(card.get("deck") or "")
-    text = str(card.get("text") or "")
+    edition = words.setup.edition
+    deck, text = card.deck, card.text
     try:
-        text = i18n.localized_name(edition, str(card["id"]), words.lang)
+        text = i18n.localized_name(edition, card.id, words.lang)
         deck = i18n.localized_name(edition, deck, words.lang)
     except KeyError:
         pass
-    player = str(card.get("player") or "")
+    player = card.player or ""
     title = words.say("news_card", player=player, deck=deck) or f"{player}: {deck}"
     return CardNews(title, text, player)
 

@@ -31,6 +31,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.game.table.records import Setup
 from companion.rules.codes import Code
 from companion.words import catalog as i18n
 from companion.words.refusal_texts import SENTENCES
@@ -185,6 +186,30 @@ def _need(params: Mapping[str, Any], key: str) -> Any:
     if value is None or value == "":
         raise _Missing(key)
     return value
+
+
+def setup_square_name(square: Any, setup: Setup, lang: str) -> str:
+    """A square (board index or id) named in `lang` as the setup's edition prints it there;
+    a square the edition cannot name in `lang` keeps its printed name (the one the state's
+    squares carry), as `square_name` says it from the state."""
+    board = i18n.edition_data(setup.edition).get("squares") or [] if setup.edition else []
+    index: int | None = None
+    key: Any = None
+    if isinstance(square, int) and not isinstance(square, bool):
+        index = square
+        key = board[square].get("id") if 0 <= square < len(board) else None
+    elif isinstance(square, str):
+        key = square
+        index = next((i for i, sq in enumerate(board) if sq.get("id") == square), None)
+    if key is not None and setup.edition:
+        try:
+            return i18n.localized_name(setup.edition, str(key), lang)
+        except KeyError:
+            pass
+    printed = setup.printed_name(index) if index is not None else None
+    if printed:
+        return printed
+    raise _Missing("square")
 
 
 def square_name(square: Any, state: Mapping[str, Any], lang: str) -> str:

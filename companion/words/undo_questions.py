@@ -15,13 +15,14 @@ command is unknown, or a translation is broken), a plainer question is asked: "U
 last move?", else "Undo the last move?". Never a raw template, never an exception.
 
 >>> from companion.words import catalog as i18n
->>> state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"]}
+>>> from companion.game.table.records import Setup
+>>> setup = Setup("classic-eur", i18n.edition_data("classic-eur")["currency"], {})
 >>> entry = {"command": {"do": "buy"}, "events": [
 ...     {"kind": "bought", "player": "Ann", "square": 39, "price": 400}]}
->>> describe_undo(entry, state, "en", lambda _ctx, text: text)
+>>> describe_undo(entry, setup, "en", lambda _ctx, text: text)
 'Undo: Ann bought Rue de la Paix?'
 >>> describe_undo({"command": {"do": "roll", "dice": [3, 4]}, "events": [
-...     {"kind": "rolled", "player": "Bo", "dice": [3, 4], "double": False}]}, state, "sv",
+...     {"kind": "rolled", "player": "Bo", "dice": [3, 4], "double": False}]}, setup, "sv",
 ...     i18n.translator("sv").pgettext)
 'Ångra kastet av Bo (3 + 4)?'
 """
@@ -32,6 +33,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.game.table.records import Setup
 from companion.words.move_facts import actor, dice_text, facts
 from companion.words.undo_texts import QUESTIONS
 
@@ -42,13 +44,13 @@ Gettext = Callable[[str, str], str]
 JSON = dict[str, Any]
 
 
-def describe_undo(entry: Mapping[str, Any] | None, state: Mapping[str, Any] | None,
+def describe_undo(entry: Mapping[str, Any] | None, setup: Setup,
                   lang: str, gettext: Gettext) -> str:
     """The question to ask before undoing `entry` (a journal entry: "command", "events",
-    "source"), in `lang` (`gettext`: the pgettext of a catalog in `lang`; `state`: the public
-    state JSON now, for the edition's square names and money). Without an entry (nothing
+    "source"), in `lang` (`gettext`: the pgettext of a catalog in `lang`; `setup`: the table
+    view's, for the edition's square names and money). Without an entry (nothing
     known to undo), the plain "Undo the last move?"."""
-    msg_id, fields = question(entry, state, lang, gettext)
+    msg_id, fields = question(entry, setup, lang, gettext)
     said = _say(msg_id, fields, gettext)
     if said is None and entry:  # a broken translation: the plainer question
         player = actor(entry)
@@ -58,7 +60,7 @@ def describe_undo(entry: Mapping[str, Any] | None, state: Mapping[str, Any] | No
     return said or QUESTIONS[msg_id].text.format(**fields)
 
 
-def question(entry: Mapping[str, Any] | None, state: Mapping[str, Any] | None, lang: str,
+def question(entry: Mapping[str, Any] | None, setup: Setup, lang: str,
              gettext: Gettext) -> tuple[str, dict[str, str]]:
     """(message id, fields) of the question for `entry`: its command's own question when
     the entry has the facts, else "undo_last_player" (who made the move), else
@@ -66,7 +68,7 @@ def question(entry: Mapping[str, Any] | None, state: Mapping[str, Any] | None, l
     if not entry:
         return "undo_last", {}
     try:
-        variant, fields = facts(entry, state or {}, lang, gettext)
+        variant, fields = facts(entry, setup, lang, gettext)
         msg_id = f"undo_{variant}" if variant is not None else None
         if msg_id not in QUESTIONS:
             msg_id = None

@@ -16,6 +16,7 @@ from typing import Any
 from companion.game.api import JSON, Outcome, Source, Standing, Update
 from companion.game.table.offers import OfferStore
 from companion.game.table.view import TableView, build
+from companion.game.telling.story import Story
 from companion.inputs.controller import InputController
 from companion.inputs.events import InputEvent, TagEvent
 from companion.inputs.pump import InputPump
@@ -67,7 +68,7 @@ class _TimingSession:
     def undo_to(self, seq: int, source: Source, expect_version: int | None = None) -> Outcome:
         return Outcome(False, 1)
 
-    def story(self) -> JSON | None:
+    def story(self) -> Story | None:
         return None
 
     def undo_to_plan(self, seq: int) -> JSON:

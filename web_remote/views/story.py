@@ -2,7 +2,7 @@
 same story as one self-contained HTML page to keep: inline CSS and SVG, no script, no
 address outside it, so it opens offline years later).
 
-The figures are the session's (companion.game.telling.story, from the journal), read as its
+The figures are the session's (companion.game.telling.story, from the journal), handed as its
 typed record (`Story`); here they are said in the phone's language: names of squares as
 the edition names them, money as it writes it, the colour groups by their printed colour
 and their properties' names (the table view's `setup`).
@@ -18,7 +18,7 @@ from flask import Blueprint, Response, render_template
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.game.table.view import TableView
-from companion.game.telling.story import Story, read
+from companion.game.telling.story import Story
 from companion.words.catalog import group_digits, localized_name
 from companion.words.move_words import Words, trade_lines
 from web_remote.context import identity, refuse, remote
@@ -41,7 +41,7 @@ def told(story: Story, view: TableView, inline: bool = False) -> dict[str, Any]:
     names = square_names(view, lang)
     ed = edition(story.edition)
     table_edition = view.setup.edition
-    words = Words(view.state, lang, catalog(lang))
+    words = Words(view.setup, lang, catalog(lang))
 
     def cash(amount: int) -> str:
         return money(amount, cur, lang)
@@ -93,7 +93,7 @@ def told(story: Story, view: TableView, inline: bool = False) -> dict[str, Any]:
 def story() -> BaseResponse:
     """The game's story so far (the whole of it at the end)."""
     state = remote().session.state()
-    found = read(remote().session.story())
+    found = remote().session.story()
     return page("story", state=state,
                 story=told(found, remote().table(state)) if found else None)
 
@@ -103,7 +103,7 @@ def download() -> BaseResponse:
     """The story as one HTML page to keep (inline CSS and SVG, nothing fetched)."""
     if identity() is None:
         return refuse("not_joined", _("Scan the code on the table to join."), 401)
-    found = read(remote().session.story())
+    found = remote().session.story()
     if found is None:
         return refuse("no_game", _("There is no game yet."), 404)
     css = re.sub(r"url\([^)]*\)", "none", CSS.read_text(encoding="utf-8"))

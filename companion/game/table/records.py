@@ -129,6 +129,8 @@ class Turn:
     dice: tuple[int | str, ...]
     #: Mega: a Mr. Monopoly turn (nobody else builds, lifts a mortgage or trades)
     mr_monopoly: bool = False
+    #: doubles were rolled and the player must roll again
+    roll_again: bool = False
 
     @classmethod
     def of(cls, state: Mapping[str, Any]) -> Turn:
@@ -139,7 +141,8 @@ class Turn:
                    pending=_str(pending.get("kind")), pending_player=_str(pending.get("player")),
                    winner=_str(state.get("winner")), number=_int(turn.get("number"), 1),
                    rolled=bool(turn.get("rolled")), dice=tuple(state.get("dice") or ()),
-                   mr_monopoly=bool(turn.get("mr_monopoly")))
+                   mr_monopoly=bool(turn.get("mr_monopoly")),
+                   roll_again=bool(turn.get("doubles")) and bool(turn.get("must_roll")))
 
 
 #: the bank's stock key of each building in the state JSON's "bank"

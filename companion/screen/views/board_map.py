@@ -479,7 +479,8 @@ def _card_title(state: Mapping[str, Any], ui: UiState, card: DrawnCard | None) -
     """Who drew which deck ("Cleo drew Chance"), or the deck's name alone."""
     deck = card.deck if card is not None else ""
     lang = language()
-    said = card_news(state, Words(state, lang, i18n.translator(lang)))
+    table = table_of(state, ui)
+    said = card_news(table.card, table.winner, Words(table.setup, lang, i18n.translator(lang)))
     return said.title if said is not None else ui.board.deck_names.get(deck) or deck
 
 

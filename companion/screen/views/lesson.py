@@ -9,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from companion.game.table.records import Setup
 from companion.screen import texts, theme
 from companion.screen.painter import Painter
 from companion.words import catalog as i18n
@@ -22,7 +23,7 @@ def lesson_now(state: Mapping[str, Any]) -> tuple[LessonSaid, str | None] | None
         return None
     for lesson in teaching.get("lessons") or []:
         lang = texts.language()
-        said = say_lesson(lesson, state, lang, i18n.translator(lang))
+        said = say_lesson(lesson, Setup.of(state), lang, i18n.translator(lang))
         if said is not None:
             return said, lesson.get("player")
     return None

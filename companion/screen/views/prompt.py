@@ -109,7 +109,8 @@ def undo_question(state: Mapping[str, Any], ui: UiState) -> str:
     """The UNDO confirmation naming the move it takes back ("Undo: Ann bought Rue de la
     Paix?"), in the screen's language; "Undo the last move?" when that is not known."""
     lang = texts.language()
-    return describe_undo(ui.undo_target, state, lang, i18n.translator(lang).pgettext)
+    return describe_undo(ui.undo_target, table_of(state, ui).setup, lang,
+                         i18n.translator(lang).pgettext)
 
 
 def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:

@@ -3,9 +3,9 @@ the rulebook section it stands in (companion.words.explaining.rulebook), for the
 the phones.
 
 >>> from companion.words import catalog as i18n
->>> state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"],
-...          "options": {"jail_fine": 50}}
->>> said = say_lesson({"topic": "jail", "player": "Bo"}, state, "en", i18n.translator("en"))
+>>> from companion.game.table.records import Setup
+>>> setup = Setup("classic-eur", i18n.edition_data("classic-eur")["currency"], {"jail_fine": 50})
+>>> said = say_lesson({"topic": "jail", "player": "Bo"}, setup, "en", i18n.translator("en"))
 >>> said.text.replace(i18n.NBSP, " ")
 'Bo is in jail. Leave by paying € 50, using a Get Out of Jail Free card or rolling a double.'
 >>> said.where, said.anchor
@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.table.records import Setup
 from companion.words.explaining import rulebook
 from companion.words.move_words import Catalog, Words
 
@@ -40,23 +41,23 @@ class LessonSaid:
     anchor: str
 
 
-def say_lesson(lesson: Mapping[str, Any], state: Mapping[str, Any], lang: str,
+def say_lesson(lesson: Mapping[str, Any], setup: Setup, lang: str,
                catalog: Catalog) -> LessonSaid | None:
-    """A lesson of the state JSON's `teaching.lessons`, said; None for an unknown topic."""
+    """A lesson of the state JSON's `teaching.lessons`, said with the game's setup (the
+    table view's: edition, money, rule options); None for an unknown topic."""
     topic = str(lesson.get("topic", ""))
     msg_id = f"lesson_{topic}"
     if topic not in SECTION:
         return None
-    words = Words(state, lang, catalog)
-    options = state.get("options") if isinstance(state.get("options"), Mapping) else {}
-    assert isinstance(options, Mapping)
+    words = Words(setup, lang, catalog)
+    options = setup.options
     text = words.say(msg_id, player=lesson.get("player") or "",
                      salary=words.money(options.get("salary", 0)),
                      fine=words.money(options.get("jail_fine", 0)),
                      houses=options.get("houses_before_hotel", 4))
     if text is None:
         return None
-    section = rulebook.section_about(str(state.get("edition", rulebook.GENERAL)), lang,
+    section = rulebook.section_about(setup.edition or rulebook.GENERAL, lang,
                                      SECTION[topic], lang)  # else the classic book in lang
     where = words.say("lesson_where", section=section.title) if section is not None else None
     return LessonSaid(words.say("lesson_badge") or "", text, where or "",

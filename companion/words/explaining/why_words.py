@@ -7,13 +7,14 @@ rule); this module only says it. A house rule that changed a figure from the edi
 is said as such.
 
 >>> from companion.words import catalog as i18n
+>>> from companion.game.table.records import Setup
 >>> from companion.words.move_words import Words
 >>> state = {"edition": "classic-eur", "currency": i18n.edition_data("classic-eur")["currency"],
 ...          "options": {"unbuilt_rent_full_group": 2}}
 >>> event = {"kind": "transfer", "from": "Bo", "to": "Ann", "amount": 8, "reason": "rent",
 ...          "why": {"rule": "rent_full_group", "square": 3, "terms": {"rent": 4, "times": 2},
 ...                  "option": "unbuilt_rent_full_group"}}
->>> explain(event, Words(state, "en", i18n.translator("en"))).replace(i18n.NBSP, " ")
+>>> explain(event, Words(Setup.of(state), "en", i18n.translator("en"))).replace(i18n.NBSP, " ")
 'Rent € 8 = € 4 × 2: Ann owns the whole colour group, no houses'
 >>> topic(event)
 'rent'
@@ -26,6 +27,7 @@ from functools import cache
 from typing import Any
 
 from companion.editions import load_edition
+from companion.game.table.records import Setup
 from companion.words.explaining.why_texts import WHY
 from companion.words.move_words import Words
 
@@ -95,13 +97,13 @@ def _book_value(edition: str, option: str) -> Any:
         return None
 
 
-def house_rule(why: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+def house_rule(why: Mapping[str, Any], setup: Setup) -> bool:
     """Whether the table's house rule, not the edition's book, set a figure of the reason."""
     option = why.get("option")
-    options = state.get("options")
-    if not isinstance(option, str) or not isinstance(options, Mapping) or option not in options:
+    options = setup.options
+    if not isinstance(option, str) or option not in options:
         return False
-    book = _book_value(str(state.get("edition", "")), option)
+    book = _book_value(setup.edition, option)
     return book is not None and options[option] != book
 
 
@@ -128,7 +130,7 @@ def explain(event: Mapping[str, Any], words: Words) -> str | None:
     if base != amount:
         text = words.say("why_card_times", reason=text, card_times=card_times,
                          amount=words.money(amount)) or text
-    if house_rule(why, words.state):
+    if house_rule(why, words.setup):
         text = words.say("why_house_rule", reason=text) or text
     return text
 
