@@ -7,7 +7,7 @@ into docs/screenshots/ as LANG-WIDTHxHEIGHT.png, small: a palette PNG of the 256
 colours (the screen's colours are flat; only anti-aliased edges have more), else pygame's own.
 Eight players (a bot game, one with a 24-letter name) are drawn too, in English, German and
 Russian, as LANG-WIDTHxHEIGHT-8p.png. The phones' corner shows a fixed documentation address
-(192.0.2.10, TEST-NET), not this machine's, so running `python tools/make_screenshots.py`
+(192.0.2.10, TEST-NET), not this machine's, so running `python -m tools.make_screenshots`
 again gives the same pictures.
 """
 
