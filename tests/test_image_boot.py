@@ -128,7 +128,7 @@ def why_not() -> str | None:
     """Why the image boot test cannot run here, or None."""
     if os.environ.get("COMPANION_IMAGE_TEST", OPT_IN) != "1":
         return ("COMPANION_IMAGE_TEST is not 1 (building the card image takes 30-60 min "
-                "the first time, booting it twice about 10)")
+                "the first time, booting it three times about 10)")
     if os.geteuid() != 0:
         return "needs root (debootstrap, chroot)"
     for tool, package in ((QEMU, "qemu-system-arm"), ("zbarimg", "zbar-tools"),
