@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.game.api import JSON, Outcome, Source, Standing, Update
 from companion.game.journal import JournalError
@@ -31,6 +31,8 @@ from companion.game.table.view import TableView
 from companion.game.telling.story import Story
 from companion.rules.commands import Command
 from companion.rules.events import GameSwitched
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -56,22 +58,13 @@ def _nothing() -> None:
     """The remover of a listener that is registered nowhere."""
 
 
-class _Listener:
-    """A listener given to the holder and how to detach it from the current session."""
+class _Attached(Generic[T]):
+    """A listener or follower given to the holder and how to detach it from the current
+    session."""
 
     __slots__ = ("callback", "detach")
 
-    def __init__(self, callback: Callable[[Update], None]) -> None:
-        self.callback = callback
-        self.detach: Callable[[], None] = _nothing
-
-
-class _Follower:
-    """A follower given to the holder and how to detach it from the current session."""
-
-    __slots__ = ("callback", "detach")
-
-    def __init__(self, callback: Callable[[Standing], None]) -> None:
+    def __init__(self, callback: Callable[[T], None]) -> None:
         self.callback = callback
         self.detach: Callable[[], None] = _nothing
 
@@ -125,9 +118,9 @@ class SessionHolder:
         self._session = session if session is not None else opener(self.data_dir, None)
         self._switch_lock = threading.RLock()
         #: each listener given to the holder, with its remover on the current session
-        self._listeners: list[_Listener] = []
+        self._listeners: list[_Attached[Update]] = []
         #: each follower of the writer given to the holder (`follow`), likewise
-        self._followers: list[_Follower] = []
+        self._followers: list[_Attached[Standing]] = []
         #: the table's open offers, kept by whichever game is in use (none survive a switch)
         self._offers: OfferStore | None = None
 
@@ -248,32 +241,26 @@ class SessionHolder:
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Listen to whichever game is current, now and after every switch."""
-        entry = _Listener(callback)
-        with self._switch_lock:
-            entry.detach = self._session.add_listener(callback)
-            self._listeners.append(entry)
-
-        def remove() -> None:
-            with self._switch_lock:
-                if entry in self._listeners:
-                    self._listeners.remove(entry)
-                entry.detach()
-                entry.detach = _nothing
-
-        return remove
+        return self._attach(self._listeners, _Attached(callback),
+                            lambda: self._session.add_listener(callback))
 
     def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
         """Follow whichever game is current on its writer, now and after every switch (a
         game switched to is told `fresh`)."""
-        entry = _Follower(callback)
+        return self._attach(self._followers, _Attached(callback),
+                            lambda: self._session.follow(callback))
+
+    def _attach(self, entries: list[_Attached[T]], entry: _Attached[T],
+                attach: Callable[[], Callable[[], None]]) -> Callable[[], None]:
+        """Attach `entry` to the current session and keep it for the next; returns remove()."""
         with self._switch_lock:
-            entry.detach = self._session.follow(callback)
-            self._followers.append(entry)
+            entry.detach = attach()
+            entries.append(entry)
 
         def remove() -> None:
             with self._switch_lock:
-                if entry in self._followers:
-                    self._followers.remove(entry)
+                if entry in entries:
+                    entries.remove(entry)
                 entry.detach()
                 entry.detach = _nothing
 
