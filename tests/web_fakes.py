@@ -24,7 +24,7 @@ from companion.game.telling.seen import (
     move_news,
     news_items,
 )
-from companion.rules import Accepted, Command, GameState, net_worth
+from companion.rules import Accepted, Command, GameState
 
 
 def _mentions(entry: JSON, player: str) -> bool:
@@ -231,11 +231,7 @@ class FakeSession:
         return Outcome(True, self.version)
 
     def _standing(self, fresh: bool = False) -> Standing:
-        g = self._state
-        if g is None:
-            return Standing(self.version, 0, (), (), fresh)
-        return Standing(g.version, g.turn_number, tuple(p.name for p in g.players),
-                        tuple(net_worth(g, i) for i in range(len(g.players))), fresh)
+        return Standing.of(self._state, self.version, fresh)
 
     def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
         """Tell `callback` the standing now, then after each change (as GameSession)."""

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from companion.rules import GameState, net_worth
 from companion.rules.commands import Command
 
 if TYPE_CHECKING:
@@ -127,6 +128,15 @@ class Standing:
     #: a game was dealt (or dealt again by a redo), or another saved game switched to: what
     #: was recorded before is another game's
     fresh: bool = False
+
+    @classmethod
+    def of(cls, state: GameState | None, version: int, fresh: bool = False) -> Standing:
+        """Where the players of `state` stand (no players before the first game, at the
+        session's `version`)."""
+        if state is None:
+            return cls(version, 0, (), (), fresh)
+        return cls(state.version, state.turn_number, tuple(p.name for p in state.players),
+                   tuple(net_worth(state, i) for i in range(len(state.players))), fresh)
 
 
 class GameSessionProtocol(Protocol):

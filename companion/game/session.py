@@ -64,7 +64,7 @@ from companion.game.telling.seen import (
 )
 from companion.game.telling.story import Story
 from companion.game.telling.teaching import Teaching
-from companion.rules import Accepted, Command, GameState, Rejection, net_worth
+from companion.rules import Accepted, Command, GameState, Rejection
 from companion.rules.commands import COMMAND_TYPES
 from companion.rules.events import GameStarted, Redone, Undone
 
@@ -397,11 +397,7 @@ class GameSession:
 
     def standing(self, fresh: bool = False) -> Standing:
         """Where the players stand now (no players before the first game)."""
-        g = self._state
-        if g is None:
-            return Standing(self.version, 0, (), (), fresh)
-        return Standing(g.version, g.turn_number, tuple(p.name for p in g.players),
-                        tuple(net_worth(g, i) for i in range(len(g.players))), fresh)
+        return Standing.of(self._state, self.version, fresh)
 
     def follow(self, callback: Callable[[Standing], None],
                fresh: bool = False) -> Callable[[], None]:
