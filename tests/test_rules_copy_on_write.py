@@ -8,7 +8,7 @@ import pytest
 
 from companion.bots import Bots
 from companion.game.applying import apply_command
-from companion.rules import Accepted, GameState, apply, snapshot
+from companion.rules import Accepted, GameState, apply, net_worths, snapshot
 
 
 def _game(edition: str, seed: int, players: int) -> list[tuple[GameState, object]]:
@@ -36,3 +36,27 @@ def test_no_state_of_a_game_changes_after_it_was_handed_out(edition: str, seed: 
     assert waited > 50, "the games must have decisions waiting, or the pending list is untested"
     for g, seen in kept:
         assert snapshot(g) == seen
+
+
+def _worth_by_hand(g: GameState, player: int) -> int:
+    """The rulebook's net worth of one player, square by square (the oracle)."""
+    total = g.players[player].cash
+    for sq in g.edition.squares:
+        if sq.price and g.owner[sq.index] == player:
+            total += sq.price - (sq.mortgage if g.mortgaged[sq.index] else 0)
+            total += g.level[sq.index] * sq.house_cost
+            total += g.edition.depot_cost if g.depots and sq.index in g.depots else 0
+    return total
+
+
+@pytest.mark.parametrize(("edition", "seed", "players"), [("classic-eur", 3, 4), ("mega", 4, 5)])
+def test_every_player_s_worth_from_one_walk_of_the_board(edition: str, seed: int,
+                                                         players: int) -> None:
+    """`net_worths` (the state JSON's and the followers' one walk) is each player's worth
+    through a whole game: deeds bought, mortgaged, built on, lost in bankruptcy."""
+    built = mortgaged = 0
+    for g, _ in _game(edition, seed, players):
+        assert net_worths(g) == tuple(_worth_by_hand(g, i) for i in range(len(g.players)))
+        built += any(g.level)
+        mortgaged += any(g.mortgaged)
+    assert built and mortgaged, "the game must build and mortgage, or the walk is untested"

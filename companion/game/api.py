@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.rules import GameState, net_worth
+from companion.rules import GameState, net_worths
 from companion.rules.commands import Command
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ class Standing:
         if state is None:
             return cls(version, 0, (), (), fresh)
         return cls(state.version, state.turn_number, tuple(p.name for p in state.players),
-                   tuple(net_worth(state, i) for i in range(len(state.players))), fresh)
+                   net_worths(state), fresh)
 
 
 class GameSessionProtocol(Protocol):

@@ -21,12 +21,12 @@ from companion.rules.events import Event, EventError, Events, event_from_json
 from companion.rules.legal import legal_commands
 from companion.rules.options import RuleOptions
 from companion.rules.state import GameState, PendingKind
-from companion.rules.view import net_worth, public_state, restore, snapshot
+from companion.rules.view import net_worth, net_worths, public_state, restore, snapshot
 
 __all__ = [
     "Accepted", "Code", "Command", "command_to_json", "Edition", "EditionError", "Event",
     "EventError", "Events", "GameState", "PendingKind", "event_from_json",
     "Rejection", "Result", "RuleOptions", "RulesError", "SquareKind", "Verb", "apply",
-    "legal_commands", "net_worth", "new_game", "parse_command", "parse_edition",
+    "legal_commands", "net_worth", "net_worths", "new_game", "parse_command", "parse_edition",
     "public_state", "restore", "snapshot",
 ]

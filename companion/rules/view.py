@@ -39,14 +39,24 @@ JSON = dict[str, Any]
 
 def net_worth(g: GameState, player: int) -> int:
     """Cash, deeds at price (mortgaged at price less the mortgage), buildings at cost."""
-    total = g.players[player].cash
+    return net_worths(g)[player]
+
+
+def net_worths(g: GameState) -> tuple[int, ...]:
+    """Every player's `net_worth`, in seat order, from one walk of the board (what the
+    state JSON and the session's followers need after each move)."""
+    totals = [p.cash for p in g.players]
+    owner, mortgaged, level, depots = g.owner, g.mortgaged, g.level, g.depots
     for sq in g.edition.squares:
-        if sq.kind in OWNABLE and g.owner[sq.index] == player:
-            total += sq.price - (sq.mortgage if g.mortgaged[sq.index] else 0)
-            total += g.level[sq.index] * sq.house_cost
-            if g.depots and sq.index in g.depots:
-                total += g.edition.depot_cost
-    return total
+        if sq.kind in OWNABLE:
+            i = sq.index
+            who = owner[i]
+            if who >= 0:
+                totals[who] += (sq.price - (sq.mortgage if mortgaged[i] else 0)
+                                + level[i] * sq.house_cost)
+                if depots and i in depots:
+                    totals[who] += g.edition.depot_cost
+    return tuple(totals)
 
 
 def _name(g: GameState, who: int) -> str | None:
@@ -108,6 +118,7 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
         squares.append(row)
     card = ed.cards.get(g.last_card)
     tickets = BUS_DECK in ed.decks
+    worths = net_worths(g)
     out: JSON = {
         "version": g.version,
         "edition": ed.id,
@@ -116,7 +127,7 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
         "players": [
             {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
              "jail_turns": p.jail_turns, "jail_cards": len(p.jail_cards),
-             "bankrupt": p.bankrupt, "net_worth": net_worth(g, i),
+             "bankrupt": p.bankrupt, "net_worth": worths[i],
              **({"bus_tickets": len(p.bus_tickets)} if tickets else {})}
             for i, p in enumerate(g.players)
         ],

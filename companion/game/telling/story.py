@@ -36,7 +36,7 @@ from companion.game.telling.story_record import (
     WorthPoint,
     read,
 )
-from companion.rules import Accepted, GameState, net_worth
+from companion.rules import Accepted, GameState, net_worths
 from companion.rules.events import AuctionClosed, Moved, Traded, Transfer, Turn, Winner
 
 JSON = dict[str, Any]
@@ -121,7 +121,7 @@ def tell(moves: Iterable[Entry]) -> Story | None:
 
 
 def _worths(state: GameState) -> tuple[int, ...]:
-    return tuple(net_worth(state, i) for i in range(len(state.players)))
+    return net_worths(state)
 
 
 def _position(state: GameState, name: str | None) -> int | None:

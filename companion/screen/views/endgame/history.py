@@ -43,7 +43,7 @@ def networth_series(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, int]
     """Net worth of every player after each command that stands, by replaying them."""
     try:
         from companion.game.applying import apply_command
-        from companion.rules import Accepted, net_worth
+        from companion.rules import Accepted, net_worths
     except ImportError:  # a build without the engine beside the screen
         return []
     series: list[dict[str, int]] = []
@@ -55,5 +55,6 @@ def networth_series(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, int]
             log.info("history: %s refused on replay", command.get("do"))
             continue
         state = result.state
-        series.append({p.name: net_worth(state, i) for i, p in enumerate(state.players)})
+        series.append(dict(zip((p.name for p in state.players), net_worths(state),
+                                  strict=True)))
     return series
