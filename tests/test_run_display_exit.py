@@ -25,7 +25,7 @@ from window_watch import TESTS, Reports
 from companion.game.api import Source
 from companion.game.session import GameSession
 from tools.bench.probe import HttpPhone
-from tools.bench.proc import CHECKOUT, Companion, Xvfb, have_xvfb
+from tools.bench.proc import CHECKOUT, Companion, Xvfb, child_env, have_xvfb
 
 pytestmark = pytest.mark.skipif(not have_xvfb(), reason="needs Xvfb")
 
@@ -119,7 +119,8 @@ def run(tmp_path: Path) -> Iterator[Run]:
         started.close()
 
 
-@pytest.mark.parametrize("order", ["together", "display first", "sigterm first"])
+@pytest.mark.parametrize("order", ["together", "display first", "sigterm first",
+                                   "display stays"])
 def test_a_stop_with_the_display_going_away_ends_the_process_with_its_game_closed(
         run: Run, order: str) -> None:
     version = run.play_a_turn()
@@ -130,10 +131,12 @@ def test_a_stop_with_the_display_going_away_ends_the_process_with_its_game_close
     elif order == "display first":
         display.send_signal(signal.SIGKILL)
         companion.send_signal(signal.SIGTERM)
-    else:  # the display goes while the companion closes its parts
+    elif order == "sigterm first":  # the display goes while the companion closes its parts
         companion.send_signal(signal.SIGTERM)
         run.heard("STOPPING=1")
         display.send_signal(signal.SIGKILL)
+    else:  # the ordinary stop: SDL shut down on a display that answers
+        companion.send_signal(signal.SIGTERM)
     assert run.ended() == 0, run.child.errors[-10:]
     assert not any("Traceback" in line or "XIO" in line for line in run.child.errors), \
         run.child.errors[-10:]
@@ -146,3 +149,57 @@ def test_a_stop_with_the_display_going_away_ends_the_process_with_its_game_close
         moves = [entry for entry in session.history(limit=100) if entry["kind"] == "command"]
     assert [m["command"]["do"] for m in moves][0] == "new_game"
     assert any(m["command"]["do"] == "roll" for m in moves), moves
+
+
+#: a window on DISPLAY, watched as the screen loop watches it; once the parent says the X
+#: server is gone, optionally (argv[1] "flagged") read from it until Xlib has marked the
+#: connection dead, then close_display, whose `leave` ends the process with 7
+CLOSING = """
+import os, sys
+import pygame
+from companion.screen.app import DisplaySpec, close_display, open_display
+from companion.screen.wakeups import DisplayLoss
+assert open_display(DisplaySpec((200, 100))) is not None
+loss = DisplayLoss.watch(pygame.display.get_driver(), pygame.display.get_wm_info())
+assert loss is not None
+print("open", flush=True)
+sys.stdin.readline()
+if sys.argv[1] == "flagged":
+    for _ in range(100_000):
+        pygame.event.pump()
+        if loss.lost.is_set():
+            break
+    else:
+        os._exit(4)
+print("closing", flush=True)
+close_display(lambda: os._exit(7))
+print("closed", flush=True)
+os._exit(3)
+"""
+
+
+@pytest.mark.parametrize("xlib", ["flagged", "not yet"])
+def test_closing_the_display_on_a_dead_x_server_leaves_instead(xlib: str) -> None:
+    """close_display on a connection whose X server is gone calls `leave` (here: the exit
+    code 7), whether Xlib marked it dead already ("flagged": then it calls no handler
+    again, and SDL must not be asked at all) or finds it broken during SDL's shutdown."""
+    xvfb = Xvfb()
+    child = subprocess.Popen(
+        [sys.executable, "-c", CLOSING, xlib], cwd=CHECKOUT, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=child_env({"DISPLAY": xvfb.display, "SDL_AUDIODRIVER": "dummy"}))
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        assert child.stdout.readline() == "open\n"
+        xvfb.proc.send_signal(signal.SIGKILL)
+        xvfb.proc.wait(WAIT_S)  # its connections closed by the kernel
+        child.stdin.write("gone\n")
+        child.stdin.flush()
+        out, err = child.communicate(timeout=EXIT_S)
+        assert child.returncode == 7, (child.returncode, out, err)
+        assert out == "closing\n", out
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+        xvfb.close()

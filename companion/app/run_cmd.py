@@ -94,19 +94,23 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 128 + int(stop.args[0])
     except BaseException:
-        if not _display_lost:
+        if not (_display_lost or _screen_opened):
             raise
-        import traceback  # said, then gone: SDL's exit handlers would hang on the dead display
+        import traceback  # said, then gone: SDL's exit handlers would hang on a dead display
 
         traceback.print_exc()
         code = 1
     if _display_lost:
         leave_after_display_loss(code)
+    if _screen_opened:
+        close_screen(code)
     return code
 
 
 #: the display went away while this process ran (SDL must not be shut down on it)
 _display_lost = False
+#: a screen was opened (SDL's display is shut down by close_screen, not at the exit)
+_screen_opened = False
 #: what run_headless returns when the display came back: start again, with the screen
 COME_BACK = -1
 #: how often a table whose display went away looks whether it is back (seconds, on a
@@ -119,7 +123,9 @@ def leave_after_display_loss(code: int) -> None:
     SDL's shutdown on the dead connection would wait forever for an X event or end the
     process with exit(1) (companion.screen.wakeups.DisplayLoss), so the interpreter is left
     with os._exit, or, when the display came back (`code` COME_BACK), replaced by the same
-    command line started again, which opens the screen (the phones' pages reconnect)."""
+    command line started again, which opens the screen (the phones' pages reconnect).
+    Also the way out when the X server is found gone only as the screen closes
+    (close_screen)."""
     sys.stdout.flush()
     sys.stderr.flush()
     logging.shutdown()
@@ -129,6 +135,17 @@ def leave_after_display_loss(code: int) -> None:
         drop_our_hints()  # the new process chooses its drawing as a fresh start does
         os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
     os._exit(code)
+
+
+def close_screen(code: int) -> None:
+    """Shut the screen's display down, the run's own parts closed (the game's journal among
+    them), before the interpreter's exit would: an X server that went away at the same
+    moment as the stop (a shutdown stopping both) is then found here, and the process
+    leaves with `code` as leave_after_display_loss does, instead of waiting forever inside
+    SDL's shutdown (companion.screen.app.close_display)."""
+    from companion.screen.app import close_display
+
+    close_display(lambda: leave_after_display_loss(code))
 
 
 def _main(argv: list[str]) -> int:
@@ -208,6 +225,8 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
         prefer_plain_framebuffer()  # no GL where SDL does not need it (the user's wins)
         surface = open_display(DisplaySpec(parse_size(args.size) or config.screen.size,
                                            args.fullscreen or config.screen.fullscreen))
+        global _screen_opened
+        _screen_opened = surface is not None
         if surface is None:
             from companion.screen.app import why_no_display
 

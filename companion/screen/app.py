@@ -19,7 +19,7 @@ import pygame
 from companion.screen.controller import Controller
 from companion.screen.render import render
 from companion.screen.views.dice import SPEED_KEYS
-from companion.screen.wakeups import DisplayLoss, FirstFrame, InputWaiter
+from companion.screen.wakeups import DisplayLoss, FirstFrame, InputWaiter, leave_on_x_break
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +149,20 @@ def open_display(spec: DisplaySpec) -> pygame.Surface | None:
                 pygame.display.quit()
         _why_none = f"the display did not open: {exc}"
         return None
+
+
+def close_display(leave: Callable[[], None]) -> None:
+    """Shut SDL's display down now, the run's parts closed, rather than in pygame's handler
+    at the interpreter's exit: there a display whose X server went away at the same moment
+    as the stop (a shutdown stopping both, a `pkill` of the two) kept the process waiting
+    for an X event forever, at 90 % CPU (companion.screen.wakeups.leave_on_x_break). Here
+    a connection found broken, before or during the shutdown, calls `leave` instead, which
+    ends the process (os._exit, its logs flushed, with the run's exit code)."""
+    if not pygame.display.get_init():
+        return
+    if leave_on_x_break(leave) and DisplayLoss.any_lost():
+        leave()  # already marked dead: Xlib would not even call the handler again
+    pygame.display.quit()
 
 
 def _open(spec: DisplaySpec) -> pygame.Surface:

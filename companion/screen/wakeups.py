@@ -191,11 +191,19 @@ class DisplayLoss:
 
     #: the handlers installed (kept alive as long as the process: Xlib holds the pointer)
     _installed: list[object] = []
+    #: every connection watched in this process (any_lost)
+    _watches: list[DisplayLoss] = []
 
     def __init__(self) -> None:
         self.lost = threading.Event()
         #: why, in a few words, once lost
         self.why = ""
+
+    @classmethod
+    def any_lost(cls) -> bool:
+        """Whether a watched X connection of this process broke (Xlib then calls no handler
+        for it again, and SDL's shutdown on it would wait forever: leave_on_x_break)."""
+        return any(loss.lost.is_set() for loss in cls._watches)
 
     @classmethod
     def watch(cls, driver: str, wm_info: Mapping[str, object]) -> DisplayLoss | None:
@@ -222,6 +230,7 @@ class DisplayLoss:
 
         handler = _EXIT_HANDLER(on_exit)
         cls._installed.append(handler)
+        cls._watches.append(loss)
         install(display, handler, None)
         # Xlib's default IO error handler exits itself before any exit handler is asked:
         # ours only returns (for every connection: one without our exit handler still ends
@@ -230,6 +239,36 @@ class DisplayLoss:
         xlib.XSetIOErrorHandler.restype = ctypes.c_void_p
         xlib.XSetIOErrorHandler(_RETURN_FROM_IO_ERROR)
         return loss
+
+
+def leave_on_x_break(leave: Callable[[], None]) -> bool:
+    """From now on an X connection of this process that breaks calls `leave`, which must end
+    the process (os._exit); True when armed (False: no libX11, so no X connection either).
+
+    For the last act of a run whose parts are all closed: SDL's shutdown of its window.
+    On a connection whose X server is gone (killed at the same moment as the stop) SDL
+    waits for an X event that never comes, in a loop that keeps a core busy forever
+    (libX11's XIfEvent: Xlib calls the handlers once, marks the connection dead, and every
+    later read returns at once with nothing). The IO error handler is Xlib's one for every
+    connection (SDL's second one too, whose default exit handler would exit(1)), and is
+    called before a display's exit handler: the process ends there, as it was about to.
+    Xlib calls no handler again for a connection already marked dead: DisplayLoss.any_lost
+    says whether one is, and then SDL must not be shut down at all."""
+    try:
+        xlib = ctypes.CDLL("libX11.so.6")
+    except OSError:
+        return False
+
+    def on_io_error(_display: int | None) -> int:
+        leave()
+        return 0  # `leave` broke its promise: Xlib's exit handlers decide, as before
+
+    handler = _IO_HANDLER(on_io_error)
+    DisplayLoss._installed.append(handler)  # Xlib holds the pointer for the process's life
+    xlib.XSetIOErrorHandler.argtypes = [_IO_HANDLER]
+    xlib.XSetIOErrorHandler.restype = ctypes.c_void_p
+    xlib.XSetIOErrorHandler(handler)
+    return True
 
 
 def x11_answers(name: str | None) -> bool:
