@@ -92,7 +92,7 @@ def main(argv: list[str]) -> int:
     except StopDuringStart as stop:
         print(f"companion run: stopped ({signal.Signals(stop.args[0]).name}) while starting",
               file=sys.stderr)
-        return 128 + int(stop.args[0])
+        code = 128 + int(stop.args[0])
     except BaseException:
         if not (_display_lost or _screen_opened):
             raise
