@@ -59,6 +59,11 @@ class Run:
                      "NOTIFY_SOCKET": str(tmp_path / "notify"),
                      "PYTHONPATH": os.pathsep.join([str(CHECKOUT), str(TESTS)])},
                 pass_fds=(write,), prefix=[sys.executable, "-m", "screen_watch", str(write)])
+        except BaseException:
+            os.close(read)
+            self.xvfb.close()
+            self.notify.close()
+            raise
         finally:
             os.close(write)
         self.reports = Reports(read, self.child)
