@@ -199,6 +199,13 @@ class ScreenLoop:
         #: the next frame is drawn whole (the first, after the window changed or was
         #: exposed); else only the regions that changed (companion.screen.render)
         self.whole = True
+        #: the controller's count of updates applied when the last frame was drawn: a frame
+        #: after newer ones shows their result first (render's `result_first`)
+        self.drawn_applied = 0
+        #: the last frame left regions for the next one (the result went first), or the
+        #: work of an update done after its first frame changed what is shown: the loop
+        #: draws again at once, without sleeping
+        self.follow_up = False
         #: holds the session's other listeners until a frame shows their update
         #: (companion.screen.wakeups.FirstFrame); installed on the controller while `run` runs
         self.first_frame = FirstFrame()
@@ -240,18 +247,29 @@ class ScreenLoop:
         controller.sync_language()
         applied = controller.applied  # the updates this frame shows
         last, self.whole = (None if self.whole else controller.frame), False
-        frame = controller.frame = render(controller.state, controller.ui, self.surface, last)
+        # a new result on a frame with nothing pending goes first: the decision panel (and
+        # the dice) alone, the rest of the update's work and regions right after the flip
+        first = applied != self.drawn_applied and last is not None and not last.pending
+        if not first:
+            controller.finish_updates()
+        frame = controller.frame = render(controller.state, controller.ui, self.surface, last,
+                                          result_first=first)
         if frame.dirty is None:
             pygame.display.flip()
         elif frame.dirty:  # only what changed reaches the screen
             pygame.display.update(frame.dirty)
         self.frames += 1
+        self.drawn_applied = applied
         self.first_frame.shown(applied)  # the phones' and the voice's turn now
         controller.play_held_sounds()  # and the sounds of what it shows
+        finished = controller.finish_updates()  # what the first frame did not need
+        self.follow_up = bool(frame.pending) or finished
 
     def timeout_ms(self) -> int:
         """How long the loop may sleep before the picture changes by itself."""
         frame = self.controller.frame
+        if self.follow_up:  # the rest of a move's frame: at once
+            return 0
         if frame is None or frame.animating:
             return FRAME_MS
         deadline = self.controller.ui.next_change()
@@ -287,6 +305,7 @@ class ScreenLoop:
                     and frame.next_change <= self.controller.clock()
                 if frame is not None and (frame.animating or due):
                     dirty = True
+                dirty = self.follow_up or dirty  # the rest of a move's frame
         finally:
             self.controller.first_frame = None
             self.first_frame.close()

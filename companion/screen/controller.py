@@ -12,6 +12,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,9 @@ class Controller(EntryMixin):
         self.first_frame: FirstFrame | None = None
         #: the events of updates applied whose sounds wait for the frame that shows them
         self._held_sounds: list[list[JSON]] = []
+        #: the work of an update applied that its first frame does not need (the recent
+        #: moves' lines), done after that frame's flip (`finish_updates`)
+        self._unfinished: list[Callable[[], None]] = []
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.wake: Callable[[], None] = lambda: None
         self.frame: Frame | None = None
@@ -310,7 +314,10 @@ class Controller(EntryMixin):
         return True
 
     def apply_update(self, update: Update) -> None:
-        """A new state from the session: animate balances, log, sounds, auction clock."""
+        """A new state from the session: animate balances, log, sounds, auction clock. What
+        only the regions drawn after the first frame read (the recent moves' lines) waits
+        for `finish_updates` under a running loop (right after the frame's flip)."""
+        self.finish_updates()  # the update before this one first, in order
         self.applied += 1
         old = self.state if has_game(self.state) else None
         state = update.state  # the public state of this version, built once for every listener
@@ -335,7 +342,10 @@ class Controller(EntryMixin):
         # the session's view of this version (the offers lapsed by its writer before this
         # update), before anything reads table_of: else a view of the state is built too
         self.refresh_table()
-        record_moves(self.ui, update.events, state)  # an undo strikes its move through
+        # an undo strikes its move through; after the first frame, which does not show them
+        self._unfinished.append(partial(record_moves, self.ui, update.events, state))
+        if self.first_frame is None:  # no loop draws: nothing to come after
+            self.finish_updates()
         first = (update.events or [{}])[0].get("kind")
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
@@ -356,6 +366,15 @@ class Controller(EntryMixin):
         if self.ui.overlay == "chooser":
             self.ui.overlay, self.ui.chooser = None, None
         self.clear_dice()
+
+    def finish_updates(self) -> bool:
+        """The work of the updates applied that their first frame did not need (the loop's
+        thread: after the flip, or before a frame that draws everything); True when there
+        was some (what is shown changed)."""
+        unfinished, self._unfinished = self._unfinished, []
+        for work in unfinished:
+            work()
+        return bool(unfinished)
 
     def play_held_sounds(self) -> None:
         """The sounds of the updates applied so far (the loop's thread, right after the

@@ -5,7 +5,11 @@ the prompt whose buttons are live) and whether the picture is still moving. Give
 drawn last on the same surface, it redraws on the game screen only the regions whose
 inputs changed (`Frame.dirty` says where; issue 28): a move mostly changes the decision
 panel, the recent moves and the board, seldom the player cards or the header, never the
-phones' corner.
+phones' corner. Asked for the result first (`result_first`: the first frame after an
+update), it draws only the regions that tell the result (`FIRST`: the decision panel with
+its buttons, the header when the dice changed) and the banner, and leaves the other changed
+regions as they were, named in `Frame.pending`: the next frame draws them, and is never
+itself split.
 """
 
 from __future__ import annotations
@@ -59,6 +63,10 @@ class Frame:
     shape: tuple[Any, ...] | None = None
     #: the banner as drawn: what it said and where (None: none)
     banner: tuple[Any, pygame.Rect] | None = None
+    #: the regions whose inputs changed but which this frame left as they were (the result
+    #: went first): the next frame must draw them; their entries in `regions` (texts, touch
+    #: targets) are still those on the screen
+    pending: frozenset[str] = frozenset()
 
     def hotspot_at(self, pos: tuple[int, int]) -> Hotspot | None:
         """The touch target under `pos`; later (overlay) targets win."""
@@ -105,11 +113,19 @@ def setup_prompt() -> Prompt:
     ])
 
 
+#: the regions that tell a move's result, drawn first (`render`'s `result_first`); the
+#: header among them only when its dice changed (`_tells_result`)
+FIRST = ("prompt", "header")
+
+
 def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface,
-           last: Frame | None = None) -> Frame:
+           last: Frame | None = None, result_first: bool = False) -> Frame:
     """Draw everything for `state` (None: no game yet, the setup form) on `surface`; with
     `last`, the frame drawn last on this very surface (its pixels still there), the game
-    screen redraws only the regions whose inputs changed."""
+    screen redraws only the regions whose inputs changed. With `result_first` as well (the
+    first frame after an update), only the regions that tell the result and the banner are
+    drawn now, the other changed ones are left for the next frame (`Frame.pending`); a
+    `last` with regions pending is never followed by a split frame."""
     sx, sy = scales(surface.get_size())
     p = Painter(surface, sx, sy)
     frame = Frame()
@@ -134,7 +150,7 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
             over = draw_game_over(p, state, ui, colors)
             draw_buttons(p, over.buttons, frame.prompt)
         else:
-            _draw_game(p, state, ui, colors, frame, last)
+            _draw_game(p, state, ui, colors, frame, last, result_first)
     if ui.overlay == "help":
         draw_help(p)
     elif ui.overlay == "chooser" and ui.chooser is not None:
@@ -157,9 +173,11 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
 
 
 def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
-               colors: dict[str, theme.Color], frame: Frame, last: Frame | None) -> None:
+               colors: dict[str, theme.Color], frame: Frame, last: Frame | None,
+               result_first: bool = False) -> None:
     """The game screen, region by region: each one again only when its key differs from
-    `last`'s (every one without `last`), the banner over them."""
+    `last`'s (every one without `last`), the banner over them; with `result_first`, the
+    regions that tell the result only, the others pending."""
     surface = p.surface
     game = GameLayout.for_size(surface.get_size())
     prompt = frame.prompt
@@ -200,6 +218,7 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
     redraw = {name for name, _r, key, _d in parts
               if last is None or name not in last.regions or last.regions[name].key != key}
     dirty: list[pygame.Rect] = []
+    forced: set[str] = set()  # regions a banner left: painted again in this very frame
     if last is not None and last.banner != frame.banner:  # shown, gone or changed
         gone = [b[1] for b in (last.banner, frame.banner) if b is not None]
         redraw |= {name for name, area in areas.items()
@@ -207,9 +226,17 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
         if last.banner is not None:  # the gaps between the regions under it too
             surface.fill(theme.BACKGROUND, last.banner[1])
             dirty.append(last.banner[1])
+            forced = {name for name, area in areas.items()
+                      if area.colliderect(last.banner[1])}
+    if result_first and last is not None and not last.pending:
+        first = {name for name in redraw if _tells_result(name, last, parts)}
+        if first:  # the result now, the rest on the next frame
+            frame.pending = frozenset(name for name in redraw - first - forced
+                                      if name in last.regions)
+            redraw -= frame.pending
     for name, _rect, key, draw in parts:
         area = areas[name]
-        if name not in redraw and last is not None:
+        if name not in redraw and last is not None and name in last.regions:
             kept = last.regions[name]
             p.texts += kept.texts
             p.hotspots += kept.hotspots
@@ -227,6 +254,22 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
         if last is not None:
             dirty.append(box)
     frame.dirty = None if last is None else dirty
+
+
+def _tells_result(name: str, last: Frame,
+                  parts: list[tuple[str, pygame.Rect, tuple[Any, ...], Callable[[], None]]]
+                  ) -> bool:
+    """Whether region `name`, changed since `last`, tells the result of a move: the decision
+    panel (what is asked now, and the buttons that answer it) always, the header when the
+    dice in it changed (its key's third part)."""
+    if name not in FIRST:
+        return False
+    if name == "prompt":
+        return True
+    if name not in last.regions:
+        return False
+    key = next(k for n, _r, k, _d in parts if n == name)
+    return bool(last.regions[name].key[2] != key[2])
 
 
 def _overlapping(areas: list[pygame.Rect]) -> bool:
