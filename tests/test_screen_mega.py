@@ -78,6 +78,8 @@ def last_command(session: FakeSession) -> dict[str, Any]:
 
 def drawn(controller: Controller, loop: ScreenLoop) -> list[str]:
     loop.draw()
+    while loop.follow_up:  # as the running loop does: the rest of a move's frame at once
+        loop.draw()
     assert controller.frame is not None
     return [t.text for t in controller.frame.texts]
 

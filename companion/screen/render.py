@@ -217,6 +217,7 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
     frame.banner = None if box is None else (said, box)
     redraw = {name for name, _r, key, _d in parts
               if last is None or name not in last.regions or last.regions[name].key != key}
+    changed = set(redraw)  # what they show changed (not only the banner over them)
     dirty: list[pygame.Rect] = []
     forced: set[str] = set()  # regions a banner left: painted again in this very frame
     if last is not None and last.banner != frame.banner:  # shown, gone or changed
@@ -231,9 +232,9 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
     if result_first and last is not None and not last.pending:
         first = {name for name in redraw if _tells_result(name, last, parts)}
         if first:  # the result now, the rest on the next frame
-            frame.pending = frozenset(name for name in redraw - first - forced
-                                      if name in last.regions)
-            redraw -= frame.pending
+            later = redraw - first - forced  # under a banner just shown, unchanged: kept
+            frame.pending = frozenset(later & changed & set(last.regions))
+            redraw -= later
     for name, _rect, key, draw in parts:
         area = areas[name]
         if name not in redraw and last is not None and name in last.regions:
