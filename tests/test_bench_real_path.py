@@ -157,6 +157,13 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert r["press.first_frame_cpu_ms_mean"] + r["press.after_frame_cpu_ms_mean"] \
         <= r["press.cpu_ms_per_move"] * 1.05
     assert 0 < r["press.first_frame_draw_cpu_ms_p50"] <= r["press.first_frame_draw_cpu_ms_p99"]
+    # to the last frame of the press (the board, the cards and the recent moves drawn a
+    # frame after the result): the same start, never an earlier end, at least one frame
+    assert r["press.settled_frame_cpu_ms_p50"] >= r["press.first_frame_cpu_ms_p50"]
+    assert r["press.settled_frame_cpu_ms_p99"] >= r["press.first_frame_cpu_ms_p99"]
+    assert r["press.settled_frame_cpu_ms_p99"] <= r["press.settled_frame_cpu_ms_max"]
+    assert r["press.settled_frame_flip_ms_p50"] >= r["press.flip_ms_p50"]
+    assert r["press.frames_to_settled_mean"] >= 1
 
 
 @needs_xvfb

@@ -315,8 +315,9 @@ class Controller(EntryMixin):
 
     def apply_update(self, update: Update) -> None:
         """A new state from the session: animate balances, log, sounds, auction clock. What
-        only the regions drawn after the first frame read (the recent moves' lines) waits
-        for `finish_updates` under a running loop (right after the frame's flip)."""
+        only the regions drawn after the first frame read (the changes of cash beside the
+        balances, the recent moves' lines) waits for `finish_updates` under a running loop
+        on the game screen (right after the frame's flip: the result goes first)."""
         self.finish_updates()  # the update before this one first, in order
         self.applied += 1
         old = self.state if has_game(self.state) else None
@@ -324,11 +325,7 @@ class Controller(EntryMixin):
         self.state = state
         now = self.ui.now
         if old is not None and Setup.of(old).edition == Setup.of(state).edition:
-            before = {p.name: p.cash for p in seats(old)}
-            for player in seats(state):
-                name, cash = player.name, player.cash
-                if name in before and before[name] != cash:
-                    self.ui.anims[name] = BalanceAnim(before[name], cash, now)
+            self._unfinished.append(partial(self._changes_of_cash, old, state, now))
         else:
             self.ui.anims.clear()
             self.ui.log.clear()
@@ -344,8 +341,8 @@ class Controller(EntryMixin):
         self.refresh_table()
         # an undo strikes its move through; after the first frame, which does not show them
         self._unfinished.append(partial(record_moves, self.ui, update.events, state))
-        if self.first_frame is None:  # no loop draws: nothing to come after
-            self.finish_updates()
+        if self.first_frame is None or table_of(state, self.ui).winner:
+            self.finish_updates()  # no loop draws, or the game-over screen: drawn whole
         first = (update.events or [{}])[0].get("kind")
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
@@ -366,6 +363,15 @@ class Controller(EntryMixin):
         if self.ui.overlay == "chooser":
             self.ui.overlay, self.ui.chooser = None, None
         self.clear_dice()
+
+    def _changes_of_cash(self, old: Mapping[str, Any], state: Mapping[str, Any],
+                         now: float) -> None:
+        """Each balance that changed from `old` to `state`, shown beside it from `now`."""
+        before = {p.name: p.cash for p in seats(old)}
+        for player in seats(state):
+            name, cash = player.name, player.cash
+            if name in before and before[name] != cash:
+                self.ui.anims[name] = BalanceAnim(before[name], cash, now)
 
     def finish_updates(self) -> bool:
         """The work of the updates applied that their first frame did not need (the loop's

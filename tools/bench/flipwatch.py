@@ -2,7 +2,7 @@
 flipped frame reported on file descriptor FD for the benchmarks.
 
 Nothing of the companion is replaced: `ScreenLoop.draw` is wrapped so that right after
-its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS CPU AFTER DRAWN": the
+its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS CPU AFTER DRAWN FOLLOW": the
 time (time.monotonic(), the same clock in every process of this machine), the version of
 the state the frame showed, the key whose button would send a command now (from the
 screen's own prompt; "-" if none), how long the draw (render and flip) took, and the
@@ -10,7 +10,9 @@ process's CPU time (time.process_time_ns(): every thread's, ns) right after the 
 again once this report's own work (the prompt's key) is done, just before the line is
 written (a benchmark takes the CPU from one frame's AFTER to a later frame's CPU), and the
 process's CPU time during the draw (ns: the render and the flip, with whatever another
-thread ran meanwhile).
+thread ran meanwhile), and FOLLOW: 1 when the loop draws another frame at once for the same
+updates (the frame showed the result first and left the board, the cards or the recent
+moves for the next one, issue 28), else 0 (a loop without follow-up frames: always 0).
 `ScreenLoop.handle` is wrapped too: "K TIME" when the loop has taken a key press from
 SDL, so that a benchmark can tell the wait for the loop to see a key from the work after
 it; and the session's
@@ -94,7 +96,8 @@ def install(fd: int) -> None:
         key = _key_for(self.controller, keys)
         line = (f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "
                 f"{(flipped - began) * 1000:.3f} {cpu} ")
-        os.write(fd, f"{line}{time.process_time_ns()} {cpu - drawing}\n".encode())
+        follow = int(bool(getattr(self, "follow_up", False)))
+        os.write(fd, f"{line}{time.process_time_ns()} {cpu - drawing} {follow}\n".encode())
 
     submit = GameSession.submit
 

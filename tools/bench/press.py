@@ -39,6 +39,8 @@ class Frames:
         #: the process's CPU time (ns) at the last frame's flip, and after its report
         self.cpu = (0, 0)
         self.draw_cpu_ns = 0  # the process's CPU during the last frame's draw
+        #: the loop draws another frame at once after the last one (its result went first)
+        self.follow = False
         #: each thread's name and CPU time at the last frame's flip (a "T" line: --threads)
         self.threads: dict[int, tuple[str, int]] = {}
 
@@ -73,6 +75,7 @@ class Frames:
             self.draw_ms.append(float(fields[3]))
             self.cpu = (int(fields[4]), int(fields[5]))
             self.draw_cpu_ns = int(fields[6])
+            self.follow = len(fields) > 7 and fields[7] == "1"
             self.count += 1
             return self.last
 
@@ -141,6 +144,9 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                 shown_at: int | None = None  # the child's CPU at the last first frame's flip
                 by_thread: dict[str, list[float]] = {}  # --threads: each thread's, per press
                 first_draw_cpu: list[float] = []
+                last_cpu: list[float] = []  # from the press to the last frame of the press
+                last_flip: list[float] = []  # and its flip's end (wall), from the press
+                follow_ups: list[int] = []  # frames from the press to its last one
                 undos = in_a_row = 0
                 unanswered: list[str] = []
                 end = time.monotonic() + time_limit_s
@@ -160,6 +166,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                     if shown_at is not None:
                         after_cpu.append((pressed_cpu - shown_at) / 1e6)
                     shown_at = None
+                    counted = frames.count
                     sent = keys.press(key)
                     while (frame := frames.next(5.0)) is not None and frame[1] <= version:
                         pass
@@ -177,10 +184,16 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                     if threads:
                         _count_threads(by_thread, before, frames.threads, len(first_cpu))
                     first_draw_cpu.append(frames.draw_cpu_ns / 1e6)
-                    if sent <= frames.key_taken <= frame[0]:
+                    first_flip = frame[0]
+                    while frames.follow and frames.next(5.0) is not None:
+                        pass  # the frames that complete the press's picture, drawn at once
+                    last_cpu.append((frames.cpu[0] - pressed_cpu) / 1e6)
+                    last_flip.append((frames.last[0] - sent) * 1000)
+                    follow_ups.append(frames.count - counted)
+                    if sent <= frames.key_taken <= first_flip:
                         taken.append((frames.key_taken - sent) * 1000)
                     began, ended = frames.submitted
-                    if sent <= began <= ended <= frame[0]:
+                    if sent <= began <= ended <= first_flip:
                         committed.append((ended - began) * 1000)
                 frames.settle()  # the last press's frames too
                 if shown_at is not None:
@@ -214,6 +227,12 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
         "press.first_frame_cpu_ms_p99": round(percentile(first_cpu, 0.99), 3),
         "press.first_frame_cpu_ms_max": round(max(first_cpu), 3),
         "press.first_frame_cpu_ms_mean": round(statistics.fmean(first_cpu), 3),
+        "press.settled_frame_cpu_ms_p50": round(statistics.median(last_cpu), 3),
+        "press.settled_frame_cpu_ms_p99": round(percentile(last_cpu, 0.99), 3),
+        "press.settled_frame_cpu_ms_max": round(max(last_cpu), 3),
+        "press.settled_frame_flip_ms_p50": round(statistics.median(last_flip), 2),
+        "press.settled_frame_flip_ms_p99": round(percentile(last_flip, 0.99), 2),
+        "press.frames_to_settled_mean": round(statistics.fmean(follow_ups), 2),
         "press.settled_to_frame_cpu_ms_p50": round(statistics.median(settled_cpu), 3),
         "press.settled_to_frame_cpu_ms_p99": round(percentile(settled_cpu, 0.99), 3),
         "press.after_frame_cpu_ms_p50": round(statistics.median(after_cpu), 3),
