@@ -6,7 +6,9 @@ its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS CPU AFTE
 time (time.monotonic(), the same clock in every process of this machine), the version of
 the state the frame showed, the key whose button would send a command now (from the
 screen's own prompt; "-" if none), how long the draw (render and flip) took, and the
-process's CPU time (time.process_time_ns(): every thread's, ns) right after the flip and
+process's CPU time (time.process_time_ns(): every thread's, ns) right after the flip (the
+end of `pygame.display.flip()` or `pygame.display.update(rects)` inside the draw; a frame
+that changed nothing: the end of the draw) and
 again once this report's own work (the prompt's key) is done, just before the line is
 written (a benchmark takes the CPU from one frame's AFTER to a later frame's CPU), and the
 process's CPU time during the draw (ns: the render and the flip, with whatever another
@@ -85,11 +87,28 @@ def install(fd: int) -> None:
 
     by_thread = os.environ.get("COMPANION_BENCH_THREADS") == "1"
 
+    flip, update = pygame.display.flip, pygame.display.update
+    at_flip: list[tuple[float, int]] = []  # the frame's flip: its end's time and CPU
+
+    def reporting_flip() -> None:
+        flip()
+        at_flip.append((time.monotonic(), time.process_time_ns()))
+
+    def reporting_update(*args: Any) -> None:
+        update(*args)
+        at_flip.append((time.monotonic(), time.process_time_ns()))
+
+    pygame.display.flip = reporting_flip
+    pygame.display.update = reporting_update
+
     def reporting_draw(self: Any) -> None:
         began, drawing = time.monotonic(), time.process_time_ns()
+        at_flip.clear()
         draw(self)
-        flipped = time.monotonic()
-        cpu = time.process_time_ns()
+        # the end of the flip (or of the update of the changed rects), not of `draw`: what
+        # the loop does after it (the hold let go, the sounds handed over, an update's work
+        # the frame did not need) comes after the frame is on the screen
+        flipped, cpu = at_flip[-1] if at_flip else (time.monotonic(), time.process_time_ns())
         if by_thread:
             os.write(fd, f"T {_threads()}\n".encode())
         state = self.controller.state or {}
