@@ -184,13 +184,15 @@ def test_the_result_goes_first_and_the_rest_follows_to_the_whole_frame(
 
 def test_updates_in_a_row_never_leave_a_region_behind(tmp_path: Path) -> None:
     """Updates applied while a frame's rest is pending: the next frame draws everything
-    (never split twice in a row), so the board and the cards cannot be starved."""
+    (never split twice in a row), so the board and the cards cannot be starved; a frame
+    that left regions is followed at once even when no update's work waits."""
     script = bot_script(seed=11, count=20)
     with GameSession.open(tmp_path) as session:
         session.submit(script[0], BOT)
         controller = Controller(session, language="en", clock=Clock())
         watch = Watch(controller, (800, 480))
         loop = watch.loop
+        controller.first_frame = None  # no hold: every update's work done as it is applied
         splits_in_a_row = 0
         for command in script[1:]:
             outcome = session.submit(command, BOT)
@@ -202,6 +204,8 @@ def test_updates_in_a_row_never_leave_a_region_behind(tmp_path: Path) -> None:
             assert frame is not None
             if was_pending:
                 assert not frame.pending, "a frame after a split one draws all"
+            if frame.pending:  # the regions left call the next frame at once by themselves
+                assert loop.follow_up and loop.timeout_ms() == 0
             splits_in_a_row = splits_in_a_row + 1 if frame.pending else 0
             assert splits_in_a_row <= 1
         while loop.follow_up:
