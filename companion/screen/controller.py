@@ -53,6 +53,7 @@ from companion.screen.views.pin import PIN_S, pin_prompt
 from companion.screen.views.prompt import (
     Action,
     build_prompt,
+    prompt_inputs,
     square_choices,
     table_of,
 )
@@ -75,8 +76,15 @@ RESUME_ENTRIES = 20
 
 
 def has_game(state: Mapping[str, Any] | None) -> bool:
-    """Whether `state` is a running (or finished) game rather than no game at all."""
-    return bool(state and seats(state))
+    """Whether `state` is a running (or finished) game rather than no game at all: it
+    seats players (read from the list itself, not through the seats' records: the loop
+    asks it several times a press, before the first frame).
+
+    >>> has_game({"players": [{"name": "Ann"}]}), has_game({"players": []}), has_game(None)
+    (True, False, False)
+    """
+    players = state.get("players") if state else None
+    return isinstance(players, list) and bool(players)
 
 
 def refusal_text(outcome: Outcome, state: Mapping[str, Any] | None) -> str:
@@ -504,10 +512,17 @@ class Controller(EntryMixin):
     # --- inputs ---------------------------------------------------------------------------
 
     def current_prompt(self) -> Any:
-        """The prompt the panel buttons answer now."""
+        """The prompt the panel buttons answer now: the one the last frame drew while what
+        it was built from stays the same (`prompt_inputs`: a press answers what the screen
+        shows, without building it again; a key typed after another in one burst, before
+        a frame, finds the state or the entry changed and builds it anew)."""
         if self.ui.setup is not None or not has_game(self.state):
             return setup_prompt()
         assert self.state is not None
+        frame = self.frame
+        if frame is not None and frame.prompt is not None and frame.prompt_key is not None \
+                and frame.prompt_key == prompt_inputs(self.state, self.ui):
+            return frame.prompt
         return build_prompt(self.state, self.ui)
 
     def press(self, button: str, source: str = "button") -> None:

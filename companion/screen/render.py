@@ -24,7 +24,7 @@ from companion.screen import theme
 from companion.screen.layout import GameLayout, scales
 from companion.screen.painter import DrawnText, Hotspot, Painter
 from companion.screen.texts import language, text
-from companion.screen.ui_state import DELTA_SHOWN_S, UiState
+from companion.screen.ui_state import DELTA_SHOWN_S, Same, UiState
 from companion.screen.views.board_map import draw_board, player_colors
 from companion.screen.views.endgame.gameover import draw_game_over
 from companion.screen.views.overlays import draw_chooser, draw_help
@@ -39,7 +39,7 @@ from companion.screen.views.panels import (
     format_clock,
 )
 from companion.screen.views.pin import draw_pin
-from companion.screen.views.prompt import Action, Prompt, build_prompt, table_of
+from companion.screen.views.prompt import Action, Prompt, build_prompt, prompt_inputs, table_of
 from companion.screen.views.registration import draw_registration
 from companion.screen.views.setup import draw_setup
 from companion.screen.views.wifi import draw_phones
@@ -52,6 +52,9 @@ class Frame:
     texts: list[DrawnText] = field(default_factory=list)
     hotspots: list[Hotspot] = field(default_factory=list)
     prompt: Prompt | None = None
+    #: what the game's prompt was built from (`prompt_inputs`; None: the setup's): a later
+    #: frame or a press with the same inputs takes `prompt` as it is
+    prompt_key: tuple[Any, ...] | None = None
     animating: bool = False
     next_change: float | None = None
     screen: str = "game"  # "setup", "game", "game_over"
@@ -74,20 +77,6 @@ class Frame:
             if spot.rect.collidepoint(pos):
                 return spot
         return None
-
-
-class Same:
-    """A key part equal only to the very same object (a state of one version, a view)."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj: object) -> None:
-        self.obj = obj
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Same) and other.obj is self.obj
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass
@@ -129,6 +118,9 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
     sx, sy = scales(surface.get_size())
     p = Painter(surface, sx, sy)
     frame = Frame()
+    # the prompt of the last frame, when it was built from the same inputs (a frame that
+    # only follows the first one, a change of the screen's own that leaves the panel)
+    last_prompt, last_key = (last.prompt, last.prompt_key) if last is not None else (None, None)
     game_screen = state is not None and ui.setup is None and \
         not table_of(state, ui).winner
     if not game_screen or ui.overlay is not None or ui.pin is not None:
@@ -144,7 +136,9 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
             draw_buttons(p, layout.buttons, frame.prompt)
     else:
         colors = player_colors(state, ui)
-        frame.prompt = build_prompt(state, ui)
+        frame.prompt_key = prompt_inputs(state, ui)
+        frame.prompt = last_prompt if last_prompt is not None and \
+            last_key == frame.prompt_key else build_prompt(state, ui)
         if table_of(state, ui).winner:
             frame.screen = "game_over"
             over = draw_game_over(p, state, ui, colors)

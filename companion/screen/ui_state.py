@@ -21,6 +21,21 @@ MESSAGE_S = 6.0  # a refusal or notice stays up this long
 LOG_LINES = 8
 
 
+class Same:
+    """A key part equal only to the very same object (a state of one version, a view): a
+    frame's keys compare by it what would be slow to compare by value."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass(frozen=True)
 class SquareInfo:
     """A square of the board as the map draws it (every square, not only ownable ones)."""

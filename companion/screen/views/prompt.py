@@ -30,7 +30,7 @@ from companion.rules.commands import Command
 from companion.screen import texts
 from companion.screen.money import money
 from companion.screen.texts import MESSAGES, text
-from companion.screen.ui_state import UiState
+from companion.screen.ui_state import Same, UiState
 from companion.screen.views.dice import entry_text, face_word
 from companion.words import catalog as i18n
 from companion.words.undo_questions import describe_undo
@@ -155,6 +155,28 @@ def build_prompt(state: Mapping[str, Any], ui: UiState) -> Prompt:
         if needed > 2 and ui.speed_entry is None and len(ui.dice_entry) >= 2:
             details.append(text("prompt_speed_next"))
     return Prompt(prompt.title, details, actions, prompt.player, prompt.refusal)
+
+
+def prompt_inputs(state: Mapping[str, Any], ui: UiState) -> tuple[Any, ...]:
+    """All that `build_prompt(state, ui)` is made of: the state and the view of the table
+    (the very objects), the board, the screen's language, the UI state's fields it reads
+    (`PROMPT_READS`) and what it reads of the time (the auction's seconds left, whether
+    the banker's gavel is the screen's). Equal inputs give an equal prompt, so a prompt
+    drawn stays the one a press answers (`Controller.current_prompt`) while they stay; keys
+    typed in one burst change the state or the entry, and with it the inputs (issue 28)."""
+    deadline = ui.auction_deadline
+    left = None if deadline is None else max(0, int(deadline - ui.now + 0.999))
+    return (Same(state), Same(ui.table), Same(ui.board), texts.language(), ui.confirm_undo,
+            ui.undo_target, ui.dial, tuple(ui.dice_entry), ui.speed_entry, ui.card_holder,
+            ui.bus_ride, ui.square_focus, ui.bid_steps, left, ui.banker_now())
+
+
+#: the UI state's fields `build_prompt` reads, all in `prompt_inputs` (with `now` through
+#: the seconds left and `banker_now`, which reads `banker_free` and `banker_until` too);
+#: tests/test_screen_prompt_reuse.py holds this module to reading no other
+PROMPT_READS = ("table", "board", "confirm_undo", "undo_target", "dial", "dice_entry",
+                "speed_entry", "card_holder", "bus_ride", "square_focus", "bid_steps",
+                "auction_deadline", "now", "banker_now")
 
 
 def rolling(state: Mapping[str, Any], ui: UiState) -> bool:
