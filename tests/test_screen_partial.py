@@ -30,9 +30,10 @@ pytestmark = pytest.mark.usefixtures("dummy_display")
 def cold_caches() -> Iterator[None]:
     """Everything the screen keeps between frames forgotten for a while, then back."""
     caches: list[dict[Any, Any]] = [painter._measured, painter._rendered, painter._laid,
-                                    painter._wrapped, painter._parts]
+                                    painter._wrapped, painter.PARTS.items,
+                                    painter.PANELS.items]
     kept = [(cache, cache.copy()) for cache in caches]
-    ring, pixels = board_map._ring, painter._parts_bytes
+    ring, pixels = board_map._ring, (painter.PARTS.bytes, painter.PANELS.bytes)
     painter.forget()
     board_map._ring = None
     try:
@@ -41,7 +42,7 @@ def cold_caches() -> Iterator[None]:
         for cache, copy in kept:
             cache.clear()
             cache.update(copy)
-        board_map._ring, painter._parts_bytes = ring, pixels
+        board_map._ring, (painter.PARTS.bytes, painter.PANELS.bytes) = ring, pixels
 
 
 class Clock:

@@ -39,23 +39,57 @@ LAID_MAX = 4096
 _laid: dict[tuple[Any, ...], tuple[str, int, int, int, int, int, int]] = {}
 #: the lines `Painter._wrap` cut a text into, by text, width, pixel size and weight
 _wrapped: dict[tuple[str, int, int, bool], tuple[str, ...]] = {}
-#: parts of the picture drawn before (`Painter.part`: a player's card, a button), by what
-#: they were drawn from, most recently drawn last: their pixels, and their texts and touch
-#: targets from the part's corner; at most PARTS_MAX of them and PARTS_BYTES of pixels (a
-#: card at 1920x1080 is half a MB)
-PARTS_MAX = 64
-PARTS_BYTES = 6 << 20
-_parts: OrderedDict[tuple[Any, ...], tuple[pygame.Surface, tuple[int, int], list[DrawnText],
-                                           list[Hotspot]]] = OrderedDict()
-_parts_bytes = 0  # the pixels of `_parts`
+#: a part as kept: its pixels, where it was drawn, its texts and touch targets
+Kept = tuple[pygame.Surface, tuple[int, int], list["DrawnText"], list["Hotspot"]]
+
+
+class PartStore:
+    """Parts of the picture drawn before (`Painter.part`), by what they were drawn from,
+    most recently drawn last: their pixels, and their texts and touch targets from the
+    part's corner; at most `most` of them and `most_bytes` of pixels."""
+
+    def __init__(self, most: int, most_bytes: int) -> None:
+        self.most, self.most_bytes = most, most_bytes
+        self.items: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
+        self.bytes = 0  # the pixels of `items`
+
+    def get(self, key: tuple[Any, ...]) -> Kept | None:
+        """The part kept for `key` (now the most recently drawn), or None."""
+        found = self.items.get(key)
+        if found is not None:
+            self.items.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[Any, ...], kept: Kept) -> None:
+        """Keep a part drawn; the least recently drawn go past the limits."""
+        self.items[key] = kept
+        self.bytes += _size(kept[0])
+        while len(self.items) > self.most or len(self.items) > 1 and \
+                self.bytes > self.most_bytes:
+            self.bytes -= _size(self.items.popitem(last=False)[1][0])
+
+    def clear(self) -> None:
+        """Forget every part."""
+        self.items.clear()
+        self.bytes = 0
+
+
+#: the small parts (a player's card, a button, a line of the recent moves): at most 64 of
+#: them and 6 MB of pixels (a card at 1920x1080 is half a MB)
+PARTS = PartStore(64, 6 << 20)
+#: the decision panel as a whole, per prompt (`companion.screen.views.panels.draw_prompt`):
+#: a move's first frame shows a prompt seen before about three times in four (the turns
+#: come round), and then it is one blit (issue 28); a panel is 0.36 MB at 800x480, 2 MB at
+#: 1920x1080
+PANELS = PartStore(16, 6 << 20)
 
 
 def forget() -> None:
     """Forget every text, layout and part kept between frames (the tests' cold start)."""
-    global _parts_bytes
-    for kept in (_measured, _rendered, _laid, _wrapped, _parts):
+    for kept in (_measured, _rendered, _laid, _wrapped):
         kept.clear()
-    _parts_bytes = 0
+    PARTS.clear()
+    PANELS.clear()
 
 
 def _size(picture: pygame.Surface) -> int:
@@ -178,22 +212,22 @@ class Painter:
         pygame.draw.rect(self.surface, color, rect, self.px(width),
                          border_radius=self.px(radius) if radius else 0)
 
-    def part(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None]) -> None:
+    def part(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
+             store: PartStore = PARTS) -> None:
         """Draw a part of the picture that `key` says all of (with the size of `rect` and
         the scale) and that stays inside `rect`, on a flat ground: drawn once, then its
         pixels, texts and touch targets are put back while `key` stays the same (a card of
         a player whose cash did not change). The ground's colour (its top left pixel before
-        drawing) is part of the key."""
-        global _parts_bytes
+        drawing) is part of the key. `store`: where it is kept (PARTS, or PANELS for the
+        large ones)."""
         area = rect.clip(self.surface.get_rect())
         if area.width <= 0 or area.height <= 0:
             draw()
             return
         full = (key, rect.size, area.size, self.sx, self.sy,
                 tuple(self.surface.get_at(area.topleft)))
-        found = _parts.get(full)
+        found = store.get(full)
         if found is not None:
-            _parts.move_to_end(full)
             picture, at, texts, spots = found
             self.surface.blit(picture, area.topleft)
             if at == area.topleft:  # where it was drawn: the very records
@@ -207,12 +241,8 @@ class Painter:
             return
         first_text, first_spot = len(self.texts), len(self.hotspots)
         draw()
-        picture = self.surface.subsurface(area).copy()
-        _parts[full] = (picture, area.topleft, self.texts[first_text:],
-                        self.hotspots[first_spot:])
-        _parts_bytes += _size(picture)
-        while len(_parts) > PARTS_MAX or len(_parts) > 1 and _parts_bytes > PARTS_BYTES:
-            _parts_bytes -= _size(_parts.popitem(last=False)[1][0])
+        store.put(full, (self.surface.subsurface(area).copy(), area.topleft,
+                         self.texts[first_text:], self.hotspots[first_spot:]))
 
     def hotspot(self, rect: pygame.Rect, action: str, arg: Any = None) -> None:
         """Make `rect` a touch target."""

@@ -7,9 +7,10 @@ inputs changed (`Frame.dirty` says where; issue 28): a move mostly changes the d
 panel, the recent moves and the board, seldom the player cards or the header, never the
 phones' corner. Asked for the result first (`result_first`: the first frame after an
 update), it draws only the regions that tell the result (`FIRST`: the decision panel with
-its buttons, the header when the dice changed) and the banner, and leaves the other changed
-regions as they were, named in `Frame.pending`: the next frame draws them, and is never
-itself split.
+its buttons, the header when the dice changed) and the banner, and leaves the other
+regions as they were, named in `Frame.pending` (without even asking whether they changed:
+the next frame, right after the flip, compares them and draws those that did, and is never
+itself split).
 """
 
 from __future__ import annotations
@@ -66,9 +67,9 @@ class Frame:
     shape: tuple[Any, ...] | None = None
     #: the banner as drawn: what it said and where (None: none)
     banner: tuple[Any, pygame.Rect] | None = None
-    #: the regions whose inputs changed but which this frame left as they were (the result
-    #: went first): the next frame must draw them; their entries in `regions` (texts, touch
-    #: targets) are still those on the screen
+    #: the regions which this frame left as they were, changed or not yet compared (the
+    #: result went first): the next frame must compare them and draw those that changed;
+    #: their entries in `regions` (keys, texts, touch targets) are still those on the screen
     pending: frozenset[str] = frozenset()
 
     def hotspot_at(self, pos: tuple[int, int]) -> Hotspot | None:
@@ -171,37 +172,35 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
                result_first: bool = False) -> None:
     """The game screen, region by region: each one again only when its key differs from
     `last`'s (every one without `last`), the banner over them; with `result_first`, the
-    regions that tell the result only, the others pending."""
+    regions that tell the result only, the others pending (their keys are not even made:
+    the next frame compares them, after the flip)."""
     surface = p.surface
-    game = GameLayout.for_size(surface.get_size())
+    size = surface.get_size()
+    game = game_layout(size)
     prompt = frame.prompt
     assert prompt is not None
-    lang = language()
-    parts: list[tuple[str, pygame.Rect, tuple[Any, ...], Callable[[], None]]] = [
-        ("header", game.header, _header_key(state, ui, colors),
-         lambda: draw_header(p, game.header, state, ui, colors)),
-        ("players", game.players, _players_key(state, ui, colors),
-         lambda: draw_players(p, game.players, state, ui, colors)),
-        ("board", game.board, _board_key(state, ui),
-         lambda: draw_board(p, game.board, state, ui)),
-    ]
+    # each region: its rect, what it is drawn from (made when asked), how it is drawn
+    regions: dict[str, tuple[pygame.Rect, Callable[[], tuple[Any, ...]],
+                             Callable[[], None]]] = {
+        "header": (game.header, lambda: _header_key(state, ui, colors),
+                   lambda: draw_header(p, game.header, state, ui, colors)),
+        "players": (game.players, lambda: _players_key(state, ui, colors),
+                    lambda: draw_players(p, game.players, state, ui, colors)),
+        "board": (game.board, lambda: _board_key(state, ui),
+                  lambda: draw_board(p, game.board, state, ui)),
+    }
     if ui.wifi is None:
-        parts += [
-            ("log", game.log, _log_key(ui), lambda: draw_log(p, game.log, ui)),
-            ("phones", game.remote, _phones_key(ui), lambda: draw_phones(p, game.remote, ui)),
-        ]
+        regions["log"] = (game.log, lambda: _log_key(ui), lambda: draw_log(p, game.log, ui))
+        regions["phones"] = (game.remote, lambda: _phones_key(ui),
+                             lambda: draw_phones(p, game.remote, ui))
     else:  # until a phone is on the table's Wi-Fi its code takes the side column
         side = game.log.union(game.remote)
-        parts.append(("phones", side, _phones_key(ui), lambda: draw_phones(p, side, ui)))
-    parts.append(("prompt", game.prompt, (prompt, colors.get(str(prompt.player))),
-                  lambda: draw_prompt(p, game, prompt, colors)))
-    margin = p.px(2)
-    whole = surface.get_rect()  # a rect sent to the display must lie on it (SDL's X11
-    # framebuffer moves one with a negative corner elsewhere)
-    areas = {name: rect.inflate(2 * margin, 2 * margin).clip(whole)
-             for name, rect, _k, _d in parts}
-    frame.shape = (Same(surface), surface.get_size(), lang, tuple(areas))
-    if last is not None and (last.shape != frame.shape or _overlapping(list(areas.values()))):
+        regions["phones"] = (side, lambda: _phones_key(ui), lambda: draw_phones(p, side, ui))
+    regions["prompt"] = (game.prompt, lambda: (prompt, colors.get(str(prompt.player))),
+                         lambda: draw_prompt(p, game, prompt, colors))
+    areas, overlapping = _areas(size, ui.wifi is None, regions, p.px(2))
+    frame.shape = (Same(surface), size, language(), tuple(areas))
+    if last is not None and (last.shape != frame.shape or overlapping):
         last = None
         surface.fill(theme.BACKGROUND)
     message = ui.message
@@ -209,27 +208,43 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
         else None
     box = banner_box(p, game.banner, ui, upward=True)
     frame.banner = None if box is None else (said, box)
-    redraw = {name for name, _r, key, _d in parts
-              if last is None or name not in last.regions or last.regions[name].key != key}
-    changed = set(redraw)  # what they show changed (not only the banner over them)
+    keys: dict[str, tuple[Any, ...]] = {}
+
+    def key(name: str) -> tuple[Any, ...]:
+        found = keys.get(name)
+        if found is None:
+            found = keys[name] = regions[name][1]()
+        return found
+
+    def changed(name: str) -> bool:  # what it shows changed (not only a banner over it)
+        return last is None or name not in last.regions or last.regions[name].key != key(name)
+
     dirty: list[pygame.Rect] = []
-    forced: set[str] = set()  # regions a banner left: painted again in this very frame
-    if last is not None and last.banner != frame.banner:  # shown, gone or changed
+    banner: set[str] = set()  # regions under a banner shown, gone or changed
+    forced: set[str] = set()  # of them, those a banner left: painted again in this frame
+    if last is not None and last.banner != frame.banner:
         gone = [b[1] for b in (last.banner, frame.banner) if b is not None]
-        redraw |= {name for name, area in areas.items()
-                   if any(area.colliderect(b) for b in gone)}
+        banner = {name for name, area in areas.items() if any(area.colliderect(b) for b in gone)}
         if last.banner is not None:  # the gaps between the regions under it too
             surface.fill(theme.BACKGROUND, last.banner[1])
             dirty.append(last.banner[1])
             forced = {name for name, area in areas.items()
                       if area.colliderect(last.banner[1])}
+    first: set[str] = set()
     if result_first and last is not None and not last.pending:
-        first = {name for name in redraw if _tells_result(name, last, parts)}
-        if first:  # the result now, the rest on the next frame
-            later = redraw - first - forced  # under a banner just shown, unchanged: kept
-            frame.pending = frozenset(later & changed & set(last.regions))
-            redraw -= later
-    for name, _rect, key, draw in parts:
+        first = {name for name in FIRST if name in regions and name in last.regions
+                 and _tells_result(name, last.regions[name].key, key(name))
+                 and (changed(name) or name in banner)}
+    if first:  # the result now, the rest on the next frame
+        redraw = first | forced | {name for name in regions if last is None
+                                   or name not in last.regions}
+        # the others are compared on the next frame, after the flip (a banner gone, which
+        # paints some again now: compared now, those left are those that changed)
+        frame.pending = frozenset(name for name in regions if name not in redraw and (
+            changed(name) if forced or name in FIRST else True))
+    else:
+        redraw = {name for name in regions if changed(name)} | banner
+    for name, (_rect, _key, draw) in regions.items():
         area = areas[name]
         if name not in redraw and last is not None and name in last.regions:
             kept = last.regions[name]
@@ -242,7 +257,7 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
             surface.fill(theme.BACKGROUND, area)
             dirty.append(area)
         draw()
-        frame.regions[name] = Region(key, area, p.texts[texts:], p.hotspots[spots:])
+        frame.regions[name] = Region(key(name), area, p.texts[texts:], p.hotspots[spots:])
     if box is not None and (last is None or frame.banner != last.banner
                             or any(a.colliderect(box) for a in dirty)):
         draw_banner(p, game.banner, ui, upward=True)  # the header stays readable
@@ -251,20 +266,43 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
     frame.dirty = None if last is None else dirty
 
 
-def _tells_result(name: str, last: Frame,
-                  parts: list[tuple[str, pygame.Rect, tuple[Any, ...], Callable[[], None]]]
-                  ) -> bool:
-    """Whether region `name`, changed since `last`, tells the result of a move: the decision
-    panel (what is asked now, and the buttons that answer it) always, the header when the
-    dice in it changed (its key's third part)."""
-    if name not in FIRST:
-        return False
+#: the game screen's layout by the window's size
+_layouts: dict[tuple[int, int], GameLayout] = {}
+#: the regions' areas by the window's size and whether the log has its own corner, and
+#: whether any two of them overlap
+_areas_kept: dict[tuple[tuple[int, int], bool], tuple[dict[str, pygame.Rect], bool]] = {}
+
+
+def game_layout(size: tuple[int, int]) -> GameLayout:
+    """The game screen's layout for a window of `size` (made once per size: every frame
+    asks, the first after a press too; its rects are read, never changed in place)."""
+    found = _layouts.get(size)
+    if found is None:
+        found = _layouts[size] = GameLayout.for_size(size)
+    return found
+
+
+def _areas(size: tuple[int, int], log: bool, regions: Mapping[str, tuple[pygame.Rect, Any, Any]],
+           margin: int) -> tuple[dict[str, pygame.Rect], bool]:
+    """Each region's area (its rect and `margin` around it, on the surface: a rect sent to
+    the display must lie on it, SDL's X11 framebuffer moves one with a negative corner
+    elsewhere) and whether any two overlap; made once per size and arrangement."""
+    found = _areas_kept.get((size, log))
+    if found is None:
+        whole = pygame.Rect((0, 0), size)
+        areas = {name: rect.inflate(2 * margin, 2 * margin).clip(whole)
+                 for name, (rect, _k, _d) in regions.items()}
+        found = _areas_kept[(size, log)] = (areas, _overlapping(list(areas.values())))
+    return found
+
+
+def _tells_result(name: str, was: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
+    """Whether region `name`, drawn from `was` before and from `key` now, tells the result
+    of a move: the decision panel (what is asked now, and the buttons that answer it)
+    always, the header when the dice in it changed (its key's third part)."""
     if name == "prompt":
         return True
-    if name not in last.regions:
-        return False
-    key = next(k for n, _r, k, _d in parts if n == name)
-    return bool(last.regions[name].key[2] != key[2])
+    return name == "header" and bool(was[2] != key[2])
 
 
 def _overlapping(areas: list[pygame.Rect]) -> bool:

@@ -14,7 +14,7 @@ from companion.game.table.view import TableView
 from companion.screen import theme
 from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
-from companion.screen.painter import Painter, line_metrics
+from companion.screen.painter import PANELS, Painter, line_metrics
 from companion.screen.texts import language as i18n_language
 from companion.screen.texts import text
 from companion.screen.ui_state import DELTA_SHOWN_S, UiState
@@ -525,8 +525,18 @@ def draw_button(p: Painter, box: pygame.Rect, button: str, label: str, narrow: b
 
 
 def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme.Color]) -> None:
-    """The decision panel: what the device waits for, details, the buttons that answer."""
+    """The decision panel: what the device waits for, details, the buttons that answer;
+    kept whole per what it shows (a prompt seen before is one blit, `painter.PANELS`)."""
     color = colors.get(str(prompt.player), theme.ACCENT)
+    shown = (prompt.title, tuple(prompt.details), bool(prompt.refusal),
+             tuple((a.button, a.label) for a in prompt.actions), tuple(color), i18n_language())
+    p.part(("prompt", shown), layout.prompt, partial(_draw_prompt, p, layout, prompt, color),
+           store=PANELS)
+
+
+def _draw_prompt(p: Painter, layout: Any, prompt: Prompt, color: theme.Color) -> None:
+    """The decision panel drawn anew: its ground, the player's colour, title, details and
+    buttons, all inside `layout.prompt`."""
     p.fill(layout.prompt, theme.PANEL_LIGHT, radius=8)
     p.fill(pygame.Rect(layout.prompt.x, layout.prompt.y, p.px(6), layout.prompt.height), color,
            radius=3)

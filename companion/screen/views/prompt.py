@@ -75,12 +75,23 @@ class Prompt:
         return None
 
 
+#: the last view found to show a state, and that state (the very objects): a frame asks
+#: for the view of one state about fifteen times (issue 28)
+_shown: tuple[TableView | None, Mapping[str, Any] | None] = (None, None)
+
+
 def table_of(state: Mapping[str, Any], ui: UiState) -> TableView:
     """The session's view of the table for this state: the screen's (`ui.table`) when it
     is of this version, else the view of this state as the table layer builds it."""
+    global _shown
     view = ui.table
-    if view is not None and view.shows(state):
-        return view
+    if view is not None:
+        seen_view, seen_state = _shown
+        if view is seen_view and state is seen_state:
+            return view
+        if view.shows(state):
+            _shown = (view, state)
+            return view
     return build_view(state)
 
 
