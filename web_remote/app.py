@@ -155,7 +155,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.config.update({k: v for k, v in cfg.items() if k.isupper()})
     hub = Hub(int(cfg["streams_max"]), int(cfg["streams_per_device"]),
               int(cfg["streams_spectators"]), int(cfg["streams_spectators_per_address"]))
-    persister = Persister()
+    persister = Persister(pace=hooks.pace_writes)
     on_join = hooks.on_join
 
     def joined(phone_joined: bool) -> None:

@@ -90,7 +90,10 @@ class TableHooks:
     on_pin_warning: wrong banker PINs were typed (the screen may warn the banker);
     offers: the table's one store of open offers (companion.game.table.offers), which the
     screen, a headless table and the card readers read too (None: the remote keeps its own
-    over `<data_dir>/web/proposals.json`)."""
+    over `<data_dir>/web/proposals.json`);
+    pace_writes: called on the remote's file writer before it writes (the net-worth chart's
+    lines, the offers): the table screen returns once its frame with the game's version is
+    flipped, bounded (None: written at once; web_remote.store.Persister)."""
 
     on_join: Callable[[bool], None] | None = None
     games: SavedGames | None = None
@@ -100,6 +103,7 @@ class TableHooks:
     pin_guard: PinGuard | None = None
     on_pin_warning: Callable[[PinWarning], None] | None = None
     offers: OfferStore | None = None
+    pace_writes: Callable[[], None] | None = None
 
 
 #: the parts of the state no Me page shows (the dice are on the Table page)

@@ -9,6 +9,7 @@ A file replaced whole (`save`) costs what the file holds; a file that grows with
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ from typing import Any
 from companion.paths import append_bytes, read_json, replace_bytes, write_json
 
 __all__ = ["Persister", "read_json", "write_json"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -31,9 +34,17 @@ class _Pending:
 
 class Persister:
     """Writes files on its own thread; a later `save` of a path replaces what is pending
-    for it, `append`s are written in order after it."""
+    for it, `append`s are written in order after it.
 
-    def __init__(self) -> None:
+    `pace`: called on that thread before it writes what is pending (None: writes at once).
+    The table screen's (`TableHooks.pace_writes`) returns once a frame with the session's
+    version is on the screen, bounded as the listeners' hold is: the net-worth chart's line
+    of a move, scheduled by the session's writer before the move is answered, is then
+    written after the table's first frame, not beside it (issue 28); what is scheduled
+    meanwhile waits with it, in order, and is written with it."""
+
+    def __init__(self, pace: Callable[[], None] | None = None) -> None:
+        self.pace = pace
         self._pending: dict[Path, _Pending] = {}
         #: per path, writes that failed (a full card): retried before the next append, the
         #: lines starting on a fresh line (a reader then loses a torn line alone)
@@ -84,6 +95,13 @@ class Persister:
                 self._cond.wait_for(lambda: self._pending or self._stopped)
                 if self._stopped and not self._pending:
                     return
+                pace = None if self._stopped else self.pace
+            if pace is not None:
+                try:
+                    pace()  # the table's first frame first (bounded)
+                except Exception:  # noqa: BLE001 (the files are written anyway)
+                    log.exception("waiting for the table's frame before writing")
+            with self._cond:
                 path, pending = self._pending.popitem()
                 self._busy = True
             try:

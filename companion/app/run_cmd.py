@@ -299,7 +299,9 @@ def _start(args: argparse.Namespace, config: Config, readers_wanted: list[str],
                                    tags=readers.registrar, offers=offers,
                                    pin_guard=controller.pins,
                                    table_names=config.web.table_names,
-                                   table_url=config.web.table_url)
+                                   table_url=config.web.table_url,
+                                   # the screen's first frame of a move before its files
+                                   pace_writes=getattr(controller, "hold_writes", None))
                 remote.start()
                 parts.append(remote)
                 if power is not None:  # and on every phone

@@ -99,7 +99,7 @@ class WebRemote:
                  offers: OfferStore | None = None,
                  on_pin_warning: Callable[[Any], None] | None = None,
                  pin_guard: PinGuard | None = None, table_names: Sequence[str] = (),
-                 table_url: str = "") -> None:
+                 table_url: str = "", pace_writes: Callable[[], None] | None = None) -> None:
         self._web_remote = web_remote
         # table_names: more names phones reach the table by (config [web] table_names),
         # besides its own; table_url: the address phones are given, if configured
@@ -109,12 +109,13 @@ class WebRemote:
         # games: the banker page's saved-game list (list(), resume(id)), when switchable;
         # tags: the card registry and registration run (companion.inputs.registrar.Registrar);
         # offers: the table's one store of open offers; on_pin_warning: wrong banker PINs;
-        # pin_guard: the table's one banker PIN guard, the screen's too (table_pin)
+        # pin_guard: the table's one banker PIN guard, the screen's too (table_pin);
+        # pace_writes: the screen's first frame before the remote's files are written
         self.app = web_remote.create_app(session, data_dir, config, hooks=web_remote.TableHooks(
             on_join=on_join, games=games, tags=tags, registration=tags,
             new_game_file=games.start_new_game_file if games is not None else None,
             offers=offers,
-            on_pin_warning=on_pin_warning, pin_guard=pin_guard))
+            on_pin_warning=on_pin_warning, pin_guard=pin_guard, pace_writes=pace_writes))
         self._host, self._port = host, port
         self.handle: Any = None
         self.url = ""

@@ -16,6 +16,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
+from companion.game.table.records import version_of
 from companion.screen.controller import Controller
 from companion.screen.render import render
 from companion.screen.views.dice import SPEED_KEYS
@@ -260,7 +261,8 @@ class ScreenLoop:
             pygame.display.update(frame.dirty)
         self.frames += 1
         self.drawn_applied = applied
-        self.first_frame.shown(applied)  # the phones' and the voice's turn now
+        # the phones' turn now (their listener, the voice, the remote's files)
+        self.first_frame.shown(applied, version_of(controller.state or {}))
         controller.play_held_sounds()  # and the sounds of what it shows
         finished = controller.finish_updates()  # what the first frame did not need
         self.follow_up = bool(frame.pending) or finished

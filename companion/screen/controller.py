@@ -75,16 +75,21 @@ OWN_UPDATE_S = 1.0
 RESUME_ENTRIES = 20
 
 
-def has_game(state: Mapping[str, Any] | None) -> bool:
-    """Whether `state` is a running (or finished) game rather than no game at all: it
-    seats players (read from the list itself, not through the seats' records: the loop
-    asks it several times a press, before the first frame).
+#: the last state `has_game` was asked about (the very object) and its answer
+_last_asked: tuple[Mapping[str, Any] | None, bool] = (None, False)
 
-    >>> has_game({"players": [{"name": "Ann"}]}), has_game({"players": []}), has_game(None)
-    (True, False, False)
-    """
-    players = state.get("players") if state else None
-    return isinstance(players, list) and bool(players)
+
+def has_game(state: Mapping[str, Any] | None) -> bool:
+    """Whether `state` is a running (or finished) game rather than no game at all; the
+    answer for the last state asked is kept (the loop asks about one state several times a
+    press, before the first frame)."""
+    global _last_asked
+    seen, answer = _last_asked
+    if state is not None and state is seen:
+        return answer
+    answer = bool(state and seats(state))
+    _last_asked = (state, answer)
+    return answer
 
 
 def refusal_text(outcome: Outcome, state: Mapping[str, Any] | None) -> str:
@@ -194,6 +199,16 @@ class Controller(EntryMixin):
         self.wake()
         if gate is not None:
             gate.wait(ticket)
+
+    def hold_writes(self) -> None:
+        """On the phone remote's file writer, before it writes (web_remote's Persister: the
+        net-worth chart's line of a move, the offers): until a flipped frame shows the
+        game's version as it is now, bounded as the listeners' hold (FirstFrame), so that
+        the files are written after the table's first frame, not beside it; at once when no
+        loop draws."""
+        gate, version = self.first_frame, getattr(self.session, "version", None)
+        if gate is not None and isinstance(version, int):
+            gate.wait_version(version)
 
     def post_button(self, button: str, source: str = "button") -> None:
         """A panel button pressed (hardware thread): handled on the loop's thread."""
@@ -349,13 +364,14 @@ class Controller(EntryMixin):
         self.refresh_table()
         # an undo strikes its move through; after the first frame, which does not show them
         self._unfinished.append(partial(record_moves, self.ui, update.events, state))
+        # the game-over chart's sample: only the game-over screen, drawn whole, reads it
+        self._unfinished.append(partial(self._networth_sample, update.events, state))
         if self.first_frame is None or table_of(state, self.ui).winner:
             self.finish_updates()  # no loop draws, or the game-over screen: drawn whole
         first = (update.events or [{}])[0].get("kind")
         if self.ui.message is not None and self.ui.message.kind == "undone" and \
                 first != "undone":
             self.ui.message = None  # the "Undone" banner goes when the next move comes
-        self._networth_sample(update.events, state)
         self._tell_story(state)
         self._want_networth()
         self._reset_entry(old, state)

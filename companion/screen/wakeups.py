@@ -378,6 +378,8 @@ class FirstFrame:
         self._clock = clock
         self._cond = threading.Condition()
         self._shown = 0  # of them, those a flipped frame shows (or the loop stopped holding)
+        #: the game's version the last flipped frame showed (`shown`; 0: none yet)
+        self._version = 0
         self._closed = False
         #: how long the loop's last RECENT draws and the last holds took (seconds)
         self._recent: deque[float] = deque(maxlen=RECENT)
@@ -421,11 +423,26 @@ class FirstFrame:
         with self._cond:
             self._drawing = self._clock()
 
-    def shown(self, applied: int) -> None:
-        """On the loop's thread: a flipped frame shows the first `applied` updates (or the
-        loop is about to wait on the session, and holds nobody for them meanwhile)."""
+    def wait_version(self, version: int) -> bool:
+        """On a thread that should follow the table's frame (the phones' file writer): until
+        a flipped frame shows the game's `version` or a later one (True), or the bound
+        passed or the gate closed (False). Never on the loop's own thread."""
+        if threading.get_ident() == self.loop_thread:
+            return False
+        with self._cond:
+            return bool(self._cond.wait_for(
+                lambda: self._closed or self._version >= version, self._bound())) \
+                and not self._closed
+
+    def shown(self, applied: int, version: int | None = None) -> None:
+        """On the loop's thread: a flipped frame shows the first `applied` updates and the
+        game's `version` (None: it was not drawn; the loop is about to wait on the session,
+        and holds nobody for them meanwhile)."""
         with self._cond:
             now = self._clock()
+            if version is not None and version != self._version:
+                self._version = version
+                self._cond.notify_all()
             if self._drawing is not None:
                 self._recent.append(now - self._drawing)
                 self._drawing = None
