@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -61,10 +62,12 @@ def test_the_prompt_reused_is_the_one_built_now_through_a_game_and_its_entry(
             assert shown is frame.prompt and shown == _fresh(controller)
             reused += 1
             # the screen's own entry changes what the buttons do: never the frame's prompt
-            for change in (lambda: controller.dice_digit(3, "keyboard"),
-                           lambda: setattr(controller.ui, "bid_steps", 2),
-                           lambda: setattr(controller.ui, "confirm_undo", True),
-                           lambda: setattr(controller.ui, "square_focus", 5)):
+            changes: list[Callable[[], object]] = [
+                lambda: controller.dice_digit(3, "keyboard"),
+                lambda: setattr(controller.ui, "bid_steps", 2),
+                lambda: setattr(controller.ui, "confirm_undo", True),
+                lambda: setattr(controller.ui, "square_focus", 5)]
+            for change in changes:
                 change()
                 assert controller.current_prompt() == _fresh(controller)
             controller.ui.dice_entry.clear()
@@ -170,7 +173,10 @@ def test_the_remote_files_wait_no_longer_than_the_bound_nor_for_a_closed_loop(
     gate.close()
     other = FirstFrame(wait_s=30.0)
     other.close()
-    persister = Persister(pace=lambda: other.wait_version(99))
+    def pace() -> None:
+        other.wait_version(99)
+
+    persister = Persister(pace=pace)
     try:
         persister.append(tmp_path / "x", b"a")
         assert persister.flush(5), "a closed loop holds nothing"
