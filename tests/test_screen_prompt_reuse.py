@@ -183,3 +183,29 @@ def test_the_remote_files_wait_no_longer_than_the_bound_nor_for_a_closed_loop(
         assert (tmp_path / "x").read_bytes() == b"a"
     finally:
         persister.stop()
+
+
+def test_a_decision_panel_is_kept_from_its_second_drawing_and_put_back_as_drawn() -> None:
+    """painter.PANELS keeps a panel seen twice (the first drawing copies nothing) and puts
+    back its very pixels, texts and touch targets."""
+    from companion.screen import painter
+    from companion.screen.layout import GameLayout
+    from companion.screen.views.panels import draw_prompt
+    from companion.screen.views.prompt import Action, Prompt
+
+    painter.forget()
+    surface = pygame.display.set_mode((800, 480))
+    game = GameLayout.for_size((800, 480))
+    prompt = Prompt("Ann: roll the dice", ["a detail"], [Action("roll", "Roll", {"do": "roll"}),
+                                                         Action("menu", "Menu", ui="menu")],
+                    "Ann")
+    drawn = []
+    for _ in range(3):
+        surface.fill((18, 22, 30))
+        p = painter.Painter(surface, 1.0, 1.0)
+        draw_prompt(p, game, prompt, {"Ann": (200, 60, 60)})
+        drawn.append((pygame.image.tobytes(surface, "RGB"), p.texts, p.hotspots,
+                      len(painter.PANELS.items)))
+    assert [kept for *_, kept in drawn] == [0, 1, 1], "kept from the second drawing on"
+    assert drawn[0][:3] == drawn[1][:3] == drawn[2][:3]
+    painter.forget()

@@ -48,10 +48,24 @@ class PartStore:
     most recently drawn last: their pixels, and their texts and touch targets from the
     part's corner; at most `most` of them and `most_bytes` of pixels."""
 
-    def __init__(self, most: int, most_bytes: int) -> None:
-        self.most, self.most_bytes = most, most_bytes
+    def __init__(self, most: int, most_bytes: int, again: bool = False) -> None:
+        """`again`: keep a part only when it is drawn a second time (its first drawing is
+        not copied: a large part seen once, a decision panel naming one square and one
+        price, costs no copy at the tail of a move's first frame)."""
+        self.most, self.most_bytes, self.again = most, most_bytes, again
         self.items: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
         self.bytes = 0  # the pixels of `items`
+        #: with `again`: the parts drawn once and not kept (the last 4 x `most`)
+        self.seen: OrderedDict[tuple[Any, ...], None] = OrderedDict()
+
+    def worth_keeping(self, key: tuple[Any, ...]) -> bool:
+        """Whether a part drawn now for `key` (not kept) should be kept."""
+        if not self.again or key in self.seen:
+            return True
+        self.seen[key] = None
+        if len(self.seen) > 4 * self.most:
+            self.seen.popitem(last=False)
+        return False
 
     def get(self, key: tuple[Any, ...]) -> Kept | None:
         """The part kept for `key` (now the most recently drawn), or None."""
@@ -71,6 +85,7 @@ class PartStore:
     def clear(self) -> None:
         """Forget every part."""
         self.items.clear()
+        self.seen.clear()
         self.bytes = 0
 
 
@@ -78,10 +93,10 @@ class PartStore:
 #: them and 6 MB of pixels (a card at 1920x1080 is half a MB)
 PARTS = PartStore(64, 6 << 20)
 #: the decision panel as a whole, per prompt (`companion.screen.views.panels.draw_prompt`):
-#: a move's first frame shows a prompt seen before about three times in four (the turns
-#: come round), and then it is one blit (issue 28); a panel is 0.36 MB at 800x480, 2 MB at
-#: 1920x1080
-PANELS = PartStore(16, 6 << 20)
+#: a move's first frame shows a prompt seen before about three times in five (the turns
+#: come round), and then it is one blit (issue 28); kept from its second drawing on; a
+#: panel is 0.36 MB at 800x480, 2 MB at 1920x1080
+PANELS = PartStore(16, 6 << 20, again=True)
 
 
 def forget() -> None:
@@ -238,6 +253,9 @@ class Painter:
             self.texts += [DrawnText(t.text, t.drawn, t.rect.move(dx, dy), t.box.move(dx, dy),
                                      t.size, t.struck, t.floor) for t in texts]
             self.hotspots += [Hotspot(h.rect.move(dx, dy), h.action, h.arg) for h in spots]
+            return
+        if not store.worth_keeping(full):
+            draw()
             return
         first_text, first_spot = len(self.texts), len(self.hotspots)
         draw()
