@@ -17,7 +17,7 @@ from typing import Any
 
 from companion import net
 from companion.config import WebConfig
-from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.game.api import JSON, GameSessionProtocol, Hold, Outcome, Source, Update
 from companion.game.authority import table_source
 from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
@@ -167,21 +167,23 @@ class Controller(EntryMixin):
             self._auction_clock(None, self.state or {})
         else:
             self.open_setup()
-        self._remove_listener = session.add_listener(self.on_update) if session else None
+        self._remove_listener = session.lead(self.on_update) if session else None
 
     # --- thread-safe entry points ---------------------------------------------------------
 
-    def on_update(self, update: Update) -> None:
-        """Session listener (its listeners' thread): queue the update and wake the loop;
-        under a running loop, return once a frame shows it, so that the listeners after
-        this one (the phones, the voice) run after the table's first frame
+    def on_update(self, update: Update) -> Hold | None:
+        """The session's leading listener (its writer's thread, as soon as the change is
+        journaled): queue the update and wake the loop; under a running loop, hand back
+        the hold that returns once a frame shows it, so that the session's followers and
+        its other listeners (the phones, the voice) come after the table's first frame
         (companion.screen.wakeups.FirstFrame)."""
         self._told += 1
         ticket, gate = self._told, self.first_frame
         self.updates.put(update)
         self.wake()
-        if gate is not None:
-            gate.wait(ticket)
+        if gate is None:
+            return None
+        return Hold(lambda: gate.wait(ticket), gate.loop_thread)
 
     def post_button(self, button: str, source: str = "button") -> None:
         """A panel button pressed (hardware thread): handled on the loop's thread."""

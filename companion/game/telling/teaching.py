@@ -193,14 +193,21 @@ class Teaching:
         return Step(version, on, given | {x.topic for x in lessons}, lessons,
                     new_game or bool(lessons))
 
-    def apply(self, step: Step) -> None:
-        """Take a planned step: its lessons are the latest, and given for this game."""
+    def apply(self, step: Step, save: bool = True) -> None:
+        """Take a planned step: its lessons are the latest, and given for this game; with
+        `save` False the caller saves it later (`save`: the session's writer does it after
+        the table's first frame shows the move)."""
         with self._lock:
             self._on = step.on
             self._given = set(step.given)
             self._latest = (step.version, list(step.lessons))
-            if step.save:  # a lesson given or a new game: kept, so a restart does not repeat
-                self._save()
+            if step.save and save:  # a lesson given or a new game: kept, so a restart
+                self._save()  # does not repeat it
+
+    def save(self) -> None:
+        """Keep the teaching as it is now in its file (a failure is logged)."""
+        with self._lock:
+            self._save()
 
     @staticmethod
     def public_of(step: Step) -> JSON:
