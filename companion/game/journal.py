@@ -532,6 +532,29 @@ class Journal:
             except OSError as exc:
                 raise StorageError(f"not saved: {storage_message(exc)}") from exc
 
+    def add_snapshot(self, seq: int, snapshot: JSON) -> None:
+        """Commit a snapshot of the state after row `seq` (in the journal already) in a
+        transaction of its own: a replay starts from it; without it, from an earlier one.
+        Raises StorageError when it was not written."""
+        if self.readonly or self.broken is not None:
+            raise StorageError(f"not saved: {self.readonly_reason or self.broken or 'read-only'}")
+        blob = zlib.compress(_dumps(snapshot).encode("utf-8"), 1)
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute("INSERT INTO snapshots VALUES (?, ?, ?)",
+                                 (seq, blob, zlib.crc32(blob)))
+                    self._check_wal()
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StorageError(f"not saved: {storage_message(exc)}") from exc
+
     def _upgrade(self) -> None:
         """Inside the open write transaction: a version 1 journal's entries table rebuilt
         to accept "undo_to" rows (SQLite cannot change a CHECK in place); rows and CRCs are

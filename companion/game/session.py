@@ -29,6 +29,7 @@ from companion.game.replaying import (
     Stacks,
     apply_journaled,
     clean_command,
+    must_snapshot,
     needs_snapshot,
     resolve,
     snapshot_of,
@@ -104,6 +105,8 @@ class _After:
 
     fresh: bool
     save_teaching: bool
+    #: the row whose state is due a snapshot only to shorten a replay, and that state
+    snapshot: tuple[int, GameState] | None = None
 
 
 class PublicView:
@@ -747,12 +750,21 @@ class GameSession:
 
     def _after_work(self, after: _After | None) -> None:
         """What a journaled change leaves for after its first frame, on the writer before
-        the next change: the followers' standing and the teaching table's file."""
+        the next change: the followers' standing, the teaching table's file and a
+        snapshot that only shortens a replay."""
         if after is None:
             return
         self._tell_followers(after.fresh)
         if after.save_teaching:
             self._teaching.save()
+        if after.snapshot is not None:
+            seq, state = after.snapshot
+            try:
+                self._journal.add_snapshot(seq, snapshot_of(state))
+            except JournalError as exc:  # a longer replay at the next start, no more
+                log.warning("snapshot of row %d not saved: %s", seq, exc)
+            else:
+                self._stacks.last_snapshot = max(self._stacks.last_snapshot, seq)
 
     def _tell(self) -> None:
         """The listeners' thread: each accepted change in order, while the writer goes on
@@ -965,7 +977,9 @@ class GameSession:
 
     def _commit(self, entry: Entry, after: GameState) -> tuple[Outcome, Update | None]:
         """Journal the entry; only when that succeeded does the table move on."""
-        snap = snapshot_of(after) if needs_snapshot(entry, self._stacks.last_snapshot) else None
+        due = needs_snapshot(entry, self._stacks.last_snapshot)
+        # a snapshot replay cannot make goes in the row; one that shortens a replay after it
+        snap = snapshot_of(after) if due and must_snapshot(entry) else None
         step = self._teaching.plan(
             after.version, entry.events if entry.kind != "undo" else [], after,
             new_game=any(isinstance(e, GameStarted) for e in entry.events)
@@ -1018,7 +1032,7 @@ class GameSession:
         # the followers and the teaching's file before the answer, or for the screen's own
         # press after its first frame (`_run`): before the next change either way
         self._after = _After(any(isinstance(e, GameStarted) for e in entry.events),
-                             step.save)
+                             step.save, (entry.seq, after) if due and snap is None else None)
         outcome = Outcome(True, after.version, events)
         update = Update(after.version, lambda: self._clocked(view), events, entry.source) \
             if wanted else None
