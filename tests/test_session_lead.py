@@ -187,3 +187,33 @@ def test_the_replay_s_snapshots_are_written_after_their_rows(
         redone = again.game_state()
         assert redone is not None
         assert replaying.snapshot_of(redone)["players"] == expected["players"]
+
+
+def test_a_burst_of_presses_before_any_frame_holds_the_writer_for_none(tmp_path: Path) -> None:
+    """The screen's presses sent one after another before a frame is drawn (a key burst):
+    the loop's thread lets its earlier updates go before it waits on the session again,
+    so the writer, holding the first press's after-work for its frame, does not wait out
+    the bound before the next press."""
+    from companion.screen.controller import Controller
+    from companion.screen.wakeups import FirstFrame
+    from tools.bench.journal import bot_script
+
+    with GameSession.open(tmp_path / "game") as session:
+        assert session.submit(bot_script(seed=5, count=1)[0], TABLE).accepted
+        controller = Controller(session, language="en")
+        gate = FirstFrame(wait_s=5.0, most_s=5.0)  # a hold waited out fails the test
+        gate.loop_thread = threading.get_ident()  # this thread is the loop's
+        controller.first_frame = gate
+        heard = threading.Event()
+        session.add_listener(lambda _u: heard.set())
+        versions: list[int] = []
+        for _ in range(3):  # each press sent before any frame is drawn
+            prompt = controller.current_prompt()
+            button = next(a.button for a in prompt.actions if a.command is not None)
+            controller.press(button or "roll", "keyboard")
+            versions.append(int((controller.state or {}).get("version") or 0))
+        assert versions == sorted(set(versions)), "each press had its own result"
+        gate.shown(controller.applied)  # the frame of the last one
+        assert heard.wait(NEVER_S)
+        assert gate.late == 0, "no hold ran out: none outlived the presses after it"
+        controller.close()

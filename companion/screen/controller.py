@@ -453,11 +453,19 @@ class Controller(EntryMixin):
 
     def _send(self, command: Command | JSON, source: Source) -> Outcome:
         assert self.session is not None
+        self._hold_nobody()
         outcome = self.session.submit(command, source)
         if not outcome.accepted:
             self.refuse(outcome)
         self.drain_updates(outcome.version if outcome.accepted else None)
         return outcome
+
+    def _hold_nobody(self) -> None:
+        """The loop's thread is about to wait on the session (a press sent before the
+        frame of the one before it, a key burst): the updates applied so far hold the
+        session's writer no longer, which would wait out the bound before this press."""
+        if self.first_frame is not None:
+            self.first_frame.shown(self.applied)
 
     def drain_updates(self, until: int | None = None) -> None:
         """Apply the updates the session has delivered; with `until`, first wait (up to
@@ -470,8 +478,7 @@ class Controller(EntryMixin):
                 if until is None or seen >= until:
                     update = self.updates.get_nowait()
                 else:
-                    if self.first_frame is not None:  # waiting, not drawing: hold nobody
-                        self.first_frame.shown(self.applied)
+                    self._hold_nobody()  # waiting, not drawing
                     update = self.updates.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 return
@@ -628,6 +635,7 @@ class Controller(EntryMixin):
         # player, like every shared input: it takes back their own last move, while nobody
         # has acted after it; anyone else's move needs its sender or the banker's phone.
         current = table_of(self.state or {}, self.ui).current
+        self._hold_nobody()
         outcome = self.session.undo(Source(source, player=current))
         if outcome.accepted:
             self.notify(text("undone"), "undone")
