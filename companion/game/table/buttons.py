@@ -111,24 +111,7 @@ def command_for(state: Mapping[str, Any], button: str, bid_steps: int = 0) -> JS
     by = decider(state)
     if by is None:
         return None
-    return _command(state, PRESSES.get(situation(state), {}).get(button, ()), by, bid_steps)
-
-
-def commands_for(state: Mapping[str, Any]) -> tuple[dict[str, JSON | None], str | None]:
-    """What every game button sends now (`command_for` of each of GAME_BUTTONS) and whom
-    they answer for (`decider`), the state read for them once: the view of every version
-    is built with them, on the screen's loop before its first frame."""
-    by = decider(state)
-    if by is None:
-        return dict.fromkeys(GAME_BUTTONS), None
-    row = PRESSES.get(situation(state), {})
-    return {b: _command(state, row.get(b, ()), by, 0) for b in GAME_BUTTONS}, by
-
-
-def _command(state: Mapping[str, Any], meanings: tuple[Meaning, ...], by: str,
-             bid_steps: int) -> JSON | None:
-    """The first of a button's `meanings` on offer to `by` now, as the command it sends."""
-    for verb, fields in meanings:
+    for verb, fields in PRESSES.get(situation(state), {}).get(button, ()):
         entry = next((e for e in state.get("legal") or [] if e.get("do") == verb
                       and e.get("by") == by and all(e.get(k) == v for k, v in fields.items())),
                      None)
