@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules.board import (
     cannot_afford,
     count_doubles,
@@ -27,12 +29,14 @@ from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.standings import end_and_count
 from companion.rules.state import (
     BANK,
+    COMPILED,
     GO_DUE,
     GO_PAID,
     NO_SALARY,
     NOBODY,
     GameState,
     RollForRentPending,
+    bare,
 )
 
 WHITE_DICE = 2
@@ -115,7 +119,15 @@ def roll(g: GameState, ev: Events, player: int,
         g.dice = values
         g.rolled = True
         double = first == second
-        ev.append(Rolled(p.name, values, double))
+        if COMPILED:
+            ev.append(Rolled(p.name, values, double))
+        else:  # the fields on a bare record, as money.transfer makes its Transfer
+            e: Any = bare(Rolled)
+            e.player = p.name
+            e.dice = values
+            e.double = double
+            e.for_rent = False
+            ev.append(e)
         if not double:
             g.must_roll = False  # count_doubles' usual case, without the call
         elif count_doubles(g, ev, player, double):
@@ -248,7 +260,13 @@ def next_turn(g: GameState, ev: Events) -> None:
     g.fresh_tickets = 0
     g.mr_monopoly = False
     g.go_salary = NO_SALARY
-    ev.append(Turn(players[nxt].name, g.turn_number))
+    if COMPILED:
+        ev.append(Turn(players[nxt].name, g.turn_number))
+        return
+    e: Any = bare(Turn)  # the fields on a bare record, as money.transfer makes its Transfer
+    e.player = players[nxt].name
+    e.number = g.turn_number
+    ev.append(e)
 
 
 def after_player_left(g: GameState, ev: Events, player: int) -> None:
