@@ -457,18 +457,16 @@ def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
     assert isinstance(result, Accepted)
     g = result.state
     bots = Bots()
-    turns = 0
+    # each Turn event counts the game's turn on by one: count them by the counter
+    first = g.turn_number
     commands = 0
     while g.winner < 0:
-        if turns >= turn_cap:
-            return g, turns, commands, True
+        if g.turn_number - first >= turn_cap:
+            return g, g.turn_number - first, commands, True
         command = bots.choose(g)
         r = apply(g, command)
         if not isinstance(r, Accepted):
             raise RuntimeError(f"bot command refused: {command.to_json()} -> {r}")
         commands += 1
-        # each Turn event counts the game's turn on by one: count them by the counter
-        after = r.state
-        turns += after.turn_number - g.turn_number
-        g = after
-    return g, turns + 1, commands, False
+        g = r.state
+    return g, g.turn_number - first + 1, commands, False
