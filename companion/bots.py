@@ -287,7 +287,7 @@ class Bots:
         replaced when one does) and the bank keeps skyscrapers or not: only the cash and the
         bank's stock are left to look at."""
         owner, level, mortgaged = g.owner, g.level, g.mortgaged
-        towers = g.bank_skyscrapers > 0
+        towers = g.seldom.bank_skyscrapers > 0
         seen = self._plan_seen
         if not seen or seen[0] is not owner or seen[1] is not level \
                 or seen[2] is not mortgaged or seen[3] is not towers:
@@ -388,7 +388,7 @@ class Bots:
     def _completing_trade(self, g: GameState, player: int) -> Command | None:
         """Offer to buy the one lot missing from a colour group (or, when building needs all
         lots but one, one of the two missing), at twice its price."""
-        if self.trade_turn == g.turn_number or g.mr_monopoly:
+        if self.trade_turn == g.turn_number or g.seldom.mr_monopoly:
             return None
         level = g.level
         cash = g.players[player].cash

@@ -89,7 +89,8 @@ def building_value(g: GameState, square: int) -> int:
     sq = g.edition.squares[square]
     levels = g.level[square]
     value = levels * sq.house_cost // 2
-    if g.depots and square in g.depots:
+    depots = g.seldom.depots
+    if depots and square in depots:
         value += g.edition.depot_cost // 2
     return value
 
