@@ -9,7 +9,8 @@ import http.client
 from collections.abc import Iterator
 
 import pytest
-from flask import Flask, Response, request
+from flask import Flask, Response
+from flask import request as asked
 
 from web_remote.serving import ServerHandle, serve
 
@@ -21,8 +22,9 @@ class _NoStreams:
         """Nothing to end."""
 
 
-@pytest.fixture
-def server() -> Iterator[ServerHandle]:
+@pytest.fixture(params=[False, True], ids=["fast_stack", "pure_stack"])
+def server(request: pytest.FixtureRequest) -> Iterator[ServerHandle]:
+    """The app served on httptools and uvloop where installed, and on h11 and asyncio."""
     app = Flask(__name__)
 
     @app.get("/chunks")
@@ -32,14 +34,14 @@ def server() -> Iterator[ServerHandle]:
 
     @app.post("/echo")
     def echo() -> Response:
-        return Response(request.get_data()[::-1], status=201)
+        return Response(asked.get_data()[::-1], status=201)
 
     @app.get("/boom")
     def boom() -> Response:
         raise RuntimeError("the view failed")
 
     app.extensions["web_remote"] = _NoStreams()  # what `stop` ends first
-    handle = serve(app, "127.0.0.1", 0, 2)
+    handle = serve(app, "127.0.0.1", 0, 2, pure=bool(request.param))
     yield handle
     handle.stop()
 
