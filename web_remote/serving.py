@@ -28,6 +28,7 @@ import io
 import logging
 import socket
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
@@ -253,7 +254,9 @@ class Dispatcher:
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024)
         self.ready = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.closing = asyncio.Event()  # set when the server stops (made on its loop)
+        self.wakers: Wakers | None = None  # the live streams' wake-ups (made on its loop)
+        self.stopping = False  # the server stops: no body is waited for any more
+        self.reading: set[asyncio.Task[Any]] = set()  # requests waiting for their body
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -261,7 +264,7 @@ class Dispatcher:
                 message = await receive()
                 if message["type"] == "lifespan.startup":
                     self.loop = asyncio.get_running_loop()
-                    self.closing = asyncio.Event()
+                    self.wakers = Wakers(self.loop)
                     self.ready.set()
                     await send({"type": "lifespan.startup.complete"})
                 elif message["type"] == "lifespan.shutdown":
@@ -284,14 +287,16 @@ class Dispatcher:
             await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
             return
         body = bytearray()
+        task = asyncio.current_task()
+        if self.stopping or task is None:
+            await _plain(send, 503, b"The remote is stopping.")
+            return
+        self.reading.add(task)  # `close` cancels it: the server stops, nothing is waited for
         try:
             async with asyncio.timeout(BODY_TIMEOUT_S):
                 more = True
                 while more and len(body) <= limit:
-                    message = await self._unless_closing(receive())
-                    if message is None:
-                        await _plain(send, 503, b"The remote is stopping.")
-                        return
+                    message = await receive()
                     if message["type"] == "http.disconnect":
                         return
                     body += message.get("body", b"")
@@ -299,6 +304,14 @@ class Dispatcher:
         except TimeoutError:
             await _plain(send, 408, b"The request took too long.")
             return
+        except asyncio.CancelledError:
+            if not self.stopping:
+                raise
+            task.uncancel()
+            await _plain(send, 503, b"The remote is stopping.")
+            return
+        finally:
+            self.reading.discard(task)
         whole = bytes(body[:limit + 1])  # past the limit: cut there, and Flask answers 413
         scope = dict(scope)
         scope["headers"] = [(k, v) for k, v in scope["headers"]
@@ -337,28 +350,19 @@ class Dispatcher:
         if scope.get(TABLE_SLOT) and self.gate is not None and client:
             self.gate.seated(str(client[0]))
 
-    async def _unless_closing(self, waiting: Any) -> Any:
-        """What `waiting` gives, or None when the server stops first."""
-        task = asyncio.ensure_future(waiting)
-        closing = asyncio.ensure_future(self.closing.wait())
-        try:
-            done, _pending = await asyncio.wait({task, closing},
-                                                return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            closing.cancel()
-        if task in done:
-            return task.result()
-        task.cancel()
-        return None
-
     def close(self) -> None:
         """Stop waiting for slow bodies (the server is stopping); from any thread."""
         loop = self.loop
         if loop is not None:
             try:
-                loop.call_soon_threadsafe(self.closing.set)
+                loop.call_soon_threadsafe(self._stop_reading)
             except RuntimeError:  # the loop has ended already
                 pass
+
+    def _stop_reading(self) -> None:
+        self.stopping = True
+        for task in list(self.reading):
+            task.cancel()
 
     async def _stream(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """The Flask view admits the phone (or refuses it); an admitted stream is written
@@ -381,7 +385,7 @@ class Dispatcher:
         start["headers"] = [(k, v) for k, v in start["headers"] if k != b"content-length"]
         try:
             await send(start)
-            await pump(client, first, float(keepalive), receive, send)
+            await pump(client, first, float(keepalive), receive, send, self.wakers)
         finally:
             client.close()
 
@@ -418,27 +422,55 @@ async def _plain(send: Any, status: int, text: bytes) -> None:
     await send({"type": "http.response.body", "body": text})
 
 
+class Wakers:
+    """Wakes the loop's stream writers from other threads (the session's listener, which
+    publishes a move to every phone's queue at once): one hand-over to the loop for all the
+    streams woken together, not one each (a self-pipe write and a wake of the loop per
+    phone)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._lock = threading.Lock()
+        self._due: list[asyncio.Event] = []
+
+    def waker(self, wake: asyncio.Event) -> Callable[[], None]:
+        """A function for any thread that sets `wake` on the loop soon."""
+        def woken() -> None:
+            with self._lock:
+                first = not self._due
+                self._due.append(wake)
+            if first:  # the loop is told once for all that come before it runs
+                try:
+                    self.loop.call_soon_threadsafe(self._set)
+                except RuntimeError:  # the loop has ended
+                    pass
+
+        return woken
+
+    def _set(self) -> None:
+        with self._lock:
+            due, self._due = self._due, []
+        for wake in due:
+            wake.set()
+
+
 async def pump(client: Client, first: list[Message], keepalive: float, receive: Any,
-               send: Any) -> None:
-    """Write one phone's stream: the first messages, then each message as it comes, a
-    keep-alive comment when quiet; ends when the hub ends it or the phone disconnects."""
+               send: Any, wakers: Wakers | None = None) -> None:
+    """Write one phone's stream: the first messages, then what is queued each time it is
+    woken, a keep-alive comment when quiet; ends when the hub ends it or the phone
+    disconnects. Each event's bytes were made once for every phone (`Message.encode`)."""
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
-    gone = asyncio.Event()
-
-    def woken() -> None:
-        try:
-            loop.call_soon_threadsafe(wake.set)
-        except RuntimeError:  # the loop has ended
-            pass
+    gone = False
 
     async def watch() -> None:
+        nonlocal gone
         while (await receive())["type"] != "http.disconnect":
             pass
-        gone.set()
+        gone = True
         wake.set()
 
-    client.waker = woken
+    client.waker = (wakers or Wakers(loop)).waker(wake)
     watcher = loop.create_task(watch())
 
     async def write(data: bytes) -> None:
@@ -446,20 +478,22 @@ async def pump(client: Client, first: list[Message], keepalive: float, receive: 
 
     try:
         await write(b"retry: 2000\n\n" + b"".join(m.encode() for m in first))
-        while not gone.is_set():
-            wake.clear()
+        while not gone:
+            wake.clear()  # before taking: a message queued after the take wakes it again
             batch, ended = client.take()
             if batch:
-                await write(b"".join(m.encode() for m in batch))
-            if ended:
+                await write(batch[0].encode() if len(batch) == 1
+                            else b"".join(m.encode() for m in batch))
+            if ended or gone:
                 break
-            if batch:
+            if wake.is_set():
                 continue
             try:
-                await asyncio.wait_for(wake.wait(), keepalive)
+                async with asyncio.timeout(keepalive):
+                    await wake.wait()
             except TimeoutError:
                 await write(b": keep-alive\n\n")
-        if not gone.is_set():
+        if not gone:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
     finally:
         client.waker = None
