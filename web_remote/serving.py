@@ -457,11 +457,24 @@ class Wakers:
 async def pump(client: Client, first: list[Message], keepalive: float, receive: Any,
                send: Any, wakers: Wakers | None = None) -> None:
     """Write one phone's stream: the first messages, then what is queued each time it is
-    woken, a keep-alive comment when quiet; ends when the hub ends it or the phone
-    disconnects. Each event's bytes were made once for every phone (`Message.encode`)."""
+    woken, a keep-alive comment once it was quiet for `keepalive` seconds; ends when the hub
+    ends it or the phone disconnects. Each event's bytes were made once for every phone
+    (`Message.encode`); the keep-alive's one timer is moved only when it runs out, not at
+    every write (a move wakes every stream at once)."""
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
-    gone = False
+    gone = quiet = False
+    last = loop.time()  # when the stream last carried something
+    timer: asyncio.TimerHandle | None = None
+
+    def check_quiet() -> None:
+        nonlocal timer, quiet
+        left = last + keepalive - loop.time()
+        if left > 0:  # written since: look again when it has been quiet long enough
+            timer = loop.call_later(left, check_quiet)
+        else:
+            quiet = True
+            wake.set()
 
     async def watch() -> None:
         nonlocal gone
@@ -472,9 +485,12 @@ async def pump(client: Client, first: list[Message], keepalive: float, receive: 
 
     client.waker = (wakers or Wakers(loop)).waker(wake)
     watcher = loop.create_task(watch())
+    timer = loop.call_later(keepalive, check_quiet)
 
     async def write(data: bytes) -> None:
+        nonlocal last
         await send({"type": "http.response.body", "body": data, "more_body": True})
+        last = loop.time()
 
     try:
         await write(b"retry: 2000\n\n" + b"".join(m.encode() for m in first))
@@ -484,18 +500,19 @@ async def pump(client: Client, first: list[Message], keepalive: float, receive: 
             if batch:
                 await write(batch[0].encode() if len(batch) == 1
                             else b"".join(m.encode() for m in batch))
+            elif quiet:
+                await write(b": keep-alive\n\n")
+            if quiet:
+                quiet = False
+                timer = loop.call_later(keepalive, check_quiet)
             if ended or gone:
                 break
-            if wake.is_set():
-                continue
-            try:
-                async with asyncio.timeout(keepalive):
-                    await wake.wait()
-            except TimeoutError:
-                await write(b": keep-alive\n\n")
+            await wake.wait()
         if not gone:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
     finally:
+        if timer is not None:
+            timer.cancel()
         client.waker = None
         client.close()
         watcher.cancel()
