@@ -68,3 +68,22 @@ def test_answers_arrive_whole_on_one_connection(server: ServerHandle) -> None:
         assert resp.status == 404 and resp.read()
     finally:
         conn.close()
+
+
+def test_stopping_answers_a_request_still_sending_its_body(server: ServerHandle) -> None:
+    """A request whose body has not all come when the server stops is answered 503 at
+    once (its read cancelled), not left to its 10 s deadline (a 408) while the stop waits
+    for it (here up to 60 s: uvicorn's own end would cancel it only then)."""
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    try:
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nhalf")
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", "/chunks")  # the loop has read the head before this answer
+        assert conn.getresponse().read()
+        conn.close()
+        server.stop(timeout=60.0)
+        assert sock.recv(4096).startswith(b"HTTP/1.1 503")
+    finally:
+        sock.close()
