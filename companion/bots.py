@@ -287,7 +287,7 @@ class Bots:
         replaced when one does) and the bank keeps skyscrapers or not: only the cash and the
         bank's stock are left to look at."""
         owner, level, mortgaged = g.owner, g.level, g.mortgaged
-        towers = g.bank_skyscrapers > 0
+        towers = g.seldom.bank_skyscrapers > 0
         seen = self._plan_seen
         if not seen or seen[0] is not owner or seen[1] is not level \
                 or seen[2] is not mortgaged or seen[3] is not towers:
@@ -388,7 +388,7 @@ class Bots:
     def _completing_trade(self, g: GameState, player: int) -> Command | None:
         """Offer to buy the one lot missing from a colour group (or, when building needs all
         lots but one, one of the two missing), at twice its price."""
-        if self.trade_turn == g.turn_number or g.mr_monopoly:
+        if self.trade_turn == g.turn_number or g.seldom.mr_monopoly:
             return None
         level = g.level
         cash = g.players[player].cash
@@ -457,18 +457,16 @@ def play_bot_game(seed: int, players: int = 4, edition: str = "classic-eur",
     assert isinstance(result, Accepted)
     g = result.state
     bots = Bots()
-    turns = 0
+    # each Turn event counts the game's turn on by one: count them by the counter
+    first = g.turn_number
     commands = 0
     while g.winner < 0:
-        if turns >= turn_cap:
-            return g, turns, commands, True
+        if g.turn_number - first >= turn_cap:
+            return g, g.turn_number - first, commands, True
         command = bots.choose(g)
         r = apply(g, command)
         if not isinstance(r, Accepted):
             raise RuntimeError(f"bot command refused: {command.to_json()} -> {r}")
         commands += 1
-        # each Turn event counts the game's turn on by one: count them by the counter
-        after = r.state
-        turns += after.turn_number - g.turn_number
-        g = after
-    return g, turns + 1, commands, False
+        g = r.state
+    return g, g.turn_number - first + 1, commands, False

@@ -107,9 +107,16 @@ def test_a_state_copy_has_every_field() -> None:
     g, _ = ok(g, {"do": "roll", "dice": [1, 5]})
     c = g.copy()
     for f in dataclasses.fields(GameState):
-        if f.name != "owned":
+        if f.name not in ("owned", "seldom_own"):
             assert getattr(c, f.name) == getattr(g, f.name), f.name
     assert c.owned == 0 and c.pending is not g.pending
+    # the seldom-written fields are shared until the copy writes one, then copied whole
+    assert c.seldom is g.seldom and not c.seldom_own
+    c.pot += 5
+    assert c.seldom is not g.seldom and c.pot == g.pot + 5
+    for f in dataclasses.fields(type(c.seldom)):
+        if f.name != "pot":
+            assert getattr(c.seldom, f.name) == getattr(g.seldom, f.name), f.name
     c.wp(1).cash += 1  # the first change makes the list and the record the copy's own
     assert c.players is not g.players and c.players[1].cash == g.players[1].cash + 1
     p = g.players[0].copy()

@@ -9,7 +9,8 @@ import http.client
 from collections.abc import Iterator
 
 import pytest
-from flask import Flask, Response, request
+from flask import Flask, Response
+from flask import request as asked
 
 from web_remote.serving import ServerHandle, serve
 
@@ -21,8 +22,9 @@ class _NoStreams:
         """Nothing to end."""
 
 
-@pytest.fixture
-def server() -> Iterator[ServerHandle]:
+@pytest.fixture(params=[False, True], ids=["fast_stack", "pure_stack"])
+def server(request: pytest.FixtureRequest) -> Iterator[ServerHandle]:
+    """The app served on httptools and uvloop where installed, and on h11 and asyncio."""
     app = Flask(__name__)
 
     @app.get("/chunks")
@@ -32,14 +34,14 @@ def server() -> Iterator[ServerHandle]:
 
     @app.post("/echo")
     def echo() -> Response:
-        return Response(request.get_data()[::-1], status=201)
+        return Response(asked.get_data()[::-1], status=201)
 
     @app.get("/boom")
     def boom() -> Response:
         raise RuntimeError("the view failed")
 
     app.extensions["web_remote"] = _NoStreams()  # what `stop` ends first
-    handle = serve(app, "127.0.0.1", 0, 2)
+    handle = serve(app, "127.0.0.1", 0, 2, pure=bool(request.param))
     yield handle
     handle.stop()
 
@@ -66,3 +68,22 @@ def test_answers_arrive_whole_on_one_connection(server: ServerHandle) -> None:
         assert resp.status == 404 and resp.read()
     finally:
         conn.close()
+
+
+def test_stopping_answers_a_request_still_sending_its_body(server: ServerHandle) -> None:
+    """A request whose body has not all come when the server stops is answered 503 at
+    once (its read cancelled), not left to its 10 s deadline (a 408) while the stop waits
+    for it (here up to 60 s: uvicorn's own end would cancel it only then)."""
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    try:
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nhalf")
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", "/chunks")  # the loop has read the head before this answer
+        assert conn.getresponse().read()
+        conn.close()
+        server.stop(timeout=60.0)
+        assert sock.recv(4096).startswith(b"HTTP/1.1 503")
+    finally:
+        sock.close()

@@ -16,10 +16,11 @@ from web_remote import create_app, join_url, serve
 from web_remote.serving import ServerHandle
 
 
-@pytest.fixture
-def server(game: Any, tmp_path: Path) -> Iterator[ServerHandle]:
+@pytest.fixture(params=[False, True], ids=["fast_stack", "pure_stack"])
+def server(game: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerHandle]:
+    """The remote on httptools and uvloop where installed, and on h11 and asyncio."""
     app = create_app(game, tmp_path / "game", {"keepalive_s": 0.2, "banker_pin": "2468"})
-    handle = serve(app, "127.0.0.1", 0, threads=32)
+    handle = serve(app, "127.0.0.1", 0, threads=32, pure=bool(request.param))
     yield handle
     handle.stop()
 
@@ -48,6 +49,30 @@ def test_keepalives_flow(server: ServerHandle) -> None:
     p.open_stream()
     seen = [p.next_event(5) for _ in range(3)]
     assert ("comment", "keep-alive") in seen
+    p.close()
+
+
+def test_a_keepalive_comes_once_a_stream_was_quiet(server: ServerHandle, game: Any) -> None:
+    """After a move's event the stream says nothing until it has been quiet for its
+    keep-alive time (0.2 s here), then keeps the connection alive again."""
+    p = phone(server, "player:Ann")
+    p.open_stream()
+    assert p.wait_version(game.version, 5)
+    status, body = p.command({"do": "roll", "dice": [1, 2]}, game.version)
+    assert status == 200, body
+    assert p.wait_version(body["version"], 5)
+    told, alive = p.arrived, 0
+    for _ in range(20):
+        item = p.next_event(5)
+        assert item is not None
+        if item != ("comment", "keep-alive"):  # the move's other events (news, trades)
+            told = p.arrived
+            continue
+        assert p.arrived - told >= 0.15  # not before the stream was quiet (0.2 s)
+        told, alive = p.arrived, alive + 1
+        if alive == 3:
+            break
+    assert alive == 3
     p.close()
 
 
@@ -103,3 +128,45 @@ def test_bench_reports_the_flood() -> None:
     result = run_bench()
     assert result["web.flood_untouched"] == 1.0
     assert result["web.flood_rate_limited"] > 0
+
+
+def test_one_publish_wakes_every_stream_with_one_hand_over() -> None:
+    """A move published to every phone's queue wakes the serving loop once for all of their
+    streams (web_remote.serving.Wakers), not once per phone; each stream is woken, and a
+    stream woken after the loop took the first batch is handed over again."""
+    import asyncio
+    import threading
+
+    from web_remote.hub import Hub
+    from web_remote.serving import Wakers
+
+    loop = asyncio.new_event_loop()
+    try:
+        handed: list[object] = []
+        real = loop.call_soon_threadsafe
+
+        def counted(callback: Any, *args: Any) -> Any:
+            handed.append(callback)
+            return real(callback, *args)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
+        wakers = Wakers(loop)
+        hub = Hub()
+        events = [asyncio.Event() for _ in range(12)]
+        clients = []
+        for k, event in enumerate(events):
+            client = hub.subscribe(f"phone{k}")
+            assert client is not None
+            client.waker = wakers.waker(event)
+            clients.append(client)
+        publisher = threading.Thread(target=hub.publish, args=("state", {"version": 2}))
+        publisher.start()  # from another thread, as the session's listener publishes
+        publisher.join(5)
+        assert len(handed) == 1 and not any(e.is_set() for e in events)
+        loop.run_until_complete(asyncio.sleep(0))  # the loop runs the one hand-over
+        assert all(e.is_set() for e in events)
+        assert all(c.take()[0][0].payload == {"version": 2} for c in clients)
+        hub.publish("state", {"version": 3})
+        assert len(handed) == 2  # the next move: one hand-over again
+    finally:
+        loop.close()

@@ -246,6 +246,23 @@ class FakeSession:
 
         return remove
 
+    def lead(self, callback: Callable[[Update], object]) -> Callable[[], None]:
+        """Register a leading listener (the screen's): told before the others; this fake
+        tells them all on the submitter's thread, so a hold it hands back is not waited
+        for (the screen's own frame comes after its press returns)."""
+        def told(update: Update) -> None:
+            callback(update)
+
+        with self._lock:
+            self._listeners.insert(0, told)
+
+        def remove() -> None:
+            with self._lock:
+                if told in self._listeners:
+                    self._listeners.remove(told)
+
+        return remove
+
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         """Register a callback; returns its remover."""
         with self._lock:

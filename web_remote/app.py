@@ -9,13 +9,15 @@ remote keeps (cookie secret, banker PIN, seats, trade proposals, net worth serie
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, request, session
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask import Flask, Request, Response, g, request, session
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from itsdangerous import BadSignature, want_bytes
 
 from companion.game.api import GameSessionProtocol
 from companion.game.pins import PIN_FILE, PinGuard, PinStore
@@ -41,7 +43,7 @@ from web_remote.security import (
     load_secret,
     same_origin,
     table_names,
-    table_origins,
+    table_origin_keys,
 )
 from web_remote.store import Persister
 from web_remote.views import api, banker, going_back, join, pages, story
@@ -69,12 +71,62 @@ HOOK_KEYS = frozenset({"on_join", "games", "tags"})
 SIGNED_DAY = "signed_day"
 
 
+#: cookies whose signature was checked, kept with what they hold (DailyCookie.open_session)
+OPENED_COOKIES = 256
+#: what a session may hold for its opened cookie to be kept: values that a copy of the dict
+#: copies whole (a list or a dict inside would be shared by the requests that read it)
+_SCALARS = (str, int, float, bool, type(None))
+
+
 class DailyCookie(SecureCookieSessionInterface):
     """Flask's signed cookie, a joined phone's (permanent) one signed and sent again once a
     day instead of with every answer: signing it (tagged JSON, zlib, HMAC) was a third of
     what Flask spends on a page read, and a table's phones read after every move (issue 28).
     A changed session is sent at once as before; the cookie's 30 days run from the last day
-    the phone was used, as they did from its last request."""
+    the phone was used, as they did from its last request.
+
+    Opening it is checked once per cookie, not per request: a phone sends the same cookie
+    all day, and its signature's check (HMAC, zlib, base64, tagged JSON) was a fifth of what
+    Flask spent on a phone's move (issue 28). A cookie whose signature was good under this
+    app's key stays good (the check is a function of the bytes and the key); its age is
+    checked on every request as itsdangerous does, so a cookie past its 30 days (or signed
+    in the future) goes through the whole check again and is refused there. Only cookies
+    that checked out are kept, at most OPENED_COOKIES, the oldest forgotten first."""
+
+    def __init__(self) -> None:
+        self._opened: dict[tuple[str, bytes], tuple[dict[str, Any], int]] = {}
+        self._opened_lock = threading.Lock()
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """The phone's session from its cookie (an empty one when it has none, or a bad or
+        expired one), its signature checked the first time this app sees the cookie."""
+        if not app.secret_key:  # as get_signing_serializer: no key, no session
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        key = (value, want_bytes(app.secret_key))
+        with self._opened_lock:
+            kept = self._opened.get(key)
+        if kept is not None:
+            data, signed = kept
+            if 0 <= int(time.time()) - signed <= max_age:  # itsdangerous' own test of age
+                return self.session_class(data)  # a copy: its values are immutable
+        signer = self.get_signing_serializer(app)
+        if signer is None:
+            return None
+        try:
+            data, when = signer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        if isinstance(data, dict) and all(isinstance(v, _SCALARS) for v in data.values()):
+            with self._opened_lock:
+                self._opened.pop(key, None)
+                self._opened[key] = (dict(data), int(when.timestamp()))
+                while len(self._opened) > OPENED_COOKIES:
+                    del self._opened[next(iter(self._opened))]
+        return self.session_class(data)
 
     def should_set_cookie(self, app: Flask, session_: SessionMixin) -> bool:
         """Changed, or a permanent session not signed yet today (marked so now)."""
@@ -103,9 +155,10 @@ def _before() -> Response | None:
     if who is not None and who.can_act and isinstance(scope, dict):
         scope[TABLE_SLOT] = True  # the serving loop keeps this address's connections first
     if request.method == "POST":
-        ours = table_origins(request.scheme, str(request.environ.get("SERVER_NAME") or ""),
-                             str(request.environ.get("SERVER_PORT") or ""),
-                             r.config["table_names"], r.config.get("table_url") or None)
+        ours = table_origin_keys(
+            request.scheme, str(request.environ.get("SERVER_NAME") or ""),
+            str(request.environ.get("SERVER_PORT") or ""), tuple(r.config["table_names"]),
+            r.config.get("table_url") or None)
         if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
                            ours):
             return refuse("bad_origin", _("This request did not come from the remote's pages."),

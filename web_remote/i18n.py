@@ -13,11 +13,14 @@ the History page's events by `say_events`, with those of companion.words.move_wo
 
 from __future__ import annotations
 
+import functools
 import gettext
 from collections.abc import Callable
 from typing import Any
 
 from flask import g, has_request_context, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from companion import power
 from companion.game.table.records import DrawnCard, Setup, Turn, seats
@@ -59,8 +62,16 @@ def pick_language(table: Callable[[], str] | None = None, default: str = DEFAULT
     spoken = table() if table is not None else ""
     if spoken in LANGUAGES:
         return spoken
-    best = request.accept_languages.best_match(list(LANGUAGES))
-    return best or default
+    return _preferred(request.headers.get("Accept-Language", "")) or default
+
+
+@functools.lru_cache(maxsize=64)  # a phone sends the same header with every request
+def _preferred(header: str) -> str | None:
+    """The catalog's language a browser's Accept-Language header prefers (None: none)."""
+    if not header:
+        return None
+    found = parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES))
+    return str(found) if found else None
 
 
 def current_language() -> str:

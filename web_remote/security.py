@@ -5,6 +5,7 @@ table-wide guard are the screen's too: companion.game.pins.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import secrets
@@ -236,7 +237,22 @@ def table_origins(scheme: str, server_name: str, server_port: str, names: Iterab
     return found + ([configured] if configured else [])
 
 
-def _origin_key(url: str) -> tuple[str, str, int] | None:
+#: an origin's key: scheme, host name and port
+OriginKey = tuple[str, str, int]
+
+
+@functools.lru_cache(maxsize=64)
+def table_origin_keys(scheme: str, server_name: str, server_port: str, names: tuple[str, ...],
+                      configured: str | None = None) -> frozenset[OriginKey]:
+    """The keys of `table_origins` (same arguments), made once per address and port a
+    request arrives on, not for every POST."""
+    return frozenset(key for origin in table_origins(scheme, server_name, server_port, names,
+                                                     configured)
+                     if (key := _origin_key(origin)) is not None)
+
+
+@functools.lru_cache(maxsize=64)  # a phone sends the same Origin with every POST
+def _origin_key(url: str) -> OriginKey | None:
     """(scheme, host, port) of an origin or URL, the default port filled in; None: unreadable."""
     try:
         parts = urlsplit(url)
@@ -249,12 +265,13 @@ def _origin_key(url: str) -> tuple[str, str, int] | None:
     return scheme, parts.hostname.lower().rstrip("."), port or (443 if scheme == "https" else 80)
 
 
-def same_origin(origin: str | None, referer: str | None, ours: Iterable[str]) -> bool:
+def same_origin(origin: str | None, referer: str | None, ours: frozenset[OriginKey]) -> bool:
     """Whether a POST comes from our own pages: Origin (else Referer) must be one of the
-    table's own origins `ours` (table_origins). Not the Host header: a page of another site
-    whose name points at the table (DNS rebinding) sends a Host matching its Origin."""
+    table's own origins, `ours` their keys (table_origin_keys). Not the Host header: a page
+    of another site whose name points at the table (DNS rebinding) sends a Host matching
+    its Origin."""
     for header in (origin, referer):
         if header and header != "null":
             theirs = _origin_key(header)
-            return theirs is not None and theirs in {_origin_key(o) for o in ours}
+            return theirs is not None and theirs in ours
     return False

@@ -6,7 +6,9 @@ threads for as long as the phone kept the page open, so 32 phones starved every 
 and idle sockets of an unjoined laptop filled its connection limit. Here uvicorn (an asyncio
 HTTP server) holds the connections; page and command requests run the Flask app on a
 bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
-itself and takes no thread: a closed socket ends its stream at once. Connections are
+itself and takes no thread: a closed socket ends its stream at once. uvicorn parses with
+httptools (C) on uvloop where their wheels are installed, else with h11 on asyncio (pure
+Python, a 32-bit Pi OS): the guards below are the same on both. Connections are
 guarded before any request: at most `per_address` from one address (past it: a 503 and
 closed), and when all `max_connections` are held a newcomer from a lighter address ends
 one of the heaviest address's (Gate: a laptop with many addresses never shuts a phone
@@ -26,6 +28,7 @@ import io
 import logging
 import socket
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
@@ -36,6 +39,22 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from web_remote.hub import STREAM_SLOT, Client, Message
 from web_remote.security import TABLE_SLOT
+
+#: uvicorn's HTTP protocol and event loop: httptools' C parser and uvloop where their wheels
+#: are installed (pyproject.toml: x86_64 and aarch64 Linux), else pure Python (h11, asyncio)
+HTTP_PROTOCOL: type[asyncio.Protocol]
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    HTTP_PROTOCOL = HttpToolsProtocol
+except ImportError:  # a 32-bit Pi OS: no wheel
+    HTTP_PROTOCOL = H11Protocol
+try:
+    import uvloop  # noqa: F401
+
+    LOOP = "uvloop"
+except ImportError:
+    LOOP = "asyncio"
 
 log = logging.getLogger(__name__)
 
@@ -142,18 +161,20 @@ class Gate:
         self._forget(address, conn)
 
 
-def guarded_protocol(gate: Gate, first_request_s: float,
-                     next_request_s: float = 0.0) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP/1.1 protocol behind the gate: a connection past its address's share
-    gets a 503 and is closed; every request head must arrive whole in time (the first
-    within `first_request_s` of connecting, each next one within `next_request_s` of the
-    answer before it, which also closes an idle kept-alive connection), or the connection
-    is closed. The asyncio.Protocol methods are extended, and uvicorn's `handle_events` and
-    `on_response_complete` (each calling uvicorn's own) say when a request head was read
-    and when an answer ended."""
+def guarded_protocol(gate: Gate, first_request_s: float, next_request_s: float = 0.0,
+                     base: type[asyncio.Protocol] | None = None) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP/1.1 protocol `base` (HTTP_PROTOCOL: httptools' where installed, else
+    h11's) behind the gate: a connection past its address's share gets a 503 and is
+    closed; every request head must arrive whole in time (the first within
+    `first_request_s` of connecting, each next one within `next_request_s` of the answer
+    before it, which also closes an idle kept-alive connection), or the connection is
+    closed. The asyncio.Protocol methods are extended, and uvicorn's own hooks (h11's
+    `handle_events` or httptools' `on_headers_complete`, and `on_response_complete`, each
+    calling uvicorn's own) say when a request head was read and when an answer ended."""
     between = next_request_s or KEEPALIVE_S
+    parent: Any = base or HTTP_PROTOCOL
 
-    class Guarded(H11Protocol):
+    class Guarded(parent):  # type: ignore[misc]
         _address = ""
         _counted = False
         _deadline: asyncio.TimerHandle | None = None
@@ -162,10 +183,10 @@ def guarded_protocol(gate: Gate, first_request_s: float,
         @property
         def idle(self) -> bool:
             """No request is being answered (waiting for a head, or between requests)."""
-            return self.cycle is None or self.cycle.response_complete
+            return self.cycle is None or bool(self.cycle.response_complete)
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)  # type: ignore[arg-type]
+            super().connection_made(transport)
             self._address = self.client[0] if self.client else ""
             if not gate.enter(self._address, self):
                 self.transport.write(_BUSY)
@@ -185,10 +206,17 @@ def guarded_protocol(gate: Gate, first_request_s: float,
                 self._deadline.cancel()
                 self._deadline = None
 
-        def handle_events(self) -> None:
-            super().handle_events()
+        def _head_read(self) -> None:
             if self._deadline is not None and self.cycle is not self._waiting_after:
                 self._disarm()  # a whole request head came: its request is answered now
+
+        def handle_events(self) -> None:  # h11's: the events of the data received
+            super().handle_events()
+            self._head_read()
+
+        def on_headers_complete(self) -> None:  # httptools': a request head was parsed
+            super().on_headers_complete()
+            self._head_read()
 
         def on_response_complete(self) -> None:
             answered = self.cycle
@@ -226,7 +254,9 @@ class Dispatcher:
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024)
         self.ready = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.closing = asyncio.Event()  # set when the server stops (made on its loop)
+        self.wakers: Wakers | None = None  # the live streams' wake-ups (made on its loop)
+        self.stopping = False  # the server stops: no body is waited for any more
+        self.reading: set[asyncio.Task[Any]] = set()  # requests waiting for their body
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -234,7 +264,7 @@ class Dispatcher:
                 message = await receive()
                 if message["type"] == "lifespan.startup":
                     self.loop = asyncio.get_running_loop()
-                    self.closing = asyncio.Event()
+                    self.wakers = Wakers(self.loop)
                     self.ready.set()
                     await send({"type": "lifespan.startup.complete"})
                 elif message["type"] == "lifespan.shutdown":
@@ -257,14 +287,16 @@ class Dispatcher:
             await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
             return
         body = bytearray()
+        task = asyncio.current_task()
+        if self.stopping or task is None:
+            await _plain(send, 503, b"The remote is stopping.")
+            return
+        self.reading.add(task)  # `close` cancels it: the server stops, nothing is waited for
         try:
             async with asyncio.timeout(BODY_TIMEOUT_S):
                 more = True
                 while more and len(body) <= limit:
-                    message = await self._unless_closing(receive())
-                    if message is None:
-                        await _plain(send, 503, b"The remote is stopping.")
-                        return
+                    message = await receive()
                     if message["type"] == "http.disconnect":
                         return
                     body += message.get("body", b"")
@@ -272,6 +304,14 @@ class Dispatcher:
         except TimeoutError:
             await _plain(send, 408, b"The request took too long.")
             return
+        except asyncio.CancelledError:
+            if not self.stopping:
+                raise
+            task.uncancel()
+            await _plain(send, 503, b"The remote is stopping.")
+            return
+        finally:
+            self.reading.discard(task)
         whole = bytes(body[:limit + 1])  # past the limit: cut there, and Flask answers 413
         scope = dict(scope)
         scope["headers"] = [(k, v) for k, v in scope["headers"]
@@ -310,28 +350,19 @@ class Dispatcher:
         if scope.get(TABLE_SLOT) and self.gate is not None and client:
             self.gate.seated(str(client[0]))
 
-    async def _unless_closing(self, waiting: Any) -> Any:
-        """What `waiting` gives, or None when the server stops first."""
-        task = asyncio.ensure_future(waiting)
-        closing = asyncio.ensure_future(self.closing.wait())
-        try:
-            done, _pending = await asyncio.wait({task, closing},
-                                                return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            closing.cancel()
-        if task in done:
-            return task.result()
-        task.cancel()
-        return None
-
     def close(self) -> None:
         """Stop waiting for slow bodies (the server is stopping); from any thread."""
         loop = self.loop
         if loop is not None:
             try:
-                loop.call_soon_threadsafe(self.closing.set)
+                loop.call_soon_threadsafe(self._stop_reading)
             except RuntimeError:  # the loop has ended already
                 pass
+
+    def _stop_reading(self) -> None:
+        self.stopping = True
+        for task in list(self.reading):
+            task.cancel()
 
     async def _stream(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """The Flask view admits the phone (or refuses it); an admitted stream is written
@@ -354,7 +385,7 @@ class Dispatcher:
         start["headers"] = [(k, v) for k, v in start["headers"] if k != b"content-length"]
         try:
             await send(start)
-            await pump(client, first, float(keepalive), receive, send)
+            await pump(client, first, float(keepalive), receive, send, self.wakers)
         finally:
             client.close()
 
@@ -391,50 +422,97 @@ async def _plain(send: Any, status: int, text: bytes) -> None:
     await send({"type": "http.response.body", "body": text})
 
 
+class Wakers:
+    """Wakes the loop's stream writers from other threads (the session's listener, which
+    publishes a move to every phone's queue at once): one hand-over to the loop for all the
+    streams woken together, not one each (a self-pipe write and a wake of the loop per
+    phone)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._lock = threading.Lock()
+        self._due: list[asyncio.Event] = []
+
+    def waker(self, wake: asyncio.Event) -> Callable[[], None]:
+        """A function for any thread that sets `wake` on the loop soon."""
+        def woken() -> None:
+            with self._lock:
+                first = not self._due
+                self._due.append(wake)
+            if first:  # the loop is told once for all that come before it runs
+                try:
+                    self.loop.call_soon_threadsafe(self._set)
+                except RuntimeError:  # the loop has ended
+                    pass
+
+        return woken
+
+    def _set(self) -> None:
+        with self._lock:
+            due, self._due = self._due, []
+        for wake in due:
+            wake.set()
+
+
 async def pump(client: Client, first: list[Message], keepalive: float, receive: Any,
-               send: Any) -> None:
-    """Write one phone's stream: the first messages, then each message as it comes, a
-    keep-alive comment when quiet; ends when the hub ends it or the phone disconnects."""
+               send: Any, wakers: Wakers | None = None) -> None:
+    """Write one phone's stream: the first messages, then what is queued each time it is
+    woken, a keep-alive comment once it was quiet for `keepalive` seconds; ends when the hub
+    ends it or the phone disconnects. Each event's bytes were made once for every phone
+    (`Message.encode`); the keep-alive's one timer is moved only when it runs out, not at
+    every write (a move wakes every stream at once)."""
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
-    gone = asyncio.Event()
+    gone = quiet = False
+    last = loop.time()  # when the stream last carried something
+    timer: asyncio.TimerHandle | None = None
 
-    def woken() -> None:
-        try:
-            loop.call_soon_threadsafe(wake.set)
-        except RuntimeError:  # the loop has ended
-            pass
+    def check_quiet() -> None:
+        nonlocal timer, quiet
+        left = last + keepalive - loop.time()
+        if left > 0:  # written since: look again when it has been quiet long enough
+            timer = loop.call_later(left, check_quiet)
+        else:
+            quiet = True
+            wake.set()
 
     async def watch() -> None:
+        nonlocal gone
         while (await receive())["type"] != "http.disconnect":
             pass
-        gone.set()
+        gone = True
         wake.set()
 
-    client.waker = woken
+    client.waker = (wakers or Wakers(loop)).waker(wake)
     watcher = loop.create_task(watch())
+    timer = loop.call_later(keepalive, check_quiet)
 
     async def write(data: bytes) -> None:
+        nonlocal last
         await send({"type": "http.response.body", "body": data, "more_body": True})
+        last = loop.time()
 
     try:
         await write(b"retry: 2000\n\n" + b"".join(m.encode() for m in first))
-        while not gone.is_set():
-            wake.clear()
+        while not gone:
+            wake.clear()  # before taking: a message queued after the take wakes it again
             batch, ended = client.take()
             if batch:
-                await write(b"".join(m.encode() for m in batch))
-            if ended:
-                break
-            if batch:
-                continue
-            try:
-                await asyncio.wait_for(wake.wait(), keepalive)
-            except TimeoutError:
+                await write(batch[0].encode() if len(batch) == 1
+                            else b"".join(m.encode() for m in batch))
+            elif quiet:
                 await write(b": keep-alive\n\n")
-        if not gone.is_set():
+            if quiet:
+                quiet = False
+                timer = loop.call_later(keepalive, check_quiet)
+            if ended or gone:
+                break
+            await wake.wait()
+        if not gone:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
     finally:
+        if timer is not None:
+            timer.cancel()
         client.waker = None
         client.close()
         watcher.cancel()
@@ -534,17 +612,21 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = MIN_THREADS,
           *, per_address: int = PER_ADDRESS, first_request_s: float = FIRST_REQUEST_S,
           next_request_s: float = KEEPALIVE_S,
-          max_connections: int = MAX_CONNECTIONS) -> ServerHandle:
+          max_connections: int = MAX_CONNECTIONS, pure: bool = False) -> ServerHandle:
     """Start serving `app` in the background (port 0: any free port); returns the handle
     once the loop serves. `threads` run pages and commands; streams take none. The
     connection guards (`per_address`, `first_request_s`, `next_request_s`,
-    `max_connections`) are the module's constants unless a test says otherwise."""
+    `max_connections`) are the module's constants unless a test says otherwise. `pure`:
+    uvicorn's pure-Python h11 and asyncio even where httptools and uvloop are installed (as
+    a machine without their wheels serves: the tests hold both to the same guards)."""
     sock = listening_socket(host, port)
     gate = Gate(per_address, max_connections)
     dispatcher = Dispatcher(app, max(threads, 2), gate)
     config = Config(
-        dispatcher, http=guarded_protocol(gate, first_request_s, next_request_s), ws="none",
-        lifespan="on", loop="asyncio", log_config=None, log_level="warning",
+        dispatcher, ws="none", lifespan="on",
+        http=guarded_protocol(gate, first_request_s, next_request_s,
+                              H11Protocol if pure else HTTP_PROTOCOL),
+        loop="asyncio" if pure else LOOP, log_config=None, log_level="warning",
         access_log=False, proxy_headers=False, server_header=False,
         timeout_keep_alive=max(1, int(next_request_s)),
         limit_concurrency=2 * max_connections,  # a backstop: the gate makes room before it

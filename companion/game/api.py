@@ -113,6 +113,18 @@ class Update:
 
 
 @dataclass(frozen=True)
+class Hold:
+    """What a leading listener (`GameSessionProtocol.lead`: the table's screen) hands back
+    for one update: `wait()` returns once a frame shows it (or a bound ran out), and the
+    session's other listeners and its after-work (the followers, files) wait for it, so
+    that the first frame's CPU is the screen's; `thread` draws that frame: a command it
+    sent itself is answered before the wait (its frame cannot come while it waits)."""
+
+    wait: Callable[[], object]
+    thread: int | None = None
+
+
+@dataclass(frozen=True)
 class Standing:
     """Where the players stand at one version: what the session's writer tells its
     followers (`GameSessionProtocol.follow`) of each change after journaling it and before
@@ -227,11 +239,20 @@ class GameSessionProtocol(Protocol):
         short) after each change; returns remove()."""
         ...
 
+    def lead(self, callback: Callable[[Update], Hold | None]) -> Callable[[], None]:
+        """Tell `callback` of each change first, on the writer's thread as soon as it is
+        journaled (it must never block: queue the update, wake a loop); the `Hold` it may
+        hand back holds the followers and the other listeners until its frame shows the
+        change (docs/session.md). Returns remove()."""
+        ...
+
     def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
         """Tell `callback` where the game stands now, then after each change, on the
         writer's thread before the change is answered (it must be cheap and never block:
         append to a list, hand over to a thread); a game switched to is told `fresh`.
-        Returns remove()."""
+        When a leading listener holds the change for its frame (`lead`) and the change is
+        that listener's own, the followers are told after that frame (bounded), before the
+        next change and before any other listener. Returns remove()."""
         ...
 
     def keep_offers(self, offers: OfferStore) -> None:

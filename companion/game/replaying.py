@@ -98,8 +98,15 @@ def step(state: GameState | None, entry: Entry) -> GameState:
 def needs_snapshot(entry: Entry, last_snapshot: int) -> bool:
     """Rows whose state is not the engine's answer to a command always get one (an undo,
     the banker's jump back and its redo); others every SNAPSHOT_EVERY."""
-    return (entry.kind in ("undo", "undo_to") or entry.command.get("do") == UNDO_TO
-            or entry.seq - last_snapshot >= SNAPSHOT_EVERY)
+    return must_snapshot(entry) or entry.seq - last_snapshot >= SNAPSHOT_EVERY
+
+
+def must_snapshot(entry: Entry) -> bool:
+    """Whether the row's snapshot belongs in the row's own transaction: its state is not
+    the engine's answer to a command (an undo, the banker's jump back and its redo), so
+    replay cannot make it. The others' snapshots only shorten a replay: the session
+    writes them in a transaction of their own after the row (`Journal.add_snapshot`)."""
+    return entry.kind in ("undo", "undo_to") or entry.command.get("do") == UNDO_TO
 
 
 def state_at(journal: Journal, seq: int) -> GameState | None:

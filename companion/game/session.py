@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.game import authority, going_back
-from companion.game.api import JSON, Outcome, Source, Standing, Update
+from companion.game.api import JSON, Hold, Outcome, Source, Standing, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
@@ -29,6 +29,7 @@ from companion.game.replaying import (
     Stacks,
     apply_journaled,
     clean_command,
+    must_snapshot,
     needs_snapshot,
     resolve,
     snapshot_of,
@@ -92,6 +93,20 @@ class _Job:
     typed: Command | None = None
     done: threading.Event = field(default_factory=threading.Event)
     outcome: Outcome | None = None
+    #: the thread that sent it (a leading listener's own command is answered before its
+    #: frame is waited for: `Hold.thread`)
+    thread: int = field(default_factory=threading.get_ident)
+
+
+@dataclass(frozen=True)
+class _After:
+    """What the writer does after a change is journaled that nobody needs before the
+    table's first frame shows it: the followers' standing, the teaching table's file."""
+
+    fresh: bool
+    save_teaching: bool
+    #: the row whose state is due a snapshot only to shorten a replay, and that state
+    snapshot: tuple[int, GameState] | None = None
 
 
 class PublicView:
@@ -147,7 +162,11 @@ class GameSession:
         self._seq = seq
         self._states: OrderedDict[int, GameState | None] = OrderedDict([(seq, state)])
         self._listeners: list[Callable[[Update], None]] = []
+        #: told first, on the writer, as soon as a change is journaled (`lead`)
+        self._leads: list[Callable[[Update], Hold | None]] = []
         self._listeners_lock = threading.Lock()
+        #: the after-work of the change the writer committed last (`_commit`), taken by `_run`
+        self._after: _After | None = None
         #: told on the writer's thread before a change is answered (`follow`); the lock is
         #: held while they are told, so that a new follower starts from a standing in order
         self._followers: list[Callable[[Standing], None]] = []
@@ -159,8 +178,10 @@ class GameSession:
         self._story_lock = threading.Lock()
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         #: for the listeners' thread, in order: a view to build while the writer waits for
-        #: the disk, an accepted change to tell the listeners of, None to stop
-        self._notices: queue.Queue[Update | PublicView | None] = queue.Queue()
+        #: the disk, an accepted change to tell the listeners of once the holds of the
+        #: leading listeners are let go, None to stop
+        self._notices: queue.Queue[tuple[Update, list[Hold]] | PublicView | None] = \
+            queue.Queue()
         self._submit_lock = threading.Lock()
         self._closed = False
         #: when the writer took the job it works on (monotonic), None while it waits
@@ -422,12 +443,12 @@ class GameSession:
         except Exception:  # a face's record must not stop the game
             log.exception("session follower %r failed", callback)
 
-    def _tell_followers(self, events: Sequence[object]) -> None:
+    def _tell_followers(self, fresh: bool) -> None:
         """The writer, after a commit: every follower has the new standing."""
         with self._followers_lock:
             if not self._followers:
                 return
-            standing = self.standing(any(isinstance(e, GameStarted) for e in events))
+            standing = self.standing(fresh)
             for callback in list(self._followers):
                 self._tell_follower(callback, standing)
 
@@ -562,7 +583,8 @@ class GameSession:
             self._news_at = seq
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
-        """Call back (on the writer thread, keep it short) after each change; returns remove()."""
+        """Call back on the listeners' thread after each change (after the leading
+        listeners' frames, `lead`); returns remove()."""
         with self._listeners_lock:
             self._listeners.append(callback)
 
@@ -570,6 +592,21 @@ class GameSession:
             with self._listeners_lock:
                 if callback in self._listeners:
                     self._listeners.remove(callback)
+
+        return remove
+
+    def lead(self, callback: Callable[[Update], Hold | None]) -> Callable[[], None]:
+        """Call back first, on the writer's thread as soon as a change is journaled (the
+        table's screen: queue it and wake the loop, never block); the Hold it hands back
+        holds the other listeners, and for its own command the followers too, until its
+        frame shows the change. Returns remove()."""
+        with self._listeners_lock:
+            self._leads.append(callback)
+
+        def remove() -> None:
+            with self._listeners_lock:
+                if callback in self._leads:
+                    self._leads.remove(callback)
 
         return remove
 
@@ -659,15 +696,75 @@ class GameSession:
                 return
             update: Update | None = None
             self._busy_since = time.monotonic()
+            self._after = None
             try:
                 job.outcome, update = self._process(job)
             except Exception as exc:  # a bug must not stop the table: refuse and go on
                 log.exception("session writer failed on %s", job)
                 job.outcome = _refused(self.version, "internal_error", f"internal error: {exc}")
-            job.done.set()
+            self._finish(job, update, self._after)
             self._busy_since = None
-            if update is not None:
-                self._notices.put(update)
+
+    def _finish(self, job: _Job, update: Update | None, after: _After | None) -> None:
+        """Answer a job and tell its change: the leading listeners at once (the screen:
+        its first frame begins now), then the followers and the teaching's file, the
+        answer, and the other listeners once the leads' frames show the change. The
+        screen's own command is answered before its frame is waited for, and the rest
+        follows that frame (bounded by the hold): nothing but the frame's own work runs
+        between the screen's press and its first frame, and nothing of the change is
+        told to anybody else before what follows it is done."""
+        holds = self._tell_leads(update) if update is not None else []
+        if any(hold.thread == job.thread for hold in holds):
+            job.done.set()  # the screen's own press: its frame first
+            for hold in holds:
+                self._wait(hold)
+            holds = []
+            self._after_work(after)
+        else:
+            self._after_work(after)  # before the answer: a phone's next read has it
+            job.done.set()
+        if update is not None:
+            self._notices.put((update, holds))
+
+    def _tell_leads(self, update: Update) -> list[Hold]:
+        """The writer: each leading listener told of a journaled change; their holds."""
+        with self._listeners_lock:
+            leads = list(self._leads)
+        holds: list[Hold] = []
+        for callback in leads:
+            try:
+                hold = callback(update)
+            except Exception:
+                log.exception("session leading listener %r failed", callback)
+                continue
+            if hold is not None:
+                holds.append(hold)
+        return holds
+
+    @staticmethod
+    def _wait(hold: Hold) -> None:
+        try:
+            hold.wait()
+        except Exception:  # a face's bug must not stop the game
+            log.exception("session hold %r failed", hold)
+
+    def _after_work(self, after: _After | None) -> None:
+        """What a journaled change leaves for after its first frame, on the writer before
+        the next change: the followers' standing, the teaching table's file and a
+        snapshot that only shortens a replay."""
+        if after is None:
+            return
+        self._tell_followers(after.fresh)
+        if after.save_teaching:
+            self._teaching.save()
+        if after.snapshot is not None:
+            seq, state = after.snapshot
+            try:
+                self._journal.add_snapshot(seq, snapshot_of(state))
+            except JournalError as exc:  # a longer replay at the next start, no more
+                log.warning("snapshot of row %d not saved: %s", seq, exc)
+            else:
+                self._stacks.last_snapshot = max(self._stacks.last_snapshot, seq)
 
     def _tell(self) -> None:
         """The listeners' thread: each accepted change in order, while the writer goes on
@@ -682,10 +779,13 @@ class GameSession:
                 except Exception:  # built again (and reported) by whoever reads it
                     log.exception("building the public state failed")
                 continue
+            update, holds = notice
             # a listener that never returns starves the watchdog, as a stuck writer does
             self._telling_since = time.monotonic()
             try:
-                self._notify(notice)
+                for hold in holds:  # the table's frame first (bounded)
+                    self._wait(hold)
+                self._notify(update)
             finally:
                 self._telling_since = None
 
@@ -877,7 +977,9 @@ class GameSession:
 
     def _commit(self, entry: Entry, after: GameState) -> tuple[Outcome, Update | None]:
         """Journal the entry; only when that succeeded does the table move on."""
-        snap = snapshot_of(after) if needs_snapshot(entry, self._stacks.last_snapshot) else None
+        due = needs_snapshot(entry, self._stacks.last_snapshot)
+        # a snapshot replay cannot make goes in the row; one that shortens a replay after it
+        snap = snapshot_of(after) if due and must_snapshot(entry) else None
         step = self._teaching.plan(
             after.version, entry.events if entry.kind != "undo" else [], after,
             new_game=any(isinstance(e, GameStarted) for e in entry.events)
@@ -888,7 +990,7 @@ class GameSession:
         card = card_after(self._card, entry.events) if entry.kind == "command" else self._card
         view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": card})
         with self._listeners_lock:
-            wanted = bool(self._listeners)
+            wanted = bool(self._listeners or self._leads)
         if wanted:  # built on the listeners' thread while this one waits for the disk
             self._notices.put(view)
         try:
@@ -902,7 +1004,7 @@ class GameSession:
             self.fault = str(exc)
             return _refused(self.version, "storage_error", str(exc)), None
         self.fault = None
-        self._teaching.apply(step)  # a lesson is given once per game, an undo gives none
+        self._teaching.apply(step, save=False)  # once per game, an undo gives none
         if snap is not None:
             self._stacks.last_snapshot = entry.seq
         events = entry.events_json()  # the transports' form: phones, screen, CLI
@@ -927,7 +1029,10 @@ class GameSession:
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
-        self._tell_followers(entry.events)  # before the answer: the next read has it
+        # the followers and the teaching's file before the answer, or for the screen's own
+        # press after its first frame (`_run`): before the next change either way
+        self._after = _After(any(isinstance(e, GameStarted) for e in entry.events),
+                             step.save, (entry.seq, after) if due and snap is None else None)
         outcome = Outcome(True, after.version, events)
         update = Update(after.version, lambda: self._clocked(view), events, entry.source) \
             if wanted else None

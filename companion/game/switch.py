@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from companion.game.api import JSON, Outcome, Source, Standing, Update
+from companion.game.api import JSON, Hold, Outcome, Source, Standing, Update
 from companion.game.journal import JournalError
 from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.game.session import GameSession
@@ -64,7 +64,7 @@ class _Attached(Generic[T]):
 
     __slots__ = ("callback", "detach")
 
-    def __init__(self, callback: Callable[[T], None]) -> None:
+    def __init__(self, callback: Callable[[T], Any]) -> None:
         self.callback = callback
         self.detach: Callable[[], None] = _nothing
 
@@ -119,6 +119,8 @@ class SessionHolder:
         self._switch_lock = threading.RLock()
         #: each listener given to the holder, with its remover on the current session
         self._listeners: list[_Attached[Update]] = []
+        #: the leading listeners given to the holder (`lead`: the screen), likewise
+        self._leads: list[_Attached[Update]] = []
         #: each follower of the writer given to the holder (`follow`), likewise
         self._followers: list[_Attached[Standing]] = []
         #: the table's open offers, kept by whichever game is in use (none survive a switch)
@@ -244,6 +246,11 @@ class SessionHolder:
         return self._attach(self._listeners, _Attached(callback),
                             lambda: self._session.add_listener(callback))
 
+    def lead(self, callback: Callable[[Update], Hold | None]) -> Callable[[], None]:
+        """Lead the listeners of whichever game is current, now and after every switch."""
+        return self._attach(self._leads, _Attached(callback),
+                            lambda: self._session.lead(callback))
+
     def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
         """Follow whichever game is current on its writer, now and after every switch (a
         game switched to is told `fresh`)."""
@@ -368,7 +375,7 @@ class SessionHolder:
             old = self._session
             if old.game_id == game_id:
                 return old.state()
-            for entry in self._listeners:
+            for entry in [*self._leads, *self._listeners]:
                 entry.detach()
                 entry.detach = _nothing
             for follower in self._followers:
@@ -385,11 +392,26 @@ class SessionHolder:
                 raise SwitchError("cannot_open", str(exc)) from exc
             self._session = new
             self._attach_all(fresh=True)
+            leads = [entry.callback for entry in self._leads]
             listeners = [entry.callback for entry in self._listeners]
             state = new.state()
         update = Update(int(state.get("version") or 0), state,
                         [GameSwitched(game_id, old.game_id).to_json()],
                         source)
+        holds: list[Hold] = []
+        for lead in leads:  # the screen first; the others once its frame shows the game
+            try:
+                hold = lead(update)
+            except Exception:
+                log.exception("leading listener %r failed on the switch", lead)
+                continue
+            if isinstance(hold, Hold):
+                holds.append(hold)
+        for hold in holds:
+            try:
+                hold.wait()
+            except Exception:
+                log.exception("hold %r failed on the switch", hold)
         for callback in listeners:
             try:
                 callback(update)
@@ -405,6 +427,8 @@ class SessionHolder:
             self._session.keep_offers(self._offers)
         for follower in self._followers:
             follower.detach = self._session.follow(follower.callback, fresh)
+        for entry in self._leads:
+            entry.detach = self._session.lead(entry.callback)
         for entry in self._listeners:
             entry.detach = self._session.add_listener(entry.callback)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules.codes import CODE_INSUFFICIENT_FUNDS, RulesError
 from companion.rules.dice import moved_total
 from companion.rules.edition import (
@@ -33,6 +35,7 @@ from companion.rules.events import (
 from companion.rules.money import charge, transfer
 from companion.rules.state import (
     BANK,
+    COMPILED,
     FOLLOW_UPS,
     POT,
     BirthdayGiftPending,
@@ -41,6 +44,7 @@ from companion.rules.state import (
     DrawPending,
     GameState,
     RollForRentPending,
+    bare,
 )
 
 #: the reason of a salary, by amount
@@ -100,7 +104,14 @@ def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
     start = p.position
     reached = start + steps
     target = reached % n
-    ev.append(Moved(p.name, start, target))
+    if COMPILED:
+        ev.append(Moved(p.name, start, target))
+    else:  # the fields on a bare record, as money.transfer makes its Transfer
+        e: Any = bare(Moved)
+        e.player = p.name
+        e.from_ = start
+        e.to = target
+        ev.append(e)
     p.position = target
     if reached >= n:  # passed or reached GO
         pay_salary(g, ev, player, landed=target == 0)

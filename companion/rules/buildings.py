@@ -118,7 +118,7 @@ def _stock_change(g: GameState, old: int, new: int) -> tuple[int, int, int]:
 
 def _stock_refusal(g: GameState, need: tuple[int, int, int], why: str = "") -> RulesError | None:
     houses, hotels, skyscrapers = need
-    if skyscrapers > g.bank_skyscrapers:
+    if skyscrapers > g.seldom.bank_skyscrapers:
         return RulesError(Code.HOUSING_SHORTAGE, "the bank has no skyscraper left")
     if hotels > g.bank_hotels:
         return RulesError(Code.HOUSING_SHORTAGE, "the bank has no hotel " + (why or "left"))
@@ -131,7 +131,8 @@ def _stock_refusal(g: GameState, need: tuple[int, int, int], why: str = "") -> R
 def _take_stock(g: GameState, need: tuple[int, int, int]) -> None:
     g.bank_houses -= need[0]
     g.bank_hotels -= need[1]
-    g.bank_skyscrapers -= need[2]
+    if need[2]:  # else unchanged: the seldom-written fields stay shared
+        g.bank_skyscrapers -= need[2]
 
 
 #: what building on a lot comes to: (the lot's new level, the bank's stock it takes, cost)
@@ -309,7 +310,7 @@ def build_command(g: GameState, ev: Events, player: int, square: int, count: int
                   building: str = "house") -> None:
     """The `build` command: build, or place the building won at auction."""
     pending = g.pending
-    if pending or g.mr_monopoly:  # else _placing_refusal has nothing to refuse
+    if pending or g.seldom.mr_monopoly:  # else _placing_refusal has nothing to refuse
         refusal = _placing_refusal(g, player, square, count)
         if refusal is not None:
             raise refusal

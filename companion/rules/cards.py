@@ -16,7 +16,7 @@ from companion.rules.state import BANK, DrawPending, GameState
 def draw_refusal(g: GameState, pending: DrawPending, card_id: str | None) -> RulesError | None:
     """Why the card cannot be drawn (None: it can): the device draws the top card of a deck
     that has one; a card the table names must be of that deck and in it."""
-    deck = g.decks[pending.deck]
+    deck = g.seldom.decks[pending.deck]
     if card_id is None:
         if not deck:
             return RulesError(Code.NOT_NOW, "the deck is empty: every card is held by players")

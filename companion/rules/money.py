@@ -6,9 +6,11 @@ tokens or runs turns. Settling debts and bankruptcy are in flow.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules.edition import OWNABLE
 from companion.rules.events import Debt, Events, Transfer, Why
-from companion.rules.state import BANK, POT, DebtPending, GameState
+from companion.rules.state import BANK, COMPILED, POT, DebtPending, GameState, bare
 
 #: reasons whose money goes into the Free Parking pot when that house rule is on
 POT_REASONS = frozenset({"tax", "jail_fine", "card"})
@@ -49,7 +51,18 @@ def transfer(g: GameState, ev: Events, payer: int, payee: int, amount: int, reas
         target = None if payee == BANK else "pot"
         if payee == POT:
             g.pot += amount
-    ev.append(Transfer(source, target, amount, reason, why))
+    if COMPILED:
+        ev.append(Transfer(source, target, amount, reason, why))
+        return
+    # plain Python: the record's fields set on a bare instance, without the class call's
+    # trip through __init__ (about 0.06 µs of 0.15: the engine's most frequent event)
+    e: Any = bare(Transfer)
+    e.from_ = source
+    e.to = target
+    e.amount = amount
+    e.reason = reason
+    e.why = why
+    ev.append(e)
 
 
 def charge(
@@ -76,7 +89,8 @@ def building_value(g: GameState, square: int) -> int:
     sq = g.edition.squares[square]
     levels = g.level[square]
     value = levels * sq.house_cost // 2
-    if g.depots and square in g.depots:
+    depots = g.seldom.depots
+    if depots and square in depots:
         value += g.edition.depot_cost // 2
     return value
 

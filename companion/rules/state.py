@@ -320,6 +320,77 @@ SETTLED = (DebtPending, MrMonopolyPending, BusPending)
 
 
 @dataclass(slots=True, init=False)
+class Seldom:
+    """The fields of a state that a turn seldom writes, in one record that the state's
+    copies share until one of them is written (`GameState.ws`): a copy then stores 12 fields
+    fewer (docs/bench.md, issue 28, seventh pass). Read and written through the state's
+    properties of the same names (`g.pot`, `g.claims = ...`); the engine's hot paths read
+    `g.seldom` directly."""
+
+    #: the decks' cards, top first; a copy shares the dict and its lists (`wdeck`
+    #: replaces the dict and the deck it changes)
+    decks: dict[str, list[str]]
+    #: the Free Parking pot (house rule)
+    pot: int
+    #: the card drawn last
+    last_card: str
+    #: set when a game is dealt (the variant), never changed after
+    extra: dict[str, Any]
+    #: the ranking once the game was ended and counted (short/timed game, by
+    #: agreement)
+    standings: list[dict[str, Any]]
+    #: rents owners may still claim: (payer, owner, square, amount, turns left)
+    claims: list[tuple[int, int, int, int, int]]
+    #: skyscrapers the bank still has (editions with skyscrapers)
+    bank_skyscrapers: int
+    #: stations with a train depot, in board order
+    depots: tuple[int, ...]
+    #: bus tickets the current player took this turn: usable only from a later turn
+    fresh_tickets: int
+    #: the current player rolled Mr. Monopoly this turn: nobody else builds, lifts
+    #: or trades
+    mr_monopoly: bool
+    #: mortgaged deeds received from another player (a trade, a bankruptcy) and kept
+    #: mortgaged, in board order: lifting one later costs its value plus the
+    #: interest again, whatever the edition's rule for a player's own mortgages (SV
+    #: «löser han det senare betalar han även nu 10 % ränta utöver kapitalskulden»);
+    #: set_mortgaged clears it
+    kept_mortgages: tuple[int, ...]
+    #: bank-only play, the salary of the move being told: GO_PAID (PASS GO before
+    #: its square was told: the square must be past GO, no second salary), GO_DUE
+    #: (the square told was past GO without the salary: PASS GO pays it), else
+    #: NO_SALARY
+    go_salary: int
+
+    def __init__(self, decks: dict[str, list[str]], pot: int, last_card: str,
+                 extra: dict[str, Any], standings: list[dict[str, Any]],
+                 claims: list[tuple[int, int, int, int, int]], bank_skyscrapers: int,
+                 depots: tuple[int, ...], fresh_tickets: int, mr_monopoly: bool,
+                 kept_mortgages: tuple[int, ...], go_salary: int) -> None:
+        self.decks = decks
+        self.pot = pot
+        self.last_card = last_card
+        self.extra = extra
+        self.standings = standings
+        self.claims = claims
+        self.bank_skyscrapers = bank_skyscrapers
+        self.depots = depots
+        self.fresh_tickets = fresh_tickets
+        self.mr_monopoly = mr_monopoly
+        self.kept_mortgages = kept_mortgages
+        self.go_salary = go_salary
+
+    def copy(self) -> Seldom:
+        """A copy that may be changed without touching this one (its lists and dicts are
+        shared: the engine replaces them, never changes them)."""
+        if not COMPILED:
+            return _plain_seldom_copy(self)
+        return Seldom(self.decks, self.pot, self.last_card, self.extra, self.standings,
+                      self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
+                      self.mr_monopoly, self.kept_mortgages, self.go_salary)
+
+
+@dataclass(slots=True, init=False)
 class GameState:
     """Everything about one game at one moment."""
 
@@ -333,7 +404,9 @@ class GameState:
     bank_houses: int
     bank_hotels: int
     rng: int
-    decks: dict[str, list[str]]
+    #: the seldom-written fields (`Seldom`), shared with the state copied from until this
+    #: state writes one (`ws`); `seldom_own`: this state has its own
+    seldom: Seldom
     version: int = 0
     current: int = 0
     turn_number: int = 1
@@ -344,31 +417,8 @@ class GameState:
     #: the decisions waiting, the one on top answered first; the records are read-only and
     #: shared by copies (a change replaces one), the list is the state's own
     pending: list[Pending] = field(default_factory=list)
-    last_card: str = ""
-    pot: int = 0
     winner: int = NOBODY
-    extra: dict[str, Any] = field(default_factory=dict)
-    #: the ranking once the game was ended and counted (short/timed game, by agreement)
-    standings: list[dict[str, Any]] = field(default_factory=list)
-    #: rents owners may still claim: (payer, owner, square, amount, turns left)
-    claims: list[tuple[int, int, int, int, int]] = field(default_factory=list)
-    #: skyscrapers the bank still has (editions with skyscrapers)
-    bank_skyscrapers: int = 0
-    #: stations with a train depot, in board order; a tuple, so copies share it
-    depots: tuple[int, ...] = ()
-    #: bus tickets the current player took this turn: usable only from a later turn
-    fresh_tickets: int = 0
-    #: the current player rolled Mr. Monopoly this turn: nobody else builds, lifts or trades
-    mr_monopoly: bool = False
-    #: mortgaged deeds received from another player (a trade, a bankruptcy) and kept
-    #: mortgaged, in board order: lifting one later costs its value plus the interest again,
-    #: whatever the edition's rule for a player's own mortgages (SV «löser han det senare
-    #: betalar han även nu 10 % ränta utöver kapitalskulden»); set_mortgaged clears it
-    kept_mortgages: tuple[int, ...] = ()
-    #: bank-only play, the salary of the move being told: GO_PAID (PASS GO before its square
-    #: was told: the square must be past GO, no second salary), GO_DUE (the square told was
-    #: past GO without the salary: PASS GO pays it), else NO_SALARY
-    go_salary: int = 0
+    seldom_own: bool = field(default=False, repr=False, compare=False)
     #: which Player records this state owns (may change), one bit per player index; the
     #: others are shared, read-only, and so is the list while no bit is set
     owned: int = field(default=0, repr=False, compare=False)
@@ -386,7 +436,7 @@ class GameState:
                  bank_skyscrapers: int = 0, depots: tuple[int, ...] = (),
                  fresh_tickets: int = 0, mr_monopoly: bool = False,
                  kept_mortgages: tuple[int, ...] = (), owned: int = 0,
-                 go_salary: int = 0) -> None:
+                 go_salary: int = 0, seldom: Seldom | None = None) -> None:
         self.edition = edition
         self.options = options
         self.players = players
@@ -396,7 +446,15 @@ class GameState:
         self.bank_houses = bank_houses
         self.bank_hotels = bank_hotels
         self.rng = rng
-        self.decks = decks
+        if seldom is not None:  # a copy's: shared until written (ws), the fields above unread
+            self.seldom = seldom
+            self.seldom_own = False
+        else:
+            self.seldom = Seldom(decks, pot, last_card, {} if extra is None else extra,
+                                 [] if standings is None else standings,
+                                 [] if claims is None else claims, bank_skyscrapers, depots,
+                                 fresh_tickets, mr_monopoly, kept_mortgages, go_salary)
+            self.seldom_own = True
         self.version = version
         self.current = current
         self.turn_number = turn_number
@@ -405,19 +463,8 @@ class GameState:
         self.doubles = doubles
         self.dice = dice
         self.pending = [] if pending is None else pending
-        self.last_card = last_card
-        self.pot = pot
         self.winner = winner
-        self.extra = {} if extra is None else extra
-        self.standings = [] if standings is None else standings
-        self.claims = [] if claims is None else claims
-        self.bank_skyscrapers = bank_skyscrapers
-        self.depots = depots
-        self.fresh_tickets = fresh_tickets
-        self.mr_monopoly = mr_monopoly
-        self.kept_mortgages = kept_mortgages
         self.owned = owned
-        self.go_salary = go_salary
 
     def copy(self) -> GameState:
         """A copy that may be changed without touching this one.
@@ -433,15 +480,128 @@ class GameState:
         """
         if not COMPILED:
             return plain_copy(self)
+        seldom = self.seldom  # shared until written (ws)
         return GameState(
             self.edition, self.options, self.players, self.owner, self.level,
-            self.mortgaged, self.bank_houses, self.bank_hotels, self.rng, self.decks,
+            self.mortgaged, self.bank_houses, self.bank_hotels, self.rng, seldom.decks,
             self.version, self.current, self.turn_number, self.rolled, self.must_roll,
-            self.doubles, self.dice,
-            self.pending[:],
-            self.last_card, self.pot, self.winner, self.extra, self.standings,
-            self.claims, self.bank_skyscrapers, self.depots, self.fresh_tickets,
-            self.mr_monopoly, self.kept_mortgages, 0, self.go_salary)
+            self.doubles, self.dice, self.pending[:], winner=self.winner, seldom=seldom)
+
+    def ws(self) -> Seldom:
+        """The seldom-written fields, made this state's own so that they may be changed."""
+        if self.seldom_own:
+            return self.seldom
+        seldom = self.seldom = self.seldom.copy()
+        self.seldom_own = True
+        return seldom
+
+    @property
+    def decks(self) -> dict[str, list[str]]:
+        """`Seldom.decks`."""
+        return self.seldom.decks
+
+    @decks.setter
+    def decks(self, value: dict[str, list[str]]) -> None:
+        self.ws().decks = value
+
+    @property
+    def pot(self) -> int:
+        """`Seldom.pot`."""
+        return self.seldom.pot
+
+    @pot.setter
+    def pot(self, value: int) -> None:
+        self.ws().pot = value
+
+    @property
+    def last_card(self) -> str:
+        """`Seldom.last_card`."""
+        return self.seldom.last_card
+
+    @last_card.setter
+    def last_card(self, value: str) -> None:
+        self.ws().last_card = value
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """`Seldom.extra`."""
+        return self.seldom.extra
+
+    @extra.setter
+    def extra(self, value: dict[str, Any]) -> None:
+        self.ws().extra = value
+
+    @property
+    def standings(self) -> list[dict[str, Any]]:
+        """`Seldom.standings`."""
+        return self.seldom.standings
+
+    @standings.setter
+    def standings(self, value: list[dict[str, Any]]) -> None:
+        self.ws().standings = value
+
+    @property
+    def claims(self) -> list[tuple[int, int, int, int, int]]:
+        """`Seldom.claims`."""
+        return self.seldom.claims
+
+    @claims.setter
+    def claims(self, value: list[tuple[int, int, int, int, int]]) -> None:
+        self.ws().claims = value
+
+    @property
+    def bank_skyscrapers(self) -> int:
+        """`Seldom.bank_skyscrapers`."""
+        return self.seldom.bank_skyscrapers
+
+    @bank_skyscrapers.setter
+    def bank_skyscrapers(self, value: int) -> None:
+        self.ws().bank_skyscrapers = value
+
+    @property
+    def depots(self) -> tuple[int, ...]:
+        """`Seldom.depots`."""
+        return self.seldom.depots
+
+    @depots.setter
+    def depots(self, value: tuple[int, ...]) -> None:
+        self.ws().depots = value
+
+    @property
+    def fresh_tickets(self) -> int:
+        """`Seldom.fresh_tickets`."""
+        return self.seldom.fresh_tickets
+
+    @fresh_tickets.setter
+    def fresh_tickets(self, value: int) -> None:
+        self.ws().fresh_tickets = value
+
+    @property
+    def mr_monopoly(self) -> bool:
+        """`Seldom.mr_monopoly`."""
+        return self.seldom.mr_monopoly
+
+    @mr_monopoly.setter
+    def mr_monopoly(self, value: bool) -> None:
+        self.ws().mr_monopoly = value
+
+    @property
+    def kept_mortgages(self) -> tuple[int, ...]:
+        """`Seldom.kept_mortgages`."""
+        return self.seldom.kept_mortgages
+
+    @kept_mortgages.setter
+    def kept_mortgages(self, value: tuple[int, ...]) -> None:
+        self.ws().kept_mortgages = value
+
+    @property
+    def go_salary(self) -> int:
+        """`Seldom.go_salary`."""
+        return self.seldom.go_salary
+
+    @go_salary.setter
+    def go_salary(self, value: int) -> None:
+        self.ws().go_salary = value
 
     def wp(self, index: int) -> Player:
         """The player record at `index`, made this state's own so that it may be changed."""
@@ -491,8 +651,9 @@ class GameState:
 
     def wdeck(self, deck_id: str) -> list[str]:
         """A deck's card list, made this state's own so that it may be changed."""
-        deck = self.decks[deck_id][:]
-        self.decks = {**self.decks, deck_id: deck}  # the dict too: copies share it
+        seldom = self.ws()
+        deck = seldom.decks[deck_id][:]
+        seldom.decks = {**seldom.decks, deck_id: deck}  # the dict too: copies share it
         return deck
 
     @property
@@ -541,7 +702,8 @@ def plain_copy(g: GameState) -> GameState:
     new.bank_houses = g.bank_houses
     new.bank_hotels = g.bank_hotels
     new.rng = g.rng
-    new.decks = g.decks
+    new.seldom = g.seldom  # shared until written (ws)
+    new.seldom_own = False
     new.version = g.version
     new.current = g.current
     new.turn_number = g.turn_number
@@ -551,19 +713,26 @@ def plain_copy(g: GameState) -> GameState:
     new.dice = g.dice
     pending = g.pending
     new.pending = pending[:] if pending else []  # most commands start with none waiting
-    new.last_card = g.last_card
-    new.pot = g.pot
     new.winner = g.winner
-    new.extra = g.extra
-    new.standings = g.standings
-    new.claims = g.claims
-    new.bank_skyscrapers = g.bank_skyscrapers
-    new.depots = g.depots
-    new.fresh_tickets = g.fresh_tickets
-    new.mr_monopoly = g.mr_monopoly
-    new.kept_mortgages = g.kept_mortgages
     new.owned = 0
-    new.go_salary = g.go_salary
+    return new
+
+
+def _plain_seldom_copy(s: Seldom) -> Seldom:
+    """Seldom.copy in plain Python, as plain_copy does it for the state."""
+    new: Seldom = bare(Seldom)
+    new.decks = s.decks
+    new.pot = s.pot
+    new.last_card = s.last_card
+    new.extra = s.extra
+    new.standings = s.standings
+    new.claims = s.claims
+    new.bank_skyscrapers = s.bank_skyscrapers
+    new.depots = s.depots
+    new.fresh_tickets = s.fresh_tickets
+    new.mr_monopoly = s.mr_monopoly
+    new.kept_mortgages = s.kept_mortgages
+    new.go_salary = s.go_salary
     return new
 
 

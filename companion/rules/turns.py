@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules.board import (
     cannot_afford,
     count_doubles,
@@ -27,12 +29,14 @@ from companion.rules.speed import read_speed_dice, speed_roll
 from companion.rules.standings import end_and_count
 from companion.rules.state import (
     BANK,
+    COMPILED,
     GO_DUE,
     GO_PAID,
     NO_SALARY,
     NOBODY,
     GameState,
     RollForRentPending,
+    bare,
 )
 
 WHITE_DICE = 2
@@ -92,7 +96,7 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
 def roll(g: GameState, ev: Events, player: int,
          dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
     """Roll for the turn (or for a utility's rent when a fresh roll is owed); the dice."""
-    if g.pending or player != g.current or not g.must_roll or g.go_salary:  # else no look
+    if g.pending or player != g.current or not g.must_roll or g.seldom.go_salary:  # else no look
         refusal = roll_refusal(g, player)
         if refusal is not None:
             raise refusal
@@ -110,12 +114,20 @@ def roll(g: GameState, ev: Events, player: int,
         # player out of jail, then the same steps as below without their other cases
         first, second, g.rng = two_dice(g.rng)
         values = (first, second)
-        if g.claims and not g.rolled:
+        if g.seldom.claims and not g.rolled:
             turn_starts_moving(g, ev, player)
         g.dice = values
         g.rolled = True
         double = first == second
-        ev.append(Rolled(p.name, values, double))
+        if COMPILED:
+            ev.append(Rolled(p.name, values, double))
+        else:  # the fields on a bare record, as money.transfer makes its Transfer
+            e: Any = bare(Rolled)
+            e.player = p.name
+            e.dice = values
+            e.double = double
+            e.for_rent = False
+            ev.append(e)
         if not double:
             g.must_roll = False  # count_doubles' usual case, without the call
         elif count_doubles(g, ev, player, double):
@@ -123,7 +135,7 @@ def roll(g: GameState, ev: Events, player: int,
         move_steps(g, ev, player, first + second)
         return values
     values = read_dice(g, dice, white_only=p.in_jail)
-    if g.claims and not g.rolled:
+    if g.seldom.claims and not g.rolled:
         turn_starts_moving(g, ev, player)
     if p.in_jail:
         p = g.wp(player)
@@ -245,10 +257,19 @@ def next_turn(g: GameState, ev: Events) -> None:
     g.must_roll = True
     g.doubles = 0
     g.dice = None
-    g.fresh_tickets = 0
-    g.mr_monopoly = False
-    g.go_salary = NO_SALARY
-    ev.append(Turn(players[nxt].name, g.turn_number))
+    seldom = g.seldom
+    if seldom.fresh_tickets or seldom.mr_monopoly or seldom.go_salary:  # else unchanged
+        seldom = g.ws()
+        seldom.fresh_tickets = 0
+        seldom.mr_monopoly = False
+        seldom.go_salary = NO_SALARY
+    if COMPILED:
+        ev.append(Turn(players[nxt].name, g.turn_number))
+        return
+    e: Any = bare(Turn)  # the fields on a bare record, as money.transfer makes its Transfer
+    e.player = players[nxt].name
+    e.number = g.turn_number
+    ev.append(e)
 
 
 def after_player_left(g: GameState, ev: Events, player: int) -> None:

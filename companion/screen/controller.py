@@ -18,7 +18,7 @@ from typing import Any
 
 from companion import net
 from companion.config import WebConfig
-from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
+from companion.game.api import JSON, GameSessionProtocol, Hold, Outcome, Source, Update
 from companion.game.authority import table_source
 from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
@@ -184,21 +184,23 @@ class Controller(EntryMixin):
             self._auction_clock(None, self.state or {})
         else:
             self.open_setup()
-        self._remove_listener = session.add_listener(self.on_update) if session else None
+        self._remove_listener = session.lead(self.on_update) if session else None
 
     # --- thread-safe entry points ---------------------------------------------------------
 
-    def on_update(self, update: Update) -> None:
-        """Session listener (its listeners' thread): queue the update and wake the loop;
-        under a running loop, return once a frame shows it, so that the listeners after
-        this one (the phones, the voice) run after the table's first frame
+    def on_update(self, update: Update) -> Hold | None:
+        """The session's leading listener (its writer's thread, as soon as the change is
+        journaled): queue the update and wake the loop; under a running loop, hand back
+        the hold that returns once a frame shows it, so that the session's followers and
+        its other listeners (the phones, the voice) come after the table's first frame
         (companion.screen.wakeups.FirstFrame)."""
         self._told += 1
         ticket, gate = self._told, self.first_frame
         self.updates.put(update)
         self.wake()
-        if gate is not None:
-            gate.wait(ticket)
+        if gate is None:
+            return None
+        return Hold(lambda: gate.wait(ticket), gate.loop_thread)
 
     def hold_writes(self) -> None:
         """On the phone remote's file writer, before it writes (web_remote's Persister: the
@@ -500,11 +502,19 @@ class Controller(EntryMixin):
 
     def _send(self, command: Command | JSON, source: Source) -> Outcome:
         assert self.session is not None
+        self._hold_nobody()
         outcome = self.session.submit(command, source)
         if not outcome.accepted:
             self.refuse(outcome)
         self.drain_updates(outcome.version if outcome.accepted else None)
         return outcome
+
+    def _hold_nobody(self) -> None:
+        """The loop's thread is about to wait on the session (a press sent before the
+        frame of the one before it, a key burst): the updates applied so far hold the
+        session's writer no longer, which would wait out the bound before this press."""
+        if self.first_frame is not None:
+            self.first_frame.shown(self.applied)
 
     def drain_updates(self, until: int | None = None) -> None:
         """Apply the updates the session has delivered; with `until`, first wait (up to
@@ -517,8 +527,7 @@ class Controller(EntryMixin):
                 if until is None or seen >= until:
                     update = self.updates.get_nowait()
                 else:
-                    if self.first_frame is not None:  # waiting, not drawing: hold nobody
-                        self.first_frame.shown(self.applied)
+                    self._hold_nobody()  # waiting, not drawing
                     update = self.updates.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 return
@@ -682,6 +691,7 @@ class Controller(EntryMixin):
         # player, like every shared input: it takes back their own last move, while nobody
         # has acted after it; anyone else's move needs its sender or the banker's phone.
         current = table_of(self.state or {}, self.ui).current
+        self._hold_nobody()
         outcome = self.session.undo(Source(source, player=current))
         if outcome.accepted:
             self.notify(text("undone"), "undone")

@@ -1,20 +1,21 @@
 """`python -m tools.bench.flipwatch FD run ARGS...`: the real `companion run`, with every
 flipped frame reported on file descriptor FD for the benchmarks.
 
-Nothing of the companion is replaced: `ScreenLoop.draw` is wrapped so that right after
-its `pygame.display.flip()` one line goes to FD, "F TIME VERSION KEY MS CPU AFTER DRAWN FOLLOW": the
+Nothing of the companion is replaced: `ScreenLoop.draw` is wrapped so that after it one
+line goes to FD, "F TIME VERSION KEY MS CPU AFTER DRAWN FOLLOW": the
 time (time.monotonic(), the same clock in every process of this machine), the version of
 the state the frame showed, the key whose button would send a command now (from the
 screen's own prompt; "-" if none), how long the draw (render and flip) took, and the
-process's CPU time (time.process_time_ns(): every thread's, ns) right after the flip (the
-end of `pygame.display.flip()` or `pygame.display.update(rects)` inside the draw; a frame
-that changed nothing: the end of the draw) and
-again once this report's own work (the prompt's key) is done, just before the line is
-written (a benchmark takes the CPU from one frame's AFTER to a later frame's CPU), and the
-process's CPU time during the draw (ns: the render and the flip, with whatever another
-thread ran meanwhile), and FOLLOW: 1 when the loop draws another frame at once for the same
-updates (the frame showed the result first and left the board, the cards or the recent
-moves for the next one, issue 28), else 0 (a loop without follow-up frames: always 0).
+process's CPU time (time.process_time_ns(): every thread's, ns) right after the flip
+(`display.flip` and `display.update` are wrapped to read the time and the CPU as they
+return, before the loop lets the session's held work go, which would otherwise run on
+another core before the reading; until issue 28's writer round the reading came after
+`ScreenLoop.draw`) and again once this report's own work (the prompt's key) is done,
+just before the line is written (a benchmark takes the CPU from one frame's AFTER to a
+later frame's CPU), and the process's CPU time during the draw (ns: the render and the
+flip, with whatever another thread ran meanwhile), and FOLLOW: 1 when the loop draws
+another frame at once for the same updates (the frame showed the result first and left the
+board, the cards or the recent moves for the next one, issue 28), else 0.
 `ScreenLoop.handle` is wrapped too: "K TIME" when the loop has taken a key press from
 SDL, so that a benchmark can tell the wait for the loop to see a key from the work after
 it; and the session's
@@ -23,9 +24,10 @@ its fsyncs), the part of a press the disk decides.
 
 With COMPANION_BENCH_THREADS=1 in its environment (`python -m tools.bench.press
 --threads`, a probe, never the bench's own figures) each frame's line is preceded by
-"T TID:NAME:NS,...": every thread's time on a CPU so far (/proc/self/task/TID/schedstat),
-read right after the flip's CPU time, so that a benchmark can tell which thread spent a
-press's CPU. Reading them costs the process about a millisecond a frame, after the flip.
+"T TID:NAME:NS,...": every thread's time on a CPU so far (the Python threads' CPU-time
+clocks read at the flip, the others' /proc/self/task/TID/schedstat after it), so that a
+benchmark can tell which thread spent a press's CPU. Reading them costs the process about
+a millisecond a frame, after the flip.
 """
 
 from __future__ import annotations
@@ -48,17 +50,38 @@ def _key_for(controller: Any, keys: dict[str, str]) -> str:
     return "-"
 
 
-def _threads() -> str:
-    """Every thread of this process as TID:NAME:NS (its time on a CPU so far), comma
-    separated: Python's threads by their names, the others by the kernel's."""
+def _python_threads() -> dict[int, int]:
+    """Each Python thread's CPU time so far (ns) by its kernel id: cheap enough to read at
+    the flip itself."""
+    import threading
+
+    out = {}
+    for thread in threading.enumerate():
+        if thread.ident is None or thread.native_id is None:
+            continue
+        try:
+            out[thread.native_id] = time.clock_gettime_ns(
+                time.pthread_getcpuclockid(thread.ident))
+        except OSError:  # it ended meanwhile
+            continue
+    return out
+
+
+def _threads(at_flip: dict[int, int]) -> str:
+    """Every thread of this process as TID:NAME:NS (its time on a CPU so far: the Python
+    threads' as read at the flip, `at_flip`), comma separated: Python's threads by their
+    names, the others by the kernel's."""
     import threading
 
     names = {t.native_id: t.name for t in threading.enumerate()}
     out = []
     for tid in os.listdir("/proc/self/task"):
         try:
-            with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as f:
-                ran = f.read().split()[0]
+            if int(tid) in at_flip:
+                ran = str(at_flip[int(tid)])
+            else:
+                with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as f:
+                    ran = f.read().split()[0]
             name = names.get(int(tid))
             if name is None:
                 with open(f"/proc/self/task/{tid}/comm", encoding="ascii") as f:
@@ -86,31 +109,32 @@ def install(fd: int) -> None:
         return bool(handle(self, event))
 
     by_thread = os.environ.get("COMPANION_BENCH_THREADS") == "1"
+    #: the time, the process's CPU and (by_thread) the Python threads' as the last flip or
+    #: display.update returned
+    flip: list[Any] = [0.0, 0, {}]
 
-    flip, update = pygame.display.flip, pygame.display.update
-    at_flip: list[tuple[float, int]] = []  # the frame's flip: its end's time and CPU
+    def at_flip(real: Any) -> Any:
+        def flipping(*args: Any, **kwargs: Any) -> Any:
+            out = real(*args, **kwargs)
+            flip[0], flip[1] = time.monotonic(), time.process_time_ns()
+            if by_thread:
+                flip[2] = _python_threads()
+            return out
+        return flipping
 
-    def reporting_flip() -> None:
-        flip()
-        at_flip.append((time.monotonic(), time.process_time_ns()))
-
-    def reporting_update(*args: Any) -> None:
-        update(*args)
-        at_flip.append((time.monotonic(), time.process_time_ns()))
-
-    pygame.display.flip = reporting_flip
-    pygame.display.update = reporting_update
+    pygame.display.flip = at_flip(pygame.display.flip)
+    pygame.display.update = at_flip(pygame.display.update)
 
     def reporting_draw(self: Any) -> None:
         began, drawing = time.monotonic(), time.process_time_ns()
-        at_flip.clear()
+        flip[0] = 0.0
         draw(self)
-        # the end of the flip (or of the update of the changed rects), not of `draw`: what
-        # the loop does after it (the hold let go, the sounds handed over, an update's work
-        # the frame did not need) comes after the frame is on the screen
-        flipped, cpu = at_flip[-1] if at_flip else (time.monotonic(), time.process_time_ns())
+        if flip[0]:
+            flipped, cpu = flip[0], flip[1]
+        else:  # nothing reached the screen: the draw's end
+            flipped, cpu = time.monotonic(), time.process_time_ns()
         if by_thread:
-            os.write(fd, f"T {_threads()}\n".encode())
+            os.write(fd, f"T {_threads(flip[2] if flip[0] else {})}\n".encode())
         state = self.controller.state or {}
         key = _key_for(self.controller, keys)
         line = (f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "

@@ -13,7 +13,7 @@ import tty
 from collections.abc import Callable
 from typing import Any
 
-from companion.game.api import JSON, Outcome, Source, Standing, Update
+from companion.game.api import JSON, Hold, Outcome, Source, Standing, Update
 from companion.game.table.offers import OfferStore
 from companion.game.table.view import TableView, build
 from companion.game.telling.story import Story
@@ -90,6 +90,9 @@ class _TimingSession:
         return []
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        return lambda: None
+
+    def lead(self, callback: Callable[[Update], Hold | None]) -> Callable[[], None]:
         return lambda: None
 
     def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:

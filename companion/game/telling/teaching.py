@@ -83,8 +83,11 @@ def _full_groups(g: GameState) -> list[int]:
     return owners
 
 
-def lessons_in(events: Sequence[Event], after: GameState) -> list[Lesson]:
-    """Every lesson what one command did could teach (whether given before or not)."""
+def lessons_in(events: Sequence[Event], after: GameState,
+               given: frozenset[str] = frozenset()) -> list[Lesson]:
+    """Every lesson what one command did could teach (whether given before or not), but
+    that the state's walks (a full colour group, a shortage) are not made for a lesson in
+    `given`: the session's writer makes them on every move otherwise."""
     found: dict[str, str | None] = {}
 
     def teach(topic: str, player: str | None) -> None:
@@ -117,10 +120,11 @@ def lessons_in(events: Sequence[Event], after: GameState) -> list[Lesson]:
             teach("debt", e.player)
         elif isinstance(e, Bankrupt):
             teach("bankrupt", e.player)
-    groups = _full_groups(after)
+    groups = _full_groups(after) if "full_group" not in given else []
     if groups:
         teach("full_group", after.players[groups[0]].name)
-    if after.edition.houses and (after.bank_houses == 0 or after.bank_hotels == 0):
+    if "shortage" not in given and after.edition.houses and (
+            after.bank_houses == 0 or after.bank_hotels == 0):
         teach("shortage", None)
     return [Lesson(t, found[t]) for t in TOPICS if t in found]
 
@@ -188,19 +192,26 @@ class Teaching:
         with self._lock:
             on = self._on if choose is None or not new_game else choose
             given = frozenset() if new_game else frozenset(self._given)
-        lessons = tuple(x for x in lessons_in(events, after) if x.topic not in given) \
+        lessons = tuple(x for x in lessons_in(events, after, given) if x.topic not in given) \
             if on else ()
         return Step(version, on, given | {x.topic for x in lessons}, lessons,
                     new_game or bool(lessons))
 
-    def apply(self, step: Step) -> None:
-        """Take a planned step: its lessons are the latest, and given for this game."""
+    def apply(self, step: Step, save: bool = True) -> None:
+        """Take a planned step: its lessons are the latest, and given for this game; with
+        `save` False the caller saves it later (`save`: the session's writer does it after
+        the table's first frame shows the move)."""
         with self._lock:
             self._on = step.on
             self._given = set(step.given)
             self._latest = (step.version, list(step.lessons))
-            if step.save:  # a lesson given or a new game: kept, so a restart does not repeat
-                self._save()
+            if step.save and save:  # a lesson given or a new game: kept, so a restart
+                self._save()  # does not repeat it
+
+    def save(self) -> None:
+        """Keep the teaching as it is now in its file (a failure is logged)."""
+        with self._lock:
+            self._save()
 
     @staticmethod
     def public_of(step: Step) -> JSON:
