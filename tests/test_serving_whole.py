@@ -9,8 +9,7 @@ import http.client
 from collections.abc import Iterator
 
 import pytest
-from flask import Flask, Response
-from flask import request as asked
+from flask import Flask, Response, request
 
 from web_remote.serving import ServerHandle, serve
 
@@ -22,9 +21,8 @@ class _NoStreams:
         """Nothing to end."""
 
 
-@pytest.fixture(params=[False, True], ids=["fast_stack", "pure_stack"])
-def server(request: pytest.FixtureRequest) -> Iterator[ServerHandle]:
-    """The app served on httptools and uvloop where installed, and on h11 and asyncio."""
+@pytest.fixture
+def server() -> Iterator[ServerHandle]:
     app = Flask(__name__)
 
     @app.get("/chunks")
@@ -34,14 +32,14 @@ def server(request: pytest.FixtureRequest) -> Iterator[ServerHandle]:
 
     @app.post("/echo")
     def echo() -> Response:
-        return Response(asked.get_data()[::-1], status=201)
+        return Response(request.get_data()[::-1], status=201)
 
     @app.get("/boom")
     def boom() -> Response:
         raise RuntimeError("the view failed")
 
     app.extensions["web_remote"] = _NoStreams()  # what `stop` ends first
-    handle = serve(app, "127.0.0.1", 0, 2, pure=bool(request.param))
+    handle = serve(app, "127.0.0.1", 0, 2)
     yield handle
     handle.stop()
 
