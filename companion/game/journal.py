@@ -540,8 +540,7 @@ class Journal:
                         self._upgrade()
                     conn.execute(_INSERT_ENTRY, row)
                     if blob is not None:
-                        conn.execute("INSERT INTO snapshots VALUES (?, ?, ?)",
-                                     (entry.seq, blob, zlib.crc32(blob)))
+                        _insert_snapshot(conn, entry.seq, blob)
                     if self.before_commit is not None:
                         self.before_commit(entry)
                     self._check_wal()
@@ -568,8 +567,7 @@ class Journal:
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    conn.execute("INSERT INTO snapshots VALUES (?, ?, ?)",
-                                 (seq, blob, zlib.crc32(blob)))
+                    _insert_snapshot(conn, seq, blob)
                     self._check_wal()
                     conn.execute("COMMIT")
                 except BaseException:
@@ -761,3 +759,9 @@ class Journal:
             row = self._conn.execute(
                 "SELECT time FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
         return None if row is None else float(row[0])
+
+
+def _insert_snapshot(conn: sqlite3.Connection, seq: int, blob: bytes) -> None:
+    """The snapshot row of `seq` with its CRC, inside the caller's transaction (a row that
+    carries one, or add_snapshot's own)."""
+    conn.execute("INSERT INTO snapshots VALUES (?, ?, ?)", (seq, blob, zlib.crc32(blob)))
