@@ -13,7 +13,7 @@ import threading
 import time
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Request, Response, g, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
@@ -142,42 +142,60 @@ class DailyCookie(SecureCookieSessionInterface):
 
 
 def _before() -> Response | None:
+    """Every request: its language, the rate limits (per phone, and per address for a
+    phone that may not act), the table's mark on a player's or the banker's request, and
+    for a POST the origin and CSRF checks. Who is asking is worked out once here and kept
+    on `g.who` for the request's view (`asker()`); the request and the session are read
+    through their objects, not the proxies (a phone's move passes here, issue 28)."""
     r = remote()
+    req: Request = cast(Any, request)._get_current_object()
     g.lang = i18n.pick_language(r.table_language.spoken, r.config["default_language"])
-    if request.path.startswith("/static/"):
+    if req.path.startswith("/static/"):
         return None
-    key = str(session.get("dev") or f"ip:{request.remote_addr}")
-    who = identity()
+    environ = req.environ
+    address = req.remote_addr
+    key = str(session.get("dev") or f"ip:{address}")
+    who = g.who = identity()
     if not r.limiter.allow(key) or ((who is None or not who.can_act) and not r.limiter.allow(
-            f"address:{request.remote_addr}")):  # new cookies share their address's bucket
+            f"address:{address}")):  # new cookies share their address's bucket
         return refuse("rate_limited", _("Too many requests: wait a moment."), 429)
-    scope = request.environ.get("asgi.scope")
+    scope = environ.get("asgi.scope")
     if who is not None and who.can_act and isinstance(scope, dict):
         scope[TABLE_SLOT] = True  # the serving loop keeps this address's connections first
-    if request.method == "POST":
+    if req.method == "POST":
+        config = r.config
         ours = table_origin_keys(
-            request.scheme, str(request.environ.get("SERVER_NAME") or ""),
-            str(request.environ.get("SERVER_PORT") or ""), tuple(r.config["table_names"]),
-            r.config.get("table_url") or None)
-        if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
-                           ours):
+            req.scheme, str(environ.get("SERVER_NAME") or ""),
+            str(environ.get("SERVER_PORT") or ""), tuple(config["table_names"]),
+            config.get("table_url") or None)
+        headers = req.headers
+        if not same_origin(headers.get("Origin"), headers.get("Referer"), ours):
             return refuse("bad_origin", _("This request did not come from the remote's pages."),
                           403)
-        sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
+        sent = headers.get("X-CSRF-Token") or req.form.get("csrf_token", "")
         expected = session.get("csrf")
         if not isinstance(expected, str) or not secrets.compare_digest(str(sent), expected):
             return refuse("bad_csrf", _("The page is out of date: reload it and try again."), 403)
     return None
 
 
+#: the headers every answer carries, unless its view set its own
+GUARD_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+    ("Content-Security-Policy",
+     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+     "script-src 'self'"),
+)
+
+
 def _after(resp: Response) -> Response:
-    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-    resp.headers.setdefault("Referrer-Policy", "same-origin")
-    resp.headers.setdefault("X-Frame-Options", "DENY")
-    resp.headers.setdefault(
-        "Content-Security-Policy",
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-        "script-src 'self'")
+    headers = resp.headers
+    present = {name.lower() for name, _value in headers}  # one pass, not one per header
+    for name, value in GUARD_HEADERS:
+        if name.lower() not in present:
+            headers.add(name, value)
     return resp
 
 

@@ -4,11 +4,13 @@ trade proposals, undo and redo.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, g, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 
 from companion.game.api import Outcome, Source
 from companion.game.limits import InputTooComplex, loads_bounded
@@ -24,16 +26,38 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_UNSEEN = object()
+
+
+def asker() -> Identity | None:
+    """Who holds the phone making this request: as the app's request hook found it for this
+    request (`g.who`), else worked out now (`identity`)."""
+    who = g.get("who", _UNSEEN)
+    return identity() if who is _UNSEEN else cast(Identity | None, who)
+
+
 def joined(view: F) -> F:
     """Only phones that joined may use the API."""
 
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if identity() is None:
+        if asker() is None:
             return refuse("not_joined", _("Scan the code on the table to join."), 401)
         return view(*args, **kwargs)
 
     return cast(F, wrapper)
+
+
+#: JSON as Flask's `jsonify` writes it (its provider's defaults: sorted keys, compact,
+#: ASCII, its `default` for dates and dataclasses), by one encoder made once
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"),
+                            default=DefaultJSONProvider.default)
+
+
+def json_answer(data: Any) -> Response:
+    """`jsonify(data)`'s answer, without gathering the encoder's options per call: the
+    accepted move's answer, which every phone's move waits for (issue 28)."""
+    return Response(_ENCODER.encode(data) + "\n", mimetype="application/json")
 
 
 def outcome_response(out: Outcome, state: dict[str, Any] | None = None) -> Response:
@@ -42,7 +66,7 @@ def outcome_response(out: Outcome, state: dict[str, Any] | None = None) -> Respo
     A refusal keeps its code and params; `message` says it in the phone's language (square
     names and money from `state`, the table now), `message_en` in English for logs."""
     if out.accepted:
-        return jsonify({"ok": True, "version": out.version, "events": out.events})
+        return json_answer({"ok": True, "version": out.version, "events": out.events})
     stale = out.code == "stale_version"
     if state is None:
         state = remote().session.state()
@@ -104,7 +128,7 @@ def table() -> Response:
     for them, the offers they made or were made), with "undo": whether their Me page's
     undo would be taken now. A spectator sees the public part; the banker every move and
     offer. A seat is the phone's own, never one named in the request."""
-    who = identity()
+    who = asker()
     assert who is not None
     r = remote()
     state = r.session.state()
@@ -122,7 +146,7 @@ def table() -> Response:
 def commands() -> Response:
     """Submit one command: {"command": {...}, "version": N}; a slip that is hard to take back
     (selling a building, a mortgage, a large correction) needs `"confirmed": true` too."""
-    who = identity()
+    who = asker()
     assert who is not None
     body = _body()
     version = _version(body)
