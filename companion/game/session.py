@@ -924,10 +924,8 @@ class GameSession:
             except (JournalError, StopIteration):
                 entry = None
             if entry is not None:
-                jump = target in self._stacks.back
-                undoers = frozenset(
-                    p for p in players
-                    if authority.undo_refused(Source("phone", player=p), entry, jump) is None)
+                may = authority.undoers(entry, target in self._stacks.back)
+                undoers = frozenset(p for p in players if p in may)
         return MeFacts(news, undoers)
 
     def _undo_refused(self, source: Source, target: int) -> Outcome | None:
