@@ -18,8 +18,9 @@ import pygame
 
 from companion.game.table.records import version_of
 from companion.screen.controller import Controller
-from companion.screen.render import render
+from companion.screen.render import lay_ahead, render
 from companion.screen.views.dice import SPEED_KEYS
+from companion.screen.views.prompt import Ahead, likely_words
 from companion.screen.wakeups import DisplayLoss, FirstFrame, InputWaiter, leave_on_x_break
 
 log = logging.getLogger(__name__)
@@ -215,6 +216,10 @@ class ScreenLoop:
         #: called on every pass of the loop, after the first frame (the composition root
         #: feeds the service watchdog there); None: nothing
         self.on_pass: Callable[[], None] | None = None
+        #: the titles of the prompts a press may bring next, still to lay out ahead, and
+        #: the state they were guessed from (`_read_ahead`)
+        self.ahead: list[Ahead] = []
+        self.ahead_of: object = None
         controller.wake = self._post_wake
         # a running screen shows the phone remote as it is (its address, or "off"): the
         # placeholder is for screenshots taken without a running companion
@@ -296,7 +301,10 @@ class ScreenLoop:
                     return
                 if self.on_pass is not None:
                     self.on_pass()  # the service watchdog: the loop turns
-                events = self.wait_events(self.timeout_ms())
+                timeout = self.timeout_ms()
+                if timeout and self._read_ahead():
+                    timeout = 0  # one laid out: a key come meanwhile first, then the next
+                events = self.wait_events(timeout)
                 if self._display_gone():
                     return
                 dirty = self.handle_all(events)
@@ -312,6 +320,29 @@ class ScreenLoop:
             self.controller.first_frame = None
             self.first_frame.close()
             self.waiter.close()
+
+    def _read_ahead(self) -> bool:
+        """While the table waits on a settled game screen: lay out one of the words a press
+        may bring next (`likely_words`, guessed once per state; `render.lay_ahead`),
+        so that the press's first frame finds its words measured and rendered (issue 28:
+        a new prompt's words cost up to 1.5 ms of a first frame here). True when one was
+        laid out (the loop looks for input, then comes back for the next)."""
+        c = self.controller
+        frame, state = c.frame, c.state
+        if frame is None or frame.screen != "game" or frame.animating or self.follow_up \
+                or state is None or c.ui.setup is not None:
+            return False
+        try:
+            if self.ahead_of is not state:
+                self.ahead_of, self.ahead = state, likely_words(state, c.ui)
+            size = self.surface.get_size()
+            while self.ahead:
+                if lay_ahead(self.ahead.pop(0), size):
+                    return True
+        except Exception:  # a guess: what it misses is drawn cold, as before
+            log.exception("laying out the next prompts ahead failed")
+            self.ahead = []
+        return False
 
     def wait_events(self, timeout_ms: int) -> list[pygame.event.Event]:
         """Input events, waiting up to `timeout_ms` for one or for a wake from a thread

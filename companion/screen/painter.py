@@ -39,6 +39,9 @@ LAID_MAX = 4096
 _laid: dict[tuple[Any, ...], tuple[str, int, int, int, int, int, int]] = {}
 #: the lines `Painter._wrap` cut a text into, by text, width, pixel size and weight
 _wrapped: dict[tuple[str, int, int, bool], tuple[str, ...]] = {}
+#: what was laid out ahead of the frame that may show it (companion.screen.render's
+#: `lay_ahead`: a title and the window's size and language), the latest last
+AHEAD: dict[tuple[Any, ...], None] = {}
 #: a part as kept: its pixels, where it was drawn, its texts and touch targets
 Kept = tuple[pygame.Surface, tuple[int, int], list["DrawnText"], list["Hotspot"]]
 
@@ -101,7 +104,7 @@ PANELS = PartStore(16, 6 << 20, again=True)
 
 def forget() -> None:
     """Forget every text, layout and part kept between frames (the tests' cold start)."""
-    for kept in (_measured, _rendered, _laid, _wrapped):
+    for kept in (_measured, _rendered, _laid, _wrapped, AHEAD):
         kept.clear()
     PARTS.clear()
     PANELS.clear()
