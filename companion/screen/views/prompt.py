@@ -402,8 +402,8 @@ def likely_words(state: Mapping[str, Any], ui: UiState) -> list[Ahead]:
     """What a press may bring to the screen next, as `build_prompt` and the header word it
     (issue 28: laid out and rendered ahead while the table waits, so that a new prompt's
     first frame does not measure and render its words cold): the next turn's number and
-    the roll's totals, the titles `likely_titles` guesses, and the cards' texts the
-    board prints (the details of the prompt after a card). A guess, never a rule: what it
+    the roll's totals, the titles `likely_titles` guesses, and the cards' texts as
+    `card_text` says them (the details of the prompt after a card). A guess, never a rule: what it
     leaves out is drawn cold, as before, and what it adds is never shown."""
     table = table_of(state, ui)
     if table.winner or table.player(table.current) is None:
@@ -411,7 +411,9 @@ def likely_words(state: Mapping[str, Any], ui: UiState) -> list[Ahead]:
     dice = max(2, dice_needed(table, table.current))
     out = [Ahead(turn=table.turn.number + 1, totals=tuple(range(2, 6 * dice + 1)), dice=dice)]
     out += [Ahead(title) for title in likely_titles(state, ui)]
-    out += [Ahead(details=(words,)) for words in ui.board.card_texts.values()]
+    board = ui.board
+    out += [Ahead(details=(board.card_texts.get(card) or printed,))
+            for card, printed in board.printed_cards.items()]
     return out
 
 
