@@ -97,3 +97,28 @@ def test_the_guess_names_the_prompt_a_roll_or_the_turns_end_brings(tmp_path: Pat
             guessed += frame.prompt.title in guess
     assert named > 100
     assert guessed == named
+
+
+def test_the_collector_waits_from_the_loops_wake_to_its_flip(tmp_path: Path) -> None:
+    import gc
+
+    script = bot_script(seed=3, count=3)
+    assert gc.isenabled()
+    with GameSession.open(tmp_path) as session:
+        session.submit(script[0], BOT)
+        controller = Controller(session, language="en")
+        loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+        loop.draw()
+        try:
+            loop._collector_waits()  # woken: a key, an update
+            assert not gc.isenabled()
+            outcome = session.submit(script[1], BOT)
+            controller.drain_updates(outcome.version)
+            loop.draw()  # the frame flipped: the collector's turn
+            assert gc.isenabled() and not loop.collector_held
+            gc.disable()  # switched off by someone else: the loop leaves it so
+            loop._collector_waits()
+            loop.draw()
+            assert not gc.isenabled() and not loop.collector_held
+        finally:
+            gc.enable()
