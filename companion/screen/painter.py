@@ -40,7 +40,7 @@ _laid: dict[tuple[Any, ...], tuple[str, int, int, int, int, int, int]] = {}
 #: the lines `Painter._wrap` cut a text into, by text, width, pixel size and weight
 _wrapped: dict[tuple[str, int, int, bool], tuple[str, ...]] = {}
 #: what was laid out ahead of the frame that may show it (companion.screen.render's
-#: `lay_ahead`: a title and the window's size and language), the latest last
+#: `lay_ahead`: a title and the window's size and language), the latest guessed last
 AHEAD: dict[tuple[Any, ...], None] = {}
 #: a part as kept: its pixels, where it was drawn, its texts and touch targets
 Kept = tuple[pygame.Surface, tuple[int, int], list["DrawnText"], list["Hotspot"]]

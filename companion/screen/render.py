@@ -289,7 +289,9 @@ def lay_ahead(words: Ahead, size: tuple[int, int]) -> bool:
     of asking freetype for them between the press and the flip (issue 28). False when
     they were laid out already (nothing done)."""
     key = (words, size, language())
-    if key in AHEAD:
+    if key in AHEAD:  # the latest last: what is guessed again and again stays
+        del AHEAD[key]
+        AHEAD[key] = None
         return False
     AHEAD[key] = None
     while len(AHEAD) > AHEAD_KEPT:
