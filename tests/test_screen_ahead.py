@@ -55,10 +55,13 @@ def test_a_title_laid_out_ahead_is_drawn_without_freetype(
     if ahead:
         assert lay_ahead(Ahead(title), surface.get_size())
         assert not lay_ahead(Ahead(title), surface.get_size())  # once is enough
+        # the guess is rendered apart: it pushes none of the texts the screen shows out
+        assert not painter._rendered and painter._rendered_ahead
     calls = _counting_font(monkeypatch)
     _panel(surface, title)
     # laid out ahead: nothing asked of freetype; cold, the title is measured and rendered
     assert (calls == []) is ahead
+    assert painter._rendered and not painter._rendered_ahead  # drawn: now the screen's
 
 
 def test_the_guess_names_the_prompt_a_roll_or_the_turns_end_brings(tmp_path: Path) -> None:

@@ -300,6 +300,7 @@ def lay_ahead(words: Ahead, size: tuple[int, int]) -> bool:
         _scratch[:] = [pygame.Surface(size)]
     sx, sy = scales(size)
     p, game = Painter(_scratch[0], sx, sy), game_layout(size)
+    p.ahead = True
     if words.turn is not None:
         lay_header_words(p, game.header, words.turn, words.totals, words.dice)
     if words.title or words.details:
