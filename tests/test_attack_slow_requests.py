@@ -30,8 +30,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tools.bench.probe import HttpPhone
 from web_remote import create_app, join_url, serve
 from web_remote.hub import Hub
@@ -173,13 +171,6 @@ def laptop_attack(port: int, addresses: list[str],
     return socks
 
 
-@pytest.fixture(params=[False, True], ids=["httptools", "h11"])
-def pure(request: pytest.FixtureRequest) -> bool:
-    """The remote's uvicorn on httptools where installed, then on the pure-Python h11 a
-    machine without its wheel (armv7l) serves with (web_remote.serving)."""
-    return bool(request.param)
-
-
 @contextmanager
 def remote(game: Any, tmp_path: Path, config: dict[str, Any] | None = None,
            **serving: Any) -> Iterator[ServerHandle]:
@@ -190,8 +181,8 @@ def remote(game: Any, tmp_path: Path, config: dict[str, Any] | None = None,
 
 
 def test_a_half_sent_head_after_a_kept_alive_request_is_closed(game: Any,
-                                                               tmp_path: Path, pure: bool) -> None:
-    with remote(game, tmp_path, next_request_s=1.0, pure=pure) as server:
+                                                               tmp_path: Path) -> None:
+    with remote(game, tmp_path, next_request_s=1.0) as server:
         socks = kept_alive_then_half_sent(server.port, [f"127.0.0.{n}" for n in (5, 6)], 8)
         assert len(socks) == 16
         idle = [connect(server.port, "127.0.0.7") for _ in range(4)]
@@ -206,9 +197,9 @@ def test_a_half_sent_head_after_a_kept_alive_request_is_closed(game: Any,
                 sock.close()
 
 
-def test_a_slow_body_is_answered_408_and_closed(game: Any, tmp_path: Path, pure: bool) -> None:
+def test_a_slow_body_is_answered_408_and_closed(game: Any, tmp_path: Path) -> None:
     """A body that never ends holds a connection only until its deadline (no thread)."""
-    with remote(game, tmp_path, pure=pure) as server:
+    with remote(game, tmp_path) as server:
         from web_remote import serving
 
         sock = connect(server.port, "127.0.0.8")
@@ -220,10 +211,10 @@ def test_a_slow_body_is_answered_408_and_closed(game: Any, tmp_path: Path, pure:
 
 
 def test_a_laptop_with_20_addresses_cannot_shut_out_the_table(game: Any,
-                                                              tmp_path: Path, pure: bool) -> None:
+                                                              tmp_path: Path) -> None:
     """20 addresses x 32 kept-alive half-sent requests (640 > 512 connections), deadlines
     long enough not to help: the banker, the players and a newcomer are still answered."""
-    with remote(game, tmp_path, first_request_s=120.0, next_request_s=120.0, pure=pure) as server:
+    with remote(game, tmp_path, first_request_s=120.0, next_request_s=120.0) as server:
         banker, ann = joined(server, "banker"), joined(server, "player:Ann")
         banker.close()
         ann.close()
@@ -275,10 +266,10 @@ def test_a_players_own_laptop_cannot_shut_out_the_other_players(game: Any,
 
 
 def test_512_addresses_holding_one_connection_each_cannot_shut_out_the_table(
-        game: Any, tmp_path: Path, pure: bool) -> None:
+        game: Any, tmp_path: Path) -> None:
     """Every connection held, each by an address of its own (no address is heavier than
     a newcomer's share): the players' and the banker's phones still come first."""
-    with remote(game, tmp_path, first_request_s=120.0, next_request_s=120.0, pure=pure) as server:
+    with remote(game, tmp_path, first_request_s=120.0, next_request_s=120.0) as server:
         banker, ann = joined(server, "banker"), joined(server, "player:Ann")
         banker.close()
         ann.close()
@@ -318,11 +309,11 @@ def status_of(sock: socket.socket) -> int:
 
 
 def test_spectators_flooding_streams_leave_the_table_its_own(game: Any,
-                                                             tmp_path: Path, pure: bool) -> None:
+                                                             tmp_path: Path) -> None:
     """Spectators from 12 addresses ask for 96 streams: they hold at most their share
     (8 from one address, 32 in all), and every player's and the banker's stream is served
     and follows the game."""
-    with remote(game, tmp_path, pure=pure) as server:
+    with remote(game, tmp_path) as server:
         hub: Hub = server.app.extensions["web_remote"].hub
         socks: list[socket.socket] = []
         statuses: dict[str, list[int]] = {}

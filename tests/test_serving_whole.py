@@ -9,8 +9,7 @@ import http.client
 from collections.abc import Iterator
 
 import pytest
-from flask import Flask, Response
-from flask import request as asked
+from flask import Flask, Response, request
 
 from web_remote.serving import ServerHandle, serve
 
@@ -22,9 +21,8 @@ class _NoStreams:
         """Nothing to end."""
 
 
-@pytest.fixture(params=[False, True], ids=["httptools", "h11"])
-def server(request: pytest.FixtureRequest) -> Iterator[ServerHandle]:
-    """The app served on httptools where installed, and on h11."""
+@pytest.fixture
+def server() -> Iterator[ServerHandle]:
     app = Flask(__name__)
 
     @app.get("/chunks")
@@ -34,14 +32,14 @@ def server(request: pytest.FixtureRequest) -> Iterator[ServerHandle]:
 
     @app.post("/echo")
     def echo() -> Response:
-        return Response(asked.get_data()[::-1], status=201)
+        return Response(request.get_data()[::-1], status=201)
 
     @app.get("/boom")
     def boom() -> Response:
         raise RuntimeError("the view failed")
 
     app.extensions["web_remote"] = _NoStreams()  # what `stop` ends first
-    handle = serve(app, "127.0.0.1", 0, 2, pure=bool(request.param))
+    handle = serve(app, "127.0.0.1", 0, 2)
     yield handle
     handle.stop()
 
@@ -87,22 +85,3 @@ def test_stopping_answers_a_request_still_sending_its_body(server: ServerHandle)
         assert sock.recv(4096).startswith(b"HTTP/1.1 503")
     finally:
         sock.close()
-
-
-def test_the_c_parser_serves_where_its_wheel_is_installed() -> None:
-    """pyproject.toml installs httptools on x86_64 and aarch64: there uvicorn parses with it
-    (the serving loop's CPU per move, docs/bench.md); without it, h11."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    from web_remote import serving
-
-    try:
-        import httptools  # noqa: F401
-    except ImportError:
-        assert serving.HTTP_PROTOCOL is H11Protocol
-    else:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-        assert serving.HTTP_PROTOCOL is HttpToolsProtocol
-    assert issubclass(serving.guarded_protocol(serving.Gate(1), 1.0, base=H11Protocol),
-                      H11Protocol)

@@ -16,11 +16,10 @@ from web_remote import create_app, join_url, serve
 from web_remote.serving import ServerHandle
 
 
-@pytest.fixture(params=[False, True], ids=["httptools", "h11"])
-def server(game: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerHandle]:
-    """The remote on httptools where installed, and on h11."""
+@pytest.fixture
+def server(game: Any, tmp_path: Path) -> Iterator[ServerHandle]:
     app = create_app(game, tmp_path / "game", {"keepalive_s": 0.2, "banker_pin": "2468"})
-    handle = serve(app, "127.0.0.1", 0, threads=32, pure=bool(request.param))
+    handle = serve(app, "127.0.0.1", 0, threads=32)
     yield handle
     handle.stop()
 
