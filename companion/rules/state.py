@@ -135,8 +135,20 @@ class AuctionPending:
 
     def with_bid(self, player: int, amount: int) -> AuctionPending:
         """The auction after the player's bid."""
-        return AuctionPending(self.square, amount, player, self.passed, self.queue,
-                              self.min_bid)
+        if COMPILED:
+            return AuctionPending(self.square, amount, player, self.passed, self.queue,
+                                  self.min_bid)
+        # plain Python: the fields on a bare record (as plain_copy makes the state), without
+        # the class call's trip through __init__: a bid is the most frequent auction step
+        new: Any = bare(AuctionPending)
+        new.player = NOBODY
+        new.square = self.square
+        new.highest = amount
+        new.bidder = player
+        new.passed = self.passed
+        new.queue = self.queue
+        new.min_bid = self.min_bid
+        return new  # type: ignore[no-any-return]
 
     def with_pass(self, player: int) -> AuctionPending:
         """The auction after the player left it."""
