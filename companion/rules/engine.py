@@ -77,7 +77,6 @@ from companion.rules.state import (
     Player,
     RollForRentPending,
     bare,
-    plain_copy,
 )
 
 #: what the device decided for a command: the dice it rolled, or the card it drew
@@ -256,7 +255,32 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
             cmd = command  # type: ignore[assignment]  # a key of _HANDLERS: a record
         if state.winner >= 0:
             raise _game_over(state)
-        g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
+        if COMPILED:
+            g = state.copy()
+        else:  # plain_copy written out (one call less a command), the version set at once
+            g = bare(GameState)
+            g.edition = state.edition
+            g.options = state.options
+            g.players = state.players
+            g.owner = state.owner
+            g.level = state.level
+            g.mortgaged = state.mortgaged
+            g.bank_houses = state.bank_houses
+            g.bank_hotels = state.bank_hotels
+            g.rng = state.rng
+            g.seldom = state.seldom  # shared until written (ws)
+            g.seldom_own = False
+            g.version = state.version + 1
+            g.current = state.current
+            g.turn_number = state.turn_number
+            g.rolled = state.rolled
+            g.must_roll = state.must_roll
+            g.doubles = state.doubles
+            g.dice = state.dice
+            pending = state.pending
+            g.pending = pending[:] if pending else []  # most commands start with none waiting
+            g.winner = state.winner
+            g.owned = 0
         ev: Events = []
         decided = handler(g, ev, cmd)
         pending = g.pending
@@ -267,8 +291,8 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         context = {"current": state.players[state.current].name,
                    "pending": top.kind.value if top is not None else None}
         return Rejection(exc.code, exc.message, {**context, **exc.params})
-    g.version = state.version + 1
     if COMPILED:
+        g.version = state.version + 1
         return Accepted(g, ev, cmd, decided)
     # plain Python: the fields set on a bare record, which skips the call of __init__ (as
     # plain_copy does for the state); mypyc refuses a bare compiled record
