@@ -17,7 +17,7 @@ unowned property, a birthday gift is taken as money.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress, repeat
+from itertools import repeat
 from operator import itemgetter
 from typing import Final
 
@@ -111,8 +111,6 @@ class Bots:
         self._turn_commands: dict[str, tuple[Command, Command, Command, Command, Command]] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
-        #: whether a colour group has a single lot (then _holdings looks at every group)
-        self._single_lots = False
         #: per colour group, what gives its lots' owners from a state's owner tuple
         self._owners_of: list[Callable[[tuple[int, ...]], tuple[int, ...]]] = []
         self._ownable: tuple[int, ...] = ()
@@ -137,7 +135,6 @@ class Bots:
         ]
         self._owners_of = [itemgetter(*group) if len(group) > 1 else _one_owner(group[0])
                            for group in self._lot_groups]
-        self._single_lots = any(len(group) == 1 for group in self._lot_groups)
         self._ownable = tuple(s for members in edition.groups.values() for s in members)
         self._stations = tuple(s.index for s in edition.squares if s.kind is KIND_STATION)
         self.reserve = edition.defaults.start_cash // RESERVE_SHARE
@@ -267,13 +264,7 @@ class Bots:
             # the group. What _build and the trades look at, in one pass over the groups.
             buildable: list[tuple[int, ...]] = []
             sellers: list[tuple[int, int]] = []
-            lot_groups = self._lot_groups
-            # the groups the player holds lots of, in order (a C-level filter), or all of
-            # them where a group has one lot (held by another, it is a seller's)
-            indices = range(len(lot_groups)) if self._single_lots \
-                else compress(range(len(lot_groups)), held)
-            for index in indices:
-                group = lot_groups[index]
+            for index, group in enumerate(self._lot_groups):
                 have = held[index]
                 size = len(group)
                 if not have and size > 1:  # none of a group of two or more: nothing to do
