@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from companion.rules import buildings, estate, tickets, turns
-from companion.rules.actors import actor as _actor
-from companion.rules.actors import player_index
 from companion.rules.cards import draw_card
 from companion.rules.codes import Code, Rejection, RulesError
 from companion.rules.commands import (
@@ -78,7 +76,9 @@ from companion.rules.state import (
     PendingKind,
     Player,
     bare,
+    player_index,
 )
+from companion.rules.state import actor as _actor
 
 #: what the device decided for a command: the dice it rolled, or the card it drew
 Decided = tuple[int, ...] | str | None

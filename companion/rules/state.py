@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from companion.rules.codes import Code, RulesError
 from companion.rules.edition import Edition
 from companion.rules.events import Why
 from companion.rules.options import RuleOptions
@@ -761,3 +762,32 @@ def _plain_player_copy(p: Player) -> Player:
     new.bankrupt = p.bankrupt
     new.bus_tickets = p.bus_tickets
     return new
+
+
+# --- who is acting: below the modules that take commands (engine.py's handlers, turns.py's
+# roll and end of turn), so that each can check the player a command names ----------------
+
+
+def player_index(g: GameState, name: str) -> int:
+    """The index of a named player still in the game."""
+    for i, p in enumerate(g.players):
+        if p.name == name:
+            if p.bankrupt:
+                raise RulesError(Code.BANKRUPT_PLAYER, f"{name} is out of the game")
+            return i
+    raise RulesError(Code.UNKNOWN_PLAYER, f"{name!r} is not playing")
+
+
+def actor(g: GameState, by: str | None, default: int) -> int:
+    """The acting player: "by", which must match `default` when that is fixed."""
+    if by is None:
+        return default
+    expected = g.players[default]
+    if expected.name == by and not expected.bankrupt:  # the usual case, without a search
+        return default
+    who = player_index(g, by)
+    if who != default:
+        raise RulesError(Code.NOT_YOUR_TURN,
+                         f"{g.players[default].name} must do this, not {by}",
+                         player=g.players[default].name)
+    return who

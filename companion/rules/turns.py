@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.actors import actor, player_index
 from companion.rules.board import (
     cannot_afford,
     count_doubles,
@@ -38,7 +37,9 @@ from companion.rules.state import (
     NOBODY,
     GameState,
     RollForRentPending,
+    actor,
     bare,
+    player_index,
 )
 
 WHITE_DICE = 2
