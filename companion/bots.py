@@ -169,12 +169,15 @@ class Bots:
                 self._holdings(g, cur)
             if cur in self._idle:
                 return turn[1]
-            build = self._build(g, cur)
-            if build is not None:
-                return build
-            trade = self._completing_trade(g, cur)
-            if trade is not None:
-                return trade
+            # each look only where it can find something (the holdings are fresh here)
+            if self._buildable[cur] or g.edition.depots:
+                build = self._build(g, cur)
+                if build is not None:
+                    return build
+            if self._sellers[cur]:
+                trade = self._completing_trade(g, cur)
+                if trade is not None:
+                    return trade
         return turn[1]
 
     def _answers(self, name: str) -> tuple[Command, Command, Command, Command, Command]:
@@ -199,7 +202,8 @@ class Bots:
                     continue
                 amount = top.highest + self.step
                 if amount <= price and amount <= p.cash - self.reserve // 3:
-                    return self._cmd(_BID, p.name, amount=amount)
+                    # made, not kept: most amounts are bid once a game
+                    return Bid(p.name, amount)
                 return self._cmd(_PASS, p.name)
             return self._cmd(_CLOSE_AUCTION)
         if isinstance(top, BuildingAuctionPending):

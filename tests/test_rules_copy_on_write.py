@@ -4,6 +4,8 @@ handed out may change afterwards, whatever the command (docs/bench.md, issue 28)
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
 from companion.bots import Bots
@@ -60,3 +62,21 @@ def test_every_player_s_worth_from_one_walk_of_the_board(edition: str, seed: int
         built += any(g.level)
         mortgaged += any(g.mortgaged)
     assert built and mortgaged, "the game must build and mortgage, or the walk is untested"
+
+
+def test_a_command_s_state_has_every_field_of_a_copy() -> None:
+    """In plain Python `apply` copies the state field by field itself (docs/bench.md, issue
+    28, eighth pass), beside `GameState.copy`: a field the one sets and the other forgets
+    would be missing from every command's state. Each state of a game has every field
+    `copy` gives, the same where the command cannot change it, and its own version."""
+    kept = _game("classic-eur", 3, 4)
+    names = [f.name for f in fields(GameState)]
+    assert len(names) > 20
+    for (before, _), (after, _) in zip(kept, kept[1:], strict=False):
+        copied = before.copy()
+        for name in names:
+            getattr(after, name)  # set (a slot never set raises AttributeError)
+            getattr(copied, name)
+        assert after.edition is before.edition and after.options is before.options
+        assert after.version == before.version + 1 and copied.version == before.version
+        assert after.seldom_own is False or after.seldom is not before.seldom

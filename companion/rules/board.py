@@ -61,7 +61,13 @@ def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> N
         amount *= 2
         why = Why("salary_on_go", None, (("salary", amount // 2), ("times", 2)),
                   "double_salary_on_go")
-    ev.append(PassGo(g.players[player].name, amount))
+    if COMPILED:
+        ev.append(PassGo(g.players[player].name, amount))
+    else:  # the fields on a bare record, as money.transfer makes its Transfer
+        e: Any = bare(PassGo)
+        e.player = g.players[player].name
+        e.amount = amount
+        ev.append(e)
     transfer(g, ev, BANK, player, amount, "salary", why)
 
 
@@ -150,7 +156,16 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
             if level < hotel:
                 rent = sq.rent[level]
                 if explain is not None:
-                    explain.append(Why("rent_houses", square, (("houses", level), ("rent", rent))))
+                    if COMPILED:
+                        explain.append(Why("rent_houses", square,
+                                           (("houses", level), ("rent", rent))))
+                        return rent
+                    why: Any = bare(Why)  # the fields on a bare record, as for Moved
+                    why.rule = "rent_houses"
+                    why.square = square
+                    why.terms = (("houses", level), ("rent", rent))
+                    why.option = None
+                    explain.append(why)
                 return rent
             rent = sq.rent[5] if level == hotel else sq.rent[6]  # hotel, skyscraper
             if explain is not None:
@@ -172,7 +187,15 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
             rule, option = "rent_all_but_one", "unbuilt_rent_all_but_one"
         else:
             if explain is not None:
-                explain.append(Why("rent_lot", square, (("rent", base),)))
+                if COMPILED:
+                    explain.append(Why("rent_lot", square, (("rent", base),)))
+                    return base
+                why = bare(Why)  # the fields on a bare record, as for Moved
+                why.rule = "rent_lot"
+                why.square = square
+                why.terms = (("rent", base),)
+                why.option = None
+                explain.append(why)
             return base
         if times != 1 and (opts.double_rent_with_mortgaged_lot or not any(
                 g.mortgaged[s] for s in group if g.owner[s] == owner)):
@@ -193,11 +216,20 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
             count += 1
     if sq.kind is KIND_STATION:
         rent = sq.rent[count - 1]
-        depot = bool(g.depots) and square in g.depots
+        depots = g.seldom.depots  # not through the state's property: a call
+        depot = bool(depots) and square in depots
         if explain is not None:
             terms = (("stations", count), ("rent", rent))
-            explain.append(Why("rent_station_depot", square, (*terms, ("times", 2)))
-                           if depot else Why("rent_station", square, terms))
+            if depot or COMPILED:
+                explain.append(Why("rent_station_depot", square, (*terms, ("times", 2)))
+                               if depot else Why("rent_station", square, terms))
+            else:
+                why = bare(Why)  # the fields on a bare record, as for Moved
+                why.rule = "rent_station"
+                why.square = square
+                why.terms = terms
+                why.option = None
+                explain.append(why)
         return rent * 2 if depot else rent  # a depot doubles it
     times = sq.multipliers[count - 1]
     if explain is not None:
@@ -216,7 +248,13 @@ def land(
     if kind in OWNABLE:
         owner = g.owner[sq.index]
         if owner == BANK:
-            g.pending.append(BuyPending(player, sq.index))
+            if COMPILED:
+                g.pending.append(BuyPending(player, sq.index))
+                return
+            offer: Any = bare(BuyPending)  # the fields on a bare record, as for Moved
+            offer.player = player
+            offer.square = sq.index
+            g.pending.append(offer)
             return
         if owner == player or g.mortgaged[sq.index]:
             return
@@ -255,7 +293,13 @@ def land(
         charge(g, ev, player, BANK, sq.amount, "tax",
                why=Why("tax", sq.index, (("tax", sq.amount),)))
     elif kind in DECK_OF_KIND:
-        g.pending.append(DrawPending(player, DECK_OF_KIND[kind]))
+        if COMPILED:
+            g.pending.append(DrawPending(player, DECK_OF_KIND[kind]))
+            return
+        draw: Any = bare(DrawPending)  # the fields on a bare record, as for Moved
+        draw.player = player
+        draw.deck = DECK_OF_KIND[kind]
+        g.pending.append(draw)
     elif kind is KIND_GO_TO_JAIL:
         send_to_jail(g, ev, player)
     elif kind is KIND_FREE_PARKING and g.options.free_parking_pot and g.pot > 0:

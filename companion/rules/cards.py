@@ -5,12 +5,14 @@ A bus ticket is a card of the bus pile (edition.BUS_DECK): drawing one keeps it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules.board import land, move_to, send_to_jail, take_ticket
 from companion.rules.codes import Code, RulesError
 from companion.rules.edition import Card, SquareKind
 from companion.rules.events import BusTicket, BusTicketsExpired, CardDrawn, Events, Moved, Why
 from companion.rules.money import charge, transfer
-from companion.rules.state import BANK, DrawPending, GameState
+from companion.rules.state import BANK, COMPILED, DrawPending, GameState, bare
 
 
 def draw_refusal(g: GameState, pending: DrawPending, card_id: str | None) -> RulesError | None:
@@ -44,7 +46,15 @@ def draw_card(g: GameState, ev: Events, pending: DrawPending, card_id: str | Non
     deck.remove(card_id)
     g.pending.pop()
     g.last_card = card_id
-    ev.append(CardDrawn(g.players[pending.player].name, card.deck, card_id, card.text))
+    if COMPILED:
+        ev.append(CardDrawn(g.players[pending.player].name, card.deck, card_id, card.text))
+    else:  # the fields on a bare record, as money.transfer makes its Transfer
+        e: Any = bare(CardDrawn)
+        e.player = g.players[pending.player].name
+        e.deck = card.deck
+        e.card = card_id
+        e.text = card.text
+        ev.append(e)
     if card.effect == "jail_free":
         holder = g.wp(pending.player)
         holder.jail_cards = [*holder.jail_cards, card_id]  # a new list: copies share the old

@@ -75,10 +75,10 @@ from companion.rules.state import (
     LiftMortgagesPending,
     PendingKind,
     Player,
-    RollForRentPending,
     bare,
-    plain_copy,
+    player_index,
 )
+from companion.rules.state import actor as _actor
 
 #: what the device decided for a command: the dice it rolled, or the card it drew
 Decided = tuple[int, ...] | str | None
@@ -256,7 +256,32 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
             cmd = command  # type: ignore[assignment]  # a key of _HANDLERS: a record
         if state.winner >= 0:
             raise _game_over(state)
-        g = state.copy() if COMPILED else plain_copy(state)  # one call less in plain Python
+        if COMPILED:
+            g = state.copy()
+        else:  # plain_copy written out (one call less a command), the version set at once
+            g = bare(GameState)
+            g.edition = state.edition
+            g.options = state.options
+            g.players = state.players
+            g.owner = state.owner
+            g.level = state.level
+            g.mortgaged = state.mortgaged
+            g.bank_houses = state.bank_houses
+            g.bank_hotels = state.bank_hotels
+            g.rng = state.rng
+            g.seldom = state.seldom  # shared until written (ws)
+            g.seldom_own = False
+            g.version = state.version + 1
+            g.current = state.current
+            g.turn_number = state.turn_number
+            g.rolled = state.rolled
+            g.must_roll = state.must_roll
+            g.doubles = state.doubles
+            g.dice = state.dice
+            pending = state.pending
+            g.pending = pending[:] if pending else []  # most commands start with none waiting
+            g.winner = state.winner
+            g.owned = 0
         ev: Events = []
         decided = handler(g, ev, cmd)
         pending = g.pending
@@ -267,8 +292,8 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         context = {"current": state.players[state.current].name,
                    "pending": top.kind.value if top is not None else None}
         return Rejection(exc.code, exc.message, {**context, **exc.params})
-    g.version = state.version + 1
     if COMPILED:
+        g.version = state.version + 1
         return Accepted(g, ev, cmd, decided)
     # plain Python: the fields set on a bare record, which skips the call of __init__ (as
     # plain_copy does for the state); mypyc refuses a bare compiled record
@@ -289,16 +314,6 @@ def _game_over(state: GameState) -> RulesError:
 # --- who is acting -----------------------------------------------------------------------
 
 
-def player_index(g: GameState, name: str) -> int:
-    """The index of a named player still in the game."""
-    for i, p in enumerate(g.players):
-        if p.name == name:
-            if p.bankrupt:
-                raise RulesError(Code.BANKRUPT_PLAYER, f"{name} is out of the game")
-            return i
-    raise RulesError(Code.UNKNOWN_PLAYER, f"{name!r} is not playing")
-
-
 def _named(g: GameState, name: str | None, default: int) -> int:
     """The player a command names ("by"), or `default` when it names nobody; the usual
     case, the default player named, without a search (player_index refuses the others)."""
@@ -317,21 +332,6 @@ def party_index(g: GameState, name: str) -> int:
     if name == "pot" and g.options.free_parking_pot:
         return POT
     return player_index(g, name)
-
-
-def _actor(g: GameState, by: str | None, default: int) -> int:
-    """The acting player: "by", which must match `default` when that is fixed."""
-    if by is None:
-        return default
-    expected = g.players[default]
-    if expected.name == by and not expected.bankrupt:  # the usual case, without a search
-        return default
-    who = player_index(g, by)
-    if who != default:
-        raise RulesError(Code.NOT_YOUR_TURN,
-                         f"{g.players[default].name} must do this, not {by}",
-                         player=g.players[default].name)
-    return who
 
 
 _P = TypeVar("_P", BuyPending, DrawPending, ChooseSquarePending, BirthdayGiftPending)
@@ -386,19 +386,6 @@ def _owner_actor(g: GameState, by: str | None, square: int) -> int:
 # --- handlers ----------------------------------------------------------------------------
 
 
-def _roll(g: GameState, ev: Events, cmd: Roll) -> tuple[int, ...] | None:
-    pending = g.pending
-    default = pending[-1].player if pending and isinstance(pending[-1], RollForRentPending) \
-        else g.current
-    by = cmd.by
-    expected = g.players[default]
-    # _named's usual case written out: the default player named, or nobody
-    who = default if by is None or (expected.name == by and not expected.bankrupt) \
-        else player_index(g, by)
-    values = turns.roll(g, ev, who, cmd.dice)
-    return values if cmd.dice is None else None
-
-
 def _buy(g: GameState, ev: Events, cmd: Buy) -> None:
     top = _expect(g, BuyPending)
     _actor(g, cmd.by, top.player)
@@ -438,19 +425,6 @@ def _draw(g: GameState, ev: Events, cmd: Draw) -> str | None:
     _actor(g, cmd.by, top.player)
     card = draw_card(g, ev, top, cmd.card)
     return card if cmd.card is None else None
-
-
-def _end_turn(g: GameState, ev: Events, cmd: EndTurn) -> None:
-    who = g.current
-    by = cmd.by
-    if by is not None:
-        expected = g.players[who]
-        if expected.name != by or expected.bankrupt:  # else _actor's usual case
-            who = _actor(g, by, who)
-    if g.pending or g.must_roll:  # what turns.end_turn refuses; else nothing can
-        turns.end_turn(g, ev, who)
-        return
-    turns.next_turn(g, ev)
 
 
 def _land(g: GameState, ev: Events, cmd: Land) -> None:
@@ -570,14 +544,14 @@ def _choose_gift(g: GameState, ev: Events, cmd: ChooseGift) -> None:
 #: what the device decided when it did (the dice rolled, the card drawn), else None. Each
 #: handler takes its own record type; the table is looked up by the command's type.
 _HANDLERS: dict[type, Callable[[GameState, Events, Any], Decided]] = {
-    Roll: _roll,
+    Roll: turns.roll_command,
     Buy: _buy,
     Decline: _decline,
     Bid: _bid,
     Pass: _pass,
     CloseAuction: _close_auction,
     Draw: _draw,
-    EndTurn: _end_turn,
+    EndTurn: turns.next_turn,  # checks the command, then hands the dice on
     Land: _land,
     PassGo: _pass_go,
     Pay: _pay,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules.board import cannot_afford
 from companion.rules.buildings import (
     after_acquiring,
@@ -44,6 +46,7 @@ from companion.rules.money import (
 from companion.rules.state import (
     AUCTIONS,
     BANK,
+    COMPILED,
     NOBODY,
     AuctionPending,
     BuildingAuctionPending,
@@ -51,6 +54,7 @@ from companion.rules.state import (
     GameState,
     LiftMortgagesPending,
     PlaceBuildingPending,
+    bare,
 )
 
 #: either auction: a property's or a building's
@@ -133,7 +137,13 @@ def bid(g: GameState, ev: Events, pending: AnyAuction, player: int, amount: int)
     if refusal is not None:
         raise refusal
     g.pending[-1] = pending.with_bid(player, amount)
-    ev.append(Bid(g.players[player].name, amount))
+    if COMPILED:
+        ev.append(Bid(g.players[player].name, amount))
+    else:  # the fields on a bare record, as money.transfer makes its Transfer
+        e: Any = bare(Bid)
+        e.player = g.players[player].name
+        e.amount = amount
+        ev.append(e)
     _maybe_close(g, ev)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from companion.rules.codes import Code, RulesError
 from companion.rules.edition import Edition
 from companion.rules.events import Why
 from companion.rules.options import RuleOptions
@@ -135,8 +136,20 @@ class AuctionPending:
 
     def with_bid(self, player: int, amount: int) -> AuctionPending:
         """The auction after the player's bid."""
-        return AuctionPending(self.square, amount, player, self.passed, self.queue,
-                              self.min_bid)
+        if COMPILED:
+            return AuctionPending(self.square, amount, player, self.passed, self.queue,
+                                  self.min_bid)
+        # plain Python: the fields on a bare record (as plain_copy makes the state), without
+        # the class call's trip through __init__: a bid is the most frequent auction step
+        new: Any = bare(AuctionPending)
+        new.player = NOBODY
+        new.square = self.square
+        new.highest = amount
+        new.bidder = player
+        new.passed = self.passed
+        new.queue = self.queue
+        new.min_bid = self.min_bid
+        return new  # type: ignore[no-any-return]
 
     def with_pass(self, player: int) -> AuctionPending:
         """The auction after the player left it."""
@@ -691,7 +704,8 @@ def plain_copy(g: GameState) -> GameState:
     """GameState.copy in plain Python: the fields set one by one on a bare instance, which
     skips binding 28 arguments (about a quarter of a copy's cost there). mypyc refuses a
     bare instance of a compiled class, and its constructor is cheap: the compiled engine
-    takes the constructor."""
+    takes the constructor. `engine.apply` writes the same steps out (a call less a
+    command); tests/test_rules_copy_on_write.py holds the two to the same fields."""
     new: GameState = bare(GameState)
     new.edition = g.edition
     new.options = g.options
@@ -748,3 +762,32 @@ def _plain_player_copy(p: Player) -> Player:
     new.bankrupt = p.bankrupt
     new.bus_tickets = p.bus_tickets
     return new
+
+
+# --- who is acting: below the modules that take commands (engine.py's handlers, turns.py's
+# roll and end of turn), so that each can check the player a command names ----------------
+
+
+def player_index(g: GameState, name: str) -> int:
+    """The index of a named player still in the game."""
+    for i, p in enumerate(g.players):
+        if p.name == name:
+            if p.bankrupt:
+                raise RulesError(Code.BANKRUPT_PLAYER, f"{name} is out of the game")
+            return i
+    raise RulesError(Code.UNKNOWN_PLAYER, f"{name!r} is not playing")
+
+
+def actor(g: GameState, by: str | None, default: int) -> int:
+    """The acting player: "by", which must match `default` when that is fixed."""
+    if by is None:
+        return default
+    expected = g.players[default]
+    if expected.name == by and not expected.bankrupt:  # the usual case, without a search
+        return default
+    who = player_index(g, by)
+    if who != default:
+        raise RulesError(Code.NOT_YOUR_TURN,
+                         f"{g.players[default].name} must do this, not {by}",
+                         player=g.players[default].name)
+    return who

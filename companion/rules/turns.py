@@ -22,6 +22,7 @@ from companion.rules.codes import (
     Code,
     RulesError,
 )
+from companion.rules.commands import EndTurn, Roll
 from companion.rules.dice import dice_json, two_dice
 from companion.rules.events import Events, LeftJail, Moved, Rolled, Turn, Why, Winner
 from companion.rules.money import charge, transfer
@@ -36,7 +37,9 @@ from companion.rules.state import (
     NOBODY,
     GameState,
     RollForRentPending,
+    actor,
     bare,
+    player_index,
 )
 
 WHITE_DICE = 2
@@ -93,6 +96,54 @@ def roll_refusal(g: GameState, player: int) -> RulesError | None:
     return None
 
 
+def roll_command(g: GameState, ev: Events, cmd: Roll) -> tuple[int, ...] | None:
+    """The roll command (engine.apply's handler): the dice the device rolled, None for
+    entered dice. The usual roll, two white dice the device rolls for the current player
+    out of jail with nothing pending, is written out here (a call less a roll), with the
+    same steps as `roll` without their other cases; `roll` takes every other."""
+    by = cmd.by
+    dice = cmd.dice
+    pending = g.pending
+    player = g.current
+    if pending or dice is not None:
+        if pending and isinstance(pending[-1], RollForRentPending):
+            player = pending[-1].player
+        expected = g.players[player]
+        if by is not None and (expected.name != by or expected.bankrupt):
+            player = player_index(g, by)
+        values = roll(g, ev, player, dice)
+        return values if dice is None else None
+    p = g.players[player]
+    if by is not None and (p.name != by or p.bankrupt):  # else the current player's roll
+        player = player_index(g, by)
+        p = g.players[player]
+    if player != g.current or not g.must_roll or g.seldom.go_salary or p.in_jail \
+            or g.options.speed_die:
+        return roll(g, ev, player, None)
+    first, second, g.rng = two_dice(g.rng)  # read_dice's usual case
+    values = (first, second)
+    if g.seldom.claims and not g.rolled:
+        turn_starts_moving(g, ev, player)
+    g.dice = values
+    g.rolled = True
+    double = first == second
+    if COMPILED:
+        ev.append(Rolled(p.name, values, double))
+    else:  # the fields on a bare record, as money.transfer makes its Transfer
+        e: Any = bare(Rolled)
+        e.player = p.name
+        e.dice = values
+        e.double = double
+        e.for_rent = False
+        ev.append(e)
+    if not double:
+        g.must_roll = False  # count_doubles' usual case, without the call
+    elif count_doubles(g, ev, player, double):
+        return values
+    move_steps(g, ev, player, first + second)
+    return values
+
+
 def roll(g: GameState, ev: Events, player: int,
          dice: tuple[int | str, ...] | None) -> tuple[int, ...]:
     """Roll for the turn (or for a utility's rent when a fresh roll is owed); the dice."""
@@ -108,32 +159,6 @@ def roll(g: GameState, ev: Events, player: int,
             utility_rent(g, ev, top, for_rent)
             return for_rent
     p = g.players[player]
-    values: tuple[int, ...]
-    if dice is None and not p.in_jail and not g.options.speed_die:
-        # the usual roll, written out: the two white dice (read_dice's usual case) of a
-        # player out of jail, then the same steps as below without their other cases
-        first, second, g.rng = two_dice(g.rng)
-        values = (first, second)
-        if g.seldom.claims and not g.rolled:
-            turn_starts_moving(g, ev, player)
-        g.dice = values
-        g.rolled = True
-        double = first == second
-        if COMPILED:
-            ev.append(Rolled(p.name, values, double))
-        else:  # the fields on a bare record, as money.transfer makes its Transfer
-            e: Any = bare(Rolled)
-            e.player = p.name
-            e.dice = values
-            e.double = double
-            e.for_rent = False
-            ev.append(e)
-        if not double:
-            g.must_roll = False  # count_doubles' usual case, without the call
-        elif count_doubles(g, ev, player, double):
-            return values
-        move_steps(g, ev, player, first + second)
-        return values
     values = read_dice(g, dice, white_only=p.in_jail)
     if g.seldom.claims and not g.rolled:
         turn_starts_moving(g, ev, player)
@@ -241,8 +266,20 @@ def end_turn(g: GameState, ev: Events, player: int) -> None:
     next_turn(g, ev)
 
 
-def next_turn(g: GameState, ev: Events) -> None:
-    """Make the next player still in the game the current player."""
+def next_turn(g: GameState, ev: Events, cmd: EndTurn | None = None) -> None:
+    """Make the next player still in the game the current player; with the end-of-turn
+    command, first check who sent it and that nothing is owed: so this is also that
+    command's handler in engine.apply (the usual end of turn one call, not two)."""
+    if cmd is not None:
+        by = cmd.by
+        who = g.current
+        if by is not None:
+            expected = g.players[who]
+            if expected.name != by or expected.bankrupt:  # else actor's usual case
+                who = actor(g, by, who)
+        if g.pending or g.must_roll:  # what end_turn refuses; else nothing can
+            end_turn(g, ev, who)
+            return
     players = g.players
     n = len(players)
     nxt = (g.current + 1) % n
@@ -447,7 +484,7 @@ def correct_salary(g: GameState, ev: Events, player: int) -> None:
     pay_salary(g, ev, player)
 
 
-__all__ = ["roll", "roll_refusal", "leave_jail", "leave_jail_refusal", "end_turn",
+__all__ = ["roll", "roll_command", "roll_refusal", "leave_jail", "leave_jail_refusal", "end_turn",
            "end_turn_refusal", "next_turn", "after_player_left", "land_on", "land_refusal",
            "move_refusal", "pass_go", "pass_go_refusal", "passes_go", "correction_refusal",
            "correct_land", "correct_salary", "NOBODY"]
