@@ -13,12 +13,11 @@ from typing import Final
 
 from companion.rules.buildings import (
     build_command_refusal,
-    builder_lots,
     building_auction_refusal,
+    group_builders,
     sell_refusal,
 )
 from companion.rules.cards import draw_refusal
-from companion.rules.codes import RulesError
 from companion.rules.commands import (
     GIFTS,
     ActOffer,
@@ -160,9 +159,10 @@ def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
                 out.append(GiftOffer(who, gift))
 
 
-def _turn(g: GameState, out: list[LegalOffer], builders: bool) -> None:
+def _turn(g: GameState, out: list[LegalOffer], builders: dict[str, int] | None) -> None:
     """With nothing pending: the current player's moves (leaving jail among them).
-    `builders`: whether any player may build in a colour group (`_property`)."""
+    `builders`: who may build in each group (`group_builders`), None when nobody may build
+    on an unmortgaged lot (`_property`)."""
     cur_i = g.current
     cur = g.players[cur_i].name
     if roll_refusal(g, cur_i) is None:
@@ -192,12 +192,14 @@ def _turn(g: GameState, out: list[LegalOffer], builders: bool) -> None:
     out.append(CorrectionOffer(_PASS_GO, active))
     # the banker's call in a shortage: what the bank still has to auction one by one;
     # refused whatever else holds while nobody may build in a group (nobody could place it)
-    kinds = [b for b in _BANK_BUILDINGS if builders and building_auction_refusal(g, b) is None]
+    kinds = [b for b in _BANK_BUILDINGS
+             if builders is not None and building_auction_refusal(g, b, builders) is None]
     if kinds:
         out.append(BuildingAuctionOffer(kinds))
 
 
-def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> bool:
+def _property(g: GameState, top: Pending | None,
+              out: list[LegalOffer]) -> dict[str, int] | None:
     """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
 
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
@@ -206,49 +208,62 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> bool:
     Each refusal function is asked only of the squares it could accept: whatever else holds,
     it refuses a mortgaged square to build on or mortgage, an unmortgaged one to lift, one
     without a building (nor a train depot) to sell from, a square that is neither a lot nor
-    a station to build on, and every lot of a colour group its player may not build in
-    (`builder_lots`, asked once per group). So a mid-game state asks a few dozen questions
-    instead of four per deed, and builds a handful of refusals instead of about a hundred
-    (issue 28); tests/test_rules_offers.py still checks that `apply` accepts exactly this.
+    (in an edition with train depots) a station to build on, and every lot of a colour group
+    its player may not build in (`group_builders`: who may, from one walk of the groups a
+    state). So a mid-game state asks a few dozen questions instead of four per deed, and
+    builds a handful of refusals instead of about a hundred (issue 28); the deeds are
+    sorted by owner in one walk of the board. tests/test_rules_offers.py still checks that
+    `apply` accepts exactly this.
 
-    Returns whether any player may build in a colour group where they have an unmortgaged
-    lot: without one, nobody could place a building the bank auctions either.
+    Returns who may build in each group (`group_builders`) when any player may build in a
+    colour group where they have an unmortgaged lot, else None: without one, nobody could
+    place a building the bank auctions either.
     """
     lifting = top.player if isinstance(top, LiftMortgagesPending) else -1
     received = set(top.squares) if isinstance(top, LiftMortgagesPending) else set()
     owner, mortgaged, level, depots = g.owner, g.mortgaged, g.level, g.depots
     squares = g.edition.squares
-    ownable = [s.index for s in squares if s.kind in OWNABLE]
+    players = g.players
+    # each player's deeds, from one walk of the board
+    deeds: list[list[int]] = [[] for _ in players]
+    for sq in squares:
+        if sq.kind in OWNABLE:
+            who = owner[sq.index]
+            if who >= 0:
+                deeds[who].append(sq.index)
+    building = group_builders(g)  # who may build in each group (builder_lots, once a group)
+    # a station takes a train depot only in an edition with depots; elsewhere every build
+    # on it is refused (_lot_plan: nothing can be built there)
+    built_on = _BUILT_ON if g.edition.depots else (KIND_LOT,)
     builders = False
-    for i, p in enumerate(g.players):
-        if p.bankrupt:
-            continue
-        owned = [s for s in ownable if owner[s] == i]
-        if not owned:
+    for i, p in enumerate(players):
+        owned = deeds[i]
+        if p.bankrupt or not owned:
             continue
         build: list[int] = []
-        barred: set[str] = set()  # colour groups the player may not build in
+        sell: list[int] = []
+        mortgage: list[int] = []
+        lift: list[int] = []
         for s in owned:
             sq = squares[s]
-            if mortgaged[s] or sq.kind not in _BUILT_ON:
+            if mortgaged[s]:
+                if not (i == lifting and s in received) and unmortgage_refusal(g, i, s) is None:
+                    lift.append(s)
                 continue
-            if sq.kind is KIND_LOT:
-                if sq.group in barred:
-                    continue
-                if isinstance(builder_lots(g, i, s), RulesError):
-                    barred.add(sq.group)
-                    continue
-                builders = True
-            if build_command_refusal(g, i, s, 1) is None:
-                build.append(s)
-        sell = [s for s in owned if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None]
-        mortgage = [s for s in owned if not mortgaged[s] and mortgage_refusal(g, i, s) is None]
-        lift = [s for s in owned if mortgaged[s] and not (i == lifting and s in received)
-                and unmortgage_refusal(g, i, s) is None]
+            if sq.kind in built_on and (sq.kind is not KIND_LOT or building.get(sq.group) == i):
+                if sq.kind is KIND_LOT:
+                    builders = True
+                if build_command_refusal(g, i, s, 1) is None:
+                    build.append(s)
+            if mortgage_refusal(g, i, s) is None:
+                mortgage.append(s)
+        for s in owned:
+            if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None:
+                sell.append(s)
         for verb, chosen in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
             if chosen:
                 out.append(SquaresOffer(verb, p.name, chosen))
-    return builders
+    return building if builders else None
 
 
 __all__ = ["legal_commands"]

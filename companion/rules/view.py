@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from companion.rules.board import auction_choices, rent_for
 from companion.rules.commands import LegalOffer
@@ -35,6 +35,8 @@ from companion.rules.state import (
 )
 
 JSON = dict[str, Any]
+#: each kind's JSON name: `kind.value` goes through the enum's property, a Python call
+_KIND_VALUES: Final = {kind: kind.value for kind in SquareKind}
 
 
 def net_worth(g: GameState, player: int) -> int:
@@ -100,21 +102,28 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
     """The state JSON every screen, phone and script sees (docs/state-json.md); `legal`,
     the offers of legal_commands, become its "legal" list."""
     ed = g.edition
+    owner, level, mortgaged, depots = g.owner, g.level, g.mortgaged, g.depots
+    names = [p.name for p in g.players]
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
+    with_skyscrapers, with_depots = bool(ed.skyscrapers), bool(ed.depots)
     squares = []
     for sq in ed.squares:
         if sq.kind not in OWNABLE:
             continue
         i = sq.index
+        who = owner[i]
+        lvl = level[i]
+        # houses_on, has_hotel and has_skyscraper from the level read once
         row = {
-            "index": i, "id": sq.id, "name": sq.name, "kind": sq.kind.value, "group": sq.group,
-            "price": sq.price, "owner": _name(g, g.owner[i]), "houses": g.houses_on(i),
-            "hotel": g.has_hotel(i), "mortgaged": g.mortgaged[i],
-            "rent": rent_for(g, i, 1) if g.owner[i] >= 0 else 0,
+            "index": i, "id": sq.id, "name": sq.name, "kind": _KIND_VALUES[sq.kind],
+            "group": sq.group, "price": sq.price, "owner": names[who] if who >= 0 else None,
+            "houses": 0 if lvl >= hotel else lvl, "hotel": lvl == hotel,
+            "mortgaged": mortgaged[i], "rent": rent_for(g, i, 1) if who >= 0 else 0,
         }
-        if ed.skyscrapers:
-            row["skyscraper"] = g.has_skyscraper(i)
-        if ed.depots:
-            row["depot"] = i in g.depots
+        if with_skyscrapers:
+            row["skyscraper"] = lvl > hotel
+        if with_depots:
+            row["depot"] = i in depots
         squares.append(row)
     card = ed.cards.get(g.last_card)
     tickets = BUS_DECK in ed.decks
