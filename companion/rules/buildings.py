@@ -423,7 +423,7 @@ def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
 
 
 def building_auction_refusal(g: GameState, building: str,
-                             builders: dict[str, int] | None = None) -> RulesError | None:
+                             builders: Builders | None = None) -> RulesError | None:
     """Why the bank cannot auction a house, hotel or skyscraper now (None: it can).
     `builders`: the state's `group_builders`, when the caller has them (legal_commands asks
     of each building)."""
@@ -551,42 +551,61 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
     raise AssertionError("an empty group is always even")  # pragma: no cover
 
 
-def group_builders(g: GameState) -> dict[str, int]:
-    """The player who may build in each group where one may (`builds_with`: they own all of
-    it, or all but one lot where the options allow that), by the group's name.
+#: for each colour group a player may build in, by its name: that player, and their lots of
+#: it where one more level keeps the group even (`group_builders`)
+Builders = dict[str, tuple[int, list[int]]]
+
+
+def group_builders(g: GameState) -> Builders:
+    """Who may build in each group where one may (`builds_with`: they own all of it, or all
+    but one lot where the options allow that), and on which of their lots there one more
+    level keeps the group even.
 
     Never two players a group (all but one of three or more lots leaves the others one), and
-    that player owns the group's first or last square (it lacks one lot at most). One walk
-    of the board for what `builder_lots` says of each lot: the building auction's and the
+    that player owns the group's first or last square (it lacks one lot at most). The lots
+    listed are those `_lot_plan` could accept one more level on: whatever else holds, it
+    refuses every lot of a group where one of the player's lots is mortgaged
+    (GROUP_MORTGAGED), a lot already at the top (MAX_BUILDINGS) and, under even building,
+    a lot above the player's lowest there (UNEVEN); `_lot_plan` stays the rule, this only
+    spares asking it where it cannot accept (tests/test_rules_group_builders.py). One walk
+    of the groups for what `builder_lots` says of each lot: the building auction's and the
     offers' questions of who could build or place a building ask it once per state, instead
     of once per player and square (issue 28).
     """
-    owner = g.owner
-    out: dict[str, int] = {}
+    owner, level, mortgaged = g.owner, g.level, g.mortgaged
+    even = g.options.even_building
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
+    top = hotel + 1 if g.edition.skyscrapers else hotel  # as _lot_plan's
+    out: Builders = {}
     for name, group in g.edition.groups.items():
         first, last = owner[group[0]], owner[group[-1]]
         for who in (first, last) if first != last else (first,):
             if who < 0:
                 continue
-            owned = 0
-            for s in group:  # a loop: sum() over a generator costs a frame a step
-                if owner[s] == who:
-                    owned += 1
-            if owned == len(group) or builds_with(g, group, owned):  # the first, callless
-                out[name] = who
+            mine = [s for s in group if owner[s] == who]
+            if len(mine) == len(group) or builds_with(g, group, len(mine)):  # the first, callless
+                low = top  # the lowest level a building may go on (loops: no generator frames)
+                for s in mine:
+                    if mortgaged[s]:
+                        low = -1  # nothing rises in the group
+                        break
+                    if even and level[s] < low:
+                        low = level[s]
+                out[name] = (who, [] if low < 0 else [s for s in mine if level[s] < top and (
+                    not even or level[s] == low)])
                 break
     return out
 
 
-def _placing_lots(g: GameState, player: int, building: str, group: tuple[int, ...],
+def _placing_lots(g: GameState, player: int, building: str, lots: list[int],
                   first: bool) -> list[int]:
-    """The player's lots of a group where one won building could go now: the player's lot,
-    one more level that is that building, and a free build there (build_refusal) accepted.
-    `first`: stop at the first such lot."""
-    squares, owner = g.edition.squares, g.owner
+    """Of the player's lots given (`group_builders`' of a group), those where one won
+    building could go now: a lot, one more level that is that building, and a free build
+    there (build_refusal) accepted. `first`: stop at the first such lot."""
+    squares = g.edition.squares
     out: list[int] = []
-    for s in group:
-        if (owner[s] == player and squares[s].kind is KIND_LOT and places(g, building, s)
+    for s in lots:
+        if (squares[s].kind is KIND_LOT and places(g, building, s)
                 and build_refusal(g, player, s, 1, True) is None):
             out.append(s)
             if first:
@@ -595,34 +614,31 @@ def _placing_lots(g: GameState, player: int, building: str, group: tuple[int, ..
 
 
 def placeable_lots(g: GameState, player: int, building: str) -> list[int]:
-    """The player's lots where one won building could go now (in board order); only in a
-    group they may build in (`group_builders`) does a free build pass `builder_lots`."""
-    groups = g.edition.groups
+    """The player's lots where one won building could go now (in board order); only where
+    `group_builders` lists them does a free build pass `builder_lots` and evenness."""
     out: list[int] = []
-    for name, who in group_builders(g).items():
+    for who, lots in group_builders(g).values():
         if who == player:
-            out.extend(_placing_lots(g, player, building, groups[name], False))
+            out.extend(_placing_lots(g, player, building, lots, False))
     out.sort()
     return out
 
 
 def can_place(g: GameState, player: int, building: str) -> bool:
     """Whether the player has a lot where one won building could go now."""
-    groups = g.edition.groups
-    for name, who in group_builders(g).items():
-        if who == player and _placing_lots(g, player, building, groups[name], True):
+    for who, lots in group_builders(g).values():
+        if who == player and _placing_lots(g, player, building, lots, True):
             return True
     return False
 
 
-def anyone_can_place(g: GameState, building: str,
-                     builders: dict[str, int] | None = None) -> bool:
+def anyone_can_place(g: GameState, building: str, builders: Builders | None = None) -> bool:
     """Whether a player still in the game has a lot where one won building could go now
     (`can_place` for each of them, from one walk of the groups); `builders`: the state's
     `group_builders`, when the caller has them."""
-    groups, players = g.edition.groups, g.players
-    for name, who in (group_builders(g) if builders is None else builders).items():
-        if not players[who].bankrupt and _placing_lots(g, who, building, groups[name], True):
+    players = g.players
+    for who, lots in (group_builders(g) if builders is None else builders).values():
+        if not players[who].bankrupt and _placing_lots(g, who, building, lots, True):
             return True
     return False
 
@@ -630,9 +646,12 @@ def anyone_can_place(g: GameState, building: str,
 def places(g: GameState, building: str, square: int) -> bool:
     """Whether one more level on the lot is the building named (one won at auction)."""
     new = g.level[square] + 1
-    hotel = g.hotel_level
-    return {"house": new < hotel, "hotel": new == hotel, "skyscraper": new == hotel + 1}.get(
-        building, False)
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
+    if building == "house":
+        return new < hotel
+    if building == "hotel":
+        return new == hotel
+    return building == "skyscraper" and new == hotel + 1
 
 
 __all__ = ["build", "build_command", "build_command_refusal", "build_refusal", "can_place",
@@ -640,4 +659,4 @@ __all__ = ["build", "build_command", "build_command_refusal", "build_refusal", "
            "places", "build_depot", "sell_building", "sell_refusal", "start_building_auction",
            "building_auction_refusal", "own_property", "property_refusal", "auction_refusal",
            "mr_monopoly_refusal", "after_acquiring", "rebalance", "completes_built_group",
-           "builder_lots", "builds_with", "group_builders", "anyone_can_place"]
+           "builder_lots", "builds_with", "group_builders", "anyone_can_place", "Builders"]

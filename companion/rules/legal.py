@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from companion.rules.buildings import (
+    Builders,
     build_command_refusal,
     building_auction_refusal,
     group_builders,
@@ -33,7 +34,7 @@ from companion.rules.commands import (
     TradeOffer,
     Verb,
 )
-from companion.rules.edition import KIND_LOT, OWNABLE, SquareKind
+from companion.rules.edition import KIND_LOT, KIND_STATION, OWNABLE
 from companion.rules.estate import (
     bid_floor,
     bid_refusal,
@@ -75,8 +76,6 @@ from companion.rules.turns import (
 #: the verbs asked of every owned square, in the order they are listed
 _PROPERTY_VERBS = (Verb.BUILD, Verb.SELL_BUILDING, Verb.MORTGAGE, Verb.UNMORTGAGE)
 _BANK_BUILDINGS = ("house", "hotel", "skyscraper")
-#: the kinds of square anything is built on (a station: a train depot, in such an edition)
-_BUILT_ON = (SquareKind.LOT, SquareKind.STATION)
 #: the verbs offered in every state (`_turn`: the current player's, and the end) as constants:
 #: a member read through its class costs a call of EnumType's attribute hook
 _ROLL: Final = Verb.ROLL
@@ -159,7 +158,7 @@ def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
                 out.append(GiftOffer(who, gift))
 
 
-def _turn(g: GameState, out: list[LegalOffer], builders: dict[str, int] | None) -> None:
+def _turn(g: GameState, out: list[LegalOffer], builders: Builders | None) -> None:
     """With nothing pending: the current player's moves (leaving jail among them).
     `builders`: who may build in each group (`group_builders`), None when nobody may build
     on an unmortgaged lot (`_property`)."""
@@ -199,7 +198,7 @@ def _turn(g: GameState, out: list[LegalOffer], builders: dict[str, int] | None) 
 
 
 def _property(g: GameState, top: Pending | None,
-              out: list[LegalOffer]) -> dict[str, int] | None:
+              out: list[LegalOffer]) -> Builders | None:
     """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
 
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
@@ -208,8 +207,9 @@ def _property(g: GameState, top: Pending | None,
     Each refusal function is asked only of the squares it could accept: whatever else holds,
     it refuses a mortgaged square to build on or mortgage, an unmortgaged one to lift, one
     without a building (nor a train depot) to sell from, a square that is neither a lot nor
-    (in an edition with train depots) a station to build on, and every lot of a colour group
-    its player may not build in (`group_builders`: who may, from one walk of the groups a
+    (in an edition with train depots) a station to build on, every lot of a colour group its
+    player may not build in and, under even building, every lot above the player's lowest
+    of its group (`group_builders`: who may build where, from one walk of the groups a
     state). So a mid-game state asks a few dozen questions instead of four per deed, and
     builds a handful of refusals instead of about a hundred (issue 28); the deeds are
     sorted by owner in one walk of the board. tests/test_rules_offers.py still checks that
@@ -234,7 +234,7 @@ def _property(g: GameState, top: Pending | None,
     building = group_builders(g)  # who may build in each group (builder_lots, once a group)
     # a station takes a train depot only in an edition with depots; elsewhere every build
     # on it is refused (_lot_plan: nothing can be built there)
-    built_on = _BUILT_ON if g.edition.depots else (KIND_LOT,)
+    with_depots = bool(g.edition.depots)
     builders = False
     for i, p in enumerate(players):
         owned = deeds[i]
@@ -250,11 +250,15 @@ def _property(g: GameState, top: Pending | None,
                 if not (i == lifting and s in received) and unmortgage_refusal(g, i, s) is None:
                     lift.append(s)
                 continue
-            if sq.kind in built_on and (sq.kind is not KIND_LOT or building.get(sq.group) == i):
-                if sq.kind is KIND_LOT:
+            if sq.kind is KIND_LOT:
+                may = building.get(sq.group)
+                if may is not None and may[0] == i:
                     builders = True
-                if build_command_refusal(g, i, s, 1) is None:
-                    build.append(s)
+                    if s in may[1] and build_command_refusal(g, i, s, 1) is None:
+                        build.append(s)
+            elif with_depots and sq.kind is KIND_STATION and \
+                    build_command_refusal(g, i, s, 1) is None:
+                build.append(s)
             if mortgage_refusal(g, i, s) is None:
                 mortgage.append(s)
         for s in owned:
