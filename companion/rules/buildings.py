@@ -582,8 +582,14 @@ def group_builders(g: GameState) -> Builders:
         for who in (first, last) if first != last else (first,):
             if who < 0:
                 continue
-            mine = [s for s in group if owner[s] == who]
-            if len(mine) == len(group) or builds_with(g, group, len(mine)):  # the first, callless
+            owned = 0
+            for s in group:  # a loop: sum() over a generator costs a frame a step
+                if owner[s] == who:
+                    owned += 1
+            whole = len(group)
+            # no rule lets fewer than all lots but one build (builds_with): those not asked
+            if owned == whole or (owned == whole - 1 and builds_with(g, group, owned)):
+                mine = list(group) if owned == whole else [s for s in group if owner[s] == who]
                 low = top  # the lowest level a building may go on (loops: no generator frames)
                 for s in mine:
                     if mortgaged[s]:

@@ -245,6 +245,8 @@ def _property(g: GameState, top: Pending | None,
         mortgage: list[int] = []
         lift: list[int] = []
         for s in owned:
+            if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None:
+                sell.append(s)
             sq = squares[s]
             if mortgaged[s]:
                 if not (i == lifting and s in received) and unmortgage_refusal(g, i, s) is None:
@@ -261,9 +263,6 @@ def _property(g: GameState, top: Pending | None,
                 build.append(s)
             if mortgage_refusal(g, i, s) is None:
                 mortgage.append(s)
-        for s in owned:
-            if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None:
-                sell.append(s)
         for verb, chosen in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
             if chosen:
                 out.append(SquaresOffer(verb, p.name, chosen))
