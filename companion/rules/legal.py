@@ -76,6 +76,8 @@ from companion.rules.turns import (
 #: the verbs asked of every owned square, in the order they are listed
 _PROPERTY_VERBS = (Verb.BUILD, Verb.SELL_BUILDING, Verb.MORTGAGE, Verb.UNMORTGAGE)
 _BANK_BUILDINGS = ("house", "hotel", "skyscraper")
+#: those of an edition without skyscrapers (building_auction_refusal refuses the third)
+_HOUSE_AND_HOTEL = _BANK_BUILDINGS[:2]
 #: the verbs offered in every state (`_turn`: the current player's, and the end) as constants:
 #: a member read through its class costs a call of EnumType's attribute hook
 _ROLL: Final = Verb.ROLL
@@ -191,7 +193,7 @@ def _turn(g: GameState, out: list[LegalOffer], builders: Builders | None) -> Non
     out.append(CorrectionOffer(_PASS_GO, active))
     # the banker's call in a shortage: what the bank still has to auction one by one;
     # refused whatever else holds while nobody may build in a group (nobody could place it)
-    kinds = [b for b in _BANK_BUILDINGS
+    kinds = [b for b in (_BANK_BUILDINGS if g.edition.skyscrapers else _HOUSE_AND_HOTEL)
              if builders is not None and building_auction_refusal(g, b, builders) is None]
     if kinds:
         out.append(BuildingAuctionOffer(kinds))
@@ -206,14 +208,14 @@ def _property(g: GameState, top: Pending | None,
 
     Each refusal function is asked only of the squares it could accept: whatever else holds,
     it refuses a mortgaged square to build on or mortgage, an unmortgaged one to lift, one
-    without a building (nor a train depot) to sell from, a square that is neither a lot nor
-    (in an edition with train depots) a station to build on, every lot of a colour group its
-    player may not build in and, under even building, every lot above the player's lowest
-    of its group (`group_builders`: who may build where, from one walk of the groups a
-    state). So a mid-game state asks a few dozen questions instead of four per deed, and
-    builds a handful of refusals instead of about a hundred (issue 28); the deeds are
-    sorted by owner in one walk of the board. tests/test_rules_offers.py still checks that
-    `apply` accepts exactly this.
+    without a building (nor a train depot) to sell from, one with them to mortgage, a square
+    that is neither a lot nor (in an edition with train depots) a station to build on, every
+    lot of a colour group its player may not build in and, under even building, every lot
+    above the player's lowest of its group (`group_builders`: who may build where, from one
+    walk of the groups a state). So a mid-game state asks a few dozen questions instead of
+    four per deed, and builds a handful of refusals instead of about a hundred (issue 28);
+    the deeds are sorted by owner in one walk of the board. tests/test_rules_offers.py
+    still checks that `apply` accepts exactly this.
 
     Returns who may build in each group (`group_builders`) when any player may build in a
     colour group where they have an unmortgaged lot, else None: without one, nobody could
@@ -261,7 +263,9 @@ def _property(g: GameState, top: Pending | None,
             elif with_depots and sq.kind is KIND_STATION and \
                     build_command_refusal(g, i, s, 1) is None:
                 build.append(s)
-            if mortgage_refusal(g, i, s) is None:
+            # a lot with buildings, a station with a train depot: sell them first
+            if not (level[s] if sq.kind is KIND_LOT else s in depots) and \
+                    mortgage_refusal(g, i, s) is None:
                 mortgage.append(s)
         for verb, chosen in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
             if chosen:
