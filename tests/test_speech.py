@@ -220,3 +220,37 @@ def test_the_voice_speaks_the_tables_language(game: Any, tmp_path: Path) -> None
         announcer.close()
     assert {s.lang for s in voice.heard} == {"de"}
     assert "Bram zahlt Anna 4 Euro Miete für Rue Lecourbe" in [s.text for s in voice.heard]
+
+
+def test_a_language_chosen_during_the_game_is_spoken_from_the_next_move(
+        game: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The announcer finds the table's language once (not a path resolved every move,
+    issue 28), and still speaks a choice made later, on the screen or a phone, from the
+    next move on; the configured language too, before anybody chooses."""
+    from companion.words.table_language import TableLanguage
+
+    data = tmp_path / "game"
+    table = TableLanguage.at(data)
+    table.configured = "sv"
+    voice = Voice(sink=tmp_path / "heard", engine="/bin/true")
+    announcer = Announcer(game, voice, data)
+    found: list[Path] = []
+    at = TableLanguage.at.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[TableLanguage], folder: Path) -> TableLanguage:
+        found.append(folder)
+        return at(cls, folder)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(TableLanguage, "at", classmethod(counted))
+    try:
+        play(game, {"do": "roll", "dice": [1, 2]}, {"do": "buy", "by": "Anna"})
+        assert announcer.settle(game.state()["version"]) and voice.idle(10)
+        heard = len(voice.heard)
+        assert heard and {s.lang for s in voice.heard} == {"sv"}
+        table.choose("de")
+        play(game, {"do": "end_turn"}, {"do": "roll", "dice": [1, 2]})
+        assert announcer.settle(game.state()["version"]) and voice.idle(10)
+        assert len(voice.heard) > heard and {s.lang for s in voice.heard[heard:]} == {"de"}
+    finally:
+        announcer.close()
+    assert found == []  # the one object was found when the announcer started

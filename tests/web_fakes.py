@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.game.api import JSON, Outcome, Source, Standing, Update
+from companion.game.api import JSON, MeFacts, Outcome, Source, Standing, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.authority import as_json
 from companion.game.table.offers import Facts, OfferStore
@@ -217,6 +217,12 @@ class FakeSession:
         """How many unseen items, the newest's key and the oldest's, as the real session."""
         items = self.news(player)
         return (len(items), items[0]["key"], items[-1]["key"]) if items else (0, None, None)
+
+    def me_facts(self, players: Sequence[str]) -> MeFacts:
+        """Each player's news summary and who may undo, from the per-player questions."""
+        return MeFacts({p: self.news_summary(p) for p in players},
+                       frozenset(p for p in players
+                                 if self.undo_refusal(Source("phone", player=p)) is None))
 
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         """Mark news items seen for the source's player, as the real session."""

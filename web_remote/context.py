@@ -144,7 +144,7 @@ class Remote:
     #: each player's unseen news keys, and who may undo the last move with their Me page's
     #: button, as the last update left them (the listener's alone: `_me_changed`)
     _news: dict[str, tuple[Any, ...]] = field(default_factory=dict)
-    _undoers: set[str] = field(default_factory=set)
+    _undoers: frozenset[str] = frozenset()
     #: the table's hardware warnings shown now (companion.power: under-voltage, heat), by
     #: code, with their English; replaced whole, so a request reads it without a lock
     warnings: dict[str, str] = field(default_factory=dict)
@@ -229,15 +229,15 @@ class Remote:
             anybody = True
         if moved and before is not None:
             touched |= whose_moves_changed(before, state, players)
-        news = {p: self.session.news_summary(p) for p in players}
+        # every player's unseen news, and whose Me page offers "Undo my last move", before
+        # and after (its sender, and a player it paid: a result seen is kept, theirs to
+        # give back): asked of the session once for all of them
+        facts = self.session.me_facts(players)
+        news = facts.news
         touched.update(p for p, keys in news.items() if self._news.get(p) != keys)
         self._news = news
-        # whose Me page offers "Undo my last move", before and after: its sender, and a
-        # player it paid (a result seen is kept: theirs to give back)
-        undoers = {name for name in players
-                   if self.session.undo_refusal(Source("phone", player=name)) is None}
-        touched.update(self._undoers | undoers)
-        self._undoers = undoers
+        touched.update(self._undoers | facts.undoers)
+        self._undoers = facts.undoers
         return None if anybody else sorted(touched)
 
     def table(self, state: JSON) -> TableView:

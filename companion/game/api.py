@@ -8,7 +8,7 @@ vocabulary (docs/table-script.md); states are dicts in the state JSON format
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -151,6 +151,20 @@ class Standing:
                    net_worths(state), fresh)
 
 
+@dataclass(frozen=True)
+class MeFacts:
+    """What the players' Me pages show besides the state, for several players at once
+    (`GameSessionProtocol.me_facts`): the remote asks it after every move to tell the
+    phones whose Me page changed. Each player's answer is what the per-player questions
+    give: `news[p]` is `news_summary(p)`, and `p in undoers` is `undo_refusal(Source(
+    "phone", player=p)) is None` (their own phone may take back the last move)."""
+
+    #: of each player asked: unseen news items, the newest one's key, the oldest one's
+    news: dict[str, tuple[int, str | None, str | None]]
+    #: the players asked whose own phone may undo the last move now
+    undoers: frozenset[str]
+
+
 class GameSessionProtocol(Protocol):
     """One game, one serialized writer; thread-safe for any number of callers."""
 
@@ -232,6 +246,12 @@ class GameSessionProtocol(Protocol):
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         """The player of `source` saw these news items on their own phone (refused as a
         whole unless each key is news of theirs not seen yet; not a move)."""
+        ...
+
+    def me_facts(self, players: Sequence[str]) -> MeFacts:
+        """Of each of `players` at once: their unseen news (`news_summary`) and whether
+        their own phone may undo the last move now (`undo_refusal`), each as the
+        per-player question answers it, from one read of the news and the undo stack."""
         ...
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:

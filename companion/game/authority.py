@@ -224,11 +224,26 @@ def undo_kind(entry: Entry, jump: bool = False) -> str:
     return "paid" if _paid(entry) else "move"
 
 
+def undoers(entry: Entry, jump: bool = False) -> frozenset[str]:
+    """The players who may take back the move of journal row `entry` with their own
+    authority, besides the banker, as UNDO_RIGHTS says: the one player it paid, or its
+    sender; nobody for the banker's kinds. `undo_refused` answers by it, and the session
+    asks it once for every player's Me page (issue 28)."""
+    who = UNDO_RIGHTS[undo_kind(entry, jump)]
+    if who == "banker":
+        return frozenset()
+    if who == "payee":
+        paid = _paid(entry)
+        return frozenset(paid) if len(paid) == 1 else frozenset()
+    return frozenset((entry.source.player,)) if entry.source.player else frozenset()
+
+
 def undo_refused(source: Source, entry: Entry, jump: bool = False) -> Refused | None:
     """Why `source` may not take back the move of journal row `entry` (None: it may), as
-    UNDO_RIGHTS says: the one place that decides it, for the session's undo from every
-    input and for the phones' question whether to offer it."""
-    if source.banker:
+    UNDO_RIGHTS says (`undoers`): the one place that decides it, for the session's undo
+    from every input and for the phones' question whether to offer it."""
+    if source.banker or (source.player is not None
+                         and source.player in undoers(entry, jump)):
         return None
     kind = undo_kind(entry, jump)
     who = UNDO_RIGHTS[kind]
@@ -242,12 +257,8 @@ def undo_refused(source: Source, entry: Entry, jump: bool = False) -> Refused | 
                        "companion's dice or a card drawn", {})
     if who == "payee":
         paid = _paid(entry)
-        if paid == [source.player]:
-            return None  # the player paid gives it back
         return Refused("result_kept", f"{paid[0]} received money in that move: only the "
                        f"banker or {paid[0]} can undo it", {"player": paid[0]})
-    if source.player is not None and entry.source.player == source.player:
-        return None
     sender = f"{entry.source.player}, who sent it," if entry.source.player else "nobody"
     return Refused("not_allowed", f"only the banker or {sender} can undo that command", {})
 

@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.game import authority, going_back
-from companion.game.api import JSON, Hold, Outcome, Source, Standing, Update
+from companion.game.api import JSON, Hold, MeFacts, Outcome, Source, Standing, Update
 from companion.game.applying import apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
@@ -868,16 +868,22 @@ class GameSession:
 
     def _entry(self, seq: int) -> Entry:
         """Journal row `seq` (rows never change: the last few read are kept, since after
-        every move each phone asks who may undo it, and each Me page what it would undo)."""
+        every move each phone asks who may undo it, and each Me page what it would undo;
+        the writer keeps the row it committed, `_keep_entry`, so the newest is never read
+        back)."""
         with self._entries_lock:
             found = self._entries.get(seq)
         if found is None:
             found = next(iter(self._journal.entries(after=seq - 1, upto=seq)))
-            with self._entries_lock:
-                self._entries[seq] = found
-                while len(self._entries) > ENTRIES_KEPT:
-                    self._entries.popitem(last=False)
+            self._keep_entry(found)
         return found
+
+    def _keep_entry(self, entry: Entry) -> None:
+        """Keep a journal row for `_entry` (the last ENTRIES_KEPT)."""
+        with self._entries_lock:
+            self._entries[entry.seq] = entry
+            while len(self._entries) > ENTRIES_KEPT:
+                self._entries.popitem(last=False)
 
     def undo_refusal(self, source: Source) -> JSON | None:
         """Why an undo by `source` would be refused now ({"code", "message", "params"}),
@@ -897,6 +903,30 @@ class GameSession:
         if refused is None:
             return None
         return {"code": refused.code, "message": refused.message, "params": refused.params}
+
+    def me_facts(self, players: Sequence[str]) -> MeFacts:
+        """Of each of `players`: their unseen news as `news_summary` gives it, and whether
+        `undo_refusal(Source("phone", player=p))` is None, from one look at the news window
+        and one at the undo stack's top and its row (the remote asks after every move, for
+        every player: eight times each question cost a third of the listeners' thread,
+        issue 28). Read-only; safe from any thread."""
+        with self._news_lock:
+            self._news_follow()
+            news = {p: self._news.summary(p) for p in players}
+        undoers: frozenset[str] = frozenset()
+        try:
+            applied, target = self._stacks.undo[-1]
+        except IndexError:
+            applied = 0
+        if applied > 1:  # as undo_refusal: the journal's first game is nobody's to undo
+            try:
+                entry = self._entry(target)
+            except (JournalError, StopIteration):
+                entry = None
+            if entry is not None:
+                may = authority.undoers(entry, target in self._stacks.back)
+                undoers = frozenset(p for p in players if p in may)
+        return MeFacts(news, undoers)
 
     def _undo_refused(self, source: Source, target: int) -> Outcome | None:
         """Who may take back move `target`: the one table's say (companion.game.authority
@@ -1007,6 +1037,7 @@ class GameSession:
         self._teaching.apply(step, save=False)  # once per game, an undo gives none
         if snap is not None:
             self._stacks.last_snapshot = entry.seq
+        self._keep_entry(entry)  # every phone asks who may undo it: never read back
         events = entry.events_json()  # the transports' form: phones, screen, CLI
         with self._news_lock:  # the news follow the stack and the row as one
             self._stacks.record(entry.seq, entry.kind, entry.target)

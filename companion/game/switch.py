@@ -18,11 +18,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from companion.game.api import JSON, Hold, Outcome, Source, Standing, Update
+from companion.game.api import JSON, Hold, MeFacts, Outcome, Source, Standing, Update
 from companion.game.journal import JournalError
 from companion.game.saved_games import check_game_id, delete_game, game_ids, new_game_id
 from companion.game.session import GameSession
@@ -225,6 +225,10 @@ class SessionHolder:
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         """The player of `source` saw these news items of the current game."""
         return self.session.mark_seen(keys, source)
+
+    def me_facts(self, players: Sequence[str]) -> MeFacts:
+        """Of each of `players` in the current game: unseen news and who may undo."""
+        return self.session.me_facts(players)
 
     def game_state(self) -> Any:
         """The current game's engine state (for tools; do not change it)."""

@@ -32,6 +32,12 @@ _measured: dict[tuple[bool, int, str], tuple[int, int, int, int]] = {}
 #: texts of the frame before, and a blit costs a fraction of rendering the glyphs again
 RENDERED_MAX = 512
 _rendered: OrderedDict[tuple[bool, int, str, tuple[int, ...]], pygame.Surface] = OrderedDict()
+#: texts rendered ahead of the frame that may show them (`Painter.ahead`), apart from the
+#: texts drawn, so that guesses never push out what the screen shows: one drawn moves to
+#: `_rendered`; past RENDERED_AHEAD_MAX the oldest guesses go
+RENDERED_AHEAD_MAX = 96
+_rendered_ahead: OrderedDict[tuple[bool, int, str, tuple[int, ...]], pygame.Surface] = \
+    OrderedDict()
 #: where `Painter.text` put a text in a box of a size (what it drew, at which pixel size,
 #: its ink rect from the box's corner, the ascender): the same few hundred each frame, each
 #: found by measuring in a loop; past LAID_MAX entries the cache starts afresh (issue 28)
@@ -39,6 +45,9 @@ LAID_MAX = 4096
 _laid: dict[tuple[Any, ...], tuple[str, int, int, int, int, int, int]] = {}
 #: the lines `Painter._wrap` cut a text into, by text, width, pixel size and weight
 _wrapped: dict[tuple[str, int, int, bool], tuple[str, ...]] = {}
+#: what was laid out ahead of the frame that may show it (companion.screen.render's
+#: `lay_ahead`: a title and the window's size and language), the latest guessed last
+AHEAD: dict[tuple[Any, ...], None] = {}
 #: a part as kept: its pixels, where it was drawn, its texts and touch targets
 Kept = tuple[pygame.Surface, tuple[int, int], list["DrawnText"], list["Hotspot"]]
 
@@ -101,7 +110,7 @@ PANELS = PartStore(16, 6 << 20, again=True)
 
 def forget() -> None:
     """Forget every text, layout and part kept between frames (the tests' cold start)."""
-    for kept in (_measured, _rendered, _laid, _wrapped):
+    for kept in (_measured, _rendered, _rendered_ahead, _laid, _wrapped, AHEAD):
         kept.clear()
     PARTS.clear()
     PANELS.clear()
@@ -182,18 +191,24 @@ def for_blitting(picture: pygame.Surface) -> pygame.Surface:
         return picture
 
 
-def rendered(text: str, size_px: int, color: Color, bold: bool = False) -> pygame.Surface:
+def rendered(text: str, size_px: int, color: Color, bold: bool = False,
+             ahead: bool = False) -> pygame.Surface:
     """The glyphs of `text` in `color` on a transparent surface, its top left at the ink
-    rect's (rendered once while it keeps being drawn)."""
+    rect's (rendered once while it keeps being drawn). `ahead`: for a frame that may come
+    (kept apart, `_rendered_ahead`, until a frame draws it)."""
     key = (bold, size_px, text, tuple(color))  # a colour may come as a list
     found = _rendered.get(key)
+    if found is not None:
+        if not ahead:
+            _rendered.move_to_end(key)
+        return found
+    found = _rendered_ahead.pop(key, None)
     if found is None:
-        found = _rendered[key] = for_blitting(
-            font(bold).render(text, fgcolor=color, size=size_px)[0])
-        if len(_rendered) > RENDERED_MAX:
-            _rendered.popitem(last=False)
-    else:
-        _rendered.move_to_end(key)
+        found = for_blitting(font(bold).render(text, fgcolor=color, size=size_px)[0])
+    kept = _rendered_ahead if ahead else _rendered
+    kept[key] = found
+    if len(kept) > (RENDERED_AHEAD_MAX if ahead else RENDERED_MAX):
+        kept.popitem(last=False)
     return found
 
 
@@ -207,6 +222,9 @@ class Painter:
         self.scale = min(sx, sy)
         self.texts: list[DrawnText] = []
         self.hotspots: list[Hotspot] = []
+        #: drawing ahead of a frame that may show it (a scratch surface): its texts are
+        #: rendered apart from those the screen shows (`rendered`'s `ahead`)
+        self.ahead = False
 
     def px(self, value: float) -> int:
         """A length in design units as pixels (uniform scale)."""
@@ -300,7 +318,7 @@ class Painter:
         drawn, px, dx, dy, width, height, baseline = laid
         floor = max(6, round((min_size if min_size is not None else size * 0.6) * self.scale))
         rect = pygame.Rect(box.x + dx, box.y + dy, width, height)
-        self.surface.blit(rendered(drawn, px, color, bold), rect.topleft)
+        self.surface.blit(rendered(drawn, px, color, bold, self.ahead), rect.topleft)
         if strike:  # through the middle of the lower-case letters
             y = box.y + baseline - line_metrics(px, bold)[1] * 3 // 10
             pygame.draw.line(self.surface, color, (rect.x, y), (rect.right, y),

@@ -23,7 +23,7 @@ import pygame
 
 from companion.screen import theme
 from companion.screen.layout import GameLayout, scales
-from companion.screen.painter import DrawnText, Hotspot, Painter
+from companion.screen.painter import AHEAD, DrawnText, Hotspot, Painter
 from companion.screen.texts import language, text
 from companion.screen.ui_state import DELTA_SHOWN_S, Same, UiState
 from companion.screen.views.board_map import draw_board, player_colors
@@ -38,9 +38,18 @@ from companion.screen.views.panels import (
     draw_players,
     draw_prompt,
     format_clock,
+    lay_header_words,
+    lay_prompt_title,
 )
 from companion.screen.views.pin import draw_pin
-from companion.screen.views.prompt import Action, Prompt, build_prompt, prompt_inputs, table_of
+from companion.screen.views.prompt import (
+    Action,
+    Ahead,
+    Prompt,
+    build_prompt,
+    prompt_inputs,
+    table_of,
+)
 from companion.screen.views.registration import draw_registration
 from companion.screen.views.setup import draw_setup
 from companion.screen.views.wifi import draw_phones
@@ -264,6 +273,39 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
         if last is not None:
             dirty.append(box)
     frame.dirty = None if last is None else dirty
+
+
+#: how many words laid out ahead are remembered (painter.AHEAD)
+AHEAD_KEPT = 256
+#: the scratch surface they are drawn on, by window size (one at a time)
+_scratch: list[pygame.Surface] = []
+
+
+def lay_ahead(words: Ahead, size: tuple[int, int]) -> bool:
+    """Lay out and render `words` a press may bring next (`views.prompt.likely_words`: a
+    decision panel's title and details, the header's turn and roll totals) for a window of
+    `size`, on a scratch surface, as the frame that may show them draws them, so that this
+    frame finds their measurements, lines and glyphs kept (the painter's caches) instead
+    of asking freetype for them between the press and the flip (issue 28). False when
+    they were laid out already (nothing done)."""
+    key = (words, size, language())
+    if key in AHEAD:  # the latest last: what is guessed again and again stays
+        del AHEAD[key]
+        AHEAD[key] = None
+        return False
+    AHEAD[key] = None
+    while len(AHEAD) > AHEAD_KEPT:
+        del AHEAD[next(iter(AHEAD))]
+    if not _scratch or _scratch[0].get_size() != size:
+        _scratch[:] = [pygame.Surface(size)]
+    sx, sy = scales(size)
+    p, game = Painter(_scratch[0], sx, sy), game_layout(size)
+    p.ahead = True
+    if words.turn is not None:
+        lay_header_words(p, game.header, words.turn, words.totals, words.dice)
+    if words.title or words.details:
+        lay_prompt_title(p, game, words.title, words.details)
+    return True
 
 
 #: the game screen's layout by the window's size

@@ -55,6 +55,9 @@ class BoardInfo:
     group_colors: dict[str, Color] = field(default_factory=dict)
     deck_names: dict[str, str] = field(default_factory=dict)
     card_texts: dict[str, str] = field(default_factory=dict)  # by card id, when localized
+    #: every card's text as the edition prints it, by card id (the state's, when the board
+    #: has none in the screen's language): what the prompt after a card may show
+    printed_cards: dict[str, str] = field(default_factory=dict)
     localized: bool = False  # names differ from the state JSON's (another language's)
     #: each street group's letter (companion.editions.group_letters): told apart without colour
     group_letters: dict[str, str] = field(default_factory=dict)

@@ -57,6 +57,11 @@ class Announcer:
         banker page, else the configured screen language, else the edition's)."""
         self.session, self.voice, self.data_dir = session, voice, data_dir
         self.language, self.hour = language, hour
+        #: the table's one language (companion.words.table_language), found once: finding
+        #: it resolves the data folder's path, a tenth of a millisecond a move here (issue
+        #: 28); the object is the one a choice on the screen or a phone changes, so a
+        #: choice is heard from the next sentence on
+        self._table_language = TableLanguage.at(data_dir) if data_dir is not None else None
         self.settings = speech_settings.load(data_dir)
         self._stamp = speech_settings.stamp(data_dir)
         self._updates: queue.Queue[Update | _Note | None] = queue.Queue()
@@ -119,10 +124,12 @@ class Announcer:
         lang = self._lang(state)
         turn = any(e.get("kind") in ("turn", "undone", "redone") for e in update.events)
         said = sentences(update.events, spoken_for(state, lang), turn_changed=turn)
-        self._say(said, lang)
+        self._say(said, lang, checked=True)
 
-    def _say(self, said: list[str], lang: str) -> None:
-        if not self._speaks():
+    def _say(self, said: list[str], lang: str, checked: bool = False) -> None:
+        """Hand the sentences to the voice, unless it is quiet now (`checked`: the caller
+        has just asked, reading the settings' file once for the update)."""
+        if not checked and not self._speaks():
             return
         for text in said:
             self.voice.say(text, lang, self.settings.volume)
@@ -140,8 +147,8 @@ class Announcer:
             return i18n.normalize_language(chosen)
         edition = state.get("edition")
         edition_id = edition if isinstance(edition, str) else None
-        if self.data_dir is not None:
-            return TableLanguage.at(self.data_dir).resolve(edition_id)
+        if self._table_language is not None:
+            return self._table_language.resolve(edition_id)
         return i18n.default_language(edition_id)
 
     def close(self) -> None:

@@ -107,11 +107,13 @@ def windowed(data_dir: Path, display: str,
 
 
 def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
-              threads: bool = False) -> dict[str, Any]:
+              threads: bool = False, log: Path | None = None) -> dict[str, Any]:
     """press.flip_ms_p50/p99 over `samples` presses (fewer if `time_limit_s` runs out).
     With `threads` (a probe: reading every thread's time costs the companion CPU after each
     flip, so its other figures are not the bench's), also which thread spent the first
-    frame's CPU: `press.first_frame_cpu_by_thread_ms`."""
+    frame's CPU: `press.first_frame_cpu_by_thread_ms`. With `log`, one JSON line per timed
+    press goes to that file (the key, the version before, the first frame's CPU and draw,
+    the last frame's CPU, each thread's share with `threads`): to find the slowest."""
     import ctypes.util
 
     if not have_xvfb():
@@ -148,6 +150,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                 last_flip: list[float] = []  # and its flip's end (wall), from the press
                 follow_ups: list[int] = []  # frames from the press to its last one
                 undos = in_a_row = 0
+                logged: list[dict[str, Any]] = []
                 unanswered: list[str] = []
                 end = time.monotonic() + time_limit_s
                 while len(timings) < samples and time.monotonic() < end:
@@ -183,11 +186,19 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                     shown_at = frames.cpu[0]
                     if threads:
                         _count_threads(by_thread, before, frames.threads, len(first_cpu))
+                    if log is not None:
+                        logged.append({
+                            "key": key, "version": version, "first_cpu": first_cpu[-1],
+                            "draw_cpu": frames.draw_cpu_ns / 1e6,
+                            "threads": {k: round(v[-1], 3) for k, v in by_thread.items()
+                                        if v[-1]}})
                     first_draw_cpu.append(frames.draw_cpu_ns / 1e6)
                     first_flip = frame[0]
                     while frames.follow and frames.next(5.0) is not None:
                         pass  # the frames that complete the press's picture, drawn at once
                     last_cpu.append((frames.cpu[0] - pressed_cpu) / 1e6)
+                    if logged:
+                        logged[-1]["last_cpu"] = last_cpu[-1]
                     last_flip.append((frames.last[0] - sent) * 1000)
                     follow_ups.append(frames.count - counted)
                     if sent <= frames.key_taken <= first_flip:
@@ -199,6 +210,10 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                 if shown_at is not None:
                     after_cpu.append((process_cpu_ns(child.pid) - shown_at) / 1e6)
                 cpu1, frames1 = cpu_ns(child.pid), frames.count
+                if log is not None:
+                    import json
+
+                    log.write_text("".join(json.dumps(line) + "\n" for line in logged))
             finally:
                 if keys is not None:
                     keys.close()
@@ -273,8 +288,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--threads", action="store_true",
                         help="also each thread's share of the first frame's CPU (a probe)")
     parser.add_argument("--samples", type=int, default=SAMPLES)
+    parser.add_argument("--log", type=Path, default=None,
+                        help="one JSON line per timed press to this file (the slowest found)")
     args = parser.parse_args(argv)
-    print(json.dumps(run_bench(args.samples, threads=args.threads), indent=1))
+    print(json.dumps(run_bench(args.samples, threads=args.threads, log=args.log), indent=1))
     return 0
 
 

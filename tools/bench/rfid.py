@@ -10,10 +10,10 @@ import os
 import queue
 import time
 import tty
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.game.api import JSON, Hold, Outcome, Source, Standing, Update
+from companion.game.api import JSON, Hold, MeFacts, Outcome, Source, Standing, Update
 from companion.game.table.offers import OfferStore
 from companion.game.table.view import TableView, build
 from companion.game.telling.story import Story
@@ -82,6 +82,9 @@ class _TimingSession:
 
     def news_summary(self, player: str) -> tuple[int, str | None, str | None]:
         return (0, None, None)
+
+    def me_facts(self, players: Sequence[str]) -> MeFacts:
+        return MeFacts({p: (0, None, None) for p in players}, frozenset())
 
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         return Outcome(False, 1)

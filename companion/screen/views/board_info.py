@@ -63,5 +63,8 @@ def board_info(edition_id: str, lang: str | None = None) -> BoardInfo:
     cards = {str(k): str(v) for k, v in (local.get("cards") or {}).items()}
     from companion.editions import group_letters
 
-    return BoardInfo(squares, colors, decks, cards, localized=bool(local) or bool(lang),
+    printed = {str(card.get("id")): str(card.get("text") or "")
+               for d in (data.get("decks") or {}).values() for card in d.get("cards") or []
+               if isinstance(card, dict) and card.get("id")}
+    return BoardInfo(squares, colors, decks, cards, printed, localized=bool(local) or bool(lang),
                      group_letters=group_letters(edition_id))

@@ -81,36 +81,65 @@ def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
     """Turn number and whose turn, the dice, the timed game's clock: whose turn at the
     readable size at least, the name alone when the sentence does not fit whole."""
     p.fill(rect, theme.PANEL)
-    pad = p.px(8)
-    inner = rect.inflate(-2 * pad, -p.px(6))
+    pad, inner, turn_box, who_box, x, size = _header_boxes(p, rect)
     table = table_of(state, ui)
     turn, dice = table.turn, table.turn.dice
-    size = inner.height
-    x = inner.centerx + p.px(20)
-    turn_box = pygame.Rect(inner.x, inner.y, inner.width * 14 // 100, inner.height)
-    who_box = pygame.Rect(turn_box.right + pad, inner.y, x - turn_box.right - 2 * pad,
-                          inner.height)
-    p.text(text("turn", number=turn.number), turn_box, 18, theme.TEXT_DIM,
-           min_size=theme.readable(p.scale))
+    _turn_words(p, turn_box, turn.number)
     current = table.current or ""
-    said = text("whose_turn", player=current)
-    floor = theme.readable(p.scale)
-    if p.measure(said, max(6, round(floor * p.scale)), True)[0] > who_box.width:
-        said = fitted_name(p, current, who_box.width)  # the name in its colour says it
-    p.text(said, who_box, 20, colors.get(current, theme.TEXT), bold=True, min_size=floor)
+    _whose_words(p, who_box, current, colors.get(current, theme.TEXT))
     for i, value in enumerate(dice):  # the third die is the speed die
         draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), value, speed=i == 2)
     total = roll_total(dice)
     if total is not None:  # the roll in digits too, for whoever cannot count pips from afar
-        after = x + len(dice) * (size + pad)
-        p.text(f"= {total}", pygame.Rect(after, inner.y, p.px(64), inner.height),
-               theme.SIZES["roll"], theme.TEXT, bold=True, min_size=theme.readable(p.scale))
+        _total_words(p, inner, x + len(dice) * (size + pad), total)
     right = pygame.Rect(inner.right - inner.width // 4, inner.y, inner.width // 4, inner.height)
     if ui.clock_deadline is not None:
         remaining = ui.clock_deadline - ui.now
         label = text("clock", time=format_clock(remaining)) if remaining > 0 else text("clock_over")
         p.text(label, right, 18, theme.ACCENT if remaining > 300 else theme.BAD, bold=True,
                align="right")
+
+
+def _header_boxes(p: Painter, rect: pygame.Rect) -> tuple[int, pygame.Rect, pygame.Rect,
+                                                           pygame.Rect, int, int]:
+    """The header's padding, inner rect, turn and whose-turn boxes, where the dice begin
+    and their size."""
+    pad = p.px(8)
+    inner = rect.inflate(-2 * pad, -p.px(6))
+    x = inner.centerx + p.px(20)
+    turn_box = pygame.Rect(inner.x, inner.y, inner.width * 14 // 100, inner.height)
+    who_box = pygame.Rect(turn_box.right + pad, inner.y, x - turn_box.right - 2 * pad,
+                          inner.height)
+    return pad, inner, turn_box, who_box, x, inner.height
+
+
+def _turn_words(p: Painter, box: pygame.Rect, number: int) -> None:
+    p.text(text("turn", number=number), box, 18, theme.TEXT_DIM,
+           min_size=theme.readable(p.scale))
+
+
+def _whose_words(p: Painter, box: pygame.Rect, current: str, color: theme.Color) -> None:
+    said = text("whose_turn", player=current)
+    floor = theme.readable(p.scale)
+    if p.measure(said, max(6, round(floor * p.scale)), True)[0] > box.width:
+        said = fitted_name(p, current, box.width)  # the name in its colour says it
+    p.text(said, box, 20, color, bold=True, min_size=floor)
+
+
+def _total_words(p: Painter, inner: pygame.Rect, after: int, total: int) -> None:
+    p.text(f"= {total}", pygame.Rect(after, inner.y, p.px(64), inner.height),
+           theme.SIZES["roll"], theme.TEXT, bold=True, min_size=theme.readable(p.scale))
+
+
+def lay_header_words(p: Painter, rect: pygame.Rect, number: int, totals: Sequence[int],
+                     dice: int) -> None:
+    """The header's words a coming turn or roll shows (the turn's number, the totals of
+    `dice` dice), drawn as `draw_header` draws them but on a scratch surface (issue 28):
+    measured and rendered ahead of the frame that may show them."""
+    pad, inner, turn_box, _who, x, size = _header_boxes(p, rect)
+    _turn_words(p, turn_box, number)
+    for total in totals:
+        _total_words(p, inner, x + dice * (size + pad), total)
 
 
 def draw_players(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState,
@@ -532,6 +561,13 @@ def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme
              tuple((a.button, a.label) for a in prompt.actions), tuple(color), i18n_language())
     p.part(("prompt", shown), layout.prompt, partial(_draw_prompt, p, layout, prompt, color),
            store=PANELS)
+
+
+def lay_prompt_title(p: Painter, layout: Any, title: str, details: Sequence[str] = ()) -> None:
+    """A decision panel with `title` and `details` and no buttons, drawn as `draw_prompt`
+    draws it but not kept (on a scratch surface, issue 28): its words measured, laid out
+    and rendered ahead of the frame that may show them."""
+    _draw_prompt(p, layout, Prompt(title, list(details), []), theme.ACCENT)
 
 
 def _draw_prompt(p: Painter, layout: Any, prompt: Prompt, color: theme.Color) -> None:

@@ -267,8 +267,7 @@ def _turn(state: Mapping[str, Any], ui: UiState) -> Prompt:
         fine = int(table.setup.options.get("jail_fine", 50))
         pay = table.press("yes")
         card = table.press("no")
-        title = text("prompt_jail" if pay else "prompt_jail_roll", player=cur,
-                     fine=money(fine, cur_money))
+        title = _jail_title(table, cur, bool(pay))
         if pay:
             actions.append(Action("yes", text("act_pay_fine", amount=money(fine, cur_money)),
                                   pay))
@@ -325,9 +324,7 @@ def _pending(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Promp
         return Prompt(text("prompt_take_ticket", player=who), [],
                       _answered(decision, "draw", text("act_take")), who)
     if kind == "draw":
-        deck = decision.deck or ""
-        deck_name = ui.board.deck_names.get(deck) or _deck_text(deck)
-        return Prompt(text("prompt_draw", player=who, deck=deck_name), [],
+        return Prompt(_draw_title(ui, who, decision.deck or ""), [],
                       _answered(decision, "draw", text("act_draw")), who)
     if kind == "debt":
         creditor = decision.creditor or text("creditor_bank")
@@ -366,6 +363,98 @@ def _birthday(decision: Decision, currency: Currency) -> Prompt:
     return Prompt(text("prompt_birthday", player=who, amount=amount), [], actions, who)
 
 
+def _jail_title(table: TableView, player: str | None, pay: bool) -> str:
+    """A jailed player's turn: pay the fine (when YES may), use a card or roll doubles."""
+    fine = int(table.setup.options.get("jail_fine", 50))
+    return text("prompt_jail" if pay else "prompt_jail_roll", player=player,
+                fine=money(fine, table.setup.currency))
+
+
+def _draw_title(ui: UiState, player: str | None, deck: str) -> str:
+    """The question to draw a card of `deck`, the deck named as the board names it."""
+    return text("prompt_draw", player=player, deck=ui.board.deck_names.get(deck)
+                or _deck_text(deck))
+
+
+def _buy_title(player: str | None, name: str, price: int, currency: Currency) -> str:
+    """The question to buy a square at its price."""
+    return text("prompt_buy", player=player, square=name, price=money(price, currency))
+
+
+#: the kinds of square whose landing asks to draw a card of the deck of that name
+CARD_SQUARES = ("chance", "community_chest")
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """Words a press may bring to the screen next (`likely_words`): a decision panel's
+    title and details, or (with `turn`) the header's turn number and the totals a roll of
+    `dice` dice may show."""
+
+    title: str = ""
+    details: tuple[str, ...] = ()
+    turn: int | None = None
+    totals: tuple[int, ...] = ()
+    dice: int = 2
+
+
+def likely_words(state: Mapping[str, Any], ui: UiState) -> list[Ahead]:
+    """What a press may bring to the screen next, as `build_prompt` and the header word it
+    (issue 28: laid out and rendered ahead while the table waits, so that a new prompt's
+    first frame does not measure and render its words cold): the next turn's number and
+    the roll's totals, the titles `likely_titles` guesses, and the cards' texts as
+    `card_text` says them (the details of the prompt after a card). A guess, never a rule: what it
+    leaves out is drawn cold, as before, and what it adds is never shown."""
+    table = table_of(state, ui)
+    if table.winner or table.player(table.current) is None:
+        return []
+    dice = max(2, dice_needed(table, table.current))
+    out = [Ahead(turn=table.turn.number + 1, totals=tuple(range(2, 6 * dice + 1)), dice=dice)]
+    out += [Ahead(title) for title in likely_titles(state, ui)]
+    board = ui.board
+    out += [Ahead(details=(board.card_texts.get(card) or printed,))
+            for card, printed in board.printed_cards.items()]
+    return out
+
+
+def likely_titles(state: Mapping[str, Any], ui: UiState) -> list[str]:
+    """The decision panels' titles a press may bring next, as `build_prompt` words them:
+    when the current player is to roll, the questions of the squares two to twelve steps
+    ahead (to buy one nobody owns, to draw a card), doubles, the turn's end and jail (a
+    third double, the square, no double from jail); when the turn is to end, the next
+    player's first question (to roll, or the jail's)."""
+    table = table_of(state, ui)
+    cur = table.current
+    me = table.player(cur)
+    if me is None or table.winner or table.decision is not None:
+        return []
+    press = table.press("roll")
+    if press is None or press["do"] != "roll":  # the turn ends: whose turn comes next
+        seats = [s for s in table.players if not s.bankrupt]
+        names = [s.name for s in seats]
+        if cur not in names or len(seats) < 2:
+            return []
+        after = seats[(names.index(cur) + 1) % len(seats)]
+        return [_jail_title(table, after.name, True), _jail_title(table, after.name, False)] \
+            if after.jailed else [text("prompt_roll", player=after.name)]
+    # the turn goes on, ends, or ends in jail (a third double, no double from jail)
+    out = [text(key, player=cur) for key in ("prompt_end_turn", "prompt_roll_again",
+                                             "prompt_jailed")]
+    squares = ui.board.squares
+    for steps in range(2, 13):
+        if not squares:
+            break
+        index = (me.position + steps) % len(squares)
+        kind = squares[index].kind
+        deed = table.deed(index)
+        if deed is not None and deed.owner is None and deed.price > 0:
+            out.append(_buy_title(cur, square_name(state, ui, index), deed.price,
+                                  table.setup.currency))
+        elif kind in CARD_SQUARES:
+            out.append(_draw_title(ui, cur, kind))
+    return list(dict.fromkeys(out))
+
+
 def _deck_text(deck: str) -> str:
     key = f"deck_{deck}"
     return text(key) if key in MESSAGES else deck
@@ -385,7 +474,7 @@ def _buy(state: Mapping[str, Any], ui: UiState, decision: Decision) -> Prompt:
     cur_money = table_of(state, ui).setup.currency
     name = square_name(state, ui, decision.square)
     price = decision.price
-    title = text("prompt_buy", player=who, square=name, price=money(price, cur_money))
+    title = _buy_title(who, name, price, cur_money)
     actions = _answered(decision, "buy", text("act_buy"))
     refusal = None
     if not actions:

@@ -1,0 +1,127 @@
+"""The words a press may bring next are laid out ahead, while the table waits (issue 28): the
+guess names the prompts a roll or the turn's end brings, as `build_prompt` words them, and
+a title laid out ahead is drawn by the next frame without asking freetype again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from companion.game.api import Source
+from companion.game.session import GameSession
+from companion.screen import painter
+from companion.screen.app import ScreenLoop
+from companion.screen.controller import Controller
+from companion.screen.painter import Painter
+from companion.screen.render import game_layout, lay_ahead
+from companion.screen.views.panels import draw_prompt
+from companion.screen.views.prompt import Ahead, Prompt, likely_titles, table_of
+from tools.bench.journal import bot_script
+
+BOT = Source("script", banker=True)
+
+pytestmark = pytest.mark.usefixtures("dummy_display")
+
+
+def _counting_font(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Every call of the painter's `font` (a measure or a render freetype must do: the
+    kept ones never ask for the font) is counted in the list returned."""
+    calls: list[bool] = []
+    real: Callable[[bool], Any] = painter.font
+
+    def counting(bold: bool) -> Any:
+        calls.append(bold)
+        return real(bold)
+
+    monkeypatch.setattr(painter, "font", counting)
+    return calls
+
+
+def _panel(surface: pygame.Surface, title: str) -> None:
+    p = Painter(surface, 1.0, 1.0)
+    draw_prompt(p, game_layout(surface.get_size()), Prompt(title, [], []), {})
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_a_title_laid_out_ahead_is_drawn_without_freetype(
+        monkeypatch: pytest.MonkeyPatch, ahead: bool) -> None:
+    painter.forget()
+    surface = pygame.display.set_mode((800, 480))
+    title = "Wilhelmina van Oranje-Nassau: buy Rue de la Paix for €400?"
+    if ahead:
+        assert lay_ahead(Ahead(title), surface.get_size())
+        assert not lay_ahead(Ahead(title), surface.get_size())  # once is enough
+        # the guess is rendered apart: it pushes none of the texts the screen shows out
+        assert not painter._rendered and painter._rendered_ahead
+    calls = _counting_font(monkeypatch)
+    _panel(surface, title)
+    # laid out ahead: nothing asked of freetype; cold, the title is measured and rendered
+    assert (calls == []) is ahead
+    assert painter._rendered and not painter._rendered_ahead  # drawn: now the screen's
+
+
+def test_the_guess_names_the_prompt_a_roll_or_the_turns_end_brings(tmp_path: Path) -> None:
+    script = bot_script(seed=7, count=300)
+    named = guessed = 0
+    with GameSession.open(tmp_path) as session:
+        session.submit(script[0], BOT)
+        controller = Controller(session, language="en")
+        loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+        loop.draw()
+        for command in script[1:]:
+            state = controller.state
+            assert state is not None
+            table = table_of(state, controller.ui)
+            guess = likely_titles(state, controller.ui)
+            outcome = session.submit(command, BOT)
+            assert outcome.accepted
+            controller.drain_updates(outcome.version)
+            loop.draw()
+            while loop.follow_up:
+                loop.draw()
+            frame = controller.frame
+            assert frame is not None and frame.prompt is not None
+            after = table_of(controller.state or {}, controller.ui)
+            if table.decision is not None or after.winner or command.get("do") not in (
+                    "roll", "end_turn") or after.turn.number > table.turn.number + 1:
+                continue
+            # a roll of the turn: the square it lands on asks to buy or draw, else the turn
+            # goes on; the turn's end: the next player's first question
+            decision = after.decision
+            kind = decision.kind if decision is not None else None
+            if kind not in (None, "buy", "draw") or (
+                    decision is not None and decision.deck == "bus_tickets"):
+                continue
+            named += 1
+            guessed += frame.prompt.title in guess
+    assert named > 100
+    assert guessed == named
+
+
+def test_the_collector_waits_from_the_loops_wake_to_its_flip(tmp_path: Path) -> None:
+    import gc
+
+    script = bot_script(seed=3, count=3)
+    assert gc.isenabled()
+    with GameSession.open(tmp_path) as session:
+        session.submit(script[0], BOT)
+        controller = Controller(session, language="en")
+        loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+        loop.draw()
+        try:
+            loop._collector_waits()  # woken: a key, an update
+            assert not gc.isenabled()
+            outcome = session.submit(script[1], BOT)
+            controller.drain_updates(outcome.version)
+            loop.draw()  # the frame flipped: the collector's turn
+            assert gc.isenabled() and not loop.collector_held
+            gc.disable()  # switched off by someone else: the loop leaves it so
+            loop._collector_waits()
+            loop.draw()
+            assert not gc.isenabled() and not loop.collector_held
+        finally:
+            gc.enable()
