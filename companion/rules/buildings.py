@@ -94,12 +94,18 @@ def all_but_one_counts(g: GameState, group: tuple[int, ...], owned: int) -> bool
     return owned == len(group) - 1 and len(group) > 2 and g.options.build_with_all_but_one
 
 
+def builds_with(g: GameState, group: tuple[int, ...], owned: int) -> bool:
+    """Whether owning `owned` lots of the group lets their owner build there: the whole
+    group, or all of it but one lot where the rule options allow that."""
+    return owned == len(group) or all_but_one_counts(g, group, owned)
+
+
 def builder_lots(g: GameState, player: int, square: int) -> list[int] | RulesError:
     """The player's lots of the square's group when they may build there, else the refusal."""
     sq = g.edition.squares[square]
     group = g.edition.groups[sq.group]
     mine = [s for s in group if g.owner[s] == player]
-    if len(mine) < len(group) and not all_but_one_counts(g, group, len(mine)):
+    if not builds_with(g, group, len(mine)):
         needs = ("all lots of the colour group but one" if g.options.build_with_all_but_one
                  and len(group) > 2 else "the whole colour group")
         return RulesError(CODE_NO_MONOPOLY, f"building on {sq.name} needs {needs}",
@@ -416,8 +422,11 @@ def _sell_group_hotels(g: GameState, ev: Events, player: int, lots: list[int],
         ev.append(SoldBuilding(g.players[player].name, s, new, None, refund // len(lots)))
 
 
-def building_auction_refusal(g: GameState, building: str) -> RulesError | None:
-    """Why the bank cannot auction a house, hotel or skyscraper now (None: it can)."""
+def building_auction_refusal(g: GameState, building: str,
+                             builders: Builders | None = None) -> RulesError | None:
+    """Why the bank cannot auction a house, hotel or skyscraper now (None: it can).
+    `builders`: the state's `group_builders`, when the caller has them (legal_commands asks
+    of each building)."""
     if g.pending:
         return RulesError(Code.DECISION_PENDING, "answer the pending decision first")
     if building == "skyscraper" and not g.edition.skyscrapers:
@@ -426,7 +435,7 @@ def building_auction_refusal(g: GameState, building: str) -> RulesError | None:
              "skyscraper": g.bank_skyscrapers}[building]
     if stock < 1:
         return RulesError(Code.HOUSING_SHORTAGE, f"the bank has no {building} left to auction")
-    if not any(not p.bankrupt and can_place(g, i, building) for i, p in enumerate(g.players)):
+    if not anyone_can_place(g, building, builders):
         return RulesError(CODE_NOT_NOW, f"nobody could place a {building} now")
     return None
 
@@ -542,23 +551,100 @@ def rebalance(g: GameState, ev: Events, player: int, group: tuple[int, ...]) -> 
     raise AssertionError("an empty group is always even")  # pragma: no cover
 
 
-def _placeable(g: GameState, player: int, building: str, square: int) -> bool:
-    """Whether one won building could go on the square now: the player's lot, one more
-    level that is that building, and a free build there (build_refusal) accepted."""
-    return (g.edition.squares[square].kind is KIND_LOT and g.owner[square] == player
-            and places(g, building, square)
-            and build_refusal(g, player, square, 1, True) is None)
+#: for each colour group a player may build in, by its name: that player, and their lots of
+#: it where one more level keeps the group even (`group_builders`)
+Builders = dict[str, tuple[int, list[int]]]
+
+
+def group_builders(g: GameState) -> Builders:
+    """Who may build in each group where one may (`builds_with`: they own all of it, or all
+    but one lot where the options allow that), and on which of their lots there one more
+    level keeps the group even.
+
+    Never two players a group (all but one of three or more lots leaves the others one), and
+    that player owns the group's first or last square (it lacks one lot at most). The lots
+    listed are those `_lot_plan` could accept one more level on: whatever else holds, it
+    refuses every lot of a group where one of the player's lots is mortgaged
+    (GROUP_MORTGAGED), a lot already at the top (MAX_BUILDINGS) and, under even building,
+    a lot above the player's lowest there (UNEVEN); `_lot_plan` stays the rule, this only
+    spares asking it where it cannot accept (tests/test_rules_group_builders.py). One walk
+    of the groups for what `builder_lots` says of each lot: the building auction's and the
+    offers' questions of who could build or place a building ask it once per state, instead
+    of once per player and square (issue 28).
+    """
+    owner, level, mortgaged = g.owner, g.level, g.mortgaged
+    even = g.options.even_building
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
+    top = hotel + 1 if g.edition.skyscrapers else hotel  # as _lot_plan's
+    out: Builders = {}
+    for name, group in g.edition.groups.items():
+        first, last = owner[group[0]], owner[group[-1]]
+        for who in (first, last) if first != last else (first,):
+            if who < 0:
+                continue
+            owned = 0
+            for s in group:  # a loop: sum() over a generator costs a frame a step
+                if owner[s] == who:
+                    owned += 1
+            whole = len(group)
+            # no rule lets fewer than all lots but one build (builds_with): those not asked
+            if owned == whole or (owned == whole - 1 and builds_with(g, group, owned)):
+                mine = list(group) if owned == whole else [s for s in group if owner[s] == who]
+                low = top  # the lowest level a building may go on (loops: no generator frames)
+                for s in mine:
+                    if mortgaged[s]:
+                        low = -1  # nothing rises in the group
+                        break
+                    if even and level[s] < low:
+                        low = level[s]
+                out[name] = (who, [] if low < 0 else [s for s in mine if level[s] < top and (
+                    not even or level[s] == low)])
+                break
+    return out
+
+
+def _placing_lots(g: GameState, player: int, building: str, lots: list[int],
+                  first: bool) -> list[int]:
+    """Of the player's lots given (`group_builders`' of a group), those where one won
+    building could go now: a lot, one more level that is that building, and a free build
+    there (build_refusal) accepted. `first`: stop at the first such lot."""
+    squares = g.edition.squares
+    out: list[int] = []
+    for s in lots:
+        if (squares[s].kind is KIND_LOT and places(g, building, s)
+                and build_refusal(g, player, s, 1, True) is None):
+            out.append(s)
+            if first:
+                break
+    return out
 
 
 def placeable_lots(g: GameState, player: int, building: str) -> list[int]:
-    """The player's lots where one won building could go now."""
-    return [s for s in range(len(g.level)) if _placeable(g, player, building, s)]
+    """The player's lots where one won building could go now (in board order); only where
+    `group_builders` lists them does a free build pass `builder_lots` and evenness."""
+    out: list[int] = []
+    for who, lots in group_builders(g).values():
+        if who == player:
+            out.extend(_placing_lots(g, player, building, lots, False))
+    out.sort()
+    return out
 
 
 def can_place(g: GameState, player: int, building: str) -> bool:
     """Whether the player has a lot where one won building could go now."""
-    for s in range(len(g.level)):
-        if _placeable(g, player, building, s):
+    for who, lots in group_builders(g).values():
+        if who == player and _placing_lots(g, player, building, lots, True):
+            return True
+    return False
+
+
+def anyone_can_place(g: GameState, building: str, builders: Builders | None = None) -> bool:
+    """Whether a player still in the game has a lot where one won building could go now
+    (`can_place` for each of them, from one walk of the groups); `builders`: the state's
+    `group_builders`, when the caller has them."""
+    players = g.players
+    for who, lots in (group_builders(g) if builders is None else builders).values():
+        if not players[who].bankrupt and _placing_lots(g, who, building, lots, True):
             return True
     return False
 
@@ -566,9 +652,12 @@ def can_place(g: GameState, player: int, building: str) -> bool:
 def places(g: GameState, building: str, square: int) -> bool:
     """Whether one more level on the lot is the building named (one won at auction)."""
     new = g.level[square] + 1
-    hotel = g.hotel_level
-    return {"house": new < hotel, "hotel": new == hotel, "skyscraper": new == hotel + 1}.get(
-        building, False)
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
+    if building == "house":
+        return new < hotel
+    if building == "hotel":
+        return new == hotel
+    return building == "skyscraper" and new == hotel + 1
 
 
 __all__ = ["build", "build_command", "build_command_refusal", "build_refusal", "can_place",
@@ -576,4 +665,4 @@ __all__ = ["build", "build_command", "build_command_refusal", "build_refusal", "
            "places", "build_depot", "sell_building", "sell_refusal", "start_building_auction",
            "building_auction_refusal", "own_property", "property_refusal", "auction_refusal",
            "mr_monopoly_refusal", "after_acquiring", "rebalance", "completes_built_group",
-           "builder_lots"]
+           "builder_lots", "builds_with", "group_builders", "anyone_can_place", "Builders"]

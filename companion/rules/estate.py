@@ -19,7 +19,7 @@ from companion.rules.buildings import (
 )
 from companion.rules.buildings import own_property as _own_lot
 from companion.rules.codes import CODE_HAS_BUILDINGS, Code, RulesError
-from companion.rules.edition import KIND_LOT
+from companion.rules.edition import KIND_LOT, OWNABLE
 from companion.rules.events import (
     AuctionClosed,
     AuctionStarted,
@@ -211,16 +211,14 @@ def close_auction(g: GameState, ev: Events) -> None:
 
 def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | None:
     """Why the player cannot mortgage the property (None: they can)."""
-    refusal = property_refusal(g, player, square)
-    if refusal is not None:
-        return refusal
     sq = g.edition.squares[square]
+    if g.owner[square] != player or sq.kind not in OWNABLE:  # else the player's property
+        refusal = property_refusal(g, player, square)
+        if refusal is not None:
+            return refusal
     if g.mortgaged[square]:
         return RulesError(Code.ALREADY_MORTGAGED, f"{sq.name} is already mortgaged")
     if sq.kind is KIND_LOT:
-        # the player's lots of the group: the one lot of another player (building with all
-        # lots but one) carries nothing of theirs
-        group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
         if g.options.mortgage_strips_only_lot:
             # only this lot's buildings go back first (SV «Alla byggnader på en tomt måste
             # säljas», FR «vendez tout d'abord les bâtiments de cette propriété»); the other
@@ -229,7 +227,9 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
             if g.level[square]:
                 return RulesError(CODE_HAS_BUILDINGS, f"sell the buildings of {sq.name} first",
                                   square=square, on="lot")
-        elif any(g.level[s] for s in group):
+        # the player's lots of the group: the one lot of another player (building with all
+        # lots but one) carries nothing of theirs
+        elif any(g.level[s] for s in g.edition.groups[sq.group] if g.owner[s] == player):
             return RulesError(CODE_HAS_BUILDINGS,
                               f"sell the buildings of {sq.name}'s group first",
                               square=square, on="group")
@@ -264,14 +264,22 @@ def _lift_offered(g: GameState, player: int, square: int) -> bool:
 def unmortgage_refusal(g: GameState, player: int, square: int) -> RulesError | None:
     """Why the player cannot lift the mortgage (None: they can). Not while an auction runs,
     nor in another player's Mr. Monopoly turn, nor while the player's debt waits."""
-    refusal = auction_refusal(g) or mr_monopoly_refusal(g, player, "lifting of mortgages") \
-        or debt_refusal(g, player, "lifting of mortgages") or property_refusal(g, player, square)
-    if refusal is not None:
-        return refusal
+    pending = g.pending
+    # with nothing pending and no Mr. Monopoly turn (the usual case), neither an auction,
+    # another's turn nor a debt refuses; the player's own property needs no question either
+    if pending or g.seldom.mr_monopoly:
+        refusal = auction_refusal(g) or mr_monopoly_refusal(g, player, "lifting of mortgages") \
+            or debt_refusal(g, player, "lifting of mortgages")
+        if refusal is not None:
+            return refusal
     sq = g.edition.squares[square]
+    if g.owner[square] != player or sq.kind not in OWNABLE:
+        refusal = property_refusal(g, player, square)
+        if refusal is not None:
+            return refusal
     if not g.mortgaged[square]:
         return RulesError(Code.NOT_MORTGAGED, f"{sq.name} is not mortgaged")
-    cost = sq.mortgage if _lift_offered(g, player, square) else lift_cost(g, square)
+    cost = sq.mortgage if pending and _lift_offered(g, player, square) else lift_cost(g, square)
     if cost > g.players[player].cash:
         return cannot_afford(g, player, f"lifting the mortgage on {sq.name}", cost,
                              purpose="unmortgage", square=square)

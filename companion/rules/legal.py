@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Final
 
 from companion.rules.buildings import (
+    Builders,
     build_command_refusal,
-    builder_lots,
     building_auction_refusal,
+    group_builders,
     sell_refusal,
 )
 from companion.rules.cards import draw_refusal
-from companion.rules.codes import RulesError
 from companion.rules.commands import (
     GIFTS,
     ActOffer,
@@ -34,7 +34,7 @@ from companion.rules.commands import (
     TradeOffer,
     Verb,
 )
-from companion.rules.edition import KIND_LOT, OWNABLE, SquareKind
+from companion.rules.edition import KIND_LOT, KIND_STATION, OWNABLE
 from companion.rules.estate import (
     bid_floor,
     bid_refusal,
@@ -76,8 +76,8 @@ from companion.rules.turns import (
 #: the verbs asked of every owned square, in the order they are listed
 _PROPERTY_VERBS = (Verb.BUILD, Verb.SELL_BUILDING, Verb.MORTGAGE, Verb.UNMORTGAGE)
 _BANK_BUILDINGS = ("house", "hotel", "skyscraper")
-#: the kinds of square anything is built on (a station: a train depot, in such an edition)
-_BUILT_ON = (SquareKind.LOT, SquareKind.STATION)
+#: those of an edition without skyscrapers (building_auction_refusal refuses the third)
+_HOUSE_AND_HOTEL = _BANK_BUILDINGS[:2]
 #: the verbs offered in every state (`_turn`: the current player's, and the end) as constants:
 #: a member read through its class costs a call of EnumType's attribute hook
 _ROLL: Final = Verb.ROLL
@@ -160,9 +160,10 @@ def _answers(g: GameState, top: Pending, out: list[LegalOffer]) -> None:
                 out.append(GiftOffer(who, gift))
 
 
-def _turn(g: GameState, out: list[LegalOffer], builders: bool) -> None:
+def _turn(g: GameState, out: list[LegalOffer], builders: Builders | None) -> None:
     """With nothing pending: the current player's moves (leaving jail among them).
-    `builders`: whether any player may build in a colour group (`_property`)."""
+    `builders`: who may build in each group (`group_builders`), None when nobody may build
+    on an unmortgaged lot (`_property`)."""
     cur_i = g.current
     cur = g.players[cur_i].name
     if roll_refusal(g, cur_i) is None:
@@ -192,12 +193,14 @@ def _turn(g: GameState, out: list[LegalOffer], builders: bool) -> None:
     out.append(CorrectionOffer(_PASS_GO, active))
     # the banker's call in a shortage: what the bank still has to auction one by one;
     # refused whatever else holds while nobody may build in a group (nobody could place it)
-    kinds = [b for b in _BANK_BUILDINGS if builders and building_auction_refusal(g, b) is None]
+    kinds = [b for b in (_BANK_BUILDINGS if g.edition.skyscrapers else _HOUSE_AND_HOTEL)
+             if builders is not None and building_auction_refusal(g, b, builders) is None]
     if kinds:
         out.append(BuildingAuctionOffer(kinds))
 
 
-def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> bool:
+def _property(g: GameState, top: Pending | None,
+              out: list[LegalOffer]) -> Builders | None:
     """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
 
     Deeds just received with their mortgages (LIFT_MORTGAGES) are lifted in that answer,
@@ -205,50 +208,69 @@ def _property(g: GameState, top: Pending | None, out: list[LegalOffer]) -> bool:
 
     Each refusal function is asked only of the squares it could accept: whatever else holds,
     it refuses a mortgaged square to build on or mortgage, an unmortgaged one to lift, one
-    without a building (nor a train depot) to sell from, a square that is neither a lot nor
-    a station to build on, and every lot of a colour group its player may not build in
-    (`builder_lots`, asked once per group). So a mid-game state asks a few dozen questions
-    instead of four per deed, and builds a handful of refusals instead of about a hundred
-    (issue 28); tests/test_rules_offers.py still checks that `apply` accepts exactly this.
+    without a building (nor a train depot) to sell from, one with them to mortgage, a square
+    that is neither a lot nor (in an edition with train depots) a station to build on, every
+    lot of a colour group its player may not build in and, under even building, every lot
+    above the player's lowest of its group (`group_builders`: who may build where, from one
+    walk of the groups a state). So a mid-game state asks a few dozen questions instead of
+    four per deed, and builds a handful of refusals instead of about a hundred (issue 28);
+    the deeds are sorted by owner in one walk of the board. tests/test_rules_offers.py
+    still checks that `apply` accepts exactly this.
 
-    Returns whether any player may build in a colour group where they have an unmortgaged
-    lot: without one, nobody could place a building the bank auctions either.
+    Returns who may build in each group (`group_builders`) when any player may build in a
+    colour group where they have an unmortgaged lot, else None: without one, nobody could
+    place a building the bank auctions either.
     """
     lifting = top.player if isinstance(top, LiftMortgagesPending) else -1
     received = set(top.squares) if isinstance(top, LiftMortgagesPending) else set()
     owner, mortgaged, level, depots = g.owner, g.mortgaged, g.level, g.depots
     squares = g.edition.squares
-    ownable = [s.index for s in squares if s.kind in OWNABLE]
+    players = g.players
+    # each player's deeds, from one walk of the board
+    deeds: list[list[int]] = [[] for _ in players]
+    for sq in squares:
+        if sq.kind in OWNABLE:
+            who = owner[sq.index]
+            if who >= 0:
+                deeds[who].append(sq.index)
+    building = group_builders(g)  # who may build in each group (builder_lots, once a group)
+    # a station takes a train depot only in an edition with depots; elsewhere every build
+    # on it is refused (_lot_plan: nothing can be built there)
+    with_depots = bool(g.edition.depots)
     builders = False
-    for i, p in enumerate(g.players):
-        if p.bankrupt:
-            continue
-        owned = [s for s in ownable if owner[s] == i]
-        if not owned:
+    for i, p in enumerate(players):
+        owned = deeds[i]
+        if p.bankrupt or not owned:
             continue
         build: list[int] = []
-        barred: set[str] = set()  # colour groups the player may not build in
+        sell: list[int] = []
+        mortgage: list[int] = []
+        lift: list[int] = []
         for s in owned:
+            if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None:
+                sell.append(s)
             sq = squares[s]
-            if mortgaged[s] or sq.kind not in _BUILT_ON:
+            if mortgaged[s]:
+                if not (i == lifting and s in received) and unmortgage_refusal(g, i, s) is None:
+                    lift.append(s)
                 continue
             if sq.kind is KIND_LOT:
-                if sq.group in barred:
-                    continue
-                if isinstance(builder_lots(g, i, s), RulesError):
-                    barred.add(sq.group)
-                    continue
-                builders = True
-            if build_command_refusal(g, i, s, 1) is None:
+                may = building.get(sq.group)
+                if may is not None and may[0] == i:
+                    builders = True
+                    if s in may[1] and build_command_refusal(g, i, s, 1) is None:
+                        build.append(s)
+            elif with_depots and sq.kind is KIND_STATION and \
+                    build_command_refusal(g, i, s, 1) is None:
                 build.append(s)
-        sell = [s for s in owned if (level[s] or s in depots) and sell_refusal(g, i, s, 1) is None]
-        mortgage = [s for s in owned if not mortgaged[s] and mortgage_refusal(g, i, s) is None]
-        lift = [s for s in owned if mortgaged[s] and not (i == lifting and s in received)
-                and unmortgage_refusal(g, i, s) is None]
+            # a lot with buildings, a station with a train depot: sell them first
+            if not (level[s] if sq.kind is KIND_LOT else s in depots) and \
+                    mortgage_refusal(g, i, s) is None:
+                mortgage.append(s)
         for verb, chosen in zip(_PROPERTY_VERBS, (build, sell, mortgage, lift), strict=True):
             if chosen:
                 out.append(SquaresOffer(verb, p.name, chosen))
-    return builders
+    return building if builders else None
 
 
 __all__ = ["legal_commands"]

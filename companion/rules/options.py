@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from operator import attrgetter
+from typing import Any, Final
 
 from companion.rules.codes import Code, RulesError
 
@@ -96,7 +97,9 @@ class RuleOptions:
         Options of features only some editions have are listed only when they differ from
         their neutral default, so an edition without them shows the same options as before.
         """
-        out = {name: getattr(self, name) for name in _NAMES}  # asdict deep-copies: 10x slower
+        # every field read by one C call (asdict deep-copies: 10x slower; a getattr a name
+        # in a comprehension: twice as slow as this)
+        out = dict(zip(_NAMES, _READ_ALL(self), strict=True))
         for name, neutral in _LISTED_WHEN_SET.items():
             if out[name] == neutral:
                 del out[name]
@@ -137,6 +140,8 @@ class RuleOptions:
 _NAMES = tuple(f.name for f in fields(RuleOptions))
 #: the same as a set, for with_changes
 _KNOWN = frozenset(_NAMES)
+#: every option's value, in the order of _NAMES, by one call (to_json)
+_READ_ALL: Final = attrgetter(*_NAMES)
 
 #: options listed in to_json only when set (name -> neutral value): added with the Mega
 #: edition (and the table's own dice and deck), they would otherwise change the state JSON

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from companion.rules.board import auction_choices, rent_for
 from companion.rules.commands import LegalOffer
@@ -35,6 +35,8 @@ from companion.rules.state import (
 )
 
 JSON = dict[str, Any]
+#: each kind's JSON name: `kind.value` goes through the enum's property, a Python call
+_KIND_VALUES: Final = {kind: kind.value for kind in SquareKind}
 
 
 def net_worth(g: GameState, player: int) -> int:
@@ -100,59 +102,79 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
     """The state JSON every screen, phone and script sees (docs/state-json.md); `legal`,
     the offers of legal_commands, become its "legal" list."""
     ed = g.edition
+    owner, level, mortgaged, depots = g.owner, g.level, g.mortgaged, g.depots
+    names = [p.name for p in g.players]
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
+    with_skyscrapers, with_depots = bool(ed.skyscrapers), bool(ed.depots)
     squares = []
     for sq in ed.squares:
         if sq.kind not in OWNABLE:
             continue
         i = sq.index
+        who = owner[i]
+        lvl = level[i]
+        # houses_on, has_hotel and has_skyscraper from the level read once
         row = {
-            "index": i, "id": sq.id, "name": sq.name, "kind": sq.kind.value, "group": sq.group,
-            "price": sq.price, "owner": _name(g, g.owner[i]), "houses": g.houses_on(i),
-            "hotel": g.has_hotel(i), "mortgaged": g.mortgaged[i],
-            "rent": rent_for(g, i, 1) if g.owner[i] >= 0 else 0,
+            "index": i, "id": sq.id, "name": sq.name, "kind": _KIND_VALUES[sq.kind],
+            "group": sq.group, "price": sq.price, "owner": names[who] if who >= 0 else None,
+            "houses": 0 if lvl >= hotel else lvl, "hotel": lvl == hotel,
+            "mortgaged": mortgaged[i], "rent": rent_for(g, i, 1) if who >= 0 else 0,
         }
-        if ed.skyscrapers:
-            row["skyscraper"] = g.has_skyscraper(i)
-        if ed.depots:
-            row["depot"] = i in g.depots
+        if with_skyscrapers:
+            row["skyscraper"] = lvl > hotel
+        if with_depots:
+            row["depot"] = i in depots
         squares.append(row)
-    card = ed.cards.get(g.last_card)
+    seldom = g.seldom  # the state's seldom-written fields, each read once (not per property)
+    opts = g.options
+    players = g.players
+    card = ed.cards.get(seldom.last_card)
     tickets = BUS_DECK in ed.decks
     worths = net_worths(g)
+    rows = []
+    for i, p in enumerate(players):
+        person = {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
+                  "jail_turns": p.jail_turns, "jail_cards": len(p.jail_cards),
+                  "bankrupt": p.bankrupt, "net_worth": worths[i]}
+        if tickets:
+            person["bus_tickets"] = len(p.bus_tickets)
+        rows.append(person)
+    bank = {"houses": g.bank_houses, "hotels": g.bank_hotels}
+    if with_skyscrapers:
+        bank["skyscrapers"] = seldom.bank_skyscrapers
+    if with_depots:
+        bank["depots"] = ed.depots - len(depots)
+    if tickets:
+        bank["bus_tickets"] = len(seldom.decks[BUS_DECK])
+    turn: JSON = {"number": g.turn_number, "rolled": g.rolled, "doubles": g.doubles,
+                  "must_roll": g.must_roll}
+    if opts.speed_die:
+        turn["mr_monopoly"] = seldom.mr_monopoly
+    if opts.bank_only:
+        turn["go_paid"] = seldom.go_salary == GO_PAID
+    pending = g.pending
     out: JSON = {
         "version": g.version,
         "edition": ed.id,
         "currency": dict(ed.currency),
-        "options": g.options.to_json(),
-        "players": [
-            {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
-             "jail_turns": p.jail_turns, "jail_cards": len(p.jail_cards),
-             "bankrupt": p.bankrupt, "net_worth": worths[i],
-             **({"bus_tickets": len(p.bus_tickets)} if tickets else {})}
-            for i, p in enumerate(g.players)
-        ],
+        "options": opts.to_json(),
+        "players": rows,
         "squares": squares,
-        "bank": {"houses": g.bank_houses, "hotels": g.bank_hotels,
-                 **({"skyscrapers": g.bank_skyscrapers} if ed.skyscrapers else {}),
-                 **({"depots": ed.depots - len(g.depots)} if ed.depots else {}),
-                 **({"bus_tickets": len(g.decks[BUS_DECK])} if tickets else {})},
-        "pot": g.pot,
-        "current": g.players[g.current].name,
-        "turn": {"number": g.turn_number, "rolled": g.rolled, "doubles": g.doubles,
-                 "must_roll": g.must_roll,
-                 **({"mr_monopoly": g.mr_monopoly} if g.options.speed_die else {}),
-                 **({"go_paid": g.go_salary == GO_PAID} if g.options.bank_only else {})},
+        "bank": bank,
+        "pot": seldom.pot,
+        "current": names[g.current],
+        "turn": turn,
         "dice": dice_json(g.dice) if g.dice else None,
-        "pending": pending_json(g, g.pending[-1]) if g.pending else None,
-        "waiting": [pending_json(g, p) for p in reversed(g.pending[:-1])],
+        "pending": pending_json(g, pending[-1]) if pending else None,
+        "waiting": [pending_json(g, p) for p in reversed(pending[:-1])],
         "last_card": ({"deck": card.deck, "id": card.id, "text": card.text} if card else None),
-        "winner": _name(g, g.winner),
-        "variant": g.extra.get("variant", "standard"),
-        "standings": list(g.standings) or None,
+        "winner": names[g.winner] if g.winner >= 0 else None,
+        "variant": seldom.extra.get("variant", "standard"),
+        "standings": list(seldom.standings) or None,
         "claimable_rents": [
-            {"payer": g.players[payer].name, "owner": g.players[owner].name, "square": square,
+            {"payer": names[payer], "owner": names[owner], "square": square,
              "amount": amount, "turns_left": left}
-            for payer, owner, square, amount, left in g.claims
+            for payer, owner, square, amount, left in seldom.claims
         ],
     }
     if legal is not None:
