@@ -106,6 +106,9 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
     names = [p.name for p in g.players]
     hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     with_skyscrapers, with_depots = bool(ed.skyscrapers), bool(ed.depots)
+    depot_cost = ed.depot_cost
+    # every player's net worth (`net_worths`' sums) from this same walk of the board
+    worths = [p.cash for p in g.players]
     squares = []
     for sq in ed.squares:
         if sq.kind not in OWNABLE:
@@ -113,6 +116,11 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
         i = sq.index
         who = owner[i]
         lvl = level[i]
+        if who >= 0:
+            worths[who] += (sq.price - (sq.mortgage if mortgaged[i] else 0)
+                            + lvl * sq.house_cost)
+            if depots and i in depots:
+                worths[who] += depot_cost
         # houses_on, has_hotel and has_skyscraper from the level read once
         row = {
             "index": i, "id": sq.id, "name": sq.name, "kind": _KIND_VALUES[sq.kind],
@@ -130,7 +138,6 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
     players = g.players
     card = ed.cards.get(seldom.last_card)
     tickets = BUS_DECK in ed.decks
-    worths = net_worths(g)
     rows = []
     for i, p in enumerate(players):
         person = {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
