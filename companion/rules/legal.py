@@ -168,9 +168,14 @@ def _turn(g: GameState, out: list[LegalOffer], builders: Builders | None) -> Non
     cur = g.players[cur_i].name
     if roll_refusal(g, cur_i) is None:
         out.append(ActOffer(_ROLL, cur))
-    if leave_jail_refusal(g, cur_i, by_card=False) is None:
+    # the refusals that are sure are not built (a refusal is a record with its message):
+    # leave_jail_refusal refuses a player not in jail, move_refusal and pass_go_refusal
+    # every move where the device rolls (not bank-only); each stays the rule where asked
+    jailed = g.players[cur_i].in_jail
+    bank_only = g.options.bank_only
+    if jailed and leave_jail_refusal(g, cur_i, by_card=False) is None:
         out.append(ActOffer(_PAY_FINE, cur))
-    if leave_jail_refusal(g, cur_i, by_card=True) is None:
+    if jailed and leave_jail_refusal(g, cur_i, by_card=True) is None:
         out.append(ActOffer(_USE_CARD, cur))
     if end_turn_refusal(g, cur_i) is None:
         out.append(ActOffer(_END_TURN, cur))
@@ -179,13 +184,13 @@ def _turn(g: GameState, out: list[LegalOffer], builders: Builders | None) -> Non
                                 bus_targets(g, g.players[cur_i].position)))
     # bank-only play: the square this roll's move reached, its salary before it; where the
     # device rolls it moves the tokens itself (turns.move_refusal)
-    if move_refusal(g, cur_i) is None:
+    if bank_only and move_refusal(g, cur_i) is None:
         start = g.players[cur_i].position
         every = range(len(g.edition.squares))
         via_go = [s for s in every if passes_go(start, s)]
         paid = g.go_salary == GO_PAID
         out.append(LandOffer(cur, via_go if paid else list(every), [] if paid else via_go))
-    if pass_go_refusal(g, cur_i) is None:
+    if bank_only and pass_go_refusal(g, cur_i) is None:
         out.append(ActOffer(_PASS_GO, cur))
     # the banker's corrections (the session lets nobody else send them)
     active = [p.name for p in g.players if not p.bankrupt]
