@@ -9,7 +9,8 @@
 # No compiler on the Pi: the app is installed as a wheel of plain Python (the rules engine
 # without mypyc), built from this checkout with Debian's python3 alone; --wheel FILE
 # installs one built elsewhere instead (for example a compiled engine for aarch64). Every
-# Python package comes from the lock files in requirements/, checked against its hash.
+# Python package comes from the lock files in requirements/, checked against its hash; the
+# phones' server's C HTTP parser (requirements/fast.txt) only where its wheel fits.
 #
 # Safe to run again (that is how you update): every step checks what is already done.
 # With --dry-run it only prints the commands it would run, and needs no root.
@@ -215,6 +216,7 @@ preflight() {
         exit 1
     fi
     for needed in pyproject.toml requirements/build.txt requirements/run.txt \
+        requirements/fast.txt scripts/install-fast.sh \
         deploy/$APP.service deploy/config.toml deploy/companion.sh deploy/99-$APP-readers.rules \
          deploy/avahi/$APP.service deploy/hotspot.py deploy/usb-backup.sh \
          deploy/systemd/watchdog.conf deploy/systemd/journald.conf \
@@ -369,6 +371,11 @@ install_app() {
     # pip compiles the bytecode, since the service sees /opt read-only (ProtectSystem=strict).
     run "${pip[@]}" install --quiet --no-cache-dir --require-hashes -r "$lock/run.txt"
     run "${pip[@]}" install --quiet --no-cache-dir --no-deps "$wheel"
+    # The phones' server's C HTTP parser, a wheel or nothing: a 64-bit Pi OS has one, a
+    # 32-bit one (armv7l, even on a 64-bit kernel) has none and serves with h11; one line
+    # says which, and the install goes on (never compiles, never fails). Run from the
+    # checkout this script runs from, with its requirements/fast.txt (the copy's twins).
+    run bash "$source_dir/scripts/install-fast.sh" "$release/venv/bin/python" --no-cache-dir
     if [ -d "$root$prefix/venv" ] && [ ! -L "$root$prefix/venv" ]; then
         # An install from before versioned venvs: its venv becomes the previous version. Its
         # scripts name /opt/table-companion/venv/bin/python, which the link still reaches.

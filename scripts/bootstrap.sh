@@ -70,7 +70,8 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # Everything comes from the lock files in requirements/ (scripts/lock.sh makes them), each
 # file checked against its hash: pip itself and the build tools (setuptools, wheel; mypy to
-# compile the engine), then the app's dependencies, or all of them with the dev tools.
+# compile the engine), then the app's dependencies, or all of them with the dev tools, and
+# the optional httptools wheel where one fits (scripts/install-fast.sh).
 # Then the project, editable, with nothing more: --no-deps, and --no-build-isolation so
 # that the build uses the locked tools above instead of fetching the newest.
 lock="$root/requirements"
@@ -88,6 +89,9 @@ if [ ! -f "$deps_stamp" ]; then
     if [ -n "$extras" ]; then locked+=(-r "$lock/$extras.txt"); else locked+=(-r "$lock/run.txt"); fi
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
         "${locked[@]}"
+    # The phones' server's C HTTP parser where a wheel fits this Python (one line says
+    # which parser serves; never compiles, never fails: requirements/fast.txt).
+    bash "$root/scripts/install-fast.sh" "$venv/bin/python"
     rm -f "$venv"/.deps-*-"${extras:-none}"-compile*
     touch "$deps_stamp"
 fi

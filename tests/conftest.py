@@ -55,3 +55,19 @@ def dummy_display(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     pygame.display.init()
     yield
     pygame.display.quit()
+
+
+@pytest.fixture(params=["httptools", "h11"])
+def parser(request: pytest.FixtureRequest) -> str:
+    """The HTTP parser a serving test starts the phone remote with (`serve(..., pure=...)`):
+    httptools, the C parser scripts/install-fast.sh installs where its wheel fits this
+    Python (skipped, saying so, where it is not installed), then the pure-Python h11 that a
+    machine without the wheel serves with: the tests hold both to the same guards."""
+    name = str(request.param)
+    if name == "httptools":
+        from web_remote import serving
+
+        if serving.parser_name(serving.HTTP_PROTOCOL) != "httptools":
+            pytest.skip("httptools is not installed here (scripts/install-fast.sh installs "
+                        "its wheel where one fits this Python)")
+    return name

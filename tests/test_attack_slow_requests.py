@@ -173,16 +173,19 @@ def laptop_attack(port: int, addresses: list[str],
 
 @contextmanager
 def remote(game: Any, tmp_path: Path, config: dict[str, Any] | None = None,
-           **serving: Any) -> Iterator[ServerHandle]:
+           parser: str = "", **serving: Any) -> Iterator[ServerHandle]:
+    """The remote served on loopback; with `parser` ("httptools" or "h11", the `parser`
+    fixture) on that parser, checked."""
     app = create_app(game, tmp_path / "game", {"banker_pin": PIN, "rate_per_s": 1000.0,
                                                "burst": 1000.0, **(config or {})})
-    with serve(app, "127.0.0.1", 0, **serving) as server:
+    with serve(app, "127.0.0.1", 0, pure=parser == "h11", **serving) as server:
+        assert server.parser == (parser or server.parser)
         yield server
 
 
 def test_a_half_sent_head_after_a_kept_alive_request_is_closed(game: Any,
-                                                               tmp_path: Path) -> None:
-    with remote(game, tmp_path, next_request_s=1.0) as server:
+                                                               tmp_path: Path, parser: str) -> None:
+    with remote(game, tmp_path, next_request_s=1.0, parser=parser) as server:
         socks = kept_alive_then_half_sent(server.port, [f"127.0.0.{n}" for n in (5, 6)], 8)
         assert len(socks) == 16
         idle = [connect(server.port, "127.0.0.7") for _ in range(4)]
@@ -197,9 +200,9 @@ def test_a_half_sent_head_after_a_kept_alive_request_is_closed(game: Any,
                 sock.close()
 
 
-def test_a_slow_body_is_answered_408_and_closed(game: Any, tmp_path: Path) -> None:
+def test_a_slow_body_is_answered_408_and_closed(game: Any, tmp_path: Path, parser: str) -> None:
     """A body that never ends holds a connection only until its deadline (no thread)."""
-    with remote(game, tmp_path) as server:
+    with remote(game, tmp_path, parser=parser) as server:
         from web_remote import serving
 
         sock = connect(server.port, "127.0.0.8")
@@ -211,10 +214,11 @@ def test_a_slow_body_is_answered_408_and_closed(game: Any, tmp_path: Path) -> No
 
 
 def test_a_laptop_with_20_addresses_cannot_shut_out_the_table(game: Any,
-                                                              tmp_path: Path) -> None:
+                                                              tmp_path: Path, parser: str) -> None:
     """20 addresses x 32 kept-alive half-sent requests (640 > 512 connections), deadlines
     long enough not to help: the banker, the players and a newcomer are still answered."""
-    with remote(game, tmp_path, first_request_s=120.0, next_request_s=120.0) as server:
+    with remote(game, tmp_path, parser=parser, first_request_s=120.0,
+                next_request_s=120.0) as server:
         banker, ann = joined(server, "banker"), joined(server, "player:Ann")
         banker.close()
         ann.close()
@@ -266,10 +270,11 @@ def test_a_players_own_laptop_cannot_shut_out_the_other_players(game: Any,
 
 
 def test_512_addresses_holding_one_connection_each_cannot_shut_out_the_table(
-        game: Any, tmp_path: Path) -> None:
+        game: Any, tmp_path: Path, parser: str) -> None:
     """Every connection held, each by an address of its own (no address is heavier than
     a newcomer's share): the players' and the banker's phones still come first."""
-    with remote(game, tmp_path, first_request_s=120.0, next_request_s=120.0) as server:
+    with remote(game, tmp_path, parser=parser, first_request_s=120.0,
+                next_request_s=120.0) as server:
         banker, ann = joined(server, "banker"), joined(server, "player:Ann")
         banker.close()
         ann.close()
@@ -309,11 +314,11 @@ def status_of(sock: socket.socket) -> int:
 
 
 def test_spectators_flooding_streams_leave_the_table_its_own(game: Any,
-                                                             tmp_path: Path) -> None:
+                                                             tmp_path: Path, parser: str) -> None:
     """Spectators from 12 addresses ask for 96 streams: they hold at most their share
     (8 from one address, 32 in all), and every player's and the banker's stream is served
     and follows the game."""
-    with remote(game, tmp_path) as server:
+    with remote(game, tmp_path, parser=parser) as server:
         hub: Hub = server.app.extensions["web_remote"].hub
         socks: list[socket.socket] = []
         statuses: dict[str, list[int]] = {}

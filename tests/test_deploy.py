@@ -38,6 +38,8 @@ OLD = "0.0.9-20260101T000000Z"
 JOURNALD_CONF = DEPLOY / "systemd" / "journald.conf"
 UPDATE_CHECK = DEPLOY / "update-check.sh"
 UPDATE_CHECK_UNIT = DEPLOY / "systemd" / "table-companion-update-check.service"
+#: the optional httptools step (scripts/install-fast.sh), run from the checkout
+FAST_STEP = str(REPO / "scripts" / "install-fast.sh")
 SKIP_DIRS = {".git", ".venv", "node_modules", "build", "__pycache__"}
 
 
@@ -501,7 +503,7 @@ def assert_switches_to(run: Run, release: str) -> None:
     assert run.find("mv", "-T", f"{prefix}/venv.new") == [
         ["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"]]
     link = run.commands.index(["mv", "-T", f"{prefix}/venv.new", f"{prefix}/venv"])
-    pip = [i for i, c in enumerate(run.commands) if "pip" in c]
+    pip = [i for i, c in enumerate(run.commands) if "pip" in c or FAST_STEP in c]
     assert pip and max(pip) < link  # switched only once the new venv is complete
     restart = ["systemctl", "restart", "table-companion.service"]
     if restart in run.commands:
@@ -532,10 +534,14 @@ def assert_builds_and_installs_the_wheel(run: Run) -> None:
     # every pip install of a package is from a lock file, but the app's own wheel
     for command in run.find(*pip, "install"):
         assert "--require-hashes" in command or command == app[0], command
-    order = [i for i, c in enumerate(run.commands) if c[: len(pip)] == pip or c[2:6] == pip]
-    kinds = [run.commands[i][len(pip)] if run.commands[i][0] != "env" else "wheel"
-             for i in order]
-    assert kinds == ["install", "wheel", "install", "install"]
+    # then the optional C HTTP parser, into the same venv, by the one step for it
+    assert run.find("bash", FAST_STEP) == [["bash", FAST_STEP, pip[0], "--no-cache-dir"]]
+    order = [i for i, c in enumerate(run.commands)
+             if c[: len(pip)] == pip or c[2:6] == pip or c[:2] == ["bash", FAST_STEP]]
+    first = {"env": "wheel", "bash": "httptools"}
+    kinds = [first[c[0]] if c[0] in first else c[len(pip)]
+             for c in (run.commands[i] for i in order)]
+    assert kinds == ["install", "wheel", "install", "install", "httptools"]
 
 
 def test_no_compiler_on_the_pi(host: FakeHost) -> None:
@@ -560,6 +566,7 @@ def test_a_given_wheel_is_installed_instead_of_building(host: FakeHost, tmp_path
         f"{host.root}/opt/table-companion/versions/{new_release(run)}/src/requirements/run.txt",
         str(wheel)]
     assert "--no-deps" in installs[1] and "--require-hashes" in installs[0]
+    assert run.find("bash", FAST_STEP) == [["bash", FAST_STEP, python, "--no-cache-dir"]]
 
 
 @pytest.mark.parametrize("wheel", ["missing.whl", "pyproject.toml"])
@@ -803,6 +810,7 @@ def test_second_run_changes_only_the_app(host: FakeHost) -> None:
         ["rm", "-rf", f"{prefix}/versions/{release}/src/build"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
         [python, "-m", "pip", "--disable-pip-version-check", "install"],
+        ["bash", FAST_STEP, python, "--no-cache-dir"],
         ["install", "-m", "0644", pending[0][3], f"{prefix}/update-pending"],
         ["sync", prefix],
         ["ln", "-sfn", f"versions/{release}/src", f"{prefix}/src.new"],

@@ -22,7 +22,8 @@ class _NoStreams:
 
 
 @pytest.fixture
-def server() -> Iterator[ServerHandle]:
+def server(parser: str) -> Iterator[ServerHandle]:
+    """The app served on `parser` (httptools where installed, and h11)."""
     app = Flask(__name__)
 
     @app.get("/chunks")
@@ -39,7 +40,8 @@ def server() -> Iterator[ServerHandle]:
         raise RuntimeError("the view failed")
 
     app.extensions["web_remote"] = _NoStreams()  # what `stop` ends first
-    handle = serve(app, "127.0.0.1", 0, 2)
+    handle = serve(app, "127.0.0.1", 0, 2, pure=parser == "h11")
+    assert handle.parser == parser
     yield handle
     handle.stop()
 
@@ -85,3 +87,22 @@ def test_stopping_answers_a_request_still_sending_its_body(server: ServerHandle)
         assert sock.recv(4096).startswith(b"HTTP/1.1 503")
     finally:
         sock.close()
+
+
+def test_the_c_parser_serves_where_its_wheel_is_installed() -> None:
+    """pyproject.toml installs httptools on x86_64 and aarch64: there uvicorn parses with it
+    (the serving loop's CPU per move, docs/bench.md); without it, h11."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    from web_remote import serving
+
+    try:
+        import httptools  # noqa: F401
+    except ImportError:
+        assert serving.HTTP_PROTOCOL is H11Protocol
+    else:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+        assert serving.HTTP_PROTOCOL is HttpToolsProtocol
+    assert issubclass(serving.guarded_protocol(serving.Gate(1), 1.0, base=H11Protocol),
+                      H11Protocol)

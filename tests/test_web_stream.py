@@ -17,9 +17,11 @@ from web_remote.serving import ServerHandle
 
 
 @pytest.fixture
-def server(game: Any, tmp_path: Path) -> Iterator[ServerHandle]:
+def server(game: Any, tmp_path: Path, parser: str) -> Iterator[ServerHandle]:
+    """The remote on `parser` (httptools where installed, and h11)."""
     app = create_app(game, tmp_path / "game", {"keepalive_s": 0.2, "banker_pin": "2468"})
-    handle = serve(app, "127.0.0.1", 0, threads=32)
+    handle = serve(app, "127.0.0.1", 0, threads=32, pure=parser == "h11")
+    assert handle.parser == parser
     yield handle
     handle.stop()
 

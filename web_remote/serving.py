@@ -6,7 +6,12 @@ threads for as long as the phone kept the page open, so 32 phones starved every 
 and idle sockets of an unjoined laptop filled its connection limit. Here uvicorn (an asyncio
 HTTP server) holds the connections; page and command requests run the Flask app on a
 bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
-itself and takes no thread: a closed socket ends its stream at once. Connections are
+itself and takes no thread: a closed socket ends its stream at once. uvicorn parses with
+httptools (a C parser) where its wheel is installed, else with the pure-Python h11; both on
+asyncio, and the guards below are the same on both. httptools is an optional accelerator,
+never a dependency: scripts/install-fast.sh installs its wheel from requirements/fast.txt
+where one fits this Python (64-bit Linux on x86_64 or aarch64), and says so and goes on
+where none does (a 32-bit Pi OS, armv7l, even on a 64-bit kernel). Connections are
 guarded before any request: at most `per_address` from one address (past it: a 503 and
 closed), and when all `max_connections` are held a newcomer from a lighter address ends
 one of the heaviest address's (Gate: a laptop with many addresses never shuts a phone
@@ -37,6 +42,22 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from web_remote.hub import STREAM_SLOT, Client, Message
 from web_remote.security import TABLE_SLOT
+
+#: uvicorn's HTTP/1.1 protocol: httptools' C parser where its wheel is installed
+#: (scripts/install-fast.sh), else h11's
+HTTP_PROTOCOL: type[asyncio.Protocol]
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    HTTP_PROTOCOL = HttpToolsProtocol
+except ImportError:  # no wheel fitted this Python (armv7l): the pure-Python parser
+    HTTP_PROTOCOL = H11Protocol
+
+
+def parser_name(protocol: type[asyncio.Protocol]) -> str:
+    """The HTTP parser a protocol class of uvicorn's (or one made from it) parses with:
+    "httptools" or "h11" (said in the log at start and by the bench)."""
+    return "h11" if issubclass(protocol, H11Protocol) else "httptools"
 
 log = logging.getLogger(__name__)
 
@@ -143,18 +164,20 @@ class Gate:
         self._forget(address, conn)
 
 
-def guarded_protocol(gate: Gate, first_request_s: float,
-                     next_request_s: float = 0.0) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP/1.1 protocol behind the gate: a connection past its address's share
-    gets a 503 and is closed; every request head must arrive whole in time (the first
-    within `first_request_s` of connecting, each next one within `next_request_s` of the
-    answer before it, which also closes an idle kept-alive connection), or the connection
-    is closed. The asyncio.Protocol methods are extended, and uvicorn's `handle_events` and
-    `on_response_complete` (each calling uvicorn's own) say when a request head was read
-    and when an answer ended."""
+def guarded_protocol(gate: Gate, first_request_s: float, next_request_s: float = 0.0,
+                     base: type[asyncio.Protocol] | None = None) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP/1.1 protocol `base` (HTTP_PROTOCOL unless said: httptools' where
+    installed, else h11's) behind the gate: a connection past its address's share gets a
+    503 and is closed; every request head must arrive whole in time (the first within
+    `first_request_s` of connecting, each next one within `next_request_s` of the answer
+    before it, which also closes an idle kept-alive connection), or the connection is
+    closed. The asyncio.Protocol methods are extended, and uvicorn's own hooks (h11's
+    `handle_events` or httptools' `on_headers_complete`, and `on_response_complete`, each
+    calling uvicorn's own) say when a request head was read and when an answer ended."""
     between = next_request_s or KEEPALIVE_S
+    parent: Any = base or HTTP_PROTOCOL
 
-    class Guarded(H11Protocol):
+    class Guarded(parent):  # type: ignore[misc]
         _address = ""
         _counted = False
         _deadline: asyncio.TimerHandle | None = None
@@ -163,10 +186,10 @@ def guarded_protocol(gate: Gate, first_request_s: float,
         @property
         def idle(self) -> bool:
             """No request is being answered (waiting for a head, or between requests)."""
-            return self.cycle is None or self.cycle.response_complete
+            return self.cycle is None or bool(self.cycle.response_complete)
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)  # type: ignore[arg-type]
+            super().connection_made(transport)
             self._address = self.client[0] if self.client else ""
             if not gate.enter(self._address, self):
                 self.transport.write(_BUSY)
@@ -186,10 +209,17 @@ def guarded_protocol(gate: Gate, first_request_s: float,
                 self._deadline.cancel()
                 self._deadline = None
 
-        def handle_events(self) -> None:
-            super().handle_events()
+        def _head_read(self) -> None:
             if self._deadline is not None and self.cycle is not self._waiting_after:
                 self._disarm()  # a whole request head came: its request is answered now
+
+        def handle_events(self) -> None:  # h11's: the events of the data received
+            super().handle_events()
+            self._head_read()
+
+        def on_headers_complete(self) -> None:  # httptools': a request head was parsed
+            super().on_headers_complete()
+            self._head_read()
 
         def on_response_complete(self) -> None:
             answered = self.cycle
@@ -530,8 +560,10 @@ class ServerHandle:
     """A running server: its address, and `stop()`."""
 
     def __init__(self, app: Flask, server: QuietServer, dispatcher: Dispatcher,
-                 sock: socket.socket, thread: threading.Thread) -> None:
+                 sock: socket.socket, thread: threading.Thread, parser: str = "h11") -> None:
         self.app = app
+        #: the HTTP parser uvicorn serves with: "httptools" (its wheel installed) or "h11"
+        self.parser = parser
         self._server = server
         self._dispatcher = dispatcher
         self._sock = sock
@@ -585,16 +617,20 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = MIN_THREADS,
           *, per_address: int = PER_ADDRESS, first_request_s: float = FIRST_REQUEST_S,
           next_request_s: float = KEEPALIVE_S,
-          max_connections: int = MAX_CONNECTIONS) -> ServerHandle:
+          max_connections: int = MAX_CONNECTIONS, pure: bool = False) -> ServerHandle:
     """Start serving `app` in the background (port 0: any free port); returns the handle
     once the loop serves. `threads` run pages and commands; streams take none. The
     connection guards (`per_address`, `first_request_s`, `next_request_s`,
-    `max_connections`) are the module's constants unless a test says otherwise."""
+    `max_connections`) are the module's constants unless a test says otherwise. `pure`:
+    uvicorn's pure-Python h11 even where httptools is installed (as a machine without its
+    wheel serves: the tests hold both parsers to the same guards)."""
     sock = listening_socket(host, port)
     gate = Gate(per_address, max_connections)
     dispatcher = Dispatcher(app, max(threads, 2), gate)
+    protocol = H11Protocol if pure else HTTP_PROTOCOL
     config = Config(
-        dispatcher, http=guarded_protocol(gate, first_request_s, next_request_s), ws="none",
+        dispatcher, ws="none",
+        http=guarded_protocol(gate, first_request_s, next_request_s, protocol),
         lifespan="on", loop="asyncio", log_config=None, log_level="warning",
         access_log=False, proxy_headers=False, server_header=False,
         timeout_keep_alive=max(1, int(next_request_s)),
@@ -608,4 +644,5 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = MI
         server.should_exit = True
         sock.close()
         raise RuntimeError("the phone remote did not start serving")
-    return ServerHandle(app, server, dispatcher, sock, thread)
+    log.info("the phone remote parses HTTP with %s", parser_name(protocol))
+    return ServerHandle(app, server, dispatcher, sock, thread, parser_name(protocol))
