@@ -11,8 +11,8 @@
 #
 #     scripts/install-fast.sh PYTHON [PIP_OPTION...]
 #
-# PIP_OPTIONs go to `pip install` (install.sh: --no-cache-dir; the tests: --target DIR
-# --platform TAG --python-version X.Y, a machine without a wheel simulated). Exit 0
+# PIP_OPTIONs are added to pip's command (install.sh: --no-cache-dir; the tests: --target
+# DIR --platform TAG --python-version X.Y, a machine without a wheel simulated). Exit 0
 # whether httptools was installed or not; 2 when PYTHON does not run.
 set -uo pipefail
 

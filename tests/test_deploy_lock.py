@@ -145,11 +145,18 @@ def test_the_venv_is_made_from_the_lock() -> None:
     assert not wrong, "this venv is not the lock's (./test.sh reinstalls it): " + ", ".join(wrong)
 
 
+def code_of(script: str) -> str:
+    """A shell script of the repository without its comment lines."""
+    text = (REPO / script).read_text(encoding="utf-8")
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not line.lstrip().startswith("#"))
+
+
 def test_the_installers_install_only_from_the_lock() -> None:
     """No pip install of a package by name in the installers: the lock files or the
     project itself with --no-deps."""
-    for script in ("scripts/bootstrap.sh", "deploy/install.sh"):
-        text = (REPO / script).read_text(encoding="utf-8")
+    for script in ("scripts/bootstrap.sh", "deploy/install.sh", "scripts/install-fast.sh"):
+        text = code_of(script)
         installs = re.findall(r"pip[^\n]*?\binstall\b(?:[^\n]*\\\n)*[^\n]*", text)
         assert installs, script
         for command in installs:
@@ -161,6 +168,81 @@ def test_lock_sh_explains_itself_and_refuses_a_bad_option() -> None:
     result = subprocess.run(["bash", str(script), "--help"], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0 and "--upgrade" in result.stdout, result.stderr
+    assert "--fast" in result.stdout and "requirements/fast.txt" in result.stdout
     result = subprocess.run(["bash", str(script), "--frobnicate"], capture_output=True,
                             text=True, check=False)
     assert result.returncode == 2 and "unknown option" in result.stderr
+
+
+# --- requirements/fast.txt: the phones' server's optional C HTTP parser ---------------------
+
+FAST = read_lock("fast")  # pinned, every line with its hashes (read_lock fails otherwise)
+
+
+def lock_sh_array(name: str) -> list[str]:
+    """A `readonly NAME=(...)` array of scripts/lock.sh."""
+    text = (REPO / "scripts" / "lock.sh").read_text(encoding="utf-8")
+    found = re.search(rf"^readonly {name}=\((.*?)\)$", text, re.M)
+    assert found, f"no {name} in scripts/lock.sh"
+    return found.group(1).split()
+
+
+def test_the_fast_lock_is_httptools_wheels_alone() -> None:
+    """requirements/fast.txt pins httptools alone, for every environment (no marker: pip's
+    own tags decide where a wheel fits, not `platform_machine`, which a 32-bit userland on
+    a 64-bit kernel answers with aarch64), with one hash per wheel it names and only wheels:
+    no sdist a Pi could be sent to compile. The wheels are the ones scripts/lock.sh asks
+    for: each of its CPythons on each of its 64-bit Linux machines, and no armv7l one."""
+    assert set(FAST) == {"httptools"}
+    pin = FAST["httptools"]
+    assert pin.marker is None
+    text = (LOCK / "fast.txt").read_text(encoding="utf-8")
+    named = re.findall(r"^#\s+(httptools-\S+)$", text, re.M)
+    assert named and all(name.endswith(".whl") for name in named), named
+    assert all(name.startswith(f"httptools-{pin.version}-") for name in named), named
+    assert len(named) == len(pin.hashes)
+    pythons, machines = lock_sh_array("FAST_PYTHONS"), lock_sh_array("FAST_MACHINES")
+    assert "3.11" in pythons and {"x86_64", "aarch64"} <= set(machines)
+    wanted = {(f"cp{p.replace('.', '')}", m) for p in pythons for m in machines}
+    have = {(name.split("-")[2], m) for name in named for m in machines
+            if f"_{m}." in name or name.endswith(f"_{m}.whl")}
+    assert have == wanted and len(named) == len(wanted), (have, wanted)
+    assert not any("armv7l" in name or "musllinux" in name for name in named)
+
+
+def test_the_fast_lock_is_a_version_uvicorn_parses_with() -> None:
+    """uvicorn's httptools protocol (its `standard` extra) asks for a version range: the
+    pinned release is in it."""
+    asked = [Requirement(r) for r in metadata.requires("uvicorn") or []]
+    wanted = [r for r in asked if canonicalize_name(r.name) == "httptools"]
+    assert wanted, "uvicorn no longer names httptools: is its httptools protocol gone?"
+    version = FAST["httptools"].version
+    assert all(r.specifier.contains(version) for r in wanted), (version, wanted)
+
+
+def test_the_app_locks_never_ask_for_httptools() -> None:
+    """Only the optional step installs it: a locked install of the app (run.txt on the
+    Pi, dev.txt for the tests) must work where no wheel fits."""
+    for name in FILES:
+        assert "httptools" not in LOCKS[name], f"requirements/{name}.txt pins httptools"
+    for requirement in declared("dev", "pi"):
+        assert canonicalize_name(requirement.name) != "httptools"
+
+
+def test_one_step_installs_the_fast_lock_binary_only() -> None:
+    """scripts/install-fast.sh is the one place requirements/fast.txt is installed from:
+    a wheel only (never a build), checked against the lock's hashes, nothing else pulled
+    in; scripts/bootstrap.sh (./start.sh, ./test.sh) and deploy/install.sh (the Pi) run it,
+    and no installer installs the file by itself."""
+    step = code_of("scripts/install-fast.sh")
+    installs = re.findall(r"pip[^\n]*?\binstall\b(?:[^\n]*\\\n)*[^\n]*", step)
+    assert len(installs) == 1, installs
+    for option in ("--only-binary=:all:", "--no-deps", "--require-hashes", '-r "$lock"'):
+        assert option in installs[0], option
+    assert re.search(r'^lock=.*/requirements/fast\.txt"$', step, re.M)
+    for script in ("scripts/bootstrap.sh", "deploy/install.sh"):
+        text = code_of(script)
+        assert re.search(r"^\s*(run )?bash \"\$(root|source_dir)/scripts/install-fast\.sh\" ",
+                         text, re.M), f"{script} does not run scripts/install-fast.sh"
+        assert "fast.txt" not in text.replace("requirements/fast.txt scripts/install-fast.sh",
+                                              ""), f"{script} installs fast.txt itself"
