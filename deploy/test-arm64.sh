@@ -249,6 +249,17 @@ check_installed() {
     else
         ok "plain-Python engine (no compiled modules)"
     fi
+    # The optional C HTTP parser (scripts/install-fast.sh): an arm64 userland, a 64-bit Pi
+    # OS, has its wheel, and the phones' server takes it (a 32-bit one has none: h11).
+    local parser
+    parser="$(in_root /opt/$APP/venv/bin/python -c 'import httptools
+from web_remote import serving
+print(httptools.__version__, serving.parser_name(serving.HTTP_PROTOCOL))' 2>&1)" || true
+    if [[ "$parser" =~ ^[0-9.]+\ httptools$ ]]; then
+        ok "the phones' server parses HTTP with httptools ${parser%% *} (its aarch64 wheel)"
+    else
+        fail "httptools is not what the phones' server parses with on arm64: $parser"
+    fi
     if in_root systemctl is-enabled "$APP.service" | grep -qx enabled; then
         ok "$APP.service is enabled"
     else

@@ -263,6 +263,13 @@ start_sh() {
     done
     ok "./start.sh: the phones' page answers on port $port (HTTP $status)"
     grep -m 1 "Phones join at" "$log" || true
+    # scripts/bootstrap.sh's optional step: this machine's Python has an httptools wheel
+    if grep -q "parses HTTP with httptools" "$log"; then
+        ok "./start.sh: $(grep -m 1 "parses HTTP with httptools" "$log")"
+    else
+        fail "./start.sh did not install httptools (scripts/install-fast.sh): $(grep -m 1 \
+            -e "the phones' server uses the pure-Python parser" "$log" || echo "no line")"
+    fi
     stop_container
     if grep -q Traceback "$log"; then
         fail "./start.sh printed a traceback (log: $log)"
