@@ -9,9 +9,10 @@ names installs through the step; on this machine a server started with the insta
 wheel on its path parses with httptools. deploy/test-arm64.sh checks the same on an arm64
 root, through deploy/install.sh.
 
-On by default, like the emulated installs (tests/test_deploy_arm64.py): it runs when pip's
-index answers and skips saying why otherwise; COMPANION_FAST_TEST=0 skips it. Each run
-fetches a few half-megabyte wheels.
+The tests that fetch from pip's index are on by default, like the emulated installs
+(tests/test_deploy_arm64.py): they run when the index answers and skip saying why
+otherwise; COMPANION_FAST_TEST=0 skips them. Each run fetches a few half-megabyte wheels.
+An index that does not answer, and a Python that does not run, need no network.
 """
 
 from __future__ import annotations
@@ -71,10 +72,32 @@ def index() -> str:
     return url
 
 
-def step(*pip_options: str) -> subprocess.CompletedProcess[str]:
+def step(*pip_options: str, env: dict[str, str] | None = None
+         ) -> subprocess.CompletedProcess[str]:
     """The step for this Python with `pip_options`, as bootstrap.sh and install.sh run it."""
     return subprocess.run(["bash", str(STEP), sys.executable, *pip_options],
-                          capture_output=True, text=True, timeout=300, check=False)
+                          capture_output=True, text=True, timeout=300, check=False, env=env)
+
+
+def test_an_index_that_does_not_answer_ends_in_one_line(tmp_path: Path) -> None:
+    """No network needed: pip's index refuses the connection (this machine's pip settings
+    left out), and the step says so in its one line and exits 0, installing nothing."""
+    alone = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    alone["PIP_CONFIG_FILE"] = os.devnull
+    target = tmp_path / "site"
+    result = step("--index-url", "http://127.0.0.1:9/simple/", "--retries", "1",
+                  "--timeout", "2", "--target", str(target), env=alone)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == ("httptools not installed, the package index did not answer: "
+                             f"{FALLBACK}\n"), result.stdout
+    assert not target.exists() or not any(target.iterdir())
+
+
+def test_a_python_that_does_not_run_is_refused() -> None:
+    """A wrong venv path is the caller's mistake, said, with status 2 (not a fallback)."""
+    result = subprocess.run(["bash", str(STEP), "/nonexistent/bin/python"],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2 and "does not run" in result.stderr
 
 
 @pytest.mark.parametrize("platforms", [
