@@ -90,8 +90,9 @@ def test_stopping_answers_a_request_still_sending_its_body(server: ServerHandle)
 
 
 def test_the_c_parser_serves_where_its_wheel_is_installed() -> None:
-    """pyproject.toml installs httptools on x86_64 and aarch64: there uvicorn parses with it
-    (the serving loop's CPU per move, docs/bench.md); without it, h11."""
+    """scripts/install-fast.sh installs httptools where its wheel fits: where it imports,
+    uvicorn parses with it (the serving loop's CPU per move, docs/bench.md); else h11. A
+    protocol made from h11's stays h11's (`pure=True`)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     from web_remote import serving
@@ -104,5 +105,5 @@ def test_the_c_parser_serves_where_its_wheel_is_installed() -> None:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
         assert serving.HTTP_PROTOCOL is HttpToolsProtocol
-    assert issubclass(serving.guarded_protocol(serving.Gate(1), 1.0, base=H11Protocol),
-                      H11Protocol)
+    pure = serving.guarded_protocol(serving.Gate(1), 1.0, base=H11Protocol)
+    assert issubclass(pure, H11Protocol) and serving.parser_name(pure) == "h11"
