@@ -21,9 +21,8 @@
 # parser (httptools, the newest release with --upgrade, else the version pinned there),
 # binary only: the sha256 of its manylinux wheel for each CPython of FAST_PYTHONS on each
 # of FAST_MACHINES (64-bit Linux), fetched by pip download, and no sdist (a Pi must never
-# compile).
-# scripts/install-fast.sh installs it where one of them fits and goes on without it where
-# none does (a 32-bit Pi OS). `scripts/lock.sh --fast` makes that file alone.
+# compile). scripts/install-fast.sh installs it where one of them fits and goes on without
+# it where none does (a 32-bit Pi OS). `scripts/lock.sh --fast` makes that file alone.
 #
 # uv itself comes, at the version below, from the index into a throwaway venv; it asks the
 # index for the files' hashes (PyPI, or $UV_DEFAULT_INDEX).
