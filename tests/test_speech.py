@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from web_fakes import open_real_session, play
 
-from companion.speech import settings as speech_settings
 from companion.speech import announcer as announcer_module
+from companion.speech import settings as speech_settings
 from companion.speech.announcer import Announcer
 from companion.speech.spoken import Spoken, sentences, spoken_for
 from companion.speech.voice import BACKLOG, Voice, engine_path
@@ -263,7 +263,7 @@ def test_a_voice_that_can_say_nothing_makes_no_sentence(
     the state or the settings' file for it), and is still settled at every version; a
     voice that can speak, the same moves, is handed their sentences."""
     made: list[str] = []
-    real = announcer_module.spoken_for
+    real = spoken_for
 
     def counting(state: Any, lang: str) -> Any:
         made.append(lang)
