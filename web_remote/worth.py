@@ -197,7 +197,7 @@ class WorthRecorder:
             if rewrite or self._lines + added > 2 * MAX_SAMPLES:
                 self._rewrite()
                 return
-            for sample in self._samples[len(self._samples) - added:]:
+            for sample in self._samples[max(0, len(self._samples) - added):]:
                 self._lines += 1
                 # no fdatasync a line: the journal has the move, and the line is made again
                 # from it after a power cut (above)
