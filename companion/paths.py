@@ -108,14 +108,34 @@ def replace_bytes(path: Path, data: bytes, private: bool = False) -> None:
     os.replace(tmp, path)
 
 
-def append_bytes(path: Path, data: bytes) -> None:
-    """Add `data` at the end of the file (created if missing) and fdatasync it: the cost
-    is that of `data`, whatever the file's size. A power cut may leave the end of `data`
-    torn, so a reader of an appended file must skip a broken last line."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+def append_bytes(path: Path, data: bytes, sync: bool = True) -> None:
+    """Add `data` at the end of the file (created if missing) and fdatasync it (`sync`
+    False: left to the kernel, for a file whose lines can be made again after a power cut,
+    `sync_file` later): the cost is that of `data`, whatever the file's size. A power cut
+    may leave the end of `data` torn, so a reader of an appended file must skip a broken
+    last line."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+    try:
+        fd = os.open(path, flags, 0o644)
+    except FileNotFoundError:  # its folder first (once: not a mkdir a line)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, flags, 0o644)
     try:
         _write_all(fd, data)
+        if sync:
+            os.fdatasync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_file(path: Path) -> None:
+    """fdatasync a file written without it (`append_bytes(..., sync=False)`); a missing
+    file is nothing to sync."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
         os.fdatasync(fd)
     finally:
         os.close(fd)

@@ -19,7 +19,8 @@ def test_a_follower_has_every_change_before_its_answer(tmp_path: Path) -> None:
     told: list[tuple[Standing, str]] = []
     with GameSession.open(tmp_path / "game") as session:
         remove = session.follow(lambda s: told.append((s, threading.current_thread().name)))
-        assert [s for s, _ in told] == [Standing(0, 0, (), ())]  # no game yet
+        # no game yet; the saved game's id said with every standing
+        assert [s for s, _ in told] == [Standing(0, 0, (), (), game=session.game_id)]
         out = session.submit({"do": "new_game", "edition": "classic-eur",
                               "players": ["Ann", "Bo"], "seed": 3}, TABLE)
         assert out.accepted
@@ -32,7 +33,7 @@ def test_a_follower_has_every_change_before_its_answer(tmp_path: Path) -> None:
         g = session.game_state()
         assert g is not None
         assert paid == Standing(out.version, g.turn_number, ("Ann", "Bo"),
-                                (net_worth(g, 0), net_worth(g, 1)))
+                                (net_worth(g, 0), net_worth(g, 1)), game=session.game_id)
         assert paid.worth == (1470, 1530) and not paid.fresh
         out = session.undo(TABLE)
         assert told[-1][0].version == out.version and told[-1][0].worth == (1500, 1500)

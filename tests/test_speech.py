@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from web_fakes import open_real_session, play
 
+from companion.speech import announcer as announcer_module
 from companion.speech import settings as speech_settings
 from companion.speech.announcer import Announcer
 from companion.speech.spoken import Spoken, sentences, spoken_for
@@ -254,3 +255,39 @@ def test_a_language_chosen_during_the_game_is_spoken_from_the_next_move(
     finally:
         announcer.close()
     assert found == []  # the one object was found when the announcer started
+
+
+def test_a_voice_that_can_say_nothing_makes_no_sentence(
+        game: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No engine or no sound device: the announcer makes no sentence of a move (nor reads
+    the state or the settings' file for it), and is still settled at every version; a
+    voice that can speak, the same moves, is handed their sentences."""
+    made: list[str] = []
+    real = spoken_for
+
+    def counting(state: Any, lang: str) -> Any:
+        made.append(lang)
+        return real(state, lang)
+
+    monkeypatch.setattr(announcer_module, "spoken_for", counting)
+    mute = Voice(sink=tmp_path / "heard", engine="/bin/true")
+    mute.available = False  # as without espeak-ng or /dev/snd
+    announcer = Announcer(game, mute, tmp_path / "game", language=lambda: "en")
+    try:
+        for amount in (1, 2, 3):
+            play(game, {"do": "pay", "from": "Anna", "to": "Bram", "amount": amount})
+        assert announcer.settle(game.state()["version"], 10)
+        announcer.warn("A card reader is lost")
+        assert announcer.said_warnings(10)
+    finally:
+        announcer.close()
+    assert made == [] and mute.heard == []
+    speaking = Voice(sink=tmp_path / "heard2", engine="/bin/true")
+    assert speaking.available
+    announcer = Announcer(game, speaking, tmp_path / "game", language=lambda: "en")
+    try:
+        play(game, {"do": "pay", "from": "Anna", "to": "Bram", "amount": 4})
+        assert announcer.settle(game.state()["version"], 10)
+    finally:
+        announcer.close()
+    assert made == ["en"]

@@ -136,11 +136,11 @@ def test_a_full_card_loses_no_sample_once_it_has_room_again(
     real = paths.append_bytes
     full = {"on": False}
 
-    def append(target: Path, data: bytes) -> None:
+    def append(target: Path, data: bytes, sync: bool = True) -> None:
         if full["on"]:
-            real(target, data[: len(data) // 2])
+            real(target, data[: len(data) // 2], sync)
             raise OSError(28, "No space left on device")
-        real(target, data)
+        real(target, data, sync)
 
     monkeypatch.setattr(store, "append_bytes", append)
     persister = Persister()

@@ -239,6 +239,10 @@ class FakeSession:
     def _standing(self, fresh: bool = False) -> Standing:
         return Standing.of(self._state, self.version, fresh)
 
+    def standings_since(self, version: int) -> list[Standing]:
+        """Nothing made again: this stand-in keeps no journal to replay."""
+        return []
+
     def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
         """Tell `callback` the standing now, then after each change (as GameSession)."""
         with self._lock:

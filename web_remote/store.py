@@ -3,7 +3,9 @@
 
 A file replaced whole (`save`) costs what the file holds; a file that grows with the game
 (the net-worth chart) is appended to instead (`append`), so a move costs the same at move
-5 000 as at move 1.
+5 000 as at move 1. A file whose lines can be made again after a power cut (the chart's,
+from the journal: web_remote/worth.py) is appended to without an fdatasync a line
+(`sync=False`), synced at most every SYNC_S seconds and at stop (issue 28).
 """
 
 from __future__ import annotations
@@ -11,16 +13,21 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.paths import append_bytes, read_json, replace_bytes, write_json
+from companion.paths import append_bytes, read_json, replace_bytes, sync_file, write_json
 
 __all__ = ["Persister", "read_json", "write_json"]
 
 log = logging.getLogger(__name__)
+
+#: a file appended to without a sync a line is synced when its oldest unsynced line is
+#: this old (s), with the next line written, and at stop
+SYNC_S = 10.0
 
 
 @dataclass
@@ -30,6 +37,8 @@ class _Pending:
 
     whole: Callable[[], bytes] | None = None
     tail: list[bytes] = field(default_factory=list)
+    #: whether the lines are fdatasynced as they are written (False: see SYNC_S)
+    sync: bool = True
 
 
 class Persister:
@@ -52,6 +61,9 @@ class Persister:
         self._cond = threading.Condition()
         self._busy = False
         self._stopped = False
+        #: per path appended to without a sync, when its oldest unsynced line was written
+        #: (time.monotonic); the Persister's thread's alone
+        self._unsynced: dict[Path, float] = {}
         self._thread = threading.Thread(target=self._run, name="web-persister", daemon=True)
         self._thread.start()
 
@@ -68,11 +80,14 @@ class Persister:
             self._pending[path] = _Pending(content)
             self._cond.notify()
 
-    def append(self, path: Path, data: bytes) -> None:
-        """Schedule adding `data` at the end of `path` (after a pending replacement)."""
+    def append(self, path: Path, data: bytes, sync: bool = True) -> None:
+        """Schedule adding `data` at the end of `path` (after a pending replacement);
+        `sync` False: no fdatasync for it (a file whose lines are made again after a power
+        cut), the file synced every SYNC_S seconds at most and at stop."""
         with self._cond:
             pending = self._pending.get(path) or self._failed.pop(path, None) or _Pending()
             pending.tail.append(data)
+            pending.sync = pending.sync and sync
             self._pending[path] = pending
             self._cond.notify()
 
@@ -94,6 +109,7 @@ class Persister:
             with self._cond:
                 self._cond.wait_for(lambda: self._pending or self._stopped)
                 if self._stopped and not self._pending:
+                    self._sync_all()
                     return
                 pace = None if self._stopped else self.pace
             if pace is not None:
@@ -118,10 +134,12 @@ class Persister:
         a torn line alone."""
         try:
             if pending.whole is not None:
-                replace_bytes(path, pending.whole())
-                pending = _Pending(None, pending.tail)  # done: not written again
+                replace_bytes(path, pending.whole())  # fsynced
+                self._unsynced.pop(path, None)
+                pending = _Pending(None, pending.tail, pending.sync)  # done: not again
             if pending.tail:
-                append_bytes(path, b"".join(pending.tail))
+                append_bytes(path, b"".join(pending.tail), pending.sync)
+                self._synced_later(path, pending.sync)
             return
         except OSError:
             pass
@@ -134,3 +152,28 @@ class Persister:
             elif later.whole is None:  # appended meanwhile: after what failed, in order
                 pending.tail.extend(later.tail)
                 self._pending[path] = pending
+
+    def _synced_later(self, path: Path, synced: bool) -> None:
+        """After lines were appended to `path`: when written unsynced, sync the file once
+        its oldest unsynced line is SYNC_S old (a sync is the line's whole cost)."""
+        now = time.monotonic()
+        if synced:
+            self._unsynced.pop(path, None)
+            return
+        since = self._unsynced.setdefault(path, now)
+        if now - since >= SYNC_S:
+            try:
+                sync_file(path)
+            except OSError:
+                log.warning("cannot sync %s", path)
+                return
+            del self._unsynced[path]
+
+    def _sync_all(self) -> None:
+        """At stop: every file appended to without a sync is synced."""
+        for path in list(self._unsynced):
+            try:
+                sync_file(path)
+            except OSError:
+                log.warning("cannot sync %s", path)
+        self._unsynced.clear()

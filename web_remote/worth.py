@@ -11,7 +11,13 @@ lines, to drop the samples the chart no longer keeps (once per MAX_SAMPLES moves
 
 A power cut may tear the last line: reading skips any line that is not a sample of these
 players, so the start never breaks on it, and the next line starts on a fresh one. The
-samples are the chart's, derived from the states; the moves themselves are in the journal.
+samples are the chart's, derived from the states; the moves themselves are in the journal,
+so the lines are appended without an fdatasync each (a quarter of a millisecond a move
+here, issue 28; the Persister syncs the file every few seconds and at stop): what a power
+cut took of them is made again from the journal when the session first tells the recorder
+where the game stands (`GameSessionProtocol.standings_since`). The first line names the
+saved game (`game`), so a restart on another saved game starts that game's chart rather
+than adding to this one.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -51,6 +57,17 @@ def _sample(item: Any, players: int, after: Any) -> JSON | None:
     if isinstance(version, int) and isinstance(after, int) and version <= after:
         return None  # a line written twice (an append tried again after a failed sync)
     return item
+
+
+def _game_of(path: Path) -> str | None:
+    """The saved game the file's first line names (None: none named, or no file)."""
+    try:
+        with path.open("rb") as f:
+            head = json.loads(f.readline())
+    except (OSError, ValueError):
+        return None
+    game = head.get("game") if isinstance(head, dict) else None
+    return game if isinstance(game, str) and game else None
 
 
 def read_series(path: Path) -> tuple[list[str], list[JSON], int, bool]:
@@ -86,11 +103,19 @@ def read_series(path: Path) -> tuple[list[str], list[JSON], int, bool]:
 class WorthRecorder:
     """The series of every player's net worth, one sample per state version."""
 
-    def __init__(self, path: Path, persister: Persister) -> None:
+    def __init__(self, path: Path, persister: Persister,
+                 since: Callable[[int], Sequence[Standing]] | None = None) -> None:
+        """`since`: where the game stood at each version after a given one, from the
+        journal (the session's `standings_since`), for the samples a power cut took."""
         self._path = path
         self._persister = persister
+        self._since = since
         self._lock = threading.Lock()
         self._players, self._samples, self._lines, whole = read_series(path)
+        #: the saved game the samples are of (None: not named, a file of an older version)
+        self._game = _game_of(path) if self._players else None
+        #: the game of the standing told last (None: none told yet)
+        self._told_game: str | None = None
         if not self._players and not path.exists():
             self._from_legacy(path.with_name(LEGACY_NAME))
         elif not whole:  # a torn last line: the next sample starts on a fresh line
@@ -111,37 +136,72 @@ class WorthRecorder:
         """Schedule replacing the file with the players and the samples kept (caller holds
         the lock, or is the constructor). The lines are made on the Persister's thread: the
         caller may be the session's writer, and this copies only the list."""
-        head, samples = {"players": list(self._players)}, list(self._samples)
+        head: JSON = {"players": list(self._players)}
+        if self._game:
+            head["game"] = self._game
+        samples = list(self._samples)
         self._lines = len(samples) + 2
         self._persister.replace(
             self._path, lambda: b"".join([_line(head), *map(_line, samples)]))
 
     def record(self, standing: Standing) -> None:
         """Add a sample of this version (the session's writer, after each change: keep it
-        cheap); a game dealt or switched to, or other players, start a new series. A saved
-        game switched to before its first deal has no chart."""
+        cheap); a game dealt or switched to, another saved game, or other players, start
+        a new series. A saved game switched to before its first deal has no chart. The
+        first standing told after a start may be some versions past the file's last line
+        (a power cut took the lines not synced yet): those versions are made again from
+        the journal (`since`) before it."""
         names = list(standing.players)
         with self._lock:
             if not names:
                 if standing.fresh and self._players:
-                    self._players, self._samples = [], []
+                    self._players, self._samples, self._game = [], [], standing.game or None
                     self._rewrite()
                 return
-            fresh = standing.fresh or names != self._players
+            last = self._samples[-1]["v"] if self._samples else None
+            known = self._game is not None and bool(standing.game)
+            fresh = standing.fresh or names != self._players \
+                or (known and standing.game != self._game) \
+                or (last is not None and standing.version < last)  # not this game's past
+            rewrite = fresh or (bool(standing.game) and self._game is None)  # named now
             if fresh:
-                self._players, self._samples = names, []
-            elif self._samples and self._samples[-1]["v"] == standing.version:
-                return  # told twice: a follower is told the standing when it starts
-            sample = {"v": standing.version, "t": round(time.time(), 1),
-                      "n": standing.turn, "w": list(standing.worth)}
-            self._samples.append(sample)
+                self._players, self._samples, last = names, [], None
+            elif last == standing.version:  # told twice: a follower is told when it starts
+                if rewrite:
+                    self._game = standing.game
+                    self._rewrite()
+                return
+            if standing.game:
+                self._game = standing.game
+            told = [standing]
+            if self._since is None:
+                pass
+            elif last is not None and standing.version > last + 1:  # lines a cut took
+                told = [s for s in self._since(last)
+                        if last < s.version < standing.version] + told
+            elif last is None and not standing.fresh and self._game != self._told_game:
+                # the first word of a game not dealt nor switched to now: a start on a
+                # saved game whose chart the file does not hold (another game's was there)
+                told = [s for s in self._since(0) if s.version < standing.version] + told
+            self._told_game = self._game
+            added = 0
+            for one in told:
+                if one.fresh or list(one.players) != self._players:
+                    self._players, self._samples, rewrite = list(one.players), [], True
+                if one.players:
+                    self._samples.append({"v": one.version, "t": round(time.time(), 1),
+                                          "n": one.turn, "w": list(one.worth)})
+                    added += 1
             if len(self._samples) > MAX_SAMPLES:
-                del self._samples[0]
-            if fresh or self._lines >= 2 * MAX_SAMPLES:
+                del self._samples[:-MAX_SAMPLES]
+            if rewrite or self._lines + added > 2 * MAX_SAMPLES:
                 self._rewrite()
-            else:
+                return
+            for sample in self._samples[max(0, len(self._samples) - added):]:
                 self._lines += 1
-                self._persister.append(self._path, _line(sample))
+                # no fdatasync a line: the journal has the move, and the line is made again
+                # from it after a power cut (above)
+                self._persister.append(self._path, _line(sample), sync=False)
 
     def series(self) -> tuple[list[str], list[JSON]]:
         """The players and their samples, oldest first."""

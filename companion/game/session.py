@@ -26,6 +26,7 @@ from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
 from companion.game.reading import effective_commands
 from companion.game.replaying import (
+    UNDO_TO,
     Stacks,
     apply_journaled,
     clean_command,
@@ -35,6 +36,7 @@ from companion.game.replaying import (
     snapshot_of,
     stacks_of,
     state_at,
+    step,
     with_rng,
     with_version,
 )
@@ -77,6 +79,8 @@ COMMAND_RECORDS = frozenset(COMMAND_TYPES.values())
 ENTRIES_KEPT = 8
 #: how many recent states the session keeps in memory for quick undo
 STATE_CACHE = 64
+#: the most rows `standings_since` replays (the net-worth chart keeps no more samples)
+STANDINGS_KEPT = 5000
 #: a command holding the writer this long means it is frozen (the watchdog stops being fed)
 WRITER_STUCK_S = 20.0
 
@@ -418,7 +422,35 @@ class GameSession:
 
     def standing(self, fresh: bool = False) -> Standing:
         """Where the players stand now (no players before the first game)."""
-        return Standing.of(self._state, self.version, fresh)
+        return Standing.of(self._state, self.version, fresh, self.game_id)
+
+    def standings_since(self, version: int) -> list[Standing]:
+        """Where the players stood at each journal row after version `version`, up to the
+        row in force (the last STANDINGS_KEPT at most): a command's row replayed from the
+        state before it, an undo's from its snapshot. Any thread (the journal is read as
+        `state_at` reads it)."""
+        now = self._seq
+        first = max(version, now - STANDINGS_KEPT, 0)
+        if first >= now:
+            return []
+        found: list[Standing] = []
+        try:
+            state = self._state_after(first)
+            if first and (state is None or state.version != first):
+                return []  # versions are not the journal's rows here: nothing to say
+            for entry in self._journal.entries(after=first, upto=now):
+                if entry.kind == "command" or (entry.kind == "redo"
+                                               and entry.command.get("do") != UNDO_TO):
+                    state = step(state, entry)
+                else:
+                    state = self._state_after(entry.seq)
+                found.append(Standing.of(
+                    state, entry.version,
+                    any(isinstance(e, GameStarted) for e in entry.events), self.game_id))
+        except JournalError as exc:
+            log.warning("cannot replay the standings after version %d: %s", version, exc)
+            return []
+        return found
 
     def follow(self, callback: Callable[[Standing], None],
                fresh: bool = False) -> Callable[[], None]:

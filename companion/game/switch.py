@@ -197,6 +197,10 @@ class SessionHolder:
         """The story of the current game."""
         return self.session.story()
 
+    def standings_since(self, version: int) -> list[Standing]:
+        """Of the current game: where the players stood at each version after `version`."""
+        return self.session.standings_since(version)
+
     def set_teaching(self, on: bool, source: Source) -> Outcome:
         """Switch the current game's teaching table (the banker's call)."""
         return self.session.set_teaching(on, source)

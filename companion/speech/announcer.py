@@ -7,11 +7,15 @@ says them in a child process. A warning the screen shows is said the same way (`
 given as its sentences in a language (companion.words.input_texts: a reader lost, a stuck
 button, a wrong banker PIN), it is said in the table's language, as the screen shows it.
 Settings (on/off, volume, quiet hours) are read again whenever `speech.json` changed.
+Where the voice cannot say anything (no espeak-ng, no sound device: `Voice.available`,
+fixed when it starts) no sentence is made and an update is not handed to the thread at all
+(a tenth to a fifth of a millisecond of a move here, issue 28).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
@@ -63,7 +67,10 @@ class Announcer:
         #: choice is heard from the next sentence on
         self._table_language = TableLanguage.at(data_dir) if data_dir is not None else None
         self.settings = speech_settings.load(data_dir)
-        self._stamp = speech_settings.stamp(data_dir)
+        #: the settings' file, looked at once an update (its path made once)
+        self._settings_file = None if data_dir is None else \
+            os.fspath(data_dir / speech_settings.FILE_NAME)
+        self._stamp = self._settings_stamp()
         self._updates: queue.Queue[Update | _Note | None] = queue.Queue()
         #: the last version whose sentences were handed to the voice
         self.version = 0
@@ -73,7 +80,13 @@ class Announcer:
         self._remove: Callable[[], None] | None = session.add_listener(self.on_update)
 
     def on_update(self, update: Update) -> None:
-        """Session listener (the writer's thread): only queue it."""
+        """Session listener (the listeners' thread): only queue it; where the voice can
+        say nothing, only note that its version was reached (`settle`)."""
+        if not self.voice.available:
+            with self._told:
+                self.version = max(self.version, update.version)
+                self._told.notify_all()
+            return
         self._updates.put(update)
 
     def warn(self, text: str | WarningSentences) -> None:
@@ -103,7 +116,7 @@ class Announcer:
                 if isinstance(item, _Note):
                     if item.reached is not None:
                         item.reached.set()
-                    elif item.text:
+                    elif item.text and self.voice.available:
                         lang = self._lang(self.session.state())
                         said = [item.text] if isinstance(item.text, str) else \
                             [t for t in item.text(lang) if t]
@@ -118,7 +131,7 @@ class Announcer:
                     self._told.notify_all()
 
     def _announce(self, update: Update) -> None:
-        if not self._speaks():
+        if not self.voice.available or not self._speaks():
             return
         state = update.state
         lang = self._lang(state)
@@ -129,13 +142,23 @@ class Announcer:
     def _say(self, said: list[str], lang: str, checked: bool = False) -> None:
         """Hand the sentences to the voice, unless it is quiet now (`checked`: the caller
         has just asked, reading the settings' file once for the update)."""
-        if not checked and not self._speaks():
+        if not checked and (not self.voice.available or not self._speaks()):
             return
         for text in said:
             self.voice.say(text, lang, self.settings.volume)
 
+    def _settings_stamp(self) -> float | None:
+        """The settings file's modification time (None: no file), as
+        `speech_settings.stamp` says it, from the path made once."""
+        if self._settings_file is None:
+            return None
+        try:
+            return os.stat(self._settings_file).st_mtime_ns / 1e9
+        except OSError:
+            return None
+
     def _speaks(self) -> bool:
-        stamp = speech_settings.stamp(self.data_dir)
+        stamp = self._settings_stamp()
         if stamp != self._stamp:
             self._stamp = stamp
             self.settings = speech_settings.load(self.data_dir)

@@ -98,6 +98,10 @@ class _TimingSession:
     def lead(self, callback: Callable[[Update], Hold | None]) -> Callable[[], None]:
         return lambda: None
 
+    def standings_since(self, version: int) -> list[Standing]:
+        """Nothing made again: this stand-in keeps no journal to replay."""
+        return []
+
     def follow(self, callback: Callable[[Standing], None]) -> Callable[[], None]:
         return lambda: None
 

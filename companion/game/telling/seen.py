@@ -84,6 +84,11 @@ def valid_key(key: object) -> bool:
     return isinstance(key, str) and _KEY.match(key) is not None
 
 
+#: the kinds of event that can be news (`addressees`) or deal a new game: a move's other
+#: events are not read back from their JSON (five a move, a tenth of the listeners' thread)
+_NEWS_KINDS = frozenset({Transfer.kind, Jailed.kind, AuctionClosed.kind, GameStarted.kind})
+
+
 @dataclass(frozen=True)
 class MoveNews:
     """What one move is as news: whether it dealt a new game, and its items, each
@@ -100,6 +105,8 @@ def move_news(move: int, events: Sequence[Mapping[str, Any]]) -> MoveNews:
     dealt = False
     items: list[tuple[str, JSON]] = []
     for index, data in enumerate(own):
+        if data.get("kind") not in _NEWS_KINDS:
+            continue  # addressed to nobody, not a deal: not read (issue 28)
         try:
             event = event_from_json(data)
         except EventError:
