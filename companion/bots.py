@@ -51,6 +51,7 @@ from companion.rules.state import (
     BuildingAuctionPending,
     BuyPending,
     ChooseSquarePending,
+    DebtPending,
     DrawPending,
     LiftMortgagesPending,
     Pending,
@@ -207,11 +208,13 @@ class Bots:
                     return Bid(p.name, amount)
                 return self._cmd(_PASS, p.name)
             return self._cmd(_CLOSE_AUCTION)
-        if isinstance(top, BuildingAuctionPending):
-            return self._cmd(_CLOSE_AUCTION)
         name = players[who].name
         if isinstance(top, DrawPending):
             return (self._turn_commands.get(name) or self._answers(name))[4]
+        if isinstance(top, DebtPending):  # before the rarer kinds: a debt is settled often
+            return self._raise(g, who) or self._cmd(_BANKRUPT, name)
+        if isinstance(top, BuildingAuctionPending):
+            return self._cmd(_CLOSE_AUCTION)
         if isinstance(top, RollForRentPending):
             return self._cmd(_ROLL, name)
         if isinstance(top, LiftMortgagesPending):
