@@ -112,7 +112,6 @@ class Bots:
         self._turn_commands: dict[str, tuple[Command, Command, Command, Command, Command]] = {}
         self._edition: Edition | None = None
         self._lot_groups: list[tuple[int, ...]] = []
-        self._group_sizes: list[int] = []
         #: per colour group, what gives its lots' owners from a state's owner tuple
         self._owners_of: list[Callable[[tuple[int, ...]], tuple[int, ...]]] = []
         self._ownable: tuple[int, ...] = ()
@@ -135,7 +134,6 @@ class Bots:
             members for members in edition.groups.values()
             if edition.squares[members[0]].kind is KIND_LOT
         ]
-        self._group_sizes = [len(group) for group in self._lot_groups]
         self._owners_of = [itemgetter(*group) if len(group) > 1 else _one_owner(group[0])
                            for group in self._lot_groups]
         self._ownable = tuple(s for members in edition.groups.values() for s in members)
@@ -270,8 +268,9 @@ class Bots:
             # the group. What _build and the trades look at, in one pass over the groups.
             buildable: list[tuple[int, ...]] = []
             sellers: list[tuple[int, int]] = []
-            for group, size, have, owners in zip(self._lot_groups, self._group_sizes, held,
-                                                 groups):
+            for index, group in enumerate(self._lot_groups):
+                have = held[index]
+                size = len(group)
                 if not have and size > 1:  # none of a group of two or more: nothing to do
                     continue
                 big = all_but_one and size > 2
@@ -279,6 +278,7 @@ class Bots:
                     buildable.append(group)
                 short = size - have
                 if short == 1 or (big and short == 2):
+                    owners = groups[index]
                     for target, who in zip(group, owners, strict=True):
                         if who != player and who >= 0 and owners.count(who) == 1:
                             sellers.append((target, who))
