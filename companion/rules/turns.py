@@ -115,10 +115,8 @@ def roll_command(g: GameState, ev: Events, cmd: Roll) -> tuple[int, ...] | None:
         return values if dice is None else None
     p = g.players[player]
     if by is not None and (p.name != by or p.bankrupt):  # else the current player's roll
-        player = player_index(g, by)
-        p = g.players[player]
-    if player != g.current or not g.must_roll or g.seldom.go_salary or p.in_jail \
-            or g.options.speed_die:
+        return roll(g, ev, player_index(g, by), None)  # (refused unless it is theirs)
+    if not g.must_roll or g.seldom.go_salary or p.in_jail or g.options.speed_die:
         return roll(g, ev, player, None)
     first, second, g.rng = two_dice(g.rng)  # read_dice's usual case
     values = (first, second)
