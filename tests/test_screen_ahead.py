@@ -55,6 +55,11 @@ def test_a_title_laid_out_ahead_is_drawn_without_freetype(
     if ahead:
         assert lay_ahead(Ahead(title), surface.get_size())
         assert not lay_ahead(Ahead(title), surface.get_size())  # once is enough
+        # on a scratch surface as tall as the decision panel, not the window
+        from companion.screen import render
+        scratch = render._scratch[0][1]
+        assert scratch.get_width() == 800
+        assert scratch.get_height() <= game_layout((800, 480)).prompt.height + 4
         # the guess is rendered apart: it pushes none of the texts the screen shows out
         assert not painter._rendered and painter._rendered_ahead
     calls = _counting_font(monkeypatch)
@@ -125,3 +130,37 @@ def test_the_collector_waits_from_the_loops_wake_to_its_flip(tmp_path: Path) -> 
             assert not gc.isenabled() and not loop.collector_held
         finally:
             gc.enable()
+
+
+def test_the_guess_names_the_roll_for_rent_a_drawn_card_brings(tmp_path: Path) -> None:
+    """A card that sends its drawer to a utility another player owns asks for a fresh roll
+    for the rent ("ten times the dice"): its title, two lines long, is among the guesses
+    while the card is still to be drawn (the bench's game, seed 3, draws one at move 114)."""
+    script = bot_script(seed=3, count=120)
+    named = guessed = 0
+    with GameSession.open(tmp_path) as session:
+        session.submit(script[0], BOT)
+        controller = Controller(session, language="fr")
+        loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+        loop.draw()
+        for command in script[1:]:
+            state = controller.state
+            assert state is not None
+            before = table_of(state, controller.ui).decision
+            guess = likely_titles(state, controller.ui)
+            outcome = session.submit(command, BOT)
+            assert outcome.accepted
+            controller.drain_updates(outcome.version)
+            loop.draw()
+            while loop.follow_up:
+                loop.draw()
+            frame = controller.frame
+            assert frame is not None and frame.prompt is not None
+            after = table_of(controller.state or {}, controller.ui).decision
+            if before is None or before.kind != "draw" or after is None or \
+                    after.kind != "roll_for_rent":
+                continue
+            named += 1
+            guessed += frame.prompt.title in guess
+    assert named >= 1
+    assert guessed == named

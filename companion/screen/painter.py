@@ -106,6 +106,12 @@ PARTS = PartStore(64, 6 << 20)
 #: come round), and then it is one blit (issue 28); kept from its second drawing on; a
 #: panel is 0.36 MB at 800x480, 2 MB at 1920x1080
 PANELS = PartStore(16, 6 << 20, again=True)
+#: the decision panel's buttons (`companion.screen.views.panels.draw_buttons`), apart from
+#: PARTS: a move brings new player cards and new lines of the recent moves, which pushed
+#: the dozen buttons a game shows out of PARTS within a few moves, so that a press's first
+#: frame drew its buttons anew (0.1-0.9 ms here, issue 28's ninth round); a button is
+#: 38 KB at 800x480, 0.2 MB at 1920x1080
+BUTTONS = PartStore(32, 4 << 20)
 
 
 def forget() -> None:
@@ -114,6 +120,7 @@ def forget() -> None:
         kept.clear()
     PARTS.clear()
     PANELS.clear()
+    BUTTONS.clear()
 
 
 def _size(picture: pygame.Surface) -> int:
@@ -251,8 +258,8 @@ class Painter:
         the scale) and that stays inside `rect`, on a flat ground: drawn once, then its
         pixels, texts and touch targets are put back while `key` stays the same (a card of
         a player whose cash did not change). The ground's colour (its top left pixel before
-        drawing) is part of the key. `store`: where it is kept (PARTS, or PANELS for the
-        large ones)."""
+        drawing) is part of the key. `store`: where it is kept (PARTS, PANELS for the
+        large ones, BUTTONS)."""
         area = rect.clip(self.surface.get_rect())
         if area.width <= 0 or area.height <= 0:
             draw()

@@ -16,7 +16,7 @@ itself split).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygame
@@ -277,8 +277,9 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
 
 #: how many words laid out ahead are remembered (painter.AHEAD)
 AHEAD_KEPT = 256
-#: the scratch surface they are drawn on, by window size (one at a time)
-_scratch: list[pygame.Surface] = []
+#: the scratch surface they are drawn on (one at a time) and the layout they are drawn in
+#: there, for the window's size (`_scratch_for`)
+_scratch: list[tuple[tuple[int, int], pygame.Surface, GameLayout]] = []
 
 
 def lay_ahead(words: Ahead, size: tuple[int, int]) -> bool:
@@ -296,16 +297,34 @@ def lay_ahead(words: Ahead, size: tuple[int, int]) -> bool:
     AHEAD[key] = None
     while len(AHEAD) > AHEAD_KEPT:
         del AHEAD[next(iter(AHEAD))]
-    if not _scratch or _scratch[0].get_size() != size:
-        _scratch[:] = [pygame.Surface(size)]
+    surface, game = _scratch_for(size)
     sx, sy = scales(size)
-    p, game = Painter(_scratch[0], sx, sy), game_layout(size)
+    p = Painter(surface, sx, sy)
     p.ahead = True
     if words.turn is not None:
         lay_header_words(p, game.header, words.turn, words.totals, words.dice)
     if words.title or words.details:
         lay_prompt_title(p, game, words.title, words.details)
     return True
+
+
+def _scratch_for(size: tuple[int, int]) -> tuple[pygame.Surface, GameLayout]:
+    """The scratch surface `lay_ahead` draws on for a window of `size`, and the layout it
+    draws in there: the header where it is, the decision panel moved up to the top (what
+    is kept of a text does not depend on where its box is), so that the surface is as
+    tall as the panel rather than the window (0.37 MB at 800x480 instead of 1.5, 2 MB at
+    1920x1080 instead of 8)."""
+    if not _scratch or _scratch[0][0] != size:
+        game = game_layout(size)
+        up = -game.prompt.y
+        moved = replace(game, prompt=game.prompt.move(0, up),
+                        prompt_title=game.prompt_title.move(0, up),
+                        prompt_detail=game.prompt_detail.move(0, up),
+                        buttons=game.buttons.move(0, up))
+        height = max(game.header.bottom, moved.prompt.bottom, moved.prompt_title.bottom,
+                     moved.prompt_detail.bottom, moved.buttons.bottom, 1)
+        _scratch[:] = [(size, pygame.Surface((size[0], height)), moved)]
+    return _scratch[0][1], _scratch[0][2]
 
 
 #: the game screen's layout by the window's size

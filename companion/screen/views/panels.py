@@ -14,7 +14,7 @@ from companion.game.table.view import TableView
 from companion.screen import theme
 from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
-from companion.screen.painter import PANELS, Painter, line_metrics
+from companion.screen.painter import BUTTONS, PANELS, Painter, line_metrics
 from companion.screen.texts import language as i18n_language
 from companion.screen.texts import text
 from companion.screen.ui_state import DELTA_SHOWN_S, UiState
@@ -529,7 +529,7 @@ def draw_buttons(p: Painter, rect: pygame.Rect, prompt: Prompt) -> None:
     for box, action in zip(columns(rect, max(len(actions), 4), gap), actions, strict=False):
         button = action.button or "menu"  # the same button again: its picture kept
         p.part(("button", button, action.label, narrow, i18n_language()), box,
-               partial(draw_button, p, box, button, action.label, narrow))
+               partial(draw_button, p, box, button, action.label, narrow), store=BUTTONS)
 
 
 def draw_button(p: Painter, box: pygame.Rect, button: str, label: str, narrow: bool) -> None:

@@ -422,12 +422,15 @@ def likely_titles(state: Mapping[str, Any], ui: UiState) -> list[str]:
     when the current player is to roll, the questions of the squares two to twelve steps
     ahead (to buy one nobody owns, to draw a card), doubles, the turn's end and jail (a
     third double, the square, no double from jail); when the turn is to end, the next
-    player's first question (to roll, or the jail's)."""
+    player's first question (to roll, or the jail's); while a card is to be drawn, the roll
+    for a utility's rent it may bring (`_card_rent_titles`)."""
     table = table_of(state, ui)
     cur = table.current
     me = table.player(cur)
-    if me is None or table.winner or table.decision is not None:
+    if me is None or table.winner:
         return []
+    if table.decision is not None:
+        return _card_rent_titles(state, ui, table.decision)
     press = table.press("roll")
     if press is None or press["do"] != "roll":  # the turn ends: whose turn comes next
         seats = [s for s in table.players if not s.bankrupt]
@@ -453,6 +456,23 @@ def likely_titles(state: Mapping[str, Any], ui: UiState) -> list[str]:
         elif kind in CARD_SQUARES:
             out.append(_draw_title(ui, cur, kind))
     return list(dict.fromkeys(out))
+
+
+def _card_rent_titles(state: Mapping[str, Any], ui: UiState, decision: Decision) -> list[str]:
+    """While a card is to be drawn: the roll for a utility's rent a card of the edition may
+    send the drawer to ("pay ten times the dice", `BoardInfo.card_rent_dice`), for each
+    utility another player owns, as `build_prompt` words it (issue 28: its title wraps onto
+    two lines, about a millisecond laid out cold)."""
+    if decision.kind != "draw" or not ui.board.card_rent_dice:
+        return []
+    table = table_of(state, ui)
+    who = decision.player
+    return [text("prompt_roll_for_rent", player=who, square=square_name(state, ui, sq.index),
+                 multiplier=times)
+            for sq in ui.board.squares if sq.kind == "utility"
+            for deed in [table.deed(sq.index)]
+            if deed is not None and deed.owner not in (None, who) and not deed.mortgaged
+            for times in ui.board.card_rent_dice]
 
 
 def _deck_text(deck: str) -> str:
