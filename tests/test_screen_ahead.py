@@ -69,6 +69,30 @@ def test_a_title_laid_out_ahead_is_drawn_without_freetype(
     assert painter._rendered and not painter._rendered_ahead  # drawn: now the screen's
 
 
+def test_a_guess_whose_glyphs_were_pushed_out_is_laid_out_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guesses come faster than they are shown: one whose glyphs the later ones pushed out
+    of the store of texts rendered ahead is not "done" any more, and is rendered again;
+    while they stay, it is not."""
+    painter.forget()
+    surface = pygame.display.set_mode((800, 480))
+    size = surface.get_size()
+    title = "Wilhelmina van Oranje-Nassau: buy Rue de la Paix for €400?"
+    assert lay_ahead(Ahead(title), size)
+    calls = _counting_font(monkeypatch)
+    assert not lay_ahead(Ahead(title), size)
+    assert calls == []
+    for n in range(painter.RENDERED_AHEAD_MAX):  # later guesses push its glyphs out
+        assert lay_ahead(Ahead(f"Player {n}: buy Square {n} for €{n}?"), size)
+    assert not any(key[2] == title for key in painter._rendered_ahead)
+    calls.clear()
+    assert lay_ahead(Ahead(title), size)  # laid out again: rendered, not measured
+    assert calls
+    calls.clear()
+    _panel(surface, title)
+    assert calls == []  # and the frame finds it
+
+
 def test_the_guess_names_the_prompt_a_roll_or_the_turns_end_brings(tmp_path: Path) -> None:
     script = bot_script(seed=7, count=300)
     named = guessed = 0

@@ -422,15 +422,17 @@ def likely_titles(state: Mapping[str, Any], ui: UiState) -> list[str]:
     when the current player is to roll, the questions of the squares two to twelve steps
     ahead (to buy one nobody owns, to draw a card), doubles, the turn's end and jail (a
     third double, the square, no double from jail); when the turn is to end, the next
-    player's first question (to roll, or the jail's); while a card is to be drawn, the roll
-    for a utility's rent it may bring (`_card_rent_titles`)."""
+    player's first question (to roll, or the jail's); while a decision waits, the turn
+    going on once it is answered, and while a card is to be drawn, the roll for a
+    utility's rent it may bring (`_card_rent_titles`)."""
     table = table_of(state, ui)
     cur = table.current
     me = table.player(cur)
     if me is None or table.winner:
         return []
-    if table.decision is not None:
-        return _card_rent_titles(state, ui, table.decision)
+    if table.decision is not None:  # answered, the turn goes on (or a card's rent roll)
+        return _card_rent_titles(state, ui, table.decision) + [
+            text(key, player=cur) for key in ("prompt_end_turn", "prompt_roll_again")]
     press = table.press("roll")
     if press is None or press["do"] != "roll":  # the turn ends: whose turn comes next
         seats = [s for s in table.players if not s.bankrupt]
