@@ -188,3 +188,24 @@ def test_the_guess_names_the_roll_for_rent_a_drawn_card_brings(tmp_path: Path) -
             guessed += frame.prompt.title in guess
     assert named >= 1
     assert guessed == named
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_whose_turn_laid_out_ahead_is_drawn_without_freetype(
+        monkeypatch: pytest.MonkeyPatch, ahead: bool) -> None:
+    """The header's "X's turn" of each player, in their colour, is laid out ahead: a
+    player's first turn draws it without asking freetype (cold it is measured and
+    rendered)."""
+    from companion.screen.views import panels
+
+    painter.forget()
+    surface = pygame.display.set_mode((800, 480))
+    name, color = "Wilhelmina", (200, 120, 40)
+    if ahead:
+        assert lay_ahead(Ahead(whose=((name, color), ("Bo", (40, 120, 200)))),
+                         surface.get_size())
+    calls = _counting_font(monkeypatch)
+    p = Painter(surface, 1.0, 1.0)
+    who_box = panels._header_boxes(p, game_layout(surface.get_size()).header)[3]
+    panels._whose_words(p, who_box, name, color)
+    assert (calls == []) is ahead

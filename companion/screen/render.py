@@ -38,6 +38,7 @@ from companion.screen.views.panels import (
     draw_players,
     draw_prompt,
     format_clock,
+    lay_header_whose,
     lay_header_words,
     lay_prompt_title,
 )
@@ -302,6 +303,8 @@ def lay_ahead(words: Ahead, size: tuple[int, int]) -> bool:
     p.ahead = True
     if words.turn is not None:
         lay_header_words(p, game.header, words.turn, words.totals, words.dice)
+    if words.whose:
+        lay_header_whose(p, game.header, words.whose)
     if words.title or words.details:
         lay_prompt_title(p, game, words.title, words.details)
     AHEAD[key] = tuple(p.laid)

@@ -396,13 +396,17 @@ class Ahead:
     turn: int | None = None
     totals: tuple[int, ...] = ()
     dice: int = 2
+    #: the header's whose-turn words of each player, in their colour (name, colour)
+    whose: tuple[tuple[str, tuple[int, int, int]], ...] = ()
 
 
-def likely_words(state: Mapping[str, Any], ui: UiState) -> list[Ahead]:
+def likely_words(state: Mapping[str, Any], ui: UiState,
+                 colors: Mapping[str, tuple[int, int, int]] | None = None) -> list[Ahead]:
     """What a press may bring to the screen next, as `build_prompt` and the header word it
     (issue 28: laid out and rendered ahead while the table waits, so that a new prompt's
     first frame does not measure and render its words cold): the next turn's number and
-    the roll's totals, the titles `likely_titles` guesses, and the cards' texts as
+    the roll's totals, whose turn it is in each player's colour (`colors`, the screen's),
+    the titles `likely_titles` guesses, and the cards' texts as
     `card_text` says them (the details of the prompt after a card). A guess, never a rule: what it
     leaves out is drawn cold, as before, and what it adds is never shown."""
     table = table_of(state, ui)
@@ -410,6 +414,9 @@ def likely_words(state: Mapping[str, Any], ui: UiState) -> list[Ahead]:
         return []
     dice = max(2, dice_needed(table, table.current))
     out = [Ahead(turn=table.turn.number + 1, totals=tuple(range(2, 6 * dice + 1)), dice=dice)]
+    if colors:  # whose turn it is, in the header, for every player still in (`colors`)
+        out.append(Ahead(whose=tuple((s.name, colors[s.name]) for s in table.players
+                                     if not s.bankrupt and s.name in colors)))
     out += [Ahead(title) for title in likely_titles(state, ui)]
     board = ui.board
     out += [Ahead(details=(board.card_texts.get(card) or printed,))
