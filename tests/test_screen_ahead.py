@@ -55,6 +55,11 @@ def test_a_title_laid_out_ahead_is_drawn_without_freetype(
     if ahead:
         assert lay_ahead(Ahead(title), surface.get_size())
         assert not lay_ahead(Ahead(title), surface.get_size())  # once is enough
+        # on a scratch surface as tall as the decision panel, not the window
+        from companion.screen import render
+        scratch = render._scratch[0][1]
+        assert scratch.get_width() == 800
+        assert scratch.get_height() <= game_layout((800, 480)).prompt.height + 4
         # the guess is rendered apart: it pushes none of the texts the screen shows out
         assert not painter._rendered and painter._rendered_ahead
     calls = _counting_font(monkeypatch)
@@ -62,6 +67,30 @@ def test_a_title_laid_out_ahead_is_drawn_without_freetype(
     # laid out ahead: nothing asked of freetype; cold, the title is measured and rendered
     assert (calls == []) is ahead
     assert painter._rendered and not painter._rendered_ahead  # drawn: now the screen's
+
+
+def test_a_guess_whose_glyphs_were_pushed_out_is_laid_out_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guesses come faster than they are shown: one whose glyphs the later ones pushed out
+    of the store of texts rendered ahead is not "done" any more, and is rendered again;
+    while they stay, it is not."""
+    painter.forget()
+    surface = pygame.display.set_mode((800, 480))
+    size = surface.get_size()
+    title = "Wilhelmina van Oranje-Nassau: buy Rue de la Paix for €400?"
+    assert lay_ahead(Ahead(title), size)
+    calls = _counting_font(monkeypatch)
+    assert not lay_ahead(Ahead(title), size)
+    assert calls == []
+    for n in range(painter.RENDERED_AHEAD_MAX):  # later guesses push its glyphs out
+        assert lay_ahead(Ahead(f"Player {n}: buy Square {n} for €{n}?"), size)
+    assert not any(key[2] == title for key in painter._rendered_ahead)
+    calls.clear()
+    assert lay_ahead(Ahead(title), size)  # laid out again: rendered, not measured
+    assert calls
+    calls.clear()
+    _panel(surface, title)
+    assert calls == []  # and the frame finds it
 
 
 def test_the_guess_names_the_prompt_a_roll_or_the_turns_end_brings(tmp_path: Path) -> None:
@@ -125,3 +154,58 @@ def test_the_collector_waits_from_the_loops_wake_to_its_flip(tmp_path: Path) -> 
             assert not gc.isenabled() and not loop.collector_held
         finally:
             gc.enable()
+
+
+def test_the_guess_names_the_roll_for_rent_a_drawn_card_brings(tmp_path: Path) -> None:
+    """A card that sends its drawer to a utility another player owns asks for a fresh roll
+    for the rent ("ten times the dice"): its title, two lines long, is among the guesses
+    while the card is still to be drawn (the bench's game, seed 3, draws one at move 114)."""
+    script = bot_script(seed=3, count=120)
+    named = guessed = 0
+    with GameSession.open(tmp_path) as session:
+        session.submit(script[0], BOT)
+        controller = Controller(session, language="fr")
+        loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
+        loop.draw()
+        for command in script[1:]:
+            state = controller.state
+            assert state is not None
+            before = table_of(state, controller.ui).decision
+            guess = likely_titles(state, controller.ui)
+            outcome = session.submit(command, BOT)
+            assert outcome.accepted
+            controller.drain_updates(outcome.version)
+            loop.draw()
+            while loop.follow_up:
+                loop.draw()
+            frame = controller.frame
+            assert frame is not None and frame.prompt is not None
+            after = table_of(controller.state or {}, controller.ui).decision
+            if before is None or before.kind != "draw" or after is None or \
+                    after.kind != "roll_for_rent":
+                continue
+            named += 1
+            guessed += frame.prompt.title in guess
+    assert named >= 1
+    assert guessed == named
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_whose_turn_laid_out_ahead_is_drawn_without_freetype(
+        monkeypatch: pytest.MonkeyPatch, ahead: bool) -> None:
+    """The header's "X's turn" of each player, in their colour, is laid out ahead: a
+    player's first turn draws it without asking freetype (cold it is measured and
+    rendered)."""
+    from companion.screen.views import panels
+
+    painter.forget()
+    surface = pygame.display.set_mode((800, 480))
+    name, color = "Wilhelmina", (200, 120, 40)
+    if ahead:
+        assert lay_ahead(Ahead(whose=((name, color), ("Bo", (40, 120, 200)))),
+                         surface.get_size())
+    calls = _counting_font(monkeypatch)
+    p = Painter(surface, 1.0, 1.0)
+    who_box = panels._header_boxes(p, game_layout(surface.get_size()).header)[3]
+    panels._whose_words(p, who_box, name, color)
+    assert (calls == []) is ahead

@@ -31,9 +31,10 @@ def cold_caches() -> Iterator[None]:
     """Everything the screen keeps between frames forgotten for a while, then back."""
     caches: list[dict[Any, Any]] = [painter._measured, painter._rendered, painter._laid,
                                     painter._wrapped, painter.PARTS.items,
-                                    painter.PANELS.items]
+                                    painter.PANELS.items, painter.BUTTONS.items]
     kept = [(cache, cache.copy()) for cache in caches]
-    ring, pixels = board_map._ring, (painter.PARTS.bytes, painter.PANELS.bytes)
+    ring = board_map._ring
+    pixels = (painter.PARTS.bytes, painter.PANELS.bytes, painter.BUTTONS.bytes)
     painter.forget()
     board_map._ring = None
     try:
@@ -42,7 +43,8 @@ def cold_caches() -> Iterator[None]:
         for cache, copy in kept:
             cache.clear()
             cache.update(copy)
-        board_map._ring, (painter.PARTS.bytes, painter.PANELS.bytes) = ring, pixels
+        board_map._ring = ring
+        painter.PARTS.bytes, painter.PANELS.bytes, painter.BUTTONS.bytes = pixels
 
 
 class Clock:

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.bots import Bots
 from companion.game.api import Source
 from companion.game.applying import apply_command
@@ -247,3 +249,25 @@ def run_forked_kills(data_dir: Path, seed: int, kills_wanted: int) -> int:
 def test_kill_forked_sessions_at_200_points(tmp_path: Path) -> None:
     kills = sum(run_forked_kills(tmp_path / f"data{seed}", seed, 50) for seed in range(4))
     assert kills >= 200
+
+
+def test_kill_forked_sessions_while_the_wal_is_checkpointed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer checkpoints the WAL itself after a change is answered (issue 28: SQLite's
+    automatic checkpoint is off); with a checkpoint after every other row, SIGKILL lands
+    in checkpoints too, and every acknowledged command is still there after each."""
+    import companion.game.journal as journal_module
+
+    monkeypatch.setattr(journal_module, "CHECKPOINT_ROWS", 2)
+    seen = tmp_path / "checkpoints"  # one line per checkpoint, from the forked children
+    real = journal_module.Journal._checkpoint
+
+    def counting(self: journal_module.Journal) -> bool:
+        with open(seen, "a", encoding="ascii") as out:
+            out.write("c\n")
+        return real(self)
+
+    monkeypatch.setattr(journal_module.Journal, "_checkpoint", counting)
+    kills = sum(run_forked_kills(tmp_path / f"data{seed}", seed, 30) for seed in (7, 8))
+    assert kills >= 60
+    assert len(seen.read_text(encoding="ascii").split()) >= 60

@@ -217,3 +217,72 @@ def test_a_burst_of_presses_before_any_frame_holds_the_writer_for_none(tmp_path:
         assert heard.wait(NEVER_S)
         assert gate.late == 0, "no hold ran out: none outlived the presses after it"
         controller.close()
+
+
+def _rows_in_file(path: Path) -> int:
+    """The rows the journal's own file holds, its WAL left aside (an immutable read sees
+    the file alone): what the checkpoints copied there."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    try:
+        return int(conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_the_wal_is_checkpointed_after_the_frame_not_inside_a_commit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's automatic checkpoint ran inside the committing row, between a press and
+    its first frame (issue 28); the writer checkpoints once every CHECKPOINT_ROWS rows
+    after the change is answered and, for the screen's press, shown."""
+    import companion.game.journal as journal_module
+
+    monkeypatch.setattr(journal_module, "CHECKPOINT_ROWS", 5)
+    checkpoints: list[tuple[int, bool]] = []  # (the version then, inside append?)
+    appending = {"on": False}
+    real_append, real_checkpoint = Journal.append, Journal._checkpoint
+
+    def append(self: Journal, entry: Any, snapshot: Any = None) -> None:
+        appending["on"] = True
+        try:
+            real_append(self, entry, snapshot)
+        finally:
+            appending["on"] = False
+
+    def checkpoint(self: Journal) -> bool:
+        checkpoints.append((session.version, appending["on"]))
+        return real_checkpoint(self)
+
+    monkeypatch.setattr(Journal, "append", append)
+    monkeypatch.setattr(Journal, "_checkpoint", checkpoint)
+    session = GameSession.open(tmp_path / "game")
+    try:
+        path = session._journal.path
+        assert session._journal._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        screen = Screen(session, threading.get_ident())
+        session.lead(screen.on_update)
+        for version in range(1, 12):
+            screen.show(version)
+        assert session.submit(NEW_GAME, TABLE).accepted  # row 1
+        for amount in range(1, 4):  # rows 2-4: under CHECKPOINT_ROWS, the file has none
+            assert session.submit(pay(amount), TABLE).accepted
+        assert checkpoints == [] and _rows_in_file(path) == 0
+        for amount in range(4, 11):  # rows 5-11: one checkpoint after row 5, one after 10
+            assert session.submit(pay(amount), TABLE).accepted
+        assert [inside for _v, inside in checkpoints] == [False, False]
+        assert _rows_in_file(path) == 10
+        # a press on the screen whose frame is not shown yet: no checkpoint before it
+        for amount in range(11, 14):  # rows 12-14
+            screen.show(session.version + 1)
+            assert session.submit(pay(amount), TABLE).accepted
+        assert len(checkpoints) == 2
+        held = session.submit(pay(14), TABLE)  # row 15, due one; its frame still to come
+        assert held.accepted and len(checkpoints) == 2 and _rows_in_file(path) == 10
+        screen.show(held.version)
+        assert session.submit(pay(15), TABLE).accepted  # after the one before's frame
+        assert len(checkpoints) == 3 and _rows_in_file(path) >= 15
+    finally:
+        for version in range(session.version + 3):
+            screen.show(version)
+        session.close()

@@ -757,6 +757,16 @@ class GameSession:
             job.done.set()
         if update is not None:
             self._notices.put((update, holds))
+        self._checkpoint()  # answered, shown and told: the WAL's turn (once in 500 rows)
+
+    def _checkpoint(self) -> None:
+        """The writer, after a change is answered (and, for the screen's press, shown): the
+        journal's WAL copied into its file when enough rows came since the last time
+        (`Journal.checkpoint`), instead of SQLite's automatic checkpoint inside a commit."""
+        try:
+            self._journal.checkpoint()
+        except JournalError as exc:  # the rows are durable in the WAL; tried again later
+            log.warning("%s", exc)
 
     def _tell_leads(self, update: Update) -> list[Hold]:
         """The writer: each leading listener told of a journaled change; their holds."""

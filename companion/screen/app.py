@@ -20,6 +20,7 @@ import pygame
 from companion.game.table.records import version_of
 from companion.screen.controller import Controller
 from companion.screen.render import lay_ahead, render
+from companion.screen.views.board_map import player_colors
 from companion.screen.views.dice import SPEED_KEYS
 from companion.screen.views.prompt import Ahead, likely_words
 from companion.screen.wakeups import DisplayLoss, FirstFrame, InputWaiter, leave_on_x_break
@@ -359,7 +360,8 @@ class ScreenLoop:
             return False
         try:
             if self.ahead_of is not state:
-                self.ahead_of, self.ahead = state, likely_words(state, c.ui)
+                self.ahead_of = state
+                self.ahead = likely_words(state, c.ui, player_colors(state, c.ui))
             size = self.surface.get_size()
             while self.ahead:
                 if lay_ahead(self.ahead.pop(0), size):

@@ -31,13 +31,14 @@ _measured: dict[tuple[bool, int, str], tuple[int, int, int, int]] = {}
 #: rendered texts kept, most recently drawn last (a few MB at most): a frame draws mostly the
 #: texts of the frame before, and a blit costs a fraction of rendering the glyphs again
 RENDERED_MAX = 512
-_rendered: OrderedDict[tuple[bool, int, str, tuple[int, ...]], pygame.Surface] = OrderedDict()
+#: a rendered text's key: weight, pixel size, text, colour
+RenderKey = tuple[bool, int, str, tuple[int, ...]]
+_rendered: OrderedDict[RenderKey, pygame.Surface] = OrderedDict()
 #: texts rendered ahead of the frame that may show them (`Painter.ahead`), apart from the
 #: texts drawn, so that guesses never push out what the screen shows: one drawn moves to
 #: `_rendered`; past RENDERED_AHEAD_MAX the oldest guesses go
 RENDERED_AHEAD_MAX = 96
-_rendered_ahead: OrderedDict[tuple[bool, int, str, tuple[int, ...]], pygame.Surface] = \
-    OrderedDict()
+_rendered_ahead: OrderedDict[RenderKey, pygame.Surface] = OrderedDict()
 #: where `Painter.text` put a text in a box of a size (what it drew, at which pixel size,
 #: its ink rect from the box's corner, the ascender): the same few hundred each frame, each
 #: found by measuring in a loop; past LAID_MAX entries the cache starts afresh (issue 28)
@@ -46,8 +47,10 @@ _laid: dict[tuple[Any, ...], tuple[str, int, int, int, int, int, int]] = {}
 #: the lines `Painter._wrap` cut a text into, by text, width, pixel size and weight
 _wrapped: dict[tuple[str, int, int, bool], tuple[str, ...]] = {}
 #: what was laid out ahead of the frame that may show it (companion.screen.render's
-#: `lay_ahead`: a title and the window's size and language), the latest guessed last
-AHEAD: dict[tuple[Any, ...], None] = {}
+#: `lay_ahead`: a title and the window's size and language), the latest guessed last, with
+#: the keys of the glyphs it rendered (`Painter.laid`): laid out again once one of them is
+#: no longer kept
+AHEAD: dict[tuple[Any, ...], tuple[RenderKey, ...]] = {}
 #: a part as kept: its pixels, where it was drawn, its texts and touch targets
 Kept = tuple[pygame.Surface, tuple[int, int], list["DrawnText"], list["Hotspot"]]
 
@@ -106,6 +109,12 @@ PARTS = PartStore(64, 6 << 20)
 #: come round), and then it is one blit (issue 28); kept from its second drawing on; a
 #: panel is 0.36 MB at 800x480, 2 MB at 1920x1080
 PANELS = PartStore(16, 6 << 20, again=True)
+#: the decision panel's buttons (`companion.screen.views.panels.draw_buttons`), apart from
+#: PARTS: a move brings new player cards and new lines of the recent moves, which pushed
+#: the dozen buttons a game shows out of PARTS within a few moves, so that a press's first
+#: frame drew its buttons anew (0.1-0.9 ms here, issue 28's ninth round); a button is
+#: 38 KB at 800x480, 0.2 MB at 1920x1080
+BUTTONS = PartStore(32, 4 << 20)
 
 
 def forget() -> None:
@@ -114,6 +123,7 @@ def forget() -> None:
         kept.clear()
     PARTS.clear()
     PANELS.clear()
+    BUTTONS.clear()
 
 
 def _size(picture: pygame.Surface) -> int:
@@ -191,6 +201,18 @@ def for_blitting(picture: pygame.Surface) -> pygame.Surface:
         return picture
 
 
+def still_rendered(keys: tuple[RenderKey, ...]) -> bool:
+    """Whether the glyphs of every one of `keys` are still kept (drawn, or rendered ahead);
+    those rendered ahead are now the latest guessed (a guess made again and again stays)."""
+    for key in keys:
+        if key in _rendered:
+            continue
+        if key not in _rendered_ahead:
+            return False
+        _rendered_ahead.move_to_end(key)
+    return True
+
+
 def rendered(text: str, size_px: int, color: Color, bold: bool = False,
              ahead: bool = False) -> pygame.Surface:
     """The glyphs of `text` in `color` on a transparent surface, its top left at the ink
@@ -223,8 +245,10 @@ class Painter:
         self.texts: list[DrawnText] = []
         self.hotspots: list[Hotspot] = []
         #: drawing ahead of a frame that may show it (a scratch surface): its texts are
-        #: rendered apart from those the screen shows (`rendered`'s `ahead`)
+        #: rendered apart from those the screen shows (`rendered`'s `ahead`), and the keys
+        #: of their glyphs listed in `laid`
         self.ahead = False
+        self.laid: list[RenderKey] = []
 
     def px(self, value: float) -> int:
         """A length in design units as pixels (uniform scale)."""
@@ -251,8 +275,8 @@ class Painter:
         the scale) and that stays inside `rect`, on a flat ground: drawn once, then its
         pixels, texts and touch targets are put back while `key` stays the same (a card of
         a player whose cash did not change). The ground's colour (its top left pixel before
-        drawing) is part of the key. `store`: where it is kept (PARTS, or PANELS for the
-        large ones)."""
+        drawing) is part of the key. `store`: where it is kept (PARTS, PANELS for the
+        large ones, BUTTONS)."""
         area = rect.clip(self.surface.get_rect())
         if area.width <= 0 or area.height <= 0:
             draw()
@@ -319,6 +343,8 @@ class Painter:
         floor = max(6, round((min_size if min_size is not None else size * 0.6) * self.scale))
         rect = pygame.Rect(box.x + dx, box.y + dy, width, height)
         self.surface.blit(rendered(drawn, px, color, bold, self.ahead), rect.topleft)
+        if self.ahead:
+            self.laid.append((bold, px, drawn, tuple(color)))
         if strike:  # through the middle of the lower-case letters
             y = box.y + baseline - line_metrics(px, bold)[1] * 3 // 10
             pygame.draw.line(self.surface, color, (rect.x, y), (rect.right, y),

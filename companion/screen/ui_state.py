@@ -61,6 +61,9 @@ class BoardInfo:
     localized: bool = False  # names differ from the state JSON's (another language's)
     #: each street group's letter (companion.editions.group_letters): told apart without colour
     group_letters: dict[str, str] = field(default_factory=dict)
+    #: the dice multipliers the edition's cards send a player to a utility with ("pay ten
+    #: times the dice"): the titles of the roll for its rent a card may bring
+    card_rent_dice: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:

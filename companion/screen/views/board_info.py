@@ -66,5 +66,8 @@ def board_info(edition_id: str, lang: str | None = None) -> BoardInfo:
     printed = {str(card.get("id")): str(card.get("text") or "")
                for d in (data.get("decks") or {}).values() for card in d.get("cards") or []
                if isinstance(card, dict) and card.get("id")}
+    rent_dice = sorted({int(card["dice_multiplier"]) for d in (data.get("decks") or {}).values()
+                        for card in d.get("cards") or []
+                        if isinstance(card, dict) and card.get("dice_multiplier")})
     return BoardInfo(squares, colors, decks, cards, printed, localized=bool(local) or bool(lang),
-                     group_letters=group_letters(edition_id))
+                     group_letters=group_letters(edition_id), card_rent_dice=tuple(rent_dice))

@@ -396,13 +396,17 @@ class Ahead:
     turn: int | None = None
     totals: tuple[int, ...] = ()
     dice: int = 2
+    #: the header's whose-turn words of each player, in their colour (name, colour)
+    whose: tuple[tuple[str, tuple[int, int, int]], ...] = ()
 
 
-def likely_words(state: Mapping[str, Any], ui: UiState) -> list[Ahead]:
+def likely_words(state: Mapping[str, Any], ui: UiState,
+                 colors: Mapping[str, tuple[int, int, int]] | None = None) -> list[Ahead]:
     """What a press may bring to the screen next, as `build_prompt` and the header word it
     (issue 28: laid out and rendered ahead while the table waits, so that a new prompt's
     first frame does not measure and render its words cold): the next turn's number and
-    the roll's totals, the titles `likely_titles` guesses, and the cards' texts as
+    the roll's totals, whose turn it is in each player's colour (`colors`, the screen's),
+    the titles `likely_titles` guesses, and the cards' texts as
     `card_text` says them (the details of the prompt after a card). A guess, never a rule: what it
     leaves out is drawn cold, as before, and what it adds is never shown."""
     table = table_of(state, ui)
@@ -410,6 +414,9 @@ def likely_words(state: Mapping[str, Any], ui: UiState) -> list[Ahead]:
         return []
     dice = max(2, dice_needed(table, table.current))
     out = [Ahead(turn=table.turn.number + 1, totals=tuple(range(2, 6 * dice + 1)), dice=dice)]
+    if colors:  # whose turn it is, in the header, for every player still in (`colors`)
+        out.append(Ahead(whose=tuple((s.name, colors[s.name]) for s in table.players
+                                     if not s.bankrupt and s.name in colors)))
     out += [Ahead(title) for title in likely_titles(state, ui)]
     board = ui.board
     out += [Ahead(details=(board.card_texts.get(card) or printed,))
@@ -422,12 +429,17 @@ def likely_titles(state: Mapping[str, Any], ui: UiState) -> list[str]:
     when the current player is to roll, the questions of the squares two to twelve steps
     ahead (to buy one nobody owns, to draw a card), doubles, the turn's end and jail (a
     third double, the square, no double from jail); when the turn is to end, the next
-    player's first question (to roll, or the jail's)."""
+    player's first question (to roll, or the jail's); while a decision waits, the turn
+    going on once it is answered, and while a card is to be drawn, the roll for a
+    utility's rent it may bring (`_card_rent_titles`)."""
     table = table_of(state, ui)
     cur = table.current
     me = table.player(cur)
-    if me is None or table.winner or table.decision is not None:
+    if me is None or table.winner:
         return []
+    if table.decision is not None:  # answered, the turn goes on (or a card's rent roll)
+        return _card_rent_titles(state, ui, table.decision) + [
+            text(key, player=cur) for key in ("prompt_end_turn", "prompt_roll_again")]
     press = table.press("roll")
     if press is None or press["do"] != "roll":  # the turn ends: whose turn comes next
         seats = [s for s in table.players if not s.bankrupt]
@@ -453,6 +465,23 @@ def likely_titles(state: Mapping[str, Any], ui: UiState) -> list[str]:
         elif kind in CARD_SQUARES:
             out.append(_draw_title(ui, cur, kind))
     return list(dict.fromkeys(out))
+
+
+def _card_rent_titles(state: Mapping[str, Any], ui: UiState, decision: Decision) -> list[str]:
+    """While a card is to be drawn: the roll for a utility's rent a card of the edition may
+    send the drawer to ("pay ten times the dice", `BoardInfo.card_rent_dice`), for each
+    utility another player owns, as `build_prompt` words it (issue 28: its title wraps onto
+    two lines, about a millisecond laid out cold)."""
+    if decision.kind != "draw" or not ui.board.card_rent_dice:
+        return []
+    table = table_of(state, ui)
+    who = decision.player
+    return [text("prompt_roll_for_rent", player=who, square=square_name(state, ui, sq.index),
+                 multiplier=times)
+            for sq in ui.board.squares if sq.kind == "utility"
+            for deed in [table.deed(sq.index)]
+            if deed is not None and deed.owner not in (None, who) and not deed.mortgaged
+            for times in ui.board.card_rent_dice]
 
 
 def _deck_text(deck: str) -> str:
