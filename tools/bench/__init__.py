@@ -207,7 +207,7 @@ def main(argv: list[str]) -> int:
             errors[name] = f"{type(exc).__name__}: {exc}"
     from tools.bench.peer import ratios
 
-    results.update(ratios(results))  # the engine against the peer, when both ran
+    results.update(ratios(results))  # the engine part against the peer, unpaired
     results["bench.seconds"] = round(time.perf_counter() - started, 1)
     if errors:
         results["errors"] = errors
