@@ -44,8 +44,11 @@ from typing import Any
 
 #: the peer's commit the figures in docs/bench.md were measured with
 PEER_COMMIT = "7c4df31b7c299c245453b12e9fa327ee38c81d8f"
-#: rounds of alternating slices, and each side's CPU seconds over all of them
-SLICES = 5
+#: rounds of alternating slices, and each side's CPU seconds over all of them: short slices
+#: pair better (the load here swings the rates by +-25 % within a second); the peer against
+#: itself gave medians within 0.7 % of 1 at 60 x 0.05 s, 2-16 % off at 5 x 0.6 s
+#: (docs/bench.md, the tenth pass)
+SLICES = 60
 SECONDS = 3.0
 
 #: the slice loop both kinds of child run: `play(seed)` plays one whole game and says its
@@ -224,19 +227,22 @@ def peer_checkout() -> Path | None:
 
 
 def _figures(prefix: str, ratios: list[float]) -> dict[str, Any]:
+    """The median of the rounds' ratios, and their spread: least, quartiles, greatest."""
+    q1, _median, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
     return {
         prefix: round(statistics.median(ratios), 3),
         f"{prefix}_min": round(min(ratios), 3),
+        f"{prefix}_q1": round(q1, 3),
+        f"{prefix}_q3": round(q3, 3),
         f"{prefix}_max": round(max(ratios), 3),
-        f"{prefix}s": [round(r, 3) for r in ratios],
     }
 
 
 def run_bench(seconds: float = SECONDS, slices: int = SLICES) -> dict[str, Any]:
     """peer.player_turns_per_s and peer.moves_per_s (CPU time, over all its slices), its
     games, and the engines' paired ratios against it (`peer.plain_engine_ratio`, with
-    `_min`, `_max` and the rounds' list; `peer.compiled_engine_ratio` the same when the
-    compiled engine is built), or peer.skipped. `seconds` is each side's CPU time over its
+    `_min`, `_q1`, `_q3`, `_max`; `peer.compiled_engine_ratio` the same when the compiled
+    engine is built), or peer.skipped. `seconds` is each side's CPU time over its
     `slices` slices."""
     from tools.bench.proc import CHECKOUT, child_env
 
