@@ -240,7 +240,12 @@ def test_a_panel_drawn_once_is_kept_ahead_and_shown_with_one_blit(
     assert not keep_panel_ahead(title, size)  # kept already
     drawn: list[str] = []
     real = panels._draw_prompt
-    monkeypatch.setattr(panels, "_draw_prompt", lambda *a: (drawn.append("x"), real(*a)))
+
+    def counting(*args: Any) -> None:
+        drawn.append("x")
+        real(*args)
+
+    monkeypatch.setattr(panels, "_draw_prompt", counting)
     assert _drawn_panel(surface, prompt) == cold  # one blit, the very pixels
     assert drawn == []
     other = Prompt(title, ["in jail"], [Action("roll", "Roll")], player="Ann")
