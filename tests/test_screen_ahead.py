@@ -13,13 +13,14 @@ import pytest
 
 from companion.game.api import Source
 from companion.game.session import GameSession
-from companion.screen import painter
+from companion.screen import painter, theme
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
 from companion.screen.painter import Painter
-from companion.screen.render import game_layout, lay_ahead
+from companion.screen.render import game_layout, keep_panel_ahead, lay_ahead
+from companion.screen.views import panels
 from companion.screen.views.panels import draw_prompt
-from companion.screen.views.prompt import Ahead, Prompt, likely_titles, table_of
+from companion.screen.views.prompt import Action, Ahead, Prompt, likely_titles, table_of
 from tools.bench.journal import bot_script
 
 BOT = Source("script", banker=True)
@@ -209,3 +210,44 @@ def test_whose_turn_laid_out_ahead_is_drawn_without_freetype(
     who_box = panels._header_boxes(p, game_layout(surface.get_size()).header)[3]
     panels._whose_words(p, who_box, name, color)
     assert (calls == []) is ahead
+
+
+def _drawn_panel(surface: pygame.Surface, prompt: Prompt) -> bytes:
+    """`prompt`'s panel drawn on `surface` (on the screen's ground) and its pixels."""
+    surface.fill(theme.BACKGROUND)
+    layout = game_layout(surface.get_size())
+    draw_prompt(Painter(surface, 1.0, 1.0), layout, prompt, {"Ann": (200, 40, 40)})
+    return pygame.image.tobytes(surface.subsurface(layout.prompt), "RGB")
+
+
+def test_a_panel_drawn_once_is_kept_ahead_and_shown_with_one_blit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision panel the screen drew once (not kept: PANELS keeps one from its second
+    drawing) is drawn into PANELS ahead when a press may bring its title again, from the
+    very prompt the screen showed: the next showing is one blit, the same pixels as a
+    panel drawn anew; a title never drawn, or a panel kept already, costs nothing."""
+    painter.forget()
+    surface = pygame.display.set_mode((800, 480))
+    size = surface.get_size()
+    title = "Ann: roll the dice"
+    prompt = Prompt(title, ["in jail"], [Action("roll", "Roll"), Action("no", "Pay €50")],
+                    player="Ann")
+    assert not keep_panel_ahead(title, size)  # never drawn: nothing to keep
+    cold = _drawn_panel(surface, prompt)
+    assert not painter.PANELS.items  # drawn once: not kept
+    assert keep_panel_ahead(title, size)
+    assert len(painter.PANELS.items) == 1
+    assert not keep_panel_ahead(title, size)  # kept already
+    drawn: list[str] = []
+    real = panels._draw_prompt
+
+    def counting(*args: Any) -> None:
+        drawn.append("x")
+        real(*args)
+
+    monkeypatch.setattr(panels, "_draw_prompt", counting)
+    assert _drawn_panel(surface, prompt) == cold  # one blit, the very pixels
+    assert drawn == []
+    other = Prompt(title, ["in jail"], [Action("roll", "Roll")], player="Ann")
+    _drawn_panel(surface, other)  # the same title with other buttons: drawn anew
+    assert drawn == ["x"]

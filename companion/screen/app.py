@@ -19,7 +19,7 @@ import pygame
 
 from companion.game.table.records import version_of
 from companion.screen.controller import Controller
-from companion.screen.render import lay_ahead, render
+from companion.screen.render import keep_panel_ahead, lay_ahead, render
 from companion.screen.views.board_map import player_colors
 from companion.screen.views.dice import SPEED_KEYS
 from companion.screen.views.prompt import Ahead, likely_words
@@ -31,6 +31,10 @@ KEY_BUTTONS = {"r": "roll", "y": "yes", "n": "no", "g": "pass_go", "u": "undo", 
 FRAME_MS = 16  # animation frames at about 60 Hz
 #: how long M is held for the banker menu: the panel's default `[buttons] hold_seconds`
 MENU_HOLD_S = 1.0
+#: how many of the titles a press may bring next have their panels kept whole ahead
+#: (`render.keep_panel_ahead`): the first guesses (the turn going on, the next roll), not
+#: the squares ahead, whose panels pushed the recurring ones out of PANELS
+PANELS_AHEAD = 3
 IDLE_WAKE_MS = 1000  # even when idle, look at the stop flag once a second
 
 
@@ -222,6 +226,9 @@ class ScreenLoop:
         #: the state they were guessed from (`_read_ahead`)
         self.ahead: list[Ahead] = []
         self.ahead_of: object = None
+        #: the titles of those whose panels the screen drew once, to keep whole after the
+        #: words (`render.keep_panel_ahead`)
+        self.panels_ahead: list[str] = []
         #: Python's cyclic collector was switched off by the loop (`_collector_waits`)
         self.collector_held = False
         controller.wake = self._post_wake
@@ -362,13 +369,18 @@ class ScreenLoop:
             if self.ahead_of is not state:
                 self.ahead_of = state
                 self.ahead = likely_words(state, c.ui, player_colors(state, c.ui))
+                self.panels_ahead = [words.title for words in self.ahead
+                                     if words.title][:PANELS_AHEAD]
             size = self.surface.get_size()
             while self.ahead:
                 if lay_ahead(self.ahead.pop(0), size):
                     return True
+            while self.panels_ahead:  # then the panels drawn once, whole (issue 28)
+                if keep_panel_ahead(self.panels_ahead.pop(0), size):
+                    return True
         except Exception:  # a guess: what it misses is drawn cold, as before
             log.exception("laying out the next prompts ahead failed")
-            self.ahead = []
+            self.ahead, self.panels_ahead = [], []
         return False
 
     def wait_events(self, timeout_ms: int) -> list[pygame.event.Event]:

@@ -281,8 +281,7 @@ class Painter:
         if area.width <= 0 or area.height <= 0:
             draw()
             return
-        full = (key, rect.size, area.size, self.sx, self.sy,
-                tuple(self.surface.get_at(area.topleft)))
+        full = self._part_key(key, rect, area)
         found = store.get(full)
         if found is not None:
             picture, at, texts, spots = found
@@ -303,6 +302,30 @@ class Painter:
         draw()
         store.put(full, (self.surface.subsurface(area).copy(), area.topleft,
                          self.texts[first_text:], self.hotspots[first_spot:]))
+
+    def _part_key(self, key: tuple[Any, ...], rect: pygame.Rect,
+                  area: pygame.Rect) -> tuple[Any, ...]:
+        """What a part is kept by (`part`): `key`, the sizes, the scale, the ground."""
+        return (key, rect.size, area.size, self.sx, self.sy,
+                tuple(self.surface.get_at(area.topleft)))
+
+    def keep_ahead(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
+                   store: PartStore) -> bool:
+        """Draw a part that `part` drew once and did not keep (a store with `again`) and
+        keep it now, so that its next showing is one blit (issue 28: a decision panel
+        laid out ahead, after the frame, on a scratch surface whose ground is the
+        screen's); False when it is kept already or was not drawn before (nothing done)."""
+        area = rect.clip(self.surface.get_rect())
+        if area.width <= 0 or area.height <= 0:
+            return False
+        full = self._part_key(key, rect, area)
+        if full in store.items or full not in store.seen:
+            return False
+        first_text, first_spot = len(self.texts), len(self.hotspots)
+        draw()
+        store.put(full, (self.surface.subsurface(area).copy(), area.topleft,
+                         self.texts[first_text:], self.hotspots[first_spot:]))
+        return True
 
     def hotspot(self, rect: pygame.Rect, action: str, arg: Any = None) -> None:
         """Make `rect` a touch target."""

@@ -38,6 +38,7 @@ from companion.screen.views.panels import (
     draw_players,
     draw_prompt,
     format_clock,
+    keep_prompt_ahead,
     lay_header_whose,
     lay_header_words,
     lay_prompt_title,
@@ -311,6 +312,20 @@ def lay_ahead(words: Ahead, size: tuple[int, int]) -> bool:
     while len(AHEAD) > AHEAD_KEPT:
         del AHEAD[next(iter(AHEAD))]
     return True
+
+
+def keep_panel_ahead(title: str, size: tuple[int, int]) -> bool:
+    """Keep the decision panel the screen drew last with `title` (a title a press may
+    bring next, `views.prompt.likely_titles`) in PANELS for a window of `size`, drawn on
+    the scratch surface on the screen's ground, when the screen drew it once and did not
+    keep it (`panels.keep_prompt_ahead`): its next showing is then one blit rather than
+    drawn anew and copied in the first frame (issue 28). False: nothing done."""
+    if not title:
+        return False
+    surface, game = _scratch_for(size)
+    surface.fill(theme.BACKGROUND, game.prompt)
+    sx, sy = scales(size)
+    return keep_prompt_ahead(Painter(surface, sx, sy), game, title)
 
 
 def _scratch_for(size: tuple[int, int]) -> tuple[pygame.Surface, GameLayout]:

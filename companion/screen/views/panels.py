@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
@@ -564,14 +565,45 @@ def draw_button(p: Painter, box: pygame.Rect, button: str, label: str, narrow: b
     p.hotspot(box, "button", button)
 
 
+#: the decision panels drawn lately, by title, latest last, as `build_prompt` made them
+#: and in the colour they were drawn in: what `keep_prompt_ahead` draws into PANELS once
+#: a press may bring one again (a panel is kept only from its second drawing on)
+DRAWN: OrderedDict[str, tuple[Prompt, theme.Color]] = OrderedDict()
+#: how many of them are remembered (PANELS remembers 4 x 16 drawn once)
+DRAWN_KEPT = 64
+
+
+def _panel_key(prompt: Prompt, color: theme.Color) -> tuple[Any, ...]:
+    """What a decision panel is kept by in PANELS: everything it shows."""
+    return ("prompt", (prompt.title, tuple(prompt.details), bool(prompt.refusal),
+                       tuple((a.button, a.label) for a in prompt.actions), tuple(color),
+                       i18n_language()))
+
+
 def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme.Color]) -> None:
     """The decision panel: what the device waits for, details, the buttons that answer;
     kept whole per what it shows (a prompt seen before is one blit, `painter.PANELS`)."""
     color = colors.get(str(prompt.player), theme.ACCENT)
-    shown = (prompt.title, tuple(prompt.details), bool(prompt.refusal),
-             tuple((a.button, a.label) for a in prompt.actions), tuple(color), i18n_language())
-    p.part(("prompt", shown), layout.prompt, partial(_draw_prompt, p, layout, prompt, color),
-           store=PANELS)
+    p.part(_panel_key(prompt, color), layout.prompt,
+           partial(_draw_prompt, p, layout, prompt, color), store=PANELS)
+    DRAWN[prompt.title] = (prompt, color)
+    DRAWN.move_to_end(prompt.title)
+    if len(DRAWN) > DRAWN_KEPT:
+        DRAWN.popitem(last=False)
+
+
+def keep_prompt_ahead(p: Painter, layout: Any, title: str) -> bool:
+    """The decision panel drawn last with `title` (`DRAWN`), drawn on `p`'s scratch surface
+    and kept in PANELS when the screen drew it once and did not keep it, so that a press
+    that brings it again shows it with one blit instead of drawing it (issue 28's tenth
+    round: a panel's second showing, 0.2-0.5 ms of a first frame). The very prompt
+    `build_prompt` made for the screen, not a guess of its words; False: nothing done."""
+    drawn = DRAWN.get(title)
+    if drawn is None:
+        return False
+    prompt, color = drawn
+    return p.keep_ahead(_panel_key(prompt, color), layout.prompt,
+                        partial(_draw_prompt, p, layout, prompt, color), PANELS)
 
 
 def lay_prompt_title(p: Painter, layout: Any, title: str, details: Sequence[str] = ()) -> None:
