@@ -4,7 +4,7 @@ a title laid out ahead is drawn by the next frame without asking freetype again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ import pytest
 
 from companion.game.api import Source
 from companion.game.session import GameSession
+from companion.game.table.view import TableView
 from companion.screen import painter, theme
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
@@ -94,12 +95,15 @@ def test_a_guess_whose_glyphs_were_pushed_out_is_laid_out_again(
     assert calls == []  # and the frame finds it
 
 
-def test_the_guess_names_the_prompt_a_roll_or_the_turns_end_brings(tmp_path: Path) -> None:
-    script = bot_script(seed=7, count=300)
-    named = guessed = 0
+def _played(tmp_path: Path, seed: int, count: int, language: str
+            ) -> Iterator[tuple[TableView, list[str], dict[str, Any], TableView, str]]:
+    """A bot game played through a real session and the screen's loop, a command at a
+    time: the table before each command, the titles guessed then, the command, the table
+    after it and the title of the prompt its frames settled on."""
+    script = bot_script(seed=seed, count=count)
     with GameSession.open(tmp_path) as session:
         session.submit(script[0], BOT)
-        controller = Controller(session, language="en")
+        controller = Controller(session, language=language)
         loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
         loop.draw()
         for command in script[1:]:
@@ -116,18 +120,24 @@ def test_the_guess_names_the_prompt_a_roll_or_the_turns_end_brings(tmp_path: Pat
             frame = controller.frame
             assert frame is not None and frame.prompt is not None
             after = table_of(controller.state or {}, controller.ui)
-            if table.decision is not None or after.winner or command.get("do") not in (
-                    "roll", "end_turn") or after.turn.number > table.turn.number + 1:
-                continue
-            # a roll of the turn: the square it lands on asks to buy or draw, else the turn
-            # goes on; the turn's end: the next player's first question
-            decision = after.decision
-            kind = decision.kind if decision is not None else None
-            if kind not in (None, "buy", "draw") or (
-                    decision is not None and decision.deck == "bus_tickets"):
-                continue
-            named += 1
-            guessed += frame.prompt.title in guess
+            yield table, guess, command, after, frame.prompt.title
+
+
+def test_the_guess_names_the_prompt_a_roll_or_the_turns_end_brings(tmp_path: Path) -> None:
+    named = guessed = 0
+    for table, guess, command, after, title in _played(tmp_path, 7, 300, "en"):
+        if table.decision is not None or after.winner or command.get("do") not in (
+                "roll", "end_turn") or after.turn.number > table.turn.number + 1:
+            continue
+        # a roll of the turn: the square it lands on asks to buy or draw, else the turn
+        # goes on; the turn's end: the next player's first question
+        decision = after.decision
+        kind = decision.kind if decision is not None else None
+        if kind not in (None, "buy", "draw") or (
+                decision is not None and decision.deck == "bus_tickets"):
+            continue
+        named += 1
+        guessed += title in guess
     assert named > 100
     assert guessed == named
 
@@ -161,32 +171,14 @@ def test_the_guess_names_the_roll_for_rent_a_drawn_card_brings(tmp_path: Path) -
     """A card that sends its drawer to a utility another player owns asks for a fresh roll
     for the rent ("ten times the dice"): its title, two lines long, is among the guesses
     while the card is still to be drawn (the bench's game, seed 3, draws one at move 114)."""
-    script = bot_script(seed=3, count=120)
     named = guessed = 0
-    with GameSession.open(tmp_path) as session:
-        session.submit(script[0], BOT)
-        controller = Controller(session, language="fr")
-        loop = ScreenLoop(controller, pygame.display.set_mode((800, 480)))
-        loop.draw()
-        for command in script[1:]:
-            state = controller.state
-            assert state is not None
-            before = table_of(state, controller.ui).decision
-            guess = likely_titles(state, controller.ui)
-            outcome = session.submit(command, BOT)
-            assert outcome.accepted
-            controller.drain_updates(outcome.version)
-            loop.draw()
-            while loop.follow_up:
-                loop.draw()
-            frame = controller.frame
-            assert frame is not None and frame.prompt is not None
-            after = table_of(controller.state or {}, controller.ui).decision
-            if before is None or before.kind != "draw" or after is None or \
-                    after.kind != "roll_for_rent":
-                continue
-            named += 1
-            guessed += frame.prompt.title in guess
+    for table, guess, _command, after, title in _played(tmp_path, 3, 120, "fr"):
+        before, now = table.decision, after.decision
+        if before is None or before.kind != "draw" or now is None or \
+                now.kind != "roll_for_rent":
+            continue
+        named += 1
+        guessed += title in guess
     assert named >= 1
     assert guessed == named
 
