@@ -8,9 +8,12 @@ remote keeps (cookie secret, banker PIN, seats, trade proposals, net worth serie
 
 from __future__ import annotations
 
+import io
+import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, cast
@@ -18,8 +21,10 @@ from typing import Any, cast
 from flask import Flask, Request, Response, g, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, want_bytes
+from werkzeug.http import parse_cookie
 
-from companion.game.api import GameSessionProtocol
+from companion.game.api import JSON, GameSessionProtocol
+from companion.game.limits import loads_bounded
 from companion.game.pins import PIN_FILE, PinGuard, PinStore
 from companion.game.table.offers import OfferStore
 from companion.words.table_language import TableLanguage
@@ -29,11 +34,14 @@ from web_remote.context import (
     TableHooks,
     csrf_token,
     identity,
+    identity_of,
     refuse,
     remote,
 )
+from web_remote.guard import Identity, Refusal, authorize
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_ADDRESS, Hub
 from web_remote.i18n import _
+from web_remote.present import board_size
 from web_remote.security import (
     SEATS_FILE,
     TABLE_SLOT,
@@ -107,12 +115,9 @@ class DailyCookie(SecureCookieSessionInterface):
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
         key = (value, want_bytes(app.secret_key))
-        with self._opened_lock:
-            kept = self._opened.get(key)
-        if kept is not None:
-            data, signed = kept
-            if 0 <= int(time.time()) - signed <= max_age:  # itsdangerous' own test of age
-                return self.session_class(data)  # a copy: its values are immutable
+        data = self.kept(app, value)
+        if data is not None:
+            return self.session_class(data)  # a copy: its values are immutable
         signer = self.get_signing_serializer(app)
         if signer is None:
             return None
@@ -127,6 +132,29 @@ class DailyCookie(SecureCookieSessionInterface):
                 while len(self._opened) > OPENED_COOKIES:
                     del self._opened[next(iter(self._opened))]
         return self.session_class(data)
+
+    def kept(self, app: Flask, value: str) -> dict[str, Any] | None:
+        """What the cookie `value` holds (a copy) when its signature was checked already
+        under this app's key and it is within its 30 days now; None otherwise (then only
+        `open_session`'s whole check can say)."""
+        if not app.secret_key or not value:
+            return None
+        with self._opened_lock:
+            kept = self._opened.get((value, want_bytes(app.secret_key)))
+        if kept is None:
+            return None
+        data, signed = kept
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        if 0 <= int(time.time()) - signed <= max_age:  # itsdangerous' own test of age
+            return dict(data)
+        return None
+
+    def resigns(self, app: Flask, data: Mapping[str, Any]) -> bool:
+        """Whether an answer to a phone whose cookie holds `data` (and leaves it as it is)
+        would carry the cookie signed again (`should_set_cookie`: not signed yet today)."""
+        return bool(data.get("_permanent")) and bool(
+            app.config["SESSION_REFRESH_EACH_REQUEST"]) and \
+            data.get(SIGNED_DAY) != int(time.time() // 86_400)
 
     def should_set_cookie(self, app: Flask, session_: SessionMixin) -> bool:
         """Changed, or a permanent session not signed yet today (marked so now)."""
@@ -179,6 +207,8 @@ def _before() -> Response | None:
     return None
 
 
+log = logging.getLogger(__name__)
+
 #: the headers every answer carries, unless its view set its own
 GUARD_HEADERS = (
     ("X-Content-Type-Options", "nosniff"),
@@ -197,6 +227,143 @@ def _after(resp: Response) -> Response:
         if name.lower() not in present:
             headers.add(name, value)
     return resp
+
+
+#: what the move's own path answers an accepted move with, besides its length: the headers
+#: Flask's answer carries (its JSON type, the guard headers, and `Vary: Cookie` for an
+#: answer that read the cookie), in Flask's order
+_MOVE_HEADERS = [("Content-Type", "application/json")]
+_MOVE_AFTER = [*GUARD_HEADERS, ("Vary", "Cookie")]
+#: the move's route
+MOVE_PATH = "/api/commands"
+
+
+class MoveFastPath:
+    """A phone's move (`POST /api/commands`) answered without Flask's request machinery
+    when nothing about it is out of the ordinary: Flask's request and app contexts, the
+    cookie's session object, the URL map, the hooks and the response object were about
+    half of the Flask call's CPU on a move, which every phone waits for (issue 28).
+
+    Every check Flask's path makes is made, in the same functions: the cookie (its
+    signature checked before, by `DailyCookie`, and within its 30 days), who holds the phone
+    and that they may act (`identity_of`), the table's origin and the CSRF token, the size
+    and type of the body, its JSON read with bounded nesting, the version, the command
+    authorized for the phone's own seat (`guard.authorize`) and not one to confirm first,
+    and the phone's rate limit, which is the one check that counts and so comes last. At the
+    first check that does not pass, or anything unusual (a cookie not seen yet or to be
+    signed again today, a form's CSRF field, a command to confirm), the request goes to
+    Flask whole, untouched (its body put back), which answers it as before: refusals are
+    always Flask's, in the phone's language. A move the game refuses after it was submitted
+    is answered by Flask's own `outcome_response` in a request context of its own; an
+    accepted one with Flask's very bytes and headers (tests/test_web_move_path.py)."""
+
+    def __init__(self, app: Flask, inner: Any) -> None:
+        self.app = app
+        self.inner = inner
+        #: moves answered here (the rest went to Flask): for the tests
+        self.answered = 0
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("PATH_INFO") == MOVE_PATH and environ.get("REQUEST_METHOD") == "POST":
+            with self.app.app_context():
+                answer = self._move(environ, start_response)
+            if answer is not None:
+                return answer
+        return self.inner(environ, start_response)
+
+    def _checked(self, environ: dict[str, Any]) -> tuple[Remote, Identity, JSON, int] | None:
+        """The remote, who asks, the command as it will be submitted and the version the
+        phone saw, its rate limit taken; None when Flask must answer (nothing was changed)."""
+        app, r = self.app, remote()
+        interface = app.session_interface
+        if not isinstance(interface, DailyCookie):
+            return None
+        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+        held = interface.kept(app, cookies.get(app.config["SESSION_COOKIE_NAME"], ""))
+        if held is None or interface.resigns(app, held):
+            return None
+        who = identity_of(held, r)
+        if who is None or not who.can_act:
+            return None
+        config = r.config
+        ours = table_origin_keys(
+            str(environ.get("wsgi.url_scheme") or "http"), str(environ.get("SERVER_NAME") or ""),
+            str(environ.get("SERVER_PORT") or ""), tuple(config["table_names"]),
+            config.get("table_url") or None)
+        if not same_origin(environ.get("HTTP_ORIGIN"), environ.get("HTTP_REFERER"), ours):
+            return None
+        sent, expected = environ.get("HTTP_X_CSRF_TOKEN"), held.get("csrf")
+        if not sent or not isinstance(expected, str) or not secrets.compare_digest(
+                str(sent), expected):
+            return None
+        kind = str(environ.get("CONTENT_TYPE") or "").split(";", 1)[0].strip().lower()
+        length = str(environ.get("CONTENT_LENGTH") or "")
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if kind != "application/json" or not length.isdigit() or (
+                limit is not None and int(length) > limit):
+            return None
+        raw = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(raw)  # Flask reads it again where it answers
+        try:
+            body = loads_bounded(raw)
+        except ValueError:  # not JSON, nested too deep (InputTooComplex), not UTF-8
+            return None
+        if not isinstance(body, dict):
+            return None
+        version, command = body.get("version"), body.get("command")
+        if isinstance(version, bool) or not isinstance(version, int):
+            return None
+        if isinstance(command, dict) and not isinstance(command.get("by"), str | None):
+            return None
+        view = r.table(r.session.state())
+        try:
+            checked = authorize(command, who, view, board_size(view))
+        except Refusal:
+            return None
+        if api.confirm_question(checked, who, view) is not None:
+            return None
+        if not r.limiter.allow(str(held.get("dev") or f"ip:{environ.get('REMOTE_ADDR')}")):
+            return None  # Flask's hook refuses it (a refused take takes nothing)
+        return r, who, checked, version
+
+    def _move(self, environ: dict[str, Any], start_response: Any) -> Any:
+        """The answer's body, once `start_response` was called; None: Flask answers."""
+        try:
+            checked = self._checked(environ)
+        except Exception:  # Flask's path meets it too, and answers as it does
+            log.debug("the move's own path left a request to Flask", exc_info=True)
+            return None
+        if checked is None:
+            return None
+        r, who, command, version = checked
+        scope = environ.get("asgi.scope")
+        if isinstance(scope, dict):
+            scope[TABLE_SLOT] = True  # a player's or the banker's request, as `_before` says
+        self.answered += 1
+        try:
+            out = r.session.submit(command, api.source_of(who), expect_version=version)
+        except Exception as exc:  # as Flask answers an error of its view
+            error: Exception = exc
+            return self._in_flask(environ, start_response, who,
+                                  lambda: self.app.handle_exception(error))
+        if not out.accepted:
+            return self._in_flask(environ, start_response, who,
+                                  lambda: self.app.process_response(api.outcome_response(out)))
+        data = api.accepted_body(out).encode()
+        start_response("200 OK", [*_MOVE_HEADERS, ("Content-Length", str(len(data))),
+                                  *_MOVE_AFTER])
+        return [data]
+
+    def _in_flask(self, environ: dict[str, Any], start_response: Any, who: Identity,
+                  answer: Callable[[], Response]) -> Any:
+        """An answer made by Flask's own functions in a request context of this request
+        (the phone's language, its hooks after the view, its cookie)."""
+        with self.app.request_context(environ):
+            g.lang = i18n.pick_language(remote().table_language.spoken,
+                                        remote().config["default_language"])
+            g.who = who
+            resp = answer()
+        return resp(environ, start_response)
 
 
 def create_app(session_: GameSessionProtocol, data_dir: Path,
@@ -274,6 +441,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n._, i18n.ngettext, newstyle=True)
+    app.wsgi_app = MoveFastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_before)
     app.after_request(_after)
 

@@ -6,7 +6,7 @@ the remote. The app factory and the views both import it; it imports neither.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -271,16 +271,21 @@ def identity() -> Identity | None:
     hold the seat (the banker may have released it), and a banker cookie must be of the
     banker sessions' generation now (locking a banker phone or changing the PIN ends the
     others)."""
-    role = session.get("role")
+    return identity_of(session, remote())
+
+
+def identity_of(held: Mapping[str, Any], r: Remote) -> Identity | None:
+    """`identity` from what a phone's cookie holds (`held`), for the remote `r`: the one
+    reading of a cookie, which the move's own path (web_remote.app.MoveFastPath) shares."""
+    role = held.get("role")
     if role not in ("player", "spectator", "banker"):
         return None
-    r = remote()
-    device = str(session.get("dev", ""))
-    player = session.get("player")
+    device = str(held.get("dev", ""))
+    player = held.get("player")
     player = player if isinstance(player, str) else None
     if player is not None and not r.seats.holds(player, device):
         return None
-    banker = bool(session.get("banker")) and session.get("bgen") == r.pin.store.generation
+    banker = bool(held.get("banker")) and held.get("bgen") == r.pin.store.generation
     if role == "banker" and not banker:
         role = "spectator"
     return Identity(role=role, player=player, banker=banker, device=device)

@@ -60,13 +60,19 @@ def json_answer(data: Any) -> Response:
     return Response(_ENCODER.encode(data) + "\n", mimetype="application/json")
 
 
+def accepted_body(out: Outcome) -> str:
+    """The JSON text of an accepted move's answer (`outcome_response`'s, and the move's own
+    path's: web_remote.app.MoveFastPath)."""
+    return _ENCODER.encode({"ok": True, "version": out.version, "events": out.events}) + "\n"
+
+
 def outcome_response(out: Outcome, state: dict[str, Any] | None = None) -> Response:
     """An Outcome as the API's answer: 200, 409 (stale: refresh) or 422 (refused).
 
     A refusal keeps its code and params; `message` says it in the phone's language (square
     names and money from `state`, the table now), `message_en` in English for logs."""
     if out.accepted:
-        return json_answer({"ok": True, "version": out.version, "events": out.events})
+        return Response(accepted_body(out), mimetype="application/json")
     stale = out.code == "stale_version"
     if state is None:
         state = remote().session.state()
