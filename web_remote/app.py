@@ -344,24 +344,24 @@ class MoveFastPath:
             out = r.session.submit(command, api.source_of(who), expect_version=version)
         except Exception as exc:  # as Flask answers an error of its view
             error: Exception = exc
-            return self._in_flask(environ, start_response, who,
+            return self._in_flask(environ, start_response,
                                   lambda: self.app.handle_exception(error))
         if not out.accepted:
-            return self._in_flask(environ, start_response, who,
+            return self._in_flask(environ, start_response,
                                   lambda: self.app.process_response(api.outcome_response(out)))
         data = api.accepted_body(out).encode()
         start_response("200 OK", [*_MOVE_HEADERS, ("Content-Length", str(len(data))),
                                   *_MOVE_AFTER])
         return [data]
 
-    def _in_flask(self, environ: dict[str, Any], start_response: Any, who: Identity,
+    def _in_flask(self, environ: dict[str, Any], start_response: Any,
                   answer: Callable[[], Response]) -> Any:
         """An answer made by Flask's own functions in a request context of this request
         (the phone's language, its hooks after the view, its cookie)."""
         with self.app.request_context(environ):
             g.lang = i18n.pick_language(remote().table_language.spoken,
                                         remote().config["default_language"])
-            g.who = who
+            g.who = identity()  # read from the cookie, as `_before` does (`Vary: Cookie`)
             resp = answer()
         return resp(environ, start_response)
 
