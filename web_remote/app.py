@@ -310,8 +310,8 @@ class MoveFastPath:
             return None
         if not isinstance(body, dict):
             return None
-        version, command = body.get("version"), body.get("command")
-        if isinstance(version, bool) or not isinstance(version, int):
+        version, command = api.seen_version(body), body.get("command")
+        if version is None:
             return None
         if isinstance(command, dict) and not isinstance(command.get("by"), str | None):
             return None

@@ -106,9 +106,16 @@ def _body() -> dict[str, Any]:
     return data
 
 
-def _version(body: dict[str, Any]) -> int:
+def seen_version(body: dict[str, Any]) -> int | None:
+    """The version of the table a command's body says the phone saw (None: none, or not a
+    whole number)."""
     version = body.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
+    return None if isinstance(version, bool) or not isinstance(version, int) else version
+
+
+def _version(body: dict[str, Any]) -> int:
+    version = seen_version(body)
+    if version is None:
         raise Refusal("bad_version", _("Say which version of the table you saw."))
     return version
 
