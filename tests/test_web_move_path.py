@@ -212,3 +212,32 @@ def test_a_phone_reloading_forty_times_still_moves(tables: tuple[Table, Table]) 
     fast.ann.refresh_csrf()
     assert fast.ann.command({"do": "pay", "to": "Bo", "amount": 2}).status_code == 200
     assert fast.path.answered == 1
+
+
+#: the checks the move's own path mirrors, as they were when it was last held to them:
+#: Flask's hook for every request, the move's view and what it calls to check a command
+MIRRORED = {
+    "web_remote.app._before": "8ac291f5c2effea9",
+    "web_remote.views.api.commands": "9089d153c203b695",
+    "web_remote.views.api.joined": "e55c4105696d3bb4",
+    "web_remote.views.api._body": "9672231713ad36ce",
+}
+
+
+def test_the_checks_it_mirrors_are_the_ones_it_was_held_to() -> None:
+    """A tripwire: a check added to Flask's path for a move (its hook, the view, the body's
+    reading) must be added to MoveFastPath too, or the move's own path would skip it. When
+    one of these changes, review `MoveFastPath._checked` against it, then update the
+    digests here (the failure prints them)."""
+    import hashlib
+    import importlib
+    import inspect
+
+    found = {}
+    for name in MIRRORED:
+        module, attr = name.rsplit(".", 1)
+        source = inspect.getsource(getattr(importlib.import_module(module), attr))
+        found[name] = hashlib.sha256(source.encode()).hexdigest()[:16]
+    assert found == MIRRORED, (
+        "Flask's path for a move changed: review web_remote.app.MoveFastPath._checked "
+        f"against it, then set MIRRORED to {found}")
