@@ -242,18 +242,21 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
     try:
         # a record is looked up by its type first: an isinstance that fails (a record is no
         # dict) costs more than the look-up, and records are what most callers send
-        handler = _HANDLERS.get(type(command))
-        if handler is None:  # JSON, a new_game, or not a command at all
+        # (a subscript, not a `get` call: a method call costs more, and a miss is rare)
+        try:
+            handler = _HANDLERS[type(command)]
+            cmd = command  # type: ignore[assignment]  # a key of _HANDLERS: a record
+        except KeyError:  # JSON, a new_game, or not a command at all
             cmd = parse_command(command) if isinstance(command, dict) else command
-            handler = _HANDLERS.get(type(cmd))
-            if handler is None:
+            found = _HANDLERS.get(type(cmd))
+            if found is None:
                 if not isinstance(cmd, NewGame):
                     parse_command(cmd)  # not a command at all: refused as the parser does
                 if state.winner >= 0:
-                    raise _game_over(state)
-                raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
-        else:
-            cmd = command  # type: ignore[assignment]  # a key of _HANDLERS: a record
+                    raise _game_over(state) from None
+                raise RulesError(Code.NOT_NOW,
+                                 f"{cmd.do.value} is not a command within a game") from None
+            handler = found
         if state.winner >= 0:
             raise _game_over(state)
         if COMPILED:
