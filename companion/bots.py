@@ -94,18 +94,20 @@ class Bots:
     def __init__(self) -> None:
         self.trade_turn = -1
         self._owner_seen: tuple[int, ...] = ()
-        self._held: dict[int, list[int]] = {}
+        #: per player (by index: a list subscript is cheaper than a dict look-up), None
+        #: until looked at since the owners last changed: the lots held of each group
+        self._held: list[list[int] | None] = []
         #: each colour group's owners in the state last looked at (_owner_seen)
         self._group_owners: list[tuple[int, ...]] = []
-        self._buildable: dict[int, list[tuple[int, ...]]] = {}
-        self._sellers: dict[int, list[tuple[int, int]]] = {}
+        self._buildable: list[list[tuple[int, ...]]] = []
+        self._sellers: list[list[tuple[int, int]]] = []
         #: each player's properties in board order (cached with _held)
-        self._owned: dict[int, list[int]] = {}
+        self._owned: list[list[int] | None] = []
         self._plan_seen: tuple[object, ...] = ()
-        self._plans: dict[int, list[tuple[int, int, int]]] = {}
+        self._plans: list[list[tuple[int, int, int]] | None] = []
         #: players with no group to build on and no lot to buy for one, while no deed
         #: moves (editions without depots): their end-of-turn look is the end of the turn
-        self._idle: set[int] = set()
+        self._idle: list[bool] = []
         self._commands: dict[tuple[object, ...], Command] = {}
         #: each player's roll, end of turn, buy, decline and draw, by name: the commands
         #: sent most often (_answers)
@@ -167,9 +169,9 @@ class Bots:
                     return ride
             return turn[0]
         if p.cash > self.reserve * 2:
-            if g.owner is not self._owner_seen or cur not in self._held:
+            if g.owner is not self._owner_seen or self._held[cur] is None:
                 self._holdings(g, cur)
-            if cur in self._idle:
+            if self._idle[cur]:
                 return turn[1]
             # each look only where it can find something (the holdings are fresh here)
             if self._buildable[cur] or g.edition.depots:
@@ -250,14 +252,15 @@ class Bots:
         owner = g.owner
         if owner is not self._owner_seen:
             self._owner_seen = owner
-            self._held = {}
-            self._buildable = {}
-            self._sellers = {}
-            self._owned = {}
-            self._idle = set()
+            n = len(g.players)
+            self._held = [None] * n
+            self._buildable = [[]] * n  # each replaced (never changed) when looked at
+            self._sellers = [[]] * n
+            self._owned = [None] * n
+            self._idle = [False] * n
             # each colour group's owners, lot by lot: one C-level item getter a group
             self._group_owners = [get(owner) for get in self._owners_of]
-        held = self._held.get(player)
+        held = self._held[player]
         if held is None:
             groups = self._group_owners
             held = self._held[player] = list(map(tuple.count, groups, repeat(player)))
@@ -285,7 +288,7 @@ class Bots:
             self._buildable[player] = buildable
             self._sellers[player] = sellers
             if not buildable and not sellers and not g.edition.depots:
-                self._idle.add(player)
+                self._idle[player] = True
         return held
 
     def _build_plan(self, g: GameState, player: int) -> list[tuple[int, int, int]]:
@@ -300,8 +303,8 @@ class Bots:
         if not seen or seen[0] is not owner or seen[1] is not level \
                 or seen[2] is not mortgaged or seen[3] is not towers:
             self._plan_seen = (owner, level, mortgaged, towers)
-            self._plans = {}
-        plan = self._plans.get(player)
+            self._plans = [None] * len(g.players)
+        plan = self._plans[player]
         if plan is not None:
             return plan
         plan = []
@@ -341,7 +344,7 @@ class Bots:
         reserve; then a skyscraper on a whole group, or a depot when rich."""
         cash = g.players[player].cash
         reserve = self.reserve
-        if g.owner is not self._owner_seen or player not in self._held:
+        if g.owner is not self._owner_seen or self._held[player] is None:
             self._holdings(g, player)
         if self._buildable[player]:  # else no plan: nothing to build on
             for s, cost, kind in self._build_plan(g, player):
@@ -365,7 +368,7 @@ class Bots:
         owner, level = g.owner, g.level
         if owner is not self._owner_seen:
             self._holdings(g, player)
-        owned = self._owned.get(player)
+        owned = self._owned[player]
         if owned is None:  # cached while no deed moves, as the holdings are
             owned = self._owned[player] = [s for s in self._ownable if owner[s] == player]
         s, lvl = -1, 0  # the first of the most built of them, in one pass
@@ -402,7 +405,7 @@ class Bots:
             return None
         level = g.level
         cash = g.players[player].cash
-        if g.owner is not self._owner_seen or player not in self._held:
+        if g.owner is not self._owner_seen or self._held[player] is None:
             self._holdings(g, player)
         for target, seller in self._sellers[player]:
             if g.players[seller].bankrupt or level[target]:  # the seller's one lot is built
