@@ -149,7 +149,19 @@ class Bots:
             self._learn(g.edition)
         pending = g.pending
         if pending:
-            return self._decide(g, pending[-1])
+            top = pending[-1]
+            if isinstance(top, AuctionPending):  # the question asked most: without a call
+                price = g.edition.squares[top.square].price
+                for i, p in enumerate(g.players):
+                    if p.bankrupt or i in top.passed or i == top.bidder:
+                        continue
+                    amount = top.highest + self.step
+                    if amount <= price and amount <= p.cash - self.reserve // 3:
+                        # made, not kept: most amounts are bid once a game
+                        return Bid(p.name, amount)
+                    return self._cmd(_PASS, p.name)
+                return self._cmd(_CLOSE_AUCTION)
+            return self._decide(g, top)
         cur = g.current
         p = g.players[cur]
         try:  # a subscript, not a method call (a player's commands are made once)
@@ -192,24 +204,13 @@ class Bots:
         return answers
 
     def _decide(self, g: GameState, top: Pending) -> Command:
-        """Answer the pending decision."""
+        """Answer the pending decision (an auction's is answered in `choose`)."""
         who = top.player
         players = g.players
         if isinstance(top, BuyPending):
             p = players[who]
             answers = self._turn_commands.get(p.name) or self._answers(p.name)
             return answers[2] if p.cash >= g.edition.squares[top.square].price else answers[3]
-        if isinstance(top, AuctionPending):
-            price = g.edition.squares[top.square].price
-            for i, p in enumerate(players):
-                if p.bankrupt or i in top.passed or i == top.bidder:
-                    continue
-                amount = top.highest + self.step
-                if amount <= price and amount <= p.cash - self.reserve // 3:
-                    # made, not kept: most amounts are bid once a game
-                    return Bid(p.name, amount)
-                return self._cmd(_PASS, p.name)
-            return self._cmd(_CLOSE_AUCTION)
         name = players[who].name
         if isinstance(top, DrawPending):
             return (self._turn_commands.get(name) or self._answers(name))[4]

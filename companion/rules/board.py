@@ -50,6 +50,12 @@ from companion.rules.state import (
 
 #: the reason of a salary, by amount
 _SALARY_WHY: dict[int, Why] = {}
+#: the usual rents' reasons, by (square, houses or stations, rent): a reason is read-only
+#: and the same for every landing with the same figures, so each is made once and kept (a
+#: handful per edition) instead of made and let go on every rent
+_HOUSES_WHY: dict[tuple[int, int, int], Why] = {}
+_LOT_WHY: dict[tuple[int, int, int], Why] = {}
+_STATION_WHY: dict[tuple[int, int, int], Why] = {}
 
 
 def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:
@@ -178,15 +184,11 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
             if level < hotel:
                 rent = sq.rent[level]
                 if explain is not None:
-                    if COMPILED:
-                        explain.append(Why("rent_houses", square,
-                                           (("houses", level), ("rent", rent))))
-                        return rent
-                    why: Any = bare(Why)  # the fields on a bare record, as for Moved
-                    why.rule = "rent_houses"
-                    why.square = square
-                    why.terms = (("houses", level), ("rent", rent))
-                    why.option = None
+                    key = (square, level, rent)
+                    why = _HOUSES_WHY.get(key)
+                    if why is None:  # the same for every landing there: kept
+                        why = _HOUSES_WHY[key] = Why("rent_houses", square,
+                                                    (("houses", level), ("rent", rent)))
                     explain.append(why)
                 return rent
             rent = sq.rent[5] if level == hotel else sq.rent[6]  # hotel, skyscraper
@@ -209,14 +211,10 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
             rule, option = "rent_all_but_one", "unbuilt_rent_all_but_one"
         else:
             if explain is not None:
-                if COMPILED:
-                    explain.append(Why("rent_lot", square, (("rent", base),)))
-                    return base
-                why = bare(Why)  # the fields on a bare record, as for Moved
-                why.rule = "rent_lot"
-                why.square = square
-                why.terms = (("rent", base),)
-                why.option = None
+                key = (square, 0, base)
+                why = _LOT_WHY.get(key)
+                if why is None:  # the same for every landing there: kept
+                    why = _LOT_WHY[key] = Why("rent_lot", square, (("rent", base),))
                 explain.append(why)
             return base
         if times != 1 and (opts.double_rent_with_mortgaged_lot or not any(
@@ -241,16 +239,15 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
         depots = g.seldom.depots  # not through the state's property: a call
         depot = bool(depots) and square in depots
         if explain is not None:
-            terms = (("stations", count), ("rent", rent))
-            if depot or COMPILED:
-                explain.append(Why("rent_station_depot", square, (*terms, ("times", 2)))
-                               if depot else Why("rent_station", square, terms))
+            if depot:
+                explain.append(Why("rent_station_depot", square,
+                                   (("stations", count), ("rent", rent), ("times", 2))))
             else:
-                why = bare(Why)  # the fields on a bare record, as for Moved
-                why.rule = "rent_station"
-                why.square = square
-                why.terms = terms
-                why.option = None
+                key = (square, count, rent)
+                why = _STATION_WHY.get(key)
+                if why is None:  # the same for every landing there: kept
+                    why = _STATION_WHY[key] = Why("rent_station", square,
+                                                  (("stations", count), ("rent", rent)))
                 explain.append(why)
         return rent * 2 if depot else rent  # a depot doubles it
     times = sq.multipliers[count - 1]

@@ -245,7 +245,7 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
         # (a subscript, not a `get` call: a method call costs more, and a miss is rare)
         try:
             handler = _HANDLERS[type(command)]
-            cmd = command  # type: ignore[assignment]  # a key of _HANDLERS: a record
+            cmd: Command = command  # type: ignore[assignment]  # a key of _HANDLERS: a record
         except KeyError:  # JSON, a new_game, or not a command at all
             cmd = parse_command(command) if isinstance(command, dict) else command
             found = _HANDLERS.get(type(cmd))
