@@ -17,7 +17,6 @@ unowned property, a birthday gift is taken as money.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
 from operator import itemgetter
 from typing import Final
 
@@ -96,12 +95,15 @@ class Bots:
         self._owner_seen: tuple[int, ...] = ()
         #: per player (by index: a list subscript is cheaper than a dict look-up), None
         #: until looked at since the owners last changed: the lots held of each group
-        self._held: list[list[int] | None] = []
+        #: per player (by index: a list subscript is cheaper than a dict look-up), whether
+        #: _buildable, _sellers and _idle hold for the owners last looked at (_owner_seen)
+        self._fresh: list[bool] = []
+        self._all_but_one = False
         #: each colour group's owners in the state last looked at (_owner_seen)
         self._group_owners: list[tuple[int, ...]] = []
         self._buildable: list[list[tuple[int, ...]]] = []
         self._sellers: list[list[tuple[int, int]]] = []
-        #: each player's properties in board order (cached with _held)
+        #: each player's properties in board order (cached with _fresh)
         self._owned: list[list[int] | None] = []
         self._plan_seen: tuple[object, ...] = ()
         self._plans: list[list[tuple[int, int, int]] | None] = []
@@ -132,6 +134,7 @@ class Bots:
 
     def _learn(self, edition: Edition) -> None:
         self._edition = edition
+        self._group_owners = []  # nothing kept from another edition's board
         self._lot_groups = [
             members for members in edition.groups.values()
             if edition.squares[members[0]].kind is KIND_LOT
@@ -181,7 +184,7 @@ class Bots:
                     return ride
             return turn[0]
         if p.cash > self.reserve * 2:
-            if g.owner is not self._owner_seen or self._held[cur] is None:
+            if g.owner is not self._owner_seen or not self._fresh[cur]:
                 self._holdings(g, cur)
             if self._idle[cur]:
                 return turn[1]
@@ -247,50 +250,76 @@ class Bots:
                 return self._cmd(_USE_BUS_TICKET, p.name, square=s)
         return None
 
-    def _holdings(self, g: GameState, player: int) -> list[int]:
-        """How many lots of each colour group the player owns (cached while no deed moves: a
-        state's owner tuple is only replaced when one does)."""
+    def _holdings(self, g: GameState, player: int) -> None:
+        """The groups the player may build on and the lots they could buy to complete one
+        (`_buildable`, `_sellers`, `_idle`), kept while no deed moves (a state's owner tuple
+        is only replaced when one does). When deeds move, a player's are looked at again
+        only when a group whose owners changed gives them something else than before: most
+        moves (a station, a first lot of a group) change nobody's."""
         owner = g.owner
         if owner is not self._owner_seen:
             self._owner_seen = owner
-            n = len(g.players)
-            self._held = [None] * n
-            self._buildable = [[]] * n  # each replaced (never changed) when looked at
-            self._sellers = [[]] * n
-            self._owned = [None] * n
-            self._idle = [False] * n
+            old = self._group_owners
             # each colour group's owners, lot by lot: one C-level item getter a group
-            self._group_owners = [get(owner) for get in self._owners_of]
-        held = self._held[player]
-        if held is None:
-            groups = self._group_owners
-            held = self._held[player] = list(map(tuple.count, groups, repeat(player)))
+            groups = self._group_owners = [get(owner) for get in self._owners_of]
+            n = len(g.players)
+            self._owned = [None] * n
             all_but_one = g.options.build_with_all_but_one
-            # groups the player may build on, and lots the player could buy to make a group
-            # (nearly) whole, with their owner: in groups one lot (or, where building needs
-            # all lots but one, two lots) short, from an owner who holds just that lot of
-            # the group. What _build and the trades look at, in one pass over the groups.
-            buildable: list[tuple[int, ...]] = []
-            sellers: list[tuple[int, int]] = []
-            for index, group in enumerate(self._lot_groups):
-                have = held[index]
-                size = len(group)
-                if not have and size > 1:  # none of a group of two or more: nothing to do
-                    continue
-                big = all_but_one and size > 2
-                if have >= (size - 1 if big else size):
-                    buildable.append(group)
-                short = size - have
-                if short == 1 or (big and short == 2):
-                    owners = groups[index]
-                    for target, who in zip(group, owners, strict=True):
-                        if who != player and who >= 0 and owners.count(who) == 1:
-                            sellers.append((target, who))
-            self._buildable[player] = buildable
-            self._sellers[player] = sellers
-            if not buildable and not sellers and not g.edition.depots:
-                self._idle[player] = True
-        return held
+            if len(self._fresh) != n or len(old) != len(groups) \
+                    or all_but_one is not self._all_but_one:
+                self._all_but_one = all_but_one
+                self._fresh = [False] * n
+                self._buildable = [[]] * n  # each replaced (never changed) when looked at
+                self._sellers = [[]] * n
+                self._idle = [False] * n
+            else:
+                fresh = self._fresh
+                for index, now in enumerate(groups):
+                    before = old[index]
+                    if now == before:
+                        continue
+                    # a group's entries are a player's only where they own a lot of it
+                    # (or, for a one-lot group, anyone's: its owner may sell it)
+                    for who in {*before, *now} if len(now) > 1 else range(n):
+                        if who >= 0 and fresh[who] and self._entries(index, before, who) \
+                                != self._entries(index, now, who):
+                            fresh[who] = False
+        if self._fresh[player]:
+            return
+        buildable: list[tuple[int, ...]] = []
+        sellers: list[tuple[int, int]] = []
+        lot_groups = self._lot_groups
+        for index, owners in enumerate(self._group_owners):
+            # none of a group of two or more: nothing to do (the usual case, without a call)
+            if player in owners or len(owners) == 1:
+                can_build, offers = self._entries(index, owners, player)
+                if can_build:
+                    buildable.append(lot_groups[index])
+                if offers:
+                    sellers.extend(offers)
+        self._fresh[player] = True
+        self._buildable[player] = buildable
+        self._sellers[player] = sellers
+        self._idle[player] = not buildable and not sellers and not g.edition.depots
+
+    def _entries(self, index: int, owners: tuple[int, ...],
+                 player: int) -> tuple[bool, tuple[tuple[int, int], ...]]:
+        """What colour group `index` with these owners gives the player: whether they may
+        build on it, and the lots they could buy to make it (nearly) whole, with their
+        owner: in a group one lot (or, where building needs all lots but one, two lots)
+        short, from an owner who holds just that lot of the group."""
+        group = self._lot_groups[index]
+        size = len(group)
+        have = owners.count(player)
+        if not have and size > 1:
+            return False, ()
+        big = self._all_but_one and size > 2
+        short = size - have
+        if short == 1 or (big and short == 2):
+            return have >= (size - 1 if big else size), tuple(
+                (target, who) for target, who in zip(group, owners, strict=True)
+                if who != player and who >= 0 and owners.count(who) == 1)
+        return have >= (size - 1 if big else size), ()
 
     def _build_plan(self, g: GameState, player: int) -> list[tuple[int, int, int]]:
         """Where the player's next even build would go, group by group in the order they are
@@ -345,7 +374,7 @@ class Bots:
         reserve; then a skyscraper on a whole group, or a depot when rich."""
         cash = g.players[player].cash
         reserve = self.reserve
-        if g.owner is not self._owner_seen or self._held[player] is None:
+        if g.owner is not self._owner_seen or not self._fresh[player]:
             self._holdings(g, player)
         if self._buildable[player]:  # else no plan: nothing to build on
             for s, cost, kind in self._build_plan(g, player):
@@ -406,7 +435,7 @@ class Bots:
             return None
         level = g.level
         cash = g.players[player].cash
-        if g.owner is not self._owner_seen or self._held[player] is None:
+        if g.owner is not self._owner_seen or not self._fresh[player]:
             self._holdings(g, player)
         for target, seller in self._sellers[player]:
             if g.players[seller].bankrupt or level[target]:  # the seller's one lot is built
