@@ -104,8 +104,13 @@ def builder_lots(g: GameState, player: int, square: int) -> list[int] | RulesErr
     """The player's lots of the square's group when they may build there, else the refusal."""
     sq = g.edition.squares[square]
     group = g.edition.groups[sq.group]
-    mine = [s for s in group if g.owner[s] == player]
-    if not builds_with(g, group, len(mine)):
+    owner = g.owner
+    mine = []
+    for s in group:  # a loop: a list comprehension costs a frame in plain Python
+        if owner[s] == player:
+            mine.append(s)
+    # builds_with's usual case, the whole group, without its call
+    if len(mine) != len(group) and not all_but_one_counts(g, group, len(mine)):
         needs = ("all lots of the colour group but one" if g.options.build_with_all_but_one
                  and len(group) > 2 else "the whole colour group")
         return RulesError(CODE_NO_MONOPOLY, f"building on {sq.name} needs {needs}",
@@ -143,6 +148,8 @@ def _take_stock(g: GameState, need: tuple[int, int, int]) -> None:
 
 #: what building on a lot comes to: (the lot's new level, the bank's stock it takes, cost)
 LotPlan = tuple[int, tuple[int, int, int], int]
+#: the reasons of builds, by (square, levels, house price): read-only, made once and kept
+_BUILD_WHY: dict[tuple[int, int, int], Why] = {}
 
 
 def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
@@ -196,10 +203,15 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
                               "group need a building first", square=sq.index)
         new += 1
         cost += sq.house_cost
-    need = _stock_change(g, start, new)
-    refusal = _stock_refusal(g, need)
-    if refusal is not None:
-        return refusal
+    houses = g.options.houses_before_hotel
+    if new <= houses and start <= houses and new - start <= g.bank_houses:
+        need = (new - start, 0, 0)  # houses the bank has: _stock_change and _stock_refusal's
+        # usual case, without their calls
+    else:
+        need = _stock_change(g, start, new)
+        refusal = _stock_refusal(g, need)
+        if refusal is not None:
+            return refusal
     if free:
         cost = 0
     if cost > g.players[player].cash:
@@ -256,10 +268,16 @@ def build(g: GameState, ev: Events, player: int, square: int, count: int, free: 
     if isinstance(plan, RulesError):
         raise plan
     level, need, cost = plan
-    transfer(g, ev, player, BANK, cost, "building",
-             Why("build", square,
-                 (("count", count), ("cost", g.edition.squares[square].house_cost))))
-    _take_stock(g, need)
+    price = g.edition.squares[square].house_cost
+    key = (square, count, price)
+    why = _BUILD_WHY.get(key)
+    if why is None:  # the same for every such build: kept (a reason is read-only)
+        why = _BUILD_WHY[key] = Why("build", square, (("count", count), ("cost", price)))
+    transfer(g, ev, player, BANK, cost, "building", why)
+    if need[1] or need[2]:
+        _take_stock(g, need)
+    else:  # houses only: _take_stock's usual case, without the call
+        g.bank_houses -= need[0]
     g.set_level(square, level)
     ev.append(Built(g.players[player].name, square, level, None, cost))
 
