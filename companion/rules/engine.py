@@ -353,6 +353,15 @@ def _expect(g: GameState, kind: type[_P]) -> _P:
     return top
 
 
+def _usual_actor(g: GameState, by: str | None, default: int) -> None:
+    """Check the acting player as `actor` does; its usual case (nobody named, or the
+    expected player named and still in) without its call."""
+    if by is not None:
+        expected = g.players[default]
+        if expected.name != by or expected.bankrupt:
+            _actor(g, by, default)
+
+
 def _expect_auction(g: GameState) -> estate.AnyAuction:
     """The auction on top (of a property or of a building)."""
     top = g.pending[-1] if g.pending else None  # g.top, without its call
@@ -390,8 +399,10 @@ def _owner_actor(g: GameState, by: str | None, square: int) -> int:
 
 
 def _buy(g: GameState, ev: Events, cmd: Buy) -> None:
-    top = _expect(g, BuyPending)
-    _actor(g, cmd.by, top.player)
+    top = g.pending[-1] if g.pending else None  # _expect's usual case, without its call
+    if not isinstance(top, BuyPending):
+        top = _expect(g, BuyPending)  # refused
+    _usual_actor(g, cmd.by, top.player)
     estate.buy(g, ev, top)
 
 
@@ -409,7 +420,9 @@ def _decline(g: GameState, ev: Events, cmd: Decline) -> None:
 
 
 def _bid(g: GameState, ev: Events, cmd: Bid) -> None:
-    top = _expect_auction(g)
+    top = g.pending[-1] if g.pending else None  # _expect_auction's usual case, no call
+    if not isinstance(top, AUCTIONS):
+        top = _expect_auction(g)  # refused
     estate.bid(g, ev, top, player_index(g, cmd.by), cmd.amount)
 
 
@@ -424,8 +437,10 @@ def _close_auction(g: GameState, ev: Events, cmd: CloseAuction) -> None:
 
 
 def _draw(g: GameState, ev: Events, cmd: Draw) -> str | None:
-    top = _expect(g, DrawPending)
-    _actor(g, cmd.by, top.player)
+    top = g.pending[-1] if g.pending else None  # _expect's usual case, without its call
+    if not isinstance(top, DrawPending):
+        top = _expect(g, DrawPending)  # refused
+    _usual_actor(g, cmd.by, top.player)
     card = draw_card(g, ev, top, cmd.card)
     return card if cmd.card is None else None
 

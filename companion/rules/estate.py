@@ -133,9 +133,12 @@ def bid_refusal(g: GameState, pending: AnyAuction, player: int, amount: int) -> 
 
 def bid(g: GameState, ev: Events, pending: AnyAuction, player: int, amount: int) -> None:
     """Take a bid (see bid_refusal)."""
-    refusal = bid_refusal(g, pending, player, amount)
-    if refusal is not None:
-        raise refusal
+    if type(pending) is not AuctionPending or player in pending.passed \
+            or amount <= pending.highest or amount < pending.min_bid \
+            or amount > g.players[player].cash:  # else nothing in bid_refusal refuses it
+        refusal = bid_refusal(g, pending, player, amount)
+        if refusal is not None:
+            raise refusal
     g.pending[-1] = pending.with_bid(player, amount)
     if COMPILED:
         ev.append(Bid(g.players[player].name, amount))
