@@ -307,6 +307,9 @@ def land(
             g.claims = [*g.claims, (player, owner, sq.index, amount, g.options.rent_claim_turns)]
             ev.append(RentClaimable(g.players[owner].name, p.name, sq.index, amount))
             return
+        if 0 < amount <= p.cash:  # charge's usual case, the rent paid at once, without its call
+            transfer(g, ev, player, owner, amount, "rent", reason)
+            return
         charge(g, ev, player, owner, amount, "rent", why=reason)
     elif kind is KIND_TAX:
         charge(g, ev, player, BANK, sq.amount, "tax",
