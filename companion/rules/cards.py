@@ -36,16 +36,17 @@ def draw_refusal(g: GameState, pending: DrawPending, card_id: str | None) -> Rul
 def draw_card(g: GameState, ev: Events, pending: DrawPending, card_id: str | None) -> str:
     """Draw (the device's deck) or take the named card, put it under its deck, apply it;
     the card's id."""
-    refusal = draw_refusal(g, pending, card_id)
-    if refusal is not None:
-        raise refusal
-    deck = g.wdeck(pending.deck)
+    if card_id is not None or not g.seldom.decks[pending.deck]:  # else nothing refuses it
+        refusal = draw_refusal(g, pending, card_id)
+        if refusal is not None:
+            raise refusal
+    deck = g.wdeck(pending.deck)  # the seldom-written fields made this state's own with it
     if card_id is None:
         card_id = deck[0]
     card = g.edition.cards[card_id]
     deck.remove(card_id)
     g.pending.pop()
-    g.last_card = card_id
+    g.seldom.last_card = card_id  # not through the state's property: a call
     if COMPILED:
         ev.append(CardDrawn(g.players[pending.player].name, card.deck, card_id, card.text))
     else:  # the fields on a bare record, as money.transfer makes its Transfer
