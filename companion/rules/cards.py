@@ -65,6 +65,10 @@ def draw_card(g: GameState, ev: Events, pending: DrawPending, card_id: str | Non
     return card_id
 
 
+#: the reasons of money cards, by amount
+_MONEY_WHY: dict[int, Why] = {}
+
+
 def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
     """What a card does to the player who drew it."""
     p = g.wp(player)
@@ -92,7 +96,9 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
                 int(prm.get("dice_multiplier", 0)))
     elif effect == "money":
         amount = int(prm["amount"])
-        why = Why("card", None, (("amount", abs(amount)),))
+        why = _MONEY_WHY.get(amount)
+        if why is None:  # the same for every such card: kept (a reason is read-only)
+            why = _MONEY_WHY[amount] = Why("card", None, (("amount", abs(amount)),))
         if amount > 0:
             transfer(g, ev, BANK, player, amount, "card", why)
         else:
