@@ -278,20 +278,28 @@ class Bots:
                     before = old[index]
                     if now == before:
                         continue
+                    size = len(now)
+                    slack = 2 if all_but_one and size > 2 else 1
                     # a group's entries are a player's only where they own a lot of it
-                    # (or, for a one-lot group, anyone's: its owner may sell it)
-                    for who in {*before, *now} if len(now) > 1 else range(n):
-                        if who >= 0 and fresh[who] and self._entries(index, before, who) \
-                                != self._entries(index, now, who):
+                    # (or, for a one-lot group, anyone's: its owner may sell it), and only
+                    # where they are at most `slack` lots short (_entries)
+                    for who in {*before, *now} if size > 1 else range(n):
+                        if who < 0 or not fresh[who] or (size - before.count(who) > slack
+                                                         and size - now.count(who) > slack):
+                            continue
+                        if self._entries(index, before, who) != self._entries(index, now, who):
                             fresh[who] = False
         if self._fresh[player]:
             return
         buildable: list[tuple[int, ...]] = []
         sellers: list[tuple[int, int]] = []
         lot_groups = self._lot_groups
+        all_but_one = self._all_but_one
         for index, owners in enumerate(self._group_owners):
-            # none of a group of two or more: nothing to do (the usual case, without a call)
-            if player in owners or len(owners) == 1:
+            # more than one lot short (two where all lots but one count): nothing to build
+            # or buy there (the usual case, without _entries' call)
+            size = len(owners)
+            if size - owners.count(player) <= (2 if all_but_one and size > 2 else 1):
                 can_build, offers = self._entries(index, owners, player)
                 if can_build:
                     buildable.append(lot_groups[index])
