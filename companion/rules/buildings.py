@@ -150,6 +150,8 @@ def _take_stock(g: GameState, need: tuple[int, int, int]) -> None:
 LotPlan = tuple[int, tuple[int, int, int], int]
 #: the reasons of builds, by (square, levels, house price): read-only, made once and kept
 _BUILD_WHY: dict[tuple[int, int, int], Why] = {}
+#: the reasons of sales of houses, by (square, levels, house price)
+_SELL_WHY: dict[tuple[int, int, int], Why] = {}
 
 
 def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
@@ -347,16 +349,21 @@ def build_command(g: GameState, ev: Events, player: int, square: int, count: int
 def _sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesError | None:
     """Why selling `count` levels of the player's buildings on the square is refused."""
     sq = g.edition.squares[square]
-    if square in g.depots:
+    depots = g.seldom.depots  # not through the state's property: a call
+    if depots and square in depots:
         if count != 1:
             return RulesError(Code.MAX_BUILDINGS, f"{sq.name} has one train depot")
         return None
     lvl = g.level[square]
     if count > lvl:
         return RulesError(Code.MAX_BUILDINGS, f"{sq.name} has only {lvl} level(s) of buildings")
-    group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
+    owner = g.owner
+    group = []
+    for s in g.edition.groups[sq.group]:  # a loop: a list comprehension costs a frame
+        if owner[s] == player:
+            group.append(s)
     new = lvl - count
-    hotel = g.hotel_level
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     if lvl == hotel and g.options.sell_group_hotels_together:
         lots = sum(1 for s in group if g.level[s] == hotel)
         need = _stock_change(g, hotel, new)
@@ -396,7 +403,8 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
     if refusal is not None:
         raise refusal
     sq = g.edition.squares[square]
-    if square in g.depots:
+    depots = g.seldom.depots  # not through the state's property: a call
+    if depots and square in depots:
         refund = g.edition.depot_cost // 2
         g.depots = tuple(s for s in g.depots if s != square)
         transfer(g, ev, BANK, player, refund, "building_sold",
@@ -405,19 +413,24 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
         return
     lvl = g.level[square]
     new = lvl - count
-    hotel = g.hotel_level
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     if lvl == hotel and g.options.sell_group_hotels_together:
         lots = [s for s in g.edition.groups[sq.group]
                 if g.owner[s] == player and g.level[s] == hotel]
         _sell_group_hotels(g, ev, player, lots, new)
         return
-    need = _stock_change(g, lvl, new)
     g.set_level(square, new)
-    _take_stock(g, need)
+    if lvl < hotel:  # houses only: _stock_change and _take_stock's usual case, no calls
+        g.bank_houses += count
+    else:
+        _take_stock(g, _stock_change(g, lvl, new))
     refund = count * sq.house_cost // 2
-    transfer(g, ev, BANK, player, refund, "building_sold",
-             Why("sell_building", square, (("count", count), ("cost", sq.house_cost),
-                                           ("refund", refund))))
+    key = (square, count, sq.house_cost)
+    why = _SELL_WHY.get(key)
+    if why is None:  # the same for every such sale: kept (a reason is read-only)
+        why = _SELL_WHY[key] = Why("sell_building", square, (
+            ("count", count), ("cost", sq.house_cost), ("refund", refund)))
+    transfer(g, ev, BANK, player, refund, "building_sold", why)
     ev.append(SoldBuilding(g.players[player].name, square, new, None, refund))
 
 
