@@ -93,8 +93,6 @@ class Bots:
     def __init__(self) -> None:
         self.trade_turn = -1
         self._owner_seen: tuple[int, ...] = ()
-        #: per player (by index: a list subscript is cheaper than a dict look-up), None
-        #: until looked at since the owners last changed: the lots held of each group
         #: per player (by index: a list subscript is cheaper than a dict look-up), whether
         #: _buildable, _sellers and _idle hold for the owners last looked at (_owner_seen)
         self._fresh: list[bool] = []

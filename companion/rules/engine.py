@@ -353,15 +353,6 @@ def _expect(g: GameState, kind: type[_P]) -> _P:
     return top
 
 
-def _usual_actor(g: GameState, by: str | None, default: int) -> None:
-    """Check the acting player as `actor` does; its usual case (nobody named, or the
-    expected player named and still in) without its call."""
-    if by is not None:
-        expected = g.players[default]
-        if expected.name != by or expected.bankrupt:
-            _actor(g, by, default)
-
-
 def _expect_auction(g: GameState) -> estate.AnyAuction:
     """The auction on top (of a property or of a building)."""
     top = g.pending[-1] if g.pending else None  # g.top, without its call
@@ -402,7 +393,11 @@ def _buy(g: GameState, ev: Events, cmd: Buy) -> None:
     top = g.pending[-1] if g.pending else None  # _expect's usual case, without its call
     if not isinstance(top, BuyPending):
         top = _expect(g, BuyPending)  # refused
-    _usual_actor(g, cmd.by, top.player)
+    by = cmd.by
+    if by is not None:  # else, or the expected player named and still in: actor's usual case
+        expected = g.players[top.player]
+        if expected.name != by or expected.bankrupt:
+            _actor(g, by, top.player)  # refused
     estate.buy(g, ev, top)
 
 
@@ -440,7 +435,11 @@ def _draw(g: GameState, ev: Events, cmd: Draw) -> str | None:
     top = g.pending[-1] if g.pending else None  # _expect's usual case, without its call
     if not isinstance(top, DrawPending):
         top = _expect(g, DrawPending)  # refused
-    _usual_actor(g, cmd.by, top.player)
+    by = cmd.by
+    if by is not None:  # else, or the expected player named and still in: actor's usual case
+        expected = g.players[top.player]
+        if expected.name != by or expected.bankrupt:
+            _actor(g, by, top.player)  # refused
     card = draw_card(g, ev, top, cmd.card)
     return card if cmd.card is None else None
 
