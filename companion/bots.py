@@ -17,7 +17,6 @@ unowned property, a birthday gift is taken as money.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
 from operator import itemgetter
 from typing import Final
 
@@ -94,18 +93,21 @@ class Bots:
     def __init__(self) -> None:
         self.trade_turn = -1
         self._owner_seen: tuple[int, ...] = ()
-        self._held: dict[int, list[int]] = {}
+        #: per player (by index: a list subscript is cheaper than a dict look-up), whether
+        #: _buildable, _sellers and _idle hold for the owners last looked at (_owner_seen)
+        self._fresh: list[bool] = []
+        self._all_but_one = False
         #: each colour group's owners in the state last looked at (_owner_seen)
         self._group_owners: list[tuple[int, ...]] = []
-        self._buildable: dict[int, list[tuple[int, ...]]] = {}
-        self._sellers: dict[int, list[tuple[int, int]]] = {}
-        #: each player's properties in board order (cached with _held)
-        self._owned: dict[int, list[int]] = {}
+        self._buildable: list[list[tuple[int, ...]]] = []
+        self._sellers: list[list[tuple[int, int]]] = []
+        #: each player's properties in board order (cached with _fresh)
+        self._owned: list[list[int] | None] = []
         self._plan_seen: tuple[object, ...] = ()
-        self._plans: dict[int, list[tuple[int, int, int]]] = {}
+        self._plans: list[list[tuple[int, int, int]] | None] = []
         #: players with no group to build on and no lot to buy for one, while no deed
         #: moves (editions without depots): their end-of-turn look is the end of the turn
-        self._idle: set[int] = set()
+        self._idle: list[bool] = []
         self._commands: dict[tuple[object, ...], Command] = {}
         #: each player's roll, end of turn, buy, decline and draw, by name: the commands
         #: sent most often (_answers)
@@ -130,6 +132,7 @@ class Bots:
 
     def _learn(self, edition: Edition) -> None:
         self._edition = edition
+        self._group_owners = []  # nothing kept from another edition's board
         self._lot_groups = [
             members for members in edition.groups.values()
             if edition.squares[members[0]].kind is KIND_LOT
@@ -147,7 +150,19 @@ class Bots:
             self._learn(g.edition)
         pending = g.pending
         if pending:
-            return self._decide(g, pending[-1])
+            top = pending[-1]
+            if isinstance(top, AuctionPending):  # the question asked most: without a call
+                price = g.edition.squares[top.square].price
+                for i, p in enumerate(g.players):
+                    if p.bankrupt or i in top.passed or i == top.bidder:
+                        continue
+                    amount = top.highest + self.step
+                    if amount <= price and amount <= p.cash - self.reserve // 3:
+                        # made, not kept: most amounts are bid once a game
+                        return Bid(p.name, amount)
+                    return self._cmd(_PASS, p.name)
+                return self._cmd(_CLOSE_AUCTION)
+            return self._decide(g, top)
         cur = g.current
         p = g.players[cur]
         try:  # a subscript, not a method call (a player's commands are made once)
@@ -167,9 +182,9 @@ class Bots:
                     return ride
             return turn[0]
         if p.cash > self.reserve * 2:
-            if g.owner is not self._owner_seen or cur not in self._held:
+            if g.owner is not self._owner_seen or not self._fresh[cur]:
                 self._holdings(g, cur)
-            if cur in self._idle:
+            if self._idle[cur]:
                 return turn[1]
             # each look only where it can find something (the holdings are fresh here)
             if self._buildable[cur] or g.edition.depots:
@@ -190,24 +205,13 @@ class Bots:
         return answers
 
     def _decide(self, g: GameState, top: Pending) -> Command:
-        """Answer the pending decision."""
+        """Answer the pending decision (an auction's is answered in `choose`)."""
         who = top.player
         players = g.players
         if isinstance(top, BuyPending):
             p = players[who]
             answers = self._turn_commands.get(p.name) or self._answers(p.name)
             return answers[2] if p.cash >= g.edition.squares[top.square].price else answers[3]
-        if isinstance(top, AuctionPending):
-            price = g.edition.squares[top.square].price
-            for i, p in enumerate(players):
-                if p.bankrupt or i in top.passed or i == top.bidder:
-                    continue
-                amount = top.highest + self.step
-                if amount <= price and amount <= p.cash - self.reserve // 3:
-                    # made, not kept: most amounts are bid once a game
-                    return Bid(p.name, amount)
-                return self._cmd(_PASS, p.name)
-            return self._cmd(_CLOSE_AUCTION)
         name = players[who].name
         if isinstance(top, DrawPending):
             return (self._turn_commands.get(name) or self._answers(name))[4]
@@ -244,49 +248,84 @@ class Bots:
                 return self._cmd(_USE_BUS_TICKET, p.name, square=s)
         return None
 
-    def _holdings(self, g: GameState, player: int) -> list[int]:
-        """How many lots of each colour group the player owns (cached while no deed moves: a
-        state's owner tuple is only replaced when one does)."""
+    def _holdings(self, g: GameState, player: int) -> None:
+        """The groups the player may build on and the lots they could buy to complete one
+        (`_buildable`, `_sellers`, `_idle`), kept while no deed moves (a state's owner tuple
+        is only replaced when one does). When deeds move, a player's are looked at again
+        only when a group whose owners changed gives them something else than before: most
+        moves (a station, a first lot of a group) change nobody's."""
         owner = g.owner
         if owner is not self._owner_seen:
             self._owner_seen = owner
-            self._held = {}
-            self._buildable = {}
-            self._sellers = {}
-            self._owned = {}
-            self._idle = set()
+            old = self._group_owners
             # each colour group's owners, lot by lot: one C-level item getter a group
-            self._group_owners = [get(owner) for get in self._owners_of]
-        held = self._held.get(player)
-        if held is None:
-            groups = self._group_owners
-            held = self._held[player] = list(map(tuple.count, groups, repeat(player)))
+            groups = self._group_owners = [get(owner) for get in self._owners_of]
+            n = len(g.players)
+            self._owned = [None] * n
             all_but_one = g.options.build_with_all_but_one
-            # groups the player may build on, and lots the player could buy to make a group
-            # (nearly) whole, with their owner: in groups one lot (or, where building needs
-            # all lots but one, two lots) short, from an owner who holds just that lot of
-            # the group. What _build and the trades look at, in one pass over the groups.
-            buildable: list[tuple[int, ...]] = []
-            sellers: list[tuple[int, int]] = []
-            for index, group in enumerate(self._lot_groups):
-                have = held[index]
-                size = len(group)
-                if not have and size > 1:  # none of a group of two or more: nothing to do
-                    continue
-                big = all_but_one and size > 2
-                if have >= (size - 1 if big else size):
-                    buildable.append(group)
-                short = size - have
-                if short == 1 or (big and short == 2):
-                    owners = groups[index]
-                    for target, who in zip(group, owners, strict=True):
-                        if who != player and who >= 0 and owners.count(who) == 1:
-                            sellers.append((target, who))
-            self._buildable[player] = buildable
-            self._sellers[player] = sellers
-            if not buildable and not sellers and not g.edition.depots:
-                self._idle.add(player)
-        return held
+            if len(self._fresh) != n or len(old) != len(groups) \
+                    or all_but_one is not self._all_but_one:
+                self._all_but_one = all_but_one
+                self._fresh = [False] * n
+                self._buildable = [[]] * n  # each replaced (never changed) when looked at
+                self._sellers = [[]] * n
+                self._idle = [False] * n
+            else:
+                fresh = self._fresh
+                for index, now in enumerate(groups):
+                    before = old[index]
+                    if now == before:
+                        continue
+                    size = len(now)
+                    slack = 2 if all_but_one and size > 2 else 1
+                    # a group's entries are a player's only where they own a lot of it
+                    # (or, for a one-lot group, anyone's: its owner may sell it), and only
+                    # where they are at most `slack` lots short (_entries)
+                    for who in {*before, *now} if size > 1 else range(n):
+                        if who < 0 or not fresh[who] or (size - before.count(who) > slack
+                                                         and size - now.count(who) > slack):
+                            continue
+                        if self._entries(index, before, who) != self._entries(index, now, who):
+                            fresh[who] = False
+        if self._fresh[player]:
+            return
+        buildable: list[tuple[int, ...]] = []
+        sellers: list[tuple[int, int]] = []
+        lot_groups = self._lot_groups
+        all_but_one = self._all_but_one
+        for index, owners in enumerate(self._group_owners):
+            # more than one lot short (two where all lots but one count): nothing to build
+            # or buy there (the usual case, without _entries' call)
+            size = len(owners)
+            if size - owners.count(player) <= (2 if all_but_one and size > 2 else 1):
+                can_build, offers = self._entries(index, owners, player)
+                if can_build:
+                    buildable.append(lot_groups[index])
+                if offers:
+                    sellers.extend(offers)
+        self._fresh[player] = True
+        self._buildable[player] = buildable
+        self._sellers[player] = sellers
+        self._idle[player] = not buildable and not sellers and not g.edition.depots
+
+    def _entries(self, index: int, owners: tuple[int, ...],
+                 player: int) -> tuple[bool, tuple[tuple[int, int], ...]]:
+        """What colour group `index` with these owners gives the player: whether they may
+        build on it, and the lots they could buy to make it (nearly) whole, with their
+        owner: in a group one lot (or, where building needs all lots but one, two lots)
+        short, from an owner who holds just that lot of the group."""
+        group = self._lot_groups[index]
+        size = len(group)
+        have = owners.count(player)
+        if not have and size > 1:
+            return False, ()
+        big = self._all_but_one and size > 2
+        short = size - have
+        if short == 1 or (big and short == 2):
+            return have >= (size - 1 if big else size), tuple(
+                (target, who) for target, who in zip(group, owners, strict=True)
+                if who != player and who >= 0 and owners.count(who) == 1)
+        return have >= (size - 1 if big else size), ()
 
     def _build_plan(self, g: GameState, player: int) -> list[tuple[int, int, int]]:
         """Where the player's next even build would go, group by group in the order they are
@@ -300,8 +339,8 @@ class Bots:
         if not seen or seen[0] is not owner or seen[1] is not level \
                 or seen[2] is not mortgaged or seen[3] is not towers:
             self._plan_seen = (owner, level, mortgaged, towers)
-            self._plans = {}
-        plan = self._plans.get(player)
+            self._plans = [None] * len(g.players)
+        plan = self._plans[player]
         if plan is not None:
             return plan
         plan = []
@@ -341,7 +380,7 @@ class Bots:
         reserve; then a skyscraper on a whole group, or a depot when rich."""
         cash = g.players[player].cash
         reserve = self.reserve
-        if g.owner is not self._owner_seen or player not in self._held:
+        if g.owner is not self._owner_seen or not self._fresh[player]:
             self._holdings(g, player)
         if self._buildable[player]:  # else no plan: nothing to build on
             for s, cost, kind in self._build_plan(g, player):
@@ -365,7 +404,7 @@ class Bots:
         owner, level = g.owner, g.level
         if owner is not self._owner_seen:
             self._holdings(g, player)
-        owned = self._owned.get(player)
+        owned = self._owned[player]
         if owned is None:  # cached while no deed moves, as the holdings are
             owned = self._owned[player] = [s for s in self._ownable if owner[s] == player]
         s, lvl = -1, 0  # the first of the most built of them, in one pass
@@ -402,7 +441,7 @@ class Bots:
             return None
         level = g.level
         cash = g.players[player].cash
-        if g.owner is not self._owner_seen or player not in self._held:
+        if g.owner is not self._owner_seen or not self._fresh[player]:
             self._holdings(g, player)
         for target, seller in self._sellers[player]:
             if g.players[seller].bankrupt or level[target]:  # the seller's one lot is built

@@ -43,12 +43,19 @@ from companion.rules.state import (
     ChooseSquarePending,
     DrawPending,
     GameState,
+    Player,
     RollForRentPending,
     bare,
 )
 
 #: the reason of a salary, by amount
 _SALARY_WHY: dict[int, Why] = {}
+#: the usual rents' reasons, by (square, houses or stations, rent): a reason is read-only
+#: and the same for every landing with the same figures, so each is made once and kept (a
+#: handful per edition) instead of made and let go on every rent
+_HOUSES_WHY: dict[tuple[int, int, int], Why] = {}
+_LOT_WHY: dict[tuple[int, int, int], Why] = {}
+_STATION_WHY: dict[tuple[int, int, int], Why] = {}
 
 
 def pay_salary(g: GameState, ev: Events, player: int, landed: bool = False) -> None:
@@ -105,7 +112,28 @@ def count_doubles(g: GameState, ev: Events, player: int, double: bool) -> bool:
 
 def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
     """Move forward by a number of squares, paying the salary when GO is passed or reached."""
-    p = g.wp(player)
+    owned = g.owned
+    if COMPILED:
+        p = g.wp(player)
+    elif owned >> player & 1:
+        p = g.players[player]
+    else:  # GameState.wp's first change written out (a call less a move: most moves are
+        # a roll's, whose player no other step of the command has changed yet)
+        players = g.players
+        if not owned:  # the list too (copies share it until then)
+            players = g.players = players[:]
+        old = players[player]
+        p = bare(Player)
+        p.name = old.name
+        p.cash = old.cash
+        p.position = old.position
+        p.in_jail = old.in_jail
+        p.jail_turns = old.jail_turns
+        p.jail_cards = old.jail_cards  # shared: replaced, never changed
+        p.bankrupt = old.bankrupt
+        p.bus_tickets = old.bus_tickets
+        players[player] = p
+        g.owned = owned | 1 << player
     n = len(g.edition.squares)
     start = p.position
     reached = start + steps
@@ -156,15 +184,11 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
             if level < hotel:
                 rent = sq.rent[level]
                 if explain is not None:
-                    if COMPILED:
-                        explain.append(Why("rent_houses", square,
-                                           (("houses", level), ("rent", rent))))
-                        return rent
-                    why: Any = bare(Why)  # the fields on a bare record, as for Moved
-                    why.rule = "rent_houses"
-                    why.square = square
-                    why.terms = (("houses", level), ("rent", rent))
-                    why.option = None
+                    key = (square, level, rent)
+                    why = _HOUSES_WHY.get(key)
+                    if why is None:  # the same for every landing there: kept
+                        why = _HOUSES_WHY[key] = Why("rent_houses", square,
+                                                    (("houses", level), ("rent", rent)))
                     explain.append(why)
                 return rent
             rent = sq.rent[5] if level == hotel else sq.rent[6]  # hotel, skyscraper
@@ -187,14 +211,10 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
             rule, option = "rent_all_but_one", "unbuilt_rent_all_but_one"
         else:
             if explain is not None:
-                if COMPILED:
-                    explain.append(Why("rent_lot", square, (("rent", base),)))
-                    return base
-                why = bare(Why)  # the fields on a bare record, as for Moved
-                why.rule = "rent_lot"
-                why.square = square
-                why.terms = (("rent", base),)
-                why.option = None
+                key = (square, 0, base)
+                why = _LOT_WHY.get(key)
+                if why is None:  # the same for every landing there: kept
+                    why = _LOT_WHY[key] = Why("rent_lot", square, (("rent", base),))
                 explain.append(why)
             return base
         if times != 1 and (opts.double_rent_with_mortgaged_lot or not any(
@@ -219,16 +239,15 @@ def rent_for(g: GameState, square: int, dice_total: int = 0,
         depots = g.seldom.depots  # not through the state's property: a call
         depot = bool(depots) and square in depots
         if explain is not None:
-            terms = (("stations", count), ("rent", rent))
-            if depot or COMPILED:
-                explain.append(Why("rent_station_depot", square, (*terms, ("times", 2)))
-                               if depot else Why("rent_station", square, terms))
+            if depot:
+                explain.append(Why("rent_station_depot", square,
+                                   (("stations", count), ("rent", rent), ("times", 2))))
             else:
-                why = bare(Why)  # the fields on a bare record, as for Moved
-                why.rule = "rent_station"
-                why.square = square
-                why.terms = terms
-                why.option = None
+                key = (square, count, rent)
+                why = _STATION_WHY.get(key)
+                if why is None:  # the same for every landing there: kept
+                    why = _STATION_WHY[key] = Why("rent_station", square,
+                                                  (("stations", count), ("rent", rent)))
                 explain.append(why)
         return rent * 2 if depot else rent  # a depot doubles it
     times = sq.multipliers[count - 1]
@@ -287,6 +306,9 @@ def land(
             # a new list: copies of the state share the old one
             g.claims = [*g.claims, (player, owner, sq.index, amount, g.options.rent_claim_turns)]
             ev.append(RentClaimable(g.players[owner].name, p.name, sq.index, amount))
+            return
+        if 0 < amount <= p.cash:  # charge's usual case, the rent paid at once, without its call
+            transfer(g, ev, player, owner, amount, "rent", reason)
             return
         charge(g, ev, player, owner, amount, "rent", why=reason)
     elif kind is KIND_TAX:

@@ -104,8 +104,13 @@ def builder_lots(g: GameState, player: int, square: int) -> list[int] | RulesErr
     """The player's lots of the square's group when they may build there, else the refusal."""
     sq = g.edition.squares[square]
     group = g.edition.groups[sq.group]
-    mine = [s for s in group if g.owner[s] == player]
-    if not builds_with(g, group, len(mine)):
+    owner = g.owner
+    mine = []
+    for s in group:  # a loop: a list comprehension costs a frame in plain Python
+        if owner[s] == player:
+            mine.append(s)
+    # builds_with's usual case, the whole group, without its call
+    if len(mine) != len(group) and not all_but_one_counts(g, group, len(mine)):
         needs = ("all lots of the colour group but one" if g.options.build_with_all_but_one
                  and len(group) > 2 else "the whole colour group")
         return RulesError(CODE_NO_MONOPOLY, f"building on {sq.name} needs {needs}",
@@ -143,6 +148,10 @@ def _take_stock(g: GameState, need: tuple[int, int, int]) -> None:
 
 #: what building on a lot comes to: (the lot's new level, the bank's stock it takes, cost)
 LotPlan = tuple[int, tuple[int, int, int], int]
+#: the reasons of builds, by (square, levels, house price): read-only, made once and kept
+_BUILD_WHY: dict[tuple[int, int, int], Why] = {}
+#: the reasons of sales of houses, by (square, levels, house price)
+_SELL_WHY: dict[tuple[int, int, int], Why] = {}
 
 
 def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
@@ -196,10 +205,15 @@ def _lot_plan(g: GameState, player: int, square: int, count: int, free: bool,
                               "group need a building first", square=sq.index)
         new += 1
         cost += sq.house_cost
-    need = _stock_change(g, start, new)
-    refusal = _stock_refusal(g, need)
-    if refusal is not None:
-        return refusal
+    houses = g.options.houses_before_hotel
+    if new <= houses and start <= houses and new - start <= g.bank_houses:
+        need = (new - start, 0, 0)  # houses the bank has: _stock_change and _stock_refusal's
+        # usual case, without their calls
+    else:
+        need = _stock_change(g, start, new)
+        refusal = _stock_refusal(g, need)
+        if refusal is not None:
+            return refusal
     if free:
         cost = 0
     if cost > g.players[player].cash:
@@ -256,10 +270,16 @@ def build(g: GameState, ev: Events, player: int, square: int, count: int, free: 
     if isinstance(plan, RulesError):
         raise plan
     level, need, cost = plan
-    transfer(g, ev, player, BANK, cost, "building",
-             Why("build", square,
-                 (("count", count), ("cost", g.edition.squares[square].house_cost))))
-    _take_stock(g, need)
+    price = g.edition.squares[square].house_cost
+    key = (square, count, price)
+    why = _BUILD_WHY.get(key)
+    if why is None:  # the same for every such build: kept (a reason is read-only)
+        why = _BUILD_WHY[key] = Why("build", square, (("count", count), ("cost", price)))
+    transfer(g, ev, player, BANK, cost, "building", why)
+    if need[1] or need[2]:
+        _take_stock(g, need)
+    else:  # houses only: _take_stock's usual case, without the call
+        g.bank_houses -= need[0]
     g.set_level(square, level)
     ev.append(Built(g.players[player].name, square, level, None, cost))
 
@@ -329,16 +349,21 @@ def build_command(g: GameState, ev: Events, player: int, square: int, count: int
 def _sell_refusal(g: GameState, player: int, square: int, count: int) -> RulesError | None:
     """Why selling `count` levels of the player's buildings on the square is refused."""
     sq = g.edition.squares[square]
-    if square in g.depots:
+    depots = g.seldom.depots  # not through the state's property: a call
+    if depots and square in depots:
         if count != 1:
             return RulesError(Code.MAX_BUILDINGS, f"{sq.name} has one train depot")
         return None
     lvl = g.level[square]
     if count > lvl:
         return RulesError(Code.MAX_BUILDINGS, f"{sq.name} has only {lvl} level(s) of buildings")
-    group = [s for s in g.edition.groups[sq.group] if g.owner[s] == player]
+    owner = g.owner
+    group = []
+    for s in g.edition.groups[sq.group]:  # a loop: a list comprehension costs a frame
+        if owner[s] == player:
+            group.append(s)
     new = lvl - count
-    hotel = g.hotel_level
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     if lvl == hotel and g.options.sell_group_hotels_together:
         lots = sum(1 for s in group if g.level[s] == hotel)
         need = _stock_change(g, hotel, new)
@@ -378,7 +403,8 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
     if refusal is not None:
         raise refusal
     sq = g.edition.squares[square]
-    if square in g.depots:
+    depots = g.seldom.depots  # not through the state's property: a call
+    if depots and square in depots:
         refund = g.edition.depot_cost // 2
         g.depots = tuple(s for s in g.depots if s != square)
         transfer(g, ev, BANK, player, refund, "building_sold",
@@ -387,19 +413,24 @@ def sell_building(g: GameState, ev: Events, player: int, square: int, count: int
         return
     lvl = g.level[square]
     new = lvl - count
-    hotel = g.hotel_level
+    hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     if lvl == hotel and g.options.sell_group_hotels_together:
         lots = [s for s in g.edition.groups[sq.group]
                 if g.owner[s] == player and g.level[s] == hotel]
         _sell_group_hotels(g, ev, player, lots, new)
         return
-    need = _stock_change(g, lvl, new)
     g.set_level(square, new)
-    _take_stock(g, need)
+    if lvl < hotel:  # houses only: _stock_change and _take_stock's usual case, no calls
+        g.bank_houses += count
+    else:
+        _take_stock(g, _stock_change(g, lvl, new))
     refund = count * sq.house_cost // 2
-    transfer(g, ev, BANK, player, refund, "building_sold",
-             Why("sell_building", square, (("count", count), ("cost", sq.house_cost),
-                                           ("refund", refund))))
+    key = (square, count, sq.house_cost)
+    why = _SELL_WHY.get(key)
+    if why is None:  # the same for every such sale: kept (a reason is read-only)
+        why = _SELL_WHY[key] = Why("sell_building", square, (
+            ("count", count), ("cost", sq.house_cost), ("refund", refund)))
+    transfer(g, ev, BANK, player, refund, "building_sold", why)
     ev.append(SoldBuilding(g.players[player].name, square, new, None, refund))
 
 

@@ -36,16 +36,17 @@ def draw_refusal(g: GameState, pending: DrawPending, card_id: str | None) -> Rul
 def draw_card(g: GameState, ev: Events, pending: DrawPending, card_id: str | None) -> str:
     """Draw (the device's deck) or take the named card, put it under its deck, apply it;
     the card's id."""
-    refusal = draw_refusal(g, pending, card_id)
-    if refusal is not None:
-        raise refusal
-    deck = g.wdeck(pending.deck)
+    if card_id is not None or not g.seldom.decks[pending.deck]:  # else nothing refuses it
+        refusal = draw_refusal(g, pending, card_id)
+        if refusal is not None:
+            raise refusal
+    deck = g.wdeck(pending.deck)  # the seldom-written fields made this state's own with it
     if card_id is None:
         card_id = deck[0]
     card = g.edition.cards[card_id]
     deck.remove(card_id)
     g.pending.pop()
-    g.last_card = card_id
+    g.seldom.last_card = card_id  # not through the state's property: a call
     if COMPILED:
         ev.append(CardDrawn(g.players[pending.player].name, card.deck, card_id, card.text))
     else:  # the fields on a bare record, as money.transfer makes its Transfer
@@ -62,6 +63,10 @@ def draw_card(g: GameState, ev: Events, pending: DrawPending, card_id: str | Non
         deck.append(card_id)
     apply_card(g, ev, pending.player, card)
     return card_id
+
+
+#: the reasons of money cards, by amount
+_MONEY_WHY: dict[int, Why] = {}
 
 
 def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
@@ -91,7 +96,9 @@ def apply_card(g: GameState, ev: Events, player: int, card: Card) -> None:
                 int(prm.get("dice_multiplier", 0)))
     elif effect == "money":
         amount = int(prm["amount"])
-        why = Why("card", None, (("amount", abs(amount)),))
+        why = _MONEY_WHY.get(amount)
+        if why is None:  # the same for every such card: kept (a reason is read-only)
+            why = _MONEY_WHY[amount] = Why("card", None, (("amount", abs(amount)),))
         if amount > 0:
             transfer(g, ev, BANK, player, amount, "card", why)
         else:

@@ -242,18 +242,21 @@ def apply(state: GameState, command: Command | dict[str, Any]) -> Result:
     try:
         # a record is looked up by its type first: an isinstance that fails (a record is no
         # dict) costs more than the look-up, and records are what most callers send
-        handler = _HANDLERS.get(type(command))
-        if handler is None:  # JSON, a new_game, or not a command at all
+        # (a subscript, not a `get` call: a method call costs more, and a miss is rare)
+        try:
+            handler = _HANDLERS[type(command)]
+            cmd: Command = command  # type: ignore[assignment]  # a key of _HANDLERS: a record
+        except KeyError:  # JSON, a new_game, or not a command at all
             cmd = parse_command(command) if isinstance(command, dict) else command
-            handler = _HANDLERS.get(type(cmd))
-            if handler is None:
+            found = _HANDLERS.get(type(cmd))
+            if found is None:
                 if not isinstance(cmd, NewGame):
                     parse_command(cmd)  # not a command at all: refused as the parser does
                 if state.winner >= 0:
-                    raise _game_over(state)
-                raise RulesError(Code.NOT_NOW, f"{cmd.do.value} is not a command within a game")
-        else:
-            cmd = command  # type: ignore[assignment]  # a key of _HANDLERS: a record
+                    raise _game_over(state) from None
+                raise RulesError(Code.NOT_NOW,
+                                 f"{cmd.do.value} is not a command within a game") from None
+            handler = found
         if state.winner >= 0:
             raise _game_over(state)
         if COMPILED:
@@ -387,8 +390,14 @@ def _owner_actor(g: GameState, by: str | None, square: int) -> int:
 
 
 def _buy(g: GameState, ev: Events, cmd: Buy) -> None:
-    top = _expect(g, BuyPending)
-    _actor(g, cmd.by, top.player)
+    top = g.pending[-1] if g.pending else None  # _expect's usual case, without its call
+    if not isinstance(top, BuyPending):
+        top = _expect(g, BuyPending)  # refused
+    by = cmd.by
+    if by is not None:  # else, or the expected player named and still in: actor's usual case
+        expected = g.players[top.player]
+        if expected.name != by or expected.bankrupt:
+            _actor(g, by, top.player)  # refused
     estate.buy(g, ev, top)
 
 
@@ -406,7 +415,9 @@ def _decline(g: GameState, ev: Events, cmd: Decline) -> None:
 
 
 def _bid(g: GameState, ev: Events, cmd: Bid) -> None:
-    top = _expect_auction(g)
+    top = g.pending[-1] if g.pending else None  # _expect_auction's usual case, no call
+    if not isinstance(top, AUCTIONS):
+        top = _expect_auction(g)  # refused
     estate.bid(g, ev, top, player_index(g, cmd.by), cmd.amount)
 
 
@@ -421,8 +432,14 @@ def _close_auction(g: GameState, ev: Events, cmd: CloseAuction) -> None:
 
 
 def _draw(g: GameState, ev: Events, cmd: Draw) -> str | None:
-    top = _expect(g, DrawPending)
-    _actor(g, cmd.by, top.player)
+    top = g.pending[-1] if g.pending else None  # _expect's usual case, without its call
+    if not isinstance(top, DrawPending):
+        top = _expect(g, DrawPending)  # refused
+    by = cmd.by
+    if by is not None:  # else, or the expected player named and still in: actor's usual case
+        expected = g.players[top.player]
+        if expected.name != by or expected.bankrupt:
+            _actor(g, by, top.player)  # refused
     card = draw_card(g, ev, top, cmd.card)
     return card if cmd.card is None else None
 

@@ -133,9 +133,12 @@ def bid_refusal(g: GameState, pending: AnyAuction, player: int, amount: int) -> 
 
 def bid(g: GameState, ev: Events, pending: AnyAuction, player: int, amount: int) -> None:
     """Take a bid (see bid_refusal)."""
-    refusal = bid_refusal(g, pending, player, amount)
-    if refusal is not None:
-        raise refusal
+    if type(pending) is not AuctionPending or player in pending.passed \
+            or amount <= pending.highest or amount < pending.min_bid \
+            or amount > g.players[player].cash:  # else nothing in bid_refusal refuses it
+        refusal = bid_refusal(g, pending, player, amount)
+        if refusal is not None:
+            raise refusal
     g.pending[-1] = pending.with_bid(player, amount)
     if COMPILED:
         ev.append(Bid(g.players[player].name, amount))
@@ -229,14 +232,21 @@ def mortgage_refusal(g: GameState, player: int, square: int) -> RulesError | Non
                                   square=square, on="lot")
         # the player's lots of the group: the one lot of another player (building with all
         # lots but one) carries nothing of theirs
-        elif any(g.level[s] for s in g.edition.groups[sq.group] if g.owner[s] == player):
-            return RulesError(CODE_HAS_BUILDINGS,
-                              f"sell the buildings of {sq.name}'s group first",
-                              square=square, on="group")
-    elif square in g.depots:
+        else:
+            owner, level = g.owner, g.level
+            for s in g.edition.groups[sq.group]:  # a loop: any() over a generator costs a frame
+                if owner[s] == player and level[s]:
+                    return RulesError(CODE_HAS_BUILDINGS,
+                                      f"sell the buildings of {sq.name}'s group first",
+                                      square=square, on="group")
+    elif square in g.seldom.depots:  # not through the state's property: a call
         return RulesError(CODE_HAS_BUILDINGS, f"sell the train depot of {sq.name} first",
                           square=square, on="depot")
     return None
+
+
+#: the reasons of mortgages, by (square, value)
+_MORTGAGE_WHY: dict[tuple[int, int], Why] = {}
 
 
 def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
@@ -246,8 +256,11 @@ def mortgage(g: GameState, ev: Events, player: int, square: int) -> None:
         raise refusal
     sq = g.edition.squares[square]
     g.set_mortgaged(square, True)
-    transfer(g, ev, BANK, player, sq.mortgage, "mortgage",
-             Why("mortgage", square, (("value", sq.mortgage),)))
+    key = (square, sq.mortgage)
+    why = _MORTGAGE_WHY.get(key)
+    if why is None:  # the same for every mortgage of the deed: kept (a reason is read-only)
+        why = _MORTGAGE_WHY[key] = Why("mortgage", square, (("value", sq.mortgage),))
+    transfer(g, ev, BANK, player, sq.mortgage, "mortgage", why)
     fee = mortgage_take_interest(g, sq.mortgage)
     if fee:
         transfer(g, ev, player, BANK, fee, "mortgage_interest", interest_why(g, [square], fee))
