@@ -346,8 +346,7 @@ def keep_panel_ahead(title: str, size: tuple[int, int]) -> bool:
     drawn anew and copied in the first frame (issue 28). False: nothing done."""
     if not title:
         return False
-    surface, game = _scratch_for(size)
-    surface.fill(theme.BACKGROUND, game.prompt)
+    surface, game = _scratch_for(size)  # the panel paints the screen's ground itself
     sx, sy = scales(size)
     return keep_prompt_ahead(Painter(surface, sx, sy), game, title)
 
