@@ -270,18 +270,21 @@ class Painter:
                          border_radius=self.px(radius) if radius else 0)
 
     def part(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
-             store: PartStore = PARTS) -> None:
+             store: PartStore = PARTS, ground: Color | None = None) -> None:
         """Draw a part of the picture that `key` says all of (with the size of `rect` and
         the scale) and that stays inside `rect`, on a flat ground: drawn once, then its
         pixels, texts and touch targets are put back while `key` stays the same (a card of
         a player whose cash did not change). The ground's colour (its top left pixel before
         drawing) is part of the key. `store`: where it is kept (PARTS, PANELS for the
-        large ones, BUTTONS)."""
+        large ones, BUTTONS). `ground`: the part paints its own flat ground of that colour
+        when it is drawn (a kept one's picture covers `rect` whole), so that the caller
+        need not fill `rect` first (issue 28's eleventh round: a fill of the decision
+        panel's area in every press's first frame, under a blit that covers it)."""
         area = rect.clip(self.surface.get_rect())
         if area.width <= 0 or area.height <= 0:
             draw()
             return
-        full = self._part_key(key, rect, area)
+        full = self._part_key(key, rect, area, ground)
         found = store.get(full)
         if found is not None:
             picture, at, texts, spots = found
@@ -295,6 +298,8 @@ class Painter:
                                      t.size, t.struck, t.floor) for t in texts]
             self.hotspots += [Hotspot(h.rect.move(dx, dy), h.action, h.arg) for h in spots]
             return
+        if ground is not None:
+            self.surface.fill(ground, area)
         if not store.worth_keeping(full):
             draw()
             return
@@ -303,14 +308,17 @@ class Painter:
         store.put(full, (self.surface.subsurface(area).copy(), area.topleft,
                          self.texts[first_text:], self.hotspots[first_spot:]))
 
-    def _part_key(self, key: tuple[Any, ...], rect: pygame.Rect,
-                  area: pygame.Rect) -> tuple[Any, ...]:
-        """What a part is kept by (`part`): `key`, the sizes, the scale, the ground."""
-        return (key, rect.size, area.size, self.sx, self.sy,
-                tuple(self.surface.get_at(area.topleft)))
+    def _part_key(self, key: tuple[Any, ...], rect: pygame.Rect, area: pygame.Rect,
+                  ground: Color | None = None) -> tuple[Any, ...]:
+        """What a part is kept by (`part`): `key`, the sizes, the scale, the ground (the
+        surface's pixel under the part's corner, or the `ground` it paints itself, read as
+        the surface reads that colour)."""
+        under = self.surface.get_at(area.topleft) if ground is None else \
+            self.surface.unmap_rgb(self.surface.map_rgb(ground))
+        return (key, rect.size, area.size, self.sx, self.sy, tuple(under))
 
     def keep_ahead(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
-                   store: PartStore) -> bool:
+                   store: PartStore, ground: Color | None = None) -> bool:
         """Draw a part that `part` drew once and did not keep (a store with `again`) and
         keep it now, so that its next showing is one blit (issue 28: a decision panel
         laid out ahead, after the frame, on a scratch surface whose ground is the
@@ -318,9 +326,11 @@ class Painter:
         area = rect.clip(self.surface.get_rect())
         if area.width <= 0 or area.height <= 0:
             return False
-        full = self._part_key(key, rect, area)
+        full = self._part_key(key, rect, area, ground)
         if full in store.items or full not in store.seen:
             return False
+        if ground is not None:
+            self.surface.fill(ground, area)
         first_text, first_spot = len(self.texts), len(self.hotspots)
         draw()
         store.put(full, (self.surface.subsurface(area).copy(), area.topleft,

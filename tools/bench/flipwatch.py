@@ -20,7 +20,9 @@ board, the cards or the recent moves for the next one, issue 28), else 0.
 SDL, so that a benchmark can tell the wait for the loop to see a key from the work after
 it; and the session's
 `submit`: "S START END" around each command the screen sends (the engine, the journal and
-its fsyncs), the part of a press the disk decides.
+its fsyncs), the part of a press the disk decides. Those two are noted in memory and
+written just before the next frame's line, after its flip (until issue 28's eleventh
+round each was written at once, inside the press's timed window).
 
 With COMPANION_BENCH_THREADS=1 in its environment (`python -m tools.bench.press
 --threads`, a probe, never the bench's own figures) each frame's line is preceded by
@@ -102,10 +104,15 @@ def install(fd: int) -> None:
     keys = {button: key for key, button in app.KEY_BUTTONS.items()}
     draw = app.ScreenLoop.draw
     handle = app.ScreenLoop.handle
+    #: the "K" and "S" lines noted between two frames, written with the next frame's line
+    #: (after its flip): a write to the pipe in the press's window cost the loop's thread
+    #: a system call and the bench's wake-up each (issue 28's eleventh round), which
+    #: `companion run` does not spend
+    noted: list[str] = []
 
     def reporting_handle(self: Any, event: Any) -> bool:
         if event.type == pygame.KEYDOWN:
-            os.write(fd, f"K {time.monotonic():.6f}\n".encode())
+            noted.append(f"K {time.monotonic():.6f}\n")
         return bool(handle(self, event))
 
     by_thread = os.environ.get("COMPANION_BENCH_THREADS") == "1"
@@ -133,8 +140,13 @@ def install(fd: int) -> None:
             flipped, cpu = flip[0], flip[1]
         else:  # nothing reached the screen: the draw's end
             flipped, cpu = time.monotonic(), time.process_time_ns()
+        count = len(noted)  # a line noted meanwhile by another thread stays for the next
+        lines = "".join(noted[:count])
+        del noted[:count]
         if by_thread:
-            os.write(fd, f"T {_threads(flip[2] if flip[0] else {})}\n".encode())
+            lines += f"T {_threads(flip[2] if flip[0] else {})}\n"
+        if lines:
+            os.write(fd, lines.encode())
         state = self.controller.state or {}
         key = _key_for(self.controller, keys)
         line = (f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "
@@ -147,7 +159,7 @@ def install(fd: int) -> None:
     def reporting_submit(self: Any, *args: Any, **kwargs: Any) -> Any:
         began = time.monotonic()
         out = submit(self, *args, **kwargs)
-        os.write(fd, f"S {began:.6f} {time.monotonic():.6f}\n".encode())
+        noted.append(f"S {began:.6f} {time.monotonic():.6f}\n")
         return out
 
     GameSession.submit = reporting_submit  # type: ignore[method-assign]

@@ -582,10 +582,12 @@ def _panel_key(prompt: Prompt, color: theme.Color) -> tuple[Any, ...]:
 
 def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme.Color]) -> None:
     """The decision panel: what the device waits for, details, the buttons that answer;
-    kept whole per what it shows (a prompt seen before is one blit, `painter.PANELS`)."""
+    kept whole per what it shows (a prompt seen before is one blit, `painter.PANELS`), on
+    the screen's ground, which it paints itself (its area need not be filled first)."""
     color = colors.get(str(prompt.player), theme.ACCENT)
     p.part(_panel_key(prompt, color), layout.prompt,
-           partial(_draw_prompt, p, layout, prompt, color), store=PANELS)
+           partial(_draw_prompt, p, layout, prompt, color), store=PANELS,
+           ground=theme.BACKGROUND)
     DRAWN[prompt.title] = (prompt, color)
     DRAWN.move_to_end(prompt.title)
     if len(DRAWN) > DRAWN_KEPT:
@@ -603,7 +605,8 @@ def keep_prompt_ahead(p: Painter, layout: Any, title: str) -> bool:
         return False
     prompt, color = drawn
     return p.keep_ahead(_panel_key(prompt, color), layout.prompt,
-                        partial(_draw_prompt, p, layout, prompt, color), PANELS)
+                        partial(_draw_prompt, p, layout, prompt, color), PANELS,
+                        ground=theme.BACKGROUND)
 
 
 def lay_prompt_title(p: Painter, layout: Any, title: str, details: Sequence[str] = ()) -> None:
