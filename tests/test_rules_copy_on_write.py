@@ -80,3 +80,26 @@ def test_a_command_s_state_has_every_field_of_a_copy() -> None:
         assert after.edition is before.edition and after.options is before.options
         assert after.version == before.version + 1 and copied.version == before.version
         assert after.seldom_own is False or after.seldom is not before.seldom
+
+
+def test_every_player_record_has_every_field() -> None:
+    """In plain Python a player's record is copied field by field in two places (`GameState.wp`
+    and `move_steps`'s first change, docs/bench.md's eleventh pass): a field added to
+    `Player` and forgotten there would be unset (a slot never set raises AttributeError)
+    on the first move that copies it. Each player of each state has every field, and the
+    mover's copy keeps what a move does not change."""
+    from companion.rules.state import Player
+
+    names = [f.name for f in fields(Player)]
+    assert len(names) >= 8
+    kept = _game("mega", 4, 5)  # the bus tickets too
+    moved = 0
+    for (before, _), (after, _) in zip(kept, kept[1:], strict=False):
+        for i, p in enumerate(after.players):
+            for name in names:
+                getattr(p, name)
+            old = before.players[i]
+            if p is not old:
+                moved += 1
+                assert p.name == old.name and p.jail_cards is not None
+    assert moved > 100
