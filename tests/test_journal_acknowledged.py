@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.game.api import Source
-from companion.game.journal import JournalIncomplete, ack_path, read_ack
+from companion.game.journal import WAL_ROOM, JournalIncomplete, ack_path, read_ack
 from companion.game.session import GameSession
 
 BANKER = Source("script", banker=True)
@@ -62,8 +62,9 @@ def test_a_flipped_bit_in_the_live_wal_is_said_not_replayed(tmp_path: Path) -> N
         cut = power_cut_copy(data, tmp_path / "cut")
     wal = Path(f"{journal_of(cut)}-wal")
     raw = bytearray(wal.read_bytes())
-    assert len(raw) > 8192
-    raw[len(raw) // 2] ^= 0x10
+    frames = len(bytes(raw).rstrip(b"\0"))  # SQLite's frames; zeros past them (WAL_ROOM)
+    assert frames > 8192
+    raw[frames // 2] ^= 0x10
     wal.write_bytes(bytes(raw))
     files = {p.name: p.read_bytes() for p in (cut / "games").iterdir()}
     with pytest.raises(JournalIncomplete, match="acknowledged moves are missing"):
@@ -117,3 +118,26 @@ def test_a_game_created_again_does_not_inherit_an_old_mark(tmp_path: Path) -> No
     assert ack_path(path).exists()
     with GameSession.open(tmp_path, "g1") as s:
         assert s.submit(NEW, BANKER).accepted
+
+
+def test_the_wal_is_given_room_and_rows_overwrite_it(tmp_path: Path) -> None:
+    """After the first answered change the WAL is WAL_ROOM bytes (zeros past its frames);
+    later rows land inside it without growing the file, and a power cut then loses none."""
+    data = tmp_path / "data"
+    with GameSession.open(data) as s:
+        s.submit(NEW, BANKER)
+        play(s, 1)  # the writer is serial: the room made after the first change is there
+        wal = Path(f"{journal_of(data)}-wal")
+        assert wal.stat().st_size == WAL_ROOM
+        framed = len(wal.read_bytes().rstrip(b"\0"))
+        inode = wal.stat().st_ino
+        version = play(s, 60)
+        assert wal.stat().st_size == WAL_ROOM and wal.stat().st_ino == inode
+        assert len(wal.read_bytes().rstrip(b"\0")) > framed + 60 * 1024  # written in place
+        cut = power_cut_copy(data, tmp_path / "cut")
+    with GameSession.open(cut) as resumed:  # every acknowledged move read back
+        assert resumed.version == version
+        mark = read_ack(journal_of(cut))
+        assert mark is not None and mark[0] == resumed._seq
+    with GameSession.open(data) as again:  # the closed journal too
+        assert again.version == version

@@ -7,8 +7,10 @@ CRC so that a damaged file is reported instead of silently replayed. See docs/se
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -21,6 +23,8 @@ from typing import Any
 
 from companion.game.api import Source
 from companion.rules.events import Events, events_from_json, events_json
+
+log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 #: 2: rows may also be "undo_to" (the banker's jump back); a version 1 journal is moved to
@@ -68,6 +72,16 @@ CHECKPOINT_RETRY_ROWS = 50
 #: rows after which `append` checkpoints by itself, for a writer that never calls
 #: `checkpoint` (a rescue copying a game): the WAL never grows without bound
 CHECKPOINT_INLINE_ROWS = 4 * CHECKPOINT_ROWS
+#: bytes of the WAL file written (zeros past SQLite's last frame) once per WAL, after the
+#: first answered change (`Journal.checkpoint`): a row then overwrites blocks the file has
+#: instead of growing it, and its fdatasync writes no new size (an inode write and one more
+#: I/O inside a press's window for every row of the first CHECKPOINT_ROWS after a start,
+#: issue 28). 500 rows of about 4.7 KB fit; SQLite reads frames only up to the first whose
+#: salt and checksum fail, so zeros past the last frame are never taken for one
+WAL_ROOM = 4 << 20
+#: the free space a disk must have for the WAL to be given its room (8 times the room):
+#: on a fuller disk the rows grow the file as before and the space stays free for them
+WAL_ROOM_FREE = 8 * WAL_ROOM
 
 
 class JournalError(Exception):
@@ -309,6 +323,8 @@ class Journal:
         self._wal: tuple[int, int] | None = None
         #: rows committed since the last checkpoint of the WAL (`checkpoint`)
         self._unchecked = 0
+        #: the WAL file (device, inode) given WAL_ROOM bytes already (`_make_room`)
+        self._roomy: tuple[int, int] | None = None
 
     # --- opening -------------------------------------------------------------------------
 
@@ -589,8 +605,14 @@ class Journal:
         committed since the last time (SQLite's PASSIVE checkpoint: it waits for no reader
         and holds no writer; a crash in it loses nothing, the WAL stays valid until the
         file has every page); the session's writer calls it once a change is answered and
-        on the table's screen. True when it ran and copied every page."""
-        if self.readonly or self.broken is not None or self._unchecked < CHECKPOINT_ROWS:
+        on the table's screen. True when it ran and copied every page. The first call
+        for a WAL file also gives it WAL_ROOM bytes (`_make_room`)."""
+        if self.readonly or self.broken is not None:
+            return False
+        if self._wal is not None and self._roomy != self._wal:
+            with self._lock:
+                self._make_room()
+        if self._unchecked < CHECKPOINT_ROWS:
             return False
         with self._lock:
             try:
@@ -598,6 +620,40 @@ class Journal:
             except sqlite3.Error as exc:
                 self._unchecked = CHECKPOINT_ROWS - CHECKPOINT_RETRY_ROWS
                 raise StorageError(f"WAL not checkpointed: {storage_message(exc)}") from exc
+
+    def _make_room(self) -> None:
+        """Under the lock, after a change is answered: zeros written past the WAL's end up
+        to WAL_ROOM bytes and made durable, once per WAL file, so that the rows after it
+        overwrite blocks rather than grow the file (the same fdatasync per row, without the
+        file's new size in it). Only SQLite's frames, up to the first invalid one, are read
+        from a WAL; a failure here loses nothing and is not tried again for this file."""
+        wal = f"{self.path}-wal"
+        try:
+            fd = os.open(wal, os.O_WRONLY)
+        except OSError:
+            return
+        size = None
+        try:
+            st = os.fstat(fd)
+            self._roomy = (st.st_dev, st.st_ino)
+            if self._roomy != self._wal or st.st_size >= WAL_ROOM:
+                return
+            disk = os.fstatvfs(fd)
+            if disk.f_bavail * disk.f_frsize < WAL_ROOM_FREE:
+                return  # a disk this full keeps its space for the rows and the checkpoint
+            size = st.st_size
+            chunk = bytes(256 << 10)
+            at = size
+            while at < WAL_ROOM:
+                at += os.pwrite(fd, chunk[:WAL_ROOM - at], at)
+            os.fdatasync(fd)
+        except OSError as exc:  # the rows grow the file as before
+            log.warning("cannot make room in %s: %s", wal, storage_message(exc))
+            if size is not None:  # what was written of the room is given back to the disk
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, size)
+        finally:
+            os.close(fd)
 
     def _checkpoint(self) -> bool:
         busy, frames, copied = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
