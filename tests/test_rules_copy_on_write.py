@@ -83,11 +83,11 @@ def test_a_command_s_state_has_every_field_of_a_copy() -> None:
 
 
 def test_every_player_record_has_every_field() -> None:
-    """In plain Python a player's record is copied field by field in two places (`GameState.wp`
-    and `move_steps`'s first change, docs/bench.md's eleventh pass): a field added to
-    `Player` and forgotten there would be unset (a slot never set raises AttributeError)
-    on the first move that copies it. Each player of each state has every field, and the
-    mover's copy keeps what a move does not change."""
+    """In plain Python `GameState.wp` copies a player's record field by field on a bare
+    record (docs/bench.md, issue 28): a field added to `Player` and forgotten there would be
+    unset (a slot never set raises AttributeError) on the first move that copies it. Each
+    player of each state has every field, and the mover's copy keeps what a move does not
+    change."""
     from companion.rules.state import Player
 
     names = [f.name for f in fields(Player)]

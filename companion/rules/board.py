@@ -43,7 +43,6 @@ from companion.rules.state import (
     ChooseSquarePending,
     DrawPending,
     GameState,
-    Player,
     RollForRentPending,
     bare,
 )
@@ -112,28 +111,7 @@ def count_doubles(g: GameState, ev: Events, player: int, double: bool) -> bool:
 
 def move_steps(g: GameState, ev: Events, player: int, steps: int) -> None:
     """Move forward by a number of squares, paying the salary when GO is passed or reached."""
-    owned = g.owned
-    if COMPILED:
-        p = g.wp(player)
-    elif owned >> player & 1:
-        p = g.players[player]
-    else:  # GameState.wp's first change written out (a call less a move: most moves are
-        # a roll's, whose player no other step of the command has changed yet)
-        players = g.players
-        if not owned:  # the list too (copies share it until then)
-            players = g.players = players[:]
-        old = players[player]
-        p = bare(Player)
-        p.name = old.name
-        p.cash = old.cash
-        p.position = old.position
-        p.in_jail = old.in_jail
-        p.jail_turns = old.jail_turns
-        p.jail_cards = old.jail_cards  # shared: replaced, never changed
-        p.bankrupt = old.bankrupt
-        p.bus_tickets = old.bus_tickets
-        players[player] = p
-        g.owned = owned | 1 << player
+    p = g.wp(player)
     n = len(g.edition.squares)
     start = p.position
     reached = start + steps
