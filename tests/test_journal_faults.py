@@ -184,28 +184,25 @@ def test_a_really_full_disk(tmp_path: Path) -> None:
             assert s.state()["players"][1]["cash"] == 1500 + accepted + 1
 
 
+def _wal_after_a_few_moves(tmp_path: Path, size_k: int) -> int:
+    """The size of a new game's WAL after its first answered changes, on a disk of size_k KB."""
+    with small_tmpfs(tmp_path, f"{size_k}k") as mnt:
+        data_dir = mnt / "data"
+        with GameSession.open(data_dir, "g1") as s:
+            s.submit(bot_script(seed=6, count=1)[0], BANKER)
+            for _ in range(3):
+                assert s.submit(PAY, BANKER).accepted
+            return next((data_dir / "games").glob("*-wal")).stat().st_size
+
+
 def test_a_nearly_full_disk_keeps_its_space_for_the_rows(tmp_path: Path) -> None:
     """The WAL's room (journal.WAL_ROOM, zeros written once after the first answered change)
     is given only where the disk has WAL_ROOM_FREE to spare: on a fuller one it would take
     the last space the rows and the checkpoint need."""
     from companion.game.journal import WAL_ROOM, WAL_ROOM_FREE
 
-    with small_tmpfs(tmp_path, f"{WAL_ROOM_FREE // 2 >> 10}k") as mnt:
-        data_dir = mnt / "data"
-        with GameSession.open(data_dir, "g1") as s:
-            s.submit(bot_script(seed=6, count=1)[0], BANKER)
-            for _ in range(3):
-                assert s.submit(PAY, BANKER).accepted
-            wal = next((data_dir / "games").glob("*-wal"))
-            assert 0 < wal.stat().st_size < WAL_ROOM
-    with small_tmpfs(tmp_path, f"{WAL_ROOM_FREE * 2 >> 10}k") as mnt:  # room to spare
-        data_dir = mnt / "data"
-        with GameSession.open(data_dir, "g1") as s:
-            s.submit(bot_script(seed=6, count=1)[0], BANKER)
-            for _ in range(3):
-                assert s.submit(PAY, BANKER).accepted
-            wal = next((data_dir / "games").glob("*-wal"))
-            assert wal.stat().st_size == WAL_ROOM
+    assert 0 < _wal_after_a_few_moves(tmp_path, WAL_ROOM_FREE // 2 >> 10) < WAL_ROOM
+    assert _wal_after_a_few_moves(tmp_path, WAL_ROOM_FREE * 2 >> 10) == WAL_ROOM  # to spare
 
 
 def test_a_really_read_only_directory(tmp_path: Path) -> None:
