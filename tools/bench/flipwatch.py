@@ -30,6 +30,18 @@ With COMPANION_BENCH_THREADS=1 in its environment (`python -m tools.bench.press
 clocks read at the flip, the others' /proc/self/task/TID/schedstat after it), so that a
 benchmark can tell which thread spent a press's CPU. Reading them costs the process about
 a millisecond a frame, after the flip.
+
+With COMPANION_BENCH_PROFILE=FILE (`python -m tools.bench.press --profile FILE`, a probe
+too: the profiler slows the profiled Python two- to threefold) a deterministic profiler
+(cProfile, timed by the loop thread's own CPU clock) runs on the screen loop's thread
+only, from the moment `ScreenLoop.handle` takes a key press to the end of the flip of the
+frame after it, one window a press (a key typed while no frame was flipped yet widens
+that press's window); its statistics are written to FILE (`pstats`) every 25 windows and
+at exit, and FILE.switches gets one line per window: the loop thread's voluntary and
+involuntary context switches in it and the whole process's voluntary ones (getrusage:
+each voluntary one is a thread going to sleep, on a futex, a pipe or the disk), then
+each thread's voluntary ones in it by name (/proc/self/task/*/status, read outside the
+profiled span).
 """
 
 from __future__ import annotations
@@ -94,6 +106,77 @@ def _threads(at_flip: dict[int, int]) -> str:
     return ",".join(out).replace(" ", "_")
 
 
+class _Window:
+    """The probe of COMPANION_BENCH_PROFILE: a profiler on the loop's thread from a key
+    taken to the next flip, and the context switches in that window."""
+
+    def __init__(self, path: str) -> None:
+        import cProfile
+
+        self.path = path
+        self.profile = cProfile.Profile(time.thread_time_ns, 1e-9)
+        self.on = False
+        self.windows = 0
+        self.at_key: tuple[int, int, int] = (0, 0, 0)
+        self.tasks: dict[int, int] = {}
+        self.switches: list[str] = []
+
+    @staticmethod
+    def _tasks() -> dict[int, int]:
+        """Each thread's voluntary context switches so far, by its kernel id."""
+        out = {}
+        for tid in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{tid}/status", encoding="ascii") as f:
+                    for line in f:
+                        if line.startswith("voluntary_ctxt_switches"):
+                            out[int(tid)] = int(line.split()[1])
+            except OSError:  # a thread that ended meanwhile
+                continue
+        return out
+
+    @staticmethod
+    def _counts() -> tuple[int, int, int]:
+        import resource
+
+        mine = resource.getrusage(resource.RUSAGE_THREAD)
+        every = resource.getrusage(resource.RUSAGE_SELF)
+        return mine.ru_nvcsw, mine.ru_nivcsw, every.ru_nvcsw
+
+    def key(self) -> None:
+        """A key taken on the loop's thread: the window opens (or stays open)."""
+        if not self.on:
+            self.tasks = self._tasks()
+            self.at_key = self._counts()
+            self.on = True
+            self.profile.enable()
+
+    def flipped(self) -> None:
+        """The flip returned on the loop's thread: the window closes."""
+        if not self.on:
+            return
+        self.profile.disable()
+        self.on = False
+        now = self._counts()
+        import threading
+
+        names = {t.native_id: t.name.split("-")[0] for t in threading.enumerate()}
+        tasks = self._tasks()
+        moved = " ".join(f"{names.get(tid, tid)}:{n - self.tasks.get(tid, 0)}"
+                         for tid, n in sorted(tasks.items()) if n != self.tasks.get(tid, 0))
+        self.switches.append(" ".join(str(b - a) for a, b in zip(self.at_key, now, strict=True))
+                             + f" {moved}\n")
+        self.windows += 1
+        if self.windows % 25 == 0:
+            self.dump()
+
+    def dump(self) -> None:
+        """The statistics so far to the file (after a flip, outside any window)."""
+        self.profile.dump_stats(self.path)
+        with open(self.path + ".switches", "w", encoding="ascii") as f:
+            f.write("".join(self.switches))
+
+
 def install(fd: int) -> None:
     """Wrap ScreenLoop.draw and .handle to report flipped frames and taken keys on `fd`."""
     import pygame
@@ -110,9 +193,18 @@ def install(fd: int) -> None:
     #: `companion run` does not spend
     noted: list[str] = []
 
+    profiled = os.environ.get("COMPANION_BENCH_PROFILE")
+    window = _Window(profiled) if profiled else None
+    if window is not None:
+        import atexit
+
+        atexit.register(window.dump)
+
     def reporting_handle(self: Any, event: Any) -> bool:
         if event.type == pygame.KEYDOWN:
             noted.append(f"K {time.monotonic():.6f}\n")
+            if window is not None:
+                window.key()
         return bool(handle(self, event))
 
     by_thread = os.environ.get("COMPANION_BENCH_THREADS") == "1"
@@ -123,6 +215,8 @@ def install(fd: int) -> None:
     def at_flip(real: Any) -> Any:
         def flipping(*args: Any, **kwargs: Any) -> Any:
             out = real(*args, **kwargs)
+            if window is not None:
+                window.flipped()
             flip[0], flip[1] = time.monotonic(), time.process_time_ns()
             if by_thread:
                 flip[2] = _python_threads()
