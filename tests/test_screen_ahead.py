@@ -204,11 +204,16 @@ def test_whose_turn_laid_out_ahead_is_drawn_without_freetype(
     assert (calls == []) is ahead
 
 
-def _drawn_panel(surface: pygame.Surface, prompt: Prompt) -> bytes:
-    """`prompt`'s panel drawn on `surface` (on the screen's ground) and its pixels."""
+def _drawn_panel(surface: pygame.Surface, prompt: Prompt,
+                 records: list[Any] | None = None) -> bytes:
+    """`prompt`'s panel drawn on `surface` (on the screen's ground) and its pixels; the
+    texts and touch targets it put on the screen go to `records`."""
     surface.fill(theme.BACKGROUND)
     layout = game_layout(surface.get_size())
-    draw_prompt(Painter(surface, 1.0, 1.0), layout, prompt, {"Ann": (200, 40, 40)})
+    p = Painter(surface, 1.0, 1.0)
+    draw_prompt(p, layout, prompt, {"Ann": (200, 40, 40)})
+    if records is not None:
+        records[:] = [p.texts, p.hotspots]
     return pygame.image.tobytes(surface.subsurface(layout.prompt), "RGB")
 
 
@@ -225,11 +230,17 @@ def test_a_panel_drawn_once_is_kept_ahead_and_shown_with_one_blit(
     prompt = Prompt(title, ["in jail"], [Action("roll", "Roll"), Action("no", "Pay €50")],
                     player="Ann")
     assert not keep_panel_ahead(title, size)  # never drawn: nothing to keep
-    cold = _drawn_panel(surface, prompt)
+    cold_records: list[Any] = []
+    cold = _drawn_panel(surface, prompt, cold_records)
     assert not painter.PANELS.items  # drawn once: not kept
     assert keep_panel_ahead(title, size)
     assert len(painter.PANELS.items) == 1
-    assert not keep_panel_ahead(title, size)  # kept already
+    # kept with its texts and touch targets where the screen shows it (drawn higher up on
+    # the scratch surface): its showing puts back those very records, none moved
+    (kept,) = painter.PANELS.items.values()
+    assert kept[1] == game_layout(size).prompt.topleft
+    assert [kept[2], kept[3]] == cold_records
+    assert cold_records[0] and cold_records[1]
     drawn: list[str] = []
     real = panels._draw_prompt
 
@@ -238,8 +249,11 @@ def test_a_panel_drawn_once_is_kept_ahead_and_shown_with_one_blit(
         real(*args)
 
     monkeypatch.setattr(panels, "_draw_prompt", counting)
-    assert _drawn_panel(surface, prompt) == cold  # one blit, the very pixels
+    blitted_records: list[Any] = []
+    assert _drawn_panel(surface, prompt, blitted_records) == cold  # one blit, the very pixels
     assert drawn == []
+    assert blitted_records == cold_records
+    assert all(a is b for a, b in zip(blitted_records[0], kept[2], strict=True))
     other = Prompt(title, ["in jail"], [Action("roll", "Roll")], player="Ann")
     _drawn_panel(surface, other)  # the same title with other buttons: drawn anew
     assert drawn == ["x"]

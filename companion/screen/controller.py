@@ -87,9 +87,27 @@ def has_game(state: Mapping[str, Any] | None) -> bool:
     seen, answer = _last_asked
     if state is not None and state is seen:
         return answer
-    answer = bool(state and seats(state))
+    players = state.get("players") if state else None  # what `seats` reads, not built
+    answer = isinstance(players, list) and bool(players)
     _last_asked = (state, answer)
     return answer
+
+
+#: the last state whose edition was read (the very object) and its edition
+_last_edition: tuple[Mapping[str, Any] | None, str] = (None, "")
+
+
+def edition_of(state: Mapping[str, Any]) -> str:
+    """The edition of a public state JSON (`Setup.of(state).edition`), the one of the last
+    state asked kept: the loop reads it four to six times a press before its first frame
+    (the language, the board's names, whether the recent moves go on)."""
+    global _last_edition
+    seen, edition = _last_edition
+    if state is seen:
+        return edition
+    edition = Setup.of(state).edition
+    _last_edition = (state, edition)
+    return edition
 
 
 def refusal_text(outcome: Outcome, state: Mapping[str, Any] | None) -> str:
@@ -349,7 +367,7 @@ class Controller(EntryMixin):
         state = update.state  # the public state of this version, built once for every listener
         self.state = state
         now = self.ui.now
-        if old is not None and Setup.of(old).edition == Setup.of(state).edition:
+        if old is not None and edition_of(old) == edition_of(state):
             self._unfinished.append(partial(self._changes_of_cash, old, state, now))
         else:
             self.ui.anims.clear()
@@ -816,7 +834,7 @@ class Controller(EntryMixin):
         if form is not None:
             chosen, edition = form.language, form.edition_id()
         else:
-            chosen, edition = "", Setup.of(self.state or {}).edition
+            chosen, edition = "", edition_of(self.state or {})
         return i18n.normalize_language(chosen or self.table_language.chosen or self.language
                                        or i18n.default_language(edition or None))
 
@@ -831,7 +849,7 @@ class Controller(EntryMixin):
                 self.ui.setup.rename_defaults()
         if has_game(self.state):
             assert self.state is not None
-            key = (Setup.of(self.state).edition, lang)
+            key = (edition_of(self.state), lang)
             if key != self._board_key:
                 self._board_key = key
                 self.ui.board = board_info(*key)

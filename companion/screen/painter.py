@@ -234,6 +234,14 @@ def rendered(text: str, size_px: int, color: Color, bold: bool = False,
     return found
 
 
+def _moved(texts: list[DrawnText], spots: list[Hotspot], dx: int,
+           dy: int) -> tuple[list[DrawnText], list[Hotspot]]:
+    """A kept part's texts and touch targets `dx`, `dy` pixels further."""
+    return ([DrawnText(t.text, t.drawn, t.rect.move(dx, dy), t.box.move(dx, dy), t.size,
+                       t.struck, t.floor) for t in texts],
+            [Hotspot(h.rect.move(dx, dy), h.action, h.arg) for h in spots])
+
+
 class Painter:
     """Draws on one surface at one scale (design units are an 800x480 screen)."""
 
@@ -293,10 +301,9 @@ class Painter:
                 self.texts += texts
                 self.hotspots += spots
                 return
-            dx, dy = area.x - at[0], area.y - at[1]
-            self.texts += [DrawnText(t.text, t.drawn, t.rect.move(dx, dy), t.box.move(dx, dy),
-                                     t.size, t.struck, t.floor) for t in texts]
-            self.hotspots += [Hotspot(h.rect.move(dx, dy), h.action, h.arg) for h in spots]
+            moved_texts, moved_spots = _moved(texts, spots, area.x - at[0], area.y - at[1])
+            self.texts += moved_texts
+            self.hotspots += moved_spots
             return
         if ground is not None:
             self.surface.fill(ground, area)
@@ -318,11 +325,16 @@ class Painter:
         return (key, rect.size, area.size, self.sx, self.sy, tuple(under))
 
     def keep_ahead(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
-                   store: PartStore, ground: Color | None = None) -> bool:
+                   store: PartStore, ground: Color | None = None,
+                   shown_at: tuple[int, int] | None = None) -> bool:
         """Draw a part that `part` drew once and did not keep (a store with `again`) and
         keep it now, so that its next showing is one blit (issue 28: a decision panel
         laid out ahead, after the frame, on a scratch surface whose ground is the
-        screen's); False when it is kept already or was not drawn before (nothing done)."""
+        screen's); False when it is kept already or was not drawn before (nothing done).
+        `shown_at`: where the screen shows the part's area (its top left), when that is not
+        where the scratch surface has it: it is kept with its texts and touch targets moved
+        there once, so that its showing puts back the very records (`part`) instead of
+        moving each of them in the first frame (issue 28's twelfth round)."""
         area = rect.clip(self.surface.get_rect())
         if area.width <= 0 or area.height <= 0:
             return False
@@ -333,8 +345,12 @@ class Painter:
             self.surface.fill(ground, area)
         first_text, first_spot = len(self.texts), len(self.hotspots)
         draw()
-        store.put(full, (self.surface.subsurface(area).copy(), area.topleft,
-                         self.texts[first_text:], self.hotspots[first_spot:]))
+        texts, spots = self.texts[first_text:], self.hotspots[first_spot:]
+        at = area.topleft
+        if shown_at is not None and shown_at != at:
+            texts, spots = _moved(texts, spots, shown_at[0] - at[0], shown_at[1] - at[1])
+            at = shown_at
+        store.put(full, (self.surface.subsurface(area).copy(), at, texts, spots))
         return True
 
     def hotspot(self, rect: pygame.Rect, action: str, arg: Any = None) -> None:

@@ -348,7 +348,10 @@ def keep_panel_ahead(title: str, size: tuple[int, int]) -> bool:
         return False
     surface, game = _scratch_for(size)  # the panel paints the screen's ground itself
     sx, sy = scales(size)
-    return keep_prompt_ahead(Painter(surface, sx, sy), game, title)
+    # kept with its texts and touch targets where the screen shows it (its area's corner:
+    # the panel's rect clipped to the window, as `Painter.part` finds it)
+    shown = game_layout(size).prompt.clip(pygame.Rect((0, 0), size)).topleft
+    return keep_prompt_ahead(Painter(surface, sx, sy), game, title, shown_at=shown)
 
 
 def _scratch_for(size: tuple[int, int]) -> tuple[pygame.Surface, GameLayout]:

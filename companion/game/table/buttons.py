@@ -111,7 +111,29 @@ def command_for(state: Mapping[str, Any], button: str, bid_steps: int = 0) -> JS
     by = decider(state)
     if by is None:
         return None
-    for verb, fields in PRESSES.get(situation(state), {}).get(button, ()):
+    return _command(state, by, PRESSES.get(situation(state), {}).get(button, ()), bid_steps)
+
+
+def buttons_of(state: Mapping[str, Any], by: str | None) -> dict[str, JSON | None]:
+    """What each of GAME_BUTTONS sends now, `command_for` of each, with the decider `by`
+    (`decider(state)`) and the table's situation read once for the four (issue 28: the
+    view of every version is built on the screen's first frame's path).
+
+    >>> state = {"current": "Ann", "legal": [{"do": "roll", "by": "Ann"}]}
+    >>> buttons_of(state, decider(state))
+    {'roll': {'do': 'roll', 'by': 'Ann'}, 'yes': None, 'no': None, 'pass_go': None}
+    """
+    if by is None:
+        return dict.fromkeys(GAME_BUTTONS)
+    row = PRESSES.get(situation(state), {})
+    return {button: _command(state, by, row[button], 0) if button in row else None
+            for button in GAME_BUTTONS}
+
+
+def _command(state: Mapping[str, Any], by: str, meanings: tuple[Meaning, ...],
+             bid_steps: int) -> JSON | None:
+    """The command of the first of `meanings` that `by` may send now (`command_for`)."""
+    for verb, fields in meanings:
         entry = next((e for e in state.get("legal") or [] if e.get("do") == verb
                       and e.get("by") == by and all(e.get(k) == v for k, v in fields.items())),
                      None)

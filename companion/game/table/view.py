@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from companion.game.table.buttons import GAME_BUTTONS, command_for, decider
+from companion.game.table.buttons import buttons_of, command_for, decider
 from companion.game.table.decision import AUCTIONS, Clock, Decision, auction_asked, decision_of
 from companion.game.table.offers import Offer, put_to
 from companion.game.table.records import (
@@ -420,6 +420,7 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
         asked.append(Asked(pending["player"], str(kind)))
     asked += [Asked(to, "offer", str(offer.get("id"))) for to, offer in put_to(offers).items()]
     current, winner = state.get("current"), state.get("winner")
+    by = decider(state)
     return TableView(
         version=int(state.get("version") or 0),
         current=current if isinstance(current, str) else None,
@@ -427,5 +428,5 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
         asked=tuple(asked), offers=tuple(dict(o) for o in offers),
         auction_clock=_clock(state.get("auction_clock")) if pending.get("bidder") else None,
         game_clock=_clock(state.get("clock")),
-        buttons={b: command_for(state, b) for b in GAME_BUTTONS}, decider=decider(state),
+        buttons=buttons_of(state, by), decider=by,
         waiting_on=waiting_on(state), moves=moves, _state=state)

@@ -594,19 +594,22 @@ def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme
         DRAWN.popitem(last=False)
 
 
-def keep_prompt_ahead(p: Painter, layout: Any, title: str) -> bool:
+def keep_prompt_ahead(p: Painter, layout: Any, title: str,
+                      shown_at: tuple[int, int] | None = None) -> bool:
     """The decision panel drawn last with `title` (`DRAWN`), drawn on `p`'s scratch surface
     and kept in PANELS when the screen drew it once and did not keep it, so that a press
     that brings it again shows it with one blit instead of drawing it (issue 28's tenth
     round: a panel's second showing, 0.2-0.5 ms of a first frame). The very prompt
-    `build_prompt` made for the screen, not a guess of its words; False: nothing done."""
+    `build_prompt` made for the screen, not a guess of its words; False: nothing done.
+    `shown_at`: the top left of the panel on the screen, when `layout` has it elsewhere
+    (`Painter.keep_ahead`)."""
     drawn = DRAWN.get(title)
     if drawn is None:
         return False
     prompt, color = drawn
     return p.keep_ahead(_panel_key(prompt, color), layout.prompt,
                         partial(_draw_prompt, p, layout, prompt, color), PANELS,
-                        ground=theme.BACKGROUND)
+                        ground=theme.BACKGROUND, shown_at=shown_at)
 
 
 def lay_prompt_title(p: Painter, layout: Any, title: str, details: Sequence[str] = ()) -> None:
