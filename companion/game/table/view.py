@@ -11,10 +11,9 @@ are decided here and below.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from companion.game.table.buttons import buttons_of, command_for, decider
 from companion.game.table.decision import AUCTIONS, Clock, Decision, auction_asked, decision_of
@@ -32,6 +31,37 @@ from companion.game.table.records import (
 )
 
 JSON = dict[str, Any]
+_T = TypeVar("_T")
+
+
+class built_once(Generic[_T]):  # noqa: N801  # a decorator's name
+    """functools.cached_property without the lock Python 3.11's takes on each first read
+    (an RLock for the whole class: the view's fields are read a dozen times on the
+    screen's first frame's path, issue 28; Python 3.12 dropped that lock). Two threads
+    reading a field first at once may both build it: the first one stored is the one
+    every reader gets (the fields are built from the one state alone)."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> built_once[_T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        kept: dict[str, Any] = obj.__dict__
+        return kept.setdefault(self.name, self.func(obj))
+
+
 #: the public state's list of what the engine offers now (docs/state-json.md): read here
 #: only; a face asks the view (`TableView.moves_of`, `move`, `choices`) what it means
 MOVES_KEY = "legal"
@@ -217,27 +247,27 @@ class TableView:
     # -- what the faces draw (companion.game.table.records): built on the first read, once
     # -- per version, since the session keeps one view per version
 
-    @cached_property
+    @built_once
     def players(self) -> tuple[Seat, ...]:
         """Every player, in seat order: name, cash, square, jail, bankruptcy."""
         return seats(self._state)
 
-    @cached_property
+    @built_once
     def deeds(self) -> tuple[Deed, ...]:
         """Every ownable square, in board order: owner, buildings, mortgage, rent."""
         return deeds(self._state)
 
-    @cached_property
+    @built_once
     def turn(self) -> Turn:
         """Where the game stands: whose turn, the decision waited for, the dice."""
         return Turn.of(self._state)
 
-    @cached_property
+    @built_once
     def bank(self) -> Bank:
         """The bank's stock: buildings left, (Mega) bus tickets in the pile."""
         return Bank.of(self._state)
 
-    @cached_property
+    @built_once
     def card(self) -> DrawnCard | None:
         """The card that is news now, with its drawer (None: none, its effect is over)."""
         return DrawnCard.of(self._state)
@@ -247,7 +277,7 @@ class TableView:
         a state of its own asks before reading the view for it)."""
         return self.version == version_of(state)
 
-    @cached_property
+    @built_once
     def open_offers(self) -> tuple[Offer, ...]:
         """The open offers as typed records, oldest first (`offers` is their JSON)."""
         return tuple(Offer.of(o) for o in self.offers)
@@ -256,12 +286,12 @@ class TableView:
         """The open offer with id `offer_id` (None: none open with it)."""
         return next((o for o in self.open_offers if o.id == offer_id), None)
 
-    @cached_property
+    @built_once
     def setup(self) -> Setup:
         """The game's setup: the edition, how its money is written, the rule options."""
         return Setup.of(self._state)
 
-    @cached_property
+    @built_once
     def teaching_on(self) -> bool | None:
         """Whether the teaching table explains the rules as they apply (None: no game, so
         no teaching table to switch)."""
@@ -275,15 +305,15 @@ class TableView:
         clock = self.auction_clock
         return clock.left_at(now) if clock is not None else None
 
-    @cached_property
+    @built_once
     def _seat_by_name(self) -> dict[str, Seat]:
         return {p.name: p for p in self.players}
 
-    @cached_property
+    @built_once
     def _deed_by_index(self) -> dict[int, Deed]:
         return {d.index: d for d in self.deeds}
 
-    @cached_property
+    @built_once
     def _deed_by_id(self) -> dict[str, Deed]:
         return {d.id: d for d in self.deeds}
 
@@ -302,7 +332,7 @@ class TableView:
     # -- the decision the table waits for (companion.game.table.decision): built on the
     # -- first read, once per version
 
-    @cached_property
+    @built_once
     def decision(self) -> Decision | None:
         """The pending decision: who is asked, what, the answers on offer with the command
         and the button of each, the amounts, the auction's clock (None: none pending)."""
