@@ -542,9 +542,11 @@ class Controller(EntryMixin):
         deadline = time.monotonic() + OWN_UPDATE_S
         while True:
             try:
-                if until is None or seen >= until:
-                    update = self.updates.get_nowait()
-                else:
+                try:
+                    update = self.updates.get_nowait()  # a press's own: told before answered
+                except queue.Empty:
+                    if until is None or seen >= until:
+                        raise
                     self._hold_nobody()  # waiting, not drawing
                     update = self.updates.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:

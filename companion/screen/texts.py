@@ -326,14 +326,25 @@ def text(msg_id: str, **fields: object) -> str:
     '2 jail cards'
     """
     message = MESSAGES[msg_id]
-    catalog = i18n.translator(_language)
     if message.plural is not None and message.count is not None:
         count = fields.get(message.count, 1)
         n = count if isinstance(count, int) else 1
-        template = catalog.npgettext(message.id, message.text, message.plural, n)
+        template = i18n.translator(_language).npgettext(message.id, message.text,
+                                                        message.plural, n)
     else:
-        template = catalog.pgettext(message.id, message.text)
+        key = (_language, msg_id)
+        found = _templates.get(key)
+        if found is None:
+            found = _templates[key] = i18n.translator(_language).pgettext(message.id,
+                                                                          message.text)
+        template = found
     return template.format(**fields) if fields else template
+
+
+#: each message without a count as a language's catalog has it, by (language, id): looked
+#: up once (issue 28: the texts of a press's first frame, a dozen, each through gettext's
+#: Python); the catalogs are loaded once per language and never change
+_templates: dict[tuple[str, str], str] = {}
 
 
 def use_language(lang: str) -> str:

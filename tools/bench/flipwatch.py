@@ -41,7 +41,8 @@ at exit, and FILE.switches gets one line per window: the loop thread's voluntary
 involuntary context switches in it and the whole process's voluntary ones (getrusage:
 each voluntary one is a thread going to sleep, on a futex, a pipe or the disk), then
 each thread's voluntary ones in it by name (/proc/self/task/*/status, read outside the
-profiled span).
+profiled span). COMPANION_BENCH_SWITCHES=FILE (`--switches FILE`): the same counts
+into FILE.switches without the profiler (the window as long as `companion run`'s).
 """
 
 from __future__ import annotations
@@ -110,11 +111,11 @@ class _Window:
     """The probe of COMPANION_BENCH_PROFILE: a profiler on the loop's thread from a key
     taken to the next flip, and the context switches in that window."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, profile: bool = True) -> None:
         import cProfile
 
         self.path = path
-        self.profile = cProfile.Profile(time.thread_time_ns, 1e-9)
+        self.profile = cProfile.Profile(time.thread_time_ns, 1e-9) if profile else None
         self.on = False
         self.windows = 0
         self.at_key: tuple[int, int, int] = (0, 0, 0)
@@ -149,13 +150,15 @@ class _Window:
             self.tasks = self._tasks()
             self.at_key = self._counts()
             self.on = True
-            self.profile.enable()
+            if self.profile is not None:
+                self.profile.enable()
 
     def flipped(self) -> None:
         """The flip returned on the loop's thread: the window closes."""
         if not self.on:
             return
-        self.profile.disable()
+        if self.profile is not None:
+            self.profile.disable()
         self.on = False
         now = self._counts()
         import threading
@@ -172,7 +175,8 @@ class _Window:
 
     def dump(self) -> None:
         """The statistics so far to the file (after a flip, outside any window)."""
-        self.profile.dump_stats(self.path)
+        if self.profile is not None:
+            self.profile.dump_stats(self.path)
         with open(self.path + ".switches", "w", encoding="ascii") as f:
             f.write("".join(self.switches))
 
@@ -194,7 +198,9 @@ def install(fd: int) -> None:
     noted: list[str] = []
 
     profiled = os.environ.get("COMPANION_BENCH_PROFILE")
-    window = _Window(profiled) if profiled else None
+    counted = os.environ.get("COMPANION_BENCH_SWITCHES")
+    window = _Window(profiled) if profiled else \
+        _Window(counted, profile=False) if counted else None
     if window is not None:
         import atexit
 

@@ -88,7 +88,8 @@ class Frames:
 
 
 def windowed(data_dir: Path, display: str, threads: bool = False,
-             profile: Path | None = None) -> tuple[Companion, Frames, int]:
+             profile: Path | None = None,
+             switches: Path | None = None) -> tuple[Companion, Frames, int]:
     """`companion run` in a window on `display`, under the flip reporter (with `threads`,
     each frame's report says every thread's CPU time too)."""
     import sys
@@ -99,6 +100,8 @@ def windowed(data_dir: Path, display: str, threads: bool = False,
         env["COMPANION_BENCH_THREADS"] = "1"
     if profile is not None:
         env["COMPANION_BENCH_PROFILE"] = str(profile.resolve())
+    if switches is not None:
+        env["COMPANION_BENCH_SWITCHES"] = str(switches.resolve())
     try:
         child = Companion(data_dir, headless=False, env=env,
                           extra_args=["--size", WINDOW], pass_fds=(write,),
@@ -110,7 +113,7 @@ def windowed(data_dir: Path, display: str, threads: bool = False,
 
 def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
               threads: bool = False, log: Path | None = None,
-              profile: Path | None = None) -> dict[str, Any]:
+              profile: Path | None = None, switches: Path | None = None) -> dict[str, Any]:
     """press.flip_ms_p50/p99 over `samples` presses (fewer if `time_limit_s` runs out).
     With `threads` (a probe: reading every thread's time costs the companion CPU after each
     flip, so its other figures are not the bench's), also which thread spent the first
@@ -118,7 +121,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
     press goes to that file (the key, the version before, the first frame's CPU and draw,
     the last frame's CPU, each thread's share with `threads`): to find the slowest. With
     `profile` (a probe: the profiler slows the loop's Python), the loop's thread is
-    profiled from each key to its first flip into that file (tools.bench.flipwatch)."""
+    profiled from each key to its first flip into that file (tools.bench.flipwatch); with
+    `switches`, only the context switches in those windows are counted (FILE.switches)."""
     import ctypes.util
 
     if not have_xvfb():
@@ -132,7 +136,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
         with tempfile.TemporaryDirectory(prefix="companion-press-") as tmp:
             data_dir = Path(tmp, "data")
             build_journal(data_dir, 30, seed=3)
-            child, frames, fd = windowed(data_dir, xvfb.display, threads, profile)
+            child, frames, fd = windowed(data_dir, xvfb.display, threads, profile, switches)
             keys: XKeys | None = None
             try:
                 keys = XKeys(xvfb.display)
@@ -298,9 +302,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--profile", type=Path, default=None,
                         help="profile the loop's thread from each key to its first flip "
                              "into this pstats file (a probe, its figures not the bench's)")
+    parser.add_argument("--switches", type=Path, default=None,
+                        help="count the context switches from each key to its first flip "
+                             "into FILE.switches, by thread (a probe, without the profiler)")
     args = parser.parse_args(argv)
     print(json.dumps(run_bench(args.samples, threads=args.threads, log=args.log,
-                               profile=args.profile), indent=1))
+                               profile=args.profile, switches=args.switches), indent=1))
     return 0
 
 
