@@ -24,7 +24,7 @@ from companion.game.limits import fresh_seed
 from companion.game.pins import PinGuard
 from companion.game.table.decision import about_anew, asked_anew
 from companion.game.table.offers import OfferStore
-from companion.game.table.records import Setup, seats
+from companion.game.table.records import Setup, seated, seats
 from companion.game.table.view import TableView
 from companion.inputs import entry
 from companion.inputs.entry import acting_player
@@ -87,8 +87,7 @@ def has_game(state: Mapping[str, Any] | None) -> bool:
     seen, answer = _last_asked
     if state is not None and state is seen:
         return answer
-    players = state.get("players") if state else None  # what `seats` reads, not built
-    answer = isinstance(players, list) and bool(players)
+    answer = state is not None and bool(state) and seated(state)  # no seat record built
     _last_asked = (state, answer)
     return answer
 

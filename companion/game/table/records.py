@@ -310,6 +310,16 @@ def seats(state: Mapping[str, Any]) -> tuple[Seat, ...]:
     return tuple(out)
 
 
+def seated(state: Mapping[str, Any]) -> bool:
+    """Whether a public state JSON seats any player (`seats(state)` not empty), without
+    building their records (issue 28: asked before a press's first frame).
+
+    >>> seated({"players": [{"name": "Ann"}]}), seated({"players": []}), seated({})
+    (True, False, False)
+    """
+    return bool(_list(state, "players"))
+
+
 def seat(state: Mapping[str, Any], name: str | None) -> Seat | None:
     """The player named `name` in a public state JSON (None: no such player); a face with
     the session's view asks `TableView.player` instead, built once for the version."""
