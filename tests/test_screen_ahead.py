@@ -239,8 +239,9 @@ def test_a_panel_drawn_once_is_kept_ahead_and_shown_with_one_blit(
     # the scratch surface): its showing puts back those very records, none moved
     (kept,) = painter.PANELS.items.values()
     assert kept[1] == game_layout(size).prompt.topleft
-    assert [kept[2], kept[3]] == cold_records
-    assert cold_records[0] and cold_records[1]
+    # kept without its detail line (drawn over the kept panel: the line of this move)
+    assert [kept[2], kept[3]] == [cold_records[0][:-1], cold_records[1]]
+    assert cold_records[0][-1].text == "in jail" and cold_records[1]
     drawn: list[str] = []
     real = panels._draw_prompt
 
@@ -253,7 +254,47 @@ def test_a_panel_drawn_once_is_kept_ahead_and_shown_with_one_blit(
     assert _drawn_panel(surface, prompt, blitted_records) == cold  # one blit, the very pixels
     assert drawn == []
     assert blitted_records == cold_records
-    assert all(a is b for a, b in zip(blitted_records[0], kept[2], strict=True))
+    assert all(a is b for a, b in zip(blitted_records[0][:-1], kept[2], strict=True))
     other = Prompt(title, ["in jail"], [Action("roll", "Roll")], player="Ann")
     _drawn_panel(surface, other)  # the same title with other buttons: drawn anew
     assert drawn == ["x"]
+
+
+def test_a_panel_is_kept_without_its_detail_line() -> None:
+    """A decision panel is kept (PANELS) without its detail line, which names the move
+    (the square landed on, the card drawn) and is drawn over the kept panel: the same
+    title and buttons with another line are one blit and that line, the very pixels of
+    the panel drawn anew with it; a title on two lines (no detail line drawn) is kept as
+    it is."""
+    painter.forget()
+    surface = pygame.display.set_mode((800, 480))
+    actions = [Action("roll", "End turn"), Action("undo", "Undo")]
+    first = Prompt("Ann: end your turn", ["landed on Mayfair"], actions, player="Ann")
+    second = Prompt("Ann: end your turn", ["drew Go to jail"], actions, player="Ann")
+    _drawn_panel(surface, first)
+    _drawn_panel(surface, first)  # its second drawing: kept
+    assert len(painter.PANELS.items) == 1
+    drawn: list[str] = []
+    real = panels._draw_prompt
+
+    def counting(*args: Any) -> None:
+        drawn.append("x")
+        real(*args)
+
+    panels._draw_prompt = counting  # type: ignore[assignment]
+    try:
+        records: list[Any] = []
+        kept_then_line = _drawn_panel(surface, second, records)
+        assert drawn == []  # the kept panel, and the line over it
+    finally:
+        panels._draw_prompt = real  # type: ignore[assignment]
+    painter.forget()
+    fresh: list[Any] = []
+    assert kept_then_line == _drawn_panel(surface, second, fresh)  # drawn anew, whole
+    assert records == fresh
+    long_title = "Ann: " + "a question far too long for one line of the panel " * 3
+    two_lines = Prompt(long_title, ["not drawn"], actions, player="Ann")
+    _drawn_panel(surface, two_lines)
+    _drawn_panel(surface, two_lines)
+    key = panels._panel_key(two_lines, (200, 40, 40))
+    assert any(k[0] == key for k in painter.PANELS.items)

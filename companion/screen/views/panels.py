@@ -585,9 +585,12 @@ def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme
     kept whole per what it shows (a prompt seen before is one blit, `painter.PANELS`), on
     the screen's ground, which it paints itself (its area need not be filled first)."""
     color = colors.get(str(prompt.player), theme.ACCENT)
-    p.part(_panel_key(prompt, color), layout.prompt,
-           partial(_draw_prompt, p, layout, prompt, color), store=PANELS,
+    bare = _bare(p, layout, prompt)
+    p.part(_panel_key(bare, color), layout.prompt,
+           partial(_draw_prompt, p, layout, bare, color), store=PANELS,
            ground=theme.BACKGROUND)
+    if bare is not prompt:  # the line of this move, over the panel kept without it
+        _draw_details(p, layout, prompt)
     DRAWN[prompt.title] = (prompt, color)
     DRAWN.move_to_end(prompt.title)
     if len(DRAWN) > DRAWN_KEPT:
@@ -607,8 +610,9 @@ def keep_prompt_ahead(p: Painter, layout: Any, title: str,
     if drawn is None:
         return False
     prompt, color = drawn
-    return p.keep_ahead(_panel_key(prompt, color), layout.prompt,
-                        partial(_draw_prompt, p, layout, prompt, color), PANELS,
+    bare = _bare(p, layout, prompt)
+    return p.keep_ahead(_panel_key(bare, color), layout.prompt,
+                        partial(_draw_prompt, p, layout, bare, color), PANELS,
                         ground=theme.BACKGROUND, shown_at=shown_at)
 
 
@@ -634,10 +638,33 @@ def _draw_prompt(p: Painter, layout: Any, prompt: Prompt, color: theme.Color) ->
         return
     p.text(prompt.title, layout.prompt_title, 22, theme.TEXT, bold=True, min_size=floor)
     if prompt.details:
-        detail_color = theme.BAD if prompt.refusal else theme.TEXT_DIM
-        p.text(" · ".join(prompt.details), layout.prompt_detail, theme.SIZES["prompt_detail"],
-               detail_color, min_size=theme.readable(p.scale))
+        _draw_details(p, layout, prompt)
     draw_buttons(p, layout.buttons, prompt)
+
+
+def _draw_details(p: Painter, layout: Any, prompt: Prompt) -> None:
+    """The panel's detail line (a refusal in the refused colour) in its row, between the
+    title's and the buttons' (no pixel of it on theirs: drawn before or after them, the
+    panel is the same)."""
+    detail_color = theme.BAD if prompt.refusal else theme.TEXT_DIM
+    p.text(" · ".join(prompt.details), layout.prompt_detail, theme.SIZES["prompt_detail"],
+           detail_color, min_size=theme.readable(p.scale))
+
+
+def _bare(p: Painter, layout: Any, prompt: Prompt) -> Prompt:
+    """The prompt whose panel is kept (PANELS): `prompt` without its details when it has
+    some and its title fits one line (the details are then drawn over the kept panel,
+    `_draw_details`), else `prompt` itself. A detail line names this move (the square
+    landed on, the card drawn), so a panel kept with it was drawn anew at nearly every
+    showing; without it, "end your turn" and "draw a card" of each player are one blit
+    and a line (issue 28's twelfth round: 0.25 ms of a press's first frame here, in a
+    third of the presses, before)."""
+    if not prompt.details:
+        return prompt
+    floor = theme.readable(p.scale)
+    if p.measure(prompt.title, round(floor * p.scale), bold=True)[0] > layout.prompt_title.width:
+        return prompt  # a title on two lines over the detail row: no detail line drawn
+    return Prompt(prompt.title, [], prompt.actions, prompt.player)
 
 
 def banner_box(p: Painter, rect: pygame.Rect, ui: UiState,
