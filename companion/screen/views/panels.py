@@ -656,9 +656,9 @@ def _bare(p: Painter, layout: Any, prompt: Prompt) -> Prompt:
     some and its title fits one line (the details are then drawn over the kept panel,
     `_draw_details`), else `prompt` itself. A detail line names this move (the square
     landed on, the card drawn), so a panel kept with it was drawn anew at nearly every
-    showing; without it, "end your turn" and "draw a card" of each player are one blit
-    and a line (issue 28's twelfth round: 0.25 ms of a press's first frame here, in a
-    third of the presses, before)."""
+    showing; without it, each player's "end your turn" is one blit and a line (issue 28's
+    twelfth round: 0.25 ms of a press's first frame here, in a tenth of the presses,
+    before)."""
     if not prompt.details:
         return prompt
     floor = theme.readable(p.scale)
