@@ -739,25 +739,41 @@ class GameSession:
 
     def _finish(self, job: _Job, update: Update | None, after: _After | None) -> None:
         """Answer a job and tell its change: the leading listeners at once (the screen:
-        its first frame begins now), then the followers and the teaching's file, the
-        answer, and the other listeners once the leads' frames show the change. The
-        screen's own command is answered before its frame is waited for, and the rest
-        follows that frame (bounded by the hold): nothing but the frame's own work runs
-        between the screen's press and its first frame, and nothing of the change is
-        told to anybody else before what follows it is done."""
+        its first frame begins now), then the row's acknowledgement mark, the followers
+        and the teaching's file, the answer, and the other listeners once the leads'
+        frames show the change. The screen's own command is answered before its frame is
+        waited for, and the rest (the mark first) follows that frame (bounded by the
+        hold): nothing but the frame's own work runs between the screen's press and its
+        first frame, and nothing of the change is told to anybody else before what
+        follows it is done. The row itself was durable before the leads were told."""
         holds = self._tell_leads(update) if update is not None else []
         if any(hold.thread == job.thread for hold in holds):
             job.done.set()  # the screen's own press: its frame first
             for hold in holds:
                 self._wait(hold)
             holds = []
+            self._mark()
             self._after_work(after)
         else:
+            self._mark()
             self._after_work(after)  # before the answer: a phone's next read has it
             job.done.set()
         if update is not None:
             self._notices.put((update, holds))
         self._checkpoint()  # answered, shown and told: the WAL's turn (once in 500 rows)
+
+    def _mark(self) -> None:
+        """The writer, once the leads have the change (for the screen's own press, once
+        its frame shows it) and before anybody else is told: the acknowledgement mark of
+        the row committed (`Journal.mark`: what finds a lost WAL at the next start,
+        docs/session.md). One that cannot be written stops the journal (JournalBroken:
+        every later change is refused) and is shown as the table's fault; the change
+        stands, its row is durable."""
+        try:
+            self._journal.mark()
+        except JournalError as exc:
+            self.fault = str(exc)
+            log.error("%s", exc)
 
     def _checkpoint(self) -> None:
         """The writer, after a change is answered (and, for the screen's press, shown): the
@@ -1066,7 +1082,7 @@ class GameSession:
         if wanted:  # built on the listeners' thread while this one waits for the disk
             self._notices.put(view)
         try:
-            self._journal.append(entry, snap)
+            self._journal.append(entry, snap, mark=False)  # its mark: `_finish`
         except StorageError as exc:
             if not self._landed(entry.seq):
                 self.fault = str(exc)
