@@ -230,18 +230,26 @@ def test_the_mark_follows_the_frame_and_precedes_everything_else(
         followed.clear()
         s._journal.before_commit = lambda entry: applied.append((entry.seq, marked()))
         queued = threading.Event()
-        real_put = s._queue.put
 
-        def put(item: Any, *args: Any, **kwargs: Any) -> None:
-            real_put(item, *args, **kwargs)
-            queued.set()
+        class Requests:
+            """The writer's queue, saying when a request is put on it."""
 
-        monkeypatch.setattr(s._queue, "put", put)
+            def __init__(self, real: Any) -> None:
+                self.real = real
+
+            def put(self, item: Any) -> None:
+                self.real.put(item)
+                queued.set()
+
+            def get(self, timeout: float | None = None) -> Any:
+                return self.real.get(timeout=timeout)
+
         press = s.submit(PAY, BANKER)  # the screen's own: answered before its frame
         assert press.accepted and in_frame.wait(NEVER_S)
         row = s._seq
         assert during == [row - 1]
-        queued.clear()
+        # the writer waits for the frame, not on its queue: the queue can be watched now
+        monkeypatch.setattr(s, "_queue", Requests(s._queue))
         answers: list[tuple[bool, int]] = []
 
         def phone() -> None:

@@ -85,6 +85,28 @@ STANDINGS_KEPT = 5000
 WRITER_STUCK_S = 20.0
 
 
+class _Done:
+    """That a job is answered: a lock held from the job's making until the writer lets it
+    go, waited for by the one sender. A `threading.Event` is a Condition written in Python:
+    its hand-off cost about three times the CPU of a lock's, on the screen's loop and on
+    the writer, inside a press's window (issue 28)."""
+
+    __slots__ = ("_lock",)
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lock.acquire()
+
+    def set(self) -> None:
+        """The writer, once per job: the answer is there."""
+        self._lock.release()
+
+    def wait(self, timeout: float) -> bool:
+        """The sender: whether the answer came within `timeout` seconds (once it did, the
+        job is done with: not to be waited for again)."""
+        return self._lock.acquire(timeout=timeout)
+
+
 @dataclass
 class _Job:
     """One request waiting for the writer."""
@@ -95,7 +117,7 @@ class _Job:
     expect_version: int | None = None
     #: the command as a typed record, when the sender built one (then `command` is its JSON)
     typed: Command | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+    done: _Done = field(default_factory=_Done)
     outcome: Outcome | None = None
     #: the thread that sent it (a leading listener's own command is answered before its
     #: frame is waited for: `Hold.thread`)
@@ -180,12 +202,14 @@ class GameSession:
         #: one teller at a time: readers asking together (the screen and the phones when a
         #: finished game is resumed) wait for the one story, told and saved once
         self._story_lock = threading.Lock()
-        self._queue: queue.Queue[_Job | None] = queue.Queue()
+        #: the requests (SimpleQueue, in C: queue.Queue's Condition in Python cost the
+        #: press's hand-off to the writer CPU on both threads, issue 28)
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         #: for the listeners' thread, in order: a view to build while the writer waits for
         #: the disk, an accepted change to tell the listeners of once the holds of the
         #: leading listeners are let go, None to stop
-        self._notices: queue.Queue[tuple[Update, list[Hold]] | PublicView | None] = \
-            queue.Queue()
+        self._notices: queue.SimpleQueue[tuple[Update, list[Hold]] | PublicView | None] = \
+            queue.SimpleQueue()
         self._submit_lock = threading.Lock()
         self._closed = False
         #: when the writer took the job it works on (monotonic), None while it waits
