@@ -6,7 +6,9 @@ threads for as long as the phone kept the page open, so 32 phones starved every 
 and idle sockets of an unjoined laptop filled its connection limit. Here uvicorn (an asyncio
 HTTP server) holds the connections; page and command requests run the Flask app on a
 bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
-itself and takes no thread: a closed socket ends its stream at once. uvicorn parses with
+itself and takes no thread: a closed socket ends its stream at once. A move published to
+every phone wakes the loop once, and that one pass writes it to every waiting stream (`pump`);
+an answer built whole goes out in one send, its head and body together (`Corked`). uvicorn parses with
 httptools (a C parser) where its wheel is installed, else with the pure-Python h11; both on
 asyncio, and the guards below are the same on both. httptools is an optional accelerator,
 never a dependency: scripts/install-fast.sh installs its wheel from requirements/fast.txt
