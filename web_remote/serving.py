@@ -7,13 +7,14 @@ and idle sockets of an unjoined laptop filled its connection limit. Here uvicorn
 HTTP server) holds the connections; page and command requests run the Flask app on a
 bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
 itself and takes no thread: a closed socket ends its stream at once. A move published to
-every phone wakes the loop once, and that one pass writes it to every waiting stream (`pump`);
-an answer built whole goes out in one send, its head and body together (`Corked`). uvicorn parses with
-httptools (a C parser) where its wheel is installed, else with the pure-Python h11; both on
-asyncio, and the guards below are the same on both. httptools is an optional accelerator,
-never a dependency: scripts/install-fast.sh installs its wheel from requirements/fast.txt
-where one fits this Python (64-bit Linux on x86_64 or aarch64), and says so and goes on
-where none does (a 32-bit Pi OS, armv7l, even on a 64-bit kernel). Connections are
+every phone wakes the loop once, and that one pass writes it to every waiting stream
+(`pump`); an answer built whole goes out in one send, its head and body together
+(`Corked`). uvicorn parses with httptools (a C parser) where its wheel is installed, else
+with the pure-Python h11; both on asyncio, and the guards below are the same on both.
+httptools is an optional accelerator, never a dependency: scripts/install-fast.sh installs
+its wheel from requirements/fast.txt where one fits this Python (64-bit Linux on x86_64 or
+aarch64), and says so and goes on where none does (a 32-bit Pi OS, armv7l, even on a
+64-bit kernel). Connections are
 guarded before any request: at most `per_address` from one address (past it: a 503 and
 closed), and when all `max_connections` are held a newcomer from a lighter address ends
 one of the heaviest address's (Gate: a laptop with many addresses never shuts a phone
@@ -189,7 +190,7 @@ class Corked:
     def write(self, data: bytes | bytearray | memoryview) -> None:
         if self._held is None:
             self.transport.write(data)
-        else:
+        elif data:  # (h11 writes an empty end of message)
             self._held.append(bytes(data))
 
     def writelines(self, lines: Any) -> None:
