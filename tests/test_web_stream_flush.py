@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from web_remote.hub import Client, Hub, Message, wake_all
-from web_remote.serving import Corked, Wakers, pump
+from web_remote.serving import Corked, Waker, Wakers, pump
 
 EVENT = "state"
 
@@ -156,6 +156,26 @@ def test_a_write_that_fails_ends_the_stream(loop: Any) -> None:
     _run(loop)
     assert task.done() and isinstance(task.exception(), RuntimeError)
     assert hub.count == 0
+
+
+def test_a_message_that_cannot_be_written_ends_the_streams_not_the_loop(loop: Any) -> None:
+    """A message whose bytes cannot be made (its payload is not JSON) ends each stream it
+    was queued for, as the writer's own write would; one wake-up's failure never leaves the
+    streams after it asleep."""
+    hub, wakers = Hub(), Wakers(loop)
+    streams = _streams(loop, hub, wakers, 3)
+    hub.publish(EVENT, {"version": object()}, 2)
+    _run(loop)
+    assert all(t.done() and isinstance(t.exception(), TypeError) for _c, _p, t in streams)
+    assert hub.count == 0
+    woken: list[int] = []
+
+    def broken() -> None:
+        raise RuntimeError("a wake-up that fails")
+
+    wakers.wake([Waker(wakers, broken), Waker(wakers, lambda: woken.append(1))])
+    _run(loop)
+    assert woken == [1]
 
 
 def test_a_phone_gone_while_a_write_waits(loop: Any) -> None:

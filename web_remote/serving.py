@@ -520,7 +520,10 @@ class Wakers:
         with self._lock:
             due, self._due = self._due, []
         for run in due:
-            run()
+            try:
+                run()
+            except Exception:  # one stream's failure must not leave the others asleep
+                log.exception("a live stream's wake-up failed")
 
 
 class Waker:
@@ -607,9 +610,9 @@ async def pump(client: Client, first: list[Message], keepalive: float, receive: 
             return
         batch, ended = client.take()
         if batch:
-            step = send(body(batch[0].encode() if len(batch) == 1
-                             else b"".join(m.encode() for m in batch)))
             try:
+                step = send(body(batch[0].encode() if len(batch) == 1
+                                 else b"".join(m.encode() for m in batch)))
                 waits_on = step.send(None)
             except StopIteration:  # written
                 last = loop.time()
