@@ -190,6 +190,7 @@ def test_a_phone_that_stops_reading_holds_up_nobody(server: ServerHandle, game: 
     streams = hub.count
     blob = "x" * 40_000  # 40 KB an event: megabytes in a few hundred
     got: list[int] = []
+    arrived = threading.Condition()
 
     def read() -> None:
         while len(got) < 150:
@@ -197,22 +198,24 @@ def test_a_phone_that_stops_reading_holds_up_nobody(server: ServerHandle, game: 
             if item is None:
                 return
             if item[0] == "bulk":
-                got.append(int(item[1]["n"]))
+                with arrived:
+                    got.append(int(item[1]["n"]))
+                    arrived.notify_all()
 
     t = threading.Thread(target=read)
     t.start()
-    for n in range(150):
+    for n in range(150):  # one at a time, as moves come: each written before the next
         hub.publish("bulk", {"n": n, "pad": blob})
-        if n % 10 == 9:
-            time.sleep(0.01)  # the loop gets to write between bursts, as moves come
-    t.join(30)
+        with arrived:
+            assert arrived.wait_for(lambda n=n: len(got) > n, 10), f"event {n} not read"
+    t.join(10)
     assert got == list(range(150))  # every event, in order, for the phone that reads
     other = phone(server, "spectator")
     assert other.request("GET", "/table?partial=1")[0] == 200
     other.close()
     stuck.close()  # the stuck phone goes away: its stream ends, the hub forgets it
     deadline = time.monotonic() + 10
-    while hub.count >= streams and time.monotonic() < deadline:
-        time.sleep(0.05)
+    while hub.count >= streams and time.monotonic() < deadline:  # noticed in milliseconds
+        pass
     assert hub.count == streams - 1
     reader.close()
