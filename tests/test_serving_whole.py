@@ -107,3 +107,39 @@ def test_the_c_parser_serves_where_its_wheel_is_installed() -> None:
         assert serving.HTTP_PROTOCOL is HttpToolsProtocol
     pure = serving.guarded_protocol(serving.Gate(1), 1.0, base=H11Protocol)
     assert issubclass(pure, H11Protocol) and serving.parser_name(pure) == "h11"
+
+
+def test_each_answer_goes_out_in_one_write(server: ServerHandle,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The head and the body of an answer built whole are written together, one write on
+    the connection (web_remote.serving.Corked), on both parsers; nothing of it is written
+    on its own (a chunked body's end included); a HEAD's head alone."""
+    from web_remote import serving
+
+    held: list[int] = []  # the parts each release wrote as one
+    alone: list[bytes] = []  # writes that went straight to the connection
+    real_release, real_write = serving.Corked.release, serving.Corked.write
+
+    def release(self: serving.Corked) -> None:
+        if self._held:  # (closing releases too, with nothing held)
+            held.append(len(self._held))
+        real_release(self)
+
+    def write(self: serving.Corked, data: bytes) -> None:
+        if self._held is None and data:
+            alone.append(bytes(data))
+        real_write(self, data)
+
+    monkeypatch.setattr(serving.Corked, "release", release)
+    monkeypatch.setattr(serving.Corked, "write", write)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        for method, path, body in (("GET", "/chunks", None), ("POST", "/echo", b"abc"),
+                                   ("GET", "/boom", None), ("HEAD", "/chunks", None)):
+            conn.request(method, path, body=body)
+            data = conn.getresponse().read()
+            assert (data == b"") == (method == "HEAD")
+    finally:
+        conn.close()
+    assert alone == []
+    assert len(held) == 4 and all(n >= 2 for n in held[:3]) and held[3] == 1

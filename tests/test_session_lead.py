@@ -243,10 +243,10 @@ def test_the_wal_is_checkpointed_after_the_frame_not_inside_a_commit(
     appending = {"on": False}
     real_append, real_checkpoint = Journal.append, Journal._checkpoint
 
-    def append(self: Journal, entry: Any, snapshot: Any = None) -> None:
+    def append(self: Journal, entry: Any, snapshot: Any = None, **kw: Any) -> None:
         appending["on"] = True
         try:
-            real_append(self, entry, snapshot)
+            real_append(self, entry, snapshot, **kw)
         finally:
             appending["on"] = False
 

@@ -171,3 +171,51 @@ def test_one_publish_wakes_every_stream_with_one_hand_over() -> None:
         assert len(handed) == 2  # the next move: one hand-over again
     finally:
         loop.close()
+
+
+def test_a_phone_that_stops_reading_holds_up_nobody(server: ServerHandle, game: Any) -> None:
+    """A phone stops reading its stream (a cheater's, or a phone asleep) while the table
+    plays on: its socket and then the server's buffer for it fill (uvicorn's flow control
+    makes its writes wait), and every other phone still has every event, in order, and the
+    server answers; when it goes away, its stream is forgotten. (The writes from the loop's
+    wake-up, web_remote.serving.pump: a write that must wait is finished by a task of its
+    own, the stream's bytes in order.)"""
+    import time
+
+    hub = server.app.extensions["web_remote"].hub
+    stuck, reader = phone(server, "spectator"), phone(server, "player:Ann")
+    stuck.open_stream()
+    reader.open_stream()
+    assert stuck.wait_version(game.version, 5) and reader.wait_version(game.version, 5)
+    streams = hub.count
+    blob = "x" * 40_000  # 40 KB an event: megabytes in a few hundred
+    got: list[int] = []
+    arrived = threading.Condition()
+
+    def read() -> None:
+        while len(got) < 150:
+            item = reader.next_event(10)
+            if item is None:
+                return
+            if item[0] == "bulk":
+                with arrived:
+                    got.append(int(item[1]["n"]))
+                    arrived.notify_all()
+
+    t = threading.Thread(target=read)
+    t.start()
+    for n in range(150):  # one at a time, as moves come: each written before the next
+        hub.publish("bulk", {"n": n, "pad": blob})
+        with arrived:
+            assert arrived.wait_for(lambda n=n: len(got) > n, 10), f"event {n} not read"
+    t.join(10)
+    assert got == list(range(150))  # every event, in order, for the phone that reads
+    other = phone(server, "spectator")
+    assert other.request("GET", "/table?partial=1")[0] == 200
+    other.close()
+    stuck.close()  # the stuck phone goes away: its stream ends, the hub forgets it
+    deadline = time.monotonic() + 10
+    while hub.count >= streams and time.monotonic() < deadline:  # noticed in milliseconds
+        pass
+    assert hub.count == streams - 1
+    reader.close()

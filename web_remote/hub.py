@@ -107,32 +107,41 @@ class Client:
     def __init__(self, device: str = "") -> None:
         self.device = device
         self._items: deque[Message] = deque()
-        self._cond = threading.Condition()
+        self._lock = threading.RLock()  # taken directly where nothing waits (C, not Python)
+        self._cond = threading.Condition(self._lock)
         self.dropped = False  # too slow: ended, the phone reconnects
         self.ended = False
         self.waker: Callable[[], None] | None = None
         self.forget: Callable[[Client], None] | None = None  # the hub's unsubscribe
         self.seated = True  # a player's or the banker's stream (False: a spectator's)
         self.address = ""  # where a spectator's stream comes from
+        self._sleepers = 0  # threads in `wait` (a WSGI server's stream): notified on a put
 
     def put(self, message: Message) -> bool:
         """Queue a message (never blocks); False when the queue was full: dropped."""
-        with self._cond:
+        kept, waker = self.queue(message)
+        if waker is not None:
+            waker()
+        return kept
+
+    def queue(self, message: Message) -> tuple[bool, Callable[[], None] | None]:
+        """`put` without waking the writer: whether the message was kept (False: the queue
+        was full, the client dropped), and the waker the caller must call (or hand to
+        `wake_all`) once it has queued what goes together."""
+        with self._lock:
             if self.ended:
-                return True
+                return True, None
             if len(self._items) >= QUEUE_LIMIT:
                 self.dropped = self.ended = True
             else:
                 self._items.append(message)
-            self._cond.notify_all()
-            waker = self.waker
-        if waker is not None:
-            waker()
-        return not self.dropped
+            if self._sleepers:
+                self._cond.notify_all()
+            return not self.dropped, self.waker
 
     def end(self) -> None:
         """End the stream (after what is queued)."""
-        with self._cond:
+        with self._lock:
             self.ended = True
             self._cond.notify_all()
             waker = self.waker
@@ -147,7 +156,7 @@ class Client:
 
     def take(self) -> tuple[list[Message], bool]:
         """The queued messages (now none queued), and whether the stream has ended."""
-        with self._cond:
+        with self._lock:
             items = list(self._items)
             self._items.clear()
             return items, self.ended
@@ -156,8 +165,28 @@ class Client:
         """`take`, after waiting up to `timeout` for a message or the end."""
         with self._cond:
             if not self._items and not self.ended:
-                self._cond.wait(timeout)
+                self._sleepers += 1
+                try:
+                    self._cond.wait(timeout)
+                finally:
+                    self._sleepers -= 1
         return self.take()
+
+
+def wake_all(wakers: list[Callable[[], None]]) -> None:
+    """Call each waker; those of the serving loop's streams (web_remote.serving.Wakers: a
+    waker with `together`, the function that wakes a list of its own at once) in one
+    hand-over for all of them, so the loop is woken once for a message every phone gets,
+    however the threads interleave."""
+    together: dict[Any, list[Callable[[], None]]] = {}
+    for waker in wakers:
+        many = getattr(waker, "together", None)
+        if many is None:
+            waker()
+        else:
+            together.setdefault(many, []).append(waker)
+    for many, group in together.items():
+        many(group)
 
 
 class Hub:
@@ -228,9 +257,14 @@ class Hub:
         message = Message(event, payload, ident)
         with self._lock:
             clients = list(self._clients)
+        wakers: list[Callable[[], None]] = []
         for client in clients:
-            if not client.put(message):
+            kept, waker = client.queue(message)
+            if waker is not None:
+                wakers.append(waker)
+            if not kept:
                 self.unsubscribe(client)
+        wake_all(wakers)  # after every queue has it: the serving loop's in one hand-over
 
     def close(self) -> None:
         """End every stream (server shutdown)."""

@@ -6,12 +6,15 @@ threads for as long as the phone kept the page open, so 32 phones starved every 
 and idle sockets of an unjoined laptop filled its connection limit. Here uvicorn (an asyncio
 HTTP server) holds the connections; page and command requests run the Flask app on a
 bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
-itself and takes no thread: a closed socket ends its stream at once. uvicorn parses with
-httptools (a C parser) where its wheel is installed, else with the pure-Python h11; both on
-asyncio, and the guards below are the same on both. httptools is an optional accelerator,
-never a dependency: scripts/install-fast.sh installs its wheel from requirements/fast.txt
-where one fits this Python (64-bit Linux on x86_64 or aarch64), and says so and goes on
-where none does (a 32-bit Pi OS, armv7l, even on a 64-bit kernel). Connections are
+itself and takes no thread: a closed socket ends its stream at once. A move published to
+every phone wakes the loop once, and that one pass writes it to every waiting stream
+(`pump`); an answer built whole goes out in one send, its head and body together
+(`Corked`). uvicorn parses with httptools (a C parser) where its wheel is installed, else
+with the pure-Python h11; both on asyncio, and the guards below are the same on both.
+httptools is an optional accelerator, never a dependency: scripts/install-fast.sh installs
+its wheel from requirements/fast.txt where one fits this Python (64-bit Linux on x86_64 or
+aarch64), and says so and goes on where none does (a 32-bit Pi OS, armv7l, even on a
+64-bit kernel). Connections are
 guarded before any request: at most `per_address` from one address (past it: a 503 and
 closed), and when all `max_connections` are held a newcomer from a lighter address ends
 one of the heaviest address's (Gate: a laptop with many addresses never shuts a phone
@@ -31,7 +34,7 @@ import io
 import logging
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
@@ -80,6 +83,13 @@ TABLE_ADDRESSES = 64
 START_TIMEOUT_S = 10.0
 #: how often the serving loop does its housekeeping while nothing else wakes it
 TICK_S = 1.0
+
+#: the ASGI scope key through which a request offers its connection's `Corked` transport
+#: (web_remote.serving only): an answer built whole is written in one send, head and body
+CORK_SLOT = "web_remote.cork"
+#: answers up to this size (the body's bytes) go out in one send with their head; a larger
+#: one (a backup) is not copied for it
+CORK_MAX = 64 * 1024
 
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
          b"Retry-After: 5\r\nConnection: close\r\nContent-Length: 45\r\n\r\n"
@@ -164,6 +174,49 @@ class Gate:
         self._forget(address, conn)
 
 
+class Corked:
+    """A connection's transport as uvicorn's protocol sees it: every write passes straight
+    on, except between `hold` and `release`, whose writes go out as one (an answer's head
+    and body: one send, one segment, where uvicorn writes each ASGI message as it comes).
+    Closing writes what is held first; everything else is the transport's own."""
+
+    def __init__(self, transport: asyncio.WriteTransport) -> None:
+        self.transport = transport
+        self._held: list[bytes] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if self._held is None:
+            self.transport.write(data)
+        elif data:  # (h11 writes an empty end of message)
+            self._held.append(bytes(data))
+
+    def writelines(self, lines: Any) -> None:
+        for data in lines:
+            self.write(data)
+
+    def hold(self) -> None:
+        """Keep the writes from now until `release`."""
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Write what was held, in one write."""
+        held, self._held = self._held, None
+        if held:
+            self.transport.write(held[0] if len(held) == 1 else b"".join(held))
+
+    def close(self) -> None:
+        self.release()
+        self.transport.close()
+
+    def abort(self) -> None:
+        self._held = None
+        self.transport.abort()
+
+
 def guarded_protocol(gate: Gate, first_request_s: float, next_request_s: float = 0.0,
                      base: type[asyncio.Protocol] | None = None) -> type[asyncio.Protocol]:
     """uvicorn's HTTP/1.1 protocol `base` (HTTP_PROTOCOL unless said: httptools' where
@@ -189,7 +242,7 @@ def guarded_protocol(gate: Gate, first_request_s: float, next_request_s: float =
             return self.cycle is None or bool(self.cycle.response_complete)
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)
+            super().connection_made(Corked(transport))  # type: ignore[arg-type]
             self._address = self.client[0] if self.client else ""
             if not gate.enter(self._address, self):
                 self.transport.write(_BUSY)
@@ -209,10 +262,6 @@ def guarded_protocol(gate: Gate, first_request_s: float, next_request_s: float =
                 self._deadline.cancel()
                 self._deadline = None
 
-        def _head_read(self) -> None:
-            if self._deadline is not None and self.cycle is not self._waiting_after:
-                self._disarm()  # a whole request head came: its request is answered now
-
         def handle_events(self) -> None:  # h11's: the events of the data received
             super().handle_events()
             self._head_read()
@@ -220,6 +269,13 @@ def guarded_protocol(gate: Gate, first_request_s: float, next_request_s: float =
         def on_headers_complete(self) -> None:  # httptools': a request head was parsed
             super().on_headers_complete()
             self._head_read()
+
+        def _head_read(self) -> None:
+            scope = getattr(self, "scope", None)  # the request's, before its app runs
+            if scope is not None:
+                scope[CORK_SLOT] = self.transport
+            if self._deadline is not None and self.cycle is not self._waiting_after:
+                self._disarm()  # a whole request head came: its request is answered now
 
         def on_response_complete(self) -> None:
             answered = self.cycle
@@ -343,8 +399,15 @@ class Dispatcher:
             log.exception("the remote could not answer %s", scope.get("path"))
             await _plain(send, 500, b"The remote failed to answer.")
             return
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": content})
+        cork = scope.get(CORK_SLOT) if len(content) <= CORK_MAX else None
+        if cork is not None:
+            cork.hold()  # the head and the body in one send
+        try:
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": content})
+        finally:
+            if cork is not None:
+                cork.release()
 
     def _seen(self, scope: dict[str, Any]) -> None:
         """After the app answered: a request the app marked as a player's or the banker's
@@ -428,33 +491,75 @@ async def _plain(send: Any, status: int, text: bytes) -> None:
 class Wakers:
     """Wakes the loop's stream writers from other threads (the session's listener, which
     publishes a move to every phone's queue at once): one hand-over to the loop for all the
-    streams woken together, not one each (a self-pipe write and a wake of the loop per
-    phone)."""
+    streams woken together (`wake`, which web_remote.hub.wake_all calls once for a message
+    every phone gets), not one each (a self-pipe write and a wake of the loop per phone)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self._lock = threading.Lock()
-        self._due: list[asyncio.Event] = []
+        self._due: list[Callable[[], None]] = []
 
-    def waker(self, wake: asyncio.Event) -> Callable[[], None]:
-        """A function for any thread that sets `wake` on the loop soon."""
-        def woken() -> None:
-            with self._lock:
-                first = not self._due
-                self._due.append(wake)
-            if first:  # the loop is told once for all that come before it runs
-                try:
-                    self.loop.call_soon_threadsafe(self._set)
-                except RuntimeError:  # the loop has ended
-                    pass
+    def waker(self, wake: asyncio.Event, flush: Callable[[], None] | None = None) -> Waker:
+        """A waker for any thread: the loop soon calls `flush` (a stream's writer writing
+        what is queued there and then), or sets `wake` when there is none."""
+        return Waker(self, flush or wake.set)
 
-        return woken
+    def wake(self, wakers: list[Waker]) -> None:
+        """From any thread: run these wakers' work on the loop soon, in one hand-over with
+        any others due before the loop gets to them."""
+        with self._lock:
+            first = not self._due
+            self._due.extend(w.run for w in wakers)
+        if first:  # the loop is told once for all that come before it runs
+            try:
+                self.loop.call_soon_threadsafe(self._set)
+            except RuntimeError:  # the loop has ended
+                pass
 
     def _set(self) -> None:
         with self._lock:
             due, self._due = self._due, []
-        for wake in due:
-            wake.set()
+        for run in due:
+            try:
+                run()
+            except Exception:  # one stream's failure must not leave the others asleep
+                log.exception("a live stream's wake-up failed")
+
+
+class Waker:
+    """One stream's waker (a web_remote.hub.Client's `waker`): called alone it hands itself
+    to the loop; `together` wakes a list of them in one hand-over (web_remote.hub.wake_all)."""
+
+    __slots__ = ("run", "together")
+
+    def __init__(self, wakers: Wakers, run: Callable[[], None]) -> None:
+        self.run = run  # on the loop
+        self.together = wakers.wake
+
+    def __call__(self) -> None:
+        self.together([self])
+
+
+async def _finish(step: Coroutine[Any, Any, Any], waits_on: Any) -> None:
+    """Run to its end, as a task would have, a coroutine stepped once outside any task that
+    then waited on `waits_on` (what it yielded: a future, or None for a bare yield)."""
+    while True:
+        try:
+            if waits_on is None:
+                await asyncio.sleep(0)
+            else:  # taken on as a task takes what its coroutine yields (else await refuses)
+                waits_on._asyncio_future_blocking = False
+                await waits_on
+        except BaseException as exc:  # what it waited for failed, or this task is cancelled
+            try:
+                waits_on = step.throw(exc)
+            except StopIteration:
+                return
+            continue
+        try:
+            waits_on = step.send(None)
+        except StopIteration:
+            return
 
 
 async def pump(client: Client, first: list[Message], keepalive: float, receive: Any,
@@ -463,12 +568,19 @@ async def pump(client: Client, first: list[Message], keepalive: float, receive: 
     woken, a keep-alive comment once it was quiet for `keepalive` seconds; ends when the hub
     ends it or the phone disconnects. Each event's bytes were made once for every phone
     (`Message.encode`); the keep-alive's one timer is moved only when it runs out, not at
-    every write (a move wakes every stream at once)."""
+    every write (a move wakes every stream at once). While the writer waits, a wake-up
+    writes what is queued right there on the loop (`flush`), without resuming this task
+    (twelve phones' streams written in one pass of the loop after a move); anything else (the
+    end, the phone gone, a write that must wait for the socket to drain) resumes it, and
+    the stream's bytes stay in order: a write that had to wait is finished before the next."""
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
     gone = quiet = False
     last = loop.time()  # when the stream last carried something
     timer: asyncio.TimerHandle | None = None
+    waiting = False  # the task waits for a wake-up: `flush` may write for it
+    late: asyncio.Task[None] | None = None  # flush's write that had to wait for the socket
+    failed: Exception | None = None  # flush's write failed: the task raises it
 
     def check_quiet() -> None:
         nonlocal timer, quiet
@@ -486,19 +598,54 @@ async def pump(client: Client, first: list[Message], keepalive: float, receive: 
         gone = True
         wake.set()
 
-    client.waker = (wakers or Wakers(loop)).waker(wake)
+    def body(data: bytes) -> dict[str, Any]:
+        return {"type": "http.response.body", "body": data, "more_body": True}
+
+    def flush() -> None:
+        """On the loop, woken: write the queued messages now if the task waits and the
+        write needs no waiting; else (or when the stream ended) wake the task."""
+        nonlocal last, late, failed
+        if not waiting or gone or late is not None or failed is not None:
+            wake.set()
+            return
+        batch, ended = client.take()
+        if batch:
+            try:
+                step = send(body(batch[0].encode() if len(batch) == 1
+                                 else b"".join(m.encode() for m in batch)))
+                waits_on = step.send(None)
+            except StopIteration:  # written
+                last = loop.time()
+            except Exception as exc:  # as the task's own write would have raised it
+                failed = exc
+                wake.set()
+                return
+            else:  # the transport is full: the rest is a task's, which the writer awaits
+                late = loop.create_task(_finish(step, waits_on))
+                wake.set()
+                return
+        if ended:
+            wake.set()
+
+    client.waker = (wakers or Wakers(loop)).waker(wake, flush)
     watcher = loop.create_task(watch())
     timer = loop.call_later(keepalive, check_quiet)
 
     async def write(data: bytes) -> None:
         nonlocal last
-        await send({"type": "http.response.body", "body": data, "more_body": True})
+        await send(body(data))
         last = loop.time()
 
     try:
         await write(b"retry: 2000\n\n" + b"".join(m.encode() for m in first))
         while not gone:
             wake.clear()  # before taking: a message queued after the take wakes it again
+            if late is not None:  # flush's write first: the stream's bytes in order
+                await late
+                late = None
+                last = loop.time()
+            if failed is not None:
+                raise failed
             batch, ended = client.take()
             if batch:
                 await write(batch[0].encode() if len(batch) == 1
@@ -510,12 +657,21 @@ async def pump(client: Client, first: list[Message], keepalive: float, receive: 
                 timer = loop.call_later(keepalive, check_quiet)
             if ended or gone:
                 break
-            await wake.wait()
+            waiting = True
+            try:
+                await wake.wait()
+            finally:
+                waiting = False
         if not gone:
+            if late is not None:
+                await late
+                late = None
             await send({"type": "http.response.body", "body": b"", "more_body": False})
     finally:
         if timer is not None:
             timer.cancel()
+        if late is not None:
+            late.cancel()
         client.waker = None
         client.close()
         watcher.cancel()

@@ -320,6 +320,9 @@ class Journal:
         #: why nothing more can be acknowledged (JournalBroken), or None
         self.broken: str | None = None
         self._ack_fd: int | None = None
+        #: the (seq, crc) of the row committed with `append(..., mark=False)` whose
+        #: acknowledgement mark is still to be written (`mark`), or None
+        self._unmarked: tuple[int, int] | None = None
         self._wal: tuple[int, int] | None = None
         #: rows committed since the last checkpoint of the WAL (`checkpoint`)
         self._unchecked = 0
@@ -485,15 +488,35 @@ class Journal:
             pass  # the acknowledgement mark still tells what is missing
         raise JournalBroken(f"not saved: {self.broken}")
 
-    def _acknowledge(self, seq: int, crc: int) -> None:
-        """After COMMIT: the acknowledgement mark names this entry."""
+    def _acknowledge(self, seq: int, crc: int, now: bool) -> None:
+        """After COMMIT: the acknowledgement mark names this entry, now or (not `now`) at
+        the caller's `mark()`."""
         if self._wal is None:
             self._wal = self._wal_identity()
+        self._unmarked = (seq, crc)
+        if now:
+            self._mark()
+
+    def _mark(self) -> None:
+        """Under the lock: the mark written for the row committed last, if it is not yet."""
+        if self._unmarked is None:
+            return
+        seq, crc = self._unmarked
         try:
             self._write_ack(seq, crc)
         except OSError as exc:
             self.broken = f"cannot write {ack_path(self.path)}: {storage_message(exc)}"
             raise JournalBroken(f"not saved: {self.broken}") from exc
+        self._unmarked = None
+
+    def mark(self) -> None:
+        """Write (and fdatasync) the acknowledgement mark of the row `append(...,
+        mark=False)` committed, if it is not written yet. Raises JournalBroken when it
+        cannot be written: nothing more is then acknowledged."""
+        if self._unmarked is None:
+            return
+        with self._lock:
+            self._mark()
 
     def _check_schema(self) -> None:
         try:
@@ -511,6 +534,10 @@ class Journal:
     def close(self) -> None:
         """Close the connection (a clean close also checkpoints the WAL) and the mark."""
         with self._lock:
+            try:
+                self._mark()  # a committed row's mark its caller did not write
+            except JournalBroken as exc:
+                log.error("%s", exc)
             self._conn.close()
             if self._ack_fd is not None:
                 os.close(self._ack_fd)
@@ -534,11 +561,18 @@ class Journal:
 
     # --- writing -------------------------------------------------------------------------
 
-    def append(self, entry: Entry, snapshot: JSON | None = None) -> None:
+    def append(self, entry: Entry, snapshot: JSON | None = None, *,
+               mark: bool = True) -> None:
         """Commit one entry (and a snapshot of the state after it) durably, or raise.
 
+        The row is durable when this returns (SQLite's WAL, `synchronous=FULL`). Its
+        acknowledgement mark is written after it, here, or with `mark=False` by the
+        caller's `mark()` (the session's writer: after the table's first frame of its own
+        press, docs/session.md); a mark still unwritten is written before the next row.
+
         Raises StorageError when nothing was written; the caller then knows the entry is
-        not in the journal.
+        not in the journal (JournalBroken when the mark of the row before cannot be
+        written; this entry is then not written either).
         """
         if self.readonly:
             raise StorageError(f"not saved: {self.readonly_reason or 'opened read-only'}")
@@ -556,6 +590,7 @@ class Journal:
         row = (entry.seq, entry.time, entry.kind, entry.target, source, command, events,
                entry.version, rng, crc)
         with self._lock:
+            self._mark()  # the row before's, when its caller did not write it
             conn = self._conn
             try:
                 if blob is None and entry.kind in _V1_KINDS:
@@ -565,7 +600,7 @@ class Journal:
                         self.before_commit(entry)
                     self._check_wal()
                     conn.execute(_INSERT_ENTRY, row)
-                    self._acknowledge(entry.seq, crc)
+                    self._acknowledge(entry.seq, crc, mark)
                     self._committed()
                     return
                 conn.execute("BEGIN IMMEDIATE")
@@ -583,7 +618,7 @@ class Journal:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
-                self._acknowledge(entry.seq, crc)
+                self._acknowledge(entry.seq, crc, mark)
                 self._committed()
             except sqlite3.Error as exc:
                 raise StorageError(f"not saved: {storage_message(exc)}") from exc

@@ -85,6 +85,28 @@ STANDINGS_KEPT = 5000
 WRITER_STUCK_S = 20.0
 
 
+class _Done:
+    """That a job is answered: a lock held from the job's making until the writer lets it
+    go, waited for by the one sender. A `threading.Event` is a Condition written in Python:
+    its hand-off cost about three times the CPU of a lock's, on the screen's loop and on
+    the writer, inside a press's window (issue 28)."""
+
+    __slots__ = ("_lock",)
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lock.acquire()
+
+    def set(self) -> None:
+        """The writer, once per job: the answer is there."""
+        self._lock.release()
+
+    def wait(self, timeout: float) -> bool:
+        """The sender: whether the answer came within `timeout` seconds (once it did, the
+        job is done with: not to be waited for again)."""
+        return self._lock.acquire(timeout=timeout)
+
+
 @dataclass
 class _Job:
     """One request waiting for the writer."""
@@ -95,7 +117,7 @@ class _Job:
     expect_version: int | None = None
     #: the command as a typed record, when the sender built one (then `command` is its JSON)
     typed: Command | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+    done: _Done = field(default_factory=_Done)
     outcome: Outcome | None = None
     #: the thread that sent it (a leading listener's own command is answered before its
     #: frame is waited for: `Hold.thread`)
@@ -180,12 +202,14 @@ class GameSession:
         #: one teller at a time: readers asking together (the screen and the phones when a
         #: finished game is resumed) wait for the one story, told and saved once
         self._story_lock = threading.Lock()
-        self._queue: queue.Queue[_Job | None] = queue.Queue()
+        #: the requests (SimpleQueue, in C: queue.Queue's Condition in Python cost the
+        #: press's hand-off to the writer CPU on both threads, issue 28)
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         #: for the listeners' thread, in order: a view to build while the writer waits for
         #: the disk, an accepted change to tell the listeners of once the holds of the
         #: leading listeners are let go, None to stop
-        self._notices: queue.Queue[tuple[Update, list[Hold]] | PublicView | None] = \
-            queue.Queue()
+        self._notices: queue.SimpleQueue[tuple[Update, list[Hold]] | PublicView | None] = \
+            queue.SimpleQueue()
         self._submit_lock = threading.Lock()
         self._closed = False
         #: when the writer took the job it works on (monotonic), None while it waits
@@ -739,25 +763,41 @@ class GameSession:
 
     def _finish(self, job: _Job, update: Update | None, after: _After | None) -> None:
         """Answer a job and tell its change: the leading listeners at once (the screen:
-        its first frame begins now), then the followers and the teaching's file, the
-        answer, and the other listeners once the leads' frames show the change. The
-        screen's own command is answered before its frame is waited for, and the rest
-        follows that frame (bounded by the hold): nothing but the frame's own work runs
-        between the screen's press and its first frame, and nothing of the change is
-        told to anybody else before what follows it is done."""
+        its first frame begins now), then the row's acknowledgement mark, the followers
+        and the teaching's file, the answer, and the other listeners once the leads'
+        frames show the change. The screen's own command is answered before its frame is
+        waited for, and the rest (the mark first) follows that frame (bounded by the
+        hold): nothing but the frame's own work runs between the screen's press and its
+        first frame, and nothing of the change is told to anybody else before what
+        follows it is done. The row itself was durable before the leads were told."""
         holds = self._tell_leads(update) if update is not None else []
         if any(hold.thread == job.thread for hold in holds):
             job.done.set()  # the screen's own press: its frame first
             for hold in holds:
                 self._wait(hold)
             holds = []
+            self._mark()
             self._after_work(after)
         else:
+            self._mark()
             self._after_work(after)  # before the answer: a phone's next read has it
             job.done.set()
         if update is not None:
             self._notices.put((update, holds))
         self._checkpoint()  # answered, shown and told: the WAL's turn (once in 500 rows)
+
+    def _mark(self) -> None:
+        """The writer, once the leads have the change (for the screen's own press, once
+        its frame shows it) and before anybody else is told: the acknowledgement mark of
+        the row committed (`Journal.mark`: what finds a lost WAL at the next start,
+        docs/session.md). One that cannot be written stops the journal (JournalBroken:
+        every later change is refused) and is shown as the table's fault; the change
+        stands, its row is durable."""
+        try:
+            self._journal.mark()
+        except JournalError as exc:
+            self.fault = str(exc)
+            log.error("%s", exc)
 
     def _checkpoint(self) -> None:
         """The writer, after a change is answered (and, for the screen's press, shown): the
@@ -1066,7 +1106,7 @@ class GameSession:
         if wanted:  # built on the listeners' thread while this one waits for the disk
             self._notices.put(view)
         try:
-            self._journal.append(entry, snap)
+            self._journal.append(entry, snap, mark=False)  # its mark: `_finish`
         except StorageError as exc:
             if not self._landed(entry.seq):
                 self.fault = str(exc)
