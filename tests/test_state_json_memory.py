@@ -1,0 +1,146 @@
+"""The state JSON built from what changed (companion.game.applying.StateJsonMemory) is the
+JSON `state_json` builds anew, for every state of whole games in every edition and under
+house rules, in game order and out of it (undo, redo, a jump back, another game), and it
+really reuses the parts that did not change (issue 28: the speed must not go silently).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rules_helpers import arrange, start
+from test_rules_offers import walk
+
+from companion.bots import Bots
+from companion.game.applying import StateJsonMemory, state_json
+from companion.rules import Accepted, GameState, apply
+
+EDITIONS = sorted(p.stem for p in (Path(__file__).parents[1] / "companion" / "data"
+                                   / "editions").glob("*.json"))
+#: house rules that change what the JSON shows or how rents and worths are counted
+OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"speed_die": True},
+    {"bank_only": True},
+    {"variant": "short"},
+    {"rent_must_be_claimed": True, "free_parking_pot": True, "auctions": False},
+    {"even_building": False, "double_rent_with_mortgaged_lot": False,
+     "unbuilt_rent_full_group": 3},
+]
+
+
+def bot_game(edition: str, seed: int, players: int, cap: int = 2500,
+             **options: Any) -> list[GameState]:
+    """Every state of a bots' game, in order (at most `cap`)."""
+    g = start(tuple(f"P{i + 1}" for i in range(players)), seed=seed, edition=edition,
+              **options)
+    bots = Bots()
+    states = [g]
+    while g.winner < 0 and len(states) < cap:
+        r = apply(g, bots.choose(g))
+        assert isinstance(r, Accepted), r
+        g = r.state
+        states.append(g)
+    return states
+
+
+def same(built: dict[str, Any], fresh: dict[str, Any]) -> None:
+    """Equal, and the same text whether or not the keys are sorted."""
+    assert built == fresh
+    assert json.dumps(built, sort_keys=True) == json.dumps(fresh, sort_keys=True)
+    assert json.dumps(built) == json.dumps(fresh)  # the keys in the same order too
+
+
+def check_in_order(memory: StateJsonMemory, states: list[GameState]) -> None:
+    """Each state's JSON as `state_json` builds it, and every JSON built earlier still as it
+    was (the parts it shares with later ones were not changed by their builds)."""
+    kept: list[tuple[GameState, dict[str, Any]]] = []
+    for i, g in enumerate(states):
+        built = memory.state_json(g)
+        same(built, state_json(g))
+        if i % 97 == 0:
+            kept.append((g, built))
+    for g, built in kept:
+        same(built, state_json(g))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_state_of_bot_games_alike(edition: str) -> None:
+    memory = StateJsonMemory()
+    first = EDITIONS.index(edition)
+    for n in range(3):  # three sets of house rules an edition, all of them over the editions
+        options = OPTIONS[(first + n) % len(OPTIONS)]
+        check_in_order(memory, bot_game(edition, n, 2 + (first + n * 3) % 5, cap=1200,
+                                        **options))
+    # the offers' random walk: trades, mortgages, corrections, auctions of every kind
+    check_in_order(memory, walk(edition, first, 500, OPTIONS[first % 3]))
+
+
+def test_mega_eight_players_speed_die_and_bank_only() -> None:
+    memory = StateJsonMemory()
+    check_in_order(memory, bot_game("mega", 11, 8, speed_die=True))
+    check_in_order(memory, bot_game("mega", 12, 6, bank_only=True))
+    check_in_order(memory, bot_game("classic-eur", 5, 8))
+
+
+def test_undo_redo_jumps_and_other_games() -> None:
+    """Out of order: back one (undo), forward again (redo), far back (a jump), another game
+    of the same edition whose board may be the same objects' equal, and back."""
+    a = bot_game("classic-eur", 3, 4, cap=900)
+    b = bot_game("classic-eur", 4, 5, cap=900)
+    c = bot_game("sv", 4, 3, cap=400)
+    rng = random.Random(7)
+    memory = StateJsonMemory()
+    order: list[GameState] = []
+    for i in range(1, len(a)):
+        order.append(a[i])
+        if i % 5 == 0:
+            order += [a[i - 1], a[i]]  # undo, redo
+        if i % 50 == 0:
+            order += [a[rng.randrange(i)], b[min(i, len(b) - 1)], c[rng.randrange(len(c))],
+                      a[i]]
+    order += [rng.choice(a + b + c) for _ in range(600)]
+    for g in order:
+        same(memory.state_json(g), state_json(g))
+        same(memory.state_json(g, with_legal=False), state_json(g, with_legal=False))
+
+
+def test_the_unchanged_parts_are_reused() -> None:
+    """A roll that pays nobody changes one player: the others' rows, the squares, the
+    options, the currency and the bank are the previous JSON's very objects."""
+    memory = StateJsonMemory()
+    states = bot_game("classic-eur", 5, 8, cap=600)
+    reused_rows = reused_boards = 0
+    before = memory.state_json(states[0])
+    for g0, g in zip(states, states[1:], strict=False):
+        after = memory.state_json(g)
+        for i, (p0, p) in enumerate(zip(g0.players, g.players, strict=True)):
+            if p0 is p and before["players"][i]["net_worth"] == after["players"][i]["net_worth"]:
+                assert after["players"][i] is before["players"][i]
+                reused_rows += 1
+        if (g0.owner, g0.level, g0.mortgaged) == (g.owner, g.level, g.mortgaged):
+            assert after["squares"] is before["squares"]
+            reused_boards += 1
+        assert after["options"] is before["options"]
+        assert after["currency"] is before["currency"]
+        if after["bank"] == before["bank"]:
+            assert after["bank"] is before["bank"]
+        before = after
+    # most steps change one or two players of eight, and no square
+    assert reused_rows > 4 * len(states) and reused_boards > len(states) // 2
+
+
+def test_a_changed_square_is_seen() -> None:
+    """A deed bought, a house built, a mortgage: the JSON follows (the key is the board's
+    tuples, not the players)."""
+    memory = StateJsonMemory()
+    g = start(("Ann", "Bo"))
+    memory.state_json(g)
+    for changes in ({"owners": {1: 0, 3: 0}}, {"levels": {1: 1}}, {"mortgaged": [5]},
+                    {"owners": {5: 1}}):
+        g = arrange(g, **changes)
+        same(memory.state_json(g), state_json(g))
