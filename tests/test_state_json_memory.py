@@ -144,3 +144,60 @@ def test_a_changed_square_is_seen() -> None:
                     {"owners": {5: 1}}):
         g = arrange(g, **changes)
         same(memory.state_json(g), state_json(g))
+
+
+def scrambled(g: GameState, rng: random.Random) -> GameState:
+    """A copy with every field that `property_key` leaves out changed."""
+    h = g.copy()
+    n = len(h.edition.squares)
+    h.version += 7
+    h.rng = rng.randrange(2**31)
+    h.turn_number += 3
+    h.rolled, h.must_roll = not h.rolled, not h.must_roll
+    h.doubles = rng.randrange(3)
+    h.dice = (rng.randint(1, 6), rng.randint(1, 6))
+    h.winner = rng.randrange(-1, len(h.players))
+    if not h.seldom.mr_monopoly:
+        h.current = rng.randrange(len(h.players))
+    cards = sorted(h.edition.cards)
+    for i in range(len(h.players)):
+        p = h.wp(i)
+        p.position = rng.randrange(n)
+        p.in_jail = not p.in_jail
+        p.jail_turns = rng.randrange(3)
+        p.jail_cards = rng.sample(cards, 2)
+        p.bus_tickets = tuple(rng.sample(cards, rng.randrange(3)))
+    s = h.ws()
+    s.pot += 150
+    s.last_card = rng.choice(cards)
+    s.decks = {k: v[::-1] for k, v in s.decks.items()}
+    s.claims = [(0, len(h.players) - 1, rng.randrange(n), 40, 1)]
+    s.standings = [{"name": h.players[0].name, "rank": 1}]
+    s.extra = {"variant": "short"}
+    s.fresh_tickets = rng.randrange(2)
+    s.go_salary = rng.randrange(3)
+    return h
+
+
+def test_the_property_key_holds_everything_the_property_offers_read() -> None:
+    """Change every field the key leaves out: the same offers to build, sell, mortgage and
+    lift, and the same builders; so a field those offers come to read must join the key."""
+    from companion.rules.legal import property_key, property_offers
+
+    rng = random.Random(3)
+    states = (bot_game("classic-eur", 5, 8, cap=1500)[::7] + bot_game("mega", 11, 6, cap=1500,
+                                                                      speed_die=True)[::5]
+              + walk("sv", 2, 600, {"bank_only": True})[::3]
+              + walk("classic-eur", 3, 600, OPTIONS[4])[::3])
+    checked = 0
+    for g in states:
+        offers, builders = property_offers(g)
+        for _ in range(3):
+            h = scrambled(g, rng)
+            assert property_key(h) == property_key(g)
+            again, builders_again = property_offers(h)
+            assert [o.to_json() for o in again] == [o.to_json() for o in offers]
+            assert builders_again == builders
+            checked += 1
+        assert property_key(scrambled(g, rng)) == property_key(g)
+    assert checked > 1000

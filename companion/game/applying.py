@@ -26,6 +26,7 @@ from companion.rules import (
 )
 from companion.rules.commands import Command, NewGame
 from companion.rules.edition import BUS_DECK, Edition
+from companion.rules.legal import PropertyOffers, property_key, property_offers
 from companion.rules.options import RuleOptions
 from companion.rules.state import Player
 from companion.rules.view import ViewParts, bank_json, board_json, player_json
@@ -72,7 +73,9 @@ class StateJsonMemory:
     before it changes one, `GameState.wp`): "squares" and the deeds' worths on the
     edition, the options, the players' names and the owner, level, mortgaged and depots
     tuples; a player's row on its record and net worth; "options" on the options; the
-    currency and whether there are bus tickets on the edition; "bank" on its figures. So
+    currency and whether there are bus tickets on the edition; "bank" on its figures; the
+    offers to build, sell, mortgage and lift (the costliest part of "legal") on
+    `companion.rules.legal.property_key`, which the rules keep beside them. So
     any state may follow any other (an undo, a redo, a jump back, another game) and get
     the JSON `state_json` builds, == and key for key (tests/test_state_json_memory.py).
     The parts are shared by the JSONs of several versions: nobody may change them.
@@ -82,7 +85,8 @@ class StateJsonMemory:
     """
 
     __slots__ = ("_lock", "_edition", "_currency", "_tickets", "_options", "_options_json",
-                 "_board_key", "_squares", "_deeds", "_rows", "_bank_key", "_bank")
+                 "_board_key", "_squares", "_deeds", "_rows", "_bank_key", "_bank",
+                 "_property_key", "_property")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -100,10 +104,24 @@ class StateJsonMemory:
         self._rows: list[tuple[Player, int, JSON]] = []
         self._bank_key: tuple[int, ...] | None = None
         self._bank: JSON = {}
+        self._property_key: tuple[object, ...] | None = None
+        self._property: PropertyOffers = ([], None)
 
     def state_json(self, state: GameState, with_legal: bool = True) -> JSON:
         """What `state_json(state, with_legal)` gives, from the kept parts where they fit."""
-        legal = legal_commands(state) if with_legal else None
+        legal = None
+        if with_legal:
+            owned = None
+            if state.winner < 0:  # else legal_commands asks nothing
+                key = property_key(state)
+                with self._lock:
+                    if key == self._property_key:
+                        owned = self._property
+                if owned is None:
+                    owned = property_offers(state)
+                    with self._lock:
+                        self._property_key, self._property = key, owned
+            legal = legal_commands(state, owned)
         with self._lock:
             parts = self._parts(state)
         return public_state(state, legal, parts)
