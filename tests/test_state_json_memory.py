@@ -201,3 +201,43 @@ def test_the_property_key_holds_everything_the_property_offers_read() -> None:
             checked += 1
         assert property_key(scrambled(g, rng)) == property_key(g)
     assert checked > 1000
+
+
+def test_a_session_shows_the_fresh_json_through_undo_redo_and_a_jump_back(
+        tmp_path: Path) -> None:
+    """A real session (its views build through its memory): after every bot move, undo,
+    redo and jump back, what `state()` shows is `state_json` of the state it stands at."""
+    from companion.game.api import Source
+    from companion.game.session import GameSession
+
+    banker = Source("script", banker=True)
+    rng = random.Random(5)
+
+    def alike(s: GameSession) -> None:
+        shown = s.state()
+        fresh = state_json(s._state)  # type: ignore[arg-type]
+        assert {k: shown[k] for k in fresh} == fresh
+        assert json.dumps({k: shown[k] for k in fresh}) == json.dumps(fresh)
+
+    with GameSession.open(tmp_path) as s:
+        assert s.submit({"do": "new_game", "edition": "classic-eur", "seed": 8,
+                         "players": ["Ann", "Bo", "Cy", "Di", "Ed"]}, banker).accepted
+        bots = Bots()
+        for step in range(500):
+            g = s._state
+            assert g is not None
+            if g.winner >= 0:
+                break
+            assert s.submit(bots.choose(g).to_json(), banker).accepted
+            alike(s)
+            if step % 9 == 4:
+                assert s.undo(banker).accepted
+                alike(s)
+                if rng.random() < 0.5:
+                    assert s.redo(banker).accepted
+                    alike(s)
+            if step % 97 == 50:
+                target = s.undo_target()
+                assert target is not None
+                assert s.undo_to(int(target["seq"]) - 20, banker).accepted
+                alike(s)
