@@ -241,3 +241,30 @@ def test_a_session_shows_the_fresh_json_through_undo_redo_and_a_jump_back(
                 assert target is not None
                 assert s.undo_to(int(target["seq"]) - 20, banker).accepted
                 alike(s)
+
+
+def test_readers_on_several_threads_at_once() -> None:
+    """The listeners' thread, a phone's request and the screen may build views of different
+    versions together: each gets its own state's JSON."""
+    import threading
+
+    a = bot_game("classic-eur", 6, 5, cap=500)
+    b = bot_game("mega", 7, 4, cap=300)
+    fresh = {id(g): state_json(g) for g in a + b}
+    memory = StateJsonMemory()
+    wrong: list[int] = []
+
+    def reader(seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(300):
+            g = rng.choice(a if rng.random() < 0.7 else b)
+            if memory.state_json(g) != fresh[id(g)]:
+                wrong.append(g.version)
+
+    threads = [threading.Thread(target=reader, args=(seed,)) for seed in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not [t for t in threads if t.is_alive()]
+    assert not wrong
