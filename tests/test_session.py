@@ -98,14 +98,14 @@ def test_the_public_state_is_built_once_per_version_and_never_by_the_writer(
     """The writer journals and answers; the state JSON is built on the listeners' thread
     (while the writer waits for the disk), once per version, and every listener and every
     reader of `state()` share that one build."""
-    from companion.game import session as session_module
+    from companion.game.applying import StateJsonMemory
 
     builds: list[tuple[int, str]] = []
-    real = session_module.state_json
+    real = StateJsonMemory.state_json  # the session's views build through its memory
 
-    def counting(state: Any, with_legal: bool = True) -> dict[str, Any]:
+    def counting(self: StateJsonMemory, state: Any, with_legal: bool = True) -> dict[str, Any]:
         builds.append((state.version, threading.current_thread().name))
-        return real(state, with_legal)
+        return real(self, state, with_legal)
 
     updates: list[Update] = []
     told = threading.Semaphore(0)
@@ -113,7 +113,7 @@ def test_the_public_state_is_built_once_per_version_and_never_by_the_writer(
         s.submit(NEW, BANKER)
         s.add_listener(lambda u: (updates.append(u), told.release()))
         s.add_listener(lambda u: (u.state, told.release()))
-        session_module.state_json = counting  # type: ignore[assignment]
+        StateJsonMemory.state_json = counting  # type: ignore[method-assign]
         try:
             for command in ({"do": "roll", "dice": [1, 2]}, {"do": "decline"}):
                 out = s.submit(command, BANKER)
@@ -126,7 +126,7 @@ def test_the_public_state_is_built_once_per_version_and_never_by_the_writer(
                     assert shown is read is updates[-1].state  # the one build, shared
                 assert updates[-1].state["version"] == out.version
         finally:
-            session_module.state_json = real  # type: ignore[assignment]
+            StateJsonMemory.state_json = real  # type: ignore[method-assign]
     assert [v for v, _t in builds] == [2, 3], "one build per version, shared"
     assert all(not thread.startswith("session-") for _v, thread in builds), builds
 

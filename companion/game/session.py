@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.game import authority, going_back
 from companion.game.api import JSON, Hold, MeFacts, Outcome, Source, Standing, Update
-from companion.game.applying import apply_command, state_json
+from companion.game.applying import StateJsonMemory, apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
 from companion.game.reading import effective_commands
@@ -139,13 +139,16 @@ class PublicView:
     """The public state JSON of one engine state, built at most once, by whoever asks for it
     first (a listener, a phone's request, the screen); the others wait for that build."""
 
-    __slots__ = ("state", "_extra", "_json", "_lock")
+    __slots__ = ("state", "_extra", "_json", "_lock", "_memory")
 
-    def __init__(self, state: GameState, extra: JSON | None = None) -> None:
+    def __init__(self, state: GameState, extra: JSON | None = None,
+                 memory: StateJsonMemory | None = None) -> None:
         self.state = state
         self._extra = extra or {}  # what the session adds (the teaching table's lessons)
         self._json: JSON | None = None
         self._lock = threading.Lock()
+        #: the session's: the parts of the JSON built last, reused where they still fit
+        self._memory = memory
 
     @property
     def built(self) -> bool:
@@ -158,7 +161,11 @@ class PublicView:
         if out is None:
             with self._lock:
                 if self._json is None:
-                    self._json = {**state_json(self.state), **self._extra}
+                    memory = self._memory
+                    built = state_json(self.state) if memory is None \
+                        else memory.state_json(self.state)
+                    built.update(self._extra)  # a new dict each build: its own
+                    self._json = built
                 out = self._json
         return out
 
@@ -198,6 +205,8 @@ class GameSession:
         self._followers: list[Callable[[Standing], None]] = []
         self._followers_lock = threading.Lock()
         self._view: PublicView | None = None  # set once the teaching table is known, below
+        #: the state JSON's parts built last, for the next view's (PublicView)
+        self._json_memory = StateJsonMemory()
         self._story: tuple[int, Story | None] | None = None
         #: one teller at a time: readers asking together (the screen and the phones when a
         #: finished game is resumed) wait for the one story, told and saved once
@@ -420,7 +429,7 @@ class GameSession:
     def _view_of(self, state: GameState) -> PublicView:
         """The public view of a state as it stands, with the teaching table as it is now."""
         return PublicView(state, {"teaching": self._teaching.public(state.version),
-                                  "card_news": self._card})
+                                  "card_news": self._card}, self._json_memory)
 
     def _ends_at(self, g: GameState | None = None) -> float | None:
         """The timed game's end (epoch seconds), or None when no clock runs."""
@@ -1100,7 +1109,8 @@ class GameSession:
         # the card that is news after a command, from its events (an undo or a redo reads the
         # journal once the row is in it, below)
         card = card_after(self._card, entry.events) if entry.kind == "command" else self._card
-        view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": card})
+        view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": card},
+                          self._json_memory)
         with self._listeners_lock:
             wanted = bool(self._listeners or self._leads)
         if wanted:  # built on the listeners' thread while this one waits for the disk
@@ -1132,7 +1142,7 @@ class GameSession:
         else:  # the view is built again with the card the journal now gives
             self._card = self._card_in_force()
             view = PublicView(after, {"teaching": Teaching.public_of(step),
-                                      "card_news": self._card})
+                                      "card_news": self._card}, self._json_memory)
         key = auction_key(after)
         if key != self._auction[0]:
             self._auction = (key, entry.time)

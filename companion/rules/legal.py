@@ -90,23 +90,31 @@ _LAND: Final = Verb.LAND
 _END_GAME: Final = Verb.END_GAME
 
 
-def legal_commands(g: GameState) -> list[LegalOffer]:
+#: the offers to build, sell, mortgage and lift (`property_offers`), and who may build in
+#: each group (`group_builders`; None when nobody may build on an unmortgaged lot)
+PropertyOffers = tuple[list[LegalOffer], Builders | None]
+
+
+def legal_commands(g: GameState, owned: PropertyOffers | None = None) -> list[LegalOffer]:
     """The commands accepted now, as typed offers (companion.rules.commands): "by" filled
     in, the choices (squares, bid limits, gifts, parties) in their own fields; `to_json()`
-    gives each entry of the public state's "legal" list."""
+    gives each entry of the public state's "legal" list.
+
+    `owned`: the state's `property_offers` when the caller has them (kept from a state of
+    the same `property_key`; read, never changed here), else they are worked out here."""
     if g.winner >= 0:
         return []
     out: list[LegalOffer] = []
     players = g.players
     active = [p.name for p in players if not p.bankrupt]
     top = g.top
-    owned: list[LegalOffer] = []  # listed after the turn's or the decision's offers
-    builders = _property(g, top, owned)
+    # the property offers, listed after the turn's or the decision's offers
+    offers, builders = property_offers(g) if owned is None else owned
     if top is not None:
         _answers(g, top, out)
     else:
         _turn(g, out, builders)
-    out.extend(owned)
+    out.extend(offers)
     for owner in dict.fromkeys(c[1] for c in g.claims):
         out.append(ActOffer(Verb.CLAIM_RENT, players[owner].name))
     payers = [p.name for p in players if not p.bankrupt and p.cash > 0]
@@ -204,6 +212,38 @@ def _turn(g: GameState, out: list[LegalOffer], builders: Builders | None) -> Non
         out.append(BuildingAuctionOffer(kinds))
 
 
+def property_offers(g: GameState) -> PropertyOffers:
+    """The offers to build, sell, mortgage and lift, per player (`_property`), and who may
+    build in each group. They depend on nothing but what `property_key` holds."""
+    owned: list[LegalOffer] = []
+    builders = _property(g, g.top, owned)
+    return owned, builders
+
+
+def property_key(g: GameState) -> tuple[object, ...]:
+    """Every input of `property_offers`, the refusals it asks included (`_property`,
+    `group_builders`, `sell_refusal`, `build_command_refusal`, `mortgage_refusal`,
+    `unmortgage_refusal` and what they call): two states with equal keys have the same
+    property offers, so a caller may keep them for a later state of the same key
+    (companion.game.applying.StateJsonMemory). Keep it whole when those change: a field
+    they come to read belongs here (tests/test_state_json_memory.py changes every field
+    left out and asks for the same offers).
+
+    The edition and the options; the board (`owner`, `level`, `mortgaged`, the depots);
+    the bank's buildings; the mortgages kept from a transfer (their lift costs interest);
+    the whole pending stack (an auction, a debt anywhere in it, the building to place, the
+    deeds just received); the Mr. Monopoly turn and, only in one, whose turn it is (nobody
+    else builds, lifts or trades; no other question reads the current player); and each
+    player's name, cash and bankruptcy. Not the positions, the jail, the cards, the dice,
+    the turn's count and flags, the pot, the claims, the decks nor the version."""
+    seldom = g.seldom
+    mr_monopoly = seldom.mr_monopoly
+    return (g.edition, g.options, g.owner, g.level, g.mortgaged, seldom.depots,
+            g.bank_houses, g.bank_hotels, seldom.bank_skyscrapers, seldom.kept_mortgages,
+            tuple(g.pending), mr_monopoly, g.current if mr_monopoly else -1,
+            tuple([(p.name, p.cash, p.bankrupt) for p in g.players]))
+
+
 def _property(g: GameState, top: Pending | None,
               out: list[LegalOffer]) -> Builders | None:
     """Building, selling, mortgaging and lifting, per player, on the squares that allow it.
@@ -278,4 +318,4 @@ def _property(g: GameState, top: Pending | None,
     return building if builders else None
 
 
-__all__ = ["legal_commands"]
+__all__ = ["legal_commands", "property_offers", "property_key", "PropertyOffers"]

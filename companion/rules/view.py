@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from companion.rules.board import auction_choices, rent_for
 from companion.rules.commands import LegalOffer
@@ -98,17 +98,40 @@ def pending_json(g: GameState, p: Pending) -> JSON:
     return out
 
 
-def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
-    """The state JSON every screen, phone and script sees (docs/state-json.md); `legal`,
-    the offers of legal_commands, become its "legal" list."""
+class ViewParts(NamedTuple):
+    """The parts of the state JSON that change seldom from one state to the next, each
+    built by its own function from the inputs it names (`view_parts`), so that a caller
+    that keeps them may hand an earlier state's to `public_state` while those inputs are
+    the same (companion.game.applying.StateJsonMemory). Shared, never changed: readers
+    must not change them."""
+
+    #: "squares" (board_json)
+    squares: list[JSON]
+    #: "players" (player_json)
+    players: list[JSON]
+    #: "options": RuleOptions.to_json of the state's options
+    options: JSON
+    #: "currency": the edition's
+    currency: JSON
+    #: "bank" (bank_json)
+    bank: JSON
+
+
+def board_json(g: GameState, names: list[str]) -> tuple[list[JSON], list[int]]:
+    """The state JSON's "squares" (a row per ownable square) and each player's deeds at
+    their worth (what `net_worths` adds to their cash), from one walk of the board;
+    `names`: the players' names in seat order.
+
+    Reads nothing but the edition, the options, `names` and the state's `owner`, `level`,
+    `mortgaged` and `depots` (`rent_for` reads no more): the same of these, the same
+    result (a caller may keep it for a later state on that condition)."""
     ed = g.edition
-    owner, level, mortgaged, depots = g.owner, g.level, g.mortgaged, g.depots
-    names = [p.name for p in g.players]
+    owner, level, mortgaged, depots = g.owner, g.level, g.mortgaged, g.seldom.depots
     hotel = g.options.houses_before_hotel + 1  # g.hotel_level, without its call
     with_skyscrapers, with_depots = bool(ed.skyscrapers), bool(ed.depots)
     depot_cost = ed.depot_cost
-    # every player's net worth (`net_worths`' sums) from this same walk of the board
-    worths = [p.cash for p in g.players]
+    # every player's deeds at their worth (`net_worths`' sums) from this same walk
+    worths = [0] * len(names)
     squares = []
     for sq in ed.squares:
         if sq.kind not in OWNABLE:
@@ -133,26 +156,58 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
         if with_depots:
             row["depot"] = i in depots
         squares.append(row)
+    return squares, worths
+
+
+def player_json(p: Player, net_worth: int, tickets: bool) -> JSON:
+    """One player's row of the state JSON: reads nothing but the record, the net worth
+    given and `tickets` (whether the edition has bus tickets)."""
+    person = {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
+              "jail_turns": p.jail_turns, "jail_cards": len(p.jail_cards),
+              "bankrupt": p.bankrupt, "net_worth": net_worth}
+    if tickets:
+        person["bus_tickets"] = len(p.bus_tickets)
+    return person
+
+
+def bank_json(g: GameState) -> JSON:
+    """The state JSON's "bank": what the bank still has."""
+    ed = g.edition
+    seldom = g.seldom
+    bank = {"houses": g.bank_houses, "hotels": g.bank_hotels}
+    if ed.skyscrapers:
+        bank["skyscrapers"] = seldom.bank_skyscrapers
+    if ed.depots:
+        bank["depots"] = ed.depots - len(seldom.depots)
+    if BUS_DECK in ed.decks:
+        bank["bus_tickets"] = len(seldom.decks[BUS_DECK])
+    return bank
+
+
+def view_parts(g: GameState) -> ViewParts:
+    """The state's `ViewParts`, all built anew."""
+    players = g.players
+    names = [p.name for p in players]
+    squares, deeds = board_json(g, names)
+    tickets = BUS_DECK in g.edition.decks
+    rows = [player_json(p, p.cash + deeds[i], tickets) for i, p in enumerate(players)]
+    return ViewParts(squares, rows, g.options.to_json(), dict(g.edition.currency),
+                     bank_json(g))
+
+
+def public_state(g: GameState, legal: list[LegalOffer] | None = None,
+                 parts: ViewParts | None = None) -> JSON:
+    """The state JSON every screen, phone and script sees (docs/state-json.md); `legal`,
+    the offers of legal_commands, become its "legal" list. `parts`: the state's
+    `ViewParts` when the caller has them (kept from an earlier state whose inputs to them
+    are the same), else they are built here."""
+    if parts is None:
+        parts = view_parts(g)
+    ed = g.edition
+    names = [p.name for p in g.players]
     seldom = g.seldom  # the state's seldom-written fields, each read once (not per property)
     opts = g.options
-    players = g.players
     card = ed.cards.get(seldom.last_card)
-    tickets = BUS_DECK in ed.decks
-    rows = []
-    for i, p in enumerate(players):
-        person = {"name": p.name, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
-                  "jail_turns": p.jail_turns, "jail_cards": len(p.jail_cards),
-                  "bankrupt": p.bankrupt, "net_worth": worths[i]}
-        if tickets:
-            person["bus_tickets"] = len(p.bus_tickets)
-        rows.append(person)
-    bank = {"houses": g.bank_houses, "hotels": g.bank_hotels}
-    if with_skyscrapers:
-        bank["skyscrapers"] = seldom.bank_skyscrapers
-    if with_depots:
-        bank["depots"] = ed.depots - len(depots)
-    if tickets:
-        bank["bus_tickets"] = len(seldom.decks[BUS_DECK])
     turn: JSON = {"number": g.turn_number, "rolled": g.rolled, "doubles": g.doubles,
                   "must_roll": g.must_roll}
     if opts.speed_die:
@@ -163,11 +218,11 @@ def public_state(g: GameState, legal: list[LegalOffer] | None = None) -> JSON:
     out: JSON = {
         "version": g.version,
         "edition": ed.id,
-        "currency": dict(ed.currency),
-        "options": opts.to_json(),
-        "players": rows,
-        "squares": squares,
-        "bank": bank,
+        "currency": parts.currency,
+        "options": parts.options,
+        "players": parts.players,
+        "squares": parts.squares,
+        "bank": parts.bank,
         "pot": seldom.pot,
         "current": names[g.current],
         "turn": turn,
@@ -327,4 +382,5 @@ def restore(data: JSON, edition: Edition) -> GameState:
     return g
 
 
-__all__ = ["public_state", "snapshot", "restore", "net_worth", "NOBODY", "SquareKind"]
+__all__ = ["public_state", "ViewParts", "view_parts", "board_json", "player_json",
+           "bank_json", "snapshot", "restore", "net_worth", "NOBODY", "SquareKind"]
