@@ -86,12 +86,9 @@ def _streams(loop: asyncio.AbstractEventLoop, hub: Hub, wakers: Wakers, n: int
     return out
 
 
-def test_a_move_is_written_to_every_stream_in_one_pass_of_the_loop(loop: Any) -> None:
-    """Published from another thread (the session's listener): one hand-over to the loop,
-    and every waiting stream has the move's bytes when the loop has run it once; its
-    writer task was not resumed for it."""
-    hub, wakers = Hub(), Wakers(loop)
-    streams = _streams(loop, hub, wakers, 12)
+def _count_handovers(loop: Any) -> list[object]:
+    """The callbacks handed to `loop` from other threads from now on
+    (`call_soon_threadsafe`, still run as before), in order."""
     handed: list[object] = []
     real = loop.call_soon_threadsafe
 
@@ -100,6 +97,16 @@ def test_a_move_is_written_to_every_stream_in_one_pass_of_the_loop(loop: Any) ->
         return real(callback, *args)
 
     loop.call_soon_threadsafe = counted
+    return handed
+
+
+def test_a_move_is_written_to_every_stream_in_one_pass_of_the_loop(loop: Any) -> None:
+    """Published from another thread (the session's listener): one hand-over to the loop,
+    and every waiting stream has the move's bytes when the loop has run it once; its
+    writer task was not resumed for it."""
+    hub, wakers = Hub(), Wakers(loop)
+    streams = _streams(loop, hub, wakers, 12)
+    handed = _count_handovers(loop)
     for version in (2, 3):
         publisher = threading.Thread(target=hub.publish,
                                      args=(EVENT, {"version": version}, version))
@@ -204,14 +211,7 @@ def test_wake_all_hands_over_once_however_the_threads_interleave(loop: Any) -> N
     loop running them while another thread publishes; other wakers are called each."""
     wakers = Wakers(loop)
     events = [asyncio.Event() for _ in range(12)]
-    handed: list[object] = []
-    real = loop.call_soon_threadsafe
-
-    def counted(callback: Any, *args: Any) -> Any:
-        handed.append(callback)
-        return real(callback, *args)
-
-    loop.call_soon_threadsafe = counted
+    handed = _count_handovers(loop)
     plain: list[int] = []
     wake_all([wakers.waker(e) for e in events] + [lambda: plain.append(1)])
     assert len(handed) == 1 and plain == [1]
