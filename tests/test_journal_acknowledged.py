@@ -244,6 +244,9 @@ def test_the_mark_follows_the_frame_and_precedes_everything_else(
             def get(self, timeout: float | None = None) -> Any:
                 return self.real.get(timeout=timeout)
 
+            def empty(self) -> bool:
+                return bool(self.real.empty())
+
         press = s.submit(PAY, BANKER)  # the screen's own: answered before its frame
         assert press.accepted and in_frame.wait(NEVER_S)
         row = s._seq

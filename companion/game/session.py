@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.game import authority, going_back
+from companion.game.ahead import Ahead
 from companion.game.api import JSON, Hold, MeFacts, Outcome, Source, Standing, Update
 from companion.game.applying import StateJsonMemory, apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
@@ -139,16 +140,18 @@ class PublicView:
     """The public state JSON of one engine state, built at most once, by whoever asks for it
     first (a listener, a phone's request, the screen); the others wait for that build."""
 
-    __slots__ = ("state", "_extra", "_json", "_lock", "_memory")
+    __slots__ = ("state", "_extra", "_json", "_lock", "_memory", "_prepared")
 
     def __init__(self, state: GameState, extra: JSON | None = None,
-                 memory: StateJsonMemory | None = None) -> None:
+                 memory: StateJsonMemory | None = None, prepared: JSON | None = None) -> None:
         self.state = state
         self._extra = extra or {}  # what the session adds (the teaching table's lessons)
         self._json: JSON | None = None
         self._lock = threading.Lock()
         #: the session's: the parts of the JSON built last, reused where they still fit
         self._memory = memory
+        #: the JSON of this state worked out ahead (companion.game.ahead), this view's own
+        self._prepared = prepared
 
     @property
     def built(self) -> bool:
@@ -162,8 +165,13 @@ class PublicView:
             with self._lock:
                 if self._json is None:
                     memory = self._memory
-                    built = state_json(self.state) if memory is None \
-                        else memory.state_json(self.state)
+                    built = self._prepared
+                    if built is not None:  # worked out ahead while the table was idle
+                        self._prepared = None
+                    elif memory is None:
+                        built = state_json(self.state)
+                    else:
+                        built = memory.state_json(self.state)
                     built.update(self._extra)  # a new dict each build: its own
                     self._json = built
                 out = self._json
@@ -263,6 +271,12 @@ class GameSession:
         self._offers: OfferStore | None = None
         #: the typed view of the table (companion.game.table.view) and what it was built for
         self._table: tuple[PublicView | None, int, TableView] | None = None
+        #: the next move worked out ahead while the writer is idle (companion.game.ahead),
+        #: while a leading listener (the table's screen) is there
+        self._ahead = Ahead()
+        #: whether the writer works out the table's next move ahead (off: every command is
+        #: applied when it comes, as before)
+        self.forecasting = True
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -748,6 +762,9 @@ class GameSession:
             elif held is not None:
                 job, held = held, None
             else:
+                if self._queue.empty() and self._work_ahead():
+                    continue  # one command worked out ahead: a request first, if one came
+                self._ahead.idle()
                 wake = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
                 try:
                     job = self._queue.get(timeout=None if not wake
@@ -759,6 +776,7 @@ class GameSession:
                     continue
             if job is None:
                 return
+            self._ahead.busy()
             update: Update | None = None
             self._busy_since = time.monotonic()
             self._after = None
@@ -769,6 +787,41 @@ class GameSession:
                 job.outcome = _refused(self.version, "internal_error", f"internal error: {exc}")
             self._finish(job, update, self._after)
             self._busy_since = None
+
+    def _work_ahead(self) -> bool:
+        """The writer, idle with no request waiting: work out one more of the commands the
+        table's buttons would send at the state in force (companion.game.ahead), while a
+        leading listener (the table's screen) is there; whether it did any work (then it
+        looks at the queue again before the next). A request never waits for more than
+        one command's forecast."""
+        if not self.forecasting:
+            return False
+        state, view = self._state, self._view
+        if state is None or view is None or view.state is not state:
+            return False
+        with self._listeners_lock:
+            if not self._leads:
+                return False
+        ahead = self._ahead
+        try:
+            if not ahead.of(state):
+                ahead.plan(state, view.get())
+                return ahead.pending()
+            return ahead.step(self._json_memory)
+        except Exception:  # a forecast's failure costs its use, never the game
+            log.exception("working out the next move ahead failed")
+            ahead.plan_nothing(state)
+            return False
+
+    def ahead_settled(self, timeout: float) -> bool:
+        """Wait until the writer has worked out ahead what it will of the state in force
+        (tests, tools); whether it had within `timeout` seconds."""
+        return self._ahead.settled(timeout)
+
+    def ahead_counts(self) -> tuple[int, int]:
+        """How many commands the writer worked out ahead, and how many of those a real
+        command took (the hit rate)."""
+        return self._ahead.made, self._ahead.used
 
     def _finish(self, job: _Job, update: Update | None, after: _After | None) -> None:
         """Answer a job and tell its change: the leading listeners at once (the screen:
@@ -926,7 +979,10 @@ class GameSession:
         typed = job.typed if job.typed is not None and allowed is command else None
         command = allowed
         before = self._state
-        result = apply_command(before, command if typed is None else typed)
+        # the same command at the same state worked out ahead: the engine's very result
+        forecast = self._ahead.take(before, command)
+        result = forecast.result if forecast is not None \
+            else apply_command(before, command if typed is None else typed)
         if isinstance(result, Rejection):
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
@@ -934,7 +990,8 @@ class GameSession:
         entry = Entry(self._seq + 1, self._clock(), "command", None, job.source, resolved,
                       result.events, result.state.version, rng)
         self._teach_next = teach
-        outcome, update = self._commit(entry, result.state)
+        outcome, update = self._commit(entry, result.state,
+                                       forecast.json if forecast is not None else None)
         if outcome.accepted and command.get("do") == "new_game":
             self._started = entry.time  # before anyone reads the view: the clock shows
         return outcome, update
@@ -1096,8 +1153,10 @@ class GameSession:
                       original.rng)
         return self._commit(entry, after)
 
-    def _commit(self, entry: Entry, after: GameState) -> tuple[Outcome, Update | None]:
-        """Journal the entry; only when that succeeded does the table move on."""
+    def _commit(self, entry: Entry, after: GameState,
+                prepared: JSON | None = None) -> tuple[Outcome, Update | None]:
+        """Journal the entry; only when that succeeded does the table move on. `prepared`:
+        the public JSON of `after` worked out ahead (a command's, companion.game.ahead)."""
         due = needs_snapshot(entry, self._stacks.last_snapshot)
         # a snapshot replay cannot make goes in the row; one that shortens a replay after it
         snap = snapshot_of(after) if due and must_snapshot(entry) else None
@@ -1110,7 +1169,7 @@ class GameSession:
         # journal once the row is in it, below)
         card = card_after(self._card, entry.events) if entry.kind == "command" else self._card
         view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": card},
-                          self._json_memory)
+                          self._json_memory, prepared)
         with self._listeners_lock:
             wanted = bool(self._listeners or self._leads)
         if wanted:  # built on the listeners' thread while this one waits for the disk

@@ -257,9 +257,14 @@ def install(fd: int) -> None:
     submit = GameSession.submit
 
     def reporting_submit(self: Any, *args: Any, **kwargs: Any) -> Any:
+        counts = getattr(self, "ahead_counts", None)
+        used = counts()[1] if counts is not None else 0
         began = time.monotonic()
         out = submit(self, *args, **kwargs)
-        noted.append(f"S {began:.6f} {time.monotonic():.6f}\n")
+        ended = time.monotonic()
+        # whether the writer took the command's result worked out ahead (companion.game.ahead)
+        hit = int(counts is not None and counts()[1] > used)
+        noted.append(f"S {began:.6f} {ended:.6f} {hit}\n")
         return out
 
     GameSession.submit = reporting_submit  # type: ignore[method-assign]

@@ -35,6 +35,8 @@ class Frames:
         self.count = 0
         self.key_taken = 0.0  # when the loop last took a key press from SDL
         self.submitted = (0.0, 0.0)  # the last command the screen sent: (start, end)
+        #: whether the session took that command's result worked out ahead
+        self.hit = False
         self.draw_ms: list[float] = []  # every frame's render and flip
         #: the process's CPU time (ns) at the last frame's flip, and after its report
         self.cpu = (0, 0)
@@ -64,6 +66,7 @@ class Frames:
                 continue
             if kind == "S":
                 self.submitted = (float(fields[0]), float(fields[1]))
+                self.hit = len(fields) > 2 and fields[2] == "1"
                 continue
             if kind == "T":
                 self.threads = {}
@@ -149,6 +152,10 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                 timings: list[float] = []
                 taken: list[float] = []
                 committed: list[float] = []
+                #: the first frame's CPU of the presses whose command the session had worked
+                #: out ahead (companion.game.ahead), and of the others
+                hit_cpu: list[float] = []
+                miss_cpu: list[float] = []
                 first_cpu: list[float] = []  # from the press (the child's clock, read here)
                 settled_cpu: list[float] = []  # from the settled frame's report, as before
                 after_cpu: list[float] = []  # from a first frame's flip to the next press
@@ -215,6 +222,9 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                     began, ended = frames.submitted
                     if sent <= began <= ended <= first_flip:
                         committed.append((ended - began) * 1000)
+                        (hit_cpu if frames.hit else miss_cpu).append(first_cpu[-1])
+                        if logged:
+                            logged[-1]["hit"] = frames.hit
                 frames.settle()  # the last press's frames too
                 if shown_at is not None:
                     after_cpu.append((process_cpu_ns(child.pid) - shown_at) / 1e6)
@@ -238,6 +248,11 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
             name: {"p50": round(statistics.median(ms), 3), "mean": round(statistics.fmean(ms), 3),
                    "p99": round(percentile(ms, 0.99), 3)}
             for name, ms in sorted(by_thread.items(), key=lambda kv: -statistics.fmean(kv[1]))}
+    for name, ms in (("hit", hit_cpu), ("miss", miss_cpu)):
+        found[f"press.first_frame_cpu_ms_{name}s"] = float(len(ms))
+        if ms:
+            found[f"press.first_frame_cpu_ms_p50_{name}"] = round(statistics.median(ms), 3)
+            found[f"press.first_frame_cpu_ms_p99_{name}"] = round(percentile(ms, 0.99), 3)
     return found | {
         "press.flip_ms_p50": round(statistics.median(timings), 2),
         "press.flip_ms_p99": round(percentile(timings, 0.99), 2),

@@ -1,0 +1,132 @@
+"""The next move worked out ahead (issue 28): while the table is idle, the session's writer
+applies the commands the table's own buttons would send now to the state in force, and
+keeps each result with its public state JSON; when one of those commands comes at that very
+state, the writer takes the result instead of applying the command again.
+
+The engine is pure and the dice live in the state (`GameState.rng`): `apply_command(state,
+command)` is the same whenever it is called, so a result worked out ahead is the result.
+A forecast is kept for the one state object it was made from (identity, and its version
+as a guard) and for the command as the authority leaves it (==); any other change of the
+table (another command, an undo or redo, a clock, a new game) makes a new state object and
+every forecast of the old one unused. Nothing of a forecast leaves the process: it is never
+journaled, told or shown; only the journaled update is (docs/session.md "The next move
+worked out ahead").
+
+Only the writer thread calls `plan`, `step` and `take`; `settled` may be waited on from
+any thread (tests, tools).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from companion.game.applying import StateJsonMemory, apply_command
+from companion.game.replaying import clean_command
+from companion.game.table.buttons import buttons_of, decider
+from companion.rules import Accepted, GameState, Result
+
+JSON = dict[str, Any]
+
+#: the most commands worked out ahead of one state (the four game buttons at most)
+FORECASTS = 4
+
+
+@dataclass
+class Forecast:
+    """One command worked out ahead of one state: the engine's result and, when accepted,
+    the public state JSON of the state after it (`StateJsonMemory.state_json`, with
+    "legal"), for the one view that takes it (it adds its extras to this very dict)."""
+
+    command: JSON
+    result: Result
+    json: JSON | None
+
+
+class Ahead:
+    """The forecasts of the state in force (the writer's)."""
+
+    __slots__ = ("_before", "_version", "_todo", "_made", "made", "used", "_settled")
+
+    def __init__(self) -> None:
+        self._before: GameState | None = None
+        self._version = -1
+        self._todo: list[JSON] = []
+        self._made: list[Forecast] = []
+        #: how many commands were worked out ahead, and how many of those a real command
+        #: took (the hit rate: docs/bench.md)
+        self.made = 0
+        self.used = 0
+        #: set while there is nothing left to work out ahead for the state in force
+        self._settled = threading.Event()
+
+    def of(self, state: GameState) -> bool:
+        """Whether the forecasts are those of `state` (planned already)."""
+        return state is self._before and state.version == self._version
+
+    def plan(self, state: GameState, public: JSON) -> None:
+        """Forget every forecast; plan those of `state`, whose public JSON (its "legal")
+        is `public`: what each of the table's game buttons sends now (`buttons_of`), each
+        command once, new games never (an edition's load)."""
+        self._before, self._version = state, state.version
+        self._made = []
+        todo: list[JSON] = []
+        for command in buttons_of(public, decider(public)).values():
+            if command is None or command.get("do") == "new_game":
+                continue
+            cleaned = clean_command(command)
+            if cleaned not in todo:
+                todo.append(cleaned)
+        self._todo = todo[:FORECASTS]
+
+    def step(self, memory: StateJsonMemory) -> bool:
+        """Work out the next planned command (the engine, then the JSON of an accepted
+        result); whether one was worked out."""
+        if not self._todo or self._before is None:
+            return False
+        command = self._todo.pop(0)
+        result = apply_command(self._before, command)
+        json = memory.state_json(result.state) if isinstance(result, Accepted) else None
+        self._made.append(Forecast(command, result, json))
+        self.made += 1
+        return True
+
+    def plan_nothing(self, state: GameState) -> None:
+        """Nothing to work out ahead of `state` (a forecast of it failed)."""
+        self._before, self._version = state, state.version
+        self._todo, self._made = [], []
+
+    def pending(self) -> bool:
+        """Whether a planned command is still to be worked out."""
+        return bool(self._todo)
+
+    def take(self, before: GameState | None, command: JSON) -> Forecast | None:
+        """The forecast of `command` at `before` (None: none was made there); an accepted
+        one is taken once: every forecast is forgotten, as the state is about to change."""
+        if before is None or not self.of(before):
+            return None
+        found = next((f for f in self._made if f.command == command), None)
+        if found is not None:
+            self.used += 1
+            if isinstance(found.result, Accepted):  # its JSON is the new view's own
+                self.forget()
+        return found
+
+    def forget(self) -> None:
+        """Drop every forecast (the state moved on, or forecasting stopped)."""
+        self._before, self._version = None, -1
+        self._todo, self._made = [], []
+
+    def busy(self) -> None:
+        """The writer took a request: what is worked out ahead is not settled."""
+        self._settled.clear()
+
+    def idle(self) -> None:
+        """The writer has nothing left to work out ahead and waits for a request."""
+        self._settled.set()
+
+    def settled(self, timeout: float) -> bool:
+        """Wait until the writer has worked out what it will ahead of the state in force
+        (tests, tools); whether it had within `timeout` seconds."""
+        return self._settled.wait(timeout)

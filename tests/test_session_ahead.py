@@ -1,0 +1,158 @@
+"""The next move worked out ahead (companion.game.ahead, issue 28): the same rows, events,
+states and public JSON with and without forecasts; a forecast used only at the very state
+it was made from, and only while a leading listener (the table's screen) is there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.bots import Bots
+from companion.game.api import Hold, Source, Update
+from companion.game.replaying import snapshot_of
+from companion.game.session import GameSession
+from companion.rules import Code, Rejection
+
+TABLE = Source("script", banker=True)
+BUTTON = Source("button", player="Ann")
+NEW_GAME = {"do": "new_game", "edition": "classic-eur", "players": ["Ann", "Bo", "Cy"],
+            "seed": 11}
+ROLL = {"do": "roll", "by": "Ann"}
+PAY = {"do": "pay", "from": "Bo", "to": "Cy", "amount": 1}
+#: long enough that a writer that never settles fails the test rather than slowing it
+SETTLE_S = 10.0
+
+
+class FakeClock:
+    """Wall-clock seconds that only move when the test says so."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def no_hold(update: Update) -> Hold | None:
+    """A leading listener that holds nothing (the table's screen is one)."""
+    return None
+
+
+def opened(path: Path, clock: FakeClock, forecasting: bool) -> GameSession:
+    session = GameSession.open(path, clock=clock)
+    session.auction_seconds = None  # no gavel on a clock the test does not move
+    session.forecasting = forecasting
+    session.lead(no_hold)
+    return session
+
+
+def exact(value: Any) -> str:
+    """Byte for byte: the JSON text, keys in order as built."""
+    return json.dumps(value)
+
+
+@pytest.mark.parametrize("settle", [True, False])
+def test_a_bot_game_is_the_same_with_and_without_forecasts(tmp_path: Path,
+                                                          settle: bool) -> None:
+    """Each move sent once the writer worked out what it would ahead (hits), or at once,
+    as a burst of keys, while the writer may be half way through (the forecasts of a
+    state not all made: the request comes first)."""
+    clock = FakeClock()
+    ahead = opened(tmp_path / "ahead", clock, True)
+    plain = opened(tmp_path / "plain", clock, False)
+    try:
+        for session in (ahead, plain):
+            assert session.submit(NEW_GAME, TABLE).accepted
+        bots = Bots()
+        moves = 0
+        while moves < 600:
+            g = ahead.game_state()
+            assert g is not None
+            if g.winner >= 0:
+                break
+            if settle:
+                assert ahead.ahead_settled(SETTLE_S)
+            command = bots.choose(g)
+            got, want = ahead.submit(command, TABLE), plain.submit(command, TABLE)
+            assert (got.accepted, got.version, got.code, exact(got.events)) == \
+                (want.accepted, want.version, want.code, exact(want.events)), command
+            assert exact(ahead.state()) == exact(plain.state()), command
+            assert ahead.table() == plain.table(), command
+            after = ahead.game_state()
+            assert after is not None
+            assert exact(snapshot_of(after)) == exact(snapshot_of(plain.game_state()))
+            moves += 1
+            clock.now += 1.0
+        assert exact(ahead.history(limit=10_000)) == exact(plain.history(limit=10_000))
+        made, used = ahead.ahead_counts()
+        print(f"{moves} moves, {made} worked out ahead, {used} used")
+        if settle:  # the bots press what the buttons send, most moves
+            assert used > moves // 3, (made, used, moves)
+        assert plain.ahead_counts() == (0, 0)
+    finally:
+        ahead.close()
+        plain.close()
+
+
+def test_nothing_is_worked_out_ahead_without_a_screen(tmp_path: Path) -> None:
+    with GameSession.open(tmp_path) as session:  # phones and scripts only: no lead
+        assert session.submit(NEW_GAME, TABLE).accepted
+        assert session.ahead_settled(SETTLE_S)
+        assert session.submit(ROLL, BUTTON).accepted
+        assert session.ahead_settled(SETTLE_S)
+        assert session.ahead_counts() == (0, 0)
+
+
+def poisoned(session: GameSession) -> None:
+    """Every forecast kept now gives a refusal no engine gives: used, it shows."""
+    for forecast in session._ahead._made:
+        forecast.result = Rejection(Code.BAD_COMMAND, "poisoned")
+        forecast.json = None
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Any:
+    clock = FakeClock()
+    session = opened(tmp_path, clock, True)
+    assert session.submit({**NEW_GAME, "options": {"variant": "timed",
+                                                   "time_limit_minutes": 30}}, TABLE).accepted
+    assert session.submit(PAY, TABLE).accepted  # a move to undo
+    assert session.ahead_settled(SETTLE_S)
+    made, used = session.ahead_counts()
+    assert made >= 1 and used == 0
+    yield session, clock
+    session.close()
+
+
+def test_a_forecast_is_used_at_its_own_state(table: Any) -> None:
+    session, _clock = table
+    poisoned(session)
+    out = session.submit(ROLL, BUTTON)
+    assert not out.accepted and out.message == "poisoned"  # the forecast was the answer
+    assert session.ahead_counts()[1] == 1
+
+
+@pytest.mark.parametrize("between", ["phone", "undo_redo", "clock", "new_game"])
+def test_a_forecast_is_never_used_after_another_change(table: Any, between: str) -> None:
+    session, clock = table
+    session.forecasting = False  # nothing worked out for the states in between
+    poisoned(session)
+    if between == "phone":
+        assert session.submit(PAY, Source("phone", player="Bo")).accepted
+    elif between == "undo_redo":
+        assert session.undo(TABLE).accepted
+        assert session.redo(TABLE).accepted
+    elif between == "clock":
+        clock.now += 30 * 60  # the timed game's end rings before the press
+    else:
+        assert session.submit(NEW_GAME, TABLE).accepted
+    out = session.submit(ROLL, BUTTON)
+    assert out.message != "poisoned"
+    if between == "clock":
+        assert not out.accepted and session.state()["winner"] is not None
+    else:
+        assert out.accepted, out
+    assert session.ahead_counts()[1] == 0
