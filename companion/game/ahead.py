@@ -42,6 +42,9 @@ class Forecast:
     command: JSON
     result: Result
     json: JSON | None
+    #: a copy of `json` for the screen to prepare its frame from (`Ahead.public`): the
+    #: view that takes `json` adds to that very dict
+    public: JSON | None = None
 
 
 class Ahead:
@@ -69,7 +72,7 @@ class Ahead:
         """Forget every forecast; plan those of `state`, whose public JSON (its "legal")
         is `public`: what each of the table's game buttons sends now (`buttons_of`), each
         command once, new games never (an edition's load)."""
-        self._before, self._version = state, state.version
+        self._before, self._version = None, -1  # what another thread reads: `ready`
         self._made = []
         todo: list[JSON] = []
         for command in buttons_of(public, decider(public)).values():
@@ -79,6 +82,7 @@ class Ahead:
             if cleaned not in todo:
                 todo.append(cleaned)
         self._todo = todo[:FORECASTS]
+        self._before, self._version = state, state.version
 
     def step(self, memory: StateJsonMemory) -> bool:
         """Work out the next planned command (the engine, then the JSON of an accepted
@@ -88,14 +92,23 @@ class Ahead:
         command = self._todo.pop(0)
         result = apply_command(self._before, command)
         json = memory.state_json(result.state) if isinstance(result, Accepted) else None
-        self._made.append(Forecast(command, result, json))
+        self._made.append(Forecast(command, result, json,
+                                   dict(json) if json is not None else None))
         self.made += 1
         return True
 
     def plan_nothing(self, state: GameState) -> None:
         """Nothing to work out ahead of `state` (a forecast of it failed)."""
-        self._before, self._version = state, state.version
         self._todo, self._made = [], []
+        self._before, self._version = state, state.version
+
+    def ready(self, state: GameState) -> bool:
+        """Whether everything planned for `state` is worked out (any thread)."""
+        return self.of(state) and not self._todo
+
+    def public(self) -> list[JSON]:
+        """The public JSONs of the accepted forecasts (copies: never to be changed)."""
+        return [f.public for f in list(self._made) if f.public is not None]
 
     def pending(self) -> bool:
         """Whether a planned command is still to be worked out."""

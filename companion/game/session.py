@@ -277,6 +277,8 @@ class GameSession:
         #: whether the writer works out the table's next move ahead (off: every command is
         #: applied when it comes, as before)
         self.forecasting = True
+        #: called once the forecasts asked for before they were there are (`ahead_states`)
+        self._ahead_wake: Callable[[], None] | None = None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
                                          daemon=True)
         self._writer.start()
@@ -681,6 +683,9 @@ class GameSession:
         frame shows the change. Returns remove()."""
         with self._listeners_lock:
             self._leads.append(callback)
+        with self._submit_lock:  # the writer, idle, works out the next move ahead now
+            if not self._closed:
+                self._queue.put(_Job("wake", Source("session")))
 
         def remove() -> None:
             with self._listeners_lock:
@@ -765,11 +770,14 @@ class GameSession:
                 if self._queue.empty() and self._work_ahead():
                     continue  # one command worked out ahead: a request first, if one came
                 self._ahead.idle()
+                self._tell_ahead()
                 wake = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
                 try:
                     job = self._queue.get(timeout=None if not wake
                                           else min(60.0, max(0.0, min(wake) - self._clock())))
                 except queue.Empty:  # a clock of the table may have run out
+                    continue
+                if job is not None and job.kind == "wake":  # a screen came: work ahead
                     continue
                 if job is not None and self._clock_job_due():
                     held = job  # rings first: the request is answered right after
@@ -812,6 +820,33 @@ class GameSession:
             log.exception("working out the next move ahead failed")
             ahead.plan_nothing(state)
             return False
+
+    def ahead_states(self, version: int,
+                     wake: Callable[[], None] | None = None) -> list[JSON] | None:
+        """The public JSONs (without the session's extras and clocks) of the states the
+        table's game buttons would bring from version `version`, once the writer has worked
+        them out ahead; None while it has not (then `wake` is called, once, on the writer,
+        when it has), or when `version` is not the version in force. For the table's
+        screen to prepare what such a press's first frame would draw anew; never to show,
+        tell or send: they are no move (companion.game.ahead). Any thread."""
+        if not self.forecasting:
+            return []
+        self._ahead_wake = wake  # before looking: the writer calls it if it finishes after
+        state = self._state
+        if state is None or state.version != version or not self._ahead.ready(state):
+            return None
+        self._ahead_wake = None
+        return self._ahead.public()
+
+    def _tell_ahead(self) -> None:
+        """The writer, with nothing left to work out ahead: wake whoever asked for the
+        forecasts before they were there (`ahead_states`)."""
+        wake, self._ahead_wake = self._ahead_wake, None
+        if wake is not None:
+            try:
+                wake()
+            except Exception:  # a face's bug must not stop the game
+                log.exception("waking %r for the forecasts failed", wake)
 
     def ahead_settled(self, timeout: float) -> bool:
         """Wait until the writer has worked out ahead what it will of the state in force

@@ -242,6 +242,11 @@ class SessionHolder:
         """The typed view of the table of the game in use."""
         return self._session.table()
 
+    def ahead_states(self, version: int,
+                     wake: Callable[[], None] | None = None) -> list[JSON] | None:
+        """The game in use's next states worked out ahead (GameSession.ahead_states)."""
+        return self._session.ahead_states(version, wake)
+
     def keep_offers(self, offers: OfferStore) -> None:
         """The table's open offers, kept by the game in use and by every game switched to
         (a switch clears them: they were offers in the other game)."""

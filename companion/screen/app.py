@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -19,6 +20,7 @@ import pygame
 
 from companion.game.table.records import version_of
 from companion.screen.controller import Controller
+from companion.screen.forecast_panels import keep_forecast_panel
 from companion.screen.render import keep_panel_ahead, lay_ahead, render
 from companion.screen.views.board_map import player_colors
 from companion.screen.views.dice import SPEED_KEYS
@@ -229,6 +231,10 @@ class ScreenLoop:
         #: the titles of those whose panels the screen drew once, to keep whole after the
         #: words (`render.keep_panel_ahead`)
         self.panels_ahead: list[str] = []
+        #: the states the session worked out ahead of the state shown, whose decision
+        #: panels are still to keep (`forecast_panels`), and the state they were asked for
+        self.forecasts: list[Any] = []
+        self.forecasts_of: object = None
         #: Python's cyclic collector was switched off by the loop (`_collector_waits`)
         self.collector_held = False
         controller.wake = self._post_wake
@@ -372,6 +378,13 @@ class ScreenLoop:
                 self.panels_ahead = [words.title for words in self.ahead
                                      if words.title][:PANELS_AHEAD]
             size = self.surface.get_size()
+            if self.forecasts_of is not state:  # the session's next states, once worked out
+                found = self._ahead_states(state)
+                if found is not None:
+                    self.forecasts_of, self.forecasts = state, found
+            while self.forecasts:  # their panels first: the very prompts a press brings
+                if keep_forecast_panel(self.forecasts.pop(0), c.ui, size):
+                    return True
             while self.ahead:
                 if lay_ahead(self.ahead.pop(0), size):
                     return True
@@ -380,8 +393,19 @@ class ScreenLoop:
                     return True
         except Exception:  # a guess: what it misses is drawn cold, as before
             log.exception("laying out the next prompts ahead failed")
-            self.ahead, self.panels_ahead = [], []
+            self.ahead, self.panels_ahead, self.forecasts = [], [], []
+            self.forecasts_of = state
         return False
+
+    def _ahead_states(self, state: Any) -> list[Any] | None:
+        """The states the session worked out ahead of `state` (`GameSession.ahead_states`),
+        [] when it has none to give; None while they are not there yet (the session wakes
+        the loop when they are)."""
+        ask = getattr(self.controller.session, "ahead_states", None)
+        if ask is None:
+            return []
+        found: list[Any] | None = ask(version_of(state), self._post_wake)
+        return found
 
     def wait_events(self, timeout_ms: int) -> list[pygame.event.Event]:
         """Input events, waiting up to `timeout_ms` for one or for a wake from a thread

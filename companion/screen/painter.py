@@ -326,7 +326,7 @@ class Painter:
 
     def keep_ahead(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
                    store: PartStore, ground: Color | None = None,
-                   shown_at: tuple[int, int] | None = None) -> bool:
+                   shown_at: tuple[int, int] | None = None, unseen: bool = False) -> bool:
         """Draw a part that `part` drew once and did not keep (a store with `again`) and
         keep it now, so that its next showing is one blit (issue 28: a decision panel
         laid out ahead, after the frame, on a scratch surface whose ground is the
@@ -334,12 +334,15 @@ class Painter:
         `shown_at`: where the screen shows the part's area (its top left), when that is not
         where the scratch surface has it: it is kept with its texts and touch targets moved
         there once, so that its showing puts back the very records (`part`) instead of
-        moving each of them in the first frame (issue 28's twelfth round)."""
+        moving each of them in the first frame (issue 28's twelfth round). `unseen`: kept
+        also when it was never drawn (a panel of a state the session worked out ahead, issue
+        28's thirteenth round: it is kept by what it shows, so a wrong guess costs CPU and
+        room in the store, never a wrong pixel)."""
         area = rect.clip(self.surface.get_rect())
         if area.width <= 0 or area.height <= 0:
             return False
         full = self._part_key(key, rect, area, ground)
-        if full in store.items or full not in store.seen:
+        if full in store.items or (full not in store.seen and not unseen):
             return False
         if ground is not None:
             self.surface.fill(ground, area)

@@ -249,7 +249,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                    "p99": round(percentile(ms, 0.99), 3)}
             for name, ms in sorted(by_thread.items(), key=lambda kv: -statistics.fmean(kv[1]))}
     for name, ms in (("hit", hit_cpu), ("miss", miss_cpu)):
-        found[f"press.first_frame_cpu_ms_{name}s"] = float(len(ms))
+        found[f"press.ahead_{name}_presses"] = float(len(ms))
         if ms:
             found[f"press.first_frame_cpu_ms_p50_{name}"] = round(statistics.median(ms), 3)
             found[f"press.first_frame_cpu_ms_p99_{name}"] = round(percentile(ms, 0.99), 3)
