@@ -62,6 +62,7 @@ def test_a_bot_game_is_the_same_with_and_without_forecasts(tmp_path: Path,
     state not all made: the request comes first)."""
     clock = FakeClock()
     ahead = opened(tmp_path / "ahead", clock, True)
+    ahead.ahead_after_s = 0.0  # at once: 600 moves
     plain = opened(tmp_path / "plain", clock, False)
     try:
         for session in (ahead, plain):

@@ -84,6 +84,9 @@ STATE_CACHE = 64
 STANDINGS_KEPT = 5000
 #: a command holding the writer this long means it is frozen (the watchdog stops being fed)
 WRITER_STUCK_S = 20.0
+#: how long the writer waits, after a request, for the next before it works out the next
+#: move ahead (companion.game.ahead): a burst of keys, a few ms apart, never meets a forecast
+AHEAD_AFTER_S = 0.02
 
 
 class _Done:
@@ -277,6 +280,8 @@ class GameSession:
         #: whether the writer works out the table's next move ahead (off: every command is
         #: applied when it comes, as before)
         self.forecasting = True
+        #: the writer's wait, after a request, before it works ahead (AHEAD_AFTER_S)
+        self.ahead_after_s = AHEAD_AFTER_S
         #: called once the forecasts asked for before they were there are (`ahead_states`)
         self._ahead_wake: Callable[[], None] | None = None
         self._writer = threading.Thread(target=self._run, name=f"session-{game_id}",
@@ -685,6 +690,7 @@ class GameSession:
             self._leads.append(callback)
         with self._submit_lock:  # the writer, idle, works out the next move ahead now
             if not self._closed:
+                self._ahead.busy()
                 self._queue.put(_Job("wake", Source("session")))
 
         def remove() -> None:
@@ -760,6 +766,9 @@ class GameSession:
 
     def _run(self) -> None:
         held: _Job | None = None  # a request that came after a clock ran out: next
+        #: when the writer finished its last request (monotonic): it works ahead once
+        #: `ahead_after_s` passed since with no request
+        quiet_since = time.monotonic() - self.ahead_after_s
         while True:
             clocked = self._clock_job()  # a clock that ran out rings before what came later
             if clocked is not None:
@@ -767,15 +776,22 @@ class GameSession:
             elif held is not None:
                 job, held = held, None
             else:
-                if self._queue.empty() and self._work_ahead():
+                ahead = self._ahead_due()
+                grace = quiet_since + self.ahead_after_s - time.monotonic()
+                if ahead and grace <= 0 and self._queue.empty():
+                    self._work_ahead()
                     continue  # one command worked out ahead: a request first, if one came
-                self._ahead.idle()
-                self._tell_ahead()
+                if not ahead:
+                    self._ahead.idle()
+                    self._tell_ahead()
                 wake = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
+                timeout = None if not wake \
+                    else min(60.0, max(0.0, min(wake) - self._clock()))
+                if ahead:  # the next move ahead once no request came for a while
+                    timeout = max(0.0, grace) if timeout is None else min(timeout, grace)
                 try:
-                    job = self._queue.get(timeout=None if not wake
-                                          else min(60.0, max(0.0, min(wake) - self._clock())))
-                except queue.Empty:  # a clock of the table may have run out
+                    job = self._queue.get(timeout=timeout)
+                except queue.Empty:  # a clock of the table may have run out, or the wait
                     continue
                 if job is not None and job.kind == "wake":  # a screen came: work ahead
                     continue
@@ -795,13 +811,12 @@ class GameSession:
                 job.outcome = _refused(self.version, "internal_error", f"internal error: {exc}")
             self._finish(job, update, self._after)
             self._busy_since = None
+            quiet_since = time.monotonic()
 
-    def _work_ahead(self) -> bool:
-        """The writer, idle with no request waiting: work out one more of the commands the
-        table's buttons would send at the state in force (companion.game.ahead), while a
-        leading listener (the table's screen) is there; whether it did any work (then it
-        looks at the queue again before the next). A request never waits for more than
-        one command's forecast."""
+    def _ahead_due(self) -> bool:
+        """Whether the writer has something to work out ahead of the state in force: a
+        leading listener (the table's screen) is there, and the state's forecasts are not
+        all made."""
         if not self.forecasting:
             return False
         state, view = self._state, self._view
@@ -810,6 +825,17 @@ class GameSession:
         with self._listeners_lock:
             if not self._leads:
                 return False
+        return not self._ahead.of(state) or self._ahead.pending()
+
+    def _work_ahead(self) -> bool:
+        """The writer, idle with no request waiting for `ahead_after_s` (`_ahead_due`):
+        plan the forecasts of the state in force, or work out one more of the commands the
+        table's buttons would send there (companion.game.ahead); whether it did any work
+        (then it looks at the queue again before the next). A request never waits for more
+        than one command's forecast."""
+        state, view = self._state, self._view
+        if state is None or view is None:
+            return False
         ahead = self._ahead
         try:
             if not ahead.of(state):
