@@ -364,8 +364,10 @@ class ScreenLoop:
         """While the table waits on a settled game screen: lay out one of the words a press
         may bring next (`likely_words`, guessed once per state; `render.lay_ahead`),
         so that the press's first frame finds its words measured and rendered (issue 28:
-        a new prompt's words cost up to 1.5 ms of a first frame here). True when one was
-        laid out (the loop looks for input, then comes back for the next)."""
+        a new prompt's words cost up to 1.5 ms of a first frame here); first, the decision
+        panels of the states the session worked out ahead (`forecast_panels`, issue 28's
+        thirteenth round). True when one was laid out (the loop looks for input, then
+        comes back for the next)."""
         c = self.controller
         frame, state = c.frame, c.state
         if frame is None or frame.screen != "game" or frame.animating or self.follow_up \
