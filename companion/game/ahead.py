@@ -133,11 +133,13 @@ class Ahead:
 
     def busy(self) -> None:
         """The writer took a request: what is worked out ahead is not settled."""
-        self._settled.clear()
+        if self._settled.is_set():
+            self._settled.clear()
 
     def idle(self) -> None:
         """The writer has nothing left to work out ahead and waits for a request."""
-        self._settled.set()
+        if not self._settled.is_set():  # (a Python Condition's notify: not at every pass)
+            self._settled.set()
 
     def settled(self, timeout: float) -> bool:
         """Wait until the writer has worked out what it will ahead of the state in force

@@ -800,7 +800,8 @@ class GameSession:
                     continue
             if job is None:
                 return
-            self._ahead.busy()
+            if self._leads:  # (a list read: headless, nothing of the forecasts per request)
+                self._ahead.busy()
             update: Update | None = None
             self._busy_since = time.monotonic()
             self._after = None
@@ -822,9 +823,8 @@ class GameSession:
         state, view = self._state, self._view
         if state is None or view is None or view.state is not state:
             return False
-        with self._listeners_lock:
-            if not self._leads:
-                return False
+        if not self._leads:  # read without the lock: a list's truth is one read
+            return False
         return not self._ahead.of(state) or self._ahead.pending()
 
     def _work_ahead(self) -> bool:
