@@ -14,6 +14,7 @@ import pytest
 from companion.game.api import Source
 from companion.game.session import GameSession
 from companion.screen import painter
+from companion.screen import render as render_module
 from companion.screen.controller import Controller
 from companion.screen.render import Frame, render
 from companion.screen.ui_state import DELTA_SHOWN_S, MESSAGE_S
@@ -137,11 +138,27 @@ def _play(tmp_path: Path, size: tuple[int, int], players: int, moves: int) -> Pa
         session.close()
 
 
+def _count_header_rolls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the frames that drew only the header's right side (`draw_header_roll`)."""
+    calls = [0]
+    real = render_module.draw_header_roll
+
+    def counted(*args: Any) -> pygame.Rect:
+        calls[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(render_module, "draw_header_roll", counted)
+    return calls
+
+
 @pytest.mark.parametrize(("size", "players"), [((800, 480), 4), ((1280, 720), 6)])
 def test_a_partial_redraw_gives_the_pixels_of_a_whole_one(
-        tmp_path: Path, size: tuple[int, int], players: int) -> None:
+        tmp_path: Path, size: tuple[int, int], players: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rolls = _count_header_rolls(monkeypatch)
     pair = _play(tmp_path, size, players, moves=60)
     assert pair.partial > 40, "the frames after the first were drawn in regions"
+    assert rolls[0] > 5, "a roll in the same turn drew the header's dice only"
     assert {"phones", "header", "players"} <= pair.skipped, \
         "regions that did not change were kept, not drawn again"
 
@@ -159,3 +176,21 @@ def test_an_overlay_or_a_new_size_draws_the_next_frame_whole(tmp_path: Path) -> 
     assert pair.last is not None and pair.last.dirty == []
     pair.kept = pygame.Surface((1280, 720))
     pair.check("another window")  # another surface: nothing of the last frame is on it
+
+
+def test_the_clock_and_the_dice_drawn_over_a_kept_header_give_a_whole_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A timed game's clock ticking, turning red, running out, with the header's words
+    kept (`draw_header_roll`): the pixels and texts of a header drawn whole."""
+    rolls = _count_header_rolls(monkeypatch)
+    pair = _play(tmp_path, (800, 480), 4, moves=3)
+    c = pair.controller
+    before = rolls[0]
+    assert isinstance(c.clock, Clock)
+    for left in (1800.0, 301.0, 299.0, 0.5, -1.0):
+        c.ui.clock_deadline = c.clock.now + left
+        pair.check(f"the clock with {left} s left")
+    assert rolls[0] - before == 5, "each tick drew the header's right side only"
+    c.ui.clock_deadline = None
+    pair.check("the clock gone")
+    assert rolls[0] - before == 6

@@ -34,10 +34,12 @@ from companion.screen.views.panels import (
     draw_banner,
     draw_buttons,
     draw_header,
+    draw_header_roll,
     draw_log,
     draw_players,
     draw_prompt,
     format_clock,
+    header_left,
     keep_prompt_ahead,
     lay_header_whose,
     lay_header_words,
@@ -264,6 +266,13 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
             frame.regions[name] = kept
             continue
         texts, spots = len(p.texts), len(p.hotspots)
+        if name == "header" and last is not None and name not in banner and \
+                name in last.regions and _same_turn(last.regions[name].key, key(name)):
+            # a roll or the clock: the header's right side only (the words stay)
+            p.texts += header_left(last.regions[name].texts, rect, p)
+            dirty.append(draw_header_roll(p, rect, state, ui).clip(area))
+            frame.regions[name] = Region(key(name), area, p.texts[texts:], p.hotspots[spots:])
+            continue
         if last is not None:
             if name in COVERS:  # its own ground over its rect: only the margin around
                 _fill_around(surface, area, rect)
@@ -410,6 +419,13 @@ def _tells_result(name: str, was: tuple[Any, ...], key: tuple[Any, ...]) -> bool
     if name == "prompt":
         return True
     return name == "header" and bool(was[2] != key[2])
+
+
+def _same_turn(was: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
+    """Whether two header keys (`_header_key`) show the same turn's number and the same
+    player in the same colour: then only the dice and the clock may differ, which
+    `draw_header_roll` draws over the header kept."""
+    return bool(was[0] == key[0] and was[1] == key[1] and was[3] == key[3])
 
 
 def _overlapping(areas: list[pygame.Rect]) -> bool:

@@ -15,7 +15,7 @@ from companion.game.table.view import TableView
 from companion.screen import theme
 from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
-from companion.screen.painter import BUTTONS, PANELS, Painter, line_metrics
+from companion.screen.painter import BUTTONS, PANELS, DrawnText, Painter, line_metrics
 from companion.screen.texts import language as i18n_language
 from companion.screen.texts import text
 from companion.screen.ui_state import DELTA_SHOWN_S, UiState
@@ -88,6 +88,34 @@ def draw_header(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiS
     _turn_words(p, turn_box, turn.number)
     current = table.current or ""
     _whose_words(p, who_box, current, colors.get(current, theme.TEXT))
+    _dice_and_clock(p, inner, x, pad, size, dice, ui)
+
+
+def draw_header_roll(p: Painter, rect: pygame.Rect, state: Mapping[str, Any],
+                     ui: UiState) -> pygame.Rect:
+    """The header's right side drawn anew over a header drawn before for the same turn and
+    player (a roll, the clock ticking: issue 28's thirteenth round): the panel's ground
+    from the end of the whose-turn box to the header's right edge, then the dice, the
+    roll's total and the clock as `draw_header` draws them; the turn's number and whose
+    turn, which end inside their boxes, stay as they are. Returns the rect painted."""
+    pad, inner, _turn_box, who_box, x, size = _header_boxes(p, rect)
+    painted = pygame.Rect(who_box.right, rect.y, rect.right - who_box.right, rect.height)
+    p.fill(painted, theme.PANEL)
+    _dice_and_clock(p, inner, x, pad, size, table_of(state, ui).turn.dice, ui)
+    return painted
+
+
+def header_left(texts: Sequence[DrawnText], rect: pygame.Rect,
+                p: Painter) -> list[DrawnText]:
+    """Of a header's texts, those `draw_header_roll` keeps: the turn's number and whose
+    turn (the boxes left of where it paints)."""
+    edge = _header_boxes(p, rect)[3].right
+    return [t for t in texts if t.box.right <= edge]
+
+
+def _dice_and_clock(p: Painter, inner: pygame.Rect, x: int, pad: int, size: int,
+                    dice: Sequence[int | str], ui: UiState) -> None:
+    """The header's dice, the roll's total in digits and the timed game's clock."""
     for i, value in enumerate(dice):  # the third die is the speed die
         draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), value, speed=i == 2)
     total = roll_total(dice)
