@@ -16,9 +16,10 @@ from companion.game.session import GameSession
 from companion.screen import painter
 from companion.screen import render as render_module
 from companion.screen.controller import Controller
+from companion.screen.painter import DrawnText, Painter
 from companion.screen.render import Frame, render
 from companion.screen.ui_state import DELTA_SHOWN_S, MESSAGE_S
-from companion.screen.views import board_map
+from companion.screen.views import board_map, panels
 from tools.bench.journal import bot_script
 
 BOT = Source("script", banker=True)
@@ -194,3 +195,17 @@ def test_the_clock_and_the_dice_drawn_over_a_kept_header_give_a_whole_one(
     c.ui.clock_deadline = None
     pair.check("the clock gone")
     assert rolls[0] - before == 6
+
+
+def test_words_reaching_the_dice_side_draw_the_header_whole() -> None:
+    """A header word whose ink crosses into the part `draw_header_roll` paints (a window
+    too small for it) makes the header be drawn whole: `header_left` keeps nothing."""
+    p = Painter(pygame.Surface((800, 480)), 1.0, 1.0)
+    rect = pygame.Rect(0, 0, 800, 50)
+    edge = panels._header_boxes(p, rect)[3].right
+    inside = DrawnText("Ann's turn", "Ann's turn", pygame.Rect(edge - 90, 10, 80, 20),
+                       pygame.Rect(edge - 100, 0, 100, 50), 20)
+    assert panels.header_left([inside], rect, p) == [inside]
+    crossing = DrawnText("Ann's turn", "Ann's turn", pygame.Rect(edge - 90, 10, 95, 20),
+                         pygame.Rect(edge - 100, 0, 100, 50), 20)
+    assert panels.header_left([crossing], rect, p) is None

@@ -266,10 +266,11 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
             frame.regions[name] = kept
             continue
         texts, spots = len(p.texts), len(p.hotspots)
-        if name == "header" and last is not None and name not in banner and \
-                name in last.regions and _same_turn(last.regions[name].key, key(name)):
-            # a roll or the clock: the header's right side only (the words stay)
-            p.texts += header_left(last.regions[name].texts, rect, p)
+        words = header_left(last.regions[name].texts, rect, p) if name == "header" and \
+            last is not None and name not in banner and name in last.regions and \
+            _same_turn(last.regions[name].key, key(name)) else None
+        if words is not None:  # a roll or the clock: the header's right side only
+            p.texts += words
             dirty.append(draw_header_roll(p, rect, state, ui).clip(area))
             frame.regions[name] = Region(key(name), area, p.texts[texts:], p.hotspots[spots:])
             continue

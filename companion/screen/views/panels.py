@@ -106,11 +106,14 @@ def draw_header_roll(p: Painter, rect: pygame.Rect, state: Mapping[str, Any],
 
 
 def header_left(texts: Sequence[DrawnText], rect: pygame.Rect,
-                p: Painter) -> list[DrawnText]:
+                p: Painter) -> list[DrawnText] | None:
     """Of a header's texts, those `draw_header_roll` keeps: the turn's number and whose
-    turn (the boxes left of where it paints)."""
+    turn (the boxes left of where it paints); None when the ink of one of them reaches
+    where it paints (a window too small for the words even ellipsised: then the header
+    is drawn whole, as the words' pixels there would be painted over)."""
     edge = _header_boxes(p, rect)[3].right
-    return [t for t in texts if t.box.right <= edge]
+    kept = [t for t in texts if t.box.right <= edge]
+    return None if any(t.rect.right > edge for t in kept) else kept
 
 
 def _dice_and_clock(p: Painter, inner: pygame.Rect, x: int, pad: int, size: int,
