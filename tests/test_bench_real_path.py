@@ -244,6 +244,22 @@ def test_the_pi_factor_to_plan_with_goes_build_to_build(
     assert r["pi.zero_2w_factor_from_pi_3b_plus"] == 9.8  # the venv's loop: flatters
 
 
+def test_the_pi_factor_says_when_debians_build_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    import tools.bench.pi as pi
+
+    def broken(python: str) -> dict[str, float]:
+        raise subprocess.CalledProcessError(1, [python], "", "ModuleNotFoundError")
+
+    monkeypatch.setattr(pi, "loop_parts", lambda: (10.0, 25.0))
+    monkeypatch.setattr(pi, "debian_python", lambda: "3.11.2")
+    monkeypatch.setattr(pi, "debian_figures", broken)
+    r = pi.run_bench()
+    assert r["pi.loop_s_here"] == 35.0 and r["pi.zero_2w_factor"] is None
+    assert "CalledProcessError" in r["pi.debian_error"]
+
+
 @pytest.mark.skipif(not Path("/usr/bin/python3.11").exists(), reason="no Debian python3.11")
 def test_the_debian_build_runs_the_loop_and_the_engine() -> None:
     import tools.bench.pi as pi

@@ -176,7 +176,13 @@ def run_bench() -> dict[str, Any]:
                            "pi.loop_powers_s_here": round(powers_s, 2),
                            "pi.loop_divisions_s_here": round(divisions_s, 2)}
     python = debian_python()
-    debian = debian_figures(str(DEBIAN_PYTHON)) if python else None
+    debian: dict[str, float] | None = None
+    if python:
+        try:
+            debian = debian_figures(str(DEBIAN_PYTHON))
+        except (subprocess.SubprocessError, OSError, ValueError) as exc:
+            # the venv's figures still stand; the factor to plan with is then null
+            out["pi.debian_error"] = f"{type(exc).__name__}: {exc}"[:300]
     out["pi.debian_python"] = python
     out["pi.loop_s_debian"] = round(debian["loop"], 2) if debian else None
     out["pi.loop_venv_to_debian"] = round(here / debian["loop"], 2) if debian else None
