@@ -13,7 +13,7 @@ published seconds are scaled by those clocks.
 
 The published Pi 3 B+ run used Debian's Python 3.11.2 (Bookworm's, which a Pi installs the
 companion with); the bench's venv here is another build of 3.11 (pyenv's: a shared
-libpython, no profile-guided optimisation), which runs this loop 1.6-1.7x slower than
+libpython, no profile-guided optimisation), which runs this loop 1.6-1.8x slower than
 Debian's build on the same machine. So the factor is taken build to build: the Pi's seconds
 over this machine's seconds in Debian's build (`/usr/bin/python3.11`, a child process).
 The companion's move, timed here in both builds (docs/bench.md, "The Pi factor, again"),
@@ -175,14 +175,15 @@ def run_bench() -> dict[str, Any]:
     out: dict[str, Any] = {"pi.loop_s_here": round(here, 2),
                            "pi.loop_powers_s_here": round(powers_s, 2),
                            "pi.loop_divisions_s_here": round(divisions_s, 2)}
-    python = debian_python()
+    python: str | None = None
     debian: dict[str, float] | None = None
-    if python:
-        try:
+    try:
+        python = debian_python()
+        if python:
             debian = debian_figures(str(DEBIAN_PYTHON))
-        except (subprocess.SubprocessError, OSError, ValueError) as exc:
-            # the venv's figures still stand; the factor to plan with is then null
-            out["pi.debian_error"] = f"{type(exc).__name__}: {exc}"[:300]
+    except (subprocess.SubprocessError, OSError, ValueError) as exc:
+        # the venv's figures still stand; the factor to plan with is then null
+        out["pi.debian_error"] = f"{type(exc).__name__}: {exc}"[:300]
     out["pi.debian_python"] = python
     out["pi.loop_s_debian"] = round(debian["loop"], 2) if debian else None
     out["pi.loop_venv_to_debian"] = round(here / debian["loop"], 2) if debian else None
