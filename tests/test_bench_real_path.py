@@ -212,13 +212,61 @@ def test_build_journal_with_the_remote_grows_its_chart(tmp_path: Path) -> None:
 def test_the_pi_factor_times_the_published_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     import tools.bench.pi as pi
 
-    seconds = pi.loop_seconds(run=20, runs=2)
-    assert seconds > 0
-    monkeypatch.setattr(pi, "loop_seconds", lambda: 10.0)
+    powers, divisions = pi.loop_parts(run=20, runs=2)
+    assert powers > 0 and divisions > 0
+    monkeypatch.setattr(pi, "loop_parts", lambda: (4.0, 6.0))
+    monkeypatch.setattr(pi, "debian_python", lambda: None)
     r = pi.run_bench()
-    assert r["pi.loop_s_here"] == 10.0
+    assert r["pi.loop_s_here"] == 10.0 and r["pi.loop_powers_s_here"] == 4.0
     assert r["pi.pi_3b_plus_factor"] == 24.5  # 245 s published on a Pi 3 B+
     assert r["pi.zero_2w_factor_from_pi_3b_plus"] == 34.3  # its 1.4 GHz against 1.0
+    # without Debian's build here there is no factor to plan with, rather than a guess
+    assert r["pi.loop_s_debian"] is None and r["pi.zero_2w_factor"] is None
+
+
+def test_the_pi_factor_to_plan_with_goes_build_to_build(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import tools.bench.pi as pi
+
+    monkeypatch.setattr(pi, "loop_parts", lambda: (10.0, 25.0))
+    monkeypatch.setattr(pi, "debian_python", lambda: "3.11.2")
+    monkeypatch.setattr(pi, "debian_figures",
+                        lambda python: {"loop": 20.0, "engine_ratio": 1.25})
+    r = pi.run_bench()
+    assert r["pi.loop_venv_to_debian"] == 1.75 and r["pi.engine_debian_to_venv"] == 1.25
+    # 245 s on the Pi 3 B+ over 20 s in the same build here, times 1.4 GHz / 1.0 GHz
+    assert r["pi.zero_2w_same_build_factor_from_pi_3b_plus"] == 17.1  # 17.15
+    # the plain engine's kind of work runs 1.25x slower in the venv's build: its factor
+    # is smaller than the loop's 1.75x would say, and smaller than the one to plan with,
+    # which takes the venv's CPU as it is (the companion's move gained little from the build)
+    assert r["pi.zero_2w_engine_factor_from_pi_3b_plus"] == 13.7
+    assert r["pi.zero_2w_factor"] == 17.1
+    assert r["pi.zero_2w_factor_from_pi_3b_plus"] == 9.8  # the venv's loop: flatters
+
+
+def test_the_pi_factor_says_when_debians_build_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    import tools.bench.pi as pi
+
+    def broken(python: str) -> dict[str, float]:
+        raise subprocess.CalledProcessError(1, [python], "", "ModuleNotFoundError")
+
+    monkeypatch.setattr(pi, "loop_parts", lambda: (10.0, 25.0))
+    monkeypatch.setattr(pi, "debian_python", lambda: "3.11.2")
+    monkeypatch.setattr(pi, "debian_figures", broken)
+    r = pi.run_bench()
+    assert r["pi.loop_s_here"] == 35.0 and r["pi.zero_2w_factor"] is None
+    assert "CalledProcessError" in r["pi.debian_error"]
+
+
+@pytest.mark.skipif(not Path("/usr/bin/python3.11").exists(), reason="no Debian python3.11")
+def test_the_debian_build_runs_the_loop_and_the_engine() -> None:
+    import tools.bench.pi as pi
+
+    python = pi.debian_python()
+    assert python is not None and python.startswith("3.11.")
+    assert pi.engine_rate(str(pi.DEBIAN_PYTHON), 0.2) > 0
 
 
 def test_engines_run_both_engines_in_child_processes() -> None:

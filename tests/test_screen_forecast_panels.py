@@ -1,6 +1,6 @@
 """The decision panels of the states the session worked out ahead (issue 28's thirteenth
-round, companion.screen.forecast_panels): kept by what they show, so that the frame of a
-press that brings such a state blits the very pixels a panel drawn anew has, and a panel
+round, companion.screen.render.keep_forecast_panel): kept by what they show, so that the
+frame of a press that brings such a state blits the very pixels a panel drawn anew has, and a panel
 of a state that did not come is never shown."""
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from companion.game.session import GameSession
 from companion.screen import painter, theme
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
-from companion.screen.forecast_panels import keep_forecast_panel
 from companion.screen.painter import Painter
-from companion.screen.render import game_layout
+from companion.screen.render import game_layout, keep_forecast_panel
 from companion.screen.views import panels
 from companion.screen.views.board_map import player_colors
 from companion.screen.views.panels import draw_prompt

@@ -20,8 +20,7 @@ import pygame
 
 from companion.game.table.records import version_of
 from companion.screen.controller import Controller
-from companion.screen.forecast_panels import keep_forecast_panel
-from companion.screen.render import keep_panel_ahead, lay_ahead, render
+from companion.screen.render import keep_forecast_panel, keep_panel_ahead, lay_ahead, render
 from companion.screen.views.board_map import player_colors
 from companion.screen.views.dice import SPEED_KEYS
 from companion.screen.views.prompt import Ahead, likely_words
@@ -232,7 +231,8 @@ class ScreenLoop:
         #: words (`render.keep_panel_ahead`)
         self.panels_ahead: list[str] = []
         #: the states the session worked out ahead of the state shown, whose decision
-        #: panels are still to keep (`forecast_panels`), and the state they were asked for
+        #: panels are still to keep (`render.keep_forecast_panel`), and the state they
+        #: were asked for
         self.forecasts: list[Any] = []
         self.forecasts_of: object = None
         #: Python's cyclic collector was switched off by the loop (`_collector_waits`)
@@ -365,7 +365,7 @@ class ScreenLoop:
         may bring next (`likely_words`, guessed once per state; `render.lay_ahead`),
         so that the press's first frame finds its words measured and rendered (issue 28:
         a new prompt's words cost up to 1.5 ms of a first frame here); first, the decision
-        panels of the states the session worked out ahead (`forecast_panels`, issue 28's
+        panels of the states the session worked out ahead (`render.keep_forecast_panel`, issue 28's
         thirteenth round). True when one was laid out (the loop looks for input, then
         comes back for the next)."""
         c = self.controller

@@ -17,19 +17,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import pygame
 
 from companion.screen import theme
 from companion.screen.layout import GameLayout, scales
-from companion.screen.painter import AHEAD, DrawnText, Hotspot, Painter, still_rendered
+from companion.screen.painter import AHEAD, PANELS, DrawnText, Hotspot, Painter, still_rendered
 from companion.screen.texts import language, text
 from companion.screen.ui_state import DELTA_SHOWN_S, Same, UiState
 from companion.screen.views.board_map import draw_board, player_colors
 from companion.screen.views.endgame.gameover import draw_game_over
 from companion.screen.views.overlays import draw_chooser, draw_help
 from companion.screen.views.panels import (
+    _bare,
+    _draw_prompt,
+    _panel_key,
     banner_box,
     draw_banner,
     draw_buttons,
@@ -478,3 +482,38 @@ def _log_key(ui: UiState) -> tuple[Any, ...]:
 def _phones_key(ui: UiState) -> tuple[Any, ...]:
     """What the phones' corner shows: the join address (or its placeholder), the Wi-Fi."""
     return (ui.remote_url, ui.remote_placeholder, ui.wifi)
+
+
+# --- the decision panels of the next moves the session worked out ahead (issue 28) --------
+# While the table waits, the screen draws the panel each state worked out ahead
+# (`GameSession.ahead_states`, companion.game.ahead) would show and keeps it in PANELS, so
+# the press that brings that state finds it (one blit). Such a state is no move and nothing
+# of it is shown: a panel is kept by everything it shows (`views.panels._panel_key`), so one
+# built from a state or UI state the real update does not bring is never found (CPU and a
+# place in the store, never a wrong pixel).
+
+
+def ui_after_move(ui: UiState) -> UiState:
+    """The screen's UI state as a move's update leaves it for the decision panel: no view
+    of the table yet (the state's own is built), no UNDO question, no dice typed, no
+    dial, no bid steps, no square chosen, no bus ride, no auction clock (a copy)."""
+    return replace(ui, table=None, confirm_undo=False, undo_target=None, dice_entry=[],
+                   speed_entry=None, dial=None, bid_steps=0, square_focus=None,
+                   bus_ride=False, auction_deadline=None)
+
+
+def keep_forecast_panel(state: Mapping[str, Any], ui: UiState, size: tuple[int, int]) -> bool:
+    """Keep in PANELS the decision panel `state`'s prompt shows (a state worked out ahead)
+    for a window of `size`, drawn on the scratch surface on the screen's ground, as
+    `panels.draw_prompt` keeps it; False when it is kept already (nothing done)."""
+    after = ui_after_move(ui)
+    prompt = build_prompt(state, after)
+    color = player_colors(state, after).get(str(prompt.player), theme.ACCENT)
+    surface, game = _scratch_for(size)
+    sx, sy = scales(size)
+    p = Painter(surface, sx, sy)
+    bare = _bare(p, game, prompt)
+    shown = game_layout(size).prompt.clip(pygame.Rect((0, 0), size)).topleft
+    return p.keep_ahead(_panel_key(bare, color), game.prompt,
+                        partial(_draw_prompt, p, game, bare, color), PANELS,
+                        ground=theme.BACKGROUND, shown_at=shown, unseen=True)
