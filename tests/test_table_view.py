@@ -77,36 +77,3 @@ def test_a_debt_of_another_player_is_waited_for(tmp_path: Path) -> None:
         view = session.table()
         assert view.waiting_on == "Bo" and view.asked == (Asked("Bo", "debt"),)
         assert view.buttons["yes"] is None  # a debt is answered from a list, on its own input
-
-
-def test_an_offer_kept_from_the_version_before_is_its_new_value() -> None:
-    """The moves' records kept by place (issue 28's thirteenth round): an equal offer gives
-    the same record, a changed one (another player, a field more, fewer offers) the new
-    record, and a state's offer changed in place later does not change a kept record."""
-    from companion.game.table.buttons import buttons_of, decider
-    from companion.game.table.view import moves_of_state
-
-    first = {"current": "Ann", "legal": [{"do": "roll", "by": "Ann"},
-                                         {"do": "trade", "players": ["Ann", "Bo"]}]}
-    kept = moves_of_state(first)
-    again = moves_of_state({"legal": [{"do": "roll", "by": "Ann"},
-                                      {"do": "trade", "players": ["Ann", "Bo"]}]})
-    assert again[0] is kept[0] and again[1] is kept[1]
-    changed = moves_of_state({"legal": [{"do": "roll", "by": "Bo"},
-                                        {"do": "trade", "players": ["Ann", "Bo"], "x": 1}]})
-    assert [m.by for m in changed] == ["Bo", None]
-    assert changed[1].to_json() == {"do": "trade", "players": ["Ann", "Bo"], "x": 1}
-    assert moves_of_state({"legal": [{"do": "buy", "by": "Bo"}]})[0].do == "buy"
-    assert moves_of_state({}) == ()
-    state = {"legal": [{"do": "pay_fine", "by": "Cy"}]}
-    move = moves_of_state(state)[0]
-    state["legal"][0]["do"] = "use_card"
-    assert move.do == "pay_fine" and move.to_json() == {"do": "pay_fine", "by": "Cy"}
-    assert moves_of_state(state)[0].do == "use_card"
-    # the buttons read the decider's offers once, in the state's order
-    jail = {"current": "Ann", "players": [{"name": "Ann", "in_jail": True}],
-            "legal": [{"do": "use_card", "by": "Bo"}, {"do": "pay_fine", "by": "Ann"},
-                      {"do": "roll", "by": "Ann"}, {"do": "use_card", "by": "Ann"}]}
-    assert buttons_of(jail, decider(jail)) == {
-        "roll": {"do": "roll", "by": "Ann"}, "yes": {"do": "pay_fine", "by": "Ann"},
-        "no": {"do": "use_card", "by": "Ann"}, "pass_go": None}

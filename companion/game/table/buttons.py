@@ -19,7 +19,7 @@ the named player the decision waits on). The session's typed view of the table
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 JSON = dict[str, Any]
@@ -111,8 +111,7 @@ def command_for(state: Mapping[str, Any], button: str, bid_steps: int = 0) -> JS
     by = decider(state)
     if by is None:
         return None
-    return _command(state, by, _offered_to(state, by),
-                    PRESSES.get(situation(state), {}).get(button, ()), bid_steps)
+    return _command(state, by, PRESSES.get(situation(state), {}).get(button, ()), bid_steps)
 
 
 def buttons_of(state: Mapping[str, Any], by: str | None) -> dict[str, JSON | None]:
@@ -127,25 +126,17 @@ def buttons_of(state: Mapping[str, Any], by: str | None) -> dict[str, JSON | Non
     if by is None:
         return dict.fromkeys(GAME_BUTTONS)
     row = PRESSES.get(situation(state), {})
-    mine = _offered_to(state, by)
-    return {button: _command(state, by, mine, row[button], 0) if button in row else None
+    return {button: _command(state, by, row[button], 0) if button in row else None
             for button in GAME_BUTTONS}
 
 
-def _offered_to(state: Mapping[str, Any], by: str) -> list[Mapping[str, Any]]:
-    """The state's offers that `by` sends, in the state's order (read once for the four
-    buttons: issue 28's thirteenth round, the banker's corrections and the others' moves
-    were searched again for each button's meaning)."""
-    return [e for e in state.get("legal") or [] if e.get("by") == by]
-
-
-def _command(state: Mapping[str, Any], by: str, mine: Sequence[Mapping[str, Any]],
-             meanings: tuple[Meaning, ...], bid_steps: int) -> JSON | None:
-    """The command of the first of `meanings` that `by` may send now (`command_for`), of
-    `mine`, the state's offers `by` sends (`_offered_to`)."""
+def _command(state: Mapping[str, Any], by: str, meanings: tuple[Meaning, ...],
+             bid_steps: int) -> JSON | None:
+    """The command of the first of `meanings` that `by` may send now (`command_for`)."""
     for verb, fields in meanings:
-        entry = next((e for e in mine if e.get("do") == verb
-                      and all(e.get(k) == v for k, v in fields.items())), None)
+        entry = next((e for e in state.get("legal") or [] if e.get("do") == verb
+                      and e.get("by") == by and all(e.get(k) == v for k, v in fields.items())),
+                     None)
         if entry is None:
             continue
         command = {k: v for k, v in entry.items() if k not in _CHOICES}

@@ -171,37 +171,9 @@ class Move:
         return dict(self._entry)
 
 
-#: the last record of each offer (by its place in the state's list), with a copy of the
-#: offer it was built from: most of a version's offers are those of the version before
-#: at the same place (the banker's corrections, the trade), and an offer equal to the copy
-#: gives the same record again (issue 28's thirteenth round: every version's view built
-#: them all, about ten a press, on the first frame's path). A tuple replaced whole: a
-#: reader on another thread sees one offer and its record or the other pair.
-_moves_seen: dict[int, tuple[dict[str, Any], Move]] = {}
-
-
 def moves_of_state(state: Mapping[str, Any]) -> tuple[Move, ...]:
-    """Every move the engine offers in a public state JSON; an offer equal to the one at
-    its place in the last state read gives the same record again.
-
-    >>> first = moves_of_state({"legal": [{"do": "roll", "by": "Ann"}]})
-    >>> moves_of_state({"legal": [{"do": "roll", "by": "Ann"}]})[0] is first[0]
-    True
-    >>> moves_of_state({"legal": [{"do": "roll", "by": "Bo"}]})[0].by
-    'Bo'
-    """
-    out = []
-    seen_of = _moves_seen.get
-    for place, raw in enumerate(state.get(MOVES_KEY) or ()):
-        seen = seen_of(place)
-        if seen is not None and seen[0] == raw:
-            out.append(seen[1])
-            continue
-        copy = dict(raw)  # the record holds the copy: the state's offer changed in place
-        move = Move(copy)  # later does not change it
-        _moves_seen[place] = (copy, move)
-        out.append(move)
-    return tuple(out)
+    """Every move the engine offers in a public state JSON."""
+    return tuple(map(Move, state.get(MOVES_KEY) or ()))
 
 
 def moves_for(state: Mapping[str, Any], player: str | None) -> tuple[Move, ...]:
