@@ -342,3 +342,35 @@ def test_a_roll_for_rent_prompt_names_a_multiplier_only_when_the_card_gives_one(
     assert title.startswith("Ann: roll for the rent of ")
     assert ("×" in title) is bool(multiplier)
     assert (f"({multiplier}× the dice)" in title) is bool(multiplier)
+
+
+def test_a_decision_built_in_one_step_is_the_record_its_init_makes() -> None:
+    """`decision_of` and `Answer.of` set the fields without the dataclass's __init__
+    (issue 28's thirteenth round): every field as the __init__ sets it, equal, printed
+    alike, still frozen."""
+    import dataclasses
+
+    from companion.game.table.decision import Answer
+
+    state = {"current": "Ann", "pending": {"kind": "debt", "player": "Ann", "amount": 70,
+                                           "creditor": "Bo", "squares": [1, 3]},
+             "waiting": [{"kind": "buy"}],
+             "legal": [{"do": "mortgage", "by": "Ann", "squares": [1, 3]},
+                       {"do": "declare_bankruptcy", "by": "Ann"}]}
+    decision = build(state).decision
+    assert decision is not None
+    again = Decision(**{f.name: getattr(decision, f.name)
+                        for f in dataclasses.fields(Decision)})
+    assert decision == again and repr(decision) == repr(again)
+    assert (decision.amount, decision.creditor, decision.squares, decision.then) == \
+        (70, "Bo", (1, 3), ("buy",))
+    answer = decision.answers[0]
+    made = Answer(**{f.name: getattr(answer, f.name) for f in dataclasses.fields(Answer)})
+    assert answer == made and repr(answer) == repr(made) and hash(answer) == hash(made)
+    assert (answer.do, answer.by, answer.squares) == ("mortgage", "Ann", (1, 3))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.do = "x"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        decision.kind = "x"  # type: ignore[misc]
+    other = build({**state, "pending": {**state["pending"], "amount": 80}}).decision
+    assert other is not None and other.amount == 80 and other != decision

@@ -84,7 +84,7 @@ class Clock:
         return max(0, int(self.ends_at - now + 0.999))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Answer:
     """One answer on offer: the verb, who sends it (None: the banker's or the table's own,
     as the gavel), the panel button that sends it as it stands (None: it is chosen on a
@@ -110,9 +110,15 @@ class Answer:
 
     @classmethod
     def of(cls, offer: Offered, button: str | None = None) -> Answer:
-        """The answer of one of the engine's offers."""
-        return cls(offer.do, offer.by, button, offer.squares, offer.low, offer.high,
-                   offer.gift, offer)
+        """The answer of one of the engine's offers (its fields set in one step: a frozen
+        dataclass's __init__ sets each through object.__setattr__, 3 us an answer here,
+        six answers a decision and a decision a version on the first frame's path, issue
+        28's thirteenth round; the same record, equal and printed alike)."""
+        answer = object.__new__(cls)
+        answer.__dict__.update(do=offer.do, by=offer.by, button=button,
+                               squares=offer.squares, low=offer.low, high=offer.high,
+                               gift=offer.gift, offer=offer)
+        return answer
 
     def takes(self, square: int | None = None, amount: int | None = None) -> bool:
         """Whether this answer takes `square` and `amount`: a square only when it names
@@ -140,7 +146,7 @@ class Answer:
         return self.offer.command(**fields)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Decision:
     """The decision the table waits for; see the module doc. The fields a kind does not
     have are at their defaults (None, 0, ())."""
@@ -323,7 +329,8 @@ def decision_of(state: Mapping[str, Any], moves: Sequence[Offered],
     then = tuple(str(w.get("kind")) for w in waiting if isinstance(w, Mapping)) \
         if isinstance(waiting, list) else ()
     square = pending.get("square")
-    return Decision(
+    decision = object.__new__(Decision)  # its fields set in one step (`Answer.of`)
+    decision.__dict__.update(
         kind=kind, player=player, asked=asked, answers=answers,
         square=square if isinstance(square, int) and not isinstance(square, bool) else None,
         squares=_ints(pending.get("squares")), price=_int(pending.get("price")),
@@ -333,3 +340,4 @@ def decision_of(state: Mapping[str, Any], moves: Sequence[Offered],
         purpose=_str(pending.get("for")), highest=_int(pending.get("highest")),
         bidder=bidder, passed=_strs(pending.get("passed")), queue=_ints(pending.get("queue")),
         clock=clock if auction and bidder is not None else None, then=then)
+    return decision
