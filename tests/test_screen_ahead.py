@@ -22,6 +22,7 @@ from companion.screen.render import game_layout, keep_panel_ahead, lay_ahead
 from companion.screen.views import panels
 from companion.screen.views.panels import draw_prompt
 from companion.screen.views.prompt import Action, Ahead, Prompt, likely_titles, table_of
+from tests.panel_draws import count_panel_draws
 from tools.bench.journal import bot_script
 
 BOT = Source("script", banker=True)
@@ -242,14 +243,7 @@ def test_a_panel_drawn_once_is_kept_ahead_and_shown_with_one_blit(
     # kept without its detail line (drawn over the kept panel: the line of this move)
     assert [kept[2], kept[3]] == [cold_records[0][:-1], cold_records[1]]
     assert cold_records[0][-1].text == "in jail" and cold_records[1]
-    drawn: list[str] = []
-    real = panels._draw_prompt
-
-    def counting(*args: Any) -> None:
-        drawn.append("x")
-        real(*args)
-
-    monkeypatch.setattr(panels, "_draw_prompt", counting)
+    drawn = count_panel_draws(monkeypatch)
     blitted_records: list[Any] = []
     assert _drawn_panel(surface, prompt, blitted_records) == cold  # one blit, the very pixels
     assert drawn == []

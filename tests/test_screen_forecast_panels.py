@@ -18,9 +18,9 @@ from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
 from companion.screen.painter import Painter
 from companion.screen.render import game_layout, keep_forecast_panel
-from companion.screen.views import panels
 from companion.screen.views.board_map import player_colors
 from companion.screen.views.panels import draw_prompt
+from tests.panel_draws import count_panel_draws
 from tools.bench.journal import bot_script
 
 BOT = Source("script", banker=True)
@@ -50,14 +50,7 @@ def _cold(size: tuple[int, int], prompt: Any, colors: dict[str, Any]) -> bytes:
 def test_a_panel_kept_ahead_is_the_panel_drawn_anew(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     painter.forget()
-    drawn: list[str] = []
-    real = panels._draw_prompt
-
-    def counting(*args: Any) -> None:
-        drawn.append("x")
-        real(*args)
-
-    monkeypatch.setattr(panels, "_draw_prompt", counting)
+    drawn = count_panel_draws(monkeypatch)
     script = bot_script(seed=5, count=160)
     with GameSession.open(tmp_path) as session:
         session.submit(script[0], BOT)
@@ -114,19 +107,13 @@ def test_a_panel_kept_for_a_state_that_did_not_come_is_not_shown(
         other = {**found[0], "current": found[0]["players"][-1]["name"]}
         assert keep_forecast_panel(other, controller.ui, size)
         assert not keep_forecast_panel(other, controller.ui, size)  # kept: nothing done
-        drawn: list[str] = []
-        real = panels._draw_prompt
-
-        def counting(*args: Any) -> None:
-            drawn.append("x")
-            real(*args)
-
-        monkeypatch.setattr(panels, "_draw_prompt", counting)
+        drawn = count_panel_draws(monkeypatch)
         outcome = session.submit(script[1], BOT)
         controller.drain_updates(outcome.version)
         loop.draw()
         frame = controller.frame
         assert frame is not None and frame.prompt is not None
+        assert drawn == ["x"]  # the state that came: its panel drawn, not the one kept
         shown = pygame.image.tobytes(surface.subsurface(game_layout(size).prompt), "RGB")
         assert shown == _cold(size, frame.prompt,
                               player_colors(controller.state or {}, controller.ui))
