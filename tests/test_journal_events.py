@@ -4,13 +4,14 @@ as damage, naming the entry, and the file is left as it was."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from companion.game.api import Source
-from companion.game.journal import JournalCorrupt, _row_crc
+from companion.game.journal import JournalCorrupt, _row_crc, _row_crc_of, _source_text, row_text
 from companion.game.saved_games import journal_path
 from companion.game.session import GameSession
 from companion.rules.events import Rolled, Undone
@@ -55,3 +56,20 @@ def test_an_event_this_engine_never_writes_is_reported(tmp_path: Path) -> None:
     with pytest.raises(JournalCorrupt, match="damaged at entry 5: unknown event kind 'teleported'"):
         GameSession.open(tmp_path, "g1")
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("rng", [None, 2**63 + 5])
+def test_a_row_s_crc_made_in_two_parts_is_the_crc_of_its_whole_text(rng: int | None) -> None:
+    """`Journal.append` sums the row's head (seq, time, kind, target, source) and then its
+    text made before (`row_text`, possibly ahead): the same number as the whole text's
+    CRC, which a reader checks (`_row_crc`), non-ASCII text included."""
+    command = {"do": "pay", "from": "Zoë", "to": "Bø", "amount": 7, "note": "日本 \u2028"}
+    events = [{"type": "paid", "from": "Zoë", "amount": 7}]
+    text = row_text(command, events, 41, rng)
+    source = _source_text(Source("phone", player="Zoë"))
+    whole = _row_crc(12, 1_800_000_000.123456, "command", None, source,
+                     json.dumps(command, ensure_ascii=False, separators=(",", ":")),
+                     json.dumps(events, ensure_ascii=False, separators=(",", ":")), 41,
+                     None if rng is None else str(rng))
+    assert _row_crc_of(12, 1_800_000_000.123456, "command", None, source, text) == whole
+    assert _row_crc_of(12, 1_800_000_000.123457, "command", None, source, text) != whole

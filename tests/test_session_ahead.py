@@ -5,6 +5,9 @@ it was made from, and only while a leading listener (the table's screen) is ther
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,7 @@ import pytest
 
 from companion.bots import Bots
 from companion.game.api import Hold, Source, Update
+from companion.game.journal import Entry, Journal, RowText, row_text
 from companion.game.replaying import snapshot_of
 from companion.game.session import GameSession
 from companion.rules import Code, Rejection
@@ -54,12 +58,36 @@ def exact(value: Any) -> str:
     return json.dumps(value)
 
 
+def rows(session: GameSession) -> list[tuple[Any, ...]]:
+    """The journal's rows as SQLite has them (every column: the texts, the time, the CRC)."""
+    conn = sqlite3.connect(f"file:{session._journal.path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT * FROM entries ORDER BY seq").fetchall()
+    finally:
+        conn.close()
+
+
+def counted_rows_made_ahead(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seqs of the entries given a row text made ahead (`Entry.written_as`)."""
+    seqs: list[int] = []
+    given = Entry.written_as
+
+    def counted(entry: Entry, text: RowText) -> None:
+        seqs.append(entry.seq)
+        given(entry, text)
+
+    monkeypatch.setattr(Entry, "written_as", counted)
+    return seqs
+
+
 @pytest.mark.parametrize("settle", [True, False])
-def test_a_bot_game_is_the_same_with_and_without_forecasts(tmp_path: Path,
-                                                          settle: bool) -> None:
+def test_a_bot_game_is_the_same_with_and_without_forecasts(
+        tmp_path: Path, settle: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each move sent once the writer worked out what it would ahead (hits), or at once,
     as a burst of keys, while the writer may be half way through (the forecasts of a
-    state not all made: the request comes first)."""
+    state not all made: the request comes first). The journals' rows are the same bytes,
+    CRCs included, whether or not their text was made ahead."""
+    made_ahead = counted_rows_made_ahead(monkeypatch)
     clock = FakeClock()
     ahead = opened(tmp_path / "ahead", clock, True)
     ahead.ahead_after_s = 0.0  # at once: 600 moves
@@ -88,10 +116,16 @@ def test_a_bot_game_is_the_same_with_and_without_forecasts(tmp_path: Path,
             moves += 1
             clock.now += 1.0
         assert exact(ahead.history(limit=10_000)) == exact(plain.history(limit=10_000))
+        assert rows(ahead) == rows(plain)
+        assert len(rows(ahead)) == moves + 1
+        ahead._journal.scan()  # every row's CRC checked
         made, used = ahead.ahead_counts()
-        print(f"{moves} moves, {made} worked out ahead, {used} used")
+        print(f"{moves} moves, {made} worked out ahead, {used} used, "
+              f"{len(made_ahead)} rows written from their text made ahead")
         if settle:  # the bots press what the buttons send, most moves
             assert used > moves // 3, (made, used, moves)
+            assert len(made_ahead) > moves // 3
+        assert len(made_ahead) <= used
         assert plain.ahead_counts() == (0, 0)
     finally:
         ahead.close()
@@ -157,3 +191,78 @@ def test_a_forecast_is_never_used_after_another_change(table: Any, between: str)
     else:
         assert out.accepted, out
     assert session.ahead_counts()[1] == 0
+
+
+def poisoned_rows(session: GameSession) -> None:
+    """Every row text made ahead now names a command nobody sent: written, it shows (its
+    CRC is its own, so the journal stays sound)."""
+    for forecast in session._ahead._made:
+        if forecast.row is not None:
+            forecast.row = row_text({"do": "poisoned"}, forecast.row.events_json,
+                                    forecast.row.version, forecast.rng)
+
+
+@pytest.mark.parametrize("sent", ["the_same", "keys_in_another_order", "another_command"])
+def test_a_row_made_ahead_is_written_only_for_its_own_command(
+        table: Any, sent: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forecast's row text is the row only when the command that comes is the forecast's
+    to the byte: an equal command with its keys in another order (the engine's result is
+    the forecast's, the row's text is not) and any other command get their own row."""
+    session, _clock = table
+    made_ahead = counted_rows_made_ahead(monkeypatch)
+    poisoned_rows(session)
+    command = {"the_same": ROLL, "keys_in_another_order": {"by": "Ann", "do": "roll"},
+               "another_command": PAY}[sent]
+    assert session.submit(command, BUTTON if sent != "another_command" else TABLE).accepted
+    last = rows(session)[-1]
+    session._journal.scan()  # the row's CRC is sound either way
+    if sent == "the_same":  # the very row text made ahead was written
+        assert json.loads(last[5]) == {"do": "poisoned"} and made_ahead == [last[0]]
+        return
+    assert made_ahead == []
+    assert json.loads(last[5])["do"] == command["do"]
+    assert list(json.loads(last[5]))[:2] == list(command)[:2]  # its own keys' order
+    if sent == "keys_in_another_order":  # the forecast's engine result all the same
+        assert session.ahead_counts()[1] == 1
+
+
+def test_a_power_cut_after_a_row_made_ahead_resumes_at_that_row(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """The files copied inside the screen's frame of a press whose row was written from
+    its text made ahead (durable, the mark one behind): the copy opens at that row, every
+    row's CRC sound, the row the one a session without forecasts writes."""
+    made_ahead = counted_rows_made_ahead(monkeypatch)
+    clock = FakeClock()
+    data, plain_dir = tmp_path / "data", tmp_path / "plain"
+    session = opened(data, clock, True)
+    plain = opened(plain_dir, clock, False)
+    me = threading.get_ident()
+    try:
+        for s in (session, plain):
+            assert s.submit(NEW_GAME, TABLE).accepted
+            assert s.submit(PAY, TABLE).accepted
+        assert session.ahead_settled(SETTLE_S)
+
+        def screen(update: Update) -> Hold:
+            def the_power_goes() -> None:
+                shutil.copytree(data, tmp_path / "cut")
+            return Hold(the_power_goes, me)
+
+        session.lead(screen)
+        assert session.submit(ROLL, BUTTON).accepted
+        assert plain.submit(ROLL, BUTTON).accepted
+        assert made_ahead == [3]
+        want = rows(plain)
+    finally:
+        session.close()
+        plain.close()
+    path = next((tmp_path / "cut" / "games").glob("*.journal"))
+    journal = Journal.open(path, readonly=True)
+    try:
+        assert [seq for seq, _kind, _target in journal.scan()] == [1, 2, 3]
+    finally:
+        journal.close()
+    with GameSession.open(tmp_path / "cut", clock=clock) as resumed:
+        assert resumed._seq == 3 and resumed.version == want[-1][7]
+        assert rows(resumed) == want

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.applying import StateJsonMemory, apply_command
-from companion.game.replaying import clean_command
+from companion.game.journal import RowText, command_text, row_text
+from companion.game.replaying import clean_command, resolve
 from companion.game.table.buttons import buttons_of, decider
 from companion.rules import Accepted, GameState, Result
+from companion.rules.events import events_json
 
 JSON = dict[str, Any]
 
@@ -45,6 +47,23 @@ class Forecast:
     #: a copy of `json` for the screen to prepare its frame from (`Ahead.public`): the
     #: view that takes `json` adds to that very dict
     public: JSON | None = None
+    #: when accepted: the command as the engine resolved it and the generator after it
+    #: (`resolve`), and the journal row's text from the command on (`row_text`: its JSON,
+    #: its CRC's part); the row's seq, time and source are the commit's
+    resolved: JSON | None = None
+    rng: int | None = None
+    row: RowText | None = None
+    #: `command`'s JSON text (`command_text`) when `row` was made
+    said: str | None = None
+
+    def row_of(self, command: JSON) -> RowText | None:
+        """The row text made ahead when `command` (== this forecast's command) has this
+        very JSON text, its keys in the same order: the row is then, byte for byte, the
+        text a commit would make of it (an equal command with its keys in another order
+        gets its own at the commit)."""
+        if self.row is None or self.said is None or command_text(command) != self.said:
+            return None
+        return self.row
 
 
 class Ahead:
@@ -90,10 +109,16 @@ class Ahead:
         if not self._todo or self._before is None:
             return False
         command = self._todo.pop(0)
-        result = apply_command(self._before, command)
-        json = memory.state_json(result.state) if isinstance(result, Accepted) else None
-        self._made.append(Forecast(command, result, json,
-                                   dict(json) if json is not None else None))
+        before = self._before
+        result = apply_command(before, command)
+        if isinstance(result, Accepted):
+            json = memory.state_json(result.state)
+            resolved, rng = resolve(command, before, result)
+            row = row_text(resolved, events_json(result.events), result.state.version, rng)
+            self._made.append(Forecast(command, result, json, dict(json), resolved, rng, row,
+                                       command_text(command)))
+        else:
+            self._made.append(Forecast(command, result, None))
         self.made += 1
         return True
 

@@ -187,6 +187,8 @@ class Entry:
     #: the events' JSON form once made (the journal's row and the listeners share it)
     _events_json: list[JSON] | None = field(default=None, init=False, compare=False,
                                             repr=False)
+    #: the row's text from its command on (`row_text`, `written_as`)
+    _text: RowText | None = field(default=None, init=False, compare=False, repr=False)
 
     def events_json(self) -> list[JSON]:
         """The events in their JSON form, as the journal keeps them and listeners get them
@@ -196,6 +198,24 @@ class Entry:
             made = events_json(self.events)
             object.__setattr__(self, "_events_json", made)
         return made
+
+    def row_text(self) -> RowText:
+        """The journal row's text of this entry from its command on (made once, or given
+        by `written_as`)."""
+        made = self._text
+        if made is None:
+            made = row_text(self.command, self.events_json(), self.version, self.rng)
+            object.__setattr__(self, "_text", made)
+        return made
+
+    def written_as(self, text: RowText) -> None:
+        """This entry's row text made ahead (companion.game.ahead: the forecast of the very
+        command at the very state, so the same command, events, version and generator);
+        its events' JSON form becomes this entry's. Before the entry is journaled or told."""
+        if text.version != self.version or (self.rng is None) != (text.rng is None):
+            raise ValueError(f"entry {self.seq}: the row text is not its own")
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_events_json", text.events_json)
 
     def to_json(self) -> JSON:
         """The entry as shown in the history (phones, export)."""
@@ -236,6 +256,48 @@ def _row_crc(seq: int, t: float, kind: str, target: int | None, source: str, com
              events: str, version: int, rng: str | None) -> int:
     text = f"{seq}|{t!r}|{kind}|{target}|{source}|{command}|{events}|{version}|{rng}"
     return zlib.crc32(text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class RowText:
+    """What of a row's text its entry fixes before the row is written (its command's and
+    events' JSON, its version and generator), with the CRC's part over them: a row worked
+    out ahead of its commit (companion.game.ahead) is written from it, and every row goes
+    through it, so a row is the same text whether or not it was made ahead. The seq, the
+    time and the source are known at the commit only (`Journal.append`).
+
+    `tail` is the UTF-8 of the CRC's text from the command on (`_row_crc`'s text is
+    `head + tail`, head = "seq|time|kind|target|source"): zlib.crc32 is incremental, so the
+    row's CRC is crc32(tail, crc32(head)), the same number as `_row_crc`'s."""
+
+    command: str
+    events: str
+    version: int
+    rng: str | None
+    tail: bytes
+    #: the events' JSON form the texts were made from (the entry's, shared with listeners)
+    events_json: list[JSON]
+
+
+def row_text(command: JSON, events_json: list[JSON], version: int,
+             rng: int | None) -> RowText:
+    """The row text of an entry's command, events (JSON form), version and generator."""
+    command_text = _dumps(command)
+    events_text = _dumps(events_json)
+    rng_text = None if rng is None else str(rng)
+    tail = f"|{command_text}|{events_text}|{version}|{rng_text}".encode()
+    return RowText(command_text, events_text, version, rng_text, tail, events_json)
+
+
+def command_text(command: JSON) -> str:
+    """A command's JSON text as a row keeps it."""
+    return _dumps(command)
+
+
+def _row_crc_of(seq: int, t: float, kind: str, target: int | None, source: str,
+                text: RowText) -> int:
+    """`_row_crc` of a row whose text from the command on is `text` (its CRC part)."""
+    return zlib.crc32(text.tail, zlib.crc32(f"{seq}|{t!r}|{kind}|{target}|{source}".encode()))
 
 
 def _row_crc_bytes(seq: int, t: float, kind: bytes, target: int | None, source: bytes,
@@ -578,17 +640,14 @@ class Journal:
             raise StorageError(f"not saved: {self.readonly_reason or 'opened read-only'}")
         if self.broken is not None:
             raise JournalBroken(f"not saved: {self.broken}")
+        text = entry.row_text()
         source = _source_text(entry.source)
-        command = _dumps(entry.command)
-        events = _dumps(entry.events_json())
-        rng = None if entry.rng is None else str(entry.rng)
-        crc = _row_crc(entry.seq, entry.time, entry.kind, entry.target, source, command,
-                       events, entry.version, rng)
+        crc = _row_crc_of(entry.seq, entry.time, entry.kind, entry.target, source, text)
         blob = None
         if snapshot is not None:
             blob = zlib.compress(_dumps(snapshot).encode("utf-8"), 1)
-        row = (entry.seq, entry.time, entry.kind, entry.target, source, command, events,
-               entry.version, rng, crc)
+        row = (entry.seq, entry.time, entry.kind, entry.target, source, text.command,
+               text.events, text.version, text.rng, crc)
         with self._lock:
             self._mark()  # the row before's, when its caller did not write it
             conn = self._conn

@@ -1047,9 +1047,16 @@ class GameSession:
         if isinstance(result, Rejection):
             return _refused(self.version, result.code.value, result.message, result.params), None
         assert isinstance(result, Accepted)
-        resolved, rng = resolve(command, before, result)
+        # its row's text too, when the command is the forecast's to the byte
+        row = forecast.row_of(command) if forecast is not None else None
+        if row is not None and forecast is not None and forecast.resolved is not None:
+            resolved, rng = forecast.resolved, forecast.rng
+        else:
+            resolved, rng = resolve(command, before, result)
         entry = Entry(self._seq + 1, self._clock(), "command", None, job.source, resolved,
                       result.events, result.state.version, rng)
+        if row is not None:
+            entry.written_as(row)
         self._teach_next = teach
         outcome, update = self._commit(entry, result.state,
                                        forecast.json if forecast is not None else None)
