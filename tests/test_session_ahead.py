@@ -266,3 +266,36 @@ def test_a_power_cut_after_a_row_made_ahead_resumes_at_that_row(tmp_path: Path,
     with GameSession.open(tmp_path / "cut", clock=clock) as resumed:
         assert resumed._seq == 3 and resumed.version == want[-1][7]
         assert rows(resumed) == want
+
+
+@pytest.mark.parametrize("switch", [None, False, True])
+def test_a_teaching_step_planned_ahead_holds_only_while_the_teaching_is_unchanged(
+        tmp_path: Path, switch: bool | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hit takes the teaching's step planned with its forecast (no plan at the commit);
+    once the teaching was switched after the forecast (the state, and so the forecast,
+    unchanged), the commit plans the step again: the view says what was switched."""
+    from companion.game.telling.teaching import Teaching
+    clock = FakeClock()
+    session = opened(tmp_path, clock, True)
+    try:
+        first = {**NEW_GAME, "teaching": not switch} if switch is not None else NEW_GAME
+        assert session.submit(first, TABLE).accepted
+        assert session.ahead_settled(SETTLE_S)
+        if switch is not None:
+            assert session.set_teaching(switch, TABLE).accepted
+            assert session.ahead_settled(SETTLE_S)
+        session.forecasting = False  # nothing more worked out ahead: the calls are the commit's
+        plans: list[int] = []
+        plan = Teaching.plan
+
+        def counted(self: Teaching, version: int, *args: Any, **kwargs: Any) -> Any:
+            plans.append(version)
+            return plan(self, version, *args, **kwargs)
+
+        monkeypatch.setattr(Teaching, "plan", counted)
+        assert session.submit(ROLL, BUTTON).accepted
+        assert session.ahead_counts()[1] == 1  # the forecast was the result
+        assert len(plans) == (0 if switch is None else 1)
+        assert session.state()["teaching"]["on"] is (True if switch is None else switch)
+    finally:
+        session.close()

@@ -19,6 +19,7 @@ any thread (tests, tools).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,8 @@ from companion.game.applying import StateJsonMemory, apply_command
 from companion.game.journal import RowText, command_text, row_text
 from companion.game.replaying import clean_command, resolve
 from companion.game.table.buttons import buttons_of, decider
+from companion.game.table.offers import Facts
+from companion.game.telling.teaching import Step, Teaching
 from companion.rules import Accepted, GameState, Result
 from companion.rules.events import events_json
 
@@ -55,6 +58,11 @@ class Forecast:
     row: RowText | None = None
     #: `command`'s JSON text (`command_text`) when `row` was made
     said: str | None = None
+    #: when accepted and the session asked (`Ahead.step`'s `also`): the offers' facts of
+    #: the state after it, and the teaching's step planned for it with the teaching's
+    #: changes' count then (`Teaching.plan_ahead`)
+    facts: Facts | None = None
+    teaching: tuple[Teaching, int, Step] | None = None
 
     def row_of(self, command: JSON) -> RowText | None:
         """The row text made ahead when `command` (== this forecast's command) has this
@@ -103,9 +111,11 @@ class Ahead:
         self._todo = todo[:FORECASTS]
         self._before, self._version = state, state.version
 
-    def step(self, memory: StateJsonMemory) -> bool:
+    def step(self, memory: StateJsonMemory,
+             also: Callable[[Forecast], None] | None = None) -> bool:
         """Work out the next planned command (the engine, then the JSON of an accepted
-        result); whether one was worked out."""
+        result, its row's text, and what `also` adds to an accepted forecast); whether one
+        was worked out."""
         if not self._todo or self._before is None:
             return False
         command = self._todo.pop(0)
@@ -115,8 +125,11 @@ class Ahead:
             json = memory.state_json(result.state)
             resolved, rng = resolve(command, before, result)
             row = row_text(resolved, events_json(result.events), result.state.version, rng)
-            self._made.append(Forecast(command, result, json, dict(json), resolved, rng, row,
-                                       command_text(command)))
+            forecast = Forecast(command, result, json, dict(json), resolved, rng, row,
+                                command_text(command))
+            if also is not None:
+                also(forecast)
+            self._made.append(forecast)
         else:
             self._made.append(Forecast(command, result, None))
         self.made += 1

@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.game import authority, going_back
-from companion.game.ahead import Ahead
+from companion.game.ahead import Ahead, Forecast
 from companion.game.api import JSON, Hold, MeFacts, Outcome, Source, Standing, Update
 from companion.game.applying import StateJsonMemory, apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
@@ -841,11 +841,26 @@ class GameSession:
             if not ahead.of(state):
                 ahead.plan(state, view.get())
                 return ahead.pending()
-            return ahead.step(self._json_memory)
+            return ahead.step(self._json_memory, self._ahead_extras)
         except Exception:  # a forecast's failure costs its use, never the game
             log.exception("working out the next move ahead failed")
             ahead.plan_nothing(state)
             return False
+
+    def _ahead_extras(self, forecast: Forecast) -> None:
+        """The writer, for an accepted forecast: what its commit reads of the state after
+        it, made now (the offers' facts, the teaching's step); the commit takes them only
+        while they hold (`_commit`)."""
+        assert isinstance(forecast.result, Accepted)
+        after = forecast.result.state
+        if self._offers is not None:
+            forecast.facts = Facts.of_state(after)
+        teaching = self._teaching
+        planned = teaching.plan_ahead(
+            after.version, forecast.result.events, after,
+            new_game=any(isinstance(e, GameStarted) for e in forecast.result.events))
+        if planned is not None:
+            forecast.teaching = (teaching, *planned)
 
     def ahead_states(self, version: int,
                      wake: Callable[[], None] | None = None) -> list[JSON] | None:
@@ -1058,8 +1073,7 @@ class GameSession:
         if row is not None:
             entry.written_as(row)
         self._teach_next = teach
-        outcome, update = self._commit(entry, result.state,
-                                       forecast.json if forecast is not None else None)
+        outcome, update = self._commit(entry, result.state, forecast)
         if outcome.accepted and command.get("do") == "new_game":
             self._started = entry.time  # before anyone reads the view: the clock shows
         return outcome, update
@@ -1222,22 +1236,29 @@ class GameSession:
         return self._commit(entry, after)
 
     def _commit(self, entry: Entry, after: GameState,
-                prepared: JSON | None = None) -> tuple[Outcome, Update | None]:
-        """Journal the entry; only when that succeeded does the table move on. `prepared`:
-        the public JSON of `after` worked out ahead (a command's, companion.game.ahead)."""
+                forecast: Forecast | None = None) -> tuple[Outcome, Update | None]:
+        """Journal the entry; only when that succeeded does the table move on. `forecast`:
+        the command's worked out ahead (companion.game.ahead), whose result `after` is:
+        its public JSON, and the offers' facts and the teaching's step it holds (the
+        teaching's only while the teaching did not change since)."""
         due = needs_snapshot(entry, self._stacks.last_snapshot)
         # a snapshot replay cannot make goes in the row; one that shortens a replay after it
         snap = snapshot_of(after) if due and must_snapshot(entry) else None
-        step = self._teaching.plan(
-            after.version, entry.events if entry.kind != "undo" else [], after,
-            new_game=any(isinstance(e, GameStarted) for e in entry.events)
-            and entry.kind != "undo", choose=self._teach_next)
+        planned = forecast.teaching if forecast is not None else None
+        if planned is not None and planned[0] is self._teaching and self._teach_next is None \
+                and planned[2].version == after.version and planned[0].unchanged(planned[1]):
+            step = planned[2]
+        else:
+            step = self._teaching.plan(
+                after.version, entry.events if entry.kind != "undo" else [], after,
+                new_game=any(isinstance(e, GameStarted) for e in entry.events)
+                and entry.kind != "undo", choose=self._teach_next)
         self._teach_next = None
         # the card that is news after a command, from its events (an undo or a redo reads the
         # journal once the row is in it, below)
         card = card_after(self._card, entry.events) if entry.kind == "command" else self._card
         view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": card},
-                          self._json_memory, prepared)
+                          self._json_memory, forecast.json if forecast is not None else None)
         with self._listeners_lock:
             wanted = bool(self._listeners or self._leads)
         if wanted:  # built on the listeners' thread while this one waits for the disk
@@ -1274,7 +1295,8 @@ class GameSession:
         if key != self._auction[0]:
             self._auction = (key, entry.time)
         if self._offers is not None:  # before anyone sees the state that ends them
-            self._offers.lapse(Facts.of_state(after), events)
+            facts = forecast.facts if forecast is not None else None
+            self._offers.lapse(facts if facts is not None else Facts.of_state(after), events)
         self._view = view
         self._states[entry.seq] = after
         while len(self._states) > STATE_CACHE:

@@ -155,6 +155,9 @@ class Teaching:
         self._given = set(given)
         #: the version whose move gave lessons, and those lessons (shown while it stands)
         self._latest = latest
+        #: how many times the teaching changed (taken steps, switches): a step planned
+        #: ahead of its move holds while this has not moved (`plan_ahead`, `unchanged`)
+        self._changes = 0
 
     @classmethod
     def beside(cls, journal: Path, first_game: bool) -> Teaching:
@@ -197,11 +200,26 @@ class Teaching:
         return Step(version, on, given | {x.topic for x in lessons}, lessons,
                     new_game or bool(lessons))
 
+    def plan_ahead(self, version: int, events: Sequence[Event], after: GameState,
+                   new_game: bool = False) -> tuple[int, Step] | None:
+        """`plan` for a move worked out ahead (companion.game.ahead), with the changes'
+        count it was planned at: the step is the one `plan` gives at the move's commit
+        while `unchanged(count)` (the teaching's writer, the session's, is the only one
+        that changes it); None when it changed while planning."""
+        count = self._changes
+        step = self.plan(version, events, after, new_game)
+        return (count, step) if self._changes == count else None
+
+    def unchanged(self, count: int) -> bool:
+        """Whether the teaching is as it was when `plan_ahead` gave `count`."""
+        return self._changes == count
+
     def apply(self, step: Step, save: bool = True) -> None:
         """Take a planned step: its lessons are the latest, and given for this game; with
         `save` False the caller saves it later (`save`: the session's writer does it after
         the table's first frame shows the move)."""
         with self._lock:
+            self._changes += 1
             self._on = step.on
             self._given = set(step.given)
             self._latest = (step.version, list(step.lessons))
@@ -222,6 +240,7 @@ class Teaching:
         """Teaching on or off (the banker's choice)."""
         with self._lock:
             if self._on != on:
+                self._changes += 1
                 self._on = on
                 self._save()
 
