@@ -18,6 +18,7 @@ from companion.game.api import Hold, Source, Update
 from companion.game.journal import Entry, Journal, RowText, row_text
 from companion.game.replaying import snapshot_of
 from companion.game.session import GameSession
+from companion.game.table.offers import OfferStore
 from companion.rules import Code, Rejection
 
 TABLE = Source("script", banker=True)
@@ -92,8 +93,10 @@ def test_a_bot_game_is_the_same_with_and_without_forecasts(
     ahead = opened(tmp_path / "ahead", clock, True)
     ahead.ahead_after_s = 0.0  # at once: 600 moves
     plain = opened(tmp_path / "plain", clock, False)
+    offers = {ahead: OfferStore(), plain: OfferStore()}  # a hit lapses them by its facts
     try:
         for session in (ahead, plain):
+            session.keep_offers(offers[session])
             assert session.submit(NEW_GAME, TABLE).accepted
         bots = Bots()
         moves = 0
@@ -113,6 +116,7 @@ def test_a_bot_game_is_the_same_with_and_without_forecasts(
             after = ahead.game_state()
             assert after is not None
             assert exact(snapshot_of(after)) == exact(snapshot_of(plain.game_state()))
+            assert offers[ahead].turn == offers[plain].turn == after.turn_number
             moves += 1
             clock.now += 1.0
         assert exact(ahead.history(limit=10_000)) == exact(plain.history(limit=10_000))
