@@ -5,8 +5,10 @@ Why not a thread per connection (waitress, before): a live stream held one of it
 threads for as long as the phone kept the page open, so 32 phones starved every command,
 and idle sockets of an unjoined laptop filled its connection limit. Here uvicorn (an asyncio
 HTTP server) holds the connections; page and command requests run the Flask app on a
-bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
-itself and takes no thread: a closed socket ends its stream at once. A move published to
+bounded pool of `threads` (a2wsgi), but for a phone's plain move, checked on the loop and
+queued to the session's writer, which hands its outcome back to the loop (`Dispatcher.
+_move`: no thread waits for the writer), while every live stream is written by the event
+loop itself and takes no thread: a closed socket ends its stream at once. A move published to
 every phone wakes the loop once, and that one pass writes it to every waiting stream
 (`pump`); an answer built whole goes out in one send, its head and body together
 (`Corked`). uvicorn parses with httptools (a C parser) where its wheel is installed, else
@@ -313,8 +315,9 @@ def guarded_protocol(gate: Gate, first_request_s: float, next_request_s: float =
 
 
 class Dispatcher:
-    """The ASGI app: `/api/stream` answered by the Flask view, then written by the loop;
-    every other request runs the Flask app on the thread pool."""
+    """The ASGI app: `/api/stream` answered by the Flask view, then written by the loop; a
+    phone's plain move checked and queued from the loop (`_move`); every other request runs
+    the Flask app on the thread pool."""
 
     def __init__(self, app: Flask, threads: int, gate: Gate | None = None) -> None:
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
