@@ -23,7 +23,7 @@ from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, Se
 from itsdangerous import BadSignature, want_bytes
 from werkzeug.http import parse_cookie
 
-from companion.game.api import JSON, GameSessionProtocol
+from companion.game.api import JSON, GameSessionProtocol, Outcome
 from companion.game.limits import loads_bounded
 from companion.game.pins import PIN_FILE, PinGuard, PinStore
 from companion.game.table.offers import OfferStore
@@ -328,6 +328,20 @@ class MoveFastPath:
 
     def _move(self, environ: dict[str, Any], start_response: Any) -> Any:
         """The answer's body, once `start_response` was called; None: Flask answers."""
+        checked = self._taken(environ)
+        if checked is None:
+            return None
+        r, who, command, version = checked
+        try:
+            result: Outcome | Exception = r.session.submit(
+                command, api.source_of(who), expect_version=version)
+        except Exception as exc:  # as Flask answers an error of its view
+            result = exc
+        return self.answer(result, environ, start_response)
+
+    def _taken(self, environ: dict[str, Any]) -> tuple[Remote, Identity, JSON, int] | None:
+        """`_checked`, its failure left to Flask, and the request marked the table's and
+        counted when the move is this path's to submit."""
         try:
             checked = self._checked(environ)
         except Exception:  # Flask's path meets it too, and answers as it does
@@ -335,17 +349,56 @@ class MoveFastPath:
             return None
         if checked is None:
             return None
-        r, who, command, version = checked
         scope = environ.get("asgi.scope")
         if isinstance(scope, dict):
             scope[TABLE_SLOT] = True  # a player's or the banker's request, as `_before` says
         self.answered += 1
+        return checked
+
+    def begin(self, environ: dict[str, Any],
+              tell: Callable[[Outcome | Exception], None]) -> Any:
+        """On the phones' serving loop (web_remote.serving), a move whose body is here:
+        the same checks as `_move`, then the command queued to the session's writer without
+        a thread waiting for it (`GameSession.submit_nowait`): `tell` is called once with
+        its outcome (on the writer's thread, once the row is durable), or with the error
+        `submit` would have raised, and `answer` makes the phone's answer from it. Returned:
+        the game session it was queued to (its `healthy` says whether its writer still
+        runs), or None: nothing was checked, taken nor queued, and the request goes to the
+        pool's threads as any other (not a move; a session without `submit_nowait`;
+        anything Flask must answer). A table whose session is a `SessionHolder` asks it
+        for the game in use, as every call of `_checked` does (which waits while the
+        banker switches games)."""
+        if environ.get("PATH_INFO") != MOVE_PATH or environ.get("REQUEST_METHOD") != "POST":
+            return None
+        held: Any = self.app.extensions["web_remote"].session
+        if getattr(held, "submit_nowait", None) is None:
+            held = getattr(held, "session", None)  # a SessionHolder: its game in use
+            if getattr(held, "submit_nowait", None) is None:
+                return None
+        with self.app.app_context():
+            checked = self._taken(environ)
+        if checked is None:
+            return None
+        _r, who, command, version = checked
         try:
-            out = r.session.submit(command, api.source_of(who), expect_version=version)
+            refused = held.submit_nowait(command, api.source_of(who), version, tell)
         except Exception as exc:  # as Flask answers an error of its view
-            error: Exception = exc
+            tell(exc)
+            return held
+        if refused is not None:  # not queued (the session closed): `tell` is not called
+            tell(refused)
+        return held
+
+    def answer(self, result: Outcome | Exception, environ: dict[str, Any],
+               start_response: Any) -> Any:
+        """The answer to a move this path submitted, from its outcome (or the error its
+        submit raised): an accepted one's bytes here, anything else by Flask's own
+        functions (the phone's language, its hooks, its cookie)."""
+        if isinstance(result, Exception):
+            error = result
             return self._in_flask(environ, start_response,
                                   lambda: self.app.handle_exception(error))
+        out = result
         if not out.accepted:
             return self._in_flask(environ, start_response,
                                   lambda: self.app.process_response(api.outcome_response(out)))

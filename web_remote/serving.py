@@ -5,8 +5,10 @@ Why not a thread per connection (waitress, before): a live stream held one of it
 threads for as long as the phone kept the page open, so 32 phones starved every command,
 and idle sockets of an unjoined laptop filled its connection limit. Here uvicorn (an asyncio
 HTTP server) holds the connections; page and command requests run the Flask app on a
-bounded pool of `threads` (a2wsgi), while every live stream is written by the event loop
-itself and takes no thread: a closed socket ends its stream at once. A move published to
+bounded pool of `threads` (a2wsgi), but for a phone's plain move, checked on the loop and
+queued to the session's writer, which hands its outcome back to the loop (`Dispatcher.
+_move`: no thread waits for the writer), while every live stream is written by the event
+loop itself and takes no thread: a closed socket ends its stream at once. A move published to
 every phone wakes the loop once, and that one pass writes it to every waiting stream
 (`pump`); an answer built whole goes out in one send, its head and body together
 (`Corked`). uvicorn parses with httptools (a C parser) where its wheel is installed, else
@@ -30,8 +32,10 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import io
 import logging
+import math
 import socket
 import threading
 from collections.abc import Callable, Coroutine
@@ -43,6 +47,8 @@ from flask import Flask
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from companion.game.api import Outcome
+from web_remote.app import MOVE_PATH
 from web_remote.hub import STREAM_SLOT, Client, Message
 from web_remote.security import TABLE_SLOT
 
@@ -87,6 +93,11 @@ TICK_S = 1.0
 #: the ASGI scope key through which a request offers its connection's `Corked` transport
 #: (web_remote.serving only): an answer built whole is written in one send, head and body
 CORK_SLOT = "web_remote.cork"
+#: how often a move waiting for the session's writer looks whether the writer still runs (s)
+WRITER_LOOK_S = 1.0
+#: an answer built whole: its status, its headers, its body
+Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
+
 #: answers up to this size (the body's bytes) go out in one send with their head; a larger
 #: one (a backup) is not copied for it
 CORK_MAX = 64 * 1024
@@ -304,8 +315,9 @@ def guarded_protocol(gate: Gate, first_request_s: float, next_request_s: float =
 
 
 class Dispatcher:
-    """The ASGI app: `/api/stream` answered by the Flask view, then written by the loop;
-    every other request runs the Flask app on the thread pool."""
+    """The ASGI app: `/api/stream` answered by the Flask view, then written by the loop; a
+    phone's plain move checked and queued from the loop (`_move`); every other request runs
+    the Flask app on the thread pool."""
 
     def __init__(self, app: Flask, threads: int, gate: Gate | None = None) -> None:
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
@@ -394,11 +406,14 @@ class Dispatcher:
             return context.run(_answer, app, environ)
 
         try:
-            status, headers, content = await loop.run_in_executor(self.wsgi.executor, job)
+            answered = await self._move(environ) if scope["path"] == MOVE_PATH else None
+            if answered is None:
+                answered = await loop.run_in_executor(self.wsgi.executor, job)
         except Exception:  # the app's own errors are Flask's 500s; this is ours
             log.exception("the remote could not answer %s", scope.get("path"))
             await _plain(send, 500, b"The remote failed to answer.")
             return
+        status, headers, content = answered
         cork = scope.get(CORK_SLOT) if len(content) <= CORK_MAX else None
         if cork is not None:
             cork.hold()  # the head and the body in one send
@@ -408,6 +423,53 @@ class Dispatcher:
         finally:
             if cork is not None:
                 cork.release()
+
+    async def _move(self, environ: Any) -> Answer | None:
+        """A phone's move answered without a pool thread (issue 28): its checks on the loop
+        (`MoveFastPath.begin`), its command queued to the session's writer, which hands the
+        outcome back to the loop once the row is durable, and the answer made on the loop
+        from it; a thread went from the loop to the pool, from the pool to the writer and
+        back each way before. None: the request is the pool's (anything Flask answers).
+        While the command waits, the writer is looked at once a second: one that stopped
+        is answered as `submit` answers it (the game session stopped)."""
+        mover: Any = getattr(self.wsgi.app, "wsgi_app", None)
+        begin = getattr(mover, "begin", None)
+        if begin is None:
+            return None
+        loop = asyncio.get_running_loop()
+        told: asyncio.Future[Outcome | Exception] = loop.create_future()
+
+        def settle(result: Outcome | Exception) -> None:  # on the loop
+            if not told.done():
+                told.set_result(result)
+
+        def tell(result: Outcome | Exception) -> None:  # the writer's thread (or the loop)
+            try:
+                loop.call_soon_threadsafe(settle, result)
+            except RuntimeError:  # the loop has ended: nobody waits for the answer
+                pass
+
+        game = begin(environ, tell)
+        if game is None:
+            return None
+        timer: asyncio.TimerHandle | None = None
+
+        def look() -> None:  # once a second while the move waits: is the writer there?
+            nonlocal timer
+            if told.done():
+                return
+            if not game.healthy(math.inf):  # its threads ended (no stuck time counts)
+                settle(Outcome(False, game.version, code="session_closed",
+                               message="the game session stopped"))
+            else:
+                timer = loop.call_later(WRITER_LOOK_S, look)
+
+        timer = loop.call_later(WRITER_LOOK_S, look)
+        try:
+            result = await told
+        finally:
+            timer.cancel()
+        return _answer(functools.partial(mover.answer, result), environ)
 
     def _seen(self, scope: dict[str, Any]) -> None:
         """After the app answered: a request the app marked as a player's or the banker's
@@ -456,7 +518,7 @@ class Dispatcher:
             client.close()
 
 
-def _answer(app: Any, environ: Any) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+def _answer(app: Any, environ: Any) -> Answer:
     """On a pool thread: the WSGI app's whole answer (status, headers, body)."""
     head: list[Any] = []
     parts: list[bytes] = []

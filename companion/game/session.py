@@ -111,6 +111,27 @@ class _Done:
         return self._lock.acquire(timeout=timeout)
 
 
+class _Told(_Done):
+    """That a job is answered, for a sender that does not wait (`submit_nowait`): the
+    writer calls `tell` with the outcome where it would let a waiting sender go."""
+
+    __slots__ = ("_job", "_tell")
+
+    def __init__(self, job: _Job, tell: Callable[[Outcome], None]) -> None:  # no lock
+        self._job, self._tell = job, tell
+
+    def set(self) -> None:
+        outcome = self._job.outcome
+        assert outcome is not None
+        try:
+            self._tell(outcome)
+        except Exception:  # the sender's callback must not stop the writer
+            log.exception("telling %r its outcome failed", self._tell)
+
+    def wait(self, timeout: float) -> bool:
+        raise RuntimeError("nobody waits for a job submitted without waiting")
+
+
 @dataclass
 class _Job:
     """One request waiting for the writer."""
@@ -372,6 +393,25 @@ class GameSession:
             return self._enqueue(_Job("command", source, command.to_json(), expect_version,
                                       command))
         return _refused(self.version, "bad_command", "a command must be a JSON object")
+
+    def submit_nowait(self, command: JSON, source: Source, expect_version: int | None,
+                      done: Callable[[Outcome], None]) -> Outcome | None:
+        """Queue a command (a JSON object, as `submit` reads it) without waiting: `done` is
+        called once with its outcome, on the writer's thread, exactly where `submit` would
+        return it (the row journaled durably first, the change told to nobody before what
+        must precede the answer is done). `done` must be quick and never block (the phones'
+        serving loop hands the outcome to itself: `loop.call_soon_threadsafe`). Returned: a
+        refusal when the command could not be queued (the session closed; then `done` is
+        never called), else None. The writer thread and the listeners' may not call it."""
+        if threading.current_thread() in (self._writer, self._notifier):
+            raise RuntimeError("a listener may not submit to the session it listens to")
+        job = _Job("command", source, dict(command), expect_version)
+        job.done = _Told(job, done)
+        with self._submit_lock:
+            if self._closed:
+                return _refused(self.version, "session_closed", "the game session is closed")
+            self._queue.put(job)
+        return None
 
     def undo(self, source: Source) -> Outcome:
         """Undo the last command (journaled itself); device-rolled dice are never re-rolled."""
