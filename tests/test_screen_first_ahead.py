@@ -124,10 +124,12 @@ def _poison(controller: Controller) -> list[Any]:
                                           prompt=bad, prompt_key=kept.prompt_key[:1] + (
                                               Same(other_turn),) + kept.prompt_key[2:]))
         card_held = dataclasses.replace(controller.ui, card_holder="Nobody")
-        assert first_ahead(kept.state, card_held, controller.offers, controller.state or {})
-        held = FIRSTS[-1]
-        assert held.prompt_key != kept.prompt_key
-        FIRSTS[-1] = dataclasses.replace(held, prompt=bad)
+        before = len(FIRSTS)
+        first_ahead(kept.state, card_held, controller.offers, controller.state or {})
+        assert len(FIRSTS) > before
+        for i in range(before, len(FIRSTS)):
+            assert FIRSTS[i].prompt_key != kept.prompt_key
+            FIRSTS[i] = dataclasses.replace(FIRSTS[i], prompt=bad)
         bad_views.append(other_turn)
     del FIRSTS[:-render_mod.FIRSTS_KEPT * 4]
     return bad_views

@@ -506,7 +506,7 @@ def ui_after_move(ui: UiState) -> UiState:
                    bus_ride=False, auction_deadline=None)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class FirstAhead:
     """What the first frame of a state worked out ahead builds before it draws, built
     while the table waits (`first_ahead`, issue 28's fourteenth round): the view of the
@@ -537,7 +537,7 @@ class FirstAhead:
 #: the states worked out ahead of the state shown, with what their first frame builds
 #: (`first_ahead`); at most FIRSTS_KEPT, the oldest forgotten first
 FIRSTS: list[FirstAhead] = []
-FIRSTS_KEPT = 8
+FIRSTS_KEPT = 8  # four forecasts at most, two guesses of the extras each
 
 
 def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None,
@@ -548,11 +548,34 @@ def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None
     (as the session builds it, `GameSession.table`) and its records the frame reads, and
     the prompt with the UI state as the update leaves it; kept in FIRSTS. The forecast
     lacks what the session adds at the commit (the teaching table, the card that is news,
-    the clocks): they are guessed as `shown` has them (its keys the forecast lacks), and
-    an update whose state differs from the guess in anything finds nothing. False when
-    kept already (nothing done)."""
+    the clocks): they are guessed (`_extras_guessed`), and an update whose state differs
+    from every guess in anything finds nothing. False when kept already (nothing done)."""
     generation = offers.generation if offers is not None else -1
-    content = {**state, **{k: v for k, v in shown.items() if k not in state}}
+    built = False
+    for extras in _extras_guessed(state, shown):
+        built = _first_ahead({**state, **extras}, state, ui, offers, generation) or built
+    return built
+
+
+def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What the session may add to `state` at its commit, guessed from the state `shown`
+    (its keys `state` lacks): as they are there, and, when `shown` has news (a teaching
+    lesson, the card that is news), the same without it (a move after the news mostly
+    ends it; a move that brings news of its own is not guessed: its first frame builds
+    everything, as before)."""
+    extras = {k: v for k, v in shown.items() if k not in state}
+    quiet = dict(extras)
+    teaching = quiet.get("teaching")
+    if isinstance(teaching, Mapping) and teaching.get("lessons"):
+        quiet["teaching"] = {**teaching, "lessons": []}
+    if quiet.get("card_news") is not None:
+        quiet["card_news"] = None
+    return [extras] if quiet == extras else [extras, quiet]
+
+
+def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
+                 offers: OfferStore | None, generation: int) -> bool:
+    """`first_ahead` for one guess, `content` (the forecast `state` with the extras)."""
     same = next((kept for kept in FIRSTS if kept.state is state and
                  kept.offers == generation and kept.content == content), None)
     if same is not None:  # the view kept already: the prompt too, unless the UI changed
@@ -581,11 +604,11 @@ def view_ahead(state: Mapping[str, Any], offers: OfferStore | None) -> TableView
     """The view of the table built ahead (`first_ahead`) for a state equal, key for key,
     to `state`, with the open offers as they are now; None: none was."""
     generation = offers.generation if offers is not None else -1
-    for i, kept in enumerate(FIRSTS):
+    for kept in FIRSTS:
         if kept.offers == generation and len(kept.content) == len(state) and \
                 kept.content == state:
             # the prompt is now the one of `state` itself, equal to what it was built from
-            FIRSTS[i] = replace(kept, prompt_key=(Same(state),) + kept.prompt_key[1:])
+            kept.prompt_key = (Same(state),) + kept.prompt_key[1:]
             return kept.view
     return None
 
