@@ -126,7 +126,8 @@ def _poison(controller: Controller) -> list[Any]:
         card_held = dataclasses.replace(controller.ui, card_holder="Nobody")
         before = len(FIRSTS)
         first_ahead(kept.state, card_held, controller.offers, controller.state or {})
-        assert len(FIRSTS) > before
+        assert len(FIRSTS) > before or any(k.state is kept.state and k.prompt.title == "POISON"
+                                           for k in FIRSTS[:before])  # its other guess's
         for i in range(before, len(FIRSTS)):
             assert FIRSTS[i].prompt_key != kept.prompt_key
             FIRSTS[i] = dataclasses.replace(FIRSTS[i], prompt=bad)
