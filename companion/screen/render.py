@@ -607,8 +607,12 @@ def view_ahead(state: Mapping[str, Any], offers: OfferStore | None) -> TableView
     for kept in FIRSTS:
         if kept.offers == generation and len(kept.content) == len(state) and \
                 kept.content == state:
-            # the prompt is now the one of `state` itself, equal to what it was built from
-            kept.prompt_key = (Same(state),) + kept.prompt_key[1:]
+            # the prompts built from it (one per UI state) are now those of `state` itself,
+            # equal to what they were built from
+            content = kept.content
+            for same in FIRSTS:
+                if same.content is content:
+                    same.prompt_key = (Same(state),) + same.prompt_key[1:]
             return kept.view
     return None
 
@@ -631,14 +635,21 @@ def keep_forecast_panel(state: Mapping[str, Any], ui: UiState, size: tuple[int, 
     """Keep in PANELS the decision panel `state`'s prompt shows (a state worked out ahead)
     for a window of `size`, drawn on the scratch surface on the screen's ground, as
     `panels.draw_prompt` keeps it; False when it is kept already (nothing done). The
-    prompt built ahead for `state` (`first_ahead`) when there is one."""
-    kept = next((k for k in FIRSTS if k.state is state), None)
-    if kept is not None:
-        prompt, colors = kept.prompt, kept.colors
-    else:
+    prompts built ahead for `state` (`first_ahead`, one per guess of the session's
+    extras) when there are some, each kept."""
+    made = [(k.prompt, k.colors) for k in FIRSTS if k.state is state]
+    if not made:
         after = ui_after_move(ui)
-        prompt = build_prompt(state, after)
-        colors = player_colors(state, after)
+        made = [(build_prompt(state, after), player_colors(state, after))]
+    kept = False
+    for prompt, colors in made:
+        kept = _keep_panel(prompt, colors, size) or kept
+    return kept
+
+
+def _keep_panel(prompt: Prompt, colors: Mapping[str, theme.Color],
+                size: tuple[int, int]) -> bool:
+    """`keep_forecast_panel` for one prompt."""
     color = colors.get(str(prompt.player), theme.ACCENT)
     surface, game = _scratch_for(size)
     sx, sy = scales(size)
