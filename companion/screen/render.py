@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 
 from companion.game.table.offers import OfferStore
+from companion.game.table.records import DrawnCard
 from companion.game.table.view import TableView
 from companion.game.table.view import build as build_view
 from companion.screen import theme
@@ -552,12 +553,13 @@ def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None
     from every guess in anything finds nothing. False when kept already (nothing done)."""
     generation = offers.generation if offers is not None else -1
     built = False
-    for extras in _extras_guessed(state, shown):
+    for extras in _extras_guessed(state, shown, ui):
         built = _first_ahead({**state, **extras}, state, ui, offers, generation) or built
     return built
 
 
-def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any],
+                    ui: UiState) -> list[dict[str, Any]]:
     """What the session may add to `state` at its commit, guessed from the state `shown`
     (its keys `state` lacks): as they are there, and, when `shown` has news (a teaching
     lesson, the card that is news), the same without it (a move after the news mostly
@@ -568,8 +570,11 @@ def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any]) -> list[
     teaching = quiet.get("teaching")
     if isinstance(teaching, Mapping) and teaching.get("lessons"):
         quiet["teaching"] = {**teaching, "lessons": []}
-    if quiet.get("card_news") is not None:
-        quiet["card_news"] = None
+    card = table_of(shown, ui).card  # the card that is news, as the view reads it
+    if card is not None:  # the extra it is read from: none after the news
+        for name, value in extras.items():
+            if DrawnCard.of({name: value}) == card:
+                quiet[name] = None
     return [extras] if quiet == extras else [extras, quiet]
 
 
