@@ -20,7 +20,14 @@ import pygame
 
 from companion.game.table.records import version_of
 from companion.screen.controller import Controller
-from companion.screen.render import keep_forecast_panel, keep_panel_ahead, lay_ahead, render
+from companion.screen.render import (
+    first_ahead,
+    forget_firsts,
+    keep_forecast_panel,
+    keep_panel_ahead,
+    lay_ahead,
+    render,
+)
 from companion.screen.views.board_map import player_colors
 from companion.screen.views.dice import SPEED_KEYS
 from companion.screen.views.prompt import Ahead, likely_words
@@ -384,8 +391,11 @@ class ScreenLoop:
                 found = self._ahead_states(state)
                 if found is not None:
                     self.forecasts_of, self.forecasts = state, found
-            while self.forecasts:  # their panels first: the very prompts a press brings
-                if keep_forecast_panel(self.forecasts.pop(0), c.ui, size):
+                    forget_firsts()  # those of the states before: past
+            while self.forecasts:  # their first frames' inputs and panels first: the very
+                forecast = self.forecasts.pop(0)  # prompts a press brings
+                built = first_ahead(forecast, c.ui, c.offers, state)
+                if keep_forecast_panel(forecast, c.ui, size) or built:
                     return True
             while self.ahead:
                 if lay_ahead(self.ahead.pop(0), size):

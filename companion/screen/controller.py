@@ -33,7 +33,7 @@ from companion.screen import texts
 from companion.screen.audio import SoundPlayer
 from companion.screen.entry import EntryMixin
 from companion.screen.log_lines import record_moves, resume_moves
-from companion.screen.render import Frame, setup_prompt
+from companion.screen.render import FIRSTS, Frame, setup_prompt, view_ahead
 from companion.screen.screen_sounds import extra_sounds
 from companion.screen.texts import text
 from companion.screen.ui_state import (
@@ -252,11 +252,19 @@ class Controller(EntryMixin):
         self._remove_offers = offers.add_listener(self._offers_changed)
         self.refresh_table()
 
-    def refresh_table(self) -> None:
+    def refresh_table(self, state: Mapping[str, Any] | None = None) -> None:
         """The session's typed view of the table as it stands (whom the screen waits for,
-        the open offers)."""
+        the open offers); with `state` (an update's), the view the loop built ahead for a
+        state equal to it with the same open offers (`render.first_ahead`, issue 28), when
+        there is one, rather than the session's built now: they are built alike from equal
+        inputs (`GameSession.table`), which the screen's offers are (the composition root
+        gives the session and the screen the one store)."""
         table = getattr(self.session, "table", None)
-        self.ui.table = table() if callable(table) else None
+        if not callable(table):
+            self.ui.table = None
+            return
+        kept = view_ahead(state, self.offers) if state is not None and FIRSTS else None
+        self.ui.table = kept if kept is not None else table()
 
     def _offers_changed(self) -> None:
         """The offers changed (any thread): shown on the loop's thread."""
@@ -380,7 +388,7 @@ class Controller(EntryMixin):
         self.sync_language()
         # the session's view of this version (the offers lapsed by its writer before this
         # update), before anything reads table_of: else a view of the state is built too
-        self.refresh_table()
+        self.refresh_table(state)
         # an undo strikes its move through; after the first frame, which does not show them
         self._unfinished.append(partial(record_moves, self.ui, update.events, state))
         # the game-over chart's sample: only the game-over screen, drawn whole, reads it

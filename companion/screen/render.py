@@ -22,6 +22,10 @@ from typing import Any
 
 import pygame
 
+from companion.game.table.offers import OfferStore
+from companion.game.table.records import DrawnCard
+from companion.game.table.view import TableView
+from companion.game.table.view import build as build_view
 from companion.screen import theme
 from companion.screen.layout import GameLayout, scales
 from companion.screen.painter import AHEAD, PANELS, DrawnText, Hotspot, Painter, still_rendered
@@ -156,7 +160,8 @@ def render(state: Mapping[str, Any] | None, ui: UiState, surface: pygame.Surface
         colors = player_colors(state, ui)
         frame.prompt_key = prompt_inputs(state, ui)
         frame.prompt = last_prompt if last_prompt is not None and \
-            last_key == frame.prompt_key else build_prompt(state, ui)
+            last_key == frame.prompt_key else prompt_ahead(frame.prompt_key) or \
+            build_prompt(state, ui)
         if table_of(state, ui).winner:
             frame.screen = "game_over"
             over = draw_game_over(p, state, ui, colors)
@@ -502,13 +507,155 @@ def ui_after_move(ui: UiState) -> UiState:
                    bus_ride=False, auction_deadline=None)
 
 
+@dataclass(slots=True)
+class FirstAhead:
+    """What the first frame of a state worked out ahead builds before it draws, built
+    while the table waits (`first_ahead`, issue 28's fourteenth round): the view of the
+    table (`TableView`, its records the frame reads built) and the decision panel's prompt
+    (`build_prompt` with the UI state as the update leaves it, `ui_after_move`). Found
+    only by what each is made of, so that a forecast that does not come, or comes with
+    other content (the session's extras at the commit: a teaching lesson, the card that is
+    news; a clock; other open offers; another UI state), is never used."""
+
+    #: the forecast's public JSON, the very object
+    state: Mapping[str, Any]
+    #: what the view and the prompt were built from: a shallow copy of it with the
+    #: session's extras guessed (`first_ahead`): an update's state is this forecast's only
+    #: when equal to it, key for key (the same objects compare at once); the prompt's key
+    #: holds it by identity until an update's state is found equal (`view_ahead`), then
+    #: that state
+    content: dict[str, Any]
+    #: the open offers' generation the view was built with (-1: the screen follows none)
+    offers: int
+    view: TableView
+    #: `prompt_inputs` of the state and the UI state after a move with `view`, and the
+    #: prompt built from them
+    prompt_key: tuple[Any, ...]
+    prompt: Prompt
+    colors: dict[str, theme.Color]
+
+
+#: the states worked out ahead of the state shown, with what their first frame builds
+#: (`first_ahead`); at most FIRSTS_KEPT, the oldest forgotten first
+FIRSTS: list[FirstAhead] = []
+FIRSTS_KEPT = 8  # four forecasts at most, two guesses of the extras each
+
+
+def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None,
+                shown: Mapping[str, Any]) -> bool:
+    """Build ahead, for `state` (a forecast's public JSON, `GameSession.ahead_states`,
+    worked out ahead of the state `shown`), what the first frame of the update that brings
+    it would build before drawing: the view of the table with the open offers of `offers`
+    (as the session builds it, `GameSession.table`) and its records the frame reads, and
+    the prompt with the UI state as the update leaves it; kept in FIRSTS. The forecast
+    lacks what the session adds at the commit (the teaching table, the card that is news,
+    the clocks): they are guessed (`_extras_guessed`), and an update whose state differs
+    from every guess in anything finds nothing. False when kept already (nothing done)."""
+    generation = offers.generation if offers is not None else -1
+    built = False
+    for extras in _extras_guessed(state, shown, ui):
+        built = _first_ahead({**state, **extras}, state, ui, offers, generation) or built
+    return built
+
+
+def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any],
+                    ui: UiState) -> list[dict[str, Any]]:
+    """What the session may add to `state` at its commit, guessed from the state `shown`
+    (its keys `state` lacks): as they are there, and, when `shown` has news (a teaching
+    lesson, the card that is news), the same without it (a move after the news mostly
+    ends it; a move that brings news of its own is not guessed: its first frame builds
+    everything, as before)."""
+    extras = {k: v for k, v in shown.items() if k not in state}
+    quiet = dict(extras)
+    teaching = quiet.get("teaching")
+    if isinstance(teaching, Mapping) and teaching.get("lessons"):
+        quiet["teaching"] = {**teaching, "lessons": []}
+    card = table_of(shown, ui).card  # the card that is news, as the view reads it
+    if card is not None:  # the extra it is read from: none after the news
+        for name, value in extras.items():
+            if DrawnCard.of({name: value}) == card:
+                quiet[name] = None
+    return [extras] if quiet == extras else [extras, quiet]
+
+
+def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
+                 offers: OfferStore | None, generation: int) -> bool:
+    """`first_ahead` for one guess, `content` (the forecast `state` with the extras)."""
+    same = next((kept for kept in FIRSTS if kept.state is state and
+                 kept.offers == generation and kept.content == content), None)
+    if same is not None:  # the view kept already: the prompt too, unless the UI changed
+        content, view = same.content, same.view
+    else:
+        view = build_view(content, offers.open() if offers is not None else ())
+        for name in _VIEW_READS:  # built once, on first read: read now, not in the window
+            getattr(view, name)
+    after = replace(ui_after_move(ui), table=view)
+    key = prompt_inputs(content, after)
+    if same is not None and any(kept.prompt_key == key for kept in FIRSTS):
+        return False
+    prompt = build_prompt(content, after)
+    FIRSTS.append(FirstAhead(state, content, generation, view, key, prompt,
+                             player_colors(content, after)))
+    del FIRSTS[:-FIRSTS_KEPT]
+    return True
+
+
+#: the view's records the first frame of a move reads (the prompt, the header, the
+#: players' cards, the decisions compared by `Controller._reset_entry`)
+_VIEW_READS = ("players", "turn", "setup", "decision", "card", "open_offers")
+
+
+def view_ahead(state: Mapping[str, Any], offers: OfferStore | None) -> TableView | None:
+    """The view of the table built ahead (`first_ahead`) for a state equal, key for key,
+    to `state`, with the open offers as they are now; None: none was."""
+    generation = offers.generation if offers is not None else -1
+    for kept in FIRSTS:
+        if kept.offers == generation and len(kept.content) == len(state) and \
+                kept.content == state:
+            # the prompts built from it (one per UI state) are now those of `state` itself,
+            # equal to what they were built from
+            content = kept.content
+            for same in FIRSTS:
+                if same.content is content:
+                    same.prompt_key = (Same(state),) + same.prompt_key[1:]
+            return kept.view
+    return None
+
+
+def prompt_ahead(key: tuple[Any, ...]) -> Prompt | None:
+    """The prompt built ahead (`first_ahead`) from inputs equal to `key`
+    (`prompt_inputs`: the very state and view among them); None: none was."""
+    for kept in FIRSTS:
+        if kept.prompt_key == key:
+            return kept.prompt
+    return None
+
+
+def forget_firsts() -> None:
+    """Forget what was built ahead (the states it was built for are past)."""
+    FIRSTS.clear()
+
+
 def keep_forecast_panel(state: Mapping[str, Any], ui: UiState, size: tuple[int, int]) -> bool:
     """Keep in PANELS the decision panel `state`'s prompt shows (a state worked out ahead)
     for a window of `size`, drawn on the scratch surface on the screen's ground, as
-    `panels.draw_prompt` keeps it; False when it is kept already (nothing done)."""
-    after = ui_after_move(ui)
-    prompt = build_prompt(state, after)
-    color = player_colors(state, after).get(str(prompt.player), theme.ACCENT)
+    `panels.draw_prompt` keeps it; False when it is kept already (nothing done). The
+    prompts built ahead for `state` (`first_ahead`, one per guess of the session's
+    extras) when there are some, each kept."""
+    made = [(k.prompt, k.colors) for k in FIRSTS if k.state is state]
+    if not made:
+        after = ui_after_move(ui)
+        made = [(build_prompt(state, after), player_colors(state, after))]
+    kept = False
+    for prompt, colors in made:
+        kept = _keep_panel(prompt, colors, size) or kept
+    return kept
+
+
+def _keep_panel(prompt: Prompt, colors: Mapping[str, theme.Color],
+                size: tuple[int, int]) -> bool:
+    """`keep_forecast_panel` for one prompt."""
+    color = colors.get(str(prompt.player), theme.ACCENT)
     surface, game = _scratch_for(size)
     sx, sy = scales(size)
     p = Painter(surface, sx, sy)

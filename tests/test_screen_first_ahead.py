@@ -1,0 +1,179 @@
+"""The first frame's inputs built ahead for the states the session worked out ahead (issue
+28's fourteenth round, companion.screen.render.first_ahead): the view of the table and the
+prompt of a forecast, kept by everything they are made of, so that a press that brings such
+a state draws the very pixels a frame built without them does, and one kept for a state
+that did not come (or came with other content, other offers, another UI state) is never
+used."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from companion.game.api import Source
+from companion.game.session import GameSession
+from companion.game.table.view import build as build_view
+from companion.screen import render as render_mod
+from companion.screen.app import ScreenLoop
+from companion.screen.controller import Controller
+from companion.screen.render import FIRSTS, FirstAhead, first_ahead, render
+from companion.screen.ui_state import Same
+from companion.screen.views.prompt import Prompt
+from tests.test_screen_partial import cold_caches
+from tools.bench.journal import bot_script
+
+BOT = Source("script", banker=True)
+SETTLE_S = 10.0
+
+pytestmark = pytest.mark.usefixtures("dummy_display")
+
+
+def _reference(controller: Controller, session: GameSession,
+               size: tuple[int, int]) -> tuple[pygame.Surface, Any]:
+    """The frame of the controller's state drawn whole from nothing kept: no caches, nothing
+    built ahead, the session's own view of the table."""
+    kept = list(FIRSTS)
+    FIRSTS.clear()
+    surface = pygame.Surface(size)
+    try:
+        with cold_caches():
+            ui = dataclasses.replace(controller.ui, table=session.table())
+            frame = render(controller.state, ui, surface)
+    finally:
+        FIRSTS[:] = kept
+    return surface, frame
+
+
+def _pixels(surface: pygame.Surface, area: pygame.Rect) -> bytes:
+    return pygame.image.tobytes(surface.subsurface(area), "RGB")
+
+
+def _ahead(loop: ScreenLoop, session: GameSession) -> None:
+    """The loop's idle work for the state shown, all of it (as between two presses)."""
+    state = loop.controller.state
+    assert state is not None and session.ahead_settled(SETTLE_S)
+    while loop._read_ahead():
+        pass
+
+
+def _play(tmp_path: Path, script: list[Any],
+          poison: bool = False) -> tuple[int, int, int]:
+    """The script's moves through a session and the real screen loop, the loop's idle work
+    done between two; every first frame's regions and every settled frame checked against
+    the frame drawn from nothing kept. With `poison`, before each move, kept things for
+    states that do not come (poisoned prompts and views) are put beside the honest ones.
+    (frames, views found kept, prompts found kept)."""
+    views = prompts = frames = 0
+    poisoned_views: list[Any] = []
+    with GameSession.open(tmp_path) as session:
+        session.submit(script[0], BOT)
+        controller = Controller(session, language="en")  # the table's screen: it leads
+        surface = pygame.display.set_mode((800, 480))
+        size = surface.get_size()
+        loop = ScreenLoop(controller, surface)
+        loop.draw()
+        for command in script[1:]:
+            _ahead(loop, session)
+            if poison:
+                poisoned_views = _poison(controller)
+            outcome = session.submit(command, BOT)
+            assert outcome.accepted
+            controller.drain_updates(outcome.version)
+            table = controller.ui.table
+            views += any(kept.view is table for kept in FIRSTS)
+            assert all(table is not bad for bad in poisoned_views), command
+            loop.draw()  # the first frame
+            frames += 1
+            frame = controller.frame
+            assert frame is not None and frame.prompt is not None
+            assert frame.prompt.title != "POISON", command
+            prompts += any(kept.prompt is frame.prompt for kept in FIRSTS)
+            reference, whole = _reference(controller, session, size)
+            assert frame.prompt == whole.prompt, command
+            for name, region in frame.regions.items():
+                if name not in frame.pending:  # drawn by this frame: as from nothing
+                    assert _pixels(surface, region.area) == _pixels(reference, region.area), \
+                        (name, command)
+            while loop.follow_up:
+                loop.draw()
+            reference, whole = _reference(controller, session, size)
+            assert pygame.image.tobytes(surface, "RGB") == \
+                pygame.image.tobytes(reference, "RGB"), command
+            assert controller.frame is not None and controller.frame.texts == whole.texts
+    return frames, views, prompts
+
+
+def _poison(controller: Controller) -> list[Any]:
+    """Beside each honest kept thing: one for the same state with the session's extras (a
+    teaching lesson), one for the same state with other open offers, one for the same
+    state and view but another UI state; each with a prompt that says POISON (and the
+    first two a view of another player's turn). The poisoned views."""
+    bad_views = []
+    for kept in list(FIRSTS):
+        other_turn = build_view({**kept.content, "current": "Nobody"})
+        lesson = {**kept.content, "lesson": {"text": "a lesson"}}
+        bad = Prompt("POISON")
+        FIRSTS.append(dataclasses.replace(kept, state=lesson, content=dict(lesson),
+                                          view=other_turn, prompt=bad,
+                                          prompt_key=(Same(lesson),) + kept.prompt_key[1:]))
+        FIRSTS.append(dataclasses.replace(kept, offers=kept.offers + 7, view=other_turn,
+                                          prompt=bad, prompt_key=kept.prompt_key[:1] + (
+                                              Same(other_turn),) + kept.prompt_key[2:]))
+        card_held = dataclasses.replace(controller.ui, card_holder="Nobody")
+        before = len(FIRSTS)
+        first_ahead(kept.state, card_held, controller.offers, controller.state or {})
+        assert len(FIRSTS) > before or any(k.state is kept.state and k.prompt.title == "POISON"
+                                           for k in FIRSTS[:before])  # its other guess's
+        for i in range(before, len(FIRSTS)):
+            assert FIRSTS[i].prompt_key != kept.prompt_key
+            FIRSTS[i] = dataclasses.replace(FIRSTS[i], prompt=bad)
+        bad_views.append(other_turn)
+    del FIRSTS[:-render_mod.FIRSTS_KEPT * 4]
+    return bad_views
+
+
+def test_the_first_frame_built_ahead_draws_the_frame_built_anew(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_mod, "FIRSTS_KEPT", 8)
+    frames, views, prompts = _play(tmp_path, bot_script(seed=5, count=120))
+    print(f"{frames} frames, {views} views and {prompts} prompts found kept")
+    assert views >= frames // 2, (views, frames)
+    assert prompts >= frames // 3, (prompts, frames)
+
+
+def test_kept_things_for_states_that_did_not_come_are_never_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_mod, "FIRSTS_KEPT", 40)
+    frames, views, prompts = _play(tmp_path, bot_script(seed=5, count=60), poison=True)
+    print(f"{frames} frames, {views} views and {prompts} prompts found kept")
+    assert views >= frames // 2 and prompts >= 1, (views, prompts, frames)
+
+
+def test_a_timed_games_clock(tmp_path: Path) -> None:
+    """The session adds the timed game's clock to every update's state (the seconds left
+    as they read at the commit): a view kept is used only when the clock reads the same,
+    and every frame is as drawn anew."""
+    script = bot_script(seed=5, count=40)
+    options = dict(script[0].get("options") or {})
+    script[0] = {**script[0], "options": {**options, "time_limit_minutes": 90}}
+    frames, views, prompts = _play(tmp_path, script)
+    assert frames and views <= frames
+
+
+def test_a_kept_thing_is_found_by_content_not_by_version() -> None:
+    state = {"version": 3, "current": "Ann", "players": []}
+    FIRSTS.clear()
+    try:
+        FIRSTS.append(FirstAhead(state, dict(state), -1, build_view(state), (), Prompt("x"),
+                                 {}))
+        assert render_mod.view_ahead(dict(state), None) is FIRSTS[0].view
+        assert render_mod.view_ahead({**state, "current": "Bo"}, None) is None
+        assert render_mod.view_ahead({**state, "lesson": {}}, None) is None
+        state["lesson"] = {}  # the forecast's own dict changed after it was kept
+        assert render_mod.view_ahead(state, None) is None
+    finally:
+        FIRSTS.clear()
