@@ -26,7 +26,7 @@ def play(session: GameSession, turns: int) -> int:
     while done < turns:
         legal = {c["do"] for c in session.state()["legal"]}
         verb = next(v for v in ("roll", "decline", "pass", "end_turn") if v in legal)
-        command = {"do": verb}
+        command: dict[str, Any] = {"do": verb}
         if verb == "pass":
             command["by"] = next(c["by"] for c in session.state()["legal"] if c["do"] == "pass")
         if verb == "roll":

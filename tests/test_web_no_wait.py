@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from web_fakes import ORIGIN, Phone, open_real_session, play, text
 
+from companion import paths
 from companion.game.api import Source, Standing
 from companion.game.session import GameSession
 from companion.game.switch import SessionHolder
@@ -112,8 +113,8 @@ def test_the_sample_is_made_on_the_writer_and_written_by_the_persister(
         return write
 
     monkeypatch.setattr(WorthRecorder, "record", noting)
-    monkeypatch.setattr(store, "append_bytes", writing(store.append_bytes))
-    monkeypatch.setattr(store, "replace_bytes", writing(store.replace_bytes))
+    monkeypatch.setattr(store, "append_bytes", writing(paths.append_bytes))
+    monkeypatch.setattr(store, "replace_bytes", writing(paths.replace_bytes))
     game = open_real_session(tmp_path / "game", options={"physical_dice": True})
     try:
         app = create_app(game, tmp_path / "game", {})
