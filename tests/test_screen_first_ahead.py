@@ -23,6 +23,7 @@ from companion.screen.controller import Controller
 from companion.screen.render import FIRSTS, FirstAhead, first_ahead, render
 from companion.screen.ui_state import Same
 from companion.screen.views.prompt import Prompt
+from tests.panel_draws import lead_screen
 from tests.test_screen_partial import cold_caches
 from tools.bench.journal import bot_script
 
@@ -71,11 +72,8 @@ def _play(tmp_path: Path, script: list[Any],
     poisoned_views: list[Any] = []
     with GameSession.open(tmp_path) as session:
         session.submit(script[0], BOT)
-        controller = Controller(session, language="en")  # the table's screen: it leads
-        surface = pygame.display.set_mode((800, 480))
+        controller, surface, loop = lead_screen(session)
         size = surface.get_size()
-        loop = ScreenLoop(controller, surface)
-        loop.draw()
         for command in script[1:]:
             _ahead(loop, session)
             if poison:

@@ -20,7 +20,7 @@ from companion.screen.painter import Painter
 from companion.screen.render import game_layout, keep_forecast_panel
 from companion.screen.views.board_map import player_colors
 from companion.screen.views.panels import draw_prompt
-from tests.panel_draws import count_panel_draws
+from tests.panel_draws import count_panel_draws, lead_screen
 from tools.bench.journal import bot_script
 
 BOT = Source("script", banker=True)
@@ -54,11 +54,8 @@ def test_a_panel_kept_ahead_is_the_panel_drawn_anew(tmp_path: Path,
     script = bot_script(seed=5, count=160)
     with GameSession.open(tmp_path) as session:
         session.submit(script[0], BOT)
-        controller = Controller(session, language="en")  # the table's screen: it leads
-        surface = pygame.display.set_mode((800, 480))
+        controller, surface, loop = lead_screen(session)
         size = surface.get_size()
-        loop = ScreenLoop(controller, surface)
-        loop.draw()
         blits = frames = kept_ahead = 0
         for command in script[1:]:
             state = controller.state

@@ -126,12 +126,17 @@ def test_answers_on_the_loop_are_the_pools_byte_for_byte(
 
 
 class HeldWriter:
-    """The session's writer held inside a change's leading listener until `release`."""
+    """The session's writer held inside the leading listener of the table's own move (a
+    banker's payment from Bo to Cy, sent on a thread of its own) until `release`."""
 
     def __init__(self, game: Any) -> None:
         self.inside = threading.Event()
         self.go = threading.Event()
         self.remove = game.lead(self._held)
+        self.table = threading.Thread(target=game.submit, args=(
+            {"do": "pay", "from": "Bo", "to": "Cy", "amount": 1},
+            Source(kind="script", banker=True)))
+        self.table.start()
 
     def _held(self, _update: Update) -> Hold | None:
         self.inside.set()
@@ -141,6 +146,7 @@ class HeldWriter:
     def release(self) -> None:
         self.go.set()
         self.remove()
+        self.table.join(WAIT_S)
 
 
 def test_a_phone_gone_while_its_move_waits_for_the_writer(
@@ -149,10 +155,6 @@ def test_a_phone_gone_while_its_move_waits_for_the_writer(
     game = loop.game
     before = game.version
     held = HeldWriter(game)
-    table = threading.Thread(target=game.submit, args=(
-        {"do": "pay", "from": "Bo", "to": "Cy", "amount": 1},
-        Source(kind="script", banker=True)))
-    table.start()
     try:
         assert held.inside.wait(WAIT_S)  # the writer is held on the table's move
         cookie, csrf = loop.phones["Ann"]
@@ -168,7 +170,6 @@ def test_a_phone_gone_while_its_move_waits_for_the_writer(
         sock.close()  # gone while its move waits in the writer's queue
     finally:
         held.release()
-        table.join(WAIT_S)
     assert done.wait(WAIT_S)  # the move stands, journaled as any other
     remove()
     assert game.version == before + 2 and loop.begun == 1
@@ -183,10 +184,6 @@ def test_a_writer_that_stopped_answers_the_waiting_move(
     game = loop.game
     monkeypatch.setattr(serving, "WRITER_LOOK_S", 0.05)
     held = HeldWriter(game)
-    table = threading.Thread(target=game.submit, args=(
-        {"do": "pay", "from": "Bo", "to": "Cy", "amount": 1},
-        Source(kind="script", banker=True)))
-    table.start()
     try:
         assert held.inside.wait(WAIT_S)
         monkeypatch.setattr(game, "healthy", lambda stuck_after=0.0: False)  # as if it died
@@ -194,5 +191,4 @@ def test_a_writer_that_stopped_answers_the_waiting_move(
                                                        game.version))
     finally:
         held.release()
-        table.join(WAIT_S)
     assert status == 422 and json.loads(data)["code"] == "session_closed"
