@@ -519,7 +519,8 @@ class Dispatcher:
 
 
 def _answer(app: Any, environ: Any) -> Answer:
-    """On a pool thread: the WSGI app's whole answer (status, headers, body)."""
+    """The WSGI app's whole answer (status, headers, body): on a pool thread, or on the
+    loop for a phone's move answered from its outcome (`Dispatcher._move`)."""
     head: list[Any] = []
     parts: list[bytes] = []
 
