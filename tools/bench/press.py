@@ -20,6 +20,7 @@ from typing import Any
 
 from tools.bench.journal import build_journal, percentile
 from tools.bench.proc import Companion, Xvfb, cpu_ns, have_xvfb, process_cpu_ns
+from tools.bench.proc import threads as thread_times
 
 SAMPLES = 250
 WINDOW = "800x480"
@@ -148,7 +149,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                     raise RuntimeError("no first frame: " + " | ".join(child.errors[-5:]))
                 keys.point(400, 240)
                 frames.settle()
-                cpu0, frames0 = cpu_ns(child.pid), frames.count
+                named0 = thread_times(child.pid)  # names too: the whole press's CPU by thread
+                cpu0, frames0 = {tid: ran for tid, (_n, ran, _s) in named0.items()}, frames.count
                 timings: list[float] = []
                 taken: list[float] = []
                 committed: list[float] = []
@@ -228,7 +230,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                 frames.settle()  # the last press's frames too
                 if shown_at is not None:
                     after_cpu.append((process_cpu_ns(child.pid) - shown_at) / 1e6)
-                cpu1, frames1 = cpu_ns(child.pid), frames.count
+                named1 = thread_times(child.pid)
+                cpu1, frames1 = {tid: ran for tid, (_n, ran, _s) in named1.items()}, frames.count
                 if log is not None:
                     import json
 
@@ -253,6 +256,13 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
         if ms:
             found[f"press.first_frame_cpu_ms_p50_{name}"] = round(statistics.median(ms), 3)
             found[f"press.first_frame_cpu_ms_p99_{name}"] = round(percentile(ms, 0.99), 3)
+    per_thread: dict[str, float] = {}
+    for tid, (name, ran, _switches) in named1.items():
+        kind = _kind(name)
+        per_thread[kind] = per_thread.get(kind, 0.0) + (ran - cpu0.get(tid, 0)) / 1e6
+    found["press.cpu_ms_per_move_by_thread"] = {
+        kind: round(ms / len(timings), 2)
+        for kind, ms in sorted(per_thread.items(), key=lambda kv: -kv[1]) if ms > 0}
     return found | {
         "press.flip_ms_p50": round(statistics.median(timings), 2),
         "press.flip_ms_p99": round(percentile(timings, 0.99), 2),
@@ -297,10 +307,15 @@ def _count_threads(by_thread: dict[str, list[float]], before: dict[int, int],
     taken off a session's threads' names); a thread that did not run counts 0."""
     spent: dict[str, float] = {}
     for tid, (name, ran) in after.items():
-        kind = name.split("-")[0] if name.startswith(("session-", "listeners-")) else name
+        kind = _kind(name)
         spent[kind] = spent.get(kind, 0.0) + (ran - before.get(tid, 0)) / 1e6
     for kind in spent.keys() | by_thread.keys():
         by_thread.setdefault(kind, [0.0] * (samples - 1)).append(spent.get(kind, 0.0))
+
+
+def _kind(name: str) -> str:
+    """A thread's name without the game's id a session's threads carry."""
+    return name.split("-")[0] if name.startswith(("session-", "listeners-")) else name
 
 
 def main(argv: list[str]) -> int:
