@@ -256,9 +256,9 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
         if ms:
             found[f"press.first_frame_cpu_ms_p50_{name}"] = round(statistics.median(ms), 3)
             found[f"press.first_frame_cpu_ms_p99_{name}"] = round(percentile(ms, 0.99), 3)
-    per_thread: dict[str, float] = {}
-    for tid, (name, ran, _switches) in named1.items():
-        kind = _kind(name)
+    per_thread: dict[str, float] = {}  # the kernel's names are all "python": main or not
+    for tid, (_name, ran, _switches) in named1.items():
+        kind = "main thread" if tid == child.pid else "other threads"
         per_thread[kind] = per_thread.get(kind, 0.0) + (ran - cpu0.get(tid, 0)) / 1e6
     found["press.cpu_ms_per_move_by_thread"] = {
         kind: round(ms / len(timings), 2)
