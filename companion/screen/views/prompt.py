@@ -30,7 +30,7 @@ from companion.rules.commands import Command
 from companion.screen import texts
 from companion.screen.money import money
 from companion.screen.texts import MESSAGES, text
-from companion.screen.ui_state import Same, UiState
+from companion.screen.ui_state import BoardInfo, Same, UiState
 from companion.screen.views.dice import entry_text, face_word
 from companion.words import catalog as i18n
 from companion.words.undo_questions import describe_undo
@@ -398,6 +398,33 @@ class Ahead:
     dice: int = 2
     #: the header's whose-turn words of each player, in their colour (name, colour)
     whose: tuple[tuple[str, tuple[int, int, int]], ...] = ()
+    #: its hash, worked out once: the loop looks each guess up again on every state
+    #: (`render.lay_ahead`), and the card words are the same objects all game long
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(
+            (self.title, self.details, self.turn, self.totals, self.dice, self.whose)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
+#: the card words of the last board asked for (`card_words`): the board, and its words
+_card_words: list[tuple[BoardInfo, tuple[Ahead, ...]]] = []
+
+
+def card_words(board: BoardInfo) -> tuple[Ahead, ...]:
+    """Every card's text as the prompt after the card words it (the board's translation,
+    else the printed text), made once per board (the board changes with the edition or the
+    language): `likely_words` gives them on every state, and the same objects each time make
+    the loop's lookup of each (`render.lay_ahead`) a hash already known."""
+    if _card_words and _card_words[0][0] is board:
+        return _card_words[0][1]
+    words = tuple(Ahead(details=(board.card_texts.get(card) or printed,))
+                  for card, printed in board.printed_cards.items())
+    _card_words[:] = [(board, words)]
+    return words
 
 
 def likely_words(state: Mapping[str, Any], ui: UiState,
@@ -418,9 +445,7 @@ def likely_words(state: Mapping[str, Any], ui: UiState,
         out.append(Ahead(whose=tuple((s.name, colors[s.name]) for s in table.players
                                      if not s.bankrupt and s.name in colors)))
     out += [Ahead(title) for title in likely_titles(state, ui)]
-    board = ui.board
-    out += [Ahead(details=(board.card_texts.get(card) or printed,))
-            for card, printed in board.printed_cards.items()]
+    out += card_words(ui.board)
     return out
 
 
