@@ -11,6 +11,7 @@ import pytest
 from fixtures.screen.scenarios import SCENARIOS, scenario
 
 from companion.screen import painter
+from companion.screen import render as render_module
 from companion.screen.render import render
 from companion.screen.views import board_map
 
@@ -21,6 +22,7 @@ def cold() -> None:
     """Forget everything the screen keeps between frames."""
     painter.forget()
     board_map._ring = None
+    board_map._ground = None
 
 
 def pixels(state: object, ui: object, size: tuple[int, int] = (800, 480)) -> bytes:
@@ -137,3 +139,44 @@ def test_texts_and_the_ring_in_the_display_s_format_draw_the_very_same_pixels(
     finally:
         pygame.display.quit()
         cold()
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_board_copied_on_its_ground_is_the_ring_blended_on_the_filled_area(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's frame copies the ring already laid on the screen's ground
+    (`board_map._on_ground`, the board among `render.COVERS`): the very pixels of filling
+    the board's area and blending the transparent ring over it, as frames did before, on
+    the display's 32-bit format and on a 24-bit surface alike."""
+    state, ui = scenario(name, "en")
+    for depth in (32, 24):
+        surface = pygame.Surface((800, 480), 0, depth)
+        cold()
+        render(state, ui, surface)  # type: ignore[arg-type]
+        copied = pygame.image.tobytes(surface, "RGB")
+        if board_map._ring is not None:  # a screen with the board (not the setup form)
+            assert board_map._ground is not None and board_map._ground[0] is board_map._ring
+        with monkeypatch.context() as m:  # the old way: the area filled, the ring blended
+            m.setattr(board_map, "_on_ground", lambda p, layer: layer)
+            m.setattr(render_module, "COVERS", render_module.COVERS - {"board"})
+            cold()
+            surface.fill((1, 2, 3))
+            render(state, ui, surface)  # type: ignore[arg-type]
+        assert pygame.image.tobytes(surface, "RGB") == copied
+
+
+def test_a_frame_that_moves_only_a_token_keeps_the_board_ground() -> None:
+    """A move that changes no square (only where a token stands) copies the ground made
+    before, and a board drawn again over an old frame leaves nothing of it behind."""
+    state, ui = scenario("turn", "en")
+    assert state is not None
+    cold()
+    surface = pygame.Surface((800, 480))
+    last = render(state, ui, surface)  # type: ignore[arg-type]
+    ground = board_map._ground
+    moved = copy.deepcopy(state)
+    mover = next(p for p in moved["players"] if not p.get("bankrupt"))
+    mover["position"] = (int(mover.get("position") or 0) + 7) % 40
+    render(moved, ui, surface, last)  # type: ignore[arg-type]
+    assert board_map._ground is ground, "no square changed: the same ground"
+    assert pygame.image.tobytes(surface, "RGB") == pixels(moved, ui)

@@ -300,10 +300,11 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
 
 
 #: the regions whose drawing paints its own ground over the whole of its rect (the header's
-#: panel; the decision panel, drawn on the screen's ground or blitted kept): redrawn in a
+#: panel; the decision panel, drawn on the screen's ground or blitted kept; the board, its
+#: ring copied on the ground, `board_map._on_ground`): redrawn in a
 #: frame, only the margin around the rect is filled first (issue 28's eleventh round: the
 #: fill of a first frame's areas under them, 25-60 µs here, SDL's streaming stores)
-COVERS = frozenset({"header", "prompt"})
+COVERS = frozenset({"header", "prompt", "board"})
 
 
 def _fill_around(surface: pygame.Surface, area: pygame.Rect, rect: pygame.Rect) -> None:

@@ -132,6 +132,30 @@ def _ring_layer(p: Painter, rect: pygame.Rect, by_index: Mapping[int, Deed],
     return _ring[2]
 
 
+#: the ring on the screen's ground (`_on_ground`): the `_ring` it was made from, the surface
+#: it is for (its pixel format) and the picture
+_ground: tuple[object, tuple[Any, ...], pygame.Surface] | None = None
+
+
+def _on_ground(p: Painter, layer: pygame.Surface) -> pygame.Surface:
+    """The ring's layer over the screen's ground, opaque, made again only when the ring
+    is (`_ring_layer`): the board's frame copies it instead of filling its area and
+    blending the transparent layer over it, which every move (a token moved, the centre's
+    news) did for the whole board (issue 28: about a tenth of a press's drawing here). It
+    is made in the pixel format of the surface it goes to, so the blend is the very one
+    the frame did."""
+    global _ground
+    target = p.surface
+    fmt = (target.get_bitsize(), target.get_masks(), target.get_flags() & pygame.SRCALPHA)
+    if _ground is None or _ground[0] is not _ring or _ground[1] != fmt:
+        picture = pygame.Surface(layer.get_size(), target.get_flags() & pygame.SRCALPHA,
+                                 target)
+        picture.fill(theme.BACKGROUND)
+        picture.blit(layer, (0, 0))
+        _ground = (_ring, fmt, picture)
+    return _ground[2]
+
+
 def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiState) -> None:
     """The map inside the square `rect`."""
     size = ui.board.size
@@ -146,7 +170,8 @@ def draw_board(p: Painter, rect: pygame.Rect, state: Mapping[str, Any], ui: UiSt
     def cell_rect(index: int) -> pygame.Rect:
         return square_rect(rect, size, index)
 
-    p.surface.blit(_ring_layer(p, rect, by_index, ui, colors), rect.topleft)
+    # opaque over all of `rect`: the frame fills only around it (render.COVERS)
+    p.surface.blit(_on_ground(p, _ring_layer(p, rect, by_index, ui, colors)), rect.topleft)
     labelled = p.scale >= LABELS_FROM  # room for a short name on each square; none on 7 inch
     if labelled:  # on the colour bar, black or white: whichever reads better
         for info in ui.board.squares:
