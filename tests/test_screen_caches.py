@@ -180,3 +180,36 @@ def test_a_frame_that_moves_only_a_token_keeps_the_board_ground() -> None:
     render(moved, ui, surface, last)  # type: ignore[arg-type]
     assert board_map._ground is ground, "no square changed: the same ground"
     assert pygame.image.tobytes(surface, "RGB") == pixels(moved, ui)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_the_dice_kept_by_their_faces_are_the_dice_drawn_anew(size: tuple[int, int]) -> None:
+    """The header's dice and total are a part kept by their faces (`painter.DICE`): every
+    throw of two dice, and of the speed die, with a timed game's clock beside them or not,
+    shows the very pixels of a frame drawn from nothing, when it is drawn first over the
+    frame before and when it comes again, copied."""
+    state, ui = scenario("turn", "en")
+    assert state is not None
+    throws: list[list[int | str]] = [[a, b] for a in range(1, 7) for b in range(1, 7)]
+    throws += [[3, 4, "bus"], [6, 6, "mr_monopoly"], [2, 5, 3], [1, 1, 1]]
+    cases = []
+    for clock in (None, 125.0):
+        timed = copy.copy(ui)
+        timed.clock_deadline = None if clock is None else timed.now + clock
+        for dice in throws:
+            rolled = copy.deepcopy(state)
+            rolled["dice"] = dice
+            cold()
+            cases.append((rolled, timed, pixels(rolled, timed, size)))
+    cold()
+    surface = pygame.Surface(size)
+    last = render(state, ui, surface)  # type: ignore[arg-type]
+    for round_ in ("drawn", "copied"):
+        for rolled, timed, expected in cases:
+            kept = set(painter.DICE.items)
+            last = render(rolled, timed, surface, last)  # type: ignore[arg-type]
+            assert pygame.image.tobytes(surface, "RGB") == expected, \
+                f"{rolled['dice']} {round_}, clock {timed.clock_deadline}"
+            if round_ == "copied":
+                assert set(painter.DICE.items) == kept, "every throw kept: nothing new"
+    assert len(painter.DICE.items) == len(throws)

@@ -115,6 +115,12 @@ PANELS = PartStore(16, 6 << 20, again=True)
 #: frame drew its buttons anew (0.1-0.9 ms here, issue 28's ninth round); a button is
 #: 38 KB at 800x480, 0.2 MB at 1920x1080
 BUTTONS = PartStore(32, 4 << 20)
+#: the header's dice and the roll's total in digits (`views.panels.draw_header_roll`), by the
+#: faces: a game shows the 36 throws of two dice again and again (with the speed die 216,
+#: the latest 48 kept), so a roll's first frame mostly copies them instead of drawing the
+#: dice and the total's glyphs (0.15-0.3 ms of a roll's first frame here, issue 28); a block
+#: is 25 KB at 800x480, 0.1 MB at 1920x1080
+DICE = PartStore(48, 5 << 20)
 
 
 def forget() -> None:
@@ -124,6 +130,7 @@ def forget() -> None:
     PARTS.clear()
     PANELS.clear()
     BUTTONS.clear()
+    DICE.clear()
 
 
 def _size(picture: pygame.Surface) -> int:

@@ -15,7 +15,7 @@ from companion.game.table.view import TableView
 from companion.screen import theme
 from companion.screen.layout import columns, rows
 from companion.screen.money import delta, money
-from companion.screen.painter import BUTTONS, PANELS, DrawnText, Painter, line_metrics
+from companion.screen.painter import BUTTONS, DICE, PANELS, DrawnText, Painter, line_metrics
 from companion.screen.texts import language as i18n_language
 from companion.screen.texts import text
 from companion.screen.ui_state import DELTA_SHOWN_S, UiState
@@ -118,12 +118,22 @@ def header_left(texts: Sequence[DrawnText], rect: pygame.Rect,
 
 def _dice_and_clock(p: Painter, inner: pygame.Rect, x: int, pad: int, size: int,
                     dice: Sequence[int | str], ui: UiState) -> None:
-    """The header's dice, the roll's total in digits and the timed game's clock."""
-    for i, value in enumerate(dice):  # the third die is the speed die
-        draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), value, speed=i == 2)
-    total = roll_total(dice)
-    if total is not None:  # the roll in digits too, for whoever cannot count pips from afar
-        _total_words(p, inner, x + len(dice) * (size + pad), total)
+    """The header's dice, the roll's total in digits and the timed game's clock; the dice
+    and the total are a part kept by their faces (`painter.DICE`), on the header's ground."""
+    after = x + len(dice) * (size + pad)
+    block = pygame.Rect(x, inner.y, after + p.px(64) - x, inner.height)
+    faces = tuple(dice)
+
+    def draw_dice() -> None:
+        for i, value in enumerate(faces):  # the third die is the speed die
+            draw_die(p, pygame.Rect(x + i * (size + pad), inner.y, size, size), value,
+                     speed=i == 2)
+        total = roll_total(faces)
+        if total is not None:  # the roll in digits too, for whoever cannot count pips afar
+            _total_words(p, inner, after, total)
+
+    if faces:
+        p.part(("dice", faces, size, pad), block, draw_dice, store=DICE, ground=theme.PANEL)
     right = pygame.Rect(inner.right - inner.width // 4, inner.y, inner.width // 4, inner.height)
     if ui.clock_deadline is not None:
         remaining = ui.clock_deadline - ui.now
