@@ -5,12 +5,15 @@ after the board changed."""
 from __future__ import annotations
 
 import copy
+import os
+import subprocess
+import sys
 
 import pygame
 import pytest
 from fixtures.screen.scenarios import SCENARIOS, scenario
 
-from companion.screen import painter
+from companion.screen import fonts, painter
 from companion.screen import render as render_module
 from companion.screen.render import render
 from companion.screen.views import board_map
@@ -70,6 +73,28 @@ def test_a_cached_text_is_the_glyphs_freetype_draws() -> None:
         ink = painter.ink(text, px)
         cached.blit(painter.rendered(text, px, (250, 200, 100)), (20 + ink.x, 50 - ink.y))
         assert pygame.image.tobytes(direct, "RGB") == pygame.image.tobytes(cached, "RGB")
+
+
+def test_the_screen_starts_freetype_with_room_for_the_glyphs_of_all_its_sizes() -> None:
+    """Freetype's glyph cache is sized when it starts: a screen that started it with the
+    default 64 would load and hint a glyph again for most new texts (issue 28). Started as the
+    window starts it (the display first, then the first text), in a fresh interpreter."""
+    code = ("import pygame; pygame.display.init(); from companion.screen import painter; "
+            "painter.ink('1', 16); import pygame.freetype; "
+            "print(pygame.freetype.get_cache_size())")
+    env = os.environ | {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=env, timeout=60)
+    assert int(out.stdout.split()[-1]) == fonts.GLYPHS_KEPT >= 1024
+
+
+def test_a_wrapped_paragraph_s_line_height_is_the_one_it_is_drawn_with() -> None:
+    surface = pygame.Surface((400, 200))
+    p = painter.Painter(surface, 1.0, 1.0)
+    for size, bold in ((14, False), (22, True)):
+        lines, height = p.wrapped("Velperplein, Arnhem kopen voor € 120?", 120, size, bold)
+        assert lines >= 2
+        assert height == painter.font(bold).get_sized_height(size) + 2
 
 
 def test_a_ring_drawn_square_by_square_is_the_ring_drawn_whole() -> None:

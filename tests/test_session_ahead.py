@@ -303,3 +303,40 @@ def test_a_teaching_step_planned_ahead_holds_only_while_the_teaching_is_unchange
         assert session.state()["teaching"]["on"] is (True if switch is None else switch)
     finally:
         session.close()
+
+
+def test_a_press_that_comes_while_the_writer_works_ahead_in_a_timed_game_is_answered(
+        tmp_path: Path) -> None:
+    """A command queued while the writer works out a forecast, in a game with a clock (the
+    timed game's end): the writer must take it at once, not stop on a negative wait (it
+    did: the writer thread died and the table froze)."""
+    from companion.game import session as session_module
+
+    clock = FakeClock()
+    session = opened(tmp_path, clock, True)
+    session.ahead_after_s = 0.0  # works ahead at once after each request
+    answered = threading.Event()
+    outcomes: list[Any] = []
+    work_ahead = session._work_ahead
+    queued: list[bool] = []
+
+    def with_a_press_meanwhile() -> bool:
+        if not queued and session.version >= 1:  # the game is on, its clock armed
+            queued.append(True)
+            job = session_module._Job("command", TABLE, dict(PAY), None)
+            job.done = session_module._Told(job, lambda out: (outcomes.append(out),
+                                                                answered.set()))
+            session._queue.put(job)  # as submit_nowait queues it, from inside the work
+        return work_ahead()
+
+    session._work_ahead = with_a_press_meanwhile  # type: ignore[method-assign]
+    try:
+        assert session.submit({**NEW_GAME, "options": {"variant": "timed",
+                                                       "time_limit_minutes": 30}},
+                              TABLE).accepted
+        assert answered.wait(SETTLE_S), "the press queued during the work ahead was lost"
+        assert outcomes[0].accepted, outcomes[0]
+        assert session._writer.is_alive()
+        assert session.submit(ROLL, BUTTON).accepted  # and the table goes on
+    finally:
+        session.close()

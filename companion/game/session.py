@@ -827,8 +827,9 @@ class GameSession:
                 wake = [t for t in (self._end_at(), self._gavel_at()) if t is not None]
                 timeout = None if not wake \
                     else min(60.0, max(0.0, min(wake) - self._clock()))
-                if ahead:  # the next move ahead once no request came for a while
-                    timeout = max(0.0, grace) if timeout is None else min(timeout, grace)
+                if ahead:  # the next move ahead once no request came for a while (a
+                    # request already queued, its grace over: at once, never a negative wait)
+                    timeout = max(0.0, grace if timeout is None else min(timeout, grace))
                 try:
                     job = self._queue.get(timeout=timeout)
                 except queue.Empty:  # a clock of the table may have run out, or the wait

@@ -18,18 +18,32 @@ FONT_DIR = Path(__file__).resolve().parents[1] / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 
+#: how many glyphs freetype keeps rendered per face (buckets of its glyph cache, each two
+#: deep, keyed by character, size and style): the screen draws in about ten pixel sizes,
+#: and with freetype's default of 64 a frame's new texts evicted each other's glyphs, each
+#: one loaded and hinted again (a new amount measured in 50 µs here instead of 4: issue 28)
+GLYPHS_KEPT = 1024
+
 # Layout characters that are never drawn as glyphs.
 _NOT_DRAWN = frozenset("\n\r\t")
+
+
+def start_freetype() -> None:
+    """Start pygame's freetype, once, with room for GLYPHS_KEPT glyphs per face (the one
+    place it is started: its cache's size is fixed when it starts)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame.freetype
+
+    if not pygame.freetype.get_init():
+        pygame.freetype.init(cache_size=GLYPHS_KEPT)
 
 
 @cache
 def _face(path: Path) -> pygame.freetype.Font:
     """A freetype face for coverage queries (size is irrelevant to the character map)."""
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.freetype
 
-    if not pygame.freetype.get_init():
-        pygame.freetype.init()
+    start_freetype()
     return pygame.freetype.Font(str(path), 16)
 
 

@@ -215,8 +215,7 @@ class Hotspot:
 @cache
 def font(bold: bool) -> pygame.freetype.Font:
     """The shipped font; one face per weight, sized per call."""
-    if not pygame.freetype.get_init():
-        pygame.freetype.init()
+    fonts.start_freetype()
     face = pygame.freetype.Font(str(fonts.BOLD if bold else fonts.REGULAR), 16)
     face.origin = True
     face.pad = False
@@ -540,7 +539,7 @@ class Painter:
         """How many lines `text` takes wrapped into `width` pixels at `size` (design units),
         and the height of one line in pixels, as `paragraph` draws them."""
         px = max(6, round(size * self.scale))
-        return len(self._wrap(text, width, px, bold)), font(bold).get_sized_height(px) + 2
+        return len(self._wrap(text, width, px, bold)), line_metrics(px, bold)[0] + 2
 
     def _wrap(self, text: str, width: int, px: int, bold: bool) -> list[str]:
         """`text`'s lines wrapped into `width` pixels at `px` (cut once, then remembered)."""

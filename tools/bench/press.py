@@ -20,7 +20,6 @@ from typing import Any
 
 from tools.bench.journal import build_journal, percentile
 from tools.bench.proc import Companion, Xvfb, cpu_ns, have_xvfb, process_cpu_ns
-from tools.bench.proc import threads as thread_times
 
 SAMPLES = 250
 WINDOW = "800x480"
@@ -149,8 +148,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                     raise RuntimeError("no first frame: " + " | ".join(child.errors[-5:]))
                 keys.point(400, 240)
                 frames.settle()
-                named0 = thread_times(child.pid)  # names too: the whole press's CPU by thread
-                cpu0, frames0 = {tid: ran for tid, (_n, ran, _s) in named0.items()}, frames.count
+                cpu0, frames0 = cpu_ns(child.pid), frames.count
                 timings: list[float] = []
                 taken: list[float] = []
                 committed: list[float] = []
@@ -230,8 +228,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                 frames.settle()  # the last press's frames too
                 if shown_at is not None:
                     after_cpu.append((process_cpu_ns(child.pid) - shown_at) / 1e6)
-                named1 = thread_times(child.pid)
-                cpu1, frames1 = {tid: ran for tid, (_n, ran, _s) in named1.items()}, frames.count
+                cpu1, frames1 = cpu_ns(child.pid), frames.count
                 if log is not None:
                     import json
 
@@ -257,7 +254,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
             found[f"press.first_frame_cpu_ms_p50_{name}"] = round(statistics.median(ms), 3)
             found[f"press.first_frame_cpu_ms_p99_{name}"] = round(percentile(ms, 0.99), 3)
     per_thread: dict[str, float] = {}  # the kernel's names are all "python": main or not
-    for tid, (_name, ran, _switches) in named1.items():
+    for tid, ran in cpu1.items():
         kind = "main thread" if tid == child.pid else "other threads"
         per_thread[kind] = per_thread.get(kind, 0.0) + (ran - cpu0.get(tid, 0)) / 1e6
     found["press.cpu_ms_per_move_by_thread"] = {
@@ -307,15 +304,10 @@ def _count_threads(by_thread: dict[str, list[float]], before: dict[int, int],
     taken off a session's threads' names); a thread that did not run counts 0."""
     spent: dict[str, float] = {}
     for tid, (name, ran) in after.items():
-        kind = _kind(name)
+        kind = name.split("-")[0] if name.startswith(("session-", "listeners-")) else name
         spent[kind] = spent.get(kind, 0.0) + (ran - before.get(tid, 0)) / 1e6
     for kind in spent.keys() | by_thread.keys():
         by_thread.setdefault(kind, [0.0] * (samples - 1)).append(spent.get(kind, 0.0))
-
-
-def _kind(name: str) -> str:
-    """A thread's name without the game's id a session's threads carry."""
-    return name.split("-")[0] if name.startswith(("session-", "listeners-")) else name
 
 
 def main(argv: list[str]) -> int:
