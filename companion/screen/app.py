@@ -408,9 +408,9 @@ class ScreenLoop:
                     return True
             while self.frames_ahead:  # then the likeliest first frames' regions, drawn
                 forecast = self.frames_ahead.pop(0)
-                drawn = [draw_first_ahead(kept, c.ui, self.surface, frame)
-                         for kept in FIRSTS if kept.state is forecast]
-                if any(drawn):
+                kept = next((k for k in FIRSTS if k.state is forecast), None)  # the
+                # likeliest guess of the session's extras only: each costs CPU ahead
+                if kept is not None and draw_first_ahead(kept, c.ui, self.surface, frame):
                     return True
             while self.ahead:
                 if lay_ahead(self.ahead.pop(0), size):

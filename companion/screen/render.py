@@ -756,8 +756,12 @@ def draw_first_ahead(kept: FirstAhead, ui: UiState, surface: pygame.Surface,
     (the game screen's frame on `surface`) and that are not drawn ahead yet: the header,
     the decision panel, each as `_draw_game` draws it into its area, into a picture of
     that area (`REGIONS_AHEAD`), with the UI state as the update leaves it
-    (`ui_after_move`). A region whose key is the one `last` drew is not drawn (the first
-    frame keeps it). False when there was nothing to draw."""
+    (`ui_after_move`). Only what the first frame would draw at a cost (issue 28, 2026-11-29:
+    each region drawn ahead costs CPU whether its state comes or not): not a region whose
+    key is the one `last` drew (the first frame keeps it), nor the header of the same turn
+    (the first frame paints its right side only, the dice a copy), nor a decision panel
+    without a detail line drawn over it (`keep_forecast_panel` kept it whole: one blit).
+    False when there was nothing to draw."""
     if last is None or last.screen != "game" or last.shape is None or \
             ui.overlay is not None or ui.pin is not None:
         return False
@@ -777,13 +781,17 @@ def draw_first_ahead(kept: FirstAhead, ui: UiState, surface: pygame.Surface,
             _header_key(kept.content, after, colors)
         if was.key == key:
             continue  # not drawn anew by the first frame
+        if name == "header" and _same_turn(was.key, key):
+            continue  # the first frame paints the right side only, its dice kept (DICE)
+        p = Painter(_window_scratch(surface), *scales(size))
+        game = game_layout(size)
+        if name == "prompt" and _bare(p, game, kept.prompt) is kept.prompt:
+            continue  # its panel kept whole (`keep_forecast_panel`): the first frame blits it
         full = _ahead_key(name, key, area, surface, after)
         if full in REGIONS_AHEAD.items:
             continue
-        scratch = _window_scratch(surface)
+        scratch = p.surface
         scratch.fill(theme.BACKGROUND, area)  # the area's margin, as `_fill_around` fills it
-        p = Painter(scratch, *scales(size))  # its glyphs kept as the screen's: the likeliest
-        game = game_layout(size)
         if name == "prompt":
             draw_prompt(p, game, kept.prompt, colors, shown=False)
         else:
