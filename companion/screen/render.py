@@ -57,7 +57,6 @@ from companion.screen.views.panels import (
     draw_prompt,
     format_clock,
     header_left,
-    header_right,
     keep_prompt_ahead,
     lay_header_whose,
     lay_header_words,
@@ -289,20 +288,13 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
         words = header_left(last.regions[name].texts, rect, p) if name == "header" and \
             last is not None and name not in banner and name in last.regions and \
             _same_turn(last.regions[name].key, key(name)) else None
-        ahead = _drawn_ahead(name, key(name), area, surface, ui) \
-            if last is not None and name in AHEAD_REGIONS and REGIONS_AHEAD.items else None
+        ahead = _drawn_ahead(name, key(name), area, surface, ui) if words is None and \
+            last is not None and name in AHEAD_REGIONS and REGIONS_AHEAD.items else None
         if ahead is not None:  # drawn ahead (`draw_first_ahead`): its pixels as they are
-            picture, _at, kept_texts, kept_spots = ahead
-            if words is not None:  # only what the header's right side paints, as below
-                painted = header_right(rect, p).clip(area)
-                surface.blit(picture, painted, painted.move(-area.x, -area.y))
-                dirty.append(painted)
-                p.texts += words
-                p.texts += [t for t in kept_texts if t.box.right > painted.x]
-            else:
-                surface.blit(picture, area)
-                dirty.append(area)
-                p.texts += kept_texts
+            picture, _at, kept_texts, kept_spots = ahead  # (a header of the same turn is
+            surface.blit(picture, area)  # not drawn ahead: its right side only, below)
+            dirty.append(area)
+            p.texts += kept_texts
             p.hotspots += kept_spots
             if name == "prompt":
                 note_drawn(prompt, key(name)[1] or theme.ACCENT)
