@@ -1,7 +1,7 @@
-"""The first frame's regions drawn ahead (issue 28, companion.screen.render.draw_first_ahead):
-while the table waits, the header and the decision panel the first frame of the session's
-likeliest forecast would draw anew are drawn into pictures kept by everything they show; a
-first frame whose own region key finds one copies it. Through the real screen loop: every
+"""The first frame's header drawn ahead (issue 28, companion.screen.render.draw_first_ahead):
+while the table waits, the header the first frame of the session's likeliest forecast would
+draw whole is drawn into a picture kept by everything it shows; a first frame whose own
+region key finds one copies it. Through the real screen loop: every
 first frame is pixel for pixel, text for text and touch target for touch target the frame
 drawn from nothing kept, in two languages and two window sizes; a picture drawn for a state
 that does not come, or under another language or clock colour, is never used; a part
@@ -108,8 +108,7 @@ def test_every_first_frame_is_the_frame_drawn_from_nothing(
 
 def _poison(loop: ScreenLoop) -> None:
     """Beside each state the session worked out ahead, regions drawn ahead for states
-    that do not come: another player's turn, a decision panel that says POISON (with a
-    detail line, so that it is drawn ahead)."""
+    that do not come: another player's turn (with a decision panel that says POISON)."""
     frame, ui = loop.controller.frame, loop.controller.ui
     for kept in list(FIRSTS):
         others = [s.name for s in build_view(kept.content).players

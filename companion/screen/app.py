@@ -245,7 +245,7 @@ class ScreenLoop:
         #: were asked for
         self.forecasts: list[Any] = []
         self.forecasts_of: object = None
-        #: the first of those, whose first frames' regions are still to draw ahead
+        #: the first of those, whose first frames' headers are still to draw ahead
         #: (`render.draw_first_ahead`)
         self.frames_ahead: list[Any] = []
         #: Python's cyclic collector was switched off by the loop (`_collector_waits`)
@@ -380,9 +380,9 @@ class ScreenLoop:
         a new prompt's words cost up to 1.5 ms of a first frame here); first, the decision
         panels of the states the session worked out ahead (`render.keep_forecast_panel`, issue 28's
         thirteenth round). True when one was laid out (the loop looks for input, then
-        comes back for the next). After the forecasts' panels, the regions the first frames
-        of the first FRAMES_AHEAD forecasts would draw anew, drawn into pictures of their
-        areas (`render.draw_first_ahead`, issue 28's fifteenth round)."""
+        comes back for the next). After the forecasts' panels, the header the first frames
+        of the first FRAMES_AHEAD forecasts would draw whole, drawn into a picture of its
+        area (`render.draw_first_ahead`, issue 28's fifteenth round)."""
         c = self.controller
         frame, state = c.frame, c.state
         if frame is None or frame.screen != "game" or frame.animating or self.follow_up \
@@ -406,7 +406,7 @@ class ScreenLoop:
                 built = first_ahead(forecast, c.ui, c.offers, state)
                 if keep_forecast_panel(forecast, c.ui, size) or built:
                     return True
-            while self.frames_ahead:  # then the likeliest first frames' regions, drawn
+            while self.frames_ahead:  # then the likeliest first frames' headers, drawn
                 forecast = self.frames_ahead.pop(0)
                 kept = next((k for k in FIRSTS if k.state is forecast), None)  # the
                 # likeliest guess of the session's extras only: each costs CPU ahead

@@ -331,8 +331,7 @@ class Painter:
                          border_radius=self.px(radius) if radius else 0)
 
     def part(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
-             store: PartStore = PARTS, ground: Color | None = None,
-             keep: bool = True) -> None:
+             store: PartStore = PARTS, ground: Color | None = None) -> None:
         """Draw a part of the picture that `key` says all of (with the size of `rect` and
         the scale) and that stays inside `rect`, on a flat ground: drawn once, then its
         pixels, texts and touch targets are put back while `key` stays the same (a card of
@@ -341,16 +340,13 @@ class Painter:
         large ones, BUTTONS). `ground`: the part paints its own flat ground of that colour
         when it is drawn (a kept one's picture covers `rect` whole), so that the caller
         need not fill `rect` first (issue 28's eleventh round: a fill of the decision
-        panel's area in every press's first frame, under a blit that covers it).
-        `keep=False`: a part kept is used, but one drawn now is neither kept nor noted as
-        seen in `store` (drawn ahead of a frame that may show it: issue 28's fifteenth
-        round)."""
+        panel's area in every press's first frame, under a blit that covers it)."""
         area = rect.clip(self.surface.get_rect())
         if area.width <= 0 or area.height <= 0:
             draw()
             return
         full = self._part_key(key, rect, area, ground)
-        found = store.get(full) if keep else store.items.get(full)
+        found = store.get(full)
         if found is not None:
             picture, at, texts, spots = found
             self.surface.blit(picture, area.topleft)
@@ -364,7 +360,7 @@ class Painter:
             return
         if ground is not None:
             self.surface.fill(ground, area)
-        if not keep or not store.worth_keeping(full):
+        if not store.worth_keeping(full):
             draw()
             return
         first_text, first_spot = len(self.texts), len(self.hotspots)

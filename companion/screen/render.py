@@ -61,7 +61,6 @@ from companion.screen.views.panels import (
     lay_header_whose,
     lay_header_words,
     lay_prompt_title,
-    note_drawn,
 )
 from companion.screen.views.pin import draw_pin
 from companion.screen.views.prompt import (
@@ -296,8 +295,6 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
             dirty.append(area)
             p.texts += kept_texts
             p.hotspots += kept_spots
-            if name == "prompt":
-                note_drawn(prompt, key(name)[1] or theme.ACCENT)
             frame.regions[name] = Region(key(name), area, p.texts[texts:], p.hotspots[spots:])
             continue
         if words is not None:  # a roll or the clock: the header's right side only
@@ -692,22 +689,25 @@ def _keep_panel(prompt: Prompt, colors: Mapping[str, theme.Color],
                         ground=theme.BACKGROUND, shown_at=shown, unseen=True)
 
 
-# --- the first frame's regions drawn ahead (issue 28's fifteenth round) --------------------
-# For the likeliest states the session worked out ahead (their views and prompts built
-# ahead, `first_ahead`), the loop draws, while the table waits, the regions such a state's
-# first frame would draw anew over the frame on the screen (the header with its dice, the
-# decision panel with its detail line), each into a picture of its area, kept by what it
-# shows (the region's key as `_draw_game` makes it, the screen's language, the window's
-# size and pixel format, the area): that first frame copies the picture instead of drawing
-# the region. A picture is found only by the key the first frame makes from the update's
-# own state and UI state, so one drawn for a state that did not come, or came with other
-# extras, a clock that reads otherwise or another language, is never shown.
+# --- the first frame's header drawn ahead (issue 28's fifteenth round) ---------------------
+# For the likeliest state the session worked out ahead (its view and prompt built ahead,
+# `first_ahead`), the loop draws, while the table waits, the header that state's first
+# frame would draw whole (another turn or player: the turn's number, whose turn, the dice,
+# the clock) into a picture of its area, kept by what it shows (the region's key as
+# `_draw_game` makes it, the clock's colour, the screen's language, the window's size and
+# pixel format, the area): that first frame copies the picture instead of drawing the
+# header. A picture is found only by the key the first frame makes from the update's own
+# state and UI state, so one drawn for a state that did not come, or came with other
+# extras, a clock that reads otherwise or another language, is never shown. The decision
+# panel was drawn ahead too at first and dropped (issue 28, 2026-11-29): its panel is kept
+# whole ahead already (`keep_forecast_panel`), only the detail line was left to save, and
+# three in four drawn ahead did not come (the move's square or card unknown ahead).
 
 #: the regions a first frame may copy drawn ahead
-AHEAD_REGIONS = frozenset({"header", "prompt"})
+AHEAD_REGIONS = frozenset({"header"})
 #: the pictures drawn ahead: their area's pixels, where the area is, their texts and touch
-#: targets there; at most 8 and 6 MB (a decision panel's area is 0.37 MB at 800x480, 2.2
-#: MB at 1920x1080, a header's 0.14 and 0.8)
+#: targets there; at most 8 and 6 MB (a header's area is 0.14 MB at 800x480, 0.8 MB at
+#: 1920x1080)
 REGIONS_AHEAD = PartStore(8, 6 << 20)
 #: how many of the states worked out ahead have their first frames' regions drawn ahead:
 #: the first `GameSession.ahead_states` gives (the game buttons' in the panel's order:
@@ -726,17 +726,12 @@ def _drawn_ahead(name: str, key: tuple[Any, ...], area: pygame.Rect, surface: py
 def _ahead_key(name: str, key: tuple[Any, ...], area: pygame.Rect, surface: pygame.Surface,
                ui: UiState) -> tuple[Any, ...]:
     """What a region's picture drawn ahead is kept by: everything its pixels are drawn
-    from. The region's key (`_draw_game`'s: the decision panel's prompt and colour, as
-    `panels._panel_key` says all the panel shows, with the language; the header's turn,
-    player, dice, colour and clock as it reads), the screen's language, whether the clock
-    is in its last five minutes (its colour: the clock's text reads "5:00" on both sides of
-    it), the area and the window's size and pixel format."""
-    if name == "prompt":
-        prompt, color = key
-        shown: tuple[Any, ...] = _panel_key(prompt, color or theme.ACCENT)
-    else:
-        deadline = ui.clock_deadline
-        shown = (key, None if deadline is None else deadline - ui.now > 300)
+    from. The region's key (`_draw_game`'s: the header's turn, player, dice, colour and
+    clock as it reads), whether the clock is in its last five minutes (its colour: the
+    clock's text reads "5:00" on both sides of it), the screen's language, the area and
+    the window's size and pixel format."""
+    deadline = ui.clock_deadline
+    shown = (key, None if deadline is None else deadline - ui.now > 300)
     return (name, shown, language(), area.topleft, area.size, surface.get_size(),
             surface.get_bitsize(), surface.get_masks())
 
@@ -744,16 +739,14 @@ def _ahead_key(name: str, key: tuple[Any, ...], area: pygame.Rect, surface: pyga
 def draw_first_ahead(kept: FirstAhead, ui: UiState, surface: pygame.Surface,
                      last: Frame | None) -> bool:
     """Draw ahead, for the state worked out ahead that `kept` was built for (`first_ahead`:
-    its view, prompt and colours), the regions its first frame would draw anew over `last`
-    (the game screen's frame on `surface`) and that are not drawn ahead yet: the header,
-    the decision panel, each as `_draw_game` draws it into its area, into a picture of
-    that area (`REGIONS_AHEAD`), with the UI state as the update leaves it
-    (`ui_after_move`). Only what the first frame would draw at a cost (issue 28, 2026-11-29:
-    each region drawn ahead costs CPU whether its state comes or not): not a region whose
-    key is the one `last` drew (the first frame keeps it), nor the header of the same turn
-    (the first frame paints its right side only, the dice a copy), nor a decision panel
-    without a detail line drawn over it (`keep_forecast_panel` kept it whole: one blit).
-    False when there was nothing to draw."""
+    its view, prompt and colours), the header its first frame would draw whole over `last`
+    (the game screen's frame on `surface`), as `_draw_game` draws it into its area, into a
+    picture of that area (`REGIONS_AHEAD`), with the UI state as the update leaves it
+    (`ui_after_move`). Only where the first frame would draw it at a cost (issue 28,
+    2026-11-29: a picture drawn ahead costs CPU whether its state comes or not): not when
+    its key is the one `last` drew (the first frame keeps it), nor over the same turn (the
+    first frame paints its right side only, the dice a copy), nor when drawn ahead already.
+    False when nothing was drawn."""
     if last is None or last.screen != "game" or last.shape is None or \
             ui.overlay is not None or ui.pin is not None:
         return False
@@ -761,38 +754,24 @@ def draw_first_ahead(kept: FirstAhead, ui: UiState, surface: pygame.Surface,
     areas = _areas_kept.get((size, ui.wifi is None))
     if areas is None or areas[1]:
         return False  # no game screen drawn in regions at this size
+    was = last.regions.get("header")
+    area = areas[0].get("header")
+    if was is None or area is None:
+        return False
     after = kept.after or ui_after_move(ui, kept.view)
-    colors = kept.colors
-    drawn = False
-    for name in ("prompt", "header"):
-        was = last.regions.get(name)
-        area = areas[0].get(name)
-        if was is None or area is None:
-            continue
-        key = (kept.prompt, colors.get(str(kept.prompt.player))) if name == "prompt" else \
-            _header_key(kept.content, after, colors)
-        if was.key == key:
-            continue  # not drawn anew by the first frame
-        if name == "header" and _same_turn(was.key, key):
-            continue  # the first frame paints the right side only, its dice kept (DICE)
-        p = Painter(_window_scratch(surface), *scales(size))
-        game = game_layout(size)
-        if name == "prompt" and _bare(p, game, kept.prompt) is kept.prompt:
-            continue  # its panel kept whole (`keep_forecast_panel`): the first frame blits it
-        full = _ahead_key(name, key, area, surface, after)
-        if full in REGIONS_AHEAD.items:
-            continue
-        scratch = p.surface
-        scratch.fill(theme.BACKGROUND, area)  # the area's margin, as `_fill_around` fills it
-        if name == "prompt":
-            draw_prompt(p, game, kept.prompt, colors, shown=False)
-        else:
-            draw_header(p, game.header, kept.content, after, colors)
-        picture = REGIONS_AHEAD.copy_of(scratch, area)
-        texts, spots = p.texts, p.hotspots
-        REGIONS_AHEAD.put(full, (picture, area.topleft, texts, spots))
-        drawn = True
-    return drawn
+    key = _header_key(kept.content, after, kept.colors)
+    if was.key == key or _same_turn(was.key, key):
+        return False  # kept by the first frame, or its right side only painted anew
+    full = _ahead_key("header", key, area, surface, after)
+    if full in REGIONS_AHEAD.items:
+        return False
+    scratch = _window_scratch(surface)
+    scratch.fill(theme.BACKGROUND, area)  # the area's margin, as `_fill_around` fills it
+    p = Painter(scratch, *scales(size))  # its glyphs kept as the screen's
+    draw_header(p, game_layout(size).header, kept.content, after, kept.colors)
+    REGIONS_AHEAD.put(full, (REGIONS_AHEAD.copy_of(scratch, area), area.topleft, p.texts,
+                             p.hotspots))
+    return True
 
 
 #: the surface `draw_first_ahead` draws on, the window's size and pixel format (one)
@@ -802,8 +781,7 @@ _window_scratches: list[pygame.Surface] = []
 def _window_scratch(like: pygame.Surface) -> pygame.Surface:
     """A surface of `like`'s size and pixel format, made once (again when they change), on
     which `draw_first_ahead` draws a region where the window has it: its texts and touch
-    targets are where the first frame shows them, and a panel kept in PANELS is put back
-    with its very records (1.5 MB at 800x480, 8 MB at 1920x1080)."""
+    targets are where the first frame shows them (1.5 MB at 800x480, 8 MB at 1920x1080)."""
     found = _window_scratches[0] if _window_scratches else None
     if found is None or found.get_size() != like.get_size() or \
             found.get_bitsize() != like.get_bitsize() or found.get_masks() != like.get_masks():

@@ -98,18 +98,11 @@ def draw_header_roll(p: Painter, rect: pygame.Rect, state: Mapping[str, Any],
     from the end of the whose-turn box to the header's right edge, then the dice, the
     roll's total and the clock as `draw_header` draws them; the turn's number and whose
     turn, which end inside their boxes, stay as they are. Returns the rect painted."""
-    pad, inner, _turn_box, _who_box, x, size = _header_boxes(p, rect)
-    painted = header_right(rect, p)
+    pad, inner, _turn_box, who_box, x, size = _header_boxes(p, rect)
+    painted = pygame.Rect(who_box.right, rect.y, rect.right - who_box.right, rect.height)
     p.fill(painted, theme.PANEL)
     _dice_and_clock(p, inner, x, pad, size, table_of(state, ui).turn.dice, ui)
     return painted
-
-
-def header_right(rect: pygame.Rect, p: Painter) -> pygame.Rect:
-    """The part of the header `draw_header_roll` paints (from the end of the whose-turn
-    box to the header's right edge)."""
-    who_box = _header_boxes(p, rect)[3]
-    return pygame.Rect(who_box.right, rect.y, rect.right - who_box.right, rect.height)
 
 
 def header_left(texts: Sequence[DrawnText], rect: pygame.Rect,
@@ -628,28 +621,17 @@ def _panel_key(prompt: Prompt, color: theme.Color) -> tuple[Any, ...]:
                        i18n_language()))
 
 
-def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme.Color],
-                shown: bool = True) -> None:
+def draw_prompt(p: Painter, layout: Any, prompt: Prompt, colors: dict[str, theme.Color]) -> None:
     """The decision panel: what the device waits for, details, the buttons that answer;
     kept whole per what it shows (a prompt seen before is one blit, `painter.PANELS`), on
-    the screen's ground, which it paints itself (its area need not be filled first).
-    `shown=False`: drawn ahead of the frame that may show it (issue 28's fifteenth round,
-    `render.draw_first_ahead`): a panel kept in PANELS is used, but none is kept nor noted
-    as drawn there, nor in `DRAWN`."""
+    the screen's ground, which it paints itself (its area need not be filled first)."""
     color = colors.get(str(prompt.player), theme.ACCENT)
     bare = _bare(p, layout, prompt)
     p.part(_panel_key(bare, color), layout.prompt,
            partial(_draw_prompt, p, layout, bare, color), store=PANELS,
-           ground=theme.BACKGROUND, keep=shown)
+           ground=theme.BACKGROUND)
     if bare is not prompt:  # the line of this move, over the panel kept without it
         _draw_details(p, layout, prompt)
-    if shown:
-        note_drawn(prompt, color)
-
-
-def note_drawn(prompt: Prompt, color: theme.Color) -> None:
-    """Remember `prompt` as a decision panel the screen drew (in `color`), latest last
-    (`DRAWN`, for `keep_prompt_ahead`)."""
     DRAWN[prompt.title] = (prompt, color)
     DRAWN.move_to_end(prompt.title)
     if len(DRAWN) > DRAWN_KEPT:
