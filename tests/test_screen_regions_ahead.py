@@ -108,8 +108,10 @@ def test_every_first_frame_is_the_frame_drawn_from_nothing(
 
 def _poison(loop: ScreenLoop) -> None:
     """Beside each state the session worked out ahead, regions drawn ahead for states
-    that do not come: another player's turn (with a decision panel that says POISON)."""
+    that do not come: another player's turn (with a decision panel that says POISON),
+    drawn before the honest ones, which are drawn again beside them."""
     frame, ui = loop.controller.frame, loop.controller.ui
+    REGIONS_AHEAD.clear()  # the poisoned ones first, the honest ones beside them after
     for kept in list(FIRSTS):
         others = [s.name for s in build_view(kept.content).players
                   if s.name != kept.content.get("current")]
@@ -119,6 +121,8 @@ def _poison(loop: ScreenLoop) -> None:
         after = None if kept.after is None else dataclasses.replace(kept.after, table=view)
         draw_first_ahead(dataclasses.replace(kept, content=content, view=view, prompt=bad,
                                              after=after), ui, loop.surface, frame)
+    for kept in FIRSTS:
+        draw_first_ahead(kept, ui, loop.surface, frame)
 
 
 def test_regions_drawn_for_states_that_did_not_come_are_never_used(
