@@ -4,8 +4,7 @@ draw whole is drawn into a picture kept by everything it shows; a first frame wh
 region key finds one copies it. Through the real screen loop: every
 first frame is pixel for pixel, text for text and touch target for touch target the frame
 drawn from nothing kept, in two languages and two window sizes; a picture drawn for a state
-that does not come, or under another language or clock colour, is never used; a part
-store's spare picture holds the very bytes a fresh copy would."""
+that does not come, or under another language or clock colour, is never used."""
 
 from __future__ import annotations
 
@@ -23,7 +22,6 @@ from companion.screen import render as render_mod
 from companion.screen import texts
 from companion.screen.app import ScreenLoop
 from companion.screen.controller import Controller
-from companion.screen.painter import PartStore
 from companion.screen.render import FIRSTS, REGIONS_AHEAD, draw_first_ahead
 from companion.screen.ui_state import UiState
 from companion.screen.views.prompt import Prompt
@@ -169,36 +167,3 @@ def test_the_key_of_a_header_drawn_ahead_holds_the_clocks_colour_and_the_languag
     assert made != render_mod._ahead_key("header", key, area, pygame.Surface((800, 480), 0, 24),
                                          over)
     assert made != render_mod._ahead_key("header", key, area, pygame.Surface((800, 600)), over)
-
-
-@pytest.mark.parametrize("depth", [32, 24])
-def test_a_part_stores_spare_picture_holds_the_bytes_of_a_fresh_copy(depth: int) -> None:
-    store = PartStore(3, 1 << 30)
-    surface = pygame.Surface((200, 100), 0, depth)
-    area = pygame.Rect(10, 20, 60, 30)
-    for i in range(3):  # a full store of pictures of that size, other pixels
-        old = pygame.Surface(area.size, 0, surface)
-        old.fill((i * 40, 200, 255 - i))
-        store.put(("old", i), (old, (0, 0), [], []))
-    for y in range(surface.get_height()):
-        for x in range(0, surface.get_width(), 7):
-            surface.set_at((x, y), ((x * 3) % 256, (y * 5) % 256, (x + y) % 256))
-    spare = store.items[("old", 0)][0]
-    copied = store.copy_of(surface, area)
-    assert copied is spare  # the spare picture reused, its part gone
-    assert ("old", 0) not in store.items
-    fresh = surface.subsurface(area).copy()
-    assert copied.get_bitsize() == fresh.get_bitsize() == depth
-    assert copied.get_masks() == fresh.get_masks()
-    assert pygame.image.tobytes(copied, "RGBX") == pygame.image.tobytes(fresh, "RGBX")
-
-
-def test_a_spare_is_never_a_picture_of_another_size_or_format() -> None:
-    store = PartStore(2, 1 << 30)
-    surface = pygame.Surface((200, 100), 0, 32)
-    area = pygame.Rect(0, 0, 50, 50)
-    store.put(("a",), (pygame.Surface((50, 40), 0, 32), (0, 0), [], []))
-    store.put(("b",), (pygame.Surface((50, 50), 0, 24), (0, 0), [], []))
-    copied = store.copy_of(surface, area)
-    assert copied.get_size() == (50, 50) and copied.get_bitsize() == 32
-    assert set(store.items) == {("a",), ("b",)}

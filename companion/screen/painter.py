@@ -94,42 +94,6 @@ class PartStore:
                 self.bytes > self.most_bytes:
             self.bytes -= _size(self.items.popitem(last=False)[1][0])
 
-    def copy_of(self, surface: pygame.Surface, area: pygame.Rect) -> pygame.Surface:
-        """The pixels of `area` of `surface` as a picture for a part about to be put: copied
-        into the picture of a part that putting one more would push out (`spare`), which
-        goes now, rather than into a new surface (issue 28's fifteenth round: a fresh
-        surface's pages cost the kernel about 0.7 µs a KB here, 0.25 ms for a decision
-        panel's, more than drawing most parts)."""
-        spare = self.spare(area.size, surface)
-        if spare is None:
-            return surface.subsurface(area).copy()
-        spare.blit(surface, (0, 0), area)  # an opaque copy of the same format: the bytes
-        return spare
-
-    def spare(self, size: tuple[int, int], like: pygame.Surface) -> pygame.Surface | None:
-        """When the store is full: the picture of one of its least recently drawn parts
-        (the oldest SPARE_LOOK) that has `size` and `like`'s pixel format, that part
-        forgotten (its picture is the caller's to draw over); None when none is, or when
-        either is not opaque (a copy by blitting would blend)."""
-        if len(self.items) < self.most or not _opaque(like):
-            return None
-        form = (like.get_bitsize(), like.get_masks())
-        for i, (key, kept) in enumerate(self.items.items()):
-            if i >= SPARE_LOOK:
-                break
-            picture = kept[0]
-            if picture.get_size() == size and _opaque(picture) and \
-                    (picture.get_bitsize(), picture.get_masks()) == form:
-                self.drop(key)
-                return picture
-        return None
-
-    def drop(self, key: tuple[Any, ...]) -> None:
-        """Forget the part kept for `key`."""
-        found = self.items.pop(key, None)
-        if found is not None:
-            self.bytes -= _size(found[0])
-
     def clear(self) -> None:
         """Forget every part."""
         self.items.clear()
@@ -167,17 +131,6 @@ def forget() -> None:
     PANELS.clear()
     BUTTONS.clear()
     DICE.clear()
-
-
-#: how many of a full store's least recently drawn parts `PartStore.spare` looks at
-SPARE_LOOK = 8
-
-
-def _opaque(picture: pygame.Surface) -> bool:
-    """Whether blitting `picture` copies its pixels as they are: no alpha of its pixels
-    nor of the surface, no colour key."""
-    return not picture.get_flags() & pygame.SRCALPHA and picture.get_alpha() is None and \
-        picture.get_colorkey() is None
 
 
 def _size(picture: pygame.Surface) -> int:
@@ -365,7 +318,7 @@ class Painter:
             return
         first_text, first_spot = len(self.texts), len(self.hotspots)
         draw()
-        store.put(full, (store.copy_of(self.surface, area), area.topleft,
+        store.put(full, (self.surface.subsurface(area).copy(), area.topleft,
                          self.texts[first_text:], self.hotspots[first_spot:]))
 
     def _part_key(self, key: tuple[Any, ...], rect: pygame.Rect, area: pygame.Rect,
@@ -406,7 +359,7 @@ class Painter:
         if shown_at is not None and shown_at != at:
             texts, spots = _moved(texts, spots, shown_at[0] - at[0], shown_at[1] - at[1])
             at = shown_at
-        store.put(full, (store.copy_of(self.surface, area), at, texts, spots))
+        store.put(full, (self.surface.subsurface(area).copy(), at, texts, spots))
         return True
 
     def hotspot(self, rect: pygame.Rect, action: str, arg: Any = None) -> None:

@@ -769,7 +769,7 @@ def draw_first_ahead(kept: FirstAhead, ui: UiState, surface: pygame.Surface,
     scratch.fill(theme.BACKGROUND, area)  # the area's margin, as `_fill_around` fills it
     p = Painter(scratch, *scales(size))  # its glyphs kept as the screen's
     draw_header(p, game_layout(size).header, kept.content, after, kept.colors)
-    REGIONS_AHEAD.put(full, (REGIONS_AHEAD.copy_of(scratch, area), area.topleft, p.texts,
+    REGIONS_AHEAD.put(full, (scratch.subsurface(area).copy(), area.topleft, p.texts,
                              p.hotspots))
     return True
 
