@@ -21,6 +21,9 @@ import pygame
 from companion.game.table.records import version_of
 from companion.screen.controller import Controller
 from companion.screen.render import (
+    FIRSTS,
+    FRAMES_AHEAD,
+    draw_first_ahead,
     first_ahead,
     forget_firsts,
     keep_forecast_panel,
@@ -242,6 +245,9 @@ class ScreenLoop:
         #: were asked for
         self.forecasts: list[Any] = []
         self.forecasts_of: object = None
+        #: the first of those, whose first frames' headers are still to draw ahead
+        #: (`render.draw_first_ahead`)
+        self.frames_ahead: list[Any] = []
         #: Python's cyclic collector was switched off by the loop (`_collector_waits`)
         self.collector_held = False
         controller.wake = self._post_wake
@@ -374,7 +380,9 @@ class ScreenLoop:
         a new prompt's words cost up to 1.5 ms of a first frame here); first, the decision
         panels of the states the session worked out ahead (`render.keep_forecast_panel`, issue 28's
         thirteenth round). True when one was laid out (the loop looks for input, then
-        comes back for the next)."""
+        comes back for the next). After the forecasts' panels, the header the first frames
+        of the first FRAMES_AHEAD forecasts would draw whole, drawn into a picture of its
+        area (`render.draw_first_ahead`, issue 28's fifteenth round)."""
         c = self.controller
         frame, state = c.frame, c.state
         if frame is None or frame.screen != "game" or frame.animating or self.follow_up \
@@ -390,12 +398,19 @@ class ScreenLoop:
             if self.forecasts_of is not state:  # the session's next states, once worked out
                 found = self._ahead_states(state)
                 if found is not None:
-                    self.forecasts_of, self.forecasts = state, found
+                    self.forecasts_of, self.forecasts = state, list(found)
+                    self.frames_ahead = list(found[:FRAMES_AHEAD])
                     forget_firsts()  # those of the states before: past
             while self.forecasts:  # their first frames' inputs and panels first: the very
                 forecast = self.forecasts.pop(0)  # prompts a press brings
                 built = first_ahead(forecast, c.ui, c.offers, state)
                 if keep_forecast_panel(forecast, c.ui, size) or built:
+                    return True
+            while self.frames_ahead:  # then the likeliest first frames' headers, drawn
+                forecast = self.frames_ahead.pop(0)
+                kept = next((k for k in FIRSTS if k.state is forecast), None)  # the
+                # likeliest guess of the session's extras only: each costs CPU ahead
+                if kept is not None and draw_first_ahead(kept, c.ui, self.surface, frame):
                     return True
             while self.ahead:
                 if lay_ahead(self.ahead.pop(0), size):
@@ -406,6 +421,7 @@ class ScreenLoop:
         except Exception:  # a guess: what it misses is drawn cold, as before
             log.exception("laying out the next prompts ahead failed")
             self.ahead, self.panels_ahead, self.forecasts = [], [], []
+            self.frames_ahead = []
             self.forecasts_of = state
         return False
 

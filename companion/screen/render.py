@@ -28,7 +28,16 @@ from companion.game.table.view import TableView
 from companion.game.table.view import build as build_view
 from companion.screen import theme
 from companion.screen.layout import GameLayout, scales
-from companion.screen.painter import AHEAD, PANELS, DrawnText, Hotspot, Painter, still_rendered
+from companion.screen.painter import (
+    AHEAD,
+    PANELS,
+    DrawnText,
+    Hotspot,
+    Kept,
+    Painter,
+    PartStore,
+    still_rendered,
+)
 from companion.screen.texts import language, text
 from companion.screen.ui_state import DELTA_SHOWN_S, Same, UiState
 from companion.screen.views.board_map import draw_board, player_colors
@@ -278,6 +287,16 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
         words = header_left(last.regions[name].texts, rect, p) if name == "header" and \
             last is not None and name not in banner and name in last.regions and \
             _same_turn(last.regions[name].key, key(name)) else None
+        ahead = _drawn_ahead(name, key(name), area, surface, ui) if words is None and \
+            last is not None and name in AHEAD_REGIONS and REGIONS_AHEAD.items else None
+        if ahead is not None:  # drawn ahead (`draw_first_ahead`): its pixels as they are
+            picture, _at, kept_texts, kept_spots = ahead  # (a header of the same turn is
+            surface.blit(picture, area)  # not drawn ahead: its right side only, below)
+            dirty.append(area)
+            p.texts += kept_texts
+            p.hotspots += kept_spots
+            frame.regions[name] = Region(key(name), area, p.texts[texts:], p.hotspots[spots:])
+            continue
         if words is not None:  # a roll or the clock: the header's right side only
             p.texts += words
             dirty.append(draw_header_roll(p, rect, state, ui).clip(area))
@@ -499,11 +518,12 @@ def _phones_key(ui: UiState) -> tuple[Any, ...]:
 # place in the store, never a wrong pixel).
 
 
-def ui_after_move(ui: UiState) -> UiState:
+def ui_after_move(ui: UiState, table: TableView | None = None) -> UiState:
     """The screen's UI state as a move's update leaves it for the decision panel: no view
-    of the table yet (the state's own is built), no UNDO question, no dice typed, no
-    dial, no bid steps, no square chosen, no bus ride, no auction clock (a copy)."""
-    return replace(ui, table=None, confirm_undo=False, undo_target=None, dice_entry=[],
+    of the table yet (the state's own is built; `table`: that view), no UNDO question, no
+    dice typed, no dial, no bid steps, no square chosen, no bus ride, no auction clock (a
+    copy)."""
+    return replace(ui, table=table, confirm_undo=False, undo_target=None, dice_entry=[],
                    speed_entry=None, dial=None, bid_steps=0, square_focus=None,
                    bus_ride=False, auction_deadline=None)
 
@@ -534,6 +554,8 @@ class FirstAhead:
     prompt_key: tuple[Any, ...]
     prompt: Prompt
     colors: dict[str, theme.Color]
+    #: the UI state the prompt was built with (`ui_after_move` with `view`)
+    after: UiState | None = None
 
 
 #: the states worked out ahead of the state shown, with what their first frame builds
@@ -590,13 +612,13 @@ def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
         view = build_view(content, offers.open() if offers is not None else ())
         for name in _VIEW_READS:  # built once, on first read: read now, not in the window
             getattr(view, name)
-    after = replace(ui_after_move(ui), table=view)
+    after = ui_after_move(ui, view)
     key = prompt_inputs(content, after)
     if same is not None and any(kept.prompt_key == key for kept in FIRSTS):
         return False
     prompt = build_prompt(content, after)
     FIRSTS.append(FirstAhead(state, content, generation, view, key, prompt,
-                             player_colors(content, after)))
+                             player_colors(content, after), after))
     del FIRSTS[:-FIRSTS_KEPT]
     return True
 
@@ -665,3 +687,108 @@ def _keep_panel(prompt: Prompt, colors: Mapping[str, theme.Color],
     return p.keep_ahead(_panel_key(bare, color), game.prompt,
                         partial(_draw_prompt, p, game, bare, color), PANELS,
                         ground=theme.BACKGROUND, shown_at=shown, unseen=True)
+
+
+# --- the first frame's header drawn ahead (issue 28's fifteenth round) ---------------------
+# For the likeliest state the session worked out ahead (its view and prompt built ahead,
+# `first_ahead`), the loop draws, while the table waits, the header that state's first
+# frame would draw whole (another turn or player: the turn's number, whose turn, the dice,
+# the clock) into a picture of its area, kept by what it shows (the region's key as
+# `_draw_game` makes it, the clock's colour, the screen's language, the window's size and
+# pixel format, the area): that first frame copies the picture instead of drawing the
+# header. A picture is found only by the key the first frame makes from the update's own
+# state and UI state, so one drawn for a state that did not come, or came with other
+# extras, a clock that reads otherwise or another language, is never shown. The decision
+# panel was drawn ahead too at first and dropped (issue 28, 2026-11-29): its panel is kept
+# whole ahead already (`keep_forecast_panel`), only the detail line was left to save, and
+# three in four drawn ahead did not come (the move's square or card unknown ahead).
+
+#: the regions a first frame may copy drawn ahead
+AHEAD_REGIONS = frozenset({"header"})
+#: the pictures drawn ahead: their area's pixels, where the area is, their texts and touch
+#: targets there; at most 8 and 6 MB (a header's area is 0.14 MB at 800x480, 0.8 MB at
+#: 1920x1080)
+REGIONS_AHEAD = PartStore(8, 6 << 20)
+#: how many of the states worked out ahead have their first frames' regions drawn ahead:
+#: the first `GameSession.ahead_states` gives (the game buttons' in the panel's order:
+#: the decision panel's first button that sends a command, most often the one pressed;
+#: each state's regions cost CPU ahead whether it comes or not)
+FRAMES_AHEAD = 1
+
+
+def _drawn_ahead(name: str, key: tuple[Any, ...], area: pygame.Rect, surface: pygame.Surface,
+                 ui: UiState) -> Kept | None:
+    """The picture of region `name` drawn ahead from region key `key` for `area` of
+    `surface` (`draw_first_ahead`), or None."""
+    return REGIONS_AHEAD.get(_ahead_key(name, key, area, surface, ui))
+
+
+def _ahead_key(name: str, key: tuple[Any, ...], area: pygame.Rect, surface: pygame.Surface,
+               ui: UiState) -> tuple[Any, ...]:
+    """What a region's picture drawn ahead is kept by: everything its pixels are drawn
+    from. The region's key (`_draw_game`'s: the header's turn, player, dice, colour and
+    clock as it reads), whether the clock is in its last five minutes (its colour: the
+    clock's text reads "5:00" on both sides of it), the screen's language, the area and
+    the window's size and pixel format."""
+    deadline = ui.clock_deadline
+    shown = (key, None if deadline is None else deadline - ui.now > 300)
+    return (name, shown, language(), area.topleft, area.size, surface.get_size(),
+            surface.get_bitsize(), surface.get_masks())
+
+
+def draw_first_ahead(kept: FirstAhead, ui: UiState, surface: pygame.Surface,
+                     last: Frame | None) -> bool:
+    """Draw ahead, for the state worked out ahead that `kept` was built for (`first_ahead`:
+    its view, prompt and colours), the header its first frame would draw whole over `last`
+    (the game screen's frame on `surface`), as `_draw_game` draws it into its area, into a
+    picture of that area (`REGIONS_AHEAD`), with the UI state as the update leaves it
+    (`ui_after_move`). Only where the first frame would draw it at a cost (issue 28,
+    2026-11-29: a picture drawn ahead costs CPU whether its state comes or not): not when
+    its key is the one `last` drew (the first frame keeps it), nor over the same turn (the
+    first frame paints its right side only, the dice a copy), nor when drawn ahead already.
+    False when nothing was drawn."""
+    if last is None or last.screen != "game" or last.shape is None or \
+            ui.overlay is not None or ui.pin is not None:
+        return False
+    size = surface.get_size()
+    areas = _areas_kept.get((size, ui.wifi is None))
+    if areas is None or areas[1]:
+        return False  # no game screen drawn in regions at this size
+    was = last.regions.get("header")
+    area = areas[0].get("header")
+    if was is None or area is None:
+        return False
+    after = kept.after or ui_after_move(ui, kept.view)
+    key = _header_key(kept.content, after, kept.colors)
+    if was.key == key or _same_turn(was.key, key):
+        return False  # kept by the first frame, or its right side only painted anew
+    full = _ahead_key("header", key, area, surface, after)
+    if full in REGIONS_AHEAD.items:
+        return False
+    scratch = _window_scratch(surface, area.bottom)
+    scratch.fill(theme.BACKGROUND, area)  # the area's margin, as `_fill_around` fills it
+    p = Painter(scratch, *scales(size))  # its glyphs kept as the screen's
+    draw_header(p, game_layout(size).header, kept.content, after, kept.colors)
+    REGIONS_AHEAD.put(full, (scratch.subsurface(area).copy(), area.topleft, p.texts,
+                             p.hotspots))
+    return True
+
+
+#: the surface `draw_first_ahead` draws on: the window's width and pixel format, as tall as
+#: the header's area (one)
+_window_scratches: list[pygame.Surface] = []
+
+
+def _window_scratch(like: pygame.Surface, height: int) -> pygame.Surface:
+    """A surface of `like`'s width and pixel format and `height`, made once (again when
+    they change), on which `draw_first_ahead` draws the header where the window has it (its
+    texts and touch targets where the first frame shows them; the pixel format the
+    window's, whose text edges it blends alike): 0.15 MB at 800x480, 0.9 at 1920x1080,
+    where the window's whole size would hold 1.5 and 8 MB for good."""
+    size = (like.get_width(), max(1, height))
+    found = _window_scratches[0] if _window_scratches else None
+    if found is None or found.get_size() != size or \
+            found.get_bitsize() != like.get_bitsize() or found.get_masks() != like.get_masks():
+        found = pygame.Surface(size, 0, like)
+        _window_scratches[:] = [found]
+    return found
