@@ -152,18 +152,25 @@ def test_regions_drawn_in_another_language_are_never_used(
 
 
 def test_the_key_of_a_header_drawn_ahead_holds_the_clocks_colour_and_the_language() -> None:
+    """The header's own region key holds the clock's colour (its text reads "5:00" on both
+    sides of the last five minutes), and a picture drawn ahead is kept by that key, the
+    language and the window."""
     surface = pygame.Surface((800, 480))
     area = pygame.Rect(0, 0, 800, 40)
-    key = (3, "Ann", (2, 5), (1, 2, 3), "5:00")  # the clock reads 5:00 on both sides
+    state = {"version": 3, "current": "Ann", "players": []}
     over = UiState(now=1000.0, clock_deadline=1300.0005)
     under = UiState(now=1000.0, clock_deadline=1299.9)
-    made = render_mod._ahead_key("header", key, area, surface, over)
-    assert made != render_mod._ahead_key("header", key, area, surface, under)
-    assert made == render_mod._ahead_key("header", key, area, surface, over)
+    key_over = render_mod._header_key(state, over, {})
+    key_under = render_mod._header_key(state, under, {})
+    assert key_over[4][0] == key_under[4][0] == "5:00"  # the same text,
+    assert key_over != key_under  # another colour: drawn again, never a kept picture
+    made = render_mod._ahead_key("header", key_over, area, surface)
+    assert made != render_mod._ahead_key("header", key_under, area, surface)
+    assert made == render_mod._ahead_key("header", key_over, area, surface)
     was = texts.language()
     texts.use_language("nl" if was != "nl" else "en")
-    assert made != render_mod._ahead_key("header", key, area, surface, over)
+    assert made != render_mod._ahead_key("header", key_over, area, surface)
     texts.use_language(was)
-    assert made != render_mod._ahead_key("header", key, area, pygame.Surface((800, 480), 0, 24),
-                                         over)
-    assert made != render_mod._ahead_key("header", key, area, pygame.Surface((800, 600)), over)
+    assert made != render_mod._ahead_key("header", key_over, area,
+                                         pygame.Surface((800, 480), 0, 24))
+    assert made != render_mod._ahead_key("header", key_over, area, pygame.Surface((800, 600)))

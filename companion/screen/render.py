@@ -48,6 +48,7 @@ from companion.screen.views.panels import (
     _draw_prompt,
     _panel_key,
     banner_box,
+    clock_warns,
     draw_banner,
     draw_buttons,
     draw_header,
@@ -287,7 +288,7 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
         words = header_left(last.regions[name].texts, rect, p) if name == "header" and \
             last is not None and name not in banner and name in last.regions and \
             _same_turn(last.regions[name].key, key(name)) else None
-        ahead = _drawn_ahead(name, key(name), area, surface, ui) if words is None and \
+        ahead = _drawn_ahead(name, key(name), area, surface) if words is None and \
             last is not None and name in AHEAD_REGIONS and REGIONS_AHEAD.items else None
         if ahead is not None:  # drawn ahead (`draw_first_ahead`): its pixels as they are
             picture, _at, kept_texts, kept_spots = ahead  # (a header of the same turn is
@@ -467,13 +468,13 @@ def _overlapping(areas: list[pygame.Rect]) -> bool:
 def _header_key(state: Mapping[str, Any], ui: UiState,
                 colors: dict[str, theme.Color]) -> tuple[Any, ...]:
     """What draw_header shows: the turn, whose it is (in their colour), the dice, the timed
-    game's clock as it reads now."""
+    game's clock as it reads now and in its colour."""
     table = table_of(state, ui)
     current = table.current or ""
-    clock = None
+    clock: tuple[str, bool] | None = None
     if ui.clock_deadline is not None:
         remaining = ui.clock_deadline - ui.now
-        clock = format_clock(remaining) if remaining > 0 else ""
+        clock = (format_clock(remaining) if remaining > 0 else "", clock_warns(remaining))
     return (table.turn.number, current, tuple(table.turn.dice), colors.get(current), clock)
 
 
@@ -694,10 +695,10 @@ def _keep_panel(prompt: Prompt, colors: Mapping[str, theme.Color],
 # `first_ahead`), the loop draws, while the table waits, the header that state's first
 # frame would draw whole (another turn or player: the turn's number, whose turn, the dice,
 # the clock) into a picture of its area, kept by what it shows (the region's key as
-# `_draw_game` makes it, the clock's colour, the screen's language, the window's size and
-# pixel format, the area): that first frame copies the picture instead of drawing the
-# header. A picture is found only by the key the first frame makes from the update's own
-# state and UI state, so one drawn for a state that did not come, or came with other
+# `_draw_game` makes it, the clock's text and colour in it; the screen's language, the
+# window's size and pixel format, the area): that first frame copies the picture instead
+# of drawing the header. A picture is found only by the key the first frame makes from the
+# update's own state and UI state, so one drawn for a state that did not come, or came with other
 # extras, a clock that reads otherwise or another language, is never shown. The decision
 # panel was drawn ahead too at first and dropped (issue 28, 2026-11-29): its panel is kept
 # whole ahead already (`keep_forecast_panel`), only the detail line was left to save, and
@@ -716,23 +717,20 @@ REGIONS_AHEAD = PartStore(8, 6 << 20)
 FRAMES_AHEAD = 1
 
 
-def _drawn_ahead(name: str, key: tuple[Any, ...], area: pygame.Rect, surface: pygame.Surface,
-                 ui: UiState) -> Kept | None:
+def _drawn_ahead(name: str, key: tuple[Any, ...], area: pygame.Rect,
+                 surface: pygame.Surface) -> Kept | None:
     """The picture of region `name` drawn ahead from region key `key` for `area` of
     `surface` (`draw_first_ahead`), or None."""
-    return REGIONS_AHEAD.get(_ahead_key(name, key, area, surface, ui))
+    return REGIONS_AHEAD.get(_ahead_key(name, key, area, surface))
 
 
-def _ahead_key(name: str, key: tuple[Any, ...], area: pygame.Rect, surface: pygame.Surface,
-               ui: UiState) -> tuple[Any, ...]:
+def _ahead_key(name: str, key: tuple[Any, ...], area: pygame.Rect,
+               surface: pygame.Surface) -> tuple[Any, ...]:
     """What a region's picture drawn ahead is kept by: everything its pixels are drawn
-    from. The region's key (`_draw_game`'s: the header's turn, player, dice, colour and
-    clock as it reads), whether the clock is in its last five minutes (its colour: the
-    clock's text reads "5:00" on both sides of it), the screen's language, the area and
-    the window's size and pixel format."""
-    deadline = ui.clock_deadline
-    shown = (key, None if deadline is None else deadline - ui.now > 300)
-    return (name, shown, language(), area.topleft, area.size, surface.get_size(),
+    from. The region's key (`_draw_game`'s: the header's turn, player, dice, colour, the
+    clock as it reads and its colour), the screen's language, the area and the window's
+    size and pixel format."""
+    return (name, key, language(), area.topleft, area.size, surface.get_size(),
             surface.get_bitsize(), surface.get_masks())
 
 
@@ -762,7 +760,7 @@ def draw_first_ahead(kept: FirstAhead, ui: UiState, surface: pygame.Surface,
     key = _header_key(kept.content, after, kept.colors)
     if was.key == key or _same_turn(was.key, key):
         return False  # kept by the first frame, or its right side only painted anew
-    full = _ahead_key("header", key, area, surface, after)
+    full = _ahead_key("header", key, area, surface)
     if full in REGIONS_AHEAD.items:
         return False
     scratch = _window_scratch(surface, area.bottom)

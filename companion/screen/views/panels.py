@@ -36,6 +36,16 @@ def format_clock(seconds: float) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
+#: the timed game's last seconds, when the header's clock turns from the accent to red
+CLOCK_WARNING_S = 300
+
+
+def clock_warns(remaining: float) -> bool:
+    """Whether the timed game's clock, `remaining` seconds from its end, is drawn in red
+    (its last five minutes: its text reads "5:00" on both sides of the turn)."""
+    return remaining <= CLOCK_WARNING_S
+
+
 def roll_total(dice: Sequence[Any]) -> int | None:
     """What the dice shown add up to: the white dice and a numbered speed die (the bus and
     Mr. Monopoly add nothing); None with no dice.
@@ -138,8 +148,8 @@ def _dice_and_clock(p: Painter, inner: pygame.Rect, x: int, pad: int, size: int,
     if ui.clock_deadline is not None:
         remaining = ui.clock_deadline - ui.now
         label = text("clock", time=format_clock(remaining)) if remaining > 0 else text("clock_over")
-        p.text(label, right, 18, theme.ACCENT if remaining > 300 else theme.BAD, bold=True,
-               align="right")
+        p.text(label, right, 18, theme.BAD if clock_warns(remaining) else theme.ACCENT,
+               bold=True, align="right")
 
 
 def _header_boxes(p: Painter, rect: pygame.Rect) -> tuple[int, pygame.Rect, pygame.Rect,
