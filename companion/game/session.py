@@ -805,6 +805,8 @@ class GameSession:
         return None
 
     def _run(self) -> None:
+        # before the first request: what its row's commit would do inside a press's window
+        self._journal.ready_for_rows()
         held: _Job | None = None  # a request that came after a clock ran out: next
         #: when the writer finished its last request (monotonic): it works ahead once
         #: `ahead_after_s` passed since with no request
