@@ -386,6 +386,9 @@ class Controller(EntryMixin):
         if has_game(state):
             self.ui.setup = None
         self.sync_language()
+        if old is not None and self._seen[0] is not old:  # the first update since a start:
+            # the view of the state shown so far is the screen's, until the line below
+            self._seen = (old, table_of(old, self.ui))  # (`_reset_entry` compares with it)
         # the session's view of this version (the offers lapsed by its writer before this
         # update), before anything reads table_of: else a view of the state is built too
         self.refresh_table(state)
