@@ -340,3 +340,47 @@ def test_a_press_that_comes_while_the_writer_works_ahead_in_a_timed_game_is_answ
         assert session.submit(ROLL, BUTTON).accepted  # and the table goes on
     finally:
         session.close()
+
+
+def test_a_forecast_s_state_wakes_no_other_thread_to_be_built(
+        table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The public state of a command worked out ahead is built already: its commit hands
+    the listeners' thread no view to build (a wake-up and its CPU inside the press's window,
+    issue 28); whoever reads it first adds the session's extras, and every listener gets
+    the state the session answers with. A command not worked out ahead still has its view
+    built there while the writer waits for the disk."""
+    from companion.game.session import PublicView
+
+    session, _clock = table
+    handed: list[Any] = []
+    queue = session._notices
+
+    class Watched:
+        def put(self, item: Any) -> None:
+            handed.append(item)
+            queue.put(item)
+
+        def get(self) -> Any:
+            return queue.get()
+
+    monkeypatch.setattr(session, "_notices", Watched())
+    told: list[Update] = []
+    heard = threading.Event()
+
+    def listener(update: Update) -> None:
+        told.append(update)
+        heard.set()
+
+    session.add_listener(listener)
+    out = session.submit(ROLL, BUTTON)
+    assert out.accepted and session.ahead_counts()[1] == 1  # the forecast's
+    assert heard.wait(SETTLE_S)
+    assert not any(isinstance(item, PublicView) for item in handed)
+    state = told[0].state
+    assert state == session.state() and "teaching" in state and "card_news" in state
+    session.forecasting = False
+    heard.clear()
+    assert session.submit(PAY, Source("phone", player="Bo")).accepted  # not worked out
+    assert heard.wait(SETTLE_S)
+    assert any(isinstance(item, PublicView) for item in handed)
+    assert told[-1].state == session.state()

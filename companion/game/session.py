@@ -1300,11 +1300,14 @@ class GameSession:
         # the card that is news after a command, from its events (an undo or a redo reads the
         # journal once the row is in it, below)
         card = card_after(self._card, entry.events) if entry.kind == "command" else self._card
+        prepared = forecast.json if forecast is not None else None
         view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": card},
-                          self._json_memory, forecast.json if forecast is not None else None)
+                          self._json_memory, prepared)
         with self._listeners_lock:
             wanted = bool(self._listeners or self._leads)
-        if wanted:  # built on the listeners' thread while this one waits for the disk
+        if wanted and prepared is None:  # built on the listeners' thread while this one
+            # waits for the disk; worked out ahead, it only takes the extras: whoever reads
+            # it first adds them (waking that thread for it cost CPU in a press's window)
             self._notices.put(view)
         try:
             self._journal.append(entry, snap, mark=False)  # its mark: `_finish`
