@@ -148,3 +148,29 @@ def test_a_journal_that_cannot_be_made_ready_still_takes_rows(
     with GameSession.open(tmp_path) as s:
         version = s.version
         assert play(s, 1) == version + 1
+
+
+def test_a_wal_that_cannot_be_begun_after_a_checkpoint_leaves_it_to_the_next_row(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checkpoint copied every page: that is what it reports, even when the write that
+    begins the WAL again fails (a full disk); the next row begins it, as before."""
+    import sqlite3
+
+    saved_game(tmp_path)
+    path = journal_of(tmp_path)
+    journal = Journal.open(path)
+
+    def full(self: Journal) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    try:
+        journal.ready_for_rows()
+        monkeypatch.setattr(Journal, "_begin_wal", full)
+        journal._unchecked = journal_mod.CHECKPOINT_ROWS
+        assert journal.checkpoint() is True
+        assert journal._unchecked == 0
+    finally:
+        journal.close()
+    with GameSession.open(tmp_path) as s:
+        version = s.version
+        assert play(s, 1) == version + 1

@@ -749,12 +749,13 @@ class Journal:
         with self._lock:
             try:
                 complete = self._checkpoint()
-                if complete:  # the WAL begun again now, not by the next press's row
-                    self._begin_wal()
-                return complete
             except sqlite3.Error as exc:
                 self._unchecked = CHECKPOINT_ROWS - CHECKPOINT_RETRY_ROWS
                 raise StorageError(f"WAL not checkpointed: {storage_message(exc)}") from exc
+            if complete:  # the WAL begun again now, not by the next press's row
+                with contextlib.suppress(sqlite3.Error):  # (else by that row, as before)
+                    self._begin_wal()
+            return complete
 
     def _make_room(self) -> None:
         """Under the lock, after a change is answered: zeros written past the WAL's end up
