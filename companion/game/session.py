@@ -893,7 +893,10 @@ class GameSession:
     def _ahead_extras(self, forecast: Forecast) -> None:
         """The writer, for an accepted forecast: what its commit reads of the state after
         it, made now (the offers' facts, the teaching's step); the commit takes them only
-        while they hold (`_commit`)."""
+        while they hold (`_commit`). The screen's copy of the forecast's JSON gets the
+        extras the commit would add as they stand now (the card that is news, the
+        teaching's lessons when planned), so that a move bringing news finds its first
+        frame prepared too; a guess that no longer holds at the commit finds nothing."""
         assert isinstance(forecast.result, Accepted)
         after = forecast.result.state
         if self._offers is not None:
@@ -902,13 +905,19 @@ class GameSession:
         planned = teaching.plan_ahead(
             after.version, forecast.result.events, after,
             new_game=any(isinstance(e, GameStarted) for e in forecast.result.events))
+        extras: JSON = {"card_news": card_after(self._card, forecast.result.events)}
         if planned is not None:
             forecast.teaching = (teaching, *planned)
+            extras["teaching"] = Teaching.public_of(planned[1])
+        if forecast.public is not None:
+            forecast.public.update(extras)
 
     def ahead_states(self, version: int,
                      wake: Callable[[], None] | None = None) -> list[JSON] | None:
-        """The public JSONs (without the session's extras and clocks) of the states the
-        table's game buttons would bring from version `version`, once the writer has worked
+        """The public JSONs (without the clocks; with the session's other extras as the
+        commit would add them now, the teaching's when it could be planned: `_ahead_extras`)
+        of the states the table's game buttons would bring from version `version`, once
+        the writer has worked
         them out ahead; None while it has not (then `wake` is called, once, on the writer,
         when it has), or when `version` is not the version in force. For the table's
         screen to prepare what such a press's first frame would draw anew; never to show,

@@ -572,9 +572,11 @@ def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None
     it would build before drawing: the view of the table with the open offers of `offers`
     (as the session builds it, `GameSession.table`) and its records the frame reads, and
     the prompt with the UI state as the update leaves it; kept in FIRSTS. The forecast
-    lacks what the session adds at the commit (the teaching table, the card that is news,
-    the clocks): they are guessed (`_extras_guessed`), and an update whose state differs
-    from every guess in anything finds nothing. False when kept already (nothing done)."""
+    holds the session's extras as its commit would add them (the card that is news; the
+    teaching table's lessons when they could be planned, `GameSession._ahead_extras`);
+    what it lacks (the clocks, an unplanned teaching) is guessed (`_extras_guessed`), and
+    an update whose state differs from every guess in anything finds nothing. False when
+    kept already (nothing done)."""
     generation = offers.generation if offers is not None else -1
     built = False
     for extras in _extras_guessed(state, shown, ui):
@@ -584,11 +586,11 @@ def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None
 
 def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any],
                     ui: UiState) -> list[dict[str, Any]]:
-    """What the session may add to `state` at its commit, guessed from the state `shown`
-    (its keys `state` lacks): as they are there, and, when `shown` has news (a teaching
-    lesson, the card that is news), the same without it (a move after the news mostly
-    ends it; a move that brings news of its own is not guessed: its first frame builds
-    everything, as before)."""
+    """What the session may add to `state` at its commit that `state` lacks, guessed from
+    the state `shown` (its keys `state` lacks): as they are there, and, when `shown` has
+    news among them (a teaching lesson, the card that is news: from a session that does
+    not give them with its forecasts), the same without it (a move after the news mostly
+    ends it)."""
     extras = {k: v for k, v in shown.items() if k not in state}
     quiet = dict(extras)
     teaching = quiet.get("teaching")
