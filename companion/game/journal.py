@@ -80,6 +80,10 @@ CHECKPOINT_INLINE_ROWS = 4 * CHECKPOINT_ROWS
 #: issue 28). 500 rows of about 4.7 KB fit; SQLite reads frames only up to the first whose
 #: salt and checksum fail, so zeros past the last frame are never taken for one
 WAL_ROOM = 4 << 20
+#: the room is written a page of zeros at a time, this many pages to a system call
+ROOM_PAGE = 4096
+ROOM_PAGES_A_WRITE = 64
+_ZEROS = bytes(ROOM_PAGE)
 #: the `meta` key whose value (the time) is written to begin an empty WAL outside a press
 #: (`Journal.ready_for_rows`, after a checkpoint); nothing reads it
 WAL_BEGUN = "wal_begun"
@@ -778,10 +782,15 @@ class Journal:
             if disk.f_bavail * disk.f_frsize < WAL_ROOM_FREE:
                 return  # a disk this full keeps its space for the rows and the checkpoint
             size = st.st_size
-            chunk = bytes(256 << 10)
             at = size
-            while at < WAL_ROOM:
-                at += os.pwrite(fd, chunk[:WAL_ROOM - at], at)
+            while at < WAL_ROOM:  # one page of zeros written over and over (a big buffer
+                # of zeros, freed at once, stayed in the process's memory)
+                head = (-at) % ROOM_PAGE
+                if head:  # up to the next page boundary first
+                    at += os.pwrite(fd, _ZEROS[:min(head, WAL_ROOM - at)], at)
+                    continue
+                pages = min(ROOM_PAGES_A_WRITE, (WAL_ROOM - at) // ROOM_PAGE)
+                at += os.pwritev(fd, [_ZEROS] * pages, at)
             os.fdatasync(fd)
         except OSError as exc:  # the rows grow the file as before
             log.warning("cannot make room in %s: %s", wal, storage_message(exc))
