@@ -917,11 +917,11 @@ class GameSession:
         """The public JSONs (without the clocks; with the session's other extras as the
         commit would add them now, the teaching's when it could be planned: `_ahead_extras`)
         of the states the table's game buttons would bring from version `version`, once
-        the writer has worked
-        them out ahead; None while it has not (then `wake` is called, once, on the writer,
-        when it has), or when `version` is not the version in force. For the table's
-        screen to prepare what such a press's first frame would draw anew; never to show,
-        tell or send: they are no move (companion.game.ahead). Any thread."""
+        the writer has worked them out ahead; None while it has not (then `wake` is called,
+        once, on the writer, when it has), or when `version` is not the version in force.
+        For the table's screen to prepare what such a press's first frame would draw anew;
+        never to show, tell or send: they are no move (companion.game.ahead). Any
+        thread."""
         if not self.forecasting:
             return []
         self._ahead_wake = wake  # before looking: the writer calls it if it finishes after
