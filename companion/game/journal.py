@@ -499,7 +499,7 @@ class Journal:
             return
         seq, crc = mark
         try:
-            last = int(self._conn.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
+            last = self._newest_seq()
             found = self._row_crc_at(seq)
         except sqlite3.Error as exc:
             raise JournalCorrupt(f"{self.path} is damaged: {exc}") from exc
@@ -521,8 +521,7 @@ class Journal:
         try:
             self._ack_fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o644)
             if fresh or read_ack(self.path) is None:
-                last = int(self._conn.execute("SELECT max(seq) FROM entries").fetchone()[0]
-                           or 0)
+                last = self._newest_seq()
                 self._write_ack(last, self._row_crc_at(last) or 0)
                 _fsync_dir(self.path.parent)
         except OSError as exc:
@@ -648,9 +647,9 @@ class Journal:
                 conn = self._conn
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    last = conn.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0
-                    conn.execute(_INSERT_ENTRY, (last + 1, 0.0, "command", None, "", "", "",
-                                                 0, None, 0))
+                    placeholder = (self._newest_seq() + 1, 0.0, "command", None, "", "", "", 0,
+                                   None, 0)
+                    conn.execute(_INSERT_ENTRY, placeholder)
                 finally:
                     conn.execute("ROLLBACK")
             except sqlite3.Error as exc:
@@ -849,10 +848,14 @@ class Journal:
         """The seq of the newest entry (0 when empty)."""
         with self._lock:
             try:
-                row = self._conn.execute("SELECT max(seq) FROM entries").fetchone()
+                return self._newest_seq()
             except sqlite3.Error as exc:
                 raise self._read_error(exc) from exc
-        return int(row[0] or 0)
+
+    def _newest_seq(self) -> int:
+        """The seq of the newest entry, 0 when empty (under the lock, or while opening;
+        sqlite3.Error as it is)."""
+        return int(self._conn.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
 
     def _read_error(self, exc: sqlite3.Error) -> JournalError:
         if _is_corruption(exc):
