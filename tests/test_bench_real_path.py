@@ -93,6 +93,58 @@ def test_frames_reader_parses_reports_and_times_out() -> None:
         os.close(write)
 
 
+def test_frames_reader_reads_what_the_key_does() -> None:
+    read, write = os.pipe()
+    try:
+        frames = Frames(read)
+        os.write(write, b"F 12.5 9 n 3.5 1000 1500 300 0 decline\nF 13.0 10 g 4 4000 4200 7\n")
+        assert frames.next(1) == (12.5, 9, "n") and frames.verb == "decline"
+        assert frames.next(1) == (13.0, 10, "g") and frames.verb == "-"  # an older reporter
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+class _Screen:
+    """What the bench's reporter reads of the screen's controller: its prompt and state."""
+
+    def __init__(self, version: int, *actions: Any) -> None:
+        from companion.screen.views.prompt import Prompt
+
+        self.state = {"version": version}
+        self.prompt = Prompt("title", [], list(actions), "Ann")
+
+    def current_prompt(self) -> Any:
+        return self.prompt
+
+
+def test_the_bench_presses_what_a_table_presses() -> None:
+    """A purchase is declined at every DECLINE_EVERY-th version (NO), bought otherwise
+    (YES); in the auction that follows the table's player bids (YES) and the banker's
+    gavel closes it once it is offered (PASS GO, "Sold"); the first command otherwise; "-"
+    when no button sends one."""
+    from companion.rules.commands import Bid, Buy, Decline, Roll
+    from companion.screen.app import KEY_BUTTONS
+    from companion.screen.views.prompt import Action
+    from tools.bench.flipwatch import DECLINE_EVERY, _key_for
+
+    keys = {button: key for key, button in KEY_BUTTONS.items()}
+    buy, decline = Action("yes", "Buy", Buy("Ann")), Action("no", "No", Decline("Ann"))
+    versions = range(30, 30 + 3 * DECLINE_EVERY)
+    pressed = [_key_for(_Screen(v, buy, decline), keys) for v in versions]
+    assert pressed.count(("n", "decline")) == 3
+    assert pressed.count(("y", "buy")) == len(pressed) - 3
+    assert all(_key_for(_Screen(v, buy, decline), keys) == ("n", "decline")
+               for v in versions if v % DECLINE_EVERY == 0)
+    bid, sold = Action("yes", "Bid 10", Bid("Ann", 10)), Action("pass_go", "Sold", ui="sold")
+    assert _key_for(_Screen(31, bid, Action("no", "Pass", {"do": "pass", "by": "Ann"})),
+                    keys) == ("y", "bid")
+    assert _key_for(_Screen(32, Action("no", "Pass", {"do": "pass", "by": "Ann"}), sold),
+                    keys) == ("g", "sold")
+    assert _key_for(_Screen(33, Action("roll", "Roll", Roll("Ann"))), keys) == ("r", "roll")
+    assert _key_for(_Screen(33, Action("undo", "Undo", ui="undo")), keys) == ("-", "-")
+
+
 def test_resume_reports_both_games_and_their_ratio() -> None:
     from tools.bench.resume import run_bench
 
@@ -165,6 +217,10 @@ def test_press_times_keys_through_the_real_window() -> None:
     assert r["press.settled_frame_cpu_ms_p99"] <= r["press.settled_frame_cpu_ms_max"]
     assert r["press.settled_frame_flip_ms_p50"] >= r["press.flip_ms_p50"]
     assert r["press.frames_to_settled_mean"] >= 1
+    # every timed press is counted under what it did (the verbs of the bench's table)
+    assert sum(v["presses"] for v in r["press.by_verb"].values()) == r["press.samples"]
+    assert all(0 < v["first_frame_cpu_ms_p50"] <= v["first_frame_cpu_ms_max"]
+               <= r["press.first_frame_cpu_ms_max"] for v in r["press.by_verb"].values())
 
 
 @needs_xvfb

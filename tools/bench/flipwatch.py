@@ -2,10 +2,10 @@
 flipped frame reported on file descriptor FD for the benchmarks.
 
 Nothing of the companion is replaced: `ScreenLoop.draw` is wrapped so that after it one
-line goes to FD, "F TIME VERSION KEY MS CPU AFTER DRAWN FOLLOW": the
+line goes to FD, "F TIME VERSION KEY MS CPU AFTER DRAWN FOLLOW VERB": the
 time (time.monotonic(), the same clock in every process of this machine), the version of
-the state the frame showed, the key whose button would send a command now (from the
-screen's own prompt; "-" if none), how long the draw (render and flip) took, and the
+the state the frame showed, the key a table would press now (from the screen's own prompt,
+`_key_for`; "-" if no button sends a command), how long the draw (render and flip) took, and the
 process's CPU time (time.process_time_ns(): every thread's, ns) right after the flip
 (`display.flip` and `display.update` are wrapped to read the time and the CPU as they
 return, before the loop lets the session's held work go, which would otherwise run on
@@ -15,7 +15,8 @@ just before the line is written (a benchmark takes the CPU from one frame's AFTE
 later frame's CPU), and the process's CPU time during the draw (ns: the render and the
 flip, with whatever another thread ran meanwhile), and FOLLOW: 1 when the loop draws
 another frame at once for the same updates (the frame showed the result first and left the
-board, the cards or the recent moves for the next one, issue 28), else 0.
+board, the cards or the recent moves for the next one, issue 28), else 0, and VERB: what
+KEY does (the command's verb, "sold" for the banker's gavel, "-").
 `ScreenLoop.handle` is wrapped too: "K TIME" when the loop has taken a key press from
 SDL, so that a benchmark can tell the wait for the loop to see a key from the work after
 it; and the session's
@@ -52,17 +53,39 @@ import sys
 import time
 from typing import Any
 
+#: the purchases the bench declines: those offered at a state whose version is a multiple of
+#: this (about a third of them), as a table declines some and auctions them
+DECLINE_EVERY = 3
 
-def _key_for(controller: Any, keys: dict[str, str]) -> str:
-    """The key of the first prompt action that sends a command, else "-"."""
+
+def _key_for(controller: Any, keys: dict[str, str]) -> tuple[str, str]:
+    """The key a table presses next, from the screen's own prompt, and what it does (the
+    command's verb, "sold" for the banker's gavel); ("-", "-") when no button sends a
+    command. The first action that sends a command, except: a purchase is declined (NO) at
+    every DECLINE_EVERY-th version, which opens the auction, where the table's player
+    bids (YES) and the banker's gavel closes it at once (PASS GO, "Sold": the bench's table
+    has no banker PIN and no phones, so nobody else bids). Until issue 28's 2026-11-29
+    midday round the bench pressed the first button only, never NO at a purchase nor an
+    auction: the presses a table makes that the screen had not prepared ahead."""
+    from companion.game.authority import as_json
+
     try:
         prompt = controller.current_prompt()
+        version = int((controller.state or {}).get("version") or 0)
     except Exception:  # the prompt is the screen's business; the bench just waits
-        return "-"
-    for action in prompt.actions:
-        if action.command is not None and action.button in keys:
-            return keys[action.button]
-    return "-"
+        return "-", "-"
+    acts = [a for a in prompt.actions if a.button in keys
+            and (a.command is not None or a.ui == "sold")]
+    verbs = ["sold" if a.command is None else str(as_json(a.command).get("do")) for a in acts]
+    if "sold" in verbs:
+        chosen = verbs.index("sold")
+    elif "decline" in verbs and "buy" in verbs and version % DECLINE_EVERY == 0:
+        chosen = verbs.index("decline")
+    else:
+        chosen = next((i for i, verb in enumerate(verbs) if verb != "sold"), -1)
+    if chosen < 0:
+        return "-", "-"
+    return keys[acts[chosen].button], verbs[chosen]
 
 
 def _python_threads() -> dict[int, int]:
@@ -248,11 +271,12 @@ def install(fd: int) -> None:
         if lines:
             os.write(fd, lines.encode())
         state = self.controller.state or {}
-        key = _key_for(self.controller, keys)
+        key, verb = _key_for(self.controller, keys)
         line = (f"F {flipped:.6f} {int(state.get('version') or 0)} {key} "
                 f"{(flipped - began) * 1000:.3f} {cpu} ")
         follow = int(bool(getattr(self, "follow_up", False)))
-        os.write(fd, f"{line}{time.process_time_ns()} {cpu - drawing} {follow}\n".encode())
+        os.write(fd, f"{line}{time.process_time_ns()} {cpu - drawing} {follow} {verb}\n"
+                 .encode())
 
     submit = GameSession.submit
 

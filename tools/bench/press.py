@@ -43,6 +43,8 @@ class Frames:
         self.draw_cpu_ns = 0  # the process's CPU during the last frame's draw
         #: the loop draws another frame at once after the last one (its result went first)
         self.follow = False
+        #: what the key of the last frame does (its command's verb, "sold", "-")
+        self.verb = "-"
         #: each thread's name and CPU time at the last frame's flip (a "T" line: --threads)
         self.threads: dict[int, tuple[str, int]] = {}
 
@@ -79,6 +81,7 @@ class Frames:
             self.cpu = (int(fields[4]), int(fields[5]))
             self.draw_cpu_ns = int(fields[6])
             self.follow = len(fields) > 7 and fields[7] == "1"
+            self.verb = fields[8] if len(fields) > 8 else "-"
             self.count += 1
             return self.last
 
@@ -166,6 +169,8 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                 last_flip: list[float] = []  # and its flip's end (wall), from the press
                 follow_ups: list[int] = []  # frames from the press to its last one
                 undos = in_a_row = 0
+                #: the first frame's CPU of the presses by what they did (`press.by_verb`)
+                by_verb: dict[str, list[float]] = {}
                 logged: list[dict[str, Any]] = []
                 unanswered: list[str] = []
                 end = time.monotonic() + time_limit_s
@@ -174,11 +179,12 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                     in_a_row = in_a_row + 1 if key == "-" else 0
                     if in_a_row > 3:
                         break
+                    verb = frames.verb
                     if key == "-":  # no button sends a command: an undo question, then yes
                         undos += 1
                         keys.press("u")
                         frames.settle()
-                        key = "y"
+                        key, verb = "y", "undo"
                     idle_cpu = frames.cpu[1]  # the settled frame, its report done
                     before = cpu_ns(child.pid) if threads else {}
                     pressed_cpu = process_cpu_ns(child.pid)  # the instant before the key
@@ -198,13 +204,15 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                         continue
                     timings.append((frame[0] - sent) * 1000)
                     first_cpu.append((frames.cpu[0] - pressed_cpu) / 1e6)
+                    by_verb.setdefault(verb, []).append(first_cpu[-1])
                     settled_cpu.append((frames.cpu[0] - idle_cpu) / 1e6)
                     shown_at = frames.cpu[0]
                     if threads:
                         _count_threads(by_thread, before, frames.threads, len(first_cpu))
                     if log is not None:
                         logged.append({
-                            "key": key, "version": version, "first_cpu": first_cpu[-1],
+                            "key": key, "verb": verb, "version": version,
+                            "first_cpu": first_cpu[-1],
                             "draw_cpu": frames.draw_cpu_ns / 1e6,
                             "threads": {k: round(v[-1], 3) for k, v in by_thread.items()
                                         if v[-1]}})
@@ -253,6 +261,10 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
         if ms:
             found[f"press.first_frame_cpu_ms_p50_{name}"] = round(statistics.median(ms), 3)
             found[f"press.first_frame_cpu_ms_p99_{name}"] = round(percentile(ms, 0.99), 3)
+    found["press.by_verb"] = {
+        verb: {"presses": len(ms), "first_frame_cpu_ms_p50": round(statistics.median(ms), 3),
+               "first_frame_cpu_ms_max": round(max(ms), 3)}
+        for verb, ms in sorted(by_verb.items(), key=lambda kv: -len(kv[1]))}
     per_thread: dict[str, float] = {}  # the kernel's names are all "python": main or not
     for tid, ran in cpu1.items():
         kind = "main thread" if tid == child.pid else "other threads"
