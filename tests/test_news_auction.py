@@ -70,6 +70,9 @@ def test_one_clock_for_the_screen_and_every_phone(app: Flask, game: Any,
     bo, cy = joined(app, "Bo"), joined(app, "Cy")
     assert game.state()["auction_clock"]["seconds_left"] == 30
     assert countdown(bo) is None  # no bid yet: nothing to count down to
+    early = Controller(game, language="en", clock=lambda: 40.0)
+    assert early.ui.auction_deadline is None  # nor on the table's screen, which never
+    assert early.ui.next_change() is None  # ticks for an auction nobody bid in
     bid(game, "Bo", 20)
     clock.now += 12
     assert game.state()["auction_clock"]["seconds_left"] == 18

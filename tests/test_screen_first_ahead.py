@@ -248,3 +248,51 @@ def test_a_move_that_brings_news_finds_its_first_frame_built_ahead(
                 loop.draw()
     print(f"{news} moves with news worked out ahead, {found} found their view built ahead")
     assert news >= 3 and found == news, (news, found)
+
+
+def test_a_declined_purchase_and_the_gavel_find_their_first_frame_built_ahead(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's own presses through the controller, as the press bench makes them
+    (`tools.bench.flipwatch._key_for`: a third of the purchases declined, the auction bid
+    and closed with the banker's gavel): the NO that opens an auction and the gavel that
+    closes it take the session's result worked out ahead and find their view and prompt
+    built ahead (the NO did not: the auction's clock the commit adds was compared, though
+    nothing reads it before a bid; the gavel was not worked out ahead at all), and every
+    first frame is the frame drawn anew (issue 28, 2026-11-29 midday)."""
+    from companion.screen.app import KEY_BUTTONS
+    from tools.bench.flipwatch import _key_for
+
+    monkeypatch.setattr(render_mod, "FIRSTS_KEPT", 8)
+    keys = {button: key for key, button in KEY_BUTTONS.items()}
+    found: dict[str, list[tuple[bool, bool, bool]]] = {"decline": [], "sold": []}
+    with GameSession.open(tmp_path) as session:
+        session.submit(bot_script(seed=5, count=1)[0], BOT)
+        controller, surface, loop = lead_screen(session)
+        for _ in range(400):
+            if all(len(seen) >= 3 for seen in found.values()):
+                break
+            _ahead(loop, session)
+            key, verb = _key_for(controller, keys)
+            assert key != "-", controller.current_prompt()
+            used, version = session.ahead_counts()[1], session.version
+            controller.press(KEY_BUTTONS[key], "keyboard")
+            assert session.version > version, (verb, controller.ui.message)
+            hit = session.ahead_counts()[1] > used
+            table = controller.ui.table
+            loop.draw()  # the first frame
+            frame = controller.frame
+            assert frame is not None
+            if verb in found:
+                found[verb].append((hit, any(k.view is table for k in FIRSTS),
+                                    any(k.prompt is frame.prompt for k in FIRSTS)))
+            reference, whole = _reference(controller, session, surface.get_size())
+            assert frame.prompt == whole.prompt, verb
+            for name, region in frame.regions.items():
+                if name not in frame.pending:
+                    assert _pixels(surface, region.area) == _pixels(reference, region.area), \
+                        (name, verb)
+            while loop.follow_up:
+                loop.draw()
+    print(found)
+    for verb, seen in found.items():
+        assert len(seen) >= 3 and all(all(s) for s in seen), (verb, seen)

@@ -1,5 +1,6 @@
 """The next move worked out ahead (issue 28): while the table is idle, the session's writer
-applies the commands the table's own buttons would send now to the state in force, and
+applies the commands the table's own buttons would send now (and the auction's gavel) to
+the state in force, and
 keeps each result with its public state JSON; when one of those commands comes at that very
 state, the writer takes the result instead of applying the command again.
 
@@ -34,7 +35,8 @@ from companion.rules.events import events_json
 
 JSON = dict[str, Any]
 
-#: the most commands worked out ahead of one state (the four game buttons at most)
+#: the most commands worked out ahead of one state (the four game buttons at most; in an
+#: auction with a bid, its one or two buttons and the gavel)
 FORECASTS = 4
 
 
@@ -74,6 +76,25 @@ class Forecast:
         return self.row
 
 
+def gavel_of(public: JSON) -> JSON | None:
+    """The command that closes the auction of `public` (the public state JSON) at its
+    highest bid, while someone holds one: what the banker's gavel sends (the table's PASS
+    GO, "Sold", companion.screen.controller) and the session's own when the auction's
+    clock runs out (`GameSession._clock_job`); None otherwise.
+
+    >>> gavel_of({"pending": {"kind": "auction", "bidder": "Bo"},
+    ...           "legal": [{"do": "bid", "by": "Ann", "min": 21}, {"do": "close_auction"}]})
+    {'do': 'close_auction'}
+    >>> gavel_of({"pending": {"kind": "auction"}, "legal": [{"do": "close_auction"}]}) is None
+    True
+    """
+    if not (public.get("pending") or {}).get("bidder"):
+        return None
+    offered = next((e for e in public.get("legal") or [] if e.get("do") == "close_auction"),
+                   None)
+    return clean_command(offered) if offered is not None else None
+
+
 class Ahead:
     """The forecasts of the state in force (the writer's)."""
 
@@ -97,12 +118,13 @@ class Ahead:
 
     def plan(self, state: GameState, public: JSON) -> None:
         """Forget every forecast; plan those of `state`, whose public JSON (its "legal")
-        is `public`: what each of the table's game buttons sends now (`buttons_of`), each
-        command once, new games never (an edition's load)."""
+        is `public`: what each of the table's game buttons sends now (`buttons_of`), and
+        in an auction with a bid the gavel (`gavel_of`), each command once, new games never
+        (an edition's load)."""
         self._before, self._version = None, -1  # what another thread reads: `ready`
         self._made = []
         todo: list[JSON] = []
-        for command in buttons_of(public, decider(public)).values():
+        for command in [*buttons_of(public, decider(public)).values(), gavel_of(public)]:
             if command is None or command.get("do") == "new_game":
                 continue
             cleaned = clean_command(command)

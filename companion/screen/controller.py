@@ -488,10 +488,15 @@ class Controller(EntryMixin):
     def _auction_clock(self, old: Mapping[str, Any] | None, state: Mapping[str, Any]) -> None:
         """The auction clock, as the session keeps it for the screen and every phone
         (companion.game.telling.news): it runs out `seconds_left` from this update (the
-        state's, read when it was told; the view's record may have been read earlier)."""
+        state's, read when it was told; the view's record may have been read earlier),
+        while someone holds the highest bid. An auction nobody bid in waits for its bidders
+        (the session's gavel only falls after a bid): no deadline, so the screen neither
+        ticks every second for it nor keys its prompt by it (the prompt shows the seconds
+        with a bid only), and the NO that opens an auction finds its prompt built ahead."""
         decision = table_of(state, self.ui).decision
         clock = state.get("auction_clock") or {}
-        if decision is None or not decision.auction or "seconds_left" not in clock:
+        if decision is None or not decision.auction or decision.bidder is None \
+                or "seconds_left" not in clock:
             self.ui.auction_deadline = None
             return
         self.ui.auction_deadline = self.ui.now + float(clock["seconds_left"])

@@ -557,6 +557,10 @@ class FirstAhead:
     colors: dict[str, theme.Color]
     #: the UI state the prompt was built with (`ui_after_move` with `view`)
     after: UiState | None = None
+    #: keys the commit adds with a value not known ahead that neither the view nor the
+    #: prompt reads (`_unread_extras`): left out of `content`, and of an update's state
+    #: when it is compared with it (`view_ahead`)
+    loose: tuple[str, ...] = ()
 
 
 #: the states worked out ahead of the state shown, with what their first frame builds
@@ -590,8 +594,9 @@ def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any],
     the state `shown` (its keys `state` lacks): as they are there, and, when `shown` has
     news among them (a teaching lesson, the card that is news: from a session that does
     not give them with its forecasts), the same without it (a move after the news mostly
-    ends it)."""
-    extras = {k: v for k, v in shown.items() if k not in state}
+    ends it). Never the auction clock: the commit adds none to a state with no auction
+    open, and one of its own time to a state with one (`_unread_extras`)."""
+    extras = {k: v for k, v in shown.items() if k not in state and k != AUCTION_CLOCK}
     quiet = dict(extras)
     teaching = quiet.get("teaching")
     if isinstance(teaching, Mapping) and teaching.get("lessons"):
@@ -604,9 +609,30 @@ def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any],
     return [extras] if quiet == extras else [extras, quiet]
 
 
+#: the auction clock the session adds to the state of an open auction at its commit
+#: (`GameSession._clocked`: it runs from the commit's time, so no forecast can hold it)
+AUCTION_CLOCK = "auction_clock"
+_AUCTIONS = ("auction", "building_auction")
+
+
+def _unread_extras(state: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys the session adds to `state` at its commit, with a value not known ahead,
+    that the view of the table and the decision panel do not read: the auction clock of an
+    auction nobody bid in yet (the view reads it with a highest bidder only,
+    `build_view`; the panel shows its seconds with a bid only, and the screen counts down
+    from a bid on, `Controller._auction_clock`). Without it, the NO that opens an auction
+    would never find its view and prompt built ahead. An auction with a bid: its clock is
+    read, and its first frame builds them."""
+    pending = state.get("pending") or {}
+    if pending.get("kind") in _AUCTIONS and not pending.get("bidder"):
+        return (AUCTION_CLOCK,)
+    return ()
+
+
 def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
                  offers: OfferStore | None, generation: int) -> bool:
-    """`first_ahead` for one guess, `content` (the forecast `state` with the extras)."""
+    """`first_ahead` for one guess, `content` (the forecast `state` with the extras; the
+    auction clock is not among them, `_extras_guessed`)."""
     same = next((kept for kept in FIRSTS if kept.state is state and
                  kept.offers == generation and kept.content == content), None)
     if same is not None:  # the view kept already: the prompt too, unless the UI changed
@@ -621,7 +647,7 @@ def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
         return False
     prompt = build_prompt(content, after)
     FIRSTS.append(FirstAhead(state, content, generation, view, key, prompt,
-                             player_colors(content, after), after))
+                             player_colors(content, after), after, _unread_extras(content)))
     del FIRSTS[:-FIRSTS_KEPT]
     return True
 
@@ -633,11 +659,15 @@ _VIEW_READS = ("players", "turn", "setup", "decision", "card", "open_offers")
 
 def view_ahead(state: Mapping[str, Any], offers: OfferStore | None) -> TableView | None:
     """The view of the table built ahead (`first_ahead`) for a state equal, key for key,
-    to `state`, with the open offers as they are now; None: none was."""
+    to `state` (but for the keys the view and the prompt do not read, `FirstAhead.loose`),
+    with the open offers as they are now; None: none was."""
     generation = offers.generation if offers is not None else -1
     for kept in FIRSTS:
-        if kept.offers == generation and len(kept.content) == len(state) and \
-                kept.content == state:
+        seen = state
+        if kept.loose and any(k in state for k in kept.loose):  # what neither reads
+            seen = {k: v for k, v in state.items() if k not in kept.loose}
+        if kept.offers == generation and len(kept.content) == len(seen) and \
+                kept.content == seen:
             # the prompts built from it (one per UI state) are now those of `state` itself,
             # equal to what they were built from
             content = kept.content
