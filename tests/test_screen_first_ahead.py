@@ -250,21 +250,22 @@ def test_a_move_that_brings_news_finds_its_first_frame_built_ahead(
     assert news >= 3 and found == news, (news, found)
 
 
-def test_a_declined_purchase_and_the_gavel_find_their_first_frame_built_ahead(
+def test_a_declined_purchase_and_its_auction_find_their_first_frame_built_ahead(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The table's own presses through the controller, as the press bench makes them
     (`tools.bench.flipwatch._key_for`: a third of the purchases declined, the auction bid
-    and closed with the banker's gavel): the NO that opens an auction and the gavel that
-    closes it take the session's result worked out ahead and find their view and prompt
-    built ahead (the NO did not: the auction's clock the commit adds was compared, though
-    nothing reads it before a bid; the gavel was not worked out ahead at all), and every
-    first frame is the frame drawn anew (issue 28, 2026-11-29 midday)."""
+    and closed with the banker's gavel): the NO that opens an auction, the table's bid and
+    the gavel that closes it take the session's result worked out ahead and find their
+    view and prompt built ahead (the NO and the bid did not: the auction clock the commit
+    adds, of its own time, was compared; the gavel was not worked out ahead at all), the
+    view found holds the update's clock, and every first frame is the frame drawn anew
+    (issue 28, 2026-11-29 midday)."""
     from companion.screen.app import KEY_BUTTONS
     from tools.bench.flipwatch import _key_for
 
     monkeypatch.setattr(render_mod, "FIRSTS_KEPT", 8)
     keys = {button: key for key, button in KEY_BUTTONS.items()}
-    found: dict[str, list[tuple[bool, bool, bool]]] = {"decline": [], "sold": []}
+    found: dict[str, list[tuple[bool, bool, bool]]] = {"decline": [], "bid": [], "sold": []}
     with GameSession.open(tmp_path) as session:
         session.submit(bot_script(seed=5, count=1)[0], BOT)
         controller, surface, loop = lead_screen(session)
@@ -285,6 +286,11 @@ def test_a_declined_purchase_and_the_gavel_find_their_first_frame_built_ahead(
             if verb in found:
                 found[verb].append((hit, any(k.view is table for k in FIRSTS),
                                     any(k.prompt is frame.prompt for k in FIRSTS)))
+            # the view found is the update's state's, its auction clock the update's own
+            assert table is not None and table.state == controller.state, verb
+            own = build_view(controller.state or {})
+            assert table.auction_clock == own.auction_clock, verb
+            assert table.decision == own.decision, verb
             reference, whole = _reference(controller, session, surface.get_size())
             assert frame.prompt == whole.prompt, verb
             for name, region in frame.regions.items():

@@ -519,14 +519,16 @@ def _phones_key(ui: UiState) -> tuple[Any, ...]:
 # place in the store, never a wrong pixel).
 
 
-def ui_after_move(ui: UiState, table: TableView | None = None) -> UiState:
+def ui_after_move(ui: UiState, table: TableView | None = None,
+                  auction_deadline: float | None = None) -> UiState:
     """The screen's UI state as a move's update leaves it for the decision panel: no view
     of the table yet (the state's own is built; `table`: that view), no UNDO question, no
-    dice typed, no dial, no bid steps, no square chosen, no bus ride, no auction clock (a
-    copy)."""
+    dice typed, no dial, no bid steps, no square chosen, no bus ride, the auction's
+    deadline `auction_deadline` (none: no bid holds the clock, or it is not known ahead)
+    (a copy)."""
     return replace(ui, table=table, confirm_undo=False, undo_target=None, dice_entry=[],
                    speed_entry=None, dial=None, bid_steps=0, square_focus=None,
-                   bus_ride=False, auction_deadline=None)
+                   bus_ride=False, auction_deadline=auction_deadline)
 
 
 @dataclass(slots=True)
@@ -557,9 +559,8 @@ class FirstAhead:
     colors: dict[str, theme.Color]
     #: the UI state the prompt was built with (`ui_after_move` with `view`)
     after: UiState | None = None
-    #: keys the commit adds with a value not known ahead that neither the view nor the
-    #: prompt reads (`_unread_extras`): left out of `content`, and of an update's state
-    #: when it is compared with it (`view_ahead`)
+    #: keys the commit adds with a value of its own time (`_clock_extras`): left out of
+    #: `content`, and of an update's state when it is compared with it (`view_ahead`)
     loose: tuple[str, ...] = ()
 
 
@@ -582,9 +583,11 @@ def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None
     an update whose state differs from every guess in anything finds nothing. False when
     kept already (nothing done)."""
     generation = offers.generation if offers is not None else -1
+    deadline = _deadline_ahead(state, shown, ui)
     built = False
     for extras in _extras_guessed(state, shown, ui):
-        built = _first_ahead({**state, **extras}, state, ui, offers, generation) or built
+        built = _first_ahead({**state, **extras}, state, ui, offers, generation,
+                             deadline) or built
     return built
 
 
@@ -595,7 +598,7 @@ def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any],
     news among them (a teaching lesson, the card that is news: from a session that does
     not give them with its forecasts), the same without it (a move after the news mostly
     ends it). Never the auction clock: the commit adds none to a state with no auction
-    open, and one of its own time to a state with one (`_unread_extras`)."""
+    open, and one of its own time to a state with one (`_clock_extras`)."""
     extras = {k: v for k, v in shown.items() if k not in state and k != AUCTION_CLOCK}
     quiet = dict(extras)
     teaching = quiet.get("teaching")
@@ -615,24 +618,42 @@ AUCTION_CLOCK = "auction_clock"
 _AUCTIONS = ("auction", "building_auction")
 
 
-def _unread_extras(state: Mapping[str, Any]) -> tuple[str, ...]:
-    """The keys the session adds to `state` at its commit, with a value not known ahead,
-    that the view of the table and the decision panel do not read: the auction clock of an
-    auction nobody bid in yet (the view reads it with a highest bidder only,
-    `build_view`; the panel shows its seconds with a bid only, and the screen counts down
-    from a bid on, `Controller._auction_clock`). Without it, the NO that opens an auction
-    would never find its view and prompt built ahead. An auction with a bid: its clock is
-    read, and its first frame builds them."""
+def _clock_extras(state: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys the session adds to `state` at its commit with a value of the commit's own
+    time, which no forecast holds: the auction clock of an open auction. They are left out
+    of the comparison of an update's state with a state built ahead (`view_ahead`), whose
+    view then takes the update's clock (`TableView.with_auction_clock_of`); the prompt
+    reads the clock through the screen's deadline, known ahead after a bid
+    (`_deadline_ahead`) and none before one. Without it, neither the NO that opens an
+    auction nor a bid would find its view and prompt built ahead."""
     pending = state.get("pending") or {}
-    if pending.get("kind") in _AUCTIONS and not pending.get("bidder"):
-        return (AUCTION_CLOCK,)
-    return ()
+    return (AUCTION_CLOCK,) if pending.get("kind") in _AUCTIONS else ()
+
+
+def _deadline_ahead(state: Mapping[str, Any], shown: Mapping[str, Any],
+                    ui: UiState) -> float | None:
+    """The auction deadline the screen keeps (`Controller._auction_clock`) once the update
+    that brings `state`, worked out ahead of the state `shown`, is applied, as far as it is
+    known now: a new highest bid starts the clock again, its whole length left at the
+    commit (the clock's `seconds` in `shown`, the auction open there); None otherwise (no
+    bid: no deadline; the same highest bid: the clock runs on, and what is left of it at
+    the commit is not known, so the prompt built ahead with none is not found)."""
+    pending, before = state.get("pending") or {}, shown.get("pending") or {}
+    if pending.get("kind") not in _AUCTIONS or not pending.get("bidder"):
+        return None
+    if all(pending.get(k) == before.get(k) for k in ("kind", "square", "building",
+                                                       "highest", "bidder")):
+        return None
+    seconds = (shown.get(AUCTION_CLOCK) or {}).get("seconds")
+    return ui.now + float(seconds) if isinstance(seconds, (int, float)) else None
 
 
 def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
-                 offers: OfferStore | None, generation: int) -> bool:
+                 offers: OfferStore | None, generation: int,
+                 deadline: float | None = None) -> bool:
     """`first_ahead` for one guess, `content` (the forecast `state` with the extras; the
-    auction clock is not among them, `_extras_guessed`)."""
+    auction clock is not among them, `_extras_guessed`), the auction's deadline after the
+    update `deadline` (`_deadline_ahead`)."""
     same = next((kept for kept in FIRSTS if kept.state is state and
                  kept.offers == generation and kept.content == content), None)
     if same is not None:  # the view kept already: the prompt too, unless the UI changed
@@ -641,13 +662,13 @@ def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
         view = build_view(content, offers.open() if offers is not None else ())
         for name in _VIEW_READS:  # built once, on first read: read now, not in the window
             getattr(view, name)
-    after = ui_after_move(ui, view)
+    after = ui_after_move(ui, view, deadline)
     key = prompt_inputs(content, after)
     if same is not None and any(kept.prompt_key == key for kept in FIRSTS):
         return False
     prompt = build_prompt(content, after)
     FIRSTS.append(FirstAhead(state, content, generation, view, key, prompt,
-                             player_colors(content, after), after, _unread_extras(content)))
+                             player_colors(content, after), after, _clock_extras(content)))
     del FIRSTS[:-FIRSTS_KEPT]
     return True
 
@@ -659,22 +680,28 @@ _VIEW_READS = ("players", "turn", "setup", "decision", "card", "open_offers")
 
 def view_ahead(state: Mapping[str, Any], offers: OfferStore | None) -> TableView | None:
     """The view of the table built ahead (`first_ahead`) for a state equal, key for key,
-    to `state` (but for the keys the view and the prompt do not read, `FirstAhead.loose`),
-    with the open offers as they are now; None: none was."""
+    to `state` (but for the auction clock of its commit's time, `FirstAhead.loose`: the
+    view found takes `state`'s), with the open offers as they are now; None: none was."""
     generation = offers.generation if offers is not None else -1
     for kept in FIRSTS:
         seen = state
-        if kept.loose and any(k in state for k in kept.loose):  # what neither reads
+        if kept.loose and any(k in state for k in kept.loose):  # of the commit's time
             seen = {k: v for k, v in state.items() if k not in kept.loose}
         if kept.offers == generation and len(kept.content) == len(seen) and \
                 kept.content == seen:
-            # the prompts built from it (one per UI state) are now those of `state` itself,
-            # equal to what they were built from
-            content = kept.content
+            content, view = kept.content, kept.view
+            clocked = seen is not state
+            if clocked:  # the view of `state` itself, its clock the update's
+                view = view.with_auction_clock_of(state)
+            # the prompts built from it (one per UI state) are now those of `state` itself
+            # (and of its view), equal to what they were built from
             for same in FIRSTS:
-                if same.content is content:
-                    same.prompt_key = (Same(state),) + same.prompt_key[1:]
-            return kept.view
+                if same.content is not content:
+                    continue
+                same.prompt_key = (Same(state), Same(view)) + same.prompt_key[2:]
+                if clocked:  # a second look for `state` finds this very view
+                    same.content, same.view, same.loose = dict(state), view, ()
+            return view
     return None
 
 

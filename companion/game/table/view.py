@@ -11,8 +11,9 @@ are decided here and below.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar, overload
 
 from companion.game.table.buttons import buttons_of, command_for, decider
@@ -338,6 +339,22 @@ class TableView:
         and the button of each, the amounts, the auction's clock (None: none pending)."""
         return decision_of(self._state, self.moves, self.buttons, self.auction_clock)
 
+    def with_auction_clock_of(self, state: Mapping[str, Any]) -> TableView:
+        """This view for `state`: a public state equal to the view's own but for its
+        auction clock, which the session adds at a commit, of the commit's time (so a view
+        built ahead of a move, issue 28, cannot hold it). The records built so far are
+        kept; the clock, and the decision that holds it, are `state`'s."""
+        clock = _auction_clock_of(state)
+        view = copy.copy(self)  # the fields and the records built (its __dict__), shallow
+        object.__setattr__(view, "auction_clock", clock)
+        object.__setattr__(view, "_state", state)
+        decided = self.__dict__.get("decision")
+        if decided is not None:
+            view.__dict__["decision"] = replace(
+                decided, clock=clock if decided.auction and decided.bidder is not None
+                else None)
+        return view
+
     def names(self) -> tuple[str, ...]:
         """The players' names, in seat order (the bankrupt too)."""
         return tuple(p.name for p in self.players)
@@ -430,6 +447,12 @@ def _clock(raw: Any) -> Clock | None:
     return Clock(float(raw["ends_at"]), int(raw.get("seconds_left") or 0))
 
 
+def _auction_clock_of(state: Mapping[str, Any]) -> Clock | None:
+    """The auction clock a view of `state` holds: while someone holds the highest bid."""
+    pending = state.get("pending") or {}
+    return _clock(state.get("auction_clock")) if pending.get("bidder") else None
+
+
 def build(state: Mapping[str, Any], offers: Sequence[Mapping[str, Any]] = ()) -> TableView:
     """The view of a public state JSON (docs/state-json.md) and the open offers.
 
@@ -456,7 +479,7 @@ offer='o1')), {'do': 'buy', 'by': 'Ann'})
         current=current if isinstance(current, str) else None,
         winner=winner if isinstance(winner, str) else None,
         asked=tuple(asked), offers=tuple(dict(o) for o in offers),
-        auction_clock=_clock(state.get("auction_clock")) if pending.get("bidder") else None,
+        auction_clock=_auction_clock_of(state),
         game_clock=_clock(state.get("clock")),
         buttons=buttons_of(state, by), decider=by,
         waiting_on=waiting_on(state), moves=moves, _state=state)
