@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 from companion.game import authority, going_back
 from companion.game.ahead import Ahead, Forecast
@@ -202,6 +202,10 @@ class PublicView:
         return out
 
 
+#: an undo's card that is news, not known without reading the journal (`_commit`)
+_UNKNOWN = object()
+
+
 def _refused(version: int, code: str, message: str, params: JSON | None = None) -> Outcome:
     return Outcome(accepted=False, version=version, code=code, message=message,
                    params=dict(params or {}))
@@ -263,6 +267,10 @@ class GameSession:
         self._started = journal.game_started() if state is not None else None
         #: the card that is news (companion.game.telling.news), kept by the writer thread only
         self._card: JSON | None = self._card_in_force() if state is not None else None
+        #: the card that was news after each row of `_states` (`self._card` then): an undo
+        #: goes back to the state after such a row, and to its card, without reading the
+        #: journal's recent rows again (`_card_in_force`: 5 ms of a press's window here)
+        self._cards: OrderedDict[int, JSON | None] = OrderedDict([(seq, self._card)])
         #: the open auction and when its clock (re)started: the one clock of the table
         self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
                                                                    clock())
@@ -1237,7 +1245,10 @@ class GameSession:
         back = going_back.brought_back(self._journal, self._stacks.taken.get(target, []))
         entry = Entry(self._seq + 1, self._clock(), "undo", target, job.source, undone.command,
                       [Undone(target, undone.command), *back], after.version, None)
-        return self._commit(entry, after)
+        # the card that was news in the state gone back to, when this process had it; a
+        # move brought back with it (a jump's) may change it: then read from the journal
+        return self._commit(entry, after,
+                            card=self._cards.get(applied - 1, _UNKNOWN) if not back else _UNKNOWN)
 
     def _undo_to(self, job: _Job) -> tuple[Outcome, Update | None]:
         seq = job.command.get("seq")
@@ -1287,12 +1298,14 @@ class GameSession:
                       original.rng)
         return self._commit(entry, after)
 
-    def _commit(self, entry: Entry, after: GameState,
-                forecast: Forecast | None = None) -> tuple[Outcome, Update | None]:
+    def _commit(self, entry: Entry, after: GameState, forecast: Forecast | None = None,
+                card: object = _UNKNOWN) -> tuple[Outcome, Update | None]:
         """Journal the entry; only when that succeeded does the table move on. `forecast`:
         the command's worked out ahead (companion.game.ahead), whose result `after` is:
         its public JSON, and the offers' facts and the teaching's step it holds (the
-        teaching's only while the teaching did not change since)."""
+        teaching's only while the teaching did not change since). `card`: of an undo, the
+        card that is news in the state it goes back to, when known (`_cards`); else, as
+        for a redo or a jump, it is read from the journal once the row is in it."""
         due = needs_snapshot(entry, self._stacks.last_snapshot)
         # a snapshot replay cannot make goes in the row; one that shortens a replay after it
         snap = snapshot_of(after) if due and must_snapshot(entry) else None
@@ -1306,11 +1319,16 @@ class GameSession:
                 new_game=any(isinstance(e, GameStarted) for e in entry.events)
                 and entry.kind != "undo", choose=self._teach_next)
         self._teach_next = None
-        # the card that is news after a command, from its events (an undo or a redo reads the
-        # journal once the row is in it, below)
-        card = card_after(self._card, entry.events) if entry.kind == "command" else self._card
+        # the card that is news after a command, from its events; after an undo, the card of
+        # the state it goes back to when known (`_cards`); else (a redo, a jump) it is read
+        # from the journal once the row is in it, below
+        known = entry.kind == "command" or (entry.kind == "undo" and card is not _UNKNOWN)
+        if entry.kind == "command":
+            news = card_after(self._card, entry.events)
+        else:
+            news = cast("JSON | None", card) if known else self._card
         prepared = forecast.json if forecast is not None else None
-        view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": card},
+        view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": news},
                           self._json_memory, prepared)
         with self._listeners_lock:
             wanted = bool(self._listeners or self._leads)
@@ -1339,9 +1357,8 @@ class GameSession:
             self._seq = entry.seq
             self._news_fresh = (entry.seq, events)
         self._state = after
-        # a command folds its events in; an undo or redo derives it again from the journal
-        if entry.kind == "command":
-            self._card = card
+        if known:
+            self._card = news
         else:  # the view is built again with the card the journal now gives
             self._card = self._card_in_force()
             view = PublicView(after, {"teaching": Teaching.public_of(step),
@@ -1354,8 +1371,11 @@ class GameSession:
             self._offers.lapse(facts if facts is not None else Facts.of_state(after), events)
         self._view = view
         self._states[entry.seq] = after
+        self._cards[entry.seq] = self._card
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
+        while len(self._cards) > STATE_CACHE:
+            self._cards.popitem(last=False)
         # the followers and the teaching's file before the answer, or for the screen's own
         # press after its first frame (`_run`): before the next change either way
         self._after = _After(any(isinstance(e, GameStarted) for e in entry.events),
