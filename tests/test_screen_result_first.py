@@ -51,6 +51,9 @@ class Watch:
         controller.first_frame = self.loop.first_frame  # as the running loop installs it
         self.split = 0  # first frames that left regions for the next one
         self.left: set[str] = set()  # the regions some first frame left
+        #: first frames after which a banner went and a region under it was still left for
+        #: the next frame (what it covered put back instead of the region drawn again)
+        self.banner_went = 0
         self.loop.draw()  # whole
 
     def after_update(self, why: str) -> None:
@@ -89,6 +92,14 @@ class Watch:
             reference = pygame.Surface(surface.get_size())
             whole = render(c.state, c.ui, reference)
         drawn = set(frame.regions) - frame.pending
+        if last.banner is not None and last.banner != frame.banner:
+            # the banner that went: what it covered put back (`Frame.under`), the regions
+            # under it not drawn again for it
+            assert last.under is not None and last.under[0] == last.banner[1], why
+            before = before.copy()
+            before.blit(last.under[1], last.under[0])
+            self.banner_went += any(frame.regions[name].area.colliderect(last.banner[1])
+                                    for name in frame.pending)
         for name in frame.pending:  # left as it was: its pixels, texts and touch targets
             area = frame.regions[name].area
             assert frame.regions[name] is last.regions[name], (why, name)
@@ -179,6 +190,7 @@ def test_the_result_goes_first_and_the_rest_follows_to_the_whole_frame(
     watch = _play(tmp_path, size, players, moves=60)
     assert watch.split > 30, "most moves' first frames left regions for the next"
     assert {"board", "players"} <= watch.left, "the board and the cards came a frame later"
+    assert watch.banner_went >= 2, "a banner that went left the regions under it for later"
     assert watch.loop.first_frame.late == 0
 
 

@@ -98,6 +98,10 @@ class Frame:
     shape: tuple[Any, ...] | None = None
     #: the banner as drawn: what it said and where (None: none)
     banner: tuple[Any, pygame.Rect] | None = None
+    #: the pixels the banner covers, as they were before it was drawn over them (its box
+    #: and a copy): the frame the banner leaves puts them back instead of drawing again
+    #: every region under it (`_draw_game`)
+    under: tuple[pygame.Rect, pygame.Surface] | None = None
     #: the regions which this frame left as they were, changed or not yet compared (the
     #: result went first): the next frame must compare them and draw those that changed;
     #: their entries in `regions` (keys, texts, touch targets) are still those on the screen
@@ -254,7 +258,15 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
     dirty: list[pygame.Rect] = []
     banner: set[str] = set()  # regions under a banner shown, gone or changed
     forced: set[str] = set()  # of them, those a banner left: painted again in this frame
-    if last is not None and last.banner != frame.banner:
+    old = last.banner if last is not None else None
+    under = last.under if last is not None else None
+    if old is not None and old != frame.banner and under is not None and under[0] == old[1]:
+        # what the banner covered, as it was: no region under it is drawn again for it (a
+        # banner that goes, after an undo or a refusal, cost the next press's first frame
+        # the players' cards, the board and the phones' corner, 1.5-2 ms here, issue 28)
+        surface.blit(under[1], under[0])
+        dirty.append(under[0])
+    elif last is not None and last.banner != frame.banner:
         gone = [b[1] for b in (last.banner, frame.banner) if b is not None]
         banner = {name for name, area in areas.items() if any(area.colliderect(b) for b in gone)}
         if last.banner is not None:  # the gaps between the regions under it too
@@ -313,10 +325,34 @@ def _draw_game(p: Painter, state: Mapping[str, Any], ui: UiState,
         frame.regions[name] = Region(key(name), area, p.texts[texts:], p.hotspots[spots:])
     if box is not None and (last is None or frame.banner != last.banner
                             or any(a.colliderect(box) for a in dirty)):
+        frame.under = _under_banner(surface, box, dirty, last if last is not None
+                                    and frame.banner == last.banner else None)
         draw_banner(p, game.banner, ui, upward=True)  # the header stays readable
         if last is not None:
             dirty.append(box)
+    elif box is not None and last is not None:  # the same banner over the same pixels
+        frame.under = last.under
     frame.dirty = None if last is None else dirty
+
+
+def _under_banner(surface: pygame.Surface, box: pygame.Rect, dirty: list[pygame.Rect],
+                  same: Frame | None) -> tuple[pygame.Rect, pygame.Surface] | None:
+    """What the banner about to be drawn in `box` covers (`Frame.under`), before it does:
+    a new banner's, a copy of the box (the old banner's pixels put back, or the regions
+    under it drawn again: `_draw_game`); the same banner drawn again over regions drawn
+    anew (`same`: the frame that drew it last), its copy with only what was drawn since
+    (`dirty`) taken again, since the rest of the box shows the banner itself."""
+    if not surface.get_rect().contains(box):
+        return None
+    kept = same.under if same is not None else None
+    if kept is None or kept[0] != box:
+        return box, surface.subsurface(box).copy()
+    picture = kept[1]
+    for rect in dirty:
+        part = rect.clip(box)
+        if part.width > 0 and part.height > 0:
+            picture.blit(surface, part.move(-box.x, -box.y), part)
+    return box, picture
 
 
 #: the regions whose drawing paints its own ground over the whole of its rect (the header's
