@@ -619,11 +619,10 @@ def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None
     an update whose state differs from every guess in anything finds nothing. False when
     kept already (nothing done)."""
     generation = offers.generation if offers is not None else -1
-    deadline = _deadline_ahead(state, shown, ui)
     built = False
     for extras in _extras_guessed(state, shown, ui):
         built = _first_ahead({**state, **extras}, state, ui, offers, generation,
-                             deadline) or built
+                             shown) or built
     return built
 
 
@@ -651,34 +650,34 @@ def _extras_guessed(state: Mapping[str, Any], shown: Mapping[str, Any],
 #: the auction clock the session adds to the state of an open auction at its commit
 #: (`GameSession._clocked`: it runs from the commit's time, so no forecast can hold it)
 AUCTION_CLOCK = "auction_clock"
-_AUCTIONS = ("auction", "building_auction")
 
 
-def _clock_extras(state: Mapping[str, Any]) -> tuple[str, ...]:
-    """The keys the session adds to `state` at its commit with a value of the commit's own
-    time, which no forecast holds: the auction clock of an open auction. They are left out
+def _clock_extras(view: TableView) -> tuple[str, ...]:
+    """The keys the session adds to the state of `view` at its commit with a value of the
+    commit's own time, which no forecast holds: the auction clock of an open auction. They
+    are left out
     of the comparison of an update's state with a state built ahead (`view_ahead`), whose
     view then takes the update's clock (`TableView.with_auction_clock_of`); the prompt
     reads the clock through the screen's deadline, known ahead after a bid
     (`_deadline_ahead`) and none before one. Without it, neither the NO that opens an
     auction nor a bid would find its view and prompt built ahead."""
-    pending = state.get("pending") or {}
-    return (AUCTION_CLOCK,) if pending.get("kind") in _AUCTIONS else ()
+    decision = view.decision
+    return (AUCTION_CLOCK,) if decision is not None and decision.auction else ()
 
 
-def _deadline_ahead(state: Mapping[str, Any], shown: Mapping[str, Any],
-                    ui: UiState) -> float | None:
+def _deadline_ahead(view: TableView, shown: Mapping[str, Any], ui: UiState) -> float | None:
     """The auction deadline the screen keeps (`Controller._auction_clock`) once the update
-    that brings `state`, worked out ahead of the state `shown`, is applied, as far as it is
-    known now: a new highest bid starts the clock again, its whole length left at the
+    whose view is `view`, worked out ahead of the state `shown`, is applied, as far as it
+    is known now: a new highest bid starts the clock again, its whole length left at the
     commit (the clock's `seconds` in `shown`, the auction open there); None otherwise (no
     bid: no deadline; the same highest bid: the clock runs on, and what is left of it at
     the commit is not known, so the prompt built ahead with none is not found)."""
-    pending, before = state.get("pending") or {}, shown.get("pending") or {}
-    if pending.get("kind") not in _AUCTIONS or not pending.get("bidder"):
+    after, before = view.decision, table_of(shown, ui).decision
+    if after is None or not after.auction or after.bidder is None:
         return None
-    if all(pending.get(k) == before.get(k) for k in ("kind", "square", "building",
-                                                       "highest", "bidder")):
+    if before is not None and (before.kind, before.square, before.building, before.highest,
+                               before.bidder) == (after.kind, after.square, after.building,
+                                                  after.highest, after.bidder):
         return None
     seconds = (shown.get(AUCTION_CLOCK) or {}).get("seconds")
     return ui.now + float(seconds) if isinstance(seconds, (int, float)) else None
@@ -686,10 +685,9 @@ def _deadline_ahead(state: Mapping[str, Any], shown: Mapping[str, Any],
 
 def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
                  offers: OfferStore | None, generation: int,
-                 deadline: float | None = None) -> bool:
+                 shown: Mapping[str, Any]) -> bool:
     """`first_ahead` for one guess, `content` (the forecast `state` with the extras; the
-    auction clock is not among them, `_extras_guessed`), the auction's deadline after the
-    update `deadline` (`_deadline_ahead`)."""
+    auction clock is not among them, `_extras_guessed`)."""
     same = next((kept for kept in FIRSTS if kept.state is state and
                  kept.offers == generation and kept.content == content), None)
     if same is not None:  # the view kept already: the prompt too, unless the UI changed
@@ -698,13 +696,13 @@ def _first_ahead(content: dict[str, Any], state: Mapping[str, Any], ui: UiState,
         view = build_view(content, offers.open() if offers is not None else ())
         for name in _VIEW_READS:  # built once, on first read: read now, not in the window
             getattr(view, name)
-    after = ui_after_move(ui, view, deadline)
+    after = ui_after_move(ui, view, _deadline_ahead(view, shown, ui))
     key = prompt_inputs(content, after)
     if same is not None and any(kept.prompt_key == key for kept in FIRSTS):
         return False
     prompt = build_prompt(content, after)
     FIRSTS.append(FirstAhead(state, content, generation, view, key, prompt,
-                             player_colors(content, after), after, _clock_extras(content)))
+                             player_colors(content, after), after, _clock_extras(view)))
     del FIRSTS[:-FIRSTS_KEPT]
     return True
 
