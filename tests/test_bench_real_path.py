@@ -182,8 +182,11 @@ def test_run_reports_memory_cpu_threads_and_wakeups() -> None:
 def test_press_times_keys_through_the_real_window() -> None:
     from tools.bench.press import run_bench
 
-    r = run_bench(samples=5)
+    r = run_bench(samples=5, undos_timed=2)
     assert r["press.samples"] == 5
+    # after them, UNDOs of a declined purchase timed apart (the table's own decision)
+    assert r["press.undo_presses"] == 2
+    assert 0 < r["press.undo_first_frame_cpu_ms_p50"] <= r["press.undo_first_frame_cpu_ms_max"]
     assert 0 < r["press.flip_ms_p50"] <= r["press.flip_ms_p99"] <= r["press.flip_ms_max"]
     assert r["press.frames"] >= 6  # the first frame and one per press at least
     assert 0 < r["press.key_taken_ms_p50"] <= r["press.key_taken_ms_p99"]
@@ -231,7 +234,7 @@ def test_press_tells_which_thread_spent_the_first_frame_s_cpu() -> None:
     so a little more), never more than a press's whole CPU."""
     from tools.bench.press import run_bench
 
-    r = run_bench(samples=6, threads=True)
+    r = run_bench(samples=6, threads=True, undos_timed=0)
     split = r["press.first_frame_cpu_by_thread_ms"]
     assert {"MainThread", "session", "listeners"} <= set(split)
     assert all(0 <= t["p50"] <= t["p99"] and t["mean"] >= 0 for t in split.values())

@@ -22,6 +22,9 @@ from tools.bench.journal import build_journal, percentile
 from tools.bench.proc import Companion, Xvfb, cpu_ns, have_xvfb, process_cpu_ns
 
 SAMPLES = 250
+#: after the timed presses: how many UNDOs are timed apart (`undo_presses`), and for how long
+UNDOS = 8
+UNDO_LIMIT_S = 30.0
 WINDOW = "800x480"
 
 
@@ -119,7 +122,8 @@ def windowed(data_dir: Path, display: str, threads: bool = False,
 
 def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
               threads: bool = False, log: Path | None = None,
-              profile: Path | None = None, switches: Path | None = None) -> dict[str, Any]:
+              profile: Path | None = None, switches: Path | None = None,
+              undos_timed: int = UNDOS) -> dict[str, Any]:
     """press.flip_ms_p50/p99 over `samples` presses (fewer if `time_limit_s` runs out).
     With `threads` (a probe: reading every thread's time costs the companion CPU after each
     flip, so its other figures are not the bench's), also which thread spent the first
@@ -237,6 +241,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                 if shown_at is not None:
                     after_cpu.append((process_cpu_ns(child.pid) - shown_at) / 1e6)
                 cpu1, frames1 = cpu_ns(child.pid), frames.count
+                undo_cpu = undo_presses(keys, frames, child.pid, undos_timed, UNDO_LIMIT_S)
                 if log is not None:
                     import json
 
@@ -261,6 +266,10 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
         if ms:
             found[f"press.first_frame_cpu_ms_p50_{name}"] = round(statistics.median(ms), 3)
             found[f"press.first_frame_cpu_ms_p99_{name}"] = round(percentile(ms, 0.99), 3)
+    found["press.undo_presses"] = float(len(undo_cpu))
+    if undo_cpu:
+        found["press.undo_first_frame_cpu_ms_p50"] = round(statistics.median(undo_cpu), 3)
+        found["press.undo_first_frame_cpu_ms_max"] = round(max(undo_cpu), 3)
     found["press.by_verb"] = {
         verb: {"presses": len(ms), "first_frame_cpu_ms_p50": round(statistics.median(ms), 3),
                "first_frame_cpu_ms_max": round(max(ms), 3)}
@@ -309,6 +318,46 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
             sum(ran - cpu0.get(tid, 0) for tid, ran in cpu1.items()) / 1e6 / len(timings), 2),
         "press.frames_per_move": round((frames1 - frames0) / len(timings), 2),
     }
+
+
+def undo_presses(keys: Any, frames: Frames, pid: int, count: int,
+                 limit_s: float) -> list[float]:
+    """After the timed presses (outside their figures): up to `count` UNDOs as a table makes
+    them, each of a purchase it has just declined (the table's own decision, which its UNDO
+    may take back; the companion's dice and cards it may not): at a purchase NO, then UNDO
+    and the question's YES, timed as a press from that YES to the first frame with the
+    undo; between two, the table's presses (`flipwatch._key_for`) to the next purchase.
+    Each undo's first frame CPU (ms), as `press.first_frame_cpu_ms`."""
+    out: list[float] = []
+    end = time.monotonic() + limit_s
+
+    def newer(version: int) -> bool:
+        while (frame := frames.next(5.0)) is not None and frame[1] <= version:
+            pass
+        return frame is not None
+
+    while len(out) < count and time.monotonic() < end:
+        _t, version, key = frames.settle()
+        if key == "-":
+            break
+        if frames.verb not in ("buy", "decline"):  # on to the next purchase
+            keys.press(key)
+            if not newer(version):
+                break
+            continue
+        keys.press("n")  # NO: the auction opens
+        if not newer(version):
+            break
+        _t, version, _key = frames.settle()
+        keys.press("u")  # the question (the screen's own: no new version)
+        frames.settle()
+        pressed = process_cpu_ns(pid)
+        keys.press("y")
+        if not newer(version):
+            break
+        out.append((frames.cpu[0] - pressed) / 1e6)
+    frames.settle()
+    return out
 
 
 def _count_threads(by_thread: dict[str, list[float]], before: dict[int, int],
