@@ -655,12 +655,12 @@ AUCTION_CLOCK = "auction_clock"
 def _clock_extras(view: TableView) -> tuple[str, ...]:
     """The keys the session adds to the state of `view` at its commit with a value of the
     commit's own time, which no forecast holds: the auction clock of an open auction. They
-    are left out
-    of the comparison of an update's state with a state built ahead (`view_ahead`), whose
-    view then takes the update's clock (`TableView.with_auction_clock_of`); the prompt
-    reads the clock through the screen's deadline, known ahead after a bid
-    (`_deadline_ahead`) and none before one. Without it, neither the NO that opens an
-    auction nor a bid would find its view and prompt built ahead."""
+    are left out of the comparison of an update's state with a state built ahead
+    (`view_ahead`), whose view then takes the update's clock
+    (`TableView.with_auction_clock_of`); the prompt reads the clock through the screen's
+    deadline, known ahead after a bid (`_deadline_ahead`) and none before one. Without it,
+    neither the NO that opens an auction nor a bid would find its view and prompt built
+    ahead."""
     decision = view.decision
     return (AUCTION_CLOCK,) if decision is not None and decision.auction else ()
 
