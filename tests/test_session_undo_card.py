@@ -35,13 +35,11 @@ def test_an_undo_goes_back_to_the_card_of_its_state(tmp_path: Path,
     the card that is news in the state JSON is the journal's (the way it was read before),
     and no undo read it from the journal. A session opened again has only its last row's
     card: an undo of an older state reads the journal, and is right too."""
-    from companion.game.session import GameSession as Session
-
-    truth = Session._card_in_force
+    truth = GameSession._card_in_force
     reads = _counting(monkeypatch)
     script = bot_script(seed=11, count=260)
     undone_with_a_card = 0
-    session = Session.open(tmp_path)
+    session = GameSession.open(tmp_path)
     try:
         for i, command in enumerate(script):
             assert session.submit(command, BANKER).accepted
@@ -60,7 +58,7 @@ def test_an_undo_goes_back_to_the_card_of_its_state(tmp_path: Path,
                 assert session.state().get("card_news") == truth(session), i
             if i == 130:  # opened again: the undo of an older state reads the journal
                 session.close()
-                session = Session.open(tmp_path)
+                session = GameSession.open(tmp_path)
                 before = len(reads)
                 assert session.undo(BANKER).accepted and session.undo(BANKER).accepted
                 assert len(reads) > before

@@ -88,6 +88,13 @@ class Frames:
             self.count += 1
             return self.last
 
+    def newer(self, version: int, timeout: float = 5.0) -> tuple[float, int, str] | None:
+        """The first frame showing a version newer than `version` (the frames before it
+        read past), or None when none came within `timeout` of a frame."""
+        while (frame := self.next(timeout)) is not None and frame[1] <= version:
+            pass
+        return frame
+
     def settle(self, quiet_s: float = 0.04, limit_s: float = 5.0) -> tuple[float, int, str]:
         """Read frames until none came for `quiet_s` (an animation ended); the last one."""
         deadline = time.monotonic() + limit_s
@@ -197,8 +204,7 @@ def run_bench(samples: int = SAMPLES, time_limit_s: float = 100.0,
                     shown_at = None
                     counted = frames.count
                     sent = keys.press(key)
-                    while (frame := frames.next(5.0)) is not None and frame[1] <= version:
-                        pass
+                    frame = frames.newer(version)
                     if frame is None:  # refused, or lost on the way: said, not timed
                         taken_at = "taken" if frames.key_taken >= sent else "never taken"
                         unanswered.append(f"{key} at version {version} ({taken_at})")
@@ -330,30 +336,24 @@ def undo_presses(keys: Any, frames: Frames, pid: int, count: int,
     Each undo's first frame CPU (ms), as `press.first_frame_cpu_ms`."""
     out: list[float] = []
     end = time.monotonic() + limit_s
-
-    def newer(version: int) -> bool:
-        while (frame := frames.next(5.0)) is not None and frame[1] <= version:
-            pass
-        return frame is not None
-
     while len(out) < count and time.monotonic() < end:
         _t, version, key = frames.settle()
         if key == "-":
             break
         if frames.verb not in ("buy", "decline"):  # on to the next purchase
             keys.press(key)
-            if not newer(version):
+            if frames.newer(version) is None:
                 break
             continue
         keys.press("n")  # NO: the auction opens
-        if not newer(version):
+        if frames.newer(version) is None:
             break
         _t, version, _key = frames.settle()
         keys.press("u")  # the question (the screen's own: no new version)
         frames.settle()
         pressed = process_cpu_ns(pid)
         keys.press("y")
-        if not newer(version):
+        if frames.newer(version) is None:
             break
         out.append((frames.cpu[0] - pressed) / 1e6)
     frames.settle()
