@@ -384,3 +384,28 @@ def test_a_forecast_s_state_wakes_no_other_thread_to_be_built(
     assert heard.wait(SETTLE_S)
     assert any(isinstance(item, PublicView) for item in handed)
     assert told[-1].state == session.state()
+
+
+def test_the_gavel_worked_out_ahead_is_the_bankers_still(tmp_path: Path) -> None:
+    """In an auction with a bid the writer works the gavel out ahead (`ahead.gavel_of`), and
+    the authority still decides who may send it: the highest bidder's phone is refused
+    (only the banker closes an auction, or the table's clock) and takes nothing worked out
+    ahead; the banker's gavel takes the result worked out ahead."""
+    session = opened(tmp_path, FakeClock(), True)
+    try:
+        assert session.submit({"do": "new_game", "edition": "classic-eur", "players":
+                               ["Ann", "Bo", "Cy"], "seed": 3}, TABLE).accepted
+        for command in ({"do": "roll", "dice": [1, 2]}, {"do": "decline"}):
+            assert session.submit(command, TABLE).accepted
+        bo = Source("phone", player="Bo")
+        assert session.submit({"do": "bid", "by": "Bo", "amount": 20}, bo).accepted
+        assert session.ahead_settled(5.0)
+        used = session.ahead_counts()[1]
+        refused = session.submit({"do": "close_auction"}, bo)
+        assert not refused.accepted and refused.code == "banker_only"
+        assert session.ahead_counts()[1] == used
+        assert session.state()["pending"]["kind"] == "auction"
+        assert session.submit({"do": "close_auction"}, TABLE).accepted
+        assert session.ahead_counts()[1] == used + 1  # the gavel worked out ahead
+    finally:
+        session.close()
