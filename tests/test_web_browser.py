@@ -72,6 +72,14 @@ def phone(browser: Any, server: ServerHandle, who: str, pin: str = "") -> Any:
     return page
 
 
+def settled(page: Any, version: int) -> None:
+    """Wait until `page` shows `version` and nothing more will redraw it: no command or
+    reading of its live part in flight (body[data-busy]), and the stream's last word
+    (body[data-seen]) is that version too, so no late update is on its way."""
+    quiet = f"body:not([data-busy])[data-shown='{version}'][data-seen='{version}']"
+    expect(page.locator(quiet)).to_have_count(1)
+
+
 def test_buy_seen_live_then_auction_trade_and_undo(browser: Any, server: ServerHandle,
                                                     game: Any, shots: Path) -> None:
     ann = phone(browser, server, "player:Ann")
@@ -533,11 +541,12 @@ def test_a_second_tap_waits_and_selling_asks_first(browser: Any, server: ServerH
     ann.wait_for_selector("body[data-live='1']")
     asked: list[str] = []
     ann.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    bought = game.version + 1
     ann.get_by_role("button", name="Buy", exact=True).click()  # her own move: "Undo" shows
+    settled(ann, bought)  # the tap's answer and the stream's update both drawn
     card = ann.locator("article.deed[data-square='1']")
     build = card.get_by_role("button", name="Build")
     expect(build).to_be_enabled()
-    expect(build).to_be_visible()  # a live update may be redrawing the page just now
     build.scroll_into_view_if_needed()  # below a lesson of the teaching table, say
     box = build.bounding_box()
     assert box is not None
@@ -547,6 +556,7 @@ def test_a_second_tap_waits_and_selling_asks_first(browser: Any, server: ServerH
     ann.mouse.click(x, y)
     ann.mouse.click(x, y)  # the double tap
     expect(card.locator(".state")).to_contain_text("1 house")
+    settled(ann, before + 1)  # no late redraw: the page's time stands still for its buttons
     under = "([x, y]) => document.elementFromPoint(x, y).closest('button')?.textContent"
     assert str(ann.evaluate(under, [x, y])).startswith("Sell a building")  # the new meaning
     ann.mouse.click(x, y)  # a late second tap, on the redrawn page

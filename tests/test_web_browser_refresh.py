@@ -101,3 +101,25 @@ def test_a_page_behind_its_stream_or_in_another_game_reads_again(
         expect(p.locator("body")).to_have_attribute("data-shown", str(out.version))
     assert len(asked["worth"]) == 3 and len(asked["rules"]) == 2
     expect(worth.locator("#live")).to_contain_text("1 sample")  # the new game's chart
+
+
+def test_the_page_says_while_it_waits_for_the_server(browser: Any,  # noqa: F811
+                                                     server: ServerHandle,  # noqa: F811
+                                                     game: Any) -> None:  # noqa: F811
+    """body[data-busy] from a tap until the page has drawn the tap's answer: held here while
+    the command's answer is held back, and gone once the page shows the new version (what a
+    test, or a person, waits for before looking at the page)."""
+    assert game.submit({"do": "roll", "dice": [1, 2]}, TABLE).accepted
+    ann = phone(browser, server, "player:Ann")
+    held: list[Any] = []
+    ann.route("**/api/commands", lambda route: held.append(route))  # the tap waits here
+    busy = ann.locator("body[data-busy]")
+    expect(busy).to_have_count(0)
+    with ann.expect_request(lambda r: "/api/commands" in r.url, timeout=5000):
+        ann.get_by_role("button", name="Buy", exact=True).click()
+    expect(busy).to_have_count(1)
+    expect(ann.locator("body")).to_have_attribute("data-shown", str(game.version))
+    bought = game.version + 1
+    held[0].continue_()
+    expect(ann.locator(f"body:not([data-busy])[data-shown='{bought}']")).to_have_count(1)
+    assert game.version == bought

@@ -131,6 +131,16 @@
 
   let inFlight = null;
   let again = false;
+  // body[data-busy] while the page waits for the server (a command or form sent, its live
+  // part read again): once it is gone and the page shows the version the stream last said
+  // (body[data-shown] == body[data-seen]), nothing redraws the page until the next news.
+  let sending = 0;
+  const busy = () => document.body.toggleAttribute("data-busy", sending > 0 || inFlight !== null);
+  async function whileBusy(send) {
+    sending += 1;
+    busy();
+    try { return await send(); } finally { sending -= 1; busy(); }
+  }
   function refresh() {
     if (!live || !live.dataset.partial) return;
     if (inFlight) { again = true; return; }
@@ -160,10 +170,13 @@
       .finally(() => {
         inFlight = null;
         if (again) { again = false; refresh(); }
+        busy();
       });
+    busy();
   }
 
-  async function post(url, body) {
+  const post = (url, body) => whileBusy(() => postNow(url, body));
+  async function postNow(url, body) {
     let data = {};
     let status = 0;
     try {
@@ -208,7 +221,8 @@
     slot.textContent = message || "";
     slot.hidden = !message;
   }
-  async function sendForm(form, submitter) {
+  const sendForm = (form, submitter) => whileBusy(() => sendFormNow(form, submitter));
+  async function sendFormNow(form, submitter) {
     const body = new URLSearchParams(new FormData(form));
     if (submitter && submitter.name) body.append(submitter.name, submitter.value);
     formError(form, "");
