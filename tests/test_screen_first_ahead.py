@@ -302,3 +302,78 @@ def test_a_declined_purchase_and_its_auction_find_their_first_frame_built_ahead(
     print(found)
     for verb, seen in found.items():
         assert len(seen) >= 3 and all(all(s) for s in seen), (verb, seen)
+
+
+def test_the_undo_of_a_declined_purchase_finds_its_first_frame_built_ahead(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's UNDO as the press bench times it (`tools.bench.press.undo_presses`): at a
+    purchase NO, then UNDO (the screen's question) and its YES. While the question is open,
+    the loop's idle work builds the state the UNDO brings (`GameSession.undo_ahead`): the
+    YES finds its view and prompt built ahead, the session's commit takes the public JSON
+    built ahead (no JSON is built in the press), and the first frame is the frame drawn
+    anew (issue 28, 2026-11-29 afternoon: the UNDO was the one press that found nothing)."""
+    from companion.game.applying import StateJsonMemory
+    from companion.screen.app import KEY_BUTTONS
+    from tools.bench.flipwatch import _key_for
+
+    keys = {button: key for key, button in KEY_BUTTONS.items()}
+    builds: list[int] = []
+    real = StateJsonMemory.state_json
+
+    def counted(self: StateJsonMemory, *args: Any, **kwargs: Any) -> Any:
+        builds.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(StateJsonMemory, "state_json", counted)
+    undone = 0
+    with GameSession.open(tmp_path) as session:
+        session.submit(bot_script(seed=5, count=1)[0], BOT)
+        controller, surface, loop = lead_screen(session)
+        for _ in range(400):
+            if undone >= 3:
+                break
+            _ahead(loop, session)
+            key, verb = _key_for(controller, keys)
+            assert key != "-", controller.current_prompt()
+            if verb not in ("buy", "decline"):
+                controller.press(KEY_BUTTONS[key], "keyboard")
+                loop.draw()
+                while loop.follow_up:
+                    loop.draw()
+                continue
+            controller.press("no", "keyboard")  # the auction opens
+            loop.draw()
+            while loop.follow_up:
+                loop.draw()
+            _ahead(loop, session)
+            controller.press("undo", "keyboard")  # the question, the screen's own
+            assert controller.ui.confirm_undo
+            loop.draw()
+            _ahead(loop, session)
+            version, before = session.version, len(builds)
+            controller.press("yes", "keyboard")
+            assert session.version == version + 1, controller.ui.message
+            assert len(builds) == before, "the undo built its JSON in the press"
+            table = controller.ui.table
+            loop.draw()  # the first frame
+            frame = controller.frame
+            assert frame is not None and frame.prompt is not None
+            assert any(k.view is table for k in FIRSTS), "the undo's view was not built ahead"
+            assert any(k.prompt is frame.prompt for k in FIRSTS), "nor its prompt"
+            assert table is not None and table.state == controller.state
+            reference, whole = _reference(controller, session, surface.get_size())
+            assert frame.prompt == whole.prompt
+            for name, region in frame.regions.items():
+                if name not in frame.pending:
+                    assert _pixels(surface, region.area) == _pixels(reference, region.area), \
+                        name
+            while loop.follow_up:
+                loop.draw()
+            reference, whole = _reference(controller, session, surface.get_size())
+            assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(reference, "RGB")
+            undone += 1
+            controller.press("no", "keyboard")  # declined again: on with the game
+            loop.draw()
+            while loop.follow_up:
+                loop.draw()
+    assert undone >= 3

@@ -271,6 +271,10 @@ class GameSession:
         #: goes back to the state after such a row, and to its card, without reading the
         #: journal's recent rows again (`_card_in_force`: 5 ms of a press's window here)
         self._cards: OrderedDict[int, JSON | None] = OrderedDict([(seq, self._card)])
+        #: the JSON of the state the table's UNDO would bring, built ahead (`undo_ahead`):
+        #: (the state in force then, the state gone back to, its JSON); the writer's `_undo`
+        #: takes it while both are still those
+        self._undo_json: tuple[GameState, GameState, JSON] | None = None
         #: the open auction and when its clock (re)started: the one clock of the table
         self._auction: tuple[tuple[object, ...] | None, float] = (auction_key(state),
                                                                    clock())
@@ -949,6 +953,37 @@ class GameSession:
             except Exception:  # a face's bug must not stop the game
                 log.exception("waking %r for the forecasts failed", wake)
 
+    def undo_ahead(self, version: int) -> JSON | None:
+        """The public JSON (without the clocks; with the card that is news and the teaching's
+        lessons as the commit would add them) of the state an UNDO would bring at `version`:
+        the state before the move on top of the undo stack, when this process keeps it and
+        the card that was news in it; None otherwise, or when `version` is not in force.
+        For the table's screen to prepare that UNDO's first frame while its question is
+        open (issue 28: the one press nothing was worked out ahead for); never to show, tell
+        or send: it is no move. The writer's `_undo` takes the JSON built here while the
+        table did not change since. Any thread: it reads what the writer keeps, and gives
+        up when the writer moved on meanwhile."""
+        if not self.forecasting:
+            return None
+        state = self._state
+        undo = self._stacks.undo
+        if state is None or state.version != version or not undo:
+            return None
+        applied, target = undo[-1]
+        if self._stacks.taken.get(target):  # moves brought back with it: the journal's
+            return None
+        before = self._states.get(applied - 1)
+        card = self._cards.get(applied - 1, _UNKNOWN)
+        if before is None or card is _UNKNOWN:
+            return None
+        after = with_version(before, version + 1)
+        built = self._json_memory.state_json(after)
+        step = self._teaching.plan(after.version, [], after)
+        if self._state is not state:  # the writer moved on: what was read may not fit
+            return None
+        self._undo_json = (state, before, built)
+        return {**built, "teaching": Teaching.public_of(step), "card_news": card}
+
     def ahead_settled(self, timeout: float) -> bool:
         """Wait until the writer has worked out ahead what it will of the state in force
         (tests, tools); whether it had within `timeout` seconds."""
@@ -1247,8 +1282,12 @@ class GameSession:
                       [Undone(target, undone.command), *back], after.version, None)
         # the card that was news in the state gone back to, when this process had it; a
         # move brought back with it (a jump's) may change it: then read from the journal
+        kept, self._undo_json = self._undo_json, None
+        built = kept[2] if kept is not None and kept[0] is self._state and kept[1] is before \
+            and not back else None  # its JSON built ahead (`undo_ahead`) while nothing changed
         return self._commit(entry, after,
-                            card=self._cards.get(applied - 1, _UNKNOWN) if not back else _UNKNOWN)
+                            card=self._cards.get(applied - 1, _UNKNOWN) if not back else _UNKNOWN,
+                            built=built)
 
     def _undo_to(self, job: _Job) -> tuple[Outcome, Update | None]:
         seq = job.command.get("seq")
@@ -1299,13 +1338,15 @@ class GameSession:
         return self._commit(entry, after)
 
     def _commit(self, entry: Entry, after: GameState, forecast: Forecast | None = None,
-                card: object = _UNKNOWN) -> tuple[Outcome, Update | None]:
+                card: object = _UNKNOWN, built: JSON | None = None
+                ) -> tuple[Outcome, Update | None]:
         """Journal the entry; only when that succeeded does the table move on. `forecast`:
         the command's worked out ahead (companion.game.ahead), whose result `after` is:
         its public JSON, and the offers' facts and the teaching's step it holds (the
         teaching's only while the teaching did not change since). `card`: of an undo, the
         card that is news in the state it goes back to, when known (`_cards`); else, as
-        for a redo or a jump, it is read from the journal once the row is in it."""
+        for a redo or a jump, it is read from the journal once the row is in it. `built`:
+        of an undo, the public JSON of `after` built ahead (`undo_ahead`), without extras."""
         due = needs_snapshot(entry, self._stacks.last_snapshot)
         # a snapshot replay cannot make goes in the row; one that shortens a replay after it
         snap = snapshot_of(after) if due and must_snapshot(entry) else None
@@ -1327,7 +1368,7 @@ class GameSession:
             news = card_after(self._card, entry.events)
         else:
             news = cast("JSON | None", card) if known else self._card
-        prepared = forecast.json if forecast is not None else None
+        prepared = forecast.json if forecast is not None else built
         view = PublicView(after, {"teaching": Teaching.public_of(step), "card_news": news},
                           self._json_memory, prepared)
         with self._listeners_lock:

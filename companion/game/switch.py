@@ -247,6 +247,10 @@ class SessionHolder:
         """The game in use's next states worked out ahead (GameSession.ahead_states)."""
         return self._session.ahead_states(version, wake)
 
+    def undo_ahead(self, version: int) -> JSON | None:
+        """The state the game in use's UNDO would bring, built ahead (GameSession.undo_ahead)."""
+        return self._session.undo_ahead(version)
+
     def keep_offers(self, offers: OfferStore) -> None:
         """The table's open offers, kept by the game in use and by every game switched to
         (a switch clears them: they were offers in the other game)."""

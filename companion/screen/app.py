@@ -245,6 +245,9 @@ class ScreenLoop:
         #: were asked for
         self.forecasts: list[Any] = []
         self.forecasts_of: object = None
+        #: the state for which the state its UNDO would bring was asked, while the UNDO
+        #: question was open (`_undo_ahead`)
+        self.undo_ahead_of: object = None
         #: the first of those, whose first frames' headers are still to draw ahead
         #: (`render.draw_first_ahead`)
         self.frames_ahead: list[Any] = []
@@ -401,6 +404,14 @@ class ScreenLoop:
                     self.forecasts_of, self.forecasts = state, list(found)
                     self.frames_ahead = list(found[:FRAMES_AHEAD])
                     forget_firsts()  # those of the states before: past
+            if c.ui.confirm_undo and self.undo_ahead_of is not state:  # its YES is next
+                self.undo_ahead_of = state
+                undone = self._undo_ahead(state)
+                if undone is not None:
+                    built = first_ahead(undone, c.ui, c.offers, state)
+                    self.frames_ahead.insert(0, undone)  # its header next
+                    if keep_forecast_panel(undone, c.ui, size) or built:
+                        return True
             while self.forecasts:  # their first frames' inputs and panels first: the very
                 forecast = self.forecasts.pop(0)  # prompts a press brings
                 built = first_ahead(forecast, c.ui, c.offers, state)
@@ -434,6 +445,12 @@ class ScreenLoop:
             return []
         found: list[Any] | None = ask(version_of(state), self._post_wake)
         return found
+
+    def _undo_ahead(self, state: Any) -> Any:
+        """The state the table's UNDO would bring from `state` (`GameSession.undo_ahead`),
+        built ahead while its question is open; None when the session gives none."""
+        ask = getattr(self.controller.session, "undo_ahead", None)
+        return ask(version_of(state)) if ask is not None else None
 
     def wait_events(self, timeout_ms: int) -> list[pygame.event.Event]:
         """Input events, waiting up to `timeout_ms` for one or for a wake from a thread

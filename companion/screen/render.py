@@ -603,7 +603,7 @@ class FirstAhead:
 #: the states worked out ahead of the state shown, with what their first frame builds
 #: (`first_ahead`); at most FIRSTS_KEPT, the oldest forgotten first
 FIRSTS: list[FirstAhead] = []
-FIRSTS_KEPT = 8  # four forecasts at most, two guesses of the extras each
+FIRSTS_KEPT = 10  # four forecasts at most and an UNDO's state, two guesses of the extras each
 
 
 def first_ahead(state: Mapping[str, Any], ui: UiState, offers: OfferStore | None,
