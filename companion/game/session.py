@@ -966,10 +966,12 @@ class GameSession:
         if not self.forecasting:
             return None
         state = self._state
-        undo = self._stacks.undo
-        if state is None or state.version != version or not undo:
+        if state is None or state.version != version:
             return None
-        applied, target = undo[-1]
+        try:
+            applied, target = self._stacks.undo[-1]
+        except IndexError:  # nothing to undo (or the writer took it back just now)
+            return None
         if self._stacks.taken.get(target):  # moves brought back with it: the journal's
             return None
         before = self._states.get(applied - 1)
