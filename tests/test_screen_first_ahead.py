@@ -312,19 +312,18 @@ def test_the_undo_of_a_declined_purchase_finds_its_first_frame_built_ahead(
     YES finds its view and prompt built ahead, the session's commit takes the public JSON
     built ahead (no JSON is built in the press), and the first frame is the frame drawn
     anew (issue 28, 2026-11-29 afternoon: the UNDO was the one press that found nothing)."""
-    from companion.game.applying import StateJsonMemory
     from companion.screen.app import KEY_BUTTONS
+    from tests.test_session_undo_ahead import count_json_builds
     from tools.bench.flipwatch import _key_for
 
     keys = {button: key for key, button in KEY_BUTTONS.items()}
-    builds: list[int] = []
-    real = StateJsonMemory.state_json
+    builds = count_json_builds(monkeypatch)
 
-    def counted(self: StateJsonMemory, *args: Any, **kwargs: Any) -> Any:
-        builds.append(1)
-        return real(self, *args, **kwargs)
+    def settle() -> None:  # the press's first frame and those that follow it at once
+        loop.draw()
+        while loop.follow_up:
+            loop.draw()
 
-    monkeypatch.setattr(StateJsonMemory, "state_json", counted)
     undone = 0
     with GameSession.open(tmp_path) as session:
         session.submit(bot_script(seed=5, count=1)[0], BOT)
@@ -337,14 +336,10 @@ def test_the_undo_of_a_declined_purchase_finds_its_first_frame_built_ahead(
             assert key != "-", controller.current_prompt()
             if verb not in ("buy", "decline"):
                 controller.press(KEY_BUTTONS[key], "keyboard")
-                loop.draw()
-                while loop.follow_up:
-                    loop.draw()
+                settle()
                 continue
             controller.press("no", "keyboard")  # the auction opens
-            loop.draw()
-            while loop.follow_up:
-                loop.draw()
+            settle()
             _ahead(loop, session)
             controller.press("undo", "keyboard")  # the question, the screen's own
             assert controller.ui.confirm_undo
@@ -373,7 +368,5 @@ def test_the_undo_of_a_declined_purchase_finds_its_first_frame_built_ahead(
             assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(reference, "RGB")
             undone += 1
             controller.press("no", "keyboard")  # declined again: on with the game
-            loop.draw()
-            while loop.follow_up:
-                loop.draw()
+            settle()
     assert undone >= 3

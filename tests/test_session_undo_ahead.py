@@ -18,8 +18,9 @@ BANKER = Source("script", banker=True)
 CLOCKS = ("auction_clock", "clock")
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the session's public JSON builds (`StateJsonMemory.state_json`)."""
+def count_json_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the session's public JSON builds (`StateJsonMemory.state_json`), one item a
+    build (the screen's tests count them too)."""
     builds: list[int] = []
     real = StateJsonMemory.state_json
 
@@ -40,7 +41,7 @@ def test_the_state_built_ahead_is_the_state_the_undo_brings(
     """After every command of a bot game (cards drawn, auctions, lessons of the teaching
     table on): the state built ahead is the state after the undo (but for the clocks of
     its commit's time), and the undo built no JSON of its own; the redo puts the game back."""
-    builds = _counting(monkeypatch)
+    builds = count_json_builds(monkeypatch)
     compared = 0
     with GameSession.open(tmp_path) as session:
         for i, command in enumerate(bot_script(seed=11, count=220)):
@@ -65,7 +66,7 @@ def test_what_was_built_ahead_of_another_state_is_not_taken(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Built ahead, then another move: the undo of that move builds its own JSON, the
     state it goes back to."""
-    builds = _counting(monkeypatch)
+    builds = count_json_builds(monkeypatch)
     script = bot_script(seed=11, count=40)
     with GameSession.open(tmp_path) as session:
         for command in script[:30]:
