@@ -55,6 +55,7 @@ from web_remote.security import (
 )
 from web_remote.store import Persister
 from web_remote.views import api, banker, going_back, join, pages, story
+from web_remote.views.fragments import fragment
 from web_remote.worth import WorthRecorder
 
 DEFAULTS: dict[str, Any] = {
@@ -494,6 +495,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n._, i18n.ngettext, newstyle=True)
+    app.jinja_env.globals["fragment"] = fragment  # parts drawn again only when changed
     app.wsgi_app = MoveFastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_before)
     app.after_request(_after)

@@ -122,6 +122,39 @@ def reads_again(payload: Any, page: str, player: str | None) -> bool:
     return not isinstance(named, list) or player in named
 
 
+#: the moves the bench makes for a table, the first its game offers (`table_move`)
+TABLE_VERBS = ("roll", "buy", "draw", "pay_fine", "use_card", "end_turn", "bankrupt")
+
+
+def table_move(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The next move of the table's game as its players would make it from their phones:
+    the first of `TABLE_VERBS` its state offers to a player (None: none)."""
+    for verb in TABLE_VERBS:
+        for move in state.get("legal") or ():
+            if move.get("do") == verb and isinstance(move.get("by"), str):
+                return {"do": verb, "by": move["by"]}
+    return None
+
+
+def _reads_after(child: Companion, phones: list[HttpPhone], seated: set[str],
+                 payload: Any) -> tuple[int, int]:
+    """Every phone whose page would read its live part again after this state event does
+    (`reads_again`: a player's phone on Me, a spectator's on Table); the companion's CPU
+    for those reads (ns) and how many phones read."""
+    reads = 0
+    before = cpu_ns(child.pid)
+    for k, phone in enumerate(phones):
+        mine = PLAYERS[k] if k < len(PLAYERS) and PLAYERS[k] in seated else None
+        path = "/me" if mine else "/table"
+        if not reads_again(payload, path[1:], mine):
+            continue
+        reads += 1
+        if phone.request("GET", f"{path}?partial=1")[0] != 200:
+            raise RuntimeError(f"{path}?partial=1 was refused")
+    after = cpu_ns(child.pid)
+    return sum(ran - before.get(tid, 0) for tid, ran in after.items()), reads
+
+
 def fanout_ms(data_dir: Path, samples: int
               ) -> tuple[list[float], int, float, float, dict[str, float]]:
     """Start the companion on `data_dir`, join 12 phones, time `samples` payments: the
@@ -205,20 +238,31 @@ def fanout_ms(data_dir: Path, samples: int
                 if status != 200:
                     continue
                 moves += 1
-                payload = told.wait(version, 10)
-                before = cpu_ns(child.pid)
-                for k, phone in enumerate(phones):
-                    mine = PLAYERS[k] if k < len(PLAYERS) and PLAYERS[k] in seated else None
-                    path = "/me" if mine else "/table"
-                    if not reads_again(payload, path[1:], mine):
-                        continue
-                    reads += 1
-                    if phone.request("GET", f"{path}?partial=1")[0] != 200:
-                        raise RuntimeError(f"{path}?partial=1 was refused")
-                after = cpu_ns(child.pid)
-                refresh_ns += sum(ran - before.get(tid, 0) for tid, ran in after.items())
+                spent, read = _reads_after(child, phones, seated, told.wait(version, 10))
+                refresh_ns += spent
+                reads += read
             pages["per_move"] = refresh_ns / 1e6 / REFRESH_MOVES
             pages["reads_per_move"] = reads / REFRESH_MOVES
+            # the same after the moves a table makes (rolls, turns ended, cards drawn...),
+            # each from the phone of the player it is for: a payment changes only two
+            # players' pages, most of a game's moves change every page
+            refresh_ns = moves = reads = 0
+            while moves < REFRESH_MOVES:
+                state = phones[-1].state()
+                command = table_move(state)
+                if command is None:
+                    raise RuntimeError("the game offers no move the bench makes")
+                status, body = phones[PLAYERS.index(command["by"])].command(
+                    command, int(state["version"]))
+                if status != 200:
+                    raise RuntimeError(f"the game refused {command}: {body}")
+                version = int(body["version"])
+                moves += 1
+                spent, read = _reads_after(child, phones, seated, told.wait(version, 10))
+                refresh_ns += spent
+                reads += read
+            pages["game_per_move"] = refresh_ns / 1e6 / REFRESH_MOVES
+            pages["game_reads_per_move"] = reads / REFRESH_MOVES
             for name, phone, path in (("me", phones[playing[0]], "/me"),
                                       ("table", phones[-1], "/table")):
                 before = cpu_ns(child.pid)
@@ -270,6 +314,8 @@ def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
         "fanout.refresh_table_cpu_ms": round(pages["table"], 2),
         "fanout.refresh_cpu_ms_per_move": round(pages["per_move"], 2),
         "fanout.refresh_reads_per_move": round(pages["reads_per_move"], 2),
+        "fanout.refresh_game_cpu_ms_per_move": round(pages["game_per_move"], 2),
+        "fanout.refresh_game_reads_per_move": round(pages["game_reads_per_move"], 2),
         "fanout.samples": float(len(mid)),
         "fanout.phones": float(len(PLAYERS) + SPECTATORS),
         "fanout.mid_game_commands": float(mid_game),

@@ -1,0 +1,90 @@
+"""Parts of a page drawn again only when what they show changed.
+
+After a move most of a phone's page looks as before: a payment changes two players' cash
+and adds a line to the latest moves; the board, the deed list, a player's deed cards and
+their trade forms stay as they were. A template wraps such a part in
+`{% call fragment(slot, *inputs) %}...{% endcall %}`: the part is drawn once for its
+`slot` (a name, with the player or square it is of) and the phone's language, and handed
+out as it was while its `inputs` compare equal to those it was drawn from. The rule that
+keeps it true: a part reads nothing but its inputs, the language, and what the edition in
+its inputs decides (square names, colours, how money is written: a part that shows any of
+it takes the view's `setup` as an input); never the phone's own things (its CSRF token).
+tests/test_web_fragments.py draws every part again after every move of whole games and
+compares (`Fragments(check=True)`).
+
+On a Pi Zero 2 W a phone's page read is ~20-50 ms of the one core Python runs on, and a
+table of 12 phones reads several after every move (docs/bench.md,
+`fanout.refresh_cpu_ms_per_move`): drawing the same deed cards again was most of it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from flask import current_app
+from markupsafe import Markup
+
+from web_remote.i18n import current_language
+
+SLOT = "web_remote.fragments"
+#: parts kept at most, the least recently handed out going first: a table in two languages
+#: keeps about 300 (52 squares, 28 deeds, 8 players' rows and three parts of each player's
+#: page, 12 latest moves, in each language), a few hundred KB of text
+KEPT = 512
+
+
+class FragmentMismatch(AssertionError):
+    """A part drawn again from equal inputs came out different: it reads something that is
+    not among its inputs (raised only when checking, `Fragments(check=True)`)."""
+
+
+class Fragments:
+    """The parts drawn last, each with the inputs it was drawn from; shared by every
+    request (a part drawn twice at once by two requests is kept once, either being right).
+    """
+
+    def __init__(self, kept: int = KEPT, check: bool = False) -> None:
+        self._kept = kept
+        self._check = check
+        self._lock = threading.Lock()
+        self._last: OrderedDict[Hashable, tuple[tuple[Any, ...], Markup]] = OrderedDict()
+        #: how many times each kind of part (its slot's name) was drawn: the tests count
+        self.drawn: Counter[str] = Counter()
+
+    def get(self, kind: str, slot: Hashable, inputs: tuple[Any, ...],
+            draw: Callable[[], str]) -> Markup:
+        """The part kept for `slot` when it was drawn from inputs equal to `inputs`, else
+        `draw()` now (kept for the next ask); `kind` names the part for `drawn`."""
+        with self._lock:
+            last = self._last.get(slot)
+            if last is not None and last[0] == inputs:
+                self._last.move_to_end(slot)
+                if not self._check:
+                    return last[1]
+        html = Markup(draw())
+        if self._check and last is not None and last[0] == inputs and last[1] != html:
+            raise FragmentMismatch(f"{slot!r} came out different from equal inputs:\n"
+                                   f"{last[1]}\n----\n{html}")
+        with self._lock:
+            self._last[slot] = (inputs, html)
+            self._last.move_to_end(slot)
+            while len(self._last) > self._kept:
+                self._last.popitem(last=False)
+        self.drawn[kind] += 1
+        return html
+
+
+def fragments() -> Fragments:
+    """The serving app's parts (made on first use)."""
+    kept: Fragments = current_app.extensions.setdefault(SLOT, Fragments())
+    return kept
+
+
+def fragment(slot: Hashable, *inputs: Any, caller: Callable[[], str]) -> Markup:
+    """The template global behind `{% call fragment(slot, *inputs) %}`: the part in the
+    phone's language, drawn by the call's body only when its inputs changed."""
+    kind = str(slot[0] if isinstance(slot, tuple) and slot else slot)
+    return fragments().get(kind, (slot, current_language()), inputs, caller)
