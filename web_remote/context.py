@@ -16,6 +16,7 @@ from flask import Response, current_app, jsonify, render_template, request, sess
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
 from companion.game.table.offers import OfferStore
+from companion.game.table.records import Turn
 from companion.game.table.view import (
     TableView,
     build,
@@ -108,6 +109,10 @@ class TableHooks:
 
 #: the parts of the state no Me page shows (the dice are on the Table page)
 UNSEEN_ON_ME = frozenset({"version", "dice"})
+#: the parts of the turn a Me page shows only as its headline's "roll again" (doubles
+#: rolled and the roll still owed, companion.words.news.headline) and through the players'
+#: own moves (judged player by player): a roll without doubles changes no other player's page
+TURN_SHOWN_AS_ROLL_AGAIN = frozenset({"rolled", "must_roll", "doubles", "number"})
 #: the parts of the state the Rules page shows (the edition's book, the options in force)
 RULES_READ = frozenset({"options", "edition"})
 #: the pages whose change the stream judges ("pages"; the Me page by its player, "me");
@@ -208,16 +213,22 @@ class Remote:
                     before: JSON | None = None) -> list[str] | None:
         """The players whose Me page may show something new at this version, None for
         anybody's: a change of the state beyond some players' own entries (their cash, their
-        square...) may touch every page; else the pages of those players, of players whose
-        unseen news changed, and of the players whose own move the undo button takes back,
-        before and after. A phone on another player's Me page keeps it (app.js);
-        tests/test_web_me_changed.py renders every page to hold this to account."""
+        square...) may touch every page, but for the turn's parts every page shows only as
+        "roll again" (`TURN_SHOWN_AS_ROLL_AGAIN`: only when that changes); else the pages
+        of those players, of players whose unseen news changed, and of the players whose
+        own move the undo button takes back, before and after. A phone on another player's
+        Me page keeps it (app.js); tests/test_web_me_changed.py renders every page to hold
+        this to account."""
         players = self.table(state).names()
         touched: set[str] = set()
-        anybody = moved = False
+        anybody = moved = turned = False
         for step in change:
             path = step[0]
             if path and path[0] in UNSEEN_ON_ME:
+                continue
+            if len(path) == 2 and path[0] == "turn" and path[1] in TURN_SHOWN_AS_ROLL_AGAIN \
+                    and before is not None:
+                turned = True  # every headline's "roll again": below
                 continue
             if names_the_moves(path) and before is not None:
                 moved = True  # the players whose own moves changed: below
@@ -229,6 +240,9 @@ class Remote:
             anybody = True
         if moved and before is not None:
             touched |= whose_moves_changed(before, state, players)
+        if turned and before is not None \
+                and Turn.of(before).roll_again != Turn.of(state).roll_again:
+            anybody = True
         # every player's unseen news, and whose Me page offers "Undo my last move", before
         # and after (its sender, and a player it paid: a result seen is kept, theirs to
         # give back): asked of the session once for all of them
