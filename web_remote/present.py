@@ -132,6 +132,10 @@ def lift_cost(value: int, options: Mapping[str, Any]) -> int:
     return value + extra
 
 
+#: the moves a deed card offers on its square
+DEED_VERBS = ("build", "sell_building", "mortgage", "unmortgage")
+
+
 def squares_for(moves: Sequence[Move], verb: str) -> set[int]:
     """The squares a per-square verb (build, mortgage...) may name now, of these moves."""
     return {s for m in moves if m.do == verb for s in m.squares}
@@ -194,8 +198,7 @@ def deeds(table: TableView, player: str | None, moves: Sequence[Move],
     def said(amount: int) -> str:
         return money(amount, cur, lang)
 
-    verbs = {v: squares_for(moves, v) for v in ("build", "sell_building", "mortgage",
-                                                  "unmortgage")}
+    verbs = {v: squares_for(moves, v) for v in DEED_VERBS}
     depot_cost = ed.depot_cost if ed is not None else 0
     cards = []
     for d in table.deeds:

@@ -4,9 +4,11 @@ part (?partial=1) when the phone's script refreshes it after an update.
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
+from types import MappingProxyType
 from typing import Any
 
 import segno
@@ -31,6 +33,7 @@ from web_remote.i18n import (
 )
 from web_remote.links import join_url
 from web_remote.present import (
+    DEED_VERBS,
     board,
     deeds,
     edition,
@@ -72,9 +75,16 @@ LATEST = 12
 LOOK_BACK = 200
 
 
-def verb_labels() -> dict[str, str]:
-    """A button label per command."""
-    return {
+def verb_labels() -> Mapping[str, str]:
+    """A button label per command, in the phone's language (said once per language: every
+    page has them)."""
+    return _verb_labels(current_language())
+
+
+@functools.lru_cache(maxsize=32)
+def _verb_labels(lang: str) -> Mapping[str, str]:
+    # `_` says them in the request's language, the `lang` they are kept for
+    return MappingProxyType({
         "roll": _("Roll the dice"), "buy": _("Buy"), "decline": _("Decline"),
         "draw": _("Draw the card"), "end_turn": _("End my turn"),
         "pay_fine": _("Pay the jail fine"), "use_card": _("Use a jail card"),
@@ -84,13 +94,18 @@ def verb_labels() -> dict[str, str]:
         "unmortgage": _("Lift the mortgage"),
         "use_bus_ticket": _("Ride the bus"), "choose_square": _("Go there"),
         "claim_rent": _("Claim the rent"),
-    }
+    })
 
 
-def building_labels() -> dict[str, str]:
-    """What a build puts up, for the build buttons and deeds."""
-    return {"house": _("a house"), "hotel": _("a hotel"), "skyscraper": _("a skyscraper"),
-            "depot": _("a train depot")}
+def building_labels() -> Mapping[str, str]:
+    """What a build puts up, for the build buttons and deeds (said once per language)."""
+    return _building_labels(current_language())
+
+
+@functools.lru_cache(maxsize=32)
+def _building_labels(lang: str) -> Mapping[str, str]:
+    return MappingProxyType({"house": _("a house"), "hotel": _("a hotel"),
+                             "skyscraper": _("a skyscraper"), "depot": _("a train depot")})
 
 
 def building_names() -> dict[str, str]:
@@ -122,9 +137,14 @@ def building_said(decision: Decision | None) -> dict[str, str]:
             "theirs": theirs.get(building, theirs["house"])}
 
 
-def gift_labels() -> dict[str, str]:
-    """The Birthday gift's choices (Mega)."""
-    return {"money": _("Take the money"), "bus_ticket": _("Take a bus ticket")}
+def gift_labels() -> Mapping[str, str]:
+    """The Birthday gift's choices (Mega; said once per language)."""
+    return _gift_labels(current_language())
+
+
+@functools.lru_cache(maxsize=32)
+def _gift_labels(lang: str) -> Mapping[str, str]:
+    return MappingProxyType({"money": _("Take the money"), "bus_ticket": _("Take a bus ticket")})
 
 
 def reason_labels() -> dict[str, str]:
@@ -275,7 +295,12 @@ def me() -> BaseResponse:
                 gifts=[m.to_json() for m in moves if m.do == "choose_gift"],
                 gift_labels=gift_labels(), buildings=building_labels(),
                 mr_monopoly=view.turn.mr_monopoly,
-                deeds=deeds(view, player, moves, current_language()), simple=simple, bid=bid,
+                # the deed cards, made only when their part is drawn (parts/me.html) from
+                # what they show: the player's deeds and their moves on deeds
+                my_deeds=tuple(d for d in view.deeds if d.owner == player) if player else (),
+                deed_moves=[m for m in moves if m.do in DEED_VERBS],
+                deed_cards=lambda: deeds(view, player, moves, current_language()),
+                simple=simple, bid=bid,
                 quick=quick,
                 offers_key=offers_key(open_offers),
                 can_pass=offered("pass"), bankrupt=offered("bankrupt"),
