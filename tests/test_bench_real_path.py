@@ -261,6 +261,10 @@ def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:
     assert 100 < r["fanout.stream_bytes_per_move"] < 4000
     assert 0.1 < r["fanout.refresh_me_cpu_ms"] < 10_000  # a phone reading its page again
     assert 0.1 < r["fanout.refresh_table_cpu_ms"] < 10_000
+    # after the table's own moves the 4 spectators' Table pages read again, and the
+    # players' pages the move touched
+    assert 0.1 < r["fanout.refresh_game_cpu_ms_per_move"] < 10_000
+    assert 4 <= r["fanout.refresh_game_reads_per_move"] <= 12
 
 
 def test_build_journal_with_the_remote_grows_its_chart(tmp_path: Path) -> None:
