@@ -54,6 +54,7 @@ from web_remote.security import (
     table_origin_keys,
 )
 from web_remote.store import Persister
+from web_remote.template_cache import keep_compiled
 from web_remote.views import api, banker, going_back, join, pages, story
 from web_remote.views.fragments import fragment
 from web_remote.worth import WorthRecorder
@@ -496,6 +497,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n._, i18n.ngettext, newstyle=True)
     app.jinja_env.globals["fragment"] = fragment  # parts drawn again only when changed
+    keep_compiled(app.jinja_env, Path(data_dir))  # compiled once per install, not per start
     app.wsgi_app = MoveFastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_before)
     app.after_request(_after)

@@ -30,6 +30,9 @@ from companion.game.journal import ACK_SUFFIX, SUFFIX, JournalError, _ack_line, 
 TOP = "table-companion-backup"
 #: file names never put in a backup (the lock, the tap socket, the phones' cookie secret)
 LEFT_OUT = frozenset({"lock", "tap.sock", "secret_key"})
+#: the data directory's folder of what is kept only to start faster (the phones' compiled
+#: page templates, web_remote.template_cache): rebuilt when missing, never backed up
+CACHE = "cache"
 #: endings never put in a backup: SQLite's side files, temporary files of atomic writes
 LEFT_OUT_ENDINGS = ("-wal", "-shm", "-journal", ".tmp")
 #: what a backup may hold at the most (a game journal is well under a megabyte an evening)
@@ -86,8 +89,9 @@ def _small_files(data_dir: Path) -> Iterator[Path]:
         relative = path.relative_to(data_dir)
         if path.is_symlink() or not path.is_file() or not _kept(relative):
             continue
-        if relative.parts[0].startswith("replaced-") or relative.parts[0] == BACKUPS:
-            continue  # what an earlier restore moved aside, and the backups, stay here
+        if relative.parts[0].startswith("replaced-") or relative.parts[0] in (BACKUPS, CACHE):
+            continue  # what an earlier restore moved aside, the backups and what is only
+            # kept to go faster (the compiled page templates) stay here
         yield path
 
 
