@@ -172,6 +172,7 @@ def test_run_reports_memory_cpu_threads_and_wakeups() -> None:
         assert r[f"{kind}.wakeups_per_s"] >= r[f"{kind}.busiest_thread_wakeups_per_s"] >= 0
         assert 0 <= r[f"{kind}.threads_over_10_wakeups_per_s"] <= r[f"{kind}.threads"]
     assert r["run.headless.gl_loaded"] is False  # no screen, no GL
+    assert 10 < r["run.headless.first_start_rss_mb"]  # the start that compiles the pages
     if not have_xvfb():
         assert r["run.window.skipped"] == "no Xvfb"
     else:  # a window draws through X11's own framebuffer: SDL needs no GL for it
