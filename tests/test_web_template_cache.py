@@ -4,18 +4,27 @@ cache never fails a page, and backups leave the cache out."""
 
 from __future__ import annotations
 
+import queue
+import signal
+import subprocess
+import sys
 import tarfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
+from headless_run import ENV
 from jinja2 import Environment
 from jinja2.bccache import bc_magic
 from web_fakes import Phone, open_real_session, text
 
+from companion.game.api import Source
 from companion.game.backup import write_backup
+from companion.game.session import GameSession
+from tools.bench.proc import free_port
 from web_remote import create_app
 from web_remote.template_cache import FOLDER, warm
 
@@ -128,3 +137,41 @@ def test_a_backup_leaves_the_compiled_templates_out(game: Any, tmp_path: Path) -
         names = archive.getnames()
     assert summary.games and any("networth.jsonl" in name for name in names)  # a real one
     assert not [name for name in names if "cache" in Path(name).parts]
+
+
+def _read(proc: subprocess.Popen[str], lines: queue.Queue[str]) -> None:
+    for line in proc.stdout or ():
+        lines.put(line)
+    lines.put("")
+
+
+def test_companion_run_loads_every_template_as_it_starts_serving(tmp_path: Path) -> None:
+    """The real entry point: `companion run --headless` on a saved game loads (and, at its
+    first start, compiles and keeps) every template once it serves; a second start reads
+    them all back."""
+    data = tmp_path / "data"
+    with GameSession.open(data) as session:
+        assert session.submit({"do": "new_game", "edition": "classic-eur",
+                               "players": ["Ann", "Bo"], "seed": 3},
+                              Source("script", banker=True)).accepted
+    for start in ("first", "second"):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "run", "--headless", "--port",
+             str(free_port()), "--data-dir", str(data), "--config",
+             str(tmp_path / "absent.toml")], stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, env={**ENV, "COMPANION_LOG": "INFO"})
+        lines: queue.Queue[str] = queue.Queue()
+        reader = threading.Thread(target=_read, args=(proc, lines), daemon=True)
+        reader.start()
+        try:
+            while "page templates loaded" not in (line := lines.get(timeout=60)):
+                assert line, f"the companion ended without loading its templates ({start})"
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+            reader.join(timeout=20)
+            if proc.stdout is not None:
+                proc.stdout.close()
+        assert int(line.split("loaded: ")[1].split(",")[0]) >= 20, line
+        kept = sorted(p.name for p in (data / FOLDER).iterdir())
+        assert len(kept) >= 20 and not [k for k in kept if k.endswith(".tmp")], kept
