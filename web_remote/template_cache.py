@@ -5,10 +5,10 @@ the 24 templates, parts/me.html alone 50 ms, so the first phones to open their p
 a start waited for it (on a Pi Zero 2 W, seconds). The compiled code is kept in the data
 directory (`cache/templates`, left out of backups: companion.game.backup) and read back at
 the next start, checked against each template's source (5 ms here for all 24), and
-`companion run` loads them all as it starts serving, on a thread of their own
-(`warm_soon`, companion.app.wiring.WebRemote), so neither the screen's first frame nor the
-first answer waits for a compile (the first start after an install or an upgrade: about
-2-8 s on a Pi Zero 2 W).
+`companion run` loads them all before it serves (`warm`, companion.app.wiring.WebRemote),
+before the screen's first frame: the first start after an install or an upgrade compiles
+them then (about 2-8 s on a Pi Zero 2 W, once), every later start reads them back. Loaded
+on a thread beside the start instead, that compile fell into the first presses' frames.
 A damaged file (a power cut while it was written) is compiled again and written anew; a
 folder that cannot be written only means compiling on every start, as before.
 """
@@ -16,7 +16,6 @@ folder that cannot be written only means compiling on every start, as before.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from pathlib import Path
 
@@ -61,25 +60,11 @@ def keep_compiled(env: Environment, data_dir: Path) -> None:
 def warm(env: Environment) -> int:
     """Load every template now (from the cache, else compiled and kept), so no phone's
     first page waits for it; how many there are."""
+    started = time.process_time()
     names = env.list_templates()
     for name in names:
         env.get_template(name)
+    log.info("the page templates loaded: %d, %.0f ms of CPU", len(names),
+             (time.process_time() - started) * 1000)
     return len(names)
 
-
-def warm_soon(env: Environment) -> threading.Thread:
-    """`warm` on a thread of its own, started now (a failure is logged: a page that cannot
-    be loaded says so when a phone asks for it)."""
-
-    def run() -> None:
-        try:
-            started = time.process_time()
-            count = warm(env)
-            log.info("the page templates loaded: %d, %.0f ms of CPU", count,
-                     (time.process_time() - started) * 1000)
-        except Exception:
-            log.exception("the page templates could not all be loaded ahead")
-
-    thread = threading.Thread(target=run, name="warm-pages", daemon=True)
-    thread.start()
-    return thread

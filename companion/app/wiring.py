@@ -32,7 +32,7 @@ from companion.speech.announcer import Announcer
 from companion.speech.voice import Voice
 from companion.words.catalog import LANGUAGES
 from hardware.readers import Reader, open_reader
-from web_remote.template_cache import warm_soon
+from web_remote.template_cache import warm
 
 if TYPE_CHECKING:
     from hardware.panel import ButtonPanel
@@ -123,11 +123,11 @@ class WebRemote:
         self._table_url = table_url
 
     def start(self) -> None:
-        """Serve in the background, every page's template loaded meanwhile (no phone's
-        first page waits for its compiling: web_remote.template_cache)."""
+        """Serve in the background, every page's template loaded first (no phone's first
+        page waits for its compiling: web_remote.template_cache)."""
+        warm(self.app.jinja_env)
         self.handle = self._web_remote.serve(self.app, self._host, self._port,
                                              threads=self.THREADS)
-        warm_soon(self.app.jinja_env)
         self.url = self._table_url or f"http://{net.lan_address()}:{self.handle.port}/"
 
     def join_link(self) -> str:
