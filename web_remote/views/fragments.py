@@ -12,9 +12,10 @@ it takes the view's `setup` as an input); never the phone's own things (its CSRF
 tests/test_web_fragments.py draws every part again after every move of whole games and
 compares (`Fragments(check=True)`).
 
-On a Pi Zero 2 W a phone's page read is ~20-50 ms of the one core Python runs on, and a
-table of 12 phones reads several after every move (docs/bench.md,
-`fanout.refresh_cpu_ms_per_move`): drawing the same deed cards again was most of it.
+On a Pi Zero 2 W a phone's page read is about 15-50 ms of the one core Python runs on, and
+after most of a table's moves all 12 phones read (docs/bench.md,
+`fanout.refresh_game_cpu_ms_per_move`): drawing the same board, deeds and deed cards again
+was about 40 % of it.
 """
 
 from __future__ import annotations
