@@ -55,20 +55,21 @@ def _compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return compiled
 
 
-def _me_page(app: Flask) -> str:
+def _page(app: Flask, who: str, path: str) -> str:
+    """The live part of `path` on a phone that joined as `who`."""
     phone = Phone(app)
-    assert phone.join("player:Ann").status_code == 302
-    resp = phone.client.get("/me?partial=1")
+    assert phone.join(who).status_code == 302
+    resp = phone.client.get(f"{path}?partial=1")
     assert resp.status_code == 200
     return text(resp)
+
+
+def _me_page(app: Flask) -> str:
+    return _page(app, "player:Ann", "/me")
 
 
 def _table_page(app: Flask) -> str:
-    phone = Phone(app)
-    assert phone.join("spectator").status_code == 302
-    resp = phone.client.get("/table?partial=1")
-    assert resp.status_code == 200
-    return text(resp)
+    return _page(app, "spectator", "/table")
 
 
 def test_the_next_start_reads_the_compiled_templates_back(

@@ -17,6 +17,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,23 @@ def _reads_after(child: Companion, phones: list[HttpPhone], seated: set[str],
     return sum(ran - before.get(tid, 0) for tid, ran in after.items()), reads
 
 
+def _reads_per_move(child: Companion, phones: list[HttpPhone], seated: set[str],
+                    told: _Told, move: Callable[[], int | None]) -> tuple[float, float]:
+    """`REFRESH_MOVES` moves made by `move` (the version each brought; None: refused, not
+    counted), each followed by the phones' reads (`_reads_after`): the companion's CPU ms
+    for those reads and how many phones read, per move."""
+    spent_ns = moves = reads = 0
+    while moves < REFRESH_MOVES:
+        version = move()
+        if version is None:
+            continue
+        moves += 1
+        spent, read = _reads_after(child, phones, seated, told.wait(version, 10))
+        spent_ns += spent
+        reads += read
+    return spent_ns / 1e6 / REFRESH_MOVES, reads / REFRESH_MOVES
+
+
 def fanout_ms(data_dir: Path, samples: int
               ) -> tuple[list[float], int, float, float, dict[str, float]]:
     """Start the companion on `data_dir`, join 12 phones, time `samples` payments: the
@@ -226,28 +244,23 @@ def fanout_ms(data_dir: Path, samples: int
             # spectator's on Table, only the pages their stream's event says may
             # have changed: reads_again); the
             # payment's own CPU is left out (its answer comes once the stream was told)
-            refresh_ns = 0
-            moves = reads = 0
-            while moves < REFRESH_MOVES:
+            def payment() -> int | None:
+                nonlocal i, version
                 payer, payee = playing[i % len(playing)], playing[(i + 1) % len(playing)]
                 i += 1
                 status, body = phones[payer].command(
                     {"do": "pay", "to": PLAYERS[payee], "amount": 1}, version)
                 if isinstance(body, dict) and "version" in body:
                     version = int(body["version"])
-                if status != 200:
-                    continue
-                moves += 1
-                spent, read = _reads_after(child, phones, seated, told.wait(version, 10))
-                refresh_ns += spent
-                reads += read
-            pages["per_move"] = refresh_ns / 1e6 / REFRESH_MOVES
-            pages["reads_per_move"] = reads / REFRESH_MOVES
+                return version if status == 200 else None
+
+            pages["per_move"], pages["reads_per_move"] = _reads_per_move(
+                child, phones, seated, told, payment)
+
             # the same after the moves a table makes (rolls, turns ended, cards drawn...),
             # each from the phone of the player it is for: a payment changes only two
             # players' pages, most of a game's moves change every page
-            refresh_ns = moves = reads = 0
-            while moves < REFRESH_MOVES:
+            def table_turn() -> int | None:
                 state = phones[-1].state()
                 command = table_move(state)
                 if command is None:
@@ -256,13 +269,10 @@ def fanout_ms(data_dir: Path, samples: int
                     command, int(state["version"]))
                 if status != 200:
                     raise RuntimeError(f"the game refused {command}: {body}")
-                version = int(body["version"])
-                moves += 1
-                spent, read = _reads_after(child, phones, seated, told.wait(version, 10))
-                refresh_ns += spent
-                reads += read
-            pages["game_per_move"] = refresh_ns / 1e6 / REFRESH_MOVES
-            pages["game_reads_per_move"] = reads / REFRESH_MOVES
+                return int(body["version"])
+
+            pages["game_per_move"], pages["game_reads_per_move"] = _reads_per_move(
+                child, phones, seated, told, table_turn)
             for name, phone, path in (("me", phones[playing[0]], "/me"),
                                       ("table", phones[-1], "/table")):
                 before = cpu_ns(child.pid)
