@@ -258,14 +258,20 @@ def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:
                 "fanout.fresh_cpu_ms_per_move"):  # the companion's own CPU, from /proc
         assert 0.1 < r[key] < 10_000, key
     assert r["fanout.late_to_mid_cpu_ratio"] > 0
-    # each phone got each payment, as a change of the state: far less than the state
+    # each phone was told of each payment, as the pages it changed: far less than the
+    # state; the pages that changed came as their parts (a page's HTML: larger)
     assert 100 < r["fanout.stream_bytes_per_move"] < 4000
+    assert 1000 < r["fanout.part_bytes"] < 200_000
+    assert 0 < r["fanout.part_ms_p50"] <= r["fanout.part_ms_p99"]
     assert 0.1 < r["fanout.refresh_me_cpu_ms"] < 10_000  # a phone reading its page again
     assert 0.1 < r["fanout.refresh_table_cpu_ms"] < 10_000
-    # after the table's own moves the 4 spectators' Table pages read again, and the
+    # after the table's own moves the 4 spectators' Table pages get their part, and the
     # players' pages the move touched
-    assert 0.1 < r["fanout.refresh_game_cpu_ms_per_move"] < 10_000
-    assert 4 <= r["fanout.refresh_game_reads_per_move"] <= 12
+    assert 0.1 < r["fanout.page_game_cpu_ms_per_move"] < 10_000
+    assert 4 <= r["fanout.page_game_parts_per_move"] <= 12
+    assert 0 < r["fanout.page_game_ms_p50"] <= r["fanout.page_game_ms_p99"]
+    assert 0.1 < r["fanout.page_cpu_ms_per_move"] < 10_000
+    assert 2 <= r["fanout.page_parts_per_move"] <= 12
 
 
 def test_build_journal_with_the_remote_grows_its_chart(tmp_path: Path) -> None:

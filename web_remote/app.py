@@ -41,6 +41,7 @@ from web_remote.context import (
 from web_remote.guard import Identity, Refusal, authorize
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_ADDRESS, Hub
 from web_remote.i18n import _
+from web_remote.parts import PartPusher
 from web_remote.present import board_size
 from web_remote.security import (
     SEATS_FILE,
@@ -483,6 +484,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     if cfg["banker_pin"] and not pins.check(str(cfg["banker_pin"])):
         pins.set(str(cfg["banker_pin"]))  # the same PIN again keeps the banker sessions
     app.extensions["web_remote"] = r
+    r.parts = PartPusher(app, r, hub)  # its thread starts with the first stream of parts
     state = session_.state()
     r.sent = (r.table(state).version, state)  # the first change is from this state
     # the chart's sample of every version, made on the session's writer before it answers

@@ -141,6 +141,9 @@ class Remote:
     #: the table's one language (companion.words.table_language), the screen's too
     table_language: TableLanguage
     cleanup: list[Callable[[], None]] = field(default_factory=list)
+    #: renders and sends each stream's live part after a move (web_remote.parts.PartPusher;
+    #: None: the pages read their parts themselves)
+    parts: Any = None
     #: the version and state JSON the phones' streams were last told of (the listener's
     #: alone: what the next update's pages are judged against)
     sent: tuple[int, JSON] | None = None
@@ -178,7 +181,10 @@ class Remote:
             self._offers_told = self.proposals.generation
             self.hub.publish("trades", {"version": update.version})
         if self.hub.count:
-            self.hub.publish("state", self._told(update, state, fresh), ident=update.version)
+            told = self._told(update, state, fresh)
+            self.hub.publish("state", told, ident=update.version)
+            if self.parts is not None:
+                self.parts.told(told)
         else:  # nobody follows: what the next change is told against
             self.sent = (update.version, state)
             self._me_changed(state, [])
@@ -268,6 +274,8 @@ class Remote:
         for remove in self.cleanup:
             remove()
         self.cleanup.clear()
+        if self.parts is not None:
+            self.parts.close()
         self.hub.close()
         self.persister.stop()
 

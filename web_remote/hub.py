@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -116,6 +117,8 @@ class Client:
         self.seated = True  # a player's or the banker's stream (False: a spectator's)
         self.address = ""  # where a spectator's stream comes from
         self._sleepers = 0  # threads in `wait` (a WSGI server's stream): notified on a put
+        #: the live part this stream carries (web_remote.parts.Part; None: none)
+        self.part: Any = None
 
     def put(self, message: Message) -> bool:
         """Queue a message (never blocks); False when the queue was full: dropped."""
@@ -246,6 +249,11 @@ class Hub:
         with self._lock:
             self._clients.pop(client, None)
 
+    def clients(self) -> list[Client]:
+        """The connected streams, oldest first."""
+        with self._lock:
+            return list(self._clients)
+
     @property
     def count(self) -> int:
         """How many streams are connected."""
@@ -265,6 +273,21 @@ class Hub:
             if not kept:
                 self.unsubscribe(client)
         wake_all(wakers)  # after every queue has it: the serving loop's in one hand-over
+
+    def written(self, timeout: float) -> None:
+        """Wait (at most `timeout` seconds) until the serving loop ran the wake-ups of the
+        messages queued so far, which write them to their streams (web_remote.serving.
+        Wakers.after): work that follows a move waits for every phone to be told first,
+        instead of taking the interpreter from the loop meanwhile. A stream written by a
+        thread of its own (no loop) is not waited for."""
+        afters = {after for client in self.clients()
+                  if (after := getattr(client.waker, "after", None)) is not None}
+        done = [threading.Event() for _ in afters]
+        for after, event in zip(afters, done, strict=True):
+            after(event.set)
+        deadline = time.monotonic() + timeout
+        for event in done:
+            event.wait(max(0.0, deadline - time.monotonic()))
 
     def close(self) -> None:
         """End every stream (server shutdown)."""

@@ -579,6 +579,14 @@ class Wakers:
             except RuntimeError:  # the loop has ended
                 pass
 
+    def after(self, callback: Callable[[], None]) -> None:
+        """From any thread: call `callback` on the loop once the wake-ups handed over before
+        it ran (their streams written); at once when the loop has ended."""
+        try:
+            self.loop.call_soon_threadsafe(callback)
+        except RuntimeError:  # the loop has ended
+            callback()
+
     def _set(self) -> None:
         with self._lock:
             due, self._due = self._due, []
@@ -593,11 +601,12 @@ class Waker:
     """One stream's waker (a web_remote.hub.Client's `waker`): called alone it hands itself
     to the loop; `together` wakes a list of them in one hand-over (web_remote.hub.wake_all)."""
 
-    __slots__ = ("run", "together")
+    __slots__ = ("run", "together", "after")
 
     def __init__(self, wakers: Wakers, run: Callable[[], None]) -> None:
         self.run = run  # on the loop
         self.together = wakers.wake
+        self.after = wakers.after  # Hub.written waits on it
 
     def __call__(self) -> None:
         self.together([self])

@@ -56,11 +56,11 @@ def _join_all(child: Companion) -> list[HttpPhone]:
     return phones
 
 
-#: page refreshes timed per page after the payments (a phone's page reads its live part
-#: again, `?partial=1`, whenever its stream says the version changed)
+#: page reads timed per page after the payments (a phone's page reads its live part itself,
+#: `?partial=1`, when it is loaded, and when its part does not come on the stream)
 REFRESHES = 20
-#: payments after which all 12 phones read their pages again, timed together
-REFRESH_MOVES = 20
+#: moves after which the phones' pages are timed together: payments, and a table's moves
+PAGE_MOVES = 20
 
 
 class _Told:
@@ -77,6 +77,37 @@ class _Told:
             return self.payloads.get(version)
 
 
+class _Parts:
+    """When each phone's stream brought its page's live part of each version (web_remote.
+    parts: the page shows the move then), and the bytes of those parts' events."""
+
+    def __init__(self) -> None:
+        self.came: dict[int, dict[int, float]] = {}  # phone -> version -> arrival
+        self.bytes = 0
+        self.count = 0
+        self.cond = threading.Condition()
+
+    def record(self, phone: int, version: int, at: float, size: int) -> None:
+        """Phone `phone` has the part of `version` since `at` (perf_counter)."""
+        with self.cond:
+            self.came.setdefault(phone, {})[version] = at
+            self.bytes += size
+            self.count += 1
+            self.cond.notify_all()
+
+    def wait(self, phones: list[int], version: int, timeout: float) -> float | None:
+        """When the last of `phones` had a part of `version` or later (None: not in time)."""
+        def since(k: int) -> float | None:
+            times = [at for v, at in self.came.get(k, {}).items() if v >= version]
+            return min(times) if times else None
+
+        with self.cond:
+            if not self.cond.wait_for(lambda: all(since(k) is not None for k in phones),
+                                      timeout):
+                return None
+            return max((since(k) or 0.0 for k in phones), default=time.perf_counter())
+
+
 #: how long a stream's reader waits for its next event (s): a read that times out leaves
 #: the stream unreadable (Python's socket file refuses reads after a timeout), and the
 #: paced phones leave the streams quiet for a second at times; a reader ends when the bench
@@ -84,37 +115,35 @@ class _Told:
 READ_WAIT_S = 120.0
 
 
-def _reader(phone: HttpPhone, arrivals: _Arrivals, stop: threading.Event) -> None:
-    """Record when this phone's stream had each version, until the phone is closed."""
+def _reader(k: int, phone: HttpPhone, arrivals: _Arrivals, parts: _Parts,
+            told: _Told | None, stop: threading.Event) -> None:
+    """Record when phone `k`'s stream had each version and each part (and, with `told`,
+    each state event's payload), until the phone is closed."""
     while not stop.is_set():
+        read = phone.event_bytes
         try:
             item = phone.next_event(READ_WAIT_S)
         except (OSError, http.client.HTTPException):  # closed: the bench is done
             return
-        if item is not None and item[0] == "state":
-            arrivals.record(int(item[1]["version"]), phone.arrived)
-
-
-def _telling_reader(phone: HttpPhone, arrivals: _Arrivals, told: _Told,
-                    stop: threading.Event) -> None:
-    """`_reader`, keeping each state event's payload too."""
-    while not stop.is_set():
-        try:
-            item = phone.next_event(READ_WAIT_S)
-        except (OSError, http.client.HTTPException):  # closed: the bench is done
-            return
-        if item is not None and item[0] == "state":
-            arrivals.record(int(item[1]["version"]), phone.arrived)
-            with told.cond:
-                told.payloads[int(item[1]["version"])] = item[1]
-                told.cond.notify_all()
+        if item is None:
+            continue
+        name, data = item
+        if name == "part":
+            parts.record(k, int(data["version"]), phone.arrived, phone.event_bytes - read)
+        elif name == "state":
+            arrivals.record(int(data["version"]), phone.arrived)
+            if told is not None:
+                with told.cond:
+                    told.payloads[int(data["version"])] = data
+                    told.cond.notify_all()
 
 
 def reads_again(payload: Any, page: str, player: str | None) -> bool:
-    """Whether a phone's page reads its live part again after this state event, as
-    web_remote/static/app.js decides for a page that showed the version before: a shared
-    page when the event names it in "pages", a Me page when its player is named in "me"
-    (or "me" says nothing); anything else (no "pages": a gap, another game) always."""
+    """Whether a phone's page shows something new after this state event, as
+    web_remote/static/app.js decides for a page that showed the version before (and
+    web_remote.parts for the part it sends): a shared page when the event names it in
+    "pages", a Me page when its player is named in "me" (or "me" says nothing); anything
+    else (no "pages": a gap, another game) always."""
     if not isinstance(payload, dict) or not isinstance(payload.get("pages"), list):
         return True
     if page != "me":
@@ -137,81 +166,111 @@ def table_move(state: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _reads_after(child: Companion, phones: list[HttpPhone], seated: set[str],
-                 payload: Any) -> tuple[int, int]:
-    """Every phone whose page would read its live part again after this state event does
-    (`reads_again`: a player's phone on Me, a spectator's on Table); the companion's CPU
-    for those reads (ns) and how many phones read."""
-    reads = 0
-    before = cpu_ns(child.pid)
-    for k, phone in enumerate(phones):
-        mine = PLAYERS[k] if k < len(PLAYERS) and PLAYERS[k] in seated else None
-        path = "/me" if mine else "/table"
-        if not reads_again(payload, path[1:], mine):
-            continue
-        reads += 1
-        if phone.request("GET", f"{path}?partial=1")[0] != 200:
-            raise RuntimeError(f"{path}?partial=1 was refused")
-    after = cpu_ns(child.pid)
-    return sum(ran - before.get(tid, 0) for tid, ran in after.items()), reads
+class _Table:
+    """The bench's 12 phones, each following its page's live part on its stream (a
+    player's phone its Me page, a spectator's the Table page), as web_remote/static/app.js
+    does."""
+
+    def __init__(self, phones: list[HttpPhone], seated: set[str]) -> None:
+        self.phones = phones
+        self.pages = [("me", PLAYERS[k]) if k < len(PLAYERS) and PLAYERS[k] in seated
+                      else ("table", None) for k in range(len(phones))]
+        self.arrivals = _Arrivals(len(phones))
+        self.told = _Told()
+        self.parts = _Parts()
+
+    def changed(self, version: int) -> list[int]:
+        """The phones whose page the move to `version` changed (`reads_again`)."""
+        payload = self.told.wait(version, 10)
+        if payload is None:
+            raise RuntimeError(f"the stream did not tell version {version}")
+        return [k for k, (page, player) in enumerate(self.pages)
+                if reads_again(payload, page, player)]
+
+    def shown(self, version: int, start: float) -> tuple[float, float, int]:
+        """After the move to `version` made at `start` (perf_counter): ms until every
+        phone was told, until every phone whose page changed had its part, and how many."""
+        told = self.arrivals.wait_all(version, 10)
+        if told is None:
+            raise RuntimeError("an update did not reach every phone")
+        changed = self.changed(version)
+        last = self.parts.wait(changed, version, 10)
+        if last is None:
+            raise RuntimeError(f"a page's part of version {version} did not come")
+        return (told - start) * 1000, (max(last, told) - start) * 1000, len(changed)
 
 
-def _reads_per_move(child: Companion, phones: list[HttpPhone], seated: set[str],
-                    told: _Told, move: Callable[[], int | None]) -> tuple[float, float]:
-    """`REFRESH_MOVES` moves made by `move` (the version each brought; None: refused, not
-    counted), each followed by the phones' reads (`_reads_after`): the companion's CPU ms
-    for those reads and how many phones read, per move."""
-    spent_ns = moves = reads = 0
-    while moves < REFRESH_MOVES:
+def _pages_per_move(child: Companion, table: _Table,
+                    ready: Callable[[], Callable[[], int | None]]
+                    ) -> tuple[float, float, list[float]]:
+    """`PAGE_MOVES` moves, each made by the function `ready` gives once the move's phone may
+    send it (PHONE_PER_S: the wait is the bench's, not timed), which returns the version
+    the move brought (None: refused, not counted), each until every phone whose page it
+    changed had its part: the companion's CPU ms per move for all of it (the move, telling
+    the phones, their parts), the parts per move, and each move's ms until the last part
+    came."""
+    spent_ns = moves = parts = 0
+    timings: list[float] = []
+    while moves < PAGE_MOVES:
+        move = ready()
+        before = cpu_ns(child.pid)
+        start = time.perf_counter()
         version = move()
         if version is None:
             continue
         moves += 1
-        spent, read = _reads_after(child, phones, seated, told.wait(version, 10))
-        spent_ns += spent
-        reads += read
-    return spent_ns / 1e6 / REFRESH_MOVES, reads / REFRESH_MOVES
+        _told_ms, shown_ms, changed = table.shown(version, start)
+        after = cpu_ns(child.pid)
+        spent_ns += sum(ran - before.get(tid, 0) for tid, ran in after.items())
+        parts += changed
+        timings.append(shown_ms)
+    return spent_ns / 1e6 / PAGE_MOVES, parts / PAGE_MOVES, timings
 
 
 def fanout_ms(data_dir: Path, samples: int
-              ) -> tuple[list[float], int, float, float, dict[str, float]]:
-    """Start the companion on `data_dir`, join 12 phones, time `samples` payments: the
-    timings, how many payments the game refused (a pending debt), the companion's CPU ms
-    per timed payment (every thread of its process, refused payments included), the
-    bytes one phone's stream carried per payment, and the companion's CPU ms for one
-    refresh of a player's own page and of a spectator's table page (20 at one version:
-    the table page is rendered for the first, views/shared.py), and for all 12 phones'
-    refreshes after a move ("per_move"); with how often the phones waited for their turn
-    under PHONE_PER_S during the timed payments ("paced": before a timed span, as they
-    should) and inside one ("paced_in_span": a wait the timings would wrongly include)."""
+              ) -> tuple[list[float], int, float, float, dict[str, Any]]:
+    """Start the companion on `data_dir`, join 12 phones, each following its page's live
+    part on its stream, time `samples` payments: the timings until every phone was told,
+    how many payments the game refused (a pending debt), the companion's CPU ms per timed
+    payment (every thread of its process, refused payments included, the phones' parts
+    too), the bytes one phone's stream carried per payment; and in `pages`: the ms until
+    every phone whose page changed had its part ("part_ms"), the CPU ms per move and the
+    parts per move of 20 more payments and of 20 of a table's own moves ("per_move",
+    "parts_per_move", "game_*", "game_ms"), the companion's CPU ms for one read of a
+    player's own page and of a spectator's table page (20 at one version: the table page
+    is rendered for the first, views/shared.py), the bytes of a part, and how often the
+    phones waited for their turn under PHONE_PER_S during the timed payments ("paced":
+    before a timed span, as they should) and inside one ("paced_in_span": a wait the
+    timings would wrongly include)."""
     stop = threading.Event()
     phones: list[HttpPhone] = []
     threads_: list[threading.Thread] = []
     with Companion(data_dir) as child:
         try:
             phones = _join_all(child)
-            arrivals = _Arrivals(len(phones))
-            told = _Told()
-            for k, phone in enumerate(phones):
-                phone.open_stream()
-                t = threading.Thread(target=_telling_reader, args=(phone, arrivals, told, stop),
-                                     daemon=True) if k == 0 else threading.Thread(
-                    target=_reader, args=(phone, arrivals, stop), daemon=True)
-                t.start()
-                threads_.append(t)
             state = phones[0].state()
             version = int(state["version"])
             playing = [PLAYERS.index(p["name"]) for p in state["players"]
                        if not p.get("bankrupt")]
             seated = {PLAYERS[k] for k in playing}
-            if arrivals.wait_all(version, 10) is None:
+            table = _Table(phones, seated)
+            for k, phone in enumerate(phones):
+                phone.open_stream(f"/{table.pages[k][0]}", version)
+                t = threading.Thread(target=_reader, args=(
+                    k, phone, table.arrivals, table.parts, table.told if k == 0 else None,
+                    stop), daemon=True)
+                t.start()
+                threads_.append(t)
+            if table.arrivals.wait_all(version, 10) is None:
                 raise RuntimeError("not every phone got the first state")
             timings: list[float] = []
+            part_ms: list[float] = []
             refused = 0
             i = 0
             paced_in_span = 0
             paced0 = sum(p.paced for p in phones)
             cpu0, bytes0 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
+            parts0 = table.parts.bytes, table.parts.count
             while len(timings) < samples:
                 if refused > samples:
                     raise RuntimeError("the game refuses the bench's payments")
@@ -232,47 +291,58 @@ def fanout_ms(data_dir: Path, samples: int
                         version = int(body["version"])
                     continue
                 version = int(body["version"])
-                last = arrivals.wait_all(version, 10)
-                if last is None:
-                    raise RuntimeError("an update did not reach every phone")
-                timings.append((last - start) * 1000)
+                told_ms, shown_ms, _changed = table.shown(version, start)
+                timings.append(told_ms)
+                part_ms.append(shown_ms)
             cpu1, bytes1 = cpu_ns(child.pid), sum(p.event_bytes for p in phones)
-            pages: dict[str, float] = {"paced": sum(p.paced for p in phones) - paced0,
-                                       "paced_in_span": paced_in_span}
-            # a table's phones after each move: every page reads its live part again, as
-            # web_remote/static/app.js does after a payment (a player's phone on Me, a
-            # spectator's on Table, only the pages their stream's event says may
-            # have changed: reads_again); the
-            # payment's own CPU is left out (its answer comes once the stream was told)
-            def payment() -> int | None:
-                nonlocal i, version
+            part_bytes = table.parts.bytes - parts0[0]
+            bytes1 -= part_bytes  # the stream's news alone; the parts said apart
+            pages: dict[str, Any] = {
+                "paced": sum(p.paced for p in phones) - paced0,
+                "paced_in_span": paced_in_span, "part_ms": part_ms,
+                "part_bytes": part_bytes / max(1, table.parts.count - parts0[1])}
+
+            # 20 more payments, each until the pages it changed were shown (a payment
+            # changes two players' pages and the Table page's latest moves)
+            def payment() -> Callable[[], int | None]:
+                nonlocal i
                 payer, payee = playing[i % len(playing)], playing[(i + 1) % len(playing)]
                 i += 1
-                status, body = phones[payer].command(
-                    {"do": "pay", "to": PLAYERS[payee], "amount": 1}, version)
-                if isinstance(body, dict) and "version" in body:
-                    version = int(body["version"])
-                return version if status == 200 else None
+                phones[payer].wait_turn()
 
-            pages["per_move"], pages["reads_per_move"] = _reads_per_move(
-                child, phones, seated, told, payment)
+                def pay() -> int | None:
+                    nonlocal version
+                    status, body = phones[payer].command(
+                        {"do": "pay", "to": PLAYERS[payee], "amount": 1}, version)
+                    if isinstance(body, dict) and "version" in body:
+                        version = int(body["version"])
+                    return version if status == 200 else None
 
-            # the same after the moves a table makes (rolls, turns ended, cards drawn...),
-            # each from the phone of the player it is for: a payment changes only two
-            # players' pages, most of a game's moves change every page
-            def table_turn() -> int | None:
+                return pay
+
+            pages["per_move"], pages["parts_per_move"], _ms = _pages_per_move(
+                child, table, payment)
+
+            # the same for the moves a table makes (rolls, turns ended, cards drawn...),
+            # each from the phone of the player it is for: most change every page
+            def table_turn() -> Callable[[], int | None]:
                 state = phones[-1].state()
                 command = table_move(state)
                 if command is None:
                     raise RuntimeError("the game offers no move the bench makes")
-                status, body = phones[PLAYERS.index(command["by"])].command(
-                    command, int(state["version"]))
-                if status != 200:
-                    raise RuntimeError(f"the game refused {command}: {body}")
-                return int(body["version"])
+                mover = phones[PLAYERS.index(command["by"])]
+                mover.wait_turn()
 
-            pages["game_per_move"], pages["game_reads_per_move"] = _reads_per_move(
-                child, phones, seated, told, table_turn)
+                def play() -> int | None:
+                    status, body = mover.command(command, int(state["version"]))
+                    if status != 200:
+                        raise RuntimeError(f"the game refused {command}: {body}")
+                    return int(body["version"])
+
+                return play
+
+            pages["game_per_move"], pages["game_parts_per_move"], pages["game_ms"] = \
+                _pages_per_move(child, table, table_turn)
             for name, phone, path in (("me", phones[playing[0]], "/me"),
                                       ("table", phones[-1], "/table")):
                 before = cpu_ns(child.pid)
@@ -322,10 +392,15 @@ def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
         "fanout.stream_bytes_per_move": round(mid_bytes, 1),
         "fanout.refresh_me_cpu_ms": round(pages["me"], 2),
         "fanout.refresh_table_cpu_ms": round(pages["table"], 2),
-        "fanout.refresh_cpu_ms_per_move": round(pages["per_move"], 2),
-        "fanout.refresh_reads_per_move": round(pages["reads_per_move"], 2),
-        "fanout.refresh_game_cpu_ms_per_move": round(pages["game_per_move"], 2),
-        "fanout.refresh_game_reads_per_move": round(pages["game_reads_per_move"], 2),
+        "fanout.part_ms_p50": round(statistics.median(pages["part_ms"]), 2),
+        "fanout.part_ms_p99": round(percentile(pages["part_ms"], 0.99), 2),
+        "fanout.part_bytes": round(pages["part_bytes"]),
+        "fanout.page_cpu_ms_per_move": round(pages["per_move"], 2),
+        "fanout.page_parts_per_move": round(pages["parts_per_move"], 2),
+        "fanout.page_game_cpu_ms_per_move": round(pages["game_per_move"], 2),
+        "fanout.page_game_parts_per_move": round(pages["game_parts_per_move"], 2),
+        "fanout.page_game_ms_p50": round(statistics.median(pages["game_ms"]), 2),
+        "fanout.page_game_ms_p99": round(percentile(pages["game_ms"], 0.99), 2),
         "fanout.samples": float(len(mid)),
         "fanout.phones": float(len(PLAYERS) + SPECTATORS),
         "fanout.mid_game_commands": float(mid_game),

@@ -125,10 +125,14 @@ class HttpPhone:
         """GET /api/state."""
         return json.loads(self.request("GET", "/api/state")[2])
 
-    def open_stream(self) -> None:
-        """Connect the live stream (its first event is the current version)."""
+    def open_stream(self, part: str | None = None, shown: int | None = None) -> None:
+        """Connect the live stream (its first event is the current version); with `part`
+        (a page's address) it carries that page's live part, told the page shows `shown`."""
         conn = self._connection()
-        conn.request("GET", "/api/stream", headers={"Cookie": self.cookie,
+        query = {"part": part, "shown": shown}
+        path = "/api/stream" + ("?" + urlencode({k: v for k, v in query.items()
+                                                 if v is not None}) if part else "")
+        conn.request("GET", path, headers={"Cookie": self.cookie,
                                                      "Accept": "text/event-stream"})
         self._sock = conn.sock  # http.client lets go of it for a response without a length
         resp = conn.getresponse()

@@ -131,40 +131,60 @@
 
   let inFlight = null;
   let again = false;
+  let events = null;  // the live stream (`follow`)
+  let partsLive = false;  // the stream sends the live part (below: "parts")
+  let due = 0;  // the version a part is awaited for (0: none)
+  let dueGame = false;  // ... after another game was dealt: its versions may be lower
   // body[data-busy] while the page waits for the server (a command or form sent, its live
   // part read again): once it is gone and the page shows the version the stream last said
   // (body[data-shown] == body[data-seen]), nothing redraws the page until the next news.
   let sending = 0;
-  const busy = () => document.body.toggleAttribute("data-busy", sending > 0 || inFlight !== null);
+  const busy = () => document.body.toggleAttribute("data-busy",
+    sending > 0 || inFlight !== null || due > 0);
   async function whileBusy(send) {
     sending += 1;
     busy();
     try { return await send(); } finally { sending -= 1; busy(); }
   }
+  // The live part drawn anew (read by `refresh`, or sent on the stream: "part"), keeping
+  // what the phone's user was doing: folded sections, typed fields, the caret.
+  let lastHtml = null;  // the live part's HTML as it was drawn last
+  let draws = 0;  // how many times it was drawn: a read overtaken by a newer draw is dropped
+  function draw(html) {
+    // a folded section keeps its state by its name, not its place: sections come
+    // and go with the game (the dice entry), and must not open others by themselves
+    const fold = (d) => d.dataset.fold || (d.querySelector("summary") || {}).textContent;
+    const open = new Set([...live.querySelectorAll("details")].filter((d) => d.open)
+      .map(fold));
+    const typing = typed();
+    live.innerHTML = html;
+    lastHtml = html;
+    draws += 1;
+    hush();
+    live.querySelectorAll("details").forEach((d) => { d.open = open.has(fold(d)); });
+    retype(typing);
+    wire();
+    newsDue();
+    speakNews();
+    document.body.dataset.shown = String(shownVersion());
+    document.body.dataset.drawn = String(draws);  // the tests count redraws with it
+    if (due && shownVersion() >= due) settle();
+  }
+  const versionIn = (html) => Number((/data-version="(\d+)"/.exec(html) || [])[1]);
   function refresh() {
     if (!live || !live.dataset.partial) return;
     if (inFlight) { again = true; return; }
     const url = new URL(live.dataset.partial, location.href);
     url.searchParams.set("partial", "1");
     if (voiceOn()) url.searchParams.set("say", "1");  // news lines as the voice says them
+    const at = draws;
     inFlight = fetch(url, { credentials: "same-origin" })
       .then((r) => (r.ok ? r.text() : null))
       .then((html) => {
         if (html === null) return;
-        // a folded section keeps its state by its name, not its place: sections come
-        // and go with the game (the dice entry), and must not open others by themselves
-        const fold = (d) => d.dataset.fold || (d.querySelector("summary") || {}).textContent;
-        const open = new Set([...live.querySelectorAll("details")].filter((d) => d.open)
-          .map(fold));
-        const typing = typed();
-        live.innerHTML = html;
-        hush();
-        live.querySelectorAll("details").forEach((d) => { d.open = open.has(fold(d)); });
-        retype(typing);
-        wire();
-        newsDue();
-        speakNews();
-        document.body.dataset.shown = String(shownVersion());
+        // a part sent on the stream while this read was under way may be newer
+        if (draws !== at && versionIn(html) < shownVersion()) return;
+        draw(html);
       })
       .catch(() => {})
       .finally(() => {
@@ -173,6 +193,34 @@
         busy();
       });
     busy();
+  }
+
+  // A stream that carries the page's live part ("parts": web_remote/parts.py) sends it
+  // after every move that changed the page: the page waits for it (body[data-busy]) instead
+  // of reading it, and reads it itself only when none came within PART_WAIT_MS.
+  const PART_WAIT_MS = 3000;
+  function awaitPart(version, game) {
+    due = Math.max(due, version);
+    if (game) dueGame = true;
+    clearTimeout(awaitPart.timer);
+    awaitPart.timer = setTimeout(() => { if (due) { settle(); refresh(); } }, PART_WAIT_MS);
+    busy();
+  }
+  function settle() {
+    due = 0;
+    dueGame = false;
+    clearTimeout(awaitPart.timer);
+    busy();
+  }
+  function partCame(data) {
+    const shown = shownVersion();
+    if (data.html === lastHtml) {  // shown already (the page read it itself)
+      if (due && data.version >= due) settle();
+      return;
+    }
+    if (!dueGame && shown !== null && data.version < shown) return;  // older than shown
+    if (dueGame) settle();
+    draw(data.html);
   }
 
   const post = (url, body) => whileBusy(() => postNow(url, body));
@@ -201,7 +249,12 @@
       return false;
     }
     if (!data.ok) show(data.message || String(status), true);
-    refresh();
+    // a move the table took: its stream sends the page's new part (when it changed)
+    if (data.ok && partsLive && url === "/api/commands" && typeof data.version === "number") {
+      if (data.version > shownVersion()) awaitPart(data.version);
+    } else {
+      refresh();
+    }
     return Boolean(data.ok);
   }
 
@@ -515,6 +568,7 @@
       box.onchange = () => {
         localStorage.setItem(SPEAK, box.checked ? "1" : "0");
         if (!box.checked) waiting = [];
+        restream();  // the part sent on the stream says the news as the voice does, or not
         woken();  // ticked: a tap, so the page may speak from now on
         wakeShown();
       };
@@ -592,44 +646,73 @@
   }
 
   // The live stream; a refused one (too many phones follow the table: 503) is closed by
-  // the browser for good, so the page asks again a little later.
+  // the browser for good, so the page asks again a little later. A page with a live part
+  // asks the stream to carry it (`part`: the page's address as it reads it, `shown`: the
+  // version it shows).
+  function streamUrl() {
+    const url = new URL("/api/stream", location.href);
+    const part = new URL(live.dataset.partial, location.href);
+    if (voiceOn()) part.searchParams.set("say", "1");
+    url.searchParams.set("part", part.pathname + part.search);
+    const shown = shownVersion();
+    if (shown !== null) url.searchParams.set("shown", String(shown));
+    return url.pathname + url.search;
+  }
+  function restream() {  // the part asked for changed (the voice turned on or off)
+    if (!events) return;
+    events.close();
+    partsLive = false;
+    follow();
+  }
   function follow() {
-    const events = new EventSource("/api/stream");
-    events.addEventListener("error", () => {
-      if (events.readyState === EventSource.CLOSED) setTimeout(follow, 10000);
+    const stream = events = new EventSource(streamUrl());
+    stream.addEventListener("error", () => {
+      partsLive = false;  // until the stream says again that it carries the part
+      if (stream.readyState === EventSource.CLOSED && events === stream) {
+        setTimeout(follow, 10000);
+      }
     });
-    events.addEventListener("state", (e) => {
+    stream.addEventListener("parts", () => { partsLive = true; });
+    stream.addEventListener("part", (e) => partCame(JSON.parse(e.data)));
+    stream.addEventListener("state", (e) => {
       const data = JSON.parse(e.data);
       document.body.dataset.seen = String(data.version);
-      if (data.game) { refresh(); return; }  // another game: its versions tell nothing
-      if (data.version === shownVersion()) return;
+      if (data.game) {  // another game: its versions tell nothing
+        if (partsLive) awaitPart(data.version, true); else refresh();
+        return;
+      }
+      const shown = shownVersion();
+      if (data.version === shown) return;
       if (unchangedHere(data)) keep(data.version);
-      else refresh();
+      else if (!partsLive) refresh();
+      else if (shown === null || data.version > shown) awaitPart(data.version);
+      // a stream's first word, lower than shown: another game was dealt meanwhile
+      else if (!Array.isArray(data.pages)) awaitPart(data.version, true);
     });
-    events.addEventListener("trades", () => {
+    stream.addEventListener("trades", () => {
       if (SHARED.has(page)) return;
       if (page === "me") seatOffersChanged().then((changed) => { if (changed) refresh(); });
       else refresh();
     });
     // another phone of the player saw news this page shows: the page drops it
-    events.addEventListener("news", (e) => {
+    stream.addEventListener("news", (e) => {
       const keys = JSON.parse(e.data).keys || [];
       const shown = [...(live ? live.querySelectorAll("ul.news li") : [])]
         .flatMap((li) => (li.dataset.key || li.dataset.keys || "").split(" "));
       if (keys.some((k) => !marking.has(k) && shown.includes(k))) refresh();
     });
-    events.addEventListener("joined", () => {
+    stream.addEventListener("joined", () => {
       document.querySelectorAll('img[data-refresh-on="joined"]').forEach((img) => {
         img.src = img.src.split("?")[0] + "?t=" + Date.now();
       });
     });
     // the table's hardware warnings (the Pi's power): the codes shown now
-    events.addEventListener("warnings", (e) => {
+    stream.addEventListener("warnings", (e) => {
       const shown = JSON.parse(e.data).shown || [];
       document.querySelectorAll("[data-warning]").forEach((el) => {
         el.hidden = !shown.includes(el.dataset.warning);
       });
     });
-    events.addEventListener("open", () => { document.body.dataset.live = "1"; });
+    stream.addEventListener("open", () => { document.body.dataset.live = "1"; });
   }
 })();

@@ -20,6 +20,7 @@ from web_remote.context import identity, refuse, remote
 from web_remote.guard import Identity, Refusal, authorize, check_offer
 from web_remote.hub import STREAM_SLOT, Message
 from web_remote.i18n import _, current_language, say_refusal, say_undo, trades_said
+from web_remote.parts import part_of
 from web_remote.present import board_size, money, square_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -230,7 +231,9 @@ def confirm_question(command: dict[str, Any], who: Identity,
 def stream() -> Response:
     """Server-Sent Events: "state" after every change (which pages it changed, not the
     state), "trades", "joined", "warnings" (the table's hardware warnings shown now, also
-    sent first); keep-alives.
+    sent first); keep-alives. With `?part=` a page's address (and `&shown=` the version it
+    shows), "parts" first, then "part" (the page's live part: its version and HTML) after
+    each move that changed the page (web_remote.parts).
     Served by web_remote.serving, the event loop writes the stream (no thread held);
     past the hub's cap the phone is told to try again (503)."""
     who = identity()
@@ -253,9 +256,18 @@ def stream() -> Response:
              # the table's warnings as they are now: one may have come or gone since the
              # page was rendered
              Message("warnings", {"shown": sorted(r.warnings)})]
+    # a page's live part, rendered and sent after each move that changed it
+    # (web_remote.parts), when the page asks for it (`?part=` its address, `&shown=` the
+    # version it shows) and the remote sends parts
+    part = part_of(request.args.get("part", ""), request.environ, request.args.get("shown")) \
+        if r.parts is not None else None
+    if part is not None:
+        first.insert(0, Message("parts", {"page": part.page}))  # before the version
     keepalive = float(r.config["keepalive_s"])
     for message in first:
         message.encode()  # here, on a pool thread, not on the serving loop
+    if part is not None:
+        r.parts.follow(client, part)
     scope = request.environ.get("asgi.scope")
     if isinstance(scope, dict) and STREAM_SLOT in scope:  # the serving loop writes it
         scope[STREAM_SLOT] = (client, first, keepalive)
