@@ -134,14 +134,17 @@ def test_spectators_share_one_rendering(server: ServerHandle, game: Any,
     watchers = [phone("spectator") for _ in range(5)]
     for p in watchers:
         p.open_stream("/table", game.version)
+    pusher = server.app.extensions["web_remote"].parts
     with server.app.app_context():
         built = shared().built["table"]
+    rendered = pusher.rendered
     out = game.submit({"do": "roll", "dice": [1, 2]}, TABLE)
     assert out.accepted
     texts = {events_until(p, "part", out.version)[-1][1]["html"] for p in watchers}
     assert len(texts) == 1
     with server.app.app_context():
         assert shared().built["table"] == built + 1
+    assert pusher.rendered == rendered + 1  # not one request's worth per phone
 
 
 @pytest.mark.parametrize("address", [

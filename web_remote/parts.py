@@ -33,9 +33,10 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import Flask, g
+from werkzeug.http import parse_cookie
 
 from web_remote import i18n
-from web_remote.context import JUDGED_PAGES, Remote, identity
+from web_remote.context import JUDGED_PAGES, Remote, identity, identity_of
 from web_remote.hub import Client, Hub, Message, wake_all
 
 log = logging.getLogger(__name__)
@@ -217,13 +218,13 @@ class PartPusher:
         # interpreter from the serving loop while it writes the news (up to Python's switch
         # interval, 5 ms, each time)
         self._hub.written(WRITTEN_WAIT_S)
-        # one rendering per page address and phone (its tabs share it), one message per
-        # text (every spectator's Table part is the same bytes, encoded once)
-        made: dict[tuple[str, str, str], tuple[Message, int | None, str | None] | None] = {}
-        messages: dict[str, Message] = {}
-        wakers: list[Callable[[], None]] = []
+        # one rendering per page address and phone (its tabs share it), or per page and
+        # kind of phone for the pages every phone sees alike (`_key`); one message per
+        # text (every spectator's Table part is the same bytes, encoded once); each sent
+        # as soon as it is rendered, the table's own phones first
+        groups: dict[tuple[str, ...], list[Client]] = {}
         watched: set[tuple[str, str]] = set()  # the spectators' pages rendered this round
-        due.sort(key=lambda c: not c.seated)  # the table's own phones first
+        due.sort(key=lambda c: not c.seated)
         for client in due:
             part = client.part
             assert part is not None
@@ -232,34 +233,53 @@ class PartPusher:
                 if len(watched) >= SPECTATOR_PAGES:  # read by the phone (its rate limit)
                     continue
                 watched.add((part.endpoint, query))
-            key = (part.endpoint, query, str(part.environ.get("HTTP_COOKIE")))
-            if key not in made:
-                try:
-                    text = self._render(part)
-                except Exception:  # this page's phone reads it itself (and meets the error)
-                    log.exception("a phone's live part could not be rendered")
-                    text = None
-                if text is None:
-                    made[key] = None
-                else:
-                    version, player = shown_in(text)
-                    message = messages.get(text)
-                    if message is None:
-                        message = messages[text] = Message(
-                            "part", {"version": version, "html": text})
-                        message.encode()  # here, not on the serving loop
-                    made[key] = (message, version, player)
-            found = made[key]
-            if found is None:
+            groups.setdefault(self._key(part, query), []).append(client)
+        messages: dict[str, Message] = {}
+        for clients in groups.values():
+            first = clients[0].part
+            assert first is not None
+            try:
+                text = self._render(first)
+            except Exception:  # these pages' phones read them themselves (and meet the error)
+                log.exception("a phone's live part could not be rendered")
                 continue
-            message, part.shown, part.player = found
-            kept, waker = client.queue(message)
-            self.sent += 1
-            if waker is not None:
-                wakers.append(waker)
-            if not kept:
-                self._hub.unsubscribe(client)
-        wake_all(wakers)
+            if text is None:
+                continue
+            version, player = shown_in(text)
+            message = messages.get(text)
+            if message is None:
+                message = messages[text] = Message("part", {"version": version, "html": text})
+                message.encode()  # here, not on the serving loop
+            wakers: list[Callable[[], None]] = []
+            for client in clients:
+                part = client.part
+                assert part is not None
+                part.shown, part.player = version, player
+                kept, waker = client.queue(message)
+                self.sent += 1
+                if waker is not None:
+                    wakers.append(waker)
+                if not kept:
+                    self._hub.unsubscribe(client)
+            wake_all(wakers)
+
+    def _key(self, part: Part, query: str) -> tuple[str, ...]:
+        """What a part's rendering depends on: its address and query, and who asks: for the
+        Table, History, Worth and Rules pages only whether the phone is joined and whether
+        it is the banker's (views/pages.shared_page: the table's one language), read from
+        its cookie as every request reads it (its signature checked before, by the app's
+        DailyCookie); anything else, or a cookie not checked yet, by the cookie itself."""
+        cookie = str(part.environ.get("HTTP_COOKIE", ""))
+        kept = getattr(self._app.session_interface, "kept", None)
+        if part.page not in JUDGED_PAGES or kept is None:
+            return (part.endpoint, query, cookie)
+        held = kept(self._app, parse_cookie(cookie).get(
+            self._app.config["SESSION_COOKIE_NAME"], ""))
+        if held is None:
+            return (part.endpoint, query, cookie)
+        who = identity_of(held, self._remote)
+        return (part.endpoint, query, "nobody" if who is None else
+                "banker" if who.banker else "joined")
 
     def _render(self, part: Part) -> str | None:
         """The part as the stream's phone would read it now (None: its view did not answer

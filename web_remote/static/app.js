@@ -624,6 +624,7 @@
       el.dataset.version = String(version);
     }
     document.body.dataset.shown = String(version);
+    if (due && version >= due) settle();  // a tap's move that left this page as it was
   }
 
   // The Me page shows the offers its player made or was made (the live part's data-offers:

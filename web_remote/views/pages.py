@@ -22,6 +22,7 @@ from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
 from web_remote import rulebook
 from web_remote.context import identity, refuse, remote
+from web_remote.guard import Identity
 from web_remote.i18n import (
     _,
     current_language,
@@ -221,8 +222,9 @@ def shared_page(name: str, state: dict[str, Any], key: tuple[Any, ...],
     return Response(html, mimetype="text/html")
 
 
-def _acting_for(table: TableView) -> str | None:
-    who = identity()
+def _acting_for(table: TableView, who: Identity | None) -> str | None:
+    """The player whose Me page the phone of `who` reads: its own seat's, or for the
+    banker's phone any player's (`?as=`), the current player's at first."""
     players = table.names()
     if who is None:
         return None
@@ -237,12 +239,12 @@ def me() -> BaseResponse:
     """My balance, deeds, jail cards, trades, and the buttons for what I can do now."""
     state = remote().session.state()
     view = remote().table(state)  # what the table says this player may do now
-    player = _acting_for(view)
-    if identity() is not None and player is None and not request.args.get("partial"):
-        who = identity()
-        if who is not None and who.role == "spectator":
+    who = identity()  # once: it reads the cookie and the seats
+    player = _acting_for(view, who)
+    if who is not None and player is None and not request.args.get("partial"):
+        if who.role == "spectator":
             return redirect(url_for("pages.table"))
-        if who is not None and who.banker and not view.players:
+        if who.banker and not view.players:
             return redirect(url_for("banker.page"))  # no game yet: the banker sets one up
     moves = view.moves_of(player)
     mine = [m.to_json() for m in moves]
@@ -274,7 +276,6 @@ def me() -> BaseResponse:
     speed = bool(view.setup.options.get("speed_die"))
     placing = decision is not None and decision.kind == "place_building" \
         and decision.player == player
-    who = identity()
     target = remote().session.undo_target()
     mine_to_undo = who is not None and who.player == player and target is not None \
         and remote().session.undo_refusal(Source("phone", player=who.player)) is None
