@@ -216,6 +216,18 @@ def _nice_step(top: int) -> int:
     return 100000
 
 
+#: the chart's points are at least this many of its units apart (its plot is 572 wide)
+CHART_POINT_PX = 2
+
+
+def chart_points(n: int, most: int) -> list[int]:
+    """The indexes of `n` samples a chart draws: all of them up to `most`, else `most`
+    spread evenly from the first to the last (both drawn)."""
+    if n <= most:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (most - 1)) for i in range(most)})
+
+
 def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 640,
               height: int = 320, money: Callable[[int], str] = str,
               digits: Callable[[int], str] = str,
@@ -234,6 +246,11 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
 
     def x(i: int) -> float:
         return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    # at most one point per CHART_POINTS of the plot's width: a long game's thousands of
+    # samples drew points closer than a pixel, and a page showing the chart is drawn again
+    # after every move (issue 28: nothing on a move's path grows with the game)
+    shown = chart_points(n, max(2, plot_w // CHART_POINT_PX))
 
     def y(v: int) -> float:
         return top + plot_h - plot_h * max(v, 0) / ymax
@@ -258,8 +275,8 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
                        f'text-anchor="end">{escape(turn(last))}</text>')
     for k, name in enumerate(players):
         colour = PALETTE[k % len(PALETTE)]
-        points = " ".join(f"{x(i):.1f},{y(s['w'][k]):.1f}" for i, s in enumerate(samples)
-                          if k < len(s["w"]))
+        points = " ".join(f"{x(i):.1f},{y(samples[i]['w'][k]):.1f}" for i in shown
+                          if k < len(samples[i]["w"]))
         if points:
             out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
                        f'stroke-linejoin="round" points="{points}" data-player="{escape(name)}"/>')
