@@ -54,7 +54,7 @@ def test_fanout_phones_wait_before_the_timed_payment_not_inside_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a pace far under the payments' rate, so the phones must wait for their turn often
     monkeypatch.setattr(fanout, "PHONE_PER_S", 4)
-    monkeypatch.setattr(fanout, "REFRESH_MOVES", 2)
+    monkeypatch.setattr(fanout, "PAGE_MOVES", 2)
     monkeypatch.setattr(fanout, "REFRESHES", 2)
     build_journal(tmp_path, 30, seed=5, players=len(fanout.PLAYERS), remote=True)
     timings, _refused, _cpu, _bytes, pages = fanout.fanout_ms(tmp_path, 40)

@@ -184,7 +184,7 @@ class Remote:
             told = self._told(update, state, fresh)
             self.hub.publish("state", told, ident=update.version)
             if self.parts is not None:
-                self.parts.told(told)
+                self.parts.told(update.version, told)
         else:  # nobody follows: what the next change is told against
             self.sent = (update.version, state)
             self._me_changed(state, [])

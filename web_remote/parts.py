@@ -135,7 +135,7 @@ class PartPusher:
         self._remote = remote
         self._hub = hub
         self._cond = threading.Condition()
-        self._told: list[JSON] = []
+        self._told: list[tuple[int, JSON]] = []  # (version, what the streams were told)
         self._fresh: list[tuple[Client, int]] = []  # new streams, the table's version then
         self._thread: threading.Thread | None = None
         self._stopped = False
@@ -158,13 +158,14 @@ class PartPusher:
                 self._thread.start()
             self._cond.notify()
 
-    def told(self, payload: JSON) -> None:
-        """Every phone's stream was told `payload` (Remote._told's): judge and render the
-        parts after it (never blocks; nothing to do while no stream asked for parts)."""
+    def told(self, version: int, payload: JSON) -> None:
+        """Every phone's stream was told `payload` (Remote._told's) of `version`: judge and
+        render the parts after it (never blocks; nothing to do while no stream asked for
+        parts)."""
         with self._cond:
             if self._thread is None or self._stopped:
                 return
-            self._told.append(payload)
+            self._told.append((version, payload))
             self._cond.notify()
 
     def close(self) -> None:
@@ -190,7 +191,7 @@ class PartPusher:
             except Exception:  # the pages read their parts themselves (app.js)
                 log.exception("the phones' live parts could not be sent")
 
-    def _push(self, told: list[JSON], fresh: list[tuple[Client, int]]) -> None:
+    def _push(self, told: list[tuple[int, JSON]], fresh: list[tuple[Client, int]]) -> None:
         """Judge every part stream against the moves told (in order), render the parts of
         the pages that changed at the table's state now, and queue each on its stream."""
         streams = [c for c in self._hub.clients() if c.part is not None and not c.ended]
@@ -202,10 +203,8 @@ class PartPusher:
             if client in then and part.shown != then[client]:  # a page behind
                 due.append(client)
                 continue
-            for payload in told:
-                version = payload.get("version")
-                if not isinstance(version, int) or (part.shown is not None
-                                                    and version <= part.shown):
+            for version, payload in told:
+                if part.shown is not None and version <= part.shown:
                     continue
                 if unchanged(payload, part):
                     part.shown = version
@@ -243,18 +242,18 @@ class PartPusher:
             except Exception:  # these pages' phones read them themselves (and meet the error)
                 log.exception("a phone's live part could not be rendered")
                 continue
-            if text is None:
+            shown, player = shown_in(text) if text is not None else (None, None)
+            if text is None or shown is None:  # no live part: the page reads it itself
                 continue
-            version, player = shown_in(text)
             message = messages.get(text)
             if message is None:
-                message = messages[text] = Message("part", {"version": version, "html": text})
+                message = messages[text] = Message("part", {"version": shown, "html": text})
                 message.encode()  # here, not on the serving loop
             wakers: list[Callable[[], None]] = []
             for client in clients:
                 part = client.part
                 assert part is not None
-                part.shown, part.player = version, player
+                part.shown, part.player = shown, player
                 kept, waker = client.queue(message)
                 self.sent += 1
                 if waker is not None:
