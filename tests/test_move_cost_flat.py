@@ -1,5 +1,6 @@
 """Nothing that grows with the game on the per-move path (issue 28): 5 000 moves through
-the real session with the phone remote attached and 12 phones' streams drained, and the
+the real session with the phone remote attached and 12 phones' streams drained (three of
+them carrying their pages' live parts: the Net worth, Table and Me pages), and the
 work of a window of moves is the same (within 15 %) in the first 100 moves of the game, at
 move 1 300 and at move 5 000. The players' news (NEWS_MOVES moves back) fill up during the
 first window and are full in the later ones: a move's news are followed move by move, so
@@ -27,14 +28,17 @@ from types import FrameType
 from typing import Any
 
 import pytest
+from web_fakes import Phone
 
 from companion.game.api import Source
 from companion.game.session import GameSession
 from tools.bench.journal import bot_script
 from web_remote import create_app
 from web_remote.context import Remote
+from web_remote.parts import Part, part_of
 
 TABLE = Source("script", banker=True)
+READER = Source("phone", player="P1")  # the phone on P1's Me page (PAGES)
 MOVES = 5000
 #: bot moves before the payments (the deal among them): deeds bought on the board
 OPENING = 52
@@ -89,13 +93,38 @@ def data_dir(tmp_path: Path) -> Iterator[Path]:
         yield tmp_path
 
 
-def _drain(remote: Remote, stop: threading.Event) -> list[threading.Thread]:
-    """PHONES streams on the remote's hub, each encoding what it is sent (as the serving
-    loop does for a phone) on a thread of its own."""
+#: the pages whose live parts some of the phones' streams carry (web_remote/parts.py), as a
+#: table's phones ask for them: a spectator's Net worth and Table pages, a player's Me page
+PAGES = (("spectator", "/worth"), ("spectator", "/table"), ("player:P1", "/me"))
+
+
+def _followers(app: Any) -> list[Part]:
+    """The parts of PAGES, each of a phone joined with its own cookie."""
+    parts = []
+    for who, page in PAGES:
+        phone = Phone(app)
+        assert phone.join(who).status_code == 302
+        cookie = phone.client.get_cookie("companion")
+        assert cookie is not None
+        part = part_of(page, {"HTTP_COOKIE": f"companion={cookie.value}",
+                              "SERVER_NAME": "localhost", "SERVER_PORT": "80",
+                              "HTTP_HOST": "localhost", "wsgi.url_scheme": "http",
+                              "REMOTE_ADDR": "127.0.0.1"}, None)
+        assert part is not None
+        parts.append(part)
+    return parts
+
+
+def _drain(remote: Remote, stop: threading.Event,
+           parts: list[Part]) -> list[threading.Thread]:
+    """PHONES streams on the remote's hub, the first ones carrying `parts`, each encoding
+    what it is sent (as the serving loop does for a phone) on a thread of its own."""
     threads = []
     for i in range(PHONES):
         client = remote.hub.subscribe(f"phone-{i}")
         assert client is not None
+        if i < len(parts):
+            remote.parts.follow(client, parts[i])
 
         def run(c: Any = client) -> None:
             while not stop.is_set():
@@ -142,10 +171,12 @@ def test_the_last_moves_cost_what_the_first_did(data_dir: Path,
         remote: Remote = app.extensions["web_remote"]
         heard = Heard()
         session.add_listener(heard)
-        drains = _drain(remote, stop)
+        drains: list[threading.Thread] = []
         try:
             for command in bot_script(seed=11, count=OPENING, players=8):
                 assert remote.session.submit(command, TABLE).accepted, command
+            heard.wait(session.version)
+            drains = _drain(remote, stop, _followers(app))
             payers = [p.name for p in session.game_state().players  # type: ignore[union-attr]
                       if not p.bankrupt]
             windows: list[tuple[int, int]] = []
@@ -153,6 +184,12 @@ def test_the_last_moves_cost_what_the_first_did(data_dir: Path,
             for moved in range(OPENING, MOVES):
                 if moved in STARTS:
                     heard.wait(session.version)
+                    # P1's phone has shown its news (as a page marks them after 3 s in
+                    # view): each window's Me page starts as short and fills alike
+                    seen = [item["key"] for item in session.news("P1")]
+                    if seen:
+                        assert session.mark_seen(seen, READER).accepted
+                    assert remote.parts.caught_up(session.version, 30)
                     assert remote.persister.flush()
                     start = work.read()
                     work.on = True
@@ -162,6 +199,7 @@ def test_the_last_moves_cost_what_the_first_did(data_dir: Path,
                 assert out.accepted, out
                 if moved + 1 - WINDOW in STARTS:
                     heard.wait(out.version)  # the listeners' work of these moves
+                    assert remote.parts.caught_up(out.version, 30)  # the pages' parts
                     assert remote.persister.flush()  # the chart's writes of these moves
                     work.on = False
                     end = work.read()

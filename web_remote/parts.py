@@ -142,6 +142,7 @@ class PartPusher:
         #: live parts rendered, and queued on streams: the tests count them
         self.rendered = 0
         self.sent = 0
+        self._through = 0  # the newest version whose parts were sent (`caught_up`)
 
     def follow(self, client: Client, part: Part) -> None:
         """The stream `client` carries its page's part from now on: sent at once when the
@@ -156,7 +157,7 @@ class PartPusher:
                 self._thread = threading.Thread(target=self._run, name="web-parts",
                                                 daemon=True)
                 self._thread.start()
-            self._cond.notify()
+            self._cond.notify_all()
 
     def told(self, version: int, payload: JSON) -> None:
         """Every phone's stream was told `payload` (Remote._told's) of `version`: judge and
@@ -166,13 +167,13 @@ class PartPusher:
             if self._thread is None or self._stopped:
                 return
             self._told.append((version, payload))
-            self._cond.notify()
+            self._cond.notify_all()
 
     def close(self) -> None:
         """Stop the thread (the remote is closing)."""
         with self._cond:
             self._stopped = True
-            self._cond.notify()
+            self._cond.notify_all()
             thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(5)
@@ -190,6 +191,17 @@ class PartPusher:
                 self._push(told, fresh)
             except Exception:  # the pages read their parts themselves (app.js)
                 log.exception("the phones' live parts could not be sent")
+            with self._cond:
+                self._through = max([self._through, *(version for version, _ in told),
+                                     *(version for _, version in fresh)])
+                self._cond.notify_all()
+
+    def caught_up(self, version: int, timeout: float) -> bool:
+        """Wait (at most `timeout` seconds) until the parts after the move to `version`
+        (or for the streams that began following at it) were sent or judged unchanged;
+        False when they were not in time. For the tests."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._through >= version, timeout)
 
     def _push(self, told: list[tuple[int, JSON]], fresh: list[tuple[Client, int]]) -> None:
         """Judge every part stream against the moves told (in order), render the parts of

@@ -216,16 +216,20 @@ def _nice_step(top: int) -> int:
     return 100000
 
 
-#: the chart's points are at least this many of its units apart (its plot is 572 wide)
-CHART_POINT_PX = 2
+#: the points of each player's line on the chart, however many samples the game has: a
+#: page showing the chart is drawn again after every move (web_remote/parts.py), and its
+#: cost must not grow with the game (issue 28); on a phone's 330-pixel chart one every 3.5
+CHART_POINTS = 96
 
 
-def chart_points(n: int, most: int) -> list[int]:
-    """The indexes of `n` samples a chart draws: all of them up to `most`, else `most`
-    spread evenly from the first to the last (both drawn)."""
-    if n <= most:
-        return list(range(n))
-    return sorted({round(i * (n - 1) / (most - 1)) for i in range(most)})
+def chart_points(n: int, most: int = CHART_POINTS) -> list[int]:
+    """The indexes of the samples the chart's `most` points draw, of `n` samples: spread
+    evenly from the first to the last, each a sample's own (fewer samples than points: some
+    drawn twice, where a line through them looks the same, so drawing costs the same at
+    every move of the game)."""
+    if n <= 1:
+        return [0] * n
+    return [round(i * (n - 1) / (most - 1)) for i in range(most)]
 
 
 def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 640,
@@ -239,18 +243,16 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
     that lists them beside the chart, legible on a phone: `legend_entries`)."""
     left, right, top, bottom = 56, 12, 28, 28
     plot_w, plot_h = width - left - right, height - top - bottom
-    peak = max((w for s in samples for w in s["w"]), default=0)
+    n = len(samples)
+    shown = chart_points(n)
+    # the scale fits the samples drawn, not every sample: reading all of them after every
+    # move would grow with the game
+    peak = max((w for i in set(shown) for w in samples[i]["w"]), default=0)
     step = _nice_step(max(peak, 1))
     ymax = max(step, -(-peak // step) * step)
-    n = len(samples)
 
     def x(i: int) -> float:
         return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
-
-    # at most one point per CHART_POINTS of the plot's width: a long game's thousands of
-    # samples drew points closer than a pixel, and a page showing the chart is drawn again
-    # after every move (issue 28: nothing on a move's path grows with the game)
-    shown = chart_points(n, max(2, plot_w // CHART_POINT_PX))
 
     def y(v: int) -> float:
         return top + plot_h - plot_h * max(v, 0) / ymax

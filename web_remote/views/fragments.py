@@ -12,10 +12,10 @@ it takes the view's `setup` as an input); never the phone's own things (its CSRF
 tests/test_web_fragments.py draws every part again after every move of whole games and
 compares (`Fragments(check=True)`).
 
-On a Pi Zero 2 W a phone's page read is about 15-50 ms of the one core Python runs on, and
-after most of a table's moves all 12 phones read (docs/bench.md,
-`fanout.refresh_game_cpu_ms_per_move`): drawing the same board, deeds and deed cards again
-was about 40 % of it.
+On a Pi Zero 2 W a phone's page is about 6-50 ms of the one core Python runs on to draw, and
+after most of a table's moves every phone's page is drawn again (sent on its stream,
+web_remote/parts.py; docs/bench.md, `fanout.page_game_cpu_ms_per_move`): drawing the same
+board, deeds and deed cards again was about 40 % of a page read.
 """
 
 from __future__ import annotations
