@@ -209,3 +209,19 @@ def test_spectators_pages_rendered_per_move_are_capped(
     for p in watchers[SPECTATOR_PAGES:]:
         said = [n for n, _ in events_until(p, "state", ended.version)]
         assert said == ["parts", "state", "warnings", "state", "state"]
+
+
+def test_another_game_sends_every_page_its_part_whatever_its_version(
+        server: ServerHandle, game: Any, phone: Callable[..., HttpPhone]) -> None:
+    """A saved game switched to may have lower versions than the page shows: after a
+    "game" event every page gets its part, not only pages behind it."""
+    ann = phone("player:Ann")
+    out = game.submit({"do": "roll", "dice": [1, 2]}, TABLE)
+    assert out.accepted
+    ann.open_stream("/me", out.version)
+    events_until(ann, "state", out.version)
+    pusher = server.app.extensions["web_remote"].parts
+    sent = pusher.sent
+    pusher.told(1, {"version": 1, "game": True})  # what Remote._told says of a switch
+    assert events_until(ann, "part", out.version)[-1][1]["version"] == out.version
+    assert pusher.sent == sent + 1

@@ -216,6 +216,9 @@ class PartPusher:
                 due.append(client)
                 continue
             for version, payload in told:
+                if payload.get("game"):  # another game dealt or switched to: its versions
+                    due.append(client)  # may be lower than the page's
+                    break
                 if part.shown is not None and version <= part.shown:
                     continue
                 if unchanged(payload, part):
