@@ -37,6 +37,7 @@ from web_remote.context import (
     identity_of,
     refuse,
     remote,
+    settle_asker,
 )
 from web_remote.guard import Identity, Refusal, authorize
 from web_remote.hub import MAX_STREAMS, PER_DEVICE, SPECTATORS, SPECTATORS_PER_ADDRESS, Hub
@@ -415,9 +416,7 @@ class MoveFastPath:
         """An answer made by Flask's own functions in a request context of this request
         (the phone's language, its hooks after the view, its cookie)."""
         with self.app.request_context(environ):
-            g.lang = i18n.pick_language(remote().table_language.spoken,
-                                        remote().config["default_language"])
-            g.who = identity()  # read from the cookie, as `_before` does (`Vary: Cookie`)
+            settle_asker()  # read from the cookie, as `_before` does (`Vary: Cookie`)
             resp = answer()
         return resp(environ, start_response)
 

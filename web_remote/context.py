@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from flask import Response, current_app, jsonify, render_template, request, session
+from flask import Response, current_app, g, jsonify, render_template, request, session
 
 from companion.game.api import JSON, GameSessionProtocol, Outcome, Source, Update
 from companion.game.pins import PinGuard, PinWarning
@@ -24,6 +24,7 @@ from companion.game.table.view import (
     whose_moves_changed,
 )
 from companion.words.table_language import TableLanguage
+from web_remote import i18n
 from web_remote.guard import Identity
 from web_remote.hub import Hub, state_change
 from web_remote.i18n import _
@@ -294,6 +295,15 @@ def identity() -> Identity | None:
     banker sessions' generation now (locking a banker phone or changing the PIN ends the
     others)."""
     return identity_of(session, remote())
+
+
+def settle_asker() -> None:
+    """Who is asking and in which language, on `g` for the views (`g.who`, `g.lang`), as a
+    request's `_before` hook works them out: for an answer made outside Flask's own request
+    handling (the move's own path's refusals, a live part sent on a stream)."""
+    r = remote()
+    g.lang = i18n.pick_language(r.table_language.spoken, r.config["default_language"])
+    g.who = identity()
 
 
 def identity_of(held: Mapping[str, Any], r: Remote) -> Identity | None:

@@ -32,11 +32,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from flask import Flask, g
+from flask import Flask
 from werkzeug.http import parse_cookie
 
-from web_remote import i18n
-from web_remote.context import JUDGED_PAGES, Remote, identity, identity_of
+from web_remote.context import JUDGED_PAGES, Remote, identity_of, settle_asker
 from web_remote.hub import Client, Hub, Message, wake_all
 
 log = logging.getLogger(__name__)
@@ -298,12 +297,11 @@ class PartPusher:
     def _render(self, part: Part) -> str | None:
         """The part as the stream's phone would read it now (None: its view did not answer
         with a page: the phone reads it itself)."""
-        app, r = self._app, self._remote
+        app = self._app
         environ = dict(part.environ)
         environ["wsgi.input"] = io.BytesIO(b"")
         with app.request_context(environ):
-            g.lang = i18n.pick_language(r.table_language.spoken, r.config["default_language"])
-            g.who = identity()
+            settle_asker()
             view: Callable[[], Any] = app.view_functions[part.endpoint]
             answer = app.make_response(view())
         self.rendered += 1
