@@ -258,7 +258,8 @@ class FakeSession:
     def redo(self, source: Source) -> Outcome:
         return Outcome(False, 3)
 
-    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
+    def history(self, player: str | None = None, limit: int = 200,
+                before: int | None = None) -> list[JSON]:
         return []
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:

@@ -190,8 +190,10 @@ class FakeSession:
             return self._commit(state.copy(), command, [{"kind": "redone", "seq": seq}], source,
                                 "redo", seq)
 
-    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
-        """Journal entries, newest last (with "undone"), optionally those involving a player."""
+    def history(self, player: str | None = None, limit: int = 200,
+                before: int | None = None) -> list[JSON]:
+        """Journal entries, newest last (with "undone"), optionally those involving a player
+        and those older than `before`."""
         with self._lock:
             undone: set[int] = set()
             for e in self._journal:
@@ -200,7 +202,8 @@ class FakeSession:
                 elif e["kind"] == "redo":
                     undone.discard(e["target"])
             entries = [{**e, "undone": e["kind"] == "command" and e["seq"] in undone}
-                       for e in self._journal if player is None or _mentions(e, player)]
+                       for e in self._journal if (player is None or _mentions(e, player))
+                       and (before is None or e["seq"] < before)]
             return entries[-limit:] if limit > 0 else []
 
     def _news_items(self, player: str) -> list[JSON]:

@@ -253,7 +253,7 @@ def transactions(entries: list[JSON], player: str | None) -> list[JSON]:
             continue  # undo rows move no money of their own; redo rows repeat their target
         command = entry.get("command") or {}
         source = entry.get("source") or {}
-        for event in entry.get("events", []):
+        for n, event in enumerate(entry.get("events", [])):
             if event.get("kind") != "transfer":
                 continue
             payer, payee = _party(event.get("from")), _party(event.get("to"))
@@ -262,7 +262,7 @@ def transactions(entries: list[JSON], player: str | None) -> list[JSON]:
             reason = str(event.get("reason", ""))
             # an auction's price is paid by its close, not by whoever passed or bid last
             auction = reason in ("auction", "building_auction")
-            rows.append({"seq": entry.get("seq"), "time": entry.get("time"), "from": payer,
+            rows.append({"seq": entry.get("seq"), "n": n, "time": entry.get("time"), "from": payer,
                          "to": payee, "amount": int(event.get("amount", 0)),
                          "reason": reason,
                          "why": event.get("why"),

@@ -233,8 +233,10 @@ class GameSessionProtocol(Protocol):
         None: a result seen is a result kept (companion.game.authority's UNDO_RIGHTS)."""
         ...
 
-    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
-        """Journal entries, newest last: seq, time, source, command, events."""
+    def history(self, player: str | None = None, limit: int = 200,
+                before: int | None = None) -> list[JSON]:
+        """Journal entries, newest last: seq, time, source, command, events; with
+        `before`, only those older than that seq."""
         ...
 
     def news(self, player: str) -> list[JSON]:

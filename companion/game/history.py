@@ -36,8 +36,9 @@ def undone_commands(journal: Journal) -> set[int]:
 
 
 def history(journal: Journal, player: str | None = None, limit: int = 200,
-            undone: set[int] | None = None) -> list[JSON]:
-    """Journal entries, newest last, each with "undone" (true for a command undone now).
+            undone: set[int] | None = None, before: int | None = None) -> list[JSON]:
+    """Journal entries, newest last, each with "undone" (true for a command undone now);
+    with `before`, only those older than that seq (a page of the history further back).
 
     Reads the journal backwards a page at a time by seq, so the cost grows with `limit`
     (and, for one player, with how far back their entries lie), not with the journal;
@@ -45,6 +46,8 @@ def history(journal: Journal, player: str | None = None, limit: int = 200,
     if undone is None:
         undone = undone_commands(journal)
     last = journal.last_seq()
+    if before is not None:
+        last = max(0, min(last, before - 1))
     out: list[JSON] = []
     upto = last
     # every entry counts when no player filters them: read no more than asked (the Table

@@ -56,6 +56,9 @@ CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state BLOB NOT NULL, crc INTEGE
 
 
 _INSERT_ENTRY = "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+#: the newest entries a journal keeps parsed once read (`Journal.entries`): the Table
+#: page's latest moves and a page of History, after every move
+RECENT_ENTRIES = 64
 
 #: the row kinds a version 1 journal accepts
 _V1_KINDS = ("command", "undo", "redo")
@@ -398,6 +401,13 @@ class Journal:
         self._unchecked = 0
         #: the WAL file (device, inode) given WAL_ROOM bytes already (`_make_room`)
         self._roomy: tuple[int, int] | None = None
+        #: the newest entries read (`entries`), parsed and checked once: after every move
+        #: the phones' pages read the latest ones again (the Table page's 12, History's
+        #: 40), and a row never changes once written (issue 28)
+        self._recent: dict[int, Entry] = {}
+        #: the newest entry's seq once read, then kept by `append` (every row of a
+        #: writable journal is written through it); None: read it
+        self._last: int | None = None
 
     # --- opening -------------------------------------------------------------------------
 
@@ -701,7 +711,7 @@ class Journal:
                     self._check_wal()
                     conn.execute(_INSERT_ENTRY, row)
                     self._acknowledge(entry.seq, crc, mark)
-                    self._committed()
+                    self._committed(entry.seq)
                     return
                 conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -719,15 +729,17 @@ class Journal:
                         conn.execute("ROLLBACK")
                     raise
                 self._acknowledge(entry.seq, crc, mark)
-                self._committed()
+                self._committed(entry.seq)
             except sqlite3.Error as exc:
                 raise StorageError(f"not saved: {storage_message(exc)}") from exc
             except OSError as exc:
                 raise StorageError(f"not saved: {storage_message(exc)}") from exc
 
-    def _committed(self) -> None:
-        """After a row (under the lock): counted for the next checkpoint; one that is long
-        overdue (nobody calls `checkpoint`) is run now."""
+    def _committed(self, seq: int) -> None:
+        """After row `seq` (under the lock): the newest seq known, and counted for the next
+        checkpoint; one that is long overdue (nobody calls `checkpoint`) is run now."""
+        if self._last is not None:
+            self._last = max(self._last, seq)
         self._unchecked += 1
         if self._unchecked >= CHECKPOINT_INLINE_ROWS:
             try:
@@ -847,10 +859,15 @@ class Journal:
     def last_seq(self) -> int:
         """The seq of the newest entry (0 when empty)."""
         with self._lock:
+            if self._last is not None:
+                return self._last
             try:
-                return self._newest_seq()
+                last = self._newest_seq()
             except sqlite3.Error as exc:
                 raise self._read_error(exc) from exc
+            if not self.readonly:  # nobody else writes it: kept by `_committed` from now
+                self._last = last
+            return last
 
     def _newest_seq(self) -> int:
         """The seq of the newest entry, 0 when empty (under the lock, or while opening;
@@ -863,24 +880,68 @@ class Journal:
         return StorageError(f"cannot read {self.path}: {storage_message(exc)}")
 
     def entries(self, after: int = 0, upto: int | None = None) -> Iterator[Entry]:
-        """Entries with after < seq <= upto, oldest first, each checked against its CRC."""
+        """Entries with after < seq <= upto, oldest first, each checked against its CRC
+        (the newest ones read, RECENT_ENTRIES, once: `_recent`)."""
+        kept: list[Entry] = []  # newest first
+        with self._lock:
+            recent = self._recent
+            start = min(max(recent), upto) if recent and upto is not None else None
+            seq = start  # the run of rows kept from `start` down, not read again
+            while seq is not None and seq > after and seq in recent:
+                kept.append(recent[seq])
+                seq -= 1
+            if not kept:
+                seq = start = upto
+            older = self._rows(after, seq) if seq is None or seq > after else []
+            newer = self._rows(start, upto) if kept and start is not None and upto is not None \
+                and upto > start else []
+        out = self._parsed(older, after)
+        if kept:
+            if (out[-1].seq if out else after) != kept[-1].seq - 1:
+                raise JournalCorrupt(f"{self.path} is damaged: an entry before "
+                                     f"{kept[-1].seq} is missing")
+            out.extend(reversed(kept))
+            out.extend(self._parsed(newer, kept[0].seq))
+        fresh = [e for e in out if e.seq not in recent]
+        if fresh:
+            self._keep(fresh)
+        yield from out
+
+    def _rows(self, after: int, upto: int | None) -> list[Any]:
+        """The rows with after < seq <= upto, oldest first (under the lock)."""
         sql = "SELECT * FROM entries WHERE seq > ?"
         args: list[Any] = [after]
         if upto is not None:
             sql += " AND seq <= ?"
             args.append(upto)
-        with self._lock:
-            try:
-                rows = self._conn.execute(sql + " ORDER BY seq", args).fetchall()
-            except sqlite3.Error as exc:
-                raise self._read_error(exc) from exc
+        try:
+            return self._conn.execute(sql + " ORDER BY seq", args).fetchall()
+        except sqlite3.Error as exc:
+            raise self._read_error(exc) from exc
+
+    def _parsed(self, rows: list[Any], after: int) -> list[Entry]:
+        """The rows as entries, each checked, none missing after seq `after`."""
+        out = []
         expected = after + 1
         for row in rows:
             entry = self._parse(row)
             if entry.seq != expected:
                 raise JournalCorrupt(f"{self.path} is damaged: entry {expected} is missing")
             expected += 1
-            yield entry
+            out.append(entry)
+        return out
+
+    def _keep(self, entries: list[Entry]) -> None:
+        """Keep the newest of `entries` read (oldest first) among the RECENT_ENTRIES newest
+        kept: a page of History further back does not push the latest ones out."""
+        with self._lock:
+            recent = self._recent
+            top = max(entries[-1].seq, max(recent, default=0))
+            for entry in entries:
+                if entry.seq > top - RECENT_ENTRIES:
+                    recent[entry.seq] = entry
+            while len(recent) > RECENT_ENTRIES:
+                del recent[min(recent)]
 
     def scan(self, after: int = 0) -> list[tuple[int, str, int | None]]:
         """(seq, kind, target) of every entry after `after`, each row checked against its CRC.

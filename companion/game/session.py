@@ -640,11 +640,13 @@ class GameSession:
                             "only the banker switches the teaching table")
         return self._enqueue(_Job("teaching", source, {"on": bool(on)}))
 
-    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
-        """Journal entries, newest last: seq, time, source, command, events, undone."""
+    def history(self, player: str | None = None, limit: int = 200,
+                before: int | None = None) -> list[JSON]:
+        """Journal entries, newest last: seq, time, source, command, events, undone; with
+        `before`, only those older than that seq."""
         from companion.game.history import history
 
-        return history(self._journal, player, limit, set(self._stacks.undone))
+        return history(self._journal, player, limit, set(self._stacks.undone), before)
 
     def _card_in_force(self) -> JSON | None:
         """The card that is news, from the journal's recent rows that applied a move in

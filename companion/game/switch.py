@@ -214,9 +214,10 @@ class SessionHolder:
         not)."""
         return self.session.undo_refusal(source)
 
-    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
-        """The current game's journal entries, newest last."""
-        return self.session.history(player, limit)
+    def history(self, player: str | None = None, limit: int = 200,
+                before: int | None = None) -> list[JSON]:
+        """The current game's journal entries, newest last (older than `before`)."""
+        return self.session.history(player, limit, before)
 
     def news(self, player: str) -> list[JSON]:
         """The current game's news items `player` has not seen yet, newest first."""

@@ -89,7 +89,8 @@ class _TimingSession:
     def mark_seen(self, keys: Any, source: Source) -> Outcome:
         return Outcome(False, 1)
 
-    def history(self, player: str | None = None, limit: int = 200) -> list[JSON]:
+    def history(self, player: str | None = None, limit: int = 200,
+                before: int | None = None) -> list[JSON]:
         return []
 
     def add_listener(self, callback: Callable[[Update], None]) -> Callable[[], None]:

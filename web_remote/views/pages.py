@@ -74,6 +74,10 @@ def _json(move: Move | None) -> JSON | None:
 #: the move it took back
 LATEST = 12
 LOOK_BACK = 200
+#: the History page: how many journal entries one page of it covers, the newest first (a
+#: link leads to the ones before): what a phone on it costs after each move stays the same
+#: all game long (issue 28; it read and drew up to 2 000 entries after every payment)
+HISTORY_ENTRIES = 40
 
 
 def verb_labels() -> Mapping[str, str]:
@@ -361,24 +365,32 @@ def table() -> BaseResponse:
 
 @bp.get("/history")
 def history() -> BaseResponse:
-    """Every transaction from the journal, filterable by player."""
+    """The transactions and notable moves of the latest HISTORY_ENTRIES journal entries,
+    filterable by player; `?before=<seq>` shows the page of the entries before that one."""
     state = remote().session.state()
     player = request.args.get("player") or None
+    asked = request.args.get("before", "")
+    before = int(asked) if asked.isdigit() and 0 < int(asked) < 1 << 62 else None
 
     def build() -> dict[str, Any]:
-        entries = remote().session.history(player, 2000)
+        entries = remote().session.history(None, HISTORY_ENTRIES, before)
         rows = transactions(entries, player)
-        for row in rows:
-            row["said_why"] = reason({"amount": row["amount"], "to": row["to"],
-                                      "why": row["why"]}, state) if row.get("why") else None
         listed = events(entries, player)
         moves = [{**e, "text": said} for e, said in zip(listed, say_events(listed, state),
                                                         strict=True) if said]
+        first = int(entries[0]["seq"]) if entries else None
         return dict(rows=rows, player=player, reasons=reason_labels(),
                     sources=source_labels(), moves=moves,
-                    players=list(remote().table(state).names()))
+                    players=list(remote().table(state).names()),
+                    before=before, older=first if first is not None and first > 1 else None,
+                    # a row's reason is said only when its row is drawn (a fragment kept
+                    # from an earlier move is not): in the phone's language, quoting the
+                    # rulebook in the table's spoken one
+                    spoken=remote().table_language.spoken(),
+                    said_why=lambda row: reason({"amount": row["amount"], "to": row["to"],
+                                                 "why": row["why"]}, state))
 
-    return shared_page("history", state, (player,), build)
+    return shared_page("history", state, (player, before), build)
 
 
 def worth_chart(view: TableView, legend: bool = True,
