@@ -48,3 +48,52 @@ def test_the_latest_rows_are_read_alone(tmp_path: Path) -> None:
         assert session.history("Ann", 5) == [e for e in whole if any(
             "Ann" in (ev.get("from"), ev.get("to")) for ev in e["events"])
             or e["command"].get("from") == "Ann" or e["command"].get("to") == "Ann"][-5:]
+
+
+class Parsing:
+    """Counts the rows a journal parses (`Journal._parse`), its real reads otherwise."""
+
+    def __init__(self, journal: Any, monkeypatch: Any) -> None:
+        self.rows = 0
+        real = journal._parse
+
+        def parse(row: Any) -> Any:
+            self.rows += 1
+            return real(row)
+        monkeypatch.setattr(journal, "_parse", parse)
+
+
+def test_the_newest_rows_are_parsed_once_and_pages_further_back_alike(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """After every move the phones' pages read the newest rows again (the Table page's 12,
+    a page of History): each row is parsed and checked once, a move's new row alone after
+    it; a page further back (`before`) gives the same rows as the whole read, and does not
+    push the newest out."""
+    with GameSession.open(tmp_path) as session:
+        assert session.submit({"do": "new_game", "edition": "classic-eur",
+                               "players": ["Ann", "Bo"], "seed": 2}, TABLE).accepted
+        for n in range(150):
+            payer, payee = ("Ann", "Bo") if n % 2 else ("Bo", "Ann")
+            assert session.submit({"do": "pay", "from": payer, "to": payee, "amount": 1},
+                                  TABLE).accepted
+        assert session.undo(TABLE).accepted
+        whole = session.history(None, 1000)
+        parsing = Parsing(session._journal, monkeypatch)
+        assert session.history(None, 40) == whole[-40:]
+        first = parsing.rows
+        assert session.history(None, 40) == whole[-40:]
+        assert session.history(None, 12) == whole[-12:]
+        assert parsing.rows == first  # read again, parsed once
+        older = session.history(None, 40, before=whole[-40]["seq"])
+        assert older == whole[-80:-40]
+        assert session.history(None, 40, before=whole[0]["seq"]) == []
+        assert session.history(None, 40, before=whole[2]["seq"]) == whole[:2]
+        parsed = parsing.rows
+        assert session.history(None, 40) == whole[-40:]
+        assert parsing.rows == parsed  # the page further back pushed none of them out
+        assert session.submit({"do": "pay", "from": "Ann", "to": "Bo", "amount": 2},
+                              TABLE).accepted
+        latest = session.history(None, 40)
+        assert parsing.rows == parsed + 1  # the new row alone
+        assert latest[:-1] == whole[-39:] and latest[-1]["command"]["amount"] == 2
+        assert session._journal.last_seq() == latest[-1]["seq"]

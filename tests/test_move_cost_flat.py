@@ -1,6 +1,6 @@
 """Nothing that grows with the game on the per-move path (issue 28): 5 000 moves through
-the real session with the phone remote attached and 12 phones' streams drained (three of
-them carrying their pages' live parts: the Net worth, Table and Me pages), and the
+the real session with the phone remote attached and 12 phones' streams drained (four of
+them carrying their pages' live parts: the Net worth, Table, Me and History pages), and the
 work of a window of moves is the same (within 15 %) in the first 100 moves of the game, at
 move 1 300 and at move 5 000. The players' news (NEWS_MOVES moves back) fill up during the
 first window and are full in the later ones: a move's news are followed move by move, so
@@ -97,8 +97,10 @@ def data_dir(tmp_path: Path) -> Iterator[Path]:
 
 
 #: the pages whose live parts some of the phones' streams carry (web_remote/parts.py), as a
-#: table's phones ask for them: a spectator's Net worth and Table pages, a player's Me page
-PAGES = (("spectator", "/worth"), ("spectator", "/table"), ("player:P1", "/me"))
+#: table's phones ask for them: a spectator's Net worth, Table and History pages, a
+#: player's Me page
+PAGES = (("spectator", "/worth"), ("spectator", "/table"), ("player:P1", "/me"),
+         ("spectator", "/history"))
 
 
 def _followers(app: Any) -> list[Part]:

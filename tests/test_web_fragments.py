@@ -1,4 +1,4 @@
-"""The parts of the Table and Me pages drawn again only when what they show changed
+"""The parts of the Table, Me and History pages drawn again only when what they show changed
 (web_remote/views/fragments.py): never a part kept from before a change it shows, in any
 language, for any player or the banker acting for one; and after a payment only the parts
 it changed are drawn again."""
@@ -70,7 +70,8 @@ def _command(move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def _read_all(phones: dict[str, Phone], turn: int) -> list[str]:
     """Every phone's live part: players on Me, spectators on Table, the banker on Me as
-    one of the players."""
+    one of the players; then the spectators' and the banker's History (its rows with and
+    without the banker's links back)."""
     pages = []
     for key, phone in phones.items():
         if key.startswith("spectator"):
@@ -82,6 +83,10 @@ def _read_all(phones: dict[str, Phone], turn: int) -> list[str]:
         resp = phone.client.get(path)
         assert resp.status_code == 200, (path, resp.status_code)
         pages.append(text(resp))
+    for key, phone in phones.items():
+        if not key.startswith("player"):
+            resp = phone.client.get("/history?partial=1")
+            assert resp.status_code == 200, resp.status_code
     return pages
 
 
@@ -125,7 +130,7 @@ def test_no_part_is_ever_kept_past_a_change_it_shows(app: Flask, game: Any) -> N
     assert moves > 120 and offers >= 5 and undone >= 5
     kinds = set(checking.drawn)
     assert {"table.board", "table.square", "table.player", "table.deeds", "table.deed",
-            "table.move", "me.deeds", "me.trades", "me.more"} <= kinds
+            "table.move", "me.deeds", "me.trades", "me.more", "history.row"} <= kinds
 
 
 def test_a_payment_draws_again_only_what_it_changed(app: Flask, game: Any) -> None:
