@@ -130,7 +130,8 @@ def test_no_part_is_ever_kept_past_a_change_it_shows(app: Flask, game: Any) -> N
     assert moves > 120 and offers >= 5 and undone >= 5
     kinds = set(checking.drawn)
     assert {"table.board", "table.square", "table.player", "table.deeds", "table.deed",
-            "table.move", "me.deeds", "me.trades", "me.more", "history.row"} <= kinds
+            "table.move", "table.said", "me.deeds", "me.trades", "me.more",
+            "history.row"} <= kinds
 
 
 def test_a_payment_draws_again_only_what_it_changed(app: Flask, game: Any) -> None:
@@ -155,6 +156,7 @@ def test_a_payment_draws_again_only_what_it_changed(app: Flask, game: Any) -> No
     # two spectators in two languages: each part once per language
     assert drawn.get("table.player") == 2 * 2
     assert drawn.get("table.move") == 2
+    assert drawn.get("table.said") == 2  # the new line said, in each language, alone
     assert not {"table.board", "table.square", "table.deeds", "table.deed"} & set(drawn)
     # only Ann's and Bo's Me pages could draw a part again (the banker reads Ann's)
     assert drawn.get("me.deeds", 0) <= 3 and drawn.get("me.more", 0) == 0

@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from flask import current_app
 from markupsafe import Markup
@@ -31,6 +31,7 @@ from markupsafe import Markup
 from web_remote.i18n import current_language
 
 SLOT = "web_remote.fragments"
+T = TypeVar("T")
 #: parts kept at most, the least recently handed out going first: a table in two languages
 #: keeps about 300 (52 squares, 28 deeds, 8 players' rows and three parts of each player's
 #: page, 12 latest moves, in each language), a few hundred KB of text
@@ -51,7 +52,7 @@ class Fragments:
         self._kept = kept
         self._check = check
         self._lock = threading.Lock()
-        self._last: OrderedDict[Hashable, tuple[tuple[Any, ...], Markup]] = OrderedDict()
+        self._last: OrderedDict[Hashable, tuple[tuple[Any, ...], Any]] = OrderedDict()
         #: how many times each kind of part (its slot's name) was drawn: the tests count
         self.drawn: Counter[str] = Counter()
 
@@ -59,23 +60,30 @@ class Fragments:
             draw: Callable[[], str]) -> Markup:
         """The part kept for `slot` when it was drawn from inputs equal to `inputs`, else
         `draw()` now (kept for the next ask); `kind` names the part for `drawn`."""
+        return self.kept(kind, slot, inputs, lambda: Markup(draw()))
+
+    def kept(self, kind: str, slot: Hashable, inputs: tuple[Any, ...],
+             make: Callable[[], T]) -> T:
+        """What `make()` gave for `slot` from inputs equal to `inputs`, else `make()` now
+        (kept for the next ask): a part's text (`get`), or what a page says of one of its
+        rows (a sentence of the latest moves); `kind` names it for `drawn`."""
         with self._lock:
             last = self._last.get(slot)
             if last is not None and last[0] == inputs:
                 self._last.move_to_end(slot)
                 if not self._check:
-                    return last[1]
-        html = Markup(draw())
-        if self._check and last is not None and last[0] == inputs and last[1] != html:
+                    return cast(T, last[1])
+        made = make()
+        if self._check and last is not None and last[0] == inputs and last[1] != made:
             raise FragmentMismatch(f"{slot!r} came out different from equal inputs:\n"
-                                   f"{last[1]}\n----\n{html}")
+                                   f"{last[1]}\n----\n{made}")
         with self._lock:
-            self._last[slot] = (inputs, html)
+            self._last[slot] = (inputs, made)
             self._last.move_to_end(slot)
             while len(self._last) > self._kept:
                 self._last.popitem(last=False)
         self.drawn[kind] += 1
-        return html
+        return made
 
 
 def fragments() -> Fragments:

@@ -17,9 +17,11 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.game.api import JSON, Source
 from companion.game.table.decision import Decision
+from companion.game.table.records import Setup
 from companion.game.table.view import Move, TableView
 from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
+from companion.words.move_words import MoveSaid
 from web_remote import rulebook
 from web_remote.context import identity, refuse, remote
 from web_remote.guard import Identity
@@ -46,6 +48,7 @@ from web_remote.present import (
     transactions,
 )
 from web_remote.reasons import lesson_for, move_reasons, reason
+from web_remote.views.fragments import fragments
 from web_remote.views.shared import shared
 from web_remote.worth import chart_svg, legend_entries
 
@@ -332,11 +335,24 @@ def latest_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
             break
     seqs = {e.get("seq") for e in latest}
     lost = any(e.get("kind") == "undo" and e.get("target") not in seqs for e in latest)
-    targets = session.history(None, LOOK_BACK) if lost else latest
-    moves = [{"seq": e.get("seq"), "kind": e.get("kind", "command"), "said": said,
-              "reasons": move_reasons(e, state) if e.get("kind", "command") == "command" else []}
-             for e, said in zip(latest, say_moves(latest, state, targets), strict=True)]
-    moves.reverse()
+    # each entry said once in each language (kept with the page's parts: after a move only
+    # its own line is new), from the entry as the journal has it and the game's setup
+    kept, lang = fragments(), current_language()
+    setup, spoken = Setup.of(state), remote().table_language.spoken()
+    targets: list[JSON] = []  # where an undo finds the move it took back: read when said
+
+    def said(entry: dict[str, Any]) -> tuple[MoveSaid, list[dict[str, Any]]]:
+        if not targets:
+            targets.extend(session.history(None, LOOK_BACK) if lost else latest)
+        return (say_moves([entry], state, targets)[0],
+                move_reasons(entry, state) if entry.get("kind", "command") == "command" else [])
+
+    moves = []
+    for e in reversed(latest):
+        sentence, reasons = kept.kept("table.said", ("table.said", e.get("seq"), lang),
+                                      (e, setup, spoken), functools.partial(said, e))
+        moves.append({"seq": e.get("seq"), "kind": e.get("kind", "command"), "said": sentence,
+                      "reasons": reasons})
     return moves
 
 
