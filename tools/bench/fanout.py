@@ -166,15 +166,22 @@ def table_move(state: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+#: the pages the bench's spectators follow, in turn (a player out of the game follows the
+#: Table page): a table's spectators are on its Table, Net worth and History pages
+SPECTATOR_PAGES = ("table", "table", "worth", "history")
+
+
 class _Table:
     """The bench's 12 phones, each following its page's live part on its stream (a
-    player's phone its Me page, a spectator's the Table page), as web_remote/static/app.js
-    does."""
+    player's phone its Me page, a spectator's one of SPECTATOR_PAGES), as
+    web_remote/static/app.js does."""
 
     def __init__(self, phones: list[HttpPhone], seated: set[str]) -> None:
         self.phones = phones
         self.pages = [("me", PLAYERS[k]) if k < len(PLAYERS) and PLAYERS[k] in seated
-                      else ("table", None) for k in range(len(phones))]
+                      else ("table", None) if k < len(PLAYERS)
+                      else (SPECTATOR_PAGES[(k - len(PLAYERS)) % len(SPECTATOR_PAGES)], None)
+                      for k in range(len(phones))]
         self.arrivals = _Arrivals(len(phones))
         self.told = _Told()
         self.parts = _Parts()
