@@ -275,10 +275,11 @@ def chart_svg(players: list[str], samples: list[JSON], title: str, width: int = 
                        f'{escape(turn(first))}</text>')
             out.append(f'<text x="{left + plot_w}" y="{height - 8}" font-size="11" '
                        f'text-anchor="end">{escape(turn(last))}</text>')
+    xs = [(f"{x(i):.1f},", samples[i]["w"]) for i in shown]  # once for every player
     for k, name in enumerate(players):
         colour = PALETTE[k % len(PALETTE)]
-        points = " ".join(f"{x(i):.1f},{y(samples[i]['w'][k]):.1f}" for i in shown
-                          if k < len(samples[i]["w"]))
+        points = " ".join(f"{at}{top + plot_h - plot_h * max(w[k], 0) / ymax:.1f}"
+                          for at, w in xs if k < len(w))
         if points:
             out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
                        f'stroke-linejoin="round" points="{points}" data-player="{escape(name)}"/>')
