@@ -25,7 +25,6 @@ from companion.game.api import JSON, Hold, MeFacts, Outcome, Source, Standing, U
 from companion.game.applying import StateJsonMemory, apply_command, state_json
 from companion.game.journal import Entry, Journal, JournalError, StorageError
 from companion.game.limits import note_problem
-from companion.game.reading import effective_commands
 from companion.game.replaying import (
     UNDO_TO,
     Stacks,
@@ -244,6 +243,10 @@ class GameSession:
         #: the state JSON's parts built last, for the next view's (PublicView)
         self._json_memory = StateJsonMemory()
         self._story: tuple[int, Story | None] | None = None
+        #: the story told on move by move (`story`), and the command rows in force it
+        #: was told (the undo stack's moves, in order)
+        self._teller = story.Teller()
+        self._story_told: list[int] = []
         #: one teller at a time: readers asking together (the screen and the phones when a
         #: finished game is resumed) wait for the one story, told and saved once
         self._story_lock = threading.Lock()
@@ -624,7 +627,7 @@ class GameSession:
             cached = self._story
             if cached is not None and cached[0] == version:
                 return cached[1]
-            told = story.tell(effective_commands(self._journal))
+            told = self._tell_on()
             if told is not None and told.over and not self._journal.readonly:
                 try:
                     story.save(self._journal.path, told)
@@ -632,6 +635,29 @@ class GameSession:
                     log.warning("cannot save the story of %s: %s", self.game_id, exc)
             self._story = (version, told)
             return told
+
+    def _tell_on(self) -> Story | None:
+        """The story of the moves in force now (under the story's lock): told on from the
+        moves told before when they are still in force, else from the start (after an undo
+        or a jump back). The moves in force are the undo stack's, whose items change only
+        at its top: one still at its place holds the same moves below it (an undo pops it;
+        what comes back, a redo or an undone jump back, comes back in the order it left;
+        a new move is a new row)."""
+        told = self._story_told
+        with self._news_lock:  # the stack and the rows as one (the writer's `_commit`)
+            stack = self._stacks.undo
+            kept = len(told) <= len(stack) and (not told or stack[len(told) - 1][1] == told[-1])
+            if not kept:
+                told.clear()
+                self._teller = story.Teller()
+            new = [move for _applied, move in stack[len(told):]]
+        if new:
+            wanted = set(new)
+            rows = {e.seq: e for e in self._journal.entries(after=min(new) - 1, upto=max(new))
+                    if e.seq in wanted and e.kind == "command"}
+            self._teller.more(rows[move] for move in new if move in rows)
+            told.extend(new)
+        return self._teller.story()
 
     def set_teaching(self, on: bool, source: Source) -> Outcome:
         """Switch the teaching table on or off for this game: the banker's call."""

@@ -45,79 +45,112 @@ MOST_LANDED = 5
 STORY_SUFFIX = ".story.json"
 
 
-def game_line(moves: Iterable[Entry]) -> list[Entry]:
-    """The moves in force of the game in play: from the last new game on."""
-    line = list(moves)
-    starts = [i for i, e in enumerate(line) if e.command.get("do") == "new_game"]
-    return line[starts[-1]:] if starts else []
-
-
 def tell(moves: Iterable[Entry]) -> Story | None:
     """The story of the game in play, from the journal's command entries in force, in
     order (companion.game.reading.effective_commands); None before any game."""
-    line = game_line(moves)
-    if not line:
-        return None
-    state: GameState | None = None
-    worth: list[WorthPoint] = []
-    rent: dict[int, int] = {}
-    earner: dict[int, str] = {}
-    landed: Counter[int] = Counter()
-    trades: list[TradeFigure] = []
-    auctions: list[AuctionFigure] = []
-    turn = 1
-    winner: str | None = None
-    for entry in line:
-        result = apply_command(state, entry.command)
+    teller = Teller()
+    teller.more(moves)
+    return teller.story()
+
+
+class Teller:
+    """The story told on as the game goes (the session's, issue 28: told again from the
+    journal after every move, a phone on the story page cost a replay of the whole game a
+    move): `more` takes the next command entries in force, `story()` is the record of the
+    game in play as `tell` gives it for all of them."""
+
+    def __init__(self) -> None:
+        self._begin()
+
+    def _begin(self) -> None:
+        """The story of a game dealt now: nothing told of it yet."""
+        self._first: Entry | None = None  # the game in play's deal
+        self._last: Entry | None = None  # and its latest move in force
+        self._moves = 0
+        self._broken = False
+        self._state: GameState | None = None
+        self._worth: list[WorthPoint] = []
+        self._rent: dict[int, int] = {}
+        self._earner: dict[int, str] = {}
+        self._landed: Counter[int] = Counter()
+        self._trades: list[TradeFigure] = []
+        self._auctions: list[AuctionFigure] = []
+        self._turn = 1
+        self._winner: str | None = None
+
+    def more(self, moves: Iterable[Entry]) -> None:
+        """Tell the next moves in force (command entries, in order): a new game begins the
+        story again; once a move does not replay, the line is broken and nothing after it
+        is told (the journal replays: it never happens to a sound one)."""
+        for entry in moves:
+            if entry.command.get("do") == "new_game":
+                self._begin()
+                self._first = entry
+            elif self._first is None:
+                continue  # before any game
+            self._last = entry
+            self._moves += 1
+            if not self._broken:
+                self._step(entry)
+
+    def _step(self, entry: Entry) -> None:
+        result = apply_command(self._state, entry.command)
         if not isinstance(result, Accepted):  # the journal replays: a broken line ends here
-            break
-        before = state
-        state = with_rng(result.state, entry.rng)
+            self._broken = True
+            return
+        before = self._state
+        state = self._state = with_rng(result.state, entry.rng)
         if before is None:
-            worth.append(WorthPoint(turn, _worths(state)))
+            self._worth.append(WorthPoint(self._turn, _worths(state)))
         moved_to: dict[str, int] = {}
         for event in entry.events:
             if isinstance(event, Moved):
-                landed[event.to] += 1
+                self._landed[event.to] += 1
                 moved_to[event.player] = event.to
             elif isinstance(event, Transfer) and event.reason == "rent" and event.to:
                 square = moved_to.get(str(event.from_), _position(before or state,
                                                                    event.from_))
                 if square is not None:
-                    rent[square] = rent.get(square, 0) + event.amount
-                    earner[square] = event.to
+                    self._rent[square] = self._rent.get(square, 0) + event.amount
+                    self._earner[square] = event.to
             elif isinstance(event, Traded):
-                trades.append(_trade(entry.seq, event, state))
+                self._trades.append(_trade(entry.seq, event, state))
             elif isinstance(event, AuctionClosed):
-                auctions.append(AuctionFigure(entry.seq, event.square, event.building,
-                                              event.winner, event.amount))
+                self._auctions.append(AuctionFigure(entry.seq, event.square, event.building,
+                                                    event.winner, event.amount))
             elif isinstance(event, Winner):
-                winner = event.player
+                self._winner = event.player
             elif isinstance(event, Turn) and before is not None:
-                turn += 1
-                worth.append(WorthPoint(turn, _worths(state)))
-    if state is None:
-        return None
-    worth.append(WorthPoint(turn, _worths(state)))
-    groups = {sq.index: sq.group for sq in state.edition.squares}
-    by_group: dict[str, int] = {}
-    for square, amount in rent.items():
-        by_group[groups.get(square, "")] = by_group.get(groups.get(square, ""), 0) + amount
-    started, ended = line[0].time, line[-1].time
-    return Story(
-        edition=state.edition.id, players=tuple(p.name for p in state.players),
-        started=started, ended=ended, seconds=max(0, round(ended - started)), turns=turn,
-        moves=len(line), winner=winner, over=state.winner >= 0 or winner is not None,
-        worth=tuple(worth),
-        rent_by_square=tuple(sorted(
-            (SquareFigure(s, groups.get(s, ""), amount=a, owner=earner.get(s))
-             for s, a in rent.items()), key=lambda f: (-f.amount, f.square))),
-        rent_by_group=tuple(sorted((GroupRent(g, a) for g, a in by_group.items()),
-                                   key=lambda f: (-f.amount, f.group))),
-        landed=tuple(SquareFigure(s, groups.get(s, ""), count=c) for s, c in sorted(
-            landed.items(), key=lambda sc: (-sc[1], sc[0]))[:MOST_LANDED]),
-        biggest_trade=max(trades, key=lambda t: (t.value, -t.seq), default=None),
-        trades=len(trades), auctions=tuple(auctions))
+                self._turn += 1
+                self._worth.append(WorthPoint(self._turn, _worths(state)))
+
+    def story(self) -> Story | None:
+        """The record of the game in play told so far (None before any game)."""
+        state, turn, first, last = self._state, self._turn, self._first, self._last
+        if state is None or first is None or last is None:
+            return None
+        worth = (*self._worth, WorthPoint(turn, _worths(state)))
+        groups = {sq.index: sq.group for sq in state.edition.squares}
+        by_group: dict[str, int] = {}
+        for square, amount in self._rent.items():
+            group = groups.get(square, "")
+            by_group[group] = by_group.get(group, 0) + amount
+        started, ended = first.time, last.time
+        return Story(
+            edition=state.edition.id, players=tuple(p.name for p in state.players),
+            started=started, ended=ended, seconds=max(0, round(ended - started)), turns=turn,
+            moves=self._moves, winner=self._winner,
+            over=state.winner >= 0 or self._winner is not None,
+            worth=worth,
+            rent_by_square=tuple(sorted(
+                (SquareFigure(s, groups.get(s, ""), amount=a, owner=self._earner.get(s))
+                 for s, a in self._rent.items()), key=lambda f: (-f.amount, f.square))),
+            rent_by_group=tuple(sorted((GroupRent(g, a) for g, a in by_group.items()),
+                                       key=lambda f: (-f.amount, f.group))),
+            landed=tuple(SquareFigure(s, groups.get(s, ""), count=c) for s, c in sorted(
+                self._landed.items(), key=lambda sc: (-sc[1], sc[0]))[:MOST_LANDED]),
+            biggest_trade=max(self._trades, key=lambda t: (t.value, -t.seq), default=None),
+            trades=len(self._trades), auctions=tuple(self._auctions))
 
 
 def _worths(state: GameState) -> tuple[int, ...]:
@@ -162,4 +195,4 @@ def save(journal: Path, story: Story) -> Path:
 
 
 __all__ = ["AuctionFigure", "GroupRent", "SquareFigure", "Story", "TradeFigure",
-           "WorthPoint", "game_line", "read", "save", "story_path", "tell"]
+           "Teller", "WorthPoint", "read", "save", "story_path", "tell"]
