@@ -29,15 +29,20 @@ class Counting:
         return getattr(self.inner, name)
 
 
+def _payments(session: GameSession, count: int) -> None:
+    """Ann and Bo's game, `count` payments back and forth, the last one undone."""
+    assert session.submit({"do": "new_game", "edition": "classic-eur",
+                           "players": ["Ann", "Bo"], "seed": 2}, TABLE).accepted
+    for n in range(count):
+        payer, payee = ("Ann", "Bo") if n % 2 else ("Bo", "Ann")
+        assert session.submit({"do": "pay", "from": payer, "to": payee, "amount": 1},
+                              TABLE).accepted
+    assert session.undo(TABLE).accepted
+
+
 def test_the_latest_rows_are_read_alone(tmp_path: Path) -> None:
     with GameSession.open(tmp_path) as session:
-        assert session.submit({"do": "new_game", "edition": "classic-eur",
-                               "players": ["Ann", "Bo"], "seed": 2}, TABLE).accepted
-        for n in range(80):
-            payer, payee = ("Ann", "Bo") if n % 2 else ("Bo", "Ann")
-            assert session.submit({"do": "pay", "from": payer, "to": payee, "amount": 1},
-                                  TABLE).accepted
-        assert session.undo(TABLE).accepted
+        _payments(session, 80)
         whole = session.history(None, 200)
         counting = Counting(session._journal)
         session._journal = counting  # type: ignore[assignment]
@@ -70,13 +75,7 @@ def test_the_newest_rows_are_parsed_once_and_pages_further_back_alike(
     it; a page further back (`before`) gives the same rows as the whole read, and does not
     push the newest out."""
     with GameSession.open(tmp_path) as session:
-        assert session.submit({"do": "new_game", "edition": "classic-eur",
-                               "players": ["Ann", "Bo"], "seed": 2}, TABLE).accepted
-        for n in range(150):
-            payer, payee = ("Ann", "Bo") if n % 2 else ("Bo", "Ann")
-            assert session.submit({"do": "pay", "from": payer, "to": payee, "amount": 1},
-                                  TABLE).accepted
-        assert session.undo(TABLE).accepted
+        _payments(session, 150)
         whole = session.history(None, 1000)
         parsing = Parsing(session._journal, monkeypatch)
         assert session.history(None, 40) == whole[-40:]
