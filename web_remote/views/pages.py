@@ -387,6 +387,9 @@ def history() -> BaseResponse:
     player = request.args.get("player") or None
     asked = request.args.get("before", "")
     before = int(asked) if asked.isdigit() and 0 < int(asked) < 1 << 62 else None
+    if before is not None and before > max((int(e["seq"]) for e in
+                                            remote().session.history(None, 1)), default=0):
+        before = None  # past the newest entry: the latest page itself
 
     def build() -> dict[str, Any]:
         entries = remote().session.history(None, HISTORY_ENTRIES, before)
