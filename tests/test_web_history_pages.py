@@ -1,9 +1,9 @@
-"""The History page in pages of HISTORY_ENTRIES journal entries, the newest first (issue
-28: it read and drew up to 2 000 entries after every payment, for every phone on it): the
-latest page lists the newest moves' payments, "Older moves" leads to the page before it and
-so on back to the deal, and all pages together show every payment once, in order; the
-player filter holds across pages; a page further back leads back to the latest moves; a
-bad `before`, or one past the newest entry, is the latest page."""
+"""The History page in pages of HISTORY_LINES lines (payments, notable moves), the newest
+first (issue 28: it read and drew up to 2 000 entries after every payment, for every phone
+on it): the latest page lists the newest moves' payments, "Older moves" leads to the page
+before it and so on back to the deal, and all pages together show every payment once, in
+order; the player filter holds across pages; a page further back leads back to the latest
+moves; a bad `before`, or one past the newest entry, is the latest page."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from flask import Flask
 from web_fakes import TABLE, Phone, open_real_session, text
 
 from web_remote import create_app
-from web_remote.views.pages import HISTORY_ENTRIES
+from web_remote.views.pages import HISTORY_LINES
 
 PLAYERS = ("Ann", "Bo", "Cy")
-PAYMENTS = 2 * HISTORY_ENTRIES + 7
+PAYMENTS = 2 * HISTORY_LINES + 7
 
 
 @pytest.fixture
@@ -61,8 +61,8 @@ def test_the_pages_go_back_to_the_first_move_each_payment_once(app: Flask) -> No
     page = text(phone.client.get("/history"))
     assert "Latest moves" not in page  # the latest page itself
     latest = _amounts(page)
-    # the newest entries' payments: one entry a payment here
-    assert latest == list(range(PAYMENTS, PAYMENTS - HISTORY_ENTRIES, -1))
+    # the newest payments: one entry a payment here
+    assert latest == list(range(PAYMENTS, PAYMENTS - HISTORY_LINES, -1))
     seen = list(latest)
     address = _older(page)
     pages = 1
@@ -86,8 +86,11 @@ def test_the_filter_holds_across_pages(app: Flask) -> None:
     address = _older(page)
     assert address is not None and "player=Bo" in address
     further = _amounts(text(phone.client.get(address)))
-    assert further and max(further) < min(mine)
-    assert all((n - 1) % 3 in (0, 1) for n in further)
+    assert further[-1] == 1500  # back to the deal: Bo's starting cash
+    paid = further[:-1]
+    assert paid and max(paid) < min(mine) and all((n - 1) % 3 in (0, 1) for n in paid)
+    assert sorted(mine + paid, reverse=True) == [n for n in range(PAYMENTS, 0, -1)
+                                                 if (n - 1) % 3 in (0, 1)]
 
 
 def test_the_live_part_of_a_page_further_back_and_a_bad_before(app: Flask) -> None:

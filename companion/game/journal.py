@@ -57,8 +57,9 @@ CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state BLOB NOT NULL, crc INTEGE
 
 _INSERT_ENTRY = "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 #: the newest entries a journal keeps parsed once read (`Journal.entries`): the Table
-#: page's latest moves and a page of History, after every move
-RECENT_ENTRIES = 64
+#: page's latest moves and the latest page of History (up to 200 entries for a player's
+#: page) are read after every move; about 1 KB each
+RECENT_ENTRIES = 256
 
 #: the row kinds a version 1 journal accepts
 _V1_KINDS = ("command", "undo", "redo")

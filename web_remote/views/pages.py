@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import io
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from types import MappingProxyType
@@ -77,10 +78,15 @@ def _json(move: Move | None) -> JSON | None:
 #: the move it took back
 LATEST = 12
 LOOK_BACK = 200
-#: the History page: how many journal entries one page of it covers, the newest first (a
-#: link leads to the ones before): what a phone on it costs after each move stays the same
-#: all game long (issue 28; it read and drew up to 2 000 entries after every payment)
-HISTORY_ENTRIES = 40
+#: the History page: how many of its lines (payments, and notable moves) one page of it
+#: shows at least, of whole journal entries, the newest first (a link leads to the ones
+#: before): what a phone on it costs after each move stays the same all game long (issue
+#: 28; it read and drew up to 2 000 entries after every payment); it reads the journal
+#: back HISTORY_CHUNK entries at a time, HISTORY_SCAN at most (a player's page of a player
+#: seldom named)
+HISTORY_LINES = 40
+HISTORY_CHUNK = 50
+HISTORY_SCAN = 200
 
 
 def verb_labels() -> Mapping[str, str]:
@@ -379,9 +385,50 @@ def table() -> BaseResponse:
     return shared_page("table", state, (left,), build)
 
 
+def history_page(player: str | None, before: int | None
+                 ) -> tuple[list[JSON], list[JSON], int | None]:
+    """A page of History: the payments ("rows") and the notable events of the journal
+    entries before `before` (None: the newest), of `player` (None: everybody's), newest
+    first; from the newest entry back to the one whose lines make HISTORY_LINES, and the
+    seq of that one (the page further back shows the entries before it; None: there is
+    none). A page ends where its lines do, not where the journal does: an entry with no
+    line of the page's (a roll, another player's move) changes nothing of it, so a
+    phone's stream names History only when a move adds or marks a line
+    (present.changes_history)."""
+    session = remote().session
+    rows: list[JSON] = []
+    listed: list[JSON] = []
+    lines = read = 0
+    upto = before
+    last_line: int | None = None  # the seq of the oldest entry with a line of the page
+    while read < HISTORY_SCAN:
+        chunk = session.history(None, min(HISTORY_CHUNK, HISTORY_SCAN - read), upto)
+        if not chunk:  # the journal's first entry read: no page further back
+            return rows, listed, None
+        read += len(chunk)
+        chunk_rows, chunk_listed = transactions(chunk, player), events(chunk, player)
+        per_entry = Counter(r["seq"] for r in chunk_rows)
+        per_entry.update(e["seq"] for e in chunk_listed)
+        for entry in reversed(chunk):
+            seq = entry["seq"]
+            if per_entry[seq]:
+                if lines >= HISTORY_LINES:  # this entry's lines begin the next page
+                    rows += [r for r in chunk_rows if r["seq"] > seq]
+                    listed += [e for e in chunk_listed if e["seq"] > seq]
+                    return rows, listed, last_line
+                lines += per_entry[seq]
+                last_line = seq
+        rows += chunk_rows
+        listed += chunk_listed
+        upto = int(chunk[0]["seq"])
+    # HISTORY_SCAN entries read, not HISTORY_LINES lines: the next page begins below them
+    further = last_line if last_line is not None else upto
+    return rows, listed, further if further is not None and further > 1 else None
+
+
 @bp.get("/history")
 def history() -> BaseResponse:
-    """The transactions and notable moves of the latest HISTORY_ENTRIES journal entries,
+    """The payments and notable moves of the latest journal entries (`history_page`),
     filterable by player; `?before=<seq>` shows the page of the entries before that one."""
     state = remote().session.state()
     player = request.args.get("player") or None
@@ -392,16 +439,13 @@ def history() -> BaseResponse:
         before = None  # past the newest entry: the latest page itself
 
     def build() -> dict[str, Any]:
-        entries = remote().session.history(None, HISTORY_ENTRIES, before)
-        rows = transactions(entries, player)
-        listed = events(entries, player)
+        rows, listed, older = history_page(player, before)
         moves = [{**e, "text": said} for e, said in zip(listed, say_events(listed, state),
                                                         strict=True) if said]
-        first = int(entries[0]["seq"]) if entries else None
         return dict(rows=rows, player=player, reasons=reason_labels(),
                     sources=source_labels(), moves=moves,
                     players=list(remote().table(state).names()),
-                    before=before, older=first if first is not None and first > 1 else None,
+                    before=before, older=older,
                     # a row's reason is said only when its row is drawn (a fragment kept
                     # from an earlier move is not): in the phone's language, quoting the
                     # rulebook in the table's spoken one
