@@ -403,8 +403,8 @@ class Journal:
         #: the WAL file (device, inode) given WAL_ROOM bytes already (`_make_room`)
         self._roomy: tuple[int, int] | None = None
         #: the newest entries read (`entries`), parsed and checked once: after every move
-        #: the phones' pages read the latest ones again (the Table page's 12, History's
-        #: 40), and a row never changes once written (issue 28)
+        #: the phones' pages read the latest ones again (the Table page's 12, the latest
+        #: page of History's), and a row never changes once written (issue 28)
         self._recent: dict[int, Entry] = {}
         #: the newest entry's seq once read, then kept by `append` (every row of a
         #: writable journal is written through it); None: read it
