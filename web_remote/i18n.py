@@ -28,7 +28,15 @@ from companion.speech.spoken import spoken_for
 from companion.words import catalog as words
 from companion.words.catalog import translator
 from companion.words.move_words import MoveSaid, Words, describe_move, event_line
-from companion.words.news import CardNews, Headline, MyNews, card_news, headline, my_news
+from companion.words.news import (
+    CardNews,
+    Headline,
+    MyNews,
+    NewsLines,
+    card_news,
+    headline,
+    my_news,
+)
 from companion.words.refusals import describe_refusal
 from companion.words.undo_questions import describe_undo
 
@@ -36,6 +44,9 @@ from companion.words.undo_questions import describe_undo
 LANGUAGES: dict[str, str] = words.LANGUAGE_NAMES
 DEFAULT = words.SOURCE_LANGUAGE
 COOKIE = "lang"
+#: the players' news lines as said before, for every app (each kept with what it was said
+#: from, so shared safely)
+NEWS_LINES = NewsLines()
 
 
 def catalog(lang: str) -> gettext.GNUTranslations:
@@ -156,8 +167,8 @@ def say_news(state: dict[str, Any], player: str | None,
     head: Headline | None = headline(Turn.of(state or {}), seats(state or {}), player, words)
     card: CardNews | None = card_news(DrawnCard.of(state or {}), Turn.of(state or {}).winner,
                                       words)
-    mine = my_news(items, player, words) if items and player else MyNews()
-    say = dict(my_news(items, player, spoken_for(state or {}, lang)).lines) \
+    mine = my_news(items, player, words, kept=NEWS_LINES) if items and player else MyNews()
+    say = dict(my_news(items, player, spoken_for(state or {}, lang), kept=NEWS_LINES).lines) \
         if spoken and items and player and mine.lines else {}
     standings = [{"name": row.get("name"), "total": words.money(row.get("total"))}
                  for row in state.get("standings") or []]

@@ -22,9 +22,11 @@ the sentences of companion/words/news_texts.py.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from companion.game.table.records import DrawnCard, Seat, Turn
 from companion.rules.events import (
@@ -40,6 +42,9 @@ from companion.words.move_words import Words
 
 #: how many news lines a phone shows at most
 NEWS_SHOWN = 6
+#: the lines a `NewsLines` keeps: 8 players' shown lines in two languages and two voices
+#: (the page's and the phone's own), with room for the moves since
+NEWS_LINES_KEPT = 1024
 
 
 @dataclass(frozen=True)
@@ -112,11 +117,57 @@ class MyNews:
     earlier_keys: tuple[str, ...] = ()
 
 
+class NewsLines:
+    """The news lines said before, each kept with what it was said from (the item's key
+    and event, the player, the words' setup, language and catalog) and handed out again
+    while those are equal. After most moves every player's Me page is drawn again, and its
+    news said again with it: reading each line's event back from its JSON and saying it was
+    about a third of a page's work outside its template in plain Python (issue 28, Pi Zero
+    2 W). The words' kind is part of a line's key: the phone's own voice says the same
+    item with its amounts spoken (companion.speech.spoken.Spoken), on the same page. The
+    least recently used go first past `kept`; safe from any thread."""
+
+    def __init__(self, kept: int = NEWS_LINES_KEPT) -> None:
+        self._kept = kept
+        self._lock = threading.Lock()
+        self._lines: OrderedDict[tuple[str, str, str, type], tuple[Any, ...]] = OrderedDict()
+
+    def line(self, item: Mapping[str, Any], player: str, words: Words) -> str | None:
+        """`item` said as news for `player` in `words` (None: not news of theirs, or an
+        event that cannot be read)."""
+        key = (str(item.get("key")), player, words.lang, type(words))
+        event = item.get("event")
+        with self._lock:
+            kept = self._lines.get(key)
+            if kept is not None and kept[0] == event and kept[1] is words.catalog \
+                    and kept[2] is words.square_name and kept[3] == words.setup:
+                self._lines.move_to_end(key)
+                return cast(str | None, kept[4])
+        said = _item_said(item, player, words)
+        with self._lock:
+            self._lines[key] = (event, words.catalog, words.square_name, words.setup, said)
+            self._lines.move_to_end(key)
+            while len(self._lines) > self._kept:
+                self._lines.popitem(last=False)
+        return said
+
+
+def _item_said(item: Mapping[str, Any], player: str, words: Words) -> str | None:
+    """One news item read from its event's JSON and said for `player` (None: not news of
+    theirs, or unreadable)."""
+    try:
+        event = event_from_json(item.get("event"))
+    except EventError:
+        return None
+    return _said(event, player, words)
+
+
 def my_news(items: Sequence[Mapping[str, Any]], player: str, words: Words,
-            shown: int = NEWS_SHOWN) -> MyNews:
+            shown: int = NEWS_SHOWN, kept: NewsLines | None = None) -> MyNews:
     """What happened to `player` that they have not seen yet (`items`: the session's news
     items of theirs, newest first, {"key", "seq", "event"}): money paid and received,
-    jail, auctions won, the newest `shown` of them said, the rest counted by move."""
+    jail, auctions won, the newest `shown` of them said, the rest counted by move (`kept`:
+    the lines said before, handed out again)."""
     lines: list[tuple[str, str]] = []
     earlier: dict[str, Any] = {}
     for item in items:
@@ -124,11 +175,8 @@ def my_news(items: Sequence[Mapping[str, Any]], player: str, words: Words,
         if len(lines) >= shown:  # only counted: not read (a player's unseen news may be long)
             earlier[key] = item.get("seq")
             continue
-        try:
-            event = event_from_json(item.get("event"))
-        except EventError:
-            continue
-        line = _said(event, player, words)
+        line = kept.line(item, player, words) if kept is not None \
+            else _item_said(item, player, words)
         if line:
             lines.append((key, line))
     said = {key.split(":", 1)[0] for key, _line in lines}
