@@ -130,7 +130,7 @@ def test_no_part_is_ever_kept_past_a_change_it_shows(app: Flask, game: Any) -> N
     assert moves > 120 and offers >= 5 and undone >= 5
     kinds = set(checking.drawn)
     assert {"table.board", "table.square", "table.player", "table.deeds", "table.deed",
-            "table.move", "table.said", "me.deeds", "me.trades", "me.more",
+            "table.move", "table.said", "me.balance", "me.deeds", "me.trades", "me.more",
             "history.row"} <= kinds
 
 
@@ -160,6 +160,8 @@ def test_a_payment_draws_again_only_what_it_changed(app: Flask, game: Any) -> No
     assert not {"table.board", "table.square", "table.deeds", "table.deed"} & set(drawn)
     # only Ann's and Bo's Me pages could draw a part again (the banker reads Ann's)
     assert drawn.get("me.deeds", 0) <= 3 and drawn.get("me.more", 0) == 0
+    # their balances (Ann's twice: her own phone marks her news seen, the banker's does not)
+    assert drawn.get("me.balance") == 3
     table = pages[list(phones).index("spectator/en")]
     row = table[table.index('data-player="Ann"'):]
     row = row[:row.index("</tr>")]

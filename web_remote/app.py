@@ -32,6 +32,7 @@ from web_remote import i18n
 from web_remote.context import (
     Remote,
     TableHooks,
+    asker,
     csrf_token,
     identity,
     identity_of,
@@ -58,7 +59,7 @@ from web_remote.security import (
 from web_remote.store import Persister
 from web_remote.template_cache import keep_compiled
 from web_remote.views import api, banker, going_back, join, pages, story
-from web_remote.views.fragments import fragment
+from web_remote.views.fragments import fragment, fragment_each
 from web_remote.worth import WorthRecorder
 
 DEFAULTS: dict[str, Any] = {
@@ -498,6 +499,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n._, i18n.ngettext, newstyle=True)
     app.jinja_env.globals["fragment"] = fragment  # parts drawn again only when changed
+    app.jinja_env.globals["fragment_each"] = fragment_each
     keep_compiled(app.jinja_env, Path(data_dir))  # compiled once per install, not per start
     app.wsgi_app = MoveFastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_before)
@@ -512,7 +514,7 @@ def create_app(session_: GameSessionProtocol, data_dir: Path,
 
     @app.context_processor
     def _globals() -> dict[str, Any]:
-        return {"me": identity(), "csrf_token": csrf_token, "lang": i18n.current_language(),
+        return {"me": asker(), "csrf_token": csrf_token, "lang": i18n.current_language(),
                 "languages": i18n.LANGUAGES,
                 "table_warnings": lambda: i18n.say_warnings(remote().warnings)}
 

@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from flask import Response, current_app, g, jsonify, render_template, request, session
 
@@ -295,6 +295,19 @@ def identity() -> Identity | None:
     banker sessions' generation now (locking a banker phone or changing the PIN ends the
     others)."""
     return identity_of(session, remote())
+
+
+_UNSEEN = object()
+
+
+def asker() -> Identity | None:
+    """Who holds the phone making this request: as the app's request hook found it for this
+    request (`g.who`, `settle_asker`), while the request left the phone's cookie as it was;
+    else worked out now (`identity`: a phone that just joined or unlocked the banker)."""
+    who = g.get("who", _UNSEEN)
+    if who is _UNSEEN or session.modified:
+        return identity()
+    return cast(Identity | None, who)
 
 
 def settle_asker() -> None:

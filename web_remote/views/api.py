@@ -9,14 +9,14 @@ from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Response, g, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
 from companion.game.api import Outcome, Source
 from companion.game.limits import InputTooComplex, loads_bounded
 from companion.game.table.view import TableView
 from companion.words import refusals
-from web_remote.context import identity, refuse, remote
+from web_remote.context import asker, identity, refuse, remote
 from web_remote.guard import Identity, Refusal, authorize, check_offer
 from web_remote.hub import STREAM_SLOT, Message
 from web_remote.i18n import _, current_language, say_refusal, say_undo, trades_said
@@ -25,16 +25,6 @@ from web_remote.present import board_size, money, square_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-_UNSEEN = object()
-
-
-def asker() -> Identity | None:
-    """Who holds the phone making this request: as the app's request hook found it for this
-    request (`g.who`), else worked out now (`identity`)."""
-    who = g.get("who", _UNSEEN)
-    return identity() if who is _UNSEEN else cast(Identity | None, who)
 
 
 def joined(view: F) -> F:

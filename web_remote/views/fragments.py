@@ -5,7 +5,9 @@ and adds a line to the latest moves; the board, the deed list, a player's deed c
 their trade forms stay as they were. A template wraps such a part in
 `{% call fragment(slot, *inputs) %}...{% endcall %}`: the part is drawn once for its
 `slot` (a name, with the player or square it is of) and the phone's language, and handed
-out as it was while its `inputs` compare equal to those it was drawn from. The rule that
+out as it was while its `inputs` compare equal to those it was drawn from. A list whose
+items are such parts (the board's squares) is one `{% call(item) fragment_each(...) %}`:
+a part per item, all looked up in one call. The rule that
 keeps it true: a part reads nothing but its inputs, the language, and what the edition in
 its inputs decides (square names, colours, how money is written: a part that shows any of
 it takes the view's `setup` as an input); never the phone's own things (its CSRF token).
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, TypeVar, cast
 
 from flask import current_app
@@ -62,6 +64,26 @@ class Fragments:
         `draw()` now (kept for the next ask); `kind` names the part for `drawn`."""
         return self.kept(kind, slot, inputs, lambda: Markup(draw()))
 
+    def each(self, kind: str, parts: list[tuple[Hashable, tuple[Any, ...]]],
+             draw: Callable[[int], str]) -> Markup:
+        """The parts of a list, one per (slot, inputs) of `parts`, each as `get` gives it
+        (`draw(i)` draws the i-th), joined: looked up under one hold of the lock, so that a
+        list of which one or two changed costs little more than those (a board's squares
+        after a token moved)."""
+        out: list[Any] = [None] * len(parts)
+        if not self._check:
+            with self._lock:
+                last = self._last
+                for i, (slot, inputs) in enumerate(parts):
+                    found = last.get(slot)
+                    if found is not None and found[0] == inputs:
+                        last.move_to_end(slot)
+                        out[i] = found[1]
+        for i, (slot, inputs) in enumerate(parts):
+            if out[i] is None:
+                out[i] = self.get(kind, slot, inputs, lambda i=i: draw(i))  # type: ignore[misc]
+        return Markup("".join(out))
+
     def kept(self, kind: str, slot: Hashable, inputs: tuple[Any, ...],
              make: Callable[[], T]) -> T:
         """What `make()` gave for `slot` from inputs equal to `inputs`, else `make()` now
@@ -97,3 +119,18 @@ def fragment(slot: Hashable, *inputs: Any, caller: Callable[[], str]) -> Markup:
     phone's language, drawn by the call's body only when its inputs changed."""
     kind = str(slot[0] if isinstance(slot, tuple) and slot else slot)
     return fragments().get(kind, (slot, current_language()), inputs, caller)
+
+
+def fragment_each(kind: str, items: Iterable[Any], key: str, *inputs: Any,
+                  caller: Callable[[Any], str]) -> Markup:
+    """The template global behind `{% call(item) fragment_each(kind, items, key, *inputs)
+    %}`: each item's part in the phone's language, kept for the slot (kind, the item's
+    `key`: an attribute, or a mapping's item) and drawn by the call's body for that item
+    only when the item or the `inputs` shared by all changed; as `fragment` around each
+    item, in one call."""
+    lang = current_language()
+    listed = list(items)
+    parts: list[tuple[Hashable, tuple[Any, ...]]] = [
+        (((kind, item[key] if isinstance(item, Mapping) else getattr(item, key)), lang),
+         (*inputs, item)) for item in listed]
+    return fragments().each(kind, parts, lambda i: caller(listed[i]))

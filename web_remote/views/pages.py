@@ -24,7 +24,7 @@ from companion.inputs.entry import dice_entered
 from companion.words.catalog import group_digits
 from companion.words.move_words import MoveSaid
 from web_remote import rulebook
-from web_remote.context import identity, refuse, remote
+from web_remote.context import asker, identity, refuse, remote
 from web_remote.guard import Identity
 from web_remote.i18n import (
     _,
@@ -188,7 +188,7 @@ def source_labels() -> dict[str, str]:
 
 def page(name: str, **ctx: Any) -> BaseResponse:
     """The page, or only its live part for ?partial=1."""
-    who = identity()
+    who = asker()
     if who is None:
         if request.args.get("partial"):
             return refuse("not_joined", _("Scan the code on the table to join."), 401)
@@ -250,9 +250,10 @@ def _acting_for(table: TableView, who: Identity | None) -> str | None:
 @bp.get("/me")
 def me() -> BaseResponse:
     """My balance, deeds, jail cards, trades, and the buttons for what I can do now."""
-    state = remote().session.state()
-    view = remote().table(state)  # what the table says this player may do now
-    who = identity()  # once: it reads the cookie and the seats
+    r = remote()
+    state = r.session.state()
+    view = r.table(state)  # what the table says this player may do now
+    who = asker()
     player = _acting_for(view, who)
     if who is not None and player is None and not request.args.get("partial"):
         if who.role == "spectator":
@@ -278,7 +279,7 @@ def me() -> BaseResponse:
             # two steps may come to the same amount: one button for it
             if amount <= int(bid["max"]) and amount not in (a for _s, a in quick):
                 quick.append((step, amount))
-    open_offers = remote().proposals.open(player) if player else []
+    open_offers = r.proposals.open(player) if player else []
     trades = trades_said(open_offers, state)
     simple = [m.to_json() for m in moves if m.do in SIMPLE_VERBS and not m.squares]
     lift_offer = decision is not None and decision.kind == "lift_mortgages" \
@@ -289,12 +290,12 @@ def me() -> BaseResponse:
     speed = bool(view.setup.options.get("speed_die"))
     placing = decision is not None and decision.kind == "place_building" \
         and decision.player == player
-    target = remote().session.undo_target()
+    target = r.session.undo_target()
     mine_to_undo = who is not None and who.player == player and target is not None \
-        and remote().session.undo_refusal(Source("phone", player=who.player)) is None
+        and r.session.undo_refusal(Source("phone", player=who.player)) is None
     # the player's news not seen yet; only their own phone marks it seen (parts/news.html)
     # (and as the phone's own voice says it, when its voice is on: app.js asks ?say=1)
-    news = say_news(state, player, remote().session.news(player)
+    news = say_news(state, player, r.session.news(player)
                     if seat is not None and player else None,
                     spoken=request.args.get("say") == "1")
     news["markable"] = who is not None and who.player is not None and who.player == player
