@@ -64,6 +64,16 @@ def test_pages_are_drawn_again_only_when_they_changed(browser: Any,  # noqa: F81
     assert _drawn(rules) == drawn["rules"] and _drawn(history) == drawn["history"] + 1
     assert _drawn(table) == drawn["table"] + 2
     assert all(not urls for urls in asked.values())  # the parts came on the streams
+    # Ann's second part came as a change of her first (web_remote/part_change.py), made
+    # whole by the page: it is the part the server draws, to the last character
+    assert int(ann.evaluate("Number(document.body.dataset.changes || 0)")) >= 1
+    assert ann.evaluate("""async () => {
+        const html = await (await fetch("/me?partial=1")).text();
+        const drawn = document.createElement("div"); drawn.innerHTML = html;
+        const shown = document.getElementById("live").cloneNode(true);
+        shown.querySelectorAll("[data-hushed]").forEach((b) => {  // a tap's pause
+          b.removeAttribute("data-hushed"); b.removeAttribute("disabled"); });
+        return drawn.innerHTML === shown.innerHTML; }""")
 
     # a page that kept its part acts on the new version: the stale-version check passes
     ann.goto(server.url + "/rules")

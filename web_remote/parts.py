@@ -37,6 +37,7 @@ from werkzeug.http import parse_cookie
 
 from web_remote.context import JUDGED_PAGES, Remote, identity_of, settle_asker
 from web_remote.hub import Client, Hub, Message, wake_all
+from web_remote.part_change import change
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,9 @@ class Part:
     environ: dict[str, Any]
     shown: int | None
     player: str | None = None
+    #: the part this stream sent last, whole: the next is sent as a change of it
+    #: (web_remote.part_change; None: none sent yet on this stream)
+    sent: str | None = None
 
 
 def part_of(address: str, environ: dict[str, Any], shown: str | None) -> Part | None:
@@ -247,7 +251,7 @@ class PartPusher:
                     continue
                 watched.add((part.endpoint, query))
             groups.setdefault(self._key(part, query), []).append(client)
-        messages: dict[str, Message] = {}
+        messages: dict[tuple[str, str | None], Message] = {}
         for clients in groups.values():
             first = clients[0].part
             assert first is not None
@@ -259,15 +263,19 @@ class PartPusher:
             shown, player = shown_in(text) if text is not None else (None, None)
             if text is None or shown is None:  # no live part: the page reads it itself
                 continue
-            message = messages.get(text)
-            if message is None:
-                message = messages[text] = Message("part", {"version": shown, "html": text})
-                message.encode()  # here, not on the serving loop
             wakers: list[Callable[[], None]] = []
             for client in clients:
                 part = client.part
                 assert part is not None
-                part.shown, part.player = shown, player
+                # as a change of what this stream sent last: one message for every stream
+                # that sent the same before (the spectators' Table page)
+                key = (text, part.sent)
+                message = messages.get(key)
+                if message is None:
+                    message = messages[key] = Message(
+                        "part", {"version": shown, **change(part.sent, text)})
+                    message.encode()  # here, not on the serving loop
+                part.shown, part.player, part.sent = shown, player, text
                 kept, waker = client.queue(message)
                 self.sent += 1
                 if waker is not None:

@@ -14,6 +14,8 @@ from collections import deque
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from web_remote.part_change import applied
+
 _CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 
@@ -42,6 +44,8 @@ class HttpPhone:
         #: bytes of the stream's events read so far (keep-alives included)
         self.event_bytes = 0
         self._sock: socket.socket | None = None
+        #: the live part the stream sent last, whole (web_remote.part_change)
+        self._part: str | None = None
         #: at most this many requests in any second (the companion's rate limit refuses a
         #: phone more than 20 a second sustained): a request waits for its turn, None: never
         self.per_s = per_s
@@ -140,6 +144,7 @@ class HttpPhone:
             raise ConnectionError(f"stream refused: {resp.status} "
                                   f"{resp.read(300).decode(errors='replace')}")
         self._stream_conn, self._stream = conn, resp
+        self._part = None
 
     def next_event(self, timeout: float) -> tuple[str, Any] | None:
         """The next event (name, data), ("comment", text) for keep-alives, None on timeout."""
@@ -164,6 +169,10 @@ class HttpPhone:
                 if data is None and comment is not None:
                     return "comment", comment
                 if data is not None:
+                    if event == "part" and isinstance(data, dict):
+                        # the whole part, as the page's script makes it of a change of the
+                        # one before (None: a change of another text than this one's)
+                        data["html"] = self._part = applied(self._part, data)
                     return event, data
                 continue
             left = deadline - time.monotonic()

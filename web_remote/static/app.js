@@ -659,6 +659,21 @@
     if (shown !== null) url.searchParams.set("shown", String(shown));
     return url.pathname + url.search;
   }
+  // The part the stream sent last, whole: the next one comes as a change of it, the text
+  // both share at the start and at the end kept (web_remote/part_change.py: `of`, `head`
+  // and `tail` count UTF-16 code units, as JavaScript slices strings). null: not one whole
+  // part known on this stream, so a change cannot be made whole.
+  let streamPart = null;
+  let changes = 0;  // parts made whole from a change (body[data-changes]: the tests count)
+  function partSent(data) {
+    if (typeof data.mid !== "string") return typeof data.html === "string" ? data.html : null;
+    const before = streamPart;
+    if (before === null || before.length !== data.of || data.head + data.tail > data.of) {
+      return null;
+    }
+    document.body.dataset.changes = String(++changes);
+    return before.slice(0, data.head) + data.mid + before.slice(before.length - data.tail);
+  }
   function restream() {  // the part asked for changed (the voice turned on or off)
     if (!events) return;
     events.close();
@@ -673,8 +688,18 @@
         setTimeout(follow, 10000);
       }
     });
-    stream.addEventListener("parts", () => { partsLive = true; });
-    stream.addEventListener("part", (e) => partCame(JSON.parse(e.data)));
+    stream.addEventListener("parts", () => { partsLive = true; streamPart = null; });
+    stream.addEventListener("part", (e) => {
+      const data = JSON.parse(e.data);
+      const html = partSent(data);
+      if (html === null) {  // a change of a part this page does not have: a stream anew
+        streamPart = null;  // sends its first part whole
+        restream();
+        return;
+      }
+      streamPart = html;
+      partCame({ version: data.version, html });
+    });
     stream.addEventListener("state", (e) => {
       const data = JSON.parse(e.data);
       document.body.dataset.seen = String(data.version);
