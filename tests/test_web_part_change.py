@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 
-from web_remote.part_change import SAVES_AT_LEAST, applied, change
+from web_remote.part_change import SAVES_AT_LEAST, applied, change, units
 
 PAGE = ('<div class="part" data-version="41" data-player="Ann">'
         '<p class="headline">Bo&#39;s turn</p>' + "<article>deed · € 200</article>" * 40
@@ -21,7 +21,7 @@ def js_length(text: str) -> int:
 
 def test_a_page_changed_at_its_top_goes_as_that_change() -> None:
     after = PAGE.replace('"41"', '"42"').replace("Bo&#39;s turn", "Your turn")
-    sent = change(PAGE, after)
+    sent = change(units(PAGE), after, units(after))
     assert "html" not in sent
     assert sent["of"] == js_length(PAGE)
     assert len(json.dumps(sent)) < len(after) // 10
@@ -29,9 +29,10 @@ def test_a_page_changed_at_its_top_goes_as_that_change() -> None:
 
 
 def test_the_first_part_and_a_small_one_go_whole() -> None:
-    assert change(None, PAGE) == {"html": PAGE}
+    assert change(None, PAGE, units(PAGE)) == {"html": PAGE}
     small = '<div class="part" data-version="1">a</div>'
-    assert change(small, small.replace("a<", "b<")) == {"html": small.replace("a<", "b<")}
+    other = small.replace("a<", "b<")
+    assert change(units(small), other, units(other)) == {"html": other}
     assert applied(None, {"html": PAGE}) == PAGE
 
 
@@ -46,7 +47,7 @@ def test_any_change_made_whole_again() -> None:
             cut = rng.randrange(0, 20)
             after[at:at + cut] = [rng.choice(alphabet) for _ in range(rng.randrange(0, 20))]
         text = "".join(after)
-        sent = change(before, text)
+        sent = change(units(before), text, units(text))
         assert applied(before, sent) == text
         if "mid" in sent:  # offsets in UTF-16 units, within the text sent before
             assert sent["of"] == js_length(before)
@@ -57,7 +58,7 @@ def test_any_change_made_whole_again() -> None:
 
 def test_a_change_of_another_text_is_refused() -> None:
     after = PAGE.replace('"41"', '"42"')
-    sent = change(PAGE, after)
+    sent = change(units(PAGE), after, units(after))
     assert applied(None, sent) is None  # nothing kept: the stream starts again
     assert applied(PAGE + "x", sent) is None  # another text than the change's
     assert applied(PAGE, {**sent, "head": sent["of"], "tail": 1}) is None

@@ -23,7 +23,9 @@ SAVES_AT_LEAST = 256
 _UNITS = "utf-16-le"
 
 
-def _units(text: str) -> bytes:
+def units(text: str) -> bytes:
+    """The text's UTF-16 code units, as bytes: what a stream keeps of the part it sent
+    last, for `change` (encoded once per part, whatever the number of its streams)."""
     return text.encode(_UNITS, "surrogatepass")
 
 
@@ -56,13 +58,14 @@ def _tail(a: bytes, b: bytes, n: int) -> int:
     return low
 
 
-def change(before: str | None, text: str) -> dict[str, Any]:
-    """`text` for a stream that sent `before` last (None: nothing yet): {"html": text}
-    whole, or {"of", "head", "tail", "mid"}: keep the first `head` and the last `tail`
-    UTF-16 units of the `of` units sent before, with `mid` between them."""
+def change(before: bytes | None, text: str, new: bytes) -> dict[str, Any]:
+    """`text` (its `units`: `new`) for a stream that sent the part whose units are `before`
+    last (None: nothing yet): {"html": text} whole, or {"of", "head", "tail", "mid"}: keep
+    the first `head` and the last `tail` UTF-16 units of the `of` units sent before, with
+    `mid` between them."""
     if before is None:
         return {"html": text}
-    old, new = _units(before), _units(text)
+    old = before
     n = min(len(old), len(new))
     head = _head(old, new, n) // 2 * 2
     tail = _tail(old, new, n - head) // 2 * 2
@@ -80,10 +83,10 @@ def applied(before: str | None, sent: dict[str, Any]) -> str | None:
         return html if isinstance(html, str) else None
     if before is None:
         return None
-    old = _units(before)
+    old = units(before)
     of, head, tail, mid = sent.get("of"), sent.get("head"), sent.get("tail"), sent.get("mid")
     if not (isinstance(of, int) and isinstance(head, int) and isinstance(tail, int)
             and isinstance(mid, str)) or of != len(old) // 2 or head < 0 or tail < 0 \
             or head + tail > of:
         return None
-    return _text(old[:head * 2] + _units(mid) + old[len(old) - tail * 2:])
+    return _text(old[:head * 2] + units(mid) + old[len(old) - tail * 2:])

@@ -37,7 +37,7 @@ from werkzeug.http import parse_cookie
 
 from web_remote.context import JUDGED_PAGES, Remote, identity_of, settle_asker
 from web_remote.hub import Client, Hub, Message, wake_all
-from web_remote.part_change import change
+from web_remote.part_change import change, units
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +76,9 @@ class Part:
     environ: dict[str, Any]
     shown: int | None
     player: str | None = None
-    #: the part this stream sent last, whole: the next is sent as a change of it
-    #: (web_remote.part_change; None: none sent yet on this stream)
-    sent: str | None = None
+    #: the part this stream sent last, whole, as UTF-16 units: the next is sent as a change
+    #: of it (web_remote.part_change; None: none sent yet on this stream)
+    sent: bytes | None = None
 
 
 def part_of(address: str, environ: dict[str, Any], shown: str | None) -> Part | None:
@@ -251,7 +251,7 @@ class PartPusher:
                     continue
                 watched.add((part.endpoint, query))
             groups.setdefault(self._key(part, query), []).append(client)
-        messages: dict[tuple[str, str | None], Message] = {}
+        messages: dict[tuple[str, bytes | None], Message] = {}
         for clients in groups.values():
             first = clients[0].part
             assert first is not None
@@ -264,6 +264,7 @@ class PartPusher:
             if text is None or shown is None:  # no live part: the page reads it itself
                 continue
             wakers: list[Callable[[], None]] = []
+            sent = units(text)
             for client in clients:
                 part = client.part
                 assert part is not None
@@ -273,9 +274,9 @@ class PartPusher:
                 message = messages.get(key)
                 if message is None:
                     message = messages[key] = Message(
-                        "part", {"version": shown, **change(part.sent, text)})
+                        "part", {"version": shown, **change(part.sent, text, sent)})
                     message.encode()  # here, not on the serving loop
-                part.shown, part.player, part.sent = shown, player, text
+                part.shown, part.player, part.sent = shown, player, sent
                 kept, waker = client.queue(message)
                 self.sent += 1
                 if waker is not None:
