@@ -67,6 +67,9 @@ def change(before: bytes | None, text: str, new: bytes) -> dict[str, Any]:
         return {"html": text}
     old = before
     n = min(len(old), len(new))
+    half = SAVES_AT_LEAST  # bytes: half the units to save, at one end or the other
+    if n < 2 * half or (old[:half] != new[:half] and old[-half:] != new[-half:]):
+        return {"html": text}  # changed near both ends (the Table page): no search
     head = _head(old, new, n) // 2 * 2
     tail = _tail(old, new, n - head) // 2 * 2
     mid = new[head:len(new) - tail]
