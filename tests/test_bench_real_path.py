@@ -272,6 +272,10 @@ def test_fanout_reaches_every_phone_mid_game_and_fresh() -> None:
     assert 0 < r["fanout.page_game_ms_p50"] <= r["fanout.page_game_ms_p99"]
     assert 0.1 < r["fanout.page_cpu_ms_per_move"] < 10_000
     assert 2 <= r["fanout.page_parts_per_move"] <= 12
+    # the parts' bytes all phones' streams carried per move: each part whole or a change
+    for kind in ("page", "page_game"):
+        assert 0 < r[f"fanout.{kind}_part_bytes_per_move"] \
+            < r[f"fanout.{kind}_parts_per_move"] * 200_000
 
 
 def test_build_journal_with_the_remote_grows_its_chart(tmp_path: Path) -> None:

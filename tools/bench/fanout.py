@@ -209,15 +209,16 @@ class _Table:
 
 def _pages_per_move(child: Companion, table: _Table,
                     ready: Callable[[], Callable[[], int | None]]
-                    ) -> tuple[float, float, list[float]]:
+                    ) -> tuple[float, float, list[float], float]:
     """`PAGE_MOVES` moves, each made by the function `ready` gives once the move's phone may
     send it (PHONE_PER_S: the wait is the bench's, not timed), which returns the version
     the move brought (None: refused, not counted), each until every phone whose page it
     changed had its part: the companion's CPU ms per move for all of it (the move, telling
-    the phones, their parts), the parts per move, and each move's ms until the last part
-    came."""
+    the phones, their parts), the parts per move, each move's ms until the last part
+    came, and the bytes of the parts' events every phone's stream carried, per move."""
     spent_ns = moves = parts = 0
     timings: list[float] = []
+    bytes0 = table.parts.bytes
     while moves < PAGE_MOVES:
         move = ready()
         before = cpu_ns(child.pid)
@@ -231,7 +232,8 @@ def _pages_per_move(child: Companion, table: _Table,
         spent_ns += sum(ran - before.get(tid, 0) for tid, ran in after.items())
         parts += changed
         timings.append(shown_ms)
-    return spent_ns / 1e6 / PAGE_MOVES, parts / PAGE_MOVES, timings
+    return spent_ns / 1e6 / PAGE_MOVES, parts / PAGE_MOVES, timings, \
+        (table.parts.bytes - bytes0) / PAGE_MOVES
 
 
 def fanout_ms(data_dir: Path, samples: int
@@ -327,8 +329,8 @@ def fanout_ms(data_dir: Path, samples: int
 
                 return pay
 
-            pages["per_move"], pages["parts_per_move"], _ms = _pages_per_move(
-                child, table, payment)
+            pages["per_move"], pages["parts_per_move"], _ms, pages["bytes_per_move"] = \
+                _pages_per_move(child, table, payment)
 
             # the same for the moves a table makes (rolls, turns ended, cards drawn...),
             # each from the phone of the player it is for: most change every page
@@ -348,8 +350,8 @@ def fanout_ms(data_dir: Path, samples: int
 
                 return play
 
-            pages["game_per_move"], pages["game_parts_per_move"], pages["game_ms"] = \
-                _pages_per_move(child, table, table_turn)
+            pages["game_per_move"], pages["game_parts_per_move"], pages["game_ms"], \
+                pages["game_bytes_per_move"] = _pages_per_move(child, table, table_turn)
             for name, phone, path in (("me", phones[playing[0]], "/me"),
                                       ("table", phones[-1], "/table")):
                 before = cpu_ns(child.pid)
@@ -406,6 +408,8 @@ def run_bench(samples: int = SAMPLES, mid_game: int = MID_GAME,
         "fanout.page_parts_per_move": round(pages["parts_per_move"], 2),
         "fanout.page_game_cpu_ms_per_move": round(pages["game_per_move"], 2),
         "fanout.page_game_parts_per_move": round(pages["game_parts_per_move"], 2),
+        "fanout.page_part_bytes_per_move": round(pages["bytes_per_move"]),
+        "fanout.page_game_part_bytes_per_move": round(pages["game_bytes_per_move"]),
         "fanout.page_game_ms_p50": round(statistics.median(pages["game_ms"]), 2),
         "fanout.page_game_ms_p99": round(percentile(pages["game_ms"], 0.99), 2),
         "fanout.samples": float(len(mid)),
