@@ -96,7 +96,8 @@ def test_each_changed_page_gets_the_part_its_phone_would_read(
 def test_a_part_shows_only_what_its_phone_may_see(server: ServerHandle, game: Any,
                                                   phone: Callable[..., HttpPhone]) -> None:
     """Bo asking for Ann's page gets his own; the banker gets Ann's; a phone whose seat was
-    released since its stream opened gets no part (its own read is refused: not joined)."""
+    released since its stream opened gets no part (its own read is refused: not joined); a
+    banker phone whose session ended since gets a spectator's part."""
     bo, banker = phone("player:Bo"), phone("banker", "2468")
     now = game.version
     bo.open_stream("/me?as=Ann", now - 1)
@@ -113,6 +114,14 @@ def test_a_part_shows_only_what_its_phone_may_see(server: ServerHandle, game: An
     said = [n for n, _ in events_until(bo, "state", out.version)]
     assert said == ["state", "state"]
     assert bo.request("GET", "/me?partial=1")[0] == 401
+
+    # the banker's sessions ended (a phone locked): the stream's next part, rendered in the
+    # request the stream keeps for its parts, is a spectator's, who sees no player's page
+    server.app.extensions["web_remote"].pin.store.end_sessions()
+    out = game.submit({"do": "end_turn"}, TABLE)
+    assert out.accepted
+    assert shown_in(events_until(banker, "part", out.version)[-1][1]["html"]) == \
+        (out.version, None)
 
 
 def test_a_page_behind_gets_its_part_at_once(phone: Callable[..., HttpPhone],

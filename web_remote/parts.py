@@ -33,6 +33,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import Flask
+from flask.ctx import RequestContext
 from werkzeug.http import parse_cookie
 
 from web_remote.context import JUDGED_PAGES, Remote, identity_of, settle_asker
@@ -79,6 +80,11 @@ class Part:
     #: the part this stream sent last, whole, as UTF-16 units: the next is sent as a change
     #: of it (web_remote.part_change; None: none sent yet on this stream)
     sent: bytes | None = None
+    #: the request its parts are rendered in, made once per stream (the stream's cookie,
+    #: read and checked once, its address routed once) and pushed for every part: who
+    #: is asking is worked out again at every push (`settle_asker`: the seats, the banker
+    #: sessions' generation), in a fresh application context (`g`)
+    context: RequestContext | None = None
 
 
 def part_of(address: str, environ: dict[str, Any], shown: str | None) -> Part | None:
@@ -305,11 +311,16 @@ class PartPusher:
 
     def _render(self, part: Part) -> str | None:
         """The part as the stream's phone would read it now (None: its view did not answer
-        with a page: the phone reads it itself)."""
+        with a page: the phone reads it itself). Its request is the stream's own, made at
+        its first part (`Part.context`): making one for every part (the request object, the
+        cookie's session, the routing) was a tenth of a Me page's drawing."""
         app = self._app
-        environ = dict(part.environ)
-        environ["wsgi.input"] = io.BytesIO(b"")
-        with app.request_context(environ):
+        ctx = part.context
+        if ctx is None:
+            environ = dict(part.environ)
+            environ["wsgi.input"] = io.BytesIO(b"")
+            ctx = part.context = app.request_context(environ)
+        with ctx:
             settle_asker()
             view: Callable[[], Any] = app.view_functions[part.endpoint]
             answer = app.make_response(view())
